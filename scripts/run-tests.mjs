@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Finds every *.test.ts under src/ and test/ and runs them with Node's test runner through tsx.
+// Node 20's --test does not expand globs, so the file list is built here.
+// Usage: node scripts/run-tests.mjs [substring ...]  (only files whose path contains one of them)
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+
+function walk(dir, out) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (name.endsWith(".test.ts")) out.push(p);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = ["src", "test"]
+  .flatMap((d) => walk(d, []))
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
+if (files.length === 0) {
+  console.error("no test files matched");
+  process.exit(1);
+}
+const res = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=2", ...files],
+  { stdio: "inherit", env: { ...process.env, NODE_ENV: "test" } },
+);
+process.exit(res.status ?? 1);

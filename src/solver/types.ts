@@ -1,0 +1,194 @@
+/**
+ * The solver's public types: what it takes (a validated simulation with every default filled
+ * in, SI units) and what it returns (monitor phasors, the grid, the materials used and a run
+ * report). This module is the contract between `src/solver/` and the rest of the service; the
+ * solver imports nothing else of ours.
+ *
+ * Coordinates: the simulation domain is centred on the origin, so along each axis it spans
+ * [-size/2, +size/2] metres. `center` fields of structures and monitors are absolute
+ * coordinates in that frame.
+ */
+
+export type Vec3 = [number, number, number];
+export type Axis = "x" | "y" | "z";
+export type Boundary = "pml" | "periodic" | "pec" | "pmc";
+export type FieldComponent = "Ex" | "Ey" | "Ez" | "Hx" | "Hy" | "Hz";
+export const FIELD_COMPONENTS: readonly FieldComponent[] = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"];
+
+export interface DomainSpec {
+  /** Extent of the region of interest along x, y, z in metres (PML is added outside it). */
+  size: Vec3;
+  /** Grid step (cell edge) in metres. */
+  resolution: number;
+  boundary_conditions: [Boundary, Boundary, Boundary];
+  /** Absorber cells added outside `size` on each face whose boundary is `pml`. */
+  pml_layers: number;
+}
+
+export interface SourceSpec {
+  source_type: "plane_wave";
+  /** Vacuum wavelength of the carrier in metres. */
+  wavelength: number;
+  /** te: E perpendicular to the plane holding `direction` and z (s); tm: the other (p). */
+  polarization: "te" | "tm";
+  /** Propagation direction; not necessarily normalised, never zero. */
+  direction: Vec3;
+  /** Amplitude of E in V/m. */
+  amplitude: number;
+}
+
+export interface BoxSpec {
+  type: "box";
+  center: Vec3;
+  size: Vec3;
+  material: string;
+}
+export interface SphereSpec {
+  type: "sphere";
+  center: Vec3;
+  radius: number;
+  material: string;
+}
+export interface CylinderSpec {
+  type: "cylinder";
+  center: Vec3;
+  radius: number;
+  height: number;
+  axis: Axis;
+  material: string;
+}
+export type StructureSpec = BoxSpec | SphereSpec | CylinderSpec;
+
+export interface MonitorSpec {
+  name: string;
+  monitor_type: "field";
+  center: Vec3;
+  /** A zero extent along an axis makes the monitor a plane (two zeros a line, three a point). */
+  size: Vec3;
+  components: FieldComponent[];
+  /** Vacuum wavelengths (metres) to record; when absent, only the source wavelength. */
+  wavelengths?: number[];
+}
+
+export interface FdtdSettings {
+  time_steps: number;
+  /** S in dt = S·dx/(c·√3), 0 < S ≤ 1. */
+  courant_factor: number;
+  /** Relative L2 change of the monitors between checks that counts as converged; 0 = off. */
+  convergence_threshold: number;
+  check_every_n: number;
+}
+
+/** A simulation request after validation, with every default filled in. */
+export interface SimulationSpec {
+  solver: "fdtd";
+  domain: DomainSpec;
+  source: SourceSpec;
+  structures: StructureSpec[];
+  monitors: MonitorSpec[];
+  fdtd_settings: FdtdSettings;
+}
+
+/** One problem found by `checkSimulation`: `path` is a JSON pointer-like dotted path. */
+export interface SpecProblem {
+  path: string;
+  message: string;
+}
+
+export interface RunEstimate {
+  /** Cells of the whole grid, PML included, per axis. */
+  grid: Vec3;
+  /** Cells of the region of interest (without PML), per axis. */
+  interiorGrid: Vec3;
+  totalCells: number;
+  timeSteps: number;
+  dtSeconds: number;
+  /** Complex samples all monitors will hold (points × components × wavelengths). */
+  monitorSamples: number;
+  /** Peak memory the run needs, in bytes. */
+  memoryBytes: number;
+  /** Size of the result file's monitor data in bytes. */
+  resultBytes: number;
+}
+
+export interface SolverProgress {
+  step: number;
+  totalSteps: number;
+  /** step / totalSteps, in [0, 1]. */
+  fraction: number;
+  /** Last relative change measured by the convergence check, or null before the first. */
+  lastRelativeChange: number | null;
+  /** Cell-updates per second so far, in millions. */
+  mcellsPerSecond: number;
+}
+
+export interface RunOptions {
+  onProgress?: (progress: SolverProgress) => void;
+  /** Cancels the run; the promise then rejects with an Error whose name is "AbortError". */
+  signal?: AbortSignal;
+  /** Worker threads for the time-stepping kernel (fast path); defaults to available cores. */
+  threads?: number;
+  /** Which kernel steps the fields; "reference" is the plain TypeScript one. */
+  kernel?: "reference" | "fast";
+}
+
+export interface MonitorResult {
+  name: string;
+  center: Vec3;
+  size: Vec3;
+  wavelengthsM: number[];
+  frequenciesHz: number[];
+  /** Sample coordinates in metres along each axis (every component is reported at these). */
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+  /** [wavelengths, nx, ny, nz]. */
+  shape: [number, number, number, number];
+  /**
+   * Per recorded component, complex phasors normalised by the source spectrum, interleaved
+   * (re, im) float32 in C order over `shape` — exactly the HDF5 compound {r, i} layout.
+   */
+  data: Partial<Record<FieldComponent, Float32Array>>;
+}
+
+export interface MaterialUsed {
+  name: string;
+  /** Relative permittivity at the source wavelength, real and imaginary parts. */
+  permittivity: [number, number];
+  /** Conductivity in S/m used by the time-domain update to model absorption. */
+  conductivitySPerM: number;
+  model: string;
+  reference: string;
+  validRangeM: [number, number];
+}
+
+export interface RunReport {
+  stepsRun: number;
+  timeStepsLimit: number;
+  converged: boolean;
+  convergedAtStep: number | null;
+  lastRelativeChange: number | null;
+  /** Cells of the whole grid, PML included. */
+  cells: number;
+  grid: Vec3;
+  dtSeconds: number;
+  gridStepM: number;
+  wallSeconds: number;
+  mcellsPerSecond: number;
+  kernel: string;
+  threads: number;
+  /** Approximations that apply to this run (e.g. plane wave with transverse PML). */
+  notes: string[];
+}
+
+export interface SolverResult {
+  grid: { x: Float64Array; y: Float64Array; z: Float64Array; dtSeconds: number };
+  monitors: MonitorResult[];
+  materials: MaterialUsed[];
+  report: RunReport;
+}
+
+/** Thrown when the fields stop being finite; the message says what to change. */
+export class SolverDivergenceError extends Error {
+  override name = "SolverDivergenceError";
+}
