@@ -1,0 +1,89 @@
+import { describeConfig, loadConfig, type Config } from "../../config.js";
+import { dashboardSetupAddress } from "../../dashboard/setup.js";
+import { createService, signingSecretFor } from "../../service.js";
+import { openStore } from "../../store/open.js";
+import { LocalFileStorage } from "../../storage/local.js";
+import { JobWorker } from "../../worker/worker.js";
+import { join } from "node:path";
+import { parse, UsageError } from "../usage.js";
+
+function configFrom(values: { port?: string; host?: string; "data-dir"?: string }): Config {
+  const overrides: Partial<Config> = {};
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError(`--port must be an integer 0–65535, got '${values.port}'`);
+    }
+    overrides.port = port;
+  }
+  if (values.host !== undefined) overrides.host = values.host;
+  if (values["data-dir"] !== undefined) overrides.dataDir = values["data-dir"];
+  return loadConfig(process.env, overrides);
+}
+
+function onSignals(stop: () => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopping) process.exit(1);
+      stopping = true;
+      stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+export async function runServer(args: string[]): Promise<number> {
+  const { values } = parse(args, {
+    port: { type: "string" },
+    host: { type: "string" },
+    "data-dir": { type: "string" },
+  });
+  const config = configFrom(values);
+  const service = await createService(config, { level: config.logLevel });
+  process.stderr.write(
+    `emsim configuration:\n${Object.entries(describeConfig(config))
+      .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+      .join("\n")}\n`,
+  );
+  const address = await service.listen();
+  process.stderr.write(`emsim listening on ${address} (API docs at ${config.baseUrl}/docs)\n`);
+  const setupAddress = await dashboardSetupAddress(service.store, config.baseUrl);
+  if (setupAddress) {
+    process.stderr.write(
+      `No administrator account yet. Create one (once) at:\n  ${setupAddress}\n`,
+    );
+  }
+  onSignals(() => service.close());
+  return 0;
+}
+
+export async function runWorker(args: string[]): Promise<number> {
+  const { values } = parse(args, { "data-dir": { type: "string" } });
+  const config = configFrom(values);
+  const store = openStore(config);
+  const storage = new LocalFileStorage(
+    join(config.dataDir, "results"),
+    config.storageUrl,
+    signingSecretFor(config),
+  );
+  const log = {
+    info: (o: object, m?: string) => process.stderr.write(`${m ?? ""} ${JSON.stringify(o)}\n`),
+    warn: (o: object, m?: string) =>
+      process.stderr.write(`warn: ${m ?? ""} ${JSON.stringify(o)}\n`),
+    error: (o: object, m?: string) =>
+      process.stderr.write(
+        `error: ${m ?? ""} ${JSON.stringify(o, Object.getOwnPropertyNames(o))}\n`,
+      ),
+  };
+  const worker = new JobWorker(store, storage, null, config, log);
+  await worker.start();
+  process.stderr.write(`emsim worker ${worker.id} polling ${config.dataDir}\n`);
+  onSignals(async () => {
+    await worker.stop();
+    await store.close();
+  });
+  return 0;
+}

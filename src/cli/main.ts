@@ -1,0 +1,66 @@
+/**
+ * `emsim` command line: dispatches to one module per command group.
+ * Exit codes: 0 ok, 1 failure reported by the service or the run, 2 usage error.
+ */
+import { UsageError } from "./usage.js";
+
+const HELP = `emsim — 3D FDTD simulation job service
+
+Service:
+  emsim server [--port N] [--host H] [--data-dir DIR]   API, storage and an in-process worker
+  emsim worker [--data-dir DIR]                        a worker process sharing the data dir
+  emsim keys create --email E --name N [--admin]       prints only the new key on stdout
+  emsim keys list [--email E] [--json]
+  emsim keys revoke <key id or display prefix>
+
+Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim login'):
+  emsim login [--key K] [--base-url URL]               check a key and store it (mode 0600)
+  emsim logout                                         delete the stored profile
+  emsim submit sim.json [--wait] [--out F] [--queue]   validate locally, submit; --wait follows
+                                                       the run and downloads the verified result
+  emsim status ID [--wait]                             a job's status and progress
+  emsim list [--limit N] [--status S] [--cursor C]     your jobs, newest first
+  emsim cancel ID                                      cancel a queued or running job
+  emsim estimate sim.json                              grid, memory and run time, without running
+  emsim download ID [--out F]                          verified (SHA-256), resumable download
+  emsim plot result.h5 [--monitor M] [--component C] [--wavelength W] [--part abs|real|imag]
+             [--slice I] [--out F.png]                 heat map or line plot as PNG
+  emsim inspect result.h5                              monitors, shapes, materials, solver report
+  Every client command takes --json. Exit codes: 0 ok, 1 other failure, 2 usage, 3 auth,
+  4 not found, 5 conflict (409), 6 invalid request, 7 server unreachable, 8 checksum mismatch,
+  9 server error or rate limited, 10 job failed, 130 interrupted (docs/cli.md).
+
+Configuration: environment variables EMSIM_* (see docs/configuration.md).
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "server":
+        return await (await import("./commands/server.js")).runServer(rest);
+      case "worker":
+        return await (await import("./commands/server.js")).runWorker(rest);
+      case "keys":
+        return await (await import("./commands/keys.js")).runKeys(rest);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`emsim: ${err.message}\n\n${HELP}`);
+      return 2;
+    }
+    process.stderr.write(`emsim: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code !== 0 || !["server", "worker"].includes(process.argv[2] ?? "")) process.exitCode = code;

@@ -1,0 +1,122 @@
+/**
+ * Every error the API can answer with, each with a stable code and HTTP status. Routes throw
+ * these; one error handler (src/http/error-handler.ts) renders them as
+ * `{detail, error_code, ...extra}`.
+ */
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    readonly detail: string,
+    /** Extra body fields the spec asks for (e.g. active_job_id, retry_after, errors). */
+    readonly extra: Record<string, unknown> = {},
+    /** Extra response headers (e.g. Retry-After, WWW-Authenticate). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = "ApiError";
+  }
+}
+
+const BEARER_CHALLENGE = { "WWW-Authenticate": 'Bearer realm="emsim"' };
+
+export const errors = {
+  missingApiKey: () =>
+    new ApiError(
+      401,
+      "missing_api_key",
+      "Missing API key: include the header 'Authorization: Bearer <API_KEY>'.",
+      {},
+      BEARER_CHALLENGE,
+    ),
+  malformedApiKey: () =>
+    new ApiError(
+      401,
+      "invalid_api_key_format",
+      "The API key format is invalid.",
+      {},
+      {
+        ...BEARER_CHALLENGE,
+      },
+    ),
+  /** Unknown or revoked: deliberately the same answer for both. */
+  unauthorized: () =>
+    new ApiError(401, "unauthorized", "Authentication failed.", {}, BEARER_CHALLENGE),
+  forbidden: (detail: string) => new ApiError(403, "forbidden", detail),
+  jobNotFound: (jobId: string) =>
+    new ApiError(404, "job_not_found", `No simulation job with id '${jobId}'.`),
+  routeNotFound: (method: string, url: string) =>
+    new ApiError(404, "not_found", `No route for ${method} ${url}.`),
+  methodNotAllowed: (method: string, url: string) =>
+    new ApiError(405, "method_not_allowed", `${method} is not allowed on ${url}.`),
+  malformedJson: (why: string) =>
+    new ApiError(400, "malformed_json", `The request body is not valid JSON: ${why}`),
+  badRequest: (detail: string) => new ApiError(400, "bad_request", detail),
+  bodyTooLarge: (limitBytes: number) =>
+    new ApiError(
+      413,
+      "body_too_large",
+      `The request body exceeds the limit of ${limitBytes} bytes.`,
+    ),
+  unsupportedMediaType: (got: string | undefined) =>
+    new ApiError(
+      415,
+      "unsupported_media_type",
+      `Content-Type must be application/json${got ? `, got '${got}'` : ""}.`,
+    ),
+  validation: (fieldErrors: FieldError[]) => {
+    const first = fieldErrors[0];
+    const more = fieldErrors.length > 1 ? ` (and ${fieldErrors.length - 1} more)` : "";
+    return new ApiError(
+      422,
+      "validation_error",
+      first ? `${first.path}: ${first.message}${more}` : "The request is not valid.",
+      { errors: fieldErrors },
+    );
+  },
+  activeJobConflict: (activeJobId: string, retryAfterSeconds: number, limit: number) =>
+    new ApiError(
+      409,
+      "simulation_already_running",
+      limit === 1
+        ? `A simulation is already running (job ${activeJobId}); submit again when it has finished.`
+        : `The limit of ${limit} active simulations is reached (job ${activeJobId} is one of them); submit again when one has finished.`,
+      { active_job_id: activeJobId, retry_after: retryAfterSeconds },
+      { "Retry-After": String(retryAfterSeconds) },
+    ),
+  resultsNotReady: (jobId: string, status: string, retryAfterSeconds: number) =>
+    new ApiError(
+      409,
+      "results_not_ready",
+      status === "FAILED"
+        ? `Job ${jobId} FAILED and has no results; see error_detail on the job.`
+        : `Job ${jobId} is ${status}; results are available once it is COMPLETED.`,
+      { status, retry_after: retryAfterSeconds },
+      status === "FAILED" ? {} : { "Retry-After": String(retryAfterSeconds) },
+    ),
+  jobFinished: (jobId: string, status: string) =>
+    new ApiError(409, "job_finished", `Job ${jobId} has already finished (${status}).`, {
+      status,
+    }),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      "rate_limited",
+      `Too many requests; try again in ${retryAfterSeconds} s.`,
+      { retry_after: retryAfterSeconds },
+      { "Retry-After": String(retryAfterSeconds) },
+    ),
+  notReady: (detail: string) => new ApiError(503, "not_ready", detail),
+  internal: () =>
+    new ApiError(
+      500,
+      "internal_error",
+      "Internal server error; the request id is in X-Correlation-ID.",
+    ),
+} as const;

@@ -1,0 +1,116 @@
+/**
+ * Builds the Fastify app: strict JSON parsing and validation, correlation ids, API-key auth
+ * and rate limiting on /v1, metrics, the error handler and every route.
+ */
+import Fastify, { type FastifyServerOptions } from "fastify";
+import swagger from "@fastify/swagger";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { randomUUID } from "node:crypto";
+import { dashboardPlugin } from "../dashboard/plugin.js";
+import { errors } from "../errors.js";
+import { ajv } from "../schema/ajv.js";
+import { installErrorHandling } from "./error-handler.js";
+import { createAuthenticator } from "./plugins/auth.js";
+import { createRateLimiter } from "./plugins/rate-limit.js";
+import { cancelSimulation } from "./routes/simulations/cancel.js";
+import { estimateSimulation } from "./routes/simulations/estimate.js";
+import { listSimulations } from "./routes/simulations/list.js";
+import { downloadResults } from "./routes/simulations/results.js";
+import { getSimulation } from "./routes/simulations/status.js";
+import { submitSimulation } from "./routes/simulations/submit.js";
+import { docsRoutes } from "./routes/service/docs.js";
+import { health } from "./routes/service/health.js";
+import { listMaterials } from "./routes/service/materials.js";
+import { metricsRoute } from "./routes/service/metrics.js";
+import { storageDownload } from "./routes/storage/download.js";
+import type { App, RouteDeps } from "./types.js";
+
+const CORRELATION_HEADER = "x-correlation-id";
+const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(
+  deps: RouteDeps,
+  logger: FastifyServerOptions["logger"] = false,
+): Promise<App> {
+  const app = Fastify({
+    logger,
+    bodyLimit: deps.config.limits.maxBodyBytes,
+    trustProxy: false,
+    genReqId: (req) => {
+      const given = req.headers[CORRELATION_HEADER];
+      return typeof given === "string" && CORRELATION_PATTERN.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // One Ajv for requests everywhere (see src/schema/ajv.ts); no coercion, no stripping.
+  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  // Only JSON bodies: anything else is a 415.
+  app.removeContentTypeParser("text/plain");
+
+  installErrorHandling(app, deps.config.limits.maxBodyBytes);
+
+  app.addHook("onRequest", async (req, reply) => {
+    reply.header("X-Correlation-ID", req.id);
+    req.caller = null;
+  });
+  app.addHook("onResponse", async (req, reply) => {
+    deps.metrics.httpDuration.observe(
+      {
+        method: req.method,
+        route: req.routeOptions.url ?? "unmatched",
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: {
+        title: "emsim",
+        version: "1",
+        description:
+          "Simulation job service for 3D electromagnetic FDTD simulations. Lengths and wavelengths in metres, times in seconds. Submit a simulation, poll it, download the fields as HDF5.",
+      },
+      servers: [{ url: deps.config.baseUrl }],
+      components: {
+        securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
+      },
+    },
+  });
+
+  const authenticate = createAuthenticator(deps.store);
+  const rateLimit = createRateLimiter(deps.config.rateLimitPerMinute);
+
+  await app.register(async (v1) => {
+    v1.addHook("onRequest", async (req) => {
+      const caller = await authenticate(req);
+      rateLimit(caller.keyId);
+    });
+    // POST bodies must say they are JSON, even when empty.
+    v1.addHook("preValidation", async (req) => {
+      const type = req.headers["content-type"];
+      const takesBody = req.routeOptions.schema?.body !== undefined;
+      if (takesBody && (type === undefined || !/^application\/json\b/i.test(type))) {
+        throw errors.unsupportedMediaType(type);
+      }
+    });
+    const typed = v1.withTypeProvider<TypeBoxTypeProvider>();
+    submitSimulation(typed, deps);
+    estimateSimulation(typed, deps);
+    listSimulations(typed, deps);
+    getSimulation(typed, deps);
+    downloadResults(typed, deps);
+    cancelSimulation(typed, deps);
+    listMaterials(typed, deps);
+  });
+
+  health(app, deps);
+  metricsRoute(app, deps);
+  storageDownload(app, deps);
+  docsRoutes(app, deps);
+  await app.register(dashboardPlugin(deps));
+  return app;
+}

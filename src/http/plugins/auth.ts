@@ -1,0 +1,48 @@
+/**
+ * API-key authentication (spec §5, DESIGN §5). A missing header and a malformed key get their
+ * own 401 details; a well-formed key that is unknown or revoked gets one generic 401. The
+ * checksum in the key lets malformed keys be refused without touching the database; a
+ * well-formed key is looked up by its SHA-256 and the digests compared in constant time.
+ */
+import type { FastifyRequest } from "fastify";
+import { hashApiKey, isWellFormedApiKey, sameHash } from "../../auth/api-keys.js";
+import { errors } from "../../errors.js";
+import type { Store } from "../../store/types.js";
+
+export interface Caller {
+  accountId: string;
+  keyId: string;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+/** last_used_at is written at most this often per key, to keep reads read-only. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export function createAuthenticator(store: Store) {
+  const lastTouched = new Map<string, number>();
+
+  return async function authenticate(req: FastifyRequest): Promise<Caller> {
+    const header = req.headers.authorization;
+    if (header === undefined || header.trim() === "") throw errors.missingApiKey();
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+    if (!match) throw errors.missingApiKey();
+    const key = match[1]!;
+    if (!isWellFormedApiKey(key)) throw errors.malformedApiKey();
+    const hash = hashApiKey(key);
+    const found = await store.findActiveApiKeyByHash(hash);
+    if (!found || !sameHash(found.keyHash, hash)) throw errors.unauthorized();
+    const now = Date.now();
+    if (now - (lastTouched.get(found.key.id) ?? 0) > TOUCH_INTERVAL_MS) {
+      lastTouched.set(found.key.id, now);
+      await store.touchApiKey(found.key.id, new Date(now).toISOString());
+    }
+    const caller = { accountId: found.key.accountId, keyId: found.key.id };
+    req.caller = caller;
+    return caller;
+  };
+}

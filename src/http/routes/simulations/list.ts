@@ -1,0 +1,37 @@
+import Type from "typebox";
+import { JobListSchema, errorResponses } from "../../schemas.js";
+import { callerOf, type App, type RouteDeps } from "../../types.js";
+
+export function listSimulations(app: App, { jobs }: RouteDeps): void {
+  app.get(
+    "/v1/simulations",
+    {
+      schema: {
+        summary: "List your simulations",
+        description: "The caller's jobs, newest first, paged with `cursor`.",
+        tags: ["simulations"],
+        security: [{ bearerAuth: [] }],
+        querystring: Type.Object(
+          {
+            limit: Type.Optional(
+              Type.String({ pattern: "^[0-9]{1,3}$", description: "1–100, default 20" }),
+            ),
+            cursor: Type.Optional(Type.String({ maxLength: 64 })),
+            status: Type.Optional(Type.Enum(["QUEUED", "RUNNING", "COMPLETED", "FAILED"])),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: JobListSchema, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const limit = Math.min(100, Math.max(1, Number(req.query.limit ?? 20)));
+      const page = await jobs.list(callerOf(req).accountId, {
+        limit,
+        ...(req.query.cursor ? { cursor: req.query.cursor } : {}),
+        ...(req.query.status ? { status: req.query.status as "QUEUED" } : {}),
+      });
+      return { jobs: page.jobs.map((j) => jobs.record(j)), next_cursor: page.nextCursor };
+    },
+  );
+}

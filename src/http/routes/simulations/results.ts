@@ -1,0 +1,28 @@
+import Type from "typebox";
+import { ErrorBody, JobIdParams, NotReadyBody, errorResponses } from "../../schemas.js";
+import { callerOf, type App, type RouteDeps } from "../../types.js";
+
+export function downloadResults(app: App, { jobs, config }: RouteDeps): void {
+  app.get(
+    "/v1/simulations/:job_id/results",
+    {
+      schema: {
+        summary: "Download results",
+        description: `302 to a pre-signed storage address, valid ${config.downloadUrlTtlSeconds} s, serving the HDF5 result file (Range requests supported). Verify it against the job's checksum (SHA-256).`,
+        tags: ["simulations"],
+        security: [{ bearerAuth: [] }],
+        params: JobIdParams,
+        response: {
+          302: Type.Null({ description: "Location: the pre-signed download address." }),
+          409: { ...NotReadyBody, description: "The job is not COMPLETED." },
+          ...errorResponses,
+          500: ErrorBody,
+        },
+      },
+    },
+    async (req, reply) => {
+      const url = await jobs.resultDownloadUrl(callerOf(req).accountId, req.params.job_id);
+      return reply.header("Cache-Control", "no-store").redirect(url, 302);
+    },
+  );
+}

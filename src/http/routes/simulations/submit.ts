@@ -1,0 +1,44 @@
+import { SimulationRequestSchema } from "../../../schema/simulation.js";
+import {
+  ConflictBody,
+  ErrorBody,
+  SubmissionAck,
+  ValidationErrorBody,
+  errorResponses,
+} from "../../schemas.js";
+import { callerOf, type App, type RouteDeps } from "../../types.js";
+
+export function submitSimulation(app: App, { jobs, config }: RouteDeps): void {
+  app.post(
+    "/v1/simulations",
+    {
+      schema: {
+        summary: "Submit a simulation",
+        description:
+          "Validates the request and queues it. 202 means the job is durably stored. While the caller has an active (QUEUED or RUNNING) job, the submission is refused with 409.",
+        tags: ["simulations"],
+        security: [{ bearerAuth: [] }],
+        body: SimulationRequestSchema,
+        response: {
+          202: SubmissionAck,
+          400: { ...ErrorBody, description: "Malformed JSON." },
+          409: { ...ConflictBody, description: "A simulation is already running." },
+          413: { ...ErrorBody, description: "Body too large." },
+          415: { ...ErrorBody, description: "Content-Type is not application/json." },
+          422: { ...ValidationErrorBody, description: "The request is not valid." },
+          ...errorResponses,
+        },
+      },
+    },
+    async (req, reply) => {
+      const job = await jobs.submit(callerOf(req).accountId, req.body);
+      reply.header("Location", `${config.baseUrl}/v1/simulations/${job.jobId}`);
+      return reply.code(202).send({
+        job_id: job.jobId,
+        status: "QUEUED" as const,
+        created_at: job.createdAt,
+        message: `Simulation queued. Poll GET /v1/simulations/${job.jobId} for its status.`,
+      });
+    },
+  );
+}

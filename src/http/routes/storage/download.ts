@@ -1,0 +1,104 @@
+/**
+ * The local storage service's download address: `{storage_url}/objects/<key>` with an expiry
+ * and an HMAC signature (src/storage/signing.ts). No API key: the signature is the credential.
+ * Serves the file with Content-Type, Content-Disposition, Content-Length and single Range
+ * requests (206 / 416), so interrupted downloads can resume.
+ */
+import Type from "typebox";
+import { ApiError, errors } from "../../../errors.js";
+import { verifyDownload } from "../../../storage/signing.js";
+import { sendApiError } from "../../error-handler.js";
+import { ErrorBody } from "../../schemas.js";
+import type { App, RouteDeps } from "../../types.js";
+
+/** Parses a single `bytes=` range against a size; null = whole file, "bad" = unsatisfiable. */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null | "bad" {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === "" && m[2] === "")) return "bad";
+  let start: number;
+  let end: number;
+  if (m[1] === "") {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return "bad";
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start > end || start >= size) return "bad";
+  return { start, end };
+}
+
+export function storageDownload(app: App, { storage, signingSecret, config }: RouteDeps): void {
+  const prefix = new URL(config.storageUrl).pathname.replace(/\/$/, "");
+  app.route({
+    method: ["GET", "HEAD"],
+    url: `${prefix}/objects/*`,
+    schema: {
+      summary: "Download a stored result (pre-signed address)",
+      tags: ["storage"],
+      querystring: Type.Object({
+        expires: Type.String({ pattern: "^[0-9]{1,12}$" }),
+        name: Type.String({ maxLength: 200 }),
+        signature: Type.String({ maxLength: 100 }),
+      }),
+      response: {
+        200: Type.Unknown({ description: "The HDF5 file (application/x-hdf5)." }),
+        206: Type.Unknown({ description: "The requested byte range." }),
+        403: ErrorBody,
+        404: ErrorBody,
+        416: ErrorBody,
+      },
+    },
+    handler: async (req, reply) => {
+      const key = (req.params as { "*": string })["*"];
+      const { expires, name, signature } = req.query;
+      const check = verifyDownload(
+        signingSecret,
+        key,
+        Number(expires),
+        name,
+        signature,
+        Math.floor(Date.now() / 1000),
+      );
+      if (check === "invalid") throw errors.forbidden("The download address signature is invalid.");
+      if (check === "expired") {
+        throw errors.forbidden(
+          "The download address has expired; request GET /v1/simulations/{job_id}/results again.",
+        );
+      }
+      const object = await storage.stat(key);
+      if (!object)
+        throw new ApiError(404, "object_not_found", "The stored result no longer exists.");
+      const range = parseRange(req.headers.range, object.bytes);
+      reply.header("Accept-Ranges", "bytes");
+      reply.header("Content-Type", "application/x-hdf5");
+      reply.header(
+        "Content-Disposition",
+        `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+      );
+      reply.header("Cache-Control", "private, no-store");
+      if (range === "bad") {
+        reply.header("Content-Range", `bytes */${object.bytes}`);
+        return sendApiError(
+          reply,
+          new ApiError(416, "range_not_satisfiable", `The file has ${object.bytes} bytes.`),
+        );
+      }
+      if (range) {
+        reply.code(206);
+        reply.header("Content-Range", `bytes ${range.start}-${range.end}/${object.bytes}`);
+        reply.header("Content-Length", String(range.end - range.start + 1));
+      } else {
+        reply.header("Content-Length", String(object.bytes));
+      }
+      if (req.method === "HEAD") return reply.send();
+      return reply.send(storage.read(key, range ?? undefined));
+    },
+  });
+}

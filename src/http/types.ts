@@ -1,0 +1,40 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { Config } from "../config.js";
+import type { JobService } from "../jobs/service.js";
+import type { ServiceMetrics } from "../metrics/registry.js";
+import type { StorageBackend } from "../storage/types.js";
+import type { Store } from "../store/types.js";
+import type { Caller } from "./plugins/auth.js";
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export interface RouteDeps {
+  config: Config;
+  store: Store;
+  storage: StorageBackend;
+  jobs: JobService;
+  metrics: ServiceMetrics;
+  /** Storage secret for verifying signed download addresses (local storage). */
+  signingSecret: string;
+  /** Health of the embedded worker, when the server runs one. */
+  workerRunning: () => boolean | null;
+}
+
+/** The authenticated caller of a /v1 route (set by the auth hook). */
+export function callerOf(req: { caller: Caller | null }): Caller {
+  if (!req.caller) throw new Error("route reached without authentication");
+  return req.caller;
+}

@@ -1,0 +1,85 @@
+/**
+ * The job record of spec §2.2 as the API shows it, built from a stored job row.
+ */
+import type { JobRow } from "../store/types.js";
+
+export interface JobRecord {
+  job_id: string;
+  status: JobRow["status"];
+  created_at: string;
+  updated_at: string;
+  result_url: string | null;
+  checksum: string | null;
+  checksum_algorithm: "sha256";
+  error_detail: string | null;
+  solver: string;
+  duration_seconds: number;
+  metadata: Record<string, unknown>;
+  progress: {
+    step: number;
+    total_steps: number;
+    fraction: number;
+    last_relative_change: number | null;
+    mcells_per_second: number | null;
+  } | null;
+  started_at: string | null;
+  finished_at: string | null;
+  cancel_requested: boolean;
+  attempts: number;
+  result_bytes: number | null;
+  solver_report: Record<string, unknown> | null;
+}
+
+/** Seconds the job has run: final for a finished job, so far for a running one, else 0. */
+export function durationSeconds(job: JobRow, nowMs: number): number {
+  if (job.durationSeconds !== null) return job.durationSeconds;
+  if (job.status === "RUNNING" && job.startedAt) {
+    return Math.max(0, (nowMs - Date.parse(job.startedAt)) / 1000);
+  }
+  return 0;
+}
+
+export function toJobRecord(job: JobRow, baseUrl: string, nowMs = Date.now()): JobRecord {
+  const completed = job.status === "COMPLETED";
+  return {
+    job_id: job.jobId,
+    status: job.status,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+    result_url: completed ? `${baseUrl}/v1/simulations/${job.jobId}/results` : null,
+    checksum: completed ? job.checksum : null,
+    checksum_algorithm: "sha256",
+    error_detail: job.status === "FAILED" ? job.errorDetail : null,
+    solver: job.solver,
+    duration_seconds: Math.round(durationSeconds(job, nowMs) * 1000) / 1000,
+    metadata: job.metadata,
+    progress: job.progress
+      ? {
+          step: job.progress.step,
+          total_steps: job.progress.totalSteps,
+          fraction: job.progress.fraction,
+          last_relative_change: job.progress.lastRelativeChange,
+          mcells_per_second: job.progress.mcellsPerSecond,
+        }
+      : null,
+    started_at: job.startedAt,
+    finished_at: job.finishedAt,
+    cancel_requested: job.cancelRequested,
+    attempts: job.attempts,
+    result_bytes: completed ? job.resultBytes : null,
+    solver_report: completed ? job.report : null,
+  };
+}
+
+/**
+ * Seconds until an active job is likely to finish: from its progress when it has some
+ * (elapsed × remaining / done), 30 when unknown (DESIGN §4). Always an integer ≥ 1.
+ */
+export function retryAfterSeconds(job: JobRow, nowMs = Date.now()): number {
+  const f = job.progress?.fraction ?? 0;
+  if (job.status === "RUNNING" && job.startedAt && f > 0.01) {
+    const elapsed = (nowMs - Date.parse(job.startedAt)) / 1000;
+    return Math.max(1, Math.ceil((elapsed * (1 - f)) / f));
+  }
+  return 30;
+}

@@ -1,0 +1,169 @@
+/**
+ * Job lifecycle and admission: what the API does with a submission, a status request, a
+ * cancellation or a download, independent of HTTP. Validation runs here (schema-checked input
+ * from the route, then defaults, physics and limits), admission is the store's transaction.
+ */
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import type { Config } from "../config.js";
+import { errors } from "../errors.js";
+import { checkRequest } from "../schema/validate.js";
+import type { SimulationRequest } from "../schema/simulation.js";
+import type { RunEstimate } from "../solver/types.js";
+import type { StorageBackend } from "../storage/types.js";
+import type { JobRow, JobStatus, Store } from "../store/types.js";
+import { retryAfterSeconds, toJobRecord, type JobRecord } from "./records.js";
+
+/** Million cell-updates per second assumed for estimates until a job has been measured. */
+const DEFAULT_MCELLS_PER_SECOND = 100;
+
+export interface JobEvents {
+  submitted: [jobId: string];
+  cancelRequested: [jobId: string];
+}
+
+export interface Estimate {
+  grid: number[];
+  interior_grid: number[];
+  cells: number;
+  time_steps: number;
+  dt_seconds: number;
+  monitor_samples: number;
+  memory_bytes: number;
+  result_bytes: number;
+  estimated_seconds: number;
+  mcells_per_second_assumed: number;
+}
+
+export class JobService {
+  readonly events = new EventEmitter<JobEvents>();
+  /** Running average of measured solver throughput, for time estimates. */
+  private measuredMcellsPerSecond: number | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly storage: StorageBackend,
+    private readonly config: Config,
+  ) {}
+
+  record(job: JobRow): JobRecord {
+    return toJobRecord(job, this.config.baseUrl);
+  }
+
+  noteThroughput(mcellsPerSecond: number): void {
+    if (!(mcellsPerSecond > 0) || !Number.isFinite(mcellsPerSecond)) return;
+    this.measuredMcellsPerSecond =
+      this.measuredMcellsPerSecond === null
+        ? mcellsPerSecond
+        : 0.7 * this.measuredMcellsPerSecond + 0.3 * mcellsPerSecond;
+  }
+
+  private toEstimate(e: RunEstimate): Estimate {
+    const rate = this.measuredMcellsPerSecond ?? DEFAULT_MCELLS_PER_SECOND;
+    return {
+      grid: e.grid,
+      interior_grid: e.interiorGrid,
+      cells: e.totalCells,
+      time_steps: e.timeSteps,
+      dt_seconds: e.dtSeconds,
+      monitor_samples: e.monitorSamples,
+      memory_bytes: e.memoryBytes,
+      result_bytes: e.resultBytes,
+      estimated_seconds: Math.ceil((e.totalCells * e.timeSteps) / (rate * 1e6)),
+      mcells_per_second_assumed: Math.round(rate * 10) / 10,
+    };
+  }
+
+  /** Same validation as submission; never queues. */
+  estimate(request: SimulationRequest): Estimate {
+    const outcome = checkRequest(request, this.config.limits);
+    if (!outcome.ok) throw errors.validation(outcome.errors);
+    return this.toEstimate(outcome.estimate);
+  }
+
+  /** Validates (the body already passed the JSON schema) and admits a job, or throws. */
+  async submit(accountId: string, request: SimulationRequest): Promise<JobRow> {
+    const outcome = checkRequest(request, this.config.limits);
+    if (!outcome.ok) throw errors.validation(outcome.errors);
+    const result = await this.store.admitJob(
+      {
+        jobId: randomUUID(),
+        accountId,
+        solver: request.solver,
+        requestJson: JSON.stringify(request),
+        specJson: JSON.stringify(outcome.spec),
+        metadata: (request.metadata ?? {}) as Record<string, unknown>,
+        createdAt: new Date().toISOString(),
+      },
+      { limit: this.config.maxActiveJobs, scope: this.config.concurrencyScope },
+    );
+    if (!result.admitted) {
+      const active = result.active;
+      // Never disclose another account's job id: with a global scope and only others'
+      // jobs active, the caller learns that the service is busy, not whose job it is.
+      const visibleId = active.accountId === accountId ? active.jobId : "(another account's job)";
+      throw errors.activeJobConflict(
+        visibleId,
+        retryAfterSeconds(active),
+        this.config.maxActiveJobs,
+      );
+    }
+    this.events.emit("submitted", result.job.jobId);
+    return result.job;
+  }
+
+  /** The caller's job, or 404 — also for a job of another account. */
+  async getOwnJob(accountId: string, jobId: string): Promise<JobRow> {
+    const job = await this.store.getJob(jobId);
+    if (!job || job.accountId !== accountId) throw errors.jobNotFound(jobId);
+    return job;
+  }
+
+  async list(
+    accountId: string,
+    options: { limit: number; cursor?: string; status?: JobStatus },
+  ): Promise<{ jobs: JobRow[]; nextCursor: string | null }> {
+    let before: { createdAt: string; jobId: string } | undefined;
+    if (options.cursor) {
+      const anchor = await this.store.getJob(options.cursor);
+      if (!anchor || anchor.accountId !== accountId) {
+        throw errors.validation([{ path: "cursor", message: "is not a job of this account" }]);
+      }
+      before = { createdAt: anchor.createdAt, jobId: anchor.jobId };
+    }
+    const rows = await this.store.listJobs(accountId, {
+      limit: options.limit + 1,
+      ...(before ? { before } : {}),
+      ...(options.status ? { status: options.status } : {}),
+    });
+    const page = rows.slice(0, options.limit);
+    return {
+      jobs: page,
+      nextCursor: rows.length > options.limit ? page[page.length - 1]!.jobId : null,
+    };
+  }
+
+  async cancel(accountId: string, jobId: string): Promise<JobRow> {
+    const job = await this.getOwnJob(accountId, jobId);
+    if (job.status === "COMPLETED" || job.status === "FAILED") {
+      throw errors.jobFinished(jobId, job.status);
+    }
+    const after = await this.store.requestCancel(jobId, new Date().toISOString());
+    if (!after) throw errors.jobNotFound(jobId);
+    if (after.status === "RUNNING") this.events.emit("cancelRequested", jobId);
+    return after;
+  }
+
+  /** The pre-signed storage address of a completed job's result file. */
+  async resultDownloadUrl(accountId: string, jobId: string): Promise<string> {
+    const job = await this.getOwnJob(accountId, jobId);
+    if (job.status !== "COMPLETED" || !job.resultKey) {
+      throw errors.resultsNotReady(jobId, job.status, retryAfterSeconds(job));
+    }
+    return this.storage.signedDownloadUrl(
+      job.resultKey,
+      this.config.downloadUrlTtlSeconds,
+      `emsim-${jobId}.h5`,
+    );
+  }
+}

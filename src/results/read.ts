@@ -1,0 +1,217 @@
+/**
+ * Reading result files back (CLI `inspect`/`plot`, dashboard plots): the monitors with their
+ * coordinates and shapes, the solver report, and one component at one wavelength as a 2-D
+ * field map with real and imaginary parts, downsampled when large.
+ */
+import h5wasm, { type Dataset, type File as H5File, type Group } from "h5wasm/node";
+import { RESULT_FORMAT } from "./hdf5.js";
+
+export interface MonitorInfo {
+  name: string;
+  center: number[];
+  size: number[];
+  wavelengthsM: number[];
+  components: string[];
+  /** Sample counts along x, y, z. */
+  shape: [number, number, number];
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+}
+
+export interface ResultInfo {
+  jobId: string;
+  formatVersion: number;
+  solverVersion: string;
+  request: Record<string, unknown>;
+  solver: Record<string, number | string>;
+  materials: Record<string, Record<string, number | string>>;
+  monitors: MonitorInfo[];
+}
+
+/** A 2-D map of one component: value[i * ny2 + j] with axes `axes[0]` (rows) × `axes[1]`. */
+export interface FieldMap {
+  monitor: string;
+  component: string;
+  wavelengthM: number;
+  /** The two axes plotted, e.g. ["x", "z"]; a line monitor has one real axis and a dummy. */
+  axes: [string, string];
+  u: Float64Array;
+  v: Float64Array;
+  re: Float32Array;
+  im: Float32Array;
+  /** Original sample counts along (u, v) before downsampling. */
+  fullShape: [number, number];
+  /** For a volume monitor, the axis and coordinate of the slice shown. */
+  slice: { axis: string; coordinate: number } | null;
+}
+
+type AttrValue = number | string | bigint | number[] | Float64Array | BigInt64Array | unknown;
+
+function scalar(v: AttrValue): number | string {
+  if (typeof v === "bigint") return Number(v);
+  if (typeof v === "number" || typeof v === "string") return v;
+  if (ArrayBuffer.isView(v) || Array.isArray(v)) {
+    const arr = Array.from(v as ArrayLike<number | bigint>, Number);
+    return arr.length === 1 ? arr[0]! : JSON.stringify(arr);
+  }
+  return String(v);
+}
+
+function numbers(v: AttrValue): number[] {
+  if (ArrayBuffer.isView(v) || Array.isArray(v)) {
+    return Array.from(v as ArrayLike<number | bigint>, Number);
+  }
+  return [Number(v)];
+}
+
+function attrs(g: Group | Dataset): Record<string, number | string> {
+  const out: Record<string, number | string> = {};
+  for (const [k, a] of Object.entries(g.attrs)) out[k] = scalar(a.value as AttrValue);
+  return out;
+}
+
+const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"];
+
+/** Opens a result file, checks its format and passes it to `fn`; always closes it. */
+export async function withResultFile<T>(path: string, fn: (file: H5File) => T): Promise<T> {
+  await h5wasm.ready;
+  const file = new h5wasm.File(path, "r");
+  try {
+    if (file.attrs.format?.value !== RESULT_FORMAT) {
+      throw new Error(`${path} is not an emsim result file`);
+    }
+    return fn(file);
+  } finally {
+    file.close();
+  }
+}
+
+function monitorInfo(g: Group, name: string): MonitorInfo {
+  const x = (g.get("x") as Dataset).value as Float64Array;
+  const y = (g.get("y") as Dataset).value as Float64Array;
+  const z = (g.get("z") as Dataset).value as Float64Array;
+  const keys = g.keys();
+  return {
+    name,
+    center: numbers(g.attrs.center?.value),
+    size: numbers(g.attrs.size?.value),
+    wavelengthsM: numbers(g.attrs.wavelengths?.value),
+    components: COMPONENTS.filter((c) => keys.includes(c)),
+    shape: [x.length, y.length, z.length],
+    x,
+    y,
+    z,
+  };
+}
+
+export async function readResultInfo(path: string): Promise<ResultInfo> {
+  return withResultFile(path, (file) => {
+    const monitorsGroup = file.get("monitors") as Group | null;
+    const materialsGroup = file.get("materials") as Group | null;
+    const materials: ResultInfo["materials"] = {};
+    for (const name of materialsGroup?.keys() ?? []) {
+      materials[name] = attrs(materialsGroup!.get(name) as Group);
+    }
+    return {
+      jobId: String(file.attrs.job_id?.value),
+      formatVersion: Number(scalar(file.attrs.format_version?.value)),
+      solverVersion: String(file.attrs.solver_version?.value),
+      request: JSON.parse(String((file.get("simulation") as Group).attrs.request_json?.value)),
+      solver: attrs(file.get("solver") as Group),
+      materials,
+      monitors: (monitorsGroup?.keys() ?? []).map((name) =>
+        monitorInfo(monitorsGroup!.get(name) as Group, name),
+      ),
+    };
+  });
+}
+
+/**
+ * One component of one monitor at one wavelength as a 2-D map. Singleton axes are dropped;
+ * a volume monitor is cut at `sliceIndex` (default: the middle) along its shortest axis; the
+ * map is downsampled by striding to at most `maxSamples` per axis.
+ */
+export async function readFieldMap(
+  path: string,
+  monitor: string,
+  component: string,
+  options: { wavelengthIndex?: number; maxSamples?: number; sliceIndex?: number } = {},
+): Promise<FieldMap> {
+  return withResultFile(path, (file) => {
+    const g = file.get(`monitors/${monitor}`) as Group | null;
+    if (!g) throw new Error(`no monitor '${monitor}' in the result`);
+    const info = monitorInfo(g, monitor);
+    if (!info.components.includes(component)) {
+      throw new Error(
+        `monitor '${monitor}' did not record ${component} (it has ${info.components.join(", ")})`,
+      );
+    }
+    const w = options.wavelengthIndex ?? 0;
+    if (!Number.isInteger(w) || w < 0 || w >= info.wavelengthsM.length) {
+      throw new Error(`wavelength index ${w} out of range 0–${info.wavelengthsM.length - 1}`);
+    }
+    const ds = g.get(component) as Dataset;
+    const [nx, ny, nz] = info.shape;
+    const raw = ds.value as unknown;
+    // h5wasm returns compound data as an array of [r, i] rows.
+    const rows = raw as [number, number][];
+    const offset = w * nx * ny * nz;
+    const at = (i: number, j: number, k: number) => rows[offset + (i * ny + j) * nz + k]!;
+
+    const axisNames = ["x", "y", "z"] as const;
+    const coords = [info.x, info.y, info.z];
+    const counts = [nx, ny, nz];
+    let kept = [0, 1, 2].filter((a) => counts[a]! > 1);
+    let slice: FieldMap["slice"] = null;
+    const fixed = [0, 0, 0];
+    if (kept.length === 3) {
+      const cut = kept.reduce((best, a) => (counts[a]! < counts[best]! ? a : best), kept[0]!);
+      const index = Math.min(counts[cut]! - 1, options.sliceIndex ?? Math.floor(counts[cut]! / 2));
+      fixed[cut] = index;
+      slice = { axis: axisNames[cut]!, coordinate: coords[cut]![index]! };
+      kept = kept.filter((a) => a !== cut);
+    }
+    while (kept.length < 2) {
+      const extra = [0, 1, 2].find((a) => !kept.includes(a))!;
+      kept = [...kept, extra].sort();
+    }
+    const [ua, va] = kept as [number, number];
+    const max = options.maxSamples ?? 400;
+    const su = Math.max(1, Math.ceil(counts[ua]! / max));
+    const sv = Math.max(1, Math.ceil(counts[va]! / max));
+    const nu = Math.ceil(counts[ua]! / su);
+    const nv = Math.ceil(counts[va]! / sv);
+    const re = new Float32Array(nu * nv);
+    const im = new Float32Array(nu * nv);
+    const u = new Float64Array(nu);
+    const v = new Float64Array(nv);
+    for (let a = 0; a < nu; a++) u[a] = coords[ua]![a * su]!;
+    for (let b = 0; b < nv; b++) v[b] = coords[va]![b * sv]!;
+    const idx = [0, 0, 0];
+    for (let a = 0; a < nu; a++) {
+      for (let b = 0; b < nv; b++) {
+        idx[0] = fixed[0]!;
+        idx[1] = fixed[1]!;
+        idx[2] = fixed[2]!;
+        idx[ua] = a * su;
+        idx[va] = b * sv;
+        const [r, i] = at(idx[0]!, idx[1]!, idx[2]!);
+        re[a * nv + b] = r;
+        im[a * nv + b] = i;
+      }
+    }
+    return {
+      monitor,
+      component,
+      wavelengthM: info.wavelengthsM[w]!,
+      axes: [axisNames[ua]!, axisNames[va]!],
+      u,
+      v,
+      re,
+      im,
+      fullShape: [counts[ua]!, counts[va]!],
+      slice,
+    };
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * Full validation of a simulation request, the same on the server, in the CLI and in the SDK:
+ * the JSON schema, then the defaults of DESIGN §2, then the solver's physics and geometry
+ * checks, then the deployment's limits. A request that passes is a `SimulationSpec` the solver
+ * can run; one that fails yields field errors that name the field and the bound.
+ */
+import type { FieldError } from "../errors.js";
+import { checkSimulation, estimateRun } from "../solver/index.js";
+import type { RunEstimate, SimulationSpec } from "../solver/types.js";
+import { ajv, formatAjvErrors } from "./ajv.js";
+import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
+
+export const DEFAULTS = {
+  boundary_conditions: ["pml", "pml", "pml"] as SimulationSpec["domain"]["boundary_conditions"],
+  pml_layers: 12,
+  polarization: "te" as const,
+  amplitude: 1,
+  components: ["Ex", "Ey", "Ez"] as SimulationSpec["monitors"][number]["components"],
+  time_steps: 20000,
+  courant_factor: 0.99,
+  convergence_threshold: 1e-6,
+  check_every_n: 1000,
+};
+
+export interface RequestLimits {
+  maxCells: number;
+  maxTimeSteps: number;
+  maxMonitorSamples: number;
+  maxMemoryBytes: number;
+}
+
+export const validateRequestSchema = ajv.compile<SimulationRequest>(SimulationRequestSchema);
+
+/** The request with every default filled in (the form stored with the job and in the result). */
+export function applyDefaults(request: SimulationRequest): SimulationSpec {
+  const settings = request.fdtd_settings ?? {};
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [...request.domain.size],
+      resolution: request.domain.resolution,
+      boundary_conditions: (request.domain.boundary_conditions ?? [
+        ...DEFAULTS.boundary_conditions,
+      ]) as SimulationSpec["domain"]["boundary_conditions"],
+      pml_layers: request.domain.pml_layers ?? DEFAULTS.pml_layers,
+    },
+    source: {
+      source_type: "plane_wave",
+      wavelength: request.source.wavelength,
+      polarization: (request.source.polarization ?? DEFAULTS.polarization) as "te" | "tm",
+      direction: [...request.source.direction],
+      amplitude: request.source.amplitude ?? DEFAULTS.amplitude,
+    },
+    structures: (request.structures ?? []).map((s) => ({ ...s })),
+    monitors: (request.monitors ?? []).map((m) => ({
+      name: m.name,
+      monitor_type: "field",
+      center: [...m.center],
+      size: [...m.size],
+      components: (m.components ?? [
+        ...DEFAULTS.components,
+      ]) as SimulationSpec["monitors"][number]["components"],
+      ...(m.wavelengths ? { wavelengths: [...m.wavelengths] } : {}),
+    })),
+    fdtd_settings: {
+      time_steps: settings.time_steps ?? DEFAULTS.time_steps,
+      courant_factor: settings.courant_factor ?? DEFAULTS.courant_factor,
+      convergence_threshold: settings.convergence_threshold ?? DEFAULTS.convergence_threshold,
+      check_every_n: settings.check_every_n ?? DEFAULTS.check_every_n,
+    },
+  };
+}
+
+function limitErrors(
+  spec: SimulationSpec,
+  estimate: RunEstimate,
+  limits: RequestLimits,
+): FieldError[] {
+  const out: FieldError[] = [];
+  const gib = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
+  if (estimate.totalCells > limits.maxCells) {
+    out.push({
+      path: "domain.resolution",
+      message: `the grid would have ${estimate.totalCells} cells (${estimate.grid.join(" × ")} with PML), above the limit of ${limits.maxCells}; use a coarser resolution or a smaller domain`,
+    });
+  }
+  if (spec.fdtd_settings.time_steps > limits.maxTimeSteps) {
+    out.push({
+      path: "fdtd_settings.time_steps",
+      message: `must be <= ${limits.maxTimeSteps}`,
+    });
+  }
+  if (estimate.monitorSamples > limits.maxMonitorSamples) {
+    out.push({
+      path: "monitors",
+      message: `the monitors would record ${estimate.monitorSamples} complex samples, above the limit of ${limits.maxMonitorSamples}; record fewer points, components or wavelengths`,
+    });
+  }
+  if (estimate.memoryBytes > limits.maxMemoryBytes) {
+    out.push({
+      path: "domain",
+      message: `the run would need an estimated ${gib(estimate.memoryBytes)} of memory, above the limit of ${gib(limits.maxMemoryBytes)}`,
+    });
+  }
+  return out;
+}
+
+export type ValidationOutcome =
+  | { ok: true; request: SimulationRequest; spec: SimulationSpec; estimate: RunEstimate }
+  | { ok: false; errors: FieldError[] };
+
+/** Physics, geometry and limits of a request that already passed the schema. */
+export function checkRequest(request: SimulationRequest, limits: RequestLimits): ValidationOutcome {
+  const spec = applyDefaults(request);
+  const problems = checkSimulation(spec);
+  if (problems.length > 0) return { ok: false, errors: problems };
+  const estimate = estimateRun(spec);
+  const over = limitErrors(spec, estimate, limits);
+  if (over.length > 0) return { ok: false, errors: over };
+  return { ok: true, request, spec, estimate };
+}
+
+/** Everything: schema, defaults, physics and limits. */
+export function validateSimulationRequest(body: unknown, limits: RequestLimits): ValidationOutcome {
+  if (!validateRequestSchema(body)) {
+    return { ok: false, errors: formatAjvErrors(validateRequestSchema.errors) };
+  }
+  return checkRequest(body, limits);
+}

@@ -1,0 +1,75 @@
+/**
+ * Local-file storage: objects are files under `<dataDir>/results/`, downloaded through
+ * `{storageUrl}/objects/<key>?expires=…&name=…&signature=…`, which the same server answers
+ * (src/http/routes/storage/download.ts) after checking the HMAC signature and expiry.
+ */
+import { createReadStream } from "node:fs";
+import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+import type { Readable } from "node:stream";
+import { signDownload } from "./signing.js";
+import type { StorageBackend, StoredObject } from "./types.js";
+
+const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+export class LocalFileStorage implements StorageBackend {
+  readonly root: string;
+
+  constructor(
+    root: string,
+    private readonly storageUrl: string,
+    private readonly secret: string,
+  ) {
+    this.root = resolve(root);
+  }
+
+  /** Path of an object; refuses keys that could leave the root. */
+  pathOf(key: string): string {
+    if (!KEY_PATTERN.test(key) || key.includes("..")) throw new Error(`invalid object key ${key}`);
+    const path = resolve(this.root, key);
+    if (!path.startsWith(this.root + sep)) throw new Error(`invalid object key ${key}`);
+    return path;
+  }
+
+  async putFile(key: string, localPath: string): Promise<StoredObject> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await rename(localPath, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+      await copyFile(localPath, target);
+      await rm(localPath, { force: true });
+    }
+    return { key, bytes: (await stat(target)).size };
+  }
+
+  async signedDownloadUrl(key: string, ttlSeconds: number, downloadName: string): Promise<string> {
+    const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+    const signature = signDownload(this.secret, key, expires, downloadName);
+    const q = new URLSearchParams({ expires: String(expires), name: downloadName, signature });
+    return `${this.storageUrl}/objects/${key.split("/").map(encodeURIComponent).join("/")}?${q}`;
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    try {
+      const s = await stat(this.pathOf(key));
+      return s.isFile() ? { key, bytes: s.size } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  read(key: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  /** Where a worker writes a file before `putFile` moves it in (same filesystem). */
+  scratchDir(): string {
+    return join(this.root, ".incoming");
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Result storage behind one small interface: local files with HMAC-signed download addresses
+ * (embedded default) or, later, an S3-compatible bucket with pre-signed URLs.
+ */
+import type { Readable } from "node:stream";
+
+export interface StoredObject {
+  key: string;
+  bytes: number;
+}
+
+export interface StorageBackend {
+  /** Moves (or copies) a finished local file into storage under `key`. */
+  putFile(key: string, localPath: string): Promise<StoredObject>;
+  /** A download address valid for `ttlSeconds`. */
+  signedDownloadUrl(key: string, ttlSeconds: number, downloadName: string): Promise<string>;
+  stat(key: string): Promise<StoredObject | null>;
+  /** Reads bytes [start, end] inclusive, or the whole object. */
+  read(key: string, range?: { start: number; end: number }): Readable;
+  delete(key: string): Promise<void>;
+}

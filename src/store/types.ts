@@ -1,0 +1,245 @@
+/**
+ * The job store: accounts, API keys and jobs behind one small interface, so the embedded
+ * SQLite default and a PostgreSQL deployment are chosen in the composition root only.
+ * Methods are async so that a network database fits the same shape.
+ */
+
+export type JobStatus = "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED";
+export const JOB_STATUSES: readonly JobStatus[] = ["QUEUED", "RUNNING", "COMPLETED", "FAILED"];
+
+export interface Account {
+  id: string;
+  email: string;
+  isAdmin: boolean;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  displayPrefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface JobProgress {
+  step: number;
+  totalSteps: number;
+  fraction: number;
+  lastRelativeChange: number | null;
+  mcellsPerSecond: number | null;
+}
+
+export interface JobRow {
+  jobId: string;
+  accountId: string;
+  status: JobStatus;
+  solver: string;
+  /** The request as submitted (JSON text). */
+  requestJson: string;
+  /** The request with defaults filled in (JSON text): what the worker runs. */
+  specJson: string;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationSeconds: number | null;
+  resultKey: string | null;
+  resultBytes: number | null;
+  checksum: string | null;
+  errorDetail: string | null;
+  progress: JobProgress | null;
+  /** Solver run report of a completed job. */
+  report: Record<string, unknown> | null;
+  cancelRequested: boolean;
+  attempts: number;
+  workerId: string | null;
+  heartbeatAt: string | null;
+}
+
+export interface NewJob {
+  jobId: string;
+  accountId: string;
+  solver: string;
+  requestJson: string;
+  specJson: string;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface AdmissionRule {
+  /** Active jobs allowed in the scope. */
+  limit: number;
+  scope: "account" | "global";
+}
+
+export type AdmissionResult = { admitted: true; job: JobRow } | { admitted: false; active: JobRow };
+
+export interface JobCompletion {
+  resultKey: string;
+  resultBytes: number;
+  checksum: string;
+  durationSeconds: number;
+  report: Record<string, unknown>;
+  /** The final progress (the run's last step, fraction 1). */
+  progress: JobProgress;
+}
+
+export interface StaleJobsOutcome {
+  requeued: string[];
+  failed: string[];
+}
+
+export interface ListJobsOptions {
+  limit: number;
+  /** Cursor: return jobs created strictly before this job (newest first). */
+  before?: { createdAt: string; jobId: string };
+  status?: JobStatus;
+}
+
+export interface Store {
+  createAccount(input: {
+    email: string;
+    isAdmin: boolean;
+    passwordHash?: string;
+  }): Promise<Account>;
+  findAccountByEmail(email: string): Promise<Account | null>;
+  getAccount(id: string): Promise<Account | null>;
+  countAccounts(): Promise<number>;
+
+  createApiKey(input: {
+    accountId: string;
+    name: string;
+    keyHash: string;
+    displayPrefix: string;
+  }): Promise<ApiKeyRecord>;
+  /** The key with this SHA-256 hash, if it exists and is not revoked. */
+  findActiveApiKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string } | null>;
+  listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
+  /** Revokes by id or display prefix (restricted to an account when given); null if none. */
+  revokeApiKey(idOrPrefix: string, accountId?: string): Promise<ApiKeyRecord | null>;
+  touchApiKey(id: string, at: string): Promise<void>;
+
+  /**
+   * Inserts the job as QUEUED unless the admission rule is already met by active jobs; the
+   * check and the insert are one serialised transaction in the database, so two servers
+   * sharing it cannot both pass.
+   */
+  admitJob(job: NewJob, rule: AdmissionRule): Promise<AdmissionResult>;
+  getJob(jobId: string): Promise<JobRow | null>;
+  listJobs(accountId: string, options: ListJobsOptions): Promise<JobRow[]>;
+  /** Oldest QUEUED job, now RUNNING for this worker; null when none is queued. */
+  claimNextJob(workerId: string, now: string): Promise<JobRow | null>;
+  /** Records progress and heartbeat; null when the job is no longer this worker's. */
+  heartbeat(
+    jobId: string,
+    workerId: string,
+    now: string,
+    progress: JobProgress | null,
+  ): Promise<{ cancelRequested: boolean } | null>;
+  completeJob(jobId: string, workerId: string, now: string, done: JobCompletion): Promise<boolean>;
+  /** Marks the job FAILED; with a worker id only while that worker still holds it. */
+  failJob(
+    jobId: string,
+    workerId: string | null,
+    now: string,
+    errorDetail: string,
+    durationSeconds?: number,
+  ): Promise<boolean>;
+  /** QUEUED → FAILED at once; RUNNING → cancel requested. Returns the job after. */
+  requestCancel(jobId: string, now: string): Promise<JobRow | null>;
+  /** RUNNING jobs whose heartbeat is older than `staleBefore` go back to QUEUED or FAILED. */
+  recoverStaleJobs(
+    now: string,
+    staleBefore: string,
+    maxAttempts: number,
+  ): Promise<StaleJobsOutcome>;
+  /** RUNNING jobs held by a worker id, e.g. a crashed process of this host, recovered at once. */
+  recoverJobsOfWorkers(
+    workerIds: string[],
+    now: string,
+    maxAttempts: number,
+  ): Promise<StaleJobsOutcome>;
+  runningWorkerIds(): Promise<string[]>;
+  countJobsByStatus(): Promise<Record<JobStatus, number>>;
+  close(): Promise<void>;
+
+  // --- dashboard: accounts, sessions ---
+  /** The account with this email (case-insensitive) and its password hash, if any. */
+  findAccountCredentials(
+    email: string,
+  ): Promise<{ account: Account; passwordHash: string | null } | null>;
+  setPasswordHash(accountId: string, passwordHash: string): Promise<void>;
+  listAccounts(): Promise<AccountSummary[]>;
+  /** True once some admin account can sign in (has a password): setup is then closed. */
+  hasAdminWithPassword(): Promise<boolean>;
+
+  createSession(session: DashboardSession): Promise<void>;
+  getSession(idHash: string): Promise<DashboardSession | null>;
+  touchSession(idHash: string, at: string): Promise<void>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Ends every session of an account (password set or reset), keeping `exceptIdHash`. */
+  deleteSessionsOfAccount(accountId: string, exceptIdHash?: string): Promise<void>;
+  /** Deletes sessions past their absolute end or idle since before `idleBefore`. */
+  deleteExpiredSessions(now: string, idleBefore: string): Promise<number>;
+
+  /** Stores a setup token; every unused one stays valid until setup completes. */
+  createSetupToken(tokenHash: string, createdAt: string): Promise<void>;
+  /** Stores an invitation for an account, replacing any earlier one of that account. */
+  createInviteToken(token: Omit<AccountToken, "purpose"> & { accountId: string }): Promise<void>;
+  /** The token if it exists and has not expired at `now`. */
+  findAccountToken(tokenHash: string, now: string): Promise<AccountToken | null>;
+  /**
+   * In one transaction: uses up the setup token, refuses if an admin can already sign in,
+   * creates the admin account (or makes an existing password-less account of that email the
+   * admin) with the password, and deletes every setup token. Null when the token is not valid.
+   */
+  completeSetup(input: {
+    tokenHash: string;
+    email: string;
+    passwordHash: string;
+    now: string;
+  }): Promise<Account | null>;
+  /**
+   * In one transaction: uses up the invitation, sets the account's password and ends its
+   * sessions. Null when the token is not valid.
+   */
+  redeemInvite(input: {
+    tokenHash: string;
+    passwordHash: string;
+    now: string;
+  }): Promise<Account | null>;
+}
+
+// --- dashboard: accounts, sessions ---
+
+/** An account as the dashboard's account list shows it. */
+export interface AccountSummary extends Account {
+  /** False for accounts made by `emsim keys create`, which cannot sign in until given one. */
+  hasPassword: boolean;
+}
+
+/** A signed-in browser; the cookie holds the token, the store only its SHA-256. */
+export interface DashboardSession {
+  idHash: string;
+  accountId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  /** Absolute end of the session, whatever its activity. */
+  expiresAt: string;
+}
+
+/**
+ * A one-time link token, stored as its SHA-256: `setup` creates the first admin account (no
+ * account, no expiry), `invite` sets the password of `accountId` (new account or reset).
+ */
+export interface AccountToken {
+  tokenHash: string;
+  purpose: "setup" | "invite";
+  accountId: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+}

@@ -1,0 +1,19 @@
+/** Messages between a job worker and its solver thread. */
+export interface ThreadInput {
+  jobId: string;
+  specJson: string;
+  outPath: string;
+  threads: number;
+}
+
+export type ThreadMessage =
+  | {
+      type: "progress";
+      step: number;
+      totalSteps: number;
+      fraction: number;
+      lastRelativeChange: number | null;
+      mcellsPerSecond: number | null;
+    }
+  | { type: "done"; report: Record<string, unknown> }
+  | { type: "failed"; kind: "cancelled" | "diverged" | "error"; message: string; step: number };

@@ -1,0 +1,290 @@
+/**
+ * A job worker: claims the oldest QUEUED job, runs it in a solver thread, heartbeats while it
+ * runs (carrying progress and picking up cancellations), stores the result file with its
+ * SHA-256 and completes the job. It also takes back jobs whose worker died: at start, those
+ * of dead processes on this host at once; always, those whose heartbeat went stale.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import type { Config } from "../config.js";
+import type { JobService } from "../jobs/service.js";
+import type { StorageBackend } from "../storage/types.js";
+import type { JobProgress, JobRow, Store } from "../store/types.js";
+import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
+
+export interface WorkerLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface WorkerMetrics {
+  jobFinished(
+    status: "COMPLETED" | "FAILED",
+    seconds: number,
+    mcellsPerSecond: number | null,
+  ): void;
+}
+
+const HOST = hostname();
+/** Solver threads load TypeScript sources under tsx in development and tests. */
+const THREAD_URL = new URL(
+  `./solver-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
+  import.meta.url,
+);
+
+/**
+ * Starts the solver thread. Compiled (dist/) it is a plain module; from TypeScript sources
+ * (development, tests under tsx) the thread registers tsx's loader itself first, because Node 20
+ * does not carry `--import` loaders into worker threads.
+ */
+function startSolverThread(input: ThreadInput): Worker {
+  if (!THREAD_URL.pathname.endsWith(".ts")) return new Worker(THREAD_URL, { workerData: input });
+  const bootstrap = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData: input });
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export class JobWorker {
+  /** `host:pid:random`, so a restarted process can tell its predecessors' jobs. */
+  readonly id = `${HOST}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private loopDone: Promise<void> | null = null;
+  private current: { jobId: string; thread: Worker } | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly storage: StorageBackend & { scratchDir(): string },
+    private readonly jobs: JobService | null,
+    private readonly config: Config,
+    private readonly log: WorkerLogger,
+    private readonly metrics: WorkerMetrics | null = null,
+  ) {}
+
+  async start(): Promise<void> {
+    await mkdir(this.storage.scratchDir(), { recursive: true });
+    await this.recoverDeadLocalWorkers();
+    await this.sweepStale();
+    this.sweepTimer = setInterval(() => {
+      this.sweepStale().catch((err) => this.log.error({ err }, "stale-job sweep failed"));
+    }, this.config.heartbeatIntervalMs);
+    this.sweepTimer.unref();
+    this.jobs?.events.on("submitted", this.onSubmitted);
+    this.jobs?.events.on("cancelRequested", this.onCancel);
+    this.loopDone = this.loop();
+  }
+
+  /** Stops taking jobs; a job still running is handed back to the queue. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.jobs?.events.off("submitted", this.onSubmitted);
+    this.jobs?.events.off("cancelRequested", this.onCancel);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.wake?.();
+    if (this.current) await this.current.thread.terminate();
+    await this.loopDone;
+    await this.store.recoverJobsOfWorkers([this.id], new Date().toISOString(), Infinity);
+  }
+
+  private readonly onSubmitted = (): void => this.wake?.();
+
+  private readonly onCancel = (jobId: string): void => {
+    if (this.current?.jobId === jobId) this.current.thread.postMessage({ type: "cancel" });
+  };
+
+  private async recoverDeadLocalWorkers(): Promise<void> {
+    const dead = (await this.store.runningWorkerIds()).filter((id) => {
+      const [host, pid] = id.split(":");
+      return host === HOST && Number(pid) !== process.pid && !processAlive(Number(pid));
+    });
+    const out = await this.store.recoverJobsOfWorkers(
+      dead,
+      new Date().toISOString(),
+      this.config.maxAttempts,
+    );
+    if (out.requeued.length + out.failed.length > 0) {
+      this.log.warn(out, "took back jobs of workers that exited");
+    }
+  }
+
+  private async sweepStale(): Promise<void> {
+    const now = Date.now();
+    const out = await this.store.recoverStaleJobs(
+      new Date(now).toISOString(),
+      new Date(now - this.config.heartbeatStaleMs).toISOString(),
+      this.config.maxAttempts,
+    );
+    if (out.requeued.length + out.failed.length > 0) {
+      this.log.warn(out, "took back jobs whose worker stopped heartbeating");
+      if (out.requeued.length > 0) this.wake?.();
+    }
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let job: JobRow | null = null;
+      try {
+        job = await this.store.claimNextJob(this.id, new Date().toISOString());
+      } catch (err) {
+        this.log.error({ err }, "claiming a job failed");
+      }
+      if (job) {
+        await this.runJob(job).catch((err) =>
+          this.log.error({ err, jobId: job.jobId }, "job run failed unexpectedly"),
+        );
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.config.pollIntervalMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+
+  private async runJob(job: JobRow): Promise<void> {
+    const started = Date.now();
+    const outPath = join(
+      this.storage.scratchDir(),
+      `${job.jobId}.${this.id.replace(/:/g, "_")}.h5`,
+    );
+    this.log.info({ jobId: job.jobId, attempt: job.attempts }, "job started");
+    let progress: JobProgress | null = null;
+    let progressDirty = false;
+
+    const input: ThreadInput = {
+      jobId: job.jobId,
+      specJson: job.specJson,
+      outPath,
+      threads: this.config.solverThreads,
+    };
+    const thread = startSolverThread(input);
+    this.current = { jobId: job.jobId, thread };
+
+    const beat = async (): Promise<void> => {
+      const answer = await this.store.heartbeat(
+        job.jobId,
+        this.id,
+        new Date().toISOString(),
+        progressDirty ? progress : null,
+      );
+      progressDirty = false;
+      if (answer === null) {
+        // The job is no longer ours (taken back as stale); stop computing it.
+        this.log.warn({ jobId: job.jobId }, "lost the job; stopping its run");
+        await thread.terminate();
+      } else if (answer.cancelRequested) {
+        thread.postMessage({ type: "cancel" });
+      }
+    };
+    const heartbeat = setInterval(() => {
+      beat().catch((err) => this.log.error({ err }, "heartbeat failed"));
+    }, this.config.heartbeatIntervalMs);
+
+    type Outcome =
+      | Exclude<ThreadMessage, { type: "progress" }>
+      | { type: "exited"; code: number; error?: Error };
+    const outcome = await new Promise<Outcome>((resolve) => {
+      let settled = false;
+      const settle = (v: Outcome) => {
+        if (!settled) {
+          settled = true;
+          resolve(v);
+        }
+      };
+      thread.on("message", (msg: ThreadMessage) => {
+        if (msg.type === "progress") {
+          progress = {
+            step: msg.step,
+            totalSteps: msg.totalSteps,
+            fraction: msg.fraction,
+            lastRelativeChange: msg.lastRelativeChange,
+            mcellsPerSecond: msg.mcellsPerSecond,
+          };
+          progressDirty = true;
+        } else settle(msg);
+      });
+      thread.on("error", (error) => settle({ type: "exited", code: -1, error }));
+      thread.on("exit", (code) => settle({ type: "exited", code }));
+    });
+    clearInterval(heartbeat);
+    this.current = null;
+    await thread.terminate();
+    const seconds = (Date.now() - started) / 1000;
+    const now = () => new Date().toISOString();
+
+    try {
+      if (outcome.type === "done") {
+        const checksum = await sha256File(outPath);
+        const stored = await this.storage.putFile(`${job.jobId}.h5`, outPath);
+        const ok = await this.store.completeJob(job.jobId, this.id, now(), {
+          resultKey: stored.key,
+          resultBytes: stored.bytes,
+          checksum,
+          durationSeconds: seconds,
+          report: outcome.report,
+          progress: {
+            step: Number(outcome.report.steps_run),
+            totalSteps: Number(outcome.report.time_steps_limit),
+            fraction: 1,
+            lastRelativeChange: (outcome.report.last_relative_change as number | null) ?? null,
+            mcellsPerSecond: Number(outcome.report.mcells_per_second),
+          },
+        });
+        const rate = Number(outcome.report.mcells_per_second);
+        if (ok) {
+          this.jobs?.noteThroughput(rate);
+          this.metrics?.jobFinished("COMPLETED", seconds, rate);
+          this.log.info({ jobId: job.jobId, seconds, mcellsPerSecond: rate }, "job completed");
+        } else {
+          await this.storage.delete(stored.key);
+          this.log.warn({ jobId: job.jobId }, "job was taken back before it completed");
+        }
+        return;
+      }
+      let detail: string;
+      if (outcome.type === "failed" && outcome.kind === "cancelled") {
+        const total = progress ? (progress as JobProgress).totalSteps : 0;
+        detail = `Cancelled by the user at time step ${outcome.step}${total ? ` of ${total}` : ""}.`;
+      } else if (outcome.type === "failed" && outcome.kind === "diverged") {
+        detail = outcome.message;
+      } else if (outcome.type === "failed") {
+        detail = `The solver failed: ${outcome.message}`;
+      } else if (this.stopping) {
+        return; // stop() hands the job back to the queue
+      } else {
+        detail = outcome.error
+          ? `The solver thread crashed: ${outcome.error.message}`
+          : `The solver thread exited unexpectedly (exit code ${outcome.code}); the run may have needed more memory than the worker has.`;
+      }
+      const failed = await this.store.failJob(job.jobId, this.id, now(), detail, seconds);
+      if (failed) this.metrics?.jobFinished("FAILED", seconds, null);
+      this.log.info({ jobId: job.jobId, detail }, "job failed");
+    } finally {
+      await rm(outPath, { force: true });
+    }
+  }
+}

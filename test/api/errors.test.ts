@@ -1,0 +1,162 @@
+/** DESIGN §4: every status code the API uses, each with a JSON body {detail, error_code}. */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
+
+let svc: TestService;
+let key: string;
+before(async () => {
+  svc = await startService({ rateLimitPerMinute: 0 });
+  key = await svc.newKey();
+});
+after(async () => svc.close());
+
+const submit = (opts: Parameters<typeof call>[3]) =>
+  call(svc.baseUrl, "POST", "/v1/simulations/estimate", { key, ...opts });
+
+test("400 for malformed JSON and for an empty JSON body", async () => {
+  const bad = await submit({
+    rawBody: '{"solver": "fdtd",',
+    headers: { "content-type": "application/json" },
+  });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.error_code, "malformed_json");
+  const empty = await submit({ rawBody: "", headers: { "content-type": "application/json" } });
+  assert.equal(empty.status, 400);
+  const proto = await submit({
+    rawBody: '{"__proto__": {"x": 1}}',
+    headers: { "content-type": "application/json" },
+  });
+  assert.equal(proto.status, 400);
+});
+
+test("413 for a body above the limit", async () => {
+  const big = JSON.stringify({
+    ...smallSimulation(),
+    metadata: { pad: "x".repeat(2 * 1024 * 1024) },
+  });
+  const res = await submit({ rawBody: big, headers: { "content-type": "application/json" } });
+  assert.equal(res.status, 413);
+  assert.equal(res.body.error_code, "body_too_large");
+});
+
+test("415 for a body that is not JSON or has no content type", async () => {
+  const text = await submit({ rawBody: "hello", headers: { "content-type": "text/plain" } });
+  assert.equal(text.status, 415);
+  assert.equal(text.body.error_code, "unsupported_media_type");
+  const form = await submit({
+    rawBody: "a=1",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  assert.equal(form.status, 415);
+  const none = await call(svc.baseUrl, "POST", "/v1/simulations", { key });
+  assert.equal(none.status, 415);
+});
+
+test("422 names the field and the bound, never coerces or strips", async () => {
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ ...smallSimulation(), extra: 1 }, /^extra: is not an allowed field/],
+    [{ ...smallSimulation(), solver: "fem" }, /^solver: must be "fdtd"/],
+    [{ ...smallSimulation(), domain: { size: [1e-6, 1e-6], resolution: 1e-8 } }, /^domain\.size/],
+    [
+      { ...smallSimulation(), domain: { size: [1e-6, 1e-6, -1e-6], resolution: 1e-8 } },
+      /^domain\.size\[2\]: must be > 0/,
+    ],
+    [
+      { ...smallSimulation(), domain: { size: [1e-6, 1e-6, 1e-6], resolution: "5e-8" } },
+      /^domain\.resolution: must be number/,
+    ],
+    [
+      { ...smallSimulation(), fdtd_settings: { time_steps: "100" } },
+      /^fdtd_settings\.time_steps: must be integer/,
+    ],
+    [
+      { ...smallSimulation(), fdtd_settings: { courant_factor: 1.5 } },
+      /^fdtd_settings\.courant_factor: must be <= 1/,
+    ],
+    [
+      { ...smallSimulation(), source: { source_type: "plane_wave", wavelength: 1.55e-6 } },
+      /^source\.direction: is required/,
+    ],
+    [
+      { ...smallSimulation(), structures: [{ type: "torus" }] },
+      /^structures\[0\]\.type: must be one of/,
+    ],
+    [
+      {
+        ...smallSimulation(),
+        structures: [
+          { type: "box", center: [0, 0, 0], size: [1e-7, 1e-7, 1e-7], material: "unobtainium" },
+        ],
+      },
+      /^structures\[0\]\.material/,
+    ],
+    [
+      {
+        ...smallSimulation(),
+        domain: { size: [0.05e-6, 0.05e-6, 3e-6], resolution: 0.05e-6, pml_layers: 0 },
+      },
+      /^domain\.pml_layers: must be >= 1/,
+    ],
+  ];
+  for (const [body, pattern] of cases) {
+    const res = await submit({ body });
+    assert.equal(res.status, 422, JSON.stringify(body).slice(0, 200));
+    assert.equal(res.body.error_code, "validation_error");
+    assert.match(res.body.detail!, pattern);
+    assert.ok(Array.isArray(res.body.errors) && res.body.errors.length > 0);
+  }
+});
+
+test("422 for a job above the deployment's limits, with the estimate and the limit", async () => {
+  const res = await submit({
+    body: { ...smallSimulation(), domain: { size: [1e-3, 1e-3, 1e-3], resolution: 1e-8 } },
+  });
+  assert.equal(res.status, 422);
+  assert.match(res.body.detail!, /limit/);
+});
+
+test("404 for an unknown job and an unknown route, 405-free JSON bodies", async () => {
+  const job = await call(
+    svc.baseUrl,
+    "GET",
+    "/v1/simulations/6f1c1a57-1111-4c4c-9999-123456789abc",
+    { key },
+  );
+  assert.equal(job.status, 404);
+  assert.equal(job.body.error_code, "job_not_found");
+  const route = await call(svc.baseUrl, "GET", "/nope");
+  assert.equal(route.status, 404);
+  assert.equal(typeof route.body.detail, "string");
+});
+
+test("every response carries X-Correlation-ID, echoing a valid one from the client", async () => {
+  const mine = await call(svc.baseUrl, "GET", "/health", {
+    headers: { "x-correlation-id": "abc-123" },
+  });
+  assert.equal(mine.headers.get("x-correlation-id"), "abc-123");
+  const fresh = await call(svc.baseUrl, "GET", "/v1/simulations", { key });
+  assert.match(fresh.headers.get("x-correlation-id") ?? "", /^[0-9a-f-]{36}$/);
+  const hostile = await call(svc.baseUrl, "GET", "/health", {
+    headers: { "x-correlation-id": "a b<c>" },
+  });
+  assert.notEqual(hostile.headers.get("x-correlation-id"), "a b<c>");
+});
+
+test("429 with Retry-After once a key exceeds its rate", async () => {
+  const limited = await startService({ rateLimitPerMinute: 5 });
+  try {
+    const k = await limited.newKey();
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      statuses.push((await call(limited.baseUrl, "GET", "/v1/simulations", { key: k })).status);
+    }
+    assert.deepEqual(statuses.slice(0, 5), [200, 200, 200, 200, 200]);
+    const res = await call(limited.baseUrl, "GET", "/v1/simulations", { key: k });
+    assert.equal(res.status, 429);
+    assert.equal(res.body.error_code, "rate_limited");
+    assert.ok(Number(res.headers.get("retry-after")) >= 1);
+  } finally {
+    await limited.close();
+  }
+});

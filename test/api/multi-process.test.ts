@@ -1,0 +1,123 @@
+/**
+ * The 409 rule holds between two server processes sharing one data directory (the database
+ * enforces it), and a job whose process is killed mid-run is taken back and finished.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cli, startServerProcess } from "../helpers/process.js";
+import {
+  call,
+  freePort,
+  longSimulation,
+  smallSimulation,
+  tempDir,
+  waitForStatus,
+} from "../helpers/service.js";
+
+test("two servers racing on one data directory admit exactly one job per account", async () => {
+  const dataDir = tempDir();
+  const created = cli([
+    "keys",
+    "create",
+    "--email",
+    "race@example.com",
+    "--name",
+    "race",
+    "--data-dir",
+    dataDir,
+  ]);
+  assert.equal(created.status, 0, created.stderr);
+  const key = created.stdout.trim();
+  assert.match(key, /^emsim_[0-9A-Za-z]{38}$/);
+  const [a, b] = await Promise.all([
+    startServerProcess(await freePort(), dataDir, { EMSIM_EMBEDDED_WORKER: "false" }),
+    startServerProcess(await freePort(), dataDir, { EMSIM_EMBEDDED_WORKER: "false" }),
+  ]);
+  try {
+    const body = smallSimulation();
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        call(i % 2 ? a.baseUrl : b.baseUrl, "POST", "/v1/simulations", { key, body }),
+      ),
+    );
+    const accepted = results.filter((r) => r.status === 202);
+    const refused = results.filter((r) => r.status === 409);
+    assert.equal(accepted.length, 1, results.map((r) => r.status).join(","));
+    assert.equal(refused.length, 23);
+    for (const r of refused) assert.equal(r.body.active_job_id, accepted[0]!.body.job_id);
+  } finally {
+    await Promise.all([a.kill(), b.kill()]);
+  }
+});
+
+test("a server killed mid-run: on restart its job is queued again and completes", async () => {
+  const dataDir = tempDir();
+  const key = cli([
+    "keys",
+    "create",
+    "--email",
+    "crash@example.com",
+    "--name",
+    "k",
+    "--data-dir",
+    dataDir,
+  ]).stdout.trim();
+  const port = await freePort();
+  const first = await startServerProcess(port, dataDir);
+  const long = longSimulation();
+  const sub = await call(first.baseUrl, "POST", "/v1/simulations", { key, body: long });
+  assert.equal(sub.status, 202);
+  const id = String(sub.body.job_id);
+  await waitForStatus(first.baseUrl, key, id, ["RUNNING"]);
+  await first.kill("SIGKILL");
+
+  const second = await startServerProcess(port, dataDir);
+  try {
+    const back = await call(second.baseUrl, "GET", `/v1/simulations/${id}`, { key });
+    assert.ok(["QUEUED", "RUNNING"].includes(String(back.body.status)), String(back.body.status));
+    const running = await waitForStatus(second.baseUrl, key, id, ["RUNNING"]);
+    assert.equal(running.attempts, 2);
+    // Cancel to finish quickly: what matters is that it was picked up again.
+    await call(second.baseUrl, "POST", `/v1/simulations/${id}/cancel`, { key });
+    const done = await waitForStatus(second.baseUrl, key, id, ["FAILED", "COMPLETED"]);
+    assert.match(String(done.error_detail), /[Cc]ancelled/);
+  } finally {
+    await second.kill();
+  }
+});
+
+test("a job whose worker dies on its last attempt ends FAILED with a clear error_detail", async () => {
+  const dataDir = tempDir();
+  const key = cli([
+    "keys",
+    "create",
+    "--email",
+    "x@example.com",
+    "--name",
+    "k",
+    "--data-dir",
+    dataDir,
+  ]).stdout.trim();
+  const port = await freePort();
+  const env = { EMSIM_MAX_ATTEMPTS: "1" };
+  const first = await startServerProcess(port, dataDir, env);
+  const long = longSimulation();
+  const id = String(
+    (await call(first.baseUrl, "POST", "/v1/simulations", { key, body: long })).body.job_id,
+  );
+  await waitForStatus(first.baseUrl, key, id, ["RUNNING"]);
+  await first.kill("SIGKILL");
+  const second = await startServerProcess(port, dataDir, env);
+  try {
+    const done = await waitForStatus(second.baseUrl, key, id, ["FAILED"], 10_000);
+    assert.match(String(done.error_detail), /worker .* exited .* 1 attempts?/);
+    // Nothing is left active: the account can submit again.
+    const next = await call(second.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation(),
+    });
+    assert.equal(next.status, 202);
+  } finally {
+    await second.kill();
+  }
+});

@@ -1,0 +1,65 @@
+/** Runs emsim as a separate process (the CLI from source through tsx), as a user would. */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { call } from "./service.js";
+
+const ENTRY = ["--import", "tsx", "src/cli/main.ts"];
+
+export function cli(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [...ENTRY, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  stderr: () => string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startServerProcess(
+  port: number,
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    [...ENTRY, "server", "--port", String(port), "--data-dir", dataDir],
+    {
+      env: {
+        ...process.env,
+        EMSIM_LOG_LEVEL: "warn",
+        EMSIM_POLL_INTERVAL_MS: "100",
+        EMSIM_SOLVER_THREADS: "1",
+        ...env,
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let err = "";
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${err}`);
+    try {
+      if ((await call(baseUrl, "GET", "/health")).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > end) throw new Error(`server did not start within 30 s; its stderr:\n${err}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    child,
+    baseUrl,
+    stderr: () => err,
+    kill: (signal: NodeJS.Signals = "SIGTERM") =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
