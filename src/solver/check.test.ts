@@ -1,0 +1,141 @@
+/** checkSimulation and estimateRun on hand-made requests. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { checkSimulation, estimateRun } from "./index.js";
+import type { SimulationSpec } from "./types.js";
+
+function base(): SimulationSpec {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [2e-6, 2e-6, 4e-6],
+      resolution: 20e-9,
+      boundary_conditions: ["pml", "pml", "pml"],
+      pml_layers: 12,
+    },
+    source: {
+      source_type: "plane_wave",
+      wavelength: 1.55e-6,
+      polarization: "te",
+      direction: [0, 0, 1],
+      amplitude: 1,
+    },
+    structures: [{ type: "box", center: [0, 0, 0], size: [1e-6, 1e-6, 0.5e-6], material: "Si" }],
+    monitors: [
+      {
+        name: "t",
+        monitor_type: "field",
+        center: [0, 0, 1e-6],
+        size: [1e-6, 1e-6, 0],
+        components: ["Ex", "Ey", "Ez"],
+      },
+    ],
+    fdtd_settings: {
+      time_steps: 20000,
+      courant_factor: 0.99,
+      convergence_threshold: 1e-6,
+      check_every_n: 1000,
+    },
+  };
+}
+
+const paths = (spec: SimulationSpec) => checkSimulation(spec).map((p) => p.path);
+
+describe("checkSimulation", () => {
+  it("accepts a sensible request", () => {
+    assert.deepEqual(checkSimulation(base()), []);
+  });
+
+  it("names unknown materials and wavelengths outside a material's range", () => {
+    const s = base();
+    s.structures.push({ type: "sphere", center: [0, 0, 0], radius: 1e-7, material: "kryptonite" });
+    assert.ok(paths(s).includes("structures[1].material"));
+    const t = base();
+    t.source.wavelength = 0.5e-6; // Si's model starts at 1.2 µm (and 20 nm is too coarse too)
+    const problems = checkSimulation(t);
+    const p = problems.find((x) => x.path === "structures[0].material");
+    assert.ok(p && /valid/.test(p.message), JSON.stringify(problems));
+  });
+
+  it("refuses objects and monitors outside the domain", () => {
+    const s = base();
+    s.structures[0].center = [5e-6, 0, 0];
+    s.monitors[0].center = [0, 3e-6, 0];
+    const p = paths(s);
+    assert.ok(p.includes("structures[0].center"));
+    assert.ok(p.includes("monitors[0].center"));
+    const t = base();
+    t.monitors[0].size = [3e-6, 0, 0];
+    assert.ok(paths(t).includes("monitors[0].size[0]"));
+  });
+
+  it("refuses a grid step larger than the domain and too few cells per wavelength", () => {
+    const s = base();
+    s.domain.size = [10e-9, 2e-6, 4e-6];
+    assert.ok(
+      checkSimulation(s).some((p) => p.path === "domain.resolution" && /larger/.test(p.message)),
+    );
+    const t = base();
+    t.domain.resolution = 60e-9; // Si: 1.55 µm / 3.48 / 60 nm ≈ 7.4 cells
+    const p = checkSimulation(t).find((x) => x.path === "domain.resolution");
+    assert.ok(p && /cells per wavelength in Si/.test(p.message), JSON.stringify(p));
+  });
+
+  it("checks settings: courant factor, pml layers", () => {
+    const s = base();
+    s.fdtd_settings.courant_factor = 1.2;
+    s.domain.pml_layers = 0;
+    const p = paths(s);
+    assert.ok(p.includes("fdtd_settings.courant_factor"));
+    assert.ok(p.includes("domain.pml_layers"));
+  });
+
+  it("refuses periodic or pec along the propagation axis, and oblique incidence without periodic boundaries", () => {
+    const s = base();
+    s.domain.boundary_conditions = ["periodic", "periodic", "periodic"];
+    assert.ok(paths(s).includes("domain.boundary_conditions[2]"));
+    const t = base();
+    t.source.direction = [1, 0, 2];
+    assert.ok(paths(t).includes("source.direction"));
+    t.domain.boundary_conditions = ["periodic", "pml", "pml"];
+    assert.ok(!paths(t).includes("source.direction"));
+  });
+
+  it("refuses pec walls that short the plane wave's E", () => {
+    const s = base();
+    s.domain.boundary_conditions = ["pml", "pec", "pml"]; // te along z: E along y, normal to y walls: fine
+    assert.deepEqual(paths(s), []);
+    s.domain.boundary_conditions = ["pec", "pml", "pml"]; // E along y is tangential to x walls
+    assert.ok(paths(s).includes("domain.boundary_conditions[0]"));
+  });
+
+  it("refuses duplicate monitor names, too many wavelengths, and wavelengths outside the pulse band", () => {
+    const s = base();
+    s.monitors.push({
+      ...s.monitors[0],
+      wavelengths: Array.from({ length: 65 }, (_, i) => 1.5e-6 + i * 1e-9),
+    });
+    s.monitors.push({ ...s.monitors[0], name: "u", wavelengths: [5e-6] });
+    const p = paths(s);
+    assert.ok(p.includes("monitors[1].name"));
+    assert.ok(p.includes("monitors[1].wavelengths"));
+    assert.ok(p.includes("monitors[2].wavelengths[0]"));
+  });
+});
+
+describe("estimateRun", () => {
+  it("reports the grid with PML, cells, dt and an honest memory figure", () => {
+    const e = estimateRun(base());
+    assert.deepEqual(e.interiorGrid, [100, 100, 200]);
+    assert.deepEqual(e.grid, [124, 124, 224]);
+    assert.equal(e.totalCells, 124 * 124 * 224);
+    assert.ok(Math.abs(e.dtSeconds - (0.99 * 20e-9) / (299792458 * Math.sqrt(3))) < 1e-25);
+    assert.equal(e.timeSteps, 20000);
+    // 50 × 50 cell centres on the plane, 3 components, 1 wavelength.
+    assert.equal(e.monitorSamples, 50 * 50 * 3);
+    assert.equal(e.resultBytes, 50 * 50 * 3 * 8 + (50 + 50 + 1) * 8);
+    // At least the six float32 fields of the padded grid, and not absurdly more.
+    const fields = 6 * 4 * 126 * 126 * 226;
+    assert.ok(e.memoryBytes > fields && e.memoryBytes < 2 * fields, String(e.memoryBytes));
+  });
+});

@@ -1,0 +1,302 @@
+/**
+ * Convolutional PML (Roden & Gedney 2000; Taflove & Hagness 3rd ed., §7.9–7.11).
+ *
+ * The stretched coordinate s = κ + σ/(α + iωε0) is graded from the inner face of the absorber
+ * (depth 0) to its outer PEC wall (depth d): σ = σmax·(ρ/d)^m, κ = 1 + (κmax−1)·(ρ/d)^m,
+ * α = αmax·(1 − ρ/d). The 1/κ factor is folded into the per-axis inverse step arrays the bulk
+ * kernel already uses; the recursive-convolution term ψ lives only in the absorber slabs and is
+ * added by a separate pass after the bulk update:
+ *   ψ ← b·ψ + c·∂F,  b = exp(−(σ/κ + α)·dt/ε0),  c = σ/(σκ + κ²α)·(b − 1).
+ */
+import { EPS0, ETA0 } from "./constants.js";
+import type { FieldSet } from "./fields.js";
+import type { AxisPlan } from "./grid.js";
+import type { KernelGrid } from "./kernel.js";
+
+export interface CpmlParameters {
+  /** Polynomial grading order m. */
+  order: number;
+  /** σmax as a multiple of the optimum 0.8(m+1)/(η0·step) (Taflove & Hagness eq. 7.67). */
+  sigmaFactor: number;
+  kappaMax: number;
+  /** αmax in units of ε0·ω0 (ω0 the source's angular frequency). */
+  alphaOverEps0Omega: number;
+}
+
+/**
+ * Chosen by the PML tests (src/solver/pml.test.ts): m = 3 with the optimum σmax gives
+ * below −80 dB at normal incidence with 12 layers; κmax = 2 helps the oblique case, and a
+ * small α keeps the absorber from storing the pulse's low-frequency tail.
+ */
+export const DEFAULT_CPML: CpmlParameters = {
+  order: 3,
+  sigmaFactor: 1,
+  kappaMax: 2,
+  alphaOverEps0Omega: 0.05,
+};
+
+/** Per-axis coefficients at nodes (index 0…n) and half positions (index i for i+½). */
+export interface CpmlProfile {
+  kappaNode: Float64Array;
+  bNode: Float64Array;
+  cNode: Float64Array;
+  kappaHalf: Float64Array;
+  bHalf: Float64Array;
+  cHalf: Float64Array;
+}
+
+/** Depth into the absorber (in cells, 0 in the interior) of position `pos` (in cells). */
+function depthCells(axis: AxisPlan, pos: number): number {
+  if (pos < axis.pmlLo) return axis.pmlLo - pos;
+  const hiFace = axis.cells - axis.pmlHi;
+  if (axis.pmlHi > 0 && pos > hiFace) return pos - hiFace;
+  return 0;
+}
+
+export function cpmlProfile(
+  axis: AxisPlan,
+  dtSeconds: number,
+  omega0: number,
+  params: CpmlParameters = DEFAULT_CPML,
+): CpmlProfile {
+  const n = axis.cells;
+  const m = params.order;
+  const sigmaMax = (params.sigmaFactor * 0.8 * (m + 1)) / (ETA0 * axis.stepM);
+  const alphaMax = params.alphaOverEps0Omega * EPS0 * omega0;
+  const layers = Math.max(axis.pmlLo, axis.pmlHi, 1);
+  const fill = (count: number, offset: number) => {
+    const kappa = new Float64Array(count).fill(1);
+    const b = new Float64Array(count);
+    const c = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const depth = depthCells(axis, i + offset);
+      if (depth <= 0) continue;
+      const x = Math.min(depth / layers, 1);
+      const sigma = sigmaMax * x ** m;
+      const k = 1 + (params.kappaMax - 1) * x ** m;
+      const alpha = alphaMax * (1 - x);
+      kappa[i] = k;
+      b[i] = Math.exp(-(sigma / k + alpha) * (dtSeconds / EPS0));
+      c[i] = sigma > 0 ? (sigma / (sigma * k + k * k * alpha)) * (b[i] - 1) : 0;
+    }
+    return { kappa, b, c };
+  };
+  const node = fill(n + 1, 0);
+  const half = fill(n, 0.5);
+  return {
+    kappaNode: node.kappa,
+    bNode: node.b,
+    cNode: node.c,
+    kappaHalf: half.kappa,
+    bHalf: half.b,
+    cHalf: half.c,
+  };
+}
+
+/** The ψ arrays of one absorber slab (one axis, one face) for one real field set. */
+export interface CpmlSlab {
+  axis: number;
+  /** Node index range [a0, a1] along `axis` the slab covers. */
+  a0: number;
+  a1: number;
+  /** Local strides: the padded layout with the slab axis shortened to a1 − a0 + 1. */
+  strides: [number, number, number];
+  /** ψ for the E component (axis+2)%3, E (axis+1)%3, H (axis+2)%3, H (axis+1)%3. */
+  psi: [Float32Array, Float32Array, Float32Array, Float32Array];
+}
+
+/** Creates the slabs of every absorbing face of a grid, for one field set. */
+export function createCpmlSlabs(
+  grid: KernelGrid,
+  axes: readonly [AxisPlan, AxisPlan, AxisPlan],
+): CpmlSlab[] {
+  const slabs: CpmlSlab[] = [];
+  const { padded } = grid.layout;
+  for (let a = 0; a < 3; a++) {
+    const axis = axes[a];
+    const faces: [number, number][] = [];
+    if (axis.pmlLo > 0) faces.push([0, axis.pmlLo]);
+    if (axis.pmlHi > 0) faces.push([axis.cells - axis.pmlHi, axis.cells]);
+    for (const [a0, a1] of faces) {
+      const dims = [padded[0], padded[1], padded[2]];
+      dims[a] = a1 - a0 + 1;
+      const size = dims[0] * dims[1] * dims[2];
+      slabs.push({
+        axis: a,
+        a0,
+        a1,
+        strides: [dims[1] * dims[2], dims[2], 1],
+        psi: [
+          new Float32Array(size),
+          new Float32Array(size),
+          new Float32Array(size),
+          new Float32Array(size),
+        ],
+      });
+    }
+  }
+  return slabs;
+}
+
+/** Bytes the ψ arrays of a grid need per field set (for estimates). */
+export function cpmlBytes(padded: readonly number[], axes: readonly AxisPlan[]): number {
+  let bytes = 0;
+  for (let a = 0; a < 3; a++) {
+    const cross = (padded[0] * padded[1] * padded[2]) / padded[a];
+    for (const layers of [axes[a].pmlLo, axes[a].pmlHi]) {
+      if (layers > 0) bytes += 4 * 4 * cross * (layers + 1);
+    }
+  }
+  return bytes;
+}
+
+/**
+ * Adds the ψ terms of one slab to E (after the bulk E update), restricted to x-planes
+ * [planeLo, planeHi).
+ */
+export function applyCpmlE(
+  grid: KernelGrid,
+  profile: CpmlProfile,
+  slab: CpmlSlab,
+  fields: FieldSet,
+  planeLo: number,
+  planeHi: number,
+): void {
+  const a = slab.axis;
+  const invStep = 1 / grid.stepM;
+  const e1 = (a + 2) % 3; // E_e1 += cb·ψ,  ψ from ∂a H_(a+1)
+  const e2 = (a + 1) % 3; // E_e2 −= cb·ψ,  ψ from ∂a H_(a+2)
+  correct(grid, slab, planeLo, planeHi, e1, fields.c[e1], fields.c[3 + e2], slab.psi[0], -1, +1, {
+    b: profile.bNode,
+    c: profile.cNode,
+    invStep,
+    cb: grid.cb,
+    index: grid.materialIndex[e1],
+  });
+  correct(grid, slab, planeLo, planeHi, e2, fields.c[e2], fields.c[3 + e1], slab.psi[1], -1, -1, {
+    b: profile.bNode,
+    c: profile.cNode,
+    invStep,
+    cb: grid.cb,
+    index: grid.materialIndex[e2],
+  });
+}
+
+/** Adds the ψ terms of one slab to H (after the bulk H update). */
+export function applyCpmlH(
+  grid: KernelGrid,
+  profile: CpmlProfile,
+  slab: CpmlSlab,
+  fields: FieldSet,
+  planeLo: number,
+  planeHi: number,
+): void {
+  const a = slab.axis;
+  const invStep = 1 / grid.stepM;
+  const h1 = (a + 2) % 3; // H_h1 −= ch·ψ, ψ from ∂a E_(a+1)
+  const h2 = (a + 1) % 3; // H_h2 += ch·ψ, ψ from ∂a E_(a+2)
+  const ch = grid.hCoefficient;
+  correct(
+    grid,
+    slab,
+    planeLo,
+    planeHi,
+    3 + h1,
+    fields.c[3 + h1],
+    fields.c[h2],
+    slab.psi[2],
+    +1,
+    -ch,
+    {
+      b: profile.bHalf,
+      c: profile.cHalf,
+      invStep,
+    },
+  );
+  correct(
+    grid,
+    slab,
+    planeLo,
+    planeHi,
+    3 + h2,
+    fields.c[3 + h2],
+    fields.c[h1],
+    slab.psi[3],
+    +1,
+    ch,
+    {
+      b: profile.bHalf,
+      c: profile.cHalf,
+      invStep,
+    },
+  );
+}
+
+interface CorrectionCoefficients {
+  b: Float64Array;
+  c: Float64Array;
+  invStep: number;
+  /** E only: per-material cb and the component's material index; H uses a constant. */
+  cb?: Float64Array;
+  index?: Uint16Array;
+}
+
+/**
+ * One ψ recursion and field correction over a slab:
+ *   ψ ← b·ψ + c·(F[p + dir·s_a] − F[p])·dir/step   (dir −1: backward difference for E,
+ *   +1: forward difference for H);  target += scale·(cb)·ψ.
+ */
+function correct(
+  grid: KernelGrid,
+  slab: CpmlSlab,
+  planeLo: number,
+  planeHi: number,
+  comp: number,
+  target: Float32Array,
+  source: Float32Array,
+  psi: Float32Array,
+  dir: number,
+  scale: number,
+  k: CorrectionCoefficients,
+): void {
+  const { layout } = grid;
+  const a = slab.axis;
+  // Backward difference F[p] − F[p − s] for E, forward F[p + s] − F[p] for H.
+  const fwd = dir > 0 ? layout.strides[a] : 0;
+  const bwd = dir > 0 ? 0 : layout.strides[a];
+  const lo = [layout.lo[comp * 3], layout.lo[comp * 3 + 1], layout.lo[comp * 3 + 2]];
+  const hi = [layout.hi[comp * 3], layout.hi[comp * 3 + 1], layout.hi[comp * 3 + 2]];
+  lo[a] = Math.max(lo[a], slab.a0);
+  hi[a] = Math.min(hi[a], slab.a1);
+  lo[0] = Math.max(lo[0], planeLo);
+  hi[0] = Math.min(hi[0], planeHi - 1);
+  const [sx, sy] = layout.strides;
+  const [lx, ly] = slab.strides;
+  // Local coordinate along the slab axis is (index − a0); elsewhere it is the padded index.
+  const off = [1, 1, 1];
+  off[a] = -slab.a0;
+  const { b, c, invStep } = k;
+  const cb = k.cb ?? null;
+  const index = k.index ?? null;
+  const k0 = lo[2];
+  const k1 = hi[2];
+  for (let i = lo[0]; i <= hi[0]; i++) {
+    for (let j = lo[1]; j <= hi[1]; j++) {
+      const rowP = (i + 1) * sx + (j + 1) * sy + 1;
+      const rowQ = (i + off[0]) * lx + (j + off[1]) * ly + off[2];
+      // Along x and y the profile is constant over the row; along z it varies with k.
+      const t = a === 0 ? i : j;
+      if (a !== 2 && c[t] === 0) continue;
+      for (let kk = k0; kk <= k1; kk++) {
+        const u = a === 2 ? kk : t;
+        const ct = c[u] * invStep;
+        if (ct === 0) continue;
+        const p = rowP + kk;
+        const q = rowQ + kk;
+        const v = b[u] * psi[q] + ct * (source[p + fwd] - source[p - bwd]);
+        psi[q] = v;
+        target[p] += cb !== null && index !== null ? scale * cb[index[p]] * v : scale * v;
+      }
+    }
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * A cheap estimate of a run (nothing the size of the grid is allocated): the same grid plan
+ * and the same allocations runSimulation makes, added up.
+ */
+import { cpmlBytes } from "./cpml.js";
+import { planGrid, type GridPlan } from "./grid.js";
+import { sampleBox } from "./monitors.js";
+import { AUX_PML_LAYERS, planeWaveGeometry } from "./source.js";
+import type { RunEstimate, SimulationSpec, Vec3 } from "./types.js";
+
+/** Distinct coefficient-table entries are capped at 65 536 (Uint16 index); JS objects. */
+const MEDIUM_TABLE_BYTES = 65536 * 120;
+
+function fieldArrayBytes(paddedCells: number): number {
+  return Math.ceil((paddedCells * 4) / 64) * 64;
+}
+
+/** Bytes a grid with `cells` per axis needs: fields, material indices, CPML ψ. */
+function gridBytes(plan: GridPlan, cells: Vec3, complex: boolean): number {
+  const padded = cells.map((n) => n + 2);
+  const paddedCells = padded[0] * padded[1] * padded[2];
+  const sets = complex ? 2 : 1;
+  const fields = sets * 6 * fieldArrayBytes(paddedCells);
+  // Three Uint16 index arrays; the medium builder may hold a second set while it retries a
+  // coarser quantum.
+  const indices = 2 * 3 * 2 * paddedCells;
+  const cpml = sets * cpmlBytes(padded, plan.axes);
+  return fields + indices + cpml;
+}
+
+export function estimateRun(spec: SimulationSpec): RunEstimate {
+  const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
+  const grid: Vec3 = [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells];
+  const interiorGrid: Vec3 = [
+    plan.axes[0].interiorCells,
+    plan.axes[1].interiorCells,
+    plan.axes[2].interiorCells,
+  ];
+  const totalCells = grid[0] * grid[1] * grid[2];
+
+  let complex = false;
+  let propagationAxis = 2;
+  const d = spec.source.direction;
+  if (d.every(Number.isFinite) && Math.hypot(d[0], d[1], d[2]) > 0) {
+    const g = planeWaveGeometry(spec.source);
+    propagationAxis = g.axis;
+    complex = g.cosTheta < 1;
+  }
+
+  let monitorSamples = 0;
+  let monitorBytes = 0;
+  let resultBytes = 0;
+  const wavelengths = new Set<number>([spec.source.wavelength]);
+  for (const m of spec.monitors) {
+    const box = sampleBox(plan, m.center, m.size);
+    const n = [0, 1, 2].map((a) => Math.max(1, box.hi[a] - box.lo[a] + 1));
+    const points = n[0] * n[1] * n[2];
+    const W = m.wavelengths?.length ?? 1;
+    for (const w of m.wavelengths ?? []) wavelengths.add(w);
+    const samples = points * m.components.length * W;
+    monitorSamples += samples;
+    // Running sums + convergence snapshot (float64 complex), the float32 result, point
+    // indices and gather buffers.
+    monitorBytes += samples * (16 + 16 + 8) + points * (4 + 16);
+    resultBytes += samples * 8 + (n[0] + n[1] + n[2]) * 8;
+  }
+
+  // The plane wave's auxiliary line: the region of interest plus its own thick absorber.
+  const auxCells: Vec3 = [1, 1, 1];
+  auxCells[propagationAxis] = interiorGrid[propagationAxis] + 2 * AUX_PML_LAYERS;
+  const memoryBytes =
+    gridBytes(plan, grid, complex) +
+    gridBytes(plan, auxCells, complex) +
+    monitorBytes +
+    MEDIUM_TABLE_BYTES +
+    // Result grid coordinates and the reference recorder.
+    (grid[0] + grid[1] + grid[2]) * 8 +
+    wavelengths.size * 3 * 48;
+
+  return {
+    grid,
+    interiorGrid,
+    totalCells,
+    timeSteps: spec.fdtd_settings.time_steps,
+    dtSeconds: plan.dtSeconds,
+    monitorSamples,
+    memoryBytes,
+    resultBytes,
+  };
+}

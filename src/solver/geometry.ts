@@ -1,0 +1,288 @@
+/**
+ * Structure geometry for sub-cell smoothing: the fraction of a grid-aligned cube (one cell on
+ * a side, centred on a Yee E position) that a structure fills, and the structure's outward
+ * normal there.
+ *
+ * - box: the exact overlap volume (product of 1-D overlaps), normal from its gradient.
+ * - sphere, cylinder: a planar approximation from the signed distance d to the surface,
+ *   f = clamp(½ − d/w, 0, 1) with w = h·(|nx|+|ny|+|nz|) the cube's width along the normal n.
+ *   It is exact for faces normal to an axis and continuous in the geometry, so results change
+ *   smoothly (not in staircase jumps) as a structure moves or the grid is refined.
+ * On periodic axes the structures' periodic images count too.
+ * Structures that reach a face of the region of interest on a `pml` axis continue through the
+ * absorber (DESIGN §1): box faces at or beyond that face move to infinity, and curved shapes
+ * are evaluated at the query point projected onto the face (an extrusion).
+ */
+import type { GridPlan } from "./grid.js";
+import type { StructureSpec, Vec3 } from "./types.js";
+
+export interface Shape {
+  /** Axis-aligned bounds of the (possibly extended) shape in metres; may be ±Infinity. */
+  readonly lo: Vec3;
+  readonly hi: Vec3;
+  /**
+   * Fill fraction of the cube of side `h` centred on `p`; writes the outward unit normal into
+   * `normal` when 0 < f < 1.
+   */
+  fill(p: Vec3, h: number, normal: Vec3): number;
+}
+
+/** Faces of the region of interest, per axis, and whether the axis absorbs (pml). */
+export interface DomainFaces {
+  lo: Vec3;
+  hi: Vec3;
+  extends: [boolean, boolean, boolean];
+  /** Period (grid length) along periodic axes, 0 elsewhere. */
+  period: Vec3;
+}
+
+export function domainFaces(plan: GridPlan): DomainFaces {
+  const lo: Vec3 = [0, 0, 0];
+  const hi: Vec3 = [0, 0, 0];
+  const ext: [boolean, boolean, boolean] = [false, false, false];
+  const period: Vec3 = [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    const ax = plan.axes[a];
+    // The smaller of the requested and the rounded extent: a structure that reaches the
+    // requested face counts as touching it even when rounding moved the grid face outward.
+    const half = Math.min(ax.requestedSizeM, ax.interiorCells * ax.stepM) / 2;
+    lo[a] = -half;
+    hi[a] = half;
+    ext[a] = ax.boundary === "pml";
+    if (ax.boundary === "periodic") period[a] = ax.cells * ax.stepM;
+  }
+  return { lo, hi, extends: ext, period };
+}
+
+function overlap1d(c: number, h: number, lo: number, hi: number): number {
+  const a = Math.max(c - h / 2, lo);
+  const b = Math.min(c + h / 2, hi);
+  return b > a ? Math.min((b - a) / h, 1) : 0;
+}
+
+/** d(overlap)/dc · h: +1 when only the upper end of the cube is cut, −1 for the lower. */
+function overlapSlope(c: number, h: number, lo: number, hi: number): number {
+  let s = 0;
+  if (c + h / 2 > hi && c - h / 2 < hi) s -= 1;
+  if (c - h / 2 < lo && c + h / 2 > lo) s += 1;
+  return s;
+}
+
+function boxShape(center: Vec3, size: Vec3, faces: DomainFaces): Shape {
+  const tol = 1e-9;
+  const lo: Vec3 = [0, 0, 0];
+  const hi: Vec3 = [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    lo[a] = center[a] - size[a] / 2;
+    hi[a] = center[a] + size[a] / 2;
+    const span = faces.hi[a] - faces.lo[a];
+    if (faces.extends[a]) {
+      if (lo[a] <= faces.lo[a] + tol * span) lo[a] = -Infinity;
+      if (hi[a] >= faces.hi[a] - tol * span) hi[a] = Infinity;
+    }
+    // A box at least one period wide covers a periodic axis entirely.
+    if (faces.period[a] > 0 && size[a] >= faces.period[a] * (1 - tol)) {
+      lo[a] = -Infinity;
+      hi[a] = Infinity;
+    }
+  }
+  // Along a periodic axis the box's images (one period either side) are disjoint, so the
+  // overlaps add up exactly.
+  const images = faces.period.map((L) => (L > 0 ? [-L, 0, L] : [0]));
+  const overlap = (a: number, c: number, h: number) => {
+    let o = 0;
+    for (const s of images[a]) o += overlap1d(c, h, lo[a] + s, hi[a] + s);
+    return Math.min(o, 1);
+  };
+  const slope = (a: number, c: number, h: number) => {
+    let g = 0;
+    for (const s of images[a]) g += overlapSlope(c, h, lo[a] + s, hi[a] + s);
+    return g;
+  };
+  return {
+    lo: lo.map((v, a) => v - faces.period[a]) as Vec3,
+    hi: hi.map((v, a) => v + faces.period[a]) as Vec3,
+    fill(p, h, normal) {
+      const o0 = overlap(0, p[0], h);
+      const o1 = overlap(1, p[1], h);
+      const o2 = overlap(2, p[2], h);
+      const f = o0 * o1 * o2;
+      if (f > 0 && f < 1) {
+        // Outward normal = −∇f / |∇f|.
+        const g0 = slope(0, p[0], h) * o1 * o2;
+        const g1 = slope(1, p[1], h) * o0 * o2;
+        const g2 = slope(2, p[2], h) * o0 * o1;
+        const norm = Math.hypot(g0, g1, g2) || 1;
+        normal[0] = -g0 / norm;
+        normal[1] = -g1 / norm;
+        normal[2] = -g2 / norm;
+      }
+      return f;
+    },
+  };
+}
+
+/** Smoothed fill from a signed distance d (negative inside) and unit normal n. */
+function rampFill(d: number, h: number, n: Vec3): number {
+  const w = h * (Math.abs(n[0]) + Math.abs(n[1]) + Math.abs(n[2]));
+  return Math.min(1, Math.max(0, 0.5 - d / w));
+}
+
+/** Projects p onto the region of interest along absorbing axes (extrusion through the PML). */
+function project(p: Vec3, faces: DomainFaces, out: Vec3): Vec3 {
+  for (let a = 0; a < 3; a++) {
+    out[a] = faces.extends[a] ? Math.min(faces.hi[a], Math.max(faces.lo[a], p[a])) : p[a];
+  }
+  return out;
+}
+
+function sphereShape(center: Vec3, radius: number, faces: DomainFaces): Shape {
+  const q: Vec3 = [0, 0, 0];
+  const lo: Vec3 = [0, 0, 0];
+  const hi: Vec3 = [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    lo[a] = center[a] - radius;
+    hi[a] = center[a] + radius;
+    if (faces.extends[a] && lo[a] <= faces.lo[a]) lo[a] = -Infinity;
+    if (faces.extends[a] && hi[a] >= faces.hi[a]) hi[a] = Infinity;
+  }
+  return {
+    lo,
+    hi,
+    fill(p, h, normal) {
+      project(p, faces, q);
+      const dx = q[0] - center[0];
+      const dy = q[1] - center[1];
+      const dz = q[2] - center[2];
+      const r = Math.hypot(dx, dy, dz);
+      if (r === 0) return 1;
+      normal[0] = dx / r;
+      normal[1] = dy / r;
+      normal[2] = dz / r;
+      return rampFill(r - radius, h, normal);
+    },
+  };
+}
+
+function cylinderShape(
+  center: Vec3,
+  radius: number,
+  height: number,
+  axis: number,
+  faces: DomainFaces,
+): Shape {
+  const q: Vec3 = [0, 0, 0];
+  const lo: Vec3 = [0, 0, 0];
+  const hi: Vec3 = [0, 0, 0];
+  for (let a = 0; a < 3; a++) {
+    const half = a === axis ? height / 2 : radius;
+    lo[a] = center[a] - half;
+    hi[a] = center[a] + half;
+    if (faces.extends[a] && lo[a] <= faces.lo[a]) lo[a] = -Infinity;
+    if (faces.extends[a] && hi[a] >= faces.hi[a]) hi[a] = Infinity;
+  }
+  const u = (axis + 1) % 3;
+  const v = (axis + 2) % 3;
+  return {
+    lo,
+    hi,
+    fill(p, h, normal) {
+      project(p, faces, q);
+      const du = q[u] - center[u];
+      const dv = q[v] - center[v];
+      const t = q[axis] - center[axis];
+      const rho = Math.hypot(du, dv);
+      const dr = rho - radius;
+      const da = Math.abs(t) - height / 2;
+      // Radial and axial unit normals of the side wall and the caps.
+      const ru = rho > 0 ? du / rho : 1;
+      const rv = rho > 0 ? dv / rho : 0;
+      const sa = t >= 0 ? 1 : -1;
+      let d: number;
+      let nr: number;
+      let na: number;
+      if (dr > 0 && da > 0) {
+        d = Math.hypot(dr, da);
+        nr = dr / d;
+        na = da / d;
+      } else if (dr > da) {
+        d = dr;
+        nr = 1;
+        na = 0;
+      } else {
+        d = da;
+        nr = 0;
+        na = 1;
+      }
+      normal[u] = nr * ru;
+      normal[v] = nr * rv;
+      normal[axis] = na * sa;
+      return rampFill(d, h, normal);
+    },
+  };
+}
+
+/**
+ * A curved shape on periodic axes: the fill of its images (one period either side) added up
+ * and capped at 1, which is exact while the images do not overlap; the normal is that of the
+ * image whose surface cuts the cube most evenly.
+ */
+function withImages(shape: Shape, faces: DomainFaces): Shape {
+  const shifts: Vec3[] = [];
+  for (const mx of faces.period[0] > 0 ? [-1, 0, 1] : [0]) {
+    for (const my of faces.period[1] > 0 ? [-1, 0, 1] : [0]) {
+      for (const mz of faces.period[2] > 0 ? [-1, 0, 1] : [0]) {
+        shifts.push([mx * faces.period[0], my * faces.period[1], mz * faces.period[2]]);
+      }
+    }
+  }
+  if (shifts.length === 1) return shape;
+  const q: Vec3 = [0, 0, 0];
+  const n: Vec3 = [0, 0, 0];
+  const lo = shape.lo.map((v, a) => (faces.period[a] > 0 ? v - faces.period[a] : v)) as Vec3;
+  const hi = shape.hi.map((v, a) => (faces.period[a] > 0 ? v + faces.period[a] : v)) as Vec3;
+  return {
+    lo,
+    hi,
+    fill(p, h, normal) {
+      let f = 0;
+      let best = 2;
+      for (const s of shifts) {
+        q[0] = p[0] - s[0];
+        q[1] = p[1] - s[1];
+        q[2] = p[2] - s[2];
+        let near = true;
+        for (let a = 0; a < 3; a++) {
+          if (q[a] < shape.lo[a] - h || q[a] > shape.hi[a] + h) near = false;
+        }
+        if (!near) continue;
+        const fi = shape.fill(q, h, n);
+        if (fi > 0 && fi < 1 && Math.abs(fi - 0.5) < best) {
+          best = Math.abs(fi - 0.5);
+          normal[0] = n[0];
+          normal[1] = n[1];
+          normal[2] = n[2];
+        }
+        f += fi;
+      }
+      return Math.min(f, 1);
+    },
+  };
+}
+
+const AXIS_NUMBER = { x: 0, y: 1, z: 2 } as const;
+
+/** The smoothing geometry of one structure of the request. */
+export function shapeOf(s: StructureSpec, faces: DomainFaces): Shape {
+  switch (s.type) {
+    case "box":
+      return boxShape(s.center, s.size, faces);
+    case "sphere":
+      return withImages(sphereShape(s.center, s.radius, faces), faces);
+    case "cylinder":
+      return withImages(
+        cylinderShape(s.center, s.radius, s.height, AXIS_NUMBER[s.axis], faces),
+        faces,
+      );
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The FDTD solver's public entry points (see docs/solver.md for the physics and conventions).
+ * Everything here is pure computation; the service runs `runSimulation` in a worker thread.
+ */
+import { checkSimulationWith } from "./check.js";
+import { findMaterial, permittivityAt } from "./materials.js";
+import { runWithMaterials } from "./run.js";
+import type { MaterialResolver } from "./simulation.js";
+import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
+
+export * from "./types.js";
+export { estimateRun } from "./estimate.js";
+
+/** Version of the physics core, recorded in every result file. */
+export const SOLVER_VERSION = "0.1.0";
+
+/** The materials library as the solver sees it. */
+export const libraryMaterials: MaterialResolver = {
+  describe: (name) => findMaterial(name),
+  permittivity: (name, wavelengthM) => permittivityAt(name, wavelengthM),
+};
+
+/**
+ * Runs a simulation to convergence or `time_steps`. Yields to the event loop about every
+ * 50 ms; rejects with an Error named "AbortError" when `options.signal` aborts, and with a
+ * `SolverDivergenceError` when the fields blow up.
+ */
+export function runSimulation(
+  spec: SimulationSpec,
+  options: RunOptions = {},
+): Promise<SolverResult> {
+  return runWithMaterials(spec, libraryMaterials, options);
+}
+
+/**
+ * Physics and geometry problems of a schema-valid request, each with a dotted `path` and a
+ * message naming the bound; an empty list means it can run.
+ */
+export function checkSimulation(spec: SimulationSpec): SpecProblem[] {
+  return checkSimulationWith(spec, libraryMaterials);
+}

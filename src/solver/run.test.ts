@@ -1,0 +1,167 @@
+/**
+ * Run control: early stopping on convergence, progress, abort, divergence, and energy
+ * conservation of the lossless update in a closed PEC cavity.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { planGrid, YeeLayout } from "./grid.js";
+import { referenceKernel } from "./kernel.js";
+import { buildMedium } from "./medium.js";
+import { runWithMaterials } from "./run.js";
+import { constantMaterials, lineSpec, pointMonitor } from "./testing.js";
+import { SolverDivergenceError, type SimulationSpec, type SolverProgress } from "./types.js";
+import { YeeGrid } from "./yee.js";
+
+const WAVELENGTH = 1e-6;
+const STEP = WAVELENGTH / 30;
+const vacuum = constantMaterials({ glass: 4 });
+
+function vacuumLine(threshold: number, timeSteps: number): SimulationSpec {
+  return lineSpec({
+    axis: 2,
+    wavelengthM: WAVELENGTH,
+    stepM: STEP,
+    lengthM: 2 * WAVELENGTH,
+    monitors: [pointMonitor("p", 2, 0, ["Ey"])],
+    threshold,
+    timeSteps,
+    checkEvery: 100,
+  });
+}
+
+/** A small 3-D problem (a sphere in a periodic cell) where the 3-D Courant limit matters. */
+function sphereCell(): SimulationSpec {
+  const dx = WAVELENGTH / 20;
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [10 * dx, 10 * dx, 30 * dx],
+      resolution: dx,
+      boundary_conditions: ["periodic", "periodic", "pml"],
+      pml_layers: 8,
+    },
+    source: {
+      source_type: "plane_wave",
+      wavelength: WAVELENGTH,
+      polarization: "te",
+      direction: [0, 0, 1],
+      amplitude: 1,
+    },
+    structures: [{ type: "sphere", center: [0, 0, 0], radius: 3 * dx, material: "glass" }],
+    monitors: [],
+    fdtd_settings: {
+      time_steps: 2000,
+      courant_factor: 0.99,
+      convergence_threshold: 0,
+      check_every_n: 500,
+    },
+  };
+}
+
+describe("run control", () => {
+  it("stops when the monitors' relative change falls below the threshold", async () => {
+    const result = await runWithMaterials(vacuumLine(1e-6, 100000), vacuum);
+    const r = result.report;
+    assert.equal(r.converged, true);
+    assert.ok(r.convergedAtStep !== null && r.convergedAtStep % 100 === 0);
+    assert.equal(r.stepsRun, r.convergedAtStep);
+    assert.ok(r.stepsRun < 100000);
+    assert.ok(r.lastRelativeChange !== null && r.lastRelativeChange < 1e-6);
+  });
+
+  it("runs every time step when the threshold is 0", async () => {
+    const result = await runWithMaterials(vacuumLine(0, 3000), vacuum);
+    assert.equal(result.report.converged, false);
+    assert.equal(result.report.stepsRun, 3000);
+    assert.ok(result.report.lastRelativeChange !== null);
+  });
+
+  it("uses the field energy relative to its maximum when there are no monitors", async () => {
+    const spec = vacuumLine(1e-4, 100000);
+    spec.monitors = [];
+    const result = await runWithMaterials(spec, vacuum);
+    assert.equal(result.report.converged, true);
+    assert.ok(result.report.lastRelativeChange! < 1e-4);
+  });
+
+  it("reports progress and rejects with AbortError when aborted", async () => {
+    const controller = new AbortController();
+    const seen: SolverProgress[] = [];
+    const run = runWithMaterials(vacuumLine(0, 10_000_000), vacuum, {
+      signal: controller.signal,
+      onProgress: (p) => {
+        seen.push(p);
+        if (seen.length === 3) controller.abort();
+      },
+    });
+    await assert.rejects(run, (err: Error) => err.name === "AbortError");
+    assert.ok(seen.length >= 3);
+    assert.ok(seen[1].step > seen[0].step);
+    assert.ok(seen.every((p) => p.fraction >= 0 && p.fraction <= 1 && p.totalSteps === 10_000_000));
+    assert.ok(seen[2].mcellsPerSecond > 0);
+  });
+
+  it("rejects at once when the signal is already aborted", async () => {
+    await assert.rejects(
+      runWithMaterials(vacuumLine(0, 1000), vacuum, { signal: AbortSignal.abort() }),
+      (err: Error) => err.name === "AbortError",
+    );
+  });
+
+  it("throws SolverDivergenceError when the Courant factor exceeds 1, and not at 0.99", async () => {
+    await assert.rejects(
+      runWithMaterials(sphereCell(), vacuum, { courantOverride: 1.05 }),
+      (err: Error) => err instanceof SolverDivergenceError && /courant_factor/.test(err.message),
+    );
+    const ok = await runWithMaterials(sphereCell(), vacuum);
+    assert.equal(ok.report.stepsRun, 2000);
+  });
+
+  it("keeps the energy of a closed PEC cavity constant (no growth over 4000 steps)", (t) => {
+    const dx = 50e-9;
+    const spec = sphereCell();
+    spec.domain = {
+      size: [9 * dx, 7 * dx, 8 * dx],
+      resolution: dx,
+      boundary_conditions: ["pec", "pec", "pec"],
+      pml_layers: 0,
+    };
+    const plan = planGrid(spec.domain, 0.99);
+    const layout = new YeeLayout([9, 7, 8], ["pec", "pec", "pec"]);
+    const medium = buildMedium(plan, layout, { epsRe: 1, sigma: 0 }, []);
+    const grid = new YeeGrid(plan, layout, medium, { omega0: 1e15 });
+    // A smooth initial H field (E = 0), zero on nothing in particular: every mode is excited.
+    let seed = 12345;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5;
+    for (let c = 3; c < 6; c++) {
+      for (let i = 0; i < grid.re.c[c].length; i++) grid.re.c[c][i] = rand() / 377;
+    }
+    // Only values the update owns may be non-zero: one step of the update cleans the rest.
+    const first = grid.energy();
+    let max = 0;
+    let min = Infinity;
+    const energies: number[] = [];
+    for (let n = 0; n < 4000; n++) {
+      grid.updateH(referenceKernel);
+      grid.fillGhostsH();
+      grid.updateE(referenceKernel);
+      grid.fillGhostsE();
+      if (n >= 10) {
+        const e = grid.energy();
+        energies.push(e);
+        max = Math.max(max, e);
+        min = Math.min(min, e);
+      }
+    }
+    assert.ok(Number.isFinite(first));
+    // The leapfrog conserves a discrete energy exactly; E²+H² at staggered times oscillates
+    // within a few per cent but must not drift upwards.
+    const early = energies.slice(0, 500).reduce((a, b) => a + b) / 500;
+    const late = energies.slice(-500).reduce((a, b) => a + b) / 500;
+    t.diagnostic(
+      `late/early mean energy ${(late / early).toFixed(6)}, max/min ${(max / min).toFixed(4)}`,
+    );
+    assert.ok(late / early < 1.01, `energy drift ${late / early}`);
+    assert.ok(max / min < 2, `energy range ${min}…${max}`);
+  });
+});

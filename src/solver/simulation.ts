@@ -1,0 +1,303 @@
+/**
+ * Sets a request up as a stepping simulation: grid, medium, plane-wave source, monitors, and
+ * one time step in the documented order. run.ts drives it (slicing, convergence, abort).
+ *
+ * Order of one step n (fields E^n, H^{n−½} → E^{n+1}, H^{n+½}):
+ *   aux H; main H (bulk + CPML) + TFSF(H, aux E^n) + ghosts;
+ *   aux E + sheet current over [n·dt, (n+1)·dt]; main E + TFSF(E, aux H^{n+½}) + ghosts;
+ *   monitors record E at (n+1)·dt and H at (n+½)·dt.
+ */
+import { EPS0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
+import type { CpmlParameters } from "./cpml.js";
+import { domainFaces, shapeOf } from "./geometry.js";
+import { YeeLayout, planGrid, type GridPlan } from "./grid.js";
+import { referenceKernel, type FieldKernel } from "./kernel.js";
+import { buildMedium, type PaintedStructure, type UpdateMaterial } from "./medium.js";
+import { DftRecorder, sampleBox, sampleCoordinates, type SampleBox } from "./monitors.js";
+import { PlaneWaveSource, TFSF_OFFSET_CELLS, planeWaveGeometry, pulseFor } from "./source.js";
+import type {
+  FieldComponent,
+  MaterialUsed,
+  MonitorSpec,
+  RunOptions,
+  SimulationSpec,
+} from "./types.js";
+import { YeeGrid } from "./yee.js";
+
+/** Where the solver gets materials from; the default is the materials library. */
+export interface MaterialResolver {
+  describe(
+    name: string,
+  ): { name: string; model: string; reference: string; validRangeM: [number, number] } | undefined;
+  /** Relative permittivity (Im ≥ 0 for loss); throws outside the valid range. */
+  permittivity(name: string, wavelengthM: number): { re: number; im: number };
+}
+
+/** Test and benchmark hooks on top of the public options. */
+export interface InternalRunOptions extends RunOptions {
+  materials?: MaterialResolver;
+  /** Replaces fdtd_settings.courant_factor without validation (divergence tests). */
+  courantOverride?: number;
+  kernelImpl?: FieldKernel;
+  cpml?: CpmlParameters;
+  /** false: staircased permittivity, for validation comparisons only. */
+  smoothing?: boolean;
+}
+
+export interface MonitorState {
+  spec: MonitorSpec;
+  box: SampleBox;
+  recorder: DftRecorder;
+  /** Index into the reference's frequency list for each of this monitor's wavelengths. */
+  frequencyIndex: number[];
+  wavelengthsM: number[];
+  coords: [Float64Array, Float64Array, Float64Array];
+}
+
+const COMPONENT_NUMBER: Record<FieldComponent, number> = {
+  Ex: 0,
+  Ey: 1,
+  Ez: 2,
+  Hx: 3,
+  Hy: 4,
+  Hz: 5,
+};
+
+export class FdtdSimulation {
+  readonly spec: SimulationSpec;
+  readonly plan: GridPlan;
+  readonly main: YeeGrid;
+  readonly source: PlaneWaveSource;
+  readonly monitors: MonitorState[];
+  readonly materials: MaterialUsed[];
+  readonly notes: string[] = [];
+  readonly kernel: FieldKernel;
+  /** Union of recorded angular frequencies (the source's first). */
+  readonly omegas: Float64Array;
+  stepIndex = 0;
+
+  constructor(spec: SimulationSpec, materials: MaterialResolver, options: InternalRunOptions = {}) {
+    this.spec = spec;
+    this.kernel = options.kernelImpl ?? referenceKernel;
+    const courant = options.courantOverride ?? spec.fdtd_settings.courant_factor;
+    const plan = planGrid(spec.domain, courant);
+    this.plan = plan;
+    const lambda0 = spec.source.wavelength;
+    const omega0 = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / lambda0;
+
+    // Materials at the source frequency: σ = ω0·ε0·Im ε.
+    const used = new Map<string, { mat: UpdateMaterial; info: MaterialUsed }>();
+    const resolve = (name: string) => {
+      const key = name.trim().toLowerCase();
+      const hit = used.get(key);
+      if (hit) return hit.mat;
+      const info = materials.describe(name);
+      if (!info) throw new Error(`unknown material "${name}"`);
+      const eps = materials.permittivity(name, lambda0);
+      const mat = { epsRe: eps.re, sigma: omega0 * EPS0 * eps.im };
+      used.set(key, {
+        mat,
+        info: {
+          name: info.name,
+          permittivity: [eps.re, eps.im],
+          conductivitySPerM: mat.sigma,
+          model: info.model,
+          reference: info.reference,
+          validRangeM: [info.validRangeM[0], info.validRangeM[1]],
+        },
+      });
+      return mat;
+    };
+    const background = resolve("vacuum");
+    const faces = domainFaces(plan);
+    const painted: PaintedStructure[] = spec.structures.map((s) => ({
+      shape: shapeOf(s, faces),
+      material: resolve(s.material),
+    }));
+    this.materials = [...used.values()].map((u) => u.info);
+
+    const layout = new YeeLayout(
+      [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
+      [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
+    );
+    const medium = buildMedium(plan, layout, background, painted, options.smoothing ?? true);
+
+    // Frequencies: the source's, then every monitor wavelength not yet listed.
+    const wavelengths: number[] = [lambda0];
+    const freqIndex = (w: number) => {
+      let i = wavelengths.findIndex((x) => Math.abs(x - w) <= 1e-12 * w);
+      if (i < 0) {
+        wavelengths.push(w);
+        i = wavelengths.length - 1;
+      }
+      return i;
+    };
+    const monitorFreqs = spec.monitors.map((m) => (m.wavelengths ?? [lambda0]).map(freqIndex));
+    this.omegas = Float64Array.from(wavelengths, (w) => (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / w);
+
+    const geometry = planeWaveGeometry(spec.source);
+    const pulse = pulseFor(lambda0, wavelengths, Math.sqrt(1 - geometry.cosTheta ** 2));
+    const sourceMedium = this.sourcePlaneMedium(layout, medium, geometry.axis, geometry.sign);
+    this.source = new PlaneWaveSource(plan, {
+      geometry,
+      pulse,
+      amplitude: spec.source.amplitude,
+      medium: sourceMedium,
+      omegas: this.omegas,
+    });
+    this.main = new YeeGrid(plan, layout, medium, {
+      complex: this.source.complex,
+      blochPhase: this.source.mainBlochPhase,
+      omega0,
+      cpml: options.cpml,
+    });
+
+    this.monitors = spec.monitors.map((m, i) => {
+      const box = sampleBox(plan, m.center, m.size);
+      const comps = m.components.map((c) => COMPONENT_NUMBER[c]);
+      const idx = monitorFreqs[i];
+      const recorder = new DftRecorder(
+        layout,
+        box,
+        comps,
+        Float64Array.from(idx, (j) => this.omegas[j]),
+      );
+      return {
+        spec: m,
+        box,
+        recorder,
+        frequencyIndex: idx,
+        wavelengthsM: idx.map((j) => wavelengths[j]),
+        coords: [0, 1, 2].map((a) => sampleCoordinates(plan, box, a)) as MonitorState["coords"],
+      };
+    });
+    this.addNotes(geometry.axis, geometry.sign);
+  }
+
+  /** Time (s) after which the source pulse has passed its peak. */
+  get pulsePeakSeconds(): number {
+    return this.source.pulse.t0;
+  }
+
+  /** Advances one full time step. */
+  step(): void {
+    const { main, source, kernel } = this;
+    const dt = this.plan.dtSeconds;
+    const n = this.stepIndex;
+    source.stepAuxH(kernel);
+    main.updateH(kernel);
+    source.correctMainH(main);
+    main.fillGhostsH();
+    source.stepAuxE(kernel, n * dt);
+    main.updateE(kernel);
+    source.correctMainE(main);
+    main.fillGhostsE();
+    this.stepIndex = n + 1;
+    const tE = (n + 1) * dt;
+    const tH = (n + 0.5) * dt;
+    for (const m of this.monitors) m.recorder.record(main.re, main.im, tE, tH);
+    source.record(tE, tH);
+  }
+
+  /**
+   * The medium the incident wave travels in at the TFSF plane: that of the plane when one
+   * material fills it, else vacuum (and a note, since the TFSF plane then is approximate).
+   */
+  private sourcePlaneMedium(
+    layout: YeeLayout,
+    medium: { index: Uint16Array[]; epsEff: Float64Array; sigma: Float64Array },
+    axis: number,
+    sign: number,
+  ): UpdateMaterial {
+    const ax = this.plan.axes[axis];
+    const s = sign > 0 ? ax.pmlLo + TFSF_OFFSET_CELLS : ax.cells - ax.pmlHi - TFSF_OFFSET_CELLS;
+    let entry = -1;
+    let uniform = true;
+    for (let c = 0; c < 3 && uniform; c++) {
+      if (c === axis) continue;
+      const u = (axis + 1) % 3;
+      const v = (axis + 2) % 3;
+      for (let iu = layout.lo[c * 3 + u]; iu <= layout.hi[c * 3 + u] && uniform; iu++) {
+        for (let iv = layout.lo[c * 3 + v]; iv <= layout.hi[c * 3 + v]; iv++) {
+          const pos = [0, 0, 0];
+          pos[axis] = s;
+          pos[u] = iu;
+          pos[v] = iv;
+          const m = medium.index[c][layout.index(pos[0], pos[1], pos[2])];
+          if (entry < 0) entry = m;
+          else if (m !== entry) {
+            uniform = false;
+            break;
+          }
+        }
+      }
+    }
+    if (!uniform) {
+      this.notes.push(
+        "structures cross the plane-wave source plane non-uniformly: the incident field is " +
+          "computed for vacuum there, so the injection is approximate",
+      );
+      return { epsRe: 1, sigma: 0 };
+    }
+    const e = Math.max(entry, 0);
+    return { epsRe: medium.epsEff[e], sigma: medium.sigma[e] };
+  }
+
+  private addNotes(axis: number, sign: number): void {
+    const plan = this.plan;
+    const names = "xyz";
+    const lambda0 = this.spec.source.wavelength;
+    const otherWavelengths = this.monitors.some((m) =>
+      m.wavelengthsM.some((w) => Math.abs(w - lambda0) > 1e-12 * lambda0),
+    );
+    if (otherWavelengths && this.materials.some((m) => m.name.toLowerCase() !== "vacuum")) {
+      this.notes.push(
+        "materials use their permittivity at the source wavelength at every monitor " +
+          "wavelength (no material dispersion in the time-domain update)",
+      );
+    }
+    for (let a = 0; a < 3; a++) {
+      const ax = plan.axes[a];
+      const actual = ax.interiorCells * ax.stepM;
+      if (Math.abs(actual - ax.requestedSizeM) > 1e-9 * ax.requestedSizeM) {
+        this.notes.push(
+          `domain.size along ${names[a]} rounded from ${ax.requestedSizeM} m to ` +
+            `${ax.interiorCells} cells = ${actual} m`,
+        );
+      }
+      if (a !== axis && ax.boundary === "pml") {
+        this.notes.push(
+          `the plane wave is truncated by the pml boundaries along ${names[a]}: fields ` +
+            "within a few wavelengths of those faces are approximate",
+        );
+      }
+    }
+    if (this.source.complex) {
+      const deg = (Math.acos(this.source.geometry.cosTheta) * 180) / Math.PI;
+      this.notes.push(
+        `oblique incidence (${deg.toFixed(2)}° from the ${names[axis]} axis) uses ` +
+          "Bloch-periodic boundaries with the transverse wavevector fixed at the source " +
+          "wavelength; at another wavelength λ the angle is asin(sin θ0 · λ/λ0)",
+      );
+    }
+    const ax = plan.axes[axis];
+    const tfsf = this.source.tfsfIndex;
+    const tfsfCoord = ax.originM + tfsf * ax.stepM;
+    for (const m of this.monitors) {
+      const lo = m.box.lo[axis];
+      const hi = m.box.hi[axis];
+      const upstream = sign > 0 ? lo + 0.5 < tfsf : hi + 0.5 > tfsf;
+      if (upstream) {
+        this.notes.push(
+          `monitor "${m.spec.name}" has samples upstream of the source plane at ` +
+            `${names[axis]} = ${tfsfCoord} m: there it records only the scattered field`,
+        );
+      }
+    }
+  }
+
+  /** Total energy (ε0-scaled, see YeeGrid.energy). */
+  energy(): number {
+    return this.main.energy();
+  }
+}
