@@ -1,9 +1,20 @@
 /** Response schemas: they document the API in /openapi.json and serialise responses. */
 import Type from "typebox";
 
-const nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+/*
+ * Nullable fields are written as `type: [T, "null"]` rather than `anyOf`: the serialiser
+ * (fast-json-stringify) handles a type list directly but tries each anyOf branch with a
+ * validator on every response, which cost about half the status endpoint's throughput.
+ */
+const nullableNumber = (description?: string) =>
+  Type.Unsafe<number | null>({ type: ["number", "null"], ...(description ? { description } : {}) });
+const nullableInteger = (description?: string) =>
+  Type.Unsafe<number | null>({
+    type: ["integer", "null"],
+    ...(description ? { description } : {}),
+  });
 const nullableString = (description: string) =>
-  Type.Union([Type.String(), Type.Null()], { description });
+  Type.Unsafe<string | null>({ type: ["string", "null"], description });
 
 export const ErrorBody = Type.Object(
   {
@@ -40,16 +51,23 @@ export const SubmissionAck = Type.Object({
   message: Type.String(),
 });
 
-export const JobProgressSchema = Type.Union([
-  Type.Object({
+export const JobProgressSchema = Type.Unsafe<{
+  step: number;
+  total_steps: number;
+  fraction: number;
+  last_relative_change: number | null;
+  mcells_per_second: number | null;
+} | null>({
+  type: ["object", "null"],
+  description: "Solver progress, or null before the first report.",
+  properties: {
     step: Type.Integer(),
     total_steps: Type.Integer(),
     fraction: Type.Number(),
-    last_relative_change: nullable(Type.Number()),
-    mcells_per_second: nullable(Type.Number()),
-  }),
-  Type.Null(),
-]);
+    last_relative_change: nullableNumber(),
+    mcells_per_second: nullableNumber(),
+  },
+});
 
 export const JobRecordSchema = Type.Object({
   job_id: Type.String({ format: "uuid" }),
@@ -70,8 +88,12 @@ export const JobRecordSchema = Type.Object({
   finished_at: nullableString("When the job reached COMPLETED or FAILED."),
   cancel_requested: Type.Boolean(),
   attempts: Type.Integer(),
-  result_bytes: Type.Union([Type.Integer(), Type.Null()]),
-  solver_report: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  result_bytes: nullableInteger("Size of the result file; set when COMPLETED."),
+  solver_report: Type.Unsafe<Record<string, unknown> | null>({
+    type: ["object", "null"],
+    additionalProperties: true,
+    description: "The solver's run report; set when COMPLETED.",
+  }),
 });
 
 export const JobListSchema = Type.Object({

@@ -69,4 +69,8 @@ export const SQLITE_MIGRATIONS: string[] = [
   );
   CREATE INDEX dashboard_tokens_account ON dashboard_tokens(account_id);
   `,
+  // 3 — admission counts active jobs per account through this partial index.
+  `
+  CREATE INDEX jobs_active_account ON jobs(account_id, created_at) WHERE status IN ('QUEUED','RUNNING');
+  `,
 ];

@@ -100,6 +100,18 @@ export class SqliteStore implements Store {
     this.migrate();
   }
 
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** A prepared statement, prepared once per SQL text (preparing costs more than running). */
+  private sql(text: string): Database.Statement {
+    let stmt = this.statements.get(text);
+    if (!stmt) {
+      stmt = this.db.prepare(text);
+      this.statements.set(text, stmt);
+    }
+    return stmt;
+  }
+
   private migrate(): void {
     const current = this.db.pragma("user_version", { simple: true }) as number;
     const apply = this.db.transaction(() => {
@@ -116,34 +128,31 @@ export class SqliteStore implements Store {
     isAdmin: boolean;
     passwordHash?: string;
   }): Promise<Account> {
-    const row = this.db
-      .prepare(
-        `INSERT INTO accounts (id, email, password_hash, is_admin, created_at)
+    const row = this.sql(
+      `INSERT INTO accounts (id, email, password_hash, is_admin, created_at)
          VALUES (?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(
-        randomUUID(),
-        input.email,
-        input.passwordHash ?? null,
-        input.isAdmin ? 1 : 0,
-        new Date().toISOString(),
-      ) as Row;
+    ).get(
+      randomUUID(),
+      input.email,
+      input.passwordHash ?? null,
+      input.isAdmin ? 1 : 0,
+      new Date().toISOString(),
+    ) as Row;
     return toAccount(row);
   }
 
   async findAccountByEmail(email: string): Promise<Account | null> {
-    const row = this.db.prepare(`SELECT * FROM accounts WHERE email = ?`).get(email) as
-      Row | undefined;
+    const row = this.sql(`SELECT * FROM accounts WHERE email = ?`).get(email) as Row | undefined;
     return row ? toAccount(row) : null;
   }
 
   async getAccount(id: string): Promise<Account | null> {
-    const row = this.db.prepare(`SELECT * FROM accounts WHERE id = ?`).get(id) as Row | undefined;
+    const row = this.sql(`SELECT * FROM accounts WHERE id = ?`).get(id) as Row | undefined;
     return row ? toAccount(row) : null;
   }
 
   async countAccounts(): Promise<number> {
-    return (this.db.prepare(`SELECT count(*) AS n FROM accounts`).get() as { n: number }).n;
+    return (this.sql(`SELECT count(*) AS n FROM accounts`).get() as { n: number }).n;
   }
 
   async createApiKey(input: {
@@ -152,144 +161,132 @@ export class SqliteStore implements Store {
     keyHash: string;
     displayPrefix: string;
   }): Promise<ApiKeyRecord> {
-    const row = this.db
-      .prepare(
-        `INSERT INTO api_keys (id, account_id, name, key_hash, display_prefix, created_at)
+    const row = this.sql(
+      `INSERT INTO api_keys (id, account_id, name, key_hash, display_prefix, created_at)
          VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(
-        randomUUID(),
-        input.accountId,
-        input.name,
-        input.keyHash,
-        input.displayPrefix,
-        new Date().toISOString(),
-      ) as Row;
+    ).get(
+      randomUUID(),
+      input.accountId,
+      input.name,
+      input.keyHash,
+      input.displayPrefix,
+      new Date().toISOString(),
+    ) as Row;
     return toKey(row);
   }
-
-  private readonly keyByHash = () =>
-    this.db.prepare(`SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`);
 
   async findActiveApiKeyByHash(
     keyHash: string,
   ): Promise<{ key: ApiKeyRecord; keyHash: string } | null> {
-    const row = this.keyByHash().get(keyHash) as Row | undefined;
+    const row = this.sql(`SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`).get(
+      keyHash,
+    ) as Row | undefined;
     return row ? { key: toKey(row), keyHash: row.key_hash as string } : null;
   }
 
   async listApiKeys(accountId?: string): Promise<ApiKeyRecord[]> {
     const rows = accountId
-      ? this.db
-          .prepare(`SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC`)
-          .all(accountId)
-      : this.db.prepare(`SELECT * FROM api_keys ORDER BY created_at DESC`).all();
+      ? this.sql(`SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at DESC`).all(
+          accountId,
+        )
+      : this.sql(`SELECT * FROM api_keys ORDER BY created_at DESC`).all();
     return (rows as Row[]).map(toKey);
   }
 
   async revokeApiKey(idOrPrefix: string, accountId?: string): Promise<ApiKeyRecord | null> {
     const revoke = this.db.transaction(() => {
-      const matches = this.db
-        .prepare(
-          `SELECT * FROM api_keys WHERE (id = ? OR display_prefix = ?)
+      const matches = this.sql(
+        `SELECT * FROM api_keys WHERE (id = ? OR display_prefix = ?)
            AND (? IS NULL OR account_id = ?)`,
-        )
-        .all(idOrPrefix, idOrPrefix, accountId ?? null, accountId ?? null) as Row[];
+      ).all(idOrPrefix, idOrPrefix, accountId ?? null, accountId ?? null) as Row[];
       if (matches.length !== 1) return null;
-      const row = this.db
-        .prepare(
-          `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *`,
-        )
-        .get(new Date().toISOString(), matches[0]!.id) as Row;
+      const row = this.sql(
+        `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING *`,
+      ).get(new Date().toISOString(), matches[0]!.id) as Row;
       return toKey(row);
     });
     return revoke.immediate();
   }
 
   async touchApiKey(id: string, at: string): Promise<void> {
-    this.db.prepare(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(at, id);
+    this.sql(`UPDATE api_keys SET last_used_at = ? WHERE id = ?`).run(at, id);
   }
 
   async admitJob(job: NewJob, rule: AdmissionRule): Promise<AdmissionResult> {
     const admit = this.db.transaction((): AdmissionResult => {
-      const active = (
+      // Counted through the partial index on active jobs, so admission stays O(active jobs
+      // of the scope) however many finished jobs the table holds.
+      const count = (
         rule.scope === "account"
-          ? this.db
-              .prepare(
-                `SELECT * FROM jobs WHERE status IN ${ACTIVE} AND account_id = ?
-                 ORDER BY created_at, rowid`,
-              )
-              .all(job.accountId)
-          : this.db
-              .prepare(`SELECT * FROM jobs WHERE status IN ${ACTIVE} ORDER BY created_at, rowid`)
-              .all()
-      ) as Row[];
-      if (active.length >= rule.limit) {
-        // Report the caller's own active job when there is one (never another account's id
-        // unless the scope is global and only others are active).
-        const own = active.find((r) => r.account_id === job.accountId) ?? active[0]!;
-        return { admitted: false, active: toJob(own) };
+          ? this.sql(
+              `SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE} AND account_id = ?`,
+            ).get(job.accountId)
+          : this.sql(`SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE}`).get()
+      ) as { n: number };
+      if (count.n >= rule.limit) {
+        // Report the caller's own oldest active job when there is one.
+        const active = (this.sql(
+          `SELECT * FROM jobs WHERE status IN ${ACTIVE} AND account_id = ?
+           ORDER BY created_at, rowid LIMIT 1`,
+        ).get(job.accountId) ??
+          this.sql(
+            `SELECT * FROM jobs WHERE status IN ${ACTIVE} ORDER BY created_at, rowid LIMIT 1`,
+          ).get()) as Row;
+        return { admitted: false, active: toJob(active) };
       }
-      const row = this.db
-        .prepare(
-          `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
+      const row = this.sql(
+        `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
              metadata_json, created_at, updated_at)
            VALUES (?, ?, 'QUEUED', ?, ?, ?, ?, ?, ?) RETURNING *`,
-        )
-        .get(
-          job.jobId,
-          job.accountId,
-          job.solver,
-          job.requestJson,
-          job.specJson,
-          JSON.stringify(job.metadata),
-          job.createdAt,
-          job.createdAt,
-        ) as Row;
+      ).get(
+        job.jobId,
+        job.accountId,
+        job.solver,
+        job.requestJson,
+        job.specJson,
+        JSON.stringify(job.metadata),
+        job.createdAt,
+        job.createdAt,
+      ) as Row;
       return { admitted: true, job: toJob(row) };
     });
     return admit.immediate();
   }
 
   async getJob(jobId: string): Promise<JobRow | null> {
-    const row = this.db.prepare(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as
-      Row | undefined;
+    const row = this.sql(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as Row | undefined;
     return row ? toJob(row) : null;
   }
 
   async listJobs(accountId: string, options: ListJobsOptions): Promise<JobRow[]> {
     const before = options.before;
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM jobs WHERE account_id = ?
+    const rows = this.sql(
+      `SELECT * FROM jobs WHERE account_id = ?
            AND (? IS NULL OR status = ?)
            AND (? IS NULL OR created_at < ? OR (created_at = ? AND job_id < ?))
          ORDER BY created_at DESC, job_id DESC LIMIT ?`,
-      )
-      .all(
-        accountId,
-        options.status ?? null,
-        options.status ?? null,
-        before?.createdAt ?? null,
-        before?.createdAt ?? null,
-        before?.createdAt ?? null,
-        before?.jobId ?? null,
-        options.limit,
-      ) as Row[];
+    ).all(
+      accountId,
+      options.status ?? null,
+      options.status ?? null,
+      before?.createdAt ?? null,
+      before?.createdAt ?? null,
+      before?.createdAt ?? null,
+      before?.jobId ?? null,
+      options.limit,
+    ) as Row[];
     return rows.map(toJob);
   }
 
   async claimNextJob(workerId: string, now: string): Promise<JobRow | null> {
     const claim = this.db.transaction((): JobRow | null => {
-      const row = this.db
-        .prepare(
-          `UPDATE jobs SET status = 'RUNNING', worker_id = ?, heartbeat_at = ?, updated_at = ?,
+      const row = this.sql(
+        `UPDATE jobs SET status = 'RUNNING', worker_id = ?, heartbeat_at = ?, updated_at = ?,
              started_at = ?, attempts = attempts + 1, progress_json = NULL
            WHERE job_id = (SELECT job_id FROM jobs WHERE status = 'QUEUED'
                            ORDER BY created_at, rowid LIMIT 1)
            RETURNING *`,
-        )
-        .get(workerId, now, now, now) as Row | undefined;
+      ).get(workerId, now, now, now) as Row | undefined;
       return row ? toJob(row) : null;
     });
     return claim.immediate();
@@ -301,22 +298,20 @@ export class SqliteStore implements Store {
     now: string,
     progress: JobProgress | null,
   ): Promise<{ cancelRequested: boolean } | null> {
-    const row = this.db
-      .prepare(
-        `UPDATE jobs SET heartbeat_at = ?,
+    const row = this.sql(
+      `UPDATE jobs SET heartbeat_at = ?,
            progress_json = coalesce(?, progress_json),
            updated_at = CASE WHEN ? IS NULL THEN updated_at ELSE ? END
          WHERE job_id = ? AND worker_id = ? AND status = 'RUNNING'
          RETURNING cancel_requested`,
-      )
-      .get(
-        now,
-        progress ? JSON.stringify(progress) : null,
-        progress ? 1 : null,
-        now,
-        jobId,
-        workerId,
-      ) as Row | undefined;
+    ).get(
+      now,
+      progress ? JSON.stringify(progress) : null,
+      progress ? 1 : null,
+      now,
+      jobId,
+      workerId,
+    ) as Row | undefined;
     return row ? { cancelRequested: row.cancel_requested === 1 } : null;
   }
 
@@ -326,25 +321,23 @@ export class SqliteStore implements Store {
     now: string,
     done: JobCompletion,
   ): Promise<boolean> {
-    const result = this.db
-      .prepare(
-        `UPDATE jobs SET status = 'COMPLETED', updated_at = ?, finished_at = ?, result_key = ?,
+    const result = this.sql(
+      `UPDATE jobs SET status = 'COMPLETED', updated_at = ?, finished_at = ?, result_key = ?,
            result_bytes = ?, checksum = ?, duration_seconds = ?, report_json = ?,
            progress_json = ?, error_detail = NULL
          WHERE job_id = ? AND worker_id = ? AND status = 'RUNNING'`,
-      )
-      .run(
-        now,
-        now,
-        done.resultKey,
-        done.resultBytes,
-        done.checksum,
-        done.durationSeconds,
-        JSON.stringify(done.report),
-        JSON.stringify(done.progress),
-        jobId,
-        workerId,
-      );
+    ).run(
+      now,
+      now,
+      done.resultKey,
+      done.resultBytes,
+      done.checksum,
+      done.durationSeconds,
+      JSON.stringify(done.report),
+      JSON.stringify(done.progress),
+      jobId,
+      workerId,
+    );
     return result.changes === 1;
   }
 
@@ -356,17 +349,14 @@ export class SqliteStore implements Store {
     durationSeconds?: number,
   ): Promise<boolean> {
     const fail = this.db.transaction(() => {
-      const row = this.db.prepare(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as
-        Row | undefined;
+      const row = this.sql(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as Row | undefined;
       if (!row || (row.status !== "RUNNING" && row.status !== "QUEUED")) return false;
       if (workerId !== null && row.worker_id !== workerId) return false;
       const duration = durationSeconds ?? secondsBetween(row.started_at as string | null, now);
-      this.db
-        .prepare(
-          `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?, error_detail = ?,
+      this.sql(
+        `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?, error_detail = ?,
              duration_seconds = ? WHERE job_id = ?`,
-        )
-        .run(now, now, errorDetail, duration, jobId);
+      ).run(now, now, errorDetail, duration, jobId);
       return true;
     });
     return fail.immediate();
@@ -374,24 +364,22 @@ export class SqliteStore implements Store {
 
   async requestCancel(jobId: string, now: string): Promise<JobRow | null> {
     const cancel = this.db.transaction((): JobRow | null => {
-      const row = this.db.prepare(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as
-        Row | undefined;
+      const row = this.sql(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as Row | undefined;
       if (!row) return null;
       if (row.status === "QUEUED") {
-        this.db
-          .prepare(
-            `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?,
+        this.sql(
+          `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?,
                cancel_requested = 1, duration_seconds = 0,
                error_detail = 'Cancelled by the user before it started.'
              WHERE job_id = ?`,
-          )
-          .run(now, now, jobId);
+        ).run(now, now, jobId);
       } else if (row.status === "RUNNING") {
-        this.db
-          .prepare(`UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE job_id = ?`)
-          .run(now, jobId);
+        this.sql(`UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE job_id = ?`).run(
+          now,
+          jobId,
+        );
       }
-      return toJob(this.db.prepare(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as Row);
+      return toJob(this.sql(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as Row);
     });
     return cancel.immediate();
   }
@@ -402,33 +390,27 @@ export class SqliteStore implements Store {
       const id = row.job_id as string;
       const attempts = row.attempts as number;
       if (row.cancel_requested === 1) {
-        this.db
-          .prepare(
-            `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?, worker_id = NULL,
+        this.sql(
+          `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?, worker_id = NULL,
                error_detail = 'Cancelled by the user.' WHERE job_id = ?`,
-          )
-          .run(now, now, id);
+        ).run(now, now, id);
         out.failed.push(id);
       } else if (attempts < maxAttempts) {
-        this.db
-          .prepare(
-            `UPDATE jobs SET status = 'QUEUED', updated_at = ?, worker_id = NULL,
+        this.sql(
+          `UPDATE jobs SET status = 'QUEUED', updated_at = ?, worker_id = NULL,
                heartbeat_at = NULL, started_at = NULL, progress_json = NULL WHERE job_id = ?`,
-          )
-          .run(now, id);
+        ).run(now, id);
         out.requeued.push(id);
       } else {
-        this.db
-          .prepare(
-            `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?, worker_id = NULL,
+        this.sql(
+          `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?, worker_id = NULL,
                error_detail = ? WHERE job_id = ?`,
-          )
-          .run(
-            now,
-            now,
-            `${why} on each of ${attempts} attempts; giving up. Submit the job again; if it keeps failing, reduce its size.`,
-            id,
-          );
+        ).run(
+          now,
+          now,
+          `${why} on each of ${attempts} attempts; giving up. Submit the job again; if it keeps failing, reduce its size.`,
+          id,
+        );
         out.failed.push(id);
       }
     }
@@ -441,9 +423,9 @@ export class SqliteStore implements Store {
     maxAttempts: number,
   ): Promise<StaleJobsOutcome> {
     const run = this.db.transaction(() => {
-      const rows = this.db
-        .prepare(`SELECT * FROM jobs WHERE status = 'RUNNING' AND heartbeat_at < ?`)
-        .all(staleBefore) as Row[];
+      const rows = this.sql(`SELECT * FROM jobs WHERE status = 'RUNNING' AND heartbeat_at < ?`).all(
+        staleBefore,
+      ) as Row[];
       return this.recover(rows, now, maxAttempts, "The worker running this job stopped responding");
     });
     return run.immediate();
@@ -456,28 +438,24 @@ export class SqliteStore implements Store {
   ): Promise<StaleJobsOutcome> {
     if (workerIds.length === 0) return { requeued: [], failed: [] };
     const run = this.db.transaction(() => {
-      const rows = this.db
-        .prepare(
-          `SELECT * FROM jobs WHERE status = 'RUNNING' AND worker_id IN (${workerIds.map(() => "?").join(",")})`,
-        )
-        .all(...workerIds) as Row[];
+      const rows = this.sql(
+        `SELECT * FROM jobs WHERE status = 'RUNNING' AND worker_id IN (${workerIds.map(() => "?").join(",")})`,
+      ).all(...workerIds) as Row[];
       return this.recover(rows, now, maxAttempts, "The worker running this job exited");
     });
     return run.immediate();
   }
 
   async runningWorkerIds(): Promise<string[]> {
-    const rows = this.db
-      .prepare(`SELECT DISTINCT worker_id FROM jobs WHERE status = 'RUNNING'`)
-      .all() as Row[];
+    const rows = this.sql(
+      `SELECT DISTINCT worker_id FROM jobs WHERE status = 'RUNNING'`,
+    ).all() as Row[];
     return rows.map((r) => r.worker_id as string).filter(Boolean);
   }
 
   async countJobsByStatus(): Promise<Record<JobStatus, number>> {
     const out: Record<JobStatus, number> = { QUEUED: 0, RUNNING: 0, COMPLETED: 0, FAILED: 0 };
-    const rows = this.db
-      .prepare(`SELECT status, count(*) AS n FROM jobs GROUP BY status`)
-      .all() as {
+    const rows = this.sql(`SELECT status, count(*) AS n FROM jobs GROUP BY status`).all() as {
       status: JobStatus;
       n: number;
     }[];
@@ -494,53 +472,45 @@ export class SqliteStore implements Store {
   async findAccountCredentials(
     email: string,
   ): Promise<{ account: Account; passwordHash: string | null } | null> {
-    const row = this.db.prepare(`SELECT * FROM accounts WHERE email = ?`).get(email) as
-      Row | undefined;
+    const row = this.sql(`SELECT * FROM accounts WHERE email = ?`).get(email) as Row | undefined;
     return row
       ? { account: toAccount(row), passwordHash: (row.password_hash as string | null) ?? null }
       : null;
   }
 
   async setPasswordHash(accountId: string, passwordHash: string): Promise<void> {
-    this.db
-      .prepare(`UPDATE accounts SET password_hash = ? WHERE id = ?`)
-      .run(passwordHash, accountId);
+    this.sql(`UPDATE accounts SET password_hash = ? WHERE id = ?`).run(passwordHash, accountId);
   }
 
   async listAccounts(): Promise<AccountSummary[]> {
-    const rows = this.db
-      .prepare(`SELECT * FROM accounts ORDER BY created_at, email`)
-      .all() as Row[];
+    const rows = this.sql(`SELECT * FROM accounts ORDER BY created_at, email`).all() as Row[];
     return rows.map((r) => ({ ...toAccount(r), hasPassword: r.password_hash !== null }));
   }
 
   async hasAdminWithPassword(): Promise<boolean> {
     return (
-      this.db
-        .prepare(`SELECT 1 FROM accounts WHERE is_admin = 1 AND password_hash IS NOT NULL LIMIT 1`)
-        .get() !== undefined
+      this.sql(
+        `SELECT 1 FROM accounts WHERE is_admin = 1 AND password_hash IS NOT NULL LIMIT 1`,
+      ).get() !== undefined
     );
   }
 
   async createSession(session: DashboardSession): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO dashboard_sessions (id_hash, account_id, created_at, last_seen_at, expires_at)
+    this.sql(
+      `INSERT INTO dashboard_sessions (id_hash, account_id, created_at, last_seen_at, expires_at)
          VALUES (?, ?, ?, ?, ?)`,
-      )
-      .run(
-        session.idHash,
-        session.accountId,
-        session.createdAt,
-        session.lastSeenAt,
-        session.expiresAt,
-      );
+    ).run(
+      session.idHash,
+      session.accountId,
+      session.createdAt,
+      session.lastSeenAt,
+      session.expiresAt,
+    );
   }
 
   async getSession(idHash: string): Promise<DashboardSession | null> {
-    const row = this.db
-      .prepare(`SELECT * FROM dashboard_sessions WHERE id_hash = ?`)
-      .get(idHash) as Row | undefined;
+    const row = this.sql(`SELECT * FROM dashboard_sessions WHERE id_hash = ?`).get(idHash) as
+      Row | undefined;
     return row
       ? {
           idHash: row.id_hash as string,
@@ -553,59 +523,53 @@ export class SqliteStore implements Store {
   }
 
   async touchSession(idHash: string, at: string): Promise<void> {
-    this.db
-      .prepare(`UPDATE dashboard_sessions SET last_seen_at = ? WHERE id_hash = ?`)
-      .run(at, idHash);
+    this.sql(`UPDATE dashboard_sessions SET last_seen_at = ? WHERE id_hash = ?`).run(at, idHash);
   }
 
   async deleteSession(idHash: string): Promise<void> {
-    this.db.prepare(`DELETE FROM dashboard_sessions WHERE id_hash = ?`).run(idHash);
+    this.sql(`DELETE FROM dashboard_sessions WHERE id_hash = ?`).run(idHash);
   }
 
   async deleteSessionsOfAccount(accountId: string, exceptIdHash?: string): Promise<void> {
-    this.db
-      .prepare(`DELETE FROM dashboard_sessions WHERE account_id = ? AND id_hash IS NOT ?`)
-      .run(accountId, exceptIdHash ?? null);
+    this.sql(`DELETE FROM dashboard_sessions WHERE account_id = ? AND id_hash IS NOT ?`).run(
+      accountId,
+      exceptIdHash ?? null,
+    );
   }
 
   async deleteExpiredSessions(now: string, idleBefore: string): Promise<number> {
-    return this.db
-      .prepare(`DELETE FROM dashboard_sessions WHERE expires_at <= ? OR last_seen_at < ?`)
-      .run(now, idleBefore).changes;
+    return this.sql(`DELETE FROM dashboard_sessions WHERE expires_at <= ? OR last_seen_at < ?`).run(
+      now,
+      idleBefore,
+    ).changes;
   }
 
   async createSetupToken(tokenHash: string, createdAt: string): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO dashboard_tokens (token_hash, purpose, account_id, created_at, expires_at)
+    this.sql(
+      `INSERT INTO dashboard_tokens (token_hash, purpose, account_id, created_at, expires_at)
          VALUES (?, 'setup', NULL, ?, NULL)`,
-      )
-      .run(tokenHash, createdAt);
+    ).run(tokenHash, createdAt);
   }
 
   async createInviteToken(
     token: Omit<AccountToken, "purpose"> & { accountId: string },
   ): Promise<void> {
     const replace = this.db.transaction(() => {
-      this.db
-        .prepare(`DELETE FROM dashboard_tokens WHERE purpose = 'invite' AND account_id = ?`)
-        .run(token.accountId);
-      this.db
-        .prepare(
-          `INSERT INTO dashboard_tokens (token_hash, purpose, account_id, created_at, expires_at)
+      this.sql(`DELETE FROM dashboard_tokens WHERE purpose = 'invite' AND account_id = ?`).run(
+        token.accountId,
+      );
+      this.sql(
+        `INSERT INTO dashboard_tokens (token_hash, purpose, account_id, created_at, expires_at)
            VALUES (?, 'invite', ?, ?, ?)`,
-        )
-        .run(token.tokenHash, token.accountId, token.createdAt, token.expiresAt);
+      ).run(token.tokenHash, token.accountId, token.createdAt, token.expiresAt);
     });
     replace.immediate();
   }
 
   private readonly validToken = (tokenHash: string, now: string) =>
-    this.db
-      .prepare(
-        `SELECT * FROM dashboard_tokens WHERE token_hash = ? AND (expires_at IS NULL OR expires_at > ?)`,
-      )
-      .get(tokenHash, now) as Row | undefined;
+    this.sql(
+      `SELECT * FROM dashboard_tokens WHERE token_hash = ? AND (expires_at IS NULL OR expires_at > ?)`,
+    ).get(tokenHash, now) as Row | undefined;
 
   async findAccountToken(tokenHash: string, now: string): Promise<AccountToken | null> {
     const row = this.validToken(tokenHash, now);
@@ -629,24 +593,21 @@ export class SqliteStore implements Store {
     const setup = this.db.transaction((): Account | null => {
       const token = this.validToken(input.tokenHash, input.now);
       if (!token || token.purpose !== "setup") return null;
-      const admin = this.db
-        .prepare(`SELECT 1 FROM accounts WHERE is_admin = 1 AND password_hash IS NOT NULL`)
-        .get();
-      this.db.prepare(`DELETE FROM dashboard_tokens WHERE purpose = 'setup'`).run();
+      const admin = this.sql(
+        `SELECT 1 FROM accounts WHERE is_admin = 1 AND password_hash IS NOT NULL`,
+      ).get();
+      this.sql(`DELETE FROM dashboard_tokens WHERE purpose = 'setup'`).run();
       if (admin) return null;
-      const existing = this.db
-        .prepare(`SELECT * FROM accounts WHERE email = ?`)
-        .get(input.email) as Row | undefined;
+      const existing = this.sql(`SELECT * FROM accounts WHERE email = ?`).get(input.email) as
+        Row | undefined;
       const row = existing
-        ? (this.db
-            .prepare(`UPDATE accounts SET password_hash = ?, is_admin = 1 WHERE id = ? RETURNING *`)
-            .get(input.passwordHash, existing.id) as Row)
-        : (this.db
-            .prepare(
-              `INSERT INTO accounts (id, email, password_hash, is_admin, created_at)
+        ? (this.sql(
+            `UPDATE accounts SET password_hash = ?, is_admin = 1 WHERE id = ? RETURNING *`,
+          ).get(input.passwordHash, existing.id) as Row)
+        : (this.sql(
+            `INSERT INTO accounts (id, email, password_hash, is_admin, created_at)
                VALUES (?, ?, ?, 1, ?) RETURNING *`,
-            )
-            .get(randomUUID(), input.email, input.passwordHash, input.now) as Row);
+          ).get(randomUUID(), input.email, input.passwordHash, input.now) as Row);
       return toAccount(row);
     });
     return setup.immediate();
@@ -662,12 +623,13 @@ export class SqliteStore implements Store {
       if (!token || token.purpose !== "invite" || typeof token.account_id !== "string") {
         return null;
       }
-      this.db.prepare(`DELETE FROM dashboard_tokens WHERE token_hash = ?`).run(input.tokenHash);
-      const row = this.db
-        .prepare(`UPDATE accounts SET password_hash = ? WHERE id = ? RETURNING *`)
-        .get(input.passwordHash, token.account_id) as Row | undefined;
+      this.sql(`DELETE FROM dashboard_tokens WHERE token_hash = ?`).run(input.tokenHash);
+      const row = this.sql(`UPDATE accounts SET password_hash = ? WHERE id = ? RETURNING *`).get(
+        input.passwordHash,
+        token.account_id,
+      ) as Row | undefined;
       if (!row) return null;
-      this.db.prepare(`DELETE FROM dashboard_sessions WHERE account_id = ?`).run(token.account_id);
+      this.sql(`DELETE FROM dashboard_sessions WHERE account_id = ?`).run(token.account_id);
       return toAccount(row);
     });
     return redeem.immediate();
