@@ -284,18 +284,40 @@ function correct(
     for (let j = lo[1]; j <= hi[1]; j++) {
       const rowP = (i + 1) * sx + (j + 1) * sy + 1;
       const rowQ = (i + off[0]) * lx + (j + off[1]) * ly + off[2];
-      // Along x and y the profile is constant over the row; along z it varies with k.
+      if (a === 2) {
+        // Absorbing along z: the profile varies along the (short) row.
+        for (let kk = k0; kk <= k1; kk++) {
+          const ct = c[kk] * invStep;
+          if (ct === 0) continue;
+          const p = rowP + kk;
+          const q = rowQ + kk;
+          const v = b[kk] * psi[q] + ct * (source[p + fwd] - source[p - bwd]);
+          psi[q] = v;
+          target[p] += cb !== null && index !== null ? scale * cb[index[p]] * v : scale * v;
+        }
+        continue;
+      }
+      // Absorbing along x or y: one profile value for the whole row.
       const t = a === 0 ? i : j;
-      if (a !== 2 && c[t] === 0) continue;
-      for (let kk = k0; kk <= k1; kk++) {
-        const u = a === 2 ? kk : t;
-        const ct = c[u] * invStep;
-        if (ct === 0) continue;
-        const p = rowP + kk;
-        const q = rowQ + kk;
-        const v = b[u] * psi[q] + ct * (source[p + fwd] - source[p - bwd]);
-        psi[q] = v;
-        target[p] += cb !== null && index !== null ? scale * cb[index[p]] * v : scale * v;
+      const ct = c[t] * invStep;
+      if (ct === 0) continue;
+      const bt = b[t];
+      if (cb !== null && index !== null) {
+        for (let kk = k0; kk <= k1; kk++) {
+          const p = rowP + kk;
+          const q = rowQ + kk;
+          const v = bt * psi[q] + ct * (source[p + fwd] - source[p - bwd]);
+          psi[q] = v;
+          target[p] += scale * cb[index[p]] * v;
+        }
+      } else {
+        for (let kk = k0; kk <= k1; kk++) {
+          const p = rowP + kk;
+          const q = rowQ + kk;
+          const v = bt * psi[q] + ct * (source[p + fwd] - source[p - bwd]);
+          psi[q] = v;
+          target[p] += scale * v;
+        }
       }
     }
   }

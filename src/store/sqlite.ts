@@ -93,10 +93,12 @@ export class SqliteStore implements Store {
   constructor(path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
-    this.db.pragma("journal_mode = WAL");
+    // The busy timeout first: switching to WAL takes a lock another process may hold.
     this.db.pragma("busy_timeout = 10000");
+    this.db.pragma("journal_mode = WAL");
     this.db.pragma("foreign_keys = ON");
-    this.db.pragma("synchronous = NORMAL");
+    // FULL: a 202 promises the job is stored; WAL + FULL syncs the log at every commit.
+    this.db.pragma("synchronous = FULL");
     this.migrate();
   }
 

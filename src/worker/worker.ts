@@ -6,7 +6,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, readdir, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -31,6 +31,12 @@ export interface WorkerMetrics {
 }
 
 const HOST = hostname();
+
+/** `host:pid:random` as a file-name part: `host_pid_random`, host reduced to [A-Za-z0-9-]. */
+function scratchTag(workerId: string): string {
+  const [host, pid, random] = workerId.split(":");
+  return `${host!.replace(/[^A-Za-z0-9-]/g, "-")}_${pid}_${random}`;
+}
 /** Solver threads load TypeScript sources under tsx in development and tests. */
 const THREAD_URL = new URL(
   `./solver-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
@@ -83,6 +89,7 @@ export class JobWorker {
 
   async start(): Promise<void> {
     await mkdir(this.storage.scratchDir(), { recursive: true });
+    await this.removeDeadScratchFiles();
     await this.recoverDeadLocalWorkers();
     await this.sweepStale();
     this.sweepTimer = setInterval(() => {
@@ -165,12 +172,54 @@ export class JobWorker {
     }
   }
 
+  private async finishCompleted(
+    job: JobRow,
+    outPath: string,
+    seconds: number,
+    report: Record<string, unknown>,
+  ): Promise<void> {
+    const checksum = await sha256File(outPath);
+    // One key per attempt: a worker that lost its job (and may finish late) never overwrites
+    // or deletes the file of the attempt that completed it.
+    const stored = await this.storage.putFile(`${job.jobId}-${job.attempts}.h5`, outPath);
+    const rate = Number(report.mcells_per_second);
+    const ok = await this.store.completeJob(job.jobId, this.id, new Date().toISOString(), {
+      resultKey: stored.key,
+      resultBytes: stored.bytes,
+      checksum,
+      durationSeconds: seconds,
+      report,
+      progress: {
+        step: Number(report.steps_run),
+        totalSteps: Number(report.time_steps_limit),
+        fraction: 1,
+        lastRelativeChange: (report.last_relative_change as number | null) ?? null,
+        mcellsPerSecond: rate,
+      },
+    });
+    if (ok) {
+      this.jobs?.noteThroughput(rate);
+      this.metrics?.jobFinished("COMPLETED", seconds, rate);
+      this.log.info({ jobId: job.jobId, seconds, mcellsPerSecond: rate }, "job completed");
+    } else {
+      await this.storage.delete(stored.key);
+      this.log.warn({ jobId: job.jobId }, "job was taken back before it completed");
+    }
+  }
+
+  /** Scratch files of processes on this host that no longer run (they died mid-write). */
+  private async removeDeadScratchFiles(): Promise<void> {
+    for (const name of await readdir(this.storage.scratchDir())) {
+      const m = /\.([^.]+)_(\d+)_[0-9a-f]+\.h5$/.exec(name);
+      if (m && m[1] === HOST.replace(/[^A-Za-z0-9-]/g, "-") && !processAlive(Number(m[2]))) {
+        await rm(join(this.storage.scratchDir(), name), { force: true });
+      }
+    }
+  }
+
   private async runJob(job: JobRow): Promise<void> {
     const started = Date.now();
-    const outPath = join(
-      this.storage.scratchDir(),
-      `${job.jobId}.${this.id.replace(/:/g, "_")}.h5`,
-    );
+    const outPath = join(this.storage.scratchDir(), `${job.jobId}.${scratchTag(this.id)}.h5`);
     this.log.info({ jobId: job.jobId, attempt: job.attempts }, "job started");
     let progress: JobProgress | null = null;
     let progressDirty = false;
@@ -238,30 +287,15 @@ export class JobWorker {
 
     try {
       if (outcome.type === "done") {
-        const checksum = await sha256File(outPath);
-        const stored = await this.storage.putFile(`${job.jobId}.h5`, outPath);
-        const ok = await this.store.completeJob(job.jobId, this.id, now(), {
-          resultKey: stored.key,
-          resultBytes: stored.bytes,
-          checksum,
-          durationSeconds: seconds,
-          report: outcome.report,
-          progress: {
-            step: Number(outcome.report.steps_run),
-            totalSteps: Number(outcome.report.time_steps_limit),
-            fraction: 1,
-            lastRelativeChange: (outcome.report.last_relative_change as number | null) ?? null,
-            mcellsPerSecond: Number(outcome.report.mcells_per_second),
-          },
-        });
-        const rate = Number(outcome.report.mcells_per_second);
-        if (ok) {
-          this.jobs?.noteThroughput(rate);
-          this.metrics?.jobFinished("COMPLETED", seconds, rate);
-          this.log.info({ jobId: job.jobId, seconds, mcellsPerSecond: rate }, "job completed");
-        } else {
-          await this.storage.delete(stored.key);
-          this.log.warn({ jobId: job.jobId }, "job was taken back before it completed");
+        try {
+          await this.finishCompleted(job, outPath, seconds, outcome.report);
+        } catch (err) {
+          // E.g. the disk is full: the job must not stay RUNNING with nobody working on it.
+          const detail = `The run finished but its result could not be stored: ${(err as Error).message}`;
+          if (await this.store.failJob(job.jobId, this.id, now(), detail, seconds)) {
+            this.metrics?.jobFinished("FAILED", seconds, null);
+          }
+          this.log.error({ err, jobId: job.jobId }, "storing a result failed");
         }
         return;
       }
