@@ -204,7 +204,7 @@ test("cancel: a running job ends FAILED saying it was cancelled; finished jobs r
   const res = await call(svc.baseUrl, "POST", `/v1/simulations/${id}/cancel`, { key: k });
   assert.equal(res.status, 200);
   assert.equal(res.body.cancel_requested, true);
-  const done = await waitForStatus(svc.baseUrl, k, id, ["FAILED", "COMPLETED"], 10_000);
+  const done = await waitForStatus(svc.baseUrl, k, id, ["FAILED", "COMPLETED"], 30_000);
   assert.equal(done.status, "FAILED");
   assert.match(String(done.error_detail), /[Cc]ancelled/);
   const again = await call(svc.baseUrl, "POST", `/v1/simulations/${id}/cancel`, { key: k });

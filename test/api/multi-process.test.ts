@@ -109,7 +109,7 @@ test("a job whose worker dies on its last attempt ends FAILED with a clear error
   await first.kill("SIGKILL");
   const second = await startServerProcess(port, dataDir, env);
   try {
-    const done = await waitForStatus(second.baseUrl, key, id, ["FAILED"], 10_000);
+    const done = await waitForStatus(second.baseUrl, key, id, ["FAILED"], 30_000);
     assert.match(String(done.error_detail), /worker .* exited .* 1 attempts?/);
     // Nothing is left active: the account can submit again.
     const next = await call(second.baseUrl, "POST", "/v1/simulations", {

@@ -1,0 +1,183 @@
+/**
+ * Every CLI failure has its own exit code and a message that says what to do: usage (2),
+ * no or rejected key (3), unknown job (4), invalid request locally and on the server (6),
+ * server not reachable (7); 409 (5) and checksum (8) are in workflow.test.ts. Also `login`:
+ * the profile it writes (mode 0600), and environment variables overriding it.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  freePort,
+  smallSimulation,
+  startService,
+  tempDir,
+  type TestService,
+} from "../helpers/service.js";
+import { runDownload } from "../../src/cli/commands/download.js";
+import { runEstimate } from "../../src/cli/commands/estimate.js";
+import { runList } from "../../src/cli/commands/list.js";
+import { runSubmit } from "../../src/cli/commands/submit.js";
+import { captureIo, runCli } from "./helpers.js";
+
+let svc: TestService;
+let key: string;
+let dir: string;
+let env: Record<string, string>;
+
+before(async () => {
+  svc = await startService();
+  key = await svc.newKey("errors@example.com");
+  dir = tempDir("emsim-cli-errors-");
+  env = { EMSIM_BASE_URL: svc.baseUrl, EMSIM_API_KEY: key, EMSIM_CONFIG_DIR: dir };
+});
+after(async () => svc.close());
+
+test("usage mistakes exit 2 with the reason and the help", async () => {
+  const noFile = await runCli(["submit"], env);
+  assert.equal(noFile.code, 2);
+  assert.match(noFile.stderr, /emsim: submit takes one simulation file/);
+  assert.match(noFile.stderr, /emsim submit sim\.json \[--wait\]/); // the help follows
+  // More of the same, in this process: the command throws the UsageError main turns into 2.
+  await assert.rejects(
+    runList(["--limit", "0"], captureIo().io),
+    /--limit must be an integer 1–100, got '0'/,
+  );
+  await assert.rejects(
+    runList(["--status", "done"], captureIo().io),
+    /--status must be one of QUEUED/,
+  );
+  await assert.rejects(
+    runSubmit(["a.json", "--out", "r.h5"], captureIo().io),
+    /--out needs --wait/,
+  );
+  await assert.rejects(runDownload([], captureIo().io), /usage: emsim download <job id>/);
+});
+
+test("no key, or a rejected key, exits 3 and says how to fix it", async () => {
+  const [none, malformed] = await Promise.all([
+    runCli(["list"], { EMSIM_BASE_URL: svc.baseUrl, EMSIM_CONFIG_DIR: join(dir, "empty") }),
+    runCli(["status", "x", "--json"], { ...env, EMSIM_API_KEY: "not-a-key" }),
+  ]);
+  assert.equal(none.code, 3);
+  assert.match(none.stderr, /no API key: set EMSIM_API_KEY, or run 'emsim login'/);
+  assert.equal(malformed.code, 3);
+  assert.match(malformed.stderr, /authentication failed: The API key format is invalid\./);
+  assert.match(malformed.stderr, /run 'emsim login'/);
+  const body = JSON.parse(malformed.stdout) as { error: Record<string, unknown> };
+  assert.equal(body.error.status, 401);
+  assert.equal(body.error.error_code, "invalid_api_key_format");
+});
+
+test("an unknown job exits 4", async () => {
+  const res = await runCli(["status", "00000000-0000-4000-8000-000000000000"], env);
+  assert.equal(res.code, 4);
+  assert.match(
+    res.stderr,
+    /not found: No simulation job with id '00000000-0000-4000-8000-000000000000'/,
+  );
+});
+
+test("invalid requests exit 6 and list the field errors, locally and from the server", async () => {
+  const bad = smallSimulation();
+  (bad.domain as Record<string, unknown>).resolution = -1e-9;
+  (bad.source as Record<string, unknown>).polarization = "circular";
+  const badFile = join(dir, "bad.json");
+  writeFileSync(badFile, JSON.stringify(bad));
+  const notJson = join(dir, "broken.json");
+  writeFileSync(notJson, "{ solver: fdtd");
+  const [local, server] = await Promise.all([
+    runCli(["submit", badFile], env),
+    runCli(["submit", badFile, "--skip-validation"], env),
+  ]);
+  // Files that cannot be read fail before any request: checked in this process.
+  const broken = captureIo();
+  assert.equal(await runEstimate([notJson], broken.io), 6);
+  assert.match(broken.stderr(), /broken\.json is not valid JSON/);
+  const missing = captureIo();
+  assert.equal(await runSubmit([join(dir, "nope.json")], missing.io), 2);
+  assert.match(missing.stderr(), /cannot read .*nope\.json: no such file/);
+  assert.equal(local.code, 6);
+  assert.match(local.stderr, /bad\.json is not a valid simulation request:/);
+  assert.match(local.stderr, /\n {2}domain\.resolution: must be > 0/);
+  assert.match(local.stderr, /\n {2}source\.polarization: must be one of "te", "tm"/);
+
+  assert.equal(server.code, 6);
+  assert.match(server.stderr, /the server refused the request as invalid:/);
+  assert.match(
+    server.stderr,
+    /\n {2}body\.domain\.resolution: must be > 0|\n {2}domain\.resolution: must be > 0/,
+  );
+});
+
+test("a server that is not there exits 7 and names the address", async () => {
+  const url = `http://127.0.0.1:${await freePort()}`;
+  const res = await runCli(["list", "--json"], { ...env, EMSIM_BASE_URL: url });
+  assert.equal(res.code, 7);
+  assert.match(
+    res.stderr,
+    new RegExp(
+      `the server at ${url.replace(/\./g, "\\.")} is not reachable \\(connection refused\\)`,
+    ),
+  );
+  assert.match(res.stderr, /Is emsim running there\?/);
+  const body = JSON.parse(res.stdout) as { error: Record<string, unknown>; exit_code: number };
+  assert.equal(body.error.error_code, "unreachable");
+  assert.equal(body.exit_code, 7);
+});
+
+test("login checks the key, stores a 0600 profile; environment variables override it", async () => {
+  const configDir = join(dir, "login");
+  const base = { EMSIM_CONFIG_DIR: configDir };
+  // A wrong key is refused and nothing is written.
+  const refused = await runCli(["login", "--key", "emsim_wrong", "--base-url", svc.baseUrl], base);
+  assert.equal(refused.code, 3);
+  assert.ok(!existsSync(join(configDir, "profile.json")));
+
+  // The key typed on stdin (not a terminal here).
+  const ok = await runCli(["login", "--base-url", `${svc.baseUrl}/`], base, { input: `${key}\n` });
+  assert.equal(ok.code, 0, ok.stderr);
+  const path = join(configDir, "profile.json");
+  assert.match(
+    ok.stdout,
+    /Logged in to http:\/\/127\.0\.0\.1:\d+; profile written to .*profile\.json \(mode 0600\)/,
+  );
+  assert.equal(statSync(path).mode & 0o777, 0o600);
+  const profile = JSON.parse(readFileSync(path, "utf8")) as Record<string, string>;
+  assert.equal(profile.base_url, svc.baseUrl);
+  assert.equal(profile.api_key, key);
+
+  const [fromProfile, overridden] = await Promise.all([
+    runCli(["list", "--json"], base),
+    runCli(["list"], { ...base, EMSIM_API_KEY: "emsim_overridden" }),
+  ]);
+  assert.equal(fromProfile.code, 0, fromProfile.stderr);
+  assert.ok(Array.isArray((JSON.parse(fromProfile.stdout) as { jobs: unknown[] }).jobs));
+  assert.equal(overridden.code, 3);
+
+  const out = await runCli(["logout"], base);
+  assert.equal(out.code, 0);
+  assert.ok(!existsSync(path));
+});
+
+test("submit without --wait prints the job id; cancel stops the job", async () => {
+  const simFile = join(dir, "long.json");
+  writeFileSync(
+    simFile,
+    JSON.stringify(
+      smallSimulation({ fdtd_settings: { time_steps: 1_000_000, convergence_threshold: 0 } }),
+    ),
+  );
+  const sub = await runCli(["submit", simFile], env);
+  assert.equal(sub.code, 0, sub.stderr);
+  const id = sub.stdout.trim();
+  assert.match(id, /^[0-9a-f-]{36}$/);
+  assert.match(sub.stderr, new RegExp(`Follow it with 'emsim status ${id}'`));
+  const cancel = await runCli(["cancel", id], env);
+  assert.equal(cancel.code, 0, cancel.stderr);
+  assert.match(
+    cancel.stdout,
+    new RegExp(`(cancellation requested: job ${id}|cancelled job ${id})`),
+  );
+});

@@ -1,0 +1,157 @@
+/**
+ * Dashboard test helpers: a headless Debian Chromium driven by playwright-core (never a
+ * downloaded browser; flags from NOTES.md so it stays off the closed network), HTTP helpers
+ * that keep cookies like a browser for form posts, and the simulations the tests run.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext } from "playwright-core";
+
+export const CHROMIUM = process.env.EMSIM_TEST_CHROMIUM ?? "/usr/bin/chromium";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A fresh headless Chromium with its own new user-data directory. */
+export async function launchBrowser(viewport = { width: 1280, height: 900 }): Promise<Browser> {
+  const userDataDir = mkdtempSync(join(tmpdir(), "emsim-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport,
+    acceptDownloads: true,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A minimal cookie jar over fetch, for form posts outside a browser. */
+export class HttpClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  private remember(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair!.indexOf("=");
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (/max-age=0/i.test(line) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  async get(path: string, headers: Record<string, string> = {}) {
+    const res = await fetch(this.baseUrl + path, {
+      headers: { cookie: this.cookieHeader(), ...headers },
+      redirect: "manual",
+    });
+    this.remember(res);
+    return { res, text: await res.text() };
+  }
+
+  async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+    const res = await fetch(this.baseUrl + path, {
+      method: "POST",
+      headers: {
+        cookie: this.cookieHeader(),
+        "content-type": "application/x-www-form-urlencoded",
+        ...headers,
+      },
+      body: new URLSearchParams(form).toString(),
+      redirect: "manual",
+    });
+    this.remember(res);
+    return { res, text: await res.text() };
+  }
+
+  /** The CSRF token of the first form in a page. */
+  static csrfIn(html: string): string {
+    const m = /name="_csrf" value="([^"]+)"/.exec(html);
+    if (!m) throw new Error("no CSRF token in the page");
+    return m[1]!;
+  }
+
+  static formIdIn(html: string): string {
+    const m = /name="form_id" value="([^"]+)"/.exec(html);
+    if (!m) throw new Error("no form id in the page");
+    return m[1]!;
+  }
+}
+
+/**
+ * A small 2-D job (periodic in x and y, one cell thick in y) with a silicon block, a plane
+ * monitor (x–z) for the heat map and a line monitor along z for the line plot.
+ */
+export function planeSimulation(): Record<string, unknown> {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [0.64e-6, 0.04e-6, 2e-6],
+      resolution: 0.04e-6,
+      boundary_conditions: ["periodic", "periodic", "pml"],
+      pml_layers: 10,
+    },
+    source: { source_type: "plane_wave", wavelength: 1.55e-6, direction: [0, 0, 1] },
+    structures: [
+      { type: "box", center: [0, 0, 0.3e-6], size: [0.32e-6, 0.04e-6, 0.4e-6], material: "Si" },
+    ],
+    monitors: [
+      {
+        name: "xz",
+        monitor_type: "field",
+        center: [0, 0, 0],
+        size: [0.64e-6, 0, 2e-6],
+        components: ["Ex", "Ey", "Ez"],
+      },
+      {
+        name: "axis",
+        monitor_type: "field",
+        center: [0, 0, 0],
+        size: [0, 0, 2e-6],
+        components: ["Ey"],
+      },
+    ],
+    fdtd_settings: { time_steps: 3000, check_every_n: 200, convergence_threshold: 1e-3 },
+    metadata: { project: "dashboard-test", sample: "Si block" },
+  };
+}
+
+/** Waits until `read()` returns a line matching `pattern`, or throws after `timeoutMs`. */
+export async function waitForMatch(
+  read: () => string,
+  pattern: RegExp,
+  timeoutMs = 15_000,
+): Promise<RegExpExecArray> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const m = pattern.exec(read());
+    if (m) return m;
+    if (Date.now() > end) throw new Error(`no match for ${pattern} in:\n${read()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
