@@ -1,0 +1,74 @@
+/**
+ * Jobs: the list, one job's page, cancel, and the result download (the same pre-signed
+ * storage address the API's /results redirect gives, made by JobService).
+ */
+import type { FastifyInstance } from "fastify";
+import { DashboardError, field, type Dashboard } from "../context.js";
+import { cancelConfirmBody, jobBody, jobsBody } from "../views/jobs.js";
+
+type JobParams = { Params: { id: string } };
+
+export const JOBS_PAGE_SIZE = 25;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function jobIdOf(value: string): string {
+  if (!UUID.test(value)) throw new DashboardError(404, "There is no job with that id.");
+  return value.toLowerCase();
+}
+
+export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
+  const { jobs, config } = d.deps;
+
+  app.get("/jobs", async (req, reply) => {
+    const { account } = d.requireAccount(req);
+    const before = (req.query as Record<string, unknown>).before;
+    const cursor = typeof before === "string" && UUID.test(before) ? before : undefined;
+    const page = await jobs.list(account.id, {
+      limit: JOBS_PAGE_SIZE,
+      ...(cursor ? { cursor } : {}),
+    });
+    return d.sendPage(reply, req, {
+      title: "Jobs",
+      section: "jobs",
+      body: jobsBody({
+        jobs: page.jobs.map((j) => jobs.record(j)),
+        csrf: d.csrfFor(req, reply),
+        nextCursor: page.nextCursor,
+        firstPage: !cursor,
+        baseUrl: config.baseUrl,
+      }),
+    });
+  });
+
+  app.get<JobParams>("/jobs/:id", async (req, reply) => {
+    const { account } = d.requireAccount(req);
+    const row = await jobs.getOwnJob(account.id, jobIdOf(req.params.id));
+    return d.sendPage(reply, req, {
+      title: `Job ${row.jobId.slice(0, 8)}`,
+      section: "jobs",
+      wide: true,
+      body: jobBody({ job: jobs.record(row), specJson: row.specJson, csrf: d.csrfFor(req, reply) }),
+    });
+  });
+
+  app.get<JobParams>("/jobs/:id/download", async (req, reply) => {
+    const { account } = d.requireAccount(req);
+    const url = await jobs.resultDownloadUrl(account.id, jobIdOf(req.params.id));
+    return reply.header("Cache-Control", "no-store").redirect(url, 303);
+  });
+
+  app.post<JobParams>("/jobs/:id/cancel", async (req, reply) => {
+    const { account } = d.requireAccount(req);
+    const id = jobIdOf(req.params.id);
+    if (field(req.body, "confirm") !== "yes") {
+      const row = await jobs.getOwnJob(account.id, id);
+      return d.sendPage(reply, req, {
+        title: "Cancel job",
+        section: "jobs",
+        body: cancelConfirmBody(jobs.record(row), d.csrfFor(req, reply)),
+      });
+    }
+    await jobs.cancel(account.id, id);
+    return reply.redirect(`/dashboard/jobs/${id}?notice=job-cancelled`, 303);
+  });
+}

@@ -1,0 +1,200 @@
+/** Accounts (administrators): list, create with an invitation address, new sign-in address. */
+import { PASSWORD_MIN_LENGTH } from "../../auth/passwords.js";
+import type { Account, AccountSummary } from "../../store/types.js";
+import { html, type SafeHtml } from "../html.js";
+import { timeElement } from "./format.js";
+
+export interface AccountsView {
+  accounts: AccountSummary[];
+  csrf: string;
+  self: Account;
+  invitation?: { email: string; url: string; expiresAt: string; isNew: boolean } | null;
+  error?: string | null;
+  email?: string;
+}
+
+function invitationPanel(inv: NonNullable<AccountsView["invitation"]>): SafeHtml {
+  return html`<section class="card new-key" aria-labelledby="invite-title">
+    <h2 id="invite-title">
+      ${inv.isNew ? "Account created" : "New sign-in address"} for ${inv.email}
+    </h2>
+    <p class="warning-text" role="alert">
+      <strong>Send this address to ${inv.email} yourself — it is shown only once.</strong> Whoever
+      opens it can choose the account's password. It works once and expires
+      ${timeElement(inv.expiresAt)}.
+    </p>
+    <div class="copy-row">
+      <input
+        id="invite-url"
+        class="mono key-value"
+        type="text"
+        readonly
+        value="${inv.url}"
+        aria-label="Invitation address"
+        spellcheck="false"
+        autocomplete="off"
+        data-select-on-focus
+      />
+      <button type="button" class="btn btn-primary" data-copy="#invite-url">Copy</button>
+    </div>
+    <p class="hint" aria-live="polite" data-copy-status></p>
+  </section>`;
+}
+
+export function accountsBody(view: AccountsView): SafeHtml {
+  return html`<div class="page-head">
+      <h1>Accounts</h1>
+      <p class="muted">
+        Everyone who can sign in to this dashboard. Each account has its own jobs and API keys.
+      </p>
+    </div>
+    ${view.invitation ? invitationPanel(view.invitation) : ""}
+    <section class="card" aria-labelledby="create-title">
+      <h2 id="create-title">Create an account</h2>
+      ${view.error ? html`<div class="form-error" role="alert">${view.error}</div>` : ""}
+      <form method="post" action="/dashboard/accounts" class="form form-inline">
+        <input type="hidden" name="_csrf" value="${view.csrf}" />
+        <div class="field field-grow">
+          <label for="new-email">Email</label>
+          <input
+            id="new-email"
+            name="email"
+            type="email"
+            required
+            maxlength="254"
+            autocomplete="off"
+            value="${view.email ?? ""}"
+          />
+        </div>
+        <div class="field field-check">
+          <input id="new-admin" name="is_admin" type="checkbox" value="yes" />
+          <label for="new-admin">Administrator</label>
+        </div>
+        <button type="submit" class="btn btn-primary">Create and get invitation</button>
+      </form>
+      <p class="hint">
+        You get a one-time address to send to the person; they choose their own password there.
+      </p>
+    </section>
+    <section class="card" aria-labelledby="accounts-title">
+      <h2 id="accounts-title">All accounts <span class="count">${view.accounts.length}</span></h2>
+      <div class="table-wrap">
+        <table class="table responsive" id="accounts-table">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Created</th>
+              <th scope="col">Sign-in</th>
+              <th scope="col"><span class="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            ${view.accounts.map(
+              (a) =>
+                html`<tr>
+                  <td data-label="Email">
+                    <strong>${a.email}</strong
+                    >${a.id === view.self.id ? html` <span class="muted small">(you)</span>` : ""}
+                  </td>
+                  <td data-label="Role">
+                    ${a.isAdmin ? html`<span class="badge badge-admin">Admin</span>` : "User"}
+                  </td>
+                  <td data-label="Created">${timeElement(a.createdAt)}</td>
+                  <td data-label="Sign-in">
+                    ${a.hasPassword ? "Password set" : html`<span class="muted">No password yet</span>`}
+                  </td>
+                  <td class="actions">
+                    ${
+                      a.id === view.self.id
+                        ? ""
+                        : html`<form
+                            method="post"
+                            action="/dashboard/accounts/${a.id}/invitation"
+                            class="inline-form"
+                            ${a.hasPassword ? html`data-confirm="Make a new sign-in address for ${a.email}? Whoever opens it can replace the account's password; the current password keeps working until then." data-confirm-button="Make address"` : ""}
+                          >
+                            <input type="hidden" name="_csrf" value="${view.csrf}" />
+                            <button type="submit" class="btn btn-quiet btn-small">
+                              ${a.hasPassword ? "New sign-in address" : "Invitation address"}
+                            </button>
+                          </form>`
+                    }
+                  </td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>`;
+}
+
+export function accountBody(options: {
+  account: Account;
+  csrf: string;
+  error?: string | null;
+}): SafeHtml {
+  return html`<div class="page-head">
+      <h1>Your account</h1>
+      <p class="muted">
+        ${options.account.email}${options.account.isAdmin ? " · administrator" : ""} · since
+        ${timeElement(options.account.createdAt)}
+      </p>
+    </div>
+    <section class="card narrow" aria-labelledby="password-title">
+      <h2 id="password-title">Change password</h2>
+      ${options.error ? html`<div class="form-error" role="alert">${options.error}</div>` : ""}
+      <form method="post" action="/dashboard/account/password" class="form">
+        <input type="hidden" name="_csrf" value="${options.csrf}" />
+        <input
+          type="email"
+          name="email"
+          value="${options.account.email}"
+          autocomplete="username"
+          hidden
+          readonly
+        />
+        <div class="field">
+          <label for="current">Current password</label>
+          <input
+            id="current"
+            name="current"
+            type="password"
+            required
+            maxlength="512"
+            autocomplete="current-password"
+          />
+        </div>
+        <div class="field">
+          <label for="password">New password</label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            required
+            minlength="${PASSWORD_MIN_LENGTH}"
+            maxlength="512"
+            autocomplete="new-password"
+            aria-describedby="password-hint"
+          />
+          <p class="hint" id="password-hint">
+            At least ${PASSWORD_MIN_LENGTH} characters. Other devices signed in to this account are
+            signed out.
+          </p>
+        </div>
+        <div class="field">
+          <label for="password2">Repeat the new password</label>
+          <input
+            id="password2"
+            name="password2"
+            type="password"
+            required
+            minlength="${PASSWORD_MIN_LENGTH}"
+            maxlength="512"
+            autocomplete="new-password"
+          />
+        </div>
+        <button type="submit" class="btn btn-primary">Change password</button>
+      </form>
+    </section>`;
+}

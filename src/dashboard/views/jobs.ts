@@ -1,0 +1,596 @@
+/**
+ * Jobs: the account's list (live while jobs run), one job's page with its progress, details,
+ * result download and field plots, and the cancel confirmation.
+ */
+import type { JobRecord } from "../../jobs/records.js";
+import { html, type SafeHtml } from "../html.js";
+import {
+  formatBytes,
+  formatDuration,
+  formatLength,
+  metadataValue,
+  shortId,
+  timeElement,
+} from "./format.js";
+
+const ACTIVE = new Set(["QUEUED", "RUNNING"]);
+
+export function isActive(status: string): boolean {
+  return ACTIVE.has(status);
+}
+
+const STATUS_LABEL: Record<string, string> = {
+  QUEUED: "Queued",
+  RUNNING: "Running",
+  COMPLETED: "Completed",
+  FAILED: "Failed",
+};
+
+export function statusBadge(job: JobRecord): SafeHtml {
+  const cancelling = job.cancel_requested && isActive(job.status);
+  return html`<span class="badge badge-${job.status.toLowerCase()}" data-status-badge
+      >${STATUS_LABEL[job.status] ?? job.status}</span
+    >${cancelling ? html` <span class="badge badge-warning">Cancelling</span>` : ""}`;
+}
+
+function percent(fraction: number): string {
+  const p = Math.max(0, Math.min(1, fraction)) * 100;
+  return p < 10 ? p.toFixed(1) : p.toFixed(0);
+}
+
+function progressBar(job: JobRecord, large = false): SafeHtml | string {
+  if (job.status === "QUEUED") {
+    return html`<p class="status-note">Waiting for a worker</p>`;
+  }
+  if (job.status !== "RUNNING") return "";
+  const label = `Progress of job ${shortId(job.job_id)}`;
+  const cls = large ? "progress progress-large" : "progress";
+  const p = job.progress;
+  if (!p) {
+    // No report yet (the solver is setting up): an indeterminate bar.
+    return html`<div class="${cls}">
+      <progress aria-label="${label}">starting</progress>
+      <span class="progress-text">Starting…</span>
+    </div>`;
+  }
+  const steps = large
+    ? ` · step ${p.step.toLocaleString("en")} of ${p.total_steps.toLocaleString("en")}`
+    : "";
+  return html`<div class="${cls}">
+    <progress max="1" value="${p.fraction}" aria-label="${label}">
+      ${percent(p.fraction)} %
+    </progress>
+    <span class="progress-text">${`${percent(p.fraction)} %${steps}`}</span>
+  </div>`;
+}
+
+function metadataChips(metadata: Record<string, unknown>, max = 3): SafeHtml {
+  const entries = Object.entries(metadata);
+  const shown = entries.slice(0, max);
+  return html`<div class="chips">
+    ${shown.map(
+      ([k, v]) =>
+        html`<span class="chip"><span class="chip-key">${k}</span> ${metadataValue(v)}</span>`,
+    )}${entries.length > max ? html`<span class="chip chip-more">+${entries.length - max}</span>` : ""}
+  </div>`;
+}
+
+function firstLine(text: string | null, max = 120): string {
+  if (!text) return "";
+  const line = text.split("\n")[0]!;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export function jobRow(job: JobRecord, csrf: string): SafeHtml {
+  const id = job.job_id;
+  return html`<tr
+    id="job-${id}"
+    data-job-id="${id}"
+    data-status="${job.status}"
+    data-updated="${job.updated_at}"
+  >
+    <td data-label="Job">
+      <a class="mono job-link" href="/dashboard/jobs/${id}" title="${id}">${shortId(id)}</a
+      >${metadataChips(job.metadata)}
+    </td>
+    <td data-label="Status" class="status-cell">
+      ${statusBadge(job)}${progressBar(job)}${
+        job.status === "FAILED"
+          ? html`<p class="status-note error-note" title="${job.error_detail ?? ""}">
+              ${firstLine(job.error_detail)}
+            </p>`
+          : ""
+      }
+    </td>
+    <td data-label="Submitted">${timeElement(job.created_at)}</td>
+    <td data-label="Duration" class="num">
+      ${job.status === "QUEUED" ? "—" : formatDuration(job.duration_seconds)}
+    </td>
+    <td class="actions">${rowActions(job, csrf)}</td>
+  </tr>`;
+}
+
+function rowActions(job: JobRecord, csrf: string): SafeHtml {
+  const id = job.job_id;
+  if (job.status === "COMPLETED") {
+    return html`<a class="btn btn-small" href="/dashboard/jobs/${id}#plots">Plots</a>
+      <a
+        class="btn btn-small btn-quiet"
+        href="/dashboard/jobs/${id}/download"
+        download
+        aria-label="Download the result of job ${shortId(id)}"
+        >Download</a
+      >`;
+  }
+  if (isActive(job.status) && !job.cancel_requested) {
+    return cancelForm(job, csrf, true);
+  }
+  return html`<a class="btn btn-small btn-quiet" href="/dashboard/jobs/${id}">Details</a>`;
+}
+
+function cancelForm(job: JobRecord, csrf: string, small: boolean): SafeHtml {
+  return html`<form
+    method="post"
+    action="/dashboard/jobs/${job.job_id}/cancel"
+    class="inline-form"
+    data-confirm="Cancel job ${shortId(job.job_id)}? ${job.status === "RUNNING" ? "It stops within about a second and ends FAILED; its partial fields are not kept." : "It ends FAILED without running."}"
+    data-confirm-button="Cancel job"
+  >
+    <input type="hidden" name="_csrf" value="${csrf}" />
+    <button
+      type="submit"
+      class="btn btn-danger-quiet${small ? " btn-small" : ""}"
+      aria-label="Cancel job ${shortId(job.job_id)}"
+    >
+      Cancel
+    </button>
+  </form>`;
+}
+
+export interface JobsListView {
+  jobs: JobRecord[];
+  csrf: string;
+  nextCursor: string | null;
+  firstPage: boolean;
+  baseUrl: string;
+}
+
+export function jobsBody(view: JobsListView): SafeHtml {
+  const empty = view.jobs.length === 0 && view.firstPage;
+  return html`<div class="page-head">
+      <h1>Jobs</h1>
+      <p class="muted">
+        Your simulations, newest first. This page updates by itself while jobs run.
+      </p>
+    </div>
+    <section class="card card-flush" aria-labelledby="jobs-title">
+      <h2 id="jobs-title" class="sr-only">Your jobs</h2>
+      ${empty ? emptyJobs(view.baseUrl) : ""}
+      <div class="table-wrap" ${empty ? html` hidden` : ""}>
+        <table class="table responsive jobs-table">
+          <thead>
+            <tr>
+              <th scope="col">Job</th>
+              <th scope="col">Status</th>
+              <th scope="col">Submitted</th>
+              <th scope="col" class="num">Duration</th>
+              <th scope="col"><span class="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody
+            id="jobs-body"
+            data-poll="/dashboard/api/jobs"
+            ${view.firstPage ? html` data-first-page` : ""}
+          >
+            ${view.jobs.map((j) => jobRow(j, view.csrf))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+    <nav class="pager" aria-label="Pages">
+      ${view.firstPage ? "" : html`<a class="btn btn-quiet btn-small" href="/dashboard/jobs">← Newest</a>`}
+      ${view.nextCursor ? html`<a class="btn btn-quiet btn-small" href="/dashboard/jobs?before=${view.nextCursor}">Older →</a>` : ""}
+    </nav>`;
+}
+
+function emptyJobs(baseUrl: string): SafeHtml {
+  return html`<div class="empty-state" id="jobs-empty">
+    <h3>No jobs yet</h3>
+    <p>
+      Submit a simulation with an <a href="/dashboard/keys">API key</a>; it appears here at once.
+    </p>
+    <pre class="code"><code>curl -X POST ${baseUrl}/v1/simulations \\
+  -H "Authorization: Bearer $EMSIM_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d @simulation.json</code></pre>
+  </div>`;
+}
+
+/** The part of a job's page that changes while it runs (re-rendered by the poller). */
+function liveSummary(job: JobRecord): SafeHtml | string {
+  if (job.status === "COMPLETED") {
+    const r = job.solver_report ?? {};
+    const steps = typeof r.steps_run === "number" ? r.steps_run.toLocaleString("en") : null;
+    const convergence =
+      r.converged === true
+        ? ` · converged after ${steps ?? "?"} steps`
+        : steps
+          ? ` · ran ${steps} steps without reaching the convergence threshold`
+          : "";
+    return html`<span class="status-summary"
+      >Finished ${timeElement(job.finished_at)} in
+      ${formatDuration(job.duration_seconds)}${convergence}</span
+    >`;
+  }
+  if (job.status === "FAILED") {
+    return html`<span class="status-summary"
+      >Ended
+      ${timeElement(job.finished_at)}${job.attempts > 1 ? ` after ${job.attempts} attempts` : ""}</span
+    >`;
+  }
+  if (job.status === "RUNNING") {
+    return html`<span class="status-summary">Started ${timeElement(job.started_at)}</span>`;
+  }
+  return "";
+}
+
+export function jobLive(job: JobRecord): SafeHtml {
+  const p = job.progress;
+  return html`<div class="live-status">${statusBadge(job)} ${liveSummary(job)}</div>
+    ${
+      job.status === "RUNNING"
+        ? html`${progressBar(job, true)}
+            <dl class="facts facts-inline">
+              <div>
+                <dt>Elapsed</dt>
+                <dd>${formatDuration(job.duration_seconds)}</dd>
+              </div>
+              ${
+                p?.mcells_per_second
+                  ? html`<div>
+                      <dt>Speed</dt>
+                      <dd>${p.mcells_per_second.toFixed(0)} Mcell/s</dd>
+                    </div>`
+                  : ""
+              }
+              ${
+                p?.last_relative_change !== null && p?.last_relative_change !== undefined
+                  ? html`<div>
+                      <dt>Last relative change</dt>
+                      <dd>${p.last_relative_change.toExponential(2)}</dd>
+                    </div>`
+                  : ""
+              }
+            </dl>`
+        : ""
+    }
+    ${job.status === "QUEUED" ? html`<p class="status-note">Waiting for a worker to pick it up.</p>` : ""}
+    ${
+      job.status === "FAILED"
+        ? html`<div class="alert alert-error" role="alert">
+            <h2>Why it failed</h2>
+            <p class="pre-line">${job.error_detail ?? "No detail was recorded."}</p>
+          </div>`
+        : ""
+    }`;
+}
+
+interface SpecSummary {
+  domain?: {
+    size?: number[];
+    resolution?: number;
+    boundary_conditions?: string[];
+    pml_layers?: number;
+  };
+  source?: { wavelength?: number; direction?: number[]; polarization?: string; amplitude?: number };
+  structures?: { type?: string; material?: string }[];
+  monitors?: { name?: string; size?: number[]; components?: string[] }[];
+  fdtd_settings?: { time_steps?: number; courant_factor?: number; convergence_threshold?: number };
+}
+
+function monitorKind(size: number[] | undefined): string {
+  const extended = (size ?? []).filter((s) => s > 0).length;
+  return ["point", "line", "plane", "volume"][extended] ?? "monitor";
+}
+
+function setupFacts(spec: SpecSummary): SafeHtml {
+  const d = spec.domain ?? {};
+  const s = spec.source ?? {};
+  return html`<dl class="facts">
+    ${
+      d.size
+        ? html`<div>
+            <dt>Domain</dt>
+            <dd>${d.size.map((v) => +(v * 1e6).toPrecision(4)).join(" × ")} µm</dd>
+          </div>`
+        : ""
+    }
+    ${
+      d.resolution
+        ? html`<div>
+            <dt>Grid step</dt>
+            <dd>${formatLength(d.resolution)}</dd>
+          </div>`
+        : ""
+    }
+    ${
+      d.boundary_conditions
+        ? html`<div>
+            <dt>Boundaries (x, y, z)</dt>
+            <dd>
+              ${d.boundary_conditions.join(", ")}${d.pml_layers ? ` · ${d.pml_layers} PML layers` : ""}
+            </dd>
+          </div>`
+        : ""
+    }
+    ${
+      s.wavelength
+        ? html`<div>
+            <dt>Source</dt>
+            <dd>
+              plane wave, λ = ${+(s.wavelength * 1e9).toPrecision(5)}
+              nm${s.polarization ? `, ${s.polarization.toUpperCase()}` : ""}${s.direction ? `, direction (${s.direction.join(", ")})` : ""}
+            </dd>
+          </div>`
+        : ""
+    }
+    <div>
+      <dt>Structures</dt>
+      <dd>
+        ${
+          spec.structures && spec.structures.length > 0
+            ? spec.structures.map((st) => `${st.type ?? "?"} (${st.material ?? "?"})`).join(", ")
+            : "none"
+        }
+      </dd>
+    </div>
+    <div>
+      <dt>Monitors</dt>
+      <dd>
+        ${
+          spec.monitors && spec.monitors.length > 0
+            ? spec.monitors.map(
+                (m, i) =>
+                  html`${i > 0 ? ", " : ""}<strong>${m.name ?? "?"}</strong>
+                    (${monitorKind(m.size)}; ${(m.components ?? []).join(" ")})`,
+              )
+            : "none"
+        }
+      </dd>
+    </div>
+    ${
+      spec.fdtd_settings?.time_steps
+        ? html`<div>
+            <dt>Time steps (max)</dt>
+            <dd>${spec.fdtd_settings.time_steps.toLocaleString("en")}</dd>
+          </div>`
+        : ""
+    }
+  </dl>`;
+}
+
+const REPORT_LABELS: Record<string, string> = {
+  steps_run: "Steps run",
+  time_steps_limit: "Step limit",
+  converged: "Converged",
+  converged_at_step: "Converged at step",
+  last_relative_change: "Last relative change",
+  cells: "Cells (with PML)",
+  grid: "Grid",
+  dt_seconds: "Time step",
+  wall_seconds: "Solver time",
+  mcells_per_second: "Speed",
+  kernel: "Kernel",
+  threads: "Threads",
+  notes: "Notes",
+};
+
+function reportValue(key: string, value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (key === "converged") return value ? "yes" : "no";
+  if (key === "mcells_per_second" && typeof value === "number")
+    return `${value.toFixed(0)} Mcell/s`;
+  if (key === "wall_seconds" && typeof value === "number") return formatDuration(value);
+  if (key === "dt_seconds" && typeof value === "number") return `${value.toExponential(3)} s`;
+  if (key === "grid" && Array.isArray(value)) return value.join(" × ");
+  if (key === "last_relative_change" && typeof value === "number") return value.toExponential(2);
+  if (Array.isArray(value)) return value.length === 0 ? "—" : value.map(String).join("\n");
+  if (typeof value === "number")
+    return Number.isInteger(value) ? value.toLocaleString("en") : String(+value.toPrecision(5));
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+function reportFacts(report: Record<string, unknown>): SafeHtml {
+  return html`<dl class="facts">
+    ${Object.entries(report).map(
+      ([k, v]) =>
+        html`<div>
+          <dt>${REPORT_LABELS[k] ?? k}</dt>
+          <dd class="pre-line">${reportValue(k, v)}</dd>
+        </div>`,
+    )}
+  </dl>`;
+}
+
+export interface JobView {
+  job: JobRecord;
+  specJson: string;
+  csrf: string;
+}
+
+export function jobBody(view: JobView): SafeHtml {
+  const { job } = view;
+  const id = job.job_id;
+  let spec: SpecSummary = {};
+  let specPretty = view.specJson;
+  try {
+    spec = JSON.parse(view.specJson) as SpecSummary;
+    specPretty = JSON.stringify(spec, null, 2);
+  } catch {
+    // shown as stored
+  }
+  const metadata = Object.entries(job.metadata);
+  return html`<nav class="crumbs" aria-label="Breadcrumb">
+      <a href="/dashboard/jobs">Jobs</a> <span aria-hidden="true">/</span>
+      <span class="mono" aria-current="page">${shortId(id)}</span>
+    </nav>
+    <div class="page-head job-head">
+      <div>
+        <h1>Job <span class="mono job-id">${id}</span></h1>
+        <p class="muted">Submitted ${timeElement(job.created_at)}</p>
+      </div>
+      <div class="head-actions">
+        ${job.status === "COMPLETED" ? html`<a class="btn btn-primary" href="/dashboard/jobs/${id}/download" download>Download result${job.result_bytes ? html` <span class="btn-note">${formatBytes(job.result_bytes)} · HDF5</span>` : ""}</a>` : ""}
+        ${isActive(job.status) && !job.cancel_requested ? cancelForm(job, view.csrf, false) : ""}
+      </div>
+    </div>
+    <section
+      class="card live"
+      id="job-live"
+      aria-live="polite"
+      data-job-poll="/dashboard/api/jobs/${id}"
+      data-status="${job.status}"
+      data-updated="${job.updated_at}"
+    >
+      ${jobLive(job)}
+    </section>
+    ${
+      job.status === "COMPLETED"
+        ? html`<section
+            class="card plots"
+            id="plots"
+            aria-labelledby="plots-title"
+            data-result="/dashboard/api/jobs/${id}/result"
+            data-field="/dashboard/api/jobs/${id}/field"
+          >
+            <div class="plots-head">
+              <h2 id="plots-title">Fields</h2>
+              <div class="plot-controls">
+                <div class="field">
+                  <label for="plot-monitor">Monitor</label
+                  ><select id="plot-monitor" disabled></select>
+                </div>
+                <div class="field">
+                  <label for="plot-quantity">Field</label
+                  ><select id="plot-quantity" disabled></select>
+                </div>
+                <div class="field">
+                  <label for="plot-wavelength">Wavelength</label
+                  ><select id="plot-wavelength" disabled></select>
+                </div>
+                <div class="field" id="plot-slice-field" hidden>
+                  <label for="plot-slice"
+                    >Slice <output id="plot-slice-value" for="plot-slice"></output></label
+                  ><input id="plot-slice" type="range" min="0" max="0" step="1" value="0" />
+                </div>
+              </div>
+            </div>
+            <figure class="plot-figure">
+              <div class="plot-stage" id="plot-stage">
+                <canvas id="plot-canvas" role="img" aria-label="Field plot (loading)"></canvas>
+                <div class="plot-status" id="plot-status" role="status">Loading fields…</div>
+              </div>
+              <figcaption id="plot-caption" class="plot-caption"></figcaption>
+            </figure>
+            <p class="plot-readout mono" id="plot-readout" aria-hidden="true"></p>
+            <noscript
+              ><p class="hint">
+                The field plots need JavaScript. You can still download the result file.
+              </p></noscript
+            >
+          </section>`
+        : ""
+    }
+    <div class="grid-2">
+      <section class="card" aria-labelledby="details-title">
+        <h2 id="details-title">Details</h2>
+        <dl class="facts">
+          <div>
+            <dt>Status</dt>
+            <dd>${job.status}</dd>
+          </div>
+          <div>
+            <dt>Submitted</dt>
+            <dd>${timeElement(job.created_at)}</dd>
+          </div>
+          <div>
+            <dt>Started</dt>
+            <dd>${timeElement(job.started_at)}</dd>
+          </div>
+          <div>
+            <dt>Finished</dt>
+            <dd>${timeElement(job.finished_at)}</dd>
+          </div>
+          <div>
+            <dt>Duration</dt>
+            <dd>${job.status === "QUEUED" ? "—" : formatDuration(job.duration_seconds)}</dd>
+          </div>
+          <div>
+            <dt>Solver</dt>
+            <dd>${job.solver}</dd>
+          </div>
+          <div>
+            <dt>Attempts</dt>
+            <dd>${job.attempts}</dd>
+          </div>
+          ${
+            job.status === "COMPLETED"
+              ? html`<div>
+                    <dt>Result</dt>
+                    <dd>${formatBytes(job.result_bytes)} (HDF5)</dd>
+                  </div>
+                  <div>
+                    <dt>SHA-256</dt>
+                    <dd class="mono break">${job.checksum ?? "—"}</dd>
+                  </div>`
+              : ""
+          }
+        </dl>
+      </section>
+      <section class="card" aria-labelledby="metadata-title">
+        <h2 id="metadata-title">Metadata</h2>
+        ${
+          metadata.length === 0
+            ? html`<p class="empty">No metadata was submitted with this job.</p>`
+            : html`<dl class="facts">
+                ${metadata.map(
+                  ([k, v]) =>
+                    html`<div>
+                      <dt>${k}</dt>
+                      <dd class="break">${metadataValue(v)}</dd>
+                    </div>`,
+                )}
+              </dl>`
+        }
+        <h2 class="subhead">Setup</h2>
+        ${setupFacts(spec)}
+      </section>
+    </div>
+    ${
+      job.solver_report
+        ? html`<section class="card" aria-labelledby="report-title">
+            <h2 id="report-title">Solver report</h2>
+            ${reportFacts(job.solver_report)}
+          </section>`
+        : ""
+    }
+    <details class="card disclosure">
+      <summary>Simulation request (with defaults filled in)</summary>
+      <pre class="code"><code>${specPretty}</code></pre>
+    </details>`;
+}
+
+export function cancelConfirmBody(job: JobRecord, csrf: string): SafeHtml {
+  return html`<section class="card confirm-card" aria-labelledby="confirm-title">
+    <h1 id="confirm-title">Cancel job <span class="mono">${shortId(job.job_id)}</span>?</h1>
+    <p>
+      ${job.status === "RUNNING" ? "It stops within about a second and ends FAILED; its partial fields are not kept." : "It ends FAILED without running."}
+    </p>
+    <form method="post" action="/dashboard/jobs/${job.job_id}/cancel" class="actions-row">
+      <input type="hidden" name="_csrf" value="${csrf}" />
+      <input type="hidden" name="confirm" value="yes" />
+      <button type="submit" class="btn btn-danger">Cancel job</button>
+      <a class="btn btn-quiet" href="/dashboard/jobs/${job.job_id}">Keep it running</a>
+    </form>
+  </section>`;
+}
