@@ -19,10 +19,10 @@ import { DashboardError } from "./context.js";
 /** Samples per axis sent to the browser at most. */
 export const PLOT_MAX_SAMPLES = 320;
 /**
- * readFieldMap reads a component's whole dataset (every wavelength) into memory; beyond this
- * many complex samples the dashboard declines and points to the downloaded file instead.
+ * readFieldMap reads only the strided slab it plots, so any monitor can be shown; this bound
+ * only guards against a malformed file that declares an absurd shape.
  */
-export const PLOT_MAX_DATASET_SAMPLES = 8_000_000;
+export const PLOT_MAX_DATASET_SAMPLES = 2 ** 40;
 const CACHE_BYTES = 48 * 1024 * 1024;
 
 export type MonitorKind = "point" | "line" | "plane" | "volume";

@@ -153,12 +153,6 @@ export async function readFieldMap(
     }
     const ds = g.get(component) as Dataset;
     const [nx, ny, nz] = info.shape;
-    const raw = ds.value as unknown;
-    // h5wasm returns compound data as an array of [r, i] rows.
-    const rows = raw as [number, number][];
-    const offset = w * nx * ny * nz;
-    const at = (i: number, j: number, k: number) => rows[offset + (i * ny + j) * nz + k]!;
-
     const axisNames = ["x", "y", "z"] as const;
     const coords = [info.x, info.y, info.z];
     const counts = [nx, ny, nz];
@@ -178,29 +172,30 @@ export async function readFieldMap(
     }
     const [ua, va] = kept as [number, number];
     const max = options.maxSamples ?? 400;
-    const su = Math.max(1, Math.ceil(counts[ua]! / max));
-    const sv = Math.max(1, Math.ceil(counts[va]! / max));
-    const nu = Math.ceil(counts[ua]! / su);
-    const nv = Math.ceil(counts[va]! / sv);
+    const stride = [1, 1, 1];
+    stride[ua] = Math.max(1, Math.ceil(counts[ua]! / max));
+    stride[va] = Math.max(1, Math.ceil(counts[va]! / max));
+    const nu = Math.ceil(counts[ua]! / stride[ua]!);
+    const nv = Math.ceil(counts[va]! / stride[va]!);
+
+    // Read only the strided hyperslab that is plotted, never the whole dataset: the plotted
+    // axes with their strides, one index along every other axis (and one wavelength).
+    const ranges: [number, number, number][] = [0, 1, 2].map((a) =>
+      a === ua || a === va ? [0, counts[a]!, stride[a]!] : [fixed[a]!, fixed[a]! + 1, 1],
+    );
+    if (ds.shape!.length === 4) ranges.unshift([w, w + 1, 1]);
+    // h5wasm returns compound data as rows [r, i], in C order over the slab: u before v.
+    const rows = ds.slice(ranges) as unknown as [number, number][];
     const re = new Float32Array(nu * nv);
     const im = new Float32Array(nu * nv);
+    for (let p = 0; p < nu * nv; p++) {
+      re[p] = rows[p]![0];
+      im[p] = rows[p]![1];
+    }
     const u = new Float64Array(nu);
     const v = new Float64Array(nv);
-    for (let a = 0; a < nu; a++) u[a] = coords[ua]![a * su]!;
-    for (let b = 0; b < nv; b++) v[b] = coords[va]![b * sv]!;
-    const idx = [0, 0, 0];
-    for (let a = 0; a < nu; a++) {
-      for (let b = 0; b < nv; b++) {
-        idx[0] = fixed[0]!;
-        idx[1] = fixed[1]!;
-        idx[2] = fixed[2]!;
-        idx[ua] = a * su;
-        idx[va] = b * sv;
-        const [r, i] = at(idx[0]!, idx[1]!, idx[2]!);
-        re[a * nv + b] = r;
-        im[a * nv + b] = i;
-      }
-    }
+    for (let a = 0; a < nu; a++) u[a] = coords[ua]![a * stride[ua]!]!;
+    for (let b = 0; b < nv; b++) v[b] = coords[va]![b * stride[va]!]!;
     return {
       monitor,
       component,
