@@ -2,6 +2,7 @@
 // Finds every *.test.ts under src/ and test/ and runs them with Node's test runner through tsx.
 // Node 20's --test does not expand globs, so the file list is built here.
 // Usage: node scripts/run-tests.mjs [substring ...]  (only files whose path contains one of them)
+// Every test has a 300 s limit, so a hung test fails instead of hanging the suite.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -26,7 +27,15 @@ if (files.length === 0) {
 }
 const res = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--test", "--test-reporter=spec", "--test-concurrency=2", ...files],
+  [
+    "--import",
+    "tsx",
+    "--test",
+    "--test-reporter=spec",
+    "--test-concurrency=2",
+    "--test-timeout=300000",
+    ...files,
+  ],
   { stdio: "inherit", env: { ...process.env, NODE_ENV: "test" } },
 );
 process.exit(res.status ?? 1);

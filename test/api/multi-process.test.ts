@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cli, startServerProcess } from "../helpers/process.js";
+import { cli, startServerProcess, type ServerProcess } from "../helpers/process.js";
 import {
   call,
   freePort,
@@ -29,11 +29,14 @@ test("two servers racing on one data directory admit exactly one job per account
   assert.equal(created.status, 0, created.stderr);
   const key = created.stdout.trim();
   assert.match(key, /^emsim_[0-9A-Za-z]{38}$/);
-  const [a, b] = await Promise.all([
+  const started = await Promise.allSettled([
     startServerProcess(await freePort(), dataDir, { EMSIM_EMBEDDED_WORKER: "false" }),
     startServerProcess(await freePort(), dataDir, { EMSIM_EMBEDDED_WORKER: "false" }),
   ]);
+  const servers = started.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
   try {
+    for (const r of started) if (r.status === "rejected") throw r.reason;
+    const [a, b] = servers as [ServerProcess, ServerProcess];
     const body = smallSimulation();
     const results = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
@@ -46,7 +49,7 @@ test("two servers racing on one data directory admit exactly one job per account
     assert.equal(refused.length, 23);
     for (const r of refused) assert.equal(r.body.active_job_id, accepted[0]!.body.job_id);
   } finally {
-    await Promise.all([a.kill(), b.kill()]);
+    await Promise.all(servers.map((s) => s.kill()));
   }
 });
 

@@ -29,6 +29,12 @@ function entry(): string[] {
 
 const ENTRY = entry();
 
+/** Every server this test file started; none may outlive it, even when a test fails. */
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export function cli(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [...ENTRY, ...args], {
     encoding: "utf8",
@@ -62,6 +68,11 @@ export async function startServerProcess(
       stdio: ["ignore", "ignore", "pipe"],
     },
   );
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  // Neither the child nor its pipe keeps this process alive: a failed test must not hang.
+  child.unref();
+  (child.stderr as unknown as { unref?: () => void }).unref?.();
   let err = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -73,7 +84,10 @@ export async function startServerProcess(
     } catch {
       // not listening yet
     }
-    if (Date.now() > end) throw new Error(`server did not start within 60 s; its stderr:\n${err}`);
+    if (Date.now() > end) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start within 60 s; its stderr:\n${err}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -83,6 +97,7 @@ export async function startServerProcess(
     kill: (signal: NodeJS.Signals = "SIGTERM") =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.ref(); // keep this process alive until the child has exited
         child.once("exit", () => resolve());
         child.kill(signal);
       }),
