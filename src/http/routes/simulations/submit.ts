@@ -20,7 +20,7 @@ export function submitSimulation(app: App, { jobs, config }: RouteDeps): void {
         security: [{ bearerAuth: [] }],
         body: SimulationRequestSchema,
         response: {
-          202: SubmissionAck,
+          202: { ...SubmissionAck, description: "Accepted: the job is stored and QUEUED." },
           400: { ...ErrorBody, description: "Malformed JSON." },
           409: { ...ConflictBody, description: "A simulation is already running." },
           413: { ...ErrorBody, description: "Body too large." },
