@@ -43,6 +43,26 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./commands/server.js")).runWorker(rest);
       case "keys":
         return await (await import("./commands/keys.js")).runKeys(rest);
+      case "login":
+        return await (await import("./commands/login.js")).runLogin(rest);
+      case "logout":
+        return await (await import("./commands/login.js")).runLogout(rest);
+      case "submit":
+        return await (await import("./commands/submit.js")).runSubmit(rest);
+      case "status":
+        return await (await import("./commands/status.js")).runStatus(rest);
+      case "list":
+        return await (await import("./commands/list.js")).runList(rest);
+      case "cancel":
+        return await (await import("./commands/cancel.js")).runCancel(rest);
+      case "estimate":
+        return await (await import("./commands/estimate.js")).runEstimate(rest);
+      case "download":
+        return await (await import("./commands/download.js")).runDownload(rest);
+      case "plot":
+        return await (await import("./commands/plot.js")).runPlot(rest);
+      case "inspect":
+        return await (await import("./commands/inspect.js")).runInspect(rest);
       case undefined:
       case "help":
       case "--help":

@@ -4,11 +4,36 @@
  * directory, so no test reads or writes the developer's ~/.config/emsim.
  */
 import { spawn } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const ENTRY = ["--import", "tsx", "src/cli/main.ts"];
+
+function newestMtimeMs(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtimeMs(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The compiled CLI when `dist/` is newer than every source (as after `npm test`'s build):
+ * starting from TypeScript through tsx costs seconds per process. The sources otherwise.
+ * (The same rule as test/helpers/process.ts.)
+ */
+const ENTRY = (() => {
+  try {
+    const main = join(ROOT, "dist/cli/main.js");
+    if (statSync(main).mtimeMs >= newestMtimeMs(join(ROOT, "src"))) return [main];
+  } catch {
+    // not built
+  }
+  return ["--import", "tsx", "src/cli/main.ts"];
+})();
 
 export interface CliResult {
   code: number | null;

@@ -17,6 +17,8 @@ import { fieldPlotPng, renderFieldPlot } from "../../src/plot/field-plot.js";
 import { niceTicks, tickLabel } from "../../src/plot/ticks.js";
 import { glyph, hasGlyph, textWidth } from "../../src/plot/font.js";
 import type { FieldMap } from "../../src/results/read.js";
+import { contains, structureAt } from "../../src/plot/structures.js";
+import type { StructureSpec } from "../../src/solver/types.js";
 import { coloursIn, decodePng } from "./helpers.js";
 
 test("PNG encoder: an independent decoder reads back the exact pixels and text", () => {
@@ -169,4 +171,58 @@ test("an all-zero field still plots (a flat map, not a division by zero)", () =>
     ),
   );
   assert.ok(png.width > 100 && png.height > 100);
+});
+
+test("structures are found at a point like the solver does (the last one wins)", () => {
+  const box: StructureSpec = { type: "box", center: [0, 0, 0], size: [2, 2, 2], material: "SiO2" };
+  const sphere: StructureSpec = { type: "sphere", center: [0, 0, 1], radius: 0.5, material: "Si" };
+  const rod: StructureSpec = {
+    type: "cylinder",
+    center: [0, 0, 0],
+    radius: 0.25,
+    height: 4,
+    axis: "x",
+    material: "Si3N4",
+  };
+  assert.ok(contains(box, { x: 1, y: -1, z: 0.5 }));
+  assert.ok(!contains(box, { x: 1.01, y: 0, z: 0 }));
+  assert.ok(contains(sphere, { x: 0.3, y: 0, z: 1.3 }));
+  assert.ok(!contains(sphere, { x: 0.4, y: 0, z: 1.4 }));
+  assert.ok(contains(rod, { x: 1.9, y: 0.1, z: -0.2 }));
+  assert.ok(!contains(rod, { x: 2.1, y: 0, z: 0 }));
+  assert.ok(!contains(rod, { x: 0, y: 0.2, z: 0.2 }));
+  const all = [box, sphere, rod];
+  assert.equal(structureAt(all, { x: 0, y: 0, z: 0 }), 2);
+  assert.equal(structureAt(all, { x: 0, y: 0, z: 1.2 }), 1);
+  assert.equal(structureAt(all, { x: 0.9, y: 0.9, z: 0 }), 0);
+  assert.equal(structureAt(all, { x: 3, y: 0, z: 0 }), -1);
+});
+
+test("a heat map outlines the structures the monitor cuts", () => {
+  const map = syntheticMap(40, 30, (x, z) => [Math.cos(x * 3e6) * 0.5 + 0.5, z * 0]);
+  const geometry = {
+    structures: [
+      {
+        type: "box" as const,
+        center: [0, 0, 0.25e-6] as [number, number, number],
+        size: [1e-6, 1, 0.5e-6] as [number, number, number],
+        material: "Si",
+      },
+    ],
+    fixed: { y: 0 },
+  };
+  const white = (255 << 16) | (255 << 8) | 255;
+  const plain = decodePng(fieldPlotPng(map, { part: "abs" }));
+  const outlined = decodePng(fieldPlotPng(map, { part: "abs", geometry }));
+  assert.equal(outlined.width, plain.width);
+  // White appears inside the plot area only with the outline (the background is white too,
+  // so look in the middle of the image, inside the map).
+  const region = [
+    Math.floor(plain.width * 0.3),
+    Math.floor(plain.height * 0.3),
+    Math.floor(plain.width * 0.6),
+    Math.floor(plain.height * 0.6),
+  ] as const;
+  assert.ok(!coloursIn(plain, ...region).has(white));
+  assert.ok(coloursIn(outlined, ...region).has(white));
 });

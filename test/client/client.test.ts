@@ -8,7 +8,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   EmsimApiError,
@@ -47,6 +47,7 @@ before(async () => {
 after(async () => {
   await svc.close();
   await proxy.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const storageRequests = () => proxy.requests.filter((r) => r.url.startsWith("/storage/"));
@@ -177,7 +178,10 @@ test("a download cut off mid-body resumes with Range and verifies", async () => 
   assert.equal(requests.length, 2);
   assert.equal(requests[0]!.headers.range, undefined);
   assert.equal(requests[0]!.cutAfterBytes, cutAt);
-  assert.equal(requests[1]!.headers.range, `bytes=${cutAt}-`);
+  // It continues where the file on disk stopped: at most the bytes the proxy let through (a
+  // web stream that errors may drop chunks it had not handed over yet).
+  const resumedAt = Number(/^bytes=(\d+)-$/.exec(requests[1]!.headers.range ?? "")?.[1]);
+  assert.ok(resumedAt > 0 && resumedAt <= cutAt, `${requests[1]!.headers.range} after ${cutAt}`);
   assert.equal(requests[1]!.status, 206);
   assert.ok(requests.every((r) => r.headers.authorization === undefined));
   assert.equal(file.sha256, done.job.checksum);

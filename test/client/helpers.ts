@@ -78,8 +78,9 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
           const part = chunk.subarray(0, limit! - sent);
           sent += part.length;
           if (sent >= limit!) {
-            // Once these bytes have left, drop the connection without finishing the body.
-            res.write(part, () => res.socket?.destroy());
+            // Once these bytes have left (and the client had a moment to take them), drop the
+            // connection without finishing the body.
+            res.write(part, () => setTimeout(() => res.socket?.destroy(), 150));
             up.destroy();
           } else {
             res.write(part);

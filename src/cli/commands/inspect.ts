@@ -1,0 +1,188 @@
+/**
+ * `emsim inspect result.h5 [--json]`: what a result file holds — the solver report, the
+ * source, the materials, and each monitor's kind, shape, components and wavelengths (with the
+ * values of point monitors).
+ */
+import { readFieldMap, type MonitorInfo, type ResultInfo } from "../../results/read.js";
+import {
+  defaultIo,
+  EXIT,
+  fields,
+  formatMicrons,
+  printJson,
+  runClientCommand,
+  table,
+  type CommandIo,
+} from "../output.js";
+import { parse, UsageError } from "../usage.js";
+import { readResult } from "./plot.js";
+
+function kind(m: MonitorInfo): string {
+  return ["point", "line", "plane", "volume"][m.shape.filter((n) => n > 1).length]!;
+}
+
+const vec = (v: number[]) => `(${v.map((x) => Number((x * 1e6).toPrecision(4))).join(", ")})`;
+const num = (v: unknown) => (typeof v === "number" ? v : Number(v));
+
+/** |value| of every component at every wavelength of a point monitor. */
+async function pointValues(file: string, m: MonitorInfo): Promise<Record<string, number[]>> {
+  const out: Record<string, number[]> = {};
+  for (const c of m.components) {
+    out[c] = [];
+    for (let w = 0; w < m.wavelengthsM.length; w++) {
+      const map = await readFieldMap(file, m.name, c, { wavelengthIndex: w });
+      out[c].push(Math.hypot(map.re[0]!, map.im[0]!));
+    }
+  }
+  return out;
+}
+
+function solverLines(info: ResultInfo): [string, string][] {
+  const s = info.solver;
+  const converged = num(s.converged) === 1;
+  const grid = (() => {
+    try {
+      return (JSON.parse(String(s.grid_shape)) as number[]).join(" × ");
+    } catch {
+      return String(s.grid_shape);
+    }
+  })();
+  const request = info.request as {
+    domain?: { resolution?: number };
+    source?: {
+      wavelength?: number;
+      polarization?: string;
+      direction?: number[];
+      amplitude?: number;
+    };
+  };
+  const rows: [string, string][] = [
+    [
+      "run",
+      `${num(s.steps_run)} of ${num(s.time_steps_limit)} steps, ${converged ? `converged at step ${num(s.converged_at_step)}` : "did not converge"} (last relative change ${num(s.last_relative_change).toExponential(1)})`,
+    ],
+    [
+      "grid",
+      `${grid} = ${num(s.cells).toLocaleString("en-US")} cells, step ${formatMicrons(num(request.domain?.resolution))}, dt ${num(s.dt).toExponential(3)} s`,
+    ],
+    [
+      "speed",
+      `${num(s.wall_seconds).toFixed(1)} s, ${num(s.mcells_per_second).toFixed(1)} Mcells/s, kernel ${String(s.kernel)}, ${num(s.threads)} thread(s)`,
+    ],
+  ];
+  const src = request.source;
+  if (src) {
+    rows.push([
+      "source",
+      `plane wave λ = ${formatMicrons(num(src.wavelength))}, ${src.polarization}, direction (${src.direction?.join(", ")}), amplitude ${src.amplitude} V/m`,
+    ]);
+  }
+  const notes = String(s.notes ?? "").trim();
+  if (notes) rows.push(["notes", notes]);
+  return rows;
+}
+
+export async function runInspect(args: string[], io: CommandIo = defaultIo()): Promise<number> {
+  const { values, positionals } = parse(args, { json: { type: "boolean" } }, true);
+  if (positionals.length !== 1) throw new UsageError("usage: emsim inspect <result.h5> [--json]");
+  io = { ...io, json: values.json === true };
+  const file = positionals[0]!;
+  return runClientCommand(io, async () => {
+    const info = await readResult(file);
+    const points = new Map<string, Record<string, number[]>>();
+    for (const m of info.monitors)
+      if (kind(m) === "point") points.set(m.name, await pointValues(file, m));
+
+    if (io.json) {
+      printJson(io, {
+        file,
+        job_id: info.jobId,
+        format_version: info.formatVersion,
+        solver_version: info.solverVersion,
+        solver: info.solver,
+        materials: info.materials,
+        monitors: info.monitors.map((m) => ({
+          name: m.name,
+          kind: kind(m),
+          shape: m.shape,
+          components: m.components,
+          wavelengths_m: m.wavelengthsM,
+          center_m: m.center,
+          size_m: m.size,
+          ...(points.has(m.name) ? { abs_values: points.get(m.name) } : {}),
+        })),
+        request: info.request,
+      });
+      return EXIT.ok;
+    }
+
+    const out: string[] = [];
+    out.push(
+      `${file}: emsim result format ${info.formatVersion}, job ${info.jobId}, solver ${info.solverVersion}`,
+    );
+    out.push("", fields(solverLines(info)));
+    out.push("", "Materials");
+    out.push(
+      table([
+        ["NAME", "ε AT λ0", "σ (S/m)", "VALID (µm)", "MODEL"],
+        ...Object.entries(info.materials).map(([name, a]) => {
+          let range = String(a.valid_range);
+          try {
+            const [lo, hi] = JSON.parse(range) as number[];
+            range =
+              hi! > 1
+                ? "all"
+                : `${Number((lo! * 1e6).toPrecision(3))}–${Number((hi! * 1e6).toPrecision(4))}`;
+          } catch {
+            // leave as stored
+          }
+          return [
+            name,
+            `${num(a.permittivity_real).toFixed(4)}${num(a.permittivity_imag) !== 0 ? ` + ${num(a.permittivity_imag).toExponential(2)}i` : ""}`,
+            String(num(a.conductivity)),
+            range,
+            String(a.model),
+          ];
+        }),
+      ]),
+    );
+    out.push("", "Monitors");
+    out.push(
+      table([
+        [
+          "NAME",
+          "KIND",
+          "SHAPE (x × y × z)",
+          "COMPONENTS",
+          "WAVELENGTHS (µm)",
+          "CENTER (µm)",
+          "SIZE (µm)",
+        ],
+        ...info.monitors.map((m) => [
+          m.name,
+          kind(m),
+          m.shape.join(" × "),
+          m.components.join(" "),
+          m.wavelengthsM.map((w) => Number((w * 1e6).toPrecision(4))).join(" "),
+          vec(m.center),
+          vec(m.size),
+        ]),
+      ]),
+    );
+    for (const [name, byComponent] of points) {
+      const m = info.monitors.find((x) => x.name === name)!;
+      out.push("", `Point monitor '${name}' (|value| per wavelength)`);
+      out.push(
+        table([
+          ["λ (µm)", ...Object.keys(byComponent).map((c) => `|${c}|`)],
+          ...m.wavelengthsM.map((w, i) => [
+            String(Number((w * 1e6).toPrecision(4))),
+            ...Object.values(byComponent).map((v) => v[i]!.toPrecision(4)),
+          ]),
+        ]),
+      );
+    }
+    io.stdout.write(`${out.join("\n")}\n`);
+    return EXIT.ok;
+  });
+}

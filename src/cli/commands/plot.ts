@@ -1,0 +1,202 @@
+/**
+ * `emsim plot result.h5 [--monitor M] [--component C] [--wavelength W] [--part abs|real|imag]
+ * [--slice I] [--out plot.png]`: a PNG of one field component — a heat map with axes in µm
+ * and a colour bar for plane and volume monitors, a line plot for line monitors.
+ */
+import { writeFile } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
+import { readFieldMap, readResultInfo, type MonitorInfo } from "../../results/read.js";
+import { FIELD_PARTS, fieldPlotPng, type FieldPart } from "../../plot/field-plot.js";
+import {
+  CliError,
+  defaultIo,
+  EXIT,
+  formatMicrons,
+  printJson,
+  runClientCommand,
+  type CommandIo,
+} from "../output.js";
+import type { StructureSpec } from "../../solver/types.js";
+import { parse, UsageError } from "../usage.js";
+
+export const PLOT_USAGE =
+  "emsim plot <result.h5> [--monitor M] [--component Ex|Ey|Ez|Hx|Hy|Hz] [--wavelength W] [--part abs|real|imag] [--slice INDEX] [--out FILE.png] [--no-outline] [--json]";
+
+/** "1.55e-6", "1.55um", "1.55µm", "1550nm" → metres. */
+export function parseWavelength(text: string): number {
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[-+]?\d+)?)\s*(nm|um|µm|m)?\s*$/i.exec(text);
+  if (!m)
+    throw new UsageError(`--wavelength: cannot read '${text}' (e.g. 1.55um, 1550nm, 1.55e-6)`);
+  const value = Number(m[1]);
+  const unit = (m[2] ?? "").toLowerCase();
+  if (unit === "nm") return value * 1e-9;
+  if (unit === "um" || unit === "µm") return value * 1e-6;
+  if (unit === "" && value >= 1e-3) {
+    throw new UsageError(
+      `--wavelength ${text}: plain numbers are metres; add a unit, e.g. ${text}um or ${text}nm`,
+    );
+  }
+  return value;
+}
+
+function monitorKind(m: MonitorInfo): string {
+  const extended = m.shape.filter((n) => n > 1).length;
+  return ["point", "line", "plane", "volume"][extended]!;
+}
+
+/** Index of the recorded wavelength nearest `wavelengthM`, if within 1 %. */
+function wavelengthIndex(m: MonitorInfo, wavelengthM: number): number {
+  let best = 0;
+  m.wavelengthsM.forEach((w, i) => {
+    if (Math.abs(w - wavelengthM) < Math.abs(m.wavelengthsM[best]! - wavelengthM)) best = i;
+  });
+  if (Math.abs(m.wavelengthsM[best]! - wavelengthM) > 0.01 * wavelengthM) {
+    throw new CliError(
+      `monitor '${m.name}' did not record ${formatMicrons(wavelengthM)}; it has ${m.wavelengthsM.map((w) => formatMicrons(w)).join(", ")}`,
+      EXIT.usage,
+    );
+  }
+  return best;
+}
+
+export async function runPlot(args: string[], io: CommandIo = defaultIo()): Promise<number> {
+  const { values, positionals } = parse(
+    args,
+    {
+      monitor: { type: "string", short: "m" },
+      component: { type: "string", short: "c" },
+      wavelength: { type: "string", short: "w" },
+      part: { type: "string" },
+      slice: { type: "string" },
+      out: { type: "string", short: "o" },
+      "no-outline": { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    true,
+  );
+  if (positionals.length !== 1)
+    throw new UsageError(`plot takes one result file\nusage: ${PLOT_USAGE}`);
+  const part = (values.part ?? "abs") as FieldPart;
+  if (!FIELD_PARTS.includes(part)) {
+    throw new UsageError(`--part must be one of ${FIELD_PARTS.join(", ")}, got '${values.part}'`);
+  }
+  const wavelengthM = values.wavelength !== undefined ? parseWavelength(values.wavelength) : null;
+  let sliceIndex: number | undefined;
+  if (values.slice !== undefined) {
+    sliceIndex = Number(values.slice);
+    if (!Number.isInteger(sliceIndex) || sliceIndex < 0) {
+      throw new UsageError(`--slice must be a sample index (integer >= 0), got '${values.slice}'`);
+    }
+  }
+  const file = positionals[0]!;
+  const out = values.out ?? join(dirname(file), `${basename(file, extname(file))}.png`);
+  io = { ...io, json: values.json === true };
+
+  return runClientCommand(io, async () => {
+    const info = await readResult(file);
+    const plottable = info.monitors.filter((m) => monitorKind(m) !== "point");
+    let monitor: MonitorInfo | undefined;
+    if (values.monitor !== undefined) {
+      monitor = info.monitors.find((m) => m.name === values.monitor);
+      if (!monitor) {
+        throw new CliError(
+          `no monitor '${values.monitor}' in ${file}; it has ${info.monitors.map((m) => m.name).join(", ") || "none"}`,
+          EXIT.usage,
+        );
+      }
+    } else {
+      monitor = plottable[0];
+      if (!monitor) {
+        throw new CliError(
+          `${file} has no line, plane or volume monitor to plot (see 'emsim inspect ${file}')`,
+          EXIT.failure,
+        );
+      }
+    }
+    // Default: the source wavelength when the monitor recorded it, else its first one.
+    const sourceM = (info.request as { source?: { wavelength?: number } }).source?.wavelength;
+    const w =
+      wavelengthM !== null
+        ? wavelengthIndex(monitor, wavelengthM)
+        : Math.max(
+            0,
+            monitor.wavelengthsM.findIndex(
+              (x) => sourceM !== undefined && Math.abs(x - sourceM) <= 1e-9 * sourceM,
+            ),
+          );
+    const options = { wavelengthIndex: w, ...(sliceIndex !== undefined ? { sliceIndex } : {}) };
+
+    let component = values.component;
+    if (component !== undefined && !monitor.components.includes(component)) {
+      throw new CliError(
+        `monitor '${monitor.name}' did not record ${component}; it has ${monitor.components.join(", ")}`,
+        EXIT.usage,
+      );
+    }
+    let map;
+    if (component === undefined) {
+      // The strongest recorded E component (H if no E was recorded): for a plane wave that is
+      // the polarisation direction, not a component that is zero everywhere.
+      const electric = monitor.components.filter((c) => c.startsWith("E"));
+      let best = -1;
+      for (const c of electric.length > 0 ? electric : monitor.components) {
+        const candidate = await readFieldMap(file, monitor.name, c, options);
+        let peak = 0;
+        for (let i = 0; i < candidate.re.length; i++) {
+          peak = Math.max(peak, Math.hypot(candidate.re[i]!, candidate.im[i]!));
+        }
+        if (peak > best) {
+          best = peak;
+          map = candidate;
+          component = c;
+        }
+      }
+    } else {
+      map = await readFieldMap(file, monitor.name, component, options);
+    }
+    // The geometry to draw: the structures, cut where the monitor lies.
+    const fixed: Partial<Record<"x" | "y" | "z", number>> = {};
+    for (const axis of ["x", "y", "z"] as const) {
+      if (monitor[axis].length === 1) fixed[axis] = monitor[axis][0]!;
+    }
+    if (map!.slice) fixed[map!.slice.axis as "x" | "y" | "z"] = map!.slice.coordinate;
+    const structures = (info.request as { structures?: StructureSpec[] }).structures ?? [];
+    const png = fieldPlotPng(map!, {
+      part,
+      ...(values["no-outline"] ? {} : { geometry: { structures, fixed } }),
+    });
+    await writeFile(out, png);
+    const description = `${part === "abs" ? `|${component}|` : `${part} part of ${component}`} of monitor '${monitor.name}' at ${formatMicrons(map!.wavelengthM)}`;
+    if (io.json) {
+      printJson(io, {
+        out,
+        bytes: png.length,
+        monitor: monitor.name,
+        component,
+        part,
+        wavelength_m: map!.wavelengthM,
+        axes: map!.axes,
+        samples: [map!.u.length, map!.v.length],
+        slice: map!.slice,
+      });
+    } else {
+      io.stderr.write(`plotted ${description}\n`);
+      io.stdout.write(`${out}\n`);
+    }
+    return EXIT.ok;
+  });
+}
+
+/** Opens a result file with messages that say what is wrong with it. */
+export async function readResult(file: string) {
+  try {
+    return await readResultInfo(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const message = (err as Error).message;
+    if (code === "ENOENT" || /No such file|unable to open/i.test(message)) {
+      throw new CliError(`cannot open ${file}: no such file or not an HDF5 file`, EXIT.usage);
+    }
+    throw new CliError(`cannot read ${file}: ${message}`, EXIT.failure);
+  }
+}

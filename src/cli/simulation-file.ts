@@ -1,0 +1,48 @@
+/**
+ * Reading a simulation request from a JSON file and validating it locally with exactly the
+ * server's code and default limits, so mistakes are reported before anything is sent.
+ */
+import { readFile } from "node:fs/promises";
+import type { SimulationRequest } from "../client/index.js";
+import { loadConfig } from "../config.js";
+import { validateSimulationRequest } from "../schema/validate.js";
+import type { RunEstimate } from "../solver/types.js";
+import { CliError, EXIT, InvalidRequestError } from "./output.js";
+
+export interface LoadedSimulation {
+  request: SimulationRequest;
+  /** The local estimate (grid, cells, memory) of the validated request. */
+  estimate: RunEstimate;
+}
+
+/** The parsed JSON of a simulation file, unchecked. */
+export async function readSimulationJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "it is a directory"
+          : (err as Error).message;
+    throw new CliError(`cannot read ${path}: ${why}`, EXIT.usage);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${path} is not valid JSON: ${(err as Error).message}`, EXIT.invalid);
+  }
+}
+
+export async function loadSimulationFile(path: string): Promise<LoadedSimulation> {
+  const body = await readSimulationJson(path);
+  // The default limits of a server with no EMSIM_* settings: the same bounds the embedded
+  // default enforces. A server configured with larger limits may accept more
+  // (--skip-validation leaves the checks to it).
+  const outcome = validateSimulationRequest(body, loadConfig({}).limits);
+  if (!outcome.ok) throw new InvalidRequestError(path, outcome.errors);
+  return { request: outcome.request, estimate: outcome.estimate };
+}

@@ -1,0 +1,42 @@
+/**
+ * emsim SDK (`import { EmsimClient } from "emsim/client"`): a typed client for the emsim API
+ * with retries, progress polling and verified, resumable result downloads. See docs/sdk.md.
+ */
+export {
+  EmsimClient,
+  type DownloadOptions,
+  type DownloadResult,
+  type EmsimClientOptions,
+  type ListOptions,
+  type QueueWaitInfo,
+  type RequestOptions,
+  type RetryInfo,
+  type RunOptions,
+  type RunResult,
+  type SubmitOptions,
+  type WaitOptions,
+} from "./client.js";
+export type { DownloadProgress } from "./download.js";
+export {
+  EmsimApiError,
+  EmsimChecksumError,
+  EmsimError,
+  EmsimJobFailedError,
+  EmsimNetworkError,
+  isAbortError,
+} from "./errors.js";
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+export {
+  JOB_STATUSES,
+  isActive,
+  type ErrorBody,
+  type Estimate,
+  type FieldError,
+  type JobList,
+  type JobProgress,
+  type JobRecord,
+  type JobStatus,
+  type MaterialInfo,
+  type SimulationRequest,
+  type SubmissionAck,
+} from "./types.js";

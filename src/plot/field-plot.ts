@@ -1,0 +1,352 @@
+/**
+ * Plots of one field component from a result file (a `FieldMap` of src/results/read.ts): a
+ * heat map with axes in micrometres and a colour bar for plane and volume monitors, a line
+ * plot for line monitors. |E| uses viridis from zero; real and imaginary parts use the
+ * diverging map, symmetric about zero so that white means zero.
+ */
+import type { FieldMap } from "../results/read.js";
+import { Canvas } from "./canvas.js";
+import { colorAt, diverging, viridis, type Rgb } from "./colormap.js";
+import { LINE_HEIGHT, textWidth } from "./font.js";
+import { encodePng } from "./png.js";
+import { structureAt, type Point3 } from "./structures.js";
+import { niceTicks, tickLabel } from "./ticks.js";
+import type { StructureSpec } from "../solver/types.js";
+
+export type FieldPart = "abs" | "real" | "imag";
+export const FIELD_PARTS: readonly FieldPart[] = ["abs", "real", "imag"];
+
+export interface FieldPlotOptions {
+  part: FieldPart;
+  /** First title line; default e.g. "|Ey| at λ = 1.55 µm". */
+  title?: string;
+  /** Second title line; default names the monitor (and the slice of a volume). */
+  subtitle?: string;
+  /** Longest side of the plot area in pixels. Default 520. */
+  size?: number;
+  /**
+   * The request's structures, outlined over a heat map (shaded behind a line plot), with the
+   * coordinates (metres) of the axes the map does not span.
+   */
+  geometry?: {
+    structures: readonly StructureSpec[];
+    fixed: Partial<Record<"x" | "y" | "z", number>>;
+  };
+}
+
+/** At most this many structures are drawn (each pixel tests each one). */
+const MAX_DRAWN_STRUCTURES = 200;
+
+const S = 2; // font scale: 10 × 14 pixel characters
+const CHAR_H = 7 * S;
+const INK: Rgb = [30, 34, 42];
+const MUTED: Rgb = [96, 102, 112];
+const GRID: Rgb = [226, 229, 234];
+const CURVE: Rgb = [31, 95, 168];
+const SHADE: Rgb = [240, 236, 226];
+const MARGIN = 16;
+const TICK = 6;
+
+/** The plotted quantity at every sample of the map. */
+export function fieldValues(map: FieldMap, part: FieldPart): Float64Array {
+  const out = new Float64Array(map.re.length);
+  for (let i = 0; i < out.length; i++) {
+    const re = map.re[i]!;
+    const im = map.im[i]!;
+    out[i] = part === "abs" ? Math.hypot(re, im) : part === "real" ? re : im;
+  }
+  return out;
+}
+
+function quantityLabel(component: string, part: FieldPart): string {
+  return part === "abs"
+    ? `|${component}|`
+    : part === "real"
+      ? `Re ${component}`
+      : `Im ${component}`;
+}
+
+function unitOf(component: string): string {
+  return component.startsWith("H") ? "A/m" : "V/m";
+}
+
+const um = (m: number) => m * 1e6;
+
+function formatUm(m: number): string {
+  return `${Number(um(m).toPrecision(4))}`;
+}
+
+/** Value range shown: [0, max] for magnitudes, [−max|v|, max|v|] for signed parts. */
+function valueRange(values: Float64Array, part: FieldPart): [number, number] {
+  let maxAbs = 0;
+  for (const v of values) if (Number.isFinite(v)) maxAbs = Math.max(maxAbs, Math.abs(v));
+  if (maxAbs === 0) maxAbs = 1;
+  return part === "abs" ? [0, maxAbs] : [-maxAbs, maxAbs];
+}
+
+/** Edges of the cells around sample coordinates (midpoints; half a step beyond the ends). */
+function cellEdges(coords: Float64Array): [number, number] {
+  const n = coords.length;
+  const first = n > 1 ? coords[1]! - coords[0]! : 0;
+  const last = n > 1 ? coords[n - 1]! - coords[n - 2]! : 0;
+  return [coords[0]! - first / 2, coords[n - 1]! + last / 2];
+}
+
+/** Index of the sample nearest to `x` in increasing `coords`. */
+function nearest(coords: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = coords.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (coords[mid]! <= x) lo = mid;
+    else hi = mid;
+  }
+  return Math.abs(coords[hi]! - x) < Math.abs(coords[lo]! - x) ? hi : lo;
+}
+
+/**
+ * A function from plot coordinates (metres along the map's first and second axis) to the
+ * index of the structure there, or null when no geometry was given.
+ */
+function geometryLookup(
+  map: FieldMap,
+  options: FieldPlotOptions,
+): ((u: number, v: number) => number) | null {
+  const g = options.geometry;
+  if (!g || g.structures.length === 0 || g.structures.length > MAX_DRAWN_STRUCTURES) return null;
+  const base: Point3 = { x: g.fixed.x ?? 0, y: g.fixed.y ?? 0, z: g.fixed.z ?? 0 };
+  const [a, b] = map.axes as ["x" | "y" | "z", "x" | "y" | "z"];
+  return (u, v) => structureAt(g.structures, { ...base, [a]: u, [b]: v });
+}
+
+function defaultTitles(map: FieldMap, options: FieldPlotOptions): [string, string] {
+  const title =
+    options.title ??
+    `${quantityLabel(map.component, options.part)} at λ = ${formatUm(map.wavelengthM)} µm`;
+  let subtitle = `monitor '${map.monitor}'`;
+  if (map.slice) subtitle += `, slice ${map.slice.axis} = ${formatUm(map.slice.coordinate)} µm`;
+  return [title, options.subtitle ?? subtitle];
+}
+
+/** A heat map (2-D maps) or a line plot (line monitors) of the map. */
+export function renderFieldPlot(map: FieldMap, options: FieldPlotOptions): Canvas {
+  const nu = map.u.length;
+  const nv = map.v.length;
+  if (nu <= 1 && nv <= 1) {
+    throw new Error(
+      `monitor '${map.monitor}' records a single point; there is nothing to plot (use 'emsim inspect' or read the file)`,
+    );
+  }
+  return nu === 1 || nv === 1 ? renderLine(map, options) : renderHeatMap(map, options);
+}
+
+/** The plot as PNG bytes. */
+export function fieldPlotPng(map: FieldMap, options: FieldPlotOptions): Buffer {
+  const canvas = renderFieldPlot(map, options);
+  const [title, subtitle] = defaultTitles(map, options);
+  return encodePng(canvas.width, canvas.height, canvas.data, {
+    Title: `${title}, ${subtitle}`.replace(/[^\x20-\x7e]/g, "?"),
+    Software: "emsim",
+  });
+}
+
+function renderHeatMap(map: FieldMap, options: FieldPlotOptions): Canvas {
+  const values = fieldValues(map, options.part);
+  const [vmin, vmax] = valueRange(values, options.part);
+  const cmap = options.part === "abs" ? viridis : diverging;
+  const [uLo, uHi] = cellEdges(map.u);
+  const [vLo, vHi] = cellEdges(map.v);
+
+  // Square pixels in physical units, unless that makes one side unreadably thin.
+  const size = options.size ?? 520;
+  const scale = size / Math.max(uHi - uLo, vHi - vLo);
+  const plotW = Math.max(160, Math.round((uHi - uLo) * scale));
+  const plotH = Math.max(160, Math.round((vHi - vLo) * scale));
+
+  const xTicks = niceTicks(um(uLo), um(uHi), Math.max(2, Math.round(plotW / 110)));
+  const yTicks = niceTicks(um(vLo), um(vHi), Math.max(2, Math.round(plotH / 70)));
+  const cTicks = niceTicks(vmin, vmax, 5);
+  const yLabels = yTicks.ticks.map((t) => tickLabel(t, yTicks.step));
+  const cLabels = cTicks.ticks.map((t) => tickLabel(t, cTicks.step));
+  const yLabelW = Math.max(0, ...yLabels.map((l) => textWidth(l, S)));
+  const cLabelW = Math.max(
+    textWidth(unitOf(map.component), S),
+    ...cLabels.map((l) => textWidth(l, S)),
+  );
+
+  const left = MARGIN + CHAR_H + 10 + yLabelW + TICK + 4;
+  const top = MARGIN + 2 * LINE_HEIGHT * S + 12;
+  const barX = left + plotW + 24;
+  const barW = 22;
+  const width = barX + barW + TICK + 4 + cLabelW + MARGIN;
+  const height = top + plotH + TICK + 6 + CHAR_H + 12 + CHAR_H + MARGIN;
+  const c = new Canvas(width, height);
+
+  const [title, subtitle] = defaultTitles(map, options);
+  c.text(left + plotW / 2, MARGIN, title, INK, { scale: S, align: "center" });
+  c.text(left + plotW / 2, MARGIN + LINE_HEIGHT * S + 4, subtitle, MUTED, {
+    scale: S,
+    align: "center",
+  });
+
+  // The map: every plot pixel shows its nearest sample (no smoothing that would invent data).
+  const nv = map.v.length;
+  const colIndex = new Int32Array(plotW);
+  for (let px = 0; px < plotW; px++) {
+    colIndex[px] = nearest(map.u, uLo + ((px + 0.5) / plotW) * (uHi - uLo));
+  }
+  for (let py = 0; py < plotH; py++) {
+    const j = nearest(map.v, vHi - ((py + 0.5) / plotH) * (vHi - vLo));
+    for (let px = 0; px < plotW; px++) {
+      const value = values[colIndex[px]! * nv + j]!;
+      c.setPixel(left + px, top + py, colorAt(cmap, (value - vmin) / (vmax - vmin)));
+    }
+  }
+  // Structure outlines: pixels whose structure differs from a neighbour's.
+  const at = geometryLookup(map, options);
+  if (at) {
+    const ids = new Int32Array(plotW * plotH);
+    for (let py = 0; py < plotH; py++) {
+      const v = vHi - ((py + 0.5) / plotH) * (vHi - vLo);
+      for (let px = 0; px < plotW; px++) {
+        ids[py * plotW + px] = at(uLo + ((px + 0.5) / plotW) * (uHi - uLo), v);
+      }
+    }
+    const edge: Rgb = cmap.diverging ? [40, 40, 40] : [255, 255, 255];
+    for (let py = 0; py < plotH; py++) {
+      for (let px = 0; px < plotW; px++) {
+        const id = ids[py * plotW + px]!;
+        const right = px + 1 < plotW && ids[py * plotW + px + 1] !== id;
+        const below = py + 1 < plotH && ids[(py + 1) * plotW + px] !== id;
+        if (right || below) c.setPixel(left + px, top + py, edge);
+      }
+    }
+  }
+  c.strokeRect(left, top, plotW, plotH, INK);
+
+  // x axis
+  for (let k = 0; k < xTicks.ticks.length; k++) {
+    const t = xTicks.ticks[k]!;
+    const x = left + ((t - um(uLo)) / (um(uHi) - um(uLo))) * (plotW - 1);
+    c.fillRect(x, top + plotH + 1, 1, TICK, INK);
+    c.text(x, top + plotH + TICK + 4, tickLabel(t, xTicks.step), INK, {
+      scale: S,
+      align: "center",
+    });
+  }
+  c.text(left + plotW / 2, top + plotH + TICK + 6 + CHAR_H + 10, `${map.axes[0]} (µm)`, INK, {
+    scale: S,
+    align: "center",
+  });
+
+  // y axis
+  for (let k = 0; k < yTicks.ticks.length; k++) {
+    const t = yTicks.ticks[k]!;
+    const y = top + plotH - 1 - ((t - um(vLo)) / (um(vHi) - um(vLo))) * (plotH - 1);
+    c.fillRect(left - 1 - TICK, y, TICK, 1, INK);
+    c.text(left - TICK - 6, y - CHAR_H / 2, yLabels[k]!, INK, { scale: S, align: "right" });
+  }
+  c.text(MARGIN, top + plotH / 2, `${map.axes[1]} (µm)`, INK, {
+    scale: S,
+    align: "center",
+    vertical: true,
+  });
+
+  // colour bar
+  for (let py = 0; py < plotH; py++) {
+    const color = colorAt(cmap, 1 - (py + 0.5) / plotH);
+    c.fillRect(barX, top + py, barW, 1, color);
+  }
+  c.strokeRect(barX, top, barW, plotH, INK);
+  for (let k = 0; k < cTicks.ticks.length; k++) {
+    const t = cTicks.ticks[k]!;
+    const y = top + plotH - 1 - ((t - vmin) / (vmax - vmin)) * (plotH - 1);
+    c.fillRect(barX + barW + 1, y, TICK, 1, INK);
+    c.text(barX + barW + TICK + 4, y - CHAR_H / 2, cLabels[k]!, INK, { scale: S });
+  }
+  c.text(barX, top - CHAR_H - 8, unitOf(map.component), MUTED, { scale: S });
+  return c;
+}
+
+function renderLine(map: FieldMap, options: FieldPlotOptions): Canvas {
+  const values = fieldValues(map, options.part);
+  const alongU = map.u.length > 1;
+  const coords = alongU ? map.u : map.v;
+  const axis = alongU ? map.axes[0] : map.axes[1];
+  const [lo, hi] = valueRange(values, options.part);
+  const pad = (hi - lo) * 0.05;
+  const yMin = options.part === "abs" ? 0 : lo - pad;
+  const yMax = hi + pad;
+  const xMin = coords[0]!;
+  const xMax = coords[coords.length - 1]!;
+
+  const plotW = Math.round((options.size ?? 520) * 1.25);
+  const plotH = Math.round(plotW * 0.5);
+  const xTicks = niceTicks(um(xMin), um(xMax), Math.max(2, Math.round(plotW / 110)));
+  const yTicks = niceTicks(yMin, yMax, 5);
+  const yLabels = yTicks.ticks.map((t) => tickLabel(t, yTicks.step));
+  const yLabelW = Math.max(0, ...yLabels.map((l) => textWidth(l, S)));
+  const yTitle = `${quantityLabel(map.component, options.part)} (${unitOf(map.component)})`;
+
+  const left = MARGIN + CHAR_H + 10 + yLabelW + TICK + 4;
+  const top = MARGIN + 2 * LINE_HEIGHT * S + 12;
+  const width = left + plotW + MARGIN * 2;
+  const height = top + plotH + TICK + 6 + CHAR_H + 12 + CHAR_H + MARGIN;
+  const c = new Canvas(width, height);
+  const [title, subtitle] = defaultTitles(map, options);
+  c.text(left + plotW / 2, MARGIN, title, INK, { scale: S, align: "center" });
+  c.text(left + plotW / 2, MARGIN + LINE_HEIGHT * S + 4, subtitle, MUTED, {
+    scale: S,
+    align: "center",
+  });
+
+  const px = (x: number) => left + ((x - xMin) / (xMax - xMin)) * (plotW - 1);
+  const py = (v: number) => top + plotH - 1 - ((v - yMin) / (yMax - yMin)) * (plotH - 1);
+
+  // Structures along the line: shaded behind the curve.
+  const at = geometryLookup(map, options);
+  if (at) {
+    const dummy = alongU ? map.v[0]! : map.u[0]!;
+    for (let x = 0; x < plotW; x++) {
+      const pos = xMin + ((x + 0.5) / plotW) * (xMax - xMin);
+      if ((alongU ? at(pos, dummy) : at(dummy, pos)) >= 0)
+        c.fillRect(left + x, top, 1, plotH, SHADE);
+    }
+  }
+  for (let k = 0; k < yTicks.ticks.length; k++) {
+    const t = yTicks.ticks[k]!;
+    const y = py(t);
+    c.fillRect(left, y, plotW, 1, t === 0 ? MUTED : GRID);
+    c.fillRect(left - 1 - TICK, y, TICK, 1, INK);
+    c.text(left - TICK - 6, y - CHAR_H / 2, yLabels[k]!, INK, { scale: S, align: "right" });
+  }
+  for (const t of xTicks.ticks) {
+    const x = left + ((t - um(xMin)) / (um(xMax) - um(xMin))) * (plotW - 1);
+    c.fillRect(x, top, 1, plotH, GRID);
+    c.fillRect(x, top + plotH + 1, 1, TICK, INK);
+    c.text(x, top + plotH + TICK + 4, tickLabel(t, xTicks.step), INK, {
+      scale: S,
+      align: "center",
+    });
+  }
+  c.strokeRect(left, top, plotW, plotH, INK);
+  c.text(left + plotW / 2, top + plotH + TICK + 6 + CHAR_H + 10, `${axis} (µm)`, INK, {
+    scale: S,
+    align: "center",
+  });
+  c.text(MARGIN, top + plotH / 2, yTitle, INK, { scale: S, align: "center", vertical: true });
+
+  let prev: [number, number] | null = null;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isFinite(v)) {
+      prev = null;
+      continue;
+    }
+    const point: [number, number] = [px(coords[i]!), py(v)];
+    if (prev) c.line(prev[0], prev[1], point[0], point[1], CURVE, 2);
+    else c.fillRect(point[0] - 1, point[1] - 1, 2, 2, CURVE);
+    prev = point;
+  }
+  return c;
+}

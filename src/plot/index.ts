@@ -1,0 +1,20 @@
+/** PNG plots of result fields (CLI `emsim plot`); colormaps are shared with the dashboard. */
+export { Canvas } from "./canvas.js";
+export {
+  COLORMAPS,
+  colorAt,
+  cssGradient,
+  diverging,
+  viridis,
+  type Colormap,
+  type Rgb,
+} from "./colormap.js";
+export {
+  FIELD_PARTS,
+  fieldPlotPng,
+  fieldValues,
+  renderFieldPlot,
+  type FieldPart,
+  type FieldPlotOptions,
+} from "./field-plot.js";
+export { encodePng, PNG_SIGNATURE } from "./png.js";

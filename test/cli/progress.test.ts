@@ -1,0 +1,91 @@
+/**
+ * The progress display with a fake stream and clock: redrawn in place on a terminal and
+ * fitted to its width; throttled plain lines in a log; the ETA from the job's own progress.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { JobRecord } from "../../src/client/index.js";
+import { etaSeconds, JobProgressView, StatusLine } from "../../src/cli/progress.js";
+
+function stream(isTTY: boolean, columns?: number) {
+  const writes: string[] = [];
+  return { writes, isTTY, columns, write: (s: string) => writes.push(s) };
+}
+
+function job(status: JobRecord["status"], fraction: number, durationS: number): JobRecord {
+  return {
+    job_id: "0123456789abcdef-0000-4000-8000-000000000000".slice(0, 36),
+    status,
+    created_at: "",
+    updated_at: "",
+    result_url: null,
+    checksum: null,
+    checksum_algorithm: "sha256",
+    error_detail: null,
+    solver: "fdtd",
+    duration_seconds: durationS,
+    metadata: {},
+    progress: {
+      step: Math.round(fraction * 20000),
+      total_steps: 20000,
+      fraction,
+      last_relative_change: 3.2e-5,
+      mcells_per_second: 10,
+    },
+    started_at: null,
+    finished_at: null,
+    cancel_requested: false,
+    attempts: 1,
+    result_bytes: null,
+    solver_report: null,
+  };
+}
+
+test("in a log, lines are written when something changes and at least every 15 s", () => {
+  let now = 0;
+  const s = stream(false);
+  const line = new StatusLine(s, () => now);
+  line.update("a", "k1");
+  line.update("a again", "k1"); // same state: nothing
+  now = 500;
+  line.update("b", "k2"); // changed, but within a second of the last line
+  now = 1500;
+  line.update("c", "k3"); // changed: written
+  now = 10_000;
+  line.update("c", "k3");
+  now = 16_600;
+  line.update("d", "k3"); // nothing changed for 15 s: written as a heartbeat
+  line.finish("done");
+  assert.deepEqual(s.writes, ["a\n", "c\n", "d\n", "done\n"]);
+});
+
+test("on a terminal the line is redrawn in place and never wider than the terminal", () => {
+  let now = 0;
+  const s = stream(true, 60);
+  const view = new JobProgressView(s, () => now);
+  now = 12_000;
+  view.update(job("RUNNING", 0.4, 10));
+  view.update(job("RUNNING", 0.5, 12));
+  view.finish({ ...job("COMPLETED", 1, 20), solver_report: { steps_run: 9000, converged: true } });
+  assert.equal(s.writes.length, 3);
+  for (const w of s.writes.slice(0, 2)) {
+    assert.ok(w.startsWith("\r") && w.endsWith("\x1b[K"), JSON.stringify(w));
+    assert.ok(w.length - 4 <= 59, `fits 60 columns: ${w.length - 4}`);
+  }
+  assert.match(s.writes[0]!, /40\.0%/);
+  assert.match(s.writes[2]!, /COMPLETED in 20\.0 s, 9000 steps \(converged\), elapsed 0:12/);
+  assert.ok(s.writes[2]!.endsWith("\x1b[K\n"), "the final line stays, ended with a newline");
+
+  const wide = stream(true, 200);
+  new JobProgressView(wide, () => 12_000).update(job("RUNNING", 0.4, 10));
+  assert.match(
+    wide.writes[0]!,
+    /RUNNING {2}\[█+░+\] +40\.0% {2}step 8000\/20000 {2}Δ 3\.2e-5 {2}elapsed 0:00 {2}ETA ≤0:15/,
+  );
+});
+
+test("the ETA scales the running time by the steps left, once there is enough progress", () => {
+  assert.equal(etaSeconds(job("RUNNING", 0.25, 10)), 30);
+  assert.equal(etaSeconds(job("RUNNING", 0.01, 10)), null);
+  assert.equal(etaSeconds(job("QUEUED", 0.5, 0)), null);
+});
