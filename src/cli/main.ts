@@ -1,6 +1,8 @@
 /**
  * `emsim` command line: dispatches to one module per command group.
- * Exit codes: 0 ok, 1 failure reported by the service or the run, 2 usage error.
+ * Exit codes: 0 ok, 1 other failure, 2 usage, 3 authentication, 4 not found, 5 conflict (409),
+ * 6 invalid request, 7 server not reachable, 8 checksum mismatch, 9 server error or rate
+ * limit, 10 the job FAILED, 130 interrupted (docs/cli.md).
  */
 import { UsageError } from "./usage.js";
 

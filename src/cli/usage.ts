@@ -7,7 +7,9 @@ export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
   args: string[],
   options: T,
   allowPositionals = false,
-) {
+): ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: boolean; strict: true }>
+> {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (err) {
