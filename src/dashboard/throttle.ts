@@ -57,7 +57,12 @@ export class SignInThrottle {
     return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : 0;
   }
 
-  recordFailure(email: string, address: string): void {
+  /**
+   * Counts a failure; returns its time. Sign-in calls it before checking the password (with no
+   * await in between after `retryAfterSeconds`), so parallel attempts cannot all pass the check
+   * while the first ones are still hashing; a success takes it back with `recordSuccess`.
+   */
+  recordFailure(email: string, address: string): number {
     const now = this.clock();
     for (const [key, limit] of [
       [`account:${email.toLowerCase()}`, this.policy.perAccount],
@@ -73,9 +78,18 @@ export class SignInThrottle {
       // Map iteration order is insertion order, and each update re-inserts: drop the stalest.
       this.failures.delete(this.failures.keys().next().value!);
     }
+    return now;
   }
 
-  recordSuccess(email: string): void {
+  /**
+   * Clears the account's failures; with `address` and `attempt` (the time `recordFailure`
+   * returned for this attempt) it also takes that attempt back from the address's count.
+   */
+  recordSuccess(email: string, address?: string, attempt?: number): void {
     this.failures.delete(`account:${email.toLowerCase()}`);
+    if (address === undefined || attempt === undefined) return;
+    const list = this.failures.get(`address:${address}`);
+    const i = list?.lastIndexOf(attempt) ?? -1;
+    if (i >= 0) list!.splice(i, 1);
   }
 }

@@ -7,9 +7,9 @@ import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { randomUUID } from "node:crypto";
 import { dashboardPlugin } from "../dashboard/plugin.js";
-import { errors } from "../errors.js";
+import { ApiError, errors } from "../errors.js";
 import { ajv } from "../schema/ajv.js";
-import { installErrorHandling } from "./error-handler.js";
+import { installErrorHandling, sendApiError } from "./error-handler.js";
 import { createAuthenticator } from "./plugins/auth.js";
 import { createRateLimiter } from "./plugins/rate-limit.js";
 import { cancelSimulation } from "./routes/simulations/cancel.js";
@@ -41,6 +41,24 @@ export async function buildApp(
       return typeof given === "string" && CORRELATION_PATTERN.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+    // Bad percent-encoding and over-long path segments are refused before routing, where no
+    // hook or error handler runs: give them the usual body and correlation id, and echo
+    // nothing of the URL (its query may hold a download signature).
+    frameworkErrors: (err, req, reply) => {
+      reply.header("X-Correlation-ID", req.id);
+      return sendApiError(
+        reply,
+        err.code === "FST_ERR_BAD_URL"
+          ? errors.badRequest("The URL is malformed (invalid percent-encoding).")
+          : err.code === "FST_ERR_MAX_PARAM_LENGTH"
+            ? new ApiError(
+                404,
+                "not_found",
+                "Nothing is at this address (a path segment is too long).",
+              )
+            : errors.internal(),
+      );
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // One Ajv for requests everywhere (see src/schema/ajv.ts); no coercion, no stripping.

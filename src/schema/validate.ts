@@ -109,8 +109,27 @@ export type ValidationOutcome =
   | { ok: true; request: SimulationRequest; spec: SimulationSpec; estimate: RunEstimate }
   | { ok: false; errors: FieldError[] };
 
+/**
+ * Levels of objects and arrays `metadata` may nest (itself included). It is free-form, but it is
+ * stored and serialised on every read of the job, and serialising very deep nesting overflows
+ * the stack (a 500 instead of a 422).
+ */
+export const MAX_METADATA_DEPTH = 32;
+
+/** True when `value` nests objects or arrays more than `levels` deep (stops at the limit). */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  for (const item of Object.values(value)) if (nestsDeeperThan(item, levels - 1)) return true;
+  return false;
+}
+
 /** Physics, geometry and limits of a request that already passed the schema. */
 export function checkRequest(request: SimulationRequest, limits: RequestLimits): ValidationOutcome {
+  if (nestsDeeperThan(request.metadata, MAX_METADATA_DEPTH)) {
+    const message = `must not nest objects and arrays more than ${MAX_METADATA_DEPTH} levels deep`;
+    return { ok: false, errors: [{ path: "metadata", message }] };
+  }
   const spec = applyDefaults(request);
   const problems = checkSimulation(spec);
   if (problems.length > 0) return { ok: false, errors: problems };

@@ -31,6 +31,12 @@ export interface WorkerMetrics {
 }
 
 const HOST = hostname();
+/**
+ * How long a solver thread has to stop after a cancellation before it is terminated. The
+ * solver checks for cancellation between time slices, but some of its set-up (painting the
+ * structures) runs without a break for as long as the request makes it.
+ */
+const CANCEL_GRACE_MS = 5_000;
 
 /** `host:pid:random` as a file-name part: `host_pid_random`, host reduced to [A-Za-z0-9-]. */
 function scratchTag(workerId: string): string {
@@ -75,7 +81,7 @@ export class JobWorker {
   private stopping = false;
   private wake: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
-  private current: { jobId: string; thread: Worker } | null = null;
+  private current: { jobId: string; thread: Worker; cancel: () => void } | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -116,7 +122,7 @@ export class JobWorker {
   private readonly onSubmitted = (): void => this.wake?.();
 
   private readonly onCancel = (jobId: string): void => {
-    if (this.current?.jobId === jobId) this.current.thread.postMessage({ type: "cancel" });
+    if (this.current?.jobId === jobId) this.current.cancel();
   };
 
   private async recoverDeadLocalWorkers(): Promise<void> {
@@ -231,7 +237,16 @@ export class JobWorker {
       threads: this.config.solverThreads,
     };
     const thread = startSolverThread(input);
-    this.current = { jobId: job.jobId, thread };
+    let cancelTimer: NodeJS.Timeout | null = null;
+    let cancelForced = false;
+    const cancel = (): void => {
+      thread.postMessage({ type: "cancel" });
+      cancelTimer ??= setTimeout(() => {
+        cancelForced = true;
+        void thread.terminate();
+      }, CANCEL_GRACE_MS);
+    };
+    this.current = { jobId: job.jobId, thread, cancel };
 
     const beat = async (): Promise<void> => {
       const answer = await this.store.heartbeat(
@@ -246,7 +261,7 @@ export class JobWorker {
         this.log.warn({ jobId: job.jobId }, "lost the job; stopping its run");
         await thread.terminate();
       } else if (answer.cancelRequested) {
-        thread.postMessage({ type: "cancel" });
+        cancel();
       }
     };
     const heartbeat = setInterval(() => {
@@ -280,6 +295,7 @@ export class JobWorker {
       thread.on("exit", (code) => settle({ type: "exited", code }));
     });
     clearInterval(heartbeat);
+    if (cancelTimer) clearTimeout(cancelTimer);
     this.current = null;
     await thread.terminate();
     const seconds = (Date.now() - started) / 1000;
@@ -291,7 +307,9 @@ export class JobWorker {
           await this.finishCompleted(job, outPath, seconds, outcome.report);
         } catch (err) {
           // E.g. the disk is full: the job must not stay RUNNING with nobody working on it.
-          const detail = `The run finished but its result could not be stored: ${(err as Error).message}`;
+          // The cause (with the server's paths) goes to the log only.
+          const detail =
+            "The run finished but its result could not be stored on the server. Submit the job again; if this keeps happening, tell the operator the job id.";
           if (await this.store.failJob(job.jobId, this.id, now(), detail, seconds)) {
             this.metrics?.jobFinished("FAILED", seconds, null);
           }
@@ -300,9 +318,14 @@ export class JobWorker {
         return;
       }
       let detail: string;
+      const reached = progress as JobProgress | null;
       if (outcome.type === "failed" && outcome.kind === "cancelled") {
-        const total = progress ? (progress as JobProgress).totalSteps : 0;
+        const total = reached?.totalSteps ?? 0;
         detail = `Cancelled by the user at time step ${outcome.step}${total ? ` of ${total}` : ""}.`;
+      } else if (outcome.type === "exited" && cancelForced) {
+        detail = reached
+          ? `Cancelled by the user at time step ${reached.step} of ${reached.totalSteps}.`
+          : "Cancelled by the user while the run was being set up.";
       } else if (outcome.type === "failed" && outcome.kind === "diverged") {
         detail = outcome.message;
       } else if (outcome.type === "failed") {

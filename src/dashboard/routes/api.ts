@@ -66,7 +66,9 @@ export function apiRoutes(app: FastifyInstance, d: Dashboard, plots: PlotService
     const { account } = d.requireAccount(req);
     const { jobId, resultKey } = await completedJob(account.id, req.params.id);
     const summary = await plots.summary(jobId, resultKey);
-    return reply.header("Cache-Control", "private, max-age=3600").send(summary);
+    // Private data: not kept by the browser, where it would outlive sign-out (the page keeps
+    // what it fetched in memory, and the server caches payloads).
+    return reply.header("Cache-Control", "no-store").send(summary);
   });
 
   app.get<JobParams>("/api/jobs/:id/field", async (req, reply) => {
@@ -84,6 +86,6 @@ export function apiRoutes(app: FastifyInstance, d: Dashboard, plots: PlotService
       wavelengthIndex: intParam(q.wavelength, 0, 10_000)!,
       sliceIndex: intParam(q.slice, null, 1_000_000),
     });
-    return reply.header("Cache-Control", "private, max-age=3600").send(payload);
+    return reply.header("Cache-Control", "no-store").send(payload);
   });
 }

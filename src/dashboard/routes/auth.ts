@@ -66,14 +66,16 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
         { "Retry-After": String(wait) },
       );
     }
+    // Counted as failed until the password proves right, so that parallel attempts cannot
+    // all pass the check above while the first ones are still being hashed.
+    const attempt = d.throttle.recordFailure(email, req.ip);
     const credentials = await store.findAccountCredentials(email);
     const ok = await verifyPassword(password, credentials?.passwordHash ?? null);
     if (!ok || !credentials) {
-      d.throttle.recordFailure(email, req.ip);
       req.log.info({ event: "dashboard_sign_in_failed" }, "dashboard sign-in failed");
       return again(401, "The email or password is not right.");
     }
-    d.throttle.recordSuccess(email);
+    d.throttle.recordSuccess(email, req.ip, attempt);
     if (needsRehash(credentials.passwordHash!)) {
       await store.setPasswordHash(credentials.account.id, await hashPassword(password));
     }
@@ -236,11 +238,12 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
       });
     const wait = d.throttle.retryAfterSeconds(account.email, req.ip);
     if (wait > 0) return again(429, `Too many wrong passwords. Try again in ${wait} seconds.`);
+    const attempt = d.throttle.recordFailure(account.email, req.ip); // taken back if right
     const credentials = await store.findAccountCredentials(account.email);
     if (!(await verifyPassword(field(req.body, "current"), credentials?.passwordHash ?? null))) {
-      d.throttle.recordFailure(account.email, req.ip);
       return again(400, "The current password is not right.");
     }
+    d.throttle.recordSuccess(account.email, req.ip, attempt);
     const problem = newPasswordProblem(req.body, account.email);
     if (problem) return again(400, problem);
     await store.setPasswordHash(account.id, await hashPassword(field(req.body, "password")));

@@ -20,16 +20,18 @@ export function health(app: App, { store, workerRunning }: RouteDeps): void {
         },
       },
     },
-    async (_req, reply) => {
+    async (req, reply) => {
       const worker = workerRunning();
       const workerState = worker === null ? "external" : worker ? "running" : "stopped";
       try {
         const jobs = await store.countJobsByStatus();
         return { status: "ok", database: "ok", worker: workerState, jobs };
       } catch (err) {
+        // No authentication here: the cause goes to the log, not to whoever asks.
+        req.log.error({ err }, "health check: the database did not answer");
         return reply.code(503).send({
           status: "unavailable",
-          database: (err as Error).message,
+          database: "unavailable",
           worker: workerState,
           detail: "The database is not reachable.",
           error_code: "not_ready",
