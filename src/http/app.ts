@@ -70,6 +70,7 @@ export async function buildApp(
 
   app.addHook("onRequest", async (req, reply) => {
     reply.header("X-Correlation-ID", req.id);
+    reply.header("X-Content-Type-Options", "nosniff");
     req.caller = null;
   });
   app.addHook("onResponse", async (req, reply) => {

@@ -329,12 +329,18 @@ export class JobWorker {
       } else if (outcome.type === "failed" && outcome.kind === "diverged") {
         detail = outcome.message;
       } else if (outcome.type === "failed") {
-        detail = `The solver failed: ${outcome.message}`;
+        // An unexpected solver exception is a bug of ours: its message may name server paths,
+        // so the user gets the job id to report and the log gets the cause.
+        this.log.error({ jobId: job.jobId, cause: outcome.message }, "solver failed");
+        detail = `The solver failed with an internal error; report job ${job.jobId} to the operators.`;
       } else if (this.stopping) {
         return; // stop() hands the job back to the queue
       } else {
+        if (outcome.error) {
+          this.log.error({ jobId: job.jobId, err: outcome.error }, "solver thread crashed");
+        }
         detail = outcome.error
-          ? `The solver thread crashed: ${outcome.error.message}`
+          ? `The solver thread crashed; report job ${job.jobId} to the operators.`
           : `The solver thread exited unexpectedly (exit code ${outcome.code}); the run may have needed more memory than the worker has.`;
       }
       const failed = await this.store.failJob(job.jobId, this.id, now(), detail, seconds);
