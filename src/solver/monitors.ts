@@ -99,16 +99,19 @@ export class DftRecorder {
     this.sin = new Float64Array(omegas.length);
   }
 
-  /** Adds the current fields: E stamped at `tE`, H at `tH` seconds. */
-  record(re: FieldSet, im: FieldSet | null, tE: number, tH: number): void {
+  /**
+   * Adds the current fields: E stamped at `tE`, H at `tH` seconds, weighted by `sampleWeight`
+   * (k when only every k-th step is recorded, see fast/dft-cadence.ts).
+   */
+  record(re: FieldSet, im: FieldSet | null, tE: number, tH: number, sampleWeight = 1): void {
     const P = this.points;
     const W = this.omegas.length;
     for (let ci = 0; ci < this.components.length; ci++) {
       const comp = this.components[ci];
       const t = comp < 3 ? tE : tH;
       for (let w = 0; w < W; w++) {
-        this.cos[w] = Math.cos(this.omegas[w] * t);
-        this.sin[w] = Math.sin(this.omegas[w] * t);
+        this.cos[w] = sampleWeight * Math.cos(this.omegas[w] * t);
+        this.sin[w] = sampleWeight * Math.sin(this.omegas[w] * t);
       }
       const off = this.offsets[ci];
       const weight = 1 / off.length;

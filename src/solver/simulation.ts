@@ -9,6 +9,8 @@
  */
 import { EPS0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import type { CpmlParameters } from "./cpml.js";
+import { dftSampleInterval } from "./fast/dft-cadence.js";
+import { FastEngine } from "./fast/engine.js";
 import { domainFaces, shapeOf } from "./geometry.js";
 import { YeeLayout, planGrid, type GridPlan } from "./grid.js";
 import { referenceKernel, type FieldKernel } from "./kernel.js";
@@ -39,6 +41,10 @@ export interface InternalRunOptions extends RunOptions {
   /** Replaces fdtd_settings.courant_factor without validation (divergence tests). */
   courantOverride?: number;
   kernelImpl?: FieldKernel;
+  /** Fast kernel: fewest cells per thread before it uses fewer threads (tests set 0). */
+  minCellsPerThread?: number;
+  /** Steps between monitor DFT samples; default from fast/dft-cadence.ts. */
+  dftEvery?: number;
   cpml?: CpmlParameters;
   /** false: staircased permittivity, for validation comparisons only. */
   smoothing?: boolean;
@@ -74,6 +80,10 @@ export class FdtdSimulation {
   readonly kernel: FieldKernel;
   /** Union of recorded angular frequencies (the source's first). */
   readonly omegas: Float64Array;
+  /** The WASM SIMD stepper (options.kernel "fast", the default), or null for a FieldKernel. */
+  readonly fast: FastEngine | null;
+  /** Monitors take a DFT sample every `dftEvery` steps (weighted by it). */
+  readonly dftEvery: number;
   stepIndex = 0;
 
   constructor(spec: SimulationSpec, materials: MaterialResolver, options: InternalRunOptions = {}) {
@@ -145,11 +155,32 @@ export class FdtdSimulation {
       medium: sourceMedium,
       omegas: this.omegas,
     });
+    this.fast =
+      !options.kernelImpl && (options.kernel ?? "fast") === "fast"
+        ? new FastEngine({
+            plan,
+            layout,
+            medium,
+            complex: this.source.complex,
+            omega0,
+            amplitude: spec.source.amplitude,
+            cpml: options.cpml,
+            threads: options.threads,
+            minCellsPerThread: options.minCellsPerThread,
+          })
+        : null;
     this.main = new YeeGrid(plan, layout, medium, {
       complex: this.source.complex,
       blochPhase: this.source.mainBlochPhase,
       omega0,
       cpml: options.cpml,
+      ...(this.fast
+        ? {
+            fieldBuffer: this.fast.memory.buffer,
+            fieldByteOffset: this.fast.fieldByteOffset,
+            cpmlSlabs: false,
+          }
+        : {}),
     });
 
     this.monitors = spec.monitors.map((m, i) => {
@@ -171,6 +202,10 @@ export class FdtdSimulation {
         coords: [0, 1, 2].map((a) => sampleCoordinates(plan, box, a)) as MonitorState["coords"],
       };
     });
+    this.fast?.attach(this.main, this.source);
+    this.dftEvery =
+      options.dftEvery ??
+      dftSampleInterval(pulse, this.omegas, plan.dtSeconds, spec.fdtd_settings.check_every_n);
     this.addNotes(geometry.axis, geometry.sign);
   }
 
@@ -179,23 +214,49 @@ export class FdtdSimulation {
     return this.source.pulse.t0;
   }
 
+  /** Kernel name for the run report. */
+  get kernelName(): string {
+    return this.fast ? "fast" : this.kernel.name;
+  }
+
+  /** Threads the kernel steps with. */
+  get threads(): number {
+    return this.fast ? this.fast.threads : 1;
+  }
+
+  /** Compiles the fast kernel and starts its threads; await before the first step. */
+  async prepare(): Promise<void> {
+    await this.fast?.prepare();
+  }
+
+  /** Stops the fast kernel's threads (the fields stay readable). */
+  dispose(): void {
+    this.fast?.dispose();
+  }
+
   /** Advances one full time step. */
   step(): void {
     const { main, source, kernel } = this;
     const dt = this.plan.dtSeconds;
     const n = this.stepIndex;
-    source.stepAuxH(kernel);
-    main.updateH(kernel);
-    source.correctMainH(main);
-    main.fillGhostsH();
-    source.stepAuxE(kernel, n * dt);
-    main.updateE(kernel);
-    source.correctMainE(main);
-    main.fillGhostsE();
+    if (this.fast) {
+      this.fast.step(n);
+    } else {
+      source.stepAuxH(kernel);
+      main.updateH(kernel);
+      source.correctMainH(main);
+      main.fillGhostsH();
+      source.stepAuxE(kernel, n * dt);
+      main.updateE(kernel);
+      source.correctMainE(main);
+      main.fillGhostsE();
+    }
     this.stepIndex = n + 1;
     const tE = (n + 1) * dt;
     const tH = (n + 0.5) * dt;
-    for (const m of this.monitors) m.recorder.record(main.re, main.im, tE, tH);
+    if ((n + 1) % this.dftEvery === 0) {
+      for (const m of this.monitors) m.recorder.record(main.re, main.im, tE, tH, this.dftEvery);
+    }
     source.record(tE, tH);
   }
 
@@ -244,6 +305,8 @@ export class FdtdSimulation {
   }
 
   private addNotes(axis: number, sign: number): void {
+    /** Six significant digits: -9.2e-7, not -9.199999999999999e-7. */
+    const metres = (v: number) => String(Number(v.toPrecision(6)));
     const plan = this.plan;
     const names = "xyz";
     const lambda0 = this.spec.source.wavelength;
@@ -261,8 +324,8 @@ export class FdtdSimulation {
       const actual = ax.interiorCells * ax.stepM;
       if (Math.abs(actual - ax.requestedSizeM) > 1e-9 * ax.requestedSizeM) {
         this.notes.push(
-          `domain.size along ${names[a]} rounded from ${ax.requestedSizeM} m to ` +
-            `${ax.interiorCells} cells = ${actual} m`,
+          `domain.size along ${names[a]} rounded from ${metres(ax.requestedSizeM)} m to ` +
+            `${ax.interiorCells} cells = ${metres(actual)} m`,
         );
       }
       if (a !== axis && ax.boundary === "pml") {
@@ -290,7 +353,7 @@ export class FdtdSimulation {
       if (upstream) {
         this.notes.push(
           `monitor "${m.spec.name}" has samples upstream of the source plane at ` +
-            `${names[axis]} = ${tfsfCoord} m: there it records only the scattered field`,
+            `${names[axis]} = ${metres(tfsfCoord)} m: there it records only the scattered field`,
         );
       }
     }
@@ -298,6 +361,7 @@ export class FdtdSimulation {
 
   /** Total energy (ε0-scaled, see YeeGrid.energy). */
   energy(): number {
+    if (this.fast) return this.fast.energy();
     return this.main.energy();
   }
 }

@@ -32,6 +32,11 @@ export interface YeeGridOptions {
   /** Memory for the fields (e.g. a shared WebAssembly.Memory buffer), zeroed. */
   fieldBuffer?: ArrayBufferLike;
   fieldByteOffset?: number;
+  /**
+   * false: no ψ arrays for updateH/updateE's CPML pass, because another stepper (the fast
+   * kernel, which keeps its own ψ) advances this grid.
+   */
+  cpmlSlabs?: boolean;
 }
 
 export class YeeGrid {
@@ -81,8 +86,9 @@ export class YeeGrid {
     const off = options.fieldByteOffset ?? 0;
     this.re = allocateFieldSet(layout, options.fieldBuffer, off);
     this.im = complex ? allocateFieldSet(layout, options.fieldBuffer, off + setBytes) : null;
-    this.slabsRe = createCpmlSlabs(this.kernelGrid, plan.axes);
-    this.slabsIm = complex ? createCpmlSlabs(this.kernelGrid, plan.axes) : [];
+    const slabs = options.cpmlSlabs ?? true;
+    this.slabsRe = slabs ? createCpmlSlabs(this.kernelGrid, plan.axes) : [];
+    this.slabsIm = slabs && complex ? createCpmlSlabs(this.kernelGrid, plan.axes) : [];
     this.boundary = { layout, blochPhase: options.blochPhase ?? [0, 0, 0] };
   }
 

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:solver`: the FDTD solver's throughput against the machine's memory bandwidth.
+ *
+ *  1. A WASM SIMD copy/triad probe (bench/bandwidth.ts) on 1 thread and on all threads.
+ *  2. runSimulation on 128³ and 256³ grids (12 CPML layers on every face, a Si3N4 box, a
+ *     plane monitor) with the fast kernel on 1 thread and on all threads, and the plain-JS
+ *     reference kernel on the same grids for a few steps.
+ *  3. A 500³ grid, a few steps on all threads: does it fit, and how much memory per cell.
+ *
+ * Each case runs in its own process (bench/solver-case.ts) so its peak RSS is its own.
+ * Mcell/s is report.mcellsPerSecond: cells × steps over the time-stepping wall time (kernel
+ * compilation, thread start-up and grid set-up excluded). The bandwidth bound of a case is
+ * triad GB/s (same thread count) ÷ the design's bytes per cell-update.
+ * Environment: BENCH_THREADS (default: available cores), BENCH_QUICK=1 (smaller step counts).
+ */
+import { spawnSync } from "node:child_process";
+import { availableParallelism, cpus, totalmem } from "node:os";
+import type { BandwidthFigures } from "./bandwidth.js";
+
+const THREADS = Number(process.env.BENCH_THREADS ?? availableParallelism());
+const QUICK = process.env.BENCH_QUICK === "1";
+
+interface CaseResult {
+  kind: string;
+  cells: number;
+  threads: number;
+  steps: number;
+  gridCells: number;
+  interiorCells: number;
+  threadsUsed: number;
+  mcellsPerSecond: number;
+  setupSeconds: number;
+  bytesPerCellUpdate: number;
+  kernelBytes: number;
+  maxRssBytes: number;
+}
+
+function runCase<T>(arg: object): T {
+  const r = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "bench/solver-case.ts", JSON.stringify(arg)],
+    { encoding: "utf8", maxBuffer: 1 << 24, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  if (r.status !== 0) throw new Error(`case ${JSON.stringify(arg)} failed (exit ${r.status})`);
+  const line = r.stdout.trim().split("\n").pop() ?? "";
+  return JSON.parse(line) as T;
+}
+
+const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+const started = performance.now();
+console.log(
+  `# bench:solver — ${new Date().toISOString()}, ${cpus()[0]?.model ?? "unknown CPU"}, ` +
+    `${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
+);
+
+const threadCounts = THREADS > 1 ? [1, THREADS] : [1];
+const bandwidth = runCase<BandwidthFigures[]>({ kind: "bandwidth", threads: threadCounts });
+console.log("## Memory bandwidth (WASM SIMD, float32, 3 × 256 MiB)\n");
+console.log("| threads | copy GB/s | triad GB/s |\n|---|---|---|");
+for (const b of bandwidth) {
+  console.log(`| ${b.threads} | ${b.copyGBps.toFixed(1)} | ${b.triadGBps.toFixed(1)} |`);
+}
+const triad = (threads: number) =>
+  bandwidth.find((b) => b.threads === threads)?.triadGBps ?? bandwidth[0].triadGBps;
+
+console.log("\n## Solver (12 CPML layers on every face, Si3N4 box, plane monitor)\n");
+console.log(
+  "| grid | kernel | threads | steps | Mcell/s | B/cell-update | bound Mcell/s | of bound | peak RSS | set-up s |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+const sizes: [number, number, number][] = QUICK
+  ? [
+      [128, 20, 2],
+      [256, 8, 1],
+    ]
+  : [
+      [128, 100, 4],
+      [256, 40, 2],
+    ];
+for (const [cells, steps, refSteps] of sizes) {
+  const cases: object[] = threadCounts.map((threads) => ({ kind: "fast", cells, threads, steps }));
+  cases.push({ kind: "reference", cells, threads: 1, steps: refSteps });
+  for (const c of cases) {
+    const r = runCase<CaseResult>(c);
+    const fast = r.kind === "fast";
+    const bound = fast ? (triad(r.threadsUsed) * 1e9) / r.bytesPerCellUpdate / 1e6 : NaN;
+    console.log(
+      `| ${cells}³ | ${r.kind} | ${r.threadsUsed} | ${r.steps} | ${r.mcellsPerSecond.toFixed(0)} | ` +
+        `${fast ? r.bytesPerCellUpdate.toFixed(1) : "≈78 + CPML pass"} | ` +
+        `${fast ? bound.toFixed(0) : "–"} | ${fast ? `${((100 * r.mcellsPerSecond) / bound).toFixed(0)} %` : "–"} | ` +
+        `${mib(r.maxRssBytes)} | ${r.setupSeconds.toFixed(1)} |`,
+    );
+  }
+}
+
+console.log("\n## 500³ (all threads, a few steps)\n");
+const big = runCase<CaseResult>({
+  kind: "fast",
+  cells: 500,
+  threads: THREADS,
+  steps: QUICK ? 2 : 4,
+});
+const fieldBytesPerCell = (24 * 502 ** 3) / big.gridCells;
+console.log(
+  `${big.gridCells.toLocaleString("en")} cells, ${big.threadsUsed} threads: ` +
+    `${big.mcellsPerSecond.toFixed(0)} Mcell/s; kernel memory ${mib(big.kernelBytes)} ` +
+    `(${(big.kernelBytes / big.gridCells).toFixed(1)} B/cell overall, ${fieldBytesPerCell.toFixed(1)} B/cell ` +
+    `of fields outside the absorber), peak RSS ${mib(big.maxRssBytes)} ` +
+    `(${(big.maxRssBytes / big.gridCells).toFixed(1)} B/cell), set-up ${big.setupSeconds.toFixed(0)} s`,
+);
+console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s)`);

@@ -1,0 +1,810 @@
+/**
+ * Generates the fast kernel's WebAssembly text (WAT, 128-bit SIMD) for one grid.
+ *
+ * Exports, each over one x-plane i of one field set (0 real, 1 imaginary):
+ *   h(i, set)       H bulk update with the CPML ψ terms fused in,
+ *   e(i, set)       E bulk update with the CPML ψ terms fused in,
+ *   energy(i, set)  Σ ε·|E|² + η0²·|H|² over the padded plane (f64).
+ *
+ * Per component c the curl is ∂_{d1}F_{d2} − ∂_{d2}F_{d1} with d1 = c+1, d2 = c+2 (mod 3), and
+ * in an absorber slab normal to d the recursive-convolution term is added to the derivative
+ * it belongs to (Roden & Gedney 2000):
+ *   H_c ← H_c − ch·[(Δ_{d1}E_{d2}/(κh) + ψ1) − (Δ_{d2}E_{d1}/(κh) + ψ2)],
+ *   E_c ← ca·E_c + cb·[(Δ_{d1}H_{d2}/(κh) + ψ1) − (Δ_{d2}H_{d1}/(κh) + ψ2)],
+ *   ψ ← b·ψ + (c/h)·Δ,
+ * which is the reference kernel followed by cpml.ts's separate ψ pass, with the difference Δ
+ * computed once and ψ touched only where it exists. Rows run along z, four cells per vector;
+ * the 0–3 cells left at the end of a span take a scalar loop (rows are n+2 floats, so neither
+ * alignment nor a multiple of 4 can be assumed; unaligned v128 loads cost nothing extra here).
+ *
+ * Everything grid-specific (strides, array addresses, update ranges, the z extents of the
+ * absorber) is baked in as constants: every field load is `v128.load offset=<array + Δ>` off
+ * one running pointer, so the hot loop does no address arithmetic besides two increments.
+ * Spans are split where the z absorber starts and ends (their ψ coefficients vary along the
+ * row), and for E also where the material run changes ((ca, cb) are splatted once per run).
+ */
+import type { YeeLayout } from "../grid.js";
+import type { FastMemoryPlan, PsiFacePlan } from "./memory-plan.js";
+
+export interface KernelWatInput {
+  layout: YeeLayout;
+  plan: FastMemoryPlan;
+  /** dt/μ0 (rounded to f32 in the kernel). */
+  hCoefficient: number;
+  /** η0², for the energy. */
+  eta0Squared: number;
+  /**
+   * Stored values (fields and ψ) smaller in magnitude than this are stored as zero, so no
+   * float32 denormal ever enters the arithmetic (see flushBelow in engine.ts).
+   */
+  flushBelow: number;
+  /**
+   * Along z, for E (node profile) and H (half profile): the first index past the low-face
+   * absorber cells with ψ and the first index of the high-face ones (c ≠ 0 there).
+   */
+  zAbsorber: { node: [number, number]; half: [number, number] };
+}
+
+type Kind = "E" | "H";
+/** Vectors per iteration of the main loop (set by measurement, see docs/benchmarks.md). */
+const UNROLL = Number(process.env.EMSIM_KERNEL_UNROLL ?? 2);
+type Ty = "v" | "s";
+
+const f32c = (x: number) => {
+  const v = Math.fround(x);
+  if (!Number.isFinite(v)) throw new RangeError(`non-finite kernel constant ${x}`);
+  return v === 0 ? "0" : v.toPrecision(9);
+};
+
+/** The two derivative directions of component c and the ψ slot each uses (cpml.ts order). */
+function directions(kind: Kind, c: number) {
+  const d1 = (c + 1) % 3;
+  const d2 = (c + 2) % 3;
+  return { d1, d2, q1: kind === "E" ? 0 : 2, q2: kind === "E" ? 1 : 3 };
+}
+
+class Generator {
+  private readonly L: YeeLayout;
+  private readonly P: FastMemoryPlan;
+  private readonly stride: [number, number, number];
+
+  constructor(private readonly input: KernelWatInput) {
+    this.L = input.layout;
+    this.P = input.plan;
+    this.stride = [this.L.strides[0], this.L.strides[1], 1];
+  }
+
+  private lo(comp: number, axis: number) {
+    return this.L.lo[comp * 3 + axis];
+  }
+  private hi(comp: number, axis: number) {
+    return this.L.hi[comp * 3 + axis];
+  }
+  private facesOf(axis: number): PsiFacePlan[] {
+    return this.P.faces.filter((f) => f.axis === axis);
+  }
+
+  /** Byte offsets (from pb = set·setBytes + 4·p) of the streams one span reads and writes. */
+  private streams(kind: Kind, c: number) {
+    const { d1, d2 } = directions(kind, c);
+    const comp = this.P.components;
+    const s = this.stride;
+    if (kind === "H") {
+      // Forward differences of E.
+      return {
+        f: comp[3 + c],
+        g2: [comp[d2] + 4 * s[d1], comp[d2]],
+        g1: [comp[d1] + 4 * s[d2], comp[d1]],
+      };
+    }
+    // Backward differences of H.
+    return {
+      f: comp[c],
+      g2: [comp[3 + d2], comp[3 + d2] - 4 * s[d1]],
+      g1: [comp[3 + d1], comp[3 + d1] - 4 * s[d2]],
+    };
+  }
+
+  private coefArrays(kind: Kind) {
+    const P = this.P;
+    return kind === "E"
+      ? { inv: P.invNode, b: P.bNode, c: P.cNode }
+      : { inv: P.invHalf, b: P.bHalf, c: P.cHalf };
+  }
+
+  /** One span function: cells [k0, k0+n) of a row, ψ on the d1 / d2 derivative or not. */
+  span(kind: Kind, c: number, psi1: boolean, psi2: boolean): string {
+    const { d1, d2 } = directions(kind, c);
+    const st = this.streams(kind, c);
+    const arr = this.coefArrays(kind);
+    const ch = f32c(this.input.hCoefficient);
+    const tiny = f32c(this.input.flushBelow);
+    // One vector (or scalar) of cells at byte `shift` past the running pointers; `unroll`
+    // copies per loop iteration (the copies differ only in their offset immediates).
+    const body = (ty: Ty, unroll: number) =>
+      [...Array(unroll).keys()]
+        .flatMap((u) => cells(ty, u * 16))
+        .concat(advance(ty, unroll))
+        .join("\n        ");
+    const advance = (ty: Ty, unroll: number) => {
+      const W = (ty === "v" ? 16 : 4) * unroll;
+      const inc = (name: string) =>
+        `(local.set $${name} (i32.add (local.get $${name}) (i32.const ${W})))`;
+      const lines = [inc("pb"), inc("K")];
+      if (psi1) lines.push(inc("q1"));
+      if (psi2) lines.push(inc("q2"));
+      lines.push(
+        `(local.set $n (i32.sub (local.get $n) (i32.const ${(ty === "v" ? 4 : 1) * unroll})))`,
+      );
+      return lines;
+    };
+    const cells = (ty: Ty, shift: number) => {
+      const T = ty === "v" ? "f32x4" : "f32";
+      const sfx = ty === "v" ? "v" : "s";
+      const ld = (off: number, ptr: string) =>
+        ty === "v"
+          ? `(v128.load offset=${off + shift} align=4 (local.get $${ptr}))`
+          : `(f32.load offset=${off + shift} (local.get $${ptr}))`;
+      const store = (off: number, ptr: string, val: string) =>
+        ty === "v"
+          ? `(v128.store offset=${off + shift} align=4 (local.get $${ptr}) ${val})`
+          : `(f32.store offset=${off + shift} (local.get $${ptr}) ${val})`;
+      const op = (name: string, a: string, b: string) => `(${T}.${name} ${a} ${b})`;
+      const get = (name: string) => `(local.get $${name}${sfx})`;
+      const param = (name: string) =>
+        ty === "v" ? `(local.get $${name}v)` : `(local.get $${name})`;
+      // Per-direction coefficient: along z a per-k load, along x/y the span's constant.
+      const inv = (slot: 1 | 2, d: number) =>
+        d === 2 ? ld(arr.inv[2] + 4, "K") : param(`inv${slot}`);
+      const bco = (slot: 1 | 2, d: number) => (d === 2 ? ld(arr.b[2], "K") : param(`b${slot}`));
+      const cco = (slot: 1 | 2, d: number) => (d === 2 ? ld(arr.c[2], "K") : param(`c${slot}`));
+      const lines: string[] = [];
+      lines.push(`(local.set $d2${sfx} ${op("sub", ld(st.g2[0], "pb"), ld(st.g2[1], "pb"))})`);
+      lines.push(`(local.set $d1${sfx} ${op("sub", ld(st.g1[0], "pb"), ld(st.g1[1], "pb"))})`);
+      lines.push(`(local.set $t1${sfx} ${op("mul", get("d2"), inv(1, d1))})`);
+      lines.push(`(local.set $t2${sfx} ${op("mul", get("d1"), inv(2, d2))})`);
+      // |x| ≤ flushBelow → 0 (two compares and a mask: far cheaper than denormal assists).
+      const flush = (local: string) =>
+        ty === "v"
+          ? `(local.set $${local}v (v128.and (local.get $${local}v) (f32x4.gt (v128.and (local.get $${local}v) (local.get $absv)) (local.get $tinyv))))`
+          : `(local.set $${local}s (select (local.get $${local}s) (f32.const 0) (f32.gt (f32.abs (local.get $${local}s)) (f32.const ${tiny}))))`;
+      const psi = (slot: 1 | 2, d: number, diff: string) => {
+        lines.push(
+          `(local.set $ps${sfx} ${op("add", op("mul", bco(slot, d), ld(0, `q${slot}`)), op("mul", cco(slot, d), get(diff)))})`,
+        );
+        lines.push(flush("ps"));
+        lines.push(store(0, `q${slot}`, get("ps")));
+        lines.push(`(local.set $t${slot}${sfx} ${op("add", get(`t${slot}`), get("ps"))})`);
+      };
+      if (psi1) psi(1, d1, "d2");
+      if (psi2) psi(2, d2, "d1");
+      const curl = op("sub", get("t1"), get("t2"));
+      if (kind === "H") {
+        const chv = ty === "v" ? `(local.get $chv)` : `(f32.const ${ch})`;
+        lines.push(`(local.set $o${sfx} ${op("sub", ld(st.f, "pb"), op("mul", chv, curl))})`);
+      } else {
+        lines.push(
+          `(local.set $o${sfx} ${op("add", op("mul", param("ca"), ld(st.f, "pb")), op("mul", param("cb"), curl))})`,
+        );
+      }
+      lines.push(flush("o"));
+      lines.push(store(st.f, "pb", get("o")));
+      return lines;
+    };
+    const splats = ["inv1", "inv2", "b1", "c1", "b2", "c2", ...(kind === "E" ? ["ca", "cb"] : [])]
+      .map((p) => `(local.set $${p}v (f32x4.splat (local.get $${p})))`)
+      .join("\n    ");
+    const vlocals = ["inv1", "inv2", "b1", "c1", "b2", "c2", "ca", "cb", "ch"]
+      .map((p) => `(local $${p}v v128)`)
+      .join(" ");
+    return `
+  (func $${kind.toLowerCase()}s${c}_${psi1 ? 1 : 0}${psi2 ? 1 : 0}
+    (param $pb i32) (param $K i32) (param $n i32) (param $inv1 f32) (param $inv2 f32)
+    (param $q1 i32) (param $b1 f32) (param $c1 f32) (param $q2 i32) (param $b2 f32) (param $c2 f32)
+    (param $ca f32) (param $cb f32)
+    ${vlocals}
+    (local $d1v v128) (local $d2v v128) (local $t1v v128) (local $t2v v128) (local $psv v128)
+    (local $d1s f32) (local $d2s f32) (local $t1s f32) (local $t2s f32) (local $pss f32)
+    (local $ov v128) (local $os f32) (local $tinyv v128) (local $absv v128)
+    ${splats}
+    (local.set $tinyv (f32x4.splat (f32.const ${tiny})))
+    (local.set $absv (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
+    (local.set $chv (f32x4.splat (f32.const ${ch})))
+    (block $v2done (loop $v2loop
+      (br_if $v2done (i32.lt_s (local.get $n) (i32.const ${4 * UNROLL})))
+        ${body("v", UNROLL)}
+      (br $v2loop)))
+    (block $vdone (loop $vloop
+      (br_if $vdone (i32.lt_s (local.get $n) (i32.const 4)))
+        ${body("v", 1)}
+      (br $vloop)))
+    (block $sdone (loop $sloop
+      (br_if $sdone (i32.le_s (local.get $n) (i32.const 0)))
+        ${body("s", 1)}
+      (br $sloop))))`;
+  }
+
+  /** Static z segments of a component's row: [k0, k1) and the z face whose ψ applies. */
+  private zSegments(kind: Kind, c: number): { k0: number; k1: number; face: PsiFacePlan | null }[] {
+    const comp = kind === "E" ? c : 3 + c;
+    const kLo = this.lo(comp, 2);
+    const kEnd = this.hi(comp, 2) + 1;
+    if (kEnd <= kLo) return [];
+    const { d1, d2 } = directions(kind, c);
+    if (d1 !== 2 && d2 !== 2) return [{ k0: kLo, k1: kEnd, face: null }];
+    const [zA, zB] = kind === "E" ? this.input.zAbsorber.node : this.input.zAbsorber.half;
+    const faces = this.facesOf(2);
+    const loFace = faces.find((f) => f.side === "lo") ?? null;
+    const hiFace = faces.find((f) => f.side === "hi") ?? null;
+    const segs: { k0: number; k1: number; face: PsiFacePlan | null }[] = [];
+    let a = kLo;
+    if (loFace && zA > a) {
+      const b = Math.min(zA, kEnd);
+      segs.push({ k0: a, k1: b, face: loFace });
+      a = b;
+    }
+    const midEnd = hiFace ? Math.max(a, Math.min(zB, kEnd)) : kEnd;
+    if (midEnd > a) segs.push({ k0: a, k1: midEnd, face: null });
+    if (hiFace && kEnd > midEnd) segs.push({ k0: midEnd, k1: kEnd, face: hiFace });
+    return segs;
+  }
+
+  /** Code that sets $inv{slot}, $on{slot}, $b{slot}, $c{slot}, $q{slot}row for x or y. */
+  private directionSetup(kind: Kind, d: 0 | 1, slot: 1 | 2, q: number): string {
+    const arr = this.coefArrays(kind);
+    const t = d === 0 ? "(local.get $i)" : "(local.get $j)";
+    const lines = [
+      `(local.set $inv${slot} (f32.load offset=${arr.inv[d] + 4} (i32.shl ${t} (i32.const 2))))`,
+      `(local.set $on${slot} (i32.const 0))`,
+    ];
+    for (const f of this.facesOf(d)) {
+      const [lx, ly] = f.strides;
+      // ψ index at (i, j, k = 0), as a byte offset: slab-local coordinate along d.
+      // Along x this is the plane's base (rowSetup adds (j+1)·ly per row); along y the row's.
+      const idx =
+        d === 0
+          ? `(i32.add (i32.mul (i32.sub (local.get $i) (i32.const ${f.a0})) (i32.const ${lx})) (i32.const 1))`
+          : `(i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${lx})) (i32.add (i32.mul (i32.sub (local.get $j) (i32.const ${f.a0})) (i32.const ${ly})) (i32.const 1)))`;
+      lines.push(`(if (i32.and (i32.ge_s ${t} (i32.const ${f.a0})) (i32.le_s ${t} (i32.const ${f.a1})))
+        (then
+          (local.set $c${slot} (f32.load offset=${arr.c[d]} (i32.shl ${t} (i32.const 2))))
+          (if (f32.ne (local.get $c${slot}) (f32.const 0))
+            (then
+              (local.set $on${slot} (i32.const 1))
+              (local.set $b${slot} (f32.load offset=${arr.b[d]} (i32.shl ${t} (i32.const 2))))
+              (local.set $q${slot}${d === 0 ? "plane" : "row"} (i32.add (i32.add (local.get $psiSet) (i32.const ${f.psi[q]})) (i32.shl ${idx} (i32.const 2))))))))`);
+    }
+    return lines.join("\n      ");
+  }
+
+  /** A call of the right span variant for cells [$a, $b) of the current row. */
+  private spanCall(
+    kind: Kind,
+    c: number,
+    face: PsiFacePlan | null,
+    a: string,
+    b: string,
+    /** true: the row is known to be outside every x and y absorber slab. */
+    xyFree = false,
+  ): string {
+    const { d1, d2, q1, q2 } = directions(kind, c);
+    const lines = [
+      `(local.set $pb (i32.add (local.get $rowpb) (i32.shl ${a} (i32.const 2))))`,
+      `(local.set $K (i32.shl ${a} (i32.const 2)))`,
+      `(local.set $n (i32.sub ${b} ${a}))`,
+    ];
+    const slots: { slot: 1 | 2; d: number; q: number }[] = [
+      { slot: 1, d: d1, q: q1 },
+      { slot: 2, d: d2, q: q2 },
+    ];
+    // Static (z) and dynamic (x, y) ψ flags.
+    const dynamic: (1 | 2)[] = [];
+    const fixed: Record<number, boolean> = {};
+    for (const s of slots) {
+      if (s.d === 2) {
+        fixed[s.slot] = face !== null;
+        if (face) {
+          const [lx, ly] = face.strides;
+          lines.push(
+            `(local.set $q${s.slot} (i32.add (i32.add (local.get $psiSet) (i32.const ${face.psi[s.q]})) (i32.shl (i32.add (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${lx})) (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${ly}))) (i32.sub ${a} (i32.const ${face.a0}))) (i32.const 2))))`,
+          );
+        }
+      } else if (this.facesOf(s.d).length > 0 && !xyFree) {
+        dynamic.push(s.slot);
+        lines.push(
+          `(local.set $q${s.slot} (i32.add (local.get $q${s.slot}row) (i32.shl ${a} (i32.const 2))))`,
+        );
+      } else {
+        fixed[s.slot] = false;
+      }
+    }
+    const args =
+      "(local.get $pb) (local.get $K) (local.get $n) (local.get $inv1) (local.get $inv2) " +
+      "(local.get $q1) (local.get $b1) (local.get $c1) (local.get $q2) (local.get $b2) (local.get $c2) " +
+      (kind === "E" ? "(local.get $ca) (local.get $cb)" : "(f32.const 0) (f32.const 0)");
+    const name = (f: Record<number, boolean>) =>
+      `$${kind.toLowerCase()}s${c}_${f[1] ? 1 : 0}${f[2] ? 1 : 0}`;
+    const tree = (rest: (1 | 2)[], f: Record<number, boolean>): string => {
+      if (rest.length === 0) return `(call ${name(f)} ${args})`;
+      const [s, ...more] = rest;
+      return `(if (local.get $on${s}) (then ${tree(more, { ...f, [s]: true })}) (else ${tree(more, { ...f, [s]: false })}))`;
+    };
+    lines.push(tree(dynamic, fixed));
+    return lines.join("\n          ");
+  }
+
+  /**
+   * One component's row (i, j), cells [kFrom, kTo) of its update range, with every ψ term
+   * that applies there: used for rows in x/y absorber slabs, rows where not all three
+   * components are updated, and the row ends outside the fused span.
+   */
+  row(kind: Kind, c: number): string {
+    const comp = kind === "E" ? c : 3 + c;
+    const { d1, d2, q1, q2 } = directions(kind, c);
+    const name = `$${kind.toLowerCase()}${c}r`;
+    const segs = this.zSegments(kind, c);
+    const params =
+      "(param $i i32) (param $j i32) (param $set i32) (param $kFrom i32) (param $kTo i32)";
+    if (segs.length === 0) return `(func ${name} ${params})`;
+    const [sx, sy] = this.L.strides;
+    const setup = (d: 0 | 1) => {
+      const parts: string[] = [];
+      if (d1 === d) parts.push(this.directionSetup(kind, d, 1, q1));
+      if (d2 === d) parts.push(this.directionSetup(kind, d, 2, q2));
+      return parts.join("\n    ");
+    };
+    // x-slab ψ rows: the plane's base plus (j+1) rows of the slab's (padded) z length.
+    const xRow = (slot: 1 | 2) =>
+      this.facesOf(0).length > 0 && (slot === 1 ? d1 : d2) === 0
+        ? `(local.set $q${slot}row (i32.add (local.get $q${slot}plane) (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${4 * this.L.padded[2]}))))`
+        : "";
+    // Cells [max(k0, s.k0, kFrom), min(k1, s.k1, kTo)) of each static z segment.
+    const clip = (lo: string, hi: string) =>
+      segs
+        .map(
+          (s) => `
+        (local.set $a (select ${lo} (i32.const ${s.k0}) (i32.gt_s ${lo} (i32.const ${s.k0}))))
+        (local.set $b (select ${hi} (i32.const ${s.k1}) (i32.lt_s ${hi} (i32.const ${s.k1}))))
+        (if (i32.lt_s (local.get $a) (local.get $b)) (then
+        ${this.spanCall(kind, c, s.face, "(local.get $a)", "(local.get $b)")}))`,
+        )
+        .join("");
+    let rowBody: string;
+    if (kind === "H") {
+      rowBody = clip("(local.get $kFrom)", "(local.get $kTo)");
+    } else {
+      const rs = this.P.runStart[c];
+      const runs = this.P.runs[c];
+      const kEnd = this.hi(comp, 2) + 1;
+      rowBody = `
+    (local.set $row (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${this.L.padded[1]})) (i32.add (local.get $j) (i32.const 1))))
+    (local.set $r (i32.load offset=${rs} (i32.shl (local.get $row) (i32.const 2))))
+    (local.set $rEnd (i32.load offset=${rs + 4} (i32.shl (local.get $row) (i32.const 2))))
+    (block $rdone (loop $rloop
+      (br_if $rdone (i32.ge_u (local.get $r) (local.get $rEnd)))
+      (local.set $e (i32.load offset=${runs} (i32.shl (local.get $r) (i32.const 2))))
+      (local.set $k0 (i32.shr_u (local.get $e) (i32.const 16)))
+      (br_if $rdone (i32.ge_s (local.get $k0) (local.get $kTo)))
+      (local.set $m (i32.shl (i32.and (local.get $e) (i32.const 65535)) (i32.const 2)))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (if (i32.lt_u (local.get $r) (local.get $rEnd))
+        (then (local.set $k1 (i32.shr_u (i32.load offset=${runs} (i32.shl (local.get $r) (i32.const 2))) (i32.const 16))))
+        (else (local.set $k1 (i32.const ${kEnd}))))
+      (if (i32.gt_s (local.get $k1) (local.get $kFrom)) (then
+        (local.set $ca (f32.load offset=${this.P.ca} (local.get $m)))
+        (local.set $cb (f32.load offset=${this.P.cb} (local.get $m)))
+        (local.set $k0 (select (local.get $k0) (local.get $kFrom) (i32.gt_s (local.get $k0) (local.get $kFrom))))
+        (local.set $k1 (select (local.get $k1) (local.get $kTo) (i32.lt_s (local.get $k1) (local.get $kTo))))
+        ${clip("(local.get $k0)", "(local.get $k1)")}))
+      (br $rloop)))`;
+    }
+    return `
+  (func ${name} ${params}
+    (local $rowpb i32) (local $pb i32) (local $K i32) (local $n i32) (local $psiSet i32)
+    (local $inv1 f32) (local $inv2 f32)
+    (local $q1 i32) (local $b1 f32) (local $c1 f32) (local $on1 i32) (local $q1row i32) (local $q1plane i32)
+    (local $q2 i32) (local $b2 f32) (local $c2 f32) (local $on2 i32) (local $q2row i32) (local $q2plane i32)
+    (local $row i32) (local $r i32) (local $rEnd i32) (local $e i32) (local $m i32)
+    (local $k0 i32) (local $k1 i32) (local $a i32) (local $b i32) (local $ca f32) (local $cb f32)
+    (local.set $psiSet (i32.mul (local.get $set) (i32.const ${this.P.psiSetBytes})))
+    ${setup(0)}
+    ${setup(1)}
+    ${xRow(1)}
+    ${xRow(2)}
+    (local.set $rowpb (i32.add (i32.mul (local.get $set) (i32.const ${this.P.setBytes}))
+      (i32.shl (i32.add (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${sx}))
+        (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${sy}))) (i32.const 1)) (i32.const 2))))
+    ${rowBody})`;
+  }
+
+  /**
+   * The three components of one kind over cells [k0, k0+n) of a row that needs no ψ term:
+   * the loads shared between components (E_c(p) for H, H_c(p) for E, the z inverse step)
+   * happen once, and so does the loop overhead (about 25 % fewer instructions than three
+   * single-component spans).
+   */
+  fusedSpan(kind: Kind): string {
+    const comp = this.P.components;
+    const s = this.stride;
+    const arr = this.coefArrays(kind);
+    const ch = f32c(this.input.hCoefficient);
+    const tiny = f32c(this.input.flushBelow);
+    const cells = (ty: Ty, shift: number) => {
+      const T = ty === "v" ? "f32x4" : "f32";
+      const sfx = ty === "v" ? "v" : "s";
+      const ld = (off: number, ptr = "pb") =>
+        ty === "v"
+          ? `(v128.load offset=${off + shift} align=4 (local.get $${ptr}))`
+          : `(f32.load offset=${off + shift} (local.get $${ptr}))`;
+      const op = (name: string, a: string, b: string) => `(${T}.${name} ${a} ${b})`;
+      const get = (name: string) => `(local.get $${name}${sfx})`;
+      const par = (name: string) => (ty === "v" ? `(local.get $${name}v)` : `(local.get $${name})`);
+      const lines: string[] = [];
+      // Sources at p, shared by two components each, and the per-k z coefficient.
+      const src = kind === "H" ? 0 : 3;
+      for (let g = 0; g < 3; g++) lines.push(`(local.set $g${g}${sfx} ${ld(comp[src + g])})`);
+      lines.push(`(local.set $iz${sfx} ${ld(arr.inv[2] + 4, "K")})`);
+      const inv = (d: number) => (d === 2 ? get("iz") : par(d === 0 ? "ix" : "iy"));
+      for (let c = 0; c < 3; c++) {
+        const d1 = (c + 1) % 3;
+        const d2 = (c + 2) % 3;
+        // Δ_{d1} G_{d2} and Δ_{d2} G_{d1}: forward for H, backward for E.
+        const diff = (g: number, d: number) =>
+          kind === "H"
+            ? op("sub", ld(comp[src + g] + 4 * s[d]), get(`g${g}`))
+            : op("sub", get(`g${g}`), ld(comp[src + g] - 4 * s[d]));
+        const curl = op("sub", op("mul", diff(d2, d1), inv(d1)), op("mul", diff(d1, d2), inv(d2)));
+        const f = kind === "H" ? comp[3 + c] : comp[c];
+        const value =
+          kind === "H"
+            ? op(
+                "sub",
+                ld(f),
+                op("mul", ty === "v" ? "(local.get $chv)" : `(f32.const ${ch})`, curl),
+              )
+            : op("add", op("mul", par(`ca${c}`), ld(f)), op("mul", par(`cb${c}`), curl));
+        lines.push(`(local.set $o${sfx} ${value})`);
+        lines.push(
+          ty === "v"
+            ? `(local.set $ov (v128.and (local.get $ov) (f32x4.gt (v128.and (local.get $ov) (local.get $absv)) (local.get $tinyv))))`
+            : `(local.set $os (select (local.get $os) (f32.const 0) (f32.gt (f32.abs (local.get $os)) (f32.const ${tiny}))))`,
+        );
+        lines.push(
+          ty === "v"
+            ? `(v128.store offset=${f + shift} align=4 (local.get $pb) (local.get $ov))`
+            : `(f32.store offset=${f + shift} (local.get $pb) (local.get $os))`,
+        );
+      }
+      return lines;
+    };
+    const body = (ty: Ty, unroll: number) => {
+      const W = (ty === "v" ? 16 : 4) * unroll;
+      return [...Array(unroll).keys()]
+        .flatMap((u) => cells(ty, u * 16))
+        .concat([
+          `(local.set $pb (i32.add (local.get $pb) (i32.const ${W})))`,
+          `(local.set $K (i32.add (local.get $K) (i32.const ${W})))`,
+          `(local.set $n (i32.sub (local.get $n) (i32.const ${(ty === "v" ? 4 : 1) * unroll})))`,
+        ])
+        .join("\n        ");
+    };
+    const coef = ["ix", "iy", ...(kind === "E" ? ["ca0", "cb0", "ca1", "cb1", "ca2", "cb2"] : [])];
+    return `
+  (func $${kind.toLowerCase()}fused (param $pb i32) (param $K i32) (param $n i32)
+    (param $ix f32) (param $iy f32) (param $ca0 f32) (param $cb0 f32) (param $ca1 f32) (param $cb1 f32)
+    (param $ca2 f32) (param $cb2 f32)
+    ${["ix", "iy", "ca0", "cb0", "ca1", "cb1", "ca2", "cb2", "ch", "tiny", "abs", "g0", "g1", "g2", "iz", "o"].map((n) => `(local $${n}v v128)`).join(" ")}
+    (local $g0s f32) (local $g1s f32) (local $g2s f32) (local $izs f32) (local $os f32)
+    ${coef.map((p) => `(local.set $${p}v (f32x4.splat (local.get $${p})))`).join("\n    ")}
+    (local.set $chv (f32x4.splat (f32.const ${ch})))
+    (local.set $tinyv (f32x4.splat (f32.const ${tiny})))
+    (local.set $absv (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
+    (block $v2done (loop $v2loop
+      (br_if $v2done (i32.lt_s (local.get $n) (i32.const ${4 * UNROLL})))
+        ${body("v", UNROLL)}
+      (br $v2loop)))
+    (block $vdone (loop $vloop
+      (br_if $vdone (i32.lt_s (local.get $n) (i32.const 4)))
+        ${body("v", 1)}
+      (br $vloop)))
+    (block $sdone (loop $sloop
+      (br_if $sdone (i32.le_s (local.get $n) (i32.const 0)))
+        ${body("s", 1)}
+      (br $sloop))))`;
+  }
+
+  /**
+   * One kind's update of plane $i: per row, the fused three-component span over the cells
+   * where all three are updated and no ψ applies, and single-component rows for the rest.
+   */
+  plane(kind: Kind): string {
+    const k = kind.toLowerCase();
+    const comps = [0, 1, 2].map((c) => (kind === "E" ? c : 3 + c));
+    const L = this.L;
+    const arr = this.coefArrays(kind);
+    const [sx, sy] = L.strides;
+    const jMin = Math.min(...comps.map((c) => this.lo(c, 1)));
+    const jMax = Math.max(...comps.map((c) => this.hi(c, 1)));
+    // The fused k range: every component updated, outside the z absorber's ψ cells.
+    const [zA, zB] = kind === "E" ? this.input.zAbsorber.node : this.input.zAbsorber.half;
+    const hasLo = this.facesOf(2).some((f) => f.side === "lo");
+    const hasHi = this.facesOf(2).some((f) => f.side === "hi");
+    const kF0 = Math.max(...comps.map((c) => this.lo(c, 2)), hasLo ? zA : -1);
+    const kF1 = Math.min(...comps.map((c) => this.hi(c, 2) + 1), hasHi ? zB : Infinity);
+    const inRange = (c: number, axis: number, v: string) =>
+      `(i32.and (i32.ge_s ${v} (i32.const ${this.lo(c, axis)})) (i32.le_s ${v} (i32.const ${this.hi(c, axis)})))`;
+    const active = (c: number) =>
+      `(i32.and ${inRange(comps[c], 0, "(local.get $i)")} ${inRange(comps[c], 1, "(local.get $j)")})`;
+    const wholeRow = (c: number) =>
+      `(if ${active(c)} (then (call $${k}${c}r (local.get $i) (local.get $j) (local.get $set) (i32.const ${this.lo(comps[c], 2)}) (i32.const ${this.hi(comps[c], 2) + 1}))))`;
+    // Row ends outside the fused span, in a row known to be ψ-free along x and y: direct
+    // span calls with static bounds (a per-component row call costs ~150 instructions).
+    const invSetup = (c: number) => {
+      const { d1, d2 } = directions(kind, c);
+      const inv = (d: number, slot: number) =>
+        d === 2
+          ? ""
+          : `(local.set $inv${slot} (f32.load offset=${arr.inv[d] + 4} (i32.shl (local.get $${d === 0 ? "i" : "j"}) (i32.const 2))))`;
+      return [inv(d1, 1), inv(d2, 2)].join(" ");
+    };
+    const staticSpans = (c: number, from: number, to: number) =>
+      this.zSegments(kind, c)
+        .map((seg) => ({ ...seg, k0: Math.max(seg.k0, from), k1: Math.min(seg.k1, to) }))
+        .filter((seg) => seg.k0 < seg.k1)
+        .map((seg) =>
+          this.spanCall(kind, c, seg.face, `(i32.const ${seg.k0})`, `(i32.const ${seg.k1})`, true),
+        )
+        .join("\n          ");
+    const ends = (c: number) => {
+      const lo = this.lo(comps[c], 2);
+      const end = this.hi(comps[c], 2) + 1;
+      const parts: string[] = [];
+      const call = (from: number, to: number) =>
+        `(call $${k}${c}r (local.get $i) (local.get $j) (local.get $set) (i32.const ${from}) (i32.const ${to}))`;
+      if (kind === "H") {
+        if (lo < kF0 || kF1 < end) parts.push(invSetup(c));
+        if (lo < kF0) parts.push(staticSpans(c, lo, kF0));
+        if (kF1 < end) parts.push(staticSpans(c, kF1, end));
+        return parts.join("\n          ");
+      }
+      // E: the row's first (last) run covers the low (high) end in the usual case of a
+      // structure not ending inside the absorber; otherwise the general row code.
+      const P = this.P;
+      const rs = P.runStart[c];
+      const runs = P.runs[c];
+      const coefs = (r: string) =>
+        `(local.set $m0 (i32.shl (i32.and (i32.load offset=${runs} (i32.shl ${r} (i32.const 2))) (i32.const 65535)) (i32.const 2)))
+          (local.set $ca (f32.load offset=${P.ca} (local.get $m0)))
+          (local.set $cb (f32.load offset=${P.cb} (local.get $m0)))`;
+      const runStartAt = (r: string) =>
+        `(i32.shr_u (i32.load offset=${runs} (i32.shl ${r} (i32.const 2))) (i32.const 16))`;
+      if (lo < kF0 || kF1 < end) {
+        parts.push(invSetup(c));
+        parts.push(
+          `(local.set $r0 (i32.load offset=${rs} (i32.shl (local.get $row) (i32.const 2))))`,
+          `(local.set $e0 (i32.load offset=${rs + 4} (i32.shl (local.get $row) (i32.const 2))))`,
+        );
+      }
+      if (lo < kF0) {
+        parts.push(`(if (i32.or (i32.ge_u (i32.add (local.get $r0) (i32.const 1)) (local.get $e0))
+            (i32.ge_s ${runStartAt("(i32.add (local.get $r0) (i32.const 1))")} (i32.const ${kF0})))
+          (then
+          ${coefs("(local.get $r0)")}
+          ${staticSpans(c, lo, kF0)})
+          (else ${call(lo, kF0)}))`);
+      }
+      if (kF1 < end) {
+        parts.push(`(local.set $e0 (i32.sub (local.get $e0) (i32.const 1)))
+          (if (i32.le_s ${runStartAt("(local.get $e0)")} (i32.const ${kF1}))
+          (then
+          ${coefs("(local.get $e0)")}
+          ${staticSpans(c, kF1, end)})
+          (else ${call(kF1, end)}))`);
+      }
+      return parts.join("\n          ");
+    };
+    // ψ-free: the profile's c is zero at this plane (x) and row (y); the same profile serves
+    // both components that differentiate along that axis.
+    const free = (d: 0 | 1, v: string) =>
+      this.facesOf(d).length === 0
+        ? "(i32.const 1)"
+        : `(f32.eq (f32.load offset=${arr.c[d]} (i32.shl ${v} (i32.const 2))) (f32.const 0))`;
+    const allActive = `(i32.and (i32.and ${active(0)} ${active(1)}) ${active(2)})`;
+    const rowpb = `(i32.add (i32.mul (local.get $set) (i32.const ${this.P.setBytes}))
+            (i32.shl (i32.add (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${sx}))
+              (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${sy}))) (i32.const 1)) (i32.const 2)))`;
+    const ix = `(f32.load offset=${arr.inv[0] + 4} (i32.shl (local.get $i) (i32.const 2)))`;
+    const iy = `(f32.load offset=${arr.inv[1] + 4} (i32.shl (local.get $j) (i32.const 2)))`;
+    let fused: string;
+    if (kind === "H") {
+      fused = `(call $hfused (i32.add (local.get $rowpb) (i32.const ${4 * kF0})) (i32.const ${4 * kF0}) (i32.const ${kF1 - kF0})
+            ${ix} ${iy} (f32.const 0) (f32.const 0) (f32.const 0) (f32.const 0) (f32.const 0) (f32.const 0))`;
+    } else {
+      // Merge the three components' runs: a span ends where any component's run ends.
+      const P = this.P;
+      const setup = [0, 1, 2]
+        .map(
+          (c) => `
+          (local.set $r${c} (i32.load offset=${P.runStart[c]} (i32.shl (local.get $row) (i32.const 2))))
+          (local.set $e${c} (i32.load offset=${P.runStart[c] + 4} (i32.shl (local.get $row) (i32.const 2))))
+          ;; advance to the run holding kF0
+          (block $f${c} (loop $l${c}
+            (br_if $f${c} (i32.ge_u (i32.add (local.get $r${c}) (i32.const 1)) (local.get $e${c})))
+            (br_if $f${c} (i32.gt_s (i32.shr_u (i32.load offset=${P.runs[c] + 4} (i32.shl (local.get $r${c}) (i32.const 2))) (i32.const 16)) (i32.const ${kF0})))
+            (local.set $r${c} (i32.add (local.get $r${c}) (i32.const 1)))
+            (br $l${c})))`,
+        )
+        .join("");
+      const runEnd = (c: number) =>
+        `(if (i32.lt_u (i32.add (local.get $r${c}) (i32.const 1)) (local.get $e${c}))
+              (then (local.set $end${c} (i32.shr_u (i32.load offset=${P.runs[c] + 4} (i32.shl (local.get $r${c}) (i32.const 2))) (i32.const 16))))
+              (else (local.set $end${c} (i32.const ${this.hi(c, 2) + 1}))))
+            (local.set $m${c} (i32.shl (i32.and (i32.load offset=${P.runs[c]} (i32.shl (local.get $r${c}) (i32.const 2))) (i32.const 65535)) (i32.const 2)))`;
+      const min = (a: string, b: string) => `(select ${a} ${b} (i32.lt_s ${a} ${b}))`;
+      fused = `
+          (local.set $row (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${L.padded[1]})) (i32.add (local.get $j) (i32.const 1))))
+          ${setup}
+          (local.set $a (i32.const ${kF0}))
+          (local.set $fx ${ix})
+          (local.set $fy ${iy})
+          (block $mdone (loop $mloop
+            (br_if $mdone (i32.ge_s (local.get $a) (i32.const ${kF1})))
+            ${runEnd(0)}
+            ${runEnd(1)}
+            ${runEnd(2)}
+            (local.set $b ${min(min("(local.get $end0)", "(local.get $end1)"), min("(local.get $end2)", `(i32.const ${kF1})`))})
+            (call $efused (i32.add (local.get $rowpb) (i32.shl (local.get $a) (i32.const 2))) (i32.shl (local.get $a) (i32.const 2))
+              (i32.sub (local.get $b) (local.get $a)) (local.get $fx) (local.get $fy)
+              (f32.load offset=${P.ca} (local.get $m0)) (f32.load offset=${P.cb} (local.get $m0))
+              (f32.load offset=${P.ca} (local.get $m1)) (f32.load offset=${P.cb} (local.get $m1))
+              (f32.load offset=${P.ca} (local.get $m2)) (f32.load offset=${P.cb} (local.get $m2)))
+            (if (i32.eq (local.get $end0) (local.get $b)) (then (local.set $r0 (i32.add (local.get $r0) (i32.const 1)))))
+            (if (i32.eq (local.get $end1) (local.get $b)) (then (local.set $r1 (i32.add (local.get $r1) (i32.const 1)))))
+            (if (i32.eq (local.get $end2) (local.get $b)) (then (local.set $r2 (i32.add (local.get $r2) (i32.const 1)))))
+            (local.set $a (local.get $b))
+            (br $mloop)))`;
+    }
+    const canFuse = kF0 < kF1 && !process.env.NOFUSE;
+    return `
+  (func $${k}plane (param $i i32) (param $set i32)
+    (local $j i32) (local $xfree i32) (local $rowpb i32) (local $row i32) (local $a i32) (local $b i32)
+    (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $e0 i32) (local $e1 i32) (local $e2 i32)
+    (local $end0 i32) (local $end1 i32) (local $end2 i32) (local $m0 i32) (local $m1 i32) (local $m2 i32)
+    (local $fx f32) (local $fy f32)
+    (local $pb i32) (local $K i32) (local $n i32) (local $psiSet i32) (local $inv1 f32) (local $inv2 f32)
+    (local $q1 i32) (local $q2 i32) (local $b1 f32) (local $c1 f32) (local $b2 f32) (local $c2 f32)
+    (local $ca f32) (local $cb f32)
+    (local.set $psiSet (i32.mul (local.get $set) (i32.const ${this.P.psiSetBytes})))
+    (local.set $xfree ${free(0, "(local.get $i)")})
+    (local.set $j (i32.const ${jMin}))
+    (block $jdone (loop $jloop
+      (br_if $jdone (i32.gt_s (local.get $j) (i32.const ${jMax})))
+      (if (i32.and (i32.const ${canFuse ? 1 : 0}) (i32.and (i32.and (local.get $xfree) ${free(1, "(local.get $j)")}) ${allActive}))
+        (then
+          (local.set $rowpb ${rowpb})
+          ${fused}
+          ${ends(0)}
+          ${ends(1)}
+          ${ends(2)})
+        (else
+          ${wholeRow(0)}
+          ${wholeRow(1)}
+          ${wholeRow(2)}))
+      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+      (br $jloop))))`;
+  }
+
+  energy(): string {
+    const P = this.P;
+    const L = this.L;
+    const [sx, sy] = L.strides;
+    const runTerms = [0, 1, 2]
+      .map((c) => {
+        const iLo = this.lo(c, 0);
+        const iHi = this.hi(c, 0);
+        const rs = P.runStart[c];
+        const runs = P.runs[c];
+        const kEnd = this.hi(c, 2) + 1;
+        return `
+    (if (i32.and (i32.ge_s (local.get $i) (i32.const ${iLo})) (i32.le_s (local.get $i) (i32.const ${iHi})))
+      (then
+        (local.set $j (i32.const ${this.lo(c, 1)}))
+        (block $jdone (loop $jloop
+          (br_if $jdone (i32.gt_s (local.get $j) (i32.const ${this.hi(c, 1)})))
+          (local.set $row (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${L.padded[1]})) (i32.add (local.get $j) (i32.const 1))))
+          (local.set $rowpb (i32.add (local.get $setOff) (i32.shl (i32.add (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${sx})) (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${sy}))) (i32.const 1)) (i32.const 2))))
+          (local.set $r (i32.load offset=${rs} (i32.shl (local.get $row) (i32.const 2))))
+          (local.set $rEnd (i32.load offset=${rs + 4} (i32.shl (local.get $row) (i32.const 2))))
+          (block $rdone (loop $rloop
+            (br_if $rdone (i32.ge_u (local.get $r) (local.get $rEnd)))
+            (local.set $e (i32.load offset=${runs} (i32.shl (local.get $r) (i32.const 2))))
+            (local.set $k0 (i32.shr_u (local.get $e) (i32.const 16)))
+            (local.set $m (i32.and (local.get $e) (i32.const 65535)))
+            (local.set $r (i32.add (local.get $r) (i32.const 1)))
+            (if (i32.lt_u (local.get $r) (local.get $rEnd))
+              (then (local.set $k1 (i32.shr_u (i32.load offset=${runs} (i32.shl (local.get $r) (i32.const 2))) (i32.const 16))))
+              (else (local.set $k1 (i32.const ${kEnd}))))
+            (if (local.get $m) (then
+              (local.set $sum (f64.add (local.get $sum)
+                (f64.mul
+                  (f64.sub (f64.promote_f32 (f32.load offset=${P.eps} (i32.shl (local.get $m) (i32.const 2)))) (local.get $eps0))
+                  (call $sumsq (i32.add (i32.add (local.get $rowpb) (i32.const ${P.components[c]})) (i32.shl (local.get $k0) (i32.const 2)))
+                    (i32.sub (local.get $k1) (local.get $k0))))))))
+            (br $rloop)))
+          (local.set $j (i32.add (local.get $j) (i32.const 1)))
+          (br $jloop)))))`;
+      })
+      .join("");
+    const planeSum = (comps: number[]) =>
+      comps
+        .map(
+          (c) =>
+            `(call $sumsq (i32.add (local.get $plane) (i32.const ${P.components[c]})) (i32.const ${sx}))`,
+        )
+        .reduce((a, b) => `(f64.add ${a} ${b})`);
+    return `
+  (func $sumsq (param $p i32) (param $n i32) (result f64)
+    (local $acc v128) (local $v v128) (local $s f64) (local $x f32)
+    (block $vdone (loop $vloop
+      (br_if $vdone (i32.lt_s (local.get $n) (i32.const 4)))
+      (local.set $v (v128.load align=4 (local.get $p)))
+      (local.set $v (f32x4.mul (local.get $v) (local.get $v)))
+      (local.set $acc (f64x2.add (local.get $acc) (f64x2.promote_low_f32x4 (local.get $v))))
+      (local.set $acc (f64x2.add (local.get $acc) (f64x2.promote_low_f32x4
+        (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $v) (local.get $v)))))
+      (local.set $p (i32.add (local.get $p) (i32.const 16)))
+      (local.set $n (i32.sub (local.get $n) (i32.const 4)))
+      (br $vloop)))
+    (local.set $s (f64.add (f64x2.extract_lane 0 (local.get $acc)) (f64x2.extract_lane 1 (local.get $acc))))
+    (block $sdone (loop $sloop
+      (br_if $sdone (i32.le_s (local.get $n) (i32.const 0)))
+      (local.set $x (f32.load (local.get $p)))
+      (local.set $s (f64.add (local.get $s) (f64.promote_f32 (f32.mul (local.get $x) (local.get $x)))))
+      (local.set $p (i32.add (local.get $p) (i32.const 4)))
+      (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+      (br $sloop)))
+    (local.get $s))
+  (func (export "energy") (param $i i32) (param $set i32) (result f64)
+    (local $setOff i32) (local $plane i32) (local $sum f64) (local $eps0 f64)
+    (local $j i32) (local $row i32) (local $rowpb i32) (local $r i32) (local $rEnd i32)
+    (local $e i32) (local $m i32) (local $k0 i32) (local $k1 i32)
+    (local.set $setOff (i32.mul (local.get $set) (i32.const ${P.setBytes})))
+    (local.set $plane (i32.add (local.get $setOff) (i32.shl (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${sx})) (i32.const 2))))
+    (local.set $eps0 (f64.promote_f32 (f32.load offset=${P.eps} (i32.const 0))))
+    (local.set $sum (f64.add
+      (f64.mul (local.get $eps0) ${planeSum([0, 1, 2])})
+      (f64.mul (f64.const ${this.input.eta0Squared}) ${planeSum([3, 4, 5])})))
+    ${runTerms}
+    (local.get $sum))`;
+  }
+
+  module(): string {
+    const spans: string[] = [];
+    for (const kind of ["H", "E"] as Kind[]) {
+      for (let c = 0; c < 3; c++) {
+        for (const p1 of [false, true])
+          for (const p2 of [false, true]) spans.push(this.span(kind, c, p1, p2));
+      }
+    }
+    const rows = (["H", "E"] as Kind[]).flatMap((k) => [0, 1, 2].map((c) => this.row(k, c)));
+    return `(module
+  (import "env" "memory" (memory ${this.P.pages} ${this.P.pages} shared))
+  ${spans.join("\n")}
+  ${rows.join("\n")}
+  ${this.fusedSpan("H")}
+  ${this.fusedSpan("E")}
+  ${this.plane("H")}
+  ${this.plane("E")}
+  (func (export "h") (param $i i32) (param $set i32)
+    (call $hplane (local.get $i) (local.get $set)))
+  (func (export "e") (param $i i32) (param $set i32)
+    (call $eplane (local.get $i) (local.get $set)))
+  ${this.energy()}
+)`;
+  }
+}
+
+/** The kernel module's WAT text for one grid and memory plan. */
+export function kernelWat(input: KernelWatInput): string {
+  return new Generator(input).module();
+}

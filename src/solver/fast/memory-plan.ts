@@ -1,0 +1,224 @@
+/**
+ * Where everything the fast kernel reads lives in its one shared WebAssembly.Memory, and the
+ * code that fills it. The WAT generator bakes these byte addresses into the kernel as
+ * immediates, so a kernel is specific to one grid (it is generated and compiled per run).
+ *
+ *   [control block 4 KiB] [1-D tables: inverse steps, CPML b/c, ca/cb/ε] [material runs]
+ *   [CPML ψ, absorber slabs only, per field set] [field sets: 6 padded float32 arrays each]
+ *
+ * Only the fields scale with the grid volume (24 bytes per cell, 48 for Bloch runs); runs and
+ * ψ scale with rows and with the absorber's volume.
+ */
+import type { CpmlProfile } from "../cpml.js";
+import { fieldSetBytes } from "../fields.js";
+import type { YeeLayout } from "../grid.js";
+import type { KernelGrid } from "../kernel.js";
+import type { Medium } from "../medium.js";
+import type { MaterialRuns } from "./runs.js";
+
+const PAGE_BYTES = 65536;
+/** wasm32 can address at most 4 GiB. */
+export const MAX_MEMORY_BYTES = 65536 * PAGE_BYTES;
+export const CONTROL_BYTES = 4096;
+
+/** One absorber slab (one face of one axis), laid out like cpml.ts's CpmlSlab. */
+export interface PsiFacePlan {
+  axis: number;
+  side: "lo" | "hi";
+  /** Node index range [a0, a1] along `axis` the slab covers. */
+  a0: number;
+  a1: number;
+  /** Element strides of the slab (padded layout with `axis` shortened to a1 − a0 + 1). */
+  strides: [number, number, number];
+  /** Byte addresses of ψ[0…3] (E e1, E e2, H h1, H h2, as in cpml.ts) for field set 0. */
+  psi: [number, number, number, number];
+}
+
+export interface FastMemoryPlan {
+  totalBytes: number;
+  pages: number;
+  /** Per axis, f32 1/(κ·step) at nodes and half positions, index = node + 1 (padded). */
+  invNode: [number, number, number];
+  invHalf: [number, number, number];
+  /** Per axis, f32 CPML b and c/step at nodes and half positions, index = node. */
+  bNode: [number, number, number];
+  cNode: [number, number, number];
+  bHalf: [number, number, number];
+  cHalf: [number, number, number];
+  /** f32 tables of the material entries: ca, cb, ε_eff. */
+  ca: number;
+  cb: number;
+  eps: number;
+  tableEntries: number;
+  runStart: [number, number, number];
+  runs: [number, number, number];
+  /**
+   * Int32 progress counters, time steps completed per x-plane (−1 … n, index plane + 1):
+   * H planes first, then E planes (sweep.ts).
+   */
+  progress: number;
+  faces: PsiFacePlan[];
+  /** Byte address of the first ψ array (everything from here on is zeroed state). */
+  psiStart: number;
+  /** Bytes between the ψ arrays of field set 0 and those of set 1. */
+  psiSetBytes: number;
+  /** Byte address of field set 0 and of each component in it. */
+  fields: number;
+  components: [number, number, number, number, number, number];
+  /** Bytes between field set 0 and set 1. */
+  setBytes: number;
+  sets: number;
+}
+
+class Bump {
+  offset: number;
+  constructor(start: number) {
+    this.offset = start;
+  }
+  take(bytes: number): number {
+    const at = this.offset;
+    this.offset = Math.ceil((at + bytes) / 64) * 64;
+    return at;
+  }
+}
+
+/** The absorber slabs of a grid (same faces and extents as cpml.ts's createCpmlSlabs). */
+export function absorberFaces(
+  layout: YeeLayout,
+  pml: readonly { lo: number; hi: number }[],
+): { axis: number; side: "lo" | "hi"; a0: number; a1: number }[] {
+  const out: { axis: number; side: "lo" | "hi"; a0: number; a1: number }[] = [];
+  for (let a = 0; a < 3; a++) {
+    if (pml[a].lo > 0) out.push({ axis: a, side: "lo", a0: 0, a1: pml[a].lo });
+    if (pml[a].hi > 0) {
+      out.push({ axis: a, side: "hi", a0: layout.n[a] - pml[a].hi, a1: layout.n[a] });
+    }
+  }
+  return out;
+}
+
+export function planFastMemory(
+  layout: YeeLayout,
+  pml: readonly { lo: number; hi: number }[],
+  tableEntries: number,
+  runs: readonly MaterialRuns[],
+  sets: number,
+): FastMemoryPlan {
+  const bump = new Bump(CONTROL_BYTES);
+  const perAxis = (count: (a: number) => number) =>
+    [0, 1, 2].map((a) => bump.take(4 * count(a))) as [number, number, number];
+  const invNode = perAxis((a) => layout.padded[a] + 1);
+  const invHalf = perAxis((a) => layout.padded[a] + 1);
+  const bNode = perAxis((a) => layout.n[a] + 1);
+  const cNode = perAxis((a) => layout.n[a] + 1);
+  const bHalf = perAxis((a) => layout.n[a] + 1);
+  const cHalf = perAxis((a) => layout.n[a] + 1);
+  const ca = bump.take(4 * tableEntries);
+  const cb = bump.take(4 * tableEntries);
+  const eps = bump.take(4 * tableEntries);
+  const runStart = perAxis((c) => runs[c].rowStart.length);
+  const runsAt = perAxis((c) => Math.max(1, runs[c].runs.length));
+  const progress = bump.take(2 * 4 * layout.padded[0]);
+
+  const psiStart = bump.offset;
+  const faces: PsiFacePlan[] = absorberFaces(layout, pml).map((f) => {
+    const dims = [layout.padded[0], layout.padded[1], layout.padded[2]];
+    dims[f.axis] = f.a1 - f.a0 + 1;
+    const size = dims[0] * dims[1] * dims[2];
+    return {
+      ...f,
+      strides: [dims[1] * dims[2], dims[2], 1],
+      psi: [0, 1, 2, 3].map(() => bump.take(4 * size)) as PsiFacePlan["psi"],
+    };
+  });
+  const psiSetBytes = bump.offset - psiStart;
+  bump.offset += (sets - 1) * psiSetBytes;
+
+  const setBytes = fieldSetBytes(layout);
+  const fields = bump.take(sets * setBytes);
+  const compBytes = setBytes / 6;
+  const components = [0, 1, 2, 3, 4, 5].map((c) => fields + c * compBytes) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  // A 16-byte vector load at the last element of the last array reads 12 bytes beyond it.
+  const totalBytes = bump.offset + 64;
+  return {
+    totalBytes,
+    pages: Math.ceil(totalBytes / PAGE_BYTES),
+    invNode,
+    invHalf,
+    bNode,
+    cNode,
+    bHalf,
+    cHalf,
+    ca,
+    cb,
+    eps,
+    tableEntries,
+    runStart,
+    runs: runsAt,
+    progress,
+    faces,
+    psiStart,
+    psiSetBytes,
+    fields,
+    components,
+    setBytes,
+    sets,
+  };
+}
+
+/**
+ * Bytes one cell-update moves between the caches and memory in this design: every field
+ * value read and written once per step (the plane-fused sweep, sweep.ts, finds the
+ * neighbouring planes still in cache), plus ψ read and written once per step where it
+ * exists, averaged over all cells. Runs and 1-D tables are small and stay in cache.
+ */
+export function bytesPerCellUpdate(plan: FastMemoryPlan, layout: YeeLayout): number {
+  const fields = 2 * 6 * 4 * layout.paddedCells * plan.sets;
+  const psi = 2 * plan.psiSetBytes * plan.sets;
+  return (fields + psi) / layout.cells;
+}
+
+/** Copies the 1-D tables and runs into the kernel's memory (fields and ψ stay zero). */
+export function writeKernelTables(
+  buffer: ArrayBufferLike,
+  plan: FastMemoryPlan,
+  grid: KernelGrid,
+  profiles: readonly CpmlProfile[],
+  medium: Medium,
+  runs: readonly MaterialRuns[],
+): void {
+  const f32 = (at: number, values: ArrayLike<number>) =>
+    new Float32Array(buffer, at, values.length).set(values);
+  const u32 = (at: number, values: Uint32Array) =>
+    new Uint32Array(buffer, at, values.length).set(values);
+  const stepM = grid.stepM;
+  for (let a = 0; a < 3; a++) {
+    f32(plan.invNode[a], grid.invStepNode[a]);
+    f32(plan.invHalf[a], grid.invStepHalf[a]);
+    const p = profiles[a];
+    f32(plan.bNode[a], p.bNode);
+    f32(
+      plan.cNode[a],
+      p.cNode.map((c) => c / stepM),
+    );
+    f32(plan.bHalf[a], p.bHalf);
+    f32(
+      plan.cHalf[a],
+      p.cHalf.map((c) => c / stepM),
+    );
+  }
+  f32(plan.ca, medium.ca);
+  f32(plan.cb, medium.cb);
+  f32(plan.eps, medium.epsEff);
+  for (let c = 0; c < 3; c++) {
+    u32(plan.runStart[c], runs[c].rowStart);
+    u32(plan.runs[c], runs[c].runs);
+  }
+}
