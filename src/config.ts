@@ -40,6 +40,8 @@ export interface Config {
   heartbeatIntervalMs: number;
   /** A RUNNING job whose heartbeat is older than this is taken back from its worker. */
   heartbeatStaleMs: number;
+  /** A solver thread that reports no progress for this long is stopped and its job FAILED. */
+  solverStallMs: number;
   /** Attempts a job gets before a lost worker makes it FAILED instead of QUEUED again. */
   maxAttempts: number;
   /** How often an idle worker looks for queued jobs (it is also woken on submission). */
@@ -105,6 +107,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     rateLimitPerMinute: intVar(env, "EMSIM_RATE_LIMIT_PER_MINUTE", 6000, 0),
     heartbeatIntervalMs: intVar(env, "EMSIM_HEARTBEAT_INTERVAL_MS", 2000, 10),
     heartbeatStaleMs: intVar(env, "EMSIM_HEARTBEAT_STALE_MS", 15000, 50),
+    solverStallMs: intVar(env, "EMSIM_SOLVER_STALL_MS", 600_000, 1000),
     maxAttempts: intVar(env, "EMSIM_MAX_ATTEMPTS", 3, 1),
     pollIntervalMs: intVar(env, "EMSIM_POLL_INTERVAL_MS", 1000, 10),
     logLevel: env.EMSIM_LOG_LEVEL ?? "info",

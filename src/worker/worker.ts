@@ -248,7 +248,17 @@ export class JobWorker {
     };
     this.current = { jobId: job.jobId, thread, cancel };
 
+    // Watchdog: the solver reports progress at least every half second while it steps; a
+    // thread silent for solverStallMs is stuck (a deadlock would otherwise hold the job
+    // RUNNING forever while this process keeps heartbeating for it).
+    let lastProgressAt = Date.now();
+    let stalled = false;
     const beat = async (): Promise<void> => {
+      if (Date.now() - lastProgressAt > this.config.solverStallMs) {
+        stalled = true;
+        await thread.terminate();
+        return;
+      }
       const answer = await this.store.heartbeat(
         job.jobId,
         this.id,
@@ -289,6 +299,7 @@ export class JobWorker {
             mcellsPerSecond: msg.mcellsPerSecond,
           };
           progressDirty = true;
+          lastProgressAt = Date.now();
         } else settle(msg);
       });
       thread.on("error", (error) => settle({ type: "exited", code: -1, error }));
@@ -333,6 +344,8 @@ export class JobWorker {
         // so the user gets the job id to report and the log gets the cause.
         this.log.error({ jobId: job.jobId, cause: outcome.message }, "solver failed");
         detail = `The solver failed with an internal error; report job ${job.jobId} to the operators.`;
+      } else if (stalled) {
+        detail = `The solver made no progress for ${Math.round(this.config.solverStallMs / 1000)} s and was stopped; report job ${job.jobId} to the operators.`;
       } else if (this.stopping) {
         return; // stop() hands the job back to the queue
       } else {

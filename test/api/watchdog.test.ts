@@ -1,0 +1,34 @@
+/**
+ * The solver watchdog: a solver thread that reports no progress for EMSIM_SOLVER_STALL_MS is
+ * stopped and its job FAILED, so a stuck run can never hold a job RUNNING forever. Here the
+ * limit is shorter than the thread's start-up, which reports no progress either.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { call, smallSimulation, startService, waitForStatus } from "../helpers/service.js";
+
+test("a solver silent for longer than the stall limit is stopped and its job FAILED", async () => {
+  const svc = await startService({ solverStallMs: 300, heartbeatIntervalMs: 100 });
+  try {
+    const key = await svc.newKey();
+    const sub = await call(svc.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation(),
+    });
+    assert.equal(sub.status, 202);
+    const done = await waitForStatus(svc.baseUrl, key, String(sub.body.job_id), [
+      "FAILED",
+      "COMPLETED",
+    ]);
+    assert.equal(done.status, "FAILED");
+    assert.match(String(done.error_detail), /made no progress for 0 s and was stopped/);
+    // The worker is free again: the account can submit and the next job is picked up.
+    const next = await call(svc.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation(),
+    });
+    assert.equal(next.status, 202);
+  } finally {
+    await svc.close();
+  }
+});
