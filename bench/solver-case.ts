@@ -6,7 +6,8 @@
  */
 import { bytesPerCellUpdate, planFastMemory } from "../src/solver/fast/memory-plan.js";
 import { planGrid, YeeLayout } from "../src/solver/grid.js";
-import { runSimulation } from "../src/solver/index.js";
+import { libraryMaterials, runSimulation } from "../src/solver/index.js";
+import { FdtdSimulation } from "../src/solver/simulation.js";
 import { measureBandwidth } from "./bandwidth.js";
 import { benchSpec, PML_LAYERS, type SolverCase } from "./solver-spec.js";
 
@@ -18,13 +19,8 @@ async function solverCase(c: SolverCase) {
     [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
     [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
   );
-  const rows = layout.padded[0] * layout.padded[1] + 1;
-  const noRuns = [0, 1, 2].map(() => ({
-    rowStart: new Uint32Array(rows),
-    runs: new Uint32Array(0),
-  }));
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
-  const memoryPlan = planFastMemory(layout, pml, 8, noRuns, 1);
+  const memoryPlan = planFastMemory(layout, pml, 8, [0, 0, 0], 1);
   const interiorCells = (c.cells - 2 * PML_LAYERS) ** 3;
   const t0 = performance.now();
   const r = await runSimulation(spec, { kernel: c.kind, threads: c.threads });
@@ -43,7 +39,16 @@ async function solverCase(c: SolverCase) {
     bytesPerCellUpdate: bytesPerCellUpdate(memoryPlan, layout),
     kernelBytes: memoryPlan.totalBytes,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    stepsPerSweep: c.kind === "fast" && c.cells <= 256 ? stepsPerSweep(spec, c.threads) : 1,
   };
+}
+
+/** Time steps per sweep the run used (after it, so that its set-up is not in the peak RSS). */
+function stepsPerSweep(spec: ReturnType<typeof benchSpec>, threads: number): number {
+  const sim = new FdtdSimulation(spec, libraryMaterials, { threads });
+  const d = sim.fast?.stepsPerSweep ?? 1;
+  sim.dispose();
+  return d;
 }
 
 const arg = JSON.parse(process.argv[2] ?? "{}") as

@@ -145,7 +145,7 @@ async function stepToEnd(
   };
 
   while (sim.stepIndex < maxSteps) {
-    sim.step();
+    sim.step(maxSteps);
     const n = sim.stepIndex;
     const isCheck = n % checkEvery === 0;
     if (n % DIVERGENCE_EVERY === 0 || isCheck) {

@@ -10,7 +10,7 @@
 import { EPS0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import type { CpmlParameters } from "./cpml.js";
 import { dftSampleInterval } from "./fast/dft-cadence.js";
-import { FastEngine } from "./fast/engine.js";
+import { assertFitsFastKernel, FastEngine } from "./fast/engine.js";
 import { domainFaces, shapeOf } from "./geometry.js";
 import { YeeLayout, planGrid, type GridPlan } from "./grid.js";
 import { referenceKernel, type FieldKernel } from "./kernel.js";
@@ -45,6 +45,8 @@ export interface InternalRunOptions extends RunOptions {
   minCellsPerThread?: number;
   /** Steps between monitor DFT samples; default from fast/dft-cadence.ts. */
   dftEvery?: number;
+  /** Fast kernel: most time steps per sweep (temporal blocking); default 2. */
+  stepsPerSweep?: number;
   cpml?: CpmlParameters;
   /** false: staircased permittivity, for validation comparisons only. */
   smoothing?: boolean;
@@ -59,6 +61,8 @@ export interface MonitorState {
   wavelengthsM: number[];
   coords: [Float64Array, Float64Array, Float64Array];
 }
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 const COMPONENT_NUMBER: Record<FieldComponent, number> = {
   Ex: 0,
@@ -130,6 +134,9 @@ export class FdtdSimulation {
       [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
       [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
     );
+    const useFast = !options.kernelImpl && (options.kernel ?? "fast") === "fast";
+    // Before the medium (the largest set-up allocation): a grid too big for the kernel fails fast.
+    if (useFast) assertFitsFastKernel(plan, layout, planeWaveGeometry(spec.source).cosTheta < 1);
     const medium = buildMedium(plan, layout, background, painted, options.smoothing ?? true);
 
     // Frequencies: the source's, then every monitor wavelength not yet listed.
@@ -155,20 +162,19 @@ export class FdtdSimulation {
       medium: sourceMedium,
       omegas: this.omegas,
     });
-    this.fast =
-      !options.kernelImpl && (options.kernel ?? "fast") === "fast"
-        ? new FastEngine({
-            plan,
-            layout,
-            medium,
-            complex: this.source.complex,
-            omega0,
-            amplitude: spec.source.amplitude,
-            cpml: options.cpml,
-            threads: options.threads,
-            minCellsPerThread: options.minCellsPerThread,
-          })
-        : null;
+    this.fast = useFast
+      ? new FastEngine({
+          plan,
+          layout,
+          medium,
+          complex: this.source.complex,
+          omega0,
+          amplitude: spec.source.amplitude,
+          cpml: options.cpml,
+          threads: options.threads,
+          minCellsPerThread: options.minCellsPerThread,
+        })
+      : null;
     this.main = new YeeGrid(plan, layout, medium, {
       complex: this.source.complex,
       blochPhase: this.source.mainBlochPhase,
@@ -206,6 +212,9 @@ export class FdtdSimulation {
     this.dftEvery =
       options.dftEvery ??
       dftSampleInterval(pulse, this.omegas, plan.dtSeconds, spec.fdtd_settings.check_every_n);
+    // Sweeps of several steps end on every step the driver looks at: DFT samples and, in
+    // run.ts, the checks every check_every_n and every 100 steps.
+    this.fast?.configureBlocks(gcd(this.dftEvery, 100), options.stepsPerSweep);
     this.addNotes(geometry.axis, geometry.sign);
   }
 
@@ -234,13 +243,17 @@ export class FdtdSimulation {
     this.fast?.dispose();
   }
 
-  /** Advances one full time step. */
-  step(): void {
+  /**
+   * Advances one time step, or with `until` (a step index) as many as the fast kernel's
+   * sweep does at once (fast/sweep.ts) without passing it; stepIndex tells how far.
+   */
+  step(until = this.stepIndex + 1): void {
     const { main, source, kernel } = this;
     const dt = this.plan.dtSeconds;
     const n = this.stepIndex;
     if (this.fast) {
-      this.fast.step(n);
+      // The engine also records the source's incident reference at every step.
+      this.stepIndex = n + this.fast.step(n, until - n);
     } else {
       source.stepAuxH(kernel);
       main.updateH(kernel);
@@ -250,14 +263,15 @@ export class FdtdSimulation {
       main.updateE(kernel);
       source.correctMainE(main);
       main.fillGhostsE();
+      this.stepIndex = n + 1;
+      source.record((n + 1) * dt, (n + 0.5) * dt);
     }
-    this.stepIndex = n + 1;
-    const tE = (n + 1) * dt;
-    const tH = (n + 0.5) * dt;
-    if ((n + 1) % this.dftEvery === 0) {
-      for (const m of this.monitors) m.recorder.record(main.re, main.im, tE, tH, this.dftEvery);
+    const m = this.stepIndex;
+    if (m % this.dftEvery === 0) {
+      const tE = m * dt;
+      const tH = (m - 0.5) * dt;
+      for (const mon of this.monitors) mon.recorder.record(main.re, main.im, tE, tH, this.dftEvery);
     }
-    source.record(tE, tH);
   }
 
   /**

@@ -87,6 +87,7 @@ export class ControlBlock {
     } else {
       let spins = 0;
       while (Atomics.load(i32, GENERATION) === gen) {
+        if (Atomics.load(i32, FAILED) !== 0) break;
         if (++spins > SPINS) Atomics.wait(i32, GENERATION, gen, 1000);
       }
     }

@@ -5,8 +5,9 @@
  * YeeGrid.updateH/updateE when `kernel: "fast"` (the default).
  *
  * Lifecycle: construct (plans and allocates the memory; YeeGrid then puts its fields in it),
- * `attach(main, source)` (copies the tables, prepares the TFSF terms), `await prepare()`
- * (compiles the kernel, starts the threads), `step(n)` per time step, `dispose()`.
+ * `attach(main, source)` (copies the tables, prepares the TFSF terms), `configureBlocks`
+ * (time steps per sweep), `await prepare()` (compiles the kernel, starts the threads),
+ * `step(n, maxSteps)` per sweep, `dispose()`.
  */
 import { availableParallelism } from "node:os";
 import { cpmlProfile, type CpmlParameters, type CpmlProfile } from "../cpml.js";
@@ -16,7 +17,7 @@ import { referenceKernel } from "../kernel.js";
 import type { Medium } from "../medium.js";
 import type { PlaneWaveSource } from "../source.js";
 import type { YeeGrid } from "../yee.js";
-import { Command, ControlBlock, KernelFailure, MAX_THREADS } from "./barrier.js";
+import { Command, ControlBlock, KernelFailure, MAX_BLOCK_STEPS, MAX_THREADS } from "./barrier.js";
 import { compileWat } from "./compile.js";
 import { kernelWat } from "./kernel-wat.js";
 import {
@@ -30,6 +31,7 @@ import { KernelThreads } from "./pool.js";
 import { wasm, type WasmMemory } from "./wasm-api.js";
 import { buildMaterialRuns, type MaterialRuns } from "./runs.js";
 import {
+  blocksFit,
   SlabSweeper,
   type KernelExports,
   type SweepConfig,
@@ -43,6 +45,9 @@ import {
  * 0.3 ms per step on one core.
  */
 export const MIN_CELLS_PER_THREAD = 65536;
+
+/** Time steps per sweep by default (measured, docs/benchmarks.md). */
+export const DEFAULT_BLOCK_STEPS = 2;
 
 /**
  * Values below this magnitude are stored as zero by the kernel. Ahead of a wavefront the
@@ -70,6 +75,22 @@ export interface FastEngineOptions {
   /** Threads wanted; default the available cores. */
   threads?: number;
   minCellsPerThread?: number;
+}
+
+/**
+ * Throws a RangeError when a grid's kernel memory (without material runs, which come later
+ * and are small) would pass the 4 GiB a wasm32 memory can hold.
+ */
+export function assertFitsFastKernel(plan: GridPlan, layout: YeeLayout, complex: boolean): void {
+  const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
+  const bytes = planFastMemory(layout, pml, 1, [0, 0, 0], complex ? 2 : 1).totalBytes;
+  if (bytes > MAX_MEMORY_BYTES) {
+    throw new RangeError(
+      `the grid needs ${(bytes / 2 ** 30).toFixed(2)} GiB of kernel memory; the fast ` +
+        "kernel's WebAssembly memory holds at most 4 GiB (about 520³ cells, 370³ for " +
+        "oblique incidence)",
+    );
+  }
 }
 
 /** Threads a grid gets: as asked, but at least `minCells` cells and 2 x-planes per thread. */
@@ -104,6 +125,8 @@ export class FastEngine {
   private source: PlaneWaveSource | null = null;
   private sweeper: SlabSweeper | null = null;
   private incidentAt: { comp: number; index: number }[] = [];
+  /** Time steps per sweep (sweep.ts); 1 until configureBlocks. */
+  private blockSteps = 1;
   private disposed = false;
 
   constructor(opts: FastEngineOptions) {
@@ -116,7 +139,7 @@ export class FastEngine {
       layout,
       pml,
       medium.ca.length,
-      this.runs,
+      this.runs.map((r) => r.runs.length),
       opts.complex ? 2 : 1,
     );
     if (this.memoryPlan.totalBytes > MAX_MEMORY_BYTES) {
@@ -169,6 +192,7 @@ export class FastEngine {
       lo: Array.from(layout.lo),
       hi: Array.from(layout.hi),
       slabs,
+      progress: this.memoryPlan.progress,
       tfsf: this.tfsfConfig(main, source, plan),
     };
   }
@@ -247,6 +271,25 @@ export class FastEngine {
     return bytesPerCellUpdate(this.memoryPlan, this.opts.layout);
   }
 
+  /**
+   * Whether every inverse step is exactly 1/step wherever the CPML c is zero (true for any
+   * absorber with κmax > 1 or κ ≡ 1); the kernel's fused spans rely on it.
+   */
+  private unitKappa(): boolean {
+    const grid = this.main!.kernelGrid;
+    const unit = 1 / grid.stepM;
+    for (let a = 0; a < 3; a++) {
+      const p = this.profiles[a];
+      for (let i = 0; i < p.cNode.length; i++) {
+        if (p.cNode[i] === 0 && grid.invStepNode[a][i + 1] !== unit) return false;
+      }
+      for (let i = 0; i < p.cHalf.length; i++) {
+        if (p.cHalf[i] === 0 && grid.invStepHalf[a][i + 1] !== unit) return false;
+      }
+    }
+    return true;
+  }
+
   /** Compiles the kernel and starts the worker threads; call once before `step`. */
   async prepare(): Promise<void> {
     if (this.sweeper) return;
@@ -265,6 +308,7 @@ export class FastEngine {
       hCoefficient: main.kernelGrid.hCoefficient,
       eta0Squared: ETA0 * ETA0,
       flushBelow: flushBelow(this.opts.amplitude),
+      unitKappaStepM: this.unitKappa() ? this.opts.plan.stepM : null,
       zAbsorber: {
         node: zAbsorberExtent(p.cNode, ax.pmlLo, ax.pmlHi, layout.n[2]),
         half: zAbsorberExtent(p.cHalf, ax.pmlLo, ax.pmlHi, layout.n[2]),
@@ -283,30 +327,67 @@ export class FastEngine {
       await this.pool.terminate();
       throw err;
     }
-    this.sweeper = new SlabSweeper(exports, this.memory.buffer, config, 0);
+    this.sweeper = new SlabSweeper(
+      exports,
+      this.memory.buffer,
+      config,
+      0,
+      () => this.control.failed,
+    );
+    this.sweeper.initProgress();
   }
 
   /**
-   * One time step of the main grid (and the source's auxiliary line): fields E^n, H^{n−½} →
-   * E^{n+1}, H^{n+½}, with CPML, TFSF and ghosts, in the order of FdtdSimulation.step.
+   * Lets sweeps advance up to `wanted` time steps at a time (temporal blocking, sweep.ts),
+   * the largest of 4, 2, 1 not above it that divides `alignTo` (blocks must end on every
+   * step where the caller looks at the fields: DFT samples, checks) and fits the slabs.
    */
-  step(n: number): void {
+  configureBlocks(alignTo: number, wanted: number = DEFAULT_BLOCK_STEPS): void {
+    const config = this.config;
+    if (!config) throw new Error("FastEngine.attach() must come first");
+    this.blockSteps = 1;
+    for (const d of [4, 2]) {
+      if (d <= Math.min(wanted, MAX_BLOCK_STEPS) && alignTo % d === 0 && blocksFit(config, d)) {
+        this.blockSteps = d;
+        return;
+      }
+    }
+  }
+
+  /** Time steps one sweep advances (see configureBlocks). */
+  get stepsPerSweep(): number {
+    return this.blockSteps;
+  }
+
+  /**
+   * Advances the main grid (and the source's auxiliary line) from step n by one block of
+   * time steps, at most `maxSteps`: a whole block when n is a multiple of the block length
+   * and enough steps remain, else one step. Fields E^n, H^{n−½} → E^{n+k}, H^{n+k−½}, with
+   * CPML, TFSF and ghosts, in the order of FdtdSimulation.step; the source's incident
+   * reference is recorded at every step. Returns k.
+   */
+  step(n: number, maxSteps = 1): number {
     const sweeper = this.requireSweeper();
     const source = this.source!;
-    source.stepAuxH(referenceKernel);
-    // The TFSF terms need aux E^n and aux H^{n+½}: sample them before aux E moves on.
+    const d = this.blockSteps;
+    const count = d > 1 && n % d === 0 && maxSteps >= d ? d : 1;
+    const dt = this.opts.plan.dtSeconds;
     const aux = source.aux;
     const inc = this.control.incident;
-    this.incidentAt.forEach(({ comp, index }, slot) => {
-      inc[2 * slot] = aux.re.c[comp][index];
-      inc[2 * slot + 1] = aux.im ? aux.im.c[comp][index] : 0;
-    });
-    source.stepAuxE(referenceKernel, n * this.opts.plan.dtSeconds);
-    this.run(Command.Step, () => {
-      sweeper.sweep();
-      this.control.arrive();
-      sweeper.finish();
-    });
+    for (let l = 0; l < count; l++) {
+      source.stepAuxH(referenceKernel);
+      // The TFSF terms of step n+l need aux E^{n+l} and aux H^{n+l+½}: sample them before
+      // aux E moves on.
+      this.incidentAt.forEach(({ comp, index }, slot) => {
+        inc[8 * l + 2 * slot] = aux.re.c[comp][index];
+        inc[8 * l + 2 * slot + 1] = aux.im ? aux.im.c[comp][index] : 0;
+      });
+      source.stepAuxE(referenceKernel, (n + l) * dt);
+      source.record((n + l + 1) * dt, (n + l + 0.5) * dt);
+    }
+    this.control.setBlock(n, count);
+    this.run(Command.Step, () => sweeper.runBlock(n, count));
+    return count;
   }
 
   /** Σ ε_r|E|² + η0²|H|² over every stored value (YeeGrid.energy, summed in the kernel). */

@@ -20,8 +20,15 @@
  * Everything grid-specific (strides, array addresses, update ranges, the z extents of the
  * absorber) is baked in as constants: every field load is `v128.load offset=<array + Δ>` off
  * one running pointer, so the hot loop does no address arithmetic besides two increments.
- * Spans are split where the z absorber starts and ends (their ψ coefficients vary along the
- * row), and for E also where the material run changes ((ca, cb) are splatted once per run).
+ * Loops handle 8 cells per iteration, and all three components of a kind at once wherever
+ * all three are updated (fusedSpan: shared loads, one loop overhead); single-component
+ * spans (span) cover the row ends where the components' ranges differ and the rows where
+ * one of them is not updated. Spans are split where the z absorber starts and ends (their
+ * ψ coefficients vary along the row), and for E also where a material run changes ((ca, cb)
+ * are splatted once per run).
+ *
+ * Measured (docs/benchmarks.md): 65 → 49 instructions per cell-update at 128³ from fusing
+ * the components and folding 1/h into the coefficients where κ = 1.
  */
 import type { YeeLayout } from "../grid.js";
 import type { FastMemoryPlan, PsiFacePlan } from "./memory-plan.js";
@@ -43,11 +50,21 @@ export interface KernelWatInput {
    * absorber cells with ψ and the first index of the high-face ones (c ≠ 0 there).
    */
   zAbsorber: { node: [number, number]; half: [number, number] };
+  /**
+   * The grid step, when every inverse step outside the absorbers is exactly 1/step (κ = 1
+   * wherever the CPML c is zero): the fused spans then fold it into ch and cb. Else null.
+   */
+  unitKappaStepM: number | null;
+  /**
+   * false: fused spans only in rows outside every absorber (absorber rows take the
+   * single-component spans). For comparisons; default true.
+   */
+  fuseAbsorbers?: boolean;
 }
 
 type Kind = "E" | "H";
-/** Vectors per iteration of the main loop (set by measurement, see docs/benchmarks.md). */
-const UNROLL = Number(process.env.EMSIM_KERNEL_UNROLL ?? 2);
+/** Vectors per iteration of the main loops (8 cells: halves the loop overhead). */
+const UNROLL = 2;
 type Ty = "v" | "s";
 
 const f32c = (x: number) => {
@@ -417,18 +434,45 @@ class Generator {
     ${rowBody})`;
   }
 
+  /** ψ slot of component c's derivative along d (cpml.ts order), for E or H. */
+  private slotOf(kind: Kind, c: number, d: number): number {
+    const { d1, q1, q2 } = directions(kind, c);
+    return d === d1 ? q1 : q2;
+  }
+
   /**
-   * The three components of one kind over cells [k0, k0+n) of a row that needs no ψ term:
-   * the loads shared between components (E_c(p) for H, H_c(p) for E, the z inverse step)
-   * happen once, and so does the loop overhead (about 25 % fewer instructions than three
-   * single-component spans).
+   * Byte offset of ψ[q] from ψ[0] on the faces of one axis; the fused spans address every
+   * ψ array of a face off one pointer, so both faces must share it (they do: pml_layers is
+   * the same on both faces).
    */
-  fusedSpan(kind: Kind): string {
+  private psiOffset(axis: number, q: number): number {
+    const faces = this.facesOf(axis);
+    const off = faces[0].psi[q] - faces[0].psi[0];
+    for (const f of faces) {
+      if (f.psi[q] - f.psi[0] !== off) throw new Error("absorber faces of unequal thickness");
+    }
+    return off;
+  }
+
+  /**
+   * The three components of one kind over cells [k0, k0+n) of a row where all three are
+   * updated: the loads shared between components (E_c(p) for H, H_c(p) for E, the per-k
+   * coefficients) happen once, and so does the loop overhead (about 25 % fewer
+   * instructions than three single-component spans). `fx`, `fy`, `fz`: the span lies in
+   * an absorber slab normal to x, y, z, so the components differentiating along it get
+   * their ψ term (x, y: coefficients constant along the row; z: per k). Without any, and
+   * with κ = 1 there, the 1/step of every derivative is folded into ch and cb.
+   */
+  fusedSpan(kind: Kind, fx: boolean, fy: boolean, fz: boolean): string {
     const comp = this.P.components;
     const s = this.stride;
     const arr = this.coefArrays(kind);
-    const ch = f32c(this.input.hCoefficient);
+    const flags = [fx, fy, fz];
+    const unitStep = fx || fy || fz ? null : this.input.unitKappaStepM;
+    const unit = unitStep !== null;
+    const ch = f32c(this.input.hCoefficient / (unitStep ?? 1));
     const tiny = f32c(this.input.flushBelow);
+    const qName = ["qx", "qy", "qz"];
     const cells = (ty: Ty, shift: number) => {
       const T = ty === "v" ? "f32x4" : "f32";
       const sfx = ty === "v" ? "v" : "s";
@@ -436,15 +480,29 @@ class Generator {
         ty === "v"
           ? `(v128.load offset=${off + shift} align=4 (local.get $${ptr}))`
           : `(f32.load offset=${off + shift} (local.get $${ptr}))`;
+      const st = (off: number, ptr: string, val: string) =>
+        ty === "v"
+          ? `(v128.store offset=${off + shift} align=4 (local.get $${ptr}) ${val})`
+          : `(f32.store offset=${off + shift} (local.get $${ptr}) ${val})`;
       const op = (name: string, a: string, b: string) => `(${T}.${name} ${a} ${b})`;
       const get = (name: string) => `(local.get $${name}${sfx})`;
       const par = (name: string) => (ty === "v" ? `(local.get $${name}v)` : `(local.get $${name})`);
+      const flush = (local: string) =>
+        ty === "v"
+          ? `(local.set $${local}v (v128.and (local.get $${local}v) (f32x4.gt (v128.and (local.get $${local}v) (local.get $absv)) (local.get $tinyv))))`
+          : `(local.set $${local}s (select (local.get $${local}s) (f32.const 0) (f32.gt (f32.abs (local.get $${local}s)) (f32.const ${tiny}))))`;
       const lines: string[] = [];
-      // Sources at p, shared by two components each, and the per-k z coefficient.
+      // Sources at p, shared by two components each, and the per-k z coefficients.
       const src = kind === "H" ? 0 : 3;
       for (let g = 0; g < 3; g++) lines.push(`(local.set $g${g}${sfx} ${ld(comp[src + g])})`);
-      lines.push(`(local.set $iz${sfx} ${ld(arr.inv[2] + 4, "K")})`);
+      if (!unit) lines.push(`(local.set $iz${sfx} ${ld(arr.inv[2] + 4, "K")})`);
+      if (fz) {
+        lines.push(`(local.set $bz${sfx} ${ld(arr.b[2], "K")})`);
+        lines.push(`(local.set $cz${sfx} ${ld(arr.c[2], "K")})`);
+      }
       const inv = (d: number) => (d === 2 ? get("iz") : par(d === 0 ? "ix" : "iy"));
+      const bco = (d: number) => (d === 2 ? get("bz") : par(d === 0 ? "bx" : "by"));
+      const cco = (d: number) => (d === 2 ? get("cz") : par(d === 0 ? "cx" : "cy"));
       for (let c = 0; c < 3; c++) {
         const d1 = (c + 1) % 3;
         const d2 = (c + 2) % 3;
@@ -453,7 +511,30 @@ class Generator {
           kind === "H"
             ? op("sub", ld(comp[src + g] + 4 * s[d]), get(`g${g}`))
             : op("sub", get(`g${g}`), ld(comp[src + g] - 4 * s[d]));
-        const curl = op("sub", op("mul", diff(d2, d1), inv(d1)), op("mul", diff(d1, d2), inv(d2)));
+        let curl: string;
+        if (unit) {
+          // With unit κ the 1/step is in ch (H) and in the cb passed in (E, cb/step).
+          curl = op("sub", diff(d2, d1), diff(d1, d2));
+        } else {
+          const term = (t: string, g: number, d: number) => {
+            if (!flags[d]) return op("mul", diff(g, d), inv(d));
+            // ψ ← b·ψ + (c/h)·Δ, then the derivative is Δ/(κh) + ψ.
+            lines.push(`(local.set $dd${sfx} ${diff(g, d)})`);
+            const at = this.psiOffset(d, this.slotOf(kind, c, d));
+            lines.push(
+              `(local.set $ps${sfx} ${op("add", op("mul", bco(d), ld(at, qName[d])), op("mul", cco(d), get("dd")))})`,
+            );
+            lines.push(flush("ps"));
+            lines.push(st(at, qName[d], get("ps")));
+            lines.push(
+              `(local.set $${t}${sfx} ${op("add", op("mul", get("dd"), inv(d)), get("ps"))})`,
+            );
+            return get(t);
+          };
+          const t1 = term("t1", d2, d1);
+          const t2 = term("t2", d1, d2);
+          curl = op("sub", t1, t2);
+        }
         const f = kind === "H" ? comp[3 + c] : comp[c];
         const value =
           kind === "H"
@@ -464,38 +545,70 @@ class Generator {
               )
             : op("add", op("mul", par(`ca${c}`), ld(f)), op("mul", par(`cb${c}`), curl));
         lines.push(`(local.set $o${sfx} ${value})`);
-        lines.push(
-          ty === "v"
-            ? `(local.set $ov (v128.and (local.get $ov) (f32x4.gt (v128.and (local.get $ov) (local.get $absv)) (local.get $tinyv))))`
-            : `(local.set $os (select (local.get $os) (f32.const 0) (f32.gt (f32.abs (local.get $os)) (f32.const ${tiny}))))`,
-        );
-        lines.push(
-          ty === "v"
-            ? `(v128.store offset=${f + shift} align=4 (local.get $pb) (local.get $ov))`
-            : `(f32.store offset=${f + shift} (local.get $pb) (local.get $os))`,
-        );
+        lines.push(flush("o"));
+        lines.push(st(f, "pb", get("o")));
       }
       return lines;
     };
     const body = (ty: Ty, unroll: number) => {
       const W = (ty === "v" ? 16 : 4) * unroll;
+      const inc = (name: string) =>
+        `(local.set $${name} (i32.add (local.get $${name}) (i32.const ${W})))`;
       return [...Array(unroll).keys()]
         .flatMap((u) => cells(ty, u * 16))
+        .concat([inc("pb"), inc("K")])
+        .concat(flags.flatMap((f, d) => (f ? [inc(qName[d])] : [])))
         .concat([
-          `(local.set $pb (i32.add (local.get $pb) (i32.const ${W})))`,
-          `(local.set $K (i32.add (local.get $K) (i32.const ${W})))`,
           `(local.set $n (i32.sub (local.get $n) (i32.const ${(ty === "v" ? 4 : 1) * unroll})))`,
         ])
         .join("\n        ");
     };
-    const coef = ["ix", "iy", ...(kind === "E" ? ["ca0", "cb0", "ca1", "cb1", "ca2", "cb2"] : [])];
+    const splat = [
+      "ix",
+      "iy",
+      "bx",
+      "cx",
+      "by",
+      "cy",
+      ...(kind === "E" ? ["ca0", "cb0", "ca1", "cb1", "ca2", "cb2"] : []),
+    ];
+    const vlocals = [
+      "ix",
+      "iy",
+      "bx",
+      "cx",
+      "by",
+      "cy",
+      "ca0",
+      "cb0",
+      "ca1",
+      "cb1",
+      "ca2",
+      "cb2",
+      "ch",
+      "tiny",
+      "abs",
+      "g0",
+      "g1",
+      "g2",
+      "iz",
+      "bz",
+      "cz",
+      "o",
+      "dd",
+      "ps",
+      "t1",
+      "t2",
+    ];
     return `
-  (func $${kind.toLowerCase()}fused (param $pb i32) (param $K i32) (param $n i32)
-    (param $ix f32) (param $iy f32) (param $ca0 f32) (param $cb0 f32) (param $ca1 f32) (param $cb1 f32)
-    (param $ca2 f32) (param $cb2 f32)
-    ${["ix", "iy", "ca0", "cb0", "ca1", "cb1", "ca2", "cb2", "ch", "tiny", "abs", "g0", "g1", "g2", "iz", "o"].map((n) => `(local $${n}v v128)`).join(" ")}
-    (local $g0s f32) (local $g1s f32) (local $g2s f32) (local $izs f32) (local $os f32)
-    ${coef.map((p) => `(local.set $${p}v (f32x4.splat (local.get $${p})))`).join("\n    ")}
+  (func $${kind.toLowerCase()}f${fx ? 1 : 0}${fy ? 1 : 0}${fz ? 1 : 0}
+    (param $pb i32) (param $K i32) (param $n i32) (param $ix f32) (param $iy f32)
+    (param $bx f32) (param $cx f32) (param $by f32) (param $cy f32)
+    (param $qx i32) (param $qy i32) (param $qz i32)
+    (param $ca0 f32) (param $cb0 f32) (param $ca1 f32) (param $cb1 f32) (param $ca2 f32) (param $cb2 f32)
+    ${vlocals.map((n) => `(local $${n}v v128)`).join(" ")}
+    ${["g0", "g1", "g2", "iz", "bz", "cz", "o", "dd", "ps", "t1", "t2"].map((n) => `(local $${n}s f32)`).join(" ")}
+    ${splat.map((p) => `(local.set $${p}v (f32x4.splat (local.get $${p})))`).join("\n    ")}
     (local.set $chv (f32x4.splat (f32.const ${ch})))
     (local.set $tinyv (f32x4.splat (f32.const ${tiny})))
     (local.set $absv (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
@@ -514,123 +627,145 @@ class Generator {
   }
 
   /**
-   * One kind's update of plane $i: per row, the fused three-component span over the cells
-   * where all three are updated and no ψ applies, and single-component rows for the rest.
+   * One kind's update of plane $i: per row where all three components are updated, fused
+   * three-component spans over the cells they share (split where the z absorber begins and
+   * ends, and for E where any component's material run changes), single-component spans
+   * for the rest.
    */
   plane(kind: Kind): string {
     const k = kind.toLowerCase();
     const comps = [0, 1, 2].map((c) => (kind === "E" ? c : 3 + c));
     const L = this.L;
+    const P = this.P;
     const arr = this.coefArrays(kind);
     const [sx, sy] = L.strides;
     const jMin = Math.min(...comps.map((c) => this.lo(c, 1)));
     const jMax = Math.max(...comps.map((c) => this.hi(c, 1)));
-    // The fused k range: every component updated, outside the z absorber's ψ cells.
+    // The fused k range: every component updated; z segments by the z absorber.
+    const kF0 = Math.max(...comps.map((c) => this.lo(c, 2)));
+    const kF1 = Math.min(...comps.map((c) => this.hi(c, 2) + 1));
     const [zA, zB] = kind === "E" ? this.input.zAbsorber.node : this.input.zAbsorber.half;
-    const hasLo = this.facesOf(2).some((f) => f.side === "lo");
-    const hasHi = this.facesOf(2).some((f) => f.side === "hi");
-    const kF0 = Math.max(...comps.map((c) => this.lo(c, 2)), hasLo ? zA : -1);
-    const kF1 = Math.min(...comps.map((c) => this.hi(c, 2) + 1), hasHi ? zB : Infinity);
+    const zLo = this.facesOf(2).find((f) => f.side === "lo") ?? null;
+    const zHi = this.facesOf(2).find((f) => f.side === "hi") ?? null;
+    const fuseAll = this.input.fuseAbsorbers ?? true;
+    const segs: { k0: number; k1: number; face: PsiFacePlan | null }[] = [];
+    if (!fuseAll) {
+      const a = Math.max(kF0, zLo ? zA : kF0);
+      const b = Math.min(kF1, zHi ? zB : kF1);
+      if (b > a) segs.push({ k0: a, k1: b, face: null });
+    } else {
+      let a = kF0;
+      if (zLo && zA > a) {
+        const b = Math.min(zA, kF1);
+        if (b > a) segs.push({ k0: a, k1: b, face: zLo });
+        a = Math.max(a, b);
+      }
+      const midEnd = zHi ? Math.max(a, Math.min(zB, kF1)) : kF1;
+      if (midEnd > a) segs.push({ k0: a, k1: midEnd, face: null });
+      if (zHi && kF1 > midEnd) segs.push({ k0: midEnd, k1: kF1, face: zHi });
+    }
     const inRange = (c: number, axis: number, v: string) =>
       `(i32.and (i32.ge_s ${v} (i32.const ${this.lo(c, axis)})) (i32.le_s ${v} (i32.const ${this.hi(c, axis)})))`;
     const active = (c: number) =>
       `(i32.and ${inRange(comps[c], 0, "(local.get $i)")} ${inRange(comps[c], 1, "(local.get $j)")})`;
+    const rowCall = (c: number, from: string, to: string) =>
+      `(call $${k}${c}r (local.get $i) (local.get $j) (local.get $set) ${from} ${to})`;
     const wholeRow = (c: number) =>
-      `(if ${active(c)} (then (call $${k}${c}r (local.get $i) (local.get $j) (local.get $set) (i32.const ${this.lo(comps[c], 2)}) (i32.const ${this.hi(comps[c], 2) + 1}))))`;
-    // Row ends outside the fused span, in a row known to be ψ-free along x and y: direct
-    // span calls with static bounds (a per-component row call costs ~150 instructions).
-    const invSetup = (c: number) => {
-      const { d1, d2 } = directions(kind, c);
-      const inv = (d: number, slot: number) =>
-        d === 2
-          ? ""
-          : `(local.set $inv${slot} (f32.load offset=${arr.inv[d] + 4} (i32.shl (local.get $${d === 0 ? "i" : "j"}) (i32.const 2))))`;
-      return [inv(d1, 1), inv(d2, 2)].join(" ");
-    };
-    const staticSpans = (c: number, from: number, to: number) =>
-      this.zSegments(kind, c)
-        .map((seg) => ({ ...seg, k0: Math.max(seg.k0, from), k1: Math.min(seg.k1, to) }))
-        .filter((seg) => seg.k0 < seg.k1)
-        .map((seg) =>
-          this.spanCall(kind, c, seg.face, `(i32.const ${seg.k0})`, `(i32.const ${seg.k1})`, true),
-        )
-        .join("\n          ");
+      `(if ${active(c)} (then ${rowCall(c, `(i32.const ${this.lo(comps[c], 2)})`, `(i32.const ${this.hi(comps[c], 2) + 1})`)}))`;
+    // Cells of a component outside the shared k range (k = 0 or n−1 where the components'
+    // ranges differ): the general single-component row code.
     const ends = (c: number) => {
       const lo = this.lo(comps[c], 2);
       const end = this.hi(comps[c], 2) + 1;
-      const parts: string[] = [];
-      const call = (from: number, to: number) =>
-        `(call $${k}${c}r (local.get $i) (local.get $j) (local.get $set) (i32.const ${from}) (i32.const ${to}))`;
-      if (kind === "H") {
-        if (lo < kF0 || kF1 < end) parts.push(invSetup(c));
-        if (lo < kF0) parts.push(staticSpans(c, lo, kF0));
-        if (kF1 < end) parts.push(staticSpans(c, kF1, end));
-        return parts.join("\n          ");
-      }
-      // E: the row's first (last) run covers the low (high) end in the usual case of a
-      // structure not ending inside the absorber; otherwise the general row code.
-      const P = this.P;
-      const rs = P.runStart[c];
-      const runs = P.runs[c];
-      const coefs = (r: string) =>
-        `(local.set $m0 (i32.shl (i32.and (i32.load offset=${runs} (i32.shl ${r} (i32.const 2))) (i32.const 65535)) (i32.const 2)))
-          (local.set $ca (f32.load offset=${P.ca} (local.get $m0)))
-          (local.set $cb (f32.load offset=${P.cb} (local.get $m0)))`;
-      const runStartAt = (r: string) =>
-        `(i32.shr_u (i32.load offset=${runs} (i32.shl ${r} (i32.const 2))) (i32.const 16))`;
-      if (lo < kF0 || kF1 < end) {
-        parts.push(invSetup(c));
-        parts.push(
-          `(local.set $r0 (i32.load offset=${rs} (i32.shl (local.get $row) (i32.const 2))))`,
-          `(local.set $e0 (i32.load offset=${rs + 4} (i32.shl (local.get $row) (i32.const 2))))`,
-        );
-      }
-      if (lo < kF0) {
-        parts.push(`(if (i32.or (i32.ge_u (i32.add (local.get $r0) (i32.const 1)) (local.get $e0))
-            (i32.ge_s ${runStartAt("(i32.add (local.get $r0) (i32.const 1))")} (i32.const ${kF0})))
-          (then
-          ${coefs("(local.get $r0)")}
-          ${staticSpans(c, lo, kF0)})
-          (else ${call(lo, kF0)}))`);
-      }
-      if (kF1 < end) {
-        parts.push(`(local.set $e0 (i32.sub (local.get $e0) (i32.const 1)))
-          (if (i32.le_s ${runStartAt("(local.get $e0)")} (i32.const ${kF1}))
-          (then
-          ${coefs("(local.get $e0)")}
-          ${staticSpans(c, kF1, end)})
-          (else ${call(kF1, end)}))`);
-      }
-      return parts.join("\n          ");
+      const kF0 = segStart;
+      const kF1e = segEnd;
+      const out: string[] = [];
+      if (lo < kF0) out.push(rowCall(c, `(i32.const ${lo})`, `(i32.const ${kF0})`));
+      if (kF1e < end) out.push(rowCall(c, `(i32.const ${kF1e})`, `(i32.const ${end})`));
+      return out.join("\n          ");
     };
-    // ψ-free: the profile's c is zero at this plane (x) and row (y); the same profile serves
-    // both components that differentiate along that axis.
-    const free = (d: 0 | 1, v: string) =>
-      this.facesOf(d).length === 0
-        ? "(i32.const 1)"
-        : `(f32.eq (f32.load offset=${arr.c[d]} (i32.shl ${v} (i32.const 2))) (f32.const 0))`;
-    const allActive = `(i32.and (i32.and ${active(0)} ${active(1)}) ${active(2)})`;
-    const rowpb = `(i32.add (i32.mul (local.get $set) (i32.const ${this.P.setBytes}))
-            (i32.shl (i32.add (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${sx}))
-              (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${sy}))) (i32.const 1)) (i32.const 2)))`;
-    const ix = `(f32.load offset=${arr.inv[0] + 4} (i32.shl (local.get $i) (i32.const 2)))`;
-    const iy = `(f32.load offset=${arr.inv[1] + 4} (i32.shl (local.get $j) (i32.const 2)))`;
+    // x (per plane) and y (per row) absorber: flag, coefficients, ψ base of the face.
+    const axisSetup = (d: 0 | 1) => {
+      const v = d === 0 ? "(local.get $i)" : "(local.get $j)";
+      const n = d === 0 ? "x" : "y";
+      const lines = [
+        `(local.set $i${n} (f32.load offset=${arr.inv[d] + 4} (i32.shl ${v} (i32.const 2))))`,
+        `(local.set $f${n} (i32.const 0))`,
+      ];
+      for (const f of this.facesOf(d)) {
+        const [lx, ly] = f.strides;
+        // ψ[0] of the face at (i, j, k = 0); along x the row part is added per row.
+        const idx =
+          d === 0
+            ? `(i32.add (i32.mul (i32.sub (local.get $i) (i32.const ${f.a0})) (i32.const ${lx})) (i32.const 1))`
+            : `(i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${lx})) (i32.add (i32.mul (i32.sub (local.get $j) (i32.const ${f.a0})) (i32.const ${ly})) (i32.const 1)))`;
+        lines.push(`(if (i32.and (i32.ge_s ${v} (i32.const ${f.a0})) (i32.le_s ${v} (i32.const ${f.a1})))
+        (then
+          (local.set $c${n} (f32.load offset=${arr.c[d]} (i32.shl ${v} (i32.const 2))))
+          (if (f32.ne (local.get $c${n}) (f32.const 0))
+            (then
+              (local.set $f${n} (i32.const 1))
+              (local.set $b${n} (f32.load offset=${arr.b[d]} (i32.shl ${v} (i32.const 2))))
+              (local.set $q${n}base (i32.add (i32.add (local.get $psiSet) (i32.const ${f.psi[0]})) (i32.shl ${idx} (i32.const 2))))))))`);
+      }
+      return lines.join("\n      ");
+    };
+    const hasX = this.facesOf(0).length > 0;
+    const hasY = this.facesOf(1).length > 0;
+    // x-slab ψ row: the plane's base plus (j+1) rows of the slab's (padded) z length.
+    const xRow = hasX
+      ? `(local.set $qxrow (i32.add (local.get $qxbase) (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${4 * L.padded[2]}))))`
+      : "";
+    // Call of the fused variant for cells [a, b) of segment `seg` (static z face).
+    // `coefs(unit)`: the E coefficients for a variant with (true) or without unit κ folding.
+    const fusedCall = (
+      seg: { face: PsiFacePlan | null },
+      a: string,
+      b: string,
+      coefs: (unit: boolean) => string,
+    ) => {
+      const zq = seg.face
+        ? `(i32.add (i32.add (local.get $psiSet) (i32.const ${seg.face.psi[0]})) (i32.shl (i32.add (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${seg.face.strides[0]})) (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${seg.face.strides[1]}))) (i32.sub ${a} (i32.const ${seg.face.a0}))) (i32.const 2)))`
+        : "(i32.const 0)";
+      const fz = seg.face !== null;
+      const args = (fxOn: boolean, fyOn: boolean) =>
+        `(i32.add (local.get $rowpb) (i32.shl ${a} (i32.const 2))) (i32.shl ${a} (i32.const 2)) (i32.sub ${b} ${a})
+              (local.get $ix) (local.get $iy) (local.get $bx) (local.get $cx) (local.get $by) (local.get $cy)
+              ${fxOn ? `(i32.add (local.get $qxrow) (i32.shl ${a} (i32.const 2)))` : "(i32.const 0)"}
+              ${fyOn ? `(i32.add (local.get $qyrow) (i32.shl ${a} (i32.const 2)))` : "(i32.const 0)"}
+              ${zq} ${coefs(!fxOn && !fyOn && !fz && this.input.unitKappaStepM !== null)}`;
+      const call = (fxOn: boolean, fyOn: boolean) =>
+        `(call $${k}f${fxOn ? 1 : 0}${fyOn ? 1 : 0}${fz ? 1 : 0} ${args(fxOn, fyOn)})`;
+      const yTree = (fxOn: boolean) =>
+        hasY
+          ? `(if (local.get $fy) (then ${call(fxOn, true)}) (else ${call(fxOn, false)}))`
+          : call(fxOn, false);
+      return hasX
+        ? `(if (local.get $fx) (then ${yTree(true)}) (else ${yTree(false)}))`
+        : yTree(false);
+    };
+    // The fused cells [segStart, segEnd): contiguous segments.
+    const segStart = segs.length > 0 ? segs[0].k0 : kF0;
+    const segEnd = segs.length > 0 ? segs[segs.length - 1].k1 : kF0;
+    const zeroCoefs = () =>
+      "(f32.const 0) (f32.const 0) (f32.const 0) (f32.const 0) (f32.const 0) (f32.const 0)";
     let fused: string;
     if (kind === "H") {
-      fused = `(call $hfused (i32.add (local.get $rowpb) (i32.const ${4 * kF0})) (i32.const ${4 * kF0}) (i32.const ${kF1 - kF0})
-            ${ix} ${iy} (f32.const 0) (f32.const 0) (f32.const 0) (f32.const 0) (f32.const 0) (f32.const 0))`;
+      fused = segs
+        .map((seg) => fusedCall(seg, `(i32.const ${seg.k0})`, `(i32.const ${seg.k1})`, zeroCoefs))
+        .join("\n          ");
     } else {
-      // Merge the three components' runs: a span ends where any component's run ends.
-      const P = this.P;
+      // Merge the three components' runs: a span ends where any component's run or the z
+      // segment ends.
       const setup = [0, 1, 2]
         .map(
           (c) => `
           (local.set $r${c} (i32.load offset=${P.runStart[c]} (i32.shl (local.get $row) (i32.const 2))))
           (local.set $e${c} (i32.load offset=${P.runStart[c] + 4} (i32.shl (local.get $row) (i32.const 2))))
-          ;; advance to the run holding kF0
+          ;; advance to the run holding the first shared cell
           (block $f${c} (loop $l${c}
             (br_if $f${c} (i32.ge_u (i32.add (local.get $r${c}) (i32.const 1)) (local.get $e${c})))
-            (br_if $f${c} (i32.gt_s (i32.shr_u (i32.load offset=${P.runs[c] + 4} (i32.shl (local.get $r${c}) (i32.const 2))) (i32.const 16)) (i32.const ${kF0})))
+            (br_if $f${c} (i32.gt_s (i32.shr_u (i32.load offset=${P.runs[c] + 4} (i32.shl (local.get $r${c}) (i32.const 2))) (i32.const 16)) (i32.const ${segStart})))
             (local.set $r${c} (i32.add (local.get $r${c}) (i32.const 1)))
             (br $l${c})))`,
         )
@@ -641,46 +776,70 @@ class Generator {
               (else (local.set $end${c} (i32.const ${this.hi(c, 2) + 1}))))
             (local.set $m${c} (i32.shl (i32.and (i32.load offset=${P.runs[c]} (i32.shl (local.get $r${c}) (i32.const 2))) (i32.const 65535)) (i32.const 2)))`;
       const min = (a: string, b: string) => `(select ${a} ${b} (i32.lt_s ${a} ${b}))`;
+      const coefs = (unit: boolean) =>
+        [0, 1, 2]
+          .map(
+            (c) =>
+              `(f32.load offset=${P.ca} (local.get $m${c})) (f32.load offset=${unit ? P.cbOverStep : P.cb} (local.get $m${c}))`,
+          )
+          .join(" ");
+      // The segment of cell $a decides the variant; interior spans take cb/step when κ = 1.
+      const segCases = segs
+        .map(
+          (
+            seg,
+          ) => `(if (i32.and (i32.ge_s (local.get $a) (i32.const ${seg.k0})) (i32.lt_s (local.get $a) (i32.const ${seg.k1})))
+              (then
+                (local.set $b ${min("(local.get $b)", `(i32.const ${seg.k1})`)})
+                ${fusedCall(seg, "(local.get $a)", "(local.get $b)", coefs)}))`,
+        )
+        .join("\n            ");
       fused = `
           (local.set $row (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${L.padded[1]})) (i32.add (local.get $j) (i32.const 1))))
           ${setup}
-          (local.set $a (i32.const ${kF0}))
-          (local.set $fx ${ix})
-          (local.set $fy ${iy})
+          (local.set $a (i32.const ${segStart}))
           (block $mdone (loop $mloop
-            (br_if $mdone (i32.ge_s (local.get $a) (i32.const ${kF1})))
+            (br_if $mdone (i32.ge_s (local.get $a) (i32.const ${segEnd})))
             ${runEnd(0)}
             ${runEnd(1)}
             ${runEnd(2)}
-            (local.set $b ${min(min("(local.get $end0)", "(local.get $end1)"), min("(local.get $end2)", `(i32.const ${kF1})`))})
-            (call $efused (i32.add (local.get $rowpb) (i32.shl (local.get $a) (i32.const 2))) (i32.shl (local.get $a) (i32.const 2))
-              (i32.sub (local.get $b) (local.get $a)) (local.get $fx) (local.get $fy)
-              (f32.load offset=${P.ca} (local.get $m0)) (f32.load offset=${P.cb} (local.get $m0))
-              (f32.load offset=${P.ca} (local.get $m1)) (f32.load offset=${P.cb} (local.get $m1))
-              (f32.load offset=${P.ca} (local.get $m2)) (f32.load offset=${P.cb} (local.get $m2)))
+            (local.set $b ${min(min("(local.get $end0)", "(local.get $end1)"), min("(local.get $end2)", `(i32.const ${segEnd})`))})
+            ${segCases}
             (if (i32.eq (local.get $end0) (local.get $b)) (then (local.set $r0 (i32.add (local.get $r0) (i32.const 1)))))
             (if (i32.eq (local.get $end1) (local.get $b)) (then (local.set $r1 (i32.add (local.get $r1) (i32.const 1)))))
             (if (i32.eq (local.get $end2) (local.get $b)) (then (local.set $r2 (i32.add (local.get $r2) (i32.const 1)))))
             (local.set $a (local.get $b))
             (br $mloop)))`;
     }
-    const canFuse = kF0 < kF1 && !process.env.NOFUSE;
+    const allActive = `(i32.and (i32.and ${active(0)} ${active(1)}) ${active(2)})`;
+    const rowpb = `(i32.add (i32.mul (local.get $set) (i32.const ${P.setBytes}))
+            (i32.shl (i32.add (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${sx}))
+              (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${sy}))) (i32.const 1)) (i32.const 2)))`;
+    const canFuse = segs.length > 0;
+    // Only for fuseAbsorbers false: a row outside the x and y absorbers.
+    const cZero = (d: number, v: string) =>
+      this.facesOf(d).length === 0
+        ? "(i32.const 1)"
+        : `(f32.eq (f32.load offset=${arr.c[d]} (i32.shl ${v} (i32.const 2))) (f32.const 0))`;
+    const noAbsorberRow = `(i32.and ${cZero(0, "(local.get $i)")} ${cZero(1, "(local.get $j)")})`;
     return `
   (func $${k}plane (param $i i32) (param $set i32)
-    (local $j i32) (local $xfree i32) (local $rowpb i32) (local $row i32) (local $a i32) (local $b i32)
+    (local $j i32) (local $rowpb i32) (local $row i32) (local $a i32) (local $b i32)
     (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $e0 i32) (local $e1 i32) (local $e2 i32)
     (local $end0 i32) (local $end1 i32) (local $end2 i32) (local $m0 i32) (local $m1 i32) (local $m2 i32)
-    (local $fx f32) (local $fy f32)
-    (local $pb i32) (local $K i32) (local $n i32) (local $psiSet i32) (local $inv1 f32) (local $inv2 f32)
-    (local $q1 i32) (local $q2 i32) (local $b1 f32) (local $c1 f32) (local $b2 f32) (local $c2 f32)
-    (local $ca f32) (local $cb f32)
-    (local.set $psiSet (i32.mul (local.get $set) (i32.const ${this.P.psiSetBytes})))
-    (local.set $xfree ${free(0, "(local.get $i)")})
+    (local $psiSet i32) (local $ix f32) (local $iy f32) (local $fx i32) (local $fy i32)
+    (local $bx f32) (local $cx f32) (local $by f32) (local $cy f32)
+    (local $qxbase i32) (local $qybase i32) (local $qxrow i32) (local $qyrow i32)
+    (local.set $psiSet (i32.mul (local.get $set) (i32.const ${P.psiSetBytes})))
+    ${axisSetup(0)}
     (local.set $j (i32.const ${jMin}))
     (block $jdone (loop $jloop
       (br_if $jdone (i32.gt_s (local.get $j) (i32.const ${jMax})))
-      (if (i32.and (i32.const ${canFuse ? 1 : 0}) (i32.and (i32.and (local.get $xfree) ${free(1, "(local.get $j)")}) ${allActive}))
+      (if (i32.and (i32.const ${canFuse ? 1 : 0}) (i32.and ${allActive} ${fuseAll ? "(i32.const 1)" : noAbsorberRow}))
         (then
+          ${axisSetup(1)}
+          ${xRow}
+          ${hasY ? "(local.set $qyrow (local.get $qybase))" : ""}
           (local.set $rowpb ${rowpb})
           ${fused}
           ${ends(0)}
@@ -791,8 +950,14 @@ class Generator {
   (import "env" "memory" (memory ${this.P.pages} ${this.P.pages} shared))
   ${spans.join("\n")}
   ${rows.join("\n")}
-  ${this.fusedSpan("H")}
-  ${this.fusedSpan("E")}
+  ${(["H", "E"] as Kind[])
+    .flatMap((k) =>
+      [0, 1, 2, 3, 4, 5, 6, 7]
+        // Only variants whose absorbers exist (those alone are called).
+        .filter((v) => [0, 1, 2].every((d) => (v & (1 << d)) === 0 || this.facesOf(d).length > 0))
+        .map((v) => this.fusedSpan(k, (v & 1) !== 0, (v & 2) !== 0, (v & 4) !== 0)),
+    )
+    .join("\n")}
   ${this.plane("H")}
   ${this.plane("E")}
   (func (export "h") (param $i i32) (param $set i32)

@@ -4,7 +4,8 @@
  * immediates, so a kernel is specific to one grid (it is generated and compiled per run).
  *
  *   [control block 4 KiB] [1-D tables: inverse steps, CPML b/c, ca/cb/ε] [material runs]
- *   [CPML ψ, absorber slabs only, per field set] [field sets: 6 padded float32 arrays each]
+ *   [progress counters per x-plane] [CPML ψ, absorber slabs only, per field set]
+ *   [field sets: 6 padded float32 arrays each]
  *
  * Only the fields scale with the grid volume (24 bytes per cell, 48 for Bloch runs); runs and
  * ψ scale with rows and with the absorber's volume.
@@ -48,6 +49,8 @@ export interface FastMemoryPlan {
   /** f32 tables of the material entries: ca, cb, ε_eff. */
   ca: number;
   cb: number;
+  /** cb/step, for the fused spans where every inverse step is 1/step (κ = 1). */
+  cbOverStep: number;
   eps: number;
   tableEntries: number;
   runStart: [number, number, number];
@@ -101,7 +104,8 @@ export function planFastMemory(
   layout: YeeLayout,
   pml: readonly { lo: number; hi: number }[],
   tableEntries: number,
-  runs: readonly MaterialRuns[],
+  /** Runs per E component (runs.ts). */
+  runCounts: readonly number[],
   sets: number,
 ): FastMemoryPlan {
   const bump = new Bump(CONTROL_BYTES);
@@ -115,9 +119,10 @@ export function planFastMemory(
   const cHalf = perAxis((a) => layout.n[a] + 1);
   const ca = bump.take(4 * tableEntries);
   const cb = bump.take(4 * tableEntries);
+  const cbOverStep = bump.take(4 * tableEntries);
   const eps = bump.take(4 * tableEntries);
-  const runStart = perAxis((c) => runs[c].rowStart.length);
-  const runsAt = perAxis((c) => Math.max(1, runs[c].runs.length));
+  const runStart = perAxis(() => layout.padded[0] * layout.padded[1] + 1);
+  const runsAt = perAxis((c) => Math.max(1, runCounts[c]));
   const progress = bump.take(2 * 4 * layout.padded[0]);
 
   const psiStart = bump.offset;
@@ -158,6 +163,7 @@ export function planFastMemory(
     cHalf,
     ca,
     cb,
+    cbOverStep,
     eps,
     tableEntries,
     runStart,
@@ -174,10 +180,12 @@ export function planFastMemory(
 }
 
 /**
- * Bytes one cell-update moves between the caches and memory in this design: every field
- * value read and written once per step (the plane-fused sweep, sweep.ts, finds the
- * neighbouring planes still in cache), plus ψ read and written once per step where it
- * exists, averaged over all cells. Runs and 1-D tables are small and stay in cache.
+ * Bytes one cell-update moves between the caches and memory in this design with one time
+ * step per sweep: every field value read and written once per step (the plane-by-plane
+ * sweep, sweep.ts, finds the neighbouring planes still in cache), plus ψ read and written
+ * once per step where it exists, averaged over all cells. Runs and 1-D tables are small and
+ * stay in cache. With D steps per sweep, divide by D as far as the planes in flight stay
+ * cached.
  */
 export function bytesPerCellUpdate(plan: FastMemoryPlan, layout: YeeLayout): number {
   const fields = 2 * 6 * 4 * layout.paddedCells * plan.sets;
@@ -216,6 +224,10 @@ export function writeKernelTables(
   }
   f32(plan.ca, medium.ca);
   f32(plan.cb, medium.cb);
+  f32(
+    plan.cbOverStep,
+    medium.cb.map((c) => c / stepM),
+  );
   f32(plan.eps, medium.epsEff);
   for (let c = 0; c < 3; c++) {
     u32(plan.runStart[c], runs[c].rowStart);

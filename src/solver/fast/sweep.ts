@@ -1,25 +1,33 @@
 /**
- * One thread's share of a time step: a single sweep over its slab of x-planes that updates H
- * and then E plane by plane, so each plane's E update finds the H planes it needs (i and i−1)
- * still in cache. Measured against two passes (all H, then all E) this reads and writes each
- * field value once per step instead of re-reading H for the E pass (≈48 instead of ≈72 bytes
- * per cell-update at the DRAM).
+ * One thread's share of time stepping: its slab of x-planes, swept so that each plane's data
+ * is loaded from memory once per *block* of D time steps instead of once per half step.
  *
- * Fusing requires everything between the two half steps to happen per plane as well, in the
- * reference order (bulk, CPML, TFSF, ghosts):
- *   for i in slab: H(i) [+ψ] → TFSF H(i) → H ghosts of plane i along y, z →
- *                  E(i) [+ψ] → TFSF E(i) → E ghosts of plane i along y, z
- * E(i) reads H(i) and H(i−1); H(i) reads E(i) and E(i+1), which must still be old. So each
- * thread defers E of its first plane (whose H(i−1) belongs to the neighbour) until every
- * thread has finished its sweep (the "mid" barrier). That also keeps E(first) old while the
- * neighbour's last H plane reads it. Ghost planes along x (periodic, PMC) are copied whole
- * once their source planes are final; see the comments at each copy.
+ * Per plane i and time level L (steps done), two tasks: H_L(i) (bulk + fused CPML, TFSF,
+ * ghosts along y and z) and E_L(i) (likewise). Their dependencies are only
+ *   H_L(i) after E_{L−1}(i) and E_{L−1}(i+1),   E_L(i) after H_L(i) and H_L(i−1),
+ * which also cover the write-after-read hazards of updating in place (H_L(i) overwrites the
+ * H_{L−1}(i) that E_{L−1}(i+1) reads, E_L(i) the E_{L−1}(i) that H_L(i−1) reads). Each plane
+ * carries two Int32 progress counters in the shared memory (steps completed by its H and
+ * its E), and a task first waits for its inputs' counters; inside a slab they are always
+ * ready, so threads only ever wait on neighbours at slab edges.
+ *
+ * A thread runs its tasks in two parts (a "trapezoid" then the edges):
+ *  1. Wavefront over positions s = lo … hi−1+D−1, level l = 1…D at plane s−l+1, skipping
+ *     the planes within l−1 (H) or l (E) of a slab edge shared with another thread. Every
+ *     input is then produced earlier by the same thread: the plane i's data stays in cache
+ *     across all D levels (2D+2 planes in flight).
+ *  2. The skipped edge tasks, level by level, right edge before left edge: the right edge of
+ *     level l needs the neighbour's left edge of level l−1, the left edge of level l the
+ *     neighbour's right edge of level l, so no thread waits on a chain.
+ * Ghost x-planes are tasks too: PMC mirrors right after their source plane, periodic
+ * (Bloch) copies between the last and the first slab with the same two rules.
+ * D = 1 is the plain sweep: H then E per plane, the first plane's E after the neighbour's.
  *
  * The sweep runs in every kernel thread, the calling thread included, on views of the one
  * shared memory.
  */
 import type { Boundary } from "../types.js";
-import { INCIDENT_BYTE_OFFSET } from "./barrier.js";
+import { INCIDENT_BYTE_OFFSET, KernelFailure, MAX_BLOCK_STEPS } from "./barrier.js";
 
 /**
  * A TFSF correction of one component on one plane normal to the propagation axis:
@@ -29,7 +37,7 @@ export interface TfsfTerm {
   comp: number;
   /** Index of the plane along the propagation axis. */
   plane: number;
-  /** Slot (re, im at 2·slot, 2·slot+1) of the incident value in the control block. */
+  /** Slot (re, im at 2·slot, 2·slot+1, plus 8 per step of the block) of the incident value. */
   slot: number;
   /** Re and Im of w per transverse cell (u, v), indexed (iu+1)·(nv+2) + (iv+1). */
   wRe: Float64Array;
@@ -57,7 +65,23 @@ export interface SweepConfig {
   hi: number[];
   /** Per thread, its x-planes [lo, hi). */
   slabs: [number, number][];
+  /** Byte address of the progress counters (memory-plan.ts). */
+  progress: number;
   tfsf: TfsfConfig | null;
+}
+
+/**
+ * Whether every slab can run blocks of `depth` steps: its edge tasks on both sides (up to
+ * `depth` planes each where it shares an edge with another slab) must not overlap.
+ */
+export function blocksFit(cfg: SweepConfig, depth: number): boolean {
+  const periodic = cfg.boundaries[0] === "periodic";
+  return cfg.slabs.every(([lo, hi], t) => {
+    const last = t === cfg.slabs.length - 1;
+    const taskHi = last && periodic ? Math.min(hi, cfg.n[0]) : hi;
+    const margin = (t > 0 || periodic ? 1 : 0) + (!last || periodic ? 1 : 0);
+    return taskHi - lo >= margin * depth + 1;
+  });
 }
 
 export interface KernelExports {
@@ -66,21 +90,41 @@ export interface KernelExports {
   energy(i: number, set: number): number;
 }
 
+/** Counter value of ghost planes that nothing ever writes (PML, PEC): always ready. */
+const READY = 1 << 30;
+const SPINS = 20000;
+const H = 0;
+const E = 1;
+
 export class SlabSweeper {
   private readonly f: Float32Array[][];
   private readonly incident: Float64Array;
+  /** Steps completed per plane: H at plane + 1, E at planes + plane + 1. */
+  private readonly progress: Int32Array;
+  private readonly planes: number;
   private readonly lo: number;
   private readonly hi: number;
+  /** Planes this thread runs tasks for: [lo, taskHi) (periodic x: plane n is a ghost). */
+  private readonly taskHi: number;
   private readonly first: boolean;
   private readonly last: boolean;
-  /** Row length of the TFSF cb patterns: n_v + 2 along the second transverse axis. */
+  private readonly linkLeft: boolean;
+  private readonly linkRight: boolean;
+  private readonly periodicX: boolean;
+  private readonly pmcX: boolean;
+  /** Task lists (kind, plane, level) per block depth, built on first use. */
+  private readonly orders = new Map<number, Int32Array>();
+  /** Row length of the TFSF weight patterns: n_v + 2 along the second transverse axis. */
   private readonly tfsfStride: number;
+  /** Incident slot offset of the task being run (8 per step of the block). */
+  private slotBase = 0;
 
   constructor(
     private readonly kernel: KernelExports,
     buffer: ArrayBufferLike,
     private readonly cfg: SweepConfig,
     readonly thread: number,
+    private readonly isFailed: () => boolean = () => false,
   ) {
     this.f = [];
     for (let s = 0; s < cfg.sets; s++) {
@@ -90,47 +134,45 @@ export class SlabSweeper {
         ),
       );
     }
-    this.incident = new Float64Array(buffer, INCIDENT_BYTE_OFFSET, 8);
+    this.incident = new Float64Array(buffer, INCIDENT_BYTE_OFFSET, 8 * MAX_BLOCK_STEPS);
+    this.planes = cfg.n[0] + 2;
+    this.progress = new Int32Array(buffer, cfg.progress, 2 * this.planes);
     [this.lo, this.hi] = cfg.slabs[thread];
+    const threads = cfg.slabs.length;
     this.first = thread === 0;
-    this.last = thread === cfg.slabs.length - 1;
+    this.last = thread === threads - 1;
+    this.periodicX = cfg.boundaries[0] === "periodic";
+    this.pmcX = cfg.boundaries[0] === "pmc";
+    this.taskHi = this.last && this.periodicX ? Math.min(this.hi, cfg.n[0]) : this.hi;
+    this.linkLeft = !this.first || this.periodicX;
+    this.linkRight = !this.last || this.periodicX;
     this.tfsfStride = cfg.tfsf ? cfg.n[(cfg.tfsf.axis + 2) % 3] + 2 : 0;
   }
 
-  /** The sweep: every plane of the slab, E of the first plane deferred to `finish`. */
-  sweep(): void {
-    const { n, boundaries } = this.cfg;
-    const nx = n[0];
-    for (let i = this.lo; i < this.hi; i++) {
-      for (let s = 0; s < this.cfg.sets; s++) this.kernel.h(i, s);
-      this.tfsf(i, true);
-      this.ghostsH(i);
-      if (boundaries[0] === "pmc") {
-        // The slab split keeps planes n−1 and n in one thread, so this mirror cannot race the
-        // ghost fill of plane n.
-        if (i === 0) for (const c of [4, 5]) this.copyPlaneX(c, 0, -1, Math.PI);
-        if (i === nx - 1) for (const c of [4, 5]) this.copyPlaneX(c, nx - 1, nx, Math.PI);
-      }
-      if (i > this.lo) this.finishE(i);
-    }
-    if (this.last && boundaries[0] === "periodic") {
-      // Hy, Hz ghosts at −1 are read only by E(0), which thread 0 updates after the barrier.
-      const t = -this.cfg.blochPhase[0];
-      for (const c of [4, 5]) this.copyPlaneX(c, nx - 1, -1, t);
-    }
+  /**
+   * Marks the ghost plane −1 ready where no task writes it (H for PML/PEC walls, E unless
+   * periodic). Call once, on one thread, before the first block.
+   */
+  initProgress(): void {
+    if (this.periodicX) return;
+    if (!this.pmcX) this.progress[0] = READY;
+    this.progress[this.planes] = READY;
   }
 
-  /** After the mid barrier: E of the first plane, and the x ghosts that depend on it. */
-  finish(): void {
-    if (this.hi > this.lo) this.finishE(this.lo);
-    if (this.cfg.boundaries[0] !== "periodic") return;
+  /** Advances this thread's planes from `base` to `base + depth` time steps. */
+  runBlock(base: number, depth: number): void {
+    const order = this.order(depth);
+    for (let t = 0; t < order.length; t += 3) {
+      const level = base + order[t + 2];
+      this.slotBase = 8 * (order[t + 2] - 1);
+      if (order[t] === H) this.taskH(order[t + 1], level);
+      else this.taskE(order[t + 1], level);
+    }
+    if (!this.periodicX) return;
+    // Ghosts nothing reads during the block (Hx at n, Ex at −1), for monitors and energy.
     const nx = this.cfg.n[0];
     const t = this.cfg.blochPhase[0];
-    if (this.first) {
-      this.copyPlaneX(3, 0, nx, t);
-      this.copyPlaneX(1, 0, nx, t);
-      this.copyPlaneX(2, 0, nx, t);
-    }
+    if (this.first) this.copyPlaneX(3, 0, nx, t);
     if (this.last) this.copyPlaneX(0, nx - 1, -1, -t);
   }
 
@@ -144,10 +186,106 @@ export class SlabSweeper {
     return sum;
   }
 
-  private finishE(i: number): void {
+  /** The task order for blocks of `depth` steps: (kind, plane, level 1…depth) triples. */
+  private order(depth: number): Int32Array {
+    const hit = this.orders.get(depth);
+    if (hit) return hit;
+    const out: number[] = [];
+    const lo = this.lo;
+    const last = this.taskHi - 1;
+    const mL = this.linkLeft ? 1 : 0;
+    const mR = this.linkRight ? 1 : 0;
+    const hRange = (l: number) => [lo + mL * (l - 1), last - mR * (l - 1)];
+    const eRange = (l: number) => [lo + mL * l, last - mR * (l - 1)];
+    // 1. The trapezoid, as a wavefront: level l works on plane s − l + 1.
+    for (let s = lo; s <= last + depth - 1; s++) {
+      for (let l = 1; l <= depth; l++) {
+        const p = s - l + 1;
+        const [h0, h1] = hRange(l);
+        const [e0, e1] = eRange(l);
+        if (p >= h0 && p <= h1) out.push(H, p, l);
+        if (p >= e0 && p <= e1) out.push(E, p, l);
+      }
+    }
+    // 2. The edges, level by level, right before left.
+    for (let l = 1; l <= depth; l++) {
+      const [h0, h1] = hRange(l);
+      const [e0, e1] = eRange(l);
+      for (let p = Math.max(h1 + 1, lo); p <= last; p++) out.push(H, p, l);
+      for (let p = Math.max(e1 + 1, lo); p <= last; p++) out.push(E, p, l);
+      for (let p = lo; p < Math.min(h0, last + 1); p++) out.push(H, p, l);
+      for (let p = lo; p < Math.min(e0, last + 1); p++) out.push(E, p, l);
+    }
+    const order = Int32Array.from(out);
+    this.orders.set(depth, order);
+    return order;
+  }
+
+  /** Waits until plane `plane`'s `kind` counter reaches `level`. */
+  private waitFor(kind: number, plane: number, level: number): void {
+    if (plane < -1 || plane > this.planes - 2) return;
+    const idx = kind * this.planes + plane + 1;
+    const prog = this.progress;
+    let spins = 0;
+    for (;;) {
+      const v = Atomics.load(prog, idx);
+      if (v >= level) return;
+      if (++spins > SPINS) {
+        if (this.isFailed()) throw new KernelFailure("a kernel thread failed");
+        Atomics.wait(prog, idx, v, 5);
+      }
+    }
+  }
+
+  private publish(kind: number, plane: number, level: number): void {
+    const idx = kind * this.planes + plane + 1;
+    Atomics.store(this.progress, idx, level);
+    Atomics.notify(this.progress, idx);
+  }
+
+  /** H of plane i to `level` steps, then its TFSF terms and ghosts. */
+  private taskH(i: number, level: number): void {
+    this.waitFor(E, i, level - 1);
+    this.waitFor(E, i + 1, level - 1);
+    for (let s = 0; s < this.cfg.sets; s++) this.kernel.h(i, s);
+    this.tfsf(i, true);
+    this.ghostsH(i);
+    const nx = this.cfg.n[0];
+    if (this.pmcX) {
+      // Mirrors overwrite H_{L−1} at the ghost plane, read by E_{L−1} of the wall plane:
+      // the same thread ran that task earlier (the slab split keeps n−1 and n together).
+      if (i === 0) {
+        for (const c of [4, 5]) this.copyPlaneX(c, 0, -1, Math.PI);
+        this.publish(H, -1, level);
+      }
+      if (i === nx - 1) for (const c of [4, 5]) this.copyPlaneX(c, nx - 1, nx, Math.PI);
+    } else if (this.periodicX && i === nx - 1) {
+      // H_L(−1) ← H_L(n−1) once E_{L−1}(0) has read H_{L−1}(−1).
+      this.waitFor(E, 0, level - 1);
+      const t = -this.cfg.blochPhase[0];
+      for (const c of [4, 5]) this.copyPlaneX(c, nx - 1, -1, t);
+      this.publish(H, -1, level);
+    }
+    this.publish(H, i, level);
+  }
+
+  /** E of plane i to `level` steps, then its TFSF terms and ghosts. */
+  private taskE(i: number, level: number): void {
+    this.waitFor(H, i, level);
+    this.waitFor(H, i - 1, level);
     for (let s = 0; s < this.cfg.sets; s++) this.kernel.e(i, s);
     this.tfsf(i, false);
     this.ghostsE(i);
+    if (this.periodicX && i === 0) {
+      // E_L(n) ← E_L(0) once H_L(n−1) has read E_{L−1}(n).
+      const nx = this.cfg.n[0];
+      this.waitFor(H, nx - 1, level);
+      const t = this.cfg.blochPhase[0];
+      this.copyPlaneX(1, 0, nx, t);
+      this.copyPlaneX(2, 0, nx, t);
+      this.publish(E, nx, level);
+    }
+    this.publish(E, i, level);
   }
 
   /** Ghosts of x-plane i along y and z after its H update (boundaries.ts, fillGhostsH). */
@@ -279,8 +417,8 @@ export class SlabSweeper {
     for (let t = 0; t < terms.length; t++) {
       const term = terms[t];
       const comp = term.comp;
-      const incRe = this.incident[2 * term.slot];
-      const incIm = this.incident[2 * term.slot + 1];
+      const incRe = this.incident[this.slotBase + 2 * term.slot];
+      const incIm = this.incident[this.slotBase + 2 * term.slot + 1];
       const re = this.f[0][comp];
       const im = this.f.length > 1 ? this.f[1][comp] : null;
       const wRe = term.wRe;

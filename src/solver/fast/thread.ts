@@ -25,6 +25,7 @@ try {
     data.memory.buffer,
     data.config,
     data.thread,
+    () => control.failed,
   );
   port.postMessage({ type: "ready" });
   for (;;) {
@@ -32,9 +33,7 @@ try {
     const command = control.command;
     if (command === Command.Exit) break;
     if (command === Command.Step) {
-      sweeper.sweep();
-      control.arrive();
-      sweeper.finish();
+      sweeper.runBlock(control.blockBase, control.blockDepth);
       control.arrive();
     } else if (command === Command.Energy) {
       control.partial[data.thread] = sweeper.energy();

@@ -1,0 +1,111 @@
+/**
+ * The fast path's plumbing: thread counts, the 4 GiB limit, a failed thread ending the run
+ * with an error instead of a hang, threads stopping with the run, and the report's figures.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { YeeLayout } from "../grid.js";
+import { runWithMaterials } from "../run.js";
+import { FdtdSimulation } from "../simulation.js";
+import { constantMaterials } from "../testing.js";
+import type { SimulationSpec } from "../types.js";
+import { Command, ControlBlock, KernelFailure } from "./barrier.js";
+import { threadsFor } from "./engine.js";
+
+const STEP = 50e-9;
+const materials = constantMaterials({ glass: 2.25 });
+
+function cube(cells: number, steps: number): SimulationSpec {
+  const size = cells * STEP;
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [size, size, size],
+      resolution: STEP,
+      boundary_conditions: ["pml", "pml", "pml"],
+      pml_layers: 8,
+    },
+    source: {
+      source_type: "plane_wave",
+      wavelength: 20 * STEP,
+      polarization: "te",
+      direction: [0, 0, 1],
+      amplitude: 1,
+    },
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [size / 3, size / 3, size / 3], material: "glass" },
+    ],
+    monitors: [
+      {
+        name: "t",
+        monitor_type: "field",
+        center: [0, 0, size / 4],
+        size: [size, size, 0],
+        components: ["Ey"],
+      },
+    ],
+    fdtd_settings: {
+      time_steps: steps,
+      courant_factor: 0.99,
+      convergence_threshold: 0,
+      check_every_n: 100,
+    },
+  };
+}
+
+describe("fast engine", () => {
+  it("uses the threads asked for, but no fewer than 64 Ki cells and 2 x-planes per thread", () => {
+    const layout = (n: number) => new YeeLayout([n, n, n], ["pml", "pml", "pml"]);
+    assert.equal(threadsFor(layout(128), 2, 65536), 2);
+    assert.equal(threadsFor(layout(128), 64, 65536), 32);
+    assert.equal(threadsFor(layout(40), 8, 65536), 1);
+    assert.equal(threadsFor(layout(40), 8, 0), 8);
+    assert.equal(threadsFor(new YeeLayout([3, 40, 40], ["pml", "pml", "pml"]), 8, 0), 2);
+  });
+
+  it("refuses grids whose kernel memory would pass 4 GiB, naming the limit", () => {
+    const spec = cube(600, 10);
+    assert.throws(() => new FdtdSimulation(spec, materials), /4 GiB/);
+  });
+
+  it("a barrier whose run failed throws instead of waiting", () => {
+    const control = new ControlBlock(new SharedArrayBuffer(4096), 2);
+    control.command = Command.Step;
+    control.fail();
+    assert.throws(() => control.arrive(), KernelFailure);
+  });
+
+  it("a failed kernel thread ends the step with an error, and dispose still returns", async () => {
+    const sim = new FdtdSimulation(cube(40, 10), materials, { threads: 2, minCellsPerThread: 0 });
+    await sim.prepare();
+    try {
+      sim.step();
+      // What a worker does when its task throws (thread.ts).
+      (sim.fast as unknown as { control: ControlBlock }).control.fail();
+      assert.throws(() => sim.step(), /fast kernel failed/);
+    } finally {
+      sim.dispose();
+    }
+  });
+
+  it("reports kernel, threads and stepping-only Mcell/s, and leaves no thread behind", async () => {
+    const r = await runWithMaterials(cube(40, 40), materials, {
+      threads: 2,
+      minCellsPerThread: 0,
+    });
+    assert.equal(r.report.kernel, "fast");
+    assert.equal(r.report.threads, 2);
+    assert.equal(r.report.stepsRun, 40);
+    const cells = r.report.grid[0] * r.report.grid[1] * r.report.grid[2];
+    assert.equal(r.report.cells, cells);
+    // Stepping time only: implied seconds below the wall time, which includes set-up.
+    const stepping = (cells * r.report.stepsRun) / (r.report.mcellsPerSecond * 1e6);
+    assert.ok(
+      stepping > 0 && stepping < r.report.wallSeconds,
+      `${stepping} s vs ${r.report.wallSeconds} s`,
+    );
+    const reference = await runWithMaterials(cube(40, 40), materials, { kernel: "reference" });
+    assert.equal(reference.report.threads, 1);
+    assert.equal(reference.report.kernel, "reference");
+  });
+});
