@@ -11,7 +11,7 @@ import { checkRequest } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type { RunEstimate } from "../solver/types.js";
 import type { StorageBackend } from "../storage/types.js";
-import type { JobRow, JobStatus, Store } from "../store/types.js";
+import type { JobRow, JobStatus, ReadScope, Store } from "../store/types.js";
 import { retryAfterSeconds, toJobRecord, type JobRecord } from "./records.js";
 
 /** Million cell-updates per second assumed for estimates until a job has been measured. */
@@ -113,8 +113,8 @@ export class JobService {
   }
 
   /** The caller's job, or 404 — also for a job of another account. */
-  async getOwnJob(accountId: string, jobId: string): Promise<JobRow> {
-    const job = await this.store.getJob(jobId);
+  async getOwnJob(accountId: string, jobId: string, reads?: ReadScope): Promise<JobRow> {
+    const job = await this.store.getJob(jobId, reads);
     if (!job || job.accountId !== accountId) throw errors.jobNotFound(jobId);
     return job;
   }
@@ -155,8 +155,8 @@ export class JobService {
   }
 
   /** The pre-signed storage address of a completed job's result file. */
-  async resultDownloadUrl(accountId: string, jobId: string): Promise<string> {
-    const job = await this.getOwnJob(accountId, jobId);
+  async resultDownloadUrl(accountId: string, jobId: string, reads?: ReadScope): Promise<string> {
+    const job = await this.getOwnJob(accountId, jobId, reads);
     if (job.status !== "COMPLETED" || !job.resultKey) {
       throw errors.resultsNotReady(jobId, job.status, retryAfterSeconds(job));
     }

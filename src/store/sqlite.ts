@@ -22,10 +22,12 @@ import type {
   JobStatus,
   ListJobsOptions,
   NewJob,
+  ReadScope,
   StaleJobsOutcome,
   Store,
 } from "./types.js";
 import { SQLITE_MIGRATIONS } from "./sqlite-migrations.js";
+import { SqliteReadCache } from "./sqlite-read-cache.js";
 
 type Row = Record<string, unknown>;
 
@@ -100,7 +102,11 @@ export class SqliteStore implements Store {
     // FULL: a 202 promises the job is stored; WAL + FULL syncs the log at every commit.
     this.db.pragma("synchronous = FULL");
     this.migrate();
+    this.readCache = new SqliteReadCache(this.db);
   }
+
+  /** Key lookups and jobs by id, kept until the database changes (sqlite-read-cache.ts). */
+  private readonly readCache: SqliteReadCache;
 
   private readonly statements = new Map<string, Database.Statement>();
 
@@ -179,11 +185,18 @@ export class SqliteStore implements Store {
 
   async findActiveApiKeyByHash(
     keyHash: string,
+    scope?: ReadScope,
   ): Promise<{ key: ApiKeyRecord; keyHash: string } | null> {
-    const row = this.sql(`SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`).get(
-      keyHash,
-    ) as Row | undefined;
-    return row ? { key: toKey(row), keyHash: row.key_hash as string } : null;
+    return this.readCache.get(
+      `key:${keyHash}`,
+      () => {
+        const row = this.sql(
+          `SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
+        ).get(keyHash) as Row | undefined;
+        return row ? { key: toKey(row), keyHash: row.key_hash as string } : null;
+      },
+      scope,
+    );
   }
 
   async listApiKeys(accountId?: string): Promise<ApiKeyRecord[]> {
@@ -255,9 +268,15 @@ export class SqliteStore implements Store {
     return admit.immediate();
   }
 
-  async getJob(jobId: string): Promise<JobRow | null> {
-    const row = this.sql(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as Row | undefined;
-    return row ? toJob(row) : null;
+  async getJob(jobId: string, scope?: ReadScope): Promise<JobRow | null> {
+    return this.readCache.get(
+      `job:${jobId}`,
+      () => {
+        const row = this.sql(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as Row | undefined;
+        return row ? toJob(row) : null;
+      },
+      scope,
+    );
   }
 
   async listJobs(accountId: string, options: ListJobsOptions): Promise<JobRow[]> {

@@ -100,6 +100,15 @@ export interface ListJobsOptions {
   status?: JobStatus;
 }
 
+/**
+ * The reads of one request (one object per request, passed to each of its reads): a store
+ * may then confirm once per request that its cached rows are current (sqlite-read-cache.ts).
+ */
+export interface ReadScope {
+  /** Set by the store once a read of this request has confirmed the cache. */
+  confirmed?: boolean;
+}
+
 export interface Store {
   createAccount(input: {
     email: string;
@@ -117,7 +126,10 @@ export interface Store {
     displayPrefix: string;
   }): Promise<ApiKeyRecord>;
   /** The key with this SHA-256 hash, if it exists and is not revoked. */
-  findActiveApiKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string } | null>;
+  findActiveApiKeyByHash(
+    keyHash: string,
+    scope?: ReadScope,
+  ): Promise<{ key: ApiKeyRecord; keyHash: string } | null>;
   listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   /** Revokes by id or display prefix (restricted to an account when given); null if none. */
   revokeApiKey(idOrPrefix: string, accountId?: string): Promise<ApiKeyRecord | null>;
@@ -129,7 +141,7 @@ export interface Store {
    * sharing it cannot both pass.
    */
   admitJob(job: NewJob, rule: AdmissionRule): Promise<AdmissionResult>;
-  getJob(jobId: string): Promise<JobRow | null>;
+  getJob(jobId: string, scope?: ReadScope): Promise<JobRow | null>;
   listJobs(accountId: string, options: ListJobsOptions): Promise<JobRow[]>;
   /** Oldest QUEUED job, now RUNNING for this worker; null when none is queued. */
   claimNextJob(workerId: string, now: string): Promise<JobRow | null>;

@@ -7,11 +7,13 @@
 import type { FastifyRequest } from "fastify";
 import { hashApiKey, isWellFormedApiKey, sameHash } from "../../auth/api-keys.js";
 import { errors } from "../../errors.js";
-import type { Store } from "../../store/types.js";
+import type { ReadScope, Store } from "../../store/types.js";
 
 export interface Caller {
   accountId: string;
   keyId: string;
+  /** The request's reads (store/types.ts ReadScope): pass to the store reads it makes. */
+  reads: ReadScope;
 }
 
 declare module "fastify" {
@@ -34,14 +36,15 @@ export function createAuthenticator(store: Store) {
     const key = match[1]!;
     if (!isWellFormedApiKey(key)) throw errors.malformedApiKey();
     const hash = hashApiKey(key);
-    const found = await store.findActiveApiKeyByHash(hash);
+    const reads: ReadScope = {};
+    const found = await store.findActiveApiKeyByHash(hash, reads);
     if (!found || !sameHash(found.keyHash, hash)) throw errors.unauthorized();
     const now = Date.now();
     if (now - (lastTouched.get(found.key.id) ?? 0) > TOUCH_INTERVAL_MS) {
       lastTouched.set(found.key.id, now);
       await store.touchApiKey(found.key.id, new Date(now).toISOString());
     }
-    const caller = { accountId: found.key.accountId, keyId: found.key.id };
+    const caller = { accountId: found.key.accountId, keyId: found.key.id, reads };
     req.caller = caller;
     return caller;
   };

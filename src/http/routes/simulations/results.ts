@@ -21,7 +21,8 @@ export function downloadResults(app: App, { jobs, config }: RouteDeps): void {
       },
     },
     async (req, reply) => {
-      const url = await jobs.resultDownloadUrl(callerOf(req).accountId, req.params.job_id);
+      const caller = callerOf(req);
+      const url = await jobs.resultDownloadUrl(caller.accountId, req.params.job_id, caller.reads);
       return reply.header("Cache-Control", "no-store").redirect(url, 302);
     },
   );

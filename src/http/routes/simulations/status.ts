@@ -13,6 +13,9 @@ export function getSimulation(app: App, { jobs }: RouteDeps): void {
         response: { 200: JobRecordSchema, ...errorResponses },
       },
     },
-    async (req) => jobs.record(await jobs.getOwnJob(callerOf(req).accountId, req.params.job_id)),
+    async (req) => {
+      const caller = callerOf(req);
+      return jobs.record(await jobs.getOwnJob(caller.accountId, req.params.job_id, caller.reads));
+    },
   );
 }
