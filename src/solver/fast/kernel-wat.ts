@@ -266,32 +266,52 @@ class Generator {
     return segs;
   }
 
-  /** Code that sets $inv{slot}, $on{slot}, $b{slot}, $c{slot}, $q{slot}row for x or y. */
-  private directionSetup(kind: Kind, d: 0 | 1, slot: 1 | 2, q: number): string {
+  /**
+   * Code that loads the x (d = 0, once per plane) or y (d = 1, once per row) absorber state
+   * into the named locals: the inverse step, a flag that ψ applies here, CPML b and c, and
+   * the byte address of ψ slot `q` at (i, j, k = 0) (along x without the row part, which the
+   * row code adds as (j+1) rows of the slab's z length).
+   */
+  private absorberSetup(
+    kind: Kind,
+    d: 0 | 1,
+    q: number,
+    locals: { inv: string; on: string; b: string; c: string; psi: string },
+  ): string {
     const arr = this.coefArrays(kind);
     const t = d === 0 ? "(local.get $i)" : "(local.get $j)";
     const lines = [
-      `(local.set $inv${slot} (f32.load offset=${arr.inv[d] + 4} (i32.shl ${t} (i32.const 2))))`,
-      `(local.set $on${slot} (i32.const 0))`,
+      `(local.set $${locals.inv} (f32.load offset=${arr.inv[d] + 4} (i32.shl ${t} (i32.const 2))))`,
+      `(local.set $${locals.on} (i32.const 0))`,
     ];
     for (const f of this.facesOf(d)) {
       const [lx, ly] = f.strides;
       // ψ index at (i, j, k = 0), as a byte offset: slab-local coordinate along d.
-      // Along x this is the plane's base (rowSetup adds (j+1)·ly per row); along y the row's.
       const idx =
         d === 0
           ? `(i32.add (i32.mul (i32.sub (local.get $i) (i32.const ${f.a0})) (i32.const ${lx})) (i32.const 1))`
           : `(i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${lx})) (i32.add (i32.mul (i32.sub (local.get $j) (i32.const ${f.a0})) (i32.const ${ly})) (i32.const 1)))`;
       lines.push(`(if (i32.and (i32.ge_s ${t} (i32.const ${f.a0})) (i32.le_s ${t} (i32.const ${f.a1})))
         (then
-          (local.set $c${slot} (f32.load offset=${arr.c[d]} (i32.shl ${t} (i32.const 2))))
-          (if (f32.ne (local.get $c${slot}) (f32.const 0))
+          (local.set $${locals.c} (f32.load offset=${arr.c[d]} (i32.shl ${t} (i32.const 2))))
+          (if (f32.ne (local.get $${locals.c}) (f32.const 0))
             (then
-              (local.set $on${slot} (i32.const 1))
-              (local.set $b${slot} (f32.load offset=${arr.b[d]} (i32.shl ${t} (i32.const 2))))
-              (local.set $q${slot}${d === 0 ? "plane" : "row"} (i32.add (i32.add (local.get $psiSet) (i32.const ${f.psi[q]})) (i32.shl ${idx} (i32.const 2))))))))`);
+              (local.set $${locals.on} (i32.const 1))
+              (local.set $${locals.b} (f32.load offset=${arr.b[d]} (i32.shl ${t} (i32.const 2))))
+              (local.set $${locals.psi} (i32.add (i32.add (local.get $psiSet) (i32.const ${f.psi[q]})) (i32.shl ${idx} (i32.const 2))))))))`);
     }
     return lines.join("\n      ");
+  }
+
+  /** absorberSetup into $inv{slot}, $on{slot}, $b{slot}, $c{slot}, $q{slot}plane|row. */
+  private directionSetup(kind: Kind, d: 0 | 1, slot: 1 | 2, q: number): string {
+    return this.absorberSetup(kind, d, q, {
+      inv: `inv${slot}`,
+      on: `on${slot}`,
+      b: `b${slot}`,
+      c: `c${slot}`,
+      psi: `q${slot}${d === 0 ? "plane" : "row"}`,
+    });
   }
 
   /** A call of the right span variant for cells [$a, $b) of the current row. */
@@ -563,28 +583,14 @@ class Generator {
         ])
         .join("\n        ");
     };
-    const splat = [
-      "ix",
-      "iy",
-      "bx",
-      "cx",
-      "by",
-      "cy",
-      ...(kind === "E" ? ["ca0", "cb0", "ca1", "cb1", "ca2", "cb2"] : []),
-    ];
+    // Span parameters splatted to vectors: the x/y coefficients, and for E each component's
+    // (ca, cb) of the current run.
+    const xyParams = ["ix", "iy", "bx", "cx", "by", "cy"];
+    const runParams = ["ca0", "cb0", "ca1", "cb1", "ca2", "cb2"];
+    const splat = [...xyParams, ...(kind === "E" ? runParams : [])];
     const vlocals = [
-      "ix",
-      "iy",
-      "bx",
-      "cx",
-      "by",
-      "cy",
-      "ca0",
-      "cb0",
-      "ca1",
-      "cb1",
-      "ca2",
-      "cb2",
+      ...xyParams,
+      ...runParams,
       "ch",
       "tiny",
       "abs",
@@ -686,29 +692,14 @@ class Generator {
     };
     // x (per plane) and y (per row) absorber: flag, coefficients, ψ base of the face.
     const axisSetup = (d: 0 | 1) => {
-      const v = d === 0 ? "(local.get $i)" : "(local.get $j)";
       const n = d === 0 ? "x" : "y";
-      const lines = [
-        `(local.set $i${n} (f32.load offset=${arr.inv[d] + 4} (i32.shl ${v} (i32.const 2))))`,
-        `(local.set $f${n} (i32.const 0))`,
-      ];
-      for (const f of this.facesOf(d)) {
-        const [lx, ly] = f.strides;
-        // ψ[0] of the face at (i, j, k = 0); along x the row part is added per row.
-        const idx =
-          d === 0
-            ? `(i32.add (i32.mul (i32.sub (local.get $i) (i32.const ${f.a0})) (i32.const ${lx})) (i32.const 1))`
-            : `(i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${lx})) (i32.add (i32.mul (i32.sub (local.get $j) (i32.const ${f.a0})) (i32.const ${ly})) (i32.const 1)))`;
-        lines.push(`(if (i32.and (i32.ge_s ${v} (i32.const ${f.a0})) (i32.le_s ${v} (i32.const ${f.a1})))
-        (then
-          (local.set $c${n} (f32.load offset=${arr.c[d]} (i32.shl ${v} (i32.const 2))))
-          (if (f32.ne (local.get $c${n}) (f32.const 0))
-            (then
-              (local.set $f${n} (i32.const 1))
-              (local.set $b${n} (f32.load offset=${arr.b[d]} (i32.shl ${v} (i32.const 2))))
-              (local.set $q${n}base (i32.add (i32.add (local.get $psiSet) (i32.const ${f.psi[0]})) (i32.shl ${idx} (i32.const 2))))))))`);
-      }
-      return lines.join("\n      ");
+      return this.absorberSetup(kind, d, 0, {
+        inv: `i${n}`,
+        on: `f${n}`,
+        b: `b${n}`,
+        c: `c${n}`,
+        psi: `q${n}base`,
+      });
     };
     const hasX = this.facesOf(0).length > 0;
     const hasY = this.facesOf(1).length > 0;
