@@ -5,7 +5,7 @@
  * can run; one that fails yields field errors that name the field and the bound.
  */
 import type { FieldError } from "../errors.js";
-import { checkSimulation, estimateRun } from "../solver/index.js";
+import { checkSimulation, estimateRun, SOLVER_MAX_KERNEL_BYTES } from "../solver/index.js";
 import type { RunEstimate, SimulationSpec } from "../solver/types.js";
 import { ajv, formatAjvErrors } from "./ajv.js";
 import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
@@ -94,6 +94,13 @@ function limitErrors(
     out.push({
       path: "monitors",
       message: `the monitors would record ${estimate.monitorSamples} complex samples, above the limit of ${limits.maxMonitorSamples}; record fewer points, components or wavelengths`,
+    });
+  }
+  // The solver's own bound, whatever the deployment allows: its WebAssembly memory is wasm32.
+  if (estimate.kernelBytes > SOLVER_MAX_KERNEL_BYTES) {
+    out.push({
+      path: "domain.resolution",
+      message: `the grid (${estimate.grid.join(" × ")} cells with PML) needs an estimated ${gib(estimate.kernelBytes)} of solver memory (24 B per cell, 48 for oblique incidence), above the solver's limit of ${gib(SOLVER_MAX_KERNEL_BYTES)} per run; use a coarser resolution or a smaller domain`,
     });
   }
   if (estimate.memoryBytes > limits.maxMemoryBytes) {

@@ -3,7 +3,8 @@
  * and the same allocations runSimulation makes, added up.
  */
 import { cpmlBytes } from "./cpml.js";
-import { planGrid, type GridPlan } from "./grid.js";
+import { ESTIMATED_RUNS_PER_ROW, fastKernelBytes } from "./fast/memory-plan.js";
+import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { sampleBox } from "./monitors.js";
 import { AUX_PML_LAYERS, planeWaveGeometry } from "./source.js";
 import type { RunEstimate, SimulationSpec, Vec3 } from "./types.js";
@@ -77,6 +78,19 @@ export function estimateRun(spec: SimulationSpec): RunEstimate {
     (grid[0] + grid[1] + grid[2]) * 8 +
     wavelengths.size * 3 * 48;
 
+  // The default (fast) kernel's WebAssembly memory, bounded by wasm32's 4 GiB.
+  const layout = new YeeLayout(grid, [
+    plan.axes[0].boundary,
+    plan.axes[1].boundary,
+    plan.axes[2].boundary,
+  ]);
+  const kernelBytes = fastKernelBytes(
+    layout,
+    plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi })),
+    complex,
+    ESTIMATED_RUNS_PER_ROW,
+  );
+
   return {
     grid,
     interiorGrid,
@@ -85,6 +99,7 @@ export function estimateRun(spec: SimulationSpec): RunEstimate {
     dtSeconds: plan.dtSeconds,
     monitorSamples,
     memoryBytes,
+    kernelBytes,
     resultBytes,
   };
 }

@@ -10,6 +10,7 @@ import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./ty
 
 export * from "./types.js";
 export { estimateRun } from "./estimate.js";
+export { MAX_MEMORY_BYTES as SOLVER_MAX_KERNEL_BYTES } from "./fast/memory-plan.js";
 
 /** Version of the physics core, recorded in every result file. */
 export const SOLVER_VERSION = "0.1.0";

@@ -107,6 +107,11 @@ export interface RunEstimate {
   monitorSamples: number;
   /** Peak memory the run needs, in bytes. */
   memoryBytes: number;
+  /**
+   * Of that, the fast kernel's one WebAssembly memory (fields, CPML ψ, tables), which cannot
+   * pass SOLVER_MAX_KERNEL_BYTES (4 GiB, wasm32).
+   */
+  kernelBytes: number;
   /** Size of the result file's monitor data in bytes. */
   resultBytes: number;
 }

@@ -116,6 +116,57 @@ test("422 for a job above the deployment's limits, with the estimate and the lim
   assert.match(res.body.detail!, /limit/);
 });
 
+test("422 for a grid above the solver's own memory bound, whatever the deployment allows", async () => {
+  const roomy = await startService({
+    rateLimitPerMinute: 0,
+    limits: { ...svc.config.limits, maxCells: 1e10, maxMemoryBytes: 1e13 },
+  });
+  try {
+    const k = await roomy.newKey();
+    // A cube of `cells` per axis with PML (12 layers), 40 nm cells; oblique: Bloch-periodic.
+    const cube = (cells: number, oblique = false) => {
+      const side = (cells - 24) * 40e-9;
+      return {
+        solver: "fdtd",
+        domain: {
+          size: [side, side, side],
+          resolution: 40e-9,
+          boundary_conditions: oblique ? ["periodic", "periodic", "pml"] : ["pml", "pml", "pml"],
+        },
+        source: {
+          source_type: "plane_wave",
+          wavelength: 1e-6,
+          direction: oblique ? [0.3, 0, 1] : [0, 0, 1],
+        },
+        fdtd_settings: { time_steps: 100 },
+      };
+    };
+    const estimate = (body: object) =>
+      call(roomy.baseUrl, "POST", "/v1/simulations/estimate", { key: k, body });
+    // 24 B per cell (48 with two field sets): 540³ and 430³ fit in 4 GiB, 560³ and 460³ not.
+    for (const [cells, oblique, fits] of [
+      [540, false, true],
+      [560, false, false],
+      [430, true, true],
+      [460, true, false],
+    ] as const) {
+      const res = await estimate(cube(cells, oblique));
+      assert.equal(res.status, fits ? 200 : 422, `${cells}³ oblique=${oblique}: ${res.text}`);
+      if (!fits) {
+        const errors = res.body.errors as { path: string }[];
+        assert.deepEqual(
+          errors.map((e) => e.path),
+          ["domain.resolution"],
+        );
+        assert.match(res.body.detail!, /needs an estimated \d+\.\d+ GiB of solver memory/);
+        assert.match(res.body.detail!, /solver's limit of 4\.00 GiB/);
+      }
+    }
+  } finally {
+    await roomy.close();
+  }
+});
+
 test("404 for an unknown job and an unknown route, 405-free JSON bodies", async () => {
   const job = await call(
     svc.baseUrl,

@@ -22,6 +22,7 @@ import { compileWat } from "./compile.js";
 import { kernelWat } from "./kernel-wat.js";
 import {
   bytesPerCellUpdate,
+  fastKernelBytes,
   MAX_MEMORY_BYTES,
   planFastMemory,
   writeKernelTables,
@@ -83,11 +84,11 @@ export interface FastEngineOptions {
  */
 export function assertFitsFastKernel(plan: GridPlan, layout: YeeLayout, complex: boolean): void {
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
-  const bytes = planFastMemory(layout, pml, 1, [0, 0, 0], complex ? 2 : 1).totalBytes;
+  const bytes = fastKernelBytes(layout, pml, complex);
   if (bytes > MAX_MEMORY_BYTES) {
     throw new RangeError(
       `the grid needs ${(bytes / 2 ** 30).toFixed(2)} GiB of kernel memory; the fast ` +
-        "kernel's WebAssembly memory holds at most 4 GiB (about 520³ cells, 370³ for " +
+        "kernel's WebAssembly memory holds at most 4 GiB (about 540³ cells, 440³ for " +
         "oblique incidence)",
     );
   }

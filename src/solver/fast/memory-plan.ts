@@ -180,6 +180,28 @@ export function planFastMemory(
 }
 
 /**
+ * Material runs per row and E component that submission-time estimates allow for: a row
+ * through a box has 3, and sub-cell smoothing adds one per cell a structure's surface cuts.
+ */
+export const ESTIMATED_RUNS_PER_ROW = 8;
+
+/**
+ * Bytes of fast-kernel memory a grid needs with `runsPerRow` material runs per row and E
+ * component (the real count is known only once the medium is built): what decides whether
+ * it fits in MAX_MEMORY_BYTES. `complex`: Bloch-periodic runs (oblique incidence) hold two
+ * field sets.
+ */
+export function fastKernelBytes(
+  layout: YeeLayout,
+  pml: readonly { lo: number; hi: number }[],
+  complex: boolean,
+  runsPerRow = 1,
+): number {
+  const runs = layout.padded[0] * layout.padded[1] * runsPerRow;
+  return planFastMemory(layout, pml, 1, [runs, runs, runs], complex ? 2 : 1).totalBytes;
+}
+
+/**
  * Bytes one cell-update moves between the caches and memory in this design with one time
  * step per sweep: every field value read and written once per step (the plane-by-plane
  * sweep, sweep.ts, finds the neighbouring planes still in cache), plus ψ read and written
