@@ -3,6 +3,7 @@
  * coordinates and shapes, the solver report, and one component at one wavelength as a 2-D
  * field map with real and imaginary parts, downsampled when large.
  */
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import h5wasm, { type Dataset, type File as H5File, type Group } from "h5wasm/node";
 import { RESULT_FORMAT } from "./hdf5.js";
 
@@ -73,8 +74,36 @@ function attrs(g: Group | Dataset): Record<string, number | string> {
 
 const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"];
 
+const HDF5_SIGNATURE = Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/**
+ * Throws unless `path` is a regular file with the HDF5 signature: the fs's ENOENT for a
+ * missing one, an Error with code EISDIR for anything but a file, "not an HDF5 file"
+ * otherwise. Checked before h5wasm opens it, which would first print pages of HDF5
+ * diagnostics to stderr and then fail with an unhelpful message.
+ */
+export function assertHdf5File(path: string): void {
+  const stat = statSync(path);
+  if (!stat.isFile()) {
+    throw Object.assign(new Error(`${path} is not a file`), { code: "EISDIR" });
+  }
+  const fd = openSync(path, "r");
+  try {
+    // The superblock starts at 0, or at 512, 1024, 2048, … after a user block.
+    const head = Buffer.alloc(8);
+    for (let at = 0; at + 8 <= stat.size; at = at === 0 ? 512 : 2 * at) {
+      readSync(fd, head, 0, 8, at);
+      if (head.equals(HDF5_SIGNATURE)) return;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  throw new Error(`${path} is not an HDF5 file`);
+}
+
 /** Opens a result file, checks its format and passes it to `fn`; always closes it. */
 export async function withResultFile<T>(path: string, fn: (file: H5File) => T): Promise<T> {
+  assertHdf5File(path);
   await h5wasm.ready;
   const file = new h5wasm.File(path, "r");
   try {

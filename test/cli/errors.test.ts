@@ -58,6 +58,24 @@ test("usage mistakes exit 2 with the reason and the help", async () => {
   await assert.rejects(runDownload([], captureIo().io), /usage: emsim download <job id>/);
 });
 
+test("plot and inspect of a missing file, a folder or a non-HDF5 file: one line, exit 2", async () => {
+  const text = join(dir, "notes.h5");
+  writeFileSync(text, "not an HDF5 file\n");
+  for (const [file, reason] of [
+    [join(dir, "missing.h5"), "no such file"],
+    [dir, "not a file"],
+    [text, "not an HDF5 file"],
+  ] as const) {
+    for (const command of ["inspect", "plot"]) {
+      const args =
+        command === "plot" ? [command, file, "--out", join(dir, "x.png")] : [command, file];
+      const r = await runCli(args, env);
+      assert.equal(r.code, 2, `${command} ${file}: ${r.stderr}`);
+      assert.equal(r.stderr.trim(), `emsim: cannot open ${file}: ${reason}`);
+    }
+  }
+});
+
 test("no key, or a rejected key, exits 3 and says how to fix it", async () => {
   const [none, malformed] = await Promise.all([
     runCli(["list"], { EMSIM_BASE_URL: svc.baseUrl, EMSIM_CONFIG_DIR: join(dir, "empty") }),

@@ -194,8 +194,10 @@ export async function readResult(file: string) {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const message = (err as Error).message;
-    if (code === "ENOENT" || /No such file|unable to open/i.test(message)) {
-      throw new CliError(`cannot open ${file}: no such file or not an HDF5 file`, EXIT.usage);
+    if (code === "ENOENT") throw new CliError(`cannot open ${file}: no such file`, EXIT.usage);
+    if (code === "EISDIR") throw new CliError(`cannot open ${file}: not a file`, EXIT.usage);
+    if (/not an HDF5 file|unable to open/i.test(message)) {
+      throw new CliError(`cannot open ${file}: not an HDF5 file`, EXIT.usage);
     }
     throw new CliError(`cannot read ${file}: ${message}`, EXIT.failure);
   }
