@@ -2,6 +2,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type Database from "better-sqlite3";
+import { Agent, request as httpRequest } from "node:http";
 import { generateApiKey } from "../../src/auth/api-keys.js";
 import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
 
@@ -54,6 +55,59 @@ test("well-formed but unknown key and revoked key get the same generic 401", asy
   assert.equal(revoked.status, 401);
   assert.deepEqual(unknown.body, revoked.body);
   assert.equal(Object.keys(revoked.body).sort().join(","), "detail,error_code");
+});
+
+test("one keep-alive connection: each request's key is judged on its own", async () => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (authorization: string | undefined) =>
+    new Promise<{ status: number; reused: boolean; detail: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${svc.baseUrl}/v1/simulations`,
+        { agent, headers: authorization === undefined ? {} : { authorization } },
+        (res) => {
+          let text = "";
+          res.on("data", (d: Buffer) => (text += d.toString()));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode!,
+              reused: req.reusedSocket,
+              detail: (JSON.parse(text) as { detail?: string }).detail ?? "",
+            }),
+          );
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+  try {
+    const key = await svc.newKey("keepalive@example.com", "keep-alive");
+    const other = await svc.newKey("keepalive-other@example.com", "other account");
+    assert.equal((await get(`Bearer ${key}`)).status, 200);
+    const sequence: [string | undefined, number, RegExp | null][] = [
+      [`Bearer ${key}`, 200, null],
+      [undefined, 401, /Authorization: Bearer/],
+      [`Bearer ${key.slice(0, -1)}x`, 401, /API key format is invalid/],
+      [`Bearer ${generateApiKey()}`, 401, /^Authentication failed\.$/],
+      [`Bearer ${other}`, 200, null],
+      [`Bearer ${key}`, 200, null],
+    ];
+    for (const [authorization, status, detail] of sequence) {
+      const res = await get(authorization);
+      assert.equal(res.reused, true, "the test needs the same connection throughout");
+      assert.equal(res.status, status, `${authorization}: ${res.detail}`);
+      if (detail) assert.match(res.detail, detail);
+    }
+    // Revoked while the connection remembers the key: refused on the next request.
+    const record = (await svc.service.store.listApiKeys()).find((k) =>
+      key.startsWith(k.displayPrefix),
+    )!;
+    await svc.service.store.revokeApiKey(record.id);
+    const revoked = await get(`Bearer ${key}`);
+    assert.equal(revoked.reused, true);
+    assert.equal(revoked.status, 401);
+  } finally {
+    agent.destroy();
+  }
 });
 
 test("keys are stored only as SHA-256 hashes", async () => {
