@@ -25,8 +25,15 @@
 import type Database from "better-sqlite3";
 import type { ReadScope } from "./types.js";
 
-/** Entries at most; the cache starts over when full (a burst of distinct ids, not a leak). */
-const MAX_ENTRIES = 10_000;
+export interface ReadCacheLimits {
+  /** Entries at most. */
+  maxEntries: number;
+  /** Approximate bytes at most (a job row holds its request and spec, up to the body limit each). */
+  maxBytes: number;
+}
+
+/** The cache starts over when either limit would be passed: a burst, not a leak. */
+const DEFAULT_LIMITS: ReadCacheLimits = { maxEntries: 10_000, maxBytes: 64 * 1024 * 1024 };
 
 export class SqliteReadCache {
   private readonly dataVersion: Database.Statement;
@@ -34,34 +41,52 @@ export class SqliteReadCache {
   private version = -1;
   private changes = -1;
   private readonly entries = new Map<string, unknown>();
+  private bytes = 0;
 
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly limits: ReadCacheLimits = DEFAULT_LIMITS,
+  ) {
     this.dataVersion = db.prepare("PRAGMA data_version").pluck();
     this.totalChanges = db.prepare("SELECT total_changes()").pluck();
   }
 
   /**
    * The value read for `key` since the database last changed, else `read()`'s, kept unless
-   * it is null (misses are not kept: they are rare for real clients and cheap to spray).
-   * `scope`: the request this read is for (see above); without one the read checks both
-   * counters.
+   * it is null (misses are not kept: they are rare for real clients and cheap to spray) or
+   * larger than the whole budget. `scope`: the request this read is for (see above); without
+   * one the read checks both counters. `bytesOf`: the value's approximate size.
    */
-  get<T>(key: string, read: () => T | null, scope?: ReadScope): T | null {
+  get<T>(
+    key: string,
+    read: () => T | null,
+    scope: ReadScope | undefined,
+    bytesOf: (value: T) => number,
+  ): T | null {
     const changes = this.totalChanges.get() as number;
     const version = scope?.confirmed ? this.version : (this.dataVersion.get() as number);
     if (scope) scope.confirmed = true;
     if (version !== this.version || changes !== this.changes) {
-      this.entries.clear();
+      this.clear();
       this.version = version;
       this.changes = changes;
     }
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit as T;
     const value = read();
-    if (value !== null) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(key, value);
+    if (value === null) return null;
+    const size = bytesOf(value);
+    if (size > this.limits.maxBytes) return value;
+    if (this.entries.size >= this.limits.maxEntries || this.bytes + size > this.limits.maxBytes) {
+      this.clear();
     }
+    this.entries.set(key, value);
+    this.bytes += size;
     return value;
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
   }
 }

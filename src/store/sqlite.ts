@@ -196,6 +196,7 @@ export class SqliteStore implements Store {
         return row ? { key: toKey(row), keyHash: row.key_hash as string } : null;
       },
       scope,
+      () => 512,
     );
   }
 
@@ -276,6 +277,8 @@ export class SqliteStore implements Store {
         return row ? toJob(row) : null;
       },
       scope,
+      // UTF-16 strings; the request's metadata is also held parsed; progress, report, the rest.
+      (job) => 4 * job.requestJson.length + 2 * job.specJson.length + 4096,
     );
   }
 

@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { hashApiKey } from "../../src/auth/api-keys.js";
 import { createKeyFor } from "../../src/cli/commands/keys.js";
+import Database from "better-sqlite3";
+import { SqliteReadCache } from "../../src/store/sqlite-read-cache.js";
 import { SqliteStore } from "../../src/store/sqlite.js";
 import type { ReadScope } from "../../src/store/types.js";
 import { cli } from "../helpers/process.js";
@@ -88,4 +90,45 @@ test("a key revoked by the CLI in another process is refused by a running server
   } finally {
     await svc.close();
   }
+});
+
+test("the cache is bounded by entries and by bytes, and never keeps a value over the budget", () => {
+  const reads = new Map<string, number>();
+  const count = (key: string) => reads.get(key) ?? 0;
+  const reader = (limits: { maxEntries: number; maxBytes: number }) => {
+    const cache = new SqliteReadCache(new Database(":memory:"), limits);
+    return (key: string, bytes: number) =>
+      cache.get(
+        key,
+        () => {
+          reads.set(key, count(key) + 1);
+          return { key };
+        },
+        undefined,
+        () => bytes,
+      );
+  };
+
+  const byCount = reader({ maxEntries: 3, maxBytes: 1e9 });
+  byCount("a", 100);
+  byCount("a", 100);
+  assert.equal(count("a"), 1, "a repeated read is served from memory");
+  byCount("b", 100);
+  byCount("c", 100);
+  byCount("d", 100); // a fourth entry: the cache starts over
+  byCount("a", 100);
+  assert.equal(count("a"), 2);
+
+  const byBytes = reader({ maxEntries: 1000, maxBytes: 1000 });
+  byBytes("big1", 600);
+  byBytes("big1", 600);
+  assert.equal(count("big1"), 1);
+  byBytes("big2", 600); // 600 + 600 > 1000 bytes: starts over
+  byBytes("big1", 600);
+  assert.equal(count("big1"), 2);
+  byBytes("huge", 5000); // larger than the whole budget: returned, never kept
+  byBytes("huge", 5000);
+  assert.equal(count("huge"), 2);
+  byBytes("big1", 600);
+  assert.equal(count("big1"), 2, "a value over the budget does not evict the others");
 });
