@@ -5,6 +5,11 @@
  * generator in this one, so on a 2-core machine server and client get a core each.
  * Reports requests/s, p50/p99 latency and the ratio to the bare route.
  *
+ * The bare route and the status GET are measured in alternation, BENCH_ROUNDS times (3 by
+ * default), each status run against the bare run just before it: on a shared host both
+ * drift by several per cent over a minute, and a ratio of neighbours cancels most of that.
+ * The summary is the median of those ratios.
+ *
  * Goal (issue #2): authenticated status throughput ≥ 0.5 × bare, p99 < 10 ms.
  */
 import autocannon from "autocannon";
@@ -13,6 +18,7 @@ import { rmSync } from "node:fs";
 import { freePort, smallSimulation, tempDir } from "../test/helpers/service.js";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = 50;
 
 interface Figures {
@@ -111,13 +117,21 @@ async function main(): Promise<void> {
   const body = JSON.stringify(smallSimulation());
 
   const results: Figures[] = [];
-  results.push(await measure("bare Fastify route", { url: `http://127.0.0.1:${barePort}/bare` }));
-  results.push(
-    await measure("GET /v1/simulations/{id} (authenticated)", {
+  const ratios: number[] = [];
+  const statuses: Figures[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const tag = ROUNDS > 1 ? ` [round ${round}]` : "";
+    const bareRun = await measure(`bare Fastify route${tag}`, {
+      url: `http://127.0.0.1:${barePort}/bare`,
+    });
+    const statusRun = await measure(`GET /v1/simulations/{id} (authenticated)${tag}`, {
       url: `${emsim.baseUrl}/v1/simulations/${jobId}`,
       headers: auth,
-    }),
-  );
+    });
+    results.push(bareRun, statusRun);
+    statuses.push(statusRun);
+    ratios.push(statusRun.rps / bareRun.rps);
+  }
   // The account already has an active job: each submission is fully validated, then refused
   // with 409 by the admission transaction.
   results.push(
@@ -149,20 +163,25 @@ async function main(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(dataDir2, { recursive: true, force: true });
 
-  const bareRps = results[0]!.rps;
+  // Each measurement's ratio is to the bare run of its round (the latest one before it).
+  let bareRps = results[0]!.rps;
+  const rows = results.map((r) => {
+    if (r.name.startsWith("bare")) bareRps = r.rps;
+    return `| ${r.name} | ${Math.round(r.rps)} | ${(r.rps / bareRps).toFixed(2)} | ${r.p50} | ${r.p99} | ${r.non2xx} |`;
+  });
   console.log(
     [
       `| measurement (${CONNECTIONS} connections, ${DURATION_S} s) | req/s | × bare | p50 ms | p99 ms | non-2xx |`,
       "|---|---|---|---|---|---|",
-      ...results.map(
-        (r) =>
-          `| ${r.name} | ${Math.round(r.rps)} | ${(r.rps / bareRps).toFixed(2)} | ${r.p50} | ${r.p99} | ${r.non2xx} |`,
-      ),
+      ...rows,
     ].join("\n"),
   );
-  const status = results[1]!;
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const p99 = Math.max(...statuses.map((s) => s.p99));
   console.log(
-    `\nstatus GET: ${(status.rps / bareRps).toFixed(2)} × bare (goal ≥ 0.5), p99 ${status.p99} ms (goal < 10 ms)`,
+    `\nstatus GET: ${median.toFixed(2)} × bare (median of ${ratios.map((r) => r.toFixed(2)).join(", ")}; goal ≥ 0.5), ` +
+      `p99 ≤ ${p99} ms (goal < 10 ms)`,
   );
 }
 

@@ -68,12 +68,15 @@ export async function buildApp(
 
   installErrorHandling(app, deps.config.limits.maxBodyBytes);
 
-  app.addHook("onRequest", async (req, reply) => {
+  // Hooks that do not wait for anything take Fastify's callback form: an async hook costs a
+  // promise and a microtask per request, on every route.
+  app.addHook("onRequest", (req, reply, done) => {
     reply.header("X-Correlation-ID", req.id);
     reply.header("X-Content-Type-Options", "nosniff");
     req.caller = null;
+    done();
   });
-  app.addHook("onResponse", async (req, reply) => {
+  app.addHook("onResponse", (req, reply, done) => {
     deps.metrics.httpDuration.observe(
       {
         method: req.method,
@@ -82,6 +85,7 @@ export async function buildApp(
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   await app.register(swagger, {
@@ -109,11 +113,13 @@ export async function buildApp(
       rateLimit(caller.keyId);
     });
     // POST bodies must say they are JSON, even when empty.
-    v1.addHook("preValidation", async (req) => {
+    v1.addHook("preValidation", (req, _reply, done) => {
       const type = req.headers["content-type"];
       const takesBody = req.routeOptions.schema?.body !== undefined;
       if (takesBody && (type === undefined || !/^application\/json\b/i.test(type))) {
-        throw errors.unsupportedMediaType(type);
+        done(errors.unsupportedMediaType(type));
+      } else {
+        done();
       }
     });
     const typed = v1.withTypeProvider<TypeBoxTypeProvider>();
