@@ -55,11 +55,6 @@ export interface KernelWatInput {
    * wherever the CPML c is zero): the fused spans then fold it into ch and cb. Else null.
    */
   unitKappaStepM: number | null;
-  /**
-   * false: fused spans only in rows outside every absorber (absorber rows take the
-   * single-component spans). For comparisons; default true.
-   */
-  fuseAbsorbers?: boolean;
 }
 
 type Kind = "E" | "H";
@@ -643,7 +638,6 @@ class Generator {
     const comps = [0, 1, 2].map((c) => (kind === "E" ? c : 3 + c));
     const L = this.L;
     const P = this.P;
-    const arr = this.coefArrays(kind);
     const [sx, sy] = L.strides;
     const jMin = Math.min(...comps.map((c) => this.lo(c, 1)));
     const jMax = Math.max(...comps.map((c) => this.hi(c, 1)));
@@ -653,23 +647,16 @@ class Generator {
     const [zA, zB] = kind === "E" ? this.input.zAbsorber.node : this.input.zAbsorber.half;
     const zLo = this.facesOf(2).find((f) => f.side === "lo") ?? null;
     const zHi = this.facesOf(2).find((f) => f.side === "hi") ?? null;
-    const fuseAll = this.input.fuseAbsorbers ?? true;
     const segs: { k0: number; k1: number; face: PsiFacePlan | null }[] = [];
-    if (!fuseAll) {
-      const a = Math.max(kF0, zLo ? zA : kF0);
-      const b = Math.min(kF1, zHi ? zB : kF1);
-      if (b > a) segs.push({ k0: a, k1: b, face: null });
-    } else {
-      let a = kF0;
-      if (zLo && zA > a) {
-        const b = Math.min(zA, kF1);
-        if (b > a) segs.push({ k0: a, k1: b, face: zLo });
-        a = Math.max(a, b);
-      }
-      const midEnd = zHi ? Math.max(a, Math.min(zB, kF1)) : kF1;
-      if (midEnd > a) segs.push({ k0: a, k1: midEnd, face: null });
-      if (zHi && kF1 > midEnd) segs.push({ k0: midEnd, k1: kF1, face: zHi });
+    let a = kF0;
+    if (zLo && zA > a) {
+      const b = Math.min(zA, kF1);
+      if (b > a) segs.push({ k0: a, k1: b, face: zLo });
+      a = Math.max(a, b);
     }
+    const midEnd = zHi ? Math.max(a, Math.min(zB, kF1)) : kF1;
+    if (midEnd > a) segs.push({ k0: a, k1: midEnd, face: null });
+    if (zHi && kF1 > midEnd) segs.push({ k0: midEnd, k1: kF1, face: zHi });
     const inRange = (c: number, axis: number, v: string) =>
       `(i32.and (i32.ge_s ${v} (i32.const ${this.lo(c, axis)})) (i32.le_s ${v} (i32.const ${this.hi(c, axis)})))`;
     const active = (c: number) =>
@@ -807,12 +794,6 @@ class Generator {
             (i32.shl (i32.add (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${sx}))
               (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${sy}))) (i32.const 1)) (i32.const 2)))`;
     const canFuse = segs.length > 0;
-    // Only for fuseAbsorbers false: a row outside the x and y absorbers.
-    const cZero = (d: number, v: string) =>
-      this.facesOf(d).length === 0
-        ? "(i32.const 1)"
-        : `(f32.eq (f32.load offset=${arr.c[d]} (i32.shl ${v} (i32.const 2))) (f32.const 0))`;
-    const noAbsorberRow = `(i32.and ${cZero(0, "(local.get $i)")} ${cZero(1, "(local.get $j)")})`;
     return `
   (func $${k}plane (param $i i32) (param $set i32)
     (local $j i32) (local $rowpb i32) (local $row i32) (local $a i32) (local $b i32)
@@ -826,7 +807,7 @@ class Generator {
     (local.set $j (i32.const ${jMin}))
     (block $jdone (loop $jloop
       (br_if $jdone (i32.gt_s (local.get $j) (i32.const ${jMax})))
-      (if (i32.and (i32.const ${canFuse ? 1 : 0}) (i32.and ${allActive} ${fuseAll ? "(i32.const 1)" : noAbsorberRow}))
+      (if (i32.and (i32.const ${canFuse ? 1 : 0}) ${allActive})
         (then
           ${axisSetup(1)}
           ${xRow}
