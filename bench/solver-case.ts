@@ -6,8 +6,7 @@
  */
 import { bytesPerCellUpdate, planFastMemory } from "../src/solver/fast/memory-plan.js";
 import { planGrid, YeeLayout } from "../src/solver/grid.js";
-import { libraryMaterials, runSimulation } from "../src/solver/index.js";
-import { FdtdSimulation } from "../src/solver/simulation.js";
+import { runSimulation } from "../src/solver/index.js";
 import { measureBandwidth } from "./bandwidth.js";
 import { benchSpec, PML_LAYERS, type SolverCase } from "./solver-spec.js";
 
@@ -39,16 +38,8 @@ async function solverCase(c: SolverCase) {
     bytesPerCellUpdate: bytesPerCellUpdate(memoryPlan, layout),
     kernelBytes: memoryPlan.totalBytes,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
-    stepsPerSweep: c.kind === "fast" && c.cells <= 256 ? stepsPerSweep(spec, c.threads) : 1,
+    stepsPerSweep: r.report.stepsPerSweep,
   };
-}
-
-/** Time steps per sweep the run used (after it, so that its set-up is not in the peak RSS). */
-function stepsPerSweep(spec: ReturnType<typeof benchSpec>, threads: number): number {
-  const sim = new FdtdSimulation(spec, libraryMaterials, { threads });
-  const d = sim.fast?.stepsPerSweep ?? 1;
-  sim.dispose();
-  return d;
 }
 
 const arg = JSON.parse(process.argv[2] ?? "{}") as

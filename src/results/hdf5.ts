@@ -92,6 +92,7 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     f64(solver, "mcells_per_second", r.mcellsPerSecond);
     str(solver, "kernel", r.kernel);
     i64(solver, "threads", r.threads);
+    i64(solver, "steps_per_sweep", r.stepsPerSweep);
     str(solver, "notes", r.notes.join("\n"));
 
     const materials = file.create_group("materials");

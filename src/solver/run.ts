@@ -253,6 +253,7 @@ async function stepToEnd(
       mcellsPerSecond: mcells,
       kernel: sim.kernelName,
       threads: sim.threads,
+      stepsPerSweep: sim.stepsPerSweep,
       notes,
     },
   };

@@ -233,6 +233,11 @@ export class FdtdSimulation {
     return this.fast ? this.fast.threads : 1;
   }
 
+  /** Time steps one sweep of the kernel advances (fast/engine.ts configureBlocks). */
+  get stepsPerSweep(): number {
+    return this.fast ? this.fast.stepsPerSweep : 1;
+  }
+
   /** Compiles the fast kernel and starts its threads; await before the first step. */
   async prepare(): Promise<void> {
     await this.fast?.prepare();

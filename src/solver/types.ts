@@ -182,6 +182,8 @@ export interface RunReport {
   mcellsPerSecond: number;
   kernel: string;
   threads: number;
+  /** Time steps the fast kernel advanced per sweep (temporal blocking); 1 for the reference. */
+  stepsPerSweep: number;
   /** Approximations that apply to this run (e.g. plane wave with transverse PML). */
   notes: string[];
 }

@@ -123,6 +123,8 @@ test("submit, poll, 409s while active, download a verified HDF5 result", async (
     assert.equal(ex.shape![2], z.length);
     assert.ok(f.get("materials/SiO2"));
     assert.ok(Number((f.get("solver") as Group).attrs.steps_run!.value) > 0);
+    const stepsPerSweep = Number((f.get("solver") as Group).attrs.steps_per_sweep!.value);
+    assert.ok([1, 2, 4].includes(stepsPerSweep), String(stepsPerSweep));
   } finally {
     f.close();
   }

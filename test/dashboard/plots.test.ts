@@ -97,6 +97,7 @@ before(async () => {
       mcellsPerSecond: 1,
       kernel: "reference",
       threads: 1,
+      stepsPerSweep: 1,
       notes: [],
     },
   };
