@@ -91,6 +91,8 @@ function secondsBetween(startIso: string | null, endIso: string): number | null 
 
 export class SqliteStore implements Store {
   readonly db: Database.Database;
+  /** Key lookups and jobs by id, kept until the database changes (sqlite-read-cache.ts). */
+  private readonly readCache: SqliteReadCache;
 
   constructor(path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -104,9 +106,6 @@ export class SqliteStore implements Store {
     this.migrate();
     this.readCache = new SqliteReadCache(this.db);
   }
-
-  /** Key lookups and jobs by id, kept until the database changes (sqlite-read-cache.ts). */
-  private readonly readCache: SqliteReadCache;
 
   private readonly statements = new Map<string, Database.Statement>();
 

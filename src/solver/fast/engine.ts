@@ -79,8 +79,9 @@ export interface FastEngineOptions {
 }
 
 /**
- * Throws a RangeError when a grid's kernel memory (without material runs, which come later
- * and are small) would pass the 4 GiB a wasm32 memory can hold.
+ * Throws a RangeError when a grid's kernel memory, counting one material run per row (the
+ * real runs come once the medium is built, and are checked again then), would pass the
+ * 4 GiB a wasm32 memory can hold. Submission refuses such grids first (RunEstimate).
  */
 export function assertFitsFastKernel(plan: GridPlan, layout: YeeLayout, complex: boolean): void {
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
