@@ -46,6 +46,18 @@ export interface Config {
   maxAttempts: number;
   /** How often an idle worker looks for queued jobs (it is also woken on submission). */
   pollIntervalMs: number;
+  /** Time a client has to send a whole request, headers and body (then 408). */
+  requestTimeoutMs: number;
+  /** Time a client has to send the request's headers (then 408). */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** A connection on which no byte moves either way for this long is closed. */
+  idleTimeoutMs: number;
+  /** Pending connections the kernel may queue for accept (capped by net.core.somaxconn). */
+  listenBacklog: number;
+  /** HTTPS with TLS 1.3 only, from PEM files (re-read on SIGHUP); null serves plain HTTP. */
+  tls: { certPath: string; keyPath: string } | null;
   logLevel: string;
 }
 
@@ -69,6 +81,17 @@ function boolVar(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+/** EMSIM_TLS_CERT and EMSIM_TLS_KEY: both (HTTPS) or neither (HTTP). */
+function tlsFiles(env: Env): Config["tls"] {
+  const certPath = env.EMSIM_TLS_CERT || "";
+  const keyPath = env.EMSIM_TLS_KEY || "";
+  if (!certPath && !keyPath) return null;
+  if (!certPath || !keyPath) {
+    throw new Error("EMSIM_TLS_CERT and EMSIM_TLS_KEY must be set together (PEM file paths)");
+  }
+  return { certPath: resolve(certPath), keyPath: resolve(keyPath) };
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
@@ -78,9 +101,19 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const port = overrides.port ?? intVar(env, "EMSIM_PORT", 8080);
   const dataDir = resolve(overrides.dataDir ?? env.EMSIM_DATA_DIR ?? "./data");
   const publicHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  const tls = overrides.tls !== undefined ? overrides.tls : tlsFiles(env);
   const baseUrl = trimSlash(
-    overrides.baseUrl ?? env.EMSIM_BASE_URL ?? `http://${publicHost}:${port}`,
+    overrides.baseUrl ??
+      env.EMSIM_BASE_URL ??
+      `${tls ? "https" : "http"}://${publicHost.includes(":") ? `[${publicHost}]` : publicHost}:${port}`,
   );
+  const requestTimeoutMs = intVar(env, "EMSIM_REQUEST_TIMEOUT_MS", 60_000, 1000);
+  const headersTimeoutMs = intVar(env, "EMSIM_HEADERS_TIMEOUT_MS", 10_000, 1000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error(
+      `EMSIM_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed EMSIM_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
+  }
   const scope = env.EMSIM_CONCURRENCY_SCOPE ?? "account";
   if (scope !== "account" && scope !== "global") {
     throw new Error(`EMSIM_CONCURRENCY_SCOPE must be "account" or "global", got "${scope}"`);
@@ -110,6 +143,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     solverStallMs: intVar(env, "EMSIM_SOLVER_STALL_MS", 600_000, 1000),
     maxAttempts: intVar(env, "EMSIM_MAX_ATTEMPTS", 3, 1),
     pollIntervalMs: intVar(env, "EMSIM_POLL_INTERVAL_MS", 1000, 10),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: intVar(env, "EMSIM_KEEPALIVE_TIMEOUT_MS", 72_000, 100),
+    idleTimeoutMs: intVar(env, "EMSIM_IDLE_TIMEOUT_MS", 120_000, 1000),
+    listenBacklog: intVar(env, "EMSIM_LISTEN_BACKLOG", 4096, 1),
+    tls,
     logLevel: env.EMSIM_LOG_LEVEL ?? "info",
   };
   return { ...config, ...overrides, limits: { ...config.limits, ...overrides.limits } };

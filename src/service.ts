@@ -84,7 +84,11 @@ export async function createService(
     worker,
     metrics,
     async listen() {
-      const address = await app.listen({ host: config.host, port: config.port });
+      const address = await app.listen({
+        host: config.host,
+        port: config.port,
+        backlog: config.listenBacklog,
+      });
       if (worker) await worker.start();
       return address;
     },

@@ -27,7 +27,11 @@ export const ErrorBody = Type.Object(
 export const ValidationErrorBody = Type.Object({
   detail: Type.String(),
   error_code: Type.Literal("validation_error"),
-  errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
+  errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), {
+    maxItems: 50,
+    description: "The first 50 problems, each naming the field and the bound.",
+  }),
+  error_count: Type.Integer({ description: "How many problems were found in all." }),
 });
 
 export const ConflictBody = Type.Object({
@@ -114,7 +118,13 @@ export const EstimateSchema = Type.Object({
   mcells_per_second_assumed: Type.Number(),
 });
 
-export const JobIdParams = Type.Object({ job_id: Type.String({ maxLength: 64 }) });
+/**
+ * Any string routes to the handler, so that every unknown id — whatever its length — is the
+ * same 404 job_not_found (docs/api.md), never a 422 about the id's shape.
+ */
+export const JobIdParams = Type.Object({
+  job_id: Type.String({ description: "The job's id, as returned at submission (a UUID)." }),
+});
 
 export const errorResponses = {
   401: { ...ErrorBody, description: "Missing, malformed, unknown or revoked API key." },

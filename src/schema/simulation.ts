@@ -9,6 +9,12 @@ import type { StructureSpec } from "../solver/types.js";
 const vec3 = (description: string, bounds: { exclusiveMinimum?: number; minimum?: number } = {}) =>
   Type.Tuple([Type.Number(bounds), Type.Number(bounds), Type.Number(bounds)], { description });
 const positive = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
+/**
+ * An enumeration of strings that says it is a string: with `type` Ajv checks `uniqueItems`
+ * over such items with a hash in linear time; without it, it compares every pair.
+ */
+const stringEnum = (values: readonly string[], options: { description?: string } = {}) =>
+  Type.Enum(values as string[], { type: "string", ...options });
 
 export const BOUNDARIES = ["pml", "periodic", "pec", "pmc"] as const;
 export const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"] as const;
@@ -24,14 +30,9 @@ export const DomainSchema = Type.Object(
     ),
     resolution: positive("Grid step (cell edge length) in metres."),
     boundary_conditions: Type.Optional(
-      Type.Tuple(
-        [
-          Type.Enum(BOUNDARIES as unknown as string[]),
-          Type.Enum(BOUNDARIES as unknown as string[]),
-          Type.Enum(BOUNDARIES as unknown as string[]),
-        ],
-        { description: "One per axis: pml, periodic, pec or pmc. Default all pml." },
-      ),
+      Type.Tuple([stringEnum(BOUNDARIES), stringEnum(BOUNDARIES), stringEnum(BOUNDARIES)], {
+        description: "One per axis: pml, periodic, pec or pmc. Default all pml.",
+      }),
     ),
     pml_layers: Type.Optional(
       Type.Integer({
@@ -49,7 +50,7 @@ export const SourceSchema = Type.Object(
     source_type: Type.Literal("plane_wave", { description: "Only plane_wave." }),
     wavelength: positive("Vacuum wavelength of the carrier in metres."),
     polarization: Type.Optional(
-      Type.Enum(["te", "tm"], {
+      stringEnum(["te", "tm"], {
         description:
           "te: E perpendicular to the plane holding the direction and z (s); tm: in it (p). Default te.",
       }),
@@ -92,7 +93,7 @@ const CylinderSchema = Type.Object(
     center: vec3("Centre in metres."),
     radius: positive("Radius in metres."),
     height: positive("Length along the axis in metres."),
-    axis: Type.Enum(["x", "y", "z"]),
+    axis: stringEnum(["x", "y", "z"]),
     material,
   },
   { additionalProperties: false },
@@ -119,7 +120,7 @@ export const MonitorSchema = Type.Object(
     center: vec3("Centre in metres."),
     size: vec3("Extent in metres; a zero extent along an axis makes a plane.", { minimum: 0 }),
     components: Type.Optional(
-      Type.Array(Type.Enum(COMPONENTS as unknown as string[]), {
+      Type.Array(stringEnum(COMPONENTS), {
         minItems: 1,
         maxItems: 6,
         uniqueItems: true,

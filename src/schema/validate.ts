@@ -7,7 +7,8 @@
 import type { FieldError } from "../errors.js";
 import { checkSimulation, estimateRun, SOLVER_MAX_KERNEL_BYTES } from "../solver/index.js";
 import type { RunEstimate, SimulationSpec } from "../solver/types.js";
-import { ajv, formatAjvErrors } from "./ajv.js";
+import { formatAjvErrors } from "./ajv.js";
+import { compileBounded } from "./bounded.js";
 import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
 
 export const DEFAULTS = {
@@ -29,7 +30,7 @@ export interface RequestLimits {
   maxMemoryBytes: number;
 }
 
-export const validateRequestSchema = ajv.compile<SimulationRequest>(SimulationRequestSchema);
+export const validateRequestSchema = compileBounded<SimulationRequest>(SimulationRequestSchema);
 
 /** The request with every default filled in (the form stored with the job and in the result). */
 export function applyDefaults(request: SimulationRequest): SimulationSpec {

@@ -120,8 +120,10 @@ export class SqliteStore implements Store {
   }
 
   private migrate(): void {
-    const current = this.db.pragma("user_version", { simple: true }) as number;
+    // The version is read inside the write transaction: processes starting together on an
+    // empty data directory each wait for the lock and then see what the first one applied.
     const apply = this.db.transaction(() => {
+      const current = this.db.pragma("user_version", { simple: true }) as number;
       for (let v = current; v < SQLITE_MIGRATIONS.length; v++) {
         this.db.exec(SQLITE_MIGRATIONS[v]!);
         this.db.pragma(`user_version = ${v + 1}`);

@@ -35,6 +35,11 @@ process.on("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
+/** The command line that runs `emsim ARGS` (for tests that spawn it themselves). */
+export function cliCommand(args: string[]): string[] {
+  return [process.execPath, ...ENTRY, ...args];
+}
+
 export function cli(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [...ENTRY, ...args], {
     encoding: "utf8",
@@ -46,6 +51,8 @@ export interface ServerProcess {
   child: ChildProcess;
   baseUrl: string;
   stderr: () => string;
+  /** What the server wrote to stdout (its request log, at EMSIM_LOG_LEVEL info). */
+  stdout: () => string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -65,7 +72,7 @@ export async function startServerProcess(
         EMSIM_SOLVER_THREADS: "1",
         ...env,
       },
-      stdio: ["ignore", "ignore", "pipe"],
+      stdio: ["ignore", "pipe", "pipe"],
     },
   );
   running.add(child);
@@ -73,8 +80,11 @@ export async function startServerProcess(
   // Neither the child nor its pipe keeps this process alive: a failed test must not hang.
   child.unref();
   (child.stderr as unknown as { unref?: () => void }).unref?.();
+  (child.stdout as unknown as { unref?: () => void }).unref?.();
   let err = "";
+  let out = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
   const end = Date.now() + 60_000;
   for (;;) {
@@ -94,6 +104,7 @@ export async function startServerProcess(
     child,
     baseUrl,
     stderr: () => err,
+    stdout: () => out,
     kill: (signal: NodeJS.Signals = "SIGTERM") =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

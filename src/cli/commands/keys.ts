@@ -10,14 +10,27 @@ import { parse, UsageError } from "../usage.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+/** The account with this email, created if there is none (also when another process races). */
+async function findOrCreateAccount(store: Store, email: string, isAdmin: boolean) {
+  const existing = await store.findAccountByEmail(email);
+  if (existing) return existing;
+  try {
+    return await store.createAccount({ email, isAdmin });
+  } catch (err) {
+    // Another process created it between the lookup and the insert (the email is unique).
+    const raced = await store.findAccountByEmail(email);
+    if (raced) return raced;
+    throw err;
+  }
+}
+
 export async function createKeyFor(
   store: Store,
   email: string,
   name: string,
   isAdmin = false,
 ): Promise<{ key: string; id: string; accountId: string }> {
-  const account =
-    (await store.findAccountByEmail(email)) ?? (await store.createAccount({ email, isAdmin }));
+  const account = await findOrCreateAccount(store, email, isAdmin);
   const key = generateApiKey();
   const record = await store.createApiKey({
     accountId: account.id,

@@ -1,5 +1,6 @@
 import { describeConfig, loadConfig, type Config } from "../../config.js";
 import { dashboardSetupAddress } from "../../dashboard/setup.js";
+import { reloadTls } from "../../http/server.js";
 import { createService, signingSecretFor } from "../../service.js";
 import { openStore } from "../../store/open.js";
 import { LocalFileStorage } from "../../storage/local.js";
@@ -57,6 +58,20 @@ export async function runServer(args: string[]): Promise<number> {
     );
   }
   onSignals(() => service.close());
+  const tls = config.tls;
+  if (tls) {
+    // SIGHUP: re-read the certificate and key (after a renewal); a bad pair keeps the old one.
+    process.on("SIGHUP", () => {
+      try {
+        reloadTls(service.app.server, tls);
+        process.stderr.write(`emsim: reloaded the TLS certificate from ${tls.certPath}\n`);
+      } catch (err) {
+        process.stderr.write(
+          `emsim: could not reload the TLS certificate (keeping the old one): ${(err as Error).message}\n`,
+        );
+      }
+    });
+  }
   return 0;
 }
 
