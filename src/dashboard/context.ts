@@ -97,7 +97,8 @@ export class Dashboard {
     this.sessions = new SessionManager(deps.store);
     this.throttle = new SignInThrottle(options.throttle);
     this.csrfKey = csrfKeyFrom(deps.signingSecret);
-    this.secure = deps.config.baseUrl.startsWith("https:");
+    // Served over TLS here, or behind a proxy that terminates it (an https base URL).
+    this.secure = deps.config.tls !== null || deps.config.baseUrl.startsWith("https:");
     this.cookies = cookieNamesFor(this.secure);
   }
 

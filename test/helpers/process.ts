@@ -60,6 +60,7 @@ export async function startServerProcess(
   port: number,
   dataDir: string,
   env: Record<string, string> = {},
+  options: { tls?: boolean } = {},
 ): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
@@ -85,7 +86,7 @@ export async function startServerProcess(
   let out = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `${options.tls ? "https" : "http"}://127.0.0.1:${port}`;
   const end = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${err}`);
