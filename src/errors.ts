@@ -134,6 +134,17 @@ export const errors = {
       { "Retry-After": String(retryAfterSeconds) },
     ),
   notReady: (detail: string) => new ApiError(503, "not_ready", detail),
+  /** The database refused a write (full disk) or cannot be reached; the change was undone. */
+  storeUnavailable: (reason: "full" | "unavailable") =>
+    new ApiError(
+      503,
+      "service_unavailable",
+      reason === "full"
+        ? "The service cannot store anything right now (its database's disk is full); nothing was stored. Try again later."
+        : "The service's database cannot be used right now; nothing was stored. Try again later.",
+      { retry_after: 30 },
+      { "Retry-After": "30" },
+    ),
   internal: () =>
     new ApiError(
       500,

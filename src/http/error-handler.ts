@@ -10,6 +10,7 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, errors } from "../errors.js";
 import { formatAjvErrors } from "../schema/ajv.js";
+import { storeUnavailability } from "../store/errors.js";
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
@@ -21,6 +22,8 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
 
 function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): ApiError {
   if (err instanceof ApiError) return err;
+  const unavailable = storeUnavailability(err);
+  if (unavailable) return errors.storeUnavailable(unavailable);
   if (err.validation) {
     const context = err.validationContext ?? "body";
     const prefix = context === "body" ? "body" : context === "querystring" ? "query" : context;
@@ -45,7 +48,12 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const apiError = toApiError(err, req, bodyLimit);
-    if (apiError.statusCode >= 500) req.log.error({ err }, "request failed");
+    if (apiError.statusCode >= 500) {
+      req.log.error(
+        { err },
+        apiError.statusCode === 503 ? "database unavailable" : "request failed",
+      );
+    }
     return sendApiError(reply, apiError);
   });
   app.setNotFoundHandler((req, reply) =>

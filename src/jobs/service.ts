@@ -11,6 +11,7 @@ import { checkRequest } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type { RunEstimate } from "../solver/types.js";
 import type { StorageBackend } from "../storage/types.js";
+import { storeUnavailability, type StoreUnavailability } from "../store/errors.js";
 import type { JobRow, JobStatus, ReadScope, Store } from "../store/types.js";
 import { retryAfterSeconds, toJobRecord, type JobRecord } from "./records.js";
 
@@ -37,6 +38,7 @@ export interface Estimate {
 
 export class JobService {
   readonly events = new EventEmitter<JobEvents>();
+  private refusedWrite: { atMs: number; reason: StoreUnavailability } | null = null;
   /** Running average of measured solver throughput, for time estimates. */
   private measuredMcellsPerSecond: number | null = null;
 
@@ -85,7 +87,7 @@ export class JobService {
   async submit(accountId: string, request: SimulationRequest): Promise<JobRow> {
     const outcome = checkRequest(request, this.config.limits);
     if (!outcome.ok) throw errors.validation(outcome.errors);
-    const result = await this.store.admitJob(
+    const result = await this.admit(
       {
         jobId: randomUUID(),
         accountId,
@@ -110,6 +112,29 @@ export class JobService {
     }
     this.events.emit("submitted", result.job.jobId);
     return result.job;
+  }
+
+  /**
+   * The store's admission, remembering whether the database refused the write (a full disk):
+   * /health reports that until a submission succeeds again, because its own one-row probe
+   * can still fit where a job does not.
+   */
+  private async admit(...args: Parameters<Store["admitJob"]>) {
+    try {
+      const result = await this.store.admitJob(...args);
+      this.refusedWrite = null;
+      return result;
+    } catch (err) {
+      const reason = storeUnavailability(err);
+      if (reason) this.refusedWrite = { atMs: Date.now(), reason };
+      throw err;
+    }
+  }
+
+  /** Why the database refused the last submission, if it did within `windowMs` and none passed since. */
+  recentWriteRefusal(windowMs = 30_000): StoreUnavailability | null {
+    const r = this.refusedWrite;
+    return r && Date.now() - r.atMs < windowMs ? r.reason : null;
   }
 
   /** The caller's job, or 404 — also for a job of another account. */

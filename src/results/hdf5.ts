@@ -13,6 +13,7 @@
  * attribute is written with an explicit dtype.
  */
 import h5wasm from "h5wasm/node";
+import { closeSync, fsyncSync, openSync } from "node:fs";
 import type { SolverResult } from "../solver/types.js";
 
 export const RESULT_FORMAT = "emsim-result";
@@ -132,6 +133,127 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
         });
       }
     }
+  } finally {
+    file.close();
+  }
+}
+
+/** A result file that did not reach the disk as written (full disk, I/O error). */
+export class ResultFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ResultFileError";
+  }
+}
+
+/** Raw bytes (`bytes` of them) of a dataset's first-axis rows [start, stop). */
+type RawReader = (
+  path: string,
+  shape: number[],
+  start: number,
+  stop: number,
+  bytes: number,
+) => Uint8Array;
+
+/** Compares the bytes of one dataset with what was meant to be written, a slab at a time. */
+function compareDataset(read: RawReader, path: string, shape: number[], expected: Uint8Array) {
+  const rowBytes = expected.byteLength / (shape[0] || 1);
+  // About 8 MiB per read, so that checking a large monitor does not double the memory.
+  const rowsPerSlab = Math.max(1, Math.floor((8 << 20) / Math.max(1, rowBytes)));
+  for (let start = 0; start < shape[0]!; start += rowsPerSlab) {
+    const stop = Math.min(shape[0]!, start + rowsPerSlab);
+    const want = expected.subarray(start * rowBytes, stop * rowBytes);
+    const got = read(path, shape, start, stop, want.byteLength);
+    if (got.byteLength !== want.byteLength || Buffer.compare(got, want) !== 0) {
+      throw new ResultFileError(`dataset ${path} reads back different from what was written`);
+    }
+  }
+}
+
+/**
+ * Reads a freshly written result file back and throws ResultFileError unless it holds what
+ * `writeResultFile` was given. h5wasm reports failed writes (ENOSPC, EIO) only on stderr, and
+ * a file written to a full disk opens and reads with holes of zeros where data should be —
+ * its checksum is then the checksum of a corrupt file. So the file is synced, reopened, and
+ * every dataset's bytes are compared with the arrays that were written.
+ */
+export async function verifyResultFile(path: string, input: ResultFileInput): Promise<void> {
+  const module = (await h5wasm.ready) as unknown as {
+    get_dataset_data(
+      fileId: bigint,
+      path: string,
+      count: bigint[] | null,
+      offset: bigint[] | null,
+      strides: bigint[] | null,
+      ptr: bigint,
+    ): number;
+    _malloc(bytes: number): number;
+    _free(ptr: number): void;
+    HEAPU8: Uint8Array;
+  };
+  try {
+    const fd = openSync(path, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new ResultFileError(`the result file could not be synced: ${(err as Error).message}`);
+  }
+  let file: InstanceType<typeof h5wasm.File>;
+  try {
+    file = new h5wasm.File(path, "r");
+  } catch (err) {
+    throw new ResultFileError(`the result file does not open: ${(err as Error).message}`);
+  }
+  const fileId = (file as unknown as { file_id: bigint }).file_id;
+  const read: RawReader = (dsPath, shape, start, stop, bytes) => {
+    const count = shape.map((n, i) => BigInt(i === 0 ? stop - start : n));
+    const offset = shape.map((_, i) => BigInt(i === 0 ? start : 0));
+    const ptr = module._malloc(Math.max(1, bytes));
+    if (!ptr) throw new ResultFileError(`no memory to read ${dsPath} back`);
+    try {
+      module.get_dataset_data(
+        fileId,
+        dsPath,
+        count,
+        offset,
+        count.map(() => 1n),
+        BigInt(ptr),
+      );
+      return module.HEAPU8.slice(ptr, ptr + bytes);
+    } finally {
+      module._free(ptr);
+    }
+  };
+  // Coordinates are float64 and fields complex64 ({r, i} float32 pairs): in memory they are
+  // exactly the arrays that were written, interleaved as HDF5 stores them.
+  const bytesOf = (a: Float64Array | Float32Array) =>
+    new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  try {
+    if (file.attrs.format?.value !== RESULT_FORMAT) {
+      throw new ResultFileError("the result file's format attribute is missing");
+    }
+    const { result } = input;
+    for (const axis of ["x", "y", "z"] as const) {
+      const data = result.grid[axis];
+      compareDataset(read, `/grid/${axis}`, [data.length], bytesOf(data));
+    }
+    for (const m of result.monitors) {
+      for (const axis of ["x", "y", "z"] as const) {
+        compareDataset(read, `/monitors/${m.name}/${axis}`, [m[axis].length], bytesOf(m[axis]));
+      }
+      const [nw, nx, ny, nz] = m.shape;
+      const shape = nw === 1 ? [nx, ny, nz] : [nw, nx, ny, nz];
+      for (const [component, data] of Object.entries(m.data)) {
+        if (!data) continue;
+        compareDataset(read, `/monitors/${m.name}/${component}`, shape, bytesOf(data));
+      }
+    }
+  } catch (err) {
+    if (err instanceof ResultFileError) throw err;
+    throw new ResultFileError(`the result file does not read back: ${(err as Error).message}`);
   } finally {
     file.close();
   }

@@ -456,6 +456,29 @@ export class SqliteStore implements Store {
     return run.immediate();
   }
 
+  async retryJob(
+    jobId: string,
+    workerId: string,
+    now: string,
+    maxAttempts: number,
+    why: string,
+  ): Promise<StaleJobsOutcome> {
+    const run = this.db.transaction(() => {
+      const rows = this.sql(
+        `SELECT * FROM jobs WHERE job_id = ? AND status = 'RUNNING' AND worker_id = ?`,
+      ).all(jobId, workerId) as Row[];
+      return this.recover(rows, now, maxAttempts, why);
+    });
+    return run.immediate();
+  }
+
+  async probeWrite(now: string): Promise<void> {
+    this.sql(
+      `INSERT INTO health_probe (id, checked_at) VALUES (1, ?)
+         ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at`,
+    ).run(now);
+  }
+
   async recoverJobsOfWorkers(
     workerIds: string[],
     now: string,

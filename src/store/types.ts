@@ -161,6 +161,17 @@ export interface Store {
     errorDetail: string,
     durationSeconds?: number,
   ): Promise<boolean>;
+  /**
+   * A run this worker holds that failed for a reason worth another attempt (its result could
+   * not be stored): back to QUEUED, or FAILED saying `why` once the attempts are used up.
+   */
+  retryJob(
+    jobId: string,
+    workerId: string,
+    now: string,
+    maxAttempts: number,
+    why: string,
+  ): Promise<StaleJobsOutcome>;
   /** QUEUED → FAILED at once; RUNNING → cancel requested. Returns the job after. */
   requestCancel(jobId: string, now: string): Promise<JobRow | null>;
   /** RUNNING jobs whose heartbeat is older than `staleBefore` go back to QUEUED or FAILED. */
@@ -176,6 +187,8 @@ export interface Store {
     maxAttempts: number,
   ): Promise<StaleJobsOutcome>;
   runningWorkerIds(): Promise<string[]>;
+  /** Commits a one-row write; throws when the database does not take writes (for /health). */
+  probeWrite(now: string): Promise<void>;
   countJobsByStatus(): Promise<Record<JobStatus, number>>;
   close(): Promise<void>;
 

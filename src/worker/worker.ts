@@ -6,13 +6,13 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
 import type { JobService } from "../jobs/service.js";
-import type { StorageBackend } from "../storage/types.js";
+import type { StorageBackend, StoredObject } from "../storage/types.js";
 import type { JobProgress, JobRow, Store } from "../store/types.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
@@ -29,6 +29,9 @@ export interface WorkerMetrics {
     mcellsPerSecond: number | null,
   ): void;
 }
+
+/** The result file could not be stored intact; the run deserves another attempt. */
+class StoringFailed extends Error {}
 
 const HOST = hostname();
 /**
@@ -178,6 +181,11 @@ export class JobWorker {
     }
   }
 
+  /**
+   * Stores a verified result file and marks the job COMPLETED. Throws StoringFailed when the
+   * file could not be stored intact (worth another attempt); a stored file whose completion
+   * could not be recorded is removed again, so nothing is left that no job points to.
+   */
   private async finishCompleted(
     job: JobRow,
     outPath: string,
@@ -185,24 +193,43 @@ export class JobWorker {
     report: Record<string, unknown>,
   ): Promise<void> {
     const checksum = await sha256File(outPath);
+    const localBytes = (await stat(outPath)).size;
     // One key per attempt: a worker that lost its job (and may finish late) never overwrites
     // or deletes the file of the attempt that completed it.
-    const stored = await this.storage.putFile(`${job.jobId}-${job.attempts}.h5`, outPath);
+    const key = `${job.jobId}-${job.attempts}.h5`;
+    let stored: StoredObject;
+    try {
+      stored = await this.storage.putFile(key, outPath);
+    } catch (err) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw new StoringFailed(`putting the result into storage failed: ${(err as Error).message}`);
+    }
+    if (stored.bytes !== localBytes) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw new StoringFailed(`storage holds ${stored.bytes} bytes of a ${localBytes}-byte file`);
+    }
     const rate = Number(report.mcells_per_second);
-    const ok = await this.store.completeJob(job.jobId, this.id, new Date().toISOString(), {
-      resultKey: stored.key,
-      resultBytes: stored.bytes,
-      checksum,
-      durationSeconds: seconds,
-      report,
-      progress: {
-        step: Number(report.steps_run),
-        totalSteps: Number(report.time_steps_limit),
-        fraction: 1,
-        lastRelativeChange: (report.last_relative_change as number | null) ?? null,
-        mcellsPerSecond: rate,
-      },
-    });
+    let ok: boolean;
+    try {
+      ok = await this.store.completeJob(job.jobId, this.id, new Date().toISOString(), {
+        resultKey: stored.key,
+        resultBytes: stored.bytes,
+        checksum,
+        durationSeconds: seconds,
+        report,
+        progress: {
+          step: Number(report.steps_run),
+          totalSteps: Number(report.time_steps_limit),
+          fraction: 1,
+          lastRelativeChange: (report.last_relative_change as number | null) ?? null,
+          mcellsPerSecond: rate,
+        },
+      });
+    } catch (err) {
+      // E.g. the database's disk is full: no job points to the file, so it must not stay.
+      await this.storage.delete(stored.key).catch(() => undefined);
+      throw err;
+    }
     if (ok) {
       this.jobs?.noteThroughput(rate);
       this.metrics?.jobFinished("COMPLETED", seconds, rate);
@@ -211,6 +238,19 @@ export class JobWorker {
       await this.storage.delete(stored.key);
       this.log.warn({ jobId: job.jobId }, "job was taken back before it completed");
     }
+  }
+
+  /** Another attempt for a run whose result could not be stored, or FAILED after the last. */
+  private async retryAfterStorageFailure(job: JobRow, seconds: number): Promise<void> {
+    const out = await this.store.retryJob(
+      job.jobId,
+      this.id,
+      new Date().toISOString(),
+      this.config.maxAttempts,
+      "The run finished but its result could not be stored on the server (its disk is full or failing)",
+    );
+    if (out.failed.length > 0) this.metrics?.jobFinished("FAILED", seconds, null);
+    this.log.warn({ jobId: job.jobId, ...out }, "result not stored; job retried or failed");
   }
 
   /** Scratch files of processes on this host that no longer run (they died mid-write). */
@@ -317,15 +357,18 @@ export class JobWorker {
         try {
           await this.finishCompleted(job, outPath, seconds, outcome.report);
         } catch (err) {
-          // E.g. the disk is full: the job must not stay RUNNING with nobody working on it.
           // The cause (with the server's paths) goes to the log only.
-          const detail =
-            "The run finished but its result could not be stored on the server. Submit the job again; if this keeps happening, tell the operator the job id.";
-          if (await this.store.failJob(job.jobId, this.id, now(), detail, seconds)) {
-            this.metrics?.jobFinished("FAILED", seconds, null);
-          }
           this.log.error({ err, jobId: job.jobId }, "storing a result failed");
+          if (err instanceof StoringFailed) await this.retryAfterStorageFailure(job, seconds);
+          // Otherwise the database refused the completion (e.g. its disk is full): the job
+          // stays RUNNING without heartbeats, and the stale-job sweep takes it back once the
+          // database accepts writes again.
         }
+        return;
+      }
+      if (outcome.type === "failed" && outcome.kind === "storage") {
+        this.log.error({ jobId: job.jobId, cause: outcome.message }, "writing a result failed");
+        await this.retryAfterStorageFailure(job, seconds);
         return;
       }
       let detail: string;

@@ -60,22 +60,47 @@ export async function startServerProcess(
   port: number,
   dataDir: string,
   env: Record<string, string> = {},
-  options: { tls?: boolean } = {},
+  options: {
+    tls?: boolean;
+    /**
+     * Small tmpfs file systems mounted (at these paths, sizes in KiB) in a private mount
+     * namespace of the server alone (`unshare -m`, needs root): a full disk with nothing
+     * mounted on the machine. The test reaches them through /proc/<pid>/root.
+     */
+    tmpfs?: { path: string; sizeKiB: number }[];
+    /** Commands (sh) run in that namespace after mounting, before the server starts. */
+    before?: string;
+  } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(
+  const argv = [
     process.execPath,
-    [...ENTRY, "server", "--port", String(port), "--data-dir", dataDir],
-    {
-      env: {
-        ...process.env,
-        EMSIM_LOG_LEVEL: "warn",
-        EMSIM_POLL_INTERVAL_MS: "100",
-        EMSIM_SOLVER_THREADS: "1",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    ...ENTRY,
+    "server",
+    "--port",
+    String(port),
+    "--data-dir",
+    dataDir,
+  ];
+  const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+  const script = [
+    ...(options.tmpfs ?? []).map(
+      (m) =>
+        `mkdir -p ${quote(m.path)} && mount -t tmpfs -o size=${m.sizeKiB}k tmpfs ${quote(m.path)}`,
+    ),
+    ...(options.before ? [options.before] : []),
+    'exec "$0" "$@"',
+  ].join(" && ");
+  const [command, ...args] = options.tmpfs ? ["unshare", "-m", "sh", "-c", script, ...argv] : argv;
+  const child = spawn(command!, args, {
+    env: {
+      ...process.env,
+      EMSIM_LOG_LEVEL: "warn",
+      EMSIM_POLL_INTERVAL_MS: "100",
+      EMSIM_SOLVER_THREADS: "1",
+      ...env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   running.add(child);
   child.once("exit", () => running.delete(child));
   // Neither the child nor its pipe keeps this process alive: a failed test must not hang.

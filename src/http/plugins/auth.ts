@@ -65,7 +65,10 @@ export function createAuthenticator(store: Store) {
     const now = Date.now();
     if (now - (lastTouched.get(found.key.id) ?? 0) > TOUCH_INTERVAL_MS) {
       lastTouched.set(found.key.id, now);
-      await store.touchApiKey(found.key.id, new Date(now).toISOString());
+      // Best effort: a database that refuses writes (full disk) must not refuse reads too.
+      await store.touchApiKey(found.key.id, new Date(now).toISOString()).catch((err) => {
+        req.log.warn({ err }, "could not record the key's last use");
+      });
     }
     const caller = { accountId: found.key.accountId, keyId: found.key.id, reads };
     req.caller = caller;
