@@ -77,6 +77,10 @@ export const NOTICES: Record<string, PageOptions["notice"]> = {
     text: "That form was already submitted, and a new key is shown only once. If you did not copy it, revoke it below and generate another.",
   },
   "job-cancelled": { kind: "success", text: "Cancellation requested." },
+  "lock-lifted": {
+    kind: "success",
+    text: "The sign-in lock is lifted: the account can try its password again now.",
+  },
   "password-changed": {
     kind: "success",
     text: "Your password is changed. Other devices were signed out.",
@@ -95,7 +99,7 @@ export class Dashboard {
     options: DashboardOptions = {},
   ) {
     this.sessions = new SessionManager(deps.store);
-    this.throttle = new SignInThrottle(options.throttle);
+    this.throttle = new SignInThrottle(deps.store, options.throttle);
     this.csrfKey = csrfKeyFrom(deps.signingSecret);
     // Served over TLS here, or behind a proxy that terminates it (an https base URL).
     this.secure = deps.config.tls !== null || deps.config.baseUrl.startsWith("https:");

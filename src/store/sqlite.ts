@@ -472,6 +472,72 @@ export class SqliteStore implements Store {
     return run.immediate();
   }
 
+  async beginSignInAttempt(input: {
+    keys: { key: string; limit: number }[];
+    nowMs: number;
+    windowMs: number;
+  }): Promise<{ retryAfterMs: number } | { failureIds: number[] }> {
+    const since = input.nowMs - input.windowMs;
+    const run = this.db.transaction(() => {
+      this.sql(`DELETE FROM signin_failures WHERE at_ms <= ?`).run(since);
+      let retryAfterMs = 0;
+      for (const { key, limit } of input.keys) {
+        // The limit-th newest failure: once it leaves the window, an attempt is allowed.
+        const row = this.sql(
+          `SELECT at_ms FROM signin_failures WHERE throttle_key = ? AND at_ms > ?
+             ORDER BY at_ms DESC, id DESC LIMIT 1 OFFSET ?`,
+        ).get(key, since, limit - 1) as { at_ms: number } | undefined;
+        if (row) retryAfterMs = Math.max(retryAfterMs, row.at_ms + input.windowMs - input.nowMs);
+      }
+      if (retryAfterMs > 0) return { retryAfterMs };
+      const insert = this.sql(
+        `INSERT INTO signin_failures (throttle_key, at_ms) VALUES (?, ?) RETURNING id`,
+      );
+      return {
+        failureIds: input.keys.map(
+          ({ key }) => (insert.get(key, input.nowMs) as { id: number }).id,
+        ),
+      };
+    });
+    return run.immediate();
+  }
+
+  async clearSignInFailures(key: string | null, failureIds: number[] = []): Promise<void> {
+    const run = this.db.transaction(() => {
+      if (key !== null) this.sql(`DELETE FROM signin_failures WHERE throttle_key = ?`).run(key);
+      const remove = this.sql(`DELETE FROM signin_failures WHERE id = ?`);
+      for (const id of failureIds) remove.run(id);
+    });
+    run.immediate();
+  }
+
+  async lockedSignInKeys(input: {
+    prefix: string;
+    limit: number;
+    nowMs: number;
+    windowMs: number;
+  }): Promise<{ key: string; retryAfterMs: number }[]> {
+    const since = input.nowMs - input.windowMs;
+    const rows = this.sql(
+      `SELECT throttle_key AS key, at_ms FROM signin_failures
+         WHERE substr(throttle_key, 1, ?) = ? AND at_ms > ?
+         ORDER BY throttle_key, at_ms DESC, id DESC`,
+    ).all(input.prefix.length, input.prefix, since) as { key: string; at_ms: number }[];
+    const out: { key: string; retryAfterMs: number }[] = [];
+    for (let i = 0; i < rows.length;) {
+      let j = i;
+      while (j < rows.length && rows[j]!.key === rows[i]!.key) j++;
+      if (j - i >= input.limit) {
+        out.push({
+          key: rows[i]!.key,
+          retryAfterMs: rows[i + input.limit - 1]!.at_ms + input.windowMs - input.nowMs,
+        });
+      }
+      i = j;
+    }
+    return out;
+  }
+
   async probeWrite(now: string): Promise<void> {
     this.sql(
       `INSERT INTO health_probe (id, checked_at) VALUES (1, ?)

@@ -187,6 +187,26 @@ export interface Store {
     maxAttempts: number,
   ): Promise<StaleJobsOutcome>;
   runningWorkerIds(): Promise<string[]>;
+  /**
+   * One sign-in attempt against failure limits, as one transaction: when a key has `limit`
+   * failures within the window, the attempt is refused with the milliseconds until the oldest
+   * of those leaves it; otherwise a failure is recorded under every key (taken back on
+   * success with `clearSignInFailures`). Shared by every process using the database.
+   */
+  beginSignInAttempt(input: {
+    keys: { key: string; limit: number }[];
+    nowMs: number;
+    windowMs: number;
+  }): Promise<{ retryAfterMs: number } | { failureIds: number[] }>;
+  /** Removes every failure under `key`, and the failures with these ids. */
+  clearSignInFailures(key: string | null, failureIds?: number[]): Promise<void>;
+  /** Keys starting with `prefix` that have `limit` failures within the window, with the wait. */
+  lockedSignInKeys(input: {
+    prefix: string;
+    limit: number;
+    nowMs: number;
+    windowMs: number;
+  }): Promise<{ key: string; retryAfterMs: number }[]>;
   /** Commits a one-row write; throws when the database does not take writes (for /health). */
   probeWrite(now: string): Promise<void>;
   countJobsByStatus(): Promise<Record<JobStatus, number>>;

@@ -5,6 +5,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   hashPassword,
   needsRehash,
@@ -112,28 +115,54 @@ test("CSRF tokens are bound to their session and to the server secret", () => {
   assert.equal(csrfTokenMatches(key, "session-a", ["array"]), false);
 });
 
-test("sign-in throttle: per account and per address, in a sliding window", () => {
+test("sign-in throttle: per account and per address, in a sliding window", async () => {
   let now = 0;
+  const store = new SqliteStore(":memory:");
   const throttle = new SignInThrottle(
+    store,
     { perAccount: 3, perAddress: 5, windowMs: 60_000 },
     () => now,
   );
+  const allowed = async (email: string, address: string) => {
+    const r = await throttle.begin(email, address);
+    return "attempt" in r ? r.attempt : null;
+  };
   for (let i = 0; i < 3; i++) {
-    assert.equal(throttle.retryAfterSeconds("a@x", "1.1.1.1"), 0);
-    throttle.recordFailure("a@x", "1.1.1.1");
+    assert.ok(await allowed("a@x", "1.1.1.1"));
     now += 1000;
   }
-  assert.equal(throttle.retryAfterSeconds("A@X", "2.2.2.2"), 57, "case-insensitive email");
-  assert.equal(throttle.retryAfterSeconds("b@x", "1.1.1.1"), 0, "address not yet at its limit");
-  throttle.recordFailure("b@x", "1.1.1.1");
-  throttle.recordFailure("c@x", "1.1.1.1");
-  assert.ok(throttle.retryAfterSeconds("d@x", "1.1.1.1") > 0, "address limit reached");
-  assert.equal(throttle.retryAfterSeconds("d@x", "3.3.3.3"), 0);
+  assert.deepEqual(await throttle.begin("A@X", "2.2.2.2"), { waitSeconds: 57 }, "case-insensitive");
+  assert.deepEqual([...(await throttle.lockedAccounts())], [["a@x", 57]]);
+  assert.ok(await allowed("b@x", "1.1.1.1"), "address not yet at its limit");
+  assert.ok(await allowed("c@x", "1.1.1.1"));
+  assert.ok("waitSeconds" in (await throttle.begin("d@x", "1.1.1.1")), "address limit reached");
+  assert.ok(await allowed("d@x", "3.3.3.3"));
   now += 60_000;
-  assert.equal(throttle.retryAfterSeconds("a@x", "1.1.1.1"), 0, "the window has passed");
-  throttle.recordFailure("e@x", "4.4.4.4");
-  throttle.recordSuccess("e@x");
-  assert.equal(throttle.retryAfterSeconds("e@x", "5.5.5.5"), 0);
+  assert.ok(await allowed("a@x", "1.1.1.1"), "the window has passed");
+  // A success takes its own attempt back and clears the account's count.
+  const e = (await allowed("e@x", "4.4.4.4"))!;
+  await throttle.succeeded(e);
+  for (let i = 0; i < 3; i++) assert.ok(await allowed("e@x", "4.4.4.4"));
+  assert.ok("waitSeconds" in (await throttle.begin("e@x", "5.5.5.5")));
+  // An administrator lifts the lock.
+  await throttle.clearAccount("E@X");
+  assert.ok(await allowed("e@x", "5.5.5.5"));
+  await store.close();
+});
+
+test("sign-in throttle: every process sharing the database enforces one limit", async () => {
+  const path = join(mkdtempSync(join(tmpdir(), "emsim-throttle-")), "db.sqlite");
+  const [one, two] = [new SqliteStore(path), new SqliteStore(path)];
+  const policy = { perAccount: 4, perAddress: 100, windowMs: 60_000 };
+  const a = new SignInThrottle(one, policy);
+  const b = new SignInThrottle(two, policy);
+  // Eight attempts at once, split over two "servers": exactly four get through.
+  const outcomes = await Promise.all(
+    Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).begin("f@x", `10.0.0.${i}`)),
+  );
+  assert.equal(outcomes.filter((o) => "attempt" in o).length, 4);
+  await one.close();
+  await two.close();
 });
 
 test("cookies are parsed leniently and written with the safe attributes", () => {

@@ -249,6 +249,98 @@ describe("sign-in", () => {
     await signedIn("throttle@example.com");
   });
 
+  test("an administrator sees the lock on the Accounts page and lifts it", async () => {
+    await makeAccount("liftme@example.com");
+    await makeAccount("admin-lift@example.com", true);
+    const client = new HttpClient(svc.baseUrl);
+    const csrf = HttpClient.csrfIn((await client.get("/dashboard/sign-in")).text);
+    const attempt = (password: string) =>
+      client.post("/dashboard/sign-in", { _csrf: csrf, email: "liftme@example.com", password });
+    for (let i = 0; i < 5; i++) assert.equal((await attempt(`guess ${i}`)).res.status, 401);
+    assert.equal((await attempt(PASSWORD)).res.status, 429);
+
+    const admin = await signedIn("admin-lift@example.com");
+    const accounts = await admin.get("/dashboard/accounts");
+    const row = accounts.text.split("<tr>").find((r) => r.includes("liftme@example.com"))!;
+    assert.match(row, /Locked · \d+ min/);
+    const action = /action="(\/dashboard\/accounts\/[^"]+\/unlock)"/.exec(row)?.[1];
+    assert.ok(action, "a Lift lock button");
+    // Only with the admin's CSRF token, and only for administrators.
+    const forged = await admin.post(action, { _csrf: "nope" });
+    assert.equal(forged.res.status, 403);
+    const user = await signedIn("throttle@example.com");
+    const notAdmin = await user.post(action, {
+      _csrf: HttpClient.csrfIn((await user.get("/dashboard/jobs")).text),
+    });
+    assert.equal(notAdmin.res.status, 403);
+    assert.equal((await attempt(PASSWORD)).res.status, 429, "still locked");
+
+    const lifted = await admin.post(action, { _csrf: HttpClient.csrfIn(accounts.text) });
+    assert.equal(lifted.res.status, 303);
+    assert.equal(lifted.res.headers.get("location"), "/dashboard/accounts?notice=lock-lifted");
+    const after = await admin.get("/dashboard/accounts");
+    assert.doesNotMatch(
+      after.text.split("<tr>").find((r) => r.includes("liftme@example.com"))!,
+      /Locked/,
+    );
+    assert.equal((await attempt(PASSWORD)).res.status, 303, "signs in after the lift");
+  });
+
+  test("the lock holds across server processes and restarts (it lives in the database)", async () => {
+    const dataDir = tempDir();
+    const config = (port: number) =>
+      loadConfig({ EMSIM_EMBEDDED_WORKER: "false" }, { host: "127.0.0.1", port, dataDir });
+    const one = await createService(config(await freePort()));
+    const two = await createService(config(await freePort()));
+    const base = [await one.listen(), await two.listen()];
+    try {
+      await one.store.createAccount({
+        email: "shared@example.com",
+        isAdmin: false,
+        passwordHash: await hashPassword(PASSWORD),
+      });
+      // Five failures spread over both servers lock the account on both.
+      for (let i = 0; i < 5; i++) {
+        const client = new HttpClient(base[i % 2]!);
+        const csrf = HttpClient.csrfIn((await client.get("/dashboard/sign-in")).text);
+        const res = await client.post("/dashboard/sign-in", {
+          _csrf: csrf,
+          email: "shared@example.com",
+          password: `guess ${i}`,
+        });
+        assert.equal(res.res.status, 401);
+      }
+      for (const url of base) {
+        const client = new HttpClient(url);
+        const csrf = HttpClient.csrfIn((await client.get("/dashboard/sign-in")).text);
+        const res = await client.post("/dashboard/sign-in", {
+          _csrf: csrf,
+          email: "shared@example.com",
+          password: PASSWORD,
+        });
+        assert.equal(res.res.status, 429, url);
+      }
+      await one.close();
+      const three = await createService(config(await freePort()));
+      try {
+        const client = new HttpClient(await three.listen());
+        const csrf = HttpClient.csrfIn((await client.get("/dashboard/sign-in")).text);
+        const res = await client.post("/dashboard/sign-in", {
+          _csrf: csrf,
+          email: "shared@example.com",
+          password: PASSWORD,
+        });
+        assert.equal(res.res.status, 429, "a restarted server still refuses");
+      } finally {
+        await three.close();
+      }
+    } finally {
+      await one.close();
+      await two.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   test("sign-out ends the session on the server, not only in the browser", async () => {
     const client = await signedIn("throttle@example.com");
     const stolen = client.cookieHeader();

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { createKeyFor } from "../../src/cli/commands/keys.js";
 import { SignInThrottle } from "../../src/dashboard/throttle.js";
+import { SqliteStore } from "../../src/store/sqlite.js";
 import {
   call,
   smallSimulation,
@@ -279,13 +280,15 @@ describe("forms and sessions", () => {
     assert.equal(right.res.status, 429);
   });
 
-  test("a successful sign-in does not count against the address limit", () => {
-    const throttle = new SignInThrottle({ perAccount: 5, perAddress: 3, windowMs: 60_000 });
+  test("a successful sign-in does not count against the address limit", async () => {
+    const store = new SqliteStore(":memory:");
+    const throttle = new SignInThrottle(store, { perAccount: 5, perAddress: 3, windowMs: 60_000 });
     for (let i = 0; i < 10; i++) {
-      assert.equal(throttle.retryAfterSeconds("ok@example.com", "10.0.0.1"), 0, `attempt ${i}`);
-      const attempt = throttle.recordFailure("ok@example.com", "10.0.0.1");
-      throttle.recordSuccess("ok@example.com", "10.0.0.1", attempt);
+      const begun = await throttle.begin("ok@example.com", "10.0.0.1");
+      assert.ok("attempt" in begun, `attempt ${i}`);
+      await throttle.succeeded(begun.attempt);
     }
+    await store.close();
   });
 });
 

@@ -13,8 +13,12 @@ type AccountParams = { Params: { id: string } };
 export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
   const { store, config } = d.deps;
 
-  async function page(extra: Omit<AccountsView, "accounts">) {
-    return accountsBody({ accounts: await store.listAccounts(), ...extra });
+  async function page(extra: Omit<AccountsView, "accounts" | "lockouts">) {
+    const [accounts, lockouts] = await Promise.all([
+      store.listAccounts(),
+      d.throttle.lockedAccounts(),
+    ]);
+    return accountsBody({ accounts, lockouts, ...extra });
   }
 
   app.get("/accounts", async (req, reply) => {
@@ -77,5 +81,17 @@ export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
         invitation: { email: target.email, ...invitation, isNew: false },
       }),
     });
+  });
+
+  app.post<AccountParams>("/accounts/:id/unlock", async (req, reply) => {
+    const { account: self } = d.requireAdmin(req);
+    const target = await store.getAccount(req.params.id);
+    if (!target) throw new DashboardError(404, "There is no such account.");
+    await d.throttle.clearAccount(target.email);
+    req.log.info(
+      { event: "sign_in_lock_lifted", accountId: target.id, by: self.id },
+      "lock lifted",
+    );
+    return reply.redirect("/dashboard/accounts?notice=lock-lifted", 303);
   });
 }

@@ -58,24 +58,24 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
       });
     };
     if (!email || !password) return again(400, "Enter your email and password.");
-    const wait = d.throttle.retryAfterSeconds(email, req.ip);
-    if (wait > 0) {
+    // Counted as failed until the password proves right, so that parallel attempts cannot
+    // all pass the check while the first ones are still being hashed.
+    const begun = await d.throttle.begin(email, req.ip);
+    if ("waitSeconds" in begun) {
+      const wait = begun.waitSeconds;
       return again(
         429,
-        `Too many failed sign-in attempts. Try again in ${wait < 90 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}.`,
+        `Too many failed sign-in attempts. Try again in ${wait < 90 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}, or ask an administrator to lift the lock.`,
         { "Retry-After": String(wait) },
       );
     }
-    // Counted as failed until the password proves right, so that parallel attempts cannot
-    // all pass the check above while the first ones are still being hashed.
-    const attempt = d.throttle.recordFailure(email, req.ip);
     const credentials = await store.findAccountCredentials(email);
     const ok = await verifyPassword(password, credentials?.passwordHash ?? null);
     if (!ok || !credentials) {
       req.log.info({ event: "dashboard_sign_in_failed" }, "dashboard sign-in failed");
       return again(401, "The email or password is not right.");
     }
-    d.throttle.recordSuccess(email, req.ip, attempt);
+    await d.throttle.succeeded(begun.attempt);
     if (needsRehash(credentials.passwordHash!)) {
       await store.setPasswordHash(credentials.account.id, await hashPassword(password));
     }
@@ -213,7 +213,7 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
       now: new Date().toISOString(),
     });
     if (!account) throw new DashboardError(404, "This invitation is no longer valid.");
-    d.throttle.recordSuccess(account.email);
+    await d.throttle.clearAccount(account.email);
     await d.signIn(reply, account.id);
     return reply.redirect("/dashboard/jobs?notice=welcome", 303);
   });
@@ -236,14 +236,15 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
         status,
         body: accountBody({ account, csrf: d.csrfFor(req, reply), error }),
       });
-    const wait = d.throttle.retryAfterSeconds(account.email, req.ip);
-    if (wait > 0) return again(429, `Too many wrong passwords. Try again in ${wait} seconds.`);
-    const attempt = d.throttle.recordFailure(account.email, req.ip); // taken back if right
+    const begun = await d.throttle.begin(account.email, req.ip); // taken back if right
+    if ("waitSeconds" in begun) {
+      return again(429, `Too many wrong passwords. Try again in ${begun.waitSeconds} seconds.`);
+    }
     const credentials = await store.findAccountCredentials(account.email);
     if (!(await verifyPassword(field(req.body, "current"), credentials?.passwordHash ?? null))) {
       return again(400, "The current password is not right.");
     }
-    d.throttle.recordSuccess(account.email, req.ip, attempt);
+    await d.throttle.succeeded(begun.attempt);
     const problem = newPasswordProblem(req.body, account.email);
     if (problem) return again(400, problem);
     await store.setPasswordHash(account.id, await hashPassword(field(req.body, "password")));
