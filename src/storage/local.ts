@@ -60,8 +60,17 @@ export class LocalFileStorage implements StorageBackend {
     }
   }
 
-  read(key: string, range?: { start: number; end: number }): Readable {
-    return createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const stream = createReadStream(
+      this.pathOf(key),
+      range ? { start: range.start, end: range.end } : {},
+    );
+    // Open before resolving, so that a missing object rejects here, not mid-response.
+    await new Promise<void>((resolve, reject) => {
+      stream.once("open", () => resolve());
+      stream.once("error", reject);
+    });
+    return stream;
   }
 
   async delete(key: string): Promise<void> {

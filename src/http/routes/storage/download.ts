@@ -98,7 +98,7 @@ export function storageDownload(app: App, { storage, signingSecret, config }: Ro
         reply.header("Content-Length", String(object.bytes));
       }
       if (req.method === "HEAD") return reply.send();
-      return reply.send(storage.read(key, range ?? undefined));
+      return reply.send(await storage.read(key, range ?? undefined));
     },
   });
 }
