@@ -12,8 +12,20 @@ export interface Config {
   dataDir: string;
   /** Public address of the API, used in result_url; derived from host and port when unset. */
   baseUrl: string;
-  /** Public address of the storage service the results redirect to. */
+  /**
+   * The database: null for the embedded SQLite file in the data directory (the default), a
+   * `postgres://…` address for PostgreSQL, or `sqlite:<path>` for a SQLite file elsewhere.
+   */
+  databaseUrl: string | null;
+  /** PostgreSQL connections at most per process. */
+  databasePoolMax: number;
+  /**
+   * Public address of the local storage service the results redirect to (local storage). With
+   * S3 storage (`s3`), the results redirect to pre-signed S3 addresses instead.
+   */
   storageUrl: string;
+  /** S3-compatible object storage from `EMSIM_STORAGE_URL=s3://bucket/prefix`, else null. */
+  s3: { bucket: string; prefix: string; endpoint: string | null; region: string } | null;
   /** HMAC secret for download addresses; generated once per data directory when unset. */
   signingSecret: string | null;
   /** How long a pre-signed download address stays valid. */
@@ -81,6 +93,34 @@ function boolVar(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+/** EMSIM_DATABASE_URL: unset (embedded SQLite), postgres://…, or sqlite:<path>. */
+function databaseUrl(env: Env): string | null {
+  const raw = env.EMSIM_DATABASE_URL;
+  if (raw === undefined || raw === "") return null;
+  if (!/^(postgres(ql)?:\/\/.+|sqlite:.+)$/.test(raw)) {
+    throw new Error(
+      `EMSIM_DATABASE_URL must be postgres://user@host:port/database or sqlite:<path>, got "${raw.replace(/:[^:@/]*@/, ":***@")}"`,
+    );
+  }
+  return raw;
+}
+
+/** `s3://bucket/prefix` with EMSIM_S3_ENDPOINT and EMSIM_S3_REGION (else AWS_REGION). */
+function s3Storage(url: string, env: Env): NonNullable<Config["s3"]> {
+  const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  if (!m || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(m[1]!)) {
+    throw new Error(
+      `EMSIM_STORAGE_URL must be s3://bucket/prefix with a valid bucket name, got "${url}"`,
+    );
+  }
+  return {
+    bucket: m[1]!,
+    prefix: (m[2] ?? "").replace(/^\/+|\/+$/g, ""),
+    endpoint: env.EMSIM_S3_ENDPOINT || null,
+    region: env.EMSIM_S3_REGION || env.AWS_REGION || "us-east-1",
+  };
+}
+
 /** EMSIM_TLS_CERT and EMSIM_TLS_KEY: both (HTTPS) or neither (HTTP). */
 function tlsFiles(env: Env): Config["tls"] {
   const certPath = env.EMSIM_TLS_CERT || "";
@@ -107,6 +147,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       env.EMSIM_BASE_URL ??
       `${tls ? "https" : "http"}://${publicHost.includes(":") ? `[${publicHost}]` : publicHost}:${port}`,
   );
+  const storageVar = env.EMSIM_STORAGE_URL || undefined;
+  const s3 = storageVar?.startsWith("s3://") ? s3Storage(storageVar, env) : null;
   const requestTimeoutMs = intVar(env, "EMSIM_REQUEST_TIMEOUT_MS", 60_000, 1000);
   const headersTimeoutMs = intVar(env, "EMSIM_HEADERS_TIMEOUT_MS", 10_000, 1000);
   if (headersTimeoutMs > requestTimeoutMs) {
@@ -123,7 +165,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     port,
     dataDir,
     baseUrl,
-    storageUrl: trimSlash(env.EMSIM_STORAGE_URL ?? `${baseUrl}/storage`),
+    databaseUrl: databaseUrl(env),
+    databasePoolMax: intVar(env, "EMSIM_DATABASE_POOL_MAX", 10, 1),
+    storageUrl: s3 ? `${baseUrl}/storage` : trimSlash(storageVar ?? `${baseUrl}/storage`),
+    s3,
     signingSecret: env.EMSIM_SIGNING_SECRET || null,
     downloadUrlTtlSeconds: intVar(env, "EMSIM_DOWNLOAD_TTL_SECONDS", 900, 1),
     embeddedWorker: boolVar(env, "EMSIM_EMBEDDED_WORKER", true),
@@ -154,7 +199,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   return { ...config, ...overrides, limits: { ...config.limits, ...overrides.limits } };
 }
 
-/** The configuration as printed at start: every value, the secret hidden. */
+/** The configuration as printed at start: every value, secrets hidden. */
 export function describeConfig(config: Config): Record<string, unknown> {
-  return { ...config, signingSecret: config.signingSecret ? "(set)" : "(per data directory)" };
+  return {
+    ...config,
+    signingSecret: config.signingSecret ? "(set)" : "(per data directory)",
+    // A database address may carry a password.
+    databaseUrl: config.databaseUrl?.replace(/:[^:@/]*@/, ":***@") ?? "(embedded SQLite)",
+  };
 }

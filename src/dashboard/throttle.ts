@@ -10,7 +10,7 @@
  * Accounts page. Each attempt is checked and counted in one transaction: parallel attempts
  * cannot all pass the check while the first ones are still hashing their passwords.
  */
-import type { Store } from "../store/types.js";
+import type { SessionStore } from "../store/types.js";
 
 export interface ThrottlePolicy {
   /** Failures per email address within the window before sign-in is refused. */
@@ -40,7 +40,7 @@ export interface SignInAttempt {
 
 export class SignInThrottle {
   constructor(
-    private readonly store: Store,
+    private readonly store: SessionStore,
     private readonly policy: ThrottlePolicy = DEFAULT_THROTTLE_POLICY,
     private readonly clock: () => number = Date.now,
   ) {}

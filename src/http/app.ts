@@ -7,7 +7,6 @@ import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { dashboardPlugin } from "../dashboard/plugin.js";
 import { ApiError, errors } from "../errors.js";
 import { compileBounded } from "../schema/bounded.js";
 import { handleClientError, installErrorHandling, sendApiError } from "./error-handler.js";
@@ -26,7 +25,6 @@ import { docsRoutes } from "./routes/service/docs.js";
 import { health } from "./routes/service/health.js";
 import { listMaterials } from "./routes/service/materials.js";
 import { metricsRoute } from "./routes/service/metrics.js";
-import { storageDownload } from "./routes/storage/download.js";
 import type { App, RouteDeps } from "./types.js";
 
 const CORRELATION_HEADER = "x-correlation-id";
@@ -153,7 +151,7 @@ export async function buildApp(
     },
   });
 
-  const authenticate = createAuthenticator(deps.store);
+  const authenticate = createAuthenticator(deps.stores.accounts);
   const rateLimit = createRateLimiter(deps.config.rateLimitPerMinute);
 
   await app.register(async (v1) => {
@@ -183,8 +181,6 @@ export async function buildApp(
 
   health(app, deps);
   metricsRoute(app, deps);
-  storageDownload(app, deps);
   docsRoutes(app, deps);
-  await app.register(dashboardPlugin(deps));
   return app;
 }

@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
-import { signDownload } from "./signing.js";
+import { signDownload, verifyDownload, type SignatureCheck } from "./signing.js";
 import type { StorageBackend, StoredObject } from "./types.js";
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
@@ -42,6 +42,18 @@ export class LocalFileStorage implements StorageBackend {
       await rm(localPath, { force: true });
     }
     return { key, bytes: (await stat(target)).size };
+  }
+
+  /** Whether a download address's signature (see signedDownloadUrl) is ours and current. */
+  checkSignature(key: string, expires: number, name: string, signature: string): SignatureCheck {
+    return verifyDownload(
+      this.secret,
+      key,
+      expires,
+      name,
+      signature,
+      Math.floor(Date.now() / 1000),
+    );
   }
 
   async signedDownloadUrl(key: string, ttlSeconds: number, downloadName: string): Promise<string> {

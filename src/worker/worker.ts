@@ -13,7 +13,8 @@ import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
 import type { JobService } from "../jobs/service.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
-import type { JobProgress, JobRow, Store } from "../store/types.js";
+import { RECOVERY_CAUSES, recoveryRule } from "../jobs/lifecycle.js";
+import type { JobProgress, JobQueue, JobRow } from "../store/types.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
 export interface WorkerLogger {
@@ -86,10 +87,13 @@ export class JobWorker {
   private loopDone: Promise<void> | null = null;
   private current: { jobId: string; thread: Worker; cancel: () => void } | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void)[] = [];
 
   constructor(
-    private readonly store: Store,
-    private readonly storage: StorageBackend & { scratchDir(): string },
+    private readonly store: JobQueue,
+    private readonly storage: StorageBackend,
+    /** Local directory for result files being written (this worker's own disk). */
+    private readonly scratchDir: string,
     private readonly jobs: JobService | null,
     private readonly config: Config,
     private readonly log: WorkerLogger,
@@ -97,7 +101,7 @@ export class JobWorker {
   ) {}
 
   async start(): Promise<void> {
-    await mkdir(this.storage.scratchDir(), { recursive: true });
+    await mkdir(this.scratchDir, { recursive: true });
     await this.removeDeadScratchFiles();
     await this.recoverDeadLocalWorkers();
     await this.sweepStale();
@@ -105,21 +109,27 @@ export class JobWorker {
       this.sweepStale().catch((err) => this.log.error({ err }, "stale-job sweep failed"));
     }, this.config.heartbeatIntervalMs);
     this.sweepTimer.unref();
-    this.jobs?.events.on("submitted", this.onSubmitted);
-    this.jobs?.events.on("cancelRequested", this.onCancel);
+    this.unsubscribe = [
+      this.store.onJobQueued(this.onSubmitted),
+      this.store.onCancelRequested(this.onCancel),
+    ];
     this.loopDone = this.loop();
   }
 
   /** Stops taking jobs; a job still running is handed back to the queue. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.jobs?.events.off("submitted", this.onSubmitted);
-    this.jobs?.events.off("cancelRequested", this.onCancel);
+    for (const stop of this.unsubscribe.splice(0)) stop();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.wake?.();
     if (this.current) await this.current.thread.terminate();
     await this.loopDone;
-    await this.store.recoverJobsOfWorkers([this.id], new Date().toISOString(), Infinity);
+    // Handed back without using up an attempt's worth of patience: the job was not at fault.
+    await this.store.recoverJobsOfWorkers(
+      [this.id],
+      new Date().toISOString(),
+      recoveryRule(Infinity, RECOVERY_CAUSES.workerExited),
+    );
   }
 
   private readonly onSubmitted = (): void => this.wake?.();
@@ -136,7 +146,7 @@ export class JobWorker {
     const out = await this.store.recoverJobsOfWorkers(
       dead,
       new Date().toISOString(),
-      this.config.maxAttempts,
+      recoveryRule(this.config.maxAttempts, RECOVERY_CAUSES.workerExited),
     );
     if (out.requeued.length + out.failed.length > 0) {
       this.log.warn(out, "took back jobs of workers that exited");
@@ -148,7 +158,7 @@ export class JobWorker {
     const out = await this.store.recoverStaleJobs(
       new Date(now).toISOString(),
       new Date(now - this.config.heartbeatStaleMs).toISOString(),
-      this.config.maxAttempts,
+      recoveryRule(this.config.maxAttempts, RECOVERY_CAUSES.workerSilent),
     );
     if (out.requeued.length + out.failed.length > 0) {
       this.log.warn(out, "took back jobs whose worker stopped heartbeating");
@@ -246,8 +256,7 @@ export class JobWorker {
       job.jobId,
       this.id,
       new Date().toISOString(),
-      this.config.maxAttempts,
-      "The run finished but its result could not be stored on the server (its disk is full or failing)",
+      recoveryRule(this.config.maxAttempts, RECOVERY_CAUSES.resultNotStored),
     );
     if (out.failed.length > 0) this.metrics?.jobFinished("FAILED", seconds, null);
     this.log.warn({ jobId: job.jobId, ...out }, "result not stored; job retried or failed");
@@ -255,17 +264,17 @@ export class JobWorker {
 
   /** Scratch files of processes on this host that no longer run (they died mid-write). */
   private async removeDeadScratchFiles(): Promise<void> {
-    for (const name of await readdir(this.storage.scratchDir())) {
+    for (const name of await readdir(this.scratchDir)) {
       const m = /\.([^.]+)_(\d+)_[0-9a-f]+\.h5$/.exec(name);
       if (m && m[1] === HOST.replace(/[^A-Za-z0-9-]/g, "-") && !processAlive(Number(m[2]))) {
-        await rm(join(this.storage.scratchDir(), name), { force: true });
+        await rm(join(this.scratchDir, name), { force: true });
       }
     }
   }
 
   private async runJob(job: JobRow): Promise<void> {
     const started = Date.now();
-    const outPath = join(this.storage.scratchDir(), `${job.jobId}.${scratchTag(this.id)}.h5`);
+    const outPath = join(this.scratchDir, `${job.jobId}.${scratchTag(this.id)}.h5`);
     this.log.info({ jobId: job.jobId, attempt: job.attempts }, "job started");
     let progress: JobProgress | null = null;
     let progressDirty = false;

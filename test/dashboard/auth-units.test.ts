@@ -26,7 +26,7 @@ import { safeNext } from "../../src/dashboard/context.js";
 import { parseCookies, serializeCookie } from "../../src/dashboard/cookies.js";
 import { html, raw } from "../../src/dashboard/html.js";
 import { SignInThrottle } from "../../src/dashboard/throttle.js";
-import { SqliteStore } from "../../src/store/sqlite.js";
+import { openSqliteStores } from "../../src/store/sqlite/index.js";
 
 test("passwords: scrypt, salted, self-describing, verified in constant time", async () => {
   const a = await hashPassword("correct horse battery");
@@ -52,11 +52,11 @@ test("password policy: length, not the email, some variety", () => {
 });
 
 test("sessions end after the idle time, after the lifetime, and on sign-out", async () => {
-  const store = new SqliteStore(":memory:");
+  const store = openSqliteStores(":memory:");
   try {
-    const account = await store.createAccount({ email: "s@example.com", isAdmin: false });
+    const account = await store.accounts.createAccount({ email: "s@example.com", isAdmin: false });
     let now = Date.parse("2030-01-01T00:00:00Z");
-    const sessions = new SessionManager(store, () => now);
+    const sessions = new SessionManager(store.sessions, () => now);
 
     const idle = await sessions.start(account.id);
     assert.equal((await sessions.resume(idle.token))?.accountId, account.id);
@@ -87,11 +87,11 @@ test("sessions end after the idle time, after the lifetime, and on sign-out", as
 });
 
 test("expired sessions are swept from the store", async () => {
-  const store = new SqliteStore(":memory:");
+  const store = openSqliteStores(":memory:");
   try {
-    const account = await store.createAccount({ email: "w@example.com", isAdmin: false });
+    const account = await store.accounts.createAccount({ email: "w@example.com", isAdmin: false });
     let now = Date.parse("2030-01-01T00:00:00Z");
-    const sessions = new SessionManager(store, () => now);
+    const sessions = new SessionManager(store.sessions, () => now);
     await sessions.start(account.id);
     const fresh = await sessions.start(account.id);
     now += SESSION_IDLE_MS + 1;
@@ -117,9 +117,9 @@ test("CSRF tokens are bound to their session and to the server secret", () => {
 
 test("sign-in throttle: per account and per address, in a sliding window", async () => {
   let now = 0;
-  const store = new SqliteStore(":memory:");
+  const store = openSqliteStores(":memory:");
   const throttle = new SignInThrottle(
-    store,
+    store.sessions,
     { perAccount: 3, perAddress: 5, windowMs: 60_000 },
     () => now,
   );
@@ -152,10 +152,10 @@ test("sign-in throttle: per account and per address, in a sliding window", async
 
 test("sign-in throttle: every process sharing the database enforces one limit", async () => {
   const path = join(mkdtempSync(join(tmpdir(), "emsim-throttle-")), "db.sqlite");
-  const [one, two] = [new SqliteStore(path), new SqliteStore(path)];
+  const [one, two] = [openSqliteStores(path), openSqliteStores(path)];
   const policy = { perAccount: 4, perAddress: 100, windowMs: 60_000 };
-  const a = new SignInThrottle(one, policy);
-  const b = new SignInThrottle(two, policy);
+  const a = new SignInThrottle(one.sessions, policy);
+  const b = new SignInThrottle(two.sessions, policy);
   // Eight attempts at once, split over two "servers": exactly four get through.
   const outcomes = await Promise.all(
     Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).begin("f@x", `10.0.0.${i}`)),

@@ -29,12 +29,12 @@ let db: Database.Database;
 
 before(async () => {
   svc = await startService();
-  db = (svc.service.store as unknown as { db: Database.Database }).db;
+  db = (svc.service.stores as unknown as { database: { db: Database.Database } }).database.db;
 });
 after(async () => svc.close());
 
 async function makeAccount(email: string, isAdmin = false): Promise<void> {
-  await svc.service.store.createAccount({
+  await svc.service.stores.accounts.createAccount({
     email,
     isAdmin,
     passwordHash: await hashPassword(PASSWORD),
@@ -55,10 +55,10 @@ async function signedIn(email: string, password = PASSWORD): Promise<HttpClient>
 
 describe("first-run setup", () => {
   test("the setup address works once and is refused afterwards", async () => {
-    const address = await dashboardSetupAddress(svc.service.store, svc.baseUrl);
+    const address = await dashboardSetupAddress(svc.service.stores, svc.baseUrl);
     assert.ok(address);
     const path = new URL(address).pathname;
-    const other = new URL((await dashboardSetupAddress(svc.service.store, svc.baseUrl))!).pathname;
+    const other = new URL((await dashboardSetupAddress(svc.service.stores, svc.baseUrl))!).pathname;
     const client = new HttpClient(svc.baseUrl);
     const page = await client.get(path);
     assert.equal(page.res.status, 200);
@@ -85,8 +85,8 @@ describe("first-run setup", () => {
     for (const p of [path, other]) {
       assert.equal((await new HttpClient(svc.baseUrl).get(p)).res.status, 404);
     }
-    assert.equal(await dashboardSetupAddress(svc.service.store, svc.baseUrl), null);
-    const account = await svc.service.store.findAccountByEmail("root@example.com");
+    assert.equal(await dashboardSetupAddress(svc.service.stores, svc.baseUrl), null);
+    const account = await svc.service.stores.accounts.findAccountByEmail("root@example.com");
     assert.equal(account?.isAdmin, true);
     assert.equal(
       (db.prepare("SELECT count(*) AS n FROM dashboard_tokens").get() as { n: number }).n,
@@ -136,8 +136,8 @@ describe("CSRF", () => {
       form_id: formId,
     });
     assert.equal(crossed.res.status, 403);
-    const account = await svc.service.store.findAccountByEmail("csrf@example.com");
-    assert.equal((await svc.service.store.listApiKeys(account!.id)).length, 0);
+    const account = await svc.service.stores.accounts.findAccountByEmail("csrf@example.com");
+    assert.equal((await svc.service.stores.accounts.listApiKeys(account!.id)).length, 0);
   });
 
   test("a post that says it comes from another site is refused even with the token", async () => {
@@ -294,7 +294,7 @@ describe("sign-in", () => {
     const two = await createService(config(await freePort()));
     const base = [await one.listen(), await two.listen()];
     try {
-      await one.store.createAccount({
+      await one.stores.accounts.createAccount({
         email: "shared@example.com",
         isAdmin: false,
         passwordHash: await hashPassword(PASSWORD),
@@ -412,8 +412,8 @@ describe("API keys", () => {
     const list = await client.get("/dashboard/keys");
     assert.ok(!list.text.includes(key));
     assert.ok(list.text.includes(key.slice(0, 14)), "the display prefix is listed");
-    const account = await svc.service.store.findAccountByEmail("keys@example.com");
-    assert.equal((await svc.service.store.listApiKeys(account!.id)).length, 1);
+    const account = await svc.service.stores.accounts.findAccountByEmail("keys@example.com");
+    assert.equal((await svc.service.stores.accounts.listApiKeys(account!.id)).length, 1);
 
     const dump = JSON.stringify(db.prepare("SELECT * FROM api_keys").all());
     assert.ok(!dump.includes(key), "only the hash is stored");
@@ -429,8 +429,8 @@ describe("API keys", () => {
       name: "to revoke",
     });
     const key = /value="(emsim_[0-9A-Za-z]{38})"/.exec(created.text)![1]!;
-    const account = await svc.service.store.findAccountByEmail("keys@example.com");
-    const record = (await svc.service.store.listApiKeys(account!.id)).find(
+    const account = await svc.service.stores.accounts.findAccountByEmail("keys@example.com");
+    const record = (await svc.service.stores.accounts.listApiKeys(account!.id)).find(
       (k) => k.name === "to revoke",
     )!;
     const csrf = HttpClient.csrfIn(page.text);
@@ -448,8 +448,8 @@ describe("API keys", () => {
 
   test("another account's key cannot be revoked", async () => {
     await makeAccount("intruder@example.com");
-    const owner = await svc.service.store.findAccountByEmail("keys@example.com");
-    const [victim] = await svc.service.store.listApiKeys(owner!.id);
+    const owner = await svc.service.stores.accounts.findAccountByEmail("keys@example.com");
+    const [victim] = await svc.service.stores.accounts.listApiKeys(owner!.id);
     const intruder = await signedIn("intruder@example.com");
     const csrf = HttpClient.csrfIn((await intruder.get("/dashboard/keys")).text);
     const res = await intruder.post(`/dashboard/keys/${victim!.id}/revoke`, {
@@ -457,7 +457,10 @@ describe("API keys", () => {
       confirm: "yes",
     });
     assert.equal(res.res.status, 404);
-    assert.equal((await svc.service.store.listApiKeys(owner!.id))[0]!.revokedAt, victim!.revokedAt);
+    assert.equal(
+      (await svc.service.stores.accounts.listApiKeys(owner!.id))[0]!.revokedAt,
+      victim!.revokedAt,
+    );
   });
 });
 
@@ -590,7 +593,7 @@ test("one-time tokens stay out of the request log", async () => {
   });
   try {
     const baseUrl = await service.listen();
-    const address = (await dashboardSetupAddress(service.store, baseUrl))!;
+    const address = (await dashboardSetupAddress(service.stores, baseUrl))!;
     const token = address.split("/").pop()!;
     assert.equal((await fetch(address)).status, 200);
     await fetch(`${baseUrl}/dashboard/sign-in`);

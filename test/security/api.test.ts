@@ -176,7 +176,7 @@ describe("correlation ids", () => {
 
 describe("error bodies", () => {
   test("a 500 carries a generic detail and the request id, no stack, SQL or path", async () => {
-    const store = svc.service.store as unknown as { getJob: unknown };
+    const store = svc.service.stores.jobs as unknown as { getJob: unknown };
     const original = store.getJob;
     store.getJob = async () => {
       const err = new Error(
@@ -200,7 +200,7 @@ describe("error bodies", () => {
   });
 
   test("/health does not pass on the database's error message", async () => {
-    const store = svc.service.store as unknown as { countJobsByStatus: unknown };
+    const store = svc.service.stores.jobs as unknown as { countJobsByStatus: unknown };
     const original = store.countJobsByStatus;
     store.countJobsByStatus = async () => {
       throw new Error("SQLITE_CANTOPEN: unable to open database file /secret/data/emsim.db");

@@ -11,7 +11,8 @@ import { accountsBody, type AccountsView } from "../views/accounts.js";
 type AccountParams = { Params: { id: string } };
 
 export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
-  const { store, config } = d.deps;
+  const { stores, config } = d.deps;
+  const store = stores.accounts;
 
   async function page(extra: Omit<AccountsView, "accounts" | "lockouts">) {
     const [accounts, lockouts] = await Promise.all([
@@ -50,7 +51,7 @@ export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
       );
     }
     const created = await store.createAccount({ email, isAdmin });
-    const invitation = await invitationAddress(store, config.baseUrl, created.id);
+    const invitation = await invitationAddress(stores.sessions, config.baseUrl, created.id);
     req.log.info(
       { event: "account_created", accountId: created.id, by: self.id },
       "account created",
@@ -70,7 +71,7 @@ export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
     if (target.id === self.id) {
       throw new DashboardError(400, "Change your own password on your account page.");
     }
-    const invitation = await invitationAddress(store, config.baseUrl, target.id);
+    const invitation = await invitationAddress(stores.sessions, config.baseUrl, target.id);
     req.log.info({ event: "invitation_created", accountId: target.id, by: self.id }, "invitation");
     return d.sendPage(reply, req, {
       title: "Accounts",

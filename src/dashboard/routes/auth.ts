@@ -34,7 +34,7 @@ function newPasswordProblem(body: unknown, email: string): string | null {
 }
 
 export function authRoutes(app: FastifyInstance, d: Dashboard): void {
-  const { store } = d.deps;
+  const { accounts, sessions } = d.deps.stores;
 
   app.get("/sign-in", async (req, reply) => {
     if (d.state(req).account) return reply.redirect("/dashboard/jobs", 303);
@@ -69,7 +69,7 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
         { "Retry-After": String(wait) },
       );
     }
-    const credentials = await store.findAccountCredentials(email);
+    const credentials = await accounts.findAccountCredentials(email);
     const ok = await verifyPassword(password, credentials?.passwordHash ?? null);
     if (!ok || !credentials) {
       req.log.info({ event: "dashboard_sign_in_failed" }, "dashboard sign-in failed");
@@ -77,7 +77,7 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
     }
     await d.throttle.succeeded(begun.attempt);
     if (needsRehash(credentials.passwordHash!)) {
-      await store.setPasswordHash(credentials.account.id, await hashPassword(password));
+      await accounts.setPasswordHash(credentials.account.id, await hashPassword(password));
     }
     await d.signIn(reply, credentials.account.id);
     // Expired sessions are removed now and then, on sign-in.
@@ -95,13 +95,13 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
   async function validToken(req: FastifyRequest<TokenParams>, purpose: "setup" | "invite") {
     const token = req.params.token;
     if (!isOpaqueToken(token)) return null;
-    const found = await store.findAccountToken(hashOpaqueToken(token), new Date().toISOString());
+    const found = await sessions.findAccountToken(hashOpaqueToken(token), new Date().toISOString());
     return found && found.purpose === purpose ? { token, record: found } : null;
   }
 
   app.get<TokenParams>("/setup/:token", TOKEN_ROUTE, async (req, reply) => {
     const valid = await validToken(req, "setup");
-    if (!valid || (await store.hasAdminWithPassword())) {
+    if (!valid || (await accounts.hasAdminWithPassword())) {
       return d.sendPage(reply, req, {
         title: "Setup",
         status: 404,
@@ -134,11 +134,11 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
       return again("Enter a valid email address.");
     const problem = newPasswordProblem(req.body, email);
     if (problem) return again(problem);
-    const existing = await store.findAccountCredentials(email);
+    const existing = await accounts.findAccountCredentials(email);
     if (existing?.passwordHash) {
       return again("An account with this email already has a password; use another address.");
     }
-    const account = await store.completeSetup({
+    const account = await sessions.completeSetup({
       tokenHash: hashOpaqueToken(valid.token),
       email,
       passwordHash: await hashPassword(field(req.body, "password")),
@@ -158,9 +158,11 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
 
   async function inviteTarget(req: FastifyRequest<TokenParams>) {
     const valid = await validToken(req, "invite");
-    const account = valid?.record.accountId ? await store.getAccount(valid.record.accountId) : null;
+    const account = valid?.record.accountId
+      ? await accounts.getAccount(valid.record.accountId)
+      : null;
     if (!valid || !account) return null;
-    const credentials = await store.findAccountCredentials(account.email);
+    const credentials = await accounts.findAccountCredentials(account.email);
     return { token: valid.token, account, hasPassword: Boolean(credentials?.passwordHash) };
   }
 
@@ -207,7 +209,7 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
         }),
       });
     }
-    const account = await store.redeemInvite({
+    const account = await sessions.redeemInvite({
       tokenHash: hashOpaqueToken(target.token),
       passwordHash: await hashPassword(field(req.body, "password")),
       now: new Date().toISOString(),
@@ -240,15 +242,15 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
     if ("waitSeconds" in begun) {
       return again(429, `Too many wrong passwords. Try again in ${begun.waitSeconds} seconds.`);
     }
-    const credentials = await store.findAccountCredentials(account.email);
+    const credentials = await accounts.findAccountCredentials(account.email);
     if (!(await verifyPassword(field(req.body, "current"), credentials?.passwordHash ?? null))) {
       return again(400, "The current password is not right.");
     }
     await d.throttle.succeeded(begun.attempt);
     const problem = newPasswordProblem(req.body, account.email);
     if (problem) return again(400, problem);
-    await store.setPasswordHash(account.id, await hashPassword(field(req.body, "password")));
-    await store.deleteSessionsOfAccount(account.id, session.idHash);
+    await accounts.setPasswordHash(account.id, await hashPassword(field(req.body, "password")));
+    await sessions.deleteSessionsOfAccount(account.id, session.idHash);
     return reply.redirect("/dashboard/account?notice=password-changed", 303);
   });
 }

@@ -5,7 +5,7 @@ import type { App, RouteDeps } from "../../types.js";
 /** How long one write probe's answer stands, so that frequent health checks write rarely. */
 const PROBE_INTERVAL_MS = 1000;
 
-export function health(app: App, { store, jobs: jobService, workerRunning }: RouteDeps): void {
+export function health(app: App, { stores, jobs: jobService, workerRunning }: RouteDeps): void {
   let probe: { at: number; writable: boolean } = { at: 0, writable: true };
   app.get(
     "/health",
@@ -31,7 +31,7 @@ export function health(app: App, { store, jobs: jobService, workerRunning }: Rou
       const workerState = worker === null ? "external" : worker ? "running" : "stopped";
       let jobs: Record<string, number>;
       try {
-        jobs = await store.countJobsByStatus();
+        jobs = await stores.jobs.countJobsByStatus();
       } catch (err) {
         // No authentication here: the cause goes to the log, not to whoever asks.
         req.log.error({ err }, "health check: the database did not answer");
@@ -47,7 +47,7 @@ export function health(app: App, { store, jobs: jobService, workerRunning }: Rou
       if (now - probe.at > PROBE_INTERVAL_MS) {
         let writable = true;
         try {
-          await store.probeWrite(new Date(now).toISOString());
+          await stores.probeWrite(new Date(now).toISOString());
         } catch (err) {
           writable = false;
           req.log.error({ err, reason: storeUnavailability(err) }, "health check: no writes");
