@@ -92,7 +92,7 @@ function writeMonitor(monitors: H5Group, m: MonitorResult): void {
   for (const axis of ["x", "y", "z"] as const) {
     const scale = g.create_dataset({ name: axis, data: m[axis] });
     scale.make_scale(axis);
-    describe(scale, "m", `${axis} coordinate of the samples`, { axis: axis.toUpperCase() });
+    describe(scale, "m", axis, { axis: axis.toUpperCase() });
   }
   const [nw, nx, ny, nz] = m.shape;
   const several = nw > 1;
@@ -129,12 +129,10 @@ function writeMonitor(monitors: H5Group, m: MonitorResult): void {
     });
     axes.forEach((axis, index) => dataset.attach_scale(index, `${g.path}/${axis}`));
     const [units, field] = COMPONENT_NAMES[component[0]!]!;
-    describe(
-      dataset,
-      units,
-      `${component[1]} component of the ${field} phasor, normalised by the source spectrum`,
-      several ? { coordinates: "frequency" } : { coordinates: "wavelength frequency" },
-    );
+    describe(dataset, units, `${field} ${component}`, {
+      description: `${component[1]} component of the ${field} phasor, normalised by the source spectrum`,
+      coordinates: several ? "frequency" : "wavelength frequency",
+    });
   }
 }
 
