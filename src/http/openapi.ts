@@ -164,22 +164,43 @@ const OTHER_JOB_ID = "0c3d9a8e-61f4-4b7a-8e2d-94c1b0a7f563";
 
 /** Answers of every /v1 operation: the key is checked before anything else. */
 const AUTH_ERRORS = [errors.missingApiKey(), errors.malformedApiKey(), errors.unauthorized()];
-/** Answers any operation can give: a malformed URL, a server fault. */
+/**
+ * Answers any operation can give: a malformed URL or request, a compressed body, a request
+ * too slow or with too many headers (answered before routing, src/http/error-handler.ts), a
+ * server fault.
+ */
 const ANY_ERRORS = [
   errors.badRequest("The URL is malformed (invalid percent-encoding)."),
+  errors.badRequest("An HTTP/1.1 request must carry a Host header."),
+  new ApiError(
+    408,
+    "request_timeout",
+    "The request was not received in time; send the headers and body without pausing.",
+  ),
+  errors.unsupportedContentEncoding("gzip"),
+  new ApiError(
+    431,
+    "headers_too_large",
+    "The request's headers are too large (the limit is 16 KiB in all).",
+  ),
   errors.internal(),
 ];
-const V1_ERRORS = [...AUTH_ERRORS, errors.rateLimited(12), ...ANY_ERRORS];
+/** Every /v1 operation: the key, the rate limit, and a database that cannot be used. */
+const V1_ERRORS = [
+  ...AUTH_ERRORS,
+  errors.badRequest("The request has more than one Authorization header; send exactly one."),
+  errors.rateLimited(12),
+  errors.storeUnavailable("unavailable"),
+  ...ANY_ERRORS,
+];
 /** A JSON body was required. */
 const BODY_ERRORS = (maxBodyBytes: number) => [
   errors.malformedJson("Unexpected end of JSON input"),
+  errors.forbiddenJsonKey(),
   errors.bodyTooLarge(maxBodyBytes),
   errors.unsupportedMediaType("text/plain"),
 ];
-const JOB_ID_ERRORS = [
-  errors.jobNotFound(EXAMPLE_JOB_ID),
-  errors.validation([{ path: "params.job_id", message: "must NOT have more than 64 characters" }]),
-];
+const JOB_ID_ERRORS = [errors.jobNotFound(EXAMPLE_JOB_ID)];
 
 const HDF5_BODY: RawBody = {
   mediaType: "application/x-hdf5",
@@ -205,7 +226,13 @@ function operations(config: Config): Record<string, OperationDoc> {
   const conflict = errors.activeJobConflict(OTHER_JOB_ID, 42, 1);
   return {
     submitSimulation: {
-      errors: [...BODY_ERRORS(config.limits.maxBodyBytes), invalid, conflict, ...V1_ERRORS],
+      errors: [
+        ...BODY_ERRORS(config.limits.maxBodyBytes),
+        invalid,
+        conflict,
+        errors.storeUnavailable("full"),
+        ...V1_ERRORS,
+      ],
       headers: { 202: ["Location"], 409: ["Retry-After"] },
     },
     estimateSimulation: {
@@ -254,6 +281,17 @@ function operations(config: Config): Record<string, OperationDoc> {
           database: "unavailable",
           worker: "running",
         }),
+        new ApiError(
+          503,
+          "not_ready",
+          "The database answers but does not take writes (is its disk full?): jobs can be read, not submitted.",
+          {
+            status: "degraded",
+            database: "not_writable",
+            worker: "running",
+            jobs: { QUEUED: 0, RUNNING: 0, COMPLETED: 12, FAILED: 1 },
+          },
+        ),
         ...ANY_ERRORS,
       ],
       success: { 200: { description: "The database answers." } },
@@ -334,14 +372,16 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   401: "Missing, malformed, unknown or revoked API key.",
   403: "The address's signature is invalid or has expired.",
   404: "Not found.",
+  408: "The request did not arrive in time; the connection is closed.",
   409: "Conflict with the job's state.",
   413: "The body is too large.",
   415: "The body is not application/json.",
   416: "The range is outside the file.",
   422: "The request is not valid.",
   429: "Too many requests for this key; see Retry-After.",
+  431: "The request's headers exceed 16 KiB; the connection is closed.",
   500: "Internal error; quote X-Correlation-ID when reporting it.",
-  503: "Not ready.",
+  503: "Not ready, or nothing could be stored; see Retry-After when present.",
 };
 
 const HEADERS: Record<string, Json> = {

@@ -69,6 +69,10 @@ class MalformedJsonError(BadRequestError):
     """400 ``malformed_json``: the body is not JSON."""
 
 
+class ForbiddenJsonKeyError(BadRequestError):
+    """400 ``forbidden_json_key``: the body uses the key ``__proto__`` (or ``constructor``)."""
+
+
 class AuthenticationError(ApiError):
     """401: no usable API key."""
 
@@ -105,6 +109,10 @@ class MethodNotAllowedError(ApiError):
     """405 ``method_not_allowed``."""
 
 
+class RequestTimeoutError(ApiError):
+    """408 ``request_timeout``: the request did not arrive in time."""
+
+
 class ConflictError(ApiError):
     """409: the request conflicts with a job's state."""
 
@@ -137,7 +145,11 @@ class BodyTooLargeError(ApiError):
 
 
 class UnsupportedMediaTypeError(ApiError):
-    """415 ``unsupported_media_type``."""
+    """415 ``unsupported_media_type``: the body is not ``application/json``."""
+
+
+class UnsupportedContentEncodingError(UnsupportedMediaTypeError):
+    """415 ``unsupported_content_encoding``: a compressed body; send it uncompressed."""
 
 
 class RangeNotSatisfiableError(ApiError):
@@ -163,18 +175,28 @@ class RateLimitedError(ApiError):
     """429 ``rate_limited``: too many requests for this key (``retry_after`` seconds)."""
 
 
+class HeadersTooLargeError(ApiError):
+    """431 ``headers_too_large``: the request's headers exceed 16 KiB."""
+
+
 class InternalServerError(ApiError):
     """500 ``internal_error``: a server fault; quote ``correlation_id`` when reporting it."""
 
 
 class ServiceUnavailableError(ApiError):
-    """503 ``not_ready``."""
+    """503 ``service_unavailable``: the database cannot store anything; nothing was stored
+    (``retry_after`` seconds)."""
+
+
+class NotReadyError(ServiceUnavailableError):
+    """503 ``not_ready``: the service is not ready (its database does not answer)."""
 
 
 #: The class raised for each ``error_code`` of the API.
 ERROR_CODES: Dict[str, Type[ApiError]] = {
     "bad_request": BadRequestError,
     "malformed_json": MalformedJsonError,
+    "forbidden_json_key": ForbiddenJsonKeyError,
     "missing_api_key": MissingApiKeyError,
     "invalid_api_key_format": InvalidApiKeyFormatError,
     "unauthorized": UnauthorizedError,
@@ -183,16 +205,20 @@ ERROR_CODES: Dict[str, Type[ApiError]] = {
     "job_not_found": JobNotFoundError,
     "object_not_found": ObjectNotFoundError,
     "method_not_allowed": MethodNotAllowedError,
+    "request_timeout": RequestTimeoutError,
     "simulation_already_running": SimulationAlreadyRunningError,
     "results_not_ready": ResultsNotReadyError,
     "job_finished": JobFinishedError,
     "body_too_large": BodyTooLargeError,
     "unsupported_media_type": UnsupportedMediaTypeError,
+    "unsupported_content_encoding": UnsupportedContentEncodingError,
     "range_not_satisfiable": RangeNotSatisfiableError,
     "validation_error": ValidationError,
     "rate_limited": RateLimitedError,
+    "headers_too_large": HeadersTooLargeError,
     "internal_error": InternalServerError,
-    "not_ready": ServiceUnavailableError,
+    "service_unavailable": ServiceUnavailableError,
+    "not_ready": NotReadyError,
 }
 
 #: The class for a status whose ``error_code`` this client does not know (a newer server).
@@ -202,12 +228,14 @@ _BY_STATUS: Dict[int, Type[ApiError]] = {
     403: ForbiddenError,
     404: NotFoundError,
     405: MethodNotAllowedError,
+    408: RequestTimeoutError,
     409: ConflictError,
     413: BodyTooLargeError,
     415: UnsupportedMediaTypeError,
     416: RangeNotSatisfiableError,
     422: ValidationError,
     429: RateLimitedError,
+    431: HeadersTooLargeError,
     500: InternalServerError,
     503: ServiceUnavailableError,
 }
