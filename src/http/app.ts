@@ -13,6 +13,7 @@ import { handleClientError, installErrorHandling, sendApiError } from "./error-h
 import { parseJsonBody } from "./json-body.js";
 import { withRedactingSerializers } from "./log.js";
 import { createHttpServer } from "./server.js";
+import { openApiOptions } from "./openapi.js";
 import { createAuthenticator } from "./plugins/auth.js";
 import { createRateLimiter } from "./plugins/rate-limit.js";
 import { cancelSimulation } from "./routes/simulations/cancel.js";
@@ -135,21 +136,7 @@ export async function buildApp(
     done();
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: "3.0.3",
-      info: {
-        title: "emsim",
-        version: "1",
-        description:
-          "Simulation job service for 3D electromagnetic FDTD simulations. Lengths and wavelengths in metres, times in seconds. Submit a simulation, poll it, download the fields as HDF5.",
-      },
-      servers: [{ url: deps.config.baseUrl }],
-      components: {
-        securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
-      },
-    },
-  });
+  await app.register(swagger, openApiOptions(deps.config, deps.jobs));
 
   const authenticate = createAuthenticator(deps.stores.accounts);
   const rateLimit = createRateLimiter(deps.config.rateLimitPerMinute);

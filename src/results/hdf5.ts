@@ -8,29 +8,41 @@
  *   /monitors/<name>       attrs type, center, size, wavelengths, frequencies; datasets x, y, z
  *                          and one complex64 dataset per component, compound {r, i} (what h5py
  *                          reads as complex), shaped (nx, ny, nz), or (nw, nx, ny, nz) when the
- *                          monitor records several wavelengths.
+ *                          monitor records several wavelengths; datasets wavelength and
+ *                          frequency, (nw,) then, scalars otherwise.
  * Whole-number JS attributes would become int32 and overflow silently, so every numeric
  * attribute is written with an explicit dtype.
+ *
+ * Coordinates are HDF5 dimension scales (the HDF5 Dimension Scale specification, the way
+ * netCDF-4 stores dimensions): x, y, z and, for several wavelengths, wavelength are made
+ * scales and attached to the matching axis of every component dataset, so that xarray
+ * (engine h5netcdf), netCDF tools and HDFView see named dimensions with coordinates. Units
+ * and descriptions are CF attributes (`units`, `long_name`, `axis`, `standard_name`). With a
+ * single wavelength the datasets keep their 3-D shape and name `wavelength` and `frequency` in
+ * their CF `coordinates` attribute: scalar coordinates.
  */
 import h5wasm from "h5wasm/node";
 import { closeSync, fsyncSync, openSync } from "node:fs";
-import type { SolverResult } from "../solver/types.js";
+import type { MonitorResult, SolverResult } from "../solver/types.js";
 
 export const RESULT_FORMAT = "emsim-result";
-export const RESULT_FORMAT_VERSION = 1;
+/** 2: coordinates are HDF5 dimension scales with CF attributes (1 had the same datasets without). */
+export const RESULT_FORMAT_VERSION = 2;
 
 type H5Group = InstanceType<typeof h5wasm.Group>;
+/** A group or a dataset: anything that carries attributes. */
+type HasAttrs = Pick<H5Group, "create_attribute">;
 
-function f64(group: H5Group, name: string, value: number | number[]): void {
+function f64(group: HasAttrs, name: string, value: number | number[]): void {
   const data = Array.isArray(value) ? new Float64Array(value) : new Float64Array([value]);
   group.create_attribute(name, data, Array.isArray(value) ? [value.length] : null, "<d");
 }
 
-function i64(group: H5Group, name: string, value: number): void {
+function i64(group: HasAttrs, name: string, value: number): void {
   group.create_attribute(name, BigInt64Array.from([BigInt(Math.round(value))]), null, "<q");
 }
 
-function str(group: H5Group, name: string, value: string): void {
+function str(group: HasAttrs, name: string, value: string): void {
   group.create_attribute(name, value);
 }
 
@@ -47,6 +59,81 @@ function complexColumns(interleaved: Float32Array): Map<string, Float32Array> {
     ["r", re],
     ["i", im],
   ]);
+}
+
+/** CF attributes of a variable: its unit and what it is. */
+function describe(
+  target: HasAttrs,
+  units: string,
+  longName: string,
+  extra: Record<string, string> = {},
+): void {
+  str(target, "units", units);
+  str(target, "long_name", longName);
+  for (const [name, value] of Object.entries(extra)) str(target, name, value);
+}
+
+const COMPONENT_NAMES: Record<string, [string, string]> = {
+  E: ["V/m", "electric field"],
+  H: ["A/m", "magnetic field"],
+};
+
+/**
+ * One monitor's group: coordinates as dimension scales, then one dataset per component with
+ * the scales attached to its axes.
+ */
+function writeMonitor(monitors: H5Group, m: MonitorResult): void {
+  const g = monitors.create_group(m.name);
+  str(g, "type", "field");
+  f64(g, "center", m.center);
+  f64(g, "size", m.size);
+  f64(g, "wavelengths", m.wavelengthsM);
+  f64(g, "frequencies", m.frequenciesHz);
+  for (const axis of ["x", "y", "z"] as const) {
+    const scale = g.create_dataset({ name: axis, data: m[axis] });
+    scale.make_scale(axis);
+    describe(scale, "m", axis, { axis: axis.toUpperCase() });
+  }
+  const [nw, nx, ny, nz] = m.shape;
+  const several = nw > 1;
+  // Several wavelengths are an axis of the data; one is a scalar coordinate of it.
+  const wavelength = g.create_dataset({
+    name: "wavelength",
+    data: new Float64Array(m.wavelengthsM),
+    shape: several ? [nw] : [],
+  });
+  describe(wavelength, "m", "vacuum wavelength", { standard_name: "radiation_wavelength" });
+  const frequency = g.create_dataset({
+    name: "frequency",
+    data: new Float64Array(m.frequenciesHz),
+    shape: several ? [nw] : [],
+  });
+  describe(frequency, "Hz", "frequency", { standard_name: "radiation_frequency" });
+  if (several) {
+    wavelength.make_scale("wavelength");
+    // frequency runs along the wavelength axis: an auxiliary coordinate of it.
+    frequency.attach_scale(0, wavelength.path);
+  }
+  const axes = several ? ["wavelength", "x", "y", "z"] : ["x", "y", "z"];
+  const shape = several ? [nw, nx, ny, nz] : [nx, ny, nz];
+  for (const [component, data] of Object.entries(m.data)) {
+    if (!data) continue;
+    const dataset = g.create_dataset({
+      name: component,
+      data: complexColumns(data),
+      shape,
+      dtype: [
+        ["r", "<f"],
+        ["i", "<f"],
+      ],
+    });
+    axes.forEach((axis, index) => dataset.attach_scale(index, `${g.path}/${axis}`));
+    const [units, field] = COMPONENT_NAMES[component[0]!]!;
+    describe(dataset, units, `${field} ${component}`, {
+      description: `${component[1]} component of the ${field} phasor, normalised by the source spectrum`,
+      coordinates: several ? "frequency" : "wavelength frequency",
+    });
+  }
 }
 
 export interface ResultFileInput {
@@ -108,31 +195,7 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     }
 
     const monitors = file.create_group("monitors");
-    for (const m of result.monitors) {
-      const g = monitors.create_group(m.name);
-      str(g, "type", "field");
-      f64(g, "center", m.center);
-      f64(g, "size", m.size);
-      f64(g, "wavelengths", m.wavelengthsM);
-      f64(g, "frequencies", m.frequenciesHz);
-      g.create_dataset({ name: "x", data: m.x });
-      g.create_dataset({ name: "y", data: m.y });
-      g.create_dataset({ name: "z", data: m.z });
-      const [nw, nx, ny, nz] = m.shape;
-      const shape = nw === 1 ? [nx, ny, nz] : [nw, nx, ny, nz];
-      for (const [component, data] of Object.entries(m.data)) {
-        if (!data) continue;
-        g.create_dataset({
-          name: component,
-          data: complexColumns(data),
-          shape,
-          dtype: [
-            ["r", "<f"],
-            ["i", "<f"],
-          ],
-        });
-      }
-    }
+    for (const m of result.monitors) writeMonitor(monitors, m);
   } finally {
     file.close();
   }

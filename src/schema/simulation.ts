@@ -1,7 +1,8 @@
 /**
  * The simulation request (spec §2.1) as a JSON schema, with DESIGN §2's extensions, bounds and
  * defaults. The same schema validates submissions on the server, validates locally in the CLI,
- * and generates the OpenAPI document; `Static` gives the TypeScript type.
+ * and generates the OpenAPI document; `Static` gives the TypeScript type. A `title` names a
+ * schema in that document (a component of src/http/openapi.ts); validation ignores it.
  */
 import Type, { type Static } from "typebox";
 import type { StructureSpec } from "../solver/types.js";
@@ -11,10 +12,14 @@ const vec3 = (description: string, bounds: { exclusiveMinimum?: number; minimum?
 const positive = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
 /**
  * An enumeration of strings that says it is a string: with `type` Ajv checks `uniqueItems`
- * over such items with a hash in linear time; without it, it compares every pair.
+ * over such items with a hash in linear time; without it, it compares every pair. Its
+ * TypeScript type keeps the literals, so `SimulationRequest` is the type clients generate
+ * from /openapi.json (test/openapi/document.test.ts).
  */
-const stringEnum = (values: readonly string[], options: { description?: string } = {}) =>
-  Type.Enum(values as string[], { type: "string", ...options });
+const stringEnum = <const Values extends string[]>(
+  values: readonly [...Values],
+  options: { description?: string } = {},
+) => Type.Enum(values, { type: "string", ...options });
 
 export const BOUNDARIES = ["pml", "periodic", "pec", "pmc"] as const;
 export const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"] as const;
@@ -42,7 +47,11 @@ export const DomainSchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "Domain",
+    description: "The simulated region, centred on the origin, and its grid.",
+  },
 );
 
 export const SourceSchema = Type.Object(
@@ -60,7 +69,11 @@ export const SourceSchema = Type.Object(
       Type.Number({ exclusiveMinimum: 0, description: "Amplitude of E in V/m. Default 1." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "PlaneWaveSource",
+    description: "A plane wave modulated by a Gaussian pulse around the carrier wavelength.",
+  },
 );
 
 const material = Type.String({
@@ -76,7 +89,11 @@ const BoxSchema = Type.Object(
     size: vec3("Extent in metres.", { exclusiveMinimum: 0 }),
     material,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "BoxStructure",
+    description: "An axis-aligned box of one material.",
+  },
 );
 const SphereSchema = Type.Object(
   {
@@ -85,7 +102,11 @@ const SphereSchema = Type.Object(
     radius: positive("Radius in metres."),
     material,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "SphereStructure",
+    description: "A sphere of one material.",
+  },
 );
 const CylinderSchema = Type.Object(
   {
@@ -96,7 +117,11 @@ const CylinderSchema = Type.Object(
     axis: stringEnum(["x", "y", "z"]),
     material,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "CylinderStructure",
+    description: "A circular cylinder of one material along x, y or z.",
+  },
 );
 
 /** A discriminated union on `type`, so that a bad box is reported as a bad box. */
@@ -105,6 +130,7 @@ export const StructureSchema = Type.Unsafe<StructureSpec>({
   required: ["type"],
   discriminator: { propertyName: "type" },
   oneOf: [BoxSchema, SphereSchema, CylinderSchema],
+  title: "Structure",
   description: "A box, sphere or cylinder; later structures override earlier ones.",
 });
 
@@ -136,7 +162,12 @@ export const MonitorSchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "FieldMonitor",
+    description:
+      "Records frequency-domain field phasors on a box, plane, line or point, normalised by the source spectrum.",
+  },
 );
 
 export const FdtdSettingsSchema = Type.Object(
@@ -162,7 +193,11 @@ export const FdtdSettingsSchema = Type.Object(
       Type.Integer({ minimum: 1, description: "Steps between convergence checks. Default 1000." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "FdtdSettings",
+    description: "Time stepping and early stopping.",
+  },
 );
 
 export const SimulationRequestSchema = Type.Object(
@@ -173,11 +208,24 @@ export const SimulationRequestSchema = Type.Object(
     structures: Type.Optional(Type.Array(StructureSchema, { maxItems: MAX_STRUCTURES })),
     monitors: Type.Optional(Type.Array(MonitorSchema, { maxItems: MAX_MONITORS })),
     fdtd_settings: Type.Optional(FdtdSettingsSchema),
+    // The schema TypeBox writes for an open object, typed as a record: TypeBox's own type for
+    // it (`object`) accepts no property access and matches no generated client's type.
     metadata: Type.Optional(
-      Type.Object({}, { additionalProperties: true, description: "Free-form; echoed back." }),
+      Type.Unsafe<Record<string, unknown>>({
+        type: "object",
+        properties: {},
+        additionalProperties: true,
+        description: "Free-form; echoed back.",
+      }),
     ),
   },
-  { additionalProperties: false, $id: "SimulationRequest" },
+  {
+    additionalProperties: false,
+    $id: "SimulationRequest",
+    title: "SimulationRequest",
+    description:
+      "A simulation to run: domain, source, structures, monitors and solver settings. Lengths and wavelengths in metres.",
+  },
 );
 
 export type SimulationRequest = Static<typeof SimulationRequestSchema>;

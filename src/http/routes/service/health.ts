@@ -11,17 +11,24 @@ export function health(app: App, { stores, jobs: jobService, workerRunning }: Ro
     "/health",
     {
       schema: {
+        operationId: "getHealth",
         summary: "Health",
+        security: [],
         description:
           "No authentication. 200 when the database answers and takes writes; 503 when it does not answer (`database: unavailable`) or refuses writes, e.g. on a full disk (`database: not_writable`: a one-row write failed, or a submission was refused in the last 30 s and none has succeeded since).",
         tags: ["service"],
         response: {
-          200: Type.Object({
-            status: Type.String(),
-            database: Type.String(),
-            worker: Type.String(),
-            jobs: Type.Object({}, { additionalProperties: true }),
-          }),
+          200: Type.Object(
+            {
+              status: Type.String(),
+              database: Type.String(),
+              worker: Type.String({
+                description: "running, stopped, or external (no embedded worker).",
+              }),
+              jobs: Type.Object({}, { additionalProperties: true, description: "Jobs by status." }),
+            },
+            { title: "Health", description: "The service and its database answer." },
+          ),
           503: Type.Object({}, { additionalProperties: true }),
         },
       },

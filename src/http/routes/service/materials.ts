@@ -17,23 +17,32 @@ export function listMaterials(app: App, _deps: RouteDeps): void {
     "/v1/materials",
     {
       schema: {
+        operationId: "listMaterials",
         summary: "List materials",
         description:
           "The material library: names usable in structures, models, references and valid wavelength ranges (metres).",
         tags: ["materials"],
         security: [{ bearerAuth: [] }],
         response: {
-          200: Type.Object({
-            materials: Type.Array(
-              Type.Object({
-                name: Type.String(),
-                aliases: Type.Array(Type.String()),
-                model: Type.String(),
-                reference: Type.String(),
-                valid_range_m: Type.Array(Type.Number()),
-              }),
-            ),
-          }),
+          200: Type.Object(
+            {
+              materials: Type.Array(
+                Type.Object(
+                  {
+                    name: Type.String(),
+                    aliases: Type.Array(Type.String()),
+                    model: Type.String(),
+                    reference: Type.String(),
+                    valid_range_m: Type.Array(Type.Number(), {
+                      description: "Shortest and longest valid vacuum wavelength in metres.",
+                    }),
+                  },
+                  { title: "Material", description: "One entry of the material library." },
+                ),
+              ),
+            },
+            { title: "MaterialList", description: "The material library." },
+          ),
           ...errorResponses,
         },
       },

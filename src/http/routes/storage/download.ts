@@ -44,7 +44,9 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
     method: ["GET", "HEAD"],
     url: `${prefix}/objects/*`,
     schema: {
+      operationId: "downloadStoredResult",
       summary: "Download a stored result (pre-signed address)",
+      security: [],
       tags: ["storage"],
       querystring: Type.Object({
         expires: Type.String({ pattern: "^[0-9]{1,12}$" }),
