@@ -56,7 +56,10 @@ export interface Config {
   solverStallMs: number;
   /** Attempts a job gets before a lost worker makes it FAILED instead of QUEUED again. */
   maxAttempts: number;
-  /** How often an idle worker looks for queued jobs (it is also woken on submission). */
+  /**
+   * How often an idle worker looks for queued jobs. It is also woken on submission: within its
+   * process with SQLite, from any process with PostgreSQL (so there the poll is a safety net).
+   */
   pollIntervalMs: number;
   /** Time a client has to send a whole request, headers and body (then 408). */
   requestTimeoutMs: number;
@@ -187,7 +190,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     heartbeatStaleMs: intVar(env, "EMSIM_HEARTBEAT_STALE_MS", 15000, 50),
     solverStallMs: intVar(env, "EMSIM_SOLVER_STALL_MS", 600_000, 1000),
     maxAttempts: intVar(env, "EMSIM_MAX_ATTEMPTS", 3, 1),
-    pollIntervalMs: intVar(env, "EMSIM_POLL_INTERVAL_MS", 1000, 10),
+    // With PostgreSQL, workers are woken by LISTEN/NOTIFY; the poll is only a safety net.
+    pollIntervalMs: intVar(
+      env,
+      "EMSIM_POLL_INTERVAL_MS",
+      /^postgres/.test(env.EMSIM_DATABASE_URL ?? "") ? 30_000 : 1000,
+      10,
+    ),
     requestTimeoutMs,
     headersTimeoutMs,
     keepAliveTimeoutMs: intVar(env, "EMSIM_KEEPALIVE_TIMEOUT_MS", 72_000, 100),

@@ -140,3 +140,51 @@ export async function startServerProcess(
       }),
   };
 }
+
+export type WorkerProcess = Omit<ServerProcess, "baseUrl">;
+
+/** `emsim worker` as a separate process, started once it says it is polling. */
+export async function startWorkerProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [...ENTRY, "worker", "--data-dir", dataDir], {
+    env: {
+      ...process.env,
+      EMSIM_POLL_INTERVAL_MS: "100",
+      EMSIM_SOLVER_THREADS: "1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  child.unref();
+  (child.stderr as unknown as { unref?: () => void }).unref?.();
+  (child.stdout as unknown as { unref?: () => void }).unref?.();
+  let err = "";
+  let out = "";
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  const end = Date.now() + 60_000;
+  while (!/emsim worker \S+ polling/.test(err)) {
+    if (child.exitCode !== null) throw new Error(`worker exited: ${err}`);
+    if (Date.now() > end) {
+      child.kill("SIGKILL");
+      throw new Error(`worker did not start within 60 s; its stderr:\n${err}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    child,
+    stderr: () => err,
+    stdout: () => out,
+    kill: (signal: NodeJS.Signals = "SIGTERM") =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.ref();
+        child.once("exit", () => resolve());
+        child.kill(signal);
+      }),
+  };
+}

@@ -11,35 +11,12 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import pg from "pg";
 import { recoveryRule } from "../../src/jobs/lifecycle.js";
 import { openPostgresStores } from "../../src/store/postgres/index.js";
 import { openSqliteStores } from "../../src/store/sqlite/index.js";
 import type { NewJob, Stores } from "../../src/store/types.js";
+import { freshPgDatabase } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/service.js";
-
-export const PG_ADMIN_URL =
-  process.env.EMSIM_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-
-/** A fresh PostgreSQL database; `drop` removes it (closing other sessions first). */
-export async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `emsim_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 interface Backend {
   name: string;
