@@ -7,8 +7,9 @@
  * transitions come from src/jobs (RecoveryRule), not from the SQL.
  */
 
-export type JobStatus = "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED";
-export const JOB_STATUSES: readonly JobStatus[] = ["QUEUED", "RUNNING", "COMPLETED", "FAILED"];
+import type { JobStatus } from "../schema/job-status.js";
+
+export { JOB_STATUSES, type JobStatus } from "../schema/job-status.js";
 
 export interface Account {
   id: string;

@@ -1,6 +1,5 @@
-import Type from "typebox";
 import { MATERIALS } from "../../../solver/materials.js";
-import { errorResponses } from "../../schemas.js";
+import { MaterialListSchema, errorResponses } from "../../schemas.js";
 import type { App, RouteDeps } from "../../types.js";
 
 export function listMaterials(app: App, _deps: RouteDeps): void {
@@ -24,25 +23,7 @@ export function listMaterials(app: App, _deps: RouteDeps): void {
         tags: ["materials"],
         security: [{ bearerAuth: [] }],
         response: {
-          200: Type.Object(
-            {
-              materials: Type.Array(
-                Type.Object(
-                  {
-                    name: Type.String(),
-                    aliases: Type.Array(Type.String()),
-                    model: Type.String(),
-                    reference: Type.String(),
-                    valid_range_m: Type.Array(Type.Number(), {
-                      description: "Shortest and longest valid vacuum wavelength in metres.",
-                    }),
-                  },
-                  { title: "Material", description: "One entry of the material library." },
-                ),
-              ),
-            },
-            { title: "MaterialList", description: "The material library." },
-          ),
+          200: MaterialListSchema,
           ...errorResponses,
         },
       },
