@@ -28,9 +28,12 @@ import {
 } from "./context.js";
 import { OneTimeForms } from "./once.js";
 import { PlotService } from "./plots.js";
-import { accountRoutes } from "./routes/accounts.js";
+import { adminAccountRoutes } from "./routes/admin-accounts.js";
 import { apiRoutes } from "./routes/api.js";
-import { authRoutes } from "./routes/auth.js";
+import { accountRoutes } from "./routes/auth/account.js";
+import { inviteRoutes } from "./routes/auth/invite.js";
+import { setupRoutes } from "./routes/auth/setup.js";
+import { signInRoutes } from "./routes/auth/sign-in.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { keyRoutes } from "./routes/keys.js";
 import { crossSiteReason, setSecurityHeaders } from "./security.js";
@@ -226,7 +229,10 @@ export function dashboardPlugin(
       if (req.headers["if-none-match"] === asset.etag) return reply.code(304).send();
       return reply.type(asset.contentType).send(asset.body);
     });
-    authRoutes(app, d);
+    signInRoutes(app, d);
+    setupRoutes(app, d);
+    inviteRoutes(app, d);
+    adminAccountRoutes(app, d);
     keyRoutes(app, d, forms);
     jobRoutes(app, d);
     apiRoutes(app, d, plots);

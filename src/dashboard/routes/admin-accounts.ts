@@ -10,7 +10,7 @@ import { accountsBody, type AccountsView } from "../views/accounts.js";
 
 type AccountParams = { Params: { id: string } };
 
-export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
+export function adminAccountRoutes(app: FastifyInstance, d: Dashboard): void {
   const { stores, config } = d.deps;
   const store = stores.accounts;
 
