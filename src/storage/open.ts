@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import type { Config } from "../config.js";
 import { LocalFileStorage } from "./local.js";
+import { S3Storage } from "./s3.js";
 import type { StorageBackend } from "./types.js";
 
 export interface OpenedStorage {
@@ -18,9 +19,12 @@ export interface OpenedStorage {
 
 export function openStorage(config: Config, signingSecret: string): OpenedStorage {
   if (config.s3) {
-    throw new Error(
-      "EMSIM_STORAGE_URL=s3://… needs the S3 storage backend, which this build lacks",
-    );
+    // Workers write result files to a scratch folder of their own data directory.
+    return {
+      storage: new S3Storage(config.s3),
+      local: null,
+      scratchDir: join(config.dataDir, "scratch"),
+    };
   }
   const local = new LocalFileStorage(
     join(config.dataDir, "results"),
