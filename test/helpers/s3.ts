@@ -32,6 +32,7 @@ export async function startS3(bucket = "emsim-test"): Promise<TestS3> {
   });
   await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
+  let closed = false;
   return {
     endpoint,
     bucket,
@@ -43,6 +44,8 @@ export async function startS3(bucket = "emsim-test"): Promise<TestS3> {
       AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
     },
     async close() {
+      if (closed) return;
+      closed = true;
       await server.close();
       rmSync(directory, { recursive: true, force: true });
     },
