@@ -58,9 +58,12 @@ export class S3StorageError extends Error {
   constructor(operation: string, key: string, cause: unknown) {
     const e = cause as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
     const status = e?.$metadata?.httpStatusCode ? ` (HTTP ${e.$metadata.httpStatusCode})` : "";
-    super(`S3 ${operation} of '${key}' failed${status}: ${e?.name ?? "Error"}: ${e?.message ?? cause}`, {
-      cause,
-    });
+    super(
+      `S3 ${operation} of '${key}' failed${status}: ${e?.name ?? "Error"}: ${e?.message ?? cause}`,
+      {
+        cause,
+      },
+    );
     this.name = "S3StorageError";
   }
 }

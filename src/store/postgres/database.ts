@@ -8,6 +8,7 @@
  * database is not there" becomes a StoreUnavailableError, which the API answers with 503
  * (src/store/errors.ts). Requests never hang on a restarting database.
  */
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { storeUnavailability, StoreUnavailableError } from "../errors.js";
 import { PG_MIGRATIONS } from "./migrations.js";
@@ -28,7 +29,31 @@ const MIGRATION_LOCK = 0x656d7369; // "emsi"
 /** Channels the job queue notifies on. */
 export const CHANNELS = { queued: "emsim_job_queued", cancel: "emsim_job_cancel" } as const;
 
-export type Queryable = Pick<pg.PoolClient, "query">;
+/** What the stores run SQL through: a pooled connection, or one inside a transaction. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>>;
+}
+
+/**
+ * Every statement runs as a named prepared statement: PostgreSQL parses and plans it once per
+ * connection instead of on every request (a status GET is two statements).
+ */
+const statementNames = new Map<string, string>();
+function named(text: string, values: unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `emsim_${createHash("sha1").update(text).digest("base64url").slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
+function prepared(client: pg.PoolClient): Queryable {
+  return { query: (text, values = []) => client.query(named(text, values)) };
+}
 
 function wrap(err: unknown): unknown {
   const reason = storeUnavailability(err);
@@ -62,7 +87,7 @@ export class PgDatabase {
     values: unknown[] = [],
   ): Promise<pg.QueryResult<R>> {
     try {
-      return await this.pool.query<R>(text, values);
+      return await this.pool.query<R>(named(text, values));
     } catch (err) {
       throw wrap(err);
     }
@@ -79,7 +104,7 @@ export class PgDatabase {
     let broken: Error | undefined;
     try {
       await client.query("BEGIN");
-      const out = await fn(client);
+      const out = await fn(prepared(client));
       await client.query("COMMIT");
       return out;
     } catch (err) {

@@ -90,7 +90,7 @@ export class PgSessionStore implements SessionStore {
   }
 
   async findAccountToken(tokenHash: string, now: string): Promise<AccountToken | null> {
-    const row = await this.validToken(this.d.pool, tokenHash, now);
+    const row = await this.validToken(this.d, tokenHash, now);
     return row ? toToken(row) : null;
   }
 
