@@ -16,12 +16,23 @@ export const RECOVERY_CAUSES = {
     "The run finished but its result could not be stored on the server (its disk or object store is full, failing or unreachable)",
 } as const;
 
-/** The rule for taking a job back: another attempt, or FAILED saying `cause` and giving up. */
+/** The error_detail of a job that used up its attempts, each ended by `cause`. */
+export function attemptsExhausted(cause: string, attempts: number): string {
+  return `${cause} on each of ${attempts} attempt${attempts === 1 ? "" : "s"}; giving up. Submit the job again; if it keeps failing, reduce its size or tell the operator the job id.`;
+}
+
+/**
+ * Taking a job back: a job whose cancellation was requested ends FAILED (cancelled); one with
+ * attempts left goes back to the queue; the rest end FAILED saying `cause` and giving up.
+ */
 export function recoveryRule(maxAttempts: number, cause: string): RecoveryRule {
   return {
-    maxAttempts,
-    cancelledDetail: CANCELLED_WHILE_RUNNING,
-    exhaustedDetail: (attempts) =>
-      `${cause} on each of ${attempts} attempt${attempts === 1 ? "" : "s"}; giving up. Submit the job again; if it keeps failing, reduce its size or tell the operator the job id.`,
+    decide({ attempts, cancelRequested }) {
+      if (cancelRequested) return { requeue: false, errorDetail: CANCELLED_WHILE_RUNNING };
+      if (attempts >= maxAttempts) {
+        return { requeue: false, errorDetail: attemptsExhausted(cause, attempts) };
+      }
+      return { requeue: true };
+    },
   };
 }

@@ -113,14 +113,16 @@ export interface ReadScope {
   confirmed?: boolean;
 }
 
-/** What a job whose worker died, or whose run must be tried again, becomes. */
+/**
+ * What a RUNNING job taken back from its worker (dead, silent, or its result not stored)
+ * becomes: QUEUED again, or FAILED with the words users read. Decided by src/jobs (lifecycle.ts);
+ * the stores only apply it.
+ */
 export interface RecoveryRule {
-  /** Attempts a job gets; beyond them it becomes FAILED. */
-  maxAttempts: number;
-  /** error_detail of a job that used up its attempts (`attempts`: how many it had). */
-  exhaustedDetail(attempts: number): string;
-  /** error_detail of a job whose cancellation was requested while it ran. */
-  cancelledDetail: string;
+  decide(job: {
+    attempts: number;
+    cancelRequested: boolean;
+  }): { requeue: true } | { requeue: false; errorDetail: string };
 }
 
 export interface AccountStore {

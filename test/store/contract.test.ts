@@ -11,7 +11,11 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { recoveryRule } from "../../src/jobs/lifecycle.js";
+import {
+  attemptsExhausted,
+  CANCELLED_WHILE_RUNNING,
+  recoveryRule,
+} from "../../src/jobs/lifecycle.js";
 import { openPostgresStores } from "../../src/store/postgres/index.js";
 import { openSqliteStores } from "../../src/store/sqlite/index.js";
 import type { NewJob, Stores } from "../../src/store/types.js";
@@ -53,7 +57,8 @@ async function postgresBackend(): Promise<Backend> {
   };
 }
 
-const RULE = recoveryRule(2, "The worker running this job stopped responding");
+const CAUSE = "The worker running this job stopped responding";
+const RULE = recoveryRule(2, CAUSE);
 const iso = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
 
 for (const make of [sqliteBackend, postgresBackend]) {
@@ -411,7 +416,7 @@ for (const make of [sqliteBackend, postgresBackend]) {
       assert.equal(row?.status, "FAILED");
       assert.equal(
         row?.errorDetail,
-        RULE.exhaustedDetail(2),
+        attemptsExhausted(CAUSE, 2),
         "the words come from src/jobs, not from the store",
       );
       // By worker id (a process known dead), and a fresh heartbeat is left alone.
@@ -448,7 +453,7 @@ for (const make of [sqliteBackend, postgresBackend]) {
       await two.jobs.requestCancel(r.job.jobId, iso(), "unused");
       const out = await one.jobs.recoverStaleJobs(iso(), iso(-60_000), RULE);
       assert.ok(out.failed.includes(r.job.jobId));
-      assert.equal((await two.jobs.getJob(r.job.jobId))?.errorDetail, RULE.cancelledDetail);
+      assert.equal((await two.jobs.getJob(r.job.jobId))?.errorDetail, CANCELLED_WHILE_RUNNING);
     });
 
     test("listing: newest first, paged by a cursor, filtered by status, counted", async () => {

@@ -258,14 +258,15 @@ export class PgJobQueue implements JobQueue {
       );
       for (const row of rows as Row[]) {
         const id = row.job_id as string;
-        const attempts = row.attempts as number;
-        if (row.cancel_requested === true || attempts >= rule.maxAttempts) {
-          const detail =
-            row.cancel_requested === true ? rule.cancelledDetail : rule.exhaustedDetail(attempts);
+        const decision = rule.decide({
+          attempts: row.attempts as number,
+          cancelRequested: row.cancel_requested === true,
+        });
+        if (!decision.requeue) {
           await c.query(
             `UPDATE jobs SET status = 'FAILED', updated_at = $1, finished_at = $1,
                  worker_id = NULL, error_detail = $2 WHERE job_id = $3`,
-            [now, detail, id],
+            [now, decision.errorDetail, id],
           );
           out.failed.push(id);
         } else {

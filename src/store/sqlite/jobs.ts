@@ -273,19 +273,17 @@ export class SqliteJobQueue implements JobQueue {
       const rows = this.d.sql(`SELECT * FROM jobs WHERE ${where}`).all(...params) as Row[];
       for (const row of rows) {
         const id = row.job_id as string;
-        const attempts = row.attempts as number;
-        if (row.cancel_requested === 1 || attempts >= rule.maxAttempts) {
+        const decision = rule.decide({
+          attempts: row.attempts as number,
+          cancelRequested: row.cancel_requested === 1,
+        });
+        if (!decision.requeue) {
           this.d
             .sql(
               `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?,
                    worker_id = NULL, error_detail = ? WHERE job_id = ?`,
             )
-            .run(
-              now,
-              now,
-              row.cancel_requested === 1 ? rule.cancelledDetail : rule.exhaustedDetail(attempts),
-              id,
-            );
+            .run(now, now, decision.errorDetail, id);
           out.failed.push(id);
         } else {
           this.d
