@@ -8,38 +8,13 @@
  *
  * Goal: 0 errors, p99 < 1 s, cold and warm.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import type { PollerFigures } from "../test/helpers/pollers.js";
 import { freePort, smallSimulation, tempDir } from "../test/helpers/service.js";
+import { emsim, stop, waitUp } from "./processes.js";
 
 const CLIENTS = Number(process.env.BENCH_POLLERS ?? 1000);
-
-function emsim(args: string[]) {
-  const r = spawnSync(process.execPath, ["dist/cli/main.js", ...args], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim();
-}
-
-async function waitUp(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
 
 function crowd(port: number, path: string, key: string): PollerFigures {
   const r = spawnSync(

@@ -19,10 +19,11 @@
  * 100 ms with no busy polling; status GET p99 < 10 ms at 500 concurrent clients; zero errors.
  */
 import autocannon from "autocannon";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { freshPgDatabase } from "../test/helpers/postgres.js";
 import { freePort, smallSimulation, tempDir } from "../test/helpers/service.js";
+import { emsim, stop as stopProcess, waitUp } from "./processes.js";
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 24);
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 30);
@@ -31,32 +32,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 type Env = Record<string, string>;
 
-function emsim(args: string[], env: Env): string {
-  const r = spawnSync(process.execPath, ["dist/cli/main.js", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, ...env },
-  });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim();
-}
-
 function start(args: string[], env: Env): ChildProcess {
   return spawn(process.execPath, ["dist/cli/main.js", ...args], {
     env: { ...process.env, EMSIM_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
-}
-
-async function waitUp(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 async function waitWorker(child: ChildProcess): Promise<void> {
@@ -69,16 +49,7 @@ async function waitWorker(child: ChildProcess): Promise<void> {
 }
 
 async function stop(d: Deployment): Promise<void> {
-  await Promise.all(
-    d.children.map(
-      (c) =>
-        new Promise<void>((resolve) => {
-          if (c.exitCode !== null) return resolve();
-          c.once("exit", () => resolve());
-          c.kill("SIGTERM");
-        }),
-    ),
-  );
+  await Promise.all(d.children.map(stopProcess));
   rmSync(d.dataDir, { recursive: true, force: true });
 }
 

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cli, startServerProcess } from "../helpers/process.js";
+import { startServerProcess, createKeyWithCli } from "../helpers/process.js";
 import { call, freePort, smallSimulation, tempDir } from "../helpers/service.js";
 import type { PollerFigures } from "../helpers/pollers.js";
 
@@ -24,18 +24,7 @@ function crowd(port: number, path: string, key: string): PollerFigures {
 
 test("1000 pollers reconnecting at once: every request answered, cold and warm", async () => {
   const dataDir = tempDir();
-  const created = cli([
-    "keys",
-    "create",
-    "--email",
-    "crowd@example.com",
-    "--name",
-    "c",
-    "--data-dir",
-    dataDir,
-  ]);
-  assert.equal(created.status, 0, created.stderr);
-  const key = created.stdout.trim();
+  const key = createKeyWithCli("crowd@example.com", dataDir);
   const port = await freePort();
   const env = { EMSIM_EMBEDDED_WORKER: "false", EMSIM_RATE_LIMIT_PER_MINUTE: "0" };
   let server = await startServerProcess(port, dataDir, env);

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cli, startServerProcess, type ServerProcess } from "../helpers/process.js";
+import { startServerProcess, type ServerProcess, createKeyWithCli } from "../helpers/process.js";
 import { call, freePort, smallSimulation, tempDir } from "../helpers/service.js";
 import { rawRequest, type RawResponse } from "./raw-http.js";
 
@@ -19,18 +19,7 @@ let key: string;
 
 before(async () => {
   const dataDir = tempDir();
-  const created = cli([
-    "keys",
-    "create",
-    "--email",
-    "p@example.com",
-    "--name",
-    "t",
-    "--data-dir",
-    dataDir,
-  ]);
-  assert.equal(created.status, 0, created.stderr);
-  key = created.stdout.trim();
+  key = createKeyWithCli("p@example.com", dataDir);
   port = await freePort();
   server = await startServerProcess(port, dataDir, {
     EMSIM_LOG_LEVEL: "info",

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { cli, startServerProcess, type ServerProcess } from "../helpers/process.js";
+import { startServerProcess, type ServerProcess, createKeyWithCli } from "../helpers/process.js";
 import { call, freePort, smallSimulation, tempDir } from "../helpers/service.js";
 
 let server: ServerProcess;
@@ -13,18 +13,7 @@ let key: string;
 
 before(async () => {
   const dataDir = tempDir();
-  const created = cli([
-    "keys",
-    "create",
-    "--email",
-    "v@example.com",
-    "--name",
-    "v",
-    "--data-dir",
-    dataDir,
-  ]);
-  assert.equal(created.status, 0, created.stderr);
-  key = created.stdout.trim();
+  key = createKeyWithCli("v@example.com", dataDir);
   server = await startServerProcess(await freePort(), dataDir, {
     EMSIM_EMBEDDED_WORKER: "false",
     EMSIM_RATE_LIMIT_PER_MINUTE: "0",

@@ -6,7 +6,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import pg from "pg";
-import { cli, startServerProcess } from "../helpers/process.js";
+import { startServerProcess, createKeyWithCli } from "../helpers/process.js";
 import { freshPgDatabase } from "../helpers/postgres.js";
 import { call, freePort, smallSimulation, tempDir } from "../helpers/service.js";
 
@@ -24,9 +24,7 @@ test("SIGKILL of an API process during submissions leaves no half-made job", asy
     EMSIM_EMBEDDED_WORKER: "false",
   };
   const keys = [0, 1, 2, 3].map((i) => {
-    const r = cli(["keys", "create", "--email", `crash${i}@example.com`, "--name", "k"], env);
-    assert.equal(r.status, 0, r.stderr);
-    return r.stdout.trim();
+    return createKeyWithCli(`crash${i}@example.com`, null, env);
   });
   const port = await freePort();
   const api = await startServerProcess(port, tempDir(), env);

@@ -10,11 +10,11 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import {
-  cli,
   startServerProcess,
   startWorkerProcess,
   type ServerProcess,
   type WorkerProcess,
+  createKeyWithCli,
 } from "../helpers/process.js";
 import { freshPgDatabase } from "../helpers/postgres.js";
 import { startS3, type TestS3 } from "../helpers/s3.js";
@@ -51,9 +51,7 @@ before(async () => {
     EMSIM_POLL_INTERVAL_MS: "60000",
   };
   for (const name of ["ada", "bo", "cy"]) {
-    const r = cli(["keys", "create", "--email", `${name}@example.com`, "--name", "k"], env);
-    assert.equal(r.status, 0, r.stderr);
-    keys.push(r.stdout.trim());
+    keys.push(createKeyWithCli(`${name}@example.com`, null, env));
   }
   for (let i = 0; i < 2; i++) apis.push(await startServerProcess(await freePort(), tempDir(), env));
   for (let i = 0; i < 3; i++) workers.push(await startWorkerProcess(tempDir(), env));

@@ -7,11 +7,11 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  cli,
   startServerProcess,
   startWorkerProcess,
   type ServerProcess,
   type WorkerProcess,
+  createKeyWithCli,
 } from "../helpers/process.js";
 import { privateCluster, type PrivateCluster } from "../helpers/postgres.js";
 import { call, freePort, smallSimulation, tempDir, waitForStatus } from "../helpers/service.js";
@@ -31,9 +31,7 @@ before(async () => {
     EMSIM_EMBEDDED_WORKER: "false",
   };
   const dataDir = tempDir();
-  const created = cli(["keys", "create", "--email", "pg@example.com", "--name", "k"], env);
-  assert.equal(created.status, 0, created.stderr);
-  key = created.stdout.trim();
+  key = createKeyWithCli("pg@example.com", null, env);
   api = await startServerProcess(await freePort(), dataDir, env);
   worker = await startWorkerProcess(dataDir, env);
 });
