@@ -72,7 +72,7 @@ export async function buildApp(
     trustProxy: false,
     // Long enough that any id the header limit lets through still routes to its handler (and
     // gets job_not_found), short of nothing: the limit is the 16 KiB of all headers.
-    maxParamLength: 16 * 1024,
+    routerOptions: { maxParamLength: 16 * 1024 },
     serverFactory: (handler) => createHttpServer(deps.config, handler),
     clientErrorHandler: handleClientError,
     genReqId: (req) => {
