@@ -5,8 +5,8 @@
  * can run; one that fails yields field errors that name the field and the bound.
  */
 import type { FieldError } from "../errors.js";
-import { checkSimulation, estimateRun, SOLVER_MAX_KERNEL_BYTES } from "../solver/index.js";
-import type { RunEstimate, SimulationSpec } from "../solver/types.js";
+import { checkSimulation, estimateRun } from "../solver/index.js";
+import type { BackendChoice, RunEstimate, SimulationSpec } from "../solver/types.js";
 import { ajv, formatAjvErrors } from "./ajv.js";
 import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
 
@@ -27,6 +27,8 @@ export interface RequestLimits {
   maxTimeSteps: number;
   maxMonitorSamples: number;
   maxMemoryBytes: number;
+  /** The solver backend whose own memory bound applies (EMSIM_SOLVER_BACKEND); default auto. */
+  solverBackend?: BackendChoice;
 }
 
 export const validateRequestSchema = ajv.compile<SimulationRequest>(SimulationRequestSchema);
@@ -96,11 +98,12 @@ function limitErrors(
       message: `the monitors would record ${estimate.monitorSamples} complex samples, above the limit of ${limits.maxMonitorSamples}; record fewer points, components or wavelengths`,
     });
   }
-  // The solver's own bound, whatever the deployment allows: its WebAssembly memory is wasm32.
-  if (estimate.kernelBytes > SOLVER_MAX_KERNEL_BYTES) {
+  // The solver backend's own bound, whatever the deployment allows (the wasm backend's
+  // memory is wasm32).
+  if (estimate.backendBytes > estimate.backendLimitBytes) {
     out.push({
       path: "domain.resolution",
-      message: `the grid (${estimate.grid.join(" × ")} cells with PML) needs an estimated ${gib(estimate.kernelBytes)} of solver memory (24 B per cell, 48 for oblique incidence), above the solver's limit of ${gib(SOLVER_MAX_KERNEL_BYTES)} per run; use a coarser resolution or a smaller domain`,
+      message: `the grid (${estimate.grid.join(" × ")} cells with PML) needs an estimated ${gib(estimate.backendBytes)} of solver memory (${estimate.backendMemoryWhat}), above the solver's limit of ${gib(estimate.backendLimitBytes)} per run on the ${estimate.backend} backend (about ${estimate.backendLargestCube}³ cells with PML); use a coarser resolution or a smaller domain`,
     });
   }
   if (estimate.memoryBytes > limits.maxMemoryBytes) {
@@ -140,7 +143,7 @@ export function checkRequest(request: SimulationRequest, limits: RequestLimits):
   const spec = applyDefaults(request);
   const problems = checkSimulation(spec);
   if (problems.length > 0) return { ok: false, errors: problems };
-  const estimate = estimateRun(spec);
+  const estimate = estimateRun(spec, limits.solverBackend);
   const over = limitErrors(spec, estimate, limits);
   if (over.length > 0) return { ok: false, errors: over };
   return { ok: true, request, spec, estimate };

@@ -2,8 +2,9 @@
  * A cheap estimate of a run (nothing the size of the grid is allocated): the same grid plan
  * and the same allocations runSimulation makes, added up.
  */
+import { largestCube, type BackendChoice } from "./backend.js";
+import { solverBackend } from "./backends.js";
 import { cpmlBytes } from "./cpml.js";
-import { ESTIMATED_RUNS_PER_ROW, fastKernelBytes } from "./fast/memory-plan.js";
 import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { sampleBox } from "./monitors.js";
 import { AUX_PML_LAYERS, planeWaveGeometry } from "./source.js";
@@ -29,7 +30,11 @@ function gridBytes(plan: GridPlan, cells: Vec3, complex: boolean): number {
   return fields + indices + cpml;
 }
 
-export function estimateRun(spec: SimulationSpec): RunEstimate {
+/**
+ * Grid, steps, monitor samples and memory of a run on the backend `backend` would choose,
+ * with that backend's own bound (RunEstimate.backendBytes/backendLimitBytes).
+ */
+export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto"): RunEstimate {
   const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
   const grid: Vec3 = [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells];
   const interiorGrid: Vec3 = [
@@ -78,18 +83,15 @@ export function estimateRun(spec: SimulationSpec): RunEstimate {
     (grid[0] + grid[1] + grid[2]) * 8 +
     wavelengths.size * 3 * 48;
 
-  // The default (fast) kernel's WebAssembly memory, bounded by wasm32's 4 GiB.
+  // The backend's own bound (wasm: one WebAssembly memory of at most 4 GiB).
+  const chosen = solverBackend(backend);
   const layout = new YeeLayout(grid, [
     plan.axes[0].boundary,
     plan.axes[1].boundary,
     plan.axes[2].boundary,
   ]);
-  const kernelBytes = fastKernelBytes(
-    layout,
-    plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi })),
-    complex,
-    ESTIMATED_RUNS_PER_ROW,
-  );
+  const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
+  const backendMemory = chosen.memory({ layout, pml, complex });
 
   return {
     grid,
@@ -99,7 +101,11 @@ export function estimateRun(spec: SimulationSpec): RunEstimate {
     dtSeconds: plan.dtSeconds,
     monitorSamples,
     memoryBytes,
-    kernelBytes,
     resultBytes,
+    backend: chosen.name,
+    backendBytes: backendMemory.bytes,
+    backendLimitBytes: backendMemory.limitBytes,
+    backendMemoryWhat: backendMemory.what,
+    backendLargestCube: largestCube(chosen, complex),
   };
 }

@@ -7,7 +7,7 @@
 import { planGrid, YeeLayout } from "./grid.js";
 import { referenceKernel } from "./kernel.js";
 import { buildMedium } from "./medium.js";
-import { YeeGrid } from "./yee.js";
+import { buildGridModel, YeeGrid } from "./yee.js";
 
 const n = Number(process.argv[2] ?? 96);
 const steps = Number(process.argv[3] ?? 20);
@@ -22,9 +22,11 @@ const plan = planGrid(
   0.99,
 );
 const layout = new YeeLayout([n, n, n], ["periodic", "periodic", "periodic"]);
-const grid = new YeeGrid(plan, layout, buildMedium(plan, layout, { epsRe: 2, sigma: 0 }, []), {
-  omega0: 1e15,
-});
+const grid = new YeeGrid(
+  buildGridModel(plan, layout, buildMedium(plan, layout, { epsRe: 2, sigma: 0 }, []), {
+    omega0: 1e15,
+  }),
+);
 for (const f of grid.re.c) for (let i = 0; i < f.length; i++) f[i] = Math.random() - 0.5;
 for (let rep = 0; rep < 3; rep++) {
   const t0 = performance.now();

@@ -164,3 +164,34 @@ function gather(
     }
   }
 }
+
+/** What a backend records for one monitor: its cells, components and angular frequencies. */
+export interface MonitorSampling {
+  box: SampleBox;
+  /** Component numbers 0–5 (Ex … Hz). */
+  components: readonly number[];
+  /** Angular frequencies in rad/s. */
+  omegas: Float64Array;
+}
+
+/**
+ * The running DFTs of a run's monitors over fields a CPU backend keeps in JS-visible memory
+ * (its own arrays or views of a WebAssembly memory).
+ */
+export class MonitorRecorders {
+  readonly recorders: DftRecorder[];
+
+  constructor(layout: YeeLayout, monitors: readonly MonitorSampling[]) {
+    this.recorders = monitors.map((m) => new DftRecorder(layout, m.box, m.components, m.omegas));
+  }
+
+  /** Adds one sample of every monitor (see DftRecorder.record). */
+  record(re: FieldSet, im: FieldSet | null, tE: number, tH: number, sampleWeight: number): void {
+    for (const r of this.recorders) r.record(re, im, tE, tH, sampleWeight);
+  }
+
+  /** Per monitor, per recorded component, the raw sums (live arrays, not copies). */
+  sums(): Float64Array[][] {
+    return this.recorders.map((r) => r.sums);
+  }
+}

@@ -10,7 +10,7 @@ import { buildMedium } from "./medium.js";
 import { runWithMaterials } from "./run.js";
 import { constantMaterials, lineSpec, pointMonitor } from "./testing.js";
 import { SolverDivergenceError, type SimulationSpec, type SolverProgress } from "./types.js";
-import { YeeGrid } from "./yee.js";
+import { buildGridModel, YeeGrid } from "./yee.js";
 
 const WAVELENGTH = 1e-6;
 const STEP = WAVELENGTH / 30;
@@ -129,7 +129,7 @@ describe("run control", () => {
     const plan = planGrid(spec.domain, 0.99);
     const layout = new YeeLayout([9, 7, 8], ["pec", "pec", "pec"]);
     const medium = buildMedium(plan, layout, { epsRe: 1, sigma: 0 }, []);
-    const grid = new YeeGrid(plan, layout, medium, { omega0: 1e15 });
+    const grid = new YeeGrid(buildGridModel(plan, layout, medium, { omega0: 1e15 }));
     // A smooth initial H field (E = 0), zero on nothing in particular: every mode is excited.
     let seed = 12345;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5;

@@ -33,6 +33,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 /** Relative L2 change of the normalised monitor phasors since `previous` (then updated). */
 function monitorChange(
   sim: FdtdSimulation,
+  monitorSums: Float64Array[][],
   previous: Float64Array[] | null,
 ): {
   change: number | null;
@@ -43,9 +44,9 @@ function monitorChange(
   let total2 = 0;
   const snapshot: Float64Array[] = [];
   let s = 0;
-  for (const m of sim.monitors) {
-    const P = m.recorder.points;
-    for (const sums of m.recorder.sums) {
+  sim.monitors.forEach((m, mi) => {
+    const P = m.points;
+    for (const sums of monitorSums[mi]) {
       const prev = previous ? previous[s] : null;
       for (let w = 0; w < m.frequencyIndex.length; w++) {
         const f = m.frequencyIndex[w];
@@ -62,7 +63,7 @@ function monitorChange(
       snapshot.push(Float64Array.from(sums));
       s++;
     }
-  }
+  });
   if (!previous) return { change: null, snapshot };
   return { change: total2 > 0 ? Math.sqrt(diff2 / total2) : 0, snapshot };
 }
@@ -99,7 +100,7 @@ async function stepToEnd(
   const dt = sim.plan.dtSeconds;
   const peakStep = Math.ceil(sim.pulsePeakSeconds / dt);
   const sourceOffStep = 2 * peakStep;
-  const cells = sim.main.layout.cells;
+  const cells = sim.model.layout.cells;
   const amplitude = Math.max(Math.abs(spec.source.amplitude), 1e-30);
 
   let previous: Float64Array[] | null = null;
@@ -127,7 +128,7 @@ async function stepToEnd(
   };
 
   let maxEps = 1;
-  for (const e of sim.main.medium.epsEff) maxEps = Math.max(maxEps, e);
+  for (const e of sim.model.medium.epsEff) maxEps = Math.max(maxEps, e);
   const checkDivergence = (energy: number) => {
     const n = sim.stepIndex;
     // Energy can only come from the source: bound it by a generous multiple of what the
@@ -149,13 +150,13 @@ async function stepToEnd(
     const n = sim.stepIndex;
     const isCheck = n % checkEvery === 0;
     if (n % DIVERGENCE_EVERY === 0 || isCheck) {
-      const energy = sim.energy();
+      const energy = await sim.energy();
       checkDivergence(energy);
       if (n <= sourceOffStep) sourceEnergy = Math.max(sourceEnergy, energy);
       maxEnergy = Math.max(maxEnergy, energy);
       if (isCheck && n >= peakStep) {
         if (sim.monitors.length > 0) {
-          const r = monitorChange(sim, previous);
+          const r = monitorChange(sim, await sim.monitorSums(), previous);
           previous = r.snapshot;
           if (r.change !== null) lastChange = r.change;
         } else {
@@ -195,13 +196,14 @@ async function stepToEnd(
   }
 
   const norm = sim.source.normalisation();
-  const monitors: MonitorResult[] = sim.monitors.map((m) => {
+  const allSums = await sim.monitorSums();
+  const monitors: MonitorResult[] = sim.monitors.map((m, mi) => {
     const [nx, ny, nz] = m.coords.map((c) => c.length);
     const W = m.frequencyIndex.length;
-    const P = m.recorder.points;
+    const P = m.points;
     const data: MonitorResult["data"] = {};
-    m.recorder.components.forEach((comp, ci) => {
-      const sums = m.recorder.sums[ci];
+    m.components.forEach((comp, ci) => {
+      const sums = allSums[mi][ci];
       const out = new Float32Array(2 * W * P);
       for (let w = 0; w < W; w++) {
         const f = m.frequencyIndex[w];
@@ -251,7 +253,7 @@ async function stepToEnd(
       gridStepM: sim.plan.stepM,
       wallSeconds,
       mcellsPerSecond: mcells,
-      kernel: sim.kernelName,
+      kernel: sim.backend.name,
       threads: sim.threads,
       stepsPerSweep: sim.stepsPerSweep,
       notes,

@@ -9,6 +9,9 @@
  * coordinates in that frame.
  */
 
+import type { BackendChoice, BackendName } from "./backend.js";
+
+export type { BackendChoice, BackendName } from "./backend.js";
 export type Vec3 = [number, number, number];
 export type Axis = "x" | "y" | "z";
 export type Boundary = "pml" | "periodic" | "pec" | "pmc";
@@ -107,11 +110,19 @@ export interface RunEstimate {
   monitorSamples: number;
   /** Peak memory the run needs, in bytes. */
   memoryBytes: number;
+  /** The backend the estimate is for (the one configuration chooses). */
+  backend: BackendName;
   /**
-   * Of that, the fast kernel's one WebAssembly memory (fields, CPML ψ, tables), which cannot
-   * pass SOLVER_MAX_KERNEL_BYTES (4 GiB, wasm32).
+   * Of that, what counts against the backend's own bound (the wasm backend's one
+   * WebAssembly memory: fields, CPML ψ, tables; the reference backend's largest array).
    */
-  kernelBytes: number;
+  backendBytes: number;
+  /** That bound per run (4 GiB for both, wasm32 memory and V8's largest typed array). */
+  backendLimitBytes: number;
+  /** What the backend bytes count, for messages. */
+  backendMemoryWhat: string;
+  /** The largest N³ grid (12 PML layers included) the backend holds, for messages. */
+  backendLargestCube: number;
   /** Size of the result file's monitor data in bytes. */
   resultBytes: number;
 }
@@ -131,10 +142,14 @@ export interface RunOptions {
   onProgress?: (progress: SolverProgress) => void;
   /** Cancels the run; the promise then rejects with an Error whose name is "AbortError". */
   signal?: AbortSignal;
-  /** Worker threads for the time-stepping kernel (fast path); defaults to available cores. */
+  /** Threads the backend may step with (wasm); defaults to the available cores. */
   threads?: number;
-  /** Which kernel steps the fields; "reference" is the plain TypeScript one. */
-  kernel?: "reference" | "fast";
+  /**
+   * Which backend steps the fields (backend.ts): "wasm" (WebAssembly SIMD on several
+   * threads), "reference" (plain TypeScript, one thread), or "auto" (the default: wasm
+   * where the runtime supports it).
+   */
+  backend?: BackendChoice;
 }
 
 export interface MonitorResult {
@@ -180,9 +195,10 @@ export interface RunReport {
   gridStepM: number;
   wallSeconds: number;
   mcellsPerSecond: number;
-  kernel: string;
+  /** The backend that stepped the fields: "wasm" or "reference". */
+  kernel: BackendName;
   threads: number;
-  /** Time steps the fast kernel advanced per sweep (temporal blocking); 1 for the reference. */
+  /** Time steps the backend advanced per sweep (temporal blocking); 1 for the reference. */
   stepsPerSweep: number;
   /** Approximations that apply to this run (e.g. plane wave with transverse PML). */
   notes: string[];

@@ -35,6 +35,7 @@ try {
   const result = await runSimulation(spec, {
     signal: controller.signal,
     threads: input.threads,
+    backend: input.backend,
     onProgress: (p) => {
       lastProgress = {
         type: "progress",

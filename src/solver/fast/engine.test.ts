@@ -1,5 +1,5 @@
 /**
- * The fast path's plumbing: thread counts, the 4 GiB limit, a failed thread ending the run
+ * The wasm backend's plumbing: thread counts, the 4 GiB limit, a failed thread ending the run
  * with an error instead of a hang, threads stopping with the run, and the report's figures.
  */
 import assert from "node:assert/strict";
@@ -81,7 +81,7 @@ describe("fast engine", () => {
     try {
       sim.step();
       // What a worker does when its task throws (thread.ts).
-      (sim.fast as unknown as { control: ControlBlock }).control.fail();
+      (sim.stepper as unknown as { control: ControlBlock }).control.fail();
       assert.throws(() => sim.step(), /fast kernel failed/);
     } finally {
       sim.dispose();
@@ -93,7 +93,7 @@ describe("fast engine", () => {
       threads: 2,
       minCellsPerThread: 0,
     });
-    assert.equal(r.report.kernel, "fast");
+    assert.equal(r.report.kernel, "wasm");
     assert.equal(r.report.threads, 2);
     assert.equal(r.report.stepsRun, 40);
     const cells = r.report.grid[0] * r.report.grid[1] * r.report.grid[2];
@@ -104,7 +104,7 @@ describe("fast engine", () => {
       stepping > 0 && stepping < r.report.wallSeconds,
       `${stepping} s vs ${r.report.wallSeconds} s`,
     );
-    const reference = await runWithMaterials(cube(40, 40), materials, { kernel: "reference" });
+    const reference = await runWithMaterials(cube(40, 40), materials, { backend: "reference" });
     assert.equal(reference.report.threads, 1);
     assert.equal(reference.report.kernel, "reference");
   });

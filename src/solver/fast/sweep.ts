@@ -26,29 +26,9 @@
  * The sweep runs in every kernel thread, the calling thread included, on views of the one
  * shared memory.
  */
+import { INCIDENT_VALUES_PER_STEP, TfsfPlanes, type TfsfConfig } from "../tfsf.js";
 import type { Boundary } from "../types.js";
 import { INCIDENT_BYTE_OFFSET, KernelFailure, MAX_BLOCK_STEPS } from "./barrier.js";
-
-/**
- * A TFSF correction of one component on one plane normal to the propagation axis:
- * F += w·inc per cell of the plane, w = coef·(cb)·e^{i k_t·r} precomputed per cell.
- */
-export interface TfsfTerm {
-  comp: number;
-  /** Index of the plane along the propagation axis. */
-  plane: number;
-  /** Slot (re, im at 2·slot, 2·slot+1, plus 8 per step of the block) of the incident value. */
-  slot: number;
-  /** Re and Im of w per transverse cell (u, v), indexed (iu+1)·(nv+2) + (iv+1). */
-  wRe: Float64Array;
-  wIm: Float64Array;
-}
-
-export interface TfsfConfig {
-  axis: number;
-  h: TfsfTerm[];
-  e: TfsfTerm[];
-}
 
 /** Everything a thread needs besides the memory and the compiled kernel (structured-clonable). */
 export interface SweepConfig {
@@ -114,8 +94,7 @@ export class SlabSweeper {
   private readonly pmcX: boolean;
   /** Task lists (kind, plane, level) per block depth, built on first use. */
   private readonly orders = new Map<number, Int32Array>();
-  /** Row length of the TFSF weight patterns: n_v + 2 along the second transverse axis. */
-  private readonly tfsfStride: number;
+  private readonly tfsf: TfsfPlanes | null;
   /** Incident slot offset of the task being run (8 per step of the block). */
   private slotBase = 0;
 
@@ -134,7 +113,11 @@ export class SlabSweeper {
         ),
       );
     }
-    this.incident = new Float64Array(buffer, INCIDENT_BYTE_OFFSET, 8 * MAX_BLOCK_STEPS);
+    this.incident = new Float64Array(
+      buffer,
+      INCIDENT_BYTE_OFFSET,
+      INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS,
+    );
     this.planes = cfg.n[0] + 2;
     this.progress = new Int32Array(buffer, cfg.progress, 2 * this.planes);
     [this.lo, this.hi] = cfg.slabs[thread];
@@ -146,7 +129,7 @@ export class SlabSweeper {
     this.taskHi = this.last && this.periodicX ? Math.min(this.hi, cfg.n[0]) : this.hi;
     this.linkLeft = !this.first || this.periodicX;
     this.linkRight = !this.last || this.periodicX;
-    this.tfsfStride = cfg.tfsf ? cfg.n[(cfg.tfsf.axis + 2) % 3] + 2 : 0;
+    this.tfsf = cfg.tfsf ? new TfsfPlanes(cfg.tfsf, this.f, cfg) : null;
   }
 
   /**
@@ -164,7 +147,7 @@ export class SlabSweeper {
     const order = this.order(depth);
     for (let t = 0; t < order.length; t += 3) {
       const level = base + order[t + 2];
-      this.slotBase = 8 * (order[t + 2] - 1);
+      this.slotBase = INCIDENT_VALUES_PER_STEP * (order[t + 2] - 1);
       if (order[t] === H) this.taskH(order[t + 1], level);
       else this.taskE(order[t + 1], level);
     }
@@ -248,7 +231,7 @@ export class SlabSweeper {
     this.waitFor(E, i, level - 1);
     this.waitFor(E, i + 1, level - 1);
     for (let s = 0; s < this.cfg.sets; s++) this.kernel.h(i, s);
-    this.tfsf(i, true);
+    this.tfsf?.apply(i, true, this.incident, this.slotBase);
     this.ghostsH(i);
     const nx = this.cfg.n[0];
     if (this.pmcX) {
@@ -274,7 +257,7 @@ export class SlabSweeper {
     this.waitFor(H, i, level);
     this.waitFor(H, i - 1, level);
     for (let s = 0; s < this.cfg.sets; s++) this.kernel.e(i, s);
-    this.tfsf(i, false);
+    this.tfsf?.apply(i, false, this.incident, this.slotBase);
     this.ghostsE(i);
     if (this.periodicX && i === 0) {
       // E_L(n) ← E_L(0) once H_L(n−1) has read E_{L−1}(n).
@@ -400,104 +383,5 @@ export class SlabSweeper {
       re[to + p] = xr * cos - xi * sin;
       im[to + p] = xr * sin + xi * cos;
     }
-  }
-
-  /**
-   * The TFSF terms that fall on x-plane i (source.ts's applyPlane, one x-plane at a time):
-   * F += w·inc with w = coef·(cb)·e^{i k_t·r}, complex for Bloch runs.
-   */
-  private tfsf(i: number, isH: boolean): void {
-    const cfg = this.cfg.tfsf;
-    if (!cfg) return;
-    const { lo, hi } = this.cfg;
-    const [sx, sy] = this.cfg.strides;
-    const a = cfg.axis;
-    const nv = this.tfsfStride;
-    const terms = isH ? cfg.h : cfg.e;
-    for (let t = 0; t < terms.length; t++) {
-      const term = terms[t];
-      const comp = term.comp;
-      const incRe = this.incident[this.slotBase + 2 * term.slot];
-      const incIm = this.incident[this.slotBase + 2 * term.slot + 1];
-      const re = this.f[0][comp];
-      const im = this.f.length > 1 ? this.f[1][comp] : null;
-      const wRe = term.wRe;
-      const wIm = term.wIm;
-      // Cells of this x-plane on the term's plane: a run of `count` cells, field index
-      // p0 + n·dp, weight index w0 + n·dw.
-      let p0: number;
-      let dp: number;
-      let w0: number;
-      let dw: number;
-      let from: number;
-      let to: number;
-      if (a === 0) {
-        // u = y, v = z: the whole plane, row by row.
-        if (i !== term.plane) continue;
-        const k0 = lo[comp * 3 + 2];
-        const k1 = hi[comp * 3 + 2];
-        for (let j = lo[comp * 3 + 1]; j <= hi[comp * 3 + 1]; j++) {
-          addTerm(
-            re,
-            im,
-            (i + 1) * sx + (j + 1) * sy + 1 + k0,
-            1,
-            wRe,
-            wIm,
-            (j + 1) * nv + k0 + 1,
-            1,
-            k1 - k0 + 1,
-            incRe,
-            incIm,
-          );
-        }
-        continue;
-      }
-      if (i < lo[comp * 3] || i > hi[comp * 3]) continue;
-      if (a === 1) {
-        // u = z, v = x: the row j = plane, k along it.
-        from = lo[comp * 3 + 2];
-        to = hi[comp * 3 + 2];
-        p0 = (i + 1) * sx + (term.plane + 1) * sy + 1 + from;
-        dp = 1;
-        w0 = (from + 1) * nv + i + 1;
-        dw = nv;
-      } else {
-        // u = x, v = y: the column k = plane, j along it.
-        from = lo[comp * 3 + 1];
-        to = hi[comp * 3 + 1];
-        p0 = (i + 1) * sx + (from + 1) * sy + term.plane + 1;
-        dp = sy;
-        w0 = (i + 1) * nv + from + 1;
-        dw = 1;
-      }
-      addTerm(re, im, p0, dp, wRe, wIm, w0, dw, to - from + 1, incRe, incIm);
-    }
-  }
-}
-
-/** F[p0 + n·dp] += w[w0 + n·dw]·inc for n < count (complex when `im` is given). */
-function addTerm(
-  re: Float32Array,
-  im: Float32Array | null,
-  p0: number,
-  dp: number,
-  wRe: Float64Array,
-  wIm: Float64Array,
-  w0: number,
-  dw: number,
-  count: number,
-  incRe: number,
-  incIm: number,
-): void {
-  let p = p0;
-  let w = w0;
-  if (im === null) {
-    for (let n = 0; n < count; n++, p += dp, w += dw) re[p] += wRe[w] * incRe;
-    return;
-  }
-  for (let n = 0; n < count; n++, p += dp, w += dw) {
-    re[p] += wRe[w] * incRe - wIm[w] * incIm;
-    im[p] += wIm[w] * incRe + wRe[w] * incIm;
   }
 }
