@@ -10,36 +10,21 @@ import { solverBackend, wasmBackendSupported } from "./backends.js";
 import { estimateRun } from "./estimate.js";
 import { runWithMaterials } from "./run.js";
 import { FdtdSimulation } from "./simulation.js";
-import { constantMaterials, lineSpec, pointMonitor } from "./testing.js";
+import { constantMaterials, lineSpec, pointMonitor } from "./testing/index.js";
 import type { SimulationSpec } from "./types.js";
 
-/** A cube of `cells`³ grid cells with 12 PML layers, 40 nm cells, as test/api uses. */
+/** A cube of `cells`³ grid cells with 12 PML layers on every face and 40 nm cells. */
 function cube(cells: number): SimulationSpec {
-  const side = (cells - 24) * 40e-9;
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [side, side, side],
-      resolution: 40e-9,
-      boundary_conditions: ["pml", "pml", "pml"],
-      pml_layers: 12,
-    },
-    source: {
-      source_type: "plane_wave",
-      wavelength: 1e-6,
-      polarization: "te",
-      direction: [0, 0, 1],
-      amplitude: 1,
-    },
-    structures: [],
-    monitors: [],
-    fdtd_settings: {
-      time_steps: 10,
-      courant_factor: 0.99,
-      convergence_threshold: 0,
-      check_every_n: 10,
-    },
-  };
+  const spec = lineSpec({
+    axis: 2,
+    wavelengthM: 1e-6,
+    stepM: 40e-9,
+    lengthM: (cells - 24) * 40e-9,
+    crossCells: cells - 24,
+    timeSteps: 10,
+  });
+  spec.domain.boundary_conditions = ["pml", "pml", "pml"];
+  return spec;
 }
 
 describe("solver backends", () => {

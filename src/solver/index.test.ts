@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { permittivityAt } from "./materials.js";
 import { checkSimulation, estimateRun, runSimulation, SOLVER_VERSION } from "./index.js";
-import { airySlabReflectance } from "./testing.js";
+import { airySlabReflectance } from "./testing/index.js";
 import type { SimulationSpec } from "./types.js";
 
 const STEP = 20e-9;

@@ -8,7 +8,7 @@ import { planGrid, YeeLayout } from "./grid.js";
 import { referenceKernel } from "./kernel.js";
 import { buildMedium } from "./medium.js";
 import { runWithMaterials } from "./run.js";
-import { constantMaterials, lineSpec, pointMonitor } from "./testing.js";
+import { constantMaterials, lineSpec, pointMonitor } from "./testing/index.js";
 import { SolverDivergenceError, type SimulationSpec, type SolverProgress } from "./types.js";
 import { buildGridModel, YeeGrid } from "./yee.js";
 

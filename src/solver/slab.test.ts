@@ -19,7 +19,7 @@ import {
   phasor,
   pointMonitor,
   slab,
-} from "./testing.js";
+} from "./testing/index.js";
 
 const WAVELENGTH = 1e-6;
 const N = 2;

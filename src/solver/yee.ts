@@ -7,10 +7,9 @@
  * A half step is `updateH(kernel)` (bulk, then CPML ψ terms), then the caller's source
  * corrections, then `fillGhostsH()`; likewise for E.
  */
-import { fillGhostsE, fillGhostsH, type BoundaryState } from "./boundaries.js";
+import { ghostCopies, GhostPlanes, type GhostCopies } from "./boundaries.js";
 import {
-  applyCpmlE,
-  applyCpmlH,
+  applyCpml,
   cpmlProfile,
   createCpmlSlabs,
   type CpmlParameters,
@@ -114,7 +113,8 @@ export class YeeGrid {
   readonly medium: Medium;
   readonly re: FieldSet;
   readonly im: FieldSet | null;
-  readonly boundary: BoundaryState;
+  private readonly ghosts: GhostPlanes;
+  private readonly ghostCopies: GhostCopies;
   private readonly profiles: CpmlProfile[];
   private readonly slabsRe: CpmlSlab[];
   private readonly slabsIm: CpmlSlab[];
@@ -130,44 +130,42 @@ export class YeeGrid {
     this.im = model.complex ? allocateFieldSet(layout) : null;
     this.slabsRe = createCpmlSlabs(kernelGrid, plan.axes);
     this.slabsIm = model.complex ? createCpmlSlabs(kernelGrid, plan.axes) : [];
-    this.boundary = { layout, blochPhase: model.blochPhase };
+    this.ghostCopies = ghostCopies(layout.boundaries, layout.n, model.blochPhase);
+    const sets = this.im ? [this.re.c, this.im.c] : [this.re.c];
+    this.ghosts = new GhostPlanes(sets, layout.n, layout.strides);
   }
 
   /** Bulk H update over all planes, then the CPML ψ terms. */
   updateH(kernel: FieldKernel): void {
-    const planes = this.layout.n[0] + 1;
-    kernel.updateH(this.kernelGrid, this.re, 0, planes);
-    for (const slab of this.slabsRe) {
-      applyCpmlH(this.kernelGrid, this.profiles[slab.axis], slab, this.re, 0, planes);
-    }
-    if (this.im) {
-      kernel.updateH(this.kernelGrid, this.im, 0, planes);
-      for (const slab of this.slabsIm) {
-        applyCpmlH(this.kernelGrid, this.profiles[slab.axis], slab, this.im, 0, planes);
-      }
-    }
+    this.halfStep("H", kernel);
   }
 
+  /** Bulk E update over all planes, then the CPML ψ terms. */
   updateE(kernel: FieldKernel): void {
+    this.halfStep("E", kernel);
+  }
+
+  private halfStep(kind: "E" | "H", kernel: FieldKernel): void {
     const planes = this.layout.n[0] + 1;
-    kernel.updateE(this.kernelGrid, this.re, 0, planes);
-    for (const slab of this.slabsRe) {
-      applyCpmlE(this.kernelGrid, this.profiles[slab.axis], slab, this.re, 0, planes);
-    }
-    if (this.im) {
-      kernel.updateE(this.kernelGrid, this.im, 0, planes);
-      for (const slab of this.slabsIm) {
-        applyCpmlE(this.kernelGrid, this.profiles[slab.axis], slab, this.im, 0, planes);
+    const sets: [FieldSet, CpmlSlab[]][] = [[this.re, this.slabsRe]];
+    if (this.im) sets.push([this.im, this.slabsIm]);
+    for (const [fields, slabs] of sets) {
+      if (kind === "H") kernel.updateH(this.kernelGrid, fields, 0, planes);
+      else kernel.updateE(this.kernelGrid, fields, 0, planes);
+      for (const slab of slabs) {
+        applyCpml(kind, this.kernelGrid, this.profiles[slab.axis], slab, fields, 0, planes);
       }
     }
   }
 
+  /** Boundary ghosts after the H half step (boundaries.ts). */
   fillGhostsH(): void {
-    fillGhostsH(this.boundary, this.re, this.im);
+    this.ghosts.fillAll(this.ghostCopies.h);
   }
 
+  /** Boundary ghosts after the E half step. */
   fillGhostsE(): void {
-    fillGhostsE(this.boundary, this.re, this.im);
+    this.ghosts.fillAll(this.ghostCopies.e);
   }
 
   /** Electromagnetic energy of the fields (fieldEnergy). */

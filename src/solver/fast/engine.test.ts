@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { YeeLayout } from "../grid.js";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation } from "../simulation.js";
-import { constantMaterials } from "../testing.js";
+import { constantMaterials } from "../testing/index.js";
 import type { SimulationSpec } from "../types.js";
 import { Command, ControlBlock, KernelFailure } from "./barrier.js";
 import { threadsFor } from "./engine.js";

@@ -16,6 +16,7 @@ import type {
   StepperOptions,
   SteppingProblem,
 } from "../backend.js";
+import { ghostCopies } from "../boundaries.js";
 import { ETA0 } from "../constants.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
 import type { YeeLayout } from "../grid.js";
@@ -138,7 +139,7 @@ export class FastEngine implements Stepper {
       strides: [layout.strides[0], layout.strides[1], layout.strides[2]],
       paddedCells: layout.paddedCells,
       boundaries: [layout.boundaries[0], layout.boundaries[1], layout.boundaries[2]],
-      blochPhase: [...problem.blochPhase],
+      ghosts: ghostCopies(layout.boundaries, layout.n, problem.blochPhase),
       sets: mp.sets,
       components: [...mp.components],
       setBytes: mp.setBytes,

@@ -3,7 +3,7 @@
  * permittivities (the public API only takes library names) and builders for quasi-1-D
  * problems (a cross-section one cell wide with periodic boundaries).
  */
-import type { MaterialResolver } from "./simulation.js";
+import type { MaterialResolver } from "../simulation.js";
 import type {
   Boundary,
   FieldComponent,
@@ -11,7 +11,7 @@ import type {
   SimulationSpec,
   StructureSpec,
   Vec3,
-} from "./types.js";
+} from "../types.js";
 
 /** vacuum/air plus the given names with constant relative permittivity re + i·im. */
 export function constantMaterials(
