@@ -9,6 +9,10 @@
  *                          and one complex64 dataset per component, compound {r, i} (what h5py
  *                          reads as complex), shaped (nx, ny, nz), or (nw, nx, ny, nz) when the
  *                          monitor records several wavelengths.
+ *   /monitors/<name>       (flux monitors) attrs type="flux", quantity, normal, area, center,
+ *                          size, wavelengths, frequencies; datasets wavelengths, flux,
+ *                          incident_intensity, and for a box scattering/absorption/extinction
+ *                          cross-sections (m²); x, y, z: the cells the surface spans.
  * Whole-number JS attributes would become int32 and overflow silently, so every numeric
  * attribute is written with an explicit dtype.
  */
@@ -130,6 +134,28 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
             ["i", "<f"],
           ],
         });
+      }
+    }
+    for (const m of result.fluxMonitors) {
+      const g = monitors.create_group(m.name);
+      str(g, "type", "flux");
+      str(g, "quantity", m.quantity);
+      if (m.normal) f64(g, "normal", m.normal);
+      f64(g, "area", m.areaM2);
+      f64(g, "center", m.center);
+      f64(g, "size", m.size);
+      f64(g, "wavelengths", m.wavelengthsM);
+      f64(g, "frequencies", m.frequenciesHz);
+      g.create_dataset({ name: "x", data: m.x });
+      g.create_dataset({ name: "y", data: m.y });
+      g.create_dataset({ name: "z", data: m.z });
+      g.create_dataset({ name: "wavelengths", data: Float64Array.from(m.wavelengthsM) });
+      g.create_dataset({ name: "flux", data: m.flux });
+      g.create_dataset({ name: "incident_intensity", data: m.incidentIntensityWPerM2 });
+      if (m.crossSections) {
+        g.create_dataset({ name: "scattering_cross_section", data: m.crossSections.scattering });
+        g.create_dataset({ name: "absorption_cross_section", data: m.crossSections.absorption });
+        g.create_dataset({ name: "extinction_cross_section", data: m.crossSections.extinction });
       }
     }
   } finally {

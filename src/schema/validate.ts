@@ -6,7 +6,14 @@
  */
 import type { FieldError } from "../errors.js";
 import { checkSimulation, estimateRun } from "../solver/index.js";
-import type { BackendChoice, RunEstimate, SimulationSpec } from "../solver/types.js";
+import type {
+  BackendChoice,
+  FieldComponent,
+  MonitorSpec,
+  RunEstimate,
+  SimulationSpec,
+  Vec3,
+} from "../solver/types.js";
 import { ajv, formatAjvErrors } from "./ajv.js";
 import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
 
@@ -15,7 +22,7 @@ export const DEFAULTS = {
   pml_layers: 12,
   polarization: "te" as const,
   amplitude: 1,
-  components: ["Ex", "Ey", "Ez"] as SimulationSpec["monitors"][number]["components"],
+  components: ["Ex", "Ey", "Ez"] as FieldComponent[],
   time_steps: 20000,
   courant_factor: 0.99,
   convergence_threshold: 1e-6,
@@ -54,16 +61,24 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
       amplitude: request.source.amplitude ?? DEFAULTS.amplitude,
     },
     structures: (request.structures ?? []).map((s) => ({ ...s })),
-    monitors: (request.monitors ?? []).map((m) => ({
-      name: m.name,
-      monitor_type: "field",
-      center: [...m.center],
-      size: [...m.size],
-      components: (m.components ?? [
-        ...DEFAULTS.components,
-      ]) as SimulationSpec["monitors"][number]["components"],
-      ...(m.wavelengths ? { wavelengths: [...m.wavelengths] } : {}),
-    })),
+    monitors: (request.monitors ?? []).map((m): MonitorSpec => {
+      const common = {
+        name: m.name,
+        center: [...m.center] as Vec3,
+        size: [...m.size] as Vec3,
+        ...(m.wavelengths
+          ? {
+              wavelengths: Array.isArray(m.wavelengths) ? [...m.wavelengths] : { ...m.wavelengths },
+            }
+          : {}),
+      };
+      if (m.monitor_type === "flux") return { ...common, monitor_type: "flux" };
+      return {
+        ...common,
+        monitor_type: "field",
+        components: (m.components ?? [...DEFAULTS.components]) as FieldComponent[],
+      };
+    }),
     fdtd_settings: {
       time_steps: settings.time_steps ?? DEFAULTS.time_steps,
       courant_factor: settings.courant_factor ?? DEFAULTS.courant_factor,

@@ -5,6 +5,7 @@
 import { largestCube, type BackendChoice } from "./backend.js";
 import { solverBackend } from "./backends.js";
 import { cpmlBytes } from "./cpml.js";
+import { fluxShape } from "./flux.js";
 import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { sampleBox } from "./monitors.js";
 import { AUX_PML_LAYERS, planeWaveGeometry } from "./source.js";
@@ -60,9 +61,27 @@ export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto
   for (const m of spec.monitors) {
     const box = sampleBox(plan, m.center, m.size);
     const n = [0, 1, 2].map((a) => Math.max(1, box.hi[a] - box.lo[a] + 1));
+    const ws = m.wavelengths;
+    const W = ws === undefined ? 1 : Array.isArray(ws) ? ws.length : ws.points;
+    if (Array.isArray(ws)) for (const w of ws) wavelengths.add(w);
+    else if (ws) wavelengths.add(ws.start).add(ws.stop);
+    if (m.monitor_type === "flux") {
+      // Four streams per face (flux.ts), each over about (cells + 1)·cells points; the sums,
+      // the convergence snapshot and the two incident corrections are float64 complex.
+      const shape = fluxShape(m.size);
+      const faceAxes = shape === null || shape < 0 ? [0, 1, 2, 0, 1, 2] : [shape];
+      let points = 0;
+      for (const a of faceAxes) {
+        const [nb, nc] = [n[(a + 1) % 3], n[(a + 2) % 3]];
+        points += nb * (nc + 1) + (nb + 1) * nc;
+      }
+      const samples = 2 * points * W;
+      monitorSamples += samples;
+      monitorBytes += samples * (16 + 16 + 32) + points * 4;
+      resultBytes += W * 8 * 6 + (n[0] + n[1] + n[2]) * 8;
+      continue;
+    }
     const points = n[0] * n[1] * n[2];
-    const W = m.wavelengths?.length ?? 1;
-    for (const w of m.wavelengths ?? []) wavelengths.add(w);
     const samples = points * m.components.length * W;
     monitorSamples += samples;
     // Running sums + convergence snapshot (float64 complex), the float32 result, point

@@ -35,7 +35,7 @@ class ReferenceStepper implements Stepper {
     this.grid = new YeeGrid(problem);
     const sets = this.grid.im ? [this.grid.re.c, this.grid.im.c] : [this.grid.re.c];
     this.tfsf = problem.tfsf ? new TfsfPlanes(problem.tfsf, sets, problem.layout) : null;
-    this.monitors = new MonitorRecorders(problem.layout, problem.monitors);
+    this.monitors = new MonitorRecorders(problem.monitors);
   }
 
   advance(n: number, count: number, incident: Float64Array): void {

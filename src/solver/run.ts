@@ -8,12 +8,16 @@ import { FdtdSimulation, type InternalRunOptions, type MaterialResolver } from "
 import {
   FIELD_COMPONENTS,
   SolverDivergenceError,
+  type FluxMonitorResult,
+  type FluxQuantity,
   type MonitorResult,
   type RunReport,
   type SimulationSpec,
   type SolverProgress,
   type SolverResult,
+  type Vec3,
 } from "./types.js";
+import { facePower, planeNormal, planeQuantity } from "./flux.js";
 
 /** Compute time between yields to the event loop. */
 const SLICE_MS = 50;
@@ -186,8 +190,8 @@ class ConvergenceTest {
     let total2 = 0;
     const snapshot: Float64Array[] = [];
     sim.monitors.forEach((m, mi) => {
-      const P = m.points;
       for (const sums of monitorSums[mi]) {
+        const P = sums.length / (2 * m.frequencyIndex.length);
         const prev = previous ? previous[snapshot.length] : null;
         for (let w = 0; w < m.frequencyIndex.length; w++) {
           const f = m.frequencyIndex[w];
@@ -252,42 +256,46 @@ async function assembleResult(
   wallSeconds: number,
 ): Promise<SolverResult> {
   const plan = sim.plan;
+  const sums = await sim.monitorSums();
   const gridCoords = [0, 1, 2].map((a) => {
     const ax = plan.axes[a];
     return Float64Array.from({ length: ax.cells }, (_, i) => ax.originM + (i + 0.5) * ax.stepM);
   });
   return {
     grid: { x: gridCoords[0], y: gridCoords[1], z: gridCoords[2], dtSeconds: plan.dtSeconds },
-    monitors: monitorResults(sim, await sim.monitorSums()),
+    monitors: monitorResults(sim, sums),
+    fluxMonitors: fluxResults(sim, sums),
     materials: sim.materials,
     report: runReport(sim, outcome, wallSeconds),
   };
 }
 
-/** Each monitor's sums times the source normalisation N(ω), as float32 (re, im) pairs. */
+/** Each field monitor's sums times the source normalisation N(ω), as float32 (re, im). */
 function monitorResults(sim: FdtdSimulation, allSums: Float64Array[][]): MonitorResult[] {
   const norm = sim.source.normalisation();
-  return sim.monitors.map((m, mi) => {
+  const out: MonitorResult[] = [];
+  sim.monitors.forEach((m, mi) => {
+    if (m.flux) return;
     const [nx, ny, nz] = m.coords.map((c) => c.length);
     const W = m.frequencyIndex.length;
-    const P = m.points;
     const data: MonitorResult["data"] = {};
-    m.components.forEach((comp, ci) => {
+    m.streams.forEach(({ comp, base }, ci) => {
+      const P = base.length;
       const sums = allSums[mi][ci];
-      const out = new Float32Array(2 * W * P);
+      const values = new Float32Array(2 * W * P);
       for (let w = 0; w < W; w++) {
         const f = m.frequencyIndex[w];
         const nr = norm[2 * f];
         const ni = norm[2 * f + 1];
         for (let q = 0; q < P; q++) {
           const o = 2 * (w * P + q);
-          out[o] = sums[o] * nr - sums[o + 1] * ni;
-          out[o + 1] = sums[o] * ni + sums[o + 1] * nr;
+          values[o] = sums[o] * nr - sums[o + 1] * ni;
+          values[o + 1] = sums[o] * ni + sums[o + 1] * nr;
         }
       }
-      data[FIELD_COMPONENTS[comp]] = out;
+      data[FIELD_COMPONENTS[comp]] = values;
     });
-    return {
+    out.push({
       name: m.spec.name,
       center: [...m.spec.center],
       size: [...m.spec.size],
@@ -298,8 +306,104 @@ function monitorResults(sim: FdtdSimulation, allSums: Float64Array[][]): Monitor
       z: m.coords[2],
       shape: [W, nx, ny, nz],
       data,
-    };
+    });
   });
+  return out;
+}
+
+/**
+ * Each flux monitor's power per wavelength (flux.ts): of the total field, or of the scattered
+ * field (total − incident), summed over its faces and normalised by the incident wave's flux
+ * computed on the grid the same way (so the DFT's scale and N(ω) cancel).
+ */
+function fluxResults(sim: FdtdSimulation, allSums: Float64Array[][]): FluxMonitorResult[] {
+  const { source, plan } = sim;
+  const g = source.geometry;
+  const layout = sim.model.layout;
+  const norm = source.normalisation();
+  const h2 = plan.stepM * plan.stepM;
+  const ax = plan.axes[g.axis];
+  const sourcePlaneM = ax.originM + source.tfsfIndex * ax.stepM;
+  const out: FluxMonitorResult[] = [];
+  sim.monitors.forEach((m, mi) => {
+    const surface = m.flux;
+    if (!surface) return;
+    const freqs = m.frequencyIndex;
+    const W = freqs.length;
+    // Per stream, what turns the stored samples into the total or the scattered field.
+    const toTotal = m.streams.map((st) => source.incidentSums(st, layout, freqs, "scattered"));
+    const toScattered = m.streams.map((st) =>
+      source.incidentSums(st, layout, freqs, "total").map((v) => -v),
+    );
+    const power = (corrections: Float64Array[], w: number) => {
+      let p = 0;
+      surface.faces.forEach((f, fi) => {
+        const at = 4 * fi;
+        p += facePower(f, allSums[mi].slice(at, at + 4), corrections.slice(at, at + 4), w);
+      });
+      return p * h2;
+    };
+    const coords = [...m.coords] as [Float64Array, Float64Array, Float64Array];
+    let quantity: FluxQuantity = "box";
+    let normal: Vec3 | null = null;
+    if (!surface.isBox) {
+      const a = surface.axis;
+      const plane = surface.faces[0].plane;
+      const at = plan.axes[a].originM + plane * plan.stepM;
+      coords[a] = Float64Array.of(at);
+      quantity = planeQuantity(a, at, g.axis, g.sign, sourcePlaneM, sim.structureExtents);
+      // Transmittance along the propagation direction, reflectance against it.
+      const sign = quantity === "transmittance" ? g.sign : quantity === "reflectance" ? -g.sign : 1;
+      normal = planeNormal(a, sign);
+    }
+    const flux = new Float64Array(W);
+    const intensity = new Float64Array(W);
+    const cross = surface.isBox
+      ? {
+          scattering: new Float64Array(W),
+          absorption: new Float64Array(W),
+          extinction: new Float64Array(W),
+        }
+      : null;
+    for (let w = 0; w < W; w++) {
+      const f = freqs[w];
+      // |S_a| of the incident wave in raw units; |S| = |S_a|/cos θ.
+      const incident = Math.abs(source.incidentFluxDensity(f));
+      intensity[w] = (incident * (norm[2 * f] ** 2 + norm[2 * f + 1] ** 2)) / g.cosTheta;
+      if (!(incident > 0)) {
+        flux[w] = Number.NaN;
+        continue;
+      }
+      if (cross) {
+        const perIntensity = g.cosTheta / incident;
+        flux[w] = power(toTotal, w) * perIntensity;
+        cross.absorption[w] = -flux[w];
+        cross.scattering[w] = power(toScattered, w) * perIntensity;
+        cross.extinction[w] = cross.absorption[w] + cross.scattering[w];
+      } else {
+        const sign = normal![surface.axis];
+        const field = quantity === "reflectance" ? toScattered : toTotal;
+        flux[w] = (sign * power(field, w)) / (incident * surface.areaM2);
+      }
+    }
+    out.push({
+      name: m.spec.name,
+      center: [...m.spec.center],
+      size: [...m.spec.size],
+      wavelengthsM: m.wavelengthsM,
+      frequenciesHz: freqs.map((f) => sim.omegas[f] / (2 * Math.PI)),
+      quantity,
+      normal,
+      areaM2: surface.areaM2,
+      flux,
+      crossSections: cross,
+      incidentIntensityWPerM2: intensity,
+      x: coords[0],
+      y: coords[1],
+      z: coords[2],
+    });
+  });
+  return out;
 }
 
 /** The run report, with the notes the run itself adds (pulse not injected, not converged). */

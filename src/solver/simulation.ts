@@ -20,7 +20,15 @@ import type { FieldSet } from "./fields.js";
 import { domainFaces, shapeOf } from "./geometry.js";
 import { YeeLayout, planGrid, type GridPlan } from "./grid.js";
 import { buildMedium, type PaintedStructure, type UpdateMaterial } from "./medium.js";
-import { sampleBox, sampleCoordinates, type SampleBox } from "./monitors.js";
+import { fluxSurface, type FluxSurface } from "./flux.js";
+import {
+  cellCentreStreams,
+  sampleBox,
+  sampleCoordinates,
+  wavelengthList,
+  type SampleBox,
+  type SampledComponent,
+} from "./monitors.js";
 import { PlaneWaveSource, TFSF_OFFSET_CELLS, planeWaveGeometry, pulseFor } from "./source.js";
 import { INCIDENT_VALUES_PER_STEP } from "./tfsf.js";
 import type {
@@ -60,10 +68,11 @@ export interface InternalRunOptions extends RunOptions {
 export interface MonitorState {
   spec: MonitorSpec;
   box: SampleBox;
-  /** Sample points (cells of the box). */
-  points: number;
-  /** Component numbers recorded, in the order of the backend's sums. */
-  components: number[];
+  /** What the backend records (the order of its sums): one stream per component of a field
+   * monitor, four per face of a flux monitor (flux.ts). */
+  streams: SampledComponent[];
+  /** Flux monitors: the surface; null for field monitors. */
+  flux: FluxSurface | null;
   /** Index into the reference's frequency list for each of this monitor's wavelengths. */
   frequencyIndex: number[];
   wavelengthsM: number[];
@@ -95,6 +104,8 @@ export class FdtdSimulation {
   readonly omegas: Float64Array;
   /** Monitors take a DFT sample every `dftEvery` steps (weighted by it). */
   readonly dftEvery: number;
+  /** Each structure's [lo, hi] along the propagation axis in metres (may be infinite). */
+  readonly structureExtents: [number, number][];
   stepIndex = 0;
   private readonly options: InternalRunOptions;
   private stepperOrNull: Stepper | null = null;
@@ -166,7 +177,9 @@ export class FdtdSimulation {
       }
       return i;
     };
-    const monitorFreqs = spec.monitors.map((m) => (m.wavelengths ?? [lambda0]).map(freqIndex));
+    const monitorFreqs = spec.monitors.map((m) =>
+      wavelengthList(m.wavelengths, lambda0).map(freqIndex),
+    );
     this.omegas = Float64Array.from(wavelengths, (w) => (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / w);
 
     const pulse = pulseFor(lambda0, wavelengths, Math.sqrt(1 - geometry.cosTheta ** 2));
@@ -186,14 +199,24 @@ export class FdtdSimulation {
     });
 
     this.monitors = spec.monitors.map((m, i) => {
-      const box = sampleBox(plan, m.center, m.size);
       const idx = monitorFreqs[i];
-      const n = [0, 1, 2].map((a) => box.hi[a] - box.lo[a] + 1);
+      let flux: FluxSurface | null = null;
+      let box: SampleBox;
+      let streams: SampledComponent[];
+      if (m.monitor_type === "flux") {
+        flux = fluxSurface(plan, layout, m.center, m.size);
+        box = flux.box;
+        streams = flux.faces.flatMap((f) => f.streams);
+      } else {
+        box = sampleBox(plan, m.center, m.size);
+        const comps = m.components.map((c) => COMPONENT_NUMBER[c]);
+        streams = cellCentreStreams(layout, box, comps);
+      }
       return {
         spec: m,
         box,
-        points: n[0] * n[1] * n[2],
-        components: m.components.map((c) => COMPONENT_NUMBER[c]),
+        streams,
+        flux,
         frequencyIndex: idx,
         wavelengthsM: idx.map((j) => wavelengths[j]),
         coords: [0, 1, 2].map((a) => sampleCoordinates(plan, box, a)) as MonitorState["coords"],
@@ -202,6 +225,16 @@ export class FdtdSimulation {
     this.dftEvery =
       options.dftEvery ??
       dftSampleInterval(pulse, this.omegas, plan.dtSeconds, spec.fdtd_settings.check_every_n);
+    if (this.monitors.some((m) => m.flux)) {
+      // Flux monitors add or remove the incident field (flux.ts): record it along the whole
+      // region of interest, one index beyond on each side.
+      const ax = plan.axes[geometry.axis];
+      this.source.recordIncidentLine(ax.pmlLo - 1, ax.cells - ax.pmlHi + 1, this.dftEvery);
+    }
+    this.structureExtents = painted.map((p): [number, number] => [
+      p.shape.lo[geometry.axis],
+      p.shape.hi[geometry.axis],
+    ]);
     this.addNotes(geometry.axis, geometry.sign);
   }
 
@@ -238,8 +271,7 @@ export class FdtdSimulation {
         ...model,
         tfsf: source.tfsfConfig(model.layout, model.medium, model.kernelGrid.hCoefficient),
         monitors: monitors.map((m) => ({
-          box: m.box,
-          components: m.components,
+          streams: m.streams,
           omegas: Float64Array.from(m.frequencyIndex, (j) => this.omegas[j]),
         })),
         dftEvery: this.dftEvery,
@@ -377,6 +409,8 @@ export class FdtdSimulation {
     const tfsf = this.source.tfsfIndex;
     const tfsfCoord = ax.originM + tfsf * ax.stepM;
     for (const m of this.monitors) {
+      // Flux monitors add the incident field back where the grid holds only the scattered one.
+      if (m.flux) continue;
       const lo = m.box.lo[axis];
       const hi = m.box.hi[axis];
       const upstream = sign > 0 ? lo + 0.5 < tfsf : hi + 0.5 > tfsf;

@@ -21,10 +21,10 @@
  * phase k·r (zero phase at the origin), exactly, at every recorded frequency.
  */
 import { ETA0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
-import { YeeLayout, type AxisPlan, type GridPlan } from "./grid.js";
+import { isHalfAlong, YeeLayout, type AxisPlan, type GridPlan } from "./grid.js";
 import { referenceKernel } from "./kernel.js";
 import { buildMedium, type Medium, type UpdateMaterial } from "./medium.js";
-import { DftRecorder } from "./monitors.js";
+import { cellCentreStreams, DftRecorder, type SampledComponent } from "./monitors.js";
 import { INCIDENT_VALUES_PER_STEP, type TfsfConfig } from "./tfsf.js";
 import type { SourceSpec, Vec3 } from "./types.js";
 import { buildGridModel, YeeGrid } from "./yee.js";
@@ -174,6 +174,10 @@ export class PlaneWaveSource {
   private readonly phaseSin: Float64Array[];
   /** Where `advance` samples the incident field: aux component and flat index per slot. */
   private readonly incidentAt: { comp: number; index: number }[];
+  /** Cell index of the reference sample along the propagation axis (main grid). */
+  private readonly kRef: number;
+  /** The incident field along the axis at the monitors' DFT cadence (flux monitors only). */
+  private incidentLine: { recorder: DftRecorder; first: number; every: number } | null = null;
 
   constructor(mainPlan: GridPlan, setup: PlaneWaveSetup) {
     this.setup = setup;
@@ -282,12 +286,11 @@ export class PlaneWaveSource {
     // Reference sample: the cell centre nearest the origin along a, downstream of the sheet.
     let kRef = Math.round(-ax.originM / h - 0.5);
     kRef = g.sign > 0 ? Math.max(kRef, this.tfsfIndex) : Math.min(kRef, this.tfsfIndex - 1);
+    this.kRef = kRef;
     const lo: [number, number, number] = [0, 0, 0];
     lo[a] = kRef + this.auxShift;
     this.reference = new DftRecorder(
-      auxLayout,
-      { lo, hi: [lo[0], lo[1], lo[2]] },
-      [0, 1, 2],
+      cellCentreStreams(auxLayout, { lo, hi: [lo[0], lo[1], lo[2]] }, [0, 1, 2]),
       setup.omegas,
     );
     this.refCoord = [0, 1, 2].map(
@@ -407,7 +410,113 @@ export class PlaneWaveSource {
       });
       this.stepAuxE((n + l) * dt);
       this.reference.record(aux.re, aux.im, (n + l + 1) * dt, (n + l + 0.5) * dt);
+      const line = this.incidentLine;
+      if (line && (n + l + 1) % line.every === 0) {
+        line.recorder.record(aux.re, aux.im, (n + l + 1) * dt, (n + l + 0.5) * dt, line.every);
+      }
     }
+  }
+
+  /**
+   * Starts recording every component of the incident field at main-grid indices
+   * `first`…`last` along the propagation axis, with the monitors' DFT cadence and time stamps
+   * (a sample after every step that is a multiple of `every`, weighted by it), so that flux
+   * monitors can add or remove it exactly (flux.ts). Call before the first step.
+   */
+  recordIncidentLine(first: number, last: number, every: number): void {
+    const a = this.geometry.axis;
+    const base = new Int32Array(last - first + 1);
+    for (let k = first; k <= last; k++) {
+      const pos = [0, 0, 0];
+      pos[a] = k + this.auxShift;
+      base[k - first] = this.aux.layout.index(pos[0], pos[1], pos[2]);
+    }
+    const one = new Int32Array([0]);
+    const streams = [0, 1, 2, 3, 4, 5].map((comp) => ({ comp, base, offsets: one }));
+    this.incidentLine = { recorder: new DftRecorder(streams, this.setup.omegas), first, every };
+  }
+
+  /**
+   * The incident field's raw DFT sums (the monitors' units) at the stored samples of a
+   * stream (flux.ts), per frequency index in `frequencies` and point, interleaved (re, im):
+   * each point is the mean over the stream's offsets of the incident value there, counted
+   * only where the main grid holds `where` the other field: with `where` "scattered" the
+   * offsets upstream of the TFSF plane (add it to get the total field), with "total" those
+   * downstream (subtract it to get the scattered field).
+   */
+  incidentSums(
+    stream: SampledComponent,
+    layout: YeeLayout,
+    frequencies: readonly number[],
+    where: "scattered" | "total",
+  ): Float64Array {
+    const line = this.incidentLine;
+    if (!line) throw new Error("recordIncidentLine() was not called");
+    const a = this.geometry.axis;
+    const [u, v] = [(a + 1) % 3, (a + 2) % 3];
+    const sums = line.recorder.sums[stream.comp];
+    const P = line.recorder.streams[0].base.length;
+    const isNode = !isHalfAlong(stream.comp, a);
+    const s = this.tfsfIndex;
+    // Which stored indices along a hold the total field (tfsf.ts): nodes from s on (sign > 0)
+    // or up to s; half positions k + ½ from s on, or up to s − 1.
+    const total = (k: number) => (this.geometry.sign > 0 ? k >= s : isNode ? k <= s : k <= s - 1);
+    const W = frequencies.length;
+    const points = stream.base.length;
+    const out = new Float64Array(2 * W * points);
+    const weight = 1 / stream.offsets.length;
+    const [sx, sy] = layout.strides;
+    for (let q = 0; q < points; q++) {
+      for (const off of stream.offsets) {
+        const p = stream.base[q] + off;
+        const idx = [Math.floor(p / sx) - 1, Math.floor((p % sx) / sy) - 1, (p % sy) - 1];
+        if (total(idx[a]) !== (where === "total")) continue;
+        const at = idx[a] - line.first;
+        // e^{i k_t·r} of the stored transverse indices, as the TFSF terms use.
+        const pc =
+          this.phaseCos[u][idx[u] + 1] * this.phaseCos[v][idx[v] + 1] -
+          this.phaseSin[u][idx[u] + 1] * this.phaseSin[v][idx[v] + 1];
+        const ps =
+          this.phaseSin[u][idx[u] + 1] * this.phaseCos[v][idx[v] + 1] +
+          this.phaseCos[u][idx[u] + 1] * this.phaseSin[v][idx[v] + 1];
+        for (let w = 0; w < W; w++) {
+          const o = 2 * (frequencies[w] * P + at);
+          const re = sums[o];
+          const im = sums[o + 1];
+          out[2 * (w * points + q)] += weight * (re * pc - im * ps);
+          out[2 * (w * points + q) + 1] += weight * (re * ps + im * pc);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The incident wave's Poynting flux density along the propagation axis, ½·Re(E_u·H_v* −
+   * E_v·H_u*), at the reference node in raw DFT units (multiply by |N|² for W/m²), computed
+   * on the grid exactly as flux monitors compute theirs (flux.ts), per recorded frequency.
+   */
+  incidentFluxDensity(frequency: number): number {
+    const line = this.incidentLine;
+    if (!line) throw new Error("recordIncidentLine() was not called");
+    const a = this.geometry.axis;
+    const [u, v] = [(a + 1) % 3, (a + 2) % 3];
+    const P = line.recorder.streams[0].base.length;
+    const at = (comp: number, k: number) => {
+      const o = 2 * (frequency * P + k - line.first);
+      return [line.recorder.sums[comp][o], line.recorder.sums[comp][o + 1]];
+    };
+    const k = this.kRef;
+    const hAvg = (comp: number) => {
+      const [r0, i0] = at(comp, k - 1);
+      const [r1, i1] = at(comp, k);
+      return [(r0 + r1) / 2, (i0 + i1) / 2];
+    };
+    const [eur, eui] = at(u, k);
+    const [evr, evi] = at(v, k);
+    const [hur, hui] = hAvg(3 + u);
+    const [hvr, hvi] = hAvg(3 + v);
+    return 0.5 * (eur * hvr + eui * hvi - (evr * hur + evi * hui));
   }
 
   /**

@@ -62,16 +62,37 @@ export interface CylinderSpec {
 }
 export type StructureSpec = BoxSpec | SphereSpec | CylinderSpec;
 
-export interface MonitorSpec {
+/** `points` vacuum wavelengths equally spaced from `start` to `stop` (metres), both included. */
+export interface WavelengthRange {
+  start: number;
+  stop: number;
+  points: number;
+}
+
+interface MonitorBase {
   name: string;
-  monitor_type: "field";
   center: Vec3;
   /** A zero extent along an axis makes the monitor a plane (two zeros a line, three a point). */
   size: Vec3;
-  components: FieldComponent[];
-  /** Vacuum wavelengths (metres) to record; when absent, only the source wavelength. */
-  wavelengths?: number[];
+  /** Vacuum wavelengths (metres) to record, a list or a range; default the source's. */
+  wavelengths?: number[] | WavelengthRange;
 }
+
+/** Frequency-domain phasors of field components at the cell centres inside a box. */
+export interface FieldMonitorSpec extends MonitorBase {
+  monitor_type: "field";
+  components: FieldComponent[];
+}
+
+/**
+ * Net Poynting flux through a plane (one zero extent) or out of the closed surface of a box
+ * (no zero extent), at each wavelength (flux.ts).
+ */
+export interface FluxMonitorSpec extends MonitorBase {
+  monitor_type: "flux";
+}
+
+export type MonitorSpec = FieldMonitorSpec | FluxMonitorSpec;
 
 export interface FdtdSettings {
   time_steps: number;
@@ -171,6 +192,47 @@ export interface MonitorResult {
   data: Partial<Record<FieldComponent, Float32Array>>;
 }
 
+/** What a flux monitor's `flux` measures (flux.ts, docs/solver.md "Flux monitors"). */
+export type FluxQuantity = "transmittance" | "reflectance" | "flux" | "box";
+
+export interface FluxMonitorResult {
+  name: string;
+  center: Vec3;
+  size: Vec3;
+  wavelengthsM: number[];
+  frequenciesHz: number[];
+  /**
+   * transmittance: total power through a plane normal to the propagation axis, along the
+   * propagation direction; reflectance: power flowing back, of the field upstream of the
+   * source plane or, in front of every structure, of the total minus the incident field;
+   * flux: total power along +axis through a plane normal to another axis; box: net power
+   * out of a closed box.
+   */
+  quantity: FluxQuantity;
+  /** Unit vector of positive flux for a plane; null for a box (outward). */
+  normal: Vec3 | null;
+  /** Area of the plane, or of the box's surface, in m² (whole cells it covers). */
+  areaM2: number;
+  /**
+   * Per wavelength: a plane's power normalised to the incident power through a plane of the
+   * same area normal to the propagation axis (dimensionless); a box's net outward power of
+   * the total field over the incident intensity (m², = −absorption cross-section).
+   */
+  flux: Float64Array;
+  /** Box only: cross-sections in m² per wavelength (scattered = total − incident field). */
+  crossSections: {
+    scattering: Float64Array;
+    absorption: Float64Array;
+    extinction: Float64Array;
+  } | null;
+  /** Incident intensity |S| in W/m² per wavelength, for the source's amplitude. */
+  incidentIntensityWPerM2: Float64Array;
+  /** Box coordinates of the cell centres the surface spans, per axis (m). */
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+}
+
 export interface MaterialUsed {
   name: string;
   /** Relative permittivity at the source wavelength, real and imaginary parts. */
@@ -206,7 +268,10 @@ export interface RunReport {
 
 export interface SolverResult {
   grid: { x: Float64Array; y: Float64Array; z: Float64Array; dtSeconds: number };
+  /** Field monitors. */
   monitors: MonitorResult[];
+  /** Flux monitors. */
+  fluxMonitors: FluxMonitorResult[];
   materials: MaterialUsed[];
   report: RunReport;
 }

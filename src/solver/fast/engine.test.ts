@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { YeeLayout } from "../grid.js";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation } from "../simulation.js";
-import { constantMaterials } from "../testing/index.js";
+import { boxSpec, constantMaterials } from "../testing/index.js";
 import type { SimulationSpec } from "../types.js";
 import { Command, ControlBlock, KernelFailure } from "./barrier.js";
 import { threadsFor } from "./engine.js";
@@ -17,21 +17,10 @@ const materials = constantMaterials({ glass: 2.25 });
 
 function cube(cells: number, steps: number): SimulationSpec {
   const size = cells * STEP;
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [size, size, size],
-      resolution: STEP,
-      boundary_conditions: ["pml", "pml", "pml"],
-      pml_layers: 8,
-    },
-    source: {
-      source_type: "plane_wave",
-      wavelength: 20 * STEP,
-      polarization: "te",
-      direction: [0, 0, 1],
-      amplitude: 1,
-    },
+  return boxSpec({
+    sizeM: [size, size, size],
+    stepM: STEP,
+    wavelengthM: 20 * STEP,
     structures: [
       { type: "box", center: [0, 0, 0], size: [size / 3, size / 3, size / 3], material: "glass" },
     ],
@@ -44,13 +33,8 @@ function cube(cells: number, steps: number): SimulationSpec {
         components: ["Ey"],
       },
     ],
-    fdtd_settings: {
-      time_steps: steps,
-      courant_factor: 0.99,
-      convergence_threshold: 0,
-      check_every_n: 100,
-    },
-  };
+    timeSteps: steps,
+  });
 }
 
 describe("fast engine", () => {

@@ -150,7 +150,7 @@ export class FastEngine implements Stepper {
       tfsf: problem.tfsf,
     };
     this.stepsPerSweep = this.blockLength(problem.alignSteps, options.stepsPerSweep);
-    this.monitors = new MonitorRecorders(layout, problem.monitors);
+    this.monitors = new MonitorRecorders(problem.monitors);
   }
 
   /**
