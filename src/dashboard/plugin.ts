@@ -16,7 +16,6 @@ import type {
   FastifyRequest,
 } from "fastify";
 import { ApiError } from "../errors.js";
-import type { RouteDeps } from "../http/types.js";
 import { loadAssets } from "./assets.js";
 import {
   Dashboard,
@@ -24,6 +23,7 @@ import {
   field,
   safeNext,
   SignInRequired,
+  type DashboardDeps,
   type DashboardOptions,
 } from "./context.js";
 import { OneTimeForms } from "./once.js";
@@ -116,7 +116,7 @@ function describeFailure(err: FastifyError | Error, req: FastifyRequest): Failur
 }
 
 export function dashboardPlugin(
-  deps: RouteDeps,
+  deps: DashboardDeps,
   options: DashboardOptions = {},
 ): FastifyPluginAsync {
   const d = new Dashboard(deps, options);

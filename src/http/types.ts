@@ -10,7 +10,7 @@ import type { Config } from "../config.js";
 import type { JobService } from "../jobs/service.js";
 import type { ServiceMetrics } from "../metrics/registry.js";
 import type { StorageBackend } from "../storage/types.js";
-import type { Store } from "../store/types.js";
+import type { Stores } from "../store/types.js";
 import type { Caller } from "./plugins/auth.js";
 
 export type App = FastifyInstance<
@@ -23,12 +23,10 @@ export type App = FastifyInstance<
 
 export interface RouteDeps {
   config: Config;
-  store: Store;
+  stores: Stores;
   storage: StorageBackend;
   jobs: JobService;
   metrics: ServiceMetrics;
-  /** Storage secret for verifying signed download addresses (local storage). */
-  signingSecret: string;
   /** Health of the embedded worker, when the server runs one. */
   workerRunning: () => boolean | null;
 }

@@ -14,7 +14,8 @@ import type {
   SimulationSpec,
   Vec3,
 } from "../solver/types.js";
-import { ajv, formatAjvErrors } from "./ajv.js";
+import { formatAjvErrors } from "./ajv.js";
+import { compileBounded } from "./bounded.js";
 import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
 
 export const DEFAULTS = {
@@ -38,7 +39,7 @@ export interface RequestLimits {
   solverBackend?: BackendChoice;
 }
 
-export const validateRequestSchema = ajv.compile<SimulationRequest>(SimulationRequestSchema);
+export const validateRequestSchema = compileBounded<SimulationRequest>(SimulationRequestSchema);
 
 /** The request with every default filled in (the form stored with the job and in the result). */
 export function applyDefaults(request: SimulationRequest): SimulationSpec {

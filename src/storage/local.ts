@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
-import { signDownload } from "./signing.js";
+import { signDownload, verifyDownload, type SignatureCheck } from "./signing.js";
 import type { StorageBackend, StoredObject } from "./types.js";
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
@@ -44,6 +44,18 @@ export class LocalFileStorage implements StorageBackend {
     return { key, bytes: (await stat(target)).size };
   }
 
+  /** Whether a download address's signature (see signedDownloadUrl) is ours and current. */
+  checkSignature(key: string, expires: number, name: string, signature: string): SignatureCheck {
+    return verifyDownload(
+      this.secret,
+      key,
+      expires,
+      name,
+      signature,
+      Math.floor(Date.now() / 1000),
+    );
+  }
+
   async signedDownloadUrl(key: string, ttlSeconds: number, downloadName: string): Promise<string> {
     const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
     const signature = signDownload(this.secret, key, expires, downloadName);
@@ -60,8 +72,17 @@ export class LocalFileStorage implements StorageBackend {
     }
   }
 
-  read(key: string, range?: { start: number; end: number }): Readable {
-    return createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const stream = createReadStream(
+      this.pathOf(key),
+      range ? { start: range.start, end: range.end } : {},
+    );
+    // Open before resolving, so that a missing object rejects here, not mid-response.
+    await new Promise<void>((resolve, reject) => {
+      stream.once("open", () => resolve());
+      stream.once("error", reject);
+    });
+    return stream;
   }
 
   async delete(key: string): Promise<void> {

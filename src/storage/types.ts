@@ -15,7 +15,7 @@ export interface StorageBackend {
   /** A download address valid for `ttlSeconds`. */
   signedDownloadUrl(key: string, ttlSeconds: number, downloadName: string): Promise<string>;
   stat(key: string): Promise<StoredObject | null>;
-  /** Reads bytes [start, end] inclusive, or the whole object. */
-  read(key: string, range?: { start: number; end: number }): Readable;
+  /** Reads bytes [start, end] inclusive, or the whole object (rejects if it is missing). */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   delete(key: string): Promise<void>;
 }

@@ -5,7 +5,7 @@
  * never cross the thread boundary.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { writeResultFile } from "../results/hdf5.js";
+import { ResultFileError, verifyResultFile, writeResultFile } from "../results/hdf5.js";
 import { runSimulation, SOLVER_VERSION } from "../solver/index.js";
 import {
   SolverDivergenceError,
@@ -79,12 +79,15 @@ try {
       send(lastProgress);
     },
   });
-  await writeResultFile(input.outPath, {
+  const fileInput = {
     jobId: input.jobId,
     solverVersion: SOLVER_VERSION,
     specJson: input.specJson,
     result,
-  });
+  };
+  await writeResultFile(input.outPath, fileInput);
+  // Read back before anyone calls the job done: a full disk leaves a file that opens fine.
+  await verifyResultFile(input.outPath, fileInput);
   const r = result.report;
   send({
     type: "done",
@@ -109,6 +112,8 @@ try {
   const e = err as Error;
   if (e.name === "AbortError") {
     send({ type: "failed", kind: "cancelled", message: "", step: lastProgress.step });
+  } else if (err instanceof ResultFileError) {
+    send({ type: "failed", kind: "storage", message: e.message, step: lastProgress.step });
   } else if (err instanceof SolverDivergenceError) {
     send({ type: "failed", kind: "diverged", message: e.message, step: lastProgress.step });
   } else {

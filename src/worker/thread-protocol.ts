@@ -20,4 +20,10 @@ export type ThreadMessage =
       mcellsPerSecond: number | null;
     }
   | { type: "done"; report: Record<string, unknown> }
-  | { type: "failed"; kind: "cancelled" | "diverged" | "error"; message: string; step: number };
+  | {
+      type: "failed";
+      /** storage: the result file did not reach the disk intact (full disk, I/O error). */
+      kind: "cancelled" | "diverged" | "error" | "storage";
+      message: string;
+      step: number;
+    };

@@ -1,8 +1,8 @@
 /**
  * Flux monitors through the service: a wavelength range is accepted, bad ones are refused with
  * field errors, the job record's solver report carries the spectra, the result file holds
- * /monitors/<name>/flux and /wavelengths (read back with h5py), and the CLI's reader still
- * lists the monitors.
+ * /monitors/<name>/flux along a /monitors/<name>/wavelength dimension scale (read back with
+ * h5py and xarray), and the CLI's reader still lists the monitors.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -88,8 +88,11 @@ test("a flux job: spectra in the job record and in the result file", async () =>
         "f = h5py.File(sys.argv[1])",
         "t = f['monitors/T']",
         "b = f['monitors/box']",
+        "import xarray",
+        "ds = xarray.open_dataset(sys.argv[1], group='monitors/T', engine='h5netcdf')",
         "print(json.dumps({'type': t.attrs['type'], 'quantity': t.attrs['quantity'],",
-        "  'flux': t['flux'][...].tolist(), 'wavelengths': t['wavelengths'][...].tolist(),",
+        "  'flux': t['flux'][...].tolist(), 'wavelengths': t['wavelength'][...].tolist(),",
+        "  'scale': t['flux'].dims[0][0].name, 'xarray': list(ds['flux'].dims),",
         "  'normal': t.attrs['normal'].tolist(), 'box': b.attrs['quantity'],",
         "  'sca': b['scattering_cross_section'].shape[0]}))",
       ].join("\n"),
@@ -104,6 +107,9 @@ test("a flux job: spectra in the job record and in the result file", async () =>
   assert.deepEqual(h5.normal, [0, 0, 1]);
   assert.equal(h5.box, "box");
   assert.equal(h5.sca, 1);
+  // The spectra hang on a wavelength dimension scale, as the field monitors' axes do.
+  assert.equal(h5.scale, "/monitors/T/wavelength");
+  assert.deepEqual(h5.xarray, ["wavelength"]);
   const fileFlux = h5.flux as number[];
   assert.ok(near(h5.wavelengths), String(h5.wavelengths));
   for (let i = 0; i < 6; i++) assert.ok(Math.abs(fileFlux[i] - T[i]) < 1e-5 * T[i]);

@@ -35,6 +35,11 @@ process.on("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
+/** The command line that runs `emsim ARGS` (for tests that spawn it themselves). */
+export function cliCommand(args: string[]): string[] {
+  return [process.execPath, ...ENTRY, ...args];
+}
+
 export function cli(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [...ENTRY, ...args], {
     encoding: "utf8",
@@ -46,6 +51,8 @@ export interface ServerProcess {
   child: ChildProcess;
   baseUrl: string;
   stderr: () => string;
+  /** What the server wrote to stdout (its request log, at EMSIM_LOG_LEVEL info). */
+  stdout: () => string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -53,29 +60,58 @@ export async function startServerProcess(
   port: number,
   dataDir: string,
   env: Record<string, string> = {},
+  options: {
+    tls?: boolean;
+    /**
+     * Small tmpfs file systems mounted (at these paths, sizes in KiB) in a private mount
+     * namespace of the server alone (`unshare -m`, needs root): a full disk with nothing
+     * mounted on the machine. The test reaches them through /proc/<pid>/root.
+     */
+    tmpfs?: { path: string; sizeKiB: number }[];
+    /** Commands (sh) run in that namespace after mounting, before the server starts. */
+    before?: string;
+  } = {},
 ): Promise<ServerProcess> {
-  const child = spawn(
+  const argv = [
     process.execPath,
-    [...ENTRY, "server", "--port", String(port), "--data-dir", dataDir],
-    {
-      env: {
-        ...process.env,
-        EMSIM_LOG_LEVEL: "warn",
-        EMSIM_POLL_INTERVAL_MS: "100",
-        EMSIM_SOLVER_THREADS: "1",
-        ...env,
-      },
-      stdio: ["ignore", "ignore", "pipe"],
+    ...ENTRY,
+    "server",
+    "--port",
+    String(port),
+    "--data-dir",
+    dataDir,
+  ];
+  const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
+  const script = [
+    ...(options.tmpfs ?? []).map(
+      (m) =>
+        `mkdir -p ${quote(m.path)} && mount -t tmpfs -o size=${m.sizeKiB}k tmpfs ${quote(m.path)}`,
+    ),
+    ...(options.before ? [options.before] : []),
+    'exec "$0" "$@"',
+  ].join(" && ");
+  const [command, ...args] = options.tmpfs ? ["unshare", "-m", "sh", "-c", script, ...argv] : argv;
+  const child = spawn(command!, args, {
+    env: {
+      ...process.env,
+      EMSIM_LOG_LEVEL: "warn",
+      EMSIM_POLL_INTERVAL_MS: "100",
+      EMSIM_SOLVER_THREADS: "1",
+      ...env,
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   running.add(child);
   child.once("exit", () => running.delete(child));
   // Neither the child nor its pipe keeps this process alive: a failed test must not hang.
   child.unref();
   (child.stderr as unknown as { unref?: () => void }).unref?.();
+  (child.stdout as unknown as { unref?: () => void }).unref?.();
   let err = "";
+  let out = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  const baseUrl = `${options.tls ? "https" : "http"}://127.0.0.1:${port}`;
   const end = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${err}`);
@@ -94,10 +130,59 @@ export async function startServerProcess(
     child,
     baseUrl,
     stderr: () => err,
+    stdout: () => out,
     kill: (signal: NodeJS.Signals = "SIGTERM") =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.ref(); // keep this process alive until the child has exited
+        child.once("exit", () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+export type WorkerProcess = Omit<ServerProcess, "baseUrl">;
+
+/** `emsim worker` as a separate process, started once it says it is polling. */
+export async function startWorkerProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [...ENTRY, "worker", "--data-dir", dataDir], {
+    env: {
+      ...process.env,
+      EMSIM_POLL_INTERVAL_MS: "100",
+      EMSIM_SOLVER_THREADS: "1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  child.unref();
+  (child.stderr as unknown as { unref?: () => void }).unref?.();
+  (child.stdout as unknown as { unref?: () => void }).unref?.();
+  let err = "";
+  let out = "";
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  const end = Date.now() + 60_000;
+  while (!/emsim worker \S+ polling/.test(err)) {
+    if (child.exitCode !== null) throw new Error(`worker exited: ${err}`);
+    if (Date.now() > end) {
+      child.kill("SIGKILL");
+      throw new Error(`worker did not start within 60 s; its stderr:\n${err}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    child,
+    stderr: () => err,
+    stdout: () => out,
+    kill: (signal: NodeJS.Signals = "SIGTERM") =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.ref();
         child.once("exit", () => resolve());
         child.kill(signal);
       }),

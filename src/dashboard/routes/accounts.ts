@@ -11,10 +11,15 @@ import { accountsBody, type AccountsView } from "../views/accounts.js";
 type AccountParams = { Params: { id: string } };
 
 export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
-  const { store, config } = d.deps;
+  const { stores, config } = d.deps;
+  const store = stores.accounts;
 
-  async function page(extra: Omit<AccountsView, "accounts">) {
-    return accountsBody({ accounts: await store.listAccounts(), ...extra });
+  async function page(extra: Omit<AccountsView, "accounts" | "lockouts">) {
+    const [accounts, lockouts] = await Promise.all([
+      store.listAccounts(),
+      d.throttle.lockedAccounts(),
+    ]);
+    return accountsBody({ accounts, lockouts, ...extra });
   }
 
   app.get("/accounts", async (req, reply) => {
@@ -46,7 +51,7 @@ export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
       );
     }
     const created = await store.createAccount({ email, isAdmin });
-    const invitation = await invitationAddress(store, config.baseUrl, created.id);
+    const invitation = await invitationAddress(stores.sessions, config.baseUrl, created.id);
     req.log.info(
       { event: "account_created", accountId: created.id, by: self.id },
       "account created",
@@ -66,7 +71,7 @@ export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
     if (target.id === self.id) {
       throw new DashboardError(400, "Change your own password on your account page.");
     }
-    const invitation = await invitationAddress(store, config.baseUrl, target.id);
+    const invitation = await invitationAddress(stores.sessions, config.baseUrl, target.id);
     req.log.info({ event: "invitation_created", accountId: target.id, by: self.id }, "invitation");
     return d.sendPage(reply, req, {
       title: "Accounts",
@@ -77,5 +82,17 @@ export function accountRoutes(app: FastifyInstance, d: Dashboard): void {
         invitation: { email: target.email, ...invitation, isNew: false },
       }),
     });
+  });
+
+  app.post<AccountParams>("/accounts/:id/unlock", async (req, reply) => {
+    const { account: self } = d.requireAdmin(req);
+    const target = await store.getAccount(req.params.id);
+    if (!target) throw new DashboardError(404, "There is no such account.");
+    await d.throttle.clearAccount(target.email);
+    req.log.info(
+      { event: "sign_in_lock_lifted", accountId: target.id, by: self.id },
+      "lock lifted",
+    );
+    return reply.redirect("/dashboard/accounts?notice=lock-lifted", 303);
   });
 }

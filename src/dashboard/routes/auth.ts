@@ -34,7 +34,7 @@ function newPasswordProblem(body: unknown, email: string): string | null {
 }
 
 export function authRoutes(app: FastifyInstance, d: Dashboard): void {
-  const { store } = d.deps;
+  const { accounts, sessions } = d.deps.stores;
 
   app.get("/sign-in", async (req, reply) => {
     if (d.state(req).account) return reply.redirect("/dashboard/jobs", 303);
@@ -58,26 +58,26 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
       });
     };
     if (!email || !password) return again(400, "Enter your email and password.");
-    const wait = d.throttle.retryAfterSeconds(email, req.ip);
-    if (wait > 0) {
+    // Counted as failed until the password proves right, so that parallel attempts cannot
+    // all pass the check while the first ones are still being hashed.
+    const begun = await d.throttle.begin(email, req.ip);
+    if ("waitSeconds" in begun) {
+      const wait = begun.waitSeconds;
       return again(
         429,
-        `Too many failed sign-in attempts. Try again in ${wait < 90 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}.`,
+        `Too many failed sign-in attempts. Try again in ${wait < 90 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}, or ask an administrator to lift the lock.`,
         { "Retry-After": String(wait) },
       );
     }
-    // Counted as failed until the password proves right, so that parallel attempts cannot
-    // all pass the check above while the first ones are still being hashed.
-    const attempt = d.throttle.recordFailure(email, req.ip);
-    const credentials = await store.findAccountCredentials(email);
+    const credentials = await accounts.findAccountCredentials(email);
     const ok = await verifyPassword(password, credentials?.passwordHash ?? null);
     if (!ok || !credentials) {
       req.log.info({ event: "dashboard_sign_in_failed" }, "dashboard sign-in failed");
       return again(401, "The email or password is not right.");
     }
-    d.throttle.recordSuccess(email, req.ip, attempt);
+    await d.throttle.succeeded(begun.attempt);
     if (needsRehash(credentials.passwordHash!)) {
-      await store.setPasswordHash(credentials.account.id, await hashPassword(password));
+      await accounts.setPasswordHash(credentials.account.id, await hashPassword(password));
     }
     await d.signIn(reply, credentials.account.id);
     // Expired sessions are removed now and then, on sign-in.
@@ -95,13 +95,13 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
   async function validToken(req: FastifyRequest<TokenParams>, purpose: "setup" | "invite") {
     const token = req.params.token;
     if (!isOpaqueToken(token)) return null;
-    const found = await store.findAccountToken(hashOpaqueToken(token), new Date().toISOString());
+    const found = await sessions.findAccountToken(hashOpaqueToken(token), new Date().toISOString());
     return found && found.purpose === purpose ? { token, record: found } : null;
   }
 
   app.get<TokenParams>("/setup/:token", TOKEN_ROUTE, async (req, reply) => {
     const valid = await validToken(req, "setup");
-    if (!valid || (await store.hasAdminWithPassword())) {
+    if (!valid || (await accounts.hasAdminWithPassword())) {
       return d.sendPage(reply, req, {
         title: "Setup",
         status: 404,
@@ -134,11 +134,11 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
       return again("Enter a valid email address.");
     const problem = newPasswordProblem(req.body, email);
     if (problem) return again(problem);
-    const existing = await store.findAccountCredentials(email);
+    const existing = await accounts.findAccountCredentials(email);
     if (existing?.passwordHash) {
       return again("An account with this email already has a password; use another address.");
     }
-    const account = await store.completeSetup({
+    const account = await sessions.completeSetup({
       tokenHash: hashOpaqueToken(valid.token),
       email,
       passwordHash: await hashPassword(field(req.body, "password")),
@@ -158,9 +158,11 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
 
   async function inviteTarget(req: FastifyRequest<TokenParams>) {
     const valid = await validToken(req, "invite");
-    const account = valid?.record.accountId ? await store.getAccount(valid.record.accountId) : null;
+    const account = valid?.record.accountId
+      ? await accounts.getAccount(valid.record.accountId)
+      : null;
     if (!valid || !account) return null;
-    const credentials = await store.findAccountCredentials(account.email);
+    const credentials = await accounts.findAccountCredentials(account.email);
     return { token: valid.token, account, hasPassword: Boolean(credentials?.passwordHash) };
   }
 
@@ -207,13 +209,13 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
         }),
       });
     }
-    const account = await store.redeemInvite({
+    const account = await sessions.redeemInvite({
       tokenHash: hashOpaqueToken(target.token),
       passwordHash: await hashPassword(field(req.body, "password")),
       now: new Date().toISOString(),
     });
     if (!account) throw new DashboardError(404, "This invitation is no longer valid.");
-    d.throttle.recordSuccess(account.email);
+    await d.throttle.clearAccount(account.email);
     await d.signIn(reply, account.id);
     return reply.redirect("/dashboard/jobs?notice=welcome", 303);
   });
@@ -236,18 +238,19 @@ export function authRoutes(app: FastifyInstance, d: Dashboard): void {
         status,
         body: accountBody({ account, csrf: d.csrfFor(req, reply), error }),
       });
-    const wait = d.throttle.retryAfterSeconds(account.email, req.ip);
-    if (wait > 0) return again(429, `Too many wrong passwords. Try again in ${wait} seconds.`);
-    const attempt = d.throttle.recordFailure(account.email, req.ip); // taken back if right
-    const credentials = await store.findAccountCredentials(account.email);
+    const begun = await d.throttle.begin(account.email, req.ip); // taken back if right
+    if ("waitSeconds" in begun) {
+      return again(429, `Too many wrong passwords. Try again in ${begun.waitSeconds} seconds.`);
+    }
+    const credentials = await accounts.findAccountCredentials(account.email);
     if (!(await verifyPassword(field(req.body, "current"), credentials?.passwordHash ?? null))) {
       return again(400, "The current password is not right.");
     }
-    d.throttle.recordSuccess(account.email, req.ip, attempt);
+    await d.throttle.succeeded(begun.attempt);
     const problem = newPasswordProblem(req.body, account.email);
     if (problem) return again(400, problem);
-    await store.setPasswordHash(account.id, await hashPassword(field(req.body, "password")));
-    await store.deleteSessionsOfAccount(account.id, session.idHash);
+    await accounts.setPasswordHash(account.id, await hashPassword(field(req.body, "password")));
+    await sessions.deleteSessionsOfAccount(account.id, session.idHash);
     return reply.redirect("/dashboard/account?notice=password-changed", 303);
   });
 }

@@ -73,4 +73,19 @@ export const SQLITE_MIGRATIONS: string[] = [
   `
   CREATE INDEX jobs_active_account ON jobs(account_id, created_at) WHERE status IN ('QUEUED','RUNNING');
   `,
+  // 4 — a row /health rewrites to learn whether the database still takes writes, and failed
+  // dashboard sign-ins (per email and per client address), shared by every API process.
+  `
+  CREATE TABLE health_probe (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    checked_at TEXT NOT NULL
+  );
+  CREATE TABLE signin_failures (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    throttle_key TEXT NOT NULL,
+    at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX signin_failures_key ON signin_failures(throttle_key, at_ms);
+  CREATE INDEX signin_failures_at ON signin_failures(at_ms);
+  `,
 ];

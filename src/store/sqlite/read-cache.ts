@@ -23,7 +23,7 @@
  * Cached values are shared between callers: treat them as read-only.
  */
 import type Database from "better-sqlite3";
-import type { ReadScope } from "./types.js";
+import type { ReadScope } from "../types.js";
 
 export interface ReadCacheLimits {
   /** Entries at most. */
