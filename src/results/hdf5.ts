@@ -84,12 +84,16 @@ const COMPONENT_NAMES: Record<string, [string, string]> = {
 };
 
 /**
- * One monitor's group: coordinates as dimension scales, then one dataset per component with
- * the scales attached to its axes.
+ * A monitor's group with what every monitor has: its type, centre, size, wavelengths and
+ * frequencies as attributes, and its x, y, z sample coordinates as dimension scales.
  */
-function writeMonitor(monitors: H5Group, m: MonitorResult): void {
+function monitorGroup(
+  monitors: H5Group,
+  m: MonitorResult | FluxMonitorResult,
+  type: "field" | "flux",
+): H5Group {
   const g = monitors.create_group(m.name);
-  str(g, "type", "field");
+  str(g, "type", type);
   f64(g, "center", m.center);
   f64(g, "size", m.size);
   f64(g, "wavelengths", m.wavelengthsM);
@@ -99,9 +103,19 @@ function writeMonitor(monitors: H5Group, m: MonitorResult): void {
     scale.make_scale(axis);
     describe(scale, "m", axis, { axis: axis.toUpperCase() });
   }
-  const [nw, nx, ny, nz] = m.shape;
-  const several = nw > 1;
-  // Several wavelengths are an axis of the data; one is a scalar coordinate of it.
+  return g;
+}
+
+/**
+ * The `wavelength` and `frequency` datasets: with `several`, shape (nw,) and wavelength a
+ * dimension scale that frequency runs along; otherwise scalars. Returns the wavelength's path.
+ */
+function wavelengthAxis(
+  g: H5Group,
+  m: MonitorResult | FluxMonitorResult,
+  several: boolean,
+): string {
+  const nw = m.wavelengthsM.length;
   const wavelength = g.create_dataset({
     name: "wavelength",
     data: new Float64Array(m.wavelengthsM),
@@ -119,6 +133,19 @@ function writeMonitor(monitors: H5Group, m: MonitorResult): void {
     // frequency runs along the wavelength axis: an auxiliary coordinate of it.
     frequency.attach_scale(0, wavelength.path);
   }
+  return wavelength.path;
+}
+
+/**
+ * One monitor's group: coordinates as dimension scales, then one dataset per component with
+ * the scales attached to its axes.
+ */
+function writeMonitor(monitors: H5Group, m: MonitorResult): void {
+  const g = monitorGroup(monitors, m, "field");
+  const [nw, nx, ny, nz] = m.shape;
+  const several = nw > 1;
+  // Several wavelengths are an axis of the data; one is a scalar coordinate of it.
+  wavelengthAxis(g, m, several);
   const axes = several ? ["wavelength", "x", "y", "z"] : ["x", "y", "z"];
   const shape = several ? [nw, nx, ny, nz] : [nx, ny, nz];
   for (const [component, data] of Object.entries(m.data)) {
@@ -173,40 +200,16 @@ function fluxSpectra(m: FluxMonitorResult): [string, Float64Array, string, strin
  * one value per wavelength), and the coordinates of the cells its surface spans.
  */
 function writeFluxMonitor(monitors: H5Group, m: FluxMonitorResult): void {
-  const g = monitors.create_group(m.name);
-  str(g, "type", "flux");
+  // x, y, z: the cells the surface spans, scales of their own (netCDF readers want every
+  // dataset on named dimensions), not axes of the spectra.
+  const g = monitorGroup(monitors, m, "flux");
   str(g, "quantity", m.quantity);
   if (m.normal) f64(g, "normal", m.normal);
   f64(g, "area", m.areaM2);
-  f64(g, "center", m.center);
-  f64(g, "size", m.size);
-  f64(g, "wavelengths", m.wavelengthsM);
-  f64(g, "frequencies", m.frequenciesHz);
-  // The cells the surface spans: scales of their own (netCDF readers want every dataset on
-  // named dimensions), not axes of the spectra.
-  for (const axis of ["x", "y", "z"] as const) {
-    const scale = g.create_dataset({ name: axis, data: m[axis] });
-    scale.make_scale(axis);
-    describe(scale, "m", axis, { axis: axis.toUpperCase() });
-  }
-  const nw = m.wavelengthsM.length;
-  const wavelength = g.create_dataset({
-    name: "wavelength",
-    data: new Float64Array(m.wavelengthsM),
-    shape: [nw],
-  });
-  describe(wavelength, "m", "vacuum wavelength", { standard_name: "radiation_wavelength" });
-  wavelength.make_scale("wavelength");
-  const frequency = g.create_dataset({
-    name: "frequency",
-    data: new Float64Array(m.frequenciesHz),
-    shape: [nw],
-  });
-  describe(frequency, "Hz", "frequency", { standard_name: "radiation_frequency" });
-  frequency.attach_scale(0, wavelength.path);
+  const wavelength = wavelengthAxis(g, m, true);
   for (const [name, data, units, longName] of fluxSpectra(m)) {
-    const dataset = g.create_dataset({ name, data, shape: [nw] });
-    dataset.attach_scale(0, wavelength.path);
+    const dataset = g.create_dataset({ name, data, shape: [data.length] });
+    dataset.attach_scale(0, wavelength);
     describe(dataset, units, longName, { coordinates: "frequency" });
   }
 }
