@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { BACKEND_CHOICES, type BackendChoice } from "./solver/backend.js";
 
 export interface Config {
   host: string;
@@ -32,8 +33,10 @@ export interface Config {
   downloadUrlTtlSeconds: number;
   /** Run a job worker inside the server process. */
   embeddedWorker: boolean;
-  /** Worker threads the solver may use (fast kernel). */
+  /** Worker threads the solver may use (wasm backend). */
   solverThreads: number;
+  /** Which solver backend steps the fields; validation applies its memory bound. */
+  solverBackend: BackendChoice;
   /** Active (QUEUED or RUNNING) jobs allowed per scope. */
   maxActiveJobs: number;
   /** "account": the limit applies per account; "global": across the whole service. */
@@ -163,6 +166,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (scope !== "account" && scope !== "global") {
     throw new Error(`EMSIM_CONCURRENCY_SCOPE must be "account" or "global", got "${scope}"`);
   }
+  const backend = env.EMSIM_SOLVER_BACKEND || "auto";
+  if (!(BACKEND_CHOICES as readonly string[]).includes(backend)) {
+    throw new Error(
+      `EMSIM_SOLVER_BACKEND must be one of ${BACKEND_CHOICES.join(", ")}, got "${backend}"`,
+    );
+  }
   const config: Config = {
     host,
     port,
@@ -176,6 +185,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     downloadUrlTtlSeconds: intVar(env, "EMSIM_DOWNLOAD_TTL_SECONDS", 900, 1),
     embeddedWorker: boolVar(env, "EMSIM_EMBEDDED_WORKER", true),
     solverThreads: intVar(env, "EMSIM_SOLVER_THREADS", availableParallelism(), 1),
+    solverBackend: backend as BackendChoice,
     maxActiveJobs: intVar(env, "EMSIM_MAX_ACTIVE_JOBS", 1, 1),
     concurrencyScope: scope,
     limits: {

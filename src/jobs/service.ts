@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
 import { errors } from "../errors.js";
-import { checkRequest } from "../schema/validate.js";
+import { checkRequest, type RequestLimits } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type { RunEstimate } from "../solver/types.js";
 import type { StorageBackend } from "../storage/types.js";
@@ -54,6 +54,11 @@ export class JobService {
         : 0.7 * this.measuredMcellsPerSecond + 0.3 * mcellsPerSecond;
   }
 
+  /** The deployment's limits and the configured solver backend, whose bound applies too. */
+  private requestLimits(): RequestLimits {
+    return { ...this.config.limits, solverBackend: this.config.solverBackend };
+  }
+
   private toEstimate(e: RunEstimate): Estimate {
     const rate = this.measuredMcellsPerSecond ?? DEFAULT_MCELLS_PER_SECOND;
     return {
@@ -72,14 +77,14 @@ export class JobService {
 
   /** Same validation as submission; never queues. */
   estimate(request: SimulationRequest): Estimate {
-    const outcome = checkRequest(request, this.config.limits);
+    const outcome = checkRequest(request, this.requestLimits());
     if (!outcome.ok) throw errors.validation(outcome.errors);
     return this.toEstimate(outcome.estimate);
   }
 
   /** Validates (the body already passed the JSON schema) and admits a job, or throws. */
   async submit(accountId: string, request: SimulationRequest): Promise<JobRow> {
-    const outcome = checkRequest(request, this.config.limits);
+    const outcome = checkRequest(request, this.requestLimits());
     if (!outcome.ok) throw errors.validation(outcome.errors);
     const result = await this.admit(
       {

@@ -10,6 +10,11 @@
  *                          reads as complex), shaped (nx, ny, nz), or (nw, nx, ny, nz) when the
  *                          monitor records several wavelengths; datasets wavelength and
  *                          frequency, (nw,) then, scalars otherwise.
+ *   /monitors/<name>       (flux monitors) attrs type="flux", quantity, normal, area, center,
+ *                          size, wavelengths, frequencies; datasets wavelength (a scale) and
+ *                          frequency (nw,), flux, incident_intensity, and for a box
+ *                          scattering/absorption/extinction_cross_section (m²), all (nw,);
+ *                          x, y, z: the cells the surface spans.
  * Whole-number JS attributes would become int32 and overflow silently, so every numeric
  * attribute is written with an explicit dtype.
  *
@@ -23,7 +28,7 @@
  */
 import h5wasm from "h5wasm/node";
 import { closeSync, fsyncSync, openSync } from "node:fs";
-import type { MonitorResult, SolverResult } from "../solver/types.js";
+import type { FluxMonitorResult, MonitorResult, SolverResult } from "../solver/types.js";
 
 export const RESULT_FORMAT = "emsim-result";
 /** 2: coordinates are HDF5 dimension scales with CF attributes (1 had the same datasets without). */
@@ -79,12 +84,16 @@ const COMPONENT_NAMES: Record<string, [string, string]> = {
 };
 
 /**
- * One monitor's group: coordinates as dimension scales, then one dataset per component with
- * the scales attached to its axes.
+ * A monitor's group with what every monitor has: its type, centre, size, wavelengths and
+ * frequencies as attributes, and its x, y, z sample coordinates as dimension scales.
  */
-function writeMonitor(monitors: H5Group, m: MonitorResult): void {
+function monitorGroup(
+  monitors: H5Group,
+  m: MonitorResult | FluxMonitorResult,
+  type: "field" | "flux",
+): H5Group {
   const g = monitors.create_group(m.name);
-  str(g, "type", "field");
+  str(g, "type", type);
   f64(g, "center", m.center);
   f64(g, "size", m.size);
   f64(g, "wavelengths", m.wavelengthsM);
@@ -94,9 +103,19 @@ function writeMonitor(monitors: H5Group, m: MonitorResult): void {
     scale.make_scale(axis);
     describe(scale, "m", axis, { axis: axis.toUpperCase() });
   }
-  const [nw, nx, ny, nz] = m.shape;
-  const several = nw > 1;
-  // Several wavelengths are an axis of the data; one is a scalar coordinate of it.
+  return g;
+}
+
+/**
+ * The `wavelength` and `frequency` datasets: with `several`, shape (nw,) and wavelength a
+ * dimension scale that frequency runs along; otherwise scalars. Returns the wavelength's path.
+ */
+function wavelengthAxis(
+  g: H5Group,
+  m: MonitorResult | FluxMonitorResult,
+  several: boolean,
+): string {
+  const nw = m.wavelengthsM.length;
   const wavelength = g.create_dataset({
     name: "wavelength",
     data: new Float64Array(m.wavelengthsM),
@@ -114,6 +133,19 @@ function writeMonitor(monitors: H5Group, m: MonitorResult): void {
     // frequency runs along the wavelength axis: an auxiliary coordinate of it.
     frequency.attach_scale(0, wavelength.path);
   }
+  return wavelength.path;
+}
+
+/**
+ * One monitor's group: coordinates as dimension scales, then one dataset per component with
+ * the scales attached to its axes.
+ */
+function writeMonitor(monitors: H5Group, m: MonitorResult): void {
+  const g = monitorGroup(monitors, m, "field");
+  const [nw, nx, ny, nz] = m.shape;
+  const several = nw > 1;
+  // Several wavelengths are an axis of the data; one is a scalar coordinate of it.
+  wavelengthAxis(g, m, several);
   const axes = several ? ["wavelength", "x", "y", "z"] : ["x", "y", "z"];
   const shape = several ? [nw, nx, ny, nz] : [nx, ny, nz];
   for (const [component, data] of Object.entries(m.data)) {
@@ -133,6 +165,52 @@ function writeMonitor(monitors: H5Group, m: MonitorResult): void {
       description: `${component[1]} component of the ${field} phasor, normalised by the source spectrum`,
       coordinates: several ? "frequency" : "wavelength frequency",
     });
+  }
+}
+
+/** The per-wavelength datasets of a flux monitor, with their units and meaning. */
+function fluxSpectra(m: FluxMonitorResult): [string, Float64Array, string, string][] {
+  const perIncident = m.quantity === "box" ? "m2" : "1";
+  const out: [string, Float64Array, string, string][] = [
+    [
+      "flux",
+      m.flux,
+      perIncident,
+      `net Poynting flux (${m.quantity}), normalised to the incident wave`,
+    ],
+    [
+      "incident_intensity",
+      m.incidentIntensityWPerM2,
+      "W m-2",
+      "intensity of the incident plane wave",
+    ],
+  ];
+  if (m.crossSections) {
+    out.push(
+      ["scattering_cross_section", m.crossSections.scattering, "m2", "scattering cross-section"],
+      ["absorption_cross_section", m.crossSections.absorption, "m2", "absorption cross-section"],
+      ["extinction_cross_section", m.crossSections.extinction, "m2", "extinction cross-section"],
+    );
+  }
+  return out;
+}
+
+/**
+ * A flux monitor's group: its spectra along a `wavelength` dimension scale (always an axis,
+ * one value per wavelength), and the coordinates of the cells its surface spans.
+ */
+function writeFluxMonitor(monitors: H5Group, m: FluxMonitorResult): void {
+  // x, y, z: the cells the surface spans, scales of their own (netCDF readers want every
+  // dataset on named dimensions), not axes of the spectra.
+  const g = monitorGroup(monitors, m, "flux");
+  str(g, "quantity", m.quantity);
+  if (m.normal) f64(g, "normal", m.normal);
+  f64(g, "area", m.areaM2);
+  const wavelength = wavelengthAxis(g, m, true);
+  for (const [name, data, units, longName] of fluxSpectra(m)) {
+    const dataset = g.create_dataset({ name, data, shape: [data.length] });
+    dataset.attach_scale(0, wavelength);
+    describe(dataset, units, longName, { coordinates: "frequency" });
   }
 }
 
@@ -196,6 +274,7 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
 
     const monitors = file.create_group("monitors");
     for (const m of result.monitors) writeMonitor(monitors, m);
+    for (const m of result.fluxMonitors) writeFluxMonitor(monitors, m);
   } finally {
     file.close();
   }
@@ -312,6 +391,11 @@ export async function verifyResultFile(path: string, input: ResultFileInput): Pr
       for (const [component, data] of Object.entries(m.data)) {
         if (!data) continue;
         compareDataset(read, `/monitors/${m.name}/${component}`, shape, bytesOf(data));
+      }
+    }
+    for (const m of result.fluxMonitors) {
+      for (const [name, data] of fluxSpectra(m)) {
+        compareDataset(read, `/monitors/${m.name}/${name}`, [data.length], bytesOf(data));
       }
     }
   } catch (err) {

@@ -26,6 +26,7 @@ export const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"] as const;
 export const MAX_STRUCTURES = 1000;
 export const MAX_MONITORS = 64;
 export const MAX_MONITOR_WAVELENGTHS = 64;
+export const MAX_FLUX_WAVELENGTHS = 200;
 
 export const DomainSchema = Type.Object(
   {
@@ -134,14 +135,43 @@ export const StructureSchema = Type.Unsafe<StructureSpec>({
   description: "A box, sphere or cylinder; later structures override earlier ones.",
 });
 
-export const MonitorSchema = Type.Object(
+const monitorName = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: "^[A-Za-z0-9_.-]+$",
+  description: "Unique label (letters, digits, _ . -).",
+});
+
+export const WavelengthRangeSchema = Type.Object(
   {
-    name: Type.String({
-      minLength: 1,
-      maxLength: 64,
-      pattern: "^[A-Za-z0-9_.-]+$",
-      description: "Unique label (letters, digits, _ . -).",
+    start: positive("First vacuum wavelength in metres."),
+    stop: positive("Last vacuum wavelength in metres."),
+    points: Type.Integer({
+      minimum: 1,
+      maximum: MAX_FLUX_WAVELENGTHS,
+      description: `Wavelengths from start to stop, equally spaced, both included (at most ${MAX_MONITOR_WAVELENGTHS} for a field monitor, ${MAX_FLUX_WAVELENGTHS} for a flux monitor).`,
     }),
+  },
+  { additionalProperties: false, title: "WavelengthRange" },
+);
+
+const monitorWavelengths = (most: number) =>
+  Type.Optional(
+    Type.Union(
+      [
+        Type.Array(Type.Number({ exclusiveMinimum: 0 }), { minItems: 1, maxItems: most }),
+        WavelengthRangeSchema,
+      ],
+      {
+        description:
+          "Extension: vacuum wavelengths (metres) to record from the same run, a list or {start, stop, points}; default the source wavelength. They must lie within ±50 % of the source frequency (the pulse covers that band).",
+      },
+    ),
+  );
+
+export const FieldMonitorSchema = Type.Object(
+  {
+    name: monitorName,
     monitor_type: Type.Literal("field"),
     center: vec3("Centre in metres."),
     size: vec3("Extent in metres; a zero extent along an axis makes a plane.", { minimum: 0 }),
@@ -153,14 +183,7 @@ export const MonitorSchema = Type.Object(
         description: 'Default ["Ex","Ey","Ez"].',
       }),
     ),
-    wavelengths: Type.Optional(
-      Type.Array(Type.Number({ exclusiveMinimum: 0 }), {
-        minItems: 1,
-        maxItems: MAX_MONITOR_WAVELENGTHS,
-        description:
-          "Extension: vacuum wavelengths (metres) to record from the same run; default the source wavelength.",
-      }),
-    ),
+    wavelengths: monitorWavelengths(MAX_MONITOR_WAVELENGTHS),
   },
   {
     additionalProperties: false,
@@ -169,6 +192,38 @@ export const MonitorSchema = Type.Object(
       "Records frequency-domain field phasors on a box, plane, line or point, normalised by the source spectrum.",
   },
 );
+
+export const FluxMonitorSchema = Type.Object(
+  {
+    name: monitorName,
+    monitor_type: Type.Literal("flux"),
+    center: vec3("Centre in metres."),
+    size: vec3(
+      "Extent in metres: a zero extent along exactly one axis makes a plane (flux through it), none a box (net flux out of it).",
+      { minimum: 0 },
+    ),
+    wavelengths: monitorWavelengths(MAX_FLUX_WAVELENGTHS),
+  },
+  {
+    additionalProperties: false,
+    title: "FluxMonitor",
+    description:
+      "Records the net Poynting flux through a plane or out of a box at each wavelength, normalised to the incident wave.",
+  },
+);
+
+/** A discriminated union on `monitor_type`, so that a bad flux monitor is reported as one. */
+export const MonitorSchema = Type.Unsafe<
+  Static<typeof FieldMonitorSchema> | Static<typeof FluxMonitorSchema>
+>({
+  type: "object",
+  required: ["monitor_type"],
+  discriminator: { propertyName: "monitor_type" },
+  oneOf: [FieldMonitorSchema, FluxMonitorSchema],
+  title: "Monitor",
+  description:
+    "A field monitor (phasors of components) or a flux monitor (Poynting flux through a plane or out of a box).",
+});
 
 export const FdtdSettingsSchema = Type.Object(
   {

@@ -1,9 +1,13 @@
 /** Messages between a job worker and its solver thread. */
+import type { BackendChoice } from "../solver/types.js";
+
 export interface ThreadInput {
   jobId: string;
   specJson: string;
   outPath: string;
   threads: number;
+  /** The solver backend configured for this worker (EMSIM_SOLVER_BACKEND). */
+  backend: BackendChoice;
 }
 
 export type ThreadMessage =

@@ -284,6 +284,7 @@ export class JobWorker {
       specJson: job.specJson,
       outPath,
       threads: this.config.solverThreads,
+      backend: this.config.solverBackend,
     };
     const thread = startSolverThread(input);
     let cancelTimer: NodeJS.Timeout | null = null;

@@ -3,7 +3,7 @@
  * permittivities (the public API only takes library names) and builders for quasi-1-D
  * problems (a cross-section one cell wide with periodic boundaries).
  */
-import type { MaterialResolver } from "./simulation.js";
+import type { MaterialResolver } from "../simulation.js";
 import type {
   Boundary,
   FieldComponent,
@@ -11,7 +11,7 @@ import type {
   SimulationSpec,
   StructureSpec,
   Vec3,
-} from "./types.js";
+} from "../types.js";
 
 /** vacuum/air plus the given names with constant relative permittivity re + i·im. */
 export function constantMaterials(
@@ -94,6 +94,52 @@ export function lineSpec(p: LineProblem): SimulationSpec {
   };
 }
 
+export interface BoxProblem {
+  /** Region of interest in metres. */
+  sizeM: Vec3;
+  stepM: number;
+  wavelengthM: number;
+  /** Default pml on every axis. */
+  boundaries?: [Boundary, Boundary, Boundary];
+  pmlLayers?: number;
+  /** Default +z. */
+  direction?: Vec3;
+  structures?: StructureSpec[];
+  monitors?: MonitorSpec[];
+  timeSteps: number;
+  /** Default 0 (every time step runs). */
+  threshold?: number;
+  checkEvery?: number;
+}
+
+/** A 3-D plane-wave problem in a box, te, amplitude 1, S = 0.99. */
+export function boxSpec(p: BoxProblem): SimulationSpec {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: p.sizeM,
+      resolution: p.stepM,
+      boundary_conditions: p.boundaries ?? ["pml", "pml", "pml"],
+      pml_layers: p.pmlLayers ?? 8,
+    },
+    source: {
+      source_type: "plane_wave",
+      wavelength: p.wavelengthM,
+      polarization: "te",
+      direction: p.direction ?? [0, 0, 1],
+      amplitude: 1,
+    },
+    structures: p.structures ?? [],
+    monitors: p.monitors ?? [],
+    fdtd_settings: {
+      time_steps: p.timeSteps,
+      courant_factor: 0.99,
+      convergence_threshold: p.threshold ?? 0,
+      check_every_n: p.checkEvery ?? 100,
+    },
+  };
+}
+
 /** A slab (box spanning the cross-section) between `fromM` and `toM` along `axis`. */
 export function slab(axis: number, fromM: number, toM: number, material: string): StructureSpec {
   const center: Vec3 = [0, 0, 0];
@@ -121,6 +167,20 @@ export function pointMonitor(
     components,
     ...(wavelengths ? { wavelengths } : {}),
   };
+}
+
+/** A flux plane normal to `axis` at coordinate `atM`, across the whole cross-section. */
+export function fluxPlane(
+  name: string,
+  axis: number,
+  atM: number,
+  wavelengths?: MonitorSpec["wavelengths"],
+): MonitorSpec {
+  const center: Vec3 = [0, 0, 0];
+  const size: Vec3 = [1, 1, 1];
+  center[axis] = atM;
+  size[axis] = 0;
+  return { name, monitor_type: "flux", center, size, ...(wavelengths ? { wavelengths } : {}) };
 }
 
 /** Complex value `index` of a monitor's interleaved component data. */
@@ -195,7 +255,7 @@ export function discreteSlabRT(
   return { R: (bRe * bRe + bIm * bIm) / a2, T: 1 / a2 };
 }
 
-type Complex = { re: number; im: number };
+export type Complex = { re: number; im: number };
 const cmul = (a: Complex, b: Complex): Complex => ({
   re: a.re * b.re - a.im * b.im,
   im: a.re * b.im + a.im * b.re,
@@ -220,6 +280,19 @@ export function airySlab(
   thicknessM: number,
   wavelengthM: number,
 ): { R: number; T: number } {
+  const { r, t } = airySlabAmplitudes(n, thicknessM, wavelengthM);
+  return { R: abs2(r), T: abs2(t) };
+}
+
+/**
+ * The complex amplitudes behind airySlab: the reflected field at the front face and the
+ * transmitted field at the back face, both for a unit incident field at the front face.
+ */
+export function airySlabAmplitudes(
+  n: Complex,
+  thicknessM: number,
+  wavelengthM: number,
+): { r: Complex; t: Complex } {
   const k0d = (2 * Math.PI * thicknessM) / wavelengthM;
   const r1 = cdiv({ re: 1 - n.re, im: -n.im }, { re: 1 + n.re, im: n.im });
   const r1sq = cmul(r1, r1);
@@ -231,5 +304,5 @@ export function airySlab(
   };
   const r = cdiv(cmul(r1, { re: 1 - e2.re, im: -e2.im }), den);
   const t = cdiv(cmul({ re: 1 - r1sq.re, im: -r1sq.im }, e1), den);
-  return { R: abs2(r), T: abs2(t) };
+  return { r, t };
 }

@@ -1,13 +1,13 @@
 /**
  * Throughput of the reference kernel's bulk update (no CPML, no source), in million
  * cell-updates per second (one cell-update = the H and the E half step of one cell):
- *   npx tsx src/solver/kernel-bench.ts [cells per axis = 96] [steps = 20]
+ *   npx tsx bench/reference-kernel.ts [cells per axis = 96] [steps = 20]
  * Run on an otherwise idle machine; the figures in docs/solver.md came from this script.
  */
-import { planGrid, YeeLayout } from "./grid.js";
-import { referenceKernel } from "./kernel.js";
-import { buildMedium } from "./medium.js";
-import { YeeGrid } from "./yee.js";
+import { planGrid, YeeLayout } from "../src/solver/grid.js";
+import { referenceKernel } from "../src/solver/kernel.js";
+import { buildMedium } from "../src/solver/medium.js";
+import { buildGridModel, YeeGrid } from "../src/solver/yee.js";
 
 const n = Number(process.argv[2] ?? 96);
 const steps = Number(process.argv[3] ?? 20);
@@ -22,9 +22,11 @@ const plan = planGrid(
   0.99,
 );
 const layout = new YeeLayout([n, n, n], ["periodic", "periodic", "periodic"]);
-const grid = new YeeGrid(plan, layout, buildMedium(plan, layout, { epsRe: 2, sigma: 0 }, []), {
-  omega0: 1e15,
-});
+const grid = new YeeGrid(
+  buildGridModel(plan, layout, buildMedium(plan, layout, { epsRe: 2, sigma: 0 }, []), {
+    omega0: 1e15,
+  }),
+);
 for (const f of grid.re.c) for (let i = 0; i < f.length; i++) f[i] = Math.random() - 0.5;
 for (let rep = 0; rep < 3; rep++) {
   const t0 = performance.now();
