@@ -27,8 +27,11 @@ export interface RandomLayout {
   spaceNm: number;
 }
 
-/** One random layout of `count` shapes in a field about 3 µm across. */
-export function randomLayout(seed: number, count = 8): RandomLayout {
+/**
+ * One random layout of `count` shapes in a field about 3 µm across; with `manhattan`, no
+ * circles (every edge horizontal or vertical).
+ */
+export function randomLayout(seed: number, count = 8, manhattan = false): RandomLayout {
   const rnd = seededRandom(seed);
   const grid = rnd() < 0.5 ? 10 : 1;
   const q = (v: number): number => Math.round(v / grid) * grid;
@@ -81,7 +84,7 @@ export function randomLayout(seed: number, count = 8): RandomLayout {
           y + height,
         ),
       );
-    } else if (kind < 0.66) {
+    } else if (kind < 0.66 && !manhattan) {
       const r = between(40, 400);
       polygons.push(circleRing(x, y, r, 1 + rnd() * 4, 1));
     } else if (kind < 0.78 && boxes.length > 0) {

@@ -850,7 +850,9 @@ function flatten(p: Parsed, limits: GdsReadLimits, topCell: string | undefined):
   }
 
   // Database units to nanometres.
-  const scale = p.dbuMetres / 1e-9;
+  // 1e-10 / 1e-9 is 0.09999999999999999 in doubles: keep 12 significant digits, which every
+  // database unit written as a decimal number of metres has.
+  const scale = Number((p.dbuMetres / 1e-9).toPrecision(12));
   const integralScale =
     Math.abs(scale - Math.round(scale)) < 1e-9 * scale && Math.round(scale) >= 1;
   const nmPerDbu = integralScale ? Math.round(scale) : scale;
