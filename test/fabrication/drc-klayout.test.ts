@@ -20,7 +20,7 @@ import { mergePolygons } from "../../src/fabrication/geometry/merge.js";
 import { ringArea2 } from "../../src/fabrication/geometry/polygon.js";
 import { runDrc } from "../../src/fabrication/drc/run.js";
 import { segmentDistance, type Edge } from "../../src/fabrication/drc/relation.js";
-import { runKlayout, scratchDir } from "./klayout.js";
+import { lastJson, runKlayout, scratchDir } from "./klayout.js";
 import { randomLayout } from "./random-layouts.js";
 
 const KLAYOUT_SCRIPT = `
@@ -78,14 +78,9 @@ test("DRC agrees with KLayout's width and space checks on 500 random layouts", a
     manifest.push(`${file} ${c.layout.widthNm} ${c.layout.spaceNm}`);
   });
   writeFileSync(join(dir, "manifest.txt"), manifest.join("\n"));
-  const klayout = JSON.parse(
+  const klayout = lastJson<Array<{ polygons: number; area: number; width: Pair[]; space: Pair[] }>>(
     await runKlayout(KLAYOUT_SCRIPT, { manifest: join(dir, "manifest.txt") }),
-  ) as Array<{
-    polygons: number;
-    area: number;
-    width: Pair[];
-    space: Pair[];
-  }>;
+  );
   assert.equal(klayout.length, cases.length);
 
   let compared = 0;

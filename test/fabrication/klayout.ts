@@ -39,3 +39,14 @@ export async function runKlayout(
 export function scratchDir(): string {
   return mkdtempSync(join(tmpdir(), "emsim-fab-"));
 }
+
+/** The JSON document a script printed last (KLayout may print warnings before it). */
+export function lastJson<T>(stdout: string): T {
+  const line = stdout
+    .trim()
+    .split("\n")
+    .reverse()
+    .find((l) => l.startsWith("{") || l.startsWith("["));
+  if (line === undefined) throw new Error(`no JSON in KLayout's output:\n${stdout}`);
+  return JSON.parse(line) as T;
+}

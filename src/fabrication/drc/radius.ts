@@ -3,9 +3,11 @@
  * the semantics are ours (docs/fabrication.md):
  *
  * - An arc is a run of at least 3 consecutive vertices of one outline where the outline turns
- *   the same way by a small angle (0° < |turn| ≤ 30°), i.e. an arc drawn with at least 4
- *   segments of at most 30° each (a circle with 12 or more vertices). Manhattan corners (90°)
- *   and 45° chamfers never qualify; a taper's two bends are too few.
+ *   the same way by a small angle (|turn| ≤ 30°), i.e. an arc drawn with at least 4 segments
+ *   of at most 30° each (a circle with 12 or more vertices), turning 10° or more in all.
+ *   Turns smaller than the grid's rounding noise (about 1 nm divided by the edge length) may
+ *   have either sign, so a finely segmented arc snapped to 1 nm stays one run. Manhattan
+ *   corners (90°) and 45° chamfers never qualify; a taper's two bends are too few.
  * - Its radius is a least-squares circle through the run's vertices (Kåsa's algebraic fit);
  *   runs whose vertices stray from that circle by more than max(1 nm, 2 % of the radius) are
  *   not arcs (e.g. a spline that changes curvature).
@@ -13,13 +15,16 @@
  *   polygon around the same centre are the outer and inner edges of one bend or ring: the
  *   feature's radius is their mean, the centre-line radius that PDK bend rules state. A lone
  *   convex arc (a disc, a rounded corner) or lone concave arc (a fillet) has its own radius.
- * - A feature violates `min_radius` when its radius is strictly below the rule.
+ * - A feature violates `min_radius` when its radius is below the rule by more than 0.5 nm (the
+ *   fit's resolution on a 1 nm grid: a circle drawn at exactly the rule radius passes).
  */
 
 import type { MergeResult } from "../geometry/merge.js";
 
 const MAX_TURN_RAD = (30 * Math.PI) / 180;
 const MIN_RUN_VERTICES = 3;
+/** An arc turns by at least 10° in all. */
+const MIN_SPAN_RAD = (10 * Math.PI) / 180;
 
 export interface Arc {
   /** Merged polygon the arc belongs to. */
@@ -61,18 +66,30 @@ export function findArcs(merge: MergeResult): Arc[] {
       const by = loop[2 * q + 1]! - loop[2 * i + 1]!;
       turn[i] = Math.atan2(ax * by - ay * bx, ax * bx + ay * by);
     }
-    const arcLike = (i: number): number => {
-      const t = turn[i]!;
-      if (t === 0 || Math.abs(t) > MAX_TURN_RAD) return 0;
-      return t > 0 ? 1 : -1;
-    };
-    // Start scanning at a vertex that is not arc-like (or with a sign change), so that a run
-    // never straddles the scan start; a loop that is all one arc (a circle) is one run.
-    let start = -1;
+    // Turns within rounding noise (a vertex moved by up to ½ nm turns its edges by about
+    // 1 nm / length) carry no sign; a definite turn must agree with the run's sign.
+    const noise = new Float64Array(n);
     for (let i = 0; i < n; i += 1) {
-      if (arcLike(i) === 0 || arcLike(i) !== arcLike((i + n - 1) % n)) {
-        start = i;
-        break;
+      const p = (i + n - 1) % n;
+      const q = (i + 1) % n;
+      const lenIn = Math.hypot(loop[2 * i]! - loop[2 * p]!, loop[2 * i + 1]! - loop[2 * p + 1]!);
+      const lenOut = Math.hypot(loop[2 * q]! - loop[2 * i]!, loop[2 * q + 1]! - loop[2 * i + 1]!);
+      noise[i] = 1 / Math.min(lenIn, lenOut);
+    }
+    const small = (i: number): boolean => Math.abs(turn[i]!) <= MAX_TURN_RAD;
+    const definite = (i: number): number =>
+      Math.abs(turn[i]!) <= noise[i]! ? 0 : turn[i]! > 0 ? 1 : -1;
+    // Start scanning where a run cannot continue across the start: at a sharp corner, else at
+    // a definite turn opposite to the previous definite one; a loop that is all one arc (a
+    // circle) is one run.
+    let start = -1;
+    for (let i = 0; i < n && start < 0; i += 1) if (!small(i)) start = i;
+    if (start < 0) {
+      let last = 0;
+      for (let k = 0; k < 2 * n && start < 0; k += 1) {
+        const d = definite(k % n);
+        if (d !== 0 && last !== 0 && d !== last && k >= n) start = k % n;
+        if (d !== 0) last = d;
       }
     }
     const runs: number[][] = [];
@@ -81,25 +98,76 @@ export function findArcs(merge: MergeResult): Arc[] {
     } else {
       let current: number[] = [];
       let sign = 0;
+      const close = (): void => {
+        if (current.length >= MIN_RUN_VERTICES && sign !== 0) runs.push(current);
+      };
       for (let k = 0; k < n; k += 1) {
         const i = (start + k) % n;
-        const s = arcLike(i);
-        if (s !== 0 && s === sign) {
-          current.push(i);
-        } else {
-          if (current.length >= MIN_RUN_VERTICES) runs.push(current);
-          current = s !== 0 ? [i] : [];
-          sign = s;
+        if (!small(i)) {
+          close();
+          current = [];
+          sign = 0;
+          continue;
         }
+        const d = definite(i);
+        if (d !== 0 && sign !== 0 && d !== sign) {
+          close();
+          current = [];
+          sign = 0;
+        }
+        current.push(i);
+        if (d !== 0) sign = d;
       }
-      if (current.length >= MIN_RUN_VERTICES) runs.push(current);
+      close();
     }
+    const edgeLength = (i: number): number => {
+      const j = (i + 1) % n;
+      return Math.hypot(loop[2 * j]! - loop[2 * i]!, loop[2 * j + 1]! - loop[2 * i + 1]!);
+    };
     for (const run of runs) {
-      const arc = fitArc(loop, run, turn, merge.loopPolygon[li]!);
-      if (arc) arcs.push(arc);
+      for (const part of splitAtLengthJumps(run, edgeLength, run.length === n)) {
+        const arc = fitArc(loop, part, turn, merge.loopPolygon[li]!);
+        if (arc) arcs.push(arc);
+      }
     }
   });
   return arcs;
+}
+
+/**
+ * An arc's segments have similar lengths; a straight side between two rounded corners is much
+ * longer, though the outline turns only slightly where it meets an arc. Runs are cut where one
+ * edge is more than 3 times as long as the one before (or after), and the pieces share the
+ * vertex at the cut (the tangent point lies on both).
+ */
+function splitAtLengthJumps(
+  run: number[],
+  edgeLength: (i: number) => number,
+  cyclic: boolean,
+): number[][] {
+  const jump = (a: number, b: number): boolean => a > 3 * b || b > 3 * a;
+  let order = run;
+  if (cyclic) {
+    // Start at a jump if there is one, so no piece wraps round.
+    const k = run.findIndex((v, i) =>
+      jump(edgeLength(v), edgeLength(run[(i + run.length - 1) % run.length]!)),
+    );
+    if (k < 0) return [run];
+    order = [...run.slice(k), ...run.slice(0, k), run[k]!];
+  }
+  const parts: number[][] = [];
+  let current: number[] = [order[0]!];
+  for (let i = 1; i < order.length; i += 1) {
+    const v = order[i]!;
+    // Edge from order[i−1] to v versus the edge before it.
+    if (i >= 2 && jump(edgeLength(order[i - 1]!), edgeLength(order[i - 2]!))) {
+      parts.push(current);
+      current = [order[i - 1]!];
+    }
+    current.push(v);
+  }
+  parts.push(current);
+  return parts.filter((p) => p.length >= MIN_RUN_VERTICES);
 }
 
 function fitArc(loop: Int32Array, run: number[], turn: Float64Array, polygon: number): Arc | null {
@@ -161,7 +229,10 @@ function fitArc(loop: Int32Array, run: number[], turn: Float64Array, polygon: nu
   }
   if (worst > Math.max(1, 0.02 * radius)) return null;
   let span = 0;
-  for (const i of run) span += Math.abs(turn[i]!);
+  for (const i of run) span += turn[i]!;
+  span = Math.abs(span);
+  // A nearly straight noisy polyline is not an arc.
+  if (span < MIN_SPAN_RAD) return null;
   const mid = run[run.length >> 1]!;
   const edge = (i: number): [number, number, number, number] => {
     const j = (i + 1) % n;
@@ -171,7 +242,7 @@ function fitArc(loop: Int32Array, run: number[], turn: Float64Array, polygon: nu
   return {
     polygon,
     // Interior to the right: turning right (negative) bends round the interior.
-    convex: turn[run[0]!]! < 0,
+    convex: run.reduce((a, i) => a + turn[i]!, 0) < 0,
     centre: [cx + mx, cy + my],
     radiusNm: radius,
     middle: [loop[2 * mid]!, loop[2 * mid + 1]!],

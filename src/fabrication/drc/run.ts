@@ -72,6 +72,8 @@ export interface DrcOptions {
 }
 
 const round1 = (v: number): number => Math.round(v * 10) / 10;
+/** A fitted radius fails only when it is this far below the rule (see radius.ts). */
+const RADIUS_RESOLUTION_NM = 0.5;
 const nmToUm = (v: number): number => Math.round(v * 10) / 1e4;
 
 /**
@@ -149,7 +151,8 @@ export function runDrc(
       radiusFeatures += features.length;
       const r = layerRules.min_radius_nm;
       for (const feature of features) {
-        if (!(feature.radiusNm < r)) continue;
+        // Vertices snapped to 1 nm scatter the fitted radius by a few tenths of a nanometre.
+        if (!(feature.radiusNm < r - RADIUS_RESOLUTION_NM)) continue;
         const arc = feature.arcs[0]!;
         record({
           rule: "min_radius",

@@ -4,9 +4,14 @@
  * nanometres. Record layout per the GDS II Stream Format Manual 6.0 (shared/NOTES.md).
  *
  * Polygons become BOUNDARY elements; with `rectanglesAsBox`, axis-aligned rectangles become BOX
- * elements instead (KLayout and gdstk read both as the same shape). A polygon with more than
- * 8 190 vertices (an XY record holds at most 8 191 points, the closing one included) is cut
- * into pieces along vertical or horizontal lines (see geometry/split.ts).
+ * elements instead (KLayout and gdstk read both as the same shape).
+ *
+ * Large polygons are cut into pieces along vertical or horizontal lines (geometry/split.ts).
+ * The format allows 8 191 points an XY record (16-bit length), but a record longer than
+ * 0x7FFF bytes makes KLayout 0.28 warn ("Record length larger than 0x8000 encountered:
+ * interpreting as unsigned") and older readers take the length as signed. So by default a
+ * BOUNDARY holds at most 4 094 vertices (4 095 points, a 32 764-byte XY record); pass
+ * `maxVertices` up to 8 190 for the format's own limit.
  */
 
 import { dropRepeatedVertices, type Ring } from "../geometry/polygon.js";
@@ -33,6 +38,8 @@ export interface GdsWriteOptions {
   modified?: Date;
   /** Write axis-aligned rectangles as BOX elements (default false: BOUNDARY). */
   rectanglesAsBox?: boolean;
+  /** Most vertices of one BOUNDARY (default 4 094; at most 8 190); larger polygons are cut. */
+  maxVertices?: number;
 }
 
 export interface GdsWriteResult {
@@ -45,6 +52,8 @@ export interface GdsWriteResult {
 
 /** The most vertices a BOUNDARY can have (one XY point is the repeated first vertex). */
 export const MAX_BOUNDARY_VERTICES = MAX_XY_POINTS - 1;
+/** Default: XY records stay below 0x8000 bytes, which every reader takes the same way. */
+export const DEFAULT_BOUNDARY_VERTICES = Math.floor((0x7fff - 4) / 8) - 1;
 
 const NAME_PATTERN = /^[\x21-\x7e]{1,126}$/;
 
@@ -68,6 +77,10 @@ export function writeGds(options: GdsWriteOptions): GdsWriteResult {
   w.int16(Rec.BGNSTR, [...stamp, ...stamp]);
   w.ascii(Rec.STRNAME, options.cellName);
 
+  const maxVertices = options.maxVertices ?? DEFAULT_BOUNDARY_VERTICES;
+  if (!Number.isInteger(maxVertices) || maxVertices < 8 || maxVertices > MAX_BOUNDARY_VERTICES) {
+    throw new RangeError(`maxVertices must be an integer in 8…${MAX_BOUNDARY_VERTICES}`);
+  }
   let elementCount = 0;
   let skippedDegenerate = 0;
   for (const layer of options.layers) {
@@ -94,7 +107,7 @@ export function writeGds(options: GdsWriteOptions): GdsWriteResult {
         elementCount += 1;
         continue;
       }
-      for (const piece of splitRing(ring, MAX_BOUNDARY_VERTICES)) {
+      for (const piece of splitRing(ring, maxVertices)) {
         w.none(Rec.BOUNDARY);
         w.int16(Rec.LAYER, [layer.layer]);
         w.int16(Rec.DATATYPE, [layer.datatype]);
