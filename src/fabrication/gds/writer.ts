@@ -46,6 +46,8 @@ export interface GdsWriteResult {
   bytes: Uint8Array;
   /** Elements written (BOUNDARY + BOX), after splitting large polygons. */
   elementCount: number;
+  /** Elements written per entry of `layers`, in the same order. */
+  elementsPerLayer: number[];
   /** Input polygons skipped because they had fewer than 3 distinct vertices. */
   skippedDegenerate: number;
 }
@@ -83,7 +85,9 @@ export function writeGds(options: GdsWriteOptions): GdsWriteResult {
   }
   let elementCount = 0;
   let skippedDegenerate = 0;
+  const elementsPerLayer: number[] = [];
   for (const layer of options.layers) {
+    const before = elementCount;
     for (const [what, v] of [
       ["layer", layer.layer],
       ["datatype", layer.datatype],
@@ -116,10 +120,11 @@ export function writeGds(options: GdsWriteOptions): GdsWriteResult {
         elementCount += 1;
       }
     }
+    elementsPerLayer.push(elementCount - before);
   }
   w.none(Rec.ENDSTR);
   w.none(Rec.ENDLIB);
-  return { bytes: w.finish(), elementCount, skippedDegenerate };
+  return { bytes: w.finish(), elementCount, elementsPerLayer, skippedDegenerate };
 }
 
 function toInt32Ring(input: ArrayLike<number>): Ring {
