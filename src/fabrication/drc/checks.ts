@@ -212,19 +212,35 @@ export function checkLayer(
   // the polygon's edge order (ours: the same loops, each from its lowest-leftmost vertex), so
   // the pair is tested as found (i < j). A pair between two polygons is checked twice, once with
   // each polygon as the subject, and survives if either order leaves it unshielded.
-  return found.filter((v) => {
-    const intra = e.polygon[v.a] === e.polygon[v.b];
-    const orders = intra
-      ? [normalisePair(v.pair)]
-      : [normalisePair(v.pair), normalisePair({ first: v.pair.second, second: v.pair.first })];
-    for (const owner of [v.a, v.b]) {
-      for (let k = start[owner]!; k < start[owner + 1]!; k += 1) {
-        const q = list[k]!;
-        if (q === v.a || q === v.b) continue;
-        const edge = edgeAt(e, q);
-        if (orders.every((o) => shields(o, edge))) return false;
+  // KLayout's space check keeps its results in a set of symmetric edge pairs, so the same pair
+  // found from two edge combinations (two corners whose near parts both shrink to the corner
+  // points) counts once; its width check appends to a list and keeps both.
+  const seen = new Set<string>();
+  return found
+    .filter((v) => {
+      if (relation === "width") return true;
+      const f = v.pair.first;
+      const g = v.pair.second;
+      const a = `${f.x1},${f.y1},${f.x2},${f.y2}`;
+      const b = `${g.x1},${g.y1},${g.x2},${g.y2}`;
+      const key = a < b ? `${a}|${b}` : `${b}|${a}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .filter((v) => {
+      const intra = e.polygon[v.a] === e.polygon[v.b];
+      const orders = intra
+        ? [normalisePair(v.pair)]
+        : [normalisePair(v.pair), normalisePair({ first: v.pair.second, second: v.pair.first })];
+      for (const owner of [v.a, v.b]) {
+        for (let k = start[owner]!; k < start[owner + 1]!; k += 1) {
+          const q = list[k]!;
+          if (q === v.a || q === v.b) continue;
+          const edge = edgeAt(e, q);
+          if (orders.every((o) => shields(o, edge))) return false;
+        }
       }
-    }
-    return true;
-  });
+      return true;
+    });
 }
