@@ -21,7 +21,7 @@ import { ringArea2 } from "../../src/fabrication/geometry/polygon.js";
 import { runDrc } from "../../src/fabrication/drc/run.js";
 import { segmentDistance, type Edge } from "../../src/fabrication/drc/relation.js";
 import { lastJson, runKlayout, scratchDir } from "./klayout.js";
-import { randomLayout } from "./random-layouts.js";
+import { denseLayout, randomLayout } from "./random-layouts.js";
 
 const KLAYOUT_SCRIPT = `
 import pya, json
@@ -55,7 +55,7 @@ const same = (a: Pair, b: Pair): boolean =>
 const sliver = (p: Pair): boolean =>
   [edgeOf(p, 0), edgeOf(p, 1)].some((e) => Math.hypot(e.x2 - e.x1, e.y2 - e.y1) <= 1.5);
 
-test("DRC agrees with KLayout's width and space checks on 500 random layouts", async (t) => {
+test("DRC agrees with KLayout's width and space checks on 500 random layouts and a dense one", async (t) => {
   const dir = scratchDir();
   const cases = [
     ...Array.from({ length: 120 }, (_, i) => ({ seed: 100 + i, count: 10, manhattan: true })),
@@ -65,6 +65,13 @@ test("DRC agrees with KLayout's width and space checks on 500 random layouts", a
       manhattan: false,
     })),
   ].map((c) => ({ ...c, layout: randomLayout(c.seed, c.count, c.manhattan) }));
+  // 3 000 dense shapes: merged circles of hundreds of edges exercise KLayout's sorted scanner.
+  cases.push({
+    seed: 7,
+    count: 3000,
+    manhattan: false,
+    layout: { polygons: denseLayout(3000, 7)[0]!, widthNm: 150, spaceNm: 150 },
+  });
   const manifest: string[] = [];
   cases.forEach((c, i) => {
     const file = join(dir, `layout${i}.gds`);

@@ -118,3 +118,37 @@ export function randomLayout(seed: number, count = 8, manhattan = false): Random
   }
   return { polygons, widthNm, spaceNm };
 }
+
+/**
+ * A dense layout of `shapes` shapes (about one per 4 µm²) for benchmarks and large
+ * comparisons: rectangles 50–2000 nm, L shapes, circles of 100–800 nm radius (1 nm sagitta)
+ * and thin lines, alternating between two layers. Overlapping circles merge into polygons of
+ * hundreds of edges, where KLayout's box scanner switches from brute force to sorting.
+ */
+export function denseLayout(shapes: number, seed: number): Ring[][] {
+  const rnd = seededRandom(seed);
+  const side = Math.round(Math.sqrt(shapes * 4e6));
+  const layers: Ring[][] = [[], []];
+  const int = (lo: number, hi: number) => Math.floor(lo + rnd() * (hi - lo));
+  for (let i = 0; i < shapes; i += 1) {
+    const x = int(0, side);
+    const y = int(0, side);
+    const w = int(50, 2000);
+    const h = int(50, 2000);
+    const kind = rnd();
+    let ring: Ring;
+    if (kind < 0.6) ring = rectangleRing(x, y, x + w, y + h);
+    else if (kind < 0.75) {
+      const t = Math.max(40, Math.floor(w / 3));
+      ring = Int32Array.of(x, y, x + w, y, x + w, y + t, x + t, y + t, x + t, y + h, x, y + h);
+    } else if (kind < 0.85) ring = circleRing(x, y, int(100, 800), 1);
+    else {
+      ring =
+        rnd() < 0.5
+          ? rectangleRing(x, y, x + 2 * w, y + int(60, 200))
+          : rectangleRing(x, y, x + int(60, 200), y + 2 * h);
+    }
+    layers[i % 2]!.push(ring);
+  }
+  return layers;
+}

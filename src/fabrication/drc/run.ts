@@ -7,7 +7,7 @@
 
 import { mergePolygons } from "../geometry/merge.js";
 import type { Ring } from "../geometry/polygon.js";
-import { checkLayer, edgesOfMerge } from "./checks.js";
+import { checkLayer, edgesOfMerge, indexEdges } from "./checks.js";
 import { curvedFeatures, findArcs } from "./radius.js";
 import { segmentDistance, type EdgePair } from "./relation.js";
 
@@ -40,8 +40,8 @@ export interface LayerSummary {
   layer: string;
   rules: LayerRules;
   merged_polygons: number;
-  /** Arcs and bends found (whether or not min_radius applies). */
-  curved_features: number;
+  /** Arcs and bends found; null when the layer has no min_radius rule (not looked for). */
+  curved_features: number | null;
   violations: Record<RuleName, number>;
 }
 
@@ -109,6 +109,9 @@ export function runDrc(
     }
     const merge = mergePolygons(layers.get(key)!);
     const edges = edgesOfMerge(merge);
+    // One grid serves both checks: built for the larger of the two distances.
+    const reach = Math.max(layerRules.min_feature_nm ?? 0, layerRules.min_spacing_nm ?? 0);
+    const index = reach > 0 ? indexEdges(edges, reach) : null;
     const counts: Record<RuleName, number> = { min_feature: 0, min_spacing: 0, min_radius: 0 };
     const record = (v: Omit<Violation, "severity" | "layer">): void => {
       const severity = layerRules.advisory?.includes(v.rule) ? "warning" : "error";
@@ -137,16 +140,17 @@ export function runDrc(
     };
     if (layerRules.min_feature_nm !== undefined) {
       const d = layerRules.min_feature_nm;
-      for (const v of checkLayer(edges, "width", "projection", d))
+      for (const v of checkLayer(edges, "width", "projection", d, index!))
         fromPair("min_feature", d, v.pair);
     }
     if (layerRules.min_spacing_nm !== undefined) {
       const d = layerRules.min_spacing_nm;
-      for (const v of checkLayer(edges, "space", "euclidean", d))
+      for (const v of checkLayer(edges, "space", "euclidean", d, index!))
         fromPair("min_spacing", d, v.pair);
     }
-    const features = curvedFeatures(findArcs(merge));
-    if (layerRules.min_radius_nm !== undefined) {
+    const features =
+      layerRules.min_radius_nm !== undefined ? curvedFeatures(findArcs(merge)) : null;
+    if (features && layerRules.min_radius_nm !== undefined) {
       radiusLayers.push(key);
       radiusFeatures += features.length;
       const r = layerRules.min_radius_nm;
@@ -167,7 +171,7 @@ export function runDrc(
       layer: key,
       rules: layerRules,
       merged_polygons: merge.polygonCount,
-      curved_features: features.length,
+      curved_features: features ? features.length : null,
       violations: counts,
     });
   }

@@ -432,52 +432,53 @@ function snapRoundPass(s: Segments, full: boolean): { result: Segments; bent: bo
     hotCellX[i] = Math.floor((hx0[i]! - originX) / cell);
     hotCellY[i] = Math.floor((hy0[i]! - originY) / cell);
   }
-  const hotOrder = sortIndicesByKeys(hot.length, hotCellY, hotCellX);
+  // Two stable radix sorts: by (y, x), then by cell, leave each cell's pixels in (y, x) order
+  // with duplicates adjacent (a comparator sort per cell cost a third of the merge in the GC).
+  const byPoint = sortIndicesByKeys(hot.length, hy0, hx0);
+  const cellYSorted = new Int32Array(hot.length);
+  const cellXSorted = new Int32Array(hot.length);
+  for (let i = 0; i < hot.length; i += 1) {
+    cellYSorted[i] = hotCellY[byPoint[i]!]!;
+    cellXSorted[i] = hotCellX[byPoint[i]!]!;
+  }
+  const byCell = sortIndicesByKeys(hot.length, cellYSorted, cellXSorted);
   const hotX = new Float64Array(hot.length);
   const hotY = new Float64Array(hot.length);
   const hotKind = new Uint8Array(hot.length);
-  const cellStart = new Map<number, number>();
-  const cellEnd = new Map<number, number>();
+  /** Per distinct cell (ascending key): its key and its range of unique pixels. */
+  const cellKeys: number[] = [];
+  const cellFirst: number[] = [];
   let hotCount = 0;
-  {
-    let g = 0;
-    while (g < hotOrder.length) {
-      const gy = hotCellY[hotOrder[g]!]!;
-      const gx = hotCellX[hotOrder[g]!]!;
-      let e = g;
-      while (e < hotOrder.length && hotCellY[hotOrder[e]!] === gy && hotCellX[hotOrder[e]!] === gx)
-        e += 1;
-      const members = Array.from(hotOrder.subarray(g, e));
-      members.sort((a, b) => hy0[a]! - hy0[b]! || hx0[a]! - hx0[b]!);
-      const key = gy * columns + gx;
-      cellStart.set(key, hotCount);
-      for (const m of members) {
-        if (
-          hotCount > cellStart.get(key)! &&
-          hotX[hotCount - 1] === hx0[m] &&
-          hotY[hotCount - 1] === hy0[m]
-        ) {
-          hotKind[hotCount - 1]! |= hk0[m]!;
-          continue;
-        }
-        hotX[hotCount] = hx0[m]!;
-        hotY[hotCount] = hy0[m]!;
-        hotKind[hotCount] = hk0[m]!;
-        hotCount += 1;
-      }
-      cellEnd.set(key, hotCount);
-      g = e;
+  let lastKey = NaN;
+  for (let k = 0; k < byCell.length; k += 1) {
+    const m = byPoint[byCell[k]!]!;
+    const key = hotCellY[m]! * columns + hotCellX[m]!;
+    if (key !== lastKey) {
+      cellKeys.push(key);
+      cellFirst.push(hotCount);
+      lastKey = key;
+    } else if (hotX[hotCount - 1] === hx0[m] && hotY[hotCount - 1] === hy0[m]) {
+      hotKind[hotCount - 1]! |= hk0[m]!;
+      continue;
     }
+    hotX[hotCount] = hx0[m]!;
+    hotY[hotCount] = hy0[m]!;
+    hotKind[hotCount] = hk0[m]!;
+    hotCount += 1;
   }
+  cellFirst.push(hotCount);
 
   // 2. For each segment, the pixels it must pass through: kind 1 = strong (a crossing pixel it
   //    meets, or a vertex exactly on it), kind 0 = attractor (a vertex pixel it only passes).
   const hits = new IntColumns(3, Math.max(1024, 2 * n));
+  // Cover groups and hot-pixel cells are both in ascending key order: walk them together.
+  let cursor = 0;
   forEachCellGroup(coverOrder, coverY, coverX, (start, end) => {
     const key = coverY[coverOrder[start]!]! * columns + coverX[coverOrder[start]!]!;
-    const h0 = cellStart.get(key);
-    if (h0 === undefined) return;
-    const h1 = cellEnd.get(key)!;
+    while (cursor < cellKeys.length && cellKeys[cursor]! < key) cursor += 1;
+    if (cursor === cellKeys.length || cellKeys[cursor] !== key) return;
+    const h0 = cellFirst[cursor]!;
+    const h1 = cellFirst[cursor + 1]!;
     for (let p = start; p < end; p += 1) {
       const i = coverSeg[coverOrder[p]!]!;
       const ax = s.ax[i]!;
@@ -510,39 +511,63 @@ function snapRoundPass(s: Segments, full: boolean): { result: Segments; bent: bo
   const zeros = new Int32Array(hits.length);
   const hitOrder = sortIndicesByKeys(hits.length, hitSeg, zeros);
   const out = new IntColumns(4, Math.max(1024, hits.length));
-  const outSide: number[] = [];
+  const outSide = new Int8Array(hits.length);
   let bent = false;
   let k = 0;
-  const ts: Array<[number, number, number, number]> = [];
+  // Scratch columns for one segment's pixels (most segments meet only their two ends).
+  let tParam = new Float64Array(64);
+  let tX = new Float64Array(64);
+  let tY = new Float64Array(64);
+  let tStrong = new Uint8Array(64);
+  let tOrder: number[] = [];
   while (k < hitOrder.length) {
     const i = hitSeg[hitOrder[k]!]!;
     let e = k;
-    ts.length = 0;
     const ax = s.ax[i]!;
     const ay = s.ay[i]!;
     const dx = s.bx[i]! - ax;
     const dy = s.by[i]! - ay;
     let bends = false;
+    let count = 0;
     while (e < hitOrder.length && hitSeg[hitOrder[e]!] === i) {
+      if (count === tParam.length) {
+        const grow = <T extends Float64Array | Uint8Array>(a: T): T => {
+          const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+          b.set(a);
+          return b;
+        };
+        tParam = grow(tParam);
+        tX = grow(tX);
+        tY = grow(tY);
+        tStrong = grow(tStrong);
+      }
       const h = hitPix[hitOrder[e]!]!;
       const px = hotX[h]!;
       const py = hotY[h]!;
       const strong = hitStrong[hitOrder[e]!]!;
       // A strong pixel off the line bends the segment; then its attractors count too.
       if (strong && cross(ax, ay, ax + dx, ay + dy, px, py) !== 0) bends = true;
-      ts.push([(px - ax) * dx + (py - ay) * dy, px, py, strong]);
+      tParam[count] = (px - ax) * dx + (py - ay) * dy;
+      tX[count] = px;
+      tY[count] = py;
+      tStrong[count] = strong;
+      count += 1;
       e += 1;
     }
     if (bends) bent = true;
-    ts.sort((u, v) => u[0] - v[0]);
+    tOrder.length = 0;
+    for (let t = 0; t < count; t += 1) tOrder.push(t);
+    if (count > 2) tOrder.sort((u, v) => tParam[u]! - tParam[v]!);
+    else if (count === 2 && tParam[1]! < tParam[0]!) tOrder = [1, 0];
     let prevX = ax;
     let prevY = ay;
-    for (let t = 0; t < ts.length; t += 1) {
-      const [, x, y, strong] = ts[t]!;
-      if (!strong && !bends) continue;
+    for (const t of tOrder) {
+      const x = tX[t]!;
+      const y = tY[t]!;
+      if (!tStrong[t] && !bends) continue;
       if (x === prevX && y === prevY) continue;
+      outSide[out.length] = s.side[i]!;
       out.push4(prevX, prevY, x, y);
-      outSide.push(s.side[i]!);
       prevX = x;
       prevY = y;
     }
@@ -555,7 +580,7 @@ function snapRoundPass(s: Segments, full: boolean): { result: Segments; bent: bo
       ay: out.column(1),
       bx: out.column(2),
       by: out.column(3),
-      side: Int8Array.from(outSide),
+      side: outSide.subarray(0, out.length),
     },
     bent,
   };
