@@ -11,9 +11,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-type Reader = typeof import("../src/fabrication/gds/reader.js");
-type Drc = typeof import("../src/fabrication/drc/run.js");
-type Exporter = typeof import("../src/fabrication/export.js");
+import type * as ReaderModule from "../src/fabrication/gds/reader.js";
+import type * as DrcModule from "../src/fabrication/drc/run.js";
+import type * as ExportModule from "../src/fabrication/export.js";
+
+type Reader = typeof ReaderModule;
+type Drc = typeof DrcModule;
+type Exporter = typeof ExportModule;
 
 const dist = (p: string) => pathToFileURL(join(process.cwd(), "dist", p)).href;
 const arg = JSON.parse(process.argv[2] ?? "{}") as {
