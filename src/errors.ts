@@ -64,11 +64,11 @@ export const errors = {
       "body_too_large",
       `The request body exceeds the limit of ${limitBytes} bytes.`,
     ),
-  unsupportedMediaType: (got: string | undefined) =>
+  unsupportedMediaType: (got: string | undefined, expected = "application/json") =>
     new ApiError(
       415,
       "unsupported_media_type",
-      `Content-Type must be application/json${got ? `, got '${got}'` : ""}.`,
+      `Content-Type must be ${expected}${got ? `, got '${got}'` : ""}.`,
     ),
   validation: (fieldErrors: FieldError[]) => {
     const first = fieldErrors[0];
@@ -113,6 +113,21 @@ export const errors = {
       { "Retry-After": String(retryAfterSeconds) },
     ),
   notReady: (detail: string) => new ApiError(503, "not_ready", detail),
+  /** An uploaded or stored GDS II file the reader refuses; `reason` is its GdsError reason. */
+  gdsInvalid: (reason: string, detail: string) =>
+    new ApiError(422, "gds_invalid", `The GDS II file cannot be used: ${detail}`, { reason }),
+  gdsNotFound: () =>
+    new ApiError(404, "gds_not_found", "The GDS II file behind this address no longer exists."),
+  /** A check ran past its time or memory limit. */
+  fabricationTooLarge: (detail: string) => new ApiError(422, "layout_too_large", detail),
+  fabricationBusy: (retryAfterSeconds: number) =>
+    new ApiError(
+      503,
+      "fabrication_busy",
+      `All fabrication checks are busy; try again in ${retryAfterSeconds} s.`,
+      { retry_after: retryAfterSeconds },
+      { "Retry-After": String(retryAfterSeconds) },
+    ),
   internal: () =>
     new ApiError(
       500,

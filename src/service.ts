@@ -10,6 +10,7 @@ import type { FastifyServerOptions } from "fastify";
 import type { Config } from "./config.js";
 import { buildApp } from "./http/app.js";
 import type { App } from "./http/types.js";
+import { FabricationService } from "./fabrication/service.js";
 import { JobService } from "./jobs/service.js";
 import { ServiceMetrics } from "./metrics/registry.js";
 import { LocalFileStorage } from "./storage/local.js";
@@ -65,6 +66,7 @@ export async function createService(
       store,
       storage,
       jobs,
+      fabrication: new FabricationService(storage, config),
       metrics,
       signingSecret: secret,
       workerRunning: () => (config.embeddedWorker ? worker !== null : null),

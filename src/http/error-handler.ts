@@ -29,7 +29,7 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
         ? errors.unsupportedMediaType(req.headers["content-type"])
         : errors.badRequest("The Content-Length header does not match the body.");
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return errors.bodyTooLarge(bodyLimit);
+      return errors.bodyTooLarge(req.routeOptions.bodyLimit ?? bodyLimit);
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return errors.malformedJson("the body is empty.");
     case "FST_ERR_CTP_INVALID_JSON_BODY":

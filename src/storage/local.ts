@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
-import { signDownload } from "./signing.js";
+import { signDownload, verifyDownload } from "./signing.js";
 import type { StorageBackend, StoredObject } from "./types.js";
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
@@ -49,6 +49,38 @@ export class LocalFileStorage implements StorageBackend {
     const signature = signDownload(this.secret, key, expires, downloadName);
     const q = new URLSearchParams({ expires: String(expires), name: downloadName, signature });
     return `${this.storageUrl}/objects/${key.split("/").map(encodeURIComponent).join("/")}?${q}`;
+  }
+
+  resolveSignedUrl(url: string): { key: string; expired: boolean } | null {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return null;
+    }
+    const prefix = `${this.storageUrl}/objects/`;
+    const address = `${parsed.origin}${parsed.pathname}`;
+    if (!address.startsWith(prefix)) return null;
+    let key: string;
+    try {
+      key = address.slice(prefix.length).split("/").map(decodeURIComponent).join("/");
+      this.pathOf(key);
+    } catch {
+      return null;
+    }
+    const expires = Number(parsed.searchParams.get("expires"));
+    const name = parsed.searchParams.get("name") ?? "";
+    const signature = parsed.searchParams.get("signature") ?? "";
+    if (!Number.isInteger(expires)) return null;
+    const check = verifyDownload(
+      this.secret,
+      key,
+      expires,
+      name,
+      signature,
+      Math.floor(Date.now() / 1000),
+    );
+    return check === "invalid" ? null : { key, expired: check === "expired" };
   }
 
   async stat(key: string): Promise<StoredObject | null> {
