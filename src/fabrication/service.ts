@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
-import { ApiError, errors } from "../errors.js";
+import { errors, type ApiError } from "../errors.js";
 import type { SimulationSpec } from "../solver/types.js";
 import type { StorageBackend } from "../storage/types.js";
 import type { DrcResult, LayerRules } from "./drc/run.js";
