@@ -59,6 +59,7 @@ export async function createService(
   const storage = new LocalFileStorage(join(config.dataDir, "results"), config.storageUrl, secret);
   const jobs = new JobService(store, storage, config);
   const metrics = new ServiceMetrics(store);
+  const fabrication = new FabricationService(storage, config);
   let worker: JobWorker | null = null;
   const app = await buildApp(
     {
@@ -66,7 +67,7 @@ export async function createService(
       store,
       storage,
       jobs,
-      fabrication: new FabricationService(storage, config),
+      fabrication,
       metrics,
       signingSecret: secret,
       workerRunning: () => (config.embeddedWorker ? worker !== null : null),
@@ -94,6 +95,7 @@ export async function createService(
       if (closed) return;
       closed = true;
       await app.close();
+      await fabrication.close();
       if (worker) await worker.stop();
       await store.close();
     },

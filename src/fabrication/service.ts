@@ -71,6 +71,7 @@ export interface DrcResponse {
 
 export class FabricationService {
   private running = 0;
+  private readonly idle: Worker[] = [];
 
   constructor(
     private readonly storage: StorageBackend,
@@ -239,37 +240,44 @@ export class FabricationService {
     return new Uint8Array(Buffer.concat(chunks));
   }
 
-  /** Runs a task in a worker thread under the configured time, heap and concurrency limits. */
+  /**
+   * Runs a task in a worker thread under the configured time, heap and concurrency limits.
+   * Threads are kept between tasks (warm code); one that times out or runs out of heap is
+   * terminated and replaced by a fresh one on the next task.
+   */
   private async inThread(task: ThreadTask): Promise<unknown> {
     const limits = this.config.fabrication;
     if (this.running >= limits.maxConcurrent) throw errors.fabricationBusy(5);
     this.running += 1;
+    const worker = this.idle.pop() ?? startThread(limits.maxMemoryMb);
+    worker.ref();
+    let healthy = true;
     try {
       return await new Promise((resolve, reject) => {
-        const worker = startThread(task, limits.maxMemoryMb);
         let settled = false;
         const finish = (f: () => void): void => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          void worker.terminate();
+          worker.off("message", onMessage);
+          worker.off("error", onError);
+          worker.off("exit", onExit);
           f();
         };
-        const timer = setTimeout(
-          () =>
-            finish(() =>
-              reject(
-                errors.fabricationTooLarge(
-                  `The check did not finish within ${limits.timeoutSeconds} s; the layout is too large for this service.`,
-                ),
+        const timer = setTimeout(() => {
+          healthy = false;
+          finish(() =>
+            reject(
+              errors.fabricationTooLarge(
+                `The check did not finish within ${limits.timeoutSeconds} s; the layout is too large for this service.`,
               ),
             ),
-          limits.timeoutSeconds * 1000,
-        );
-        worker.once("message", (msg: { ok: boolean; result?: unknown; error?: ThreadError }) =>
-          finish(() => (msg.ok ? resolve(msg.result) : reject(toApiError(msg.error!)))),
-        );
-        worker.once("error", (err: Error & { code?: string }) =>
+          );
+        }, limits.timeoutSeconds * 1000);
+        const onMessage = (msg: { ok: boolean; result?: unknown; error?: ThreadError }): void =>
+          finish(() => (msg.ok ? resolve(msg.result) : reject(toApiError(msg.error!))));
+        const onError = (err: Error & { code?: string }): void => {
+          healthy = false;
           finish(() =>
             reject(
               err.code === "ERR_WORKER_OUT_OF_MEMORY"
@@ -278,15 +286,33 @@ export class FabricationService {
                   )
                 : err,
             ),
-          ),
-        );
-        worker.once("exit", (code) =>
-          finish(() => reject(new Error(`fabrication thread exited with code ${code}`))),
-        );
+          );
+        };
+        const onExit = (code: number): void => {
+          healthy = false;
+          finish(() => reject(new Error(`fabrication thread exited with code ${code}`)));
+        };
+        worker.on("message", onMessage);
+        worker.on("error", onError);
+        worker.on("exit", onExit);
+        // The bytes are copied into the thread; the caller keeps its own.
+        worker.postMessage(task);
       });
     } finally {
       this.running -= 1;
+      if (healthy) {
+        worker.unref();
+        this.idle.push(worker);
+      } else {
+        void worker.terminate();
+      }
     }
+  }
+
+  /** Stops the idle threads (server shutdown). */
+  async close(): Promise<void> {
+    const threads = this.idle.splice(0);
+    await Promise.all(threads.map((w) => w.terminate()));
   }
 }
 
@@ -306,12 +332,8 @@ function toApiError(e: ThreadError): ApiError | Error {
  * tests under tsx) the thread registers tsx's loader itself, as Node 20 does not carry `--import`
  * loaders into worker threads (the solver's threads do the same).
  */
-function startThread(task: ThreadTask, maxMemoryMb: number): Worker {
-  const options = {
-    workerData: task,
-    transferList: [],
-    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb },
-  };
+function startThread(maxMemoryMb: number): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } };
   if (!THREAD_URL.pathname.endsWith(".ts")) return new Worker(THREAD_URL, options);
   const bootstrap = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
