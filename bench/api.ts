@@ -13,9 +13,10 @@
  * Goal (issue #2): authenticated status throughput ≥ 0.5 × bare, p99 < 10 ms.
  */
 import autocannon from "autocannon";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { freePort, smallSimulation, tempDir } from "../test/helpers/service.js";
+import { emsim as runEmsim, stop, waitUp } from "./processes.js";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -42,26 +43,6 @@ async function measure(name: string, opts: autocannon.Options): Promise<Figures>
   };
 }
 
-async function waitUp(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
-
 async function startEmsim(dataDir: string, env: Record<string, string>) {
   const port = await freePort();
   const child = spawn(
@@ -77,26 +58,6 @@ async function startEmsim(dataDir: string, env: Record<string, string>) {
   return { child, baseUrl };
 }
 
-function newKey(dataDir: string, email: string): string {
-  const r = spawnSync(
-    process.execPath,
-    [
-      "dist/cli/main.js",
-      "keys",
-      "create",
-      "--email",
-      email,
-      "--name",
-      "bench",
-      "--data-dir",
-      dataDir,
-    ],
-    { encoding: "utf8" },
-  );
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim();
-}
-
 async function main(): Promise<void> {
   const barePort = await freePort();
   const bare = spawn(process.execPath, ["bench/bare-server.mjs", String(barePort)], {
@@ -105,7 +66,16 @@ async function main(): Promise<void> {
   await waitUp(`http://127.0.0.1:${barePort}/bare`);
 
   const dataDir = tempDir("emsim-bench-");
-  const key = newKey(dataDir, "bench@example.com");
+  const key = runEmsim([
+    "keys",
+    "create",
+    "--email",
+    "bench@example.com",
+    "--name",
+    "bench",
+    "--data-dir",
+    dataDir,
+  ]);
   const emsim = await startEmsim(dataDir, { EMSIM_EMBEDDED_WORKER: "false" });
   const sub = await fetch(`${emsim.baseUrl}/v1/simulations`, {
     method: "POST",
@@ -146,7 +116,16 @@ async function main(): Promise<void> {
 
   // Admitted submissions: a high global limit admits and inserts every one.
   const dataDir2 = tempDir("emsim-bench-");
-  const key2 = newKey(dataDir2, "bench2@example.com");
+  const key2 = runEmsim([
+    "keys",
+    "create",
+    "--email",
+    "bench2@example.com",
+    "--name",
+    "bench",
+    "--data-dir",
+    dataDir2,
+  ]);
   const emsim2 = await startEmsim(dataDir2, {
     EMSIM_EMBEDDED_WORKER: "false",
     EMSIM_MAX_ACTIVE_JOBS: "100000000",

@@ -1,6 +1,6 @@
 /**
  * One case of `npm run bench:solver`, run in its own process so that its peak RSS is its own:
- *   node --import tsx bench/solver-case.ts '{"kind":"fast","cells":256,"threads":2,"steps":40}'
+ *   node --import tsx bench/solver-case.ts '{"kind":"wasm","cells":256,"threads":2,"steps":40}'
  *   node --import tsx bench/solver-case.ts '{"kind":"bandwidth","threads":[1,2]}'
  * Prints one JSON line.
  */
@@ -22,7 +22,7 @@ async function solverCase(c: SolverCase) {
   const memoryPlan = planFastMemory(layout, pml, 8, [0, 0, 0], 1);
   const interiorCells = (c.cells - 2 * PML_LAYERS) ** 3;
   const t0 = performance.now();
-  const r = await runSimulation(spec, { kernel: c.kind, threads: c.threads });
+  const r = await runSimulation(spec, { backend: c.kind, threads: c.threads });
   return {
     ...c,
     gridCells: layout.cells,

@@ -81,11 +81,11 @@ const sizes: [number, number, number][] = QUICK
       [256, 80, 3],
     ];
 for (const [cells, steps, refSteps] of sizes) {
-  const cases: object[] = threadCounts.map((threads) => ({ kind: "fast", cells, threads, steps }));
+  const cases: object[] = threadCounts.map((threads) => ({ kind: "wasm", cells, threads, steps }));
   cases.push({ kind: "reference", cells, threads: 1, steps: refSteps });
   for (const c of cases) {
     const r = runCase<CaseResult>(c);
-    const fast = r.kind === "fast";
+    const fast = r.kind === "wasm";
     const d = r.stepsPerSweep;
     const bound = (triad(r.threadsUsed) * 1e9) / r.bytesPerCellUpdate / 1e6;
     const pct = (b: number) => `${((100 * r.mcellsPerSecond) / b).toFixed(0)} %`;
@@ -103,7 +103,7 @@ for (const [cells, steps, refSteps] of sizes) {
 
 console.log("\n## 500³ (all threads, a few steps)\n");
 const big = runCase<CaseResult>({
-  kind: "fast",
+  kind: "wasm",
   cells: 500,
   threads: THREADS,
   steps: QUICK ? 2 : 4,

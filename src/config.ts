@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { BACKEND_CHOICES, type BackendChoice } from "./solver/backend.js";
 
 export interface Config {
   host: string;
@@ -12,16 +13,30 @@ export interface Config {
   dataDir: string;
   /** Public address of the API, used in result_url; derived from host and port when unset. */
   baseUrl: string;
-  /** Public address of the storage service the results redirect to. */
+  /**
+   * The database: null for the embedded SQLite file in the data directory (the default), a
+   * `postgres://…` address for PostgreSQL, or `sqlite:<path>` for a SQLite file elsewhere.
+   */
+  databaseUrl: string | null;
+  /** PostgreSQL connections at most per process. */
+  databasePoolMax: number;
+  /**
+   * Public address of the local storage service the results redirect to (local storage). With
+   * S3 storage (`s3`), the results redirect to pre-signed S3 addresses instead.
+   */
   storageUrl: string;
+  /** S3-compatible object storage from `EMSIM_STORAGE_URL=s3://bucket/prefix`, else null. */
+  s3: { bucket: string; prefix: string; endpoint: string | null; region: string } | null;
   /** HMAC secret for download addresses; generated once per data directory when unset. */
   signingSecret: string | null;
   /** How long a pre-signed download address stays valid. */
   downloadUrlTtlSeconds: number;
   /** Run a job worker inside the server process. */
   embeddedWorker: boolean;
-  /** Worker threads the solver may use (fast kernel). */
+  /** Worker threads the solver may use (wasm backend). */
   solverThreads: number;
+  /** Which solver backend steps the fields; validation applies its memory bound. */
+  solverBackend: BackendChoice;
   /** Active (QUEUED or RUNNING) jobs allowed per scope. */
   maxActiveJobs: number;
   /** "account": the limit applies per account; "global": across the whole service. */
@@ -55,8 +70,23 @@ export interface Config {
   solverStallMs: number;
   /** Attempts a job gets before a lost worker makes it FAILED instead of QUEUED again. */
   maxAttempts: number;
-  /** How often an idle worker looks for queued jobs (it is also woken on submission). */
+  /**
+   * How often an idle worker looks for queued jobs. It is also woken on submission: within its
+   * process with SQLite, from any process with PostgreSQL (so there the poll is a safety net).
+   */
   pollIntervalMs: number;
+  /** Time a client has to send a whole request, headers and body (then 408). */
+  requestTimeoutMs: number;
+  /** Time a client has to send the request's headers (then 408). */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** A connection on which no byte moves either way for this long is closed. */
+  idleTimeoutMs: number;
+  /** Pending connections the kernel may queue for accept (capped by net.core.somaxconn). */
+  listenBacklog: number;
+  /** HTTPS with TLS 1.3 only, from PEM files (re-read on SIGHUP); null serves plain HTTP. */
+  tls: { certPath: string; keyPath: string } | null;
   logLevel: string;
 }
 
@@ -80,6 +110,45 @@ function boolVar(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
+/** EMSIM_DATABASE_URL: unset (embedded SQLite), postgres://…, or sqlite:<path>. */
+function databaseUrl(env: Env): string | null {
+  const raw = env.EMSIM_DATABASE_URL;
+  if (raw === undefined || raw === "") return null;
+  if (!/^(postgres(ql)?:\/\/.+|sqlite:.+)$/.test(raw)) {
+    throw new Error(
+      `EMSIM_DATABASE_URL must be postgres://user@host:port/database or sqlite:<path>, got "${raw.replace(/:[^:@/]*@/, ":***@")}"`,
+    );
+  }
+  return raw;
+}
+
+/** `s3://bucket/prefix` with EMSIM_S3_ENDPOINT and EMSIM_S3_REGION (else AWS_REGION). */
+function s3Storage(url: string, env: Env): NonNullable<Config["s3"]> {
+  const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  if (!m || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(m[1]!)) {
+    throw new Error(
+      `EMSIM_STORAGE_URL must be s3://bucket/prefix with a valid bucket name, got "${url}"`,
+    );
+  }
+  return {
+    bucket: m[1]!,
+    prefix: (m[2] ?? "").replace(/^\/+|\/+$/g, ""),
+    endpoint: env.EMSIM_S3_ENDPOINT || null,
+    region: env.EMSIM_S3_REGION || env.AWS_REGION || "us-east-1",
+  };
+}
+
+/** EMSIM_TLS_CERT and EMSIM_TLS_KEY: both (HTTPS) or neither (HTTP). */
+function tlsFiles(env: Env): Config["tls"] {
+  const certPath = env.EMSIM_TLS_CERT || "";
+  const keyPath = env.EMSIM_TLS_KEY || "";
+  if (!certPath && !keyPath) return null;
+  if (!certPath || !keyPath) {
+    throw new Error("EMSIM_TLS_CERT and EMSIM_TLS_KEY must be set together (PEM file paths)");
+  }
+  return { certPath: resolve(certPath), keyPath: resolve(keyPath) };
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
 }
@@ -89,23 +158,45 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const port = overrides.port ?? intVar(env, "EMSIM_PORT", 8080);
   const dataDir = resolve(overrides.dataDir ?? env.EMSIM_DATA_DIR ?? "./data");
   const publicHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
+  const tls = overrides.tls !== undefined ? overrides.tls : tlsFiles(env);
   const baseUrl = trimSlash(
-    overrides.baseUrl ?? env.EMSIM_BASE_URL ?? `http://${publicHost}:${port}`,
+    overrides.baseUrl ??
+      env.EMSIM_BASE_URL ??
+      `${tls ? "https" : "http"}://${publicHost.includes(":") ? `[${publicHost}]` : publicHost}:${port}`,
   );
+  const storageVar = env.EMSIM_STORAGE_URL || undefined;
+  const s3 = storageVar?.startsWith("s3://") ? s3Storage(storageVar, env) : null;
+  const requestTimeoutMs = intVar(env, "EMSIM_REQUEST_TIMEOUT_MS", 60_000, 1000);
+  const headersTimeoutMs = intVar(env, "EMSIM_HEADERS_TIMEOUT_MS", 10_000, 1000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error(
+      `EMSIM_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed EMSIM_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
+    );
+  }
   const scope = env.EMSIM_CONCURRENCY_SCOPE ?? "account";
   if (scope !== "account" && scope !== "global") {
     throw new Error(`EMSIM_CONCURRENCY_SCOPE must be "account" or "global", got "${scope}"`);
+  }
+  const backend = env.EMSIM_SOLVER_BACKEND || "auto";
+  if (!(BACKEND_CHOICES as readonly string[]).includes(backend)) {
+    throw new Error(
+      `EMSIM_SOLVER_BACKEND must be one of ${BACKEND_CHOICES.join(", ")}, got "${backend}"`,
+    );
   }
   const config: Config = {
     host,
     port,
     dataDir,
     baseUrl,
-    storageUrl: trimSlash(env.EMSIM_STORAGE_URL ?? `${baseUrl}/storage`),
+    databaseUrl: databaseUrl(env),
+    databasePoolMax: intVar(env, "EMSIM_DATABASE_POOL_MAX", 10, 1),
+    storageUrl: s3 ? `${baseUrl}/storage` : trimSlash(storageVar ?? `${baseUrl}/storage`),
+    s3,
     signingSecret: env.EMSIM_SIGNING_SECRET || null,
     downloadUrlTtlSeconds: intVar(env, "EMSIM_DOWNLOAD_TTL_SECONDS", 900, 1),
     embeddedWorker: boolVar(env, "EMSIM_EMBEDDED_WORKER", true),
     solverThreads: intVar(env, "EMSIM_SOLVER_THREADS", availableParallelism(), 1),
+    solverBackend: backend as BackendChoice,
     maxActiveJobs: intVar(env, "EMSIM_MAX_ACTIVE_JOBS", 1, 1),
     concurrencyScope: scope,
     limits: {
@@ -126,13 +217,30 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     heartbeatStaleMs: intVar(env, "EMSIM_HEARTBEAT_STALE_MS", 15000, 50),
     solverStallMs: intVar(env, "EMSIM_SOLVER_STALL_MS", 600_000, 1000),
     maxAttempts: intVar(env, "EMSIM_MAX_ATTEMPTS", 3, 1),
-    pollIntervalMs: intVar(env, "EMSIM_POLL_INTERVAL_MS", 1000, 10),
+    // With PostgreSQL, workers are woken by LISTEN/NOTIFY; the poll is only a safety net.
+    pollIntervalMs: intVar(
+      env,
+      "EMSIM_POLL_INTERVAL_MS",
+      /^postgres/.test(env.EMSIM_DATABASE_URL ?? "") ? 30_000 : 1000,
+      10,
+    ),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: intVar(env, "EMSIM_KEEPALIVE_TIMEOUT_MS", 72_000, 100),
+    idleTimeoutMs: intVar(env, "EMSIM_IDLE_TIMEOUT_MS", 120_000, 1000),
+    listenBacklog: intVar(env, "EMSIM_LISTEN_BACKLOG", 4096, 1),
+    tls,
     logLevel: env.EMSIM_LOG_LEVEL ?? "info",
   };
   return { ...config, ...overrides, limits: { ...config.limits, ...overrides.limits } };
 }
 
-/** The configuration as printed at start: every value, the secret hidden. */
+/** The configuration as printed at start: every value, secrets hidden. */
 export function describeConfig(config: Config): Record<string, unknown> {
-  return { ...config, signingSecret: config.signingSecret ? "(set)" : "(per data directory)" };
+  return {
+    ...config,
+    signingSecret: config.signingSecret ? "(set)" : "(per data directory)",
+    // A database address may carry a password.
+    databaseUrl: config.databaseUrl?.replace(/:[^:@/]*@/, ":***@") ?? "(embedded SQLite)",
+  };
 }

@@ -24,6 +24,14 @@ export class ApiError extends Error {
   }
 }
 
+/** Field errors listed in one 422 body; the rest are counted in `error_count`. */
+export const MAX_FIELD_ERRORS = 50;
+
+/** `text` cut to `max` characters, marked with an ellipsis when cut (for echoing input). */
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
 const BEARER_CHALLENGE = { "WWW-Authenticate": 'Bearer realm="emsim"' };
 
 export const errors = {
@@ -50,14 +58,26 @@ export const errors = {
     new ApiError(401, "unauthorized", "Authentication failed.", {}, BEARER_CHALLENGE),
   forbidden: (detail: string) => new ApiError(403, "forbidden", detail),
   jobNotFound: (jobId: string) =>
-    new ApiError(404, "job_not_found", `No simulation job with id '${jobId}'.`),
+    new ApiError(404, "job_not_found", `No simulation job with id '${clip(jobId, 64)}'.`),
   routeNotFound: (method: string, url: string) =>
-    new ApiError(404, "not_found", `No route for ${method} ${url}.`),
+    new ApiError(404, "not_found", `No route for ${method} ${clip(url, 200)}.`),
   methodNotAllowed: (method: string, url: string) =>
     new ApiError(405, "method_not_allowed", `${method} is not allowed on ${url}.`),
   malformedJson: (why: string) =>
     new ApiError(400, "malformed_json", `The request body is not valid JSON: ${why}`),
+  forbiddenJsonKey: () =>
+    new ApiError(
+      400,
+      "forbidden_json_key",
+      'The request body uses the key "__proto__" (or "constructor" holding "prototype"), which is not accepted anywhere in a request.',
+    ),
   badRequest: (detail: string) => new ApiError(400, "bad_request", detail),
+  unsupportedContentEncoding: (encoding: string) =>
+    new ApiError(
+      415,
+      "unsupported_content_encoding",
+      `Content-Encoding '${clip(encoding, 40)}' is not supported; send the request body uncompressed.`,
+    ),
   bodyTooLarge: (limitBytes: number) =>
     new ApiError(
       413,
@@ -70,6 +90,7 @@ export const errors = {
       "unsupported_media_type",
       `Content-Type must be ${expected}${got ? `, got '${got}'` : ""}.`,
     ),
+  /** At most MAX_FIELD_ERRORS field errors are listed; `error_count` gives the total. */
   validation: (fieldErrors: FieldError[]) => {
     const first = fieldErrors[0];
     const more = fieldErrors.length > 1 ? ` (and ${fieldErrors.length - 1} more)` : "";
@@ -77,7 +98,7 @@ export const errors = {
       422,
       "validation_error",
       first ? `${first.path}: ${first.message}${more}` : "The request is not valid.",
-      { errors: fieldErrors },
+      { errors: fieldErrors.slice(0, MAX_FIELD_ERRORS), error_count: fieldErrors.length },
     );
   },
   activeJobConflict: (activeJobId: string, retryAfterSeconds: number, limit: number) =>
@@ -127,6 +148,17 @@ export const errors = {
       `All fabrication checks are busy; try again in ${retryAfterSeconds} s.`,
       { retry_after: retryAfterSeconds },
       { "Retry-After": String(retryAfterSeconds) },
+    ),
+  /** The database refused a write (full disk) or cannot be reached; the change was undone. */
+  storeUnavailable: (reason: "full" | "unavailable") =>
+    new ApiError(
+      503,
+      "service_unavailable",
+      reason === "full"
+        ? "The service cannot store anything right now (its database's disk is full); nothing was stored. Try again later."
+        : "The service's database cannot be used right now; nothing was stored. Try again later.",
+      { retry_after: 30 },
+      { "Retry-After": "30" },
     ),
   internal: () =>
     new ApiError(

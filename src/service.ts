@@ -1,24 +1,33 @@
 /**
- * The composition root: builds the store, storage, job service, worker and HTTP app from a
- * Config. The embedded default is SQLite + local files + an in-process worker under one data
- * directory; this is the one place other backends would be chosen.
+ * The composition root: builds the stores, storage, services, worker and HTTP app from a
+ * Config, and nothing else chooses an implementation. The embedded default is SQLite + local
+ * files + an in-process worker under one data directory; EMSIM_DATABASE_URL and
+ * EMSIM_STORAGE_URL select PostgreSQL and S3 for many servers and workers (docs/deploy.md).
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyServerOptions } from "fastify";
+import { AccountService } from "./accounts/service.js";
 import type { Config } from "./config.js";
-import { buildApp } from "./http/app.js";
-import type { App } from "./http/types.js";
+import { dashboardPlugin } from "./dashboard/plugin.js";
 import { FabricationService } from "./fabrication/service.js";
+import { buildApp } from "./http/app.js";
+import { storageDownload } from "./http/routes/storage/download.js";
+import type { App } from "./http/types.js";
 import { JobService } from "./jobs/service.js";
 import { ServiceMetrics } from "./metrics/registry.js";
-import { LocalFileStorage } from "./storage/local.js";
-import { openStore } from "./store/open.js";
-import type { Store } from "./store/types.js";
+import { openStorage } from "./storage/open.js";
+import type { StorageBackend } from "./storage/types.js";
+import { openStores } from "./store/open.js";
+import type { Stores } from "./store/types.js";
 import { JobWorker, type WorkerLogger } from "./worker/worker.js";
 
-/** The signing secret shared by every process using this data directory. */
+/**
+ * The secret that signs download addresses (local storage) and keys the dashboard's CSRF
+ * tokens: EMSIM_SIGNING_SECRET, else one made once per data directory. Several API servers
+ * behind one address must share it (set EMSIM_SIGNING_SECRET, or share the data directory).
+ */
 export function signingSecretFor(config: Config): string {
   if (config.signingSecret) return config.signingSecret;
   const path = join(config.dataDir, "signing-secret");
@@ -39,8 +48,9 @@ export function signingSecretFor(config: Config): string {
 export interface Service {
   config: Config;
   app: App;
-  store: Store;
-  storage: LocalFileStorage;
+  stores: Stores;
+  storage: StorageBackend;
+  accounts: AccountService;
   jobs: JobService;
   worker: JobWorker | null;
   metrics: ServiceMetrics;
@@ -54,50 +64,96 @@ export async function createService(
   logger: FastifyServerOptions["logger"] = false,
 ): Promise<Service> {
   mkdirSync(config.dataDir, { recursive: true });
-  const store = openStore(config);
+  let app: App | null = null;
+  const stores = await openStores(config, (err) =>
+    app?.log.warn({ err }, "database connection error (it reconnects)"),
+  );
   const secret = signingSecretFor(config);
-  const storage = new LocalFileStorage(join(config.dataDir, "results"), config.storageUrl, secret);
-  const jobs = new JobService(store, storage, config);
-  const metrics = new ServiceMetrics(store);
+  const { storage, local, scratchDir } = openStorage(config, secret);
+  const accounts = new AccountService(stores.accounts);
+  const jobs = new JobService(stores.jobs, storage, config);
+  const metrics = new ServiceMetrics(stores.jobs);
   const fabrication = new FabricationService(storage, config);
   let worker: JobWorker | null = null;
-  const app = await buildApp(
+  app = await buildApp(
     {
       config,
-      store,
+      stores,
       storage,
       jobs,
       fabrication,
       metrics,
-      signingSecret: secret,
       workerRunning: () => (config.embeddedWorker ? worker !== null : null),
     },
     logger,
   );
+  if (local) storageDownload(app, local, config.storageUrl);
+  await app.register(
+    dashboardPlugin({
+      config,
+      stores,
+      accountService: accounts,
+      jobs,
+      storage,
+      signingSecret: secret,
+    }),
+  );
   if (config.embeddedWorker) {
-    worker = new JobWorker(store, storage, jobs, config, app.log as WorkerLogger, metrics);
+    worker = new JobWorker(
+      stores.jobs,
+      storage,
+      scratchDir,
+      jobs,
+      config,
+      app.log as WorkerLogger,
+      metrics,
+    );
   }
   let closed = false;
+  const started = app;
   return {
     config,
-    app,
-    store,
+    app: started,
+    stores,
     storage,
+    accounts,
     jobs,
     worker,
     metrics,
     async listen() {
-      const address = await app.listen({ host: config.host, port: config.port });
+      const address = await started.listen({
+        host: config.host,
+        port: config.port,
+        backlog: config.listenBacklog,
+      });
       if (worker) await worker.start();
       return address;
     },
     async close() {
       if (closed) return;
       closed = true;
-      await app.close();
+      await started.close();
       await fabrication.close();
       if (worker) await worker.stop();
-      await store.close();
+      await stores.close();
+    },
+  };
+}
+
+/** A standalone worker process (`emsim worker`): only the database, the storage and scratch. */
+export async function createWorker(
+  config: Config,
+  log: WorkerLogger,
+): Promise<{ worker: JobWorker; close(): Promise<void> }> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const stores = await openStores(config, (err) => log.warn({ err }, "database connection error"));
+  const { storage, scratchDir } = openStorage(config, signingSecretFor(config));
+  const worker = new JobWorker(stores.jobs, storage, scratchDir, null, config, log);
+  return {
+    worker,
+    async close() {
+      await worker.stop();
+      await stores.close();
     },
   };
 }

@@ -13,7 +13,7 @@
  * random pre-session cookie instead.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { DashboardSession, Store } from "../store/types.js";
+import type { DashboardSession, SessionStore } from "../store/types.js";
 
 export const SESSION_LIFETIME_MS = 7 * 24 * 3600_000;
 export const SESSION_IDLE_MS = 24 * 3600_000;
@@ -47,7 +47,7 @@ export interface ActiveSession {
 
 export class SessionManager {
   constructor(
-    private readonly store: Store,
+    private readonly store: SessionStore,
     private readonly clock: () => number = Date.now,
   ) {}
 

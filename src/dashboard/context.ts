@@ -13,8 +13,11 @@ import {
   SessionManager,
   type ActiveSession,
 } from "../auth/sessions.js";
-import type { RouteDeps } from "../http/types.js";
-import type { Account } from "../store/types.js";
+import type { AccountService } from "../accounts/service.js";
+import type { Config } from "../config.js";
+import type { JobService } from "../jobs/service.js";
+import type { StorageBackend } from "../storage/types.js";
+import type { Account, Stores } from "../store/types.js";
 import {
   appendCookie,
   cookieNamesFor,
@@ -63,6 +66,17 @@ export class SignInRequired extends Error {
   }
 }
 
+/** What the dashboard is built from (the composition root mounts it beside the API). */
+export interface DashboardDeps {
+  config: Config;
+  stores: Stores;
+  accountService: AccountService;
+  jobs: JobService;
+  storage: StorageBackend;
+  /** Keys the CSRF tokens (the service's signing secret). */
+  signingSecret: string;
+}
+
 /** Fixed notices shown after a redirect (`?notice=`), so no text is reflected from the URL. */
 export const NOTICES: Record<string, PageOptions["notice"]> = {
   "signed-out": { kind: "info", text: "You are signed out." },
@@ -77,6 +91,10 @@ export const NOTICES: Record<string, PageOptions["notice"]> = {
     text: "That form was already submitted, and a new key is shown only once. If you did not copy it, revoke it below and generate another.",
   },
   "job-cancelled": { kind: "success", text: "Cancellation requested." },
+  "lock-lifted": {
+    kind: "success",
+    text: "The sign-in lock is lifted: the account can try its password again now.",
+  },
   "password-changed": {
     kind: "success",
     text: "Your password is changed. Other devices were signed out.",
@@ -91,13 +109,14 @@ export class Dashboard {
   readonly secure: boolean;
 
   constructor(
-    readonly deps: RouteDeps,
+    readonly deps: DashboardDeps,
     options: DashboardOptions = {},
   ) {
-    this.sessions = new SessionManager(deps.store);
-    this.throttle = new SignInThrottle(options.throttle);
+    this.sessions = new SessionManager(deps.stores.sessions);
+    this.throttle = new SignInThrottle(deps.stores.sessions, options.throttle);
     this.csrfKey = csrfKeyFrom(deps.signingSecret);
-    this.secure = deps.config.baseUrl.startsWith("https:");
+    // Served over TLS here, or behind a proxy that terminates it (an https base URL).
+    this.secure = deps.config.tls !== null || deps.config.baseUrl.startsWith("https:");
     this.cookies = cookieNamesFor(this.secure);
   }
 
@@ -106,7 +125,7 @@ export class Dashboard {
     // The scripts' JSON polling keeps a page current; it is not the user being active.
     const active = !req.url.startsWith("/dashboard/api/");
     const session = await this.sessions.resume(readCookie(req, this.cookies.session), active);
-    const account = session ? await this.deps.store.getAccount(session.accountId) : null;
+    const account = session ? await this.deps.stores.accounts.getAccount(session.accountId) : null;
     const state = { session: account ? session : null, account };
     req.dashboard = state;
     return state;

@@ -243,7 +243,7 @@ export class PlotService {
         const present = await stat(path).catch(() => null);
         if (!present) {
           const partial = `${path}.${process.pid}.part`;
-          await pipeline(this.storage.read(resultKey), createWriteStream(partial));
+          await pipeline(await this.storage.read(resultKey), createWriteStream(partial));
           await rename(partial, path);
         }
         return path;

@@ -16,7 +16,6 @@ import type {
   FastifyRequest,
 } from "fastify";
 import { ApiError } from "../errors.js";
-import type { RouteDeps } from "../http/types.js";
 import { loadAssets } from "./assets.js";
 import {
   Dashboard,
@@ -24,13 +23,17 @@ import {
   field,
   safeNext,
   SignInRequired,
+  type DashboardDeps,
   type DashboardOptions,
 } from "./context.js";
 import { OneTimeForms } from "./once.js";
 import { PlotService } from "./plots.js";
-import { accountRoutes } from "./routes/accounts.js";
+import { adminAccountRoutes } from "./routes/admin-accounts.js";
 import { apiRoutes } from "./routes/api.js";
-import { authRoutes } from "./routes/auth.js";
+import { accountRoutes } from "./routes/auth/account.js";
+import { inviteRoutes } from "./routes/auth/invite.js";
+import { setupRoutes } from "./routes/auth/setup.js";
+import { signInRoutes } from "./routes/auth/sign-in.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { keyRoutes } from "./routes/keys.js";
 import { crossSiteReason, setSecurityHeaders } from "./security.js";
@@ -116,7 +119,7 @@ function describeFailure(err: FastifyError | Error, req: FastifyRequest): Failur
 }
 
 export function dashboardPlugin(
-  deps: RouteDeps,
+  deps: DashboardDeps,
   options: DashboardOptions = {},
 ): FastifyPluginAsync {
   const d = new Dashboard(deps, options);
@@ -226,7 +229,10 @@ export function dashboardPlugin(
       if (req.headers["if-none-match"] === asset.etag) return reply.code(304).send();
       return reply.type(asset.contentType).send(asset.body);
     });
-    authRoutes(app, d);
+    signInRoutes(app, d);
+    setupRoutes(app, d);
+    inviteRoutes(app, d);
+    adminAccountRoutes(app, d);
     keyRoutes(app, d, forms);
     jobRoutes(app, d);
     apiRoutes(app, d, plots);

@@ -5,7 +5,7 @@
  * exists only in what is printed or shown once.
  */
 import { hashOpaqueToken, newOpaqueToken } from "../auth/sessions.js";
-import type { Store } from "../store/types.js";
+import type { AccountStore, SessionStore } from "../store/types.js";
 
 /** How long an invitation address stays valid. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
@@ -15,16 +15,19 @@ export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
  * a new token; all of them stay valid until one is used (so several servers starting on the
  * same database each print a working address), then every one of them is void.
  */
-export async function dashboardSetupAddress(store: Store, baseUrl: string): Promise<string | null> {
-  if (await store.hasAdminWithPassword()) return null;
+export async function dashboardSetupAddress(
+  stores: { accounts: AccountStore; sessions: SessionStore },
+  baseUrl: string,
+): Promise<string | null> {
+  if (await stores.accounts.hasAdminWithPassword()) return null;
   const token = newOpaqueToken();
-  await store.createSetupToken(hashOpaqueToken(token), new Date().toISOString());
+  await stores.sessions.createSetupToken(hashOpaqueToken(token), new Date().toISOString());
   return `${baseUrl}/dashboard/setup/${token}`;
 }
 
 /** A new invitation address for the account, replacing any earlier one. */
 export async function invitationAddress(
-  store: Store,
+  store: SessionStore,
   baseUrl: string,
   accountId: string,
   now = Date.now(),

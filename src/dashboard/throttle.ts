@@ -5,9 +5,12 @@
  * that email or from that address are refused until the oldest failure leaves the window, with
  * no password check at all. A successful sign-in clears the account's count.
  *
- * Counts live in this process's memory (like the API's rate limiter): with several servers each
- * counts its own share, which multiplies the limit by the server count at most.
+ * The counts live in the database, so that every API process sharing it enforces one limit, a
+ * restart does not reset it, and an administrator can lift an account's lockout from the
+ * Accounts page. Each attempt is checked and counted in one transaction: parallel attempts
+ * cannot all pass the check while the first ones are still hashing their passwords.
  */
+import type { SessionStore } from "../store/types.js";
 
 export interface ThrottlePolicy {
   /** Failures per email address within the window before sign-in is refused. */
@@ -23,73 +26,70 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   windowMs: 15 * 60_000,
 };
 
-/** Entries kept at most; beyond it the stalest are dropped (bounded memory under attack). */
-const MAX_ENTRIES = 50_000;
+const ACCOUNT_PREFIX = "account:";
+
+function accountKey(email: string): string {
+  return `${ACCOUNT_PREFIX}${email.toLowerCase()}`;
+}
+
+/** An attempt in progress: counted as failed until `succeeded` takes it back. */
+export interface SignInAttempt {
+  email: string;
+  failureIds: number[];
+}
 
 export class SignInThrottle {
-  private readonly failures = new Map<string, number[]>();
-
   constructor(
+    private readonly store: SessionStore,
     private readonly policy: ThrottlePolicy = DEFAULT_THROTTLE_POLICY,
     private readonly clock: () => number = Date.now,
   ) {}
 
-  private recent(key: string, now: number): number[] {
-    const list = (this.failures.get(key) ?? []).filter((t) => t > now - this.policy.windowMs);
-    if (list.length === 0) this.failures.delete(key);
-    else this.failures.set(key, list);
-    return list;
-  }
-
-  /** Seconds until an attempt for this email from this address is allowed; 0 = now. */
-  retryAfterSeconds(email: string, address: string): number {
-    const now = this.clock();
-    let waitMs = 0;
-    for (const [key, limit] of [
-      [`account:${email.toLowerCase()}`, this.policy.perAccount],
-      [`address:${address}`, this.policy.perAddress],
-    ] as const) {
-      const list = this.recent(key, now);
-      if (list.length >= limit) {
-        waitMs = Math.max(waitMs, list[list.length - limit]! + this.policy.windowMs - now);
-      }
-    }
-    return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : 0;
-  }
-
   /**
-   * Counts a failure; returns its time. Sign-in calls it before checking the password (with no
-   * await in between after `retryAfterSeconds`), so parallel attempts cannot all pass the check
-   * while the first ones are still hashing; a success takes it back with `recordSuccess`.
+   * Starts an attempt for this email from this address: either the seconds to wait (nothing
+   * is counted), or the attempt, already counted as a failure.
    */
-  recordFailure(email: string, address: string): number {
-    const now = this.clock();
-    for (const [key, limit] of [
-      [`account:${email.toLowerCase()}`, this.policy.perAccount],
-      [`address:${address}`, this.policy.perAddress],
-    ] as const) {
-      const list = this.recent(key, now);
-      list.push(now);
-      // Only the last `limit` failures matter for the decision.
-      this.failures.delete(key);
-      this.failures.set(key, list.slice(-limit));
+  async begin(
+    email: string,
+    address: string,
+  ): Promise<{ waitSeconds: number } | { attempt: SignInAttempt }> {
+    const outcome = await this.store.beginSignInAttempt({
+      keys: [
+        { key: accountKey(email), limit: this.policy.perAccount },
+        { key: `address:${address}`, limit: this.policy.perAddress },
+      ],
+      nowMs: this.clock(),
+      windowMs: this.policy.windowMs,
+    });
+    if ("retryAfterMs" in outcome) {
+      return { waitSeconds: Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)) };
     }
-    while (this.failures.size > MAX_ENTRIES) {
-      // Map iteration order is insertion order, and each update re-inserts: drop the stalest.
-      this.failures.delete(this.failures.keys().next().value!);
-    }
-    return now;
+    return { attempt: { email, failureIds: outcome.failureIds } };
   }
 
-  /**
-   * Clears the account's failures; with `address` and `attempt` (the time `recordFailure`
-   * returned for this attempt) it also takes that attempt back from the address's count.
-   */
-  recordSuccess(email: string, address?: string, attempt?: number): void {
-    this.failures.delete(`account:${email.toLowerCase()}`);
-    if (address === undefined || attempt === undefined) return;
-    const list = this.failures.get(`address:${address}`);
-    const i = list?.lastIndexOf(attempt) ?? -1;
-    if (i >= 0) list!.splice(i, 1);
+  /** The password was right: the attempt is not a failure, and the account's count is cleared. */
+  async succeeded(attempt: SignInAttempt): Promise<void> {
+    await this.store.clearSignInFailures(accountKey(attempt.email), attempt.failureIds);
+  }
+
+  /** Clears an account's failures (its owner proved who they are, or an administrator). */
+  async clearAccount(email: string): Promise<void> {
+    await this.store.clearSignInFailures(accountKey(email));
+  }
+
+  /** Emails (lower-cased) that are locked out now, with the seconds until they are not. */
+  async lockedAccounts(): Promise<Map<string, number>> {
+    const locked = await this.store.lockedSignInKeys({
+      prefix: ACCOUNT_PREFIX,
+      limit: this.policy.perAccount,
+      nowMs: this.clock(),
+      windowMs: this.policy.windowMs,
+    });
+    return new Map(
+      locked.map((l) => [
+        l.key.slice(ACCOUNT_PREFIX.length),
+        Math.max(1, Math.ceil(l.retryAfterMs / 1000)),
+      ]),
+    );
   }
 }

@@ -222,7 +222,7 @@ export class FabricationService {
 
   /** The bytes behind a gds_url this service issued to this account. */
   private async fetchOwn(accountId: string, gdsUrl: string): Promise<Uint8Array> {
-    const resolved = this.storage.resolveSignedUrl(gdsUrl);
+    const resolved = await this.storage.resolveSignedUrl(gdsUrl);
     const ownKey = new RegExp(`^gds/${escapeRegExp(accountId)}/[0-9a-f]{32}\\.gds$`);
     if (!resolved || !ownKey.test(resolved.key)) {
       throw errors.validation([
@@ -236,7 +236,7 @@ export class FabricationService {
     const object = await this.storage.stat(resolved.key);
     if (!object) throw errors.gdsNotFound();
     const chunks: Buffer[] = [];
-    for await (const chunk of this.storage.read(resolved.key)) chunks.push(chunk as Buffer);
+    for await (const chunk of await this.storage.read(resolved.key)) chunks.push(chunk as Buffer);
     return new Uint8Array(Buffer.concat(chunks));
   }
 

@@ -6,10 +6,14 @@ import Fastify, { type FastifyServerOptions } from "fastify";
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { randomUUID } from "node:crypto";
-import { dashboardPlugin } from "../dashboard/plugin.js";
+import type { IncomingMessage } from "node:http";
 import { ApiError, errors } from "../errors.js";
-import { ajv } from "../schema/ajv.js";
-import { installErrorHandling, sendApiError } from "./error-handler.js";
+import { compileBounded } from "../schema/bounded.js";
+import { handleClientError, installErrorHandling, sendApiError } from "./error-handler.js";
+import { parseJsonBody } from "./json-body.js";
+import { withRedactingSerializers } from "./log.js";
+import { createHttpServer } from "./server.js";
+import { openApiOptions } from "./openapi.js";
 import { createAuthenticator } from "./plugins/auth.js";
 import { createRateLimiter } from "./plugins/rate-limit.js";
 import { drcRoute } from "./routes/fabrication/drc.js";
@@ -27,20 +31,55 @@ import { docsRoutes } from "./routes/service/docs.js";
 import { health } from "./routes/service/health.js";
 import { listMaterials } from "./routes/service/materials.js";
 import { metricsRoute } from "./routes/service/metrics.js";
-import { storageDownload } from "./routes/storage/download.js";
 import type { App, RouteDeps } from "./types.js";
 
 const CORRELATION_HEADER = "x-correlation-id";
 const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Headers a request must carry exactly once: a proxy that reads the last of two would
+ * disagree with Node, which keeps the first. */
+const SINGLE_HEADERS = new Map([
+  ["authorization", "Authorization"],
+  ["host", "Host"],
+]);
+
+/** A request the API refuses for its headers alone (before authentication), or null. */
+function headerProblem(raw: IncomingMessage): ApiError | null {
+  if (raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1 && !raw.headers.host) {
+    return errors.badRequest("An HTTP/1.1 request must carry a Host header.");
+  }
+  const encoding = raw.headers["content-encoding"];
+  if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
+    return errors.unsupportedContentEncoding(encoding);
+  }
+  const names = raw.rawHeaders;
+  let seen: Set<string> | null = null;
+  for (let i = 0; i < names.length; i += 2) {
+    const name = names[i]!.toLowerCase();
+    const label = SINGLE_HEADERS.get(name);
+    if (label === undefined) continue;
+    seen ??= new Set();
+    if (seen.has(name)) {
+      return errors.badRequest(`The request has more than one ${label} header; send exactly one.`);
+    }
+    seen.add(name);
+  }
+  return null;
+}
 
 export async function buildApp(
   deps: RouteDeps,
   logger: FastifyServerOptions["logger"] = false,
 ): Promise<App> {
   const app = Fastify({
-    logger,
+    logger: withRedactingSerializers(logger),
     bodyLimit: deps.config.limits.maxBodyBytes,
     trustProxy: false,
+    // Long enough that any id the header limit lets through still routes to its handler (and
+    // gets job_not_found), short of nothing: the limit is the 16 KiB of all headers.
+    routerOptions: { maxParamLength: 16 * 1024 },
+    serverFactory: (handler) => createHttpServer(deps.config, handler),
+    clientErrorHandler: handleClientError,
     genReqId: (req) => {
       const given = req.headers[CORRELATION_HEADER];
       return typeof given === "string" && CORRELATION_PATTERN.test(given) ? given : randomUUID();
@@ -66,10 +105,18 @@ export async function buildApp(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // One Ajv for requests everywhere (see src/schema/ajv.ts); no coercion, no stripping.
-  app.setValidatorCompiler(({ schema }) => ajv.compile(schema));
+  // One Ajv for requests everywhere (see src/schema/ajv.ts); no coercion, no stripping; and
+  // oversize arrays and objects refused before Ajv sees them (src/schema/bounded.ts).
+  app.setValidatorCompiler(({ schema }) => compileBounded(schema));
   // Only JSON bodies: anything else is a 415.
-  app.removeContentTypeParser("text/plain");
+  app.removeContentTypeParser(["text/plain", "application/json"]);
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
 
   installErrorHandling(app, deps.config.limits.maxBodyBytes);
 
@@ -78,8 +125,9 @@ export async function buildApp(
   app.addHook("onRequest", (req, reply, done) => {
     reply.header("X-Correlation-ID", req.id);
     reply.header("X-Content-Type-Options", "nosniff");
+    if (deps.config.tls) reply.header("Strict-Transport-Security", "max-age=31536000");
     req.caller = null;
-    done();
+    done(headerProblem(req.raw) ?? undefined);
   });
   app.addHook("onResponse", (req, reply, done) => {
     deps.metrics.httpDuration.observe(
@@ -93,23 +141,9 @@ export async function buildApp(
     done();
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: "3.0.3",
-      info: {
-        title: "emsim",
-        version: "1",
-        description:
-          "Simulation job service for 3D electromagnetic FDTD simulations. Lengths and wavelengths in metres, times in seconds. Submit a simulation, poll it, download the fields as HDF5.",
-      },
-      servers: [{ url: deps.config.baseUrl }],
-      components: {
-        securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
-      },
-    },
-  });
+  await app.register(swagger, openApiOptions(deps.config, deps.jobs));
 
-  const authenticate = createAuthenticator(deps.store);
+  const authenticate = createAuthenticator(deps.stores.accounts);
   const rateLimit = createRateLimiter(deps.config.rateLimitPerMinute);
 
   await app.register(async (v1) => {
@@ -145,8 +179,6 @@ export async function buildApp(
 
   health(app, deps);
   metricsRoute(app, deps);
-  storageDownload(app, deps);
   docsRoutes(app, deps);
-  await app.register(dashboardPlugin(deps));
   return app;
 }

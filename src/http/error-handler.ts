@@ -1,11 +1,16 @@
 /**
  * The one place errors become responses: `{detail, error_code, ...extra}` with the status of
  * the coded error, never a stack trace. Fastify's own errors (validation, content type, body
- * size, malformed JSON) are mapped onto the registry in src/errors.ts.
+ * size) are mapped onto the registry in src/errors.ts; JSON bodies are parsed by
+ * ./json-body.ts, which throws registry errors itself.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import { ApiError, errors } from "../errors.js";
 import { formatAjvErrors } from "../schema/ajv.js";
+import { storeUnavailability } from "../store/errors.js";
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
@@ -17,6 +22,8 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
 
 function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): ApiError {
   if (err instanceof ApiError) return err;
+  const unavailable = storeUnavailability(err);
+  if (unavailable) return errors.storeUnavailable(unavailable);
   if (err.validation) {
     const context = err.validationContext ?? "body";
     const prefix = context === "body" ? "body" : context === "querystring" ? "query" : context;
@@ -30,13 +37,6 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
         : errors.badRequest("The Content-Length header does not match the body.");
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return errors.bodyTooLarge(req.routeOptions.bodyLimit ?? bodyLimit);
-    case "FST_ERR_CTP_EMPTY_JSON_BODY":
-      return errors.malformedJson("the body is empty.");
-    case "FST_ERR_CTP_INVALID_JSON_BODY":
-      return errors.malformedJson(err.message);
-  }
-  if (err instanceof SyntaxError && err.statusCode === 400) {
-    return errors.malformedJson(err.message);
   }
   if (typeof err.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500) {
     // Other client errors Fastify detects (bad URL encoding, prototype poisoning, …).
@@ -48,10 +48,69 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const apiError = toApiError(err, req, bodyLimit);
-    if (apiError.statusCode >= 500) req.log.error({ err }, "request failed");
+    if (apiError.statusCode >= 500) {
+      req.log.error(
+        { err },
+        apiError.statusCode === 503 ? "database unavailable" : "request failed",
+      );
+    }
     return sendApiError(reply, apiError);
   });
   app.setNotFoundHandler((req, reply) =>
     sendApiError(reply, errors.routeNotFound(req.method, req.url.split("?")[0]!)),
   );
+}
+
+/** The error a malformed or too-slow request gets before it ever becomes a request. */
+function clientErrorFor(err: NodeJS.ErrnoException & { reason?: string }): ApiError {
+  switch (err.code) {
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return new ApiError(
+        408,
+        "request_timeout",
+        "The request was not received in time; send the headers and body without pausing.",
+      );
+    case "HPE_HEADER_OVERFLOW":
+      return new ApiError(
+        431,
+        "headers_too_large",
+        "The request's headers are too large (the limit is 16 KiB in all).",
+      );
+    case "HPE_UNEXPECTED_CONTENT_LENGTH":
+      return errors.badRequest(
+        "The request has both Content-Length and Transfer-Encoding; send exactly one.",
+      );
+    default: {
+      const why = typeof err.reason === "string" && err.reason ? `: ${err.reason}` : "";
+      return errors.badRequest(`The request is not valid HTTP/1.1${why}.`);
+    }
+  }
+}
+
+/**
+ * Node's `clientError`: requests that fail to parse or time out never reach Fastify's hooks,
+ * so they are answered here, in the same `{detail, error_code}` form and with an
+ * X-Correlation-ID, and the connection is closed.
+ */
+export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || pending?.headersSent) {
+    // A response is already under way on this socket: there is no clean way to add another.
+    socket.destroy();
+    return;
+  }
+  const apiError = clientErrorFor(err);
+  const body = JSON.stringify({ detail: apiError.detail, error_code: apiError.code });
+  socket.end(
+    `HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode] ?? "Error"}\r\n` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Correlation-ID: ${randomUUID()}\r\n` +
+      "X-Content-Type-Options: nosniff\r\n" +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
+  // Do not wait for a client that stopped reading.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

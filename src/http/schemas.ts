@@ -1,120 +1,30 @@
-/** Response schemas: they document the API in /openapi.json and serialise responses. */
-import Type from "typebox";
-
-/*
- * Nullable fields are written as `type: [T, "null"]` rather than `anyOf`: the serialiser
- * (fast-json-stringify) handles a type list directly but tries each anyOf branch with a
- * validator on every response, which cost about half the status endpoint's throughput.
+/**
+ * What routes share beyond the response bodies (which live in src/schema/responses.ts, the one
+ * source of their shape): the job id parameter and the errors every /v1 route may answer.
  */
-const nullableNumber = (description?: string) =>
-  Type.Unsafe<number | null>({ type: ["number", "null"], ...(description ? { description } : {}) });
-const nullableInteger = (description?: string) =>
-  Type.Unsafe<number | null>({
-    type: ["integer", "null"],
-    ...(description ? { description } : {}),
-  });
-const nullableString = (description: string) =>
-  Type.Unsafe<string | null>({ type: ["string", "null"], description });
+import Type from "typebox";
+import { ErrorBody } from "../schema/responses.js";
 
-export const ErrorBody = Type.Object(
-  {
-    detail: Type.String({ description: "What went wrong, in words." }),
-    error_code: Type.String({ description: "Stable machine-readable code." }),
-  },
-  { additionalProperties: true, description: "Error body (extra fields per error)." },
-);
+export {
+  ConflictBody,
+  ErrorBody,
+  EstimateSchema,
+  JobListSchema,
+  JobProgressSchema,
+  JobRecordSchema,
+  MaterialListSchema,
+  NotReadyBody,
+  SubmissionAck,
+  ValidationErrorBody,
+} from "../schema/responses.js";
 
-export const ValidationErrorBody = Type.Object({
-  detail: Type.String(),
-  error_code: Type.Literal("validation_error"),
-  errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
+/**
+ * Any string routes to the handler, so that every unknown id — whatever its length — is the
+ * same 404 job_not_found (docs/api.md), never a 422 about the id's shape.
+ */
+export const JobIdParams = Type.Object({
+  job_id: Type.String({ description: "The job's id, as returned at submission (a UUID)." }),
 });
-
-export const ConflictBody = Type.Object({
-  detail: Type.String(),
-  error_code: Type.String(),
-  active_job_id: Type.String({ description: "The active job (the caller's own by default)." }),
-  retry_after: Type.Integer({ description: "Seconds until a submission is likely to succeed." }),
-});
-
-export const NotReadyBody = Type.Object({
-  detail: Type.String(),
-  error_code: Type.String(),
-  status: Type.String(),
-  retry_after: Type.Integer(),
-});
-
-export const SubmissionAck = Type.Object({
-  job_id: Type.String({ format: "uuid" }),
-  status: Type.Literal("QUEUED"),
-  created_at: Type.String({ description: "ISO 8601 UTC" }),
-  message: Type.String(),
-});
-
-export const JobProgressSchema = Type.Unsafe<{
-  step: number;
-  total_steps: number;
-  fraction: number;
-  last_relative_change: number | null;
-  mcells_per_second: number | null;
-} | null>({
-  type: ["object", "null"],
-  description: "Solver progress, or null before the first report.",
-  properties: {
-    step: Type.Integer(),
-    total_steps: Type.Integer(),
-    fraction: Type.Number(),
-    last_relative_change: nullableNumber(),
-    mcells_per_second: nullableNumber(),
-  },
-});
-
-export const JobRecordSchema = Type.Object({
-  job_id: Type.String({ format: "uuid" }),
-  status: Type.Enum(["QUEUED", "RUNNING", "COMPLETED", "FAILED"]),
-  created_at: Type.String(),
-  updated_at: Type.String(),
-  result_url: nullableString("API address of the results; set when COMPLETED."),
-  checksum: nullableString("SHA-256 hex of the result file; set when COMPLETED."),
-  checksum_algorithm: Type.Literal("sha256"),
-  error_detail: nullableString("Why the job FAILED; null otherwise."),
-  solver: Type.String(),
-  duration_seconds: Type.Number({
-    description: "Execution time: final once finished, so far while RUNNING, 0 while QUEUED.",
-  }),
-  metadata: Type.Object({}, { additionalProperties: true }),
-  progress: JobProgressSchema,
-  started_at: nullableString("When the current or last attempt started."),
-  finished_at: nullableString("When the job reached COMPLETED or FAILED."),
-  cancel_requested: Type.Boolean(),
-  attempts: Type.Integer(),
-  result_bytes: nullableInteger("Size of the result file; set when COMPLETED."),
-  solver_report: Type.Unsafe<Record<string, unknown> | null>({
-    type: ["object", "null"],
-    additionalProperties: true,
-    description: "The solver's run report; set when COMPLETED.",
-  }),
-});
-
-export const JobListSchema = Type.Object({
-  jobs: Type.Array(JobRecordSchema),
-  next_cursor: nullableString("Pass as `cursor` for the next (older) page; null at the end."),
-});
-
-export const EstimateSchema = Type.Object({
-  grid: Type.Array(Type.Integer(), { description: "Cells per axis, PML included." }),
-  interior_grid: Type.Array(Type.Integer(), { description: "Cells per axis inside domain.size." }),
-  cells: Type.Integer(),
-  time_steps: Type.Integer(),
-  dt_seconds: Type.Number(),
-  monitor_samples: Type.Integer(),
-  memory_bytes: Type.Integer(),
-  result_bytes: Type.Integer(),
-  estimated_seconds: Type.Integer({ description: "If the run uses all its time steps." }),
-  mcells_per_second_assumed: Type.Number(),
-});
-
-export const JobIdParams = Type.Object({ job_id: Type.String({ maxLength: 64 }) });
 
 export const errorResponses = {
   401: { ...ErrorBody, description: "Missing, malformed, unknown or revoked API key." },

@@ -11,7 +11,7 @@ import type { FabricationService } from "../fabrication/service.js";
 import type { JobService } from "../jobs/service.js";
 import type { ServiceMetrics } from "../metrics/registry.js";
 import type { StorageBackend } from "../storage/types.js";
-import type { Store } from "../store/types.js";
+import type { Stores } from "../store/types.js";
 import type { Caller } from "./plugins/auth.js";
 
 export type App = FastifyInstance<
@@ -24,13 +24,11 @@ export type App = FastifyInstance<
 
 export interface RouteDeps {
   config: Config;
-  store: Store;
+  stores: Stores;
   storage: StorageBackend;
   jobs: JobService;
   fabrication: FabricationService;
   metrics: ServiceMetrics;
-  /** Storage secret for verifying signed download addresses (local storage). */
-  signingSecret: string;
   /** Health of the embedded worker, when the server runs one. */
   workerRunning: () => boolean | null;
 }

@@ -1,34 +1,11 @@
 /**
- * The job record of spec §2.2 as the API shows it, built from a stored job row.
+ * The job record of spec §2.2 as the API shows it (its shape: src/schema/responses.ts), built
+ * from a stored job row.
  */
+import type { JobRecord } from "../schema/responses.js";
 import type { JobRow } from "../store/types.js";
 
-export interface JobRecord {
-  job_id: string;
-  status: JobRow["status"];
-  created_at: string;
-  updated_at: string;
-  result_url: string | null;
-  checksum: string | null;
-  checksum_algorithm: "sha256";
-  error_detail: string | null;
-  solver: string;
-  duration_seconds: number;
-  metadata: Record<string, unknown>;
-  progress: {
-    step: number;
-    total_steps: number;
-    fraction: number;
-    last_relative_change: number | null;
-    mcells_per_second: number | null;
-  } | null;
-  started_at: string | null;
-  finished_at: string | null;
-  cancel_requested: boolean;
-  attempts: number;
-  result_bytes: number | null;
-  solver_report: Record<string, unknown> | null;
-}
+export type { JobRecord };
 
 /** Seconds the job has run: final for a finished job, so far for a running one, else 0. */
 export function durationSeconds(job: JobRow, nowMs: number): number {

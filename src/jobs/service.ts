@@ -4,23 +4,19 @@
  * from the route, then defaults, physics and limits), admission is the store's transaction.
  */
 import { randomUUID } from "node:crypto";
-import { EventEmitter } from "node:events";
 import type { Config } from "../config.js";
 import { errors } from "../errors.js";
-import { checkRequest } from "../schema/validate.js";
+import { checkRequest, type RequestLimits } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type { RunEstimate } from "../solver/types.js";
 import type { StorageBackend } from "../storage/types.js";
-import type { JobRow, JobStatus, ReadScope, Store } from "../store/types.js";
+import { storeUnavailability, type StoreUnavailability } from "../store/errors.js";
+import type { JobQueue, JobRow, JobStatus, ReadScope } from "../store/types.js";
+import { CANCELLED_BEFORE_START } from "./lifecycle.js";
 import { retryAfterSeconds, toJobRecord, type JobRecord } from "./records.js";
 
 /** Million cell-updates per second assumed for estimates until a job has been measured. */
 const DEFAULT_MCELLS_PER_SECOND = 100;
-
-export interface JobEvents {
-  submitted: [jobId: string];
-  cancelRequested: [jobId: string];
-}
 
 export interface Estimate {
   grid: number[];
@@ -36,12 +32,12 @@ export interface Estimate {
 }
 
 export class JobService {
-  readonly events = new EventEmitter<JobEvents>();
+  private refusedWrite: { atMs: number; reason: StoreUnavailability } | null = null;
   /** Running average of measured solver throughput, for time estimates. */
   private measuredMcellsPerSecond: number | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: JobQueue,
     private readonly storage: StorageBackend,
     private readonly config: Config,
   ) {}
@@ -56,6 +52,11 @@ export class JobService {
       this.measuredMcellsPerSecond === null
         ? mcellsPerSecond
         : 0.7 * this.measuredMcellsPerSecond + 0.3 * mcellsPerSecond;
+  }
+
+  /** The deployment's limits and the configured solver backend, whose bound applies too. */
+  private requestLimits(): RequestLimits {
+    return { ...this.config.limits, solverBackend: this.config.solverBackend };
   }
 
   private toEstimate(e: RunEstimate): Estimate {
@@ -76,16 +77,16 @@ export class JobService {
 
   /** Same validation as submission; never queues. */
   estimate(request: SimulationRequest): Estimate {
-    const outcome = checkRequest(request, this.config.limits);
+    const outcome = checkRequest(request, this.requestLimits());
     if (!outcome.ok) throw errors.validation(outcome.errors);
     return this.toEstimate(outcome.estimate);
   }
 
   /** Validates (the body already passed the JSON schema) and admits a job, or throws. */
   async submit(accountId: string, request: SimulationRequest): Promise<JobRow> {
-    const outcome = checkRequest(request, this.config.limits);
+    const outcome = checkRequest(request, this.requestLimits());
     if (!outcome.ok) throw errors.validation(outcome.errors);
-    const result = await this.store.admitJob(
+    const result = await this.admit(
       {
         jobId: randomUUID(),
         accountId,
@@ -108,8 +109,30 @@ export class JobService {
         this.config.maxActiveJobs,
       );
     }
-    this.events.emit("submitted", result.job.jobId);
     return result.job;
+  }
+
+  /**
+   * The store's admission, remembering whether the database refused the write (a full disk):
+   * /health reports that until a submission succeeds again, because its own one-row probe
+   * can still fit where a job does not.
+   */
+  private async admit(...args: Parameters<JobQueue["admitJob"]>) {
+    try {
+      const result = await this.store.admitJob(...args);
+      this.refusedWrite = null;
+      return result;
+    } catch (err) {
+      const reason = storeUnavailability(err);
+      if (reason) this.refusedWrite = { atMs: Date.now(), reason };
+      throw err;
+    }
+  }
+
+  /** Why the database refused the last submission, if it did within `windowMs` and none passed since. */
+  recentWriteRefusal(windowMs = 30_000): StoreUnavailability | null {
+    const r = this.refusedWrite;
+    return r && Date.now() - r.atMs < windowMs ? r.reason : null;
   }
 
   /** The caller's job, or 404 — also for a job of another account. */
@@ -148,9 +171,12 @@ export class JobService {
     if (job.status === "COMPLETED" || job.status === "FAILED") {
       throw errors.jobFinished(jobId, job.status);
     }
-    const after = await this.store.requestCancel(jobId, new Date().toISOString());
+    const after = await this.store.requestCancel(
+      jobId,
+      new Date().toISOString(),
+      CANCELLED_BEFORE_START,
+    );
     if (!after) throw errors.jobNotFound(jobId);
-    if (after.status === "RUNNING") this.events.emit("cancelRequested", jobId);
     return after;
   }
 

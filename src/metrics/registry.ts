@@ -4,7 +4,7 @@
  * process's default metrics.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { Store } from "../store/types.js";
+import type { JobQueue } from "../store/types.js";
 import { JOB_STATUSES } from "../store/types.js";
 
 export class ServiceMetrics {
@@ -14,7 +14,7 @@ export class ServiceMetrics {
   private readonly jobDuration: Histogram<"status">;
   private readonly solverThroughput: Gauge;
 
-  constructor(store: Store) {
+  constructor(queue: JobQueue) {
     collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({
       name: "emsim_http_request_duration_seconds",
@@ -29,7 +29,7 @@ export class ServiceMetrics {
       labelNames: ["status"],
       registers: [this.registry],
       async collect() {
-        const counts = await store.countJobsByStatus();
+        const counts = await queue.countJobsByStatus();
         for (const s of JOB_STATUSES) this.set({ status: s }, counts[s]);
       },
     });
@@ -38,7 +38,7 @@ export class ServiceMetrics {
       help: "Jobs waiting for a worker (QUEUED)",
       registers: [this.registry],
       async collect() {
-        this.set((await store.countJobsByStatus()).QUEUED);
+        this.set((await queue.countJobsByStatus()).QUEUED);
       },
     });
     this.jobsFinished = new Counter({

@@ -8,28 +8,46 @@
  *   /monitors/<name>       attrs type, center, size, wavelengths, frequencies; datasets x, y, z
  *                          and one complex64 dataset per component, compound {r, i} (what h5py
  *                          reads as complex), shaped (nx, ny, nz), or (nw, nx, ny, nz) when the
- *                          monitor records several wavelengths.
+ *                          monitor records several wavelengths; datasets wavelength and
+ *                          frequency, (nw,) then, scalars otherwise.
+ *   /monitors/<name>       (flux monitors) attrs type="flux", quantity, normal, area, center,
+ *                          size, wavelengths, frequencies; datasets wavelength (a scale) and
+ *                          frequency (nw,), flux, incident_intensity, and for a box
+ *                          scattering/absorption/extinction_cross_section (m²), all (nw,);
+ *                          x, y, z: the cells the surface spans.
  * Whole-number JS attributes would become int32 and overflow silently, so every numeric
  * attribute is written with an explicit dtype.
+ *
+ * Coordinates are HDF5 dimension scales (the HDF5 Dimension Scale specification, the way
+ * netCDF-4 stores dimensions): x, y, z and, for several wavelengths, wavelength are made
+ * scales and attached to the matching axis of every component dataset, so that xarray
+ * (engine h5netcdf), netCDF tools and HDFView see named dimensions with coordinates. Units
+ * and descriptions are CF attributes (`units`, `long_name`, `axis`, `standard_name`). With a
+ * single wavelength the datasets keep their 3-D shape and name `wavelength` and `frequency` in
+ * their CF `coordinates` attribute: scalar coordinates.
  */
 import h5wasm from "h5wasm/node";
-import type { SolverResult } from "../solver/types.js";
+import { closeSync, fsyncSync, openSync } from "node:fs";
+import type { FluxMonitorResult, MonitorResult, SolverResult } from "../solver/types.js";
 
 export const RESULT_FORMAT = "emsim-result";
-export const RESULT_FORMAT_VERSION = 1;
+/** 2: coordinates are HDF5 dimension scales with CF attributes (1 had the same datasets without). */
+export const RESULT_FORMAT_VERSION = 2;
 
 type H5Group = InstanceType<typeof h5wasm.Group>;
+/** A group or a dataset: anything that carries attributes. */
+type HasAttrs = Pick<H5Group, "create_attribute">;
 
-function f64(group: H5Group, name: string, value: number | number[]): void {
+function f64(group: HasAttrs, name: string, value: number | number[]): void {
   const data = Array.isArray(value) ? new Float64Array(value) : new Float64Array([value]);
   group.create_attribute(name, data, Array.isArray(value) ? [value.length] : null, "<d");
 }
 
-function i64(group: H5Group, name: string, value: number): void {
+function i64(group: HasAttrs, name: string, value: number): void {
   group.create_attribute(name, BigInt64Array.from([BigInt(Math.round(value))]), null, "<q");
 }
 
-function str(group: H5Group, name: string, value: string): void {
+function str(group: HasAttrs, name: string, value: string): void {
   group.create_attribute(name, value);
 }
 
@@ -46,6 +64,154 @@ function complexColumns(interleaved: Float32Array): Map<string, Float32Array> {
     ["r", re],
     ["i", im],
   ]);
+}
+
+/** CF attributes of a variable: its unit and what it is. */
+function describe(
+  target: HasAttrs,
+  units: string,
+  longName: string,
+  extra: Record<string, string> = {},
+): void {
+  str(target, "units", units);
+  str(target, "long_name", longName);
+  for (const [name, value] of Object.entries(extra)) str(target, name, value);
+}
+
+const COMPONENT_NAMES: Record<string, [string, string]> = {
+  E: ["V/m", "electric field"],
+  H: ["A/m", "magnetic field"],
+};
+
+/**
+ * A monitor's group with what every monitor has: its type, centre, size, wavelengths and
+ * frequencies as attributes, and its x, y, z sample coordinates as dimension scales.
+ */
+function monitorGroup(
+  monitors: H5Group,
+  m: MonitorResult | FluxMonitorResult,
+  type: "field" | "flux",
+): H5Group {
+  const g = monitors.create_group(m.name);
+  str(g, "type", type);
+  f64(g, "center", m.center);
+  f64(g, "size", m.size);
+  f64(g, "wavelengths", m.wavelengthsM);
+  f64(g, "frequencies", m.frequenciesHz);
+  for (const axis of ["x", "y", "z"] as const) {
+    const scale = g.create_dataset({ name: axis, data: m[axis] });
+    scale.make_scale(axis);
+    describe(scale, "m", axis, { axis: axis.toUpperCase() });
+  }
+  return g;
+}
+
+/**
+ * The `wavelength` and `frequency` datasets: with `several`, shape (nw,) and wavelength a
+ * dimension scale that frequency runs along; otherwise scalars. Returns the wavelength's path.
+ */
+function wavelengthAxis(
+  g: H5Group,
+  m: MonitorResult | FluxMonitorResult,
+  several: boolean,
+): string {
+  const nw = m.wavelengthsM.length;
+  const wavelength = g.create_dataset({
+    name: "wavelength",
+    data: new Float64Array(m.wavelengthsM),
+    shape: several ? [nw] : [],
+  });
+  describe(wavelength, "m", "vacuum wavelength", { standard_name: "radiation_wavelength" });
+  const frequency = g.create_dataset({
+    name: "frequency",
+    data: new Float64Array(m.frequenciesHz),
+    shape: several ? [nw] : [],
+  });
+  describe(frequency, "Hz", "frequency", { standard_name: "radiation_frequency" });
+  if (several) {
+    wavelength.make_scale("wavelength");
+    // frequency runs along the wavelength axis: an auxiliary coordinate of it.
+    frequency.attach_scale(0, wavelength.path);
+  }
+  return wavelength.path;
+}
+
+/**
+ * One monitor's group: coordinates as dimension scales, then one dataset per component with
+ * the scales attached to its axes.
+ */
+function writeMonitor(monitors: H5Group, m: MonitorResult): void {
+  const g = monitorGroup(monitors, m, "field");
+  const [nw, nx, ny, nz] = m.shape;
+  const several = nw > 1;
+  // Several wavelengths are an axis of the data; one is a scalar coordinate of it.
+  wavelengthAxis(g, m, several);
+  const axes = several ? ["wavelength", "x", "y", "z"] : ["x", "y", "z"];
+  const shape = several ? [nw, nx, ny, nz] : [nx, ny, nz];
+  for (const [component, data] of Object.entries(m.data)) {
+    if (!data) continue;
+    const dataset = g.create_dataset({
+      name: component,
+      data: complexColumns(data),
+      shape,
+      dtype: [
+        ["r", "<f"],
+        ["i", "<f"],
+      ],
+    });
+    axes.forEach((axis, index) => dataset.attach_scale(index, `${g.path}/${axis}`));
+    const [units, field] = COMPONENT_NAMES[component[0]!]!;
+    describe(dataset, units, `${field} ${component}`, {
+      description: `${component[1]} component of the ${field} phasor, normalised by the source spectrum`,
+      coordinates: several ? "frequency" : "wavelength frequency",
+    });
+  }
+}
+
+/** The per-wavelength datasets of a flux monitor, with their units and meaning. */
+function fluxSpectra(m: FluxMonitorResult): [string, Float64Array, string, string][] {
+  const perIncident = m.quantity === "box" ? "m2" : "1";
+  const out: [string, Float64Array, string, string][] = [
+    [
+      "flux",
+      m.flux,
+      perIncident,
+      `net Poynting flux (${m.quantity}), normalised to the incident wave`,
+    ],
+    [
+      "incident_intensity",
+      m.incidentIntensityWPerM2,
+      "W m-2",
+      "intensity of the incident plane wave",
+    ],
+  ];
+  if (m.crossSections) {
+    out.push(
+      ["scattering_cross_section", m.crossSections.scattering, "m2", "scattering cross-section"],
+      ["absorption_cross_section", m.crossSections.absorption, "m2", "absorption cross-section"],
+      ["extinction_cross_section", m.crossSections.extinction, "m2", "extinction cross-section"],
+    );
+  }
+  return out;
+}
+
+/**
+ * A flux monitor's group: its spectra along a `wavelength` dimension scale (always an axis,
+ * one value per wavelength), and the coordinates of the cells its surface spans.
+ */
+function writeFluxMonitor(monitors: H5Group, m: FluxMonitorResult): void {
+  // x, y, z: the cells the surface spans, scales of their own (netCDF readers want every
+  // dataset on named dimensions), not axes of the spectra.
+  const g = monitorGroup(monitors, m, "flux");
+  str(g, "quantity", m.quantity);
+  if (m.normal) f64(g, "normal", m.normal);
+  f64(g, "area", m.areaM2);
+  const wavelength = wavelengthAxis(g, m, true);
+  for (const [name, data, units, longName] of fluxSpectra(m)) {
+    const dataset = g.create_dataset({ name, data, shape: [data.length] });
+    dataset.attach_scale(0, wavelength);
+    describe(dataset, units, longName, { coordinates: "frequency" });
+  }
 }
 
 export interface ResultFileInput {
@@ -107,31 +273,134 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     }
 
     const monitors = file.create_group("monitors");
+    for (const m of result.monitors) writeMonitor(monitors, m);
+    for (const m of result.fluxMonitors) writeFluxMonitor(monitors, m);
+  } finally {
+    file.close();
+  }
+}
+
+/** A result file that did not reach the disk as written (full disk, I/O error). */
+export class ResultFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ResultFileError";
+  }
+}
+
+/** Raw bytes (`bytes` of them) of a dataset's first-axis rows [start, stop). */
+type RawReader = (
+  path: string,
+  shape: number[],
+  start: number,
+  stop: number,
+  bytes: number,
+) => Uint8Array;
+
+/** Compares the bytes of one dataset with what was meant to be written, a slab at a time. */
+function compareDataset(read: RawReader, path: string, shape: number[], expected: Uint8Array) {
+  const rowBytes = expected.byteLength / (shape[0] || 1);
+  // About 8 MiB per read, so that checking a large monitor does not double the memory.
+  const rowsPerSlab = Math.max(1, Math.floor((8 << 20) / Math.max(1, rowBytes)));
+  for (let start = 0; start < shape[0]!; start += rowsPerSlab) {
+    const stop = Math.min(shape[0]!, start + rowsPerSlab);
+    const want = expected.subarray(start * rowBytes, stop * rowBytes);
+    const got = read(path, shape, start, stop, want.byteLength);
+    if (got.byteLength !== want.byteLength || Buffer.compare(got, want) !== 0) {
+      throw new ResultFileError(`dataset ${path} reads back different from what was written`);
+    }
+  }
+}
+
+/**
+ * Reads a freshly written result file back and throws ResultFileError unless it holds what
+ * `writeResultFile` was given. h5wasm reports failed writes (ENOSPC, EIO) only on stderr, and
+ * a file written to a full disk opens and reads with holes of zeros where data should be —
+ * its checksum is then the checksum of a corrupt file. So the file is synced, reopened, and
+ * every dataset's bytes are compared with the arrays that were written.
+ */
+export async function verifyResultFile(path: string, input: ResultFileInput): Promise<void> {
+  const module = (await h5wasm.ready) as unknown as {
+    get_dataset_data(
+      fileId: bigint,
+      path: string,
+      count: bigint[] | null,
+      offset: bigint[] | null,
+      strides: bigint[] | null,
+      ptr: bigint,
+    ): number;
+    _malloc(bytes: number): number;
+    _free(ptr: number): void;
+    HEAPU8: Uint8Array;
+  };
+  try {
+    const fd = openSync(path, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new ResultFileError(`the result file could not be synced: ${(err as Error).message}`);
+  }
+  let file: InstanceType<typeof h5wasm.File>;
+  try {
+    file = new h5wasm.File(path, "r");
+  } catch (err) {
+    throw new ResultFileError(`the result file does not open: ${(err as Error).message}`);
+  }
+  const fileId = (file as unknown as { file_id: bigint }).file_id;
+  const read: RawReader = (dsPath, shape, start, stop, bytes) => {
+    const count = shape.map((n, i) => BigInt(i === 0 ? stop - start : n));
+    const offset = shape.map((_, i) => BigInt(i === 0 ? start : 0));
+    const ptr = module._malloc(Math.max(1, bytes));
+    if (!ptr) throw new ResultFileError(`no memory to read ${dsPath} back`);
+    try {
+      module.get_dataset_data(
+        fileId,
+        dsPath,
+        count,
+        offset,
+        count.map(() => 1n),
+        BigInt(ptr),
+      );
+      return module.HEAPU8.slice(ptr, ptr + bytes);
+    } finally {
+      module._free(ptr);
+    }
+  };
+  // Coordinates are float64 and fields complex64 ({r, i} float32 pairs): in memory they are
+  // exactly the arrays that were written, interleaved as HDF5 stores them.
+  const bytesOf = (a: Float64Array | Float32Array) =>
+    new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  try {
+    if (file.attrs.format?.value !== RESULT_FORMAT) {
+      throw new ResultFileError("the result file's format attribute is missing");
+    }
+    const { result } = input;
+    for (const axis of ["x", "y", "z"] as const) {
+      const data = result.grid[axis];
+      compareDataset(read, `/grid/${axis}`, [data.length], bytesOf(data));
+    }
     for (const m of result.monitors) {
-      const g = monitors.create_group(m.name);
-      str(g, "type", "field");
-      f64(g, "center", m.center);
-      f64(g, "size", m.size);
-      f64(g, "wavelengths", m.wavelengthsM);
-      f64(g, "frequencies", m.frequenciesHz);
-      g.create_dataset({ name: "x", data: m.x });
-      g.create_dataset({ name: "y", data: m.y });
-      g.create_dataset({ name: "z", data: m.z });
+      for (const axis of ["x", "y", "z"] as const) {
+        compareDataset(read, `/monitors/${m.name}/${axis}`, [m[axis].length], bytesOf(m[axis]));
+      }
       const [nw, nx, ny, nz] = m.shape;
       const shape = nw === 1 ? [nx, ny, nz] : [nw, nx, ny, nz];
       for (const [component, data] of Object.entries(m.data)) {
         if (!data) continue;
-        g.create_dataset({
-          name: component,
-          data: complexColumns(data),
-          shape,
-          dtype: [
-            ["r", "<f"],
-            ["i", "<f"],
-          ],
-        });
+        compareDataset(read, `/monitors/${m.name}/${component}`, shape, bytesOf(data));
       }
     }
+    for (const m of result.fluxMonitors) {
+      for (const [name, data] of fluxSpectra(m)) {
+        compareDataset(read, `/monitors/${m.name}/${name}`, [data.length], bytesOf(data));
+      }
+    }
+  } catch (err) {
+    if (err instanceof ResultFileError) throw err;
+    throw new ResultFileError(`the result file does not read back: ${(err as Error).message}`);
   } finally {
     file.close();
   }

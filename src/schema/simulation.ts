@@ -1,7 +1,8 @@
 /**
  * The simulation request (spec §2.1) as a JSON schema, with DESIGN §2's extensions, bounds and
  * defaults. The same schema validates submissions on the server, validates locally in the CLI,
- * and generates the OpenAPI document; `Static` gives the TypeScript type.
+ * and generates the OpenAPI document; `Static` gives the TypeScript type. A `title` names a
+ * schema in that document (a component of src/http/openapi.ts); validation ignores it.
  */
 import Type, { type Static } from "typebox";
 import type { StructureSpec } from "../solver/types.js";
@@ -9,12 +10,23 @@ import type { StructureSpec } from "../solver/types.js";
 const vec3 = (description: string, bounds: { exclusiveMinimum?: number; minimum?: number } = {}) =>
   Type.Tuple([Type.Number(bounds), Type.Number(bounds), Type.Number(bounds)], { description });
 const positive = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
+/**
+ * An enumeration of strings that says it is a string: with `type` Ajv checks `uniqueItems`
+ * over such items with a hash in linear time; without it, it compares every pair. Its
+ * TypeScript type keeps the literals, so `SimulationRequest` is the type clients generate
+ * from /openapi.json (test/openapi/document.test.ts).
+ */
+const stringEnum = <const Values extends string[]>(
+  values: readonly [...Values],
+  options: { description?: string } = {},
+) => Type.Enum(values, { type: "string", ...options });
 
 export const BOUNDARIES = ["pml", "periodic", "pec", "pmc"] as const;
 export const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"] as const;
 export const MAX_STRUCTURES = 1000;
 export const MAX_MONITORS = 64;
 export const MAX_MONITOR_WAVELENGTHS = 64;
+export const MAX_FLUX_WAVELENGTHS = 200;
 
 export const DomainSchema = Type.Object(
   {
@@ -24,14 +36,9 @@ export const DomainSchema = Type.Object(
     ),
     resolution: positive("Grid step (cell edge length) in metres."),
     boundary_conditions: Type.Optional(
-      Type.Tuple(
-        [
-          Type.Enum(BOUNDARIES as unknown as string[]),
-          Type.Enum(BOUNDARIES as unknown as string[]),
-          Type.Enum(BOUNDARIES as unknown as string[]),
-        ],
-        { description: "One per axis: pml, periodic, pec or pmc. Default all pml." },
-      ),
+      Type.Tuple([stringEnum(BOUNDARIES), stringEnum(BOUNDARIES), stringEnum(BOUNDARIES)], {
+        description: "One per axis: pml, periodic, pec or pmc. Default all pml.",
+      }),
     ),
     pml_layers: Type.Optional(
       Type.Integer({
@@ -41,7 +48,11 @@ export const DomainSchema = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "Domain",
+    description: "The simulated region, centred on the origin, and its grid.",
+  },
 );
 
 export const SourceSchema = Type.Object(
@@ -49,7 +60,7 @@ export const SourceSchema = Type.Object(
     source_type: Type.Literal("plane_wave", { description: "Only plane_wave." }),
     wavelength: positive("Vacuum wavelength of the carrier in metres."),
     polarization: Type.Optional(
-      Type.Enum(["te", "tm"], {
+      stringEnum(["te", "tm"], {
         description:
           "te: E perpendicular to the plane holding the direction and z (s); tm: in it (p). Default te.",
       }),
@@ -59,7 +70,11 @@ export const SourceSchema = Type.Object(
       Type.Number({ exclusiveMinimum: 0, description: "Amplitude of E in V/m. Default 1." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "PlaneWaveSource",
+    description: "A plane wave modulated by a Gaussian pulse around the carrier wavelength.",
+  },
 );
 
 const material = Type.String({
@@ -75,7 +90,11 @@ const BoxSchema = Type.Object(
     size: vec3("Extent in metres.", { exclusiveMinimum: 0 }),
     material,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "BoxStructure",
+    description: "An axis-aligned box of one material.",
+  },
 );
 const SphereSchema = Type.Object(
   {
@@ -84,7 +103,11 @@ const SphereSchema = Type.Object(
     radius: positive("Radius in metres."),
     material,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "SphereStructure",
+    description: "A sphere of one material.",
+  },
 );
 const CylinderSchema = Type.Object(
   {
@@ -92,10 +115,14 @@ const CylinderSchema = Type.Object(
     center: vec3("Centre in metres."),
     radius: positive("Radius in metres."),
     height: positive("Length along the axis in metres."),
-    axis: Type.Enum(["x", "y", "z"]),
+    axis: stringEnum(["x", "y", "z"]),
     material,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "CylinderStructure",
+    description: "A circular cylinder of one material along x, y or z.",
+  },
 );
 
 /** A discriminated union on `type`, so that a bad box is reported as a bad box. */
@@ -104,39 +131,99 @@ export const StructureSchema = Type.Unsafe<StructureSpec>({
   required: ["type"],
   discriminator: { propertyName: "type" },
   oneOf: [BoxSchema, SphereSchema, CylinderSchema],
+  title: "Structure",
   description: "A box, sphere or cylinder; later structures override earlier ones.",
 });
 
-export const MonitorSchema = Type.Object(
+const monitorName = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: "^[A-Za-z0-9_.-]+$",
+  description: "Unique label (letters, digits, _ . -).",
+});
+
+export const WavelengthRangeSchema = Type.Object(
   {
-    name: Type.String({
-      minLength: 1,
-      maxLength: 64,
-      pattern: "^[A-Za-z0-9_.-]+$",
-      description: "Unique label (letters, digits, _ . -).",
+    start: positive("First vacuum wavelength in metres."),
+    stop: positive("Last vacuum wavelength in metres."),
+    points: Type.Integer({
+      minimum: 1,
+      maximum: MAX_FLUX_WAVELENGTHS,
+      description: `Wavelengths from start to stop, equally spaced, both included (at most ${MAX_MONITOR_WAVELENGTHS} for a field monitor, ${MAX_FLUX_WAVELENGTHS} for a flux monitor).`,
     }),
+  },
+  { additionalProperties: false, title: "WavelengthRange" },
+);
+
+const monitorWavelengths = (most: number) =>
+  Type.Optional(
+    Type.Union(
+      [
+        Type.Array(Type.Number({ exclusiveMinimum: 0 }), { minItems: 1, maxItems: most }),
+        WavelengthRangeSchema,
+      ],
+      {
+        description:
+          "Extension: vacuum wavelengths (metres) to record from the same run, a list or {start, stop, points}; default the source wavelength. They must lie within ±50 % of the source frequency (the pulse covers that band).",
+      },
+    ),
+  );
+
+export const FieldMonitorSchema = Type.Object(
+  {
+    name: monitorName,
     monitor_type: Type.Literal("field"),
     center: vec3("Centre in metres."),
     size: vec3("Extent in metres; a zero extent along an axis makes a plane.", { minimum: 0 }),
     components: Type.Optional(
-      Type.Array(Type.Enum(COMPONENTS as unknown as string[]), {
+      Type.Array(stringEnum(COMPONENTS), {
         minItems: 1,
         maxItems: 6,
         uniqueItems: true,
         description: 'Default ["Ex","Ey","Ez"].',
       }),
     ),
-    wavelengths: Type.Optional(
-      Type.Array(Type.Number({ exclusiveMinimum: 0 }), {
-        minItems: 1,
-        maxItems: MAX_MONITOR_WAVELENGTHS,
-        description:
-          "Extension: vacuum wavelengths (metres) to record from the same run; default the source wavelength.",
-      }),
-    ),
+    wavelengths: monitorWavelengths(MAX_MONITOR_WAVELENGTHS),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "FieldMonitor",
+    description:
+      "Records frequency-domain field phasors on a box, plane, line or point, normalised by the source spectrum.",
+  },
 );
+
+export const FluxMonitorSchema = Type.Object(
+  {
+    name: monitorName,
+    monitor_type: Type.Literal("flux"),
+    center: vec3("Centre in metres."),
+    size: vec3(
+      "Extent in metres: a zero extent along exactly one axis makes a plane (flux through it), none a box (net flux out of it).",
+      { minimum: 0 },
+    ),
+    wavelengths: monitorWavelengths(MAX_FLUX_WAVELENGTHS),
+  },
+  {
+    additionalProperties: false,
+    title: "FluxMonitor",
+    description:
+      "Records the net Poynting flux through a plane or out of a box at each wavelength, normalised to the incident wave.",
+  },
+);
+
+/** A discriminated union on `monitor_type`, so that a bad flux monitor is reported as one. */
+export const MonitorSchema = Type.Unsafe<
+  Static<typeof FieldMonitorSchema> | Static<typeof FluxMonitorSchema>
+>({
+  type: "object",
+  required: ["monitor_type"],
+  discriminator: { propertyName: "monitor_type" },
+  oneOf: [FieldMonitorSchema, FluxMonitorSchema],
+  title: "Monitor",
+  description:
+    "A field monitor (phasors of components) or a flux monitor (Poynting flux through a plane or out of a box).",
+});
 
 export const FdtdSettingsSchema = Type.Object(
   {
@@ -161,7 +248,11 @@ export const FdtdSettingsSchema = Type.Object(
       Type.Integer({ minimum: 1, description: "Steps between convergence checks. Default 1000." }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    title: "FdtdSettings",
+    description: "Time stepping and early stopping.",
+  },
 );
 
 export const SimulationRequestSchema = Type.Object(
@@ -172,11 +263,24 @@ export const SimulationRequestSchema = Type.Object(
     structures: Type.Optional(Type.Array(StructureSchema, { maxItems: MAX_STRUCTURES })),
     monitors: Type.Optional(Type.Array(MonitorSchema, { maxItems: MAX_MONITORS })),
     fdtd_settings: Type.Optional(FdtdSettingsSchema),
+    // The schema TypeBox writes for an open object, typed as a record: TypeBox's own type for
+    // it (`object`) accepts no property access and matches no generated client's type.
     metadata: Type.Optional(
-      Type.Object({}, { additionalProperties: true, description: "Free-form; echoed back." }),
+      Type.Unsafe<Record<string, unknown>>({
+        type: "object",
+        properties: {},
+        additionalProperties: true,
+        description: "Free-form; echoed back.",
+      }),
     ),
   },
-  { additionalProperties: false, $id: "SimulationRequest" },
+  {
+    additionalProperties: false,
+    $id: "SimulationRequest",
+    title: "SimulationRequest",
+    description:
+      "A simulation to run: domain, source, structures, monitors and solver settings. Lengths and wavelengths in metres.",
+  },
 );
 
 export type SimulationRequest = Static<typeof SimulationRequestSchema>;

@@ -5,9 +5,17 @@
  * can run; one that fails yields field errors that name the field and the bound.
  */
 import type { FieldError } from "../errors.js";
-import { checkSimulation, estimateRun, SOLVER_MAX_KERNEL_BYTES } from "../solver/index.js";
-import type { RunEstimate, SimulationSpec } from "../solver/types.js";
-import { ajv, formatAjvErrors } from "./ajv.js";
+import { checkSimulation, estimateRun } from "../solver/index.js";
+import type {
+  BackendChoice,
+  FieldComponent,
+  MonitorSpec,
+  RunEstimate,
+  SimulationSpec,
+  Vec3,
+} from "../solver/types.js";
+import { formatAjvErrors } from "./ajv.js";
+import { compileBounded } from "./bounded.js";
 import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
 
 export const DEFAULTS = {
@@ -15,7 +23,7 @@ export const DEFAULTS = {
   pml_layers: 12,
   polarization: "te" as const,
   amplitude: 1,
-  components: ["Ex", "Ey", "Ez"] as SimulationSpec["monitors"][number]["components"],
+  components: ["Ex", "Ey", "Ez"] as FieldComponent[],
   time_steps: 20000,
   courant_factor: 0.99,
   convergence_threshold: 1e-6,
@@ -27,9 +35,11 @@ export interface RequestLimits {
   maxTimeSteps: number;
   maxMonitorSamples: number;
   maxMemoryBytes: number;
+  /** The solver backend whose own memory bound applies (EMSIM_SOLVER_BACKEND); default auto. */
+  solverBackend?: BackendChoice;
 }
 
-export const validateRequestSchema = ajv.compile<SimulationRequest>(SimulationRequestSchema);
+export const validateRequestSchema = compileBounded<SimulationRequest>(SimulationRequestSchema);
 
 /** The request with every default filled in (the form stored with the job and in the result). */
 export function applyDefaults(request: SimulationRequest): SimulationSpec {
@@ -52,16 +62,24 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
       amplitude: request.source.amplitude ?? DEFAULTS.amplitude,
     },
     structures: (request.structures ?? []).map((s) => ({ ...s })),
-    monitors: (request.monitors ?? []).map((m) => ({
-      name: m.name,
-      monitor_type: "field",
-      center: [...m.center],
-      size: [...m.size],
-      components: (m.components ?? [
-        ...DEFAULTS.components,
-      ]) as SimulationSpec["monitors"][number]["components"],
-      ...(m.wavelengths ? { wavelengths: [...m.wavelengths] } : {}),
-    })),
+    monitors: (request.monitors ?? []).map((m): MonitorSpec => {
+      const common = {
+        name: m.name,
+        center: [...m.center] as Vec3,
+        size: [...m.size] as Vec3,
+        ...(m.wavelengths
+          ? {
+              wavelengths: Array.isArray(m.wavelengths) ? [...m.wavelengths] : { ...m.wavelengths },
+            }
+          : {}),
+      };
+      if (m.monitor_type === "flux") return { ...common, monitor_type: "flux" };
+      return {
+        ...common,
+        monitor_type: "field",
+        components: (m.components ?? [...DEFAULTS.components]) as FieldComponent[],
+      };
+    }),
     fdtd_settings: {
       time_steps: settings.time_steps ?? DEFAULTS.time_steps,
       courant_factor: settings.courant_factor ?? DEFAULTS.courant_factor,
@@ -96,11 +114,12 @@ function limitErrors(
       message: `the monitors would record ${estimate.monitorSamples} complex samples, above the limit of ${limits.maxMonitorSamples}; record fewer points, components or wavelengths`,
     });
   }
-  // The solver's own bound, whatever the deployment allows: its WebAssembly memory is wasm32.
-  if (estimate.kernelBytes > SOLVER_MAX_KERNEL_BYTES) {
+  // The solver backend's own bound, whatever the deployment allows (the wasm backend's
+  // memory is wasm32).
+  if (estimate.backendBytes > estimate.backendLimitBytes) {
     out.push({
       path: "domain.resolution",
-      message: `the grid (${estimate.grid.join(" × ")} cells with PML) needs an estimated ${gib(estimate.kernelBytes)} of solver memory (24 B per cell, 48 for oblique incidence), above the solver's limit of ${gib(SOLVER_MAX_KERNEL_BYTES)} per run; use a coarser resolution or a smaller domain`,
+      message: `the grid (${estimate.grid.join(" × ")} cells with PML) needs an estimated ${gib(estimate.backendBytes)} of solver memory (${estimate.backendMemoryWhat}), above the solver's limit of ${gib(estimate.backendLimitBytes)} per run on the ${estimate.backend} backend (about ${estimate.backendLargestCube}³ cells with PML); use a coarser resolution or a smaller domain`,
     });
   }
   if (estimate.memoryBytes > limits.maxMemoryBytes) {
@@ -140,7 +159,7 @@ export function checkRequest(request: SimulationRequest, limits: RequestLimits):
   const spec = applyDefaults(request);
   const problems = checkSimulation(spec);
   if (problems.length > 0) return { ok: false, errors: problems };
-  const estimate = estimateRun(spec);
+  const estimate = estimateRun(spec, limits.solverBackend);
   const over = limitErrors(spec, estimate, limits);
   if (over.length > 0) return { ok: false, errors: over };
   return { ok: true, request, spec, estimate };

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runWithMaterials } from "./run.js";
-import { constantMaterials } from "./testing.js";
+import { constantMaterials } from "./testing/index.js";
 import type { Boundary, SimulationSpec } from "./types.js";
 
 const WAVELENGTH = 1e-6;

@@ -6,12 +6,15 @@
 import { interiorCellsFor } from "./grid.js";
 import type { MaterialResolver } from "./simulation.js";
 import { MAX_RELATIVE_DETUNING, TFSF_OFFSET_CELLS, planeWaveGeometry, pulseFor } from "./source.js";
-import type { SimulationSpec, SpecProblem, StructureSpec, Vec3 } from "./types.js";
+import { fluxShape } from "./flux.js";
+import type { MonitorSpec, SimulationSpec, SpecProblem, StructureSpec, Vec3 } from "./types.js";
 
 /** Fewest grid cells per wavelength in the densest material we accept. */
 export const MIN_CELLS_PER_WAVELENGTH = 10;
-/** Most wavelengths one monitor may record. */
+/** Most wavelengths one field monitor may record. */
 export const MAX_MONITOR_WAVELENGTHS = 64;
+/** Most wavelengths one flux monitor may record (a spectrum; its data is one value each). */
+export const MAX_FLUX_WAVELENGTHS = 200;
 /** Largest angle from the sheet normal at a monitor wavelength for oblique incidence. */
 export const MAX_OBLIQUE_ANGLE_DEG = 85;
 
@@ -32,6 +35,21 @@ function structureBounds(s: StructureSpec): { lo: Vec3; hi: Vec3 } {
 }
 
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/**
+ * The wavelengths of a monitor that bound what it records, with the path suffix that names
+ * each: every entry of a list, the two ends of a range (the band checks are monotonic in
+ * the wavelength, so the points between pass when the ends do).
+ */
+function wavelengthsToCheck(m: MonitorSpec): { w: number; at: string }[] {
+  const ws = m.wavelengths;
+  if (!ws) return [];
+  if (Array.isArray(ws)) return ws.map((w, j) => ({ w, at: `[${j}]` }));
+  return [
+    { w: ws.start, at: ".start" },
+    { w: ws.stop, at: ".stop" },
+  ];
+}
 
 /** Every problem found; an empty list means the request can run. */
 export function checkSimulationWith(
@@ -199,7 +217,9 @@ export function checkSimulationWith(
   let band: { relative: number; loM: number; hiM: number } | null = null;
   if (geometry && geometry.cosTheta < 1 && lambdaOk) {
     const all = spec.monitors.flatMap((m) =>
-      (m.wavelengths ?? []).filter((w) => finite(w) && w > 0),
+      wavelengthsToCheck(m)
+        .filter(({ w }) => finite(w) && w > 0)
+        .map(({ w }) => w),
     );
     const p = pulseFor(lambda0, all, Math.sqrt(1 - geometry.cosTheta ** 2));
     const relative = p.bandwidth / p.omega0;
@@ -240,58 +260,73 @@ export function checkSimulationWith(
         );
       }
     }
-    const comps = new Set(m.components);
-    if (m.components.length === 0) add(`${path}.components`, "must list at least one component");
-    else if (comps.size !== m.components.length)
-      add(`${path}.components`, "lists a component twice");
-    const ws = m.wavelengths;
-    if (ws) {
-      if (ws.length === 0)
-        add(`${path}.wavelengths`, "must list at least one wavelength or be omitted");
-      if (ws.length > MAX_MONITOR_WAVELENGTHS) {
+    if (m.monitor_type === "flux") {
+      if (fluxShape(m.size) === null) {
         add(
-          `${path}.wavelengths`,
-          `lists ${ws.length} wavelengths; at most ${MAX_MONITOR_WAVELENGTHS} are allowed`,
+          `${path}.size`,
+          "a flux monitor is a plane (a zero extent along exactly one axis) or a box (no " +
+            "zero extent); this one is a line or a point",
         );
       }
-      ws.forEach((w, j) => {
-        if (!(finite(w) && w > 0)) {
-          add(`${path}.wavelengths[${j}]`, "must be a positive number of metres");
-          return;
-        }
-        allWavelengths.push(w);
-        if (!lambdaOk) return;
-        const detune = Math.abs(lambda0 / w - 1);
-        if (detune > MAX_RELATIVE_DETUNING) {
-          const lo = lambda0 / (1 + MAX_RELATIVE_DETUNING);
-          const hi = lambda0 / (1 - MAX_RELATIVE_DETUNING);
+    } else {
+      const comps = new Set(m.components);
+      if (m.components.length === 0) add(`${path}.components`, "must list at least one component");
+      else if (comps.size !== m.components.length)
+        add(`${path}.components`, "lists a component twice");
+    }
+    const ws = m.wavelengths;
+    const most = m.monitor_type === "flux" ? MAX_FLUX_WAVELENGTHS : MAX_MONITOR_WAVELENGTHS;
+    if (Array.isArray(ws)) {
+      if (ws.length === 0)
+        add(`${path}.wavelengths`, "must list at least one wavelength or be omitted");
+      if (ws.length > most) {
+        add(`${path}.wavelengths`, `lists ${ws.length} wavelengths; at most ${most} are allowed`);
+      }
+    } else if (ws) {
+      if (!(Number.isInteger(ws.points) && ws.points >= 1 && ws.points <= most)) {
+        add(`${path}.wavelengths.points`, `must be an integer from 1 to ${most}`);
+      } else if (ws.points > 1 && ws.start === ws.stop) {
+        add(`${path}.wavelengths.stop`, "must differ from start when points > 1");
+      }
+    }
+    for (const { w, at } of wavelengthsToCheck(m)) {
+      const wPath = `${path}.wavelengths${at}`;
+      if (!(finite(w) && w > 0)) {
+        add(wPath, "must be a positive number of metres");
+        continue;
+      }
+      allWavelengths.push(w);
+      if (!lambdaOk) continue;
+      const detune = Math.abs(lambda0 / w - 1);
+      if (detune > MAX_RELATIVE_DETUNING) {
+        const lo = lambda0 / (1 + MAX_RELATIVE_DETUNING);
+        const hi = lambda0 / (1 - MAX_RELATIVE_DETUNING);
+        add(
+          wPath,
+          `${fmt(w)} m is outside the source pulse's band: monitor wavelengths must lie ` +
+            `within ${fmt(lo)}–${fmt(hi)} m (frequency within ±${MAX_RELATIVE_DETUNING * 100} % ` +
+            "of the source's)",
+        );
+        continue;
+      }
+      if (band && detune > band.relative * (1 + 1e-9)) {
+        add(
+          wPath,
+          `${fmt(w)} m is outside the band the oblique-incidence pulse covers ` +
+            `(${fmt(band.loM)}–${fmt(band.hiM)} m; the pulse must be narrow to keep its ` +
+            "spectrum away from grazing angles): use wavelengths closer to the source's",
+        );
+      } else if (geometry && geometry.cosTheta < 1) {
+        const sinT = Math.sqrt(1 - geometry.cosTheta ** 2) * (w / lambda0);
+        if (sinT >= Math.sin((MAX_OBLIQUE_ANGLE_DEG * Math.PI) / 180)) {
           add(
-            `${path}.wavelengths[${j}]`,
-            `${fmt(w)} m is outside the source pulse's band: monitor wavelengths must lie ` +
-              `within ${fmt(lo)}–${fmt(hi)} m (frequency within ±${MAX_RELATIVE_DETUNING * 100} % ` +
-              "of the source's)",
+            wPath,
+            `with the transverse wavevector fixed by the source, the wave at ${fmt(w)} m ` +
+              `travels at more than ${MAX_OBLIQUE_ANGLE_DEG}° from the normal (or is ` +
+              "evanescent); use shorter wavelengths or a smaller angle",
           );
-          return;
         }
-        if (band && detune > band.relative * (1 + 1e-9)) {
-          add(
-            `${path}.wavelengths[${j}]`,
-            `${fmt(w)} m is outside the band the oblique-incidence pulse covers ` +
-              `(${fmt(band.loM)}–${fmt(band.hiM)} m; the pulse must be narrow to keep its ` +
-              "spectrum away from grazing angles): use wavelengths closer to the source's",
-          );
-        } else if (geometry && geometry.cosTheta < 1) {
-          const sinT = Math.sqrt(1 - geometry.cosTheta ** 2) * (w / lambda0);
-          if (sinT >= Math.sin((MAX_OBLIQUE_ANGLE_DEG * Math.PI) / 180)) {
-            add(
-              `${path}.wavelengths[${j}]`,
-              `with the transverse wavevector fixed by the source, the wave at ${fmt(w)} m ` +
-                `travels at more than ${MAX_OBLIQUE_ANGLE_DEG}° from the normal (or is ` +
-                "evanescent); use shorter wavelengths or a smaller angle",
-            );
-          }
-        }
-      });
+      }
     }
   });
 

@@ -151,10 +151,14 @@ export function cpmlBytes(padded: readonly number[], axes: readonly AxisPlan[]):
 }
 
 /**
- * Adds the ψ terms of one slab to E (after the bulk E update), restricted to x-planes
- * [planeLo, planeHi).
+ * Adds the ψ terms of one slab to E (`kind` "E", after the bulk E update) or to H (after the
+ * bulk H update), restricted to x-planes [planeLo, planeHi). For the slab's axis a, with
+ * f = a+2 and s = a+1 (mod 3):
+ *   E_f += cb·ψ0 (ψ0 from ∂a H_s),   E_s −= cb·ψ1 (ψ1 from ∂a H_f),
+ *   H_f −= ch·ψ2 (ψ2 from ∂a E_s),   H_s += ch·ψ3 (ψ3 from ∂a E_f).
  */
-export function applyCpmlE(
+export function applyCpml(
+  kind: "E" | "H",
   grid: KernelGrid,
   profile: CpmlProfile,
   slab: CpmlSlab,
@@ -164,72 +168,29 @@ export function applyCpmlE(
 ): void {
   const a = slab.axis;
   const invStep = 1 / grid.stepM;
-  const e1 = (a + 2) % 3; // E_e1 += cb·ψ,  ψ from ∂a H_(a+1)
-  const e2 = (a + 1) % 3; // E_e2 −= cb·ψ,  ψ from ∂a H_(a+2)
-  correct(grid, slab, planeLo, planeHi, e1, fields.c[e1], fields.c[3 + e2], slab.psi[0], -1, +1, {
-    b: profile.bNode,
-    c: profile.cNode,
-    invStep,
-    cb: grid.cb,
-    index: grid.materialIndex[e1],
-  });
-  correct(grid, slab, planeLo, planeHi, e2, fields.c[e2], fields.c[3 + e1], slab.psi[1], -1, -1, {
-    b: profile.bNode,
-    c: profile.cNode,
-    invStep,
-    cb: grid.cb,
-    index: grid.materialIndex[e2],
-  });
-}
-
-/** Adds the ψ terms of one slab to H (after the bulk H update). */
-export function applyCpmlH(
-  grid: KernelGrid,
-  profile: CpmlProfile,
-  slab: CpmlSlab,
-  fields: FieldSet,
-  planeLo: number,
-  planeHi: number,
-): void {
-  const a = slab.axis;
-  const invStep = 1 / grid.stepM;
-  const h1 = (a + 2) % 3; // H_h1 −= ch·ψ, ψ from ∂a E_(a+1)
-  const h2 = (a + 1) % 3; // H_h2 += ch·ψ, ψ from ∂a E_(a+2)
-  const ch = grid.hCoefficient;
-  correct(
-    grid,
-    slab,
-    planeLo,
-    planeHi,
-    3 + h1,
-    fields.c[3 + h1],
-    fields.c[h2],
-    slab.psi[2],
-    +1,
-    -ch,
-    {
-      b: profile.bHalf,
-      c: profile.cHalf,
-      invStep,
-    },
-  );
-  correct(
-    grid,
-    slab,
-    planeLo,
-    planeHi,
-    3 + h2,
-    fields.c[3 + h2],
-    fields.c[h1],
-    slab.psi[3],
-    +1,
-    ch,
-    {
-      b: profile.bHalf,
-      c: profile.cHalf,
-      invStep,
-    },
-  );
+  const isE = kind === "E";
+  // E uses backward differences of H at nodes, H forward differences of E at half steps.
+  const target = (c: number) => (isE ? c : 3 + c);
+  const source = (c: number) => (isE ? 3 + c : c);
+  const coefficients = (c: number): CorrectionCoefficients =>
+    isE
+      ? { b: profile.bNode, c: profile.cNode, invStep, cb: grid.cb, index: grid.materialIndex[c] }
+      : { b: profile.bHalf, c: profile.cHalf, invStep };
+  const dir = isE ? -1 : 1;
+  const scale = isE ? 1 : grid.hCoefficient;
+  const f = (a + 2) % 3;
+  const s = (a + 1) % 3;
+  const [psiF, psiS] = isE ? [slab.psi[0], slab.psi[1]] : [slab.psi[2], slab.psi[3]];
+  const [scaleF, scaleS] = isE ? [scale, -scale] : [-scale, scale];
+  const pairs = [
+    [f, s, psiF, scaleF],
+    [s, f, psiS, scaleS],
+  ] as const;
+  for (const [comp, other, psi, k] of pairs) {
+    const t = target(comp);
+    const from = fields.c[source(other)];
+    correct(grid, slab, planeLo, planeHi, t, fields.c[t], from, psi, dir, k, coefficients(comp));
+  }
 }
 
 interface CorrectionCoefficients {

@@ -2,8 +2,10 @@
  * A cheap estimate of a run (nothing the size of the grid is allocated): the same grid plan
  * and the same allocations runSimulation makes, added up.
  */
+import { largestCube, type BackendChoice } from "./backend.js";
+import { solverBackend } from "./backends.js";
 import { cpmlBytes } from "./cpml.js";
-import { ESTIMATED_RUNS_PER_ROW, fastKernelBytes } from "./fast/memory-plan.js";
+import { fluxShape } from "./flux.js";
 import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { sampleBox } from "./monitors.js";
 import { AUX_PML_LAYERS, planeWaveGeometry } from "./source.js";
@@ -29,7 +31,11 @@ function gridBytes(plan: GridPlan, cells: Vec3, complex: boolean): number {
   return fields + indices + cpml;
 }
 
-export function estimateRun(spec: SimulationSpec): RunEstimate {
+/**
+ * Grid, steps, monitor samples and memory of a run on the backend `backend` would choose,
+ * with that backend's own bound (RunEstimate.backendBytes/backendLimitBytes).
+ */
+export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto"): RunEstimate {
   const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
   const grid: Vec3 = [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells];
   const interiorGrid: Vec3 = [
@@ -55,9 +61,27 @@ export function estimateRun(spec: SimulationSpec): RunEstimate {
   for (const m of spec.monitors) {
     const box = sampleBox(plan, m.center, m.size);
     const n = [0, 1, 2].map((a) => Math.max(1, box.hi[a] - box.lo[a] + 1));
+    const ws = m.wavelengths;
+    const W = ws === undefined ? 1 : Array.isArray(ws) ? ws.length : ws.points;
+    if (Array.isArray(ws)) for (const w of ws) wavelengths.add(w);
+    else if (ws) wavelengths.add(ws.start).add(ws.stop);
+    if (m.monitor_type === "flux") {
+      // Four streams per face (flux.ts), each over about (cells + 1)·cells points; the sums,
+      // the convergence snapshot and the two incident corrections are float64 complex.
+      const shape = fluxShape(m.size);
+      const faceAxes = shape === null || shape < 0 ? [0, 1, 2, 0, 1, 2] : [shape];
+      let points = 0;
+      for (const a of faceAxes) {
+        const [nb, nc] = [n[(a + 1) % 3], n[(a + 2) % 3]];
+        points += nb * (nc + 1) + (nb + 1) * nc;
+      }
+      const samples = 2 * points * W;
+      monitorSamples += samples;
+      monitorBytes += samples * (16 + 16 + 32) + points * 4;
+      resultBytes += W * 8 * 6 + (n[0] + n[1] + n[2]) * 8;
+      continue;
+    }
     const points = n[0] * n[1] * n[2];
-    const W = m.wavelengths?.length ?? 1;
-    for (const w of m.wavelengths ?? []) wavelengths.add(w);
     const samples = points * m.components.length * W;
     monitorSamples += samples;
     // Running sums + convergence snapshot (float64 complex), the float32 result, point
@@ -78,18 +102,15 @@ export function estimateRun(spec: SimulationSpec): RunEstimate {
     (grid[0] + grid[1] + grid[2]) * 8 +
     wavelengths.size * 3 * 48;
 
-  // The default (fast) kernel's WebAssembly memory, bounded by wasm32's 4 GiB.
+  // The backend's own bound (wasm: one WebAssembly memory of at most 4 GiB).
+  const chosen = solverBackend(backend);
   const layout = new YeeLayout(grid, [
     plan.axes[0].boundary,
     plan.axes[1].boundary,
     plan.axes[2].boundary,
   ]);
-  const kernelBytes = fastKernelBytes(
-    layout,
-    plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi })),
-    complex,
-    ESTIMATED_RUNS_PER_ROW,
-  );
+  const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
+  const backendMemory = chosen.memory({ layout, pml, complex });
 
   return {
     grid,
@@ -99,7 +120,11 @@ export function estimateRun(spec: SimulationSpec): RunEstimate {
     dtSeconds: plan.dtSeconds,
     monitorSamples,
     memoryBytes,
-    kernelBytes,
     resultBytes,
+    backend: chosen.name,
+    backendBytes: backendMemory.bytes,
+    backendLimitBytes: backendMemory.limitBytes,
+    backendMemoryWhat: backendMemory.what,
+    backendLargestCube: largestCube(chosen, complex),
   };
 }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { permittivityAt } from "./materials.js";
 import { checkSimulation, estimateRun, runSimulation, SOLVER_VERSION } from "./index.js";
-import { airySlabReflectance } from "./testing.js";
+import { airySlabReflectance } from "./testing/index.js";
 import type { SimulationSpec } from "./types.js";
 
 const STEP = 20e-9;
@@ -83,7 +83,7 @@ describe("runSimulation with the materials library", () => {
     assert.deepEqual(r.grid, [1, 1, 174]);
     assert.equal(r.cells, 174);
     assert.equal(r.gridStepM, STEP);
-    assert.equal(r.kernel, "fast");
+    assert.equal(r.kernel, "wasm");
     assert.equal(result.grid.z.length, 174);
     assert.ok(Math.abs(result.grid.z[0] - (-1.5e-6 - 12 * STEP + STEP / 2)) < 1e-15);
     assert.deepEqual(estimateRun(spec).grid, r.grid);

@@ -10,7 +10,8 @@ import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./ty
 
 export * from "./types.js";
 export { estimateRun } from "./estimate.js";
-export { MAX_MEMORY_BYTES as SOLVER_MAX_KERNEL_BYTES } from "./fast/memory-plan.js";
+export { BACKEND_CHOICES, BACKEND_NAMES } from "./backend.js";
+export { solverBackend, wasmBackendSupported } from "./backends.js";
 
 /** Version of the physics core, recorded in every result file. */
 export const SOLVER_VERSION = "0.1.0";

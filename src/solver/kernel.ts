@@ -1,9 +1,12 @@
 /**
- * The bulk Yee update (Taflove & Hagness, ch. 3 and 4) behind a small interface, so a faster
- * kernel (WebAssembly SIMD, several threads) can replace the reference one. A kernel only does
- * the bulk curl update over a slab of x-planes; CPML corrections (cpml.ts), boundary ghosts
- * (boundaries.ts) and the source (source.ts) are applied by the stepper afterwards, so a kernel
- * has no branches on boundaries or sources.
+ * The reference backend's bulk Yee update (Taflove & Hagness, ch. 3 and 4): plain TypeScript
+ * loops over a slab of x-planes of one real field set. YeeGrid (yee.ts) runs it over the whole
+ * grid for the reference backend (reference-backend.ts) and for the plane-wave source's
+ * auxiliary line, which every backend steps this way; the CPML ψ pass (cpml.ts), the TFSF
+ * terms (tfsf.ts) and the boundary ghosts (boundaries.ts) follow it as separate passes, so it
+ * has no branches on boundaries or sources. The wasm backend does not call it: it generates its
+ * own kernel from the same equations (fast/kernel-wat.ts), with the ψ terms fused in, and is
+ * checked against this one (fast/agreement.test.ts).
  *
  * Update equations, with κ folded into the per-axis inverse steps (CPML, Roden & Gedney 2000):
  *   H ← H − (dt/μ0)·(∇×E),   E ← ca·E + cb·(∇×H),
@@ -30,7 +33,7 @@ export interface KernelGrid {
   readonly cb: Float64Array;
 }
 
-/** A time-stepping kernel: updates x-planes [planeLo, planeHi) of one real field set. */
+/** A bulk update: x-planes [planeLo, planeHi) of one real field set. */
 export interface FieldKernel {
   readonly name: string;
   updateH(grid: KernelGrid, fields: FieldSet, planeLo: number, planeHi: number): void;
@@ -38,9 +41,8 @@ export interface FieldKernel {
 }
 
 /**
- * Plain TypeScript loops over Float32Array, innermost axis z. Measured on this machine's class
- * of hardware, V8 reaches 80–100 Mcell/s for such loops (docs/solver.md); clarity wins here,
- * the fast kernel is where speed goes.
+ * Plain TypeScript loops over Float32Array, innermost axis z, arithmetic in float64. Clarity
+ * wins here (16–20 Mcell/s, docs/solver.md); the wasm backend is where speed goes.
  */
 export const referenceKernel: FieldKernel = {
   name: "reference",

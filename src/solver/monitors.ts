@@ -10,6 +10,7 @@
  */
 import type { FieldSet } from "./fields.js";
 import type { GridPlan, YeeLayout } from "./grid.js";
+import type { WavelengthRange } from "./types.js";
 
 export interface SampleBox {
   /** Inclusive cell index ranges along x, y, z. */
@@ -56,45 +57,66 @@ export function sampleCoordinates(plan: GridPlan, box: SampleBox, axis: number):
   return out;
 }
 
+/**
+ * One recorded stream: component `comp` at a set of points, each the mean of the stored
+ * values at `base[q] + offsets[o]` (padded flat indices), e.g. the 4 (E) or 2 (H) Yee samples
+ * around a cell centre, or the two H samples either side of a flux plane.
+ */
+export interface SampledComponent {
+  comp: number;
+  base: Int32Array;
+  offsets: Int32Array;
+}
+
+/** Flat padded indices of the cells of a box, x outermost and z innermost (C order). */
+export function boxIndices(layout: YeeLayout, box: SampleBox): Int32Array {
+  const n = [0, 1, 2].map((a) => box.hi[a] - box.lo[a] + 1);
+  const out = new Int32Array(n[0] * n[1] * n[2]);
+  let q = 0;
+  for (let i = box.lo[0]; i <= box.hi[0]; i++) {
+    for (let j = box.lo[1]; j <= box.hi[1]; j++) {
+      for (let k = box.lo[2]; k <= box.hi[2]; k++) out[q++] = layout.index(i, j, k);
+    }
+  }
+  return out;
+}
+
+/**
+ * A field monitor's streams: each component interpolated to the cell centres of the box, E_c
+ * over its 4 neighbours across the two axes where it sits on nodes, H_c over its 2
+ * neighbours along its own axis.
+ */
+export function cellCentreStreams(
+  layout: YeeLayout,
+  box: SampleBox,
+  components: readonly number[],
+): SampledComponent[] {
+  const base = boxIndices(layout, box);
+  const s = layout.strides;
+  return components.map((comp) => {
+    if (comp >= 3) return { comp, base, offsets: new Int32Array([0, s[comp - 3]]) };
+    const [b, c] = [(comp + 1) % 3, (comp + 2) % 3];
+    return { comp, base, offsets: new Int32Array([0, s[b], s[c], s[b] + s[c]]) };
+  });
+}
+
 export class DftRecorder {
-  readonly points: number;
-  readonly components: readonly number[];
+  readonly streams: readonly SampledComponent[];
   readonly omegas: Float64Array;
-  /** Per recorded component: [wavelength][point] interleaved (re, im), float64. */
+  /** Per stream: [wavelength][point] interleaved (re, im), float64. */
   readonly sums: Float64Array[];
-  private readonly base: Int32Array;
-  private readonly offsets: Int32Array[];
   private readonly gatherRe: Float64Array;
   private readonly gatherIm: Float64Array;
   private readonly cos: Float64Array;
   private readonly sin: Float64Array;
 
-  constructor(
-    layout: YeeLayout,
-    box: SampleBox,
-    components: readonly number[],
-    omegas: Float64Array,
-  ) {
-    this.components = components;
+  constructor(streams: readonly SampledComponent[], omegas: Float64Array) {
+    this.streams = streams;
     this.omegas = omegas;
-    const n = [0, 1, 2].map((a) => box.hi[a] - box.lo[a] + 1);
-    this.points = n[0] * n[1] * n[2];
-    this.base = new Int32Array(this.points);
-    let q = 0;
-    for (let i = box.lo[0]; i <= box.hi[0]; i++) {
-      for (let j = box.lo[1]; j <= box.hi[1]; j++) {
-        for (let k = box.lo[2]; k <= box.hi[2]; k++) this.base[q++] = layout.index(i, j, k);
-      }
-    }
-    const s = layout.strides;
-    this.offsets = components.map((comp) => {
-      if (comp >= 3) return new Int32Array([0, s[comp - 3]]);
-      const [b, c] = [(comp + 1) % 3, (comp + 2) % 3];
-      return new Int32Array([0, s[b], s[c], s[b] + s[c]]);
-    });
-    this.sums = components.map(() => new Float64Array(2 * omegas.length * this.points));
-    this.gatherRe = new Float64Array(this.points);
-    this.gatherIm = new Float64Array(this.points);
+    const most = Math.max(0, ...streams.map((st) => st.base.length));
+    this.sums = streams.map((st) => new Float64Array(2 * omegas.length * st.base.length));
+    this.gatherRe = new Float64Array(most);
+    this.gatherIm = new Float64Array(most);
     this.cos = new Float64Array(omegas.length);
     this.sin = new Float64Array(omegas.length);
   }
@@ -104,20 +126,19 @@ export class DftRecorder {
    * (k when only every k-th step is recorded, see fast/dft-cadence.ts).
    */
   record(re: FieldSet, im: FieldSet | null, tE: number, tH: number, sampleWeight = 1): void {
-    const P = this.points;
     const W = this.omegas.length;
-    for (let ci = 0; ci < this.components.length; ci++) {
-      const comp = this.components[ci];
+    for (let si = 0; si < this.streams.length; si++) {
+      const { comp, base, offsets } = this.streams[si];
+      const P = base.length;
       const t = comp < 3 ? tE : tH;
       for (let w = 0; w < W; w++) {
         this.cos[w] = sampleWeight * Math.cos(this.omegas[w] * t);
         this.sin[w] = sampleWeight * Math.sin(this.omegas[w] * t);
       }
-      const off = this.offsets[ci];
-      const weight = 1 / off.length;
-      gather(re.c[comp], this.base, off, weight, this.gatherRe);
-      if (im) gather(im.c[comp], this.base, off, weight, this.gatherIm);
-      const sums = this.sums[ci];
+      const weight = 1 / offsets.length;
+      gather(re.c[comp], base, offsets, weight, this.gatherRe);
+      if (im) gather(im.c[comp], base, offsets, weight, this.gatherIm);
+      const sums = this.sums[si];
       const fr = this.gatherRe;
       const fi = this.gatherIm;
       for (let w = 0; w < W; w++) {
@@ -148,19 +169,67 @@ function gather(
   out: Float64Array,
 ): void {
   const P = base.length;
-  if (off.length === 2) {
-    const o1 = off[1];
+  if (off.length === 1) {
+    const o0 = off[0];
+    for (let q = 0; q < P; q++) out[q] = field[base[q] + o0];
+  } else if (off.length === 2) {
+    const [o0, o1] = [off[0], off[1]];
     for (let q = 0; q < P; q++) {
       const p = base[q];
-      out[q] = (field[p] + field[p + o1]) * weight;
+      out[q] = (field[p + o0] + field[p + o1]) * weight;
     }
   } else {
-    const o1 = off[1];
-    const o2 = off[2];
-    const o3 = off[3];
+    const [o0, o1, o2, o3] = [off[0], off[1], off[2], off[3]];
     for (let q = 0; q < P; q++) {
       const p = base[q];
-      out[q] = (field[p] + field[p + o1] + field[p + o2] + field[p + o3]) * weight;
+      out[q] = (field[p + o0] + field[p + o1] + field[p + o2] + field[p + o3]) * weight;
     }
   }
+}
+
+/** What a backend records for one monitor: its streams and angular frequencies (rad/s). */
+export interface MonitorSampling {
+  streams: readonly SampledComponent[];
+  omegas: Float64Array;
+}
+
+/**
+ * The running DFTs of a run's monitors over fields a CPU backend keeps in JS-visible memory
+ * (its own arrays or views of a WebAssembly memory).
+ */
+export class MonitorRecorders {
+  readonly recorders: DftRecorder[];
+
+  constructor(monitors: readonly MonitorSampling[]) {
+    this.recorders = monitors.map((m) => new DftRecorder(m.streams, m.omegas));
+  }
+
+  /** Adds one sample of every monitor (see DftRecorder.record). */
+  record(re: FieldSet, im: FieldSet | null, tE: number, tH: number, sampleWeight: number): void {
+    for (const r of this.recorders) r.record(re, im, tE, tH, sampleWeight);
+  }
+
+  /** Per monitor, per stream, the raw sums (live arrays, not copies). */
+  sums(): Float64Array[][] {
+    return this.recorders.map((r) => r.sums);
+  }
+}
+
+/**
+ * A monitor's wavelengths in metres: the list as given, a range's `points` wavelengths
+ * equally spaced from `start` to `stop` (both included), or the source's when absent.
+ */
+export function wavelengthList(
+  wavelengths: number[] | WavelengthRange | undefined,
+  sourceWavelengthM: number,
+): number[] {
+  if (wavelengths === undefined) return [sourceWavelengthM];
+  if (Array.isArray(wavelengths)) return [...wavelengths];
+  const { start, stop, points } = wavelengths;
+  if (points <= 1) return [start];
+  // Interpolated from both ends, so the ends and the points between are as exact as can be.
+  return Array.from(
+    { length: points },
+    (_, i) => (start * (points - 1 - i) + stop * i) / (points - 1),
+  );
 }

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runWithMaterials } from "./run.js";
 import { planeWaveGeometry } from "./source.js";
-import { abs2, constantMaterials, lineSpec, phasor, pointMonitor, slab } from "./testing.js";
+import { abs2, constantMaterials, lineSpec, phasor, pointMonitor, slab } from "./testing/index.js";
 import type { FieldComponent, SolverResult, Vec3 } from "./types.js";
 
 const WAVELENGTH = 1e-6;

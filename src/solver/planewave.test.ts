@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runWithMaterials } from "./run.js";
 import { planeWaveGeometry } from "./source.js";
-import { constantMaterials, lineSpec } from "./testing.js";
+import { constantMaterials, lineSpec } from "./testing/index.js";
 import type { FieldComponent, Vec3 } from "./types.js";
 
 const WAVELENGTH = 1e-6;

@@ -8,9 +8,9 @@ import { planGrid, YeeLayout } from "./grid.js";
 import { referenceKernel } from "./kernel.js";
 import { buildMedium } from "./medium.js";
 import { runWithMaterials } from "./run.js";
-import { constantMaterials, lineSpec, pointMonitor } from "./testing.js";
+import { boxSpec, constantMaterials, lineSpec, pointMonitor } from "./testing/index.js";
 import { SolverDivergenceError, type SimulationSpec, type SolverProgress } from "./types.js";
-import { YeeGrid } from "./yee.js";
+import { buildGridModel, YeeGrid } from "./yee.js";
 
 const WAVELENGTH = 1e-6;
 const STEP = WAVELENGTH / 30;
@@ -32,30 +32,15 @@ function vacuumLine(threshold: number, timeSteps: number): SimulationSpec {
 /** A small 3-D problem (a sphere in a periodic cell) where the 3-D Courant limit matters. */
 function sphereCell(): SimulationSpec {
   const dx = WAVELENGTH / 20;
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [10 * dx, 10 * dx, 30 * dx],
-      resolution: dx,
-      boundary_conditions: ["periodic", "periodic", "pml"],
-      pml_layers: 8,
-    },
-    source: {
-      source_type: "plane_wave",
-      wavelength: WAVELENGTH,
-      polarization: "te",
-      direction: [0, 0, 1],
-      amplitude: 1,
-    },
+  return boxSpec({
+    sizeM: [10 * dx, 10 * dx, 30 * dx],
+    stepM: dx,
+    wavelengthM: WAVELENGTH,
+    boundaries: ["periodic", "periodic", "pml"],
     structures: [{ type: "sphere", center: [0, 0, 0], radius: 3 * dx, material: "glass" }],
-    monitors: [],
-    fdtd_settings: {
-      time_steps: 2000,
-      courant_factor: 0.99,
-      convergence_threshold: 0,
-      check_every_n: 500,
-    },
-  };
+    timeSteps: 2000,
+    checkEvery: 500,
+  });
 }
 
 describe("run control", () => {
@@ -129,7 +114,7 @@ describe("run control", () => {
     const plan = planGrid(spec.domain, 0.99);
     const layout = new YeeLayout([9, 7, 8], ["pec", "pec", "pec"]);
     const medium = buildMedium(plan, layout, { epsRe: 1, sigma: 0 }, []);
-    const grid = new YeeGrid(plan, layout, medium, { omega0: 1e15 });
+    const grid = new YeeGrid(buildGridModel(plan, layout, medium, { omega0: 1e15 }));
     // A smooth initial H field (E = 0), zero on nothing in particular: every mode is excited.
     let seed = 12345;
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5;

@@ -1,17 +1,23 @@
 /**
  * Drives a simulation: time slicing (yield to the event loop every ~50 ms so a worker thread
  * can receive an abort), progress, the convergence test of DESIGN §3, divergence detection,
- * and the assembly of the result.
+ * and the assembly of the result. Each concern is one piece below; `stepToEnd` only runs the
+ * loop and asks them at the checkpoints.
  */
 import { FdtdSimulation, type InternalRunOptions, type MaterialResolver } from "./simulation.js";
 import {
   FIELD_COMPONENTS,
   SolverDivergenceError,
+  type FluxMonitorResult,
+  type FluxQuantity,
   type MonitorResult,
+  type RunReport,
   type SimulationSpec,
   type SolverProgress,
   type SolverResult,
+  type Vec3,
 } from "./types.js";
+import { facePower, planeNormal, planeQuantity } from "./flux.js";
 
 /** Compute time between yields to the event loop. */
 const SLICE_MS = 50;
@@ -30,43 +36,6 @@ function abortError(): Error {
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Relative L2 change of the normalised monitor phasors since `previous` (then updated). */
-function monitorChange(
-  sim: FdtdSimulation,
-  previous: Float64Array[] | null,
-): {
-  change: number | null;
-  snapshot: Float64Array[];
-} {
-  const norm = sim.source.normalisation();
-  let diff2 = 0;
-  let total2 = 0;
-  const snapshot: Float64Array[] = [];
-  let s = 0;
-  for (const m of sim.monitors) {
-    const P = m.recorder.points;
-    for (const sums of m.recorder.sums) {
-      const prev = previous ? previous[s] : null;
-      for (let w = 0; w < m.frequencyIndex.length; w++) {
-        const f = m.frequencyIndex[w];
-        const n2 = norm[2 * f] ** 2 + norm[2 * f + 1] ** 2;
-        let d = 0;
-        let t = 0;
-        for (let q = 2 * w * P; q < 2 * (w + 1) * P; q++) {
-          t += sums[q] * sums[q];
-          if (prev) d += (sums[q] - prev[q]) ** 2;
-        }
-        diff2 += n2 * d;
-        total2 += n2 * t;
-      }
-      snapshot.push(Float64Array.from(sums));
-      s++;
-    }
-  }
-  if (!previous) return { change: null, snapshot };
-  return { change: total2 > 0 ? Math.sqrt(diff2 / total2) : 0, snapshot };
-}
-
 /** Runs a simulation to the end; see `runSimulation` in index.ts for the contract. */
 export async function runWithMaterials(
   spec: SimulationSpec,
@@ -79,143 +48,254 @@ export async function runWithMaterials(
   try {
     // Kernel compilation and thread start-up count as set-up, not as stepping time.
     await sim.prepare();
-    return await stepToEnd(sim, spec, options, wallStart);
+    const outcome = await stepToEnd(sim, options);
+    return await assembleResult(sim, outcome, (performance.now() - wallStart) / 1000);
   } finally {
     sim.dispose();
   }
 }
 
+/** What the time loop leaves behind for the result. */
+interface SteppingOutcome {
+  converged: boolean;
+  convergedAtStep: number | null;
+  lastRelativeChange: number | null;
+  /** Wall time of the loop alone (set-up excluded), in seconds. */
+  steppingSeconds: number;
+}
+
+/**
+ * Steps until `time_steps` or convergence. Every DIVERGENCE_EVERY steps and at every check
+ * the energy goes to the divergence guard; at checks after the pulse peak, the convergence
+ * test runs; between slices of SLICE_MS the loop yields and honours the abort signal.
+ */
 async function stepToEnd(
   sim: FdtdSimulation,
-  spec: SimulationSpec,
   options: InternalRunOptions,
-  wallStart: number,
-): Promise<SolverResult> {
-  const signal = options.signal;
-  const settings = spec.fdtd_settings;
+): Promise<SteppingOutcome> {
+  const settings = sim.spec.fdtd_settings;
   const maxSteps = Math.max(0, Math.floor(settings.time_steps));
   const checkEvery = Math.max(1, Math.floor(settings.check_every_n));
   const threshold = settings.convergence_threshold;
-  const dt = sim.plan.dtSeconds;
-  const peakStep = Math.ceil(sim.pulsePeakSeconds / dt);
-  const sourceOffStep = 2 * peakStep;
-  const cells = sim.main.layout.cells;
-  const amplitude = Math.max(Math.abs(spec.source.amplitude), 1e-30);
-
-  let previous: Float64Array[] | null = null;
-  let lastChange: number | null = null;
+  const peakStep = Math.ceil(sim.pulsePeakSeconds / sim.plan.dtSeconds);
+  const guard = new DivergenceGuard(sim, 2 * peakStep);
+  const convergence = new ConvergenceTest(sim);
+  const progress = new ProgressReporter(sim, maxSteps, options.onProgress);
   let converged = false;
   let convergedAt: number | null = null;
-  let maxEnergy = 0;
-  let sourceEnergy = 0;
   let sliceStart = performance.now();
-  let lastProgress = sliceStart;
-  const stepStart = sliceStart;
-
-  const progress = () => {
-    if (!options.onProgress) return;
-    const seconds = (performance.now() - stepStart) / 1000;
-    const p: SolverProgress = {
-      step: sim.stepIndex,
-      totalSteps: maxSteps,
-      fraction: maxSteps > 0 ? sim.stepIndex / maxSteps : 1,
-      lastRelativeChange: lastChange,
-      mcellsPerSecond: seconds > 0 ? (cells * sim.stepIndex) / seconds / 1e6 : 0,
-    };
-    options.onProgress(p);
-    lastProgress = performance.now();
-  };
-
-  let maxEps = 1;
-  for (const e of sim.main.medium.epsEff) maxEps = Math.max(maxEps, e);
-  const checkDivergence = (energy: number) => {
-    const n = sim.stepIndex;
-    // Energy can only come from the source: bound it by a generous multiple of what the
-    // source could inject (A² per cell and unit ε_r), and, once the pulse is over, by its
-    // value while the source was on.
-    const bound = 1e6 * amplitude * amplitude * cells * maxEps;
-    const grew = n > sourceOffStep && sourceEnergy > 0 && energy > DIVERGENCE_GROWTH * sourceEnergy;
-    if (!Number.isFinite(energy) || energy > bound || grew) {
-      throw new SolverDivergenceError(
-        `the fields diverged at time step ${n} (courant_factor ${sim.plan.courantFactor}): ` +
-          "lower fdtd_settings.courant_factor (it must be at most 1; 0.99 is the default), " +
-          "and check that every material has a permittivity of at least 1",
-      );
-    }
-  };
 
   while (sim.stepIndex < maxSteps) {
     sim.step(maxSteps);
     const n = sim.stepIndex;
     const isCheck = n % checkEvery === 0;
     if (n % DIVERGENCE_EVERY === 0 || isCheck) {
-      const energy = sim.energy();
-      checkDivergence(energy);
-      if (n <= sourceOffStep) sourceEnergy = Math.max(sourceEnergy, energy);
-      maxEnergy = Math.max(maxEnergy, energy);
+      const energy = await sim.energy();
+      guard.observe(energy, n);
       if (isCheck && n >= peakStep) {
-        if (sim.monitors.length > 0) {
-          const r = monitorChange(sim, previous);
-          previous = r.snapshot;
-          if (r.change !== null) lastChange = r.change;
-        } else {
-          lastChange = maxEnergy > 0 ? energy / maxEnergy : 0;
-        }
-        if (threshold > 0 && lastChange !== null && lastChange < threshold) {
+        const change = await convergence.check(energy, guard.maxEnergy);
+        if (threshold > 0 && change !== null && change < threshold) {
           converged = true;
           convergedAt = n;
         }
       }
-      if (isCheck) progress();
+      if (isCheck) progress.report(convergence.lastChange);
       if (converged) break;
     }
-    const now = performance.now();
-    if (now - sliceStart >= SLICE_MS) {
+    if (performance.now() - sliceStart >= SLICE_MS) {
       await yieldToEventLoop();
-      if (signal?.aborted) throw abortError();
-      if (performance.now() - lastProgress >= PROGRESS_MS) progress();
+      if (options.signal?.aborted) throw abortError();
+      progress.reportIfDue(convergence.lastChange);
       sliceStart = performance.now();
     }
   }
-  if (signal?.aborted) throw abortError();
-  progress();
+  if (options.signal?.aborted) throw abortError();
+  progress.report(convergence.lastChange);
+  return {
+    converged,
+    convergedAtStep: convergedAt,
+    lastRelativeChange: convergence.lastChange,
+    steppingSeconds: progress.seconds(),
+  };
+}
 
-  const stepSeconds = (performance.now() - stepStart) / 1000;
-  const notes = [...sim.notes];
-  if (sim.stepIndex * dt < 2 * sim.pulsePeakSeconds) {
-    notes.push(
-      `time_steps (${maxSteps}) ended before the source pulse was fully injected ` +
-        `(needs about ${sourceOffStep} steps): the phasors are not meaningful`,
-    );
-  } else if (!converged && threshold > 0) {
-    notes.push(
-      `not converged within time_steps (last relative change ${lastChange ?? "n/a"}, ` +
-        `threshold ${threshold})`,
-    );
+/**
+ * Energy can only come from the source: it is bounded by a generous multiple of what the
+ * source could inject (A² per cell and unit ε_r), and, once the pulse is over, by its value
+ * while the source was on. Non-finite or larger energy means the update is unstable.
+ */
+class DivergenceGuard {
+  maxEnergy = 0;
+  private sourceEnergy = 0;
+  private readonly bound: number;
+
+  constructor(
+    private readonly sim: FdtdSimulation,
+    /** Step after which the source pulse is over. */
+    private readonly sourceOffStep: number,
+  ) {
+    const amplitude = Math.max(Math.abs(sim.spec.source.amplitude), 1e-30);
+    let maxEps = 1;
+    for (const e of sim.model.medium.epsEff) maxEps = Math.max(maxEps, e);
+    this.bound = 1e6 * amplitude * amplitude * sim.model.layout.cells * maxEps;
   }
 
+  /** Throws SolverDivergenceError when the energy at step n says the run diverged. */
+  observe(energy: number, n: number): void {
+    const grew =
+      n > this.sourceOffStep &&
+      this.sourceEnergy > 0 &&
+      energy > DIVERGENCE_GROWTH * this.sourceEnergy;
+    if (!Number.isFinite(energy) || energy > this.bound || grew) {
+      throw new SolverDivergenceError(
+        `the fields diverged at time step ${n} (courant_factor ${this.sim.plan.courantFactor}): ` +
+          "lower fdtd_settings.courant_factor (it must be at most 1; 0.99 is the default), " +
+          "and check that every material has a permittivity of at least 1",
+      );
+    }
+    if (n <= this.sourceOffStep) this.sourceEnergy = Math.max(this.sourceEnergy, energy);
+    this.maxEnergy = Math.max(this.maxEnergy, energy);
+  }
+}
+
+/**
+ * DESIGN §3's convergence measure: the relative L2 change of all monitors' normalised
+ * phasors since the previous check, or with no monitors the energy relative to its maximum.
+ */
+class ConvergenceTest {
+  lastChange: number | null = null;
+  private previous: Float64Array[] | null = null;
+
+  constructor(private readonly sim: FdtdSimulation) {}
+
+  /** Measures the change now (null at the first check with monitors) and keeps it. */
+  async check(energy: number, maxEnergy: number): Promise<number | null> {
+    if (this.sim.monitors.length === 0) {
+      this.lastChange = maxEnergy > 0 ? energy / maxEnergy : 0;
+      return this.lastChange;
+    }
+    const { change, snapshot } = this.monitorChange(await this.sim.monitorSums());
+    this.previous = snapshot;
+    if (change !== null) this.lastChange = change;
+    return change;
+  }
+
+  private monitorChange(monitorSums: Float64Array[][]): {
+    change: number | null;
+    snapshot: Float64Array[];
+  } {
+    const { sim, previous } = this;
+    const norm = sim.source.normalisation();
+    let diff2 = 0;
+    let total2 = 0;
+    const snapshot: Float64Array[] = [];
+    sim.monitors.forEach((m, mi) => {
+      for (const sums of monitorSums[mi]) {
+        const P = sums.length / (2 * m.frequencyIndex.length);
+        const prev = previous ? previous[snapshot.length] : null;
+        for (let w = 0; w < m.frequencyIndex.length; w++) {
+          const f = m.frequencyIndex[w];
+          const n2 = norm[2 * f] ** 2 + norm[2 * f + 1] ** 2;
+          let d = 0;
+          let t = 0;
+          for (let q = 2 * w * P; q < 2 * (w + 1) * P; q++) {
+            t += sums[q] * sums[q];
+            if (prev) d += (sums[q] - prev[q]) ** 2;
+          }
+          diff2 += n2 * d;
+          total2 += n2 * t;
+        }
+        snapshot.push(Float64Array.from(sums));
+      }
+    });
+    if (!previous) return { change: null, snapshot };
+    return { change: total2 > 0 ? Math.sqrt(diff2 / total2) : 0, snapshot };
+  }
+}
+
+/** Progress callbacks with the stepping rate so far. */
+class ProgressReporter {
+  private readonly start = performance.now();
+  private last = this.start;
+
+  constructor(
+    private readonly sim: FdtdSimulation,
+    private readonly maxSteps: number,
+    private readonly onProgress: ((p: SolverProgress) => void) | undefined,
+  ) {}
+
+  /** Seconds since stepping began. */
+  seconds(): number {
+    return (performance.now() - this.start) / 1000;
+  }
+
+  report(lastChange: number | null): void {
+    if (!this.onProgress) return;
+    const { sim, maxSteps } = this;
+    const seconds = this.seconds();
+    this.onProgress({
+      step: sim.stepIndex,
+      totalSteps: maxSteps,
+      fraction: maxSteps > 0 ? sim.stepIndex / maxSteps : 1,
+      lastRelativeChange: lastChange,
+      mcellsPerSecond: seconds > 0 ? (sim.model.layout.cells * sim.stepIndex) / seconds / 1e6 : 0,
+    });
+    this.last = performance.now();
+  }
+
+  /** Reports when PROGRESS_MS have passed since the last report. */
+  reportIfDue(lastChange: number | null): void {
+    if (performance.now() - this.last >= PROGRESS_MS) this.report(lastChange);
+  }
+}
+
+/** The result: normalised monitor phasors, grid coordinates, materials and the run report. */
+async function assembleResult(
+  sim: FdtdSimulation,
+  outcome: SteppingOutcome,
+  wallSeconds: number,
+): Promise<SolverResult> {
+  const plan = sim.plan;
+  const sums = await sim.monitorSums();
+  const gridCoords = [0, 1, 2].map((a) => {
+    const ax = plan.axes[a];
+    return Float64Array.from({ length: ax.cells }, (_, i) => ax.originM + (i + 0.5) * ax.stepM);
+  });
+  return {
+    grid: { x: gridCoords[0], y: gridCoords[1], z: gridCoords[2], dtSeconds: plan.dtSeconds },
+    monitors: monitorResults(sim, sums),
+    fluxMonitors: fluxResults(sim, sums),
+    materials: sim.materials,
+    report: runReport(sim, outcome, wallSeconds),
+  };
+}
+
+/** Each field monitor's sums times the source normalisation N(ω), as float32 (re, im). */
+function monitorResults(sim: FdtdSimulation, allSums: Float64Array[][]): MonitorResult[] {
   const norm = sim.source.normalisation();
-  const monitors: MonitorResult[] = sim.monitors.map((m) => {
+  const out: MonitorResult[] = [];
+  sim.monitors.forEach((m, mi) => {
+    if (m.flux) return;
     const [nx, ny, nz] = m.coords.map((c) => c.length);
     const W = m.frequencyIndex.length;
-    const P = m.recorder.points;
     const data: MonitorResult["data"] = {};
-    m.recorder.components.forEach((comp, ci) => {
-      const sums = m.recorder.sums[ci];
-      const out = new Float32Array(2 * W * P);
+    m.streams.forEach(({ comp, base }, ci) => {
+      const P = base.length;
+      const sums = allSums[mi][ci];
+      const values = new Float32Array(2 * W * P);
       for (let w = 0; w < W; w++) {
         const f = m.frequencyIndex[w];
         const nr = norm[2 * f];
         const ni = norm[2 * f + 1];
         for (let q = 0; q < P; q++) {
           const o = 2 * (w * P + q);
-          out[o] = sums[o] * nr - sums[o + 1] * ni;
-          out[o + 1] = sums[o] * ni + sums[o + 1] * nr;
+          values[o] = sums[o] * nr - sums[o + 1] * ni;
+          values[o + 1] = sums[o] * ni + sums[o + 1] * nr;
         }
       }
-      data[FIELD_COMPONENTS[comp]] = out;
+      data[FIELD_COMPONENTS[comp]] = values;
     });
-    return {
+    out.push({
       name: m.spec.name,
       center: [...m.spec.center],
       size: [...m.spec.size],
@@ -226,35 +306,142 @@ async function stepToEnd(
       z: m.coords[2],
       shape: [W, nx, ny, nz],
       data,
-    };
+    });
   });
+  return out;
+}
 
-  const gridCoords = [0, 1, 2].map((a) => {
-    const ax = sim.plan.axes[a];
-    return Float64Array.from({ length: ax.cells }, (_, i) => ax.originM + (i + 0.5) * ax.stepM);
+/**
+ * Each flux monitor's power per wavelength (flux.ts): of the total field, or of the scattered
+ * field (total − incident), summed over its faces and normalised by the incident wave's flux
+ * computed on the grid the same way (so the DFT's scale and N(ω) cancel).
+ */
+function fluxResults(sim: FdtdSimulation, allSums: Float64Array[][]): FluxMonitorResult[] {
+  const { source, plan } = sim;
+  const g = source.geometry;
+  const layout = sim.model.layout;
+  const norm = source.normalisation();
+  const h2 = plan.stepM * plan.stepM;
+  const ax = plan.axes[g.axis];
+  const sourcePlaneM = ax.originM + source.tfsfIndex * ax.stepM;
+  const out: FluxMonitorResult[] = [];
+  sim.monitors.forEach((m, mi) => {
+    const surface = m.flux;
+    if (!surface) return;
+    const freqs = m.frequencyIndex;
+    const W = freqs.length;
+    // Per stream, what turns the stored samples into the total or the scattered field.
+    const toTotal = m.streams.map((st) => source.incidentSums(st, layout, freqs, "scattered"));
+    const toScattered = m.streams.map((st) =>
+      source.incidentSums(st, layout, freqs, "total").map((v) => -v),
+    );
+    const power = (corrections: Float64Array[], w: number) => {
+      let p = 0;
+      surface.faces.forEach((f, fi) => {
+        const at = 4 * fi;
+        p += facePower(f, allSums[mi].slice(at, at + 4), corrections.slice(at, at + 4), w);
+      });
+      return p * h2;
+    };
+    const coords = [...m.coords] as [Float64Array, Float64Array, Float64Array];
+    let quantity: FluxQuantity = "box";
+    let normal: Vec3 | null = null;
+    if (!surface.isBox) {
+      const a = surface.axis;
+      const plane = surface.faces[0].plane;
+      const at = plan.axes[a].originM + plane * plan.stepM;
+      coords[a] = Float64Array.of(at);
+      quantity = planeQuantity(a, at, g.axis, g.sign, sourcePlaneM, sim.structureExtents);
+      // Transmittance along the propagation direction, reflectance against it.
+      const sign = quantity === "transmittance" ? g.sign : quantity === "reflectance" ? -g.sign : 1;
+      normal = planeNormal(a, sign);
+    }
+    const flux = new Float64Array(W);
+    const intensity = new Float64Array(W);
+    const cross = surface.isBox
+      ? {
+          scattering: new Float64Array(W),
+          absorption: new Float64Array(W),
+          extinction: new Float64Array(W),
+        }
+      : null;
+    for (let w = 0; w < W; w++) {
+      const f = freqs[w];
+      // |S_a| of the incident wave in raw units; |S| = |S_a|/cos θ.
+      const incident = Math.abs(source.incidentFluxDensity(f));
+      intensity[w] = (incident * (norm[2 * f] ** 2 + norm[2 * f + 1] ** 2)) / g.cosTheta;
+      if (!(incident > 0)) {
+        flux[w] = Number.NaN;
+        continue;
+      }
+      if (cross) {
+        const perIntensity = g.cosTheta / incident;
+        flux[w] = power(toTotal, w) * perIntensity;
+        cross.absorption[w] = -flux[w];
+        cross.scattering[w] = power(toScattered, w) * perIntensity;
+        cross.extinction[w] = cross.absorption[w] + cross.scattering[w];
+      } else {
+        const sign = normal![surface.axis];
+        const field = quantity === "reflectance" ? toScattered : toTotal;
+        flux[w] = (sign * power(field, w)) / (incident * surface.areaM2);
+      }
+    }
+    out.push({
+      name: m.spec.name,
+      center: [...m.spec.center],
+      size: [...m.spec.size],
+      wavelengthsM: m.wavelengthsM,
+      frequenciesHz: freqs.map((f) => sim.omegas[f] / (2 * Math.PI)),
+      quantity,
+      normal,
+      areaM2: surface.areaM2,
+      flux,
+      crossSections: cross,
+      incidentIntensityWPerM2: intensity,
+      x: coords[0],
+      y: coords[1],
+      z: coords[2],
+    });
   });
-  const wallSeconds = (performance.now() - wallStart) / 1000;
-  const mcells = stepSeconds > 0 ? (cells * sim.stepIndex) / stepSeconds / 1e6 : 0;
+  return out;
+}
+
+/** The run report, with the notes the run itself adds (pulse not injected, not converged). */
+function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: number): RunReport {
+  const { plan, spec } = sim;
+  const settings = spec.fdtd_settings;
+  const maxSteps = Math.max(0, Math.floor(settings.time_steps));
+  const threshold = settings.convergence_threshold;
+  const cells = sim.model.layout.cells;
+  const notes = [...sim.notes];
+  if (sim.stepIndex * plan.dtSeconds < 2 * sim.pulsePeakSeconds) {
+    const sourceOffStep = 2 * Math.ceil(sim.pulsePeakSeconds / plan.dtSeconds);
+    notes.push(
+      `time_steps (${maxSteps}) ended before the source pulse was fully injected ` +
+        `(needs about ${sourceOffStep} steps): the phasors are not meaningful`,
+    );
+  } else if (!outcome.converged && threshold > 0) {
+    notes.push(
+      `not converged within time_steps (last relative change ` +
+        `${outcome.lastRelativeChange ?? "n/a"}, threshold ${threshold})`,
+    );
+  }
+  const seconds = outcome.steppingSeconds;
   return {
-    grid: { x: gridCoords[0], y: gridCoords[1], z: gridCoords[2], dtSeconds: dt },
-    monitors,
-    materials: sim.materials,
-    report: {
-      stepsRun: sim.stepIndex,
-      timeStepsLimit: maxSteps,
-      converged,
-      convergedAtStep: convergedAt,
-      lastRelativeChange: lastChange,
-      cells,
-      grid: [sim.plan.axes[0].cells, sim.plan.axes[1].cells, sim.plan.axes[2].cells],
-      dtSeconds: dt,
-      gridStepM: sim.plan.stepM,
-      wallSeconds,
-      mcellsPerSecond: mcells,
-      kernel: sim.kernelName,
-      threads: sim.threads,
-      stepsPerSweep: sim.stepsPerSweep,
-      notes,
-    },
+    stepsRun: sim.stepIndex,
+    timeStepsLimit: maxSteps,
+    converged: outcome.converged,
+    convergedAtStep: outcome.convergedAtStep,
+    lastRelativeChange: outcome.lastRelativeChange,
+    cells,
+    grid: [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
+    dtSeconds: plan.dtSeconds,
+    gridStepM: plan.stepM,
+    wallSeconds,
+    mcellsPerSecond: seconds > 0 ? (cells * sim.stepIndex) / seconds / 1e6 : 0,
+    kernel: sim.backend.name,
+    threads: sim.threads,
+    stepsPerSweep: sim.stepsPerSweep,
+    notes,
   };
 }

@@ -1,22 +1,36 @@
 /**
  * Sets a request up as a stepping simulation: grid, medium, plane-wave source, monitors, and
- * one time step in the documented order. run.ts drives it (slicing, convergence, abort).
+ * the time step on the chosen backend (backend.ts). run.ts drives it (slicing, convergence,
+ * abort).
  *
  * Order of one step n (fields E^n, H^{n−½} → E^{n+1}, H^{n+½}):
  *   aux H; main H (bulk + CPML) + TFSF(H, aux E^n) + ghosts;
  *   aux E + sheet current over [n·dt, (n+1)·dt]; main E + TFSF(E, aux H^{n+½}) + ghosts;
  *   monitors record E at (n+1)·dt and H at (n+½)·dt.
+ * The auxiliary line runs first (source.advance) and hands its incident samples to the
+ * backend, which may then advance several steps in one sweep.
  */
+import { assertFits, type SolverBackend, type Stepper } from "./backend.js";
+import { solverBackend } from "./backends.js";
 import { EPS0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import type { CpmlParameters } from "./cpml.js";
 import { dftSampleInterval } from "./fast/dft-cadence.js";
-import { assertFitsFastKernel, FastEngine } from "./fast/engine.js";
+import { MAX_BLOCK_STEPS } from "./fast/barrier.js";
+import type { FieldSet } from "./fields.js";
 import { domainFaces, shapeOf } from "./geometry.js";
 import { YeeLayout, planGrid, type GridPlan } from "./grid.js";
-import { referenceKernel, type FieldKernel } from "./kernel.js";
 import { buildMedium, type PaintedStructure, type UpdateMaterial } from "./medium.js";
-import { DftRecorder, sampleBox, sampleCoordinates, type SampleBox } from "./monitors.js";
+import { fluxSurface, type FluxSurface } from "./flux.js";
+import {
+  cellCentreStreams,
+  sampleBox,
+  sampleCoordinates,
+  wavelengthList,
+  type SampleBox,
+  type SampledComponent,
+} from "./monitors.js";
 import { PlaneWaveSource, TFSF_OFFSET_CELLS, planeWaveGeometry, pulseFor } from "./source.js";
+import { INCIDENT_VALUES_PER_STEP } from "./tfsf.js";
 import type {
   FieldComponent,
   MaterialUsed,
@@ -24,7 +38,7 @@ import type {
   RunOptions,
   SimulationSpec,
 } from "./types.js";
-import { YeeGrid } from "./yee.js";
+import { buildGridModel, type GridModel } from "./yee.js";
 
 /** Where the solver gets materials from; the default is the materials library. */
 export interface MaterialResolver {
@@ -40,12 +54,11 @@ export interface InternalRunOptions extends RunOptions {
   materials?: MaterialResolver;
   /** Replaces fdtd_settings.courant_factor without validation (divergence tests). */
   courantOverride?: number;
-  kernelImpl?: FieldKernel;
-  /** Fast kernel: fewest cells per thread before it uses fewer threads (tests set 0). */
+  /** wasm backend: fewest cells per thread before it uses fewer threads (tests set 0). */
   minCellsPerThread?: number;
   /** Steps between monitor DFT samples; default from fast/dft-cadence.ts. */
   dftEvery?: number;
-  /** Fast kernel: most time steps per sweep (temporal blocking); default 2. */
+  /** wasm backend: most time steps per sweep (temporal blocking); default 2. */
   stepsPerSweep?: number;
   cpml?: CpmlParameters;
   /** false: staircased permittivity, for validation comparisons only. */
@@ -55,7 +68,11 @@ export interface InternalRunOptions extends RunOptions {
 export interface MonitorState {
   spec: MonitorSpec;
   box: SampleBox;
-  recorder: DftRecorder;
+  /** What the backend records (the order of its sums): one stream per component of a field
+   * monitor, four per face of a flux monitor (flux.ts). */
+  streams: SampledComponent[];
+  /** Flux monitors: the surface; null for field monitors. */
+  flux: FluxSurface | null;
   /** Index into the reference's frequency list for each of this monitor's wavelengths. */
   frequencyIndex: number[];
   wavelengthsM: number[];
@@ -76,23 +93,29 @@ const COMPONENT_NUMBER: Record<FieldComponent, number> = {
 export class FdtdSimulation {
   readonly spec: SimulationSpec;
   readonly plan: GridPlan;
-  readonly main: YeeGrid;
+  /** The main grid as every backend steps it (no fields: the stepper holds those). */
+  readonly model: GridModel;
   readonly source: PlaneWaveSource;
   readonly monitors: MonitorState[];
   readonly materials: MaterialUsed[];
   readonly notes: string[] = [];
-  readonly kernel: FieldKernel;
+  readonly backend: SolverBackend;
   /** Union of recorded angular frequencies (the source's first). */
   readonly omegas: Float64Array;
-  /** The WASM SIMD stepper (options.kernel "fast", the default), or null for a FieldKernel. */
-  readonly fast: FastEngine | null;
   /** Monitors take a DFT sample every `dftEvery` steps (weighted by it). */
   readonly dftEvery: number;
+  /** Each structure's [lo, hi] along the propagation axis in metres (may be infinite). */
+  readonly structureExtents: [number, number][];
   stepIndex = 0;
+  private readonly options: InternalRunOptions;
+  private stepperOrNull: Stepper | null = null;
+  /** The auxiliary line's incident samples for the steps of one sweep (tfsf.ts). */
+  private readonly incident = new Float64Array(INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS);
 
   constructor(spec: SimulationSpec, materials: MaterialResolver, options: InternalRunOptions = {}) {
     this.spec = spec;
-    this.kernel = options.kernelImpl ?? referenceKernel;
+    this.options = options;
+    this.backend = solverBackend(options.backend);
     const courant = options.courantOverride ?? spec.fdtd_settings.courant_factor;
     const plan = planGrid(spec.domain, courant);
     this.plan = plan;
@@ -134,9 +157,14 @@ export class FdtdSimulation {
       [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
       [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
     );
-    const useFast = !options.kernelImpl && (options.kernel ?? "fast") === "fast";
-    // Before the medium (the largest set-up allocation): a grid too big for the kernel fails fast.
-    if (useFast) assertFitsFastKernel(plan, layout, planeWaveGeometry(spec.source).cosTheta < 1);
+    const geometry = planeWaveGeometry(spec.source);
+    // Before the medium (the largest set-up allocation): a grid too big for the backend
+    // fails fast.
+    assertFits(this.backend, {
+      layout,
+      pml: plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi })),
+      complex: geometry.cosTheta < 1,
+    });
     const medium = buildMedium(plan, layout, background, painted, options.smoothing ?? true);
 
     // Frequencies: the source's, then every monitor wavelength not yet listed.
@@ -149,10 +177,11 @@ export class FdtdSimulation {
       }
       return i;
     };
-    const monitorFreqs = spec.monitors.map((m) => (m.wavelengths ?? [lambda0]).map(freqIndex));
+    const monitorFreqs = spec.monitors.map((m) =>
+      wavelengthList(m.wavelengths, lambda0).map(freqIndex),
+    );
     this.omegas = Float64Array.from(wavelengths, (w) => (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / w);
 
-    const geometry = planeWaveGeometry(spec.source);
     const pulse = pulseFor(lambda0, wavelengths, Math.sqrt(1 - geometry.cosTheta ** 2));
     const sourceMedium = this.sourcePlaneMedium(layout, medium, geometry.axis, geometry.sign);
     this.source = new PlaneWaveSource(plan, {
@@ -162,59 +191,50 @@ export class FdtdSimulation {
       medium: sourceMedium,
       omegas: this.omegas,
     });
-    this.fast = useFast
-      ? new FastEngine({
-          plan,
-          layout,
-          medium,
-          complex: this.source.complex,
-          omega0,
-          amplitude: spec.source.amplitude,
-          cpml: options.cpml,
-          threads: options.threads,
-          minCellsPerThread: options.minCellsPerThread,
-        })
-      : null;
-    this.main = new YeeGrid(plan, layout, medium, {
+    this.model = buildGridModel(plan, layout, medium, {
       complex: this.source.complex,
       blochPhase: this.source.mainBlochPhase,
       omega0,
       cpml: options.cpml,
-      ...(this.fast
-        ? {
-            fieldBuffer: this.fast.memory.buffer,
-            fieldByteOffset: this.fast.fieldByteOffset,
-            cpmlSlabs: false,
-          }
-        : {}),
     });
 
     this.monitors = spec.monitors.map((m, i) => {
-      const box = sampleBox(plan, m.center, m.size);
-      const comps = m.components.map((c) => COMPONENT_NUMBER[c]);
       const idx = monitorFreqs[i];
-      const recorder = new DftRecorder(
-        layout,
-        box,
-        comps,
-        Float64Array.from(idx, (j) => this.omegas[j]),
-      );
+      let flux: FluxSurface | null = null;
+      let box: SampleBox;
+      let streams: SampledComponent[];
+      if (m.monitor_type === "flux") {
+        flux = fluxSurface(plan, layout, m.center, m.size);
+        box = flux.box;
+        streams = flux.faces.flatMap((f) => f.streams);
+      } else {
+        box = sampleBox(plan, m.center, m.size);
+        const comps = m.components.map((c) => COMPONENT_NUMBER[c]);
+        streams = cellCentreStreams(layout, box, comps);
+      }
       return {
         spec: m,
         box,
-        recorder,
+        streams,
+        flux,
         frequencyIndex: idx,
         wavelengthsM: idx.map((j) => wavelengths[j]),
         coords: [0, 1, 2].map((a) => sampleCoordinates(plan, box, a)) as MonitorState["coords"],
       };
     });
-    this.fast?.attach(this.main, this.source);
     this.dftEvery =
       options.dftEvery ??
       dftSampleInterval(pulse, this.omegas, plan.dtSeconds, spec.fdtd_settings.check_every_n);
-    // Sweeps of several steps end on every step the driver looks at: DFT samples and, in
-    // run.ts, the checks every check_every_n and every 100 steps.
-    this.fast?.configureBlocks(gcd(this.dftEvery, 100), options.stepsPerSweep);
+    if (this.monitors.some((m) => m.flux)) {
+      // Flux monitors add or remove the incident field (flux.ts): record it along the whole
+      // region of interest, one index beyond on each side.
+      const ax = plan.axes[geometry.axis];
+      this.source.recordIncidentLine(ax.pmlLo - 1, ax.cells - ax.pmlHi + 1, this.dftEvery);
+    }
+    this.structureExtents = painted.map((p): [number, number] => [
+      p.shape.lo[geometry.axis],
+      p.shape.hi[geometry.axis],
+    ]);
     this.addNotes(geometry.axis, geometry.sign);
   }
 
@@ -223,60 +243,83 @@ export class FdtdSimulation {
     return this.source.pulse.t0;
   }
 
-  /** Kernel name for the run report. */
-  get kernelName(): string {
-    return this.fast ? "fast" : this.kernel.name;
+  /** The stepper `prepare` made; throws before it. */
+  get stepper(): Stepper {
+    if (!this.stepperOrNull) throw new Error("FdtdSimulation.prepare() must be awaited first");
+    return this.stepperOrNull;
   }
 
-  /** Threads the kernel steps with. */
+  /** Threads the backend steps with. */
   get threads(): number {
-    return this.fast ? this.fast.threads : 1;
+    return this.stepper.threads;
   }
 
-  /** Time steps one sweep of the kernel advances (fast/engine.ts configureBlocks). */
+  /** Time steps one sweep of the backend advances. */
   get stepsPerSweep(): number {
-    return this.fast ? this.fast.stepsPerSweep : 1;
-  }
-
-  /** Compiles the fast kernel and starts its threads; await before the first step. */
-  async prepare(): Promise<void> {
-    await this.fast?.prepare();
-  }
-
-  /** Stops the fast kernel's threads (the fields stay readable). */
-  dispose(): void {
-    this.fast?.dispose();
+    return this.stepper.stepsPerSweep;
   }
 
   /**
-   * Advances one time step, or with `until` (a step index) as many as the fast kernel's
-   * sweep does at once (fast/sweep.ts) without passing it; stepIndex tells how far.
+   * Hands the main grid to the backend (allocates the fields; for the wasm backend compiles
+   * the kernel and starts its threads); await before the first step.
+   */
+  async prepare(): Promise<void> {
+    if (this.stepperOrNull) return;
+    const { model, source, monitors, options } = this;
+    this.stepperOrNull = await this.backend.prepare(
+      {
+        ...model,
+        tfsf: source.tfsfConfig(model.layout, model.medium, model.kernelGrid.hCoefficient),
+        monitors: monitors.map((m) => ({
+          streams: m.streams,
+          omegas: Float64Array.from(m.frequencyIndex, (j) => this.omegas[j]),
+        })),
+        dftEvery: this.dftEvery,
+        // Sweeps of several steps end on every step the driver looks at: DFT samples and,
+        // in run.ts, the checks every check_every_n and every 100 steps.
+        alignSteps: gcd(this.dftEvery, 100),
+        amplitudeVPerM: this.spec.source.amplitude,
+      },
+      {
+        threads: options.threads,
+        minCellsPerThread: options.minCellsPerThread,
+        stepsPerSweep: options.stepsPerSweep,
+      },
+    );
+  }
+
+  /** Releases the backend (its threads; the fields stay readable on CPU backends). */
+  dispose(): void {
+    this.stepperOrNull?.dispose();
+  }
+
+  /**
+   * Advances one time step, or with `until` (a step index) as many as one sweep of the
+   * backend does at once without passing it; stepIndex tells how far.
    */
   step(until = this.stepIndex + 1): void {
-    const { main, source, kernel } = this;
-    const dt = this.plan.dtSeconds;
+    const stepper = this.stepper;
     const n = this.stepIndex;
-    if (this.fast) {
-      // The engine also records the source's incident reference at every step.
-      this.stepIndex = n + this.fast.step(n, until - n);
-    } else {
-      source.stepAuxH(kernel);
-      main.updateH(kernel);
-      source.correctMainH(main);
-      main.fillGhostsH();
-      source.stepAuxE(kernel, n * dt);
-      main.updateE(kernel);
-      source.correctMainE(main);
-      main.fillGhostsE();
-      this.stepIndex = n + 1;
-      source.record((n + 1) * dt, (n + 0.5) * dt);
-    }
-    const m = this.stepIndex;
-    if (m % this.dftEvery === 0) {
-      const tE = m * dt;
-      const tH = (m - 0.5) * dt;
-      for (const mon of this.monitors) mon.recorder.record(main.re, main.im, tE, tH, this.dftEvery);
-    }
+    const d = stepper.stepsPerSweep;
+    const count = d > 1 && n % d === 0 && until - n >= d ? d : 1;
+    this.source.advance(n, count, this.incident);
+    stepper.advance(n, count, this.incident);
+    this.stepIndex = n + count;
+  }
+
+  /** Total energy (ε0-scaled, see YeeGrid.energy). */
+  energy(): Promise<number> {
+    return this.stepper.energy();
+  }
+
+  /** Per monitor, per recorded component, the raw DFT sums (not normalised). */
+  monitorSums(): Promise<Float64Array[][]> {
+    return this.stepper.monitorSums();
+  }
+
+  /** The main grid's field sets (tests). */
+  fields(): Promise<FieldSet[]> {
+    return this.stepper.fields();
   }
 
   /**
@@ -366,6 +409,8 @@ export class FdtdSimulation {
     const tfsf = this.source.tfsfIndex;
     const tfsfCoord = ax.originM + tfsf * ax.stepM;
     for (const m of this.monitors) {
+      // Flux monitors add the incident field back where the grid holds only the scattered one.
+      if (m.flux) continue;
       const lo = m.box.lo[axis];
       const hi = m.box.hi[axis];
       const upstream = sign > 0 ? lo + 0.5 < tfsf : hi + 0.5 > tfsf;
@@ -376,11 +421,5 @@ export class FdtdSimulation {
         );
       }
     }
-  }
-
-  /** Total energy (ε0-scaled, see YeeGrid.energy). */
-  energy(): number {
-    if (this.fast) return this.fast.energy();
-    return this.main.energy();
   }
 }

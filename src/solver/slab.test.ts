@@ -19,7 +19,7 @@ import {
   phasor,
   pointMonitor,
   slab,
-} from "./testing.js";
+} from "./testing/index.js";
 
 const WAVELENGTH = 1e-6;
 const N = 2;
@@ -67,7 +67,7 @@ describe("dielectric slab at normal incidence", () => {
 
     // Against the Yee scheme's own exact answer the solver is exact to 1e-3 relative.
     const sim = new FdtdSimulation(spec, materials);
-    const { layout, medium } = sim.main;
+    const { layout, medium } = sim.model;
     const eps: number[] = [];
     for (let k = 0; k <= layout.n[2]; k++)
       eps.push(medium.epsEff[medium.index[1][layout.index(0, 0, k)]]);

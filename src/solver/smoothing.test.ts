@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { domainFaces, shapeOf } from "./geometry.js";
+import { domainFaces, shapeOf, type Shape } from "./geometry.js";
 import { planGrid, YeeLayout } from "./grid.js";
 import { buildMedium } from "./medium.js";
 import { runWithMaterials } from "./run.js";
@@ -19,7 +19,7 @@ import {
   phasor,
   pointMonitor,
   slab,
-} from "./testing.js";
+} from "./testing/index.js";
 import type { DomainSpec, StructureSpec, Vec3 } from "./types.js";
 
 const WAVELENGTH = 1e-6;
@@ -41,6 +41,21 @@ async function transmissionError(cellsPerWavelength: number, smoothing: boolean)
   });
   const result = await runWithMaterials(spec, constantMaterials({ glass: N * N }), { smoothing });
   return abs2(phasor(result.monitors[0].data.Ey)) - (1 - airySlabReflectance(N, D, WAVELENGTH));
+}
+
+/** Σ fill·h³ over the 40³ cells of the test domain (cell centres from −0.5 µm). */
+function filledVolume(shape: Shape, h: number): number {
+  const n: Vec3 = [0, 0, 0];
+  let volume = 0;
+  for (let i = 0; i < 40; i++) {
+    for (let j = 0; j < 40; j++) {
+      for (let k = 0; k < 40; k++) {
+        const p: Vec3 = [-0.5e-6 + (i + 0.5) * h, -0.5e-6 + (j + 0.5) * h, -0.5e-6 + (k + 0.5) * h];
+        volume += shape.fill(p, h, n) * h ** 3;
+      }
+    }
+  }
+  return volume;
 }
 
 describe("sub-cell smoothing", () => {
@@ -95,21 +110,7 @@ describe("fill fractions", () => {
       { type: "sphere", center: [0.01e-6, -0.02e-6, 0.003e-6], radius: r, material: "x" },
       faces,
     );
-    const h = plan.stepM;
-    const n: Vec3 = [0, 0, 0];
-    let volume = 0;
-    for (let i = 0; i < 40; i++) {
-      for (let j = 0; j < 40; j++) {
-        for (let k = 0; k < 40; k++) {
-          const p: Vec3 = [
-            -0.5e-6 + (i + 0.5) * h,
-            -0.5e-6 + (j + 0.5) * h,
-            -0.5e-6 + (k + 0.5) * h,
-          ];
-          volume += sphere.fill(p, h, n) * h ** 3;
-        }
-      }
-    }
+    const volume = filledVolume(sphere, plan.stepM);
     const exact = (4 / 3) * Math.PI * r ** 3;
     assert.ok(Math.abs(volume / exact - 1) < 0.005, `${volume / exact}`);
   });
@@ -128,21 +129,7 @@ describe("fill fractions", () => {
       },
       faces,
     );
-    const h = plan.stepM;
-    const n: Vec3 = [0, 0, 0];
-    let volume = 0;
-    for (let i = 0; i < 40; i++) {
-      for (let j = 0; j < 40; j++) {
-        for (let k = 0; k < 40; k++) {
-          const p: Vec3 = [
-            -0.5e-6 + (i + 0.5) * h,
-            -0.5e-6 + (j + 0.5) * h,
-            -0.5e-6 + (k + 0.5) * h,
-          ];
-          volume += cyl.fill(p, h, n) * h ** 3;
-        }
-      }
-    }
+    const volume = filledVolume(cyl, plan.stepM);
     const exact = Math.PI * 0.25e-6 ** 2 * 0.4e-6;
     assert.ok(Math.abs(volume / exact - 1) < 0.005, `${volume / exact}`);
   });

@@ -21,12 +21,13 @@
  * phase k·r (zero phase at the origin), exactly, at every recorded frequency.
  */
 import { ETA0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
-import { YeeLayout, type AxisPlan, type GridPlan } from "./grid.js";
-import type { FieldKernel } from "./kernel.js";
-import { buildMedium, type UpdateMaterial } from "./medium.js";
-import { DftRecorder } from "./monitors.js";
+import { isHalfAlong, YeeLayout, type AxisPlan, type GridPlan } from "./grid.js";
+import { referenceKernel } from "./kernel.js";
+import { buildMedium, type Medium, type UpdateMaterial } from "./medium.js";
+import { cellCentreStreams, DftRecorder, type SampledComponent } from "./monitors.js";
+import { INCIDENT_VALUES_PER_STEP, type TfsfConfig } from "./tfsf.js";
 import type { SourceSpec, Vec3 } from "./types.js";
-import { YeeGrid } from "./yee.js";
+import { buildGridModel, YeeGrid } from "./yee.js";
 
 /** Absorber cells at each end of the auxiliary line (1-D, so a thick one costs nothing). */
 export const AUX_PML_LAYERS = 48;
@@ -171,6 +172,12 @@ export class PlaneWaveSource {
   private readonly refCoord: Vec3;
   private readonly phaseCos: Float64Array[];
   private readonly phaseSin: Float64Array[];
+  /** Where `advance` samples the incident field: aux component and flat index per slot. */
+  private readonly incidentAt: { comp: number; index: number }[];
+  /** Cell index of the reference sample along the propagation axis (main grid). */
+  private readonly kRef: number;
+  /** The incident field along the axis at the monitors' DFT cadence (flux monitors only). */
+  private incidentLine: { recorder: DftRecorder; first: number; every: number } | null = null;
 
   constructor(mainPlan: GridPlan, setup: PlaneWaveSetup) {
     this.setup = setup;
@@ -227,15 +234,30 @@ export class PlaneWaveSource {
       [auxAxes[0].boundary, auxAxes[1].boundary, auxAxes[2].boundary],
     );
     const auxMedium = buildMedium(auxPlan, auxLayout, setup.medium, []);
-    this.aux = new YeeGrid(auxPlan, auxLayout, auxMedium, {
-      complex: this.complex,
-      blochPhase: [kt[0] * h, kt[1] * h, kt[2] * h],
-      omega0: setup.pulse.omega0,
-    });
+    this.aux = new YeeGrid(
+      buildGridModel(auxPlan, auxLayout, auxMedium, {
+        complex: this.complex,
+        blochPhase: [kt[0] * h, kt[1] * h, kt[2] * h],
+        omega0: setup.pulse.omega0,
+      }),
+    );
 
     this.tfsfIndex =
       g.sign > 0 ? ax.pmlLo + TFSF_OFFSET_CELLS : ax.cells - ax.pmlHi - TFSF_OFFSET_CELLS;
     this.sourceIndex = this.tfsfIndex - g.sign + this.auxShift;
+    const auxIndex = (mainIndex: number) => {
+      const pos = [0, 0, 0];
+      pos[a] = mainIndex + this.auxShift;
+      return auxLayout.index(pos[0], pos[1], pos[2]);
+    };
+    const hIdx = g.sign > 0 ? this.tfsfIndex - 1 : this.tfsfIndex;
+    const [u, v] = [(a + 1) % 3, (a + 2) % 3];
+    this.incidentAt = [
+      { comp: v, index: auxIndex(this.tfsfIndex) },
+      { comp: u, index: auxIndex(this.tfsfIndex) },
+      { comp: 3 + v, index: auxIndex(hIdx) },
+      { comp: 3 + u, index: auxIndex(hIdx) },
+    ];
 
     // Current sheet K (A/m) that radiates E = A·p̂ downstream, from the continuum sheet
     // impedances η/cosθ (s) and η·cosθ (p); exactness does not matter, N(ω) normalises.
@@ -264,12 +286,11 @@ export class PlaneWaveSource {
     // Reference sample: the cell centre nearest the origin along a, downstream of the sheet.
     let kRef = Math.round(-ax.originM / h - 0.5);
     kRef = g.sign > 0 ? Math.max(kRef, this.tfsfIndex) : Math.min(kRef, this.tfsfIndex - 1);
+    this.kRef = kRef;
     const lo: [number, number, number] = [0, 0, 0];
     lo[a] = kRef + this.auxShift;
     this.reference = new DftRecorder(
-      auxLayout,
-      { lo, hi: [lo[0], lo[1], lo[2]] },
-      [0, 1, 2],
+      cellCentreStreams(auxLayout, { lo, hi: [lo[0], lo[1], lo[2]] }, [0, 1, 2]),
       setup.omegas,
     );
     this.refCoord = [0, 1, 2].map(
@@ -292,16 +313,16 @@ export class PlaneWaveSource {
     }
   }
 
-  /** Aux H half step; call before the main grid's H update. */
-  stepAuxH(kernel: FieldKernel): void {
-    this.aux.updateH(kernel);
+  /** Aux H half step. */
+  private stepAuxH(): void {
+    this.aux.updateH(referenceKernel);
     this.aux.fillGhostsH();
   }
 
   /** Aux E half step from t to t + dt with the current sheet (its mid time is (n+½)·dt). */
-  stepAuxE(kernel: FieldKernel, t: number): void {
+  private stepAuxE(t: number): void {
     const aux = this.aux;
-    aux.updateE(kernel);
+    aux.updateE(referenceKernel);
     const a = this.geometry.axis;
     const h = this.mainPlan.stepM;
     const g = sheetCurrentSample(this.pulse, t, this.mainPlan.dtSeconds);
@@ -320,91 +341,182 @@ export class PlaneWaveSource {
     aux.fillGhostsE();
   }
 
-  /** TFSF corrections to the main grid's H (after its bulk + CPML update, before ghosts). */
-  correctMainH(main: YeeGrid): void {
-    const a = this.geometry.axis;
-    const b = (a + 1) % 3;
-    const c = (a + 2) % 3;
-    const sg = this.geometry.sign;
+  /**
+   * The TFSF corrections of the main grid (tfsf.ts) for its layout, medium and dt/μ0: per
+   * half step two terms on the plane normal to the propagation axis, whose incident values
+   * `advance` samples from the auxiliary line (E at the TFSF plane, H half a cell upstream).
+   */
+  tfsfConfig(layout: YeeLayout, medium: Medium, hCoefficient: number): TfsfConfig {
+    const g = this.geometry;
+    const a = g.axis;
+    const u = (a + 1) % 3;
+    const v = (a + 2) % 3;
+    const sg = g.sign;
     const s = this.tfsfIndex;
     const hIdx = sg > 0 ? s - 1 : s;
-    const k = main.kernelGrid.hCoefficient / this.mainPlan.stepM;
-    // H_b[hIdx] −= sg·ch/h·Einc_c(s);  H_c[hIdx] += sg·ch/h·Einc_b(s)
-    this.applyPlane(main, 3 + b, hIdx, c, s, -sg * k, false);
-    this.applyPlane(main, 3 + c, hIdx, b, s, sg * k, false);
-  }
-
-  /** TFSF corrections to the main grid's E. */
-  correctMainE(main: YeeGrid): void {
-    const a = this.geometry.axis;
-    const b = (a + 1) % 3;
-    const c = (a + 2) % 3;
-    const sg = this.geometry.sign;
-    const s = this.tfsfIndex;
-    const hIdx = sg > 0 ? s - 1 : s;
-    const k = 1 / this.mainPlan.stepM;
-    // E_b[s] += sg·cb/h·Hinc_c(hIdx);  E_c[s] −= sg·cb/h·Hinc_b(hIdx)
-    this.applyPlane(main, b, s, 3 + c, hIdx, sg * k, true);
-    this.applyPlane(main, c, s, 3 + b, hIdx, -sg * k, true);
+    const kH = hCoefficient / this.mainPlan.stepM;
+    const kE = 1 / this.mainPlan.stepM;
+    // w = coef·(cb of the cell, E only)·e^{i(θu + θv)} over the component's cross-section.
+    const term = (comp: number, plane: number, slot: number, coef: number, useCb: boolean) => {
+      const nv = layout.n[v] + 2;
+      const wRe = new Float64Array((layout.n[u] + 2) * nv);
+      const wIm = new Float64Array(wRe.length);
+      const idx = medium.index[comp];
+      const [cu, su, cv, sv] = [
+        this.phaseCos[u],
+        this.phaseSin[u],
+        this.phaseCos[v],
+        this.phaseSin[v],
+      ];
+      for (let iu = layout.lo[comp * 3 + u]; iu <= layout.hi[comp * 3 + u]; iu++) {
+        for (let iv = layout.lo[comp * 3 + v]; iv <= layout.hi[comp * 3 + v]; iv++) {
+          const pos = [0, 0, 0];
+          pos[a] = plane;
+          pos[u] = iu;
+          pos[v] = iv;
+          const cb = useCb ? medium.cb[idx[layout.index(pos[0], pos[1], pos[2])]] : 1;
+          const w = coef * cb;
+          // e^{i(θu + θv)}
+          wRe[(iu + 1) * nv + iv + 1] = w * (cu[iu + 1] * cv[iv + 1] - su[iu + 1] * sv[iv + 1]);
+          wIm[(iu + 1) * nv + iv + 1] = w * (su[iu + 1] * cv[iv + 1] + cu[iu + 1] * sv[iv + 1]);
+        }
+      }
+      return { comp, plane, slot, wRe, wIm };
+    };
+    // Slots (advance): 0 Einc_v(s), 1 Einc_u(s), 2 Hinc_v(hIdx), 3 Hinc_u(hIdx).
+    return {
+      axis: a,
+      h: [term(3 + u, hIdx, 0, -sg * kH, false), term(3 + v, hIdx, 1, sg * kH, false)],
+      e: [term(u, s, 2, sg * kE, true), term(v, s, 3, -sg * kE, true)],
+    };
   }
 
   /**
-   * target[plane] += coef·(cb)·inc·e^{i k_t·r} over the component's cross-section, where inc
-   * is the aux grid's `incComp` at index `incIdx` along the axis.
+   * Advances the auxiliary line `count` time steps from step n and writes, for each step l,
+   * the incident samples the TFSF terms of step n + l use (aux E^{n+l} at the TFSF plane and
+   * aux H^{n+l+½} half a cell upstream, slots as in tfsfConfig) to
+   * `incident[INCIDENT_VALUES_PER_STEP·l …]`; records the incident reference at every step.
    */
-  private applyPlane(
-    main: YeeGrid,
-    comp: number,
-    plane: number,
-    incComp: number,
-    incIdx: number,
-    coef: number,
-    useCb: boolean,
-  ): void {
-    const a = this.geometry.axis;
-    const u = (a + 1) % 3;
-    const v = (a + 2) % 3;
+  advance(n: number, count: number, incident: Float64Array): void {
+    const dt = this.mainPlan.dtSeconds;
     const aux = this.aux;
-    const pos: [number, number, number] = [0, 0, 0];
-    pos[a] = incIdx + this.auxShift;
-    const pa = aux.layout.index(pos[0], pos[1], pos[2]);
-    const incRe = aux.re.c[incComp][pa];
-    const incIm = aux.im ? aux.im.c[incComp][pa] : 0;
-    const layout = main.layout;
-    const st = layout.strides;
-    const uLo = layout.lo[comp * 3 + u];
-    const uHi = layout.hi[comp * 3 + u];
-    const vLo = layout.lo[comp * 3 + v];
-    const vHi = layout.hi[comp * 3 + v];
-    const fr = main.re.c[comp];
-    const fi = main.im ? main.im.c[comp] : null;
-    const cbTable = main.medium.cb;
-    const idx = useCb ? main.medium.index[comp] : null;
-    const cu = this.phaseCos[u];
-    const su = this.phaseSin[u];
-    const cv = this.phaseCos[v];
-    const sv = this.phaseSin[v];
-    const base = (plane + 1) * st[a];
-    for (let iu = uLo; iu <= uHi; iu++) {
-      for (let iv = vLo; iv <= vHi; iv++) {
-        const p = base + (iu + 1) * st[u] + (iv + 1) * st[v];
-        const w = idx ? coef * cbTable[idx[p]] : coef;
-        if (fi) {
-          // e^{i(θu+θv)}
-          const pc = cu[iu + 1] * cv[iv + 1] - su[iu + 1] * sv[iv + 1];
-          const ps = su[iu + 1] * cv[iv + 1] + cu[iu + 1] * sv[iv + 1];
-          fr[p] += w * (incRe * pc - incIm * ps);
-          fi[p] += w * (incRe * ps + incIm * pc);
-        } else {
-          fr[p] += w * incRe;
-        }
+    for (let l = 0; l < count; l++) {
+      this.stepAuxH();
+      // The E samples are still E^{n+l}: aux E moves on only below.
+      const at = INCIDENT_VALUES_PER_STEP * l;
+      this.incidentAt.forEach(({ comp, index }, slot) => {
+        incident[at + 2 * slot] = aux.re.c[comp][index];
+        incident[at + 2 * slot + 1] = aux.im ? aux.im.c[comp][index] : 0;
+      });
+      this.stepAuxE((n + l) * dt);
+      this.reference.record(aux.re, aux.im, (n + l + 1) * dt, (n + l + 0.5) * dt);
+      const line = this.incidentLine;
+      if (line && (n + l + 1) % line.every === 0) {
+        line.recorder.record(aux.re, aux.im, (n + l + 1) * dt, (n + l + 0.5) * dt, line.every);
       }
     }
   }
 
-  /** Records the incident reference (call with the monitors' time stamps). */
-  record(tE: number, tH: number): void {
-    this.reference.record(this.aux.re, this.aux.im, tE, tH);
+  /**
+   * Starts recording every component of the incident field at main-grid indices
+   * `first`…`last` along the propagation axis, with the monitors' DFT cadence and time stamps
+   * (a sample after every step that is a multiple of `every`, weighted by it), so that flux
+   * monitors can add or remove it exactly (flux.ts). Call before the first step.
+   */
+  recordIncidentLine(first: number, last: number, every: number): void {
+    const a = this.geometry.axis;
+    const base = new Int32Array(last - first + 1);
+    for (let k = first; k <= last; k++) {
+      const pos = [0, 0, 0];
+      pos[a] = k + this.auxShift;
+      base[k - first] = this.aux.layout.index(pos[0], pos[1], pos[2]);
+    }
+    const one = new Int32Array([0]);
+    const streams = [0, 1, 2, 3, 4, 5].map((comp) => ({ comp, base, offsets: one }));
+    this.incidentLine = { recorder: new DftRecorder(streams, this.setup.omegas), first, every };
+  }
+
+  /**
+   * The incident field's raw DFT sums (the monitors' units) at the stored samples of a
+   * stream (flux.ts), per frequency index in `frequencies` and point, interleaved (re, im):
+   * each point is the mean over the stream's offsets of the incident value there, counted
+   * only where the main grid holds `where` the other field: with `where` "scattered" the
+   * offsets upstream of the TFSF plane (add it to get the total field), with "total" those
+   * downstream (subtract it to get the scattered field).
+   */
+  incidentSums(
+    stream: SampledComponent,
+    layout: YeeLayout,
+    frequencies: readonly number[],
+    where: "scattered" | "total",
+  ): Float64Array {
+    const line = this.incidentLine;
+    if (!line) throw new Error("recordIncidentLine() was not called");
+    const a = this.geometry.axis;
+    const [u, v] = [(a + 1) % 3, (a + 2) % 3];
+    const sums = line.recorder.sums[stream.comp];
+    const P = line.recorder.streams[0].base.length;
+    const isNode = !isHalfAlong(stream.comp, a);
+    const s = this.tfsfIndex;
+    // Which stored indices along a hold the total field (tfsf.ts): nodes from s on (sign > 0)
+    // or up to s; half positions k + ½ from s on, or up to s − 1.
+    const total = (k: number) => (this.geometry.sign > 0 ? k >= s : isNode ? k <= s : k <= s - 1);
+    const W = frequencies.length;
+    const points = stream.base.length;
+    const out = new Float64Array(2 * W * points);
+    const weight = 1 / stream.offsets.length;
+    const [sx, sy] = layout.strides;
+    for (let q = 0; q < points; q++) {
+      for (const off of stream.offsets) {
+        const p = stream.base[q] + off;
+        const idx = [Math.floor(p / sx) - 1, Math.floor((p % sx) / sy) - 1, (p % sy) - 1];
+        if (total(idx[a]) !== (where === "total")) continue;
+        const at = idx[a] - line.first;
+        // e^{i k_t·r} of the stored transverse indices, as the TFSF terms use.
+        const pc =
+          this.phaseCos[u][idx[u] + 1] * this.phaseCos[v][idx[v] + 1] -
+          this.phaseSin[u][idx[u] + 1] * this.phaseSin[v][idx[v] + 1];
+        const ps =
+          this.phaseSin[u][idx[u] + 1] * this.phaseCos[v][idx[v] + 1] +
+          this.phaseCos[u][idx[u] + 1] * this.phaseSin[v][idx[v] + 1];
+        for (let w = 0; w < W; w++) {
+          const o = 2 * (frequencies[w] * P + at);
+          const re = sums[o];
+          const im = sums[o + 1];
+          out[2 * (w * points + q)] += weight * (re * pc - im * ps);
+          out[2 * (w * points + q) + 1] += weight * (re * ps + im * pc);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The incident wave's Poynting flux density along the propagation axis, ½·Re(E_u·H_v* −
+   * E_v·H_u*), at the reference node in raw DFT units (multiply by |N|² for W/m²), computed
+   * on the grid exactly as flux monitors compute theirs (flux.ts), per recorded frequency.
+   */
+  incidentFluxDensity(frequency: number): number {
+    const line = this.incidentLine;
+    if (!line) throw new Error("recordIncidentLine() was not called");
+    const a = this.geometry.axis;
+    const [u, v] = [(a + 1) % 3, (a + 2) % 3];
+    const P = line.recorder.streams[0].base.length;
+    const at = (comp: number, k: number) => {
+      const o = 2 * (frequency * P + k - line.first);
+      return [line.recorder.sums[comp][o], line.recorder.sums[comp][o + 1]];
+    };
+    const k = this.kRef;
+    const hAvg = (comp: number) => {
+      const [r0, i0] = at(comp, k - 1);
+      const [r1, i1] = at(comp, k);
+      return [(r0 + r1) / 2, (i0 + i1) / 2];
+    };
+    const [eur, eui] = at(u, k);
+    const [evr, evi] = at(v, k);
+    const [hur, hui] = hAvg(3 + u);
+    const [hvr, hvi] = hAvg(3 + v);
+    return 0.5 * (eur * hvr + eui * hvi - (evr * hur + evi * hui));
   }
 
   /**

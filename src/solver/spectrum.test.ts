@@ -16,7 +16,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { SPEED_OF_LIGHT_M_PER_S as C } from "./constants.js";
 import { runWithMaterials } from "./run.js";
-import { airySlabReflectance, constantMaterials, lineSpec, pointMonitor, slab } from "./testing.js";
+import {
+  airySlabReflectance,
+  constantMaterials,
+  lineSpec,
+  pointMonitor,
+  slab,
+} from "./testing/index.js";
 
 const LAMBDA0 = 1.55e-6;
 const N = 2;

@@ -9,6 +9,9 @@
  * coordinates in that frame.
  */
 
+import type { BackendChoice, BackendName } from "./backend.js";
+
+export type { BackendChoice, BackendName } from "./backend.js";
 export type Vec3 = [number, number, number];
 export type Axis = "x" | "y" | "z";
 export type Boundary = "pml" | "periodic" | "pec" | "pmc";
@@ -59,16 +62,37 @@ export interface CylinderSpec {
 }
 export type StructureSpec = BoxSpec | SphereSpec | CylinderSpec;
 
-export interface MonitorSpec {
+/** `points` vacuum wavelengths equally spaced from `start` to `stop` (metres), both included. */
+export interface WavelengthRange {
+  start: number;
+  stop: number;
+  points: number;
+}
+
+interface MonitorBase {
   name: string;
-  monitor_type: "field";
   center: Vec3;
   /** A zero extent along an axis makes the monitor a plane (two zeros a line, three a point). */
   size: Vec3;
-  components: FieldComponent[];
-  /** Vacuum wavelengths (metres) to record; when absent, only the source wavelength. */
-  wavelengths?: number[];
+  /** Vacuum wavelengths (metres) to record, a list or a range; default the source's. */
+  wavelengths?: number[] | WavelengthRange;
 }
+
+/** Frequency-domain phasors of field components at the cell centres inside a box. */
+export interface FieldMonitorSpec extends MonitorBase {
+  monitor_type: "field";
+  components: FieldComponent[];
+}
+
+/**
+ * Net Poynting flux through a plane (one zero extent) or out of the closed surface of a box
+ * (no zero extent), at each wavelength (flux.ts).
+ */
+export interface FluxMonitorSpec extends MonitorBase {
+  monitor_type: "flux";
+}
+
+export type MonitorSpec = FieldMonitorSpec | FluxMonitorSpec;
 
 export interface FdtdSettings {
   time_steps: number;
@@ -107,11 +131,19 @@ export interface RunEstimate {
   monitorSamples: number;
   /** Peak memory the run needs, in bytes. */
   memoryBytes: number;
+  /** The backend the estimate is for (the one configuration chooses). */
+  backend: BackendName;
   /**
-   * Of that, the fast kernel's one WebAssembly memory (fields, CPML ψ, tables), which cannot
-   * pass SOLVER_MAX_KERNEL_BYTES (4 GiB, wasm32).
+   * Of that, what counts against the backend's own bound (the wasm backend's one
+   * WebAssembly memory: fields, CPML ψ, tables; the reference backend's largest array).
    */
-  kernelBytes: number;
+  backendBytes: number;
+  /** That bound per run (4 GiB for both, wasm32 memory and V8's largest typed array). */
+  backendLimitBytes: number;
+  /** What the backend bytes count, for messages. */
+  backendMemoryWhat: string;
+  /** The largest N³ grid (12 PML layers included) the backend holds, for messages. */
+  backendLargestCube: number;
   /** Size of the result file's monitor data in bytes. */
   resultBytes: number;
 }
@@ -131,10 +163,14 @@ export interface RunOptions {
   onProgress?: (progress: SolverProgress) => void;
   /** Cancels the run; the promise then rejects with an Error whose name is "AbortError". */
   signal?: AbortSignal;
-  /** Worker threads for the time-stepping kernel (fast path); defaults to available cores. */
+  /** Threads the backend may step with (wasm); defaults to the available cores. */
   threads?: number;
-  /** Which kernel steps the fields; "reference" is the plain TypeScript one. */
-  kernel?: "reference" | "fast";
+  /**
+   * Which backend steps the fields (backend.ts): "wasm" (WebAssembly SIMD on several
+   * threads), "reference" (plain TypeScript, one thread), or "auto" (the default: wasm
+   * where the runtime supports it).
+   */
+  backend?: BackendChoice;
 }
 
 export interface MonitorResult {
@@ -154,6 +190,47 @@ export interface MonitorResult {
    * (re, im) float32 in C order over `shape` — exactly the HDF5 compound {r, i} layout.
    */
   data: Partial<Record<FieldComponent, Float32Array>>;
+}
+
+/** What a flux monitor's `flux` measures (flux.ts, docs/solver.md "Flux monitors"). */
+export type FluxQuantity = "transmittance" | "reflectance" | "flux" | "box";
+
+export interface FluxMonitorResult {
+  name: string;
+  center: Vec3;
+  size: Vec3;
+  wavelengthsM: number[];
+  frequenciesHz: number[];
+  /**
+   * transmittance: total power through a plane normal to the propagation axis, along the
+   * propagation direction; reflectance: power flowing back, of the field upstream of the
+   * source plane or, in front of every structure, of the total minus the incident field;
+   * flux: total power along +axis through a plane normal to another axis; box: net power
+   * out of a closed box.
+   */
+  quantity: FluxQuantity;
+  /** Unit vector of positive flux for a plane; null for a box (outward). */
+  normal: Vec3 | null;
+  /** Area of the plane, or of the box's surface, in m² (whole cells it covers). */
+  areaM2: number;
+  /**
+   * Per wavelength: a plane's power normalised to the incident power through a plane of the
+   * same area normal to the propagation axis (dimensionless); a box's net outward power of
+   * the total field over the incident intensity (m², = −absorption cross-section).
+   */
+  flux: Float64Array;
+  /** Box only: cross-sections in m² per wavelength (scattered = total − incident field). */
+  crossSections: {
+    scattering: Float64Array;
+    absorption: Float64Array;
+    extinction: Float64Array;
+  } | null;
+  /** Incident intensity |S| in W/m² per wavelength, for the source's amplitude. */
+  incidentIntensityWPerM2: Float64Array;
+  /** Box coordinates of the cell centres the surface spans, per axis (m). */
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
 }
 
 export interface MaterialUsed {
@@ -180,9 +257,10 @@ export interface RunReport {
   gridStepM: number;
   wallSeconds: number;
   mcellsPerSecond: number;
-  kernel: string;
+  /** The backend that stepped the fields: "wasm" or "reference". */
+  kernel: BackendName;
   threads: number;
-  /** Time steps the fast kernel advanced per sweep (temporal blocking); 1 for the reference. */
+  /** Time steps the backend advanced per sweep (temporal blocking); 1 for the reference. */
   stepsPerSweep: number;
   /** Approximations that apply to this run (e.g. plane wave with transverse PML). */
   notes: string[];
@@ -190,7 +268,10 @@ export interface RunReport {
 
 export interface SolverResult {
   grid: { x: Float64Array; y: Float64Array; z: Float64Array; dtSeconds: number };
+  /** Field monitors. */
   monitors: MonitorResult[];
+  /** Flux monitors. */
+  fluxMonitors: FluxMonitorResult[];
   materials: MaterialUsed[];
   report: RunReport;
 }

@@ -1,15 +1,15 @@
 /**
- * One Yee grid at run time: layout, medium, fields (one real set, or two for Bloch-periodic
- * runs), CPML slabs and boundary ghosts. The plane-wave source's auxiliary line grid is the
- * same object with a 1×1 cross-section, so it has exactly the main grid's dispersion.
+ * A Yee grid's model (what any backend steps) and YeeGrid, a model with its fields in JS
+ * memory (one real set, or two for Bloch-periodic runs), CPML slabs and boundary ghosts: the
+ * reference backend's main grid and the plane-wave source's auxiliary line, which is the same
+ * object with a 1×1 cross-section, so it has exactly the main grid's dispersion.
  *
  * A half step is `updateH(kernel)` (bulk, then CPML ψ terms), then the caller's source
  * corrections, then `fillGhostsH()`; likewise for E.
  */
-import { fillGhostsE, fillGhostsH, type BoundaryState } from "./boundaries.js";
+import { ghostCopies, GhostPlanes, type GhostCopies } from "./boundaries.js";
 import {
-  applyCpmlE,
-  applyCpmlH,
+  applyCpml,
   cpmlProfile,
   createCpmlSlabs,
   type CpmlParameters,
@@ -17,28 +17,95 @@ import {
   type CpmlSlab,
 } from "./cpml.js";
 import { ETA0, MU0 } from "./constants.js";
-import { allocateFieldSet, fieldSetBytes, type FieldSet } from "./fields.js";
+import { allocateFieldSet, type FieldSet } from "./fields.js";
 import type { GridPlan, YeeLayout } from "./grid.js";
 import type { FieldKernel, KernelGrid } from "./kernel.js";
 import type { Medium } from "./medium.js";
 
-export interface YeeGridOptions {
+/**
+ * Everything about a grid that a stepper needs besides field storage: the plan, the Yee
+ * layout, the medium, the kernel's coefficient view of them (inverse steps with the CPML κ
+ * folded in, dt/μ0, material index, ca/cb) and the CPML profiles. Backends allocate the
+ * fields themselves, wherever they keep them (a JS array, a WebAssembly memory, GPU buffers).
+ */
+export interface GridModel {
+  plan: GridPlan;
+  layout: YeeLayout;
+  medium: Medium;
+  kernelGrid: KernelGrid;
+  profiles: CpmlProfile[];
+  /** Two field sets (real and imaginary) for Bloch-periodic runs. */
+  complex: boolean;
+  /** Bloch phases k·L per axis in radians (periodic axes only; 0 for real runs). */
+  blochPhase: [number, number, number];
+}
+
+export interface GridModelOptions {
   /** Complex fields with these Bloch phases k·L per axis (periodic axes only). */
   blochPhase?: [number, number, number];
   complex?: boolean;
-  /** Angular frequency of the source, for the CPML α scale. */
+  /** Angular frequency of the source in rad/s, for the CPML α scale. */
   omega0: number;
   cpml?: CpmlParameters;
-  /** Memory for the fields (e.g. a shared WebAssembly.Memory buffer), zeroed. */
-  fieldBuffer?: ArrayBufferLike;
-  fieldByteOffset?: number;
-  /**
-   * false: no ψ arrays for updateH/updateE's CPML pass, because another stepper (the fast
-   * kernel, which keeps its own ψ) advances this grid.
-   */
-  cpmlSlabs?: boolean;
 }
 
+/** The grid model of a plan, layout and medium (no field storage). */
+export function buildGridModel(
+  plan: GridPlan,
+  layout: YeeLayout,
+  medium: Medium,
+  options: GridModelOptions,
+): GridModel {
+  const profiles = plan.axes.map((ax) =>
+    cpmlProfile(ax, plan.dtSeconds, options.omega0, options.cpml),
+  );
+  return {
+    plan,
+    layout,
+    medium,
+    kernelGrid: kernelGridFor(plan, layout, medium, profiles),
+    profiles,
+    complex: options.complex ?? false,
+    blochPhase: options.blochPhase ?? [0, 0, 0],
+  };
+}
+
+/** The reference kernel's view of a grid: κ folded into per-axis inverse steps. */
+function kernelGridFor(
+  plan: GridPlan,
+  layout: YeeLayout,
+  medium: Medium,
+  profiles: readonly CpmlProfile[],
+): KernelGrid {
+  const invStep = (kappa: (a: number) => Float64Array, count: (a: number) => number) =>
+    [0, 1, 2].map((a) => {
+      const arr = new Float64Array(layout.padded[a] + 1).fill(1 / plan.stepM);
+      const k = kappa(a);
+      for (let i = 0; i < count(a); i++) arr[i + 1] = 1 / (k[i] * plan.stepM);
+      return arr;
+    }) as [Float64Array, Float64Array, Float64Array];
+  return {
+    layout,
+    stepM: plan.stepM,
+    invStepNode: invStep(
+      (a) => profiles[a].kappaNode,
+      (a) => layout.n[a] + 1,
+    ),
+    invStepHalf: invStep(
+      (a) => profiles[a].kappaHalf,
+      (a) => layout.n[a],
+    ),
+    hCoefficient: plan.dtSeconds / MU0,
+    materialIndex: medium.index,
+    ca: medium.ca,
+    cb: medium.cb,
+  };
+}
+
+/**
+ * A grid model with its fields in JS memory and whole-grid stepping: the reference backend's
+ * main grid and the plane-wave source's auxiliary line.
+ */
 export class YeeGrid {
   readonly plan: GridPlan;
   readonly layout: YeeLayout;
@@ -46,110 +113,87 @@ export class YeeGrid {
   readonly medium: Medium;
   readonly re: FieldSet;
   readonly im: FieldSet | null;
-  readonly boundary: BoundaryState;
+  private readonly ghosts: GhostPlanes;
+  private readonly ghostCopies: GhostCopies;
   private readonly profiles: CpmlProfile[];
   private readonly slabsRe: CpmlSlab[];
   private readonly slabsIm: CpmlSlab[];
 
-  constructor(plan: GridPlan, layout: YeeLayout, medium: Medium, options: YeeGridOptions) {
+  constructor(model: GridModel) {
+    const { plan, layout, kernelGrid } = model;
     this.plan = plan;
     this.layout = layout;
-    this.medium = medium;
-    this.profiles = plan.axes.map((ax) =>
-      cpmlProfile(ax, plan.dtSeconds, options.omega0, options.cpml),
-    );
-    const invStep = (kappa: (a: number) => Float64Array, count: (a: number) => number) =>
-      [0, 1, 2].map((a) => {
-        const arr = new Float64Array(layout.padded[a] + 1).fill(1 / plan.stepM);
-        const k = kappa(a);
-        for (let i = 0; i < count(a); i++) arr[i + 1] = 1 / (k[i] * plan.stepM);
-        return arr;
-      }) as [Float64Array, Float64Array, Float64Array];
-    this.kernelGrid = {
-      layout,
-      stepM: plan.stepM,
-      invStepNode: invStep(
-        (a) => this.profiles[a].kappaNode,
-        (a) => layout.n[a] + 1,
-      ),
-      invStepHalf: invStep(
-        (a) => this.profiles[a].kappaHalf,
-        (a) => layout.n[a],
-      ),
-      hCoefficient: plan.dtSeconds / MU0,
-      materialIndex: medium.index,
-      ca: medium.ca,
-      cb: medium.cb,
-    };
-    const complex = options.complex ?? false;
-    const setBytes = fieldSetBytes(layout);
-    const off = options.fieldByteOffset ?? 0;
-    this.re = allocateFieldSet(layout, options.fieldBuffer, off);
-    this.im = complex ? allocateFieldSet(layout, options.fieldBuffer, off + setBytes) : null;
-    const slabs = options.cpmlSlabs ?? true;
-    this.slabsRe = slabs ? createCpmlSlabs(this.kernelGrid, plan.axes) : [];
-    this.slabsIm = slabs && complex ? createCpmlSlabs(this.kernelGrid, plan.axes) : [];
-    this.boundary = { layout, blochPhase: options.blochPhase ?? [0, 0, 0] };
+    this.medium = model.medium;
+    this.profiles = model.profiles;
+    this.kernelGrid = kernelGrid;
+    this.re = allocateFieldSet(layout);
+    this.im = model.complex ? allocateFieldSet(layout) : null;
+    this.slabsRe = createCpmlSlabs(kernelGrid, plan.axes);
+    this.slabsIm = model.complex ? createCpmlSlabs(kernelGrid, plan.axes) : [];
+    this.ghostCopies = ghostCopies(layout.boundaries, layout.n, model.blochPhase);
+    const sets = this.im ? [this.re.c, this.im.c] : [this.re.c];
+    this.ghosts = new GhostPlanes(sets, layout.n, layout.strides);
   }
 
   /** Bulk H update over all planes, then the CPML ψ terms. */
   updateH(kernel: FieldKernel): void {
-    const planes = this.layout.n[0] + 1;
-    kernel.updateH(this.kernelGrid, this.re, 0, planes);
-    for (const slab of this.slabsRe) {
-      applyCpmlH(this.kernelGrid, this.profiles[slab.axis], slab, this.re, 0, planes);
-    }
-    if (this.im) {
-      kernel.updateH(this.kernelGrid, this.im, 0, planes);
-      for (const slab of this.slabsIm) {
-        applyCpmlH(this.kernelGrid, this.profiles[slab.axis], slab, this.im, 0, planes);
-      }
-    }
+    this.halfStep("H", kernel);
   }
 
+  /** Bulk E update over all planes, then the CPML ψ terms. */
   updateE(kernel: FieldKernel): void {
+    this.halfStep("E", kernel);
+  }
+
+  private halfStep(kind: "E" | "H", kernel: FieldKernel): void {
     const planes = this.layout.n[0] + 1;
-    kernel.updateE(this.kernelGrid, this.re, 0, planes);
-    for (const slab of this.slabsRe) {
-      applyCpmlE(this.kernelGrid, this.profiles[slab.axis], slab, this.re, 0, planes);
-    }
-    if (this.im) {
-      kernel.updateE(this.kernelGrid, this.im, 0, planes);
-      for (const slab of this.slabsIm) {
-        applyCpmlE(this.kernelGrid, this.profiles[slab.axis], slab, this.im, 0, planes);
+    const sets: [FieldSet, CpmlSlab[]][] = [[this.re, this.slabsRe]];
+    if (this.im) sets.push([this.im, this.slabsIm]);
+    for (const [fields, slabs] of sets) {
+      if (kind === "H") kernel.updateH(this.kernelGrid, fields, 0, planes);
+      else kernel.updateE(this.kernelGrid, fields, 0, planes);
+      for (const slab of slabs) {
+        applyCpml(kind, this.kernelGrid, this.profiles[slab.axis], slab, fields, 0, planes);
       }
     }
   }
 
+  /** Boundary ghosts after the H half step (boundaries.ts). */
   fillGhostsH(): void {
-    fillGhostsH(this.boundary, this.re, this.im);
+    this.ghosts.fillAll(this.ghostCopies.h);
   }
 
+  /** Boundary ghosts after the E half step. */
   fillGhostsE(): void {
-    fillGhostsE(this.boundary, this.re, this.im);
+    this.ghosts.fillAll(this.ghostCopies.e);
   }
 
-  /**
-   * Electromagnetic energy in units of ε0·(V/m)²·cell volume: Σ ε_r·|E|² + η0²·|H|², over
-   * every stored value (ghost copies included, a negligible overcount).
-   */
+  /** Electromagnetic energy of the fields (fieldEnergy). */
   energy(): number {
-    const eta2 = ETA0 * ETA0;
-    let sum = 0;
-    for (const set of this.im ? [this.re, this.im] : [this.re]) {
-      for (let c = 0; c < 3; c++) {
-        const f = set.c[c];
-        const idx = this.medium.index[c];
-        const eps = this.medium.epsEff;
-        for (let p = 0; p < f.length; p++) sum += eps[idx[p]] * f[p] * f[p];
-      }
-      let h2 = 0;
-      for (let c = 3; c < 6; c++) {
-        const f = set.c[c];
-        for (let p = 0; p < f.length; p++) h2 += f[p] * f[p];
-      }
-      sum += eta2 * h2;
-    }
-    return sum;
+    return fieldEnergy(this.im ? [this.re, this.im] : [this.re], this.medium);
   }
+}
+
+/**
+ * Electromagnetic energy in units of ε0·(V/m)²·cell volume: Σ ε_r·|E|² + η0²·|H|², over
+ * every stored value of the field sets (ghost copies included, a negligible overcount).
+ */
+export function fieldEnergy(sets: readonly FieldSet[], medium: Medium): number {
+  const eta2 = ETA0 * ETA0;
+  let sum = 0;
+  for (const set of sets) {
+    for (let c = 0; c < 3; c++) {
+      const f = set.c[c];
+      const idx = medium.index[c];
+      const eps = medium.epsEff;
+      for (let p = 0; p < f.length; p++) sum += eps[idx[p]] * f[p] * f[p];
+    }
+    let h2 = 0;
+    for (let c = 3; c < 6; c++) {
+      const f = set.c[c];
+      for (let p = 0; p < f.length; p++) h2 += f[p] * f[p];
+    }
+    sum += eta2 * h2;
+  }
+  return sum;
 }

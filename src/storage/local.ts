@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
-import { signDownload, verifyDownload } from "./signing.js";
+import { signDownload, verifyDownload, type SignatureCheck } from "./signing.js";
 import type { StorageBackend, StoredObject } from "./types.js";
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
@@ -44,6 +44,18 @@ export class LocalFileStorage implements StorageBackend {
     return { key, bytes: (await stat(target)).size };
   }
 
+  /** Whether a download address's signature (see signedDownloadUrl) is ours and current. */
+  checkSignature(key: string, expires: number, name: string, signature: string): SignatureCheck {
+    return verifyDownload(
+      this.secret,
+      key,
+      expires,
+      name,
+      signature,
+      Math.floor(Date.now() / 1000),
+    );
+  }
+
   async signedDownloadUrl(key: string, ttlSeconds: number, downloadName: string): Promise<string> {
     const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
     const signature = signDownload(this.secret, key, expires, downloadName);
@@ -51,7 +63,7 @@ export class LocalFileStorage implements StorageBackend {
     return `${this.storageUrl}/objects/${key.split("/").map(encodeURIComponent).join("/")}?${q}`;
   }
 
-  resolveSignedUrl(url: string): { key: string; expired: boolean } | null {
+  async resolveSignedUrl(url: string): Promise<{ key: string; expired: boolean } | null> {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -69,16 +81,12 @@ export class LocalFileStorage implements StorageBackend {
       return null;
     }
     const expires = Number(parsed.searchParams.get("expires"));
-    const name = parsed.searchParams.get("name") ?? "";
-    const signature = parsed.searchParams.get("signature") ?? "";
     if (!Number.isInteger(expires)) return null;
-    const check = verifyDownload(
-      this.secret,
+    const check = this.checkSignature(
       key,
       expires,
-      name,
-      signature,
-      Math.floor(Date.now() / 1000),
+      parsed.searchParams.get("name") ?? "",
+      parsed.searchParams.get("signature") ?? "",
     );
     return check === "invalid" ? null : { key, expired: check === "expired" };
   }
@@ -92,8 +100,17 @@ export class LocalFileStorage implements StorageBackend {
     }
   }
 
-  read(key: string, range?: { start: number; end: number }): Readable {
-    return createReadStream(this.pathOf(key), range ? { start: range.start, end: range.end } : {});
+  async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
+    const stream = createReadStream(
+      this.pathOf(key),
+      range ? { start: range.start, end: range.end } : {},
+    );
+    // Open before resolving, so that a missing object rejects here, not mid-response.
+    await new Promise<void>((resolve, reject) => {
+      stream.once("open", () => resolve());
+      stream.once("error", reject);
+    });
+    return stream;
   }
 
   async delete(key: string): Promise<void> {

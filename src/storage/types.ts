@@ -17,10 +17,11 @@ export interface StorageBackend {
   stat(key: string): Promise<StoredObject | null>;
   /**
    * The object key behind a download address this backend signed (expired addresses too), or
-   * null when the address is not one of its own. Never fetches anything.
+   * null when the address is not one of its own or its signature does not check. Never
+   * fetches anything.
    */
-  resolveSignedUrl(url: string): { key: string; expired: boolean } | null;
-  /** Reads bytes [start, end] inclusive, or the whole object. */
-  read(key: string, range?: { start: number; end: number }): Readable;
+  resolveSignedUrl(url: string): Promise<{ key: string; expired: boolean } | null>;
+  /** Reads bytes [start, end] inclusive, or the whole object (rejects if it is missing). */
+  read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   delete(key: string): Promise<void>;
 }

@@ -1,9 +1,27 @@
-import { join } from "node:path";
+/**
+ * The composition root's choice of database: EMSIM_DATABASE_URL unset (or a `sqlite:` path)
+ * opens the embedded SQLite file in the data directory; `postgres://…` opens PostgreSQL.
+ */
+import { join, resolve } from "node:path";
 import type { Config } from "../config.js";
-import { SqliteStore } from "./sqlite.js";
-import type { Store } from "./types.js";
+import { openPostgresStores } from "./postgres/index.js";
+import { openSqliteStores } from "./sqlite/index.js";
+import type { Stores } from "./types.js";
 
-/** The job store for a configuration: the embedded SQLite file in the data directory. */
-export function openStore(config: Config): Store {
-  return new SqliteStore(join(config.dataDir, "emsim.sqlite"));
+export async function openStores(
+  config: Config,
+  onBackgroundError: (err: Error) => void = () => undefined,
+): Promise<Stores> {
+  const url = config.databaseUrl;
+  if (url === null) return openSqliteStores(join(config.dataDir, "emsim.sqlite"));
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    return openPostgresStores({
+      connectionString: url,
+      poolMax: config.databasePoolMax,
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 15_000,
+      onBackgroundError,
+    });
+  }
+  return openSqliteStores(resolve(url.replace(/^sqlite:(\/\/)?/, "")));
 }

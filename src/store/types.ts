@@ -1,11 +1,15 @@
 /**
- * The job store: accounts, API keys and jobs behind one small interface, so the embedded
- * SQLite default and a PostgreSQL deployment are chosen in the composition root only.
- * Methods are async so that a network database fits the same shape.
+ * The stores, split by concern: accounts and API keys, dashboard sessions and one-time tokens,
+ * and the job queue. Each has an embedded SQLite implementation (src/store/sqlite/) and a
+ * PostgreSQL one (src/store/postgres/), chosen in the composition root (src/store/open.ts) from
+ * EMSIM_DATABASE_URL; the rest of the service is typed against these interfaces only. Methods
+ * are async so that a network database fits the same shape. User-facing messages of job state
+ * transitions come from src/jobs (RecoveryRule), not from the SQL.
  */
 
-export type JobStatus = "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED";
-export const JOB_STATUSES: readonly JobStatus[] = ["QUEUED", "RUNNING", "COMPLETED", "FAILED"];
+import type { JobStatus } from "../schema/job-status.js";
+
+export { JOB_STATUSES, type JobStatus } from "../schema/job-status.js";
 
 export interface Account {
   id: string;
@@ -109,15 +113,36 @@ export interface ReadScope {
   confirmed?: boolean;
 }
 
-export interface Store {
+/**
+ * What a RUNNING job taken back from its worker (dead, silent, or its result not stored)
+ * becomes: QUEUED again, or FAILED with the words users read. Decided by src/jobs (lifecycle.ts);
+ * the stores only apply it.
+ */
+export interface RecoveryRule {
+  decide(job: {
+    attempts: number;
+    cancelRequested: boolean;
+  }): { requeue: true } | { requeue: false; errorDetail: string };
+}
+
+export interface AccountStore {
   createAccount(input: {
     email: string;
     isAdmin: boolean;
     passwordHash?: string;
   }): Promise<Account>;
+  /** The account with this email (case-insensitive). */
   findAccountByEmail(email: string): Promise<Account | null>;
   getAccount(id: string): Promise<Account | null>;
   countAccounts(): Promise<number>;
+  /** The account with this email (case-insensitive) and its password hash, if any. */
+  findAccountCredentials(
+    email: string,
+  ): Promise<{ account: Account; passwordHash: string | null } | null>;
+  setPasswordHash(accountId: string, passwordHash: string): Promise<void>;
+  listAccounts(): Promise<AccountSummary[]>;
+  /** True once some admin account can sign in (has a password): setup is then closed. */
+  hasAdminWithPassword(): Promise<boolean>;
 
   createApiKey(input: {
     accountId: string;
@@ -134,61 +159,9 @@ export interface Store {
   /** Revokes by id or display prefix (restricted to an account when given); null if none. */
   revokeApiKey(idOrPrefix: string, accountId?: string): Promise<ApiKeyRecord | null>;
   touchApiKey(id: string, at: string): Promise<void>;
+}
 
-  /**
-   * Inserts the job as QUEUED unless the admission rule is already met by active jobs; the
-   * check and the insert are one serialised transaction in the database, so two servers
-   * sharing it cannot both pass.
-   */
-  admitJob(job: NewJob, rule: AdmissionRule): Promise<AdmissionResult>;
-  getJob(jobId: string, scope?: ReadScope): Promise<JobRow | null>;
-  listJobs(accountId: string, options: ListJobsOptions): Promise<JobRow[]>;
-  /** Oldest QUEUED job, now RUNNING for this worker; null when none is queued. */
-  claimNextJob(workerId: string, now: string): Promise<JobRow | null>;
-  /** Records progress and heartbeat; null when the job is no longer this worker's. */
-  heartbeat(
-    jobId: string,
-    workerId: string,
-    now: string,
-    progress: JobProgress | null,
-  ): Promise<{ cancelRequested: boolean } | null>;
-  completeJob(jobId: string, workerId: string, now: string, done: JobCompletion): Promise<boolean>;
-  /** Marks the job FAILED; with a worker id only while that worker still holds it. */
-  failJob(
-    jobId: string,
-    workerId: string | null,
-    now: string,
-    errorDetail: string,
-    durationSeconds?: number,
-  ): Promise<boolean>;
-  /** QUEUED → FAILED at once; RUNNING → cancel requested. Returns the job after. */
-  requestCancel(jobId: string, now: string): Promise<JobRow | null>;
-  /** RUNNING jobs whose heartbeat is older than `staleBefore` go back to QUEUED or FAILED. */
-  recoverStaleJobs(
-    now: string,
-    staleBefore: string,
-    maxAttempts: number,
-  ): Promise<StaleJobsOutcome>;
-  /** RUNNING jobs held by a worker id, e.g. a crashed process of this host, recovered at once. */
-  recoverJobsOfWorkers(
-    workerIds: string[],
-    now: string,
-    maxAttempts: number,
-  ): Promise<StaleJobsOutcome>;
-  runningWorkerIds(): Promise<string[]>;
-  countJobsByStatus(): Promise<Record<JobStatus, number>>;
-  close(): Promise<void>;
-
-  // --- dashboard: accounts, sessions ---
-  /** The account with this email (case-insensitive) and its password hash, if any. */
-  findAccountCredentials(
-    email: string,
-  ): Promise<{ account: Account; passwordHash: string | null } | null>;
-  setPasswordHash(accountId: string, passwordHash: string): Promise<void>;
-  listAccounts(): Promise<AccountSummary[]>;
-  /** True once some admin account can sign in (has a password): setup is then closed. */
-  hasAdminWithPassword(): Promise<boolean>;
-
+export interface SessionStore {
   createSession(session: DashboardSession): Promise<void>;
   getSession(idHash: string): Promise<DashboardSession | null>;
   touchSession(idHash: string, at: string): Promise<void>;
@@ -224,6 +197,100 @@ export interface Store {
     passwordHash: string;
     now: string;
   }): Promise<Account | null>;
+
+  /**
+   * One sign-in attempt against failure limits, as one transaction: when a key has `limit`
+   * failures within the window, the attempt is refused with the milliseconds until the oldest
+   * of those leaves it; otherwise a failure is recorded under every key (taken back on
+   * success with `clearSignInFailures`). Shared by every process using the database.
+   */
+  beginSignInAttempt(input: {
+    keys: { key: string; limit: number }[];
+    nowMs: number;
+    windowMs: number;
+  }): Promise<{ retryAfterMs: number } | { failureIds: number[] }>;
+  /** Removes every failure under `key`, and the failures with these ids. */
+  clearSignInFailures(key: string | null, failureIds?: number[]): Promise<void>;
+  /** Keys starting with `prefix` that have `limit` failures within the window, with the wait. */
+  lockedSignInKeys(input: {
+    prefix: string;
+    limit: number;
+    nowMs: number;
+    windowMs: number;
+  }): Promise<{ key: string; retryAfterMs: number }[]>;
+}
+
+export interface JobQueue {
+  /**
+   * Inserts the job as QUEUED unless the admission rule is already met by active jobs; the
+   * check and the insert are one serialised transaction in the database, so two servers
+   * sharing it cannot both pass.
+   */
+  admitJob(job: NewJob, rule: AdmissionRule): Promise<AdmissionResult>;
+  getJob(jobId: string, scope?: ReadScope): Promise<JobRow | null>;
+  listJobs(accountId: string, options: ListJobsOptions): Promise<JobRow[]>;
+  /** Oldest QUEUED job, now RUNNING for this worker; null when none is queued. */
+  claimNextJob(workerId: string, now: string): Promise<JobRow | null>;
+  /** Records progress and heartbeat; null when the job is no longer this worker's. */
+  heartbeat(
+    jobId: string,
+    workerId: string,
+    now: string,
+    progress: JobProgress | null,
+  ): Promise<{ cancelRequested: boolean } | null>;
+  completeJob(jobId: string, workerId: string, now: string, done: JobCompletion): Promise<boolean>;
+  /** Marks the job FAILED; with a worker id only while that worker still holds it. */
+  failJob(
+    jobId: string,
+    workerId: string | null,
+    now: string,
+    errorDetail: string,
+    durationSeconds?: number,
+  ): Promise<boolean>;
+  /**
+   * A run this worker holds that failed for a reason worth another attempt (its result could
+   * not be stored): back to QUEUED, or FAILED once the attempts are used up.
+   */
+  retryJob(
+    jobId: string,
+    workerId: string,
+    now: string,
+    rule: RecoveryRule,
+  ): Promise<StaleJobsOutcome>;
+  /**
+   * QUEUED → FAILED at once with `queuedDetail`; RUNNING → cancel requested (the worker is
+   * told). Returns the job after.
+   */
+  requestCancel(jobId: string, now: string, queuedDetail: string): Promise<JobRow | null>;
+  /** RUNNING jobs whose heartbeat is older than `staleBefore` go back to QUEUED or FAILED. */
+  recoverStaleJobs(now: string, staleBefore: string, rule: RecoveryRule): Promise<StaleJobsOutcome>;
+  /** RUNNING jobs held by a worker id, e.g. a crashed process of this host, recovered at once. */
+  recoverJobsOfWorkers(
+    workerIds: string[],
+    now: string,
+    rule: RecoveryRule,
+  ): Promise<StaleJobsOutcome>;
+  runningWorkerIds(): Promise<string[]>;
+  countJobsByStatus(): Promise<Record<JobStatus, number>>;
+  /**
+   * Calls `listener` when a job may be waiting (submitted or put back in the queue): from
+   * this process with SQLite, from any process with PostgreSQL (LISTEN/NOTIFY). Returns the
+   * function that stops it.
+   */
+  onJobQueued(listener: () => void): () => void;
+  /** Calls `listener` with the id of a RUNNING job whose cancellation was requested. */
+  onCancelRequested(listener: (jobId: string) => void): () => void;
+}
+
+/** Every store of one database, and what concerns the database as a whole. */
+export interface Stores {
+  readonly kind: "sqlite" | "postgres";
+  readonly accounts: AccountStore;
+  readonly sessions: SessionStore;
+  readonly jobs: JobQueue;
+  /** Commits a one-row write; throws when the database does not take writes (for /health). */
+  probeWrite(now: string): Promise<void>;
+  close(): Promise<void>;
 }
 
 // --- dashboard: accounts, sessions ---

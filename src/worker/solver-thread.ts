@@ -5,9 +5,13 @@
  * never cross the thread boundary.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { writeResultFile } from "../results/hdf5.js";
+import { ResultFileError, verifyResultFile, writeResultFile } from "../results/hdf5.js";
 import { runSimulation, SOLVER_VERSION } from "../solver/index.js";
-import { SolverDivergenceError, type SimulationSpec } from "../solver/types.js";
+import {
+  SolverDivergenceError,
+  type FluxMonitorResult,
+  type SimulationSpec,
+} from "../solver/types.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
 const input = workerData as ThreadInput;
@@ -30,11 +34,39 @@ function send(msg: ThreadMessage): void {
   port.postMessage(msg);
 }
 
+/**
+ * The flux monitors' spectra for the job record (the result file has them too): per monitor,
+ * what it measures, the wavelengths in metres and the normalised flux (and a box's
+ * cross-sections in m²), rounded to 6 significant digits.
+ */
+function fluxSummary(monitors: FluxMonitorResult[]): Record<string, unknown> {
+  const round = (values: ArrayLike<number>) =>
+    Array.from(values, (v) => (Number.isFinite(v) ? Number(v.toPrecision(6)) : null));
+  return Object.fromEntries(
+    monitors.map((m) => [
+      m.name,
+      {
+        quantity: m.quantity,
+        wavelengths_m: round(m.wavelengthsM),
+        flux: round(m.flux),
+        ...(m.crossSections
+          ? {
+              scattering_cross_section_m2: round(m.crossSections.scattering),
+              absorption_cross_section_m2: round(m.crossSections.absorption),
+              extinction_cross_section_m2: round(m.crossSections.extinction),
+            }
+          : {}),
+      },
+    ]),
+  );
+}
+
 try {
   const spec = JSON.parse(input.specJson) as SimulationSpec;
   const result = await runSimulation(spec, {
     signal: controller.signal,
     threads: input.threads,
+    backend: input.backend,
     onProgress: (p) => {
       lastProgress = {
         type: "progress",
@@ -47,12 +79,15 @@ try {
       send(lastProgress);
     },
   });
-  await writeResultFile(input.outPath, {
+  const fileInput = {
     jobId: input.jobId,
     solverVersion: SOLVER_VERSION,
     specJson: input.specJson,
     result,
-  });
+  };
+  await writeResultFile(input.outPath, fileInput);
+  // Read back before anyone calls the job done: a full disk leaves a file that opens fine.
+  await verifyResultFile(input.outPath, fileInput);
   const r = result.report;
   send({
     type: "done",
@@ -70,12 +105,15 @@ try {
       kernel: r.kernel,
       threads: r.threads,
       notes: r.notes,
+      ...(result.fluxMonitors.length > 0 ? { flux: fluxSummary(result.fluxMonitors) } : {}),
     },
   });
 } catch (err) {
   const e = err as Error;
   if (e.name === "AbortError") {
     send({ type: "failed", kind: "cancelled", message: "", step: lastProgress.step });
+  } else if (err instanceof ResultFileError) {
+    send({ type: "failed", kind: "storage", message: e.message, step: lastProgress.step });
   } else if (err instanceof SolverDivergenceError) {
     send({ type: "failed", kind: "diverged", message: e.message, step: lastProgress.step });
   } else {

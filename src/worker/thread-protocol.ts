@@ -1,9 +1,13 @@
 /** Messages between a job worker and its solver thread. */
+import type { BackendChoice } from "../solver/types.js";
+
 export interface ThreadInput {
   jobId: string;
   specJson: string;
   outPath: string;
   threads: number;
+  /** The solver backend configured for this worker (EMSIM_SOLVER_BACKEND). */
+  backend: BackendChoice;
 }
 
 export type ThreadMessage =
@@ -16,4 +20,10 @@ export type ThreadMessage =
       mcellsPerSecond: number | null;
     }
   | { type: "done"; report: Record<string, unknown> }
-  | { type: "failed"; kind: "cancelled" | "diverged" | "error"; message: string; step: number };
+  | {
+      type: "failed";
+      /** storage: the result file did not reach the disk intact (full disk, I/O error). */
+      kind: "cancelled" | "diverged" | "error" | "storage";
+      message: string;
+      step: number;
+    };

@@ -6,14 +6,15 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
 import type { JobService } from "../jobs/service.js";
-import type { StorageBackend } from "../storage/types.js";
-import type { JobProgress, JobRow, Store } from "../store/types.js";
+import type { StorageBackend, StoredObject } from "../storage/types.js";
+import { RECOVERY_CAUSES, recoveryRule } from "../jobs/lifecycle.js";
+import type { JobProgress, JobQueue, JobRow } from "../store/types.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
 export interface WorkerLogger {
@@ -29,6 +30,9 @@ export interface WorkerMetrics {
     mcellsPerSecond: number | null,
   ): void;
 }
+
+/** The result file could not be stored intact; the run deserves another attempt. */
+class StoringFailed extends Error {}
 
 const HOST = hostname();
 /**
@@ -83,10 +87,13 @@ export class JobWorker {
   private loopDone: Promise<void> | null = null;
   private current: { jobId: string; thread: Worker; cancel: () => void } | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void)[] = [];
 
   constructor(
-    private readonly store: Store,
-    private readonly storage: StorageBackend & { scratchDir(): string },
+    private readonly store: JobQueue,
+    private readonly storage: StorageBackend,
+    /** Local directory for result files being written (this worker's own disk). */
+    private readonly scratchDir: string,
     private readonly jobs: JobService | null,
     private readonly config: Config,
     private readonly log: WorkerLogger,
@@ -94,7 +101,7 @@ export class JobWorker {
   ) {}
 
   async start(): Promise<void> {
-    await mkdir(this.storage.scratchDir(), { recursive: true });
+    await mkdir(this.scratchDir, { recursive: true });
     await this.removeDeadScratchFiles();
     await this.recoverDeadLocalWorkers();
     await this.sweepStale();
@@ -102,21 +109,27 @@ export class JobWorker {
       this.sweepStale().catch((err) => this.log.error({ err }, "stale-job sweep failed"));
     }, this.config.heartbeatIntervalMs);
     this.sweepTimer.unref();
-    this.jobs?.events.on("submitted", this.onSubmitted);
-    this.jobs?.events.on("cancelRequested", this.onCancel);
+    this.unsubscribe = [
+      this.store.onJobQueued(this.onSubmitted),
+      this.store.onCancelRequested(this.onCancel),
+    ];
     this.loopDone = this.loop();
   }
 
   /** Stops taking jobs; a job still running is handed back to the queue. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.jobs?.events.off("submitted", this.onSubmitted);
-    this.jobs?.events.off("cancelRequested", this.onCancel);
+    for (const stop of this.unsubscribe.splice(0)) stop();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.wake?.();
     if (this.current) await this.current.thread.terminate();
     await this.loopDone;
-    await this.store.recoverJobsOfWorkers([this.id], new Date().toISOString(), Infinity);
+    // Handed back without using up an attempt's worth of patience: the job was not at fault.
+    await this.store.recoverJobsOfWorkers(
+      [this.id],
+      new Date().toISOString(),
+      recoveryRule(Infinity, RECOVERY_CAUSES.workerExited),
+    );
   }
 
   private readonly onSubmitted = (): void => this.wake?.();
@@ -133,7 +146,7 @@ export class JobWorker {
     const out = await this.store.recoverJobsOfWorkers(
       dead,
       new Date().toISOString(),
-      this.config.maxAttempts,
+      recoveryRule(this.config.maxAttempts, RECOVERY_CAUSES.workerExited),
     );
     if (out.requeued.length + out.failed.length > 0) {
       this.log.warn(out, "took back jobs of workers that exited");
@@ -145,7 +158,7 @@ export class JobWorker {
     const out = await this.store.recoverStaleJobs(
       new Date(now).toISOString(),
       new Date(now - this.config.heartbeatStaleMs).toISOString(),
-      this.config.maxAttempts,
+      recoveryRule(this.config.maxAttempts, RECOVERY_CAUSES.workerSilent),
     );
     if (out.requeued.length + out.failed.length > 0) {
       this.log.warn(out, "took back jobs whose worker stopped heartbeating");
@@ -178,6 +191,11 @@ export class JobWorker {
     }
   }
 
+  /**
+   * Stores a verified result file and marks the job COMPLETED. Throws StoringFailed when the
+   * file could not be stored intact (worth another attempt); a stored file whose completion
+   * could not be recorded is removed again, so nothing is left that no job points to.
+   */
   private async finishCompleted(
     job: JobRow,
     outPath: string,
@@ -185,24 +203,43 @@ export class JobWorker {
     report: Record<string, unknown>,
   ): Promise<void> {
     const checksum = await sha256File(outPath);
+    const localBytes = (await stat(outPath)).size;
     // One key per attempt: a worker that lost its job (and may finish late) never overwrites
     // or deletes the file of the attempt that completed it.
-    const stored = await this.storage.putFile(`${job.jobId}-${job.attempts}.h5`, outPath);
+    const key = `${job.jobId}-${job.attempts}.h5`;
+    let stored: StoredObject;
+    try {
+      stored = await this.storage.putFile(key, outPath);
+    } catch (err) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw new StoringFailed(`putting the result into storage failed: ${(err as Error).message}`);
+    }
+    if (stored.bytes !== localBytes) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw new StoringFailed(`storage holds ${stored.bytes} bytes of a ${localBytes}-byte file`);
+    }
     const rate = Number(report.mcells_per_second);
-    const ok = await this.store.completeJob(job.jobId, this.id, new Date().toISOString(), {
-      resultKey: stored.key,
-      resultBytes: stored.bytes,
-      checksum,
-      durationSeconds: seconds,
-      report,
-      progress: {
-        step: Number(report.steps_run),
-        totalSteps: Number(report.time_steps_limit),
-        fraction: 1,
-        lastRelativeChange: (report.last_relative_change as number | null) ?? null,
-        mcellsPerSecond: rate,
-      },
-    });
+    let ok: boolean;
+    try {
+      ok = await this.store.completeJob(job.jobId, this.id, new Date().toISOString(), {
+        resultKey: stored.key,
+        resultBytes: stored.bytes,
+        checksum,
+        durationSeconds: seconds,
+        report,
+        progress: {
+          step: Number(report.steps_run),
+          totalSteps: Number(report.time_steps_limit),
+          fraction: 1,
+          lastRelativeChange: (report.last_relative_change as number | null) ?? null,
+          mcellsPerSecond: rate,
+        },
+      });
+    } catch (err) {
+      // E.g. the database's disk is full: no job points to the file, so it must not stay.
+      await this.storage.delete(stored.key).catch(() => undefined);
+      throw err;
+    }
     if (ok) {
       this.jobs?.noteThroughput(rate);
       this.metrics?.jobFinished("COMPLETED", seconds, rate);
@@ -213,19 +250,31 @@ export class JobWorker {
     }
   }
 
+  /** Another attempt for a run whose result could not be stored, or FAILED after the last. */
+  private async retryAfterStorageFailure(job: JobRow, seconds: number): Promise<void> {
+    const out = await this.store.retryJob(
+      job.jobId,
+      this.id,
+      new Date().toISOString(),
+      recoveryRule(this.config.maxAttempts, RECOVERY_CAUSES.resultNotStored),
+    );
+    if (out.failed.length > 0) this.metrics?.jobFinished("FAILED", seconds, null);
+    this.log.warn({ jobId: job.jobId, ...out }, "result not stored; job retried or failed");
+  }
+
   /** Scratch files of processes on this host that no longer run (they died mid-write). */
   private async removeDeadScratchFiles(): Promise<void> {
-    for (const name of await readdir(this.storage.scratchDir())) {
+    for (const name of await readdir(this.scratchDir)) {
       const m = /\.([^.]+)_(\d+)_[0-9a-f]+\.h5$/.exec(name);
       if (m && m[1] === HOST.replace(/[^A-Za-z0-9-]/g, "-") && !processAlive(Number(m[2]))) {
-        await rm(join(this.storage.scratchDir(), name), { force: true });
+        await rm(join(this.scratchDir, name), { force: true });
       }
     }
   }
 
   private async runJob(job: JobRow): Promise<void> {
     const started = Date.now();
-    const outPath = join(this.storage.scratchDir(), `${job.jobId}.${scratchTag(this.id)}.h5`);
+    const outPath = join(this.scratchDir, `${job.jobId}.${scratchTag(this.id)}.h5`);
     this.log.info({ jobId: job.jobId, attempt: job.attempts }, "job started");
     let progress: JobProgress | null = null;
     let progressDirty = false;
@@ -235,6 +284,7 @@ export class JobWorker {
       specJson: job.specJson,
       outPath,
       threads: this.config.solverThreads,
+      backend: this.config.solverBackend,
     };
     const thread = startSolverThread(input);
     let cancelTimer: NodeJS.Timeout | null = null;
@@ -317,15 +367,18 @@ export class JobWorker {
         try {
           await this.finishCompleted(job, outPath, seconds, outcome.report);
         } catch (err) {
-          // E.g. the disk is full: the job must not stay RUNNING with nobody working on it.
           // The cause (with the server's paths) goes to the log only.
-          const detail =
-            "The run finished but its result could not be stored on the server. Submit the job again; if this keeps happening, tell the operator the job id.";
-          if (await this.store.failJob(job.jobId, this.id, now(), detail, seconds)) {
-            this.metrics?.jobFinished("FAILED", seconds, null);
-          }
           this.log.error({ err, jobId: job.jobId }, "storing a result failed");
+          if (err instanceof StoringFailed) await this.retryAfterStorageFailure(job, seconds);
+          // Otherwise the database refused the completion (e.g. its disk is full): the job
+          // stays RUNNING without heartbeats, and the stale-job sweep takes it back once the
+          // database accepts writes again.
         }
+        return;
+      }
+      if (outcome.type === "failed" && outcome.kind === "storage") {
+        this.log.error({ jobId: job.jobId, cause: outcome.message }, "writing a result failed");
+        await this.retryAfterStorageFailure(job, seconds);
         return;
       }
       let detail: string;

@@ -112,7 +112,7 @@ test("random and mutated submissions get 202 or 4xx with a detail, never 5xx", a
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.status === 202) {
           // Free the account's slot so later valid submissions are judged on their own.
-          await svc.service.store.failJob(
+          await svc.service.stores.jobs.failJob(
             String(res.body.job_id),
             null,
             new Date().toISOString(),
@@ -145,7 +145,7 @@ test("raw garbage bodies are 400/413/415, never 5xx", async () => {
       });
       assert.ok(res.status >= 200 && res.status < 500, `status ${res.status}`);
       if (res.status === 202) {
-        await svc.service.store.failJob(
+        await svc.service.stores.jobs.failJob(
           String(res.body.job_id),
           null,
           new Date().toISOString(),

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cli, startServerProcess, type ServerProcess } from "../helpers/process.js";
+import { startServerProcess, type ServerProcess, createKeyWithCli } from "../helpers/process.js";
 import {
   call,
   freePort,
@@ -16,18 +16,7 @@ import {
 
 test("two servers racing on one data directory admit exactly one job per account", async () => {
   const dataDir = tempDir();
-  const created = cli([
-    "keys",
-    "create",
-    "--email",
-    "race@example.com",
-    "--name",
-    "race",
-    "--data-dir",
-    dataDir,
-  ]);
-  assert.equal(created.status, 0, created.stderr);
-  const key = created.stdout.trim();
+  const key = createKeyWithCli("race@example.com", dataDir);
   assert.match(key, /^emsim_[0-9A-Za-z]{38}$/);
   const started = await Promise.allSettled([
     startServerProcess(await freePort(), dataDir, { EMSIM_EMBEDDED_WORKER: "false" }),
@@ -55,16 +44,7 @@ test("two servers racing on one data directory admit exactly one job per account
 
 test("a server killed mid-run: on restart its job is queued again and completes", async () => {
   const dataDir = tempDir();
-  const key = cli([
-    "keys",
-    "create",
-    "--email",
-    "crash@example.com",
-    "--name",
-    "k",
-    "--data-dir",
-    dataDir,
-  ]).stdout.trim();
+  const key = createKeyWithCli("crash@example.com", dataDir);
   const port = await freePort();
   const first = await startServerProcess(port, dataDir);
   const long = longSimulation();
@@ -91,16 +71,7 @@ test("a server killed mid-run: on restart its job is queued again and completes"
 
 test("a job whose worker dies on its last attempt ends FAILED with a clear error_detail", async () => {
   const dataDir = tempDir();
-  const key = cli([
-    "keys",
-    "create",
-    "--email",
-    "x@example.com",
-    "--name",
-    "k",
-    "--data-dir",
-    dataDir,
-  ]).stdout.trim();
+  const key = createKeyWithCli("x@example.com", dataDir);
   const port = await freePort();
   const env = { EMSIM_MAX_ATTEMPTS: "1" };
   const first = await startServerProcess(port, dataDir, env);

@@ -12,12 +12,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EmsimClient, type JobRecord } from "../../src/client/index.js";
 import { smallSimulation, startService, tempDir, type TestService } from "../helpers/service.js";
-import {
-  planeSimulation,
-  startRecordingProxy,
-  storedResultPath,
-  type RecordingProxy,
-} from "../client/helpers.js";
+import { startRecordingProxy, storedResultPath, type RecordingProxy } from "../client/helpers.js";
+import { crossSectionSimulation } from "../helpers/simulations.js";
 import { runPlot } from "../../src/cli/commands/plot.js";
 import { captureIo, coloursIn, decodePng, runCli } from "./helpers.js";
 
@@ -42,7 +38,7 @@ before(async () => {
   dir = tempDir("emsim-cli-");
   env = { EMSIM_BASE_URL: svc.baseUrl, EMSIM_API_KEY: key, EMSIM_CONFIG_DIR: dir };
   simFile = join(dir, "plane.json");
-  writeFileSync(simFile, JSON.stringify(planeSimulation(), null, 2));
+  writeFileSync(simFile, JSON.stringify(crossSectionSimulation(), null, 2));
 });
 after(async () => {
   await svc.close();
@@ -112,7 +108,7 @@ test("status, list and estimate print readable summaries", async () => {
   assert.match(status.stdout, new RegExp(`job: +${id}`));
   assert.match(status.stdout, /status: +COMPLETED/);
   assert.match(status.stdout, /checksum: +sha256 [0-9a-f]{64}/);
-  assert.match(status.stdout, /solver: +\d+ of 4000 steps, converged at step \d+/);
+  assert.match(status.stdout, /solver: +\d+ of 3000 steps, converged at step \d+/);
 
   assert.equal(list.code, 0, list.stderr);
   const lines = list.stdout.trim().split("\n");
@@ -124,8 +120,11 @@ test("status, list and estimate print readable summaries", async () => {
   );
 
   assert.equal(estimate.code, 0, estimate.stderr);
-  assert.match(estimate.stdout, /grid: +24 × 1 × 52 cells with PML/);
-  assert.match(estimate.stdout, /cells: +1,248/);
+  assert.match(
+    estimate.stdout,
+    /grid: +16 × 1 × 70 cells with PML \(16 × 1 × 50 inside the domain\)/,
+  );
+  assert.match(estimate.stdout, /cells: +1,120/);
   assert.match(estimate.stdout, /run time: +at most about/);
 });
 
@@ -197,9 +196,11 @@ test("plot writes a PNG heat map; inspect lists the monitors", async () => {
   assert.equal(plot.code, 0, plot.stderr);
   assert.match(plot.stderr, /plotted \|Ey\| of monitor 'xz' at 1\.55 µm/);
   const image = decodePng(readFileSync(png));
-  assert.ok(image.width >= 400 && image.height >= 400, `${image.width} × ${image.height}`);
-  // The monitor is 1.2 µm × 1.4 µm: the plot area fills the middle of the image; the bar
-  // next to a glass block makes it anything but uniform.
+  // The monitor is 0.64 µm × 2 µm: a tall plot, drawn to scale.
+  assert.ok(image.height >= 400 && image.width >= 300, `${image.width} × ${image.height}`);
+  assert.ok(image.height > image.width, `${image.width} × ${image.height}`);
+  // The plot area fills the middle of the image; the silicon block makes it anything but
+  // uniform.
   const middle = coloursIn(
     image,
     Math.floor(image.width * 0.25),
@@ -222,7 +223,7 @@ test("plot writes a PNG heat map; inspect lists the monitors", async () => {
   assert.match(point.stderr(), /monitor 'probe' records a single point/);
   const missing = captureIo();
   assert.equal(await runPlot([done.path, "--monitor", "nope"], missing.io), 2);
-  assert.match(missing.stderr(), /no monitor 'nope' in .*; it has probe, xz/);
+  assert.match(missing.stderr(), /no monitor 'nope' in .*; it has probe, xz, zline/);
   const wrongWavelength = captureIo();
   assert.equal(await runPlot([done.path, "--wavelength", "1.3um"], wrongWavelength.io), 2);
   assert.match(wrongWavelength.stderr(), /did not record 1\.3 µm; it has 1\.55 µm/);
@@ -233,9 +234,9 @@ test("plot writes a PNG heat map; inspect lists the monitors", async () => {
 
   assert.equal(inspect.code, 0, inspect.stderr);
   assert.match(inspect.stdout, new RegExp(`job ${done.job.job_id}`));
-  assert.match(inspect.stdout, /run: +\d+ of 4000 steps, converged at step/);
-  assert.match(inspect.stdout, /Si3N4 +3\.9\d+/);
-  assert.match(inspect.stdout, /xz +plane +24 × 1 × 28 +Ex Ey +1\.55/);
+  assert.match(inspect.stdout, /run: +\d+ of 3000 steps, converged at step/);
+  assert.match(inspect.stdout, /Si +12\.08\d+/);
+  assert.match(inspect.stdout, /xz +plane +16 × 1 × 50 +Ex Ey Ez +1\.55/);
   assert.match(inspect.stdout, /probe +point +1 × 1 × 1 +Ey/);
   assert.match(inspect.stdout, /Point monitor 'probe'/);
 });

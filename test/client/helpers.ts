@@ -1,6 +1,6 @@
 /**
  * Test helpers for the SDK and CLI tests: a recording HTTP proxy that can cut a response off
- * mid-body (to interrupt downloads), and a small 2-D job whose result has a plane monitor.
+ * mid-body (to interrupt downloads), and where a job's stored result file is.
  */
 import {
   createServer,
@@ -94,44 +94,6 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return proxy;
-}
-
-/**
- * A small 2-D job (x–z cross-section, one cell in y): a glass bar in vacuum lit from below,
- * recorded on an x–z plane, so plots have structure. Runs in about a second.
- */
-export function planeSimulation(): Record<string, unknown> {
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [1.2e-6, 0.05e-6, 1.6e-6],
-      resolution: 0.05e-6,
-      boundary_conditions: ["periodic", "periodic", "pml"],
-      pml_layers: 10,
-    },
-    source: { source_type: "plane_wave", wavelength: 1.55e-6, direction: [0, 0, 1] },
-    structures: [
-      { type: "box", center: [0, 0, 0.2e-6], size: [0.4e-6, 1, 0.4e-6], material: "Si3N4" },
-    ],
-    monitors: [
-      {
-        name: "xz",
-        monitor_type: "field",
-        center: [0, 0, 0],
-        size: [1.2e-6, 0, 1.4e-6],
-        components: ["Ex", "Ey"],
-      },
-      {
-        name: "probe",
-        monitor_type: "field",
-        center: [0, 0, 0.6e-6],
-        size: [0, 0, 0],
-        components: ["Ey"],
-      },
-    ],
-    fdtd_settings: { time_steps: 4000, check_every_n: 200, convergence_threshold: 1e-4 },
-    metadata: { test: "plane" },
-  };
 }
 
 /** The stored result file of a job under `<dataDir>/results/` (its key starts with the job id). */

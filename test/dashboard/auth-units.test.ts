@@ -5,6 +5,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   hashPassword,
   needsRehash,
@@ -23,7 +26,7 @@ import { safeNext } from "../../src/dashboard/context.js";
 import { parseCookies, serializeCookie } from "../../src/dashboard/cookies.js";
 import { html, raw } from "../../src/dashboard/html.js";
 import { SignInThrottle } from "../../src/dashboard/throttle.js";
-import { SqliteStore } from "../../src/store/sqlite.js";
+import { openSqliteStores } from "../../src/store/sqlite/index.js";
 
 test("passwords: scrypt, salted, self-describing, verified in constant time", async () => {
   const a = await hashPassword("correct horse battery");
@@ -49,11 +52,11 @@ test("password policy: length, not the email, some variety", () => {
 });
 
 test("sessions end after the idle time, after the lifetime, and on sign-out", async () => {
-  const store = new SqliteStore(":memory:");
+  const store = openSqliteStores(":memory:");
   try {
-    const account = await store.createAccount({ email: "s@example.com", isAdmin: false });
+    const account = await store.accounts.createAccount({ email: "s@example.com", isAdmin: false });
     let now = Date.parse("2030-01-01T00:00:00Z");
-    const sessions = new SessionManager(store, () => now);
+    const sessions = new SessionManager(store.sessions, () => now);
 
     const idle = await sessions.start(account.id);
     assert.equal((await sessions.resume(idle.token))?.accountId, account.id);
@@ -84,11 +87,11 @@ test("sessions end after the idle time, after the lifetime, and on sign-out", as
 });
 
 test("expired sessions are swept from the store", async () => {
-  const store = new SqliteStore(":memory:");
+  const store = openSqliteStores(":memory:");
   try {
-    const account = await store.createAccount({ email: "w@example.com", isAdmin: false });
+    const account = await store.accounts.createAccount({ email: "w@example.com", isAdmin: false });
     let now = Date.parse("2030-01-01T00:00:00Z");
-    const sessions = new SessionManager(store, () => now);
+    const sessions = new SessionManager(store.sessions, () => now);
     await sessions.start(account.id);
     const fresh = await sessions.start(account.id);
     now += SESSION_IDLE_MS + 1;
@@ -112,28 +115,54 @@ test("CSRF tokens are bound to their session and to the server secret", () => {
   assert.equal(csrfTokenMatches(key, "session-a", ["array"]), false);
 });
 
-test("sign-in throttle: per account and per address, in a sliding window", () => {
+test("sign-in throttle: per account and per address, in a sliding window", async () => {
   let now = 0;
+  const store = openSqliteStores(":memory:");
   const throttle = new SignInThrottle(
+    store.sessions,
     { perAccount: 3, perAddress: 5, windowMs: 60_000 },
     () => now,
   );
+  const allowed = async (email: string, address: string) => {
+    const r = await throttle.begin(email, address);
+    return "attempt" in r ? r.attempt : null;
+  };
   for (let i = 0; i < 3; i++) {
-    assert.equal(throttle.retryAfterSeconds("a@x", "1.1.1.1"), 0);
-    throttle.recordFailure("a@x", "1.1.1.1");
+    assert.ok(await allowed("a@x", "1.1.1.1"));
     now += 1000;
   }
-  assert.equal(throttle.retryAfterSeconds("A@X", "2.2.2.2"), 57, "case-insensitive email");
-  assert.equal(throttle.retryAfterSeconds("b@x", "1.1.1.1"), 0, "address not yet at its limit");
-  throttle.recordFailure("b@x", "1.1.1.1");
-  throttle.recordFailure("c@x", "1.1.1.1");
-  assert.ok(throttle.retryAfterSeconds("d@x", "1.1.1.1") > 0, "address limit reached");
-  assert.equal(throttle.retryAfterSeconds("d@x", "3.3.3.3"), 0);
+  assert.deepEqual(await throttle.begin("A@X", "2.2.2.2"), { waitSeconds: 57 }, "case-insensitive");
+  assert.deepEqual([...(await throttle.lockedAccounts())], [["a@x", 57]]);
+  assert.ok(await allowed("b@x", "1.1.1.1"), "address not yet at its limit");
+  assert.ok(await allowed("c@x", "1.1.1.1"));
+  assert.ok("waitSeconds" in (await throttle.begin("d@x", "1.1.1.1")), "address limit reached");
+  assert.ok(await allowed("d@x", "3.3.3.3"));
   now += 60_000;
-  assert.equal(throttle.retryAfterSeconds("a@x", "1.1.1.1"), 0, "the window has passed");
-  throttle.recordFailure("e@x", "4.4.4.4");
-  throttle.recordSuccess("e@x");
-  assert.equal(throttle.retryAfterSeconds("e@x", "5.5.5.5"), 0);
+  assert.ok(await allowed("a@x", "1.1.1.1"), "the window has passed");
+  // A success takes its own attempt back and clears the account's count.
+  const e = (await allowed("e@x", "4.4.4.4"))!;
+  await throttle.succeeded(e);
+  for (let i = 0; i < 3; i++) assert.ok(await allowed("e@x", "4.4.4.4"));
+  assert.ok("waitSeconds" in (await throttle.begin("e@x", "5.5.5.5")));
+  // An administrator lifts the lock.
+  await throttle.clearAccount("E@X");
+  assert.ok(await allowed("e@x", "5.5.5.5"));
+  await store.close();
+});
+
+test("sign-in throttle: every process sharing the database enforces one limit", async () => {
+  const path = join(mkdtempSync(join(tmpdir(), "emsim-throttle-")), "db.sqlite");
+  const [one, two] = [openSqliteStores(path), openSqliteStores(path)];
+  const policy = { perAccount: 4, perAddress: 100, windowMs: 60_000 };
+  const a = new SignInThrottle(one.sessions, policy);
+  const b = new SignInThrottle(two.sessions, policy);
+  // Eight attempts at once, split over two "servers": exactly four get through.
+  const outcomes = await Promise.all(
+    Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).begin("f@x", `10.0.0.${i}`)),
+  );
+  assert.equal(outcomes.filter((o) => "attempt" in o).length, 4);
+  await one.close();
+  await two.close();
 });
 
 test("cookies are parsed leniently and written with the safe attributes", () => {

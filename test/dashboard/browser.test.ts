@@ -9,7 +9,8 @@ import { readFileSync } from "node:fs";
 import type { Page, Response } from "playwright-core";
 import { startServerProcess, type ServerProcess } from "../helpers/process.js";
 import { call, freePort, tempDir, waitForStatus } from "../helpers/service.js";
-import { launchBrowser, planeSimulation, waitForMatch, type Browser } from "./helpers.js";
+import { crossSectionSimulation } from "../helpers/simulations.js";
+import { launchBrowser, waitForMatch, type Browser } from "./helpers.js";
 
 const EMAIL = "operator@example.com";
 const PASSWORD = "correct horse battery staple";
@@ -155,7 +156,7 @@ test("a submitted job appears, runs and completes on the jobs page by itself", a
   await page.evaluate("window.stillHere = true");
   const submitted = await call(server.baseUrl, "POST", "/v1/simulations", {
     key: apiKey,
-    body: planeSimulation(),
+    body: crossSectionSimulation(),
   });
   assert.equal(submitted.status, 202, submitted.text);
   jobId = String(submitted.body.job_id);
@@ -201,7 +202,7 @@ test("the completed job's fields are plotted: heat map and line plot", async () 
   await page.locator('#plot-canvas[data-quantity="Ey"]').waitFor();
   assert.match((await canvas.getAttribute("aria-label")) ?? "", /Heat map of Re Ey/);
 
-  await page.locator("#plot-monitor").selectOption("axis");
+  await page.locator("#plot-monitor").selectOption("zline");
   await page.locator('#plot-canvas[aria-label^="Line plot"]').waitFor();
   assert.match((await canvas.getAttribute("aria-label")) ?? "", /\|E\| and Re Ey along z/);
   assert.ok((await canvasColours()) > 10, "the line plot is drawn");

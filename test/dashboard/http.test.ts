@@ -29,12 +29,12 @@ let db: Database.Database;
 
 before(async () => {
   svc = await startService();
-  db = (svc.service.store as unknown as { db: Database.Database }).db;
+  db = (svc.service.stores as unknown as { database: { db: Database.Database } }).database.db;
 });
 after(async () => svc.close());
 
 async function makeAccount(email: string, isAdmin = false): Promise<void> {
-  await svc.service.store.createAccount({
+  await svc.service.stores.accounts.createAccount({
     email,
     isAdmin,
     passwordHash: await hashPassword(PASSWORD),
@@ -55,10 +55,10 @@ async function signedIn(email: string, password = PASSWORD): Promise<HttpClient>
 
 describe("first-run setup", () => {
   test("the setup address works once and is refused afterwards", async () => {
-    const address = await dashboardSetupAddress(svc.service.store, svc.baseUrl);
+    const address = await dashboardSetupAddress(svc.service.stores, svc.baseUrl);
     assert.ok(address);
     const path = new URL(address).pathname;
-    const other = new URL((await dashboardSetupAddress(svc.service.store, svc.baseUrl))!).pathname;
+    const other = new URL((await dashboardSetupAddress(svc.service.stores, svc.baseUrl))!).pathname;
     const client = new HttpClient(svc.baseUrl);
     const page = await client.get(path);
     assert.equal(page.res.status, 200);
@@ -85,8 +85,8 @@ describe("first-run setup", () => {
     for (const p of [path, other]) {
       assert.equal((await new HttpClient(svc.baseUrl).get(p)).res.status, 404);
     }
-    assert.equal(await dashboardSetupAddress(svc.service.store, svc.baseUrl), null);
-    const account = await svc.service.store.findAccountByEmail("root@example.com");
+    assert.equal(await dashboardSetupAddress(svc.service.stores, svc.baseUrl), null);
+    const account = await svc.service.stores.accounts.findAccountByEmail("root@example.com");
     assert.equal(account?.isAdmin, true);
     assert.equal(
       (db.prepare("SELECT count(*) AS n FROM dashboard_tokens").get() as { n: number }).n,
@@ -136,8 +136,8 @@ describe("CSRF", () => {
       form_id: formId,
     });
     assert.equal(crossed.res.status, 403);
-    const account = await svc.service.store.findAccountByEmail("csrf@example.com");
-    assert.equal((await svc.service.store.listApiKeys(account!.id)).length, 0);
+    const account = await svc.service.stores.accounts.findAccountByEmail("csrf@example.com");
+    assert.equal((await svc.service.stores.accounts.listApiKeys(account!.id)).length, 0);
   });
 
   test("a post that says it comes from another site is refused even with the token", async () => {
@@ -249,6 +249,98 @@ describe("sign-in", () => {
     await signedIn("throttle@example.com");
   });
 
+  test("an administrator sees the lock on the Accounts page and lifts it", async () => {
+    await makeAccount("liftme@example.com");
+    await makeAccount("admin-lift@example.com", true);
+    const client = new HttpClient(svc.baseUrl);
+    const csrf = HttpClient.csrfIn((await client.get("/dashboard/sign-in")).text);
+    const attempt = (password: string) =>
+      client.post("/dashboard/sign-in", { _csrf: csrf, email: "liftme@example.com", password });
+    for (let i = 0; i < 5; i++) assert.equal((await attempt(`guess ${i}`)).res.status, 401);
+    assert.equal((await attempt(PASSWORD)).res.status, 429);
+
+    const admin = await signedIn("admin-lift@example.com");
+    const accounts = await admin.get("/dashboard/accounts");
+    const row = accounts.text.split("<tr>").find((r) => r.includes("liftme@example.com"))!;
+    assert.match(row, /Locked · \d+ min/);
+    const action = /action="(\/dashboard\/accounts\/[^"]+\/unlock)"/.exec(row)?.[1];
+    assert.ok(action, "a Lift lock button");
+    // Only with the admin's CSRF token, and only for administrators.
+    const forged = await admin.post(action, { _csrf: "nope" });
+    assert.equal(forged.res.status, 403);
+    const user = await signedIn("throttle@example.com");
+    const notAdmin = await user.post(action, {
+      _csrf: HttpClient.csrfIn((await user.get("/dashboard/jobs")).text),
+    });
+    assert.equal(notAdmin.res.status, 403);
+    assert.equal((await attempt(PASSWORD)).res.status, 429, "still locked");
+
+    const lifted = await admin.post(action, { _csrf: HttpClient.csrfIn(accounts.text) });
+    assert.equal(lifted.res.status, 303);
+    assert.equal(lifted.res.headers.get("location"), "/dashboard/accounts?notice=lock-lifted");
+    const after = await admin.get("/dashboard/accounts");
+    assert.doesNotMatch(
+      after.text.split("<tr>").find((r) => r.includes("liftme@example.com"))!,
+      /Locked/,
+    );
+    assert.equal((await attempt(PASSWORD)).res.status, 303, "signs in after the lift");
+  });
+
+  test("the lock holds across server processes and restarts (it lives in the database)", async () => {
+    const dataDir = tempDir();
+    const config = (port: number) =>
+      loadConfig({ EMSIM_EMBEDDED_WORKER: "false" }, { host: "127.0.0.1", port, dataDir });
+    const one = await createService(config(await freePort()));
+    const two = await createService(config(await freePort()));
+    const base = [await one.listen(), await two.listen()];
+    try {
+      await one.stores.accounts.createAccount({
+        email: "shared@example.com",
+        isAdmin: false,
+        passwordHash: await hashPassword(PASSWORD),
+      });
+      // Five failures spread over both servers lock the account on both.
+      for (let i = 0; i < 5; i++) {
+        const client = new HttpClient(base[i % 2]!);
+        const csrf = HttpClient.csrfIn((await client.get("/dashboard/sign-in")).text);
+        const res = await client.post("/dashboard/sign-in", {
+          _csrf: csrf,
+          email: "shared@example.com",
+          password: `guess ${i}`,
+        });
+        assert.equal(res.res.status, 401);
+      }
+      for (const url of base) {
+        const client = new HttpClient(url);
+        const csrf = HttpClient.csrfIn((await client.get("/dashboard/sign-in")).text);
+        const res = await client.post("/dashboard/sign-in", {
+          _csrf: csrf,
+          email: "shared@example.com",
+          password: PASSWORD,
+        });
+        assert.equal(res.res.status, 429, url);
+      }
+      await one.close();
+      const three = await createService(config(await freePort()));
+      try {
+        const client = new HttpClient(await three.listen());
+        const csrf = HttpClient.csrfIn((await client.get("/dashboard/sign-in")).text);
+        const res = await client.post("/dashboard/sign-in", {
+          _csrf: csrf,
+          email: "shared@example.com",
+          password: PASSWORD,
+        });
+        assert.equal(res.res.status, 429, "a restarted server still refuses");
+      } finally {
+        await three.close();
+      }
+    } finally {
+      await one.close();
+      await two.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   test("sign-out ends the session on the server, not only in the browser", async () => {
     const client = await signedIn("throttle@example.com");
     const stolen = client.cookieHeader();
@@ -320,8 +412,8 @@ describe("API keys", () => {
     const list = await client.get("/dashboard/keys");
     assert.ok(!list.text.includes(key));
     assert.ok(list.text.includes(key.slice(0, 14)), "the display prefix is listed");
-    const account = await svc.service.store.findAccountByEmail("keys@example.com");
-    assert.equal((await svc.service.store.listApiKeys(account!.id)).length, 1);
+    const account = await svc.service.stores.accounts.findAccountByEmail("keys@example.com");
+    assert.equal((await svc.service.stores.accounts.listApiKeys(account!.id)).length, 1);
 
     const dump = JSON.stringify(db.prepare("SELECT * FROM api_keys").all());
     assert.ok(!dump.includes(key), "only the hash is stored");
@@ -337,8 +429,8 @@ describe("API keys", () => {
       name: "to revoke",
     });
     const key = /value="(emsim_[0-9A-Za-z]{38})"/.exec(created.text)![1]!;
-    const account = await svc.service.store.findAccountByEmail("keys@example.com");
-    const record = (await svc.service.store.listApiKeys(account!.id)).find(
+    const account = await svc.service.stores.accounts.findAccountByEmail("keys@example.com");
+    const record = (await svc.service.stores.accounts.listApiKeys(account!.id)).find(
       (k) => k.name === "to revoke",
     )!;
     const csrf = HttpClient.csrfIn(page.text);
@@ -356,8 +448,8 @@ describe("API keys", () => {
 
   test("another account's key cannot be revoked", async () => {
     await makeAccount("intruder@example.com");
-    const owner = await svc.service.store.findAccountByEmail("keys@example.com");
-    const [victim] = await svc.service.store.listApiKeys(owner!.id);
+    const owner = await svc.service.stores.accounts.findAccountByEmail("keys@example.com");
+    const [victim] = await svc.service.stores.accounts.listApiKeys(owner!.id);
     const intruder = await signedIn("intruder@example.com");
     const csrf = HttpClient.csrfIn((await intruder.get("/dashboard/keys")).text);
     const res = await intruder.post(`/dashboard/keys/${victim!.id}/revoke`, {
@@ -365,7 +457,10 @@ describe("API keys", () => {
       confirm: "yes",
     });
     assert.equal(res.res.status, 404);
-    assert.equal((await svc.service.store.listApiKeys(owner!.id))[0]!.revokedAt, victim!.revokedAt);
+    assert.equal(
+      (await svc.service.stores.accounts.listApiKeys(owner!.id))[0]!.revokedAt,
+      victim!.revokedAt,
+    );
   });
 });
 
@@ -498,7 +593,7 @@ test("one-time tokens stay out of the request log", async () => {
   });
   try {
     const baseUrl = await service.listen();
-    const address = (await dashboardSetupAddress(service.store, baseUrl))!;
+    const address = (await dashboardSetupAddress(service.stores, baseUrl))!;
     const token = address.split("/").pop()!;
     assert.equal((await fetch(address)).status, 200);
     await fetch(`${baseUrl}/dashboard/sign-in`);

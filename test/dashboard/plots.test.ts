@@ -82,6 +82,7 @@ before(async () => {
   const result: SolverResult = {
     grid: { x: axis(3), y: axis(3), z: axis(3), dtSeconds: 1e-17 },
     monitors,
+    fluxMonitors: [],
     materials: [],
     report: {
       stepsRun: 10,

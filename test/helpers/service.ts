@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createKeyFor } from "../../src/cli/commands/keys.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import { createService, type Service } from "../../src/service.js";
 
@@ -51,7 +50,7 @@ export async function startService(
     config,
     baseUrl: config.baseUrl,
     newKey: async (email = "user@example.com", name = "test") =>
-      (await createKeyFor(service.store, email, name)).key,
+      (await service.accounts.issueKeyFor(email, name)).key,
     async close() {
       await service.close();
       if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });

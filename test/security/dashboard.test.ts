@@ -8,8 +8,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { createKeyFor } from "../../src/cli/commands/keys.js";
 import { SignInThrottle } from "../../src/dashboard/throttle.js";
+import { openSqliteStores } from "../../src/store/sqlite/index.js";
 import {
   call,
   smallSimulation,
@@ -33,9 +33,10 @@ let failedJob: string;
 
 before(async () => {
   svc = await startService({ rateLimitPerMinute: 0 });
-  await makeAccount(svc.service.store, "alice@example.com");
-  await makeAccount(svc.service.store, "bob@example.com");
-  aliceKey = await createKeyFor(svc.service.store, "alice@example.com", XSS);
+  await makeAccount(svc.service.stores.accounts, "alice@example.com");
+  await makeAccount(svc.service.stores.accounts, "bob@example.com");
+  const issued = await svc.service.accounts.issueKeyFor("alice@example.com", XSS);
+  aliceKey = { key: issued.key, id: issued.record.id, accountId: issued.account.id };
   const metadata = { [XSS]: XSS, nested: { [XSS]: [XSS, 1] }, plain: "alice-secret-value" };
   const sub = await call(svc.baseUrl, "POST", "/v1/simulations", {
     key: aliceKey.key,
@@ -47,7 +48,7 @@ before(async () => {
   // A FAILED job whose error_detail (it comes from the solver) is hostile too; made in the
   // store directly, which is quicker than running and cancelling a second job.
   failedJob = randomUUID();
-  const admitted = await svc.service.store.admitJob(
+  const admitted = await svc.service.stores.jobs.admitJob(
     {
       jobId: failedJob,
       accountId: aliceKey.accountId,
@@ -60,7 +61,12 @@ before(async () => {
     { limit: 10, scope: "account" },
   );
   assert.ok(admitted.admitted);
-  await svc.service.store.failJob(failedJob, null, new Date().toISOString(), `${XSS}\n${XSS}`);
+  await svc.service.stores.jobs.failJob(
+    failedJob,
+    null,
+    new Date().toISOString(),
+    `${XSS}\n${XSS}`,
+  );
   alice = await signedIn(svc.baseUrl, "alice@example.com");
   bob = await signedIn(svc.baseUrl, "bob@example.com");
 });
@@ -198,7 +204,7 @@ describe("isolation", () => {
       is_admin: "yes",
     });
     assert.equal(create.res.status, 403);
-    assert.equal(await svc.service.store.findAccountByEmail("mallory@example.com"), null);
+    assert.equal(await svc.service.stores.accounts.findAccountByEmail("mallory@example.com"), null);
     const invite = await bob.post(`/dashboard/accounts/${aliceKey.accountId}/invitation`, {
       _csrf: token,
     });
@@ -230,7 +236,7 @@ describe("forms and sessions", () => {
       }
     }
     assert.equal((await alice.get("/dashboard/jobs")).res.status, 200, "still signed in");
-    const keys = await svc.service.store.listApiKeys(aliceKey.accountId);
+    const keys = await svc.service.stores.accounts.listApiKeys(aliceKey.accountId);
     assert.equal(keys.length, 1);
     assert.equal(keys[0]!.revokedAt, null);
   });
@@ -255,7 +261,7 @@ describe("forms and sessions", () => {
   });
 
   test("parallel wrong passwords cannot get past the per-account limit", async () => {
-    await makeAccount(svc.service.store, "victim@example.com");
+    await makeAccount(svc.service.stores.accounts, "victim@example.com");
     const client = new HttpClient(svc.baseUrl);
     const csrf = HttpClient.csrfIn((await client.get("/dashboard/sign-in")).text);
     const burst = await Promise.all(
@@ -279,13 +285,19 @@ describe("forms and sessions", () => {
     assert.equal(right.res.status, 429);
   });
 
-  test("a successful sign-in does not count against the address limit", () => {
-    const throttle = new SignInThrottle({ perAccount: 5, perAddress: 3, windowMs: 60_000 });
+  test("a successful sign-in does not count against the address limit", async () => {
+    const store = openSqliteStores(":memory:");
+    const throttle = new SignInThrottle(store.sessions, {
+      perAccount: 5,
+      perAddress: 3,
+      windowMs: 60_000,
+    });
     for (let i = 0; i < 10; i++) {
-      assert.equal(throttle.retryAfterSeconds("ok@example.com", "10.0.0.1"), 0, `attempt ${i}`);
-      const attempt = throttle.recordFailure("ok@example.com", "10.0.0.1");
-      throttle.recordSuccess("ok@example.com", "10.0.0.1", attempt);
+      const begun = await throttle.begin("ok@example.com", "10.0.0.1");
+      assert.ok("attempt" in begun, `attempt ${i}`);
+      await throttle.succeeded(begun.attempt);
     }
+    await store.close();
   });
 });
 
@@ -302,13 +314,14 @@ describe("caching and failures", () => {
   });
 
   test("a failing page or JSON endpoint discloses nothing internal", async () => {
-    const store = svc.service.store as unknown as { listApiKeys: unknown; listJobs: unknown };
-    const saved = { listApiKeys: store.listApiKeys, listJobs: store.listJobs };
+    const accounts = svc.service.stores.accounts as unknown as { listApiKeys: unknown };
+    const jobs = svc.service.stores.jobs as unknown as { listJobs: unknown };
+    const saved = { listApiKeys: accounts.listApiKeys, listJobs: jobs.listJobs };
     const boom = async () => {
       throw new Error("SQLITE_ERROR: no such column in SELECT * FROM api_keys at /secret/db");
     };
-    store.listApiKeys = boom;
-    store.listJobs = boom;
+    accounts.listApiKeys = boom;
+    jobs.listJobs = boom;
     try {
       const page = await alice.get("/dashboard/keys");
       assert.equal(page.res.status, 500);
@@ -318,7 +331,8 @@ describe("caching and failures", () => {
       assert.equal(json.res.status, 500);
       assertNoInternals(json.text, "500 JSON");
     } finally {
-      Object.assign(store, saved);
+      accounts.listApiKeys = saved.listApiKeys;
+      jobs.listJobs = saved.listJobs;
     }
   });
 

@@ -6,7 +6,7 @@
 import http from "node:http";
 import assert from "node:assert/strict";
 import { hashPassword } from "../../src/auth/passwords.js";
-import type { Store } from "../../src/store/types.js";
+import type { AccountStore } from "../../src/store/types.js";
 import { HttpClient } from "../dashboard/helpers.js";
 
 export interface RawResponse {
@@ -51,7 +51,11 @@ export function rawRequest(
 
 export const PASSWORD = "a long enough password";
 
-export async function makeAccount(store: Store, email: string, isAdmin = false): Promise<string> {
+export async function makeAccount(
+  store: AccountStore,
+  email: string,
+  isAdmin = false,
+): Promise<string> {
   const account = await store.createAccount({
     email,
     isAdmin,

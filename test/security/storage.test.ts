@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { signingSecretFor } from "../../src/service.js";
+import type { LocalFileStorage } from "../../src/storage/local.js";
 import { signDownload } from "../../src/storage/signing.js";
 import { startService, type TestService } from "../helpers/service.js";
 import { rawRequest } from "./helpers.js";
@@ -24,8 +25,9 @@ before(async () => {
   writeFileSync(src, CONTENT);
   await svc.service.storage.putFile(KEY, src);
   // Files a traversal would be after: the secret and the database sit beside results/.
-  mkdirSync(svc.service.storage.scratchDir(), { recursive: true });
-  writeFileSync(join(svc.service.storage.scratchDir(), "scratch.h5"), "scratch");
+  const local = svc.service.storage as LocalFileStorage;
+  mkdirSync(local.scratchDir(), { recursive: true });
+  writeFileSync(join(local.scratchDir(), "scratch.h5"), "scratch");
 });
 after(async () => svc.close());
 
@@ -161,7 +163,7 @@ describe("object keys", () => {
   });
 
   test("the storage backend refuses keys outside its alphabet or with dot segments", () => {
-    const storage = svc.service.storage;
+    const storage = svc.service.storage as LocalFileStorage;
     for (const key of [
       "../x",
       "a/../../x",

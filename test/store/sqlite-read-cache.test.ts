@@ -1,5 +1,5 @@
 /**
- * The read cache of the SQLite store (src/store/sqlite-read-cache.ts): rows are served from
+ * The read cache of the SQLite store (src/store/sqlite/read-cache.ts): rows are served from
  * memory while nothing changed, and every change, made through this connection, another
  * connection or another process, is seen by the next read.
  */
@@ -7,21 +7,21 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { hashApiKey } from "../../src/auth/api-keys.js";
-import { createKeyFor } from "../../src/cli/commands/keys.js";
+import { AccountService } from "../../src/accounts/service.js";
 import Database from "better-sqlite3";
-import { SqliteReadCache } from "../../src/store/sqlite-read-cache.js";
-import { SqliteStore } from "../../src/store/sqlite.js";
+import { openSqliteStores } from "../../src/store/sqlite/index.js";
+import { SqliteReadCache } from "../../src/store/sqlite/read-cache.js";
 import type { ReadScope } from "../../src/store/types.js";
 import { cli } from "../helpers/process.js";
 import { call, startService, tempDir } from "../helpers/service.js";
 
 async function twoConnections() {
   const path = join(tempDir(), "t.sqlite");
-  const a = new SqliteStore(path);
-  const b = new SqliteStore(path);
-  const account = await a.createAccount({ email: "a@x.io", isAdmin: false });
-  const { key } = await createKeyFor(a, "a@x.io", "k");
-  const admitted = await a.admitJob(
+  const a = openSqliteStores(path);
+  const b = openSqliteStores(path);
+  const account = await a.accounts.createAccount({ email: "a@x.io", isAdmin: false });
+  const { key } = await new AccountService(a.accounts).issueKeyFor("a@x.io", "k");
+  const admitted = await a.jobs.admitJob(
     {
       jobId: "00000000-0000-4000-8000-000000000001",
       accountId: account.id,
@@ -39,40 +39,40 @@ async function twoConnections() {
 
 test("unchanged rows come from memory; any commit, on any connection, is seen next read", async () => {
   const { a, b, hash, jobId } = await twoConnections();
-  const job1 = await a.getJob(jobId);
-  assert.equal(await a.getJob(jobId), job1, "a repeated read is the cached row");
-  const key1 = await a.findActiveApiKeyByHash(hash);
-  assert.equal(await a.findActiveApiKeyByHash(hash), key1);
+  const job1 = await a.jobs.getJob(jobId);
+  assert.equal(await a.jobs.getJob(jobId), job1, "a repeated read is the cached row");
+  const key1 = await a.accounts.findActiveApiKeyByHash(hash);
+  assert.equal(await a.accounts.findActiveApiKeyByHash(hash), key1);
 
   // Another connection (another server process, a worker) claims the job.
-  assert.equal((await b.claimNextJob("w1", new Date().toISOString()))?.jobId, jobId);
-  const job2 = await a.getJob(jobId);
+  assert.equal((await b.jobs.claimNextJob("w1", new Date().toISOString()))?.jobId, jobId);
+  const job2 = await a.jobs.getJob(jobId);
   assert.equal(job2?.status, "RUNNING");
   assert.notEqual(job2, job1);
 
   // Another connection revokes the key: refused on the very next lookup.
-  await b.revokeApiKey(key1!.key.id);
-  assert.equal(await a.findActiveApiKeyByHash(hash), null);
+  await b.accounts.revokeApiKey(key1!.key.id);
+  assert.equal(await a.accounts.findActiveApiKeyByHash(hash), null);
 });
 
 test("this connection's own writes are seen, also within a request's read scope", async () => {
   const { a, hash, jobId } = await twoConnections();
   const reads: ReadScope = {};
-  const key = await a.findActiveApiKeyByHash(hash, reads);
+  const key = await a.accounts.findActiveApiKeyByHash(hash, reads);
   assert.equal(reads.confirmed, true, "the first read of a request confirms the cache");
-  assert.equal((await a.getJob(jobId, reads))?.cancelRequested, false);
-  await a.requestCancel(jobId, new Date().toISOString());
-  assert.equal((await a.getJob(jobId, reads))?.cancelRequested, true);
-  await a.revokeApiKey(key!.key.id);
-  assert.equal(await a.findActiveApiKeyByHash(hash, reads), null);
+  assert.equal((await a.jobs.getJob(jobId, reads))?.cancelRequested, false);
+  await a.jobs.requestCancel(jobId, new Date().toISOString(), "cancelled");
+  assert.equal((await a.jobs.getJob(jobId, reads))?.cancelRequested, true);
+  await a.accounts.revokeApiKey(key!.key.id);
+  assert.equal(await a.accounts.findActiveApiKeyByHash(hash, reads), null);
 });
 
 test("a new request sees what other connections committed after an earlier request", async () => {
   const { a, b, jobId } = await twoConnections();
   const first: ReadScope = {};
-  assert.equal((await a.getJob(jobId, first))?.status, "QUEUED");
-  await b.claimNextJob("w1", new Date().toISOString());
-  assert.equal((await a.getJob(jobId, {}))?.status, "RUNNING");
+  assert.equal((await a.jobs.getJob(jobId, first))?.status, "QUEUED");
+  await b.jobs.claimNextJob("w1", new Date().toISOString());
+  assert.equal((await a.jobs.getJob(jobId, {}))?.status, "RUNNING");
 });
 
 test("a key revoked by the CLI in another process is refused by a running server at once", async () => {
@@ -82,7 +82,7 @@ test("a key revoked by the CLI in another process is refused by a running server
     for (let i = 0; i < 3; i++) {
       assert.equal((await call(svc.baseUrl, "GET", "/v1/simulations", { key })).status, 200);
     }
-    const [record] = await svc.service.store.listApiKeys();
+    const [record] = await svc.service.stores.accounts.listApiKeys();
     const out = cli(["keys", "revoke", record!.id, "--data-dir", svc.config.dataDir]);
     assert.equal(out.status, 0, out.stderr);
     const res = await call(svc.baseUrl, "GET", "/v1/simulations", { key });

@@ -2,31 +2,12 @@
  * `emsim keys create|list|revoke`: API-key administration straight on the data directory
  * (the dashboard does the same over the web).
  */
-import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/api-keys.js";
+import { AccountService } from "../../accounts/service.js";
 import { loadConfig } from "../../config.js";
-import { openStore } from "../../store/open.js";
-import type { Store } from "../../store/types.js";
+import { openStores } from "../../store/open.js";
 import { parse, UsageError } from "../usage.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-export async function createKeyFor(
-  store: Store,
-  email: string,
-  name: string,
-  isAdmin = false,
-): Promise<{ key: string; id: string; accountId: string }> {
-  const account =
-    (await store.findAccountByEmail(email)) ?? (await store.createAccount({ email, isAdmin }));
-  const key = generateApiKey();
-  const record = await store.createApiKey({
-    accountId: account.id,
-    name,
-    keyHash: hashApiKey(key),
-    displayPrefix: displayPrefix(key),
-  });
-  return { key, id: record.id, accountId: account.id };
-}
 
 export async function runKeys(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -45,7 +26,8 @@ export async function runKeys(args: string[]): Promise<number> {
     process.env,
     values["data-dir"] !== undefined ? { dataDir: values["data-dir"] } : {},
   );
-  const store = openStore(config);
+  const stores = await openStores(config);
+  const accounts = new AccountService(stores.accounts);
   try {
     switch (sub) {
       case "create": {
@@ -55,7 +37,11 @@ export async function runKeys(args: string[]): Promise<number> {
         if (!values.name || values.name.length > 100) {
           throw new UsageError("keys create needs --name (at most 100 characters)");
         }
-        const { key } = await createKeyFor(store, values.email, values.name, values.admin === true);
+        const { key } = await accounts.issueKeyFor(
+          values.email,
+          values.name,
+          values.admin === true,
+        );
         process.stdout.write(`${key}\n`);
         process.stderr.write(
           "This key is shown once; store it now. Use it as 'Authorization: Bearer <key>'.\n",
@@ -65,11 +51,11 @@ export async function runKeys(args: string[]): Promise<number> {
       case "list": {
         let accountId: string | undefined;
         if (values.email) {
-          const account = await store.findAccountByEmail(values.email);
+          const account = await stores.accounts.findAccountByEmail(values.email);
           if (!account) throw new Error(`no account with email ${values.email}`);
           accountId = account.id;
         }
-        const keys = await store.listApiKeys(accountId);
+        const keys = await accounts.listKeys(accountId);
         if (values.json) {
           process.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
           return 0;
@@ -94,7 +80,7 @@ export async function runKeys(args: string[]): Promise<number> {
       case "revoke": {
         const target = positionals[0];
         if (!target) throw new UsageError("keys revoke needs a key id or display prefix");
-        const revoked = await store.revokeApiKey(target);
+        const revoked = await accounts.revokeKey(target);
         if (!revoked) throw new Error(`no single key matches '${target}'`);
         process.stdout.write(`revoked ${revoked.id} (${revoked.displayPrefix}, ${revoked.name})\n`);
         return 0;
@@ -103,6 +89,6 @@ export async function runKeys(args: string[]): Promise<number> {
         throw new UsageError(`unknown keys subcommand '${sub ?? ""}' (create, list, revoke)`);
     }
   } finally {
-    await store.close();
+    await stores.close();
   }
 }

@@ -1,10 +1,7 @@
 import { describeConfig, loadConfig, type Config } from "../../config.js";
 import { dashboardSetupAddress } from "../../dashboard/setup.js";
-import { createService, signingSecretFor } from "../../service.js";
-import { openStore } from "../../store/open.js";
-import { LocalFileStorage } from "../../storage/local.js";
-import { JobWorker } from "../../worker/worker.js";
-import { join } from "node:path";
+import { reloadTls } from "../../http/server.js";
+import { createService, createWorker } from "../../service.js";
 import { parse, UsageError } from "../usage.js";
 
 function configFrom(values: { port?: string; host?: string; "data-dir"?: string }): Config {
@@ -50,25 +47,33 @@ export async function runServer(args: string[]): Promise<number> {
   );
   const address = await service.listen();
   process.stderr.write(`emsim listening on ${address} (API docs at ${config.baseUrl}/docs)\n`);
-  const setupAddress = await dashboardSetupAddress(service.store, config.baseUrl);
+  const setupAddress = await dashboardSetupAddress(service.stores, config.baseUrl);
   if (setupAddress) {
     process.stderr.write(
       `No administrator account yet. Create one (once) at:\n  ${setupAddress}\n`,
     );
   }
   onSignals(() => service.close());
+  const tls = config.tls;
+  if (tls) {
+    // SIGHUP: re-read the certificate and key (after a renewal); a bad pair keeps the old one.
+    process.on("SIGHUP", () => {
+      try {
+        reloadTls(service.app.server, tls);
+        process.stderr.write(`emsim: reloaded the TLS certificate from ${tls.certPath}\n`);
+      } catch (err) {
+        process.stderr.write(
+          `emsim: could not reload the TLS certificate (keeping the old one): ${(err as Error).message}\n`,
+        );
+      }
+    });
+  }
   return 0;
 }
 
 export async function runWorker(args: string[]): Promise<number> {
   const { values } = parse(args, { "data-dir": { type: "string" } });
   const config = configFrom(values);
-  const store = openStore(config);
-  const storage = new LocalFileStorage(
-    join(config.dataDir, "results"),
-    config.storageUrl,
-    signingSecretFor(config),
-  );
   const log = {
     info: (o: object, m?: string) => process.stderr.write(`${m ?? ""} ${JSON.stringify(o)}\n`),
     warn: (o: object, m?: string) =>
@@ -78,12 +83,11 @@ export async function runWorker(args: string[]): Promise<number> {
         `error: ${m ?? ""} ${JSON.stringify(o, Object.getOwnPropertyNames(o))}\n`,
       ),
   };
-  const worker = new JobWorker(store, storage, null, config, log);
+  const { worker, close } = await createWorker(config, log);
   await worker.start();
-  process.stderr.write(`emsim worker ${worker.id} polling ${config.dataDir}\n`);
-  onSignals(async () => {
-    await worker.stop();
-    await store.close();
-  });
+  process.stderr.write(
+    `emsim worker ${worker.id} polling ${config.databaseUrl ? "the database" : config.dataDir}\n`,
+  );
+  onSignals(close);
   return 0;
 }

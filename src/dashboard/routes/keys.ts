@@ -7,7 +7,6 @@
  * `confirm=yes`.
  */
 import type { FastifyInstance } from "fastify";
-import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/api-keys.js";
 import { isOpaqueToken } from "../../auth/sessions.js";
 import { DashboardError, field, type Dashboard } from "../context.js";
 import type { OneTimeForms } from "../once.js";
@@ -16,12 +15,12 @@ import { keysBody, revokeConfirmBody, type KeysView } from "../views/keys.js";
 type KeyParams = { Params: { id: string } };
 
 export function keyRoutes(app: FastifyInstance, d: Dashboard, forms: OneTimeForms): void {
-  const { store, config } = d.deps;
+  const { accountService, config } = d.deps;
 
   async function view(accountId: string, csrf: string, extra: Partial<KeysView> = {}) {
     return keysBody({
       csrf,
-      keys: await store.listApiKeys(accountId),
+      keys: await accountService.listKeys(accountId),
       formId: forms.newId(),
       baseUrl: config.baseUrl,
       ...extra,
@@ -56,13 +55,7 @@ export function keyRoutes(app: FastifyInstance, d: Dashboard, forms: OneTimeForm
       return again(400, "The name contains control characters.");
     }
     if (!forms.claim(formId)) return reply.redirect("/dashboard/keys?notice=key-shown-once", 303);
-    const plaintext = generateApiKey();
-    const record = await store.createApiKey({
-      accountId: account.id,
-      name,
-      keyHash: hashApiKey(plaintext),
-      displayPrefix: displayPrefix(plaintext),
-    });
+    const { key: plaintext, record } = await accountService.issueKey(account.id, name);
     req.log.info(
       { event: "api_key_created", keyId: record.id },
       "API key created in the dashboard",
@@ -76,7 +69,7 @@ export function keyRoutes(app: FastifyInstance, d: Dashboard, forms: OneTimeForm
   });
 
   async function ownKey(accountId: string, id: string) {
-    const key = (await store.listApiKeys(accountId)).find((k) => k.id === id);
+    const key = (await accountService.listKeys(accountId)).find((k) => k.id === id);
     if (!key) throw new DashboardError(404, "You have no API key with that id.");
     return key;
   }
@@ -102,7 +95,7 @@ export function keyRoutes(app: FastifyInstance, d: Dashboard, forms: OneTimeForm
         body: revokeConfirmBody(key, d.csrfFor(req, reply)),
       });
     }
-    await store.revokeApiKey(key.id, account.id);
+    await accountService.revokeKey(key.id, account.id);
     req.log.info({ event: "api_key_revoked", keyId: key.id }, "API key revoked in the dashboard");
     return reply.redirect("/dashboard/keys?notice=key-revoked", 303);
   });

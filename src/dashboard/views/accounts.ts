@@ -6,6 +6,8 @@ import { timeElement } from "./format.js";
 
 export interface AccountsView {
   accounts: AccountSummary[];
+  /** Emails (lower-cased) locked out of sign-in now, with the seconds until they are not. */
+  lockouts: Map<string, number>;
   csrf: string;
   self: Account;
   invitation?: { email: string; url: string; expiresAt: string; isNew: boolean } | null;
@@ -39,6 +41,17 @@ function invitationPanel(inv: NonNullable<AccountsView["invitation"]>): SafeHtml
     </div>
     <p class="hint" aria-live="polite" data-copy-status></p>
   </section>`;
+}
+
+/** "Locked" with the time left, for an account whose sign-in is refused after failures. */
+function lockBadge(seconds: number | undefined): SafeHtml | string {
+  if (seconds === undefined) return "";
+  const left = seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
+  return html`<span
+    class="badge badge-warning"
+    title="Too many failed sign-ins; refused for ${left} more unless lifted"
+    >Locked · ${left}</span
+  >`;
 }
 
 export function accountsBody(view: AccountsView): SafeHtml {
@@ -103,8 +116,21 @@ export function accountsBody(view: AccountsView): SafeHtml {
                   <td data-label="Created">${timeElement(a.createdAt)}</td>
                   <td data-label="Sign-in">
                     ${a.hasPassword ? "Password set" : html`<span class="muted">No password yet</span>`}
+                    ${lockBadge(view.lockouts.get(a.email.toLowerCase()))}
                   </td>
                   <td class="actions">
+                    ${
+                      view.lockouts.has(a.email.toLowerCase())
+                        ? html`<form
+                            method="post"
+                            action="/dashboard/accounts/${a.id}/unlock"
+                            class="inline-form"
+                          >
+                            <input type="hidden" name="_csrf" value="${view.csrf}" />
+                            <button type="submit" class="btn btn-quiet btn-small">Lift lock</button>
+                          </form>`
+                        : ""
+                    }
                     ${
                       a.id === view.self.id
                         ? ""

@@ -418,18 +418,9 @@ export interface JobView {
   csrf: string;
 }
 
-export function jobBody(view: JobView): SafeHtml {
-  const { job } = view;
+/** Breadcrumbs, the job's id and the Download and Cancel buttons. */
+function jobHead(job: JobRecord, csrf: string): SafeHtml {
   const id = job.job_id;
-  let spec: SpecSummary = {};
-  let specPretty = view.specJson;
-  try {
-    spec = JSON.parse(view.specJson) as SpecSummary;
-    specPretty = JSON.stringify(spec, null, 2);
-  } catch {
-    // shown as stored
-  }
-  const metadata = Object.entries(job.metadata);
   return html`<nav class="crumbs" aria-label="Breadcrumb">
       <a href="/dashboard/jobs">Jobs</a> <span aria-hidden="true">/</span>
       <span class="mono" aria-current="page">${shortId(id)}</span>
@@ -441,131 +432,153 @@ export function jobBody(view: JobView): SafeHtml {
       </div>
       <div class="head-actions">
         ${job.status === "COMPLETED" ? html`<a class="btn btn-primary" href="/dashboard/jobs/${id}/download" download>Download result${job.result_bytes ? html` <span class="btn-note">${formatBytes(job.result_bytes)} · HDF5</span>` : ""}</a>` : ""}
-        ${isActive(job.status) && !job.cancel_requested ? cancelForm(job, view.csrf, false) : ""}
+        ${isActive(job.status) && !job.cancel_requested ? cancelForm(job, csrf, false) : ""}
+      </div>
+    </div>`;
+}
+
+/** The interactive field plots of a completed job (drawn by the dashboard's plot script). */
+function plotsSection(id: string): SafeHtml {
+  return html`<section
+    class="card plots"
+    id="plots"
+    aria-labelledby="plots-title"
+    data-result="/dashboard/api/jobs/${id}/result"
+    data-field="/dashboard/api/jobs/${id}/field"
+  >
+    <div class="plots-head">
+      <h2 id="plots-title">Fields</h2>
+      <div class="plot-controls">
+        <div class="field">
+          <label for="plot-monitor">Monitor</label
+          ><select id="plot-monitor" disabled></select>
+        </div>
+        <div class="field">
+          <label for="plot-quantity">Field</label
+          ><select id="plot-quantity" disabled></select>
+        </div>
+        <div class="field">
+          <label for="plot-wavelength">Wavelength</label
+          ><select id="plot-wavelength" disabled></select>
+        </div>
+        <div class="field" id="plot-slice-field" hidden>
+          <label for="plot-slice"
+            >Slice <output id="plot-slice-value" for="plot-slice"></output></label
+          ><input id="plot-slice" type="range" min="0" max="0" step="1" value="0" />
+        </div>
       </div>
     </div>
+    <figure class="plot-figure">
+      <div class="plot-stage" id="plot-stage">
+        <canvas id="plot-canvas" role="img" aria-label="Field plot (loading)"></canvas>
+        <div class="plot-status" id="plot-status" role="status">Loading fields…</div>
+      </div>
+      <figcaption id="plot-caption" class="plot-caption"></figcaption>
+    </figure>
+    <p class="plot-readout mono" id="plot-readout" aria-hidden="true"></p>
+    <noscript
+      ><p class="hint">
+        The field plots need JavaScript. You can still download the result file.
+      </p></noscript
+    >
+  </section>`;
+}
+
+/** Status, times, attempts, and the result file's size and checksum. */
+function detailsCard(job: JobRecord): SafeHtml {
+  return html`<section class="card" aria-labelledby="details-title">
+    <h2 id="details-title">Details</h2>
+    <dl class="facts">
+      <div>
+        <dt>Status</dt>
+        <dd>${job.status}</dd>
+      </div>
+      <div>
+        <dt>Submitted</dt>
+        <dd>${timeElement(job.created_at)}</dd>
+      </div>
+      <div>
+        <dt>Started</dt>
+        <dd>${timeElement(job.started_at)}</dd>
+      </div>
+      <div>
+        <dt>Finished</dt>
+        <dd>${timeElement(job.finished_at)}</dd>
+      </div>
+      <div>
+        <dt>Duration</dt>
+        <dd>${job.status === "QUEUED" ? "—" : formatDuration(job.duration_seconds)}</dd>
+      </div>
+      <div>
+        <dt>Solver</dt>
+        <dd>${job.solver}</dd>
+      </div>
+      <div>
+        <dt>Attempts</dt>
+        <dd>${job.attempts}</dd>
+      </div>
+      ${
+        job.status === "COMPLETED"
+          ? html`<div>
+                <dt>Result</dt>
+                <dd>${formatBytes(job.result_bytes)} (HDF5)</dd>
+              </div>
+              <div>
+                <dt>SHA-256</dt>
+                <dd class="mono break">${job.checksum ?? "—"}</dd>
+              </div>`
+          : ""
+      }
+    </dl>
+  </section>`;
+}
+
+/** The submitted metadata and a summary of the set-up. */
+function metadataCard(job: JobRecord, spec: SpecSummary): SafeHtml {
+  const metadata = Object.entries(job.metadata);
+  return html`<section class="card" aria-labelledby="metadata-title">
+    <h2 id="metadata-title">Metadata</h2>
+    ${
+      metadata.length === 0
+        ? html`<p class="empty">No metadata was submitted with this job.</p>`
+        : html`<dl class="facts">
+            ${metadata.map(
+              ([k, v]) =>
+                html`<div>
+                  <dt>${k}</dt>
+                  <dd class="break">${metadataValue(v)}</dd>
+                </div>`,
+            )}
+          </dl>`
+    }
+    <h2 class="subhead">Setup</h2>
+    ${setupFacts(spec)}
+  </section>`;
+}
+
+export function jobBody(view: JobView): SafeHtml {
+  const { job } = view;
+  let spec: SpecSummary = {};
+  let specPretty = view.specJson;
+  try {
+    spec = JSON.parse(view.specJson) as SpecSummary;
+    specPretty = JSON.stringify(spec, null, 2);
+  } catch {
+    // shown as stored
+  }
+  return html`${jobHead(job, view.csrf)}
     <section
       class="card live"
       id="job-live"
       aria-live="polite"
-      data-job-poll="/dashboard/api/jobs/${id}"
+      data-job-poll="/dashboard/api/jobs/${job.job_id}"
       data-status="${job.status}"
       data-updated="${job.updated_at}"
     >
       ${jobLive(job)}
     </section>
-    ${
-      job.status === "COMPLETED"
-        ? html`<section
-            class="card plots"
-            id="plots"
-            aria-labelledby="plots-title"
-            data-result="/dashboard/api/jobs/${id}/result"
-            data-field="/dashboard/api/jobs/${id}/field"
-          >
-            <div class="plots-head">
-              <h2 id="plots-title">Fields</h2>
-              <div class="plot-controls">
-                <div class="field">
-                  <label for="plot-monitor">Monitor</label
-                  ><select id="plot-monitor" disabled></select>
-                </div>
-                <div class="field">
-                  <label for="plot-quantity">Field</label
-                  ><select id="plot-quantity" disabled></select>
-                </div>
-                <div class="field">
-                  <label for="plot-wavelength">Wavelength</label
-                  ><select id="plot-wavelength" disabled></select>
-                </div>
-                <div class="field" id="plot-slice-field" hidden>
-                  <label for="plot-slice"
-                    >Slice <output id="plot-slice-value" for="plot-slice"></output></label
-                  ><input id="plot-slice" type="range" min="0" max="0" step="1" value="0" />
-                </div>
-              </div>
-            </div>
-            <figure class="plot-figure">
-              <div class="plot-stage" id="plot-stage">
-                <canvas id="plot-canvas" role="img" aria-label="Field plot (loading)"></canvas>
-                <div class="plot-status" id="plot-status" role="status">Loading fields…</div>
-              </div>
-              <figcaption id="plot-caption" class="plot-caption"></figcaption>
-            </figure>
-            <p class="plot-readout mono" id="plot-readout" aria-hidden="true"></p>
-            <noscript
-              ><p class="hint">
-                The field plots need JavaScript. You can still download the result file.
-              </p></noscript
-            >
-          </section>`
-        : ""
-    }
-    <div class="grid-2">
-      <section class="card" aria-labelledby="details-title">
-        <h2 id="details-title">Details</h2>
-        <dl class="facts">
-          <div>
-            <dt>Status</dt>
-            <dd>${job.status}</dd>
-          </div>
-          <div>
-            <dt>Submitted</dt>
-            <dd>${timeElement(job.created_at)}</dd>
-          </div>
-          <div>
-            <dt>Started</dt>
-            <dd>${timeElement(job.started_at)}</dd>
-          </div>
-          <div>
-            <dt>Finished</dt>
-            <dd>${timeElement(job.finished_at)}</dd>
-          </div>
-          <div>
-            <dt>Duration</dt>
-            <dd>${job.status === "QUEUED" ? "—" : formatDuration(job.duration_seconds)}</dd>
-          </div>
-          <div>
-            <dt>Solver</dt>
-            <dd>${job.solver}</dd>
-          </div>
-          <div>
-            <dt>Attempts</dt>
-            <dd>${job.attempts}</dd>
-          </div>
-          ${
-            job.status === "COMPLETED"
-              ? html`<div>
-                    <dt>Result</dt>
-                    <dd>${formatBytes(job.result_bytes)} (HDF5)</dd>
-                  </div>
-                  <div>
-                    <dt>SHA-256</dt>
-                    <dd class="mono break">${job.checksum ?? "—"}</dd>
-                  </div>`
-              : ""
-          }
-        </dl>
-      </section>
-      <section class="card" aria-labelledby="metadata-title">
-        <h2 id="metadata-title">Metadata</h2>
-        ${
-          metadata.length === 0
-            ? html`<p class="empty">No metadata was submitted with this job.</p>`
-            : html`<dl class="facts">
-                ${metadata.map(
-                  ([k, v]) =>
-                    html`<div>
-                      <dt>${k}</dt>
-                      <dd class="break">${metadataValue(v)}</dd>
-                    </div>`,
-                )}
-              </dl>`
-        }
-        <h2 class="subhead">Setup</h2>
-        ${setupFacts(spec)}
-      </section>
-    </div>
+    ${job.status === "COMPLETED" ? plotsSection(job.job_id) : ""}
+    <div class="grid-2">${detailsCard(job)} ${metadataCard(job, spec)}</div>
     ${
       job.solver_report
         ? html`<section class="card" aria-labelledby="report-title">

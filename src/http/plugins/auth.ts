@@ -7,7 +7,7 @@
 import type { FastifyRequest } from "fastify";
 import { hashApiKey, isWellFormedApiKey, sameHash } from "../../auth/api-keys.js";
 import { errors } from "../../errors.js";
-import type { ReadScope, Store } from "../../store/types.js";
+import type { AccountStore, ReadScope } from "../../store/types.js";
 
 export interface Caller {
   accountId: string;
@@ -45,7 +45,7 @@ function keyHashOf(header: string | undefined): string {
   return hashApiKey(key);
 }
 
-export function createAuthenticator(store: Store) {
+export function createAuthenticator(store: AccountStore) {
   const lastTouched = new Map<string, number>();
 
   return async function authenticate(req: FastifyRequest): Promise<Caller> {
@@ -65,7 +65,10 @@ export function createAuthenticator(store: Store) {
     const now = Date.now();
     if (now - (lastTouched.get(found.key.id) ?? 0) > TOUCH_INTERVAL_MS) {
       lastTouched.set(found.key.id, now);
-      await store.touchApiKey(found.key.id, new Date(now).toISOString());
+      // Best effort: a database that refuses writes (full disk) must not refuse reads too.
+      await store.touchApiKey(found.key.id, new Date(now).toISOString()).catch((err: unknown) => {
+        req.log.warn({ err }, "could not record the key's last use");
+      });
     }
     const caller = { accountId: found.key.accountId, keyId: found.key.id, reads };
     req.caller = caller;

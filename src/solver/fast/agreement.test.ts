@@ -12,8 +12,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation, type InternalRunOptions } from "../simulation.js";
-import { constantMaterials } from "../testing.js";
+import { constantMaterials } from "../testing/index.js";
 import type { Boundary, SimulationSpec, Vec3 } from "../types.js";
+import { fieldEnergy } from "../yee.js";
 
 const WAVELENGTH = 1e-6;
 const STEP = WAVELENGTH / 16;
@@ -137,8 +138,8 @@ function spec(c: Case, steps: number): SimulationSpec {
 }
 
 const FAST_VARIANTS: { label: string; options: InternalRunOptions }[] = [
-  { label: "1 thread", options: { kernel: "fast", threads: 1 } },
-  { label: "3 threads", options: { kernel: "fast", threads: 3, minCellsPerThread: 0 } },
+  { label: "1 thread", options: { backend: "wasm", threads: 1 } },
+  { label: "3 threads", options: { backend: "wasm", threads: 3, minCellsPerThread: 0 } },
 ];
 
 function maxAbs(a: ArrayLike<number>): number {
@@ -158,11 +159,11 @@ describe("fast kernel agrees with the reference kernel", () => {
   for (const c of CASES) {
     it(`${c.name}: monitor phasors within ${TOLERANCE} relative`, async (t) => {
       const s = spec(c, 600);
-      const ref = await runWithMaterials(s, materials, { kernel: "reference" });
+      const ref = await runWithMaterials(s, materials, { backend: "reference" });
       assert.equal(ref.report.kernel, "reference");
       for (const v of FAST_VARIANTS) {
         const fast = await runWithMaterials(s, materials, v.options);
-        assert.equal(fast.report.kernel, "fast");
+        assert.equal(fast.report.kernel, "wasm");
         assert.equal(fast.report.threads, v.label === "1 thread" ? 1 : 3);
         let worst = 0;
         for (let m = 0; m < ref.monitors.length; m++) {
@@ -183,11 +184,10 @@ describe("fast kernel agrees with the reference kernel", () => {
     });
   }
 
-  // Every stored value except the ghost corners of ghost x-planes: the reference copies an
-  // x-plane before refreshing its y/z ghosts, the fast path after, so those entries (which
-  // no update reads) differ; the energy, which sums every stored value, is therefore checked
-  // against YeeGrid.energy on the fast path's own fields. Sweeps of 1, 2 and 4 time steps
-  // (temporal blocking, sweep.ts) on 1, 3 and 4 threads.
+  // Every stored value, ghosts included (both backends fill them from boundaries.ts's one
+  // description, x-plane copies after the plane's y/z ghosts); the energy, which sums every
+  // stored value, is checked against fieldEnergy on the wasm backend's own fields. Sweeps of
+  // 1, 2 and 4 time steps (temporal blocking, sweep.ts) on 1, 3 and 4 threads.
   it("every field value, both field sets, after 160 steps, in sweeps of 1–4 steps", async (t) => {
     const steps = 160;
     const variants: InternalRunOptions[] = [
@@ -197,12 +197,13 @@ describe("fast kernel agrees with the reference kernel", () => {
     ];
     for (const c of [CASES[0], CASES[2], CASES[3], CASES[4], CASES[5]]) {
       const s = spec(c, steps);
-      const ref = new FdtdSimulation(s, materials, { kernel: "reference", dftEvery: 4 });
+      const ref = new FdtdSimulation(s, materials, { backend: "reference", dftEvery: 4 });
+      await ref.prepare();
       for (let n = 0; n < steps; n++) ref.step();
-      const layout = ref.main.layout;
-      const sets = ref.main.im ? [ref.main.re, ref.main.im] : [ref.main.re];
+      const layout = ref.model.layout;
+      const sets = await ref.fields();
       for (const v of variants) {
-        const fast = new FdtdSimulation(s, materials, { kernel: "fast", dftEvery: 4, ...v });
+        const fast = new FdtdSimulation(s, materials, { backend: "wasm", dftEvery: 4, ...v });
         await fast.prepare();
         try {
           let sweeps = 0;
@@ -211,7 +212,7 @@ describe("fast kernel agrees with the reference kernel", () => {
             sweeps++;
           }
           assert.equal(fast.threads, v.threads);
-          const fastSets = fast.main.im ? [fast.main.re, fast.main.im] : [fast.main.re];
+          const fastSets = await fast.fields();
           let worst = 0;
           for (let set = 0; set < sets.length; set++) {
             for (let comp = 0; comp < 6; comp++) {
@@ -219,16 +220,7 @@ describe("fast kernel agrees with the reference kernel", () => {
               const b = fastSets[set].c[comp];
               const scale = maxAbs(a);
               let d = 0;
-              const ghost = (x: number, axis: number) => x < 0 || x >= layout.n[axis];
-              for (let i = -1; i <= layout.n[0]; i++) {
-                for (let j = -1; j <= layout.n[1]; j++) {
-                  for (let k = -1; k <= layout.n[2]; k++) {
-                    if (ghost(i, 0) && (ghost(j, 1) || ghost(k, 2))) continue;
-                    const p = layout.index(i, j, k);
-                    d = Math.max(d, Math.abs(a[p] - b[p]));
-                  }
-                }
-              }
+              for (let p = 0; p < layout.paddedCells; p++) d = Math.max(d, Math.abs(a[p] - b[p]));
               worst = Math.max(worst, d / scale);
             }
           }
@@ -238,9 +230,9 @@ describe("fast kernel agrees with the reference kernel", () => {
           );
           assert.ok(worst < 2 * TOLERANCE, `${c.name}: ${worst}`);
           // The kernel weights E in cells outside the update range (periodic ghosts, which
-          // YeeGrid.energy weights with the ε painted there) with the background ε.
-          const eYee = fast.main.energy();
-          const eFast = fast.energy();
+          // fieldEnergy weights with the ε painted there) with the background ε.
+          const eYee = fieldEnergy(fastSets, fast.model.medium);
+          const eFast = await fast.energy();
           const bound = c.boundaries.includes("periodic") ? 1e-3 : 1e-6;
           assert.ok(Math.abs(eFast / eYee - 1) < bound, `energy ${eFast} vs ${eYee}`);
         } finally {

@@ -8,6 +8,8 @@
  * takes milliseconds, but the threads of a small one arrive within microseconds of each
  * other, and a futex wake-up costs tens of microseconds.
  */
+import { INCIDENT_VALUES_PER_STEP } from "../tfsf.js";
+
 const COUNT = 0;
 const GENERATION = 1;
 const COMMAND = 2;
@@ -16,7 +18,7 @@ const BLOCK_BASE = 4;
 const BLOCK_DEPTH = 5;
 /** Most time steps one sweep may advance (incident slots are reserved for this many). */
 export const MAX_BLOCK_STEPS = 4;
-/** Byte offset of the f64 incident-field slots: 8 per time step of a block. */
+/** Byte offset of the f64 incident-field slots, INCIDENT_VALUES_PER_STEP per step of a block. */
 export const INCIDENT_BYTE_OFFSET = 64;
 /** Byte offset of the per-thread f64 partial sums. */
 export const PARTIAL_BYTE_OFFSET = 512;
@@ -41,7 +43,11 @@ export class ControlBlock {
     private readonly parties: number,
   ) {
     this.i32 = new Int32Array(buffer, 0, 16);
-    this.incident = new Float64Array(buffer, INCIDENT_BYTE_OFFSET, 8 * MAX_BLOCK_STEPS);
+    this.incident = new Float64Array(
+      buffer,
+      INCIDENT_BYTE_OFFSET,
+      INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS,
+    );
     this.partial = new Float64Array(buffer, PARTIAL_BYTE_OFFSET, MAX_THREADS);
   }
 

@@ -9,7 +9,7 @@ import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation } from "../simulation.js";
 import { pulseFor } from "../source.js";
-import { constantMaterials, lineSpec, pointMonitor, slab } from "../testing.js";
+import { constantMaterials, lineSpec, pointMonitor, slab } from "../testing/index.js";
 import { dftSampleInterval } from "./dft-cadence.js";
 
 const WAVELENGTH = 1e-6;

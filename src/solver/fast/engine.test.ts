@@ -1,5 +1,5 @@
 /**
- * The fast path's plumbing: thread counts, the 4 GiB limit, a failed thread ending the run
+ * The wasm backend's plumbing: thread counts, the 4 GiB limit, a failed thread ending the run
  * with an error instead of a hang, threads stopping with the run, and the report's figures.
  */
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { YeeLayout } from "../grid.js";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation } from "../simulation.js";
-import { constantMaterials } from "../testing.js";
+import { boxSpec, constantMaterials } from "../testing/index.js";
 import type { SimulationSpec } from "../types.js";
 import { Command, ControlBlock, KernelFailure } from "./barrier.js";
 import { threadsFor } from "./engine.js";
@@ -17,21 +17,10 @@ const materials = constantMaterials({ glass: 2.25 });
 
 function cube(cells: number, steps: number): SimulationSpec {
   const size = cells * STEP;
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [size, size, size],
-      resolution: STEP,
-      boundary_conditions: ["pml", "pml", "pml"],
-      pml_layers: 8,
-    },
-    source: {
-      source_type: "plane_wave",
-      wavelength: 20 * STEP,
-      polarization: "te",
-      direction: [0, 0, 1],
-      amplitude: 1,
-    },
+  return boxSpec({
+    sizeM: [size, size, size],
+    stepM: STEP,
+    wavelengthM: 20 * STEP,
     structures: [
       { type: "box", center: [0, 0, 0], size: [size / 3, size / 3, size / 3], material: "glass" },
     ],
@@ -44,13 +33,8 @@ function cube(cells: number, steps: number): SimulationSpec {
         components: ["Ey"],
       },
     ],
-    fdtd_settings: {
-      time_steps: steps,
-      courant_factor: 0.99,
-      convergence_threshold: 0,
-      check_every_n: 100,
-    },
-  };
+    timeSteps: steps,
+  });
 }
 
 describe("fast engine", () => {
@@ -81,7 +65,7 @@ describe("fast engine", () => {
     try {
       sim.step();
       // What a worker does when its task throws (thread.ts).
-      (sim.fast as unknown as { control: ControlBlock }).control.fail();
+      (sim.stepper as unknown as { control: ControlBlock }).control.fail();
       assert.throws(() => sim.step(), /fast kernel failed/);
     } finally {
       sim.dispose();
@@ -93,7 +77,7 @@ describe("fast engine", () => {
       threads: 2,
       minCellsPerThread: 0,
     });
-    assert.equal(r.report.kernel, "fast");
+    assert.equal(r.report.kernel, "wasm");
     assert.equal(r.report.threads, 2);
     assert.equal(r.report.stepsRun, 40);
     const cells = r.report.grid[0] * r.report.grid[1] * r.report.grid[2];
@@ -104,7 +88,7 @@ describe("fast engine", () => {
       stepping > 0 && stepping < r.report.wallSeconds,
       `${stepping} s vs ${r.report.wallSeconds} s`,
     );
-    const reference = await runWithMaterials(cube(40, 40), materials, { kernel: "reference" });
+    const reference = await runWithMaterials(cube(40, 40), materials, { backend: "reference" });
     assert.equal(reference.report.threads, 1);
     assert.equal(reference.report.kernel, "reference");
   });

@@ -75,6 +75,54 @@ function directions(kind: Kind, c: number) {
   return { d1, d2, q1: kind === "E" ? 0 : 2, q2: kind === "E" ? 1 : 3 };
 }
 
+/**
+ * The loops over a span's $n cells: UNROLL vectors per iteration while they last, then single
+ * vectors, then a scalar tail; `body(ty, unroll)` advances the pointers and $n itself.
+ */
+function spanLoops(body: (ty: Ty, unroll: number) => string): string {
+  return `(block $v2done (loop $v2loop
+      (br_if $v2done (i32.lt_s (local.get $n) (i32.const ${4 * UNROLL})))
+        ${body("v", UNROLL)}
+      (br $v2loop)))
+    (block $vdone (loop $vloop
+      (br_if $vdone (i32.lt_s (local.get $n) (i32.const 4)))
+        ${body("v", 1)}
+      (br $vloop)))
+    (block $sdone (loop $sloop
+      (br_if $sdone (i32.le_s (local.get $n) (i32.const 0)))
+        ${body("s", 1)}
+      (br $sloop)))`;
+}
+
+/**
+ * Text builders for one cell group of a span: `ty` "v" (4 lanes, f32x4) or "s" (a scalar),
+ * loads and stores at byte offset `off + shift` from a pointer local, arithmetic, locals
+ * with the width suffix, span parameters, and the flush of tiny values to zero.
+ */
+function emitters(ty: Ty, shift: number, tiny: string) {
+  const T = ty === "v" ? "f32x4" : "f32";
+  const sfx = ty === "v" ? "v" : "s";
+  return {
+    sfx,
+    ld: (off: number, ptr = "pb") =>
+      ty === "v"
+        ? `(v128.load offset=${off + shift} align=4 (local.get $${ptr}))`
+        : `(f32.load offset=${off + shift} (local.get $${ptr}))`,
+    st: (off: number, ptr: string, val: string) =>
+      ty === "v"
+        ? `(v128.store offset=${off + shift} align=4 (local.get $${ptr}) ${val})`
+        : `(f32.store offset=${off + shift} (local.get $${ptr}) ${val})`,
+    op: (name: string, a: string, b: string) => `(${T}.${name} ${a} ${b})`,
+    get: (name: string) => `(local.get $${name}${sfx})`,
+    par: (name: string) => (ty === "v" ? `(local.get $${name}v)` : `(local.get $${name})`),
+    // |x| ≤ flushBelow → 0 (two compares and a mask: far cheaper than denormal assists).
+    flush: (local: string) =>
+      ty === "v"
+        ? `(local.set $${local}v (v128.and (local.get $${local}v) (f32x4.gt (v128.and (local.get $${local}v) (local.get $absv)) (local.get $tinyv))))`
+        : `(local.set $${local}s (select (local.get $${local}s) (f32.const 0) (f32.gt (f32.abs (local.get $${local}s)) (f32.const ${tiny}))))`,
+  };
+}
+
 class Generator {
   private readonly L: YeeLayout;
   private readonly P: FastMemoryPlan;
@@ -151,20 +199,7 @@ class Generator {
       return lines;
     };
     const cells = (ty: Ty, shift: number) => {
-      const T = ty === "v" ? "f32x4" : "f32";
-      const sfx = ty === "v" ? "v" : "s";
-      const ld = (off: number, ptr: string) =>
-        ty === "v"
-          ? `(v128.load offset=${off + shift} align=4 (local.get $${ptr}))`
-          : `(f32.load offset=${off + shift} (local.get $${ptr}))`;
-      const store = (off: number, ptr: string, val: string) =>
-        ty === "v"
-          ? `(v128.store offset=${off + shift} align=4 (local.get $${ptr}) ${val})`
-          : `(f32.store offset=${off + shift} (local.get $${ptr}) ${val})`;
-      const op = (name: string, a: string, b: string) => `(${T}.${name} ${a} ${b})`;
-      const get = (name: string) => `(local.get $${name}${sfx})`;
-      const param = (name: string) =>
-        ty === "v" ? `(local.get $${name}v)` : `(local.get $${name})`;
+      const { sfx, ld, st: store, op, get, par: param, flush } = emitters(ty, shift, tiny);
       // Per-direction coefficient: along z a per-k load, along x/y the span's constant.
       const inv = (slot: 1 | 2, d: number) =>
         d === 2 ? ld(arr.inv[2] + 4, "K") : param(`inv${slot}`);
@@ -175,11 +210,6 @@ class Generator {
       lines.push(`(local.set $d1${sfx} ${op("sub", ld(st.g1[0], "pb"), ld(st.g1[1], "pb"))})`);
       lines.push(`(local.set $t1${sfx} ${op("mul", get("d2"), inv(1, d1))})`);
       lines.push(`(local.set $t2${sfx} ${op("mul", get("d1"), inv(2, d2))})`);
-      // |x| ≤ flushBelow → 0 (two compares and a mask: far cheaper than denormal assists).
-      const flush = (local: string) =>
-        ty === "v"
-          ? `(local.set $${local}v (v128.and (local.get $${local}v) (f32x4.gt (v128.and (local.get $${local}v) (local.get $absv)) (local.get $tinyv))))`
-          : `(local.set $${local}s (select (local.get $${local}s) (f32.const 0) (f32.gt (f32.abs (local.get $${local}s)) (f32.const ${tiny}))))`;
       const psi = (slot: 1 | 2, d: number, diff: string) => {
         lines.push(
           `(local.set $ps${sfx} ${op("add", op("mul", bco(slot, d), ld(0, `q${slot}`)), op("mul", cco(slot, d), get(diff)))})`,
@@ -222,18 +252,7 @@ class Generator {
     (local.set $tinyv (f32x4.splat (f32.const ${tiny})))
     (local.set $absv (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
     (local.set $chv (f32x4.splat (f32.const ${ch})))
-    (block $v2done (loop $v2loop
-      (br_if $v2done (i32.lt_s (local.get $n) (i32.const ${4 * UNROLL})))
-        ${body("v", UNROLL)}
-      (br $v2loop)))
-    (block $vdone (loop $vloop
-      (br_if $vdone (i32.lt_s (local.get $n) (i32.const 4)))
-        ${body("v", 1)}
-      (br $vloop)))
-    (block $sdone (loop $sloop
-      (br_if $sdone (i32.le_s (local.get $n) (i32.const 0)))
-        ${body("s", 1)}
-      (br $sloop))))`;
+    ${spanLoops(body)})`;
   }
 
   /** Static z segments of a component's row: [k0, k1) and the z face whose ψ applies. */
@@ -489,23 +508,7 @@ class Generator {
     const tiny = f32c(this.input.flushBelow);
     const qName = ["qx", "qy", "qz"];
     const cells = (ty: Ty, shift: number) => {
-      const T = ty === "v" ? "f32x4" : "f32";
-      const sfx = ty === "v" ? "v" : "s";
-      const ld = (off: number, ptr = "pb") =>
-        ty === "v"
-          ? `(v128.load offset=${off + shift} align=4 (local.get $${ptr}))`
-          : `(f32.load offset=${off + shift} (local.get $${ptr}))`;
-      const st = (off: number, ptr: string, val: string) =>
-        ty === "v"
-          ? `(v128.store offset=${off + shift} align=4 (local.get $${ptr}) ${val})`
-          : `(f32.store offset=${off + shift} (local.get $${ptr}) ${val})`;
-      const op = (name: string, a: string, b: string) => `(${T}.${name} ${a} ${b})`;
-      const get = (name: string) => `(local.get $${name}${sfx})`;
-      const par = (name: string) => (ty === "v" ? `(local.get $${name}v)` : `(local.get $${name})`);
-      const flush = (local: string) =>
-        ty === "v"
-          ? `(local.set $${local}v (v128.and (local.get $${local}v) (f32x4.gt (v128.and (local.get $${local}v) (local.get $absv)) (local.get $tinyv))))`
-          : `(local.set $${local}s (select (local.get $${local}s) (f32.const 0) (f32.gt (f32.abs (local.get $${local}s)) (f32.const ${tiny}))))`;
+      const { sfx, ld, st, op, get, par, flush } = emitters(ty, shift, tiny);
       const lines: string[] = [];
       // Sources at p, shared by two components each, and the per-k z coefficients.
       const src = kind === "H" ? 0 : 3;
@@ -613,18 +616,7 @@ class Generator {
     (local.set $chv (f32x4.splat (f32.const ${ch})))
     (local.set $tinyv (f32x4.splat (f32.const ${tiny})))
     (local.set $absv (v128.const i32x4 0x7fffffff 0x7fffffff 0x7fffffff 0x7fffffff))
-    (block $v2done (loop $v2loop
-      (br_if $v2done (i32.lt_s (local.get $n) (i32.const ${4 * UNROLL})))
-        ${body("v", UNROLL)}
-      (br $v2loop)))
-    (block $vdone (loop $vloop
-      (br_if $vdone (i32.lt_s (local.get $n) (i32.const 4)))
-        ${body("v", 1)}
-      (br $vloop)))
-    (block $sdone (loop $sloop
-      (br_if $sdone (i32.le_s (local.get $n) (i32.const 0)))
-        ${body("s", 1)}
-      (br $sloop))))`;
+    ${spanLoops(body)})`;
   }
 
   /**

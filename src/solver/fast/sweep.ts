@@ -19,36 +19,19 @@
  *  2. The skipped edge tasks, level by level, right edge before left edge: the right edge of
  *     level l needs the neighbour's left edge of level l−1, the left edge of level l the
  *     neighbour's right edge of level l, so no thread waits on a chain.
- * Ghost x-planes are tasks too: PMC mirrors right after their source plane, periodic
- * (Bloch) copies between the last and the first slab with the same two rules.
+ * Ghosts (boundaries.ts's copies) follow the task of their source plane: y and z ghosts
+ * within the plane, x-plane copies (PMC mirrors, periodic/Bloch copies between the last and
+ * the first slab) after waiting for the tasks that read the destination's previous values,
+ * then publishing the destination's counter when no task owns that plane.
  * D = 1 is the plain sweep: H then E per plane, the first plane's E after the neighbour's.
  *
  * The sweep runs in every kernel thread, the calling thread included, on views of the one
  * shared memory.
  */
+import { GhostPlanes, type GhostCopies, type GhostCopy } from "../boundaries.js";
+import { INCIDENT_VALUES_PER_STEP, TfsfPlanes, type TfsfConfig } from "../tfsf.js";
 import type { Boundary } from "../types.js";
 import { INCIDENT_BYTE_OFFSET, KernelFailure, MAX_BLOCK_STEPS } from "./barrier.js";
-
-/**
- * A TFSF correction of one component on one plane normal to the propagation axis:
- * F += w·inc per cell of the plane, w = coef·(cb)·e^{i k_t·r} precomputed per cell.
- */
-export interface TfsfTerm {
-  comp: number;
-  /** Index of the plane along the propagation axis. */
-  plane: number;
-  /** Slot (re, im at 2·slot, 2·slot+1, plus 8 per step of the block) of the incident value. */
-  slot: number;
-  /** Re and Im of w per transverse cell (u, v), indexed (iu+1)·(nv+2) + (iv+1). */
-  wRe: Float64Array;
-  wIm: Float64Array;
-}
-
-export interface TfsfConfig {
-  axis: number;
-  h: TfsfTerm[];
-  e: TfsfTerm[];
-}
 
 /** Everything a thread needs besides the memory and the compiled kernel (structured-clonable). */
 export interface SweepConfig {
@@ -56,7 +39,8 @@ export interface SweepConfig {
   strides: [number, number, number];
   paddedCells: number;
   boundaries: [Boundary, Boundary, Boundary];
-  blochPhase: [number, number, number];
+  /** The boundary ghost copies after each half step (boundaries.ts). */
+  ghosts: GhostCopies;
   sets: number;
   /** Byte address of each component of field set 0, and the distance to set 1. */
   components: number[];
@@ -111,11 +95,14 @@ export class SlabSweeper {
   private readonly linkLeft: boolean;
   private readonly linkRight: boolean;
   private readonly periodicX: boolean;
-  private readonly pmcX: boolean;
+  /** Planes that have tasks, over all threads: [0, taskPlanes). */
+  private readonly taskPlanes: number;
+  private readonly ghosts: GhostPlanes;
+  /** Per kind (H, E), the copies along x keyed by their source plane. */
+  private readonly xCopies: Map<number, GhostCopy[]>[];
   /** Task lists (kind, plane, level) per block depth, built on first use. */
   private readonly orders = new Map<number, Int32Array>();
-  /** Row length of the TFSF weight patterns: n_v + 2 along the second transverse axis. */
-  private readonly tfsfStride: number;
+  private readonly tfsf: TfsfPlanes | null;
   /** Incident slot offset of the task being run (8 per step of the block). */
   private slotBase = 0;
 
@@ -134,7 +121,11 @@ export class SlabSweeper {
         ),
       );
     }
-    this.incident = new Float64Array(buffer, INCIDENT_BYTE_OFFSET, 8 * MAX_BLOCK_STEPS);
+    this.incident = new Float64Array(
+      buffer,
+      INCIDENT_BYTE_OFFSET,
+      INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS,
+    );
     this.planes = cfg.n[0] + 2;
     this.progress = new Int32Array(buffer, cfg.progress, 2 * this.planes);
     [this.lo, this.hi] = cfg.slabs[thread];
@@ -142,21 +133,29 @@ export class SlabSweeper {
     this.first = thread === 0;
     this.last = thread === threads - 1;
     this.periodicX = cfg.boundaries[0] === "periodic";
-    this.pmcX = cfg.boundaries[0] === "pmc";
-    this.taskHi = this.last && this.periodicX ? Math.min(this.hi, cfg.n[0]) : this.hi;
+    this.taskPlanes = this.periodicX ? cfg.n[0] : cfg.n[0] + 1;
+    this.taskHi = Math.min(this.hi, this.taskPlanes);
+    this.ghosts = new GhostPlanes(this.f, cfg.n, cfg.strides);
+    this.xCopies = [cfg.ghosts.h, cfg.ghosts.e].map((copies) => {
+      const bySource = new Map<number, GhostCopy[]>();
+      for (const c of copies) {
+        if (c.axis === 0) bySource.set(c.src, [...(bySource.get(c.src) ?? []), c]);
+      }
+      return bySource;
+    });
     this.linkLeft = !this.first || this.periodicX;
     this.linkRight = !this.last || this.periodicX;
-    this.tfsfStride = cfg.tfsf ? cfg.n[(cfg.tfsf.axis + 2) % 3] + 2 : 0;
+    this.tfsf = cfg.tfsf ? new TfsfPlanes(cfg.tfsf, this.f, cfg) : null;
   }
 
   /**
-   * Marks the ghost plane −1 ready where no task writes it (H for PML/PEC walls, E unless
-   * periodic). Call once, on one thread, before the first block.
+   * Marks the ghost plane −1 of H and of E ready where no copy writes it (no task ever
+   * does). Call once, on one thread, before the first block.
    */
   initProgress(): void {
-    if (this.periodicX) return;
-    if (!this.pmcX) this.progress[0] = READY;
-    this.progress[this.planes] = READY;
+    const writes = (copies: GhostCopy[]) => copies.some((c) => c.axis === 0 && c.dst === -1);
+    if (!writes(this.cfg.ghosts.h)) this.progress[0] = READY;
+    if (!writes(this.cfg.ghosts.e)) this.progress[this.planes] = READY;
   }
 
   /** Advances this thread's planes from `base` to `base + depth` time steps. */
@@ -164,16 +163,10 @@ export class SlabSweeper {
     const order = this.order(depth);
     for (let t = 0; t < order.length; t += 3) {
       const level = base + order[t + 2];
-      this.slotBase = 8 * (order[t + 2] - 1);
+      this.slotBase = INCIDENT_VALUES_PER_STEP * (order[t + 2] - 1);
       if (order[t] === H) this.taskH(order[t + 1], level);
       else this.taskE(order[t + 1], level);
     }
-    if (!this.periodicX) return;
-    // Ghosts nothing reads during the block (Hx at n, Ex at −1), for monitors and energy.
-    const nx = this.cfg.n[0];
-    const t = this.cfg.blochPhase[0];
-    if (this.first) this.copyPlaneX(3, 0, nx, t);
-    if (this.last) this.copyPlaneX(0, nx - 1, -1, -t);
   }
 
   /** Σ ε|E|² + η0²|H|² over this thread's padded planes (thread 0 adds plane −1). */
@@ -248,24 +241,9 @@ export class SlabSweeper {
     this.waitFor(E, i, level - 1);
     this.waitFor(E, i + 1, level - 1);
     for (let s = 0; s < this.cfg.sets; s++) this.kernel.h(i, s);
-    this.tfsf(i, true);
-    this.ghostsH(i);
-    const nx = this.cfg.n[0];
-    if (this.pmcX) {
-      // Mirrors overwrite H_{L−1} at the ghost plane, read by E_{L−1} of the wall plane:
-      // the same thread ran that task earlier (the slab split keeps n−1 and n together).
-      if (i === 0) {
-        for (const c of [4, 5]) this.copyPlaneX(c, 0, -1, Math.PI);
-        this.publish(H, -1, level);
-      }
-      if (i === nx - 1) for (const c of [4, 5]) this.copyPlaneX(c, nx - 1, nx, Math.PI);
-    } else if (this.periodicX && i === nx - 1) {
-      // H_L(−1) ← H_L(n−1) once E_{L−1}(0) has read H_{L−1}(−1).
-      this.waitFor(E, 0, level - 1);
-      const t = -this.cfg.blochPhase[0];
-      for (const c of [4, 5]) this.copyPlaneX(c, nx - 1, -1, t);
-      this.publish(H, -1, level);
-    }
+    this.tfsf?.apply(i, true, this.incident, this.slotBase);
+    this.ghosts.inPlane(i, this.cfg.ghosts.h);
+    this.copyXPlanes(H, i, level);
     this.publish(H, i, level);
   }
 
@@ -274,230 +252,40 @@ export class SlabSweeper {
     this.waitFor(H, i, level);
     this.waitFor(H, i - 1, level);
     for (let s = 0; s < this.cfg.sets; s++) this.kernel.e(i, s);
-    this.tfsf(i, false);
-    this.ghostsE(i);
-    if (this.periodicX && i === 0) {
-      // E_L(n) ← E_L(0) once H_L(n−1) has read E_{L−1}(n).
-      const nx = this.cfg.n[0];
-      this.waitFor(H, nx - 1, level);
-      const t = this.cfg.blochPhase[0];
-      this.copyPlaneX(1, 0, nx, t);
-      this.copyPlaneX(2, 0, nx, t);
-      this.publish(E, nx, level);
-    }
+    this.tfsf?.apply(i, false, this.incident, this.slotBase);
+    this.ghosts.inPlane(i, this.cfg.ghosts.e);
+    this.copyXPlanes(E, i, level);
     this.publish(E, i, level);
   }
 
-  /** Ghosts of x-plane i along y and z after its H update (boundaries.ts, fillGhostsH). */
-  private ghostsH(i: number): void {
-    const { n, boundaries, blochPhase } = this.cfg;
-    for (let a = 1; a < 3; a++) {
-      const b = boundaries[a];
-      if (b === "periodic") {
-        const t = blochPhase[a];
-        for (let c = 0; c < 3; c++) {
-          if (c === a) this.copyInPlane(i, a, 3 + c, 0, n[a], t);
-          else this.copyInPlane(i, a, 3 + c, n[a] - 1, -1, -t);
-        }
-      } else if (b === "pmc") {
-        for (let c = 0; c < 3; c++) {
-          if (c === a) continue;
-          this.copyInPlane(i, a, 3 + c, 0, -1, Math.PI);
-          this.copyInPlane(i, a, 3 + c, n[a] - 1, n[a], Math.PI);
-        }
-      }
-    }
-  }
-
-  /** Ghosts of x-plane i along y and z after its E update (boundaries.ts, fillGhostsE). */
-  private ghostsE(i: number): void {
-    const { n, boundaries, blochPhase } = this.cfg;
-    for (let a = 1; a < 3; a++) {
-      if (boundaries[a] !== "periodic") continue;
-      const t = blochPhase[a];
-      for (let c = 0; c < 3; c++) {
-        if (c === a) this.copyInPlane(i, a, c, n[a] - 1, -1, -t);
-        else this.copyInPlane(i, a, c, 0, n[a], t);
-      }
-    }
-  }
-
   /**
-   * Within x-plane i, dst ← src·e^{iθ} along axis a (1 or 2), over indices 0…n of the other
-   * in-plane axis, like boundaries.ts's copyPlane restricted to one x-plane.
+   * The copies along x whose source is plane i, right after its task at `level`. First every
+   * task that reads the destination's previous values must have run: H(d) is read by E(d)
+   * and E(d+1) one level down, E(d) by H(d−1) and H(d) at this level (PMC: the slab split
+   * keeps planes n−1 and n on one thread, so those waits are already met; periodic: the
+   * waits between the first and the last slab). Then a destination no task owns (−1, or n
+   * for periodic x) is published at `level` for the tasks that wait on it.
    */
-  private copyInPlane(
-    i: number,
-    a: number,
-    comp: number,
-    src: number,
-    dst: number,
-    theta: number,
-  ): void {
-    const [sx, sy] = this.cfg.strides;
-    const n = this.cfg.n;
-    const base = (i + 1) * sx;
-    const re = this.f[0][comp];
-    const im = this.f.length > 1 ? this.f[1][comp] : null;
-    const cos = Math.cos(theta);
-    const sin = Math.sin(theta);
-    if (a === 1) {
-      // Rows j = src → j = dst, k = 0…nz: contiguous.
-      const from = base + (src + 1) * sy + 1;
-      const to = base + (dst + 1) * sy + 1;
-      const len = n[2] + 1;
-      if (im === null) {
-        if (cos >= 0) re.copyWithin(to, from, from + len);
-        else for (let k = 0; k < len; k++) re[to + k] = -re[from + k];
-        return;
-      }
-      for (let k = 0; k < len; k++) {
-        const xr = re[from + k];
-        const xi = im[from + k];
-        re[to + k] = xr * cos - xi * sin;
-        im[to + k] = xr * sin + xi * cos;
-      }
-      return;
-    }
-    // Columns k = src → k = dst for j = 0…ny.
-    const sign = cos >= 0 ? 1 : -1;
-    for (let j = 0; j <= n[1]; j++) {
-      const row = base + (j + 1) * sy;
-      const from = row + src + 1;
-      const to = row + dst + 1;
-      if (im === null) {
-        re[to] = sign * re[from];
+  private copyXPlanes(kind: number, i: number, level: number): void {
+    const copies = this.xCopies[kind].get(i);
+    if (!copies) return;
+    for (const c of copies) {
+      if (kind === H) {
+        this.waitForTask(E, c.dst, level - 1);
+        this.waitForTask(E, c.dst + 1, level - 1);
       } else {
-        const xr = re[from];
-        const xi = im[from];
-        re[to] = xr * cos - xi * sin;
-        im[to] = xr * sin + xi * cos;
+        this.waitForTask(H, c.dst - 1, level);
+        this.waitForTask(H, c.dst, level);
       }
+    }
+    for (const c of copies) this.ghosts.xPlane(c);
+    for (const c of copies) {
+      if (c.dst < 0 || c.dst >= this.taskPlanes) this.publish(kind, c.dst, level);
     }
   }
 
-  /**
-   * Whole padded x-plane dst ← src·e^{iθ}. Copying the ghosts along y and z with it gives the
-   * same values the reference gets by copying indices 0…n first and filling those ghosts of
-   * the destination afterwards, since the source plane's ghosts are already final.
-   */
-  private copyPlaneX(comp: number, src: number, dst: number, theta: number): void {
-    const sx = this.cfg.strides[0];
-    const from = (src + 1) * sx;
-    const to = (dst + 1) * sx;
-    const re = this.f[0][comp];
-    const im = this.f.length > 1 ? this.f[1][comp] : null;
-    const cos = Math.cos(theta);
-    const sin = Math.sin(theta);
-    if (im === null) {
-      if (cos >= 0) re.copyWithin(to, from, from + sx);
-      else for (let p = 0; p < sx; p++) re[to + p] = -re[from + p];
-      return;
-    }
-    for (let p = 0; p < sx; p++) {
-      const xr = re[from + p];
-      const xi = im[from + p];
-      re[to + p] = xr * cos - xi * sin;
-      im[to + p] = xr * sin + xi * cos;
-    }
-  }
-
-  /**
-   * The TFSF terms that fall on x-plane i (source.ts's applyPlane, one x-plane at a time):
-   * F += w·inc with w = coef·(cb)·e^{i k_t·r}, complex for Bloch runs.
-   */
-  private tfsf(i: number, isH: boolean): void {
-    const cfg = this.cfg.tfsf;
-    if (!cfg) return;
-    const { lo, hi } = this.cfg;
-    const [sx, sy] = this.cfg.strides;
-    const a = cfg.axis;
-    const nv = this.tfsfStride;
-    const terms = isH ? cfg.h : cfg.e;
-    for (let t = 0; t < terms.length; t++) {
-      const term = terms[t];
-      const comp = term.comp;
-      const incRe = this.incident[this.slotBase + 2 * term.slot];
-      const incIm = this.incident[this.slotBase + 2 * term.slot + 1];
-      const re = this.f[0][comp];
-      const im = this.f.length > 1 ? this.f[1][comp] : null;
-      const wRe = term.wRe;
-      const wIm = term.wIm;
-      // Cells of this x-plane on the term's plane: a run of `count` cells, field index
-      // p0 + n·dp, weight index w0 + n·dw.
-      let p0: number;
-      let dp: number;
-      let w0: number;
-      let dw: number;
-      let from: number;
-      let to: number;
-      if (a === 0) {
-        // u = y, v = z: the whole plane, row by row.
-        if (i !== term.plane) continue;
-        const k0 = lo[comp * 3 + 2];
-        const k1 = hi[comp * 3 + 2];
-        for (let j = lo[comp * 3 + 1]; j <= hi[comp * 3 + 1]; j++) {
-          addTerm(
-            re,
-            im,
-            (i + 1) * sx + (j + 1) * sy + 1 + k0,
-            1,
-            wRe,
-            wIm,
-            (j + 1) * nv + k0 + 1,
-            1,
-            k1 - k0 + 1,
-            incRe,
-            incIm,
-          );
-        }
-        continue;
-      }
-      if (i < lo[comp * 3] || i > hi[comp * 3]) continue;
-      if (a === 1) {
-        // u = z, v = x: the row j = plane, k along it.
-        from = lo[comp * 3 + 2];
-        to = hi[comp * 3 + 2];
-        p0 = (i + 1) * sx + (term.plane + 1) * sy + 1 + from;
-        dp = 1;
-        w0 = (from + 1) * nv + i + 1;
-        dw = nv;
-      } else {
-        // u = x, v = y: the column k = plane, j along it.
-        from = lo[comp * 3 + 1];
-        to = hi[comp * 3 + 1];
-        p0 = (i + 1) * sx + (from + 1) * sy + term.plane + 1;
-        dp = sy;
-        w0 = (i + 1) * nv + from + 1;
-        dw = 1;
-      }
-      addTerm(re, im, p0, dp, wRe, wIm, w0, dw, to - from + 1, incRe, incIm);
-    }
-  }
-}
-
-/** F[p0 + n·dp] += w[w0 + n·dw]·inc for n < count (complex when `im` is given). */
-function addTerm(
-  re: Float32Array,
-  im: Float32Array | null,
-  p0: number,
-  dp: number,
-  wRe: Float64Array,
-  wIm: Float64Array,
-  w0: number,
-  dw: number,
-  count: number,
-  incRe: number,
-  incIm: number,
-): void {
-  let p = p0;
-  let w = w0;
-  if (im === null) {
-    for (let n = 0; n < count; n++, p += dp, w += dw) re[p] += wRe[w] * incRe;
-    return;
-  }
-  for (let n = 0; n < count; n++, p += dp, w += dw) {
-    re[p] += wRe[w] * incRe - wIm[w] * incIm;
-    im[p] += wIm[w] * incRe + wRe[w] * incIm;
+  /** waitFor, for planes that have tasks (others have no counter anyone advances). */
+  private waitForTask(kind: number, plane: number, level: number): void {
+    if (plane >= 0 && plane < this.taskPlanes) this.waitFor(kind, plane, level);
   }
 }

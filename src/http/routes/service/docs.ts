@@ -9,12 +9,28 @@ type Json = Record<string, unknown>;
 
 const esc = (s: unknown) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function schemaBlock(schema: unknown): string {
-  return `<pre>${esc(JSON.stringify(schema, null, 2))}</pre>`;
+/** `schema` with every `#/components/schemas/` reference replaced by the schema it names. */
+function inlineRefs(schema: unknown, components: Json, seen: string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => inlineRefs(s, components, seen));
+  if (typeof schema !== "object" || schema === null) return schema;
+  const { $ref, ...rest } = schema as Json;
+  const prefix = "#/components/schemas/";
+  if (typeof $ref === "string" && $ref.startsWith(prefix)) {
+    const name = $ref.slice(prefix.length);
+    // A schema that contains itself is shown once, then by name.
+    if (seen.includes(name) || !(name in components)) return schema;
+    return { ...(inlineRefs(components[name], components, [...seen, name]) as Json), ...rest };
+  }
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [k, inlineRefs(v, components, seen)]),
+  );
 }
 
 export function renderReference(doc: Json): string {
   const info = (doc.info ?? {}) as Json;
+  const components = ((doc.components as Json | undefined)?.schemas ?? {}) as Json;
+  const schemaBlock = (schema: unknown) =>
+    `<pre>${esc(JSON.stringify(inlineRefs(schema, components), null, 2))}</pre>`;
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Json>>;
   const ops: string[] = [];
   const toc: string[] = [];
@@ -65,13 +81,28 @@ ${ops.join("\n")}
 </body></html>`;
 }
 
+const documentSchema = (operationId: string, summary: string) => ({
+  operationId,
+  summary,
+  description: "No authentication.",
+  tags: ["service"],
+  security: [],
+});
+
 export function docsRoutes(app: App, _deps: RouteDeps): void {
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-  app.get("/docs", { schema: { hide: true } }, async (_req, reply) =>
-    reply
-      .type("text/html; charset=utf-8")
-      // The page is static HTML with one inline style sheet: nothing else may load or run.
-      .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-      .send(renderReference(app.swagger() as Json)),
+  app.get(
+    "/openapi.json",
+    { schema: documentSchema("getOpenApiDocument", "This OpenAPI 3.1 document") },
+    async () => app.swagger(),
+  );
+  app.get(
+    "/docs",
+    { schema: documentSchema("getApiReference", "API reference page") },
+    async (_req, reply) =>
+      reply
+        .type("text/html; charset=utf-8")
+        // The page is static HTML with one inline style sheet: nothing else may load or run.
+        .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+        .send(renderReference(app.swagger() as Json)),
   );
 }

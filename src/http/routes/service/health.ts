@@ -1,21 +1,34 @@
 import Type from "typebox";
+import { storeUnavailability } from "../../../store/errors.js";
 import type { App, RouteDeps } from "../../types.js";
 
-export function health(app: App, { store, workerRunning }: RouteDeps): void {
+/** How long one write probe's answer stands, so that frequent health checks write rarely. */
+const PROBE_INTERVAL_MS = 1000;
+
+export function health(app: App, { stores, jobs: jobService, workerRunning }: RouteDeps): void {
+  let probe: { at: number; writable: boolean } = { at: 0, writable: true };
   app.get(
     "/health",
     {
       schema: {
+        operationId: "getHealth",
         summary: "Health",
-        description: "No authentication. 200 when the database answers, 503 otherwise.",
+        security: [],
+        description:
+          "No authentication. 200 when the database answers and takes writes; 503 when it does not answer (`database: unavailable`) or refuses writes, e.g. on a full disk (`database: not_writable`: a one-row write failed, or a submission was refused in the last 30 s and none has succeeded since).",
         tags: ["service"],
         response: {
-          200: Type.Object({
-            status: Type.String(),
-            database: Type.String(),
-            worker: Type.String(),
-            jobs: Type.Object({}, { additionalProperties: true }),
-          }),
+          200: Type.Object(
+            {
+              status: Type.String(),
+              database: Type.String(),
+              worker: Type.String({
+                description: "running, stopped, or external (no embedded worker).",
+              }),
+              jobs: Type.Object({}, { additionalProperties: true, description: "Jobs by status." }),
+            },
+            { title: "Health", description: "The service and its database answer." },
+          ),
           503: Type.Object({}, { additionalProperties: true }),
         },
       },
@@ -23,9 +36,9 @@ export function health(app: App, { store, workerRunning }: RouteDeps): void {
     async (req, reply) => {
       const worker = workerRunning();
       const workerState = worker === null ? "external" : worker ? "running" : "stopped";
+      let jobs: Record<string, number>;
       try {
-        const jobs = await store.countJobsByStatus();
-        return { status: "ok", database: "ok", worker: workerState, jobs };
+        jobs = await stores.jobs.countJobsByStatus();
       } catch (err) {
         // No authentication here: the cause goes to the log, not to whoever asks.
         req.log.error({ err }, "health check: the database did not answer");
@@ -37,6 +50,29 @@ export function health(app: App, { store, workerRunning }: RouteDeps): void {
           error_code: "not_ready",
         });
       }
+      const now = Date.now();
+      if (now - probe.at > PROBE_INTERVAL_MS) {
+        let writable = true;
+        try {
+          await stores.probeWrite(new Date(now).toISOString());
+        } catch (err) {
+          writable = false;
+          req.log.error({ err, reason: storeUnavailability(err) }, "health check: no writes");
+        }
+        probe = { at: now, writable };
+      }
+      if (!probe.writable || jobService.recentWriteRefusal() !== null) {
+        return reply.code(503).send({
+          status: "degraded",
+          database: "not_writable",
+          worker: workerState,
+          jobs,
+          detail:
+            "The database answers but does not take writes (is its disk full?): jobs can be read, not submitted.",
+          error_code: "not_ready",
+        });
+      }
+      return { status: "ok", database: "ok", worker: workerState, jobs };
     },
   );
 }

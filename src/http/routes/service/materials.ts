@@ -1,6 +1,5 @@
-import Type from "typebox";
 import { MATERIALS } from "../../../solver/materials.js";
-import { errorResponses } from "../../schemas.js";
+import { MaterialListSchema, errorResponses } from "../../schemas.js";
 import type { App, RouteDeps } from "../../types.js";
 
 export function listMaterials(app: App, _deps: RouteDeps): void {
@@ -17,23 +16,14 @@ export function listMaterials(app: App, _deps: RouteDeps): void {
     "/v1/materials",
     {
       schema: {
+        operationId: "listMaterials",
         summary: "List materials",
         description:
           "The material library: names usable in structures, models, references and valid wavelength ranges (metres).",
         tags: ["materials"],
         security: [{ bearerAuth: [] }],
         response: {
-          200: Type.Object({
-            materials: Type.Array(
-              Type.Object({
-                name: Type.String(),
-                aliases: Type.Array(Type.String()),
-                model: Type.String(),
-                reference: Type.String(),
-                valid_range_m: Type.Array(Type.Number()),
-              }),
-            ),
-          }),
+          200: MaterialListSchema,
           ...errorResponses,
         },
       },

@@ -5,7 +5,9 @@ export function metricsRoute(app: App, { metrics }: RouteDeps): void {
     "/metrics",
     {
       schema: {
+        operationId: "getMetrics",
         summary: "Prometheus metrics",
+        security: [],
         description: "No authentication. Prometheus text exposition format.",
         tags: ["service"],
       },

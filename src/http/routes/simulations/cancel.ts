@@ -6,6 +6,7 @@ export function cancelSimulation(app: App, { jobs }: RouteDeps): void {
     "/v1/simulations/:job_id/cancel",
     {
       schema: {
+        operationId: "cancelSimulation",
         summary: "Cancel a simulation",
         description:
           "A QUEUED job becomes FAILED at once; a RUNNING job stops at its next check (within about a second) and becomes FAILED with an error_detail saying it was cancelled. 409 if the job has already finished.",

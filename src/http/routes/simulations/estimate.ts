@@ -7,6 +7,7 @@ export function estimateSimulation(app: App, { jobs }: RouteDeps): void {
     "/v1/simulations/estimate",
     {
       schema: {
+        operationId: "estimateSimulation",
         summary: "Estimate a simulation",
         description:
           "Runs the same validation as submission and returns the grid, memory and time the run would take. Never queues a job.",

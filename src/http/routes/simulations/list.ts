@@ -7,6 +7,7 @@ export function listSimulations(app: App, { jobs }: RouteDeps): void {
     "/v1/simulations",
     {
       schema: {
+        operationId: "listSimulations",
         summary: "List your simulations",
         description: "The caller's jobs, newest first, paged with `cursor`.",
         tags: ["simulations"],

@@ -7,6 +7,7 @@ export function downloadResults(app: App, { jobs, config }: RouteDeps): void {
     "/v1/simulations/:job_id/results",
     {
       schema: {
+        operationId: "downloadResults",
         summary: "Download results",
         description: `302 to a pre-signed storage address, valid ${config.downloadUrlTtlSeconds} s, serving the HDF5 result file (Range requests supported). Verify it against the job's checksum (SHA-256).`,
         tags: ["simulations"],

@@ -6,6 +6,7 @@ export function getSimulation(app: App, { jobs }: RouteDeps): void {
     "/v1/simulations/:job_id",
     {
       schema: {
+        operationId: "getSimulation",
         summary: "Check a simulation's status",
         tags: ["simulations"],
         security: [{ bearerAuth: [] }],

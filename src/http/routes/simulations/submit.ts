@@ -13,6 +13,7 @@ export function submitSimulation(app: App, { jobs, config }: RouteDeps): void {
     "/v1/simulations",
     {
       schema: {
+        operationId: "submitSimulation",
         summary: "Submit a simulation",
         description:
           "Validates the request and queues it. 202 means the job is durably stored. While the caller has an active (QUEUED or RUNNING) job, the submission is refused with 409.",

@@ -6,10 +6,10 @@
  */
 import Type from "typebox";
 import { ApiError, errors } from "../../../errors.js";
-import { verifyDownload } from "../../../storage/signing.js";
+import type { LocalFileStorage } from "../../../storage/local.js";
 import { sendApiError } from "../../error-handler.js";
 import { ErrorBody } from "../../schemas.js";
-import type { App, RouteDeps } from "../../types.js";
+import type { App } from "../../types.js";
 
 /** Parses a single `bytes=` range against a size; null = whole file, "bad" = unsatisfiable. */
 export function parseRange(
@@ -34,13 +34,19 @@ export function parseRange(
   return { start, end };
 }
 
-export function storageDownload(app: App, { storage, signingSecret, config }: RouteDeps): void {
-  const prefix = new URL(config.storageUrl).pathname.replace(/\/$/, "");
+/**
+ * Mounted by the composition root with the local backend only (S3 serves its own pre-signed
+ * addresses); the backend owns the signing secret and checks the signature.
+ */
+export function storageDownload(app: App, storage: LocalFileStorage, storageUrl: string): void {
+  const prefix = new URL(storageUrl).pathname.replace(/\/$/, "");
   app.route({
     method: ["GET", "HEAD"],
     url: `${prefix}/objects/*`,
     schema: {
+      operationId: "downloadStoredResult",
       summary: "Download a stored result (pre-signed address)",
+      security: [],
       tags: ["storage"],
       querystring: Type.Object({
         expires: Type.String({ pattern: "^[0-9]{1,12}$" }),
@@ -61,14 +67,7 @@ export function storageDownload(app: App, { storage, signingSecret, config }: Ro
     handler: async (req, reply) => {
       const key = (req.params as { "*": string })["*"];
       const { expires, name, signature } = req.query;
-      const check = verifyDownload(
-        signingSecret,
-        key,
-        Number(expires),
-        name,
-        signature,
-        Math.floor(Date.now() / 1000),
-      );
+      const check = storage.checkSignature(key, Number(expires), name, signature);
       if (check === "invalid") throw errors.forbidden("The download address signature is invalid.");
       if (check === "expired") {
         throw errors.forbidden(
@@ -106,7 +105,7 @@ export function storageDownload(app: App, { storage, signingSecret, config }: Ro
         reply.header("Content-Length", String(object.bytes));
       }
       if (req.method === "HEAD") return reply.send();
-      return reply.send(storage.read(key, range ?? undefined));
+      return reply.send(await storage.read(key, range ?? undefined));
     },
   });
 }

@@ -1,0 +1,97 @@
+"""emsim: the Python client of the emsim FDTD simulation service.
+
+    import emsim
+    client = emsim.Client("http://127.0.0.1:8080", api_key="emsim_…")
+    path = client.run("examples/plane-wave-vacuum.json", "result.h5")
+    axis = emsim.load(path)["axis"]          # xarray.Dataset: wavelength, x, y, z in metres
+    print(abs(axis.Ey).mean().item())
+
+The client needs only the standard library; ``emsim.load`` needs h5py and numpy, and gives
+xarray Datasets when xarray is installed. Errors are in ``emsim.errors`` (also exported here).
+"""
+
+from ._http import RetryPolicy
+from ._version import __version__
+from .client import Client
+from .errors import (
+    ERROR_CODES,
+    ApiError,
+    AuthenticationError,
+    BadRequestError,
+    BodyTooLargeError,
+    ChecksumMismatchError,
+    ConflictError,
+    EmsimConnectionError,
+    EmsimError,
+    FieldError,
+    ForbiddenError,
+    ForbiddenJsonKeyError,
+    HeadersTooLargeError,
+    InternalServerError,
+    InvalidApiKeyFormatError,
+    JobFailedError,
+    JobFinishedError,
+    JobNotFoundError,
+    MalformedJsonError,
+    MethodNotAllowedError,
+    MissingApiKeyError,
+    NotFoundError,
+    NotReadyError,
+    ObjectNotFoundError,
+    RangeNotSatisfiableError,
+    RateLimitedError,
+    RequestTimeoutError,
+    ResultsNotReadyError,
+    ServiceUnavailableError,
+    SimulationAlreadyRunningError,
+    UnauthorizedError,
+    UnsupportedContentEncodingError,
+    UnsupportedMediaTypeError,
+    ValidationError,
+    WaitTimeout,
+)
+from .results import Monitor, Result, load
+
+__all__ = [
+    "__version__",
+    "Client",
+    "RetryPolicy",
+    "load",
+    "Result",
+    "Monitor",
+    "ERROR_CODES",
+    "ApiError",
+    "AuthenticationError",
+    "BadRequestError",
+    "BodyTooLargeError",
+    "ChecksumMismatchError",
+    "ConflictError",
+    "EmsimConnectionError",
+    "EmsimError",
+    "FieldError",
+    "ForbiddenError",
+    "ForbiddenJsonKeyError",
+    "HeadersTooLargeError",
+    "InternalServerError",
+    "InvalidApiKeyFormatError",
+    "JobFailedError",
+    "JobFinishedError",
+    "JobNotFoundError",
+    "MalformedJsonError",
+    "MethodNotAllowedError",
+    "MissingApiKeyError",
+    "NotFoundError",
+    "NotReadyError",
+    "ObjectNotFoundError",
+    "RangeNotSatisfiableError",
+    "RateLimitedError",
+    "RequestTimeoutError",
+    "ResultsNotReadyError",
+    "ServiceUnavailableError",
+    "SimulationAlreadyRunningError",
+    "UnauthorizedError",
+    "UnsupportedContentEncodingError",
+    "UnsupportedMediaTypeError",
+    "ValidationError",
+    "WaitTimeout",
+]

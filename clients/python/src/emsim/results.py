@@ -1,0 +1,211 @@
+"""Reading result files (docs/result-format.md) into numpy arrays or xarray Datasets.
+
+Reading HDF5 needs ``h5py`` and ``numpy`` (Debian: python3-h5py; pip: ``emsim[results]``);
+with ``xarray`` installed every monitor becomes an ``xarray.Dataset``. The rest of the
+package works without any of them.
+
+Each monitor always has a leading ``wavelength`` axis here, of length 1 when the monitor
+recorded one wavelength (the file then stores 3-D data), so the same code serves both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Union
+
+COMPONENTS = ("Ex", "Ey", "Ez", "Hx", "Hy", "Hz")
+_UNITS = {"E": "V/m", "H": "A/m"}
+_FIELD = {"E": "electric field", "H": "magnetic field"}
+
+
+def _numpy_h5py() -> Any:
+    try:
+        import h5py  # type: ignore[import-not-found]
+        import numpy  # type: ignore[import-not-found]
+    except ImportError as err:
+        raise ImportError(
+            "emsim.load needs h5py and numpy: apt install python3-h5py (Debian/Ubuntu), or "
+            "pip install 'emsim[results]'"
+        ) from err
+    return h5py, numpy
+
+
+def _xarray() -> Any:
+    try:
+        import xarray  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return xarray
+
+
+@dataclass
+class Monitor:
+    """One monitor's fields as numpy arrays. Lengths in metres, frequencies in hertz.
+
+    ``fields[component]`` is complex64 shaped (wavelength, x, y, z): the frequency-domain
+    phasor normalised by the source spectrum (V/m for E, A/m for H).
+    """
+
+    name: str
+    x: Any
+    y: Any
+    z: Any
+    wavelength: Any
+    frequency: Any
+    fields: Dict[str, Any]
+    attrs: Dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, component: str) -> Any:
+        return self.fields[component]
+
+
+class Result(Mapping[str, Any]):
+    """A result file: monitors by name (``xarray.Dataset`` or :class:`Monitor`), plus metadata.
+
+    ``request`` is the simulation with every default filled in, ``solver`` the run report
+    (steps run, converged, throughput), ``attrs`` the file's own attributes.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        monitors: Dict[str, Any],
+        request: Dict[str, Any],
+        solver: Dict[str, Any],
+        attrs: Dict[str, Any],
+    ) -> None:
+        self.path = path
+        self.monitors = monitors
+        self.request = request
+        self.solver = solver
+        self.attrs = attrs
+
+    @property
+    def job_id(self) -> Optional[str]:
+        return self.attrs.get("job_id")
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return self.monitors[name]
+        except KeyError:
+            raise KeyError(
+                f"no monitor {name!r} in {self.path}; it has {', '.join(self.monitors) or 'none'}"
+            ) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.monitors)
+
+    def __len__(self) -> int:
+        return len(self.monitors)
+
+    def __repr__(self) -> str:
+        return f"<emsim.Result {self.path}: job {self.job_id}, monitors {list(self.monitors)}>"
+
+
+def _attr(value: Any) -> Any:
+    """An HDF5 attribute as plain Python: bytes decoded, 1-element arrays unwrapped."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8")
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+        if isinstance(value, list) and len(value) == 1:
+            return value[0]
+    return value
+
+
+def _coordinate_attrs(name: str) -> Dict[str, str]:
+    if name == "wavelength":
+        return {
+            "units": "m",
+            "long_name": "vacuum wavelength",
+            "standard_name": "radiation_wavelength",
+        }
+    if name == "frequency":
+        return {"units": "Hz", "long_name": "frequency", "standard_name": "radiation_frequency"}
+    return {"units": "m", "long_name": name, "axis": name.upper()}
+
+
+def _read_monitor(group: Any, np: Any) -> Monitor:
+    attrs = {k: _attr(v) for k, v in group.attrs.items()}
+    wavelengths = np.atleast_1d(np.asarray(group.attrs["wavelengths"], dtype=np.float64))
+    frequencies = np.atleast_1d(np.asarray(group.attrs["frequencies"], dtype=np.float64))
+    x, y, z = (np.asarray(group[a][...], dtype=np.float64) for a in ("x", "y", "z"))
+    fields = {}
+    for component in COMPONENTS:
+        if component not in group:
+            continue
+        data = np.asarray(group[component][...]).astype(np.complex64, copy=False)
+        if data.ndim == 3:  # one wavelength: the file stores (x, y, z)
+            data = data[np.newaxis]
+        fields[component] = data
+    return Monitor(
+        str(group.name).rsplit("/", 1)[-1], x, y, z, wavelengths, frequencies, fields, attrs
+    )
+
+
+def _to_dataset(m: Monitor, xr: Any) -> Any:
+    dims = ("wavelength", "x", "y", "z")
+    data_vars = {}
+    for component, data in m.fields.items():
+        kind = component[0]
+        data_vars[component] = (
+            dims,
+            data,
+            {
+                "units": _UNITS[kind],
+                "long_name": f"{_FIELD[kind]} {component}",
+                "description": f"{component[1]} component of the {_FIELD[kind]} phasor, "
+                "normalised by the source spectrum",
+            },
+        )
+    coords = {
+        "wavelength": ("wavelength", m.wavelength, _coordinate_attrs("wavelength")),
+        "frequency": ("wavelength", m.frequency, _coordinate_attrs("frequency")),
+        "x": ("x", m.x, _coordinate_attrs("x")),
+        "y": ("y", m.y, _coordinate_attrs("y")),
+        "z": ("z", m.z, _coordinate_attrs("z")),
+    }
+    return xr.Dataset(data_vars, coords=coords, attrs={"monitor": m.name, **m.attrs})
+
+
+def load(
+    path: Union[str, "os.PathLike[str]"],
+    monitor: Optional[str] = None,
+    *,
+    as_xarray: Optional[bool] = None,
+) -> Any:
+    """Reads an emsim result file.
+
+    Returns a :class:`Result` (monitors by name, with ``request`` and ``solver``), or only the
+    monitor named ``monitor``. Each monitor is an ``xarray.Dataset`` with coordinates
+    ``wavelength`` (m), ``frequency`` (Hz), ``x``, ``y``, ``z`` (m) when xarray is installed,
+    else a :class:`Monitor` of numpy arrays. ``as_xarray=False`` asks for numpy even when
+    xarray is there; ``as_xarray=True`` fails without it.
+    """
+    h5py, np = _numpy_h5py()
+    xr = _xarray() if as_xarray is not False else None
+    if as_xarray and xr is None:
+        raise ImportError(
+            "as_xarray=True needs xarray: apt install python3-xarray, or pip install xarray"
+        )
+    path = os.fspath(path)
+    with h5py.File(path, "r") as f:
+        if _attr(f.attrs.get("format")) != "emsim-result":
+            raise ValueError(
+                f"{path} is not an emsim result file (no format='emsim-result' attribute)"
+            )
+        attrs = {k: _attr(v) for k, v in f.attrs.items()}
+        request = json.loads(_attr(f["simulation"].attrs["request_json"]))
+        solver = {k: _attr(v) for k, v in f["solver"].attrs.items()} if "solver" in f else {}
+        names: List[str] = list(f["monitors"].keys()) if "monitors" in f else []
+        if monitor is not None and monitor not in names:
+            raise KeyError(f"no monitor {monitor!r} in {path}; it has {', '.join(names) or 'none'}")
+        monitors = {}
+        for name in [monitor] if monitor is not None else names:
+            m = _read_monitor(f["monitors"][name], np)
+            monitors[name] = _to_dataset(m, xr) if xr is not None else m
+    if monitor is not None:
+        return monitors[monitor]
+    return Result(path, monitors, request, solver, attrs)

@@ -1,0 +1,192 @@
+/**
+ * The API's response bodies as JSON schemas: the one source of their shape. The server
+ * serialises and documents responses with them (src/http/, /openapi.json, where a schema's
+ * `title` is its component name), and the SDK's types are derived from them
+ * (src/client/types.ts), as the job record the service builds is (src/jobs/records.ts).
+ */
+import Type, { type Static } from "typebox";
+import { JOB_STATUSES, type JobStatus } from "./job-status.js";
+
+/*
+ * Nullable fields are written as `type: [T, "null"]` rather than `anyOf`: the serialiser
+ * (fast-json-stringify) handles a type list directly but tries each anyOf branch with a
+ * validator on every response, which cost about half the status endpoint's throughput.
+ */
+const nullableNumber = (description?: string) =>
+  Type.Unsafe<number | null>({ type: ["number", "null"], ...(description ? { description } : {}) });
+const nullableInteger = (description?: string) =>
+  Type.Unsafe<number | null>({
+    type: ["integer", "null"],
+    ...(description ? { description } : {}),
+  });
+const nullableString = (description: string) =>
+  Type.Unsafe<string | null>({ type: ["string", "null"], description });
+
+export const ErrorBody = Type.Object(
+  {
+    detail: Type.String({ description: "What went wrong, in words." }),
+    error_code: Type.String({ description: "Stable machine-readable code." }),
+  },
+  {
+    additionalProperties: true,
+    title: "Error",
+    description: "Error body (extra fields per error).",
+  },
+);
+
+export const ValidationErrorBody = Type.Object(
+  {
+    detail: Type.String({ description: "The first problem, naming the field and the bound." }),
+    error_code: Type.Literal("validation_error"),
+    errors: Type.Array(
+      Type.Object(
+        {
+          path: Type.String({ description: "The field, e.g. `domain.size[0]` or `query.limit`." }),
+          message: Type.String({ description: "What is wrong with it." }),
+        },
+        { title: "FieldError", description: "One problem: the field and what is wrong with it." },
+      ),
+      { maxItems: 50, description: "The first 50 problems, each naming the field and the bound." },
+    ),
+    error_count: Type.Integer({ description: "How many problems were found in all." }),
+  },
+  { title: "ValidationError", description: "The request is not valid: every problem found." },
+);
+
+export const ConflictBody = Type.Object(
+  {
+    detail: Type.String(),
+    error_code: Type.String(),
+    active_job_id: Type.String({ description: "The active job (the caller's own by default)." }),
+    retry_after: Type.Integer({ description: "Seconds until a submission is likely to succeed." }),
+  },
+  { title: "SimulationConflict", description: "A submission refused while a job is active." },
+);
+
+export const NotReadyBody = Type.Object(
+  {
+    detail: Type.String(),
+    error_code: Type.String(),
+    status: Type.String({ description: "The job's status (QUEUED, RUNNING or FAILED)." }),
+    retry_after: Type.Integer({ description: "Seconds until the results are likely ready." }),
+  },
+  { title: "ResultsNotReady", description: "Results asked for before the job COMPLETED." },
+);
+
+export const SubmissionAck = Type.Object(
+  {
+    job_id: Type.String({ format: "uuid" }),
+    status: Type.Literal("QUEUED"),
+    created_at: Type.String({ description: "ISO 8601 UTC" }),
+    message: Type.String(),
+  },
+  { title: "SubmissionAck", description: "The job is stored and QUEUED." },
+);
+
+export const JobProgressSchema = Type.Unsafe<{
+  step: number;
+  total_steps: number;
+  fraction: number;
+  last_relative_change: number | null;
+  mcells_per_second: number | null;
+} | null>({
+  type: ["object", "null"],
+  title: "JobProgress",
+  description: "Solver progress, or null before the first report.",
+  required: ["step", "total_steps", "fraction", "last_relative_change", "mcells_per_second"],
+  properties: {
+    step: Type.Integer(),
+    total_steps: Type.Integer(),
+    fraction: Type.Number(),
+    last_relative_change: nullableNumber(),
+    mcells_per_second: nullableNumber(),
+  },
+});
+
+export const JobRecordSchema = Type.Object(
+  {
+    job_id: Type.String({ format: "uuid" }),
+    status: Type.Unsafe<JobStatus>({ type: "string", enum: [...JOB_STATUSES] }),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    result_url: nullableString("API address of the results; set when COMPLETED."),
+    checksum: nullableString("SHA-256 hex of the result file; set when COMPLETED."),
+    checksum_algorithm: Type.Literal("sha256"),
+    error_detail: nullableString("Why the job FAILED; null otherwise."),
+    solver: Type.String(),
+    duration_seconds: Type.Number({
+      description: "Execution time: final once finished, so far while RUNNING, 0 while QUEUED.",
+    }),
+    metadata: Type.Unsafe<Record<string, unknown>>({
+      type: "object",
+      additionalProperties: true,
+      description: "The submitted metadata, echoed.",
+    }),
+    progress: JobProgressSchema,
+    started_at: nullableString("When the current or last attempt started."),
+    finished_at: nullableString("When the job reached COMPLETED or FAILED."),
+    cancel_requested: Type.Boolean(),
+    attempts: Type.Integer(),
+    result_bytes: nullableInteger("Size of the result file; set when COMPLETED."),
+    solver_report: Type.Unsafe<Record<string, unknown> | null>({
+      type: ["object", "null"],
+      additionalProperties: true,
+      description: "The solver's run report; set when COMPLETED.",
+    }),
+  },
+  { title: "JobRecord", description: "A simulation job and its state." },
+);
+
+export const JobListSchema = Type.Object(
+  {
+    jobs: Type.Array(JobRecordSchema),
+    next_cursor: nullableString("Pass as `cursor` for the next (older) page; null at the end."),
+  },
+  { title: "JobList", description: "One page of jobs, newest first." },
+);
+
+export const EstimateSchema = Type.Object(
+  {
+    grid: Type.Array(Type.Integer(), { description: "Cells per axis, PML included." }),
+    interior_grid: Type.Array(Type.Integer(), {
+      description: "Cells per axis inside domain.size.",
+    }),
+    cells: Type.Integer(),
+    time_steps: Type.Integer(),
+    dt_seconds: Type.Number(),
+    monitor_samples: Type.Integer(),
+    memory_bytes: Type.Integer(),
+    result_bytes: Type.Integer(),
+    estimated_seconds: Type.Integer({ description: "If the run uses all its time steps." }),
+    mcells_per_second_assumed: Type.Number(),
+  },
+  {
+    title: "Estimate",
+    description: "What a run would take, from the same validation as submission.",
+  },
+);
+
+export const MaterialSchema = Type.Object(
+  {
+    name: Type.String(),
+    aliases: Type.Array(Type.String()),
+    model: Type.String(),
+    reference: Type.String(),
+    valid_range_m: Type.Array(Type.Number(), {
+      description: "Shortest and longest valid vacuum wavelength in metres.",
+    }),
+  },
+  { title: "Material", description: "One entry of the material library." },
+);
+
+export const MaterialListSchema = Type.Object(
+  { materials: Type.Array(MaterialSchema) },
+  { title: "MaterialList", description: "The material library." },
+);
+
+export type JobProgress = NonNullable<Static<typeof JobProgressSchema>>;
+export type JobRecord = Static<typeof JobRecordSchema>;
+export type SubmissionAckBody = Static<typeof SubmissionAck>;
+export type JobList = Static<typeof JobListSchema>;
+export type Estimate = Static<typeof EstimateSchema>;
+export type MaterialInfo = Static<typeof MaterialSchema>;

@@ -1,0 +1,150 @@
+/**
+ * The one interface every time-stepping backend implements. FdtdSimulation (simulation.ts)
+ * builds the physics once — grid model, medium, TFSF terms, monitor cells, DFT cadence — as a
+ * `SteppingProblem`; a backend turns it into a `Stepper` that owns the main grid's fields
+ * (wherever it keeps them: JS arrays, a shared WebAssembly memory, GPU buffers), advances them,
+ * runs the monitors' DFT and hands back what the driver reads (monitor sums, energy, fields)
+ * through the interface, never by sharing memory. The plane-wave source's 1-D auxiliary line
+ * stays outside the backends: it is stepped on the CPU and passes its incident samples in.
+ *
+ * Backends: `reference` (plain TypeScript, one thread; reference-backend.ts) and `wasm`
+ * (generated WebAssembly SIMD kernels on several threads; fast/). A WebGPU backend fits the
+ * same shape: `advance` enqueues work, the read-backs are asynchronous.
+ */
+import { YeeLayout } from "./grid.js";
+import type { MonitorSampling } from "./monitors.js";
+import type { TfsfConfig } from "./tfsf.js";
+import type { FieldSet } from "./fields.js";
+import type { GridModel } from "./yee.js";
+
+/** The backends there are. */
+export const BACKEND_NAMES = ["wasm", "reference"] as const;
+export type BackendName = (typeof BACKEND_NAMES)[number];
+/** What configuration may ask for: a backend, or `auto` (the fastest this machine runs). */
+export const BACKEND_CHOICES = ["auto", ...BACKEND_NAMES] as const;
+export type BackendChoice = (typeof BACKEND_CHOICES)[number];
+
+/** A main grid to step: the model plus the source's TFSF terms and the monitors. */
+export interface SteppingProblem extends GridModel {
+  /** TFSF corrections (tfsf.ts), or null without a source. */
+  tfsf: TfsfConfig | null;
+  monitors: MonitorSampling[];
+  /** Monitors take a DFT sample after every step m with m % dftEvery === 0, weighted by it. */
+  dftEvery: number;
+  /**
+   * Steps a multi-step sweep must never straddle (the driver looks at the fields after every
+   * multiple of it: DFT samples, checks): a sweep length must divide it.
+   */
+  alignSteps: number;
+  /** Amplitude of the incident E in V/m (a scale for flushing denormals). */
+  amplitudeVPerM: number;
+}
+
+export interface StepperOptions {
+  /** Threads wanted (backends that use several); default the available cores. */
+  threads?: number;
+  /** Fewest cells per thread before a backend uses fewer threads (tests set 0). */
+  minCellsPerThread?: number;
+  /** Most time steps one sweep may advance (temporal blocking). */
+  stepsPerSweep?: number;
+}
+
+/** A prepared grid: fields allocated, kernels ready, threads started. */
+export interface Stepper {
+  readonly threads: number;
+  /** Time steps one sweep advances when the step index is a multiple of it (else 1). */
+  readonly stepsPerSweep: number;
+  /**
+   * Advances E^n, H^{n−½} → E^{n+count}, H^{n+count−½} (count 1, or stepsPerSweep at a
+   * multiple of it) with CPML, boundaries and the TFSF terms, whose incident values for step
+   * n + l are at `incident[INCIDENT_VALUES_PER_STEP·l …]` (tfsf.ts); then takes the monitors'
+   * DFT sample if n + count is a multiple of dftEvery.
+   */
+  advance(n: number, count: number, incident: Float64Array): void;
+  /** Σ ε_r|E|² + η0²|H|² over every stored value (ε0-scaled, see YeeGrid.energy). */
+  energy(): Promise<number>;
+  /** Per monitor, per recorded component: the raw DFT sums (DftRecorder layout). */
+  monitorSums(): Promise<Float64Array[][]>;
+  /** The main grid's field sets (real, then imaginary for Bloch runs), for tests. */
+  fields(): Promise<FieldSet[]>;
+  /** Releases threads and memory it holds; idempotent. */
+  dispose(): void;
+}
+
+/** The grid a backend is asked to hold, as known before the medium is built. */
+export interface GridSize {
+  layout: YeeLayout;
+  /** Absorber cells per axis on the low and high face. */
+  pml: readonly { lo: number; hi: number }[];
+  /** Two field sets (Bloch-periodic runs). */
+  complex: boolean;
+}
+
+/** How much of its bounded memory a backend needs for a grid, and the bound. */
+export interface BackendMemory {
+  /** Bytes that count against the bound. */
+  bytes: number;
+  /** The most those bytes may be, per run. */
+  limitBytes: number;
+  /** What is counted and why it is bounded, for messages. */
+  what: string;
+}
+
+export interface SolverBackend {
+  readonly name: BackendName;
+  /**
+   * Its memory for a grid (an estimate allowing ESTIMATED_RUNS_PER_ROW material runs where
+   * the real count is known only once the medium is built) and the most it can hold.
+   */
+  memory(grid: GridSize): BackendMemory;
+  /** Threads it would step a grid with when `wanted` are allowed. */
+  threadsFor(layout: YeeLayout, wanted: number, minCellsPerThread?: number): number;
+  /** Allocates the fields, prepares the kernels and starts the threads. */
+  prepare(problem: SteppingProblem, options: StepperOptions): Promise<Stepper>;
+}
+
+const gib = (bytes: number) => `${Number((bytes / 2 ** 30).toFixed(2))} GiB`;
+
+/**
+ * The largest grid of N³ cells, absorber included (12 PML layers on every face, the default),
+ * whose memory fits the backend's bound: a figure for messages and the documentation.
+ */
+export function largestCube(backend: SolverBackend, complex: boolean, pmlLayers = 12): number {
+  const key = `${backend.name} ${complex} ${pmlLayers}`;
+  const hit = cubes.get(key);
+  if (hit !== undefined) return hit;
+  const fits = (n: number) => {
+    const m = backend.memory({
+      layout: new YeeLayout([n, n, n], ["pml", "pml", "pml"]),
+      pml: [0, 1, 2].map(() => ({ lo: pmlLayers, hi: pmlLayers })),
+      complex,
+    });
+    return m.bytes <= m.limitBytes;
+  };
+  let lo = 2 * pmlLayers + 1;
+  let hi = lo;
+  while (fits(hi) && hi < 1 << 20) hi *= 2;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  cubes.set(key, lo);
+  return lo;
+}
+
+const cubes = new Map<string, number>();
+
+/**
+ * Throws a RangeError naming the bound when a grid would not fit the backend: called before
+ * the medium (the largest set-up allocation) is built, so a grid too large fails fast.
+ */
+export function assertFits(backend: SolverBackend, grid: GridSize): void {
+  const m = backend.memory(grid);
+  if (m.bytes <= m.limitBytes) return;
+  const cube = largestCube(backend, grid.complex);
+  throw new RangeError(
+    `the grid needs ${gib(m.bytes)} of ${m.what}; the ${backend.name} backend holds at most ` +
+      `${gib(m.limitBytes)} (about ${cube}³ cells with PML${grid.complex ? " for oblique incidence" : ""})`,
+  );
+}

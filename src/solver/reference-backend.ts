@@ -1,0 +1,90 @@
+/**
+ * The reference backend: the plain TypeScript kernel (kernel.ts) over the whole grid on one
+ * thread, each half step in the textbook order — bulk update, CPML ψ pass, TFSF terms,
+ * boundary ghosts — on float32 fields in JS arrays with float64 arithmetic. It is the
+ * baseline the WebAssembly backend is checked against (fast/agreement.test.ts) and the
+ * fallback where WebAssembly SIMD or shared memory is missing.
+ */
+import type {
+  BackendMemory,
+  GridSize,
+  SolverBackend,
+  Stepper,
+  SteppingProblem,
+} from "./backend.js";
+import type { FieldSet } from "./fields.js";
+import { referenceKernel } from "./kernel.js";
+import { MonitorRecorders } from "./monitors.js";
+import { INCIDENT_VALUES_PER_STEP, TfsfPlanes } from "./tfsf.js";
+import { YeeGrid } from "./yee.js";
+
+/**
+ * The largest typed array V8 allocates (buffer.constants.MAX_LENGTH in Node 20: 4 GiB);
+ * every field component is one such array.
+ */
+const MAX_ARRAY_BYTES = 2 ** 32;
+
+class ReferenceStepper implements Stepper {
+  readonly threads = 1;
+  readonly stepsPerSweep = 1;
+  private readonly grid: YeeGrid;
+  private readonly tfsf: TfsfPlanes | null;
+  private readonly monitors: MonitorRecorders;
+
+  constructor(private readonly problem: SteppingProblem) {
+    this.grid = new YeeGrid(problem);
+    const sets = this.grid.im ? [this.grid.re.c, this.grid.im.c] : [this.grid.re.c];
+    this.tfsf = problem.tfsf ? new TfsfPlanes(problem.tfsf, sets, problem.layout) : null;
+    this.monitors = new MonitorRecorders(problem.monitors);
+  }
+
+  advance(n: number, count: number, incident: Float64Array): void {
+    const { grid, tfsf, problem } = this;
+    const dt = problem.plan.dtSeconds;
+    for (let l = 0; l < count; l++) {
+      const slotBase = INCIDENT_VALUES_PER_STEP * l;
+      grid.updateH(referenceKernel);
+      tfsf?.applyAll(true, incident, slotBase);
+      grid.fillGhostsH();
+      grid.updateE(referenceKernel);
+      tfsf?.applyAll(false, incident, slotBase);
+      grid.fillGhostsE();
+      const m = n + l + 1;
+      if (m % problem.dftEvery === 0) {
+        this.monitors.record(grid.re, grid.im, m * dt, (m - 0.5) * dt, problem.dftEvery);
+      }
+    }
+  }
+
+  energy(): Promise<number> {
+    return Promise.resolve(this.grid.energy());
+  }
+
+  monitorSums(): Promise<Float64Array[][]> {
+    return Promise.resolve(this.monitors.sums());
+  }
+
+  fields(): Promise<FieldSet[]> {
+    return Promise.resolve(this.grid.im ? [this.grid.re, this.grid.im] : [this.grid.re]);
+  }
+
+  dispose(): void {}
+}
+
+export const referenceBackend: SolverBackend = {
+  name: "reference",
+
+  memory(grid: GridSize): BackendMemory {
+    return {
+      bytes: 4 * grid.layout.paddedCells,
+      limitBytes: MAX_ARRAY_BYTES,
+      what: "one array per field component (JavaScript typed arrays)",
+    };
+  },
+
+  threadsFor: () => 1,
+
+  prepare(problem: SteppingProblem): Promise<Stepper> {
+    return Promise.resolve(new ReferenceStepper(problem));
+  },
+};

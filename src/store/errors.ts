@@ -1,0 +1,51 @@
+/**
+ * Failures of the database itself (as opposed to a row that is missing), told apart so that
+ * the API can answer 503 "nothing was stored, try again" instead of 500, and /health can say
+ * why. The HTTP layer asks `storeUnavailability`; only this module knows the drivers' codes.
+ */
+
+export type StoreUnavailability = "full" | "unavailable";
+
+/** Thrown by a store when its database cannot be used now (the cause is kept for the log). */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly reason: StoreUnavailability,
+    cause: unknown,
+  ) {
+    super(
+      reason === "full"
+        ? "the database's disk is full"
+        : `the database cannot be used now: ${(cause as Error)?.message ?? String(cause)}`,
+      { cause },
+    );
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** SQLite result codes (better-sqlite3 puts the extended code in `err.code`). */
+const SQLITE_FULL = /^SQLITE_FULL/;
+const SQLITE_UNAVAILABLE = /^SQLITE_(IOERR|READONLY|CANTOPEN|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/;
+
+/**
+ * PostgreSQL SQLSTATEs: 53100 disk_full; class 08 (connection), 53 (insufficient resources),
+ * 57P (operator intervention: shutdown, cannot connect now), 58 (system error); and the
+ * socket errors and messages of the `pg` driver when the server is gone or does not answer.
+ */
+const PG_FULL = /^53100$/;
+const PG_UNAVAILABLE =
+  /^(08...|53...|57P0[1-4]|58...|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN)$/;
+const PG_GONE =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|connection timeout/i;
+
+/** "full" when the database's disk is full, "unavailable" when it cannot be used now. */
+export function storeUnavailability(err: unknown): StoreUnavailability | null {
+  if (err instanceof StoreUnavailableError) return err.reason;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === "string") {
+    if (SQLITE_FULL.test(code) || PG_FULL.test(code)) return "full";
+    if (SQLITE_UNAVAILABLE.test(code) || PG_UNAVAILABLE.test(code)) return "unavailable";
+  }
+  const message = (err as { message?: unknown } | null)?.message;
+  if (typeof message === "string" && PG_GONE.test(message)) return "unavailable";
+  return null;
+}

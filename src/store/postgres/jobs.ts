@@ -1,0 +1,312 @@
+/**
+ * The job queue in PostgreSQL: one table is the single source of truth for a job's record and
+ * its place in the queue (no queue library with a table of its own to keep in step).
+ *
+ * - Admission takes a transaction-scoped advisory lock on the scope (the account, or the whole
+ *   service), counts the scope's active jobs and inserts: two API servers admitting for the
+ *   same account serialise on the lock, so the 409 rule holds under concurrency.
+ * - A claim is one statement: the oldest QUEUED row `FOR UPDATE SKIP LOCKED`, made RUNNING.
+ *   Workers racing for jobs never wait on each other's rows and never take the same one.
+ * - Submissions and requeues `NOTIFY emsim_job_queued` in their transaction, cancellations
+ *   `emsim_job_cancel`: idle workers are woken at once, without polling the table.
+ * - The reaper (recoverStaleJobs, run by every worker) locks stale rows `SKIP LOCKED`, so
+ *   several workers sweeping at once each take different rows.
+ */
+import type {
+  AdmissionResult,
+  AdmissionRule,
+  JobCompletion,
+  JobProgress,
+  JobQueue,
+  JobRow,
+  JobStatus,
+  ListJobsOptions,
+  NewJob,
+  RecoveryRule,
+  StaleJobsOutcome,
+} from "../types.js";
+import { CHANNELS, type PgDatabase } from "./database.js";
+import { toJob, type Row } from "./rows.js";
+
+const ACTIVE = "('QUEUED','RUNNING')";
+/** Advisory-lock class of admission: (ADMIT, hash of the account) or (ADMIT, 0) for global. */
+const ADMIT = 0x61646d74; // "admt"
+
+export class PgJobQueue implements JobQueue {
+  constructor(private readonly d: PgDatabase) {}
+
+  async admitJob(job: NewJob, rule: AdmissionRule): Promise<AdmissionResult> {
+    return this.d.tx(async (c): Promise<AdmissionResult> => {
+      if (rule.scope === "account") {
+        await c.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [ADMIT, job.accountId]);
+      } else {
+        await c.query(`SELECT pg_advisory_xact_lock($1, 0)`, [ADMIT]);
+      }
+      const count = await c.query<{ n: string }>(
+        rule.scope === "account"
+          ? `SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE} AND account_id = $1`
+          : `SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE}`,
+        rule.scope === "account" ? [job.accountId] : [],
+      );
+      if (Number(count.rows[0]!.n) >= rule.limit) {
+        // Report the caller's own oldest active job when there is one.
+        const own = await c.query(
+          `SELECT * FROM jobs WHERE status IN ${ACTIVE} AND account_id = $1
+             ORDER BY created_at, seq LIMIT 1`,
+          [job.accountId],
+        );
+        const active =
+          own.rows[0] ??
+          (
+            await c.query(
+              `SELECT * FROM jobs WHERE status IN ${ACTIVE} ORDER BY created_at, seq LIMIT 1`,
+            )
+          ).rows[0];
+        return { admitted: false, active: toJob(active!) };
+      }
+      const { rows } = await c.query(
+        `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
+             metadata_json, created_at, updated_at)
+           VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $7) RETURNING *`,
+        [
+          job.jobId,
+          job.accountId,
+          job.solver,
+          job.requestJson,
+          job.specJson,
+          JSON.stringify(job.metadata),
+          job.createdAt,
+        ],
+      );
+      await c.query(`SELECT pg_notify($1, $2)`, [CHANNELS.queued, job.jobId]);
+      return { admitted: true, job: toJob(rows[0]!) };
+    });
+  }
+
+  /** Not cached: every process must see another's update at once. */
+  async getJob(jobId: string): Promise<JobRow | null> {
+    const { rows } = await this.d.query(`SELECT * FROM jobs WHERE job_id = $1`, [jobId]);
+    return rows[0] ? toJob(rows[0]) : null;
+  }
+
+  async listJobs(accountId: string, options: ListJobsOptions): Promise<JobRow[]> {
+    const before = options.before;
+    const { rows } = await this.d.query(
+      `SELECT * FROM jobs WHERE account_id = $1
+           AND ($2::text IS NULL OR status = $2)
+           AND ($3::timestamptz IS NULL OR created_at < $3
+                OR (created_at = $3 AND job_id < $4))
+         ORDER BY created_at DESC, job_id DESC LIMIT $5`,
+      [
+        accountId,
+        options.status ?? null,
+        before?.createdAt ?? null,
+        before?.jobId ?? null,
+        options.limit,
+      ],
+    );
+    return rows.map(toJob);
+  }
+
+  async claimNextJob(workerId: string, now: string): Promise<JobRow | null> {
+    const { rows } = await this.d.query(
+      `UPDATE jobs SET status = 'RUNNING', worker_id = $1, heartbeat_at = $2, updated_at = $2,
+           started_at = $2, attempts = attempts + 1, progress_json = NULL
+         WHERE job_id = (SELECT job_id FROM jobs WHERE status = 'QUEUED'
+                         ORDER BY created_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING *`,
+      [workerId, now],
+    );
+    return rows[0] ? toJob(rows[0]) : null;
+  }
+
+  async heartbeat(
+    jobId: string,
+    workerId: string,
+    now: string,
+    progress: JobProgress | null,
+  ): Promise<{ cancelRequested: boolean } | null> {
+    const { rows } = await this.d.query(
+      `UPDATE jobs SET heartbeat_at = $1,
+           progress_json = coalesce($2, progress_json),
+           updated_at = CASE WHEN $2::text IS NULL THEN updated_at ELSE $1 END
+         WHERE job_id = $3 AND worker_id = $4 AND status = 'RUNNING'
+         RETURNING cancel_requested`,
+      [now, progress ? JSON.stringify(progress) : null, jobId, workerId],
+    );
+    return rows[0] ? { cancelRequested: rows[0].cancel_requested === true } : null;
+  }
+
+  async completeJob(
+    jobId: string,
+    workerId: string,
+    now: string,
+    done: JobCompletion,
+  ): Promise<boolean> {
+    const res = await this.d.query(
+      `UPDATE jobs SET status = 'COMPLETED', updated_at = $1, finished_at = $1, result_key = $2,
+           result_bytes = $3, checksum = $4, duration_seconds = $5, report_json = $6,
+           progress_json = $7, error_detail = NULL
+         WHERE job_id = $8 AND worker_id = $9 AND status = 'RUNNING'`,
+      [
+        now,
+        done.resultKey,
+        done.resultBytes,
+        done.checksum,
+        done.durationSeconds,
+        JSON.stringify(done.report),
+        JSON.stringify(done.progress),
+        jobId,
+        workerId,
+      ],
+    );
+    return res.rowCount === 1;
+  }
+
+  async failJob(
+    jobId: string,
+    workerId: string | null,
+    now: string,
+    errorDetail: string,
+    durationSeconds?: number,
+  ): Promise<boolean> {
+    const res = await this.d.query(
+      `UPDATE jobs SET status = 'FAILED', updated_at = $1, finished_at = $1, error_detail = $2,
+           duration_seconds = coalesce($3,
+             CASE WHEN started_at IS NULL THEN NULL
+                  ELSE greatest(0, extract(epoch FROM ($1::timestamptz - started_at))) END)
+         WHERE job_id = $4 AND status IN ${ACTIVE}
+           AND ($5::text IS NULL OR worker_id = $5)`,
+      [now, errorDetail, durationSeconds ?? null, jobId, workerId],
+    );
+    return res.rowCount === 1;
+  }
+
+  async retryJob(
+    jobId: string,
+    workerId: string,
+    now: string,
+    rule: RecoveryRule,
+  ): Promise<StaleJobsOutcome> {
+    return this.recoverWhere(
+      `status = 'RUNNING' AND job_id = $1 AND worker_id = $2`,
+      [jobId, workerId],
+      now,
+      rule,
+    );
+  }
+
+  async requestCancel(jobId: string, now: string, queuedDetail: string): Promise<JobRow | null> {
+    return this.d.tx(async (c): Promise<JobRow | null> => {
+      const found = await c.query(`SELECT status FROM jobs WHERE job_id = $1 FOR UPDATE`, [jobId]);
+      const status = found.rows[0]?.status as JobStatus | undefined;
+      if (!status) return null;
+      if (status === "QUEUED") {
+        await c.query(
+          `UPDATE jobs SET status = 'FAILED', updated_at = $1, finished_at = $1,
+               cancel_requested = true, duration_seconds = 0, error_detail = $2
+             WHERE job_id = $3`,
+          [now, queuedDetail, jobId],
+        );
+      } else if (status === "RUNNING") {
+        await c.query(
+          `UPDATE jobs SET cancel_requested = true, updated_at = $1 WHERE job_id = $2`,
+          [now, jobId],
+        );
+        await c.query(`SELECT pg_notify($1, $2)`, [CHANNELS.cancel, jobId]);
+      }
+      const { rows } = await c.query(`SELECT * FROM jobs WHERE job_id = $1`, [jobId]);
+      return toJob(rows[0]!);
+    });
+  }
+
+  async recoverStaleJobs(
+    now: string,
+    staleBefore: string,
+    rule: RecoveryRule,
+  ): Promise<StaleJobsOutcome> {
+    return this.recoverWhere(`status = 'RUNNING' AND heartbeat_at < $1`, [staleBefore], now, rule);
+  }
+
+  async recoverJobsOfWorkers(
+    workerIds: string[],
+    now: string,
+    rule: RecoveryRule,
+  ): Promise<StaleJobsOutcome> {
+    if (workerIds.length === 0) return { requeued: [], failed: [] };
+    return this.recoverWhere(
+      `status = 'RUNNING' AND worker_id = ANY($1::text[])`,
+      [workerIds],
+      now,
+      rule,
+    );
+  }
+
+  /** RUNNING jobs matching `where` back to QUEUED, or FAILED (cancelled, out of attempts). */
+  private async recoverWhere(
+    where: string,
+    params: unknown[],
+    now: string,
+    rule: RecoveryRule,
+  ): Promise<StaleJobsOutcome> {
+    return this.d.tx(async (c) => {
+      const out: StaleJobsOutcome = { requeued: [], failed: [] };
+      const { rows } = await c.query(
+        `SELECT job_id, attempts, cancel_requested FROM jobs WHERE ${where}
+           FOR UPDATE SKIP LOCKED`,
+        params,
+      );
+      for (const row of rows as Row[]) {
+        const id = row.job_id as string;
+        const decision = rule.decide({
+          attempts: row.attempts as number,
+          cancelRequested: row.cancel_requested === true,
+        });
+        if (!decision.requeue) {
+          await c.query(
+            `UPDATE jobs SET status = 'FAILED', updated_at = $1, finished_at = $1,
+                 worker_id = NULL, error_detail = $2 WHERE job_id = $3`,
+            [now, decision.errorDetail, id],
+          );
+          out.failed.push(id);
+        } else {
+          await c.query(
+            `UPDATE jobs SET status = 'QUEUED', updated_at = $1, worker_id = NULL,
+                 heartbeat_at = NULL, started_at = NULL, progress_json = NULL
+               WHERE job_id = $2`,
+            [now, id],
+          );
+          await c.query(`SELECT pg_notify($1, $2)`, [CHANNELS.queued, id]);
+          out.requeued.push(id);
+        }
+      }
+      return out;
+    });
+  }
+
+  async runningWorkerIds(): Promise<string[]> {
+    const { rows } = await this.d.query(
+      `SELECT DISTINCT worker_id FROM jobs WHERE status = 'RUNNING' AND worker_id IS NOT NULL`,
+    );
+    return rows.map((r) => r.worker_id as string);
+  }
+
+  async countJobsByStatus(): Promise<Record<JobStatus, number>> {
+    const out: Record<JobStatus, number> = { QUEUED: 0, RUNNING: 0, COMPLETED: 0, FAILED: 0 };
+    const { rows } = await this.d.query<{ status: JobStatus; n: string }>(
+      `SELECT status, count(*) AS n FROM jobs GROUP BY status`,
+    );
+    for (const r of rows) out[r.status] = Number(r.n);
+    return out;
+  }
+
+  onJobQueued(listener: () => void): () => void {
+    return this.d.listen(CHANNELS.queued, () => listener());
+  }
+
+  onCancelRequested(listener: (jobId: string) => void): () => void {
+    return this.d.listen(CHANNELS.cancel, (jobId) => {
+      if (jobId) listener(jobId);
+    });
+  }
+}

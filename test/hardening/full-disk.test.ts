@@ -1,0 +1,204 @@
+/**
+ * Issue #10, defects 7 and 8: full disks. Each server runs in a private mount namespace with
+ * a small tmpfs where its results (or its whole data directory) live, so the disk fills up
+ * without anything being mounted on the machine. A job whose result does not fit must never
+ * be COMPLETED with a corrupt file: it is retried, then FAILED with a clear error_detail, and
+ * leaves no file behind. A database on a full disk answers 503 "nothing was stored", and
+ * /health says it takes no writes; both recover when space comes back.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { closeSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { cliCommand, startServerProcess } from "../helpers/process.js";
+import { call, freePort, smallSimulation, tempDir, waitForStatus } from "../helpers/service.js";
+
+/** A job of about a second whose result file is ~5 MB: 6 components × 64 wavelengths. */
+function bigResultJob(): Record<string, unknown> {
+  return smallSimulation({
+    domain: {
+      size: [1e-6, 1e-6, 1e-6],
+      resolution: 0.025e-6,
+      boundary_conditions: ["periodic", "periodic", "pml"],
+    },
+    monitors: [
+      {
+        name: "plane",
+        monitor_type: "field",
+        center: [0, 0, 0],
+        size: [1e-6, 1e-6, 0],
+        components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
+        wavelengths: Array.from({ length: 64 }, (_, i) => 1.4e-6 + i * 4e-9),
+      },
+    ],
+    fdtd_settings: { time_steps: 200, convergence_threshold: 0 },
+  });
+}
+
+/** Files (recursively) under a directory as the server's namespace sees it. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** A command line for the CLI, quoted for sh. */
+function shellCli(args: string[]): string {
+  return cliCommand(args)
+    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
+    .join(" ");
+}
+
+test("a result that does not fit on the disk is retried, then FAILED, and leaves no file", async () => {
+  const dataDir = tempDir();
+  const keyFile = join(tempDir(), "key");
+  const server = await startServerProcess(
+    await freePort(),
+    dataDir,
+    { EMSIM_MAX_ATTEMPTS: "2", EMSIM_RATE_LIMIT_PER_MINUTE: "0" },
+    {
+      tmpfs: [{ path: join(dataDir, "results"), sizeKiB: 1024 }],
+      before: `${shellCli(["keys", "create", "--email", "disk@example.com", "--name", "d", "--data-dir", dataDir])} > '${keyFile}'`,
+    },
+  );
+  try {
+    const key = readFileSync(keyFile, "utf8").trim();
+    const submitted = await call(server.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: bigResultJob(),
+    });
+    assert.equal(submitted.status, 202, submitted.text);
+    const jobId = String(submitted.body.job_id);
+    const job = await waitForStatus(server.baseUrl, key, jobId, ["COMPLETED", "FAILED"], 120_000);
+    assert.equal(job.status, "FAILED", `a result that cannot fit was ${String(job.status)}`);
+    assert.match(String(job.error_detail), /could not be stored/);
+    assert.match(String(job.error_detail), /full, failing or unreachable/);
+    assert.match(String(job.error_detail), /2 attempts/);
+    assert.doesNotMatch(String(job.error_detail), /\/tmp|emsim-test|ENOSPC/);
+    const results = `/proc/${server.child.pid}/root${join(dataDir, "results")}`;
+    assert.deepEqual(filesUnder(results), [], "files were left behind");
+    const download = await call(server.baseUrl, "GET", `/v1/simulations/${jobId}/results`, { key });
+    assert.equal(download.status, 409);
+
+    // The worker is not wedged: a job whose result fits completes, and h5py reads its file.
+    const small = await call(server.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation(),
+    });
+    assert.equal(small.status, 202, small.text);
+    const done = await waitForStatus(
+      server.baseUrl,
+      key,
+      String(small.body.job_id),
+      ["COMPLETED", "FAILED"],
+      60_000,
+    );
+    assert.equal(done.status, "COMPLETED", String(done.error_detail));
+    const file = filesUnder(results).find((f) => f.endsWith(".h5"));
+    assert.ok(file, "the completed job's file is in storage");
+    const py = spawnSync(
+      "/usr/bin/python3",
+      ["-c", "import h5py,sys; f=h5py.File(sys.argv[1]); print(f['monitors/line/Ey'].shape)", file],
+      { encoding: "utf8" },
+    );
+    if (py.status !== 0 && !/No module named/.test(py.stderr)) assert.fail(py.stderr);
+  } finally {
+    await server.kill("SIGKILL");
+  }
+});
+
+test("a database on a full disk answers 503 'nothing was stored' and recovers", async () => {
+  const dataDir = tempDir();
+  const keyFile = join(tempDir(), "key");
+  const server = await startServerProcess(
+    await freePort(),
+    dataDir,
+    {
+      EMSIM_EMBEDDED_WORKER: "false",
+      EMSIM_MAX_ACTIVE_JOBS: "100000",
+      EMSIM_RATE_LIMIT_PER_MINUTE: "0",
+    },
+    {
+      tmpfs: [{ path: dataDir, sizeKiB: 4096 }],
+      before: `${shellCli(["keys", "create", "--email", "db@example.com", "--name", "d", "--data-dir", dataDir])} > '${keyFile}'`,
+    },
+  );
+  const filler = `/proc/${server.child.pid}/root${join(dataDir, "filler")}`;
+  try {
+    const key = readFileSync(keyFile, "utf8").trim();
+    // Fill the disk to the last byte.
+    const fd = openSync(filler, "w");
+    const block = Buffer.alloc(64 * 1024, 1);
+    try {
+      for (;;) writeSync(fd, block);
+    } catch (err) {
+      assert.equal((err as NodeJS.ErrnoException).code, "ENOSPC");
+    } finally {
+      closeSync(fd);
+    }
+    // The database may still have room in its write-ahead log: submit until it has none,
+    // big jobs first, then small ones, so that even a one-page write finds no room.
+    let accepted = 0;
+    let refused: Awaited<ReturnType<typeof call>> | null = null;
+    for (const pad of [200_000, 20_000, 0]) {
+      for (let i = 0; i < 200; i++) {
+        const res = await call(server.baseUrl, "POST", "/v1/simulations", {
+          key,
+          body: smallSimulation({ metadata: { pad: "x".repeat(pad) } }),
+        });
+        if (res.status === 202) {
+          accepted++;
+          continue;
+        }
+        refused = res;
+        break;
+      }
+    }
+    assert.ok(refused, "the database never refused a write");
+    assert.equal(refused.status, 503, refused.text);
+    assert.equal(refused.body.error_code, "service_unavailable");
+    assert.match(String(refused.body.detail), /nothing was stored/);
+    assert.match(refused.headers.get("retry-after") ?? "", /^\d+$/);
+    const health = await call(server.baseUrl, "GET", "/health");
+    assert.equal(health.status, 503, health.text);
+    assert.equal(health.body.database, "not_writable");
+    // Reads still work, and exactly the accepted jobs exist.
+    const listed = await call(server.baseUrl, "GET", "/v1/simulations?limit=100", { key });
+    assert.equal(listed.status, 200, listed.text);
+    const countAll = async () => {
+      let n = 0;
+      let cursor: string | null = null;
+      do {
+        const page = await call(
+          server.baseUrl,
+          "GET",
+          `/v1/simulations?limit=100${cursor ? `&cursor=${cursor}` : ""}`,
+          { key },
+        );
+        n += (page.body.jobs as unknown[]).length;
+        cursor = page.body.next_cursor as string | null;
+      } while (cursor);
+      return n;
+    };
+    assert.equal(await countAll(), accepted);
+
+    // Space comes back: submissions and health recover without a restart.
+    rmSync(filler);
+    const again = await call(server.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation(),
+    });
+    assert.equal(again.status, 202, again.text);
+    assert.equal(await countAll(), accepted + 1);
+    await new Promise((r) => setTimeout(r, 1100)); // past the health probe's one-second memory
+    const healthy = await call(server.baseUrl, "GET", "/health");
+    assert.equal(healthy.status, 200, healthy.text);
+  } finally {
+    await server.kill("SIGKILL");
+  }
+});

@@ -1,0 +1,93 @@
+/**
+ * Issue #11: PostgreSQL restarted under load. An API process and a worker process share a
+ * private cluster (started and stopped here, nothing else uses it). While it is down,
+ * `/health` says so and every request answers 503 within seconds instead of hanging; once it
+ * is back, everything recovers by itself and no accepted job is lost.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  startServerProcess,
+  startWorkerProcess,
+  type ServerProcess,
+  type WorkerProcess,
+  createKeyWithCli,
+} from "../helpers/process.js";
+import { privateCluster, type PrivateCluster } from "../helpers/postgres.js";
+import { call, freePort, smallSimulation, tempDir, waitForStatus } from "../helpers/service.js";
+
+let cluster: PrivateCluster;
+let api: ServerProcess;
+let worker: WorkerProcess;
+let key: string;
+let env: Record<string, string>;
+
+before(async () => {
+  cluster = privateCluster(await freePort());
+  env = {
+    EMSIM_DATABASE_URL: cluster.url,
+    EMSIM_MAX_ACTIVE_JOBS: "1000",
+    EMSIM_RATE_LIMIT_PER_MINUTE: "0",
+    EMSIM_EMBEDDED_WORKER: "false",
+  };
+  const dataDir = tempDir();
+  key = createKeyWithCli("pg@example.com", null, env);
+  api = await startServerProcess(await freePort(), dataDir, env);
+  worker = await startWorkerProcess(dataDir, env);
+});
+after(async () => {
+  await api?.kill("SIGKILL");
+  await worker?.kill("SIGKILL");
+  cluster?.destroy();
+});
+
+test("requests answer 503 while PostgreSQL is down, and nothing accepted is lost", async () => {
+  const accepted: string[] = [];
+  const submit = async () => {
+    const res = await call(api.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation({ fdtd_settings: { time_steps: 300 } }),
+    });
+    if (res.status === 202) accepted.push(String(res.body.job_id));
+    return res;
+  };
+  for (let i = 0; i < 3; i++) assert.equal((await submit()).status, 202);
+
+  cluster.stop();
+  // Down: /health reports it, and requests are refused quickly, not left hanging.
+  const t0 = Date.now();
+  const health = await call(api.baseUrl, "GET", "/health");
+  assert.equal(health.status, 503, health.text);
+  assert.equal(health.body.database, "unavailable");
+  for (const attempt of [
+    () => submit(),
+    () => call(api.baseUrl, "GET", `/v1/simulations/${accepted[0]}`, { key }),
+    () => call(api.baseUrl, "GET", "/v1/simulations", { key }),
+  ]) {
+    const started = Date.now();
+    const res = await attempt();
+    assert.equal(res.status, 503, res.text);
+    assert.equal(res.body.error_code, "service_unavailable");
+    assert.match(String(res.body.detail), /nothing was stored/);
+    assert.ok(res.headers.get("retry-after"));
+    assert.ok(Date.now() - started < 8000, `answered after ${Date.now() - started} ms`);
+  }
+  assert.ok(Date.now() - t0 < 30_000);
+
+  cluster.start();
+  // Back: the pool reconnects by itself.
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const res = await call(api.baseUrl, "GET", "/health");
+    if (res.status === 200) break;
+    if (Date.now() > end) assert.fail(`still unhealthy: ${res.text}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  for (let i = 0; i < 2; i++) assert.equal((await submit()).status, 202);
+  // Every accepted job is there and completes; the worker came back too.
+  for (const id of accepted) {
+    const job = await waitForStatus(api.baseUrl, key, id, ["COMPLETED", "FAILED"], 120_000);
+    assert.equal(job.status, "COMPLETED", `${id}: ${String(job.error_detail)}`);
+  }
+  assert.equal(accepted.length, 5);
+});

@@ -1,0 +1,544 @@
+/**
+ * One contract for every store, run unchanged against the embedded SQLite file and against
+ * PostgreSQL 15 (a fresh database per run, dropped afterwards): accounts and keys, sessions
+ * and tokens, sign-in failures, and the job queue — admission and claims under concurrency
+ * from two connections (two "processes"), heartbeats, recovery, cancellation, paging.
+ *
+ * PostgreSQL: EMSIM_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres, as
+ * .ci/run sets up) is the administrative connection used to create and drop the database.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import {
+  attemptsExhausted,
+  CANCELLED_WHILE_RUNNING,
+  recoveryRule,
+} from "../../src/jobs/lifecycle.js";
+import { openPostgresStores } from "../../src/store/postgres/index.js";
+import { openSqliteStores } from "../../src/store/sqlite/index.js";
+import type { NewJob, Stores } from "../../src/store/types.js";
+import { freshPgDatabase } from "../helpers/postgres.js";
+import { tempDir } from "../helpers/service.js";
+
+interface Backend {
+  name: string;
+  /** A second connection to the same database: another server or worker process. */
+  open(): Promise<Stores>;
+  cleanup(): Promise<void>;
+  /** Whether a job queued by one process wakes listeners in another (LISTEN/NOTIFY). */
+  crossProcessWakeups: boolean;
+}
+
+async function sqliteBackend(): Promise<Backend> {
+  const path = join(tempDir(), "contract.sqlite");
+  return {
+    name: "sqlite",
+    open: async () => openSqliteStores(path),
+    cleanup: async () => undefined,
+    crossProcessWakeups: false,
+  };
+}
+
+async function postgresBackend(): Promise<Backend> {
+  const db = await freshPgDatabase();
+  return {
+    name: "postgres",
+    open: () =>
+      openPostgresStores({
+        connectionString: db.url,
+        poolMax: 5,
+        connectTimeoutMs: 5000,
+        statementTimeoutMs: 15_000,
+      }),
+    cleanup: () => db.drop(),
+    crossProcessWakeups: true,
+  };
+}
+
+const CAUSE = "The worker running this job stopped responding";
+const RULE = recoveryRule(2, CAUSE);
+const iso = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
+
+for (const make of [sqliteBackend, postgresBackend]) {
+  describe(`store contract (${make.name.replace("Backend", "")})`, () => {
+    let backend: Backend;
+    let one: Stores;
+    let two: Stores;
+    let n = 0;
+    /** A new account with a unique email. */
+    const account = async (isAdmin = false) =>
+      one.accounts.createAccount({ email: `u${++n}-${randomUUID()}@Example.com`, isAdmin });
+    const job = (accountId: string, createdAt = iso(++n)): NewJob => ({
+      jobId: randomUUID(),
+      accountId,
+      solver: "fdtd",
+      requestJson: '{"b": 1, "a": 2}',
+      specJson: "{}",
+      metadata: { zeta: 1, alpha: { nested: [1, "two"] } },
+      createdAt,
+    });
+
+    before(async () => {
+      backend = await make();
+      one = await backend.open();
+      two = await backend.open();
+    });
+    after(async () => {
+      await one?.close();
+      await two?.close();
+      await backend?.cleanup();
+    });
+
+    test("accounts: created once per email (any case), found, counted, listed", async () => {
+      const before = await one.accounts.countAccounts();
+      const email = `Mixed.Case-${randomUUID()}@Example.com`;
+      const a = await one.accounts.createAccount({ email, isAdmin: false, passwordHash: "h1" });
+      assert.equal(a.email, email);
+      assert.equal(a.isAdmin, false);
+      assert.match(a.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      assert.deepEqual(await two.accounts.findAccountByEmail(email.toLowerCase()), a);
+      assert.deepEqual(await two.accounts.getAccount(a.id), a);
+      await assert.rejects(
+        two.accounts.createAccount({ email: email.toUpperCase(), isAdmin: true }),
+        "an email is unique whatever its case",
+      );
+      assert.equal(await one.accounts.countAccounts(), before + 1);
+      const creds = await one.accounts.findAccountCredentials(email.toUpperCase());
+      assert.equal(creds?.passwordHash, "h1");
+      await one.accounts.setPasswordHash(a.id, "h2");
+      assert.equal((await two.accounts.findAccountCredentials(email))?.passwordHash, "h2");
+      const listed = (await one.accounts.listAccounts()).find((x) => x.id === a.id);
+      assert.equal(listed?.hasPassword, true);
+      assert.equal(await one.accounts.getAccount("nope"), null);
+    });
+
+    test("accounts: an admin with a password closes setup", async () => {
+      const admin = await account(true);
+      // Other tests may have made admins: this one has no password yet.
+      const had = await one.accounts.hasAdminWithPassword();
+      await one.accounts.setPasswordHash(admin.id, "pw");
+      assert.equal(await two.accounts.hasAdminWithPassword(), true);
+      assert.ok(had === true || had === false);
+    });
+
+    test("API keys: active lookup by hash, listing, revocation by prefix within an account", async () => {
+      const a = await account();
+      const b = await account();
+      const hash = randomUUID().replace(/-/g, "").repeat(2);
+      const prefix = `emsim_${randomUUID().slice(0, 8)}`;
+      const k = await one.accounts.createApiKey({
+        accountId: a.id,
+        name: "laptop",
+        keyHash: hash,
+        displayPrefix: prefix,
+      });
+      assert.equal(k.lastUsedAt, null);
+      assert.equal((await two.accounts.findActiveApiKeyByHash(hash))?.key.id, k.id);
+      assert.deepEqual(
+        (await one.accounts.listApiKeys(a.id)).map((x) => x.id),
+        [k.id],
+      );
+      await one.accounts.touchApiKey(k.id, "2030-01-02T03:04:05.000Z");
+      assert.equal(
+        (await two.accounts.listApiKeys(a.id))[0]!.lastUsedAt,
+        "2030-01-02T03:04:05.000Z",
+      );
+      assert.equal(await two.accounts.revokeApiKey(prefix, b.id), null, "not b's key");
+      const revoked = await two.accounts.revokeApiKey(prefix, a.id);
+      assert.equal(revoked?.id, k.id);
+      assert.ok(revoked?.revokedAt);
+      assert.equal(await one.accounts.findActiveApiKeyByHash(hash), null, "seen by the other");
+    });
+
+    test("sessions: created, touched, ended one by one, per account, and when expired", async () => {
+      const a = await account();
+      const s = (id: string, lastSeenAt: string, expiresAt: string) => ({
+        idHash: id,
+        accountId: a.id,
+        createdAt: lastSeenAt,
+        lastSeenAt,
+        expiresAt,
+      });
+      const [h1, h2, h3] = [randomUUID(), randomUUID(), randomUUID()];
+      await one.sessions.createSession(s(h1, iso(), iso(3600_000)));
+      await one.sessions.createSession(s(h2, iso(), iso(3600_000)));
+      await one.sessions.createSession(s(h3, iso(-7200_000), iso(3600_000)));
+      assert.equal((await two.sessions.getSession(h1))?.accountId, a.id);
+      await one.sessions.touchSession(h1, "2031-01-01T00:00:00.000Z");
+      assert.equal((await two.sessions.getSession(h1))?.lastSeenAt, "2031-01-01T00:00:00.000Z");
+      // h3 has been idle for two hours.
+      assert.ok((await two.sessions.deleteExpiredSessions(iso(), iso(-3600_000))) >= 1);
+      assert.equal(await one.sessions.getSession(h3), null);
+      await one.sessions.deleteSessionsOfAccount(a.id, h1);
+      assert.equal(await one.sessions.getSession(h2), null);
+      assert.ok(await one.sessions.getSession(h1));
+      await two.sessions.deleteSession(h1);
+      assert.equal(await one.sessions.getSession(h1), null);
+    });
+
+    test("one-time tokens: an invitation replaces the last, works once, ends sessions", async () => {
+      const a = await account();
+      const first = randomUUID();
+      const second = randomUUID();
+      await one.sessions.createInviteToken({
+        tokenHash: first,
+        accountId: a.id,
+        createdAt: iso(),
+        expiresAt: iso(3600_000),
+      });
+      await one.sessions.createInviteToken({
+        tokenHash: second,
+        accountId: a.id,
+        createdAt: iso(),
+        expiresAt: iso(3600_000),
+      });
+      assert.equal(await two.sessions.findAccountToken(first, iso()), null, "replaced");
+      assert.equal((await two.sessions.findAccountToken(second, iso()))?.purpose, "invite");
+      assert.equal(await two.sessions.findAccountToken(second, iso(7200_000)), null, "expired");
+      await one.sessions.createSession({
+        idHash: randomUUID(),
+        accountId: a.id,
+        createdAt: iso(),
+        lastSeenAt: iso(),
+        expiresAt: iso(3600_000),
+      });
+      const redeemed = await two.sessions.redeemInvite({
+        tokenHash: second,
+        passwordHash: "new",
+        now: iso(),
+      });
+      assert.equal(redeemed?.id, a.id);
+      assert.equal(
+        await one.sessions.redeemInvite({ tokenHash: second, passwordHash: "x", now: iso() }),
+        null,
+        "only once",
+      );
+      assert.equal((await one.accounts.findAccountCredentials(a.email))?.passwordHash, "new");
+    });
+
+    test("sign-in failures: one limit for every connection, counted atomically", async () => {
+      const key = `account:${randomUUID()}`;
+      const input = (nowMs: number) => ({ keys: [{ key, limit: 3 }], nowMs, windowMs: 60_000 });
+      const t0 = Date.now();
+      // Six attempts at once from two connections: exactly three are let through.
+      const outcomes = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 ? one : two).sessions.beginSignInAttempt(input(t0)),
+        ),
+      );
+      const allowed = outcomes.filter((o) => "failureIds" in o);
+      assert.equal(allowed.length, 3);
+      const refused = outcomes.find((o) => "retryAfterMs" in o) as { retryAfterMs: number };
+      assert.equal(refused.retryAfterMs, 60_000);
+      const locked = await one.sessions.lockedSignInKeys({
+        prefix: "account:",
+        limit: 3,
+        nowMs: t0 + 1000,
+        windowMs: 60_000,
+      });
+      assert.deepEqual(
+        locked.find((l) => l.key === key),
+        { key, retryAfterMs: 59_000 },
+      );
+      // One success takes its own attempt back; clearing the key lifts the lock.
+      await two.sessions.clearSignInFailures(
+        null,
+        (allowed[0] as { failureIds: number[] }).failureIds,
+      );
+      assert.ok("failureIds" in (await one.sessions.beginSignInAttempt(input(t0))));
+      await two.sessions.clearSignInFailures(key);
+      assert.ok("failureIds" in (await one.sessions.beginSignInAttempt(input(t0))));
+      // Past the window, old failures no longer count.
+      for (let i = 0; i < 2; i++) await one.sessions.beginSignInAttempt(input(t0));
+      assert.ok("retryAfterMs" in (await one.sessions.beginSignInAttempt(input(t0))));
+      assert.ok("failureIds" in (await two.sessions.beginSignInAttempt(input(t0 + 60_001))));
+    });
+
+    test("admission: the limit holds when two processes admit for one account at once", async () => {
+      const a = await account();
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (i % 2 ? one : two).jobs.admitJob(job(a.id), { limit: 1, scope: "account" }),
+        ),
+      );
+      const admitted = results.filter((r) => r.admitted);
+      assert.equal(admitted.length, 1);
+      for (const r of results) {
+        if (!r.admitted && admitted[0]!.admitted)
+          assert.equal(r.active.jobId, admitted[0]!.job.jobId);
+      }
+      // Another account is not blocked by it; a limit of 3 admits two more for the same one.
+      const b = await account();
+      assert.equal(
+        (await one.jobs.admitJob(job(b.id), { limit: 1, scope: "account" })).admitted,
+        true,
+      );
+      const more = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (i % 2 ? one : two).jobs.admitJob(job(a.id), { limit: 3, scope: "account" }),
+        ),
+      );
+      assert.equal(more.filter((r) => r.admitted).length, 2);
+    });
+
+    test("jobs: what was submitted reads back exactly (request text, metadata order)", async () => {
+      const a = await account();
+      const admitted = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(admitted.admitted);
+      const row = await two.jobs.getJob(admitted.job.jobId);
+      assert.equal(row?.status, "QUEUED");
+      assert.equal(row?.requestJson, '{"b": 1, "a": 2}');
+      assert.equal(JSON.stringify(row?.metadata), '{"zeta":1,"alpha":{"nested":[1,"two"]}}');
+      assert.equal(row?.attempts, 0);
+      assert.equal(row?.progress, null);
+      assert.equal(await two.jobs.getJob(randomUUID()), null);
+    });
+
+    test("claims: oldest first, never the same job twice, from two processes at once", async () => {
+      // Drain what other tests left queued, so this test sees only its own jobs.
+      while (await one.jobs.claimNextJob("drain", iso())) {
+        /* claimed */
+      }
+      const a = await account();
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const r = await one.jobs.admitJob(job(a.id, iso(i)), { limit: 100, scope: "account" });
+        assert.ok(r.admitted);
+        ids.push(r.job.jobId);
+      }
+      const claims = await Promise.all(
+        Array.from({ length: 14 }, (_, i) => (i % 2 ? one : two).jobs.claimNextJob(`w${i}`, iso())),
+      );
+      const got = claims.filter((c) => c !== null).map((c) => c!.jobId);
+      assert.equal(got.length, 10);
+      assert.equal(new Set(got).size, 10, "no job claimed twice");
+      assert.deepEqual([...got].sort(), [...ids].sort());
+      for (const c of claims.filter((x) => x !== null)) {
+        assert.equal(c!.status, "RUNNING");
+        assert.equal(c!.attempts, 1);
+      }
+      assert.ok((await two.jobs.runningWorkerIds()).length >= 10);
+    });
+
+    test("a running job: heartbeats with progress, cancellation requested, completed", async () => {
+      while (await one.jobs.claimNextJob("drain", iso())) {
+        /* claimed */
+      }
+      const a = await account();
+      const r = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(r.admitted);
+      const claimed = await two.jobs.claimNextJob("w1", iso());
+      assert.equal(claimed?.jobId, r.job.jobId);
+      const progress = {
+        step: 10,
+        totalSteps: 100,
+        fraction: 0.1,
+        lastRelativeChange: null,
+        mcellsPerSecond: 5,
+      };
+      assert.deepEqual(await one.jobs.heartbeat(r.job.jobId, "w1", iso(), progress), {
+        cancelRequested: false,
+      });
+      assert.deepEqual((await two.jobs.getJob(r.job.jobId))?.progress, progress);
+      assert.equal(await one.jobs.heartbeat(r.job.jobId, "w2", iso(), null), null, "not w2's");
+      const after = await two.jobs.requestCancel(r.job.jobId, iso(), "unused for RUNNING");
+      assert.equal(after?.status, "RUNNING");
+      assert.equal(after?.cancelRequested, true);
+      assert.deepEqual(await one.jobs.heartbeat(r.job.jobId, "w1", iso(), null), {
+        cancelRequested: true,
+      });
+      assert.equal(
+        await one.jobs.completeJob(r.job.jobId, "w2", iso(), completion()),
+        false,
+        "only its worker completes it",
+      );
+      assert.equal(await one.jobs.completeJob(r.job.jobId, "w1", iso(), completion()), true);
+      const done = await two.jobs.getJob(r.job.jobId);
+      assert.equal(done?.status, "COMPLETED");
+      assert.equal(done?.resultBytes, 5_000_000_000, "a result over 2^32 bytes");
+      assert.equal(done?.checksum, "c".repeat(64));
+      assert.deepEqual(done?.report, { steps_run: 100 });
+      assert.equal(done?.durationSeconds, 12.5);
+      assert.ok(done?.finishedAt);
+      assert.equal(await one.jobs.failJob(r.job.jobId, null, iso(), "late"), false, "finished");
+    });
+
+    test("cancelling a queued job fails it with the given words; failing checks the worker", async () => {
+      const a = await account();
+      const q = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(q.admitted);
+      const cancelled = await two.jobs.requestCancel(
+        q.job.jobId,
+        iso(),
+        "Cancelled before it started.",
+      );
+      assert.equal(cancelled?.status, "FAILED");
+      assert.equal(cancelled?.errorDetail, "Cancelled before it started.");
+      assert.equal(cancelled?.durationSeconds, 0);
+      assert.equal(await one.jobs.requestCancel(randomUUID(), iso(), "x"), null);
+      while (await one.jobs.claimNextJob("drain", iso())) {
+        /* claimed */
+      }
+      const r = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(r.admitted);
+      await one.jobs.claimNextJob("w9", iso(-2000));
+      assert.equal(await two.jobs.failJob(r.job.jobId, "w8", iso(), "no"), false);
+      assert.equal(await two.jobs.failJob(r.job.jobId, "w9", iso(), "diverged"), true);
+      const failed = await one.jobs.getJob(r.job.jobId);
+      assert.equal(failed?.errorDetail, "diverged");
+      assert.ok(failed!.durationSeconds! >= 1.9, "measured from the start");
+    });
+
+    test("recovery: stale or dead workers' jobs go back to QUEUED, then FAILED after the last attempt", async () => {
+      while (await one.jobs.claimNextJob("drain", iso())) {
+        /* claimed */
+      }
+      const a = await account();
+      const r = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(r.admitted);
+      const id = r.job.jobId;
+      const longAgo = iso(-3600_000);
+      const cutoff = iso(-60_000);
+      // A worker that crashed is simulated as graphile-worker's tests do: its heartbeat is old.
+      await one.jobs.claimNextJob("deadhost:1:aaaa", longAgo);
+      const first = await two.jobs.recoverStaleJobs(iso(), cutoff, RULE);
+      assert.ok(first.requeued.includes(id));
+      let row = await one.jobs.getJob(id);
+      assert.equal(row?.status, "QUEUED");
+      assert.equal(row?.workerId, null);
+      assert.equal(row?.heartbeatAt, null);
+      await one.jobs.claimNextJob("deadhost:2:bbbb", longAgo);
+      const second = await two.jobs.recoverStaleJobs(iso(), cutoff, RULE);
+      assert.ok(second.failed.includes(id));
+      row = await one.jobs.getJob(id);
+      assert.equal(row?.status, "FAILED");
+      assert.equal(
+        row?.errorDetail,
+        attemptsExhausted(CAUSE, 2),
+        "the words come from src/jobs, not from the store",
+      );
+      // By worker id (a process known dead), and a fresh heartbeat is left alone.
+      const r2 = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      const r3 = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(r2.admitted && r3.admitted);
+      await one.jobs.claimNextJob("host:1:dead", iso());
+      await one.jobs.claimNextJob("host:2:live", iso());
+      assert.deepEqual(await two.jobs.recoverStaleJobs(iso(), cutoff, RULE), {
+        requeued: [],
+        failed: [],
+      });
+      const byId = await two.jobs.recoverJobsOfWorkers(["host:1:dead"], iso(), RULE);
+      assert.equal(byId.requeued.length, 1);
+      // A retried run (its result was not stored) uses an attempt too.
+      const live = await one.jobs.getJob(r3.job.jobId);
+      const workerOfLive = live!.workerId!;
+      const retried = await two.jobs.retryJob(live!.jobId, "someone-else", iso(), RULE);
+      assert.deepEqual(retried, { requeued: [], failed: [] }, "only its own worker retries it");
+      assert.deepEqual(await two.jobs.retryJob(live!.jobId, workerOfLive, iso(), RULE), {
+        requeued: [live!.jobId],
+        failed: [],
+      });
+    });
+
+    test("recovery of a job whose cancellation was requested ends it FAILED, cancelled", async () => {
+      while (await one.jobs.claimNextJob("drain", iso())) {
+        /* claimed */
+      }
+      const a = await account();
+      const r = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(r.admitted);
+      await one.jobs.claimNextJob("gone:1:x", iso(-3600_000));
+      await two.jobs.requestCancel(r.job.jobId, iso(), "unused");
+      const out = await one.jobs.recoverStaleJobs(iso(), iso(-60_000), RULE);
+      assert.ok(out.failed.includes(r.job.jobId));
+      assert.equal((await two.jobs.getJob(r.job.jobId))?.errorDetail, CANCELLED_WHILE_RUNNING);
+    });
+
+    test("listing: newest first, paged by a cursor, filtered by status, counted", async () => {
+      const a = await account();
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await one.jobs.admitJob(job(a.id, iso(1000 + i)), {
+          limit: 100,
+          scope: "account",
+        });
+        assert.ok(r.admitted);
+        ids.push(r.job.jobId);
+      }
+      const page1 = await two.jobs.listJobs(a.id, { limit: 2 });
+      assert.deepEqual(
+        page1.map((j) => j.jobId),
+        [ids[4], ids[3]],
+      );
+      const last = page1[1]!;
+      const page2 = await two.jobs.listJobs(a.id, {
+        limit: 10,
+        before: { createdAt: last.createdAt, jobId: last.jobId },
+      });
+      assert.deepEqual(
+        page2.map((j) => j.jobId),
+        [ids[2], ids[1], ids[0]],
+      );
+      assert.equal((await two.jobs.listJobs(a.id, { limit: 10, status: "RUNNING" })).length, 0);
+      const counts = await one.jobs.countJobsByStatus();
+      assert.ok(counts.QUEUED >= 5);
+      assert.deepEqual(Object.keys(counts).sort(), ["COMPLETED", "FAILED", "QUEUED", "RUNNING"]);
+    });
+
+    test("wake-ups: a submission and a cancellation reach listeners", async () => {
+      const a = await account();
+      const listener = backend.crossProcessWakeups ? two : one;
+      let woken = 0;
+      const cancelled: string[] = [];
+      const stopQueued = listener.jobs.onJobQueued(() => woken++);
+      const stopCancel = listener.jobs.onCancelRequested((id) => cancelled.push(id));
+      try {
+        // LISTEN needs a moment to be established on a fresh connection.
+        await new Promise((r) => setTimeout(r, 300));
+        const r = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+        assert.ok(r.admitted);
+        await until(() => woken > 0);
+        while (await one.jobs.claimNextJob("drain", iso())) {
+          /* claimed */
+        }
+        await one.jobs.requestCancel(r.job.jobId, iso(), "unused");
+        await until(() => cancelled.includes(r.job.jobId));
+      } finally {
+        stopQueued();
+        stopCancel();
+      }
+    });
+
+    test("a write probe commits", async () => {
+      await one.probeWrite(iso());
+      await two.probeWrite(iso());
+    });
+  });
+}
+
+function completion() {
+  return {
+    resultKey: "k.h5",
+    resultBytes: 5_000_000_000,
+    checksum: "c".repeat(64),
+    durationSeconds: 12.5,
+    report: { steps_run: 100 },
+    progress: {
+      step: 100,
+      totalSteps: 100,
+      fraction: 1,
+      lastRelativeChange: null,
+      mcellsPerSecond: 1,
+    },
+  };
+}
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
