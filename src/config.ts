@@ -49,6 +49,17 @@ export interface Config {
     maxMemoryBytes: number;
     maxBodyBytes: number;
   };
+  /** The fabrication interface (/v1/fabrication): GDS uploads and the checks run on them. */
+  fabrication: {
+    /** Largest GDS II upload accepted (413 above). */
+    maxGdsBytes: number;
+    /** A check (reading, DRC) running longer than this is stopped (422). */
+    timeoutSeconds: number;
+    /** Checks running at once in this server; more get 503 with Retry-After. */
+    maxConcurrent: number;
+    /** Heap limit of the thread a check runs in. */
+    maxMemoryMb: number;
+  };
   /** Requests per minute per API key (token bucket); 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** How often a running worker records its heartbeat. */
@@ -194,6 +205,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxMonitorSamples: intVar(env, "EMSIM_MAX_MONITOR_SAMPLES", 50_000_000, 1),
       maxMemoryBytes: intVar(env, "EMSIM_MAX_MEMORY_BYTES", 16 * 1024 ** 3, 1),
       maxBodyBytes: intVar(env, "EMSIM_MAX_BODY_BYTES", 1024 * 1024, 1024),
+    },
+    fabrication: {
+      maxGdsBytes: intVar(env, "EMSIM_GDS_MAX_BYTES", 64 * 1024 * 1024, 1024),
+      timeoutSeconds: intVar(env, "EMSIM_FABRICATION_TIMEOUT_SECONDS", 120, 1),
+      maxConcurrent: intVar(env, "EMSIM_FABRICATION_CONCURRENCY", 2, 1),
+      maxMemoryMb: intVar(env, "EMSIM_FABRICATION_MEMORY_MB", 4096, 64),
     },
     rateLimitPerMinute: intVar(env, "EMSIM_RATE_LIMIT_PER_MINUTE", 6000, 0),
     heartbeatIntervalMs: intVar(env, "EMSIM_HEARTBEAT_INTERVAL_MS", 2000, 10),

@@ -84,11 +84,11 @@ export const errors = {
       "body_too_large",
       `The request body exceeds the limit of ${limitBytes} bytes.`,
     ),
-  unsupportedMediaType: (got: string | undefined) =>
+  unsupportedMediaType: (got: string | undefined, expected = "application/json") =>
     new ApiError(
       415,
       "unsupported_media_type",
-      `Content-Type must be application/json${got ? `, got '${got}'` : ""}.`,
+      `Content-Type must be ${expected}${got ? `, got '${got}'` : ""}.`,
     ),
   /** At most MAX_FIELD_ERRORS field errors are listed; `error_count` gives the total. */
   validation: (fieldErrors: FieldError[]) => {
@@ -134,6 +134,21 @@ export const errors = {
       { "Retry-After": String(retryAfterSeconds) },
     ),
   notReady: (detail: string) => new ApiError(503, "not_ready", detail),
+  /** An uploaded or stored GDS II file the reader refuses; `reason` is its GdsError reason. */
+  gdsInvalid: (reason: string, detail: string) =>
+    new ApiError(422, "gds_invalid", `The GDS II file cannot be used: ${detail}`, { reason }),
+  gdsNotFound: () =>
+    new ApiError(404, "gds_not_found", "The GDS II file behind this address no longer exists."),
+  /** A check ran past its time or memory limit. */
+  fabricationTooLarge: (detail: string) => new ApiError(422, "layout_too_large", detail),
+  fabricationBusy: (retryAfterSeconds: number) =>
+    new ApiError(
+      503,
+      "fabrication_busy",
+      `All fabrication checks are busy; try again in ${retryAfterSeconds} s.`,
+      { retry_after: retryAfterSeconds },
+      { "Retry-After": String(retryAfterSeconds) },
+    ),
   /** The database refused a write (full disk) or cannot be reached; the change was undone. */
   storeUnavailable: (reason: "full" | "unavailable") =>
     new ApiError(

@@ -11,6 +11,7 @@ import type { FastifyServerOptions } from "fastify";
 import { AccountService } from "./accounts/service.js";
 import type { Config } from "./config.js";
 import { dashboardPlugin } from "./dashboard/plugin.js";
+import { FabricationService } from "./fabrication/service.js";
 import { buildApp } from "./http/app.js";
 import { storageDownload } from "./http/routes/storage/download.js";
 import type { App } from "./http/types.js";
@@ -72,6 +73,7 @@ export async function createService(
   const accounts = new AccountService(stores.accounts);
   const jobs = new JobService(stores.jobs, storage, config);
   const metrics = new ServiceMetrics(stores.jobs);
+  const fabrication = new FabricationService(storage, config);
   let worker: JobWorker | null = null;
   app = await buildApp(
     {
@@ -79,6 +81,7 @@ export async function createService(
       stores,
       storage,
       jobs,
+      fabrication,
       metrics,
       workerRunning: () => (config.embeddedWorker ? worker !== null : null),
     },
@@ -130,6 +133,7 @@ export async function createService(
       if (closed) return;
       closed = true;
       await started.close();
+      await fabrication.close();
       if (worker) await worker.stop();
       await stores.close();
     },

@@ -16,6 +16,11 @@ import { createHttpServer } from "./server.js";
 import { openApiOptions } from "./openapi.js";
 import { createAuthenticator } from "./plugins/auth.js";
 import { createRateLimiter } from "./plugins/rate-limit.js";
+import { drcRoute } from "./routes/fabrication/drc.js";
+import { exportGdsRoute } from "./routes/fabrication/export-gds.js";
+import { listPdksRoute } from "./routes/fabrication/pdks.js";
+import { recipeRoute } from "./routes/fabrication/recipe.js";
+import { uploadGdsRoute } from "./routes/fabrication/upload-gds.js";
 import { cancelSimulation } from "./routes/simulations/cancel.js";
 import { estimateSimulation } from "./routes/simulations/estimate.js";
 import { listSimulations } from "./routes/simulations/list.js";
@@ -164,6 +169,12 @@ export async function buildApp(
     downloadResults(typed, deps);
     cancelSimulation(typed, deps);
     listMaterials(typed, deps);
+    exportGdsRoute(typed, deps);
+    drcRoute(typed, deps);
+    listPdksRoute(typed, deps);
+    recipeRoute(typed, deps);
+    // Binary uploads get their own scope: only this route parses application/octet-stream.
+    await typed.register(async (scope) => uploadGdsRoute(scope, deps));
   });
 
   health(app, deps);

@@ -36,7 +36,7 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
         ? errors.unsupportedMediaType(req.headers["content-type"])
         : errors.badRequest("The Content-Length header does not match the body.");
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return errors.bodyTooLarge(bodyLimit);
+      return errors.bodyTooLarge(req.routeOptions.bodyLimit ?? bodyLimit);
   }
   if (typeof err.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500) {
     // Other client errors Fastify detects (bad URL encoding, prototype poisoning, …).

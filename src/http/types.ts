@@ -7,6 +7,7 @@ import type {
 } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { Config } from "../config.js";
+import type { FabricationService } from "../fabrication/service.js";
 import type { JobService } from "../jobs/service.js";
 import type { ServiceMetrics } from "../metrics/registry.js";
 import type { StorageBackend } from "../storage/types.js";
@@ -26,6 +27,7 @@ export interface RouteDeps {
   stores: Stores;
   storage: StorageBackend;
   jobs: JobService;
+  fabrication: FabricationService;
   metrics: ServiceMetrics;
   /** Health of the embedded worker, when the server runs one. */
   workerRunning: () => boolean | null;

@@ -63,6 +63,34 @@ export class LocalFileStorage implements StorageBackend {
     return `${this.storageUrl}/objects/${key.split("/").map(encodeURIComponent).join("/")}?${q}`;
   }
 
+  async resolveSignedUrl(url: string): Promise<{ key: string; expired: boolean } | null> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return null;
+    }
+    const prefix = `${this.storageUrl}/objects/`;
+    const address = `${parsed.origin}${parsed.pathname}`;
+    if (!address.startsWith(prefix)) return null;
+    let key: string;
+    try {
+      key = address.slice(prefix.length).split("/").map(decodeURIComponent).join("/");
+      this.pathOf(key);
+    } catch {
+      return null;
+    }
+    const expires = Number(parsed.searchParams.get("expires"));
+    if (!Number.isInteger(expires)) return null;
+    const check = this.checkSignature(
+      key,
+      expires,
+      parsed.searchParams.get("name") ?? "",
+      parsed.searchParams.get("signature") ?? "",
+    );
+    return check === "invalid" ? null : { key, expired: check === "expired" };
+  }
+
   async stat(key: string): Promise<StoredObject | null> {
     try {
       const s = await stat(this.pathOf(key));

@@ -26,6 +26,7 @@ import {
   type CompletedPart,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { timingSafeEqual } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
@@ -68,6 +69,19 @@ export class S3StorageError extends Error {
   }
 }
 
+/** Results are HDF5; layouts from the fabrication interface GDS II. */
+function contentTypeOf(key: string): string {
+  return key.endsWith(".gds") ? "application/octet-stream" : "application/x-hdf5";
+}
+
+function decodeURIComponentSafe(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
 function isNotFound(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e?.name === "NotFound" || e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
@@ -77,12 +91,15 @@ export class S3Storage implements StorageBackend {
   readonly client: S3Client;
   private readonly bucket: string;
   private readonly prefix: string;
+  /** Path-style addresses (with an endpoint): /bucket/key; else bucket.host/key. */
+  private readonly pathStyle: boolean;
   private readonly multipartThreshold: number;
   private readonly partBytes: number;
 
   constructor(options: S3StorageOptions) {
     this.bucket = options.bucket;
     this.prefix = options.prefix.replace(/^\/+|\/+$/g, "");
+    this.pathStyle = options.endpoint !== null;
     this.partBytes = Math.max(5 * MiB, options.partBytes ?? 16 * MiB);
     this.multipartThreshold = Math.max(5 * MiB, options.multipartThresholdBytes ?? 16 * MiB);
     this.client = new S3Client({
@@ -115,7 +132,7 @@ export class S3Storage implements StorageBackend {
             Key,
             Body: createReadStream(localPath),
             ContentLength: bytes,
-            ContentType: "application/x-hdf5",
+            ContentType: contentTypeOf(key),
           }),
         );
       } catch (err) {
@@ -137,7 +154,7 @@ export class S3Storage implements StorageBackend {
         new CreateMultipartUploadCommand({
           Bucket: this.bucket,
           Key,
-          ContentType: "application/x-hdf5",
+          ContentType: contentTypeOf(Key),
         }),
       );
       uploadId = created.UploadId;
@@ -190,10 +207,61 @@ export class S3Storage implements StorageBackend {
         Bucket: this.bucket,
         Key: this.objectKey(key),
         ResponseContentDisposition: `attachment; filename="${safeName}"`,
-        ResponseContentType: "application/x-hdf5",
+        ResponseContentType: contentTypeOf(key),
       }),
       { expiresIn: ttlSeconds },
     );
+  }
+
+  /**
+   * Resolves a pre-signed address of ours by signing it again: the same object, response
+   * headers, signing time and lifetime must give the same SigV4 signature (so only this
+   * backend's credentials can have made it). Expired addresses resolve too.
+   */
+  async resolveSignedUrl(url: string): Promise<{ key: string; expired: boolean } | null> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return null;
+    }
+    let objectPath = parsed.pathname.split("/").map(decodeURIComponentSafe);
+    if (objectPath.some((p) => p === null)) return null;
+    objectPath = objectPath.slice(1);
+    if (this.pathStyle) {
+      if (objectPath[0] !== this.bucket) return null;
+      objectPath = objectPath.slice(1);
+    } else if (!parsed.hostname.startsWith(`${this.bucket}.`)) {
+      return null;
+    }
+    const objectKey = objectPath.join("/");
+    const prefix = this.prefix ? `${this.prefix}/` : "";
+    if (!objectKey.startsWith(prefix) || objectKey.length === prefix.length) return null;
+    const q = parsed.searchParams;
+    const date = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(q.get("X-Amz-Date") ?? "");
+    const expiresIn = Number(q.get("X-Amz-Expires"));
+    const signature = q.get("X-Amz-Signature") ?? "";
+    if (!date || !Number.isInteger(expiresIn) || expiresIn <= 0 || !signature) return null;
+    const signingDate = new Date(
+      Date.UTC(+date[1]!, +date[2]! - 1, +date[3]!, +date[4]!, +date[5]!, +date[6]!),
+    );
+    const again = new URL(
+      await getSignedUrl(
+        this.client,
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: objectKey,
+          ResponseContentDisposition: q.get("response-content-disposition") ?? undefined,
+          ResponseContentType: q.get("response-content-type") ?? undefined,
+        }),
+        { expiresIn, signingDate },
+      ),
+    );
+    const expected = Buffer.from(again.searchParams.get("X-Amz-Signature") ?? "");
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    const key = objectKey.slice(prefix.length);
+    return { key, expired: Date.now() > signingDate.getTime() + expiresIn * 1000 };
   }
 
   async stat(key: string): Promise<StoredObject | null> {

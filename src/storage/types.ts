@@ -15,6 +15,12 @@ export interface StorageBackend {
   /** A download address valid for `ttlSeconds`. */
   signedDownloadUrl(key: string, ttlSeconds: number, downloadName: string): Promise<string>;
   stat(key: string): Promise<StoredObject | null>;
+  /**
+   * The object key behind a download address this backend signed (expired addresses too), or
+   * null when the address is not one of its own or its signature does not check. Never
+   * fetches anything.
+   */
+  resolveSignedUrl(url: string): Promise<{ key: string; expired: boolean } | null>;
   /** Reads bytes [start, end] inclusive, or the whole object (rejects if it is missing). */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   delete(key: string): Promise<void>;

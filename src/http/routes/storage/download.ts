@@ -54,7 +54,10 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
         signature: Type.String({ maxLength: 100 }),
       }),
       response: {
-        200: Type.Unknown({ description: "The HDF5 file (application/x-hdf5)." }),
+        200: Type.Unknown({
+          description:
+            "The file: HDF5 results (application/x-hdf5) or GDS II (application/octet-stream).",
+        }),
         206: Type.Unknown({ description: "The requested byte range." }),
         403: ErrorBody,
         404: ErrorBody,
@@ -68,7 +71,9 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
       if (check === "invalid") throw errors.forbidden("The download address signature is invalid.");
       if (check === "expired") {
         throw errors.forbidden(
-          "The download address has expired; request GET /v1/simulations/{job_id}/results again.",
+          key.endsWith(".gds")
+            ? "The download address has expired; the same account may still pass it to /v1/fabrication/drc and /recipe."
+            : "The download address has expired; request GET /v1/simulations/{job_id}/results again.",
         );
       }
       const object = await storage.stat(key);
@@ -76,7 +81,10 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
         throw new ApiError(404, "object_not_found", "The stored result no longer exists.");
       const range = parseRange(req.headers.range, object.bytes);
       reply.header("Accept-Ranges", "bytes");
-      reply.header("Content-Type", "application/x-hdf5");
+      reply.header(
+        "Content-Type",
+        key.endsWith(".gds") ? "application/octet-stream" : "application/x-hdf5",
+      );
       reply.header(
         "Content-Disposition",
         `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}"`,

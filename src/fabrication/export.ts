@@ -1,0 +1,294 @@
+/**
+ * Export of a simulation's structures as GDS II: the structures are cut by a horizontal plane,
+ * the cuts drawn on the GDS layer their material maps to, coordinates in the job's frame (the
+ * domain is centred on the origin) snapped to a grid, database unit 1 nm (DESIGN.md §9).
+ *
+ * - Cut plane: by default each structure is cut at the centre of its own z extent (so every
+ *   structure appears, whatever its height); with `zUm`, all are cut at that z and structures
+ *   the plane misses are skipped (listed). A plane touching a face counts as cutting.
+ * - Boxes give rectangles; spheres give circles of radius √(r² − (z − zc)²); z-axis cylinders
+ *   give circles, x- and y-axis cylinders give rectangles (their cut by a horizontal plane);
+ *   polygon prisms (a planned structure type, accepted here through {@link PrismSpec}) give
+ *   their polygon.
+ * - Circles are inscribed polygons whose chords deviate from the circle by at most
+ *   `maxSagittaNm` (default half the grid step, at least 0.5 nm) before snapping; each vertex is
+ *   then snapped to the grid, moving it by at most half a grid step per axis.
+ * - Materials without a mapping are left out and listed; a shape thinner than the grid after
+ *   snapping is skipped and listed.
+ * - `bbox_um` is [xmin, ymin, xmax, ymax] of everything exported, µm; `bounding_box_um` is its
+ *   [width, height].
+ */
+
+import { findMaterial } from "../solver/materials.js";
+import type { StructureSpec } from "../solver/types.js";
+import { compareLayerKeys } from "./drc/run.js";
+import { writeGds } from "./gds/writer.js";
+import { circleRing, snap } from "./geometry/circle.js";
+import { mergePolygons } from "./geometry/merge.js";
+import { type Ring } from "./geometry/polygon.js";
+
+/**
+ * An extruded polygon: vertices in the x–y plane (metres, the job's frame), from z_min to
+ * z_max. Not yet a solver structure type; the export accepts it so that layouts drawn as
+ * polygons can be handed over the same way when the solver gains them.
+ */
+export interface PrismSpec {
+  type: "polygon";
+  vertices: Array<[number, number]>;
+  z_min: number;
+  z_max: number;
+  material: string;
+}
+
+export type ExportStructure = StructureSpec | PrismSpec;
+
+export interface GdsLayerTarget {
+  layer: number;
+  datatype: number;
+}
+
+export interface ExportOptions {
+  structures: readonly ExportStructure[];
+  /** Material name (canonical or alias, any case) → GDS layer. */
+  layerMapping: Readonly<Record<string, GdsLayerTarget>>;
+  /** Grid the coordinates snap to, whole nanometres ≥ 1. */
+  gridResolutionNm: number;
+  /** Cut plane height in µm; default: the centre of each structure's z extent. */
+  zUm?: number;
+  /** Top cell name, e.g. JOB_<first 8 of the job id>. */
+  cellName: string;
+  /** Largest chord-to-arc gap of circle polygons before snapping, nm. */
+  maxSagittaNm?: number;
+  /** Stamp for the file's BGNLIB/BGNSTR (default now). */
+  modified?: Date;
+}
+
+export interface ExportedLayer {
+  layer: number;
+  datatype: number;
+  /** "layer/datatype". */
+  key: string;
+  /** Materials drawn on this layer. */
+  materials: string[];
+  /** Elements written on this layer. */
+  polygon_count: number;
+  /** Shapes after merging overlaps and abutments. */
+  merged_polygon_count: number;
+}
+
+export interface ExportResult {
+  bytes: Uint8Array;
+  layers: ExportedLayer[];
+  /** [width, height] of everything exported, µm. */
+  bounding_box_um: [number, number];
+  /** [xmin, ymin, xmax, ymax] of everything exported, µm; null when nothing was exported. */
+  bbox_um: [number, number, number, number] | null;
+  /** BOUNDARY elements written. */
+  polygon_count: number;
+  merged_polygon_count: number;
+  /** Materials of the structures that have no mapping (left out). */
+  unmapped_materials: string[];
+  /** Structures not exported, by index, with the reason. */
+  skipped: Array<{ index: number; reason: string }>;
+  grid_resolution_nm: number;
+  max_sagitta_nm: number;
+  /** The cut plane used: a number (µm) or "centre of each structure". */
+  cut_plane: number | "structure_centre";
+}
+
+/** Invalid export input; `path` names the field (for a 422 with `errors`). */
+export class ExportInputError extends Error {
+  override name = "ExportInputError";
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const M_TO_NM = 1e9;
+
+function canonicalMaterial(name: string): string {
+  return findMaterial(name)?.name ?? name.trim().toLowerCase();
+}
+
+/** Exports the structures' cut as GDS II. Throws {@link ExportInputError} for bad options. */
+export function exportGds(options: ExportOptions): ExportResult {
+  const grid = options.gridResolutionNm;
+  if (!Number.isInteger(grid) || grid < 1 || grid > 10_000) {
+    throw new ExportInputError(
+      "grid_resolution_nm",
+      "must be a whole number of nanometres between 1 and 10000",
+    );
+  }
+  if (options.zUm !== undefined && !Number.isFinite(options.zUm)) {
+    throw new ExportInputError("z_um", "must be a finite number");
+  }
+  const sagitta = options.maxSagittaNm ?? Math.max(0.5, grid / 2);
+  const mapping = new Map<string, { target: GdsLayerTarget; name: string }>();
+  for (const [material, target] of Object.entries(options.layerMapping)) {
+    for (const [field, v] of [
+      ["layer", target.layer],
+      ["datatype", target.datatype],
+    ] as const) {
+      if (!Number.isInteger(v) || v < 0 || v > 32767) {
+        throw new ExportInputError(
+          `layer_mapping.${material}.${field}`,
+          "must be an integer in 0…32767",
+        );
+      }
+    }
+    mapping.set(canonicalMaterial(material), { target, name: material });
+  }
+
+  const zCutNm = options.zUm === undefined ? undefined : options.zUm * 1000;
+  const byLayer = new Map<
+    string,
+    { target: GdsLayerTarget; rings: Ring[]; materials: Set<string> }
+  >();
+  const unmapped = new Set<string>();
+  const skipped: Array<{ index: number; reason: string }> = [];
+  const s = (vNm: number): number => snap(vNm, grid);
+
+  options.structures.forEach((structure, index) => {
+    const mapped = mapping.get(canonicalMaterial(structure.material));
+    if (!mapped) {
+      unmapped.add(structure.material);
+      return;
+    }
+    const cut = cutStructure(structure, zCutNm, sagitta, grid, s);
+    if (typeof cut === "string") {
+      skipped.push({ index, reason: cut });
+      return;
+    }
+    const key = `${mapped.target.layer}/${mapped.target.datatype}`;
+    let entry = byLayer.get(key);
+    if (!entry) {
+      entry = { target: mapped.target, rings: [], materials: new Set() };
+      byLayer.set(key, entry);
+    }
+    entry.rings.push(cut);
+    entry.materials.add(structure.material);
+  });
+
+  const keys = [...byLayer.keys()].sort(compareLayerKeys);
+  const written = writeGds({
+    cellName: options.cellName,
+    modified: options.modified,
+    layers: keys.map((k) => ({
+      layer: byLayer.get(k)!.target.layer,
+      datatype: byLayer.get(k)!.target.datatype,
+      polygons: byLayer.get(k)!.rings,
+    })),
+  });
+
+  let xmin = Infinity;
+  let ymin = Infinity;
+  let xmax = -Infinity;
+  let ymax = -Infinity;
+  let mergedTotal = 0;
+  const layers: ExportedLayer[] = keys.map((k, li) => {
+    const e = byLayer.get(k)!;
+    for (const r of e.rings) {
+      for (let i = 0; i < r.length; i += 2) {
+        xmin = Math.min(xmin, r[i]!);
+        xmax = Math.max(xmax, r[i]!);
+        ymin = Math.min(ymin, r[i + 1]!);
+        ymax = Math.max(ymax, r[i + 1]!);
+      }
+    }
+    const merged = mergePolygons(e.rings).polygonCount;
+    mergedTotal += merged;
+    return {
+      layer: e.target.layer,
+      datatype: e.target.datatype,
+      key: k,
+      materials: [...e.materials].sort(),
+      polygon_count: written.elementsPerLayer[li]!,
+      merged_polygon_count: merged,
+    };
+  });
+  const um = (nm: number): number => nm / 1000;
+  const bbox: [number, number, number, number] | null =
+    xmin === Infinity ? null : [um(xmin), um(ymin), um(xmax), um(ymax)];
+  return {
+    bytes: written.bytes,
+    layers,
+    bounding_box_um: bbox ? [um(xmax - xmin), um(ymax - ymin)] : [0, 0],
+    bbox_um: bbox,
+    polygon_count: written.elementCount,
+    merged_polygon_count: mergedTotal,
+    unmapped_materials: [...unmapped].sort(),
+    skipped,
+    grid_resolution_nm: grid,
+    max_sagitta_nm: sagitta,
+    cut_plane: options.zUm ?? "structure_centre",
+  };
+}
+
+/** The structure's cut as a ring in nm, or the reason it has none. */
+function cutStructure(
+  st: ExportStructure,
+  zCutNm: number | undefined,
+  sagitta: number,
+  grid: number,
+  s: (v: number) => number,
+): Ring | string {
+  const rect = (cx: number, cy: number, hx: number, hy: number): Ring | string => {
+    const x0 = s(cx - hx);
+    const x1 = s(cx + hx);
+    const y0 = s(cy - hy);
+    const y1 = s(cy + hy);
+    if (x0 === x1 || y0 === y1) return `thinner than the ${grid} nm grid after snapping`;
+    return Int32Array.of(x0, y0, x1, y0, x1, y1, x0, y1);
+  };
+  const circle = (cx: number, cy: number, r: number): Ring | string => {
+    const ring = circleRing(cx, cy, r, sagitta, grid);
+    return ring.length >= 6 ? ring : `smaller than the ${grid} nm grid after snapping`;
+  };
+  /** Distance of the plane from the extent's centre, or null when it misses [lo, hi]. */
+  const offset = (loNm: number, hiNm: number): number | null => {
+    const z = zCutNm ?? (loNm + hiNm) / 2;
+    if (z < loNm || z > hiNm) return null;
+    return z - (loNm + hiNm) / 2;
+  };
+  const missed = `not cut by the plane z = ${zCutNm === undefined ? "" : zCutNm / 1000} µm`;
+
+  if (st.type === "polygon") {
+    if (offset(st.z_min * M_TO_NM, st.z_max * M_TO_NM) === null) return missed;
+    const out: number[] = [];
+    for (const [x, y] of st.vertices) {
+      const px = s(x * M_TO_NM);
+      const py = s(y * M_TO_NM);
+      const n = out.length;
+      if (n >= 2 && out[n - 2] === px && out[n - 1] === py) continue;
+      out.push(px, py);
+    }
+    return out.length >= 6 ? Int32Array.from(out) : `fewer than 3 distinct vertices after snapping`;
+  }
+  const [cx, cy, cz] = st.center.map((v) => v * M_TO_NM) as [number, number, number];
+  if (st.type === "box") {
+    const [sx, sy, sz] = st.size.map((v) => v * M_TO_NM) as [number, number, number];
+    if (offset(cz - sz / 2, cz + sz / 2) === null) return missed;
+    return rect(cx, cy, sx / 2, sy / 2);
+  }
+  const r = st.radius * M_TO_NM;
+  if (st.type === "sphere") {
+    const dz = offset(cz - r, cz + r);
+    if (dz === null) return missed;
+    const rc = Math.sqrt(Math.max(0, r * r - dz * dz));
+    return rc > 0 ? circle(cx, cy, rc) : "touched by the plane at a single point";
+  }
+  const h = st.height * M_TO_NM;
+  if (st.axis === "z") {
+    if (offset(cz - h / 2, cz + h / 2) === null) return missed;
+    return circle(cx, cy, r);
+  }
+  // Axis along x or y: the horizontal plane cuts a rectangle of half-width √(r² − dz²).
+  const dz = offset(cz - r, cz + r);
+  if (dz === null) return missed;
+  const half = Math.sqrt(Math.max(0, r * r - dz * dz));
+  if (half === 0) return "touched by the plane along a line";
+  return st.axis === "x" ? rect(cx, cy, h / 2, half) : rect(cx, cy, half, h / 2);
+}

@@ -1,0 +1,375 @@
+/**
+ * The fabrication interface's service layer (no HTTP): exports a job's geometry, stores GDS II
+ * files through the storage backend behind signed addresses, resolves those addresses back to
+ * the stored objects (never fetching a URL), and runs reads and design-rule checks in a worker
+ * thread with a time and heap limit and a cap on checks at once.
+ *
+ * Stored files: `gds/<account id>/<random id>.gds`. A `gds_url` is accepted when the storage
+ * backend signed it (expired or not) and its key is under the caller's account: another
+ * account's address, a tampered one or any other URL is refused alike.
+ */
+
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import type { Config } from "../config.js";
+import { errors, type ApiError } from "../errors.js";
+import type { SimulationSpec } from "../solver/types.js";
+import type { StorageBackend } from "../storage/types.js";
+import type { DrcResult, LayerRules } from "./drc/run.js";
+import { ExportInputError, exportGds, type ExportResult, type GdsLayerTarget } from "./export.js";
+import { findPdk, pdkNames, PDKS, type Pdk } from "./pdks.js";
+import { generateRecipe, type Recipe, type RecipeOptions } from "./recipe.js";
+import type { InspectResult, ThreadTask } from "./thread.js";
+
+const THREAD_URL = new URL(
+  `./thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
+  import.meta.url,
+);
+
+export interface StoredGds {
+  gds_url: string;
+  /** When the address stops working for downloads (it still works for /drc and /recipe). */
+  expires_at: string;
+}
+
+export interface ExportResponse extends StoredGds {
+  /** GDS layer numbers used (spec §4.5). */
+  layers: number[];
+  layer_details: ExportResult["layers"];
+  bounding_box_um: [number, number];
+  bbox_um: ExportResult["bbox_um"];
+  polygon_count: number;
+  merged_polygon_count: number;
+  unmapped_materials: string[];
+  skipped: ExportResult["skipped"];
+  grid_resolution_nm: number;
+  max_sagitta_nm: number;
+  cut_plane_um: number | null;
+}
+
+export interface UploadResponse extends StoredGds {
+  layers: number[];
+  layer_keys: string[];
+  bounding_box_um: [number, number];
+  bbox_um: [number, number, number, number] | null;
+  polygon_count: number;
+  cells: string[];
+  top_cells: string[];
+  warnings: string[];
+}
+
+export interface DrcResponse {
+  passed: boolean;
+  violations: DrcResult["violations"];
+  /** One paragraph for people (spec §4.5: a string). */
+  summary: string;
+  summary_details: DrcResult["summary"] & { pdk: string; file_warnings: string[] };
+}
+
+export class FabricationService {
+  private running = 0;
+  private readonly idle: Worker[] = [];
+
+  constructor(
+    private readonly storage: StorageBackend,
+    private readonly config: Config,
+  ) {}
+
+  pdks(): readonly Pdk[] {
+    return PDKS;
+  }
+
+  /** Exports a job's structures (its validated spec) as GDS II and stores the file. */
+  async exportJob(
+    accountId: string,
+    jobId: string,
+    specJson: string,
+    options: {
+      layerMapping: Record<string, GdsLayerTarget>;
+      gridResolutionNm: number;
+      zUm?: number;
+    },
+  ): Promise<ExportResponse> {
+    const spec = JSON.parse(specJson) as SimulationSpec;
+    let result: ExportResult;
+    try {
+      result = exportGds({
+        structures: spec.structures,
+        layerMapping: options.layerMapping,
+        gridResolutionNm: options.gridResolutionNm,
+        zUm: options.zUm,
+        cellName: `JOB_${jobId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8)}`,
+      });
+    } catch (err) {
+      if (err instanceof ExportInputError) {
+        throw errors.validation([{ path: err.path, message: err.message }]);
+      }
+      throw err;
+    }
+    const stored = await this.store(accountId, result.bytes, `emsim-${jobId}.gds`);
+    return {
+      ...stored,
+      layers: [...new Set(result.layers.map((l) => l.layer))].sort((a, b) => a - b),
+      layer_details: result.layers,
+      bounding_box_um: result.bounding_box_um,
+      bbox_um: result.bbox_um,
+      polygon_count: result.polygon_count,
+      merged_polygon_count: result.merged_polygon_count,
+      unmapped_materials: result.unmapped_materials,
+      skipped: result.skipped,
+      grid_resolution_nm: result.grid_resolution_nm,
+      max_sagitta_nm: result.max_sagitta_nm,
+      cut_plane_um: result.cut_plane === "structure_centre" ? null : result.cut_plane,
+    };
+  }
+
+  /** Reads an uploaded file (refusing what the reader refuses) and stores it. */
+  async upload(accountId: string, bytes: Uint8Array): Promise<UploadResponse> {
+    const info = (await this.inThread({ op: "inspect", bytes })) as InspectResult;
+    const stored = await this.store(accountId, bytes, "layout.gds");
+    const b = info.bboxNm;
+    return {
+      ...stored,
+      layers: [...new Set(info.layers.map((k) => Number(k.split("/")[0])))].sort((x, y) => x - y),
+      layer_keys: info.layers,
+      bounding_box_um: b ? [(b[2] - b[0]) / 1000, (b[3] - b[1]) / 1000] : [0, 0],
+      bbox_um: b ? [b[0] / 1000, b[1] / 1000, b[2] / 1000, b[3] / 1000] : null,
+      polygon_count: info.polygonCount,
+      cells: info.cells,
+      top_cells: info.topCells,
+      warnings: info.warnings,
+    };
+  }
+
+  /** Design-rule check of a stored file against a kit's rules, with the request's overriding. */
+  async drc(
+    accountId: string,
+    gdsUrl: string,
+    pdkName: string,
+    overrides: { min_feature_nm?: number; min_spacing_nm?: number; min_radius_nm?: number } = {},
+  ): Promise<DrcResponse> {
+    const pdk = this.pdk(pdkName);
+    const bytes = await this.fetchOwn(accountId, gdsUrl);
+    // Only the rules the request gives override the kit's (an absent one must not erase it).
+    const fallback: LayerRules = {};
+    if (overrides.min_feature_nm !== undefined) fallback.min_feature_nm = overrides.min_feature_nm;
+    if (overrides.min_spacing_nm !== undefined) fallback.min_spacing_nm = overrides.min_spacing_nm;
+    if (overrides.min_radius_nm !== undefined) fallback.min_radius_nm = overrides.min_radius_nm;
+    const task: ThreadTask = {
+      op: "drc",
+      bytes,
+      rules: pdk.rules,
+      fallback: Object.keys(fallback).length > 0 ? fallback : undefined,
+      markers: pdk.layers.filter((l) => !l.fabricated).map((l) => l.key),
+    };
+    const out = (await this.inThread(task)) as { drc: DrcResult; warnings: string[] };
+    const { drc } = out;
+    return {
+      passed: drc.passed,
+      violations: drc.violations,
+      summary: summarise(drc, pdk.name),
+      summary_details: { ...drc.summary, pdk: pdk.name, file_warnings: out.warnings },
+    };
+  }
+
+  /** A process flow for the layers of a stored file, or of an explicit layer list. */
+  async recipe(
+    accountId: string,
+    source: { gdsUrl: string } | { layers: string[] },
+    pdkName: string,
+    options: RecipeOptions = {},
+  ): Promise<Recipe & { pdk_title: string }> {
+    const pdk = this.pdk(pdkName);
+    let layers: string[];
+    if ("gdsUrl" in source) {
+      const bytes = await this.fetchOwn(accountId, source.gdsUrl);
+      layers = ((await this.inThread({ op: "inspect", bytes })) as InspectResult).layers;
+    } else {
+      layers = source.layers;
+    }
+    return { ...generateRecipe(pdk, layers, options), pdk_title: pdk.title };
+  }
+
+  private pdk(name: string): Pdk {
+    const pdk = findPdk(name);
+    if (!pdk) {
+      throw errors.validation([
+        { path: "pdk", message: `unknown process design kit; known: ${pdkNames().join(", ")}` },
+      ]);
+    }
+    return pdk;
+  }
+
+  private async store(accountId: string, bytes: Uint8Array, name: string): Promise<StoredGds> {
+    const key = `gds/${accountId}/${randomUUID().replace(/-/g, "")}.gds`;
+    const dir = await mkdtemp(join(tmpdir(), "emsim-gds-"));
+    try {
+      const path = join(dir, "upload.gds");
+      await writeFile(path, bytes);
+      await this.storage.putFile(key, path);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const ttl = this.config.downloadUrlTtlSeconds;
+    return {
+      gds_url: await this.storage.signedDownloadUrl(key, ttl, name),
+      expires_at: new Date(Date.now() + ttl * 1000).toISOString(),
+    };
+  }
+
+  /** The bytes behind a gds_url this service issued to this account. */
+  private async fetchOwn(accountId: string, gdsUrl: string): Promise<Uint8Array> {
+    const resolved = await this.storage.resolveSignedUrl(gdsUrl);
+    const ownKey = new RegExp(`^gds/${escapeRegExp(accountId)}/[0-9a-f]{32}\\.gds$`);
+    if (!resolved || !ownKey.test(resolved.key)) {
+      throw errors.validation([
+        {
+          path: "gds_url",
+          message:
+            "is not a GDS address this service issued to your account (use the gds_url from /v1/fabrication/export-gds or /v1/fabrication/gds)",
+        },
+      ]);
+    }
+    const object = await this.storage.stat(resolved.key);
+    if (!object) throw errors.gdsNotFound();
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.storage.read(resolved.key)) chunks.push(chunk as Buffer);
+    return new Uint8Array(Buffer.concat(chunks));
+  }
+
+  /**
+   * Runs a task in a worker thread under the configured time, heap and concurrency limits.
+   * Threads are kept between tasks (warm code); one that times out or runs out of heap is
+   * terminated and replaced by a fresh one on the next task.
+   */
+  private async inThread(task: ThreadTask): Promise<unknown> {
+    const limits = this.config.fabrication;
+    if (this.running >= limits.maxConcurrent) throw errors.fabricationBusy(5);
+    this.running += 1;
+    const worker = this.idle.pop() ?? startThread(limits.maxMemoryMb);
+    worker.ref();
+    let healthy = true;
+    try {
+      return await new Promise((resolve, reject) => {
+        let settled = false;
+        const finish = (f: () => void): void => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          worker.off("message", onMessage);
+          worker.off("error", onError);
+          worker.off("exit", onExit);
+          f();
+        };
+        const timer = setTimeout(() => {
+          healthy = false;
+          finish(() =>
+            reject(
+              errors.fabricationTooLarge(
+                `The check did not finish within ${limits.timeoutSeconds} s; the layout is too large for this service.`,
+              ),
+            ),
+          );
+        }, limits.timeoutSeconds * 1000);
+        const onMessage = (msg: { ok: boolean; result?: unknown; error?: ThreadError }): void =>
+          finish(() => (msg.ok ? resolve(msg.result) : reject(toApiError(msg.error!))));
+        const onError = (err: Error & { code?: string }): void => {
+          healthy = false;
+          finish(() =>
+            reject(
+              err.code === "ERR_WORKER_OUT_OF_MEMORY"
+                ? errors.fabricationTooLarge(
+                    `The check needed more than ${limits.maxMemoryMb} MiB; the layout is too large for this service.`,
+                  )
+                : err,
+            ),
+          );
+        };
+        const onExit = (code: number): void => {
+          healthy = false;
+          finish(() => reject(new Error(`fabrication thread exited with code ${code}`)));
+        };
+        worker.on("message", onMessage);
+        worker.on("error", onError);
+        worker.on("exit", onExit);
+        // The bytes are copied into the thread; the caller keeps its own.
+        worker.postMessage(task);
+      });
+    } finally {
+      this.running -= 1;
+      if (healthy) {
+        worker.unref();
+        this.idle.push(worker);
+      } else {
+        void worker.terminate();
+      }
+    }
+  }
+
+  /** Stops the idle threads (server shutdown). */
+  async close(): Promise<void> {
+    const threads = this.idle.splice(0);
+    await Promise.all(threads.map((w) => w.terminate()));
+  }
+}
+
+interface ThreadError {
+  name: string;
+  reason?: string;
+  message: string;
+}
+
+function toApiError(e: ThreadError): ApiError | Error {
+  if (e.name === "GdsError") return errors.gdsInvalid(e.reason ?? "invalid", e.message);
+  return new Error(`fabrication thread failed: ${e.name}: ${e.message}`);
+}
+
+/**
+ * Starts the thread. Compiled (dist/) it is a plain module; from TypeScript sources (development,
+ * tests under tsx) the thread registers tsx's loader itself, as Node 20 does not carry `--import`
+ * loaders into worker threads (the solver's threads do the same).
+ */
+function startThread(maxMemoryMb: number): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } };
+  if (!THREAD_URL.pathname.endsWith(".ts")) return new Worker(THREAD_URL, options);
+  const bootstrap = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); })`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The human summary: counts per rule and layer, and the notes (e.g. no curved features). */
+export function summarise(drc: DrcResult, pdk: string): string {
+  const s = drc.summary;
+  const parts: string[] = [];
+  if (s.checked_layers.length === 0) {
+    parts.push(`No layer of the layout has rules in ${pdk}: nothing was checked.`);
+  } else if (s.violation_count === 0) {
+    parts.push(`Passed: no violations on ${s.checked_layers.join(", ")} (${pdk}).`);
+  } else {
+    const perLayer = s.layers
+      .filter(
+        (l) => l.violations.min_feature + l.violations.min_spacing + l.violations.min_radius > 0,
+      )
+      .map((l) => {
+        const v = l.violations;
+        const bits = [
+          v.min_feature ? `${v.min_feature} min_feature` : "",
+          v.min_spacing ? `${v.min_spacing} min_spacing` : "",
+          v.min_radius ? `${v.min_radius} min_radius` : "",
+        ].filter(Boolean);
+        return `${l.layer}: ${bits.join(", ")}`;
+      });
+    parts.push(
+      `${drc.passed ? "Passed with warnings" : "Failed"}: ${s.violation_count} violation(s) (${s.errors} error(s), ${s.warnings} warning(s)) against ${pdk} — ${perLayer.join("; ")}.`,
+    );
+    if (s.truncated) parts.push(`The list holds the first ${drc.violations.length}.`);
+  }
+  parts.push(...s.notes);
+  return parts.join(" ");
+}

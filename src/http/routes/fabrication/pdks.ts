@@ -1,0 +1,26 @@
+import Type from "typebox";
+import { errorResponses } from "../../schemas.js";
+import type { App, RouteDeps } from "../../types.js";
+
+export function listPdksRoute(app: App, { fabrication }: RouteDeps): void {
+  const body = { pdks: [...fabrication.pdks()] };
+  app.get(
+    "/v1/fabrication/pdks",
+    {
+      schema: {
+        summary: "List process design kits",
+        description:
+          "Open process design kits: layer maps, layer stacks (materials, thicknesses in nm), per-layer design rules, cross-sections, how each layer is made, their public sources, and which numbers are illustrative (foundry rules are often under NDA).",
+        tags: ["fabrication"],
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: Type.Object({
+            pdks: Type.Array(Type.Object({}, { additionalProperties: true })),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async () => body,
+  );
+}

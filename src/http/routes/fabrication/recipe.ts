@@ -1,0 +1,84 @@
+import Type from "typebox";
+import { errors } from "../../../errors.js";
+import { findMaterial } from "../../../solver/materials.js";
+import type { SimulationSpec } from "../../../solver/types.js";
+import { errorResponses } from "../../schemas.js";
+import { callerOf, type App, type RouteDeps } from "../../types.js";
+import { GdsUrlSchema, LayerMappingSchema, fabricationErrors } from "./schemas.js";
+
+export function recipeRoute(app: App, { fabrication, jobs }: RouteDeps): void {
+  app.post(
+    "/v1/fabrication/recipe",
+    {
+      schema: {
+        summary: "Generate a process recipe",
+        description:
+          "An ordered process flow for the layers a layout uses in a PDK: starting wafer, depositions, and per layer resist, lithography (mask layers and tone), develop, etch (depth from the kit's stack) or lift-off metal, strip; then cladding and planarisation. Give `gds_url` (a stored file) or `job_id` (the job's materials, mapped by `layer_mapping` or else to the kit layer patterning that material). Layers the kit cannot make are left out with a warning.",
+        tags: ["fabrication"],
+        security: [{ bearerAuth: [] }],
+        body: Type.Object(
+          {
+            gds_url: Type.Optional(GdsUrlSchema),
+            job_id: Type.Optional(Type.String({ maxLength: 64 })),
+            layer_mapping: Type.Optional(LayerMappingSchema),
+            pdk: Type.String({ maxLength: 64 }),
+            options: Type.Optional(
+              Type.Object(
+                {
+                  cladding: Type.Optional(Type.Boolean()),
+                  planarise: Type.Optional(Type.Boolean()),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            pdk: Type.String(),
+            pdk_title: Type.String(),
+            layers_used: Type.Array(Type.String()),
+            steps: Type.Array(Type.Object({}, { additionalProperties: true })),
+            warnings: Type.Array(Type.String()),
+            illustrative: Type.Boolean(),
+          }),
+          ...fabricationErrors,
+          ...errorResponses,
+        },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const { gds_url, job_id, layer_mapping, pdk, options } = req.body;
+      if ((gds_url === undefined) === (job_id === undefined)) {
+        throw errors.validation([
+          { path: "body", message: "give exactly one of gds_url and job_id" },
+        ]);
+      }
+      if (gds_url !== undefined) {
+        return fabrication.recipe(caller.accountId, { gdsUrl: gds_url }, pdk, options);
+      }
+      const job = await jobs.getOwnJob(caller.accountId, job_id!, caller.reads);
+      const spec = JSON.parse(job.specJson) as SimulationSpec;
+      const kit = fabrication.pdks().find((p) => p.name === pdk.toLowerCase());
+      const layers = new Set<string>();
+      for (const s of spec.structures) {
+        const canonical = findMaterial(s.material)?.name ?? s.material;
+        const mapped = Object.entries(layer_mapping ?? {}).find(
+          ([m]) => (findMaterial(m)?.name ?? m) === canonical,
+        )?.[1];
+        if (mapped) {
+          layers.add(`${mapped.layer}/${mapped.datatype}`);
+        } else if (!layer_mapping && kit) {
+          // Without a mapping: the kit's first layer that patterns this material.
+          const first = Object.entries(kit.process)
+            .filter(([, p]) => kit.stack.find((l) => l.name === p.level)?.material === canonical)
+            .sort((a, b) => a[1].order - b[1].order)[0];
+          if (first) layers.add(first[0]);
+        }
+      }
+      return fabrication.recipe(caller.accountId, { layers: [...layers] }, pdk, options);
+    },
+  );
+}

@@ -1,0 +1,57 @@
+import Type from "typebox";
+import { errors } from "../../../errors.js";
+import { ErrorBody, errorResponses } from "../../schemas.js";
+import { callerOf, type App, type RouteDeps } from "../../types.js";
+import { StoredGdsFields, fabricationErrors } from "./schemas.js";
+
+/**
+ * Upload of a GDS II file (application/octet-stream, at most config.fabrication.maxGdsBytes).
+ * Registered in its own plugin scope with the binary body parser, so no other route accepts
+ * binary bodies.
+ */
+export function uploadGdsRoute(app: App, { fabrication, config }: RouteDeps): void {
+  const limit = config.fabrication.maxGdsBytes;
+  // Refuse other content types before any of the body is read.
+  app.addHook("onRequest", (req, _reply, done) => {
+    const type = req.headers["content-type"];
+    if (!type || !/^application\/octet-stream\b/i.test(type)) {
+      done(errors.unsupportedMediaType(type, "application/octet-stream"));
+    } else {
+      done();
+    }
+  });
+  app.addContentTypeParser(
+    "application/octet-stream",
+    { parseAs: "buffer", bodyLimit: limit },
+    (_req, body, done) => done(null, body),
+  );
+  app.post(
+    "/v1/fabrication/gds",
+    {
+      bodyLimit: limit,
+      schema: {
+        summary: "Upload a GDS II file",
+        description: `Reads a GDS II file made elsewhere (KLayout, gdstk, gdsfactory; body: the file as application/octet-stream, at most ${limit} bytes), refuses what cannot be read with 422 and a reason, and stores it for /v1/fabrication/drc and /recipe. BOUNDARY, BOX, PATH, SREF and AREF are read (references flattened); TEXT and NODE are ignored.`,
+        tags: ["fabrication"],
+        security: [{ bearerAuth: [] }],
+        response: {
+          201: Type.Object({
+            ...StoredGdsFields,
+            layer_keys: Type.Array(Type.String({ description: '"layer/datatype"' })),
+            cells: Type.Array(Type.String()),
+            top_cells: Type.Array(Type.String()),
+            warnings: Type.Array(Type.String()),
+          }),
+          413: { ...ErrorBody, description: "The file is larger than the limit." },
+          ...fabricationErrors,
+          ...errorResponses,
+        },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body as Buffer;
+      const result = await fabrication.upload(callerOf(req).accountId, new Uint8Array(body));
+      return reply.code(201).send(result);
+    },
+  );
+}
