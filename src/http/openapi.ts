@@ -214,6 +214,70 @@ function validationExample(request: unknown, config: Config): ApiError {
   return errors.validation(outcome.errors);
 }
 
+/** The fabrication interface (src/http/routes/fabrication/). */
+function fabricationOperations(config: Config): Record<string, OperationDoc> {
+  const invalidGds = errors.gdsInvalid(
+    "truncated",
+    "the file ends inside a record (byte 4 096 of a 4 100-byte record).",
+  );
+  const tooLarge = errors.fabricationTooLarge(
+    "The layout has more than 10 000 000 points after flattening; split it or check it in parts.",
+  );
+  const busy = errors.fabricationBusy(5);
+  const fieldError = (path: string, message: string) => errors.validation([{ path, message }]);
+  return {
+    exportGds: {
+      errors: [
+        ...BODY_ERRORS(config.limits.maxBodyBytes),
+        fieldError("layer_mapping", "maps no material of the job"),
+        ...JOB_ID_ERRORS,
+        errors.resultsNotReady(EXAMPLE_JOB_ID, "RUNNING", 30),
+        ...V1_ERRORS,
+      ],
+      success: { 200: { description: "The stored GDS II file and what it holds." } },
+    },
+    uploadGds: {
+      errors: [
+        errors.bodyTooLarge(config.limits.maxBodyBytes),
+        errors.unsupportedMediaType("application/json"),
+        invalidGds,
+        tooLarge,
+        busy,
+        ...V1_ERRORS,
+      ],
+      success: { 201: { description: "The file is stored; its address and contents." } },
+    },
+    runDrc: {
+      errors: [
+        ...BODY_ERRORS(config.limits.maxBodyBytes),
+        fieldError("pdk", "is not a known process design kit"),
+        errors.gdsNotFound(),
+        invalidGds,
+        tooLarge,
+        busy,
+        ...V1_ERRORS,
+      ],
+      success: { 200: { description: "Whether the layout passes, and every violation." } },
+    },
+    listPdks: {
+      errors: V1_ERRORS,
+      success: { 200: { description: "The process design kits." } },
+    },
+    makeRecipe: {
+      errors: [
+        ...BODY_ERRORS(config.limits.maxBodyBytes),
+        fieldError("body", "give gds_url or job_id"),
+        errors.gdsNotFound(),
+        ...JOB_ID_ERRORS,
+        invalidGds,
+        busy,
+        ...V1_ERRORS,
+      ],
+      success: { 200: { description: "The ordered process flow, with warnings." } },
+    },
+  };
+}
+
 function operations(config: Config): Record<string, OperationDoc> {
   const invalid = validationExample(
     {
@@ -274,6 +338,7 @@ function operations(config: Config): Record<string, OperationDoc> {
       errors: V1_ERRORS,
       success: { 200: { description: "The material library." } },
     },
+    ...fabricationOperations(config),
     getHealth: {
       errors: [
         new ApiError(503, "not_ready", "The database is not reachable.", {
@@ -434,7 +499,8 @@ function errorResponses(
     const refs = [...new Set(codes.map(errorSchema))].map((s) =>
       components.refTo(String(s.title), s),
     );
-    const schema = refs.length === 1 ? refs[0] : { oneOf: refs };
+    // anyOf: a validation error is also a plain error body; oneOf would demand exactly one.
+    const schema = refs.length === 1 ? refs[0] : { anyOf: refs };
     const examples: Json = {};
     group.forEach((e, i) => {
       const name = codes.length === group.length ? e.code : `${e.code}_${i + 1}`;

@@ -13,6 +13,7 @@ export function drcRoute(app: App, { fabrication }: RouteDeps): void {
     "/v1/fabrication/drc",
     {
       schema: {
+        operationId: "runDrc",
         summary: "Run a design-rule check",
         description:
           "Checks a stored GDS II file against a PDK's per-layer rules; rules in the request override the kit's on every layer that is not a marker layer. Each layer is merged first; min_feature is KLayout's width check (projection metric), min_spacing its space check (Euclidean metric: corner-to-corner distances count, notches included), both strictly less-than; min_radius checks arcs and bends (centre-line radius). One violation per offending edge pair, as KLayout reports them; location is the centre of the pair's box in µm.",

@@ -8,6 +8,7 @@ export function exportGdsRoute(app: App, { jobs, fabrication }: RouteDeps): void
     "/v1/fabrication/export-gds",
     {
       schema: {
+        operationId: "exportGds",
         summary: "Export a job's geometry as GDS II",
         description:
           "Cuts the job's structures with a horizontal plane (default: each at the centre of its own z extent; `z_um` picks one height for all) in the job's frame, snaps coordinates to `grid_resolution_nm` (database unit 1 nm, user unit 1 µm) and stores the file. Boxes become rectangles, spheres and z-cylinders circles (inscribed polygons within half a grid step), x/y-cylinders rectangles. Materials without a mapping are left out and listed. `bounding_box_um` is [width, height] of everything exported; `bbox_um` is [xmin, ymin, xmax, ymax].",
