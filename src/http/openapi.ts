@@ -19,6 +19,7 @@ import type { Config } from "../config.js";
 import type { JobService } from "../jobs/service.js";
 import { MATERIALS } from "../solver/materials.js";
 import { validateSimulationRequest } from "../schema/validate.js";
+import { FabricationErrorBody } from "./routes/fabrication/schemas.js";
 import { ConflictBody, ErrorBody, NotReadyBody, ValidationErrorBody } from "./schemas.js";
 
 type Json = Record<string, unknown>;
@@ -157,6 +158,8 @@ interface OperationDoc {
   success?: Record<number, { description: string; body?: RawBody }>;
   /** Name and description of the path's `*` wildcard. */
   wildcard?: { name: string; description: string };
+  /** A request body that is not JSON. */
+  requestBody?: RawBody;
 }
 
 const EXAMPLE_JOB_ID = "5b0e6f7c-2d1a-4c8e-9f3b-7a6d5c4b3a21";
@@ -274,6 +277,7 @@ function operations(config: Config): Record<string, OperationDoc> {
       errors: V1_ERRORS,
       success: { 200: { description: "The material library." } },
     },
+    ...fabricationOperations(config),
     getHealth: {
       errors: [
         new ApiError(503, "not_ready", "The database is not reachable.", {
@@ -354,6 +358,77 @@ function operations(config: Config): Record<string, OperationDoc> {
   };
 }
 
+/** The /v1/fabrication operations (src/http/routes/fabrication/). */
+function fabricationOperations(config: Config): Record<string, OperationDoc> {
+  const gdsUrl = errors.validation([
+    {
+      path: "gds_url",
+      message: "is not a GDS address this service issued to your account",
+    },
+  ]);
+  const unreadable = errors.gdsInvalid(
+    "truncated",
+    "The XY (0x10) record at byte 212 needs 44 bytes but the file ends after 9.",
+  );
+  const tooLarge = errors.fabricationTooLarge(
+    `The check did not finish within ${config.fabrication.timeoutSeconds} s; the layout is too large for this service.`,
+  );
+  const busy = errors.fabricationBusy(5);
+  const body = BODY_ERRORS(config.limits.maxBodyBytes);
+  return {
+    exportGds: {
+      errors: [
+        ...body,
+        errors.validation([
+          {
+            path: "grid_resolution_nm",
+            message: "must be a whole number of nanometres between 1 and 10000",
+          },
+        ]),
+        ...JOB_ID_ERRORS,
+        ...V1_ERRORS,
+      ],
+      success: { 200: { description: "The file is stored; its signed address and contents." } },
+    },
+    uploadGds: {
+      errors: [
+        errors.bodyTooLarge(config.fabrication.maxGdsBytes),
+        errors.unsupportedMediaType("application/json", "application/octet-stream"),
+        unreadable,
+        tooLarge,
+        busy,
+        ...V1_ERRORS,
+      ],
+      success: { 201: { description: "The file was read and stored." } },
+      requestBody: {
+        mediaType: "application/octet-stream",
+        schema: { type: "string", format: "binary", description: "The GDS II file." },
+      },
+    },
+    runDrc: {
+      errors: [...body, gdsUrl, unreadable, tooLarge, errors.gdsNotFound(), busy, ...V1_ERRORS],
+      success: { 200: { description: "The check's result." } },
+    },
+    listPdks: {
+      errors: V1_ERRORS,
+      success: { 200: { description: "The process design kits." } },
+    },
+    generateRecipe: {
+      errors: [
+        ...body,
+        gdsUrl,
+        unreadable,
+        tooLarge,
+        ...JOB_ID_ERRORS,
+        errors.gdsNotFound(),
+        busy,
+        ...V1_ERRORS,
+      ],
+      success: { 200: { description: "The process flow." } },
+    },
+  };
+}
+
 /** The schema of an error body with this code (those with extra fields have their own). */
 function errorSchema(code: string): Json {
   const schema =
@@ -363,7 +438,9 @@ function errorSchema(code: string): Json {
         ? ConflictBody
         : code === "results_not_ready"
           ? NotReadyBody
-          : ErrorBody;
+          : code === "gds_invalid" || code === "layout_too_large"
+            ? FabricationErrorBody
+            : ErrorBody;
   return schema as unknown as Json;
 }
 
@@ -375,7 +452,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   408: "The request did not arrive in time; the connection is closed.",
   409: "Conflict with the job's state.",
   413: "The body is too large.",
-  415: "The body is not application/json.",
+  415: "The body's Content-Type is not the one the operation takes.",
   416: "The range is outside the file.",
   422: "The request is not valid.",
   429: "Too many requests for this key; see Retry-After.",
@@ -576,6 +653,11 @@ export function openApiOptions(config: Config, jobs: JobService): FastifyDynamic
       tags: [
         { name: "simulations", description: "Submit, follow, cancel and download simulations." },
         { name: "materials", description: "The material library." },
+        {
+          name: "fabrication",
+          description:
+            "GDS II export and upload, design-rule checks, process design kits and recipes.",
+        },
         { name: "service", description: "Health, metrics and this document; no key needed." },
         {
           name: "storage",
@@ -685,6 +767,12 @@ function decorateOperation(
     ...((op.parameters as Json[] | undefined) ?? []),
     { $ref: "#/components/parameters/CorrelationId" },
   ];
+  if (spec.requestBody) {
+    op.requestBody = {
+      required: true,
+      content: { [spec.requestBody.mediaType]: { schema: spec.requestBody.schema } },
+    };
+  }
   const media = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
   for (const m of Object.values(media ?? {})) addExample(m, examples);
 

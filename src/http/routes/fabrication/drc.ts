@@ -13,6 +13,7 @@ export function drcRoute(app: App, { fabrication }: RouteDeps): void {
     "/v1/fabrication/drc",
     {
       schema: {
+        operationId: "runDrc",
         summary: "Run a design-rule check",
         description:
           "Checks a stored GDS II file against a PDK's per-layer rules; rules in the request override the kit's on every layer that is not a marker layer. Each layer is merged first; min_feature is KLayout's width check (projection metric), min_spacing its space check (Euclidean metric: corner-to-corner distances count, notches included), both strictly less-than; min_radius checks arcs and bends (centre-line radius). One violation per offending edge pair, as KLayout reports them; location is the centre of the pair's box in µm.",
@@ -36,25 +37,33 @@ export function drcRoute(app: App, { fabrication }: RouteDeps): void {
               ),
             ),
           },
-          { additionalProperties: false },
+          { additionalProperties: false, title: "DrcRequest" },
         ),
         response: {
-          200: Type.Object({
-            passed: Type.Boolean(),
-            violations: Type.Array(
-              Type.Object({
-                rule: Type.Enum(["min_feature", "min_spacing", "min_radius"]),
-                severity: Type.Enum(["error", "warning"]),
-                location: Type.Array(Type.Number(), { description: "[x, y] in µm" }),
-                actual_nm: Type.Number(),
-                required_nm: Type.Number(),
-                layer: Type.String({ description: '"layer/datatype"' }),
-                edges_nm: Type.Array(Edge, { description: "The two edges KLayout would report." }),
-              }),
-            ),
-            summary: Type.String(),
-            summary_details: Type.Object({}, { additionalProperties: true }),
-          }),
+          200: Type.Object(
+            {
+              passed: Type.Boolean(),
+              violations: Type.Array(
+                Type.Object({
+                  rule: Type.Enum(["min_feature", "min_spacing", "min_radius"]),
+                  severity: Type.Enum(["error", "warning"]),
+                  location: Type.Array(Type.Number(), { description: "[x, y] in µm" }),
+                  actual_nm: Type.Number(),
+                  required_nm: Type.Number(),
+                  layer: Type.String({ description: '"layer/datatype"' }),
+                  edges_nm: Type.Array(Edge, {
+                    description: "The two edges KLayout would report.",
+                  }),
+                }),
+              ),
+              summary: Type.String(),
+              summary_details: Type.Object({}, { additionalProperties: true }),
+            },
+            {
+              title: "DrcReport",
+              description: "Whether the layout passed, each violation, and a summary.",
+            },
+          ),
           ...fabricationErrors,
           ...errorResponses,
         },

@@ -8,15 +8,17 @@ export function listPdksRoute(app: App, { fabrication }: RouteDeps): void {
     "/v1/fabrication/pdks",
     {
       schema: {
+        operationId: "listPdks",
         summary: "List process design kits",
         description:
           "Open process design kits: layer maps, layer stacks (materials, thicknesses in nm), per-layer design rules, cross-sections, how each layer is made, their public sources, and which numbers are illustrative (foundry rules are often under NDA).",
         tags: ["fabrication"],
         security: [{ bearerAuth: [] }],
         response: {
-          200: Type.Object({
-            pdks: Type.Array(Type.Object({}, { additionalProperties: true })),
-          }),
+          200: Type.Object(
+            { pdks: Type.Array(Type.Object({}, { additionalProperties: true })) },
+            { title: "PdkList", description: "The process design kits." },
+          ),
           ...errorResponses,
         },
       },

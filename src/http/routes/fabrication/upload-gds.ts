@@ -30,18 +30,22 @@ export function uploadGdsRoute(app: App, { fabrication, config }: RouteDeps): vo
     {
       bodyLimit: limit,
       schema: {
+        operationId: "uploadGds",
         summary: "Upload a GDS II file",
         description: `Reads a GDS II file made elsewhere (KLayout, gdstk, gdsfactory; body: the file as application/octet-stream, at most ${limit} bytes), refuses what cannot be read with 422 and a reason, and stores it for /v1/fabrication/drc and /recipe. BOUNDARY, BOX, PATH, SREF and AREF are read (references flattened); TEXT and NODE are ignored.`,
         tags: ["fabrication"],
         security: [{ bearerAuth: [] }],
         response: {
-          201: Type.Object({
-            ...StoredGdsFields,
-            layer_keys: Type.Array(Type.String({ description: '"layer/datatype"' })),
-            cells: Type.Array(Type.String()),
-            top_cells: Type.Array(Type.String()),
-            warnings: Type.Array(Type.String()),
-          }),
+          201: Type.Object(
+            {
+              ...StoredGdsFields,
+              layer_keys: Type.Array(Type.String({ description: '"layer/datatype"' })),
+              cells: Type.Array(Type.String()),
+              top_cells: Type.Array(Type.String()),
+              warnings: Type.Array(Type.String()),
+            },
+            { title: "GdsUpload", description: "The stored file and what it holds." },
+          ),
           413: { ...ErrorBody, description: "The file is larger than the limit." },
           ...fabricationErrors,
           ...errorResponses,
