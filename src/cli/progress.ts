@@ -126,9 +126,9 @@ export class JobProgressView {
   /** The last line once the job has ended. */
   finish(job: JobRecord): void {
     const elapsed = formatDuration((this.now() - this.startedAt) / 1000);
-    const report = job.solver_report ?? {};
-    const steps = report.steps_run ?? job.progress?.step;
-    const converged = report.converged;
+    const report = job.solver_report;
+    const steps = report?.steps_run ?? job.progress?.step;
+    const converged = report?.converged;
     if (job.status === "COMPLETED") {
       this.line.finish(
         `job ${job.job_id.slice(0, 8)} COMPLETED in ${job.duration_seconds.toFixed(1)} s` +

@@ -19,7 +19,6 @@ import type { Config } from "../config.js";
 import type { JobService } from "../jobs/service.js";
 import { MATERIALS } from "../solver/materials.js";
 import { validateSimulationRequest } from "../schema/validate.js";
-import { FabricationErrorBody } from "./routes/fabrication/schemas.js";
 import { ConflictBody, ErrorBody, NotReadyBody, ValidationErrorBody } from "./schemas.js";
 
 type Json = Record<string, unknown>;
@@ -158,8 +157,6 @@ interface OperationDoc {
   success?: Record<number, { description: string; body?: RawBody }>;
   /** Name and description of the path's `*` wildcard. */
   wildcard?: { name: string; description: string };
-  /** A request body that is not JSON. */
-  requestBody?: RawBody;
 }
 
 const EXAMPLE_JOB_ID = "5b0e6f7c-2d1a-4c8e-9f3b-7a6d5c4b3a21";
@@ -215,6 +212,70 @@ function validationExample(request: unknown, config: Config): ApiError {
   const outcome = validateSimulationRequest(request, config.limits);
   if (outcome.ok) throw new Error("the invalid example request passed validation");
   return errors.validation(outcome.errors);
+}
+
+/** The fabrication interface (src/http/routes/fabrication/). */
+function fabricationOperations(config: Config): Record<string, OperationDoc> {
+  const invalidGds = errors.gdsInvalid(
+    "truncated",
+    "the file ends inside a record (byte 4 096 of a 4 100-byte record).",
+  );
+  const tooLarge = errors.fabricationTooLarge(
+    "The layout has more than 10 000 000 points after flattening; split it or check it in parts.",
+  );
+  const busy = errors.fabricationBusy(5);
+  const fieldError = (path: string, message: string) => errors.validation([{ path, message }]);
+  return {
+    exportGds: {
+      errors: [
+        ...BODY_ERRORS(config.limits.maxBodyBytes),
+        fieldError("layer_mapping", "maps no material of the job"),
+        ...JOB_ID_ERRORS,
+        errors.resultsNotReady(EXAMPLE_JOB_ID, "RUNNING", 30),
+        ...V1_ERRORS,
+      ],
+      success: { 200: { description: "The stored GDS II file and what it holds." } },
+    },
+    uploadGds: {
+      errors: [
+        errors.bodyTooLarge(config.limits.maxBodyBytes),
+        errors.unsupportedMediaType("application/json"),
+        invalidGds,
+        tooLarge,
+        busy,
+        ...V1_ERRORS,
+      ],
+      success: { 201: { description: "The file is stored; its address and contents." } },
+    },
+    runDrc: {
+      errors: [
+        ...BODY_ERRORS(config.limits.maxBodyBytes),
+        fieldError("pdk", "is not a known process design kit"),
+        errors.gdsNotFound(),
+        invalidGds,
+        tooLarge,
+        busy,
+        ...V1_ERRORS,
+      ],
+      success: { 200: { description: "Whether the layout passes, and every violation." } },
+    },
+    listPdks: {
+      errors: V1_ERRORS,
+      success: { 200: { description: "The process design kits." } },
+    },
+    makeRecipe: {
+      errors: [
+        ...BODY_ERRORS(config.limits.maxBodyBytes),
+        fieldError("body", "give gds_url or job_id"),
+        errors.gdsNotFound(),
+        ...JOB_ID_ERRORS,
+        invalidGds,
+        busy,
+        ...V1_ERRORS,
+      ],
+      success: { 200: { description: "The ordered process flow, with warnings." } },
+    },
+  };
 }
 
 function operations(config: Config): Record<string, OperationDoc> {
@@ -358,77 +419,6 @@ function operations(config: Config): Record<string, OperationDoc> {
   };
 }
 
-/** The /v1/fabrication operations (src/http/routes/fabrication/). */
-function fabricationOperations(config: Config): Record<string, OperationDoc> {
-  const gdsUrl = errors.validation([
-    {
-      path: "gds_url",
-      message: "is not a GDS address this service issued to your account",
-    },
-  ]);
-  const unreadable = errors.gdsInvalid(
-    "truncated",
-    "The XY (0x10) record at byte 212 needs 44 bytes but the file ends after 9.",
-  );
-  const tooLarge = errors.fabricationTooLarge(
-    `The check did not finish within ${config.fabrication.timeoutSeconds} s; the layout is too large for this service.`,
-  );
-  const busy = errors.fabricationBusy(5);
-  const body = BODY_ERRORS(config.limits.maxBodyBytes);
-  return {
-    exportGds: {
-      errors: [
-        ...body,
-        errors.validation([
-          {
-            path: "grid_resolution_nm",
-            message: "must be a whole number of nanometres between 1 and 10000",
-          },
-        ]),
-        ...JOB_ID_ERRORS,
-        ...V1_ERRORS,
-      ],
-      success: { 200: { description: "The file is stored; its signed address and contents." } },
-    },
-    uploadGds: {
-      errors: [
-        errors.bodyTooLarge(config.fabrication.maxGdsBytes),
-        errors.unsupportedMediaType("application/json", "application/octet-stream"),
-        unreadable,
-        tooLarge,
-        busy,
-        ...V1_ERRORS,
-      ],
-      success: { 201: { description: "The file was read and stored." } },
-      requestBody: {
-        mediaType: "application/octet-stream",
-        schema: { type: "string", format: "binary", description: "The GDS II file." },
-      },
-    },
-    runDrc: {
-      errors: [...body, gdsUrl, unreadable, tooLarge, errors.gdsNotFound(), busy, ...V1_ERRORS],
-      success: { 200: { description: "The check's result." } },
-    },
-    listPdks: {
-      errors: V1_ERRORS,
-      success: { 200: { description: "The process design kits." } },
-    },
-    generateRecipe: {
-      errors: [
-        ...body,
-        gdsUrl,
-        unreadable,
-        tooLarge,
-        ...JOB_ID_ERRORS,
-        errors.gdsNotFound(),
-        busy,
-        ...V1_ERRORS,
-      ],
-      success: { 200: { description: "The process flow." } },
-    },
-  };
-}
-
 /** The schema of an error body with this code (those with extra fields have their own). */
 function errorSchema(code: string): Json {
   const schema =
@@ -438,9 +428,7 @@ function errorSchema(code: string): Json {
         ? ConflictBody
         : code === "results_not_ready"
           ? NotReadyBody
-          : code === "gds_invalid" || code === "layout_too_large"
-            ? FabricationErrorBody
-            : ErrorBody;
+          : ErrorBody;
   return schema as unknown as Json;
 }
 
@@ -452,7 +440,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   408: "The request did not arrive in time; the connection is closed.",
   409: "Conflict with the job's state.",
   413: "The body is too large.",
-  415: "The body's Content-Type is not the one the operation takes.",
+  415: "The body is not application/json.",
   416: "The range is outside the file.",
   422: "The request is not valid.",
   429: "Too many requests for this key; see Retry-After.",
@@ -511,7 +499,8 @@ function errorResponses(
     const refs = [...new Set(codes.map(errorSchema))].map((s) =>
       components.refTo(String(s.title), s),
     );
-    const schema = refs.length === 1 ? refs[0] : { oneOf: refs };
+    // anyOf: a validation error is also a plain error body; oneOf would demand exactly one.
+    const schema = refs.length === 1 ? refs[0] : { anyOf: refs };
     const examples: Json = {};
     group.forEach((e, i) => {
       const name = codes.length === group.length ? e.code : `${e.code}_${i + 1}`;
@@ -587,12 +576,20 @@ const EXAMPLE_JOB = {
   attempts: 1,
   result_bytes: 58_112,
   solver_report: {
-    stepsRun: 3500,
-    timeStepsLimit: 6000,
+    steps_run: 3500,
+    time_steps_limit: 6000,
     converged: true,
-    convergedAtStep: 3500,
-    lastRelativeChange: 8.1e-7,
+    converged_at_step: 3500,
+    last_relative_change: 8.1e-7,
     cells: 576,
+    grid: [4, 1, 144],
+    grid_step_m: 2.5e-8,
+    dt_seconds: 4.77e-17,
+    wall_seconds: 0.41,
+    mcells_per_second: 152.4,
+    kernel: "wasm",
+    threads: 2,
+    steps_per_sweep: 2,
     notes: [],
   },
 };
@@ -653,11 +650,6 @@ export function openApiOptions(config: Config, jobs: JobService): FastifyDynamic
       tags: [
         { name: "simulations", description: "Submit, follow, cancel and download simulations." },
         { name: "materials", description: "The material library." },
-        {
-          name: "fabrication",
-          description:
-            "GDS II export and upload, design-rule checks, process design kits and recipes.",
-        },
         { name: "service", description: "Health, metrics and this document; no key needed." },
         {
           name: "storage",
@@ -767,12 +759,6 @@ function decorateOperation(
     ...((op.parameters as Json[] | undefined) ?? []),
     { $ref: "#/components/parameters/CorrelationId" },
   ];
-  if (spec.requestBody) {
-    op.requestBody = {
-      required: true,
-      content: { [spec.requestBody.mediaType]: { schema: spec.requestBody.schema } },
-    };
-  }
   const media = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
   for (const m of Object.values(media ?? {})) addExample(m, examples);
 

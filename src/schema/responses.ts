@@ -103,6 +103,34 @@ export const JobProgressSchema = Type.Unsafe<{
   },
 });
 
+/** The solver's run report, as the job record shows it once the job is COMPLETED. */
+export const SolverReportSchema = Type.Object(
+  {
+    steps_run: Type.Integer(),
+    time_steps_limit: Type.Integer({ description: "fdtd_settings.time_steps" }),
+    converged: Type.Boolean(),
+    converged_at_step: nullableInteger("The step at which the monitors converged, if they did."),
+    last_relative_change: nullableNumber("Relative L2 change at the last convergence check."),
+    cells: Type.Integer({ description: "Cells of the whole grid, PML included." }),
+    grid: Type.Array(Type.Integer(), { description: "Cells per axis, PML included." }),
+    grid_step_m: Type.Number({ description: "Cell edge in metres." }),
+    dt_seconds: Type.Number(),
+    wall_seconds: Type.Number(),
+    mcells_per_second: Type.Number({ description: "Million cell-updates per second." }),
+    kernel: Type.String({ description: "The solver backend that ran the job." }),
+    threads: Type.Integer(),
+    steps_per_sweep: Type.Integer({ description: "Time steps per sweep (temporal blocking)." }),
+    notes: Type.Array(Type.String(), { description: "Approximations that apply to this run." }),
+    flux: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "Per flux monitor: quantity, wavelengths_m, flux (normalised), and a box's cross-sections in m².",
+      }),
+    ),
+  },
+  { title: "SolverReport", description: "How the solver ran the job." },
+);
+
 export const JobRecordSchema = Type.Object(
   {
     job_id: Type.String({ format: "uuid" }),
@@ -128,9 +156,9 @@ export const JobRecordSchema = Type.Object(
     cancel_requested: Type.Boolean(),
     attempts: Type.Integer(),
     result_bytes: nullableInteger("Size of the result file; set when COMPLETED."),
-    solver_report: Type.Unsafe<Record<string, unknown> | null>({
+    solver_report: Type.Unsafe<SolverReport | null>({
+      ...SolverReportSchema,
       type: ["object", "null"],
-      additionalProperties: true,
       description: "The solver's run report; set when COMPLETED.",
     }),
   },
@@ -186,6 +214,7 @@ export const MaterialListSchema = Type.Object(
 
 export type JobProgress = NonNullable<Static<typeof JobProgressSchema>>;
 export type JobRecord = Static<typeof JobRecordSchema>;
+export type SolverReport = Static<typeof SolverReportSchema>;
 export type SubmissionAckBody = Static<typeof SubmissionAck>;
 export type JobList = Static<typeof JobListSchema>;
 export type Estimate = Static<typeof EstimateSchema>;

@@ -12,6 +12,7 @@ import type {
   JobRow,
   JobStatus,
 } from "./types.js";
+import type { SolverReport } from "../schema/responses.js";
 
 export type Row = Record<string, unknown>;
 
@@ -63,7 +64,7 @@ export function rowMappers(read: ColumnReaders) {
       checksum: (r.checksum as string | null) ?? null,
       errorDetail: (r.error_detail as string | null) ?? null,
       progress: parse<JobProgress>(r.progress_json),
-      report: parse<Record<string, unknown>>(r.report_json),
+      report: parse<SolverReport>(r.report_json),
       cancelRequested: read.bool(r.cancel_requested),
       attempts: r.attempts as number,
       workerId: (r.worker_id as string | null) ?? null,

@@ -8,6 +8,7 @@
  */
 
 import type { JobStatus } from "../schema/job-status.js";
+import type { SolverReport } from "../schema/responses.js";
 
 export { JOB_STATUSES, type JobStatus } from "../schema/job-status.js";
 
@@ -57,7 +58,7 @@ export interface JobRow {
   errorDetail: string | null;
   progress: JobProgress | null;
   /** Solver run report of a completed job. */
-  report: Record<string, unknown> | null;
+  report: SolverReport | null;
   cancelRequested: boolean;
   attempts: number;
   workerId: string | null;
@@ -87,7 +88,7 @@ export interface JobCompletion {
   resultBytes: number;
   checksum: string;
   durationSeconds: number;
-  report: Record<string, unknown>;
+  report: SolverReport;
   /** The final progress (the run's last step, fraction 1). */
   progress: JobProgress;
 }

@@ -7,11 +7,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { ResultFileError, verifyResultFile, writeResultFile } from "../results/hdf5.js";
 import { runSimulation, SOLVER_VERSION } from "../solver/index.js";
-import {
-  SolverDivergenceError,
-  type FluxMonitorResult,
-  type SimulationSpec,
-} from "../solver/types.js";
+import { SolverDivergenceError, type SimulationSpec } from "../solver/types.js";
+import { solverReport } from "./report.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
 const input = workerData as ThreadInput;
@@ -32,33 +29,6 @@ port.on("message", (msg: { type: string }) => {
 
 function send(msg: ThreadMessage): void {
   port.postMessage(msg);
-}
-
-/**
- * The flux monitors' spectra for the job record (the result file has them too): per monitor,
- * what it measures, the wavelengths in metres and the normalised flux (and a box's
- * cross-sections in m²), rounded to 6 significant digits.
- */
-function fluxSummary(monitors: FluxMonitorResult[]): Record<string, unknown> {
-  const round = (values: ArrayLike<number>) =>
-    Array.from(values, (v) => (Number.isFinite(v) ? Number(v.toPrecision(6)) : null));
-  return Object.fromEntries(
-    monitors.map((m) => [
-      m.name,
-      {
-        quantity: m.quantity,
-        wavelengths_m: round(m.wavelengthsM),
-        flux: round(m.flux),
-        ...(m.crossSections
-          ? {
-              scattering_cross_section_m2: round(m.crossSections.scattering),
-              absorption_cross_section_m2: round(m.crossSections.absorption),
-              extinction_cross_section_m2: round(m.crossSections.extinction),
-            }
-          : {}),
-      },
-    ]),
-  );
 }
 
 try {
@@ -88,26 +58,7 @@ try {
   await writeResultFile(input.outPath, fileInput);
   // Read back before anyone calls the job done: a full disk leaves a file that opens fine.
   await verifyResultFile(input.outPath, fileInput);
-  const r = result.report;
-  send({
-    type: "done",
-    report: {
-      steps_run: r.stepsRun,
-      time_steps_limit: r.timeStepsLimit,
-      converged: r.converged,
-      converged_at_step: r.convergedAtStep,
-      last_relative_change: r.lastRelativeChange,
-      cells: r.cells,
-      grid: r.grid,
-      dt_seconds: r.dtSeconds,
-      wall_seconds: r.wallSeconds,
-      mcells_per_second: r.mcellsPerSecond,
-      kernel: r.kernel,
-      threads: r.threads,
-      notes: r.notes,
-      ...(result.fluxMonitors.length > 0 ? { flux: fluxSummary(result.fluxMonitors) } : {}),
-    },
-  });
+  send({ type: "done", report: solverReport(result) });
 } catch (err) {
   const e = err as Error;
   if (e.name === "AbortError") {

@@ -1,4 +1,6 @@
 /** Messages between a job worker and its solver thread. */
+import type { SolverReport } from "../schema/responses.js";
+
 import type { BackendChoice } from "../solver/types.js";
 
 export interface ThreadInput {
@@ -19,7 +21,7 @@ export type ThreadMessage =
       lastRelativeChange: number | null;
       mcellsPerSecond: number | null;
     }
-  | { type: "done"; report: Record<string, unknown> }
+  | { type: "done"; report: SolverReport }
   | {
       type: "failed";
       /** storage: the result file did not reach the disk intact (full disk, I/O error). */

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
 import type { JobService } from "../jobs/service.js";
+import type { SolverReport } from "../schema/responses.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
 import { RECOVERY_CAUSES, recoveryRule } from "../jobs/lifecycle.js";
 import type { JobProgress, JobQueue, JobRow } from "../store/types.js";
@@ -200,7 +201,7 @@ export class JobWorker {
     job: JobRow,
     outPath: string,
     seconds: number,
-    report: Record<string, unknown>,
+    report: SolverReport,
   ): Promise<void> {
     const checksum = await sha256File(outPath);
     const localBytes = (await stat(outPath)).size;
@@ -218,7 +219,7 @@ export class JobWorker {
       await this.storage.delete(key).catch(() => undefined);
       throw new StoringFailed(`storage holds ${stored.bytes} bytes of a ${localBytes}-byte file`);
     }
-    const rate = Number(report.mcells_per_second);
+    const rate = report.mcells_per_second;
     let ok: boolean;
     try {
       ok = await this.store.completeJob(job.jobId, this.id, new Date().toISOString(), {
@@ -228,10 +229,10 @@ export class JobWorker {
         durationSeconds: seconds,
         report,
         progress: {
-          step: Number(report.steps_run),
-          totalSteps: Number(report.time_steps_limit),
+          step: report.steps_run,
+          totalSteps: report.time_steps_limit,
           fraction: 1,
-          lastRelativeChange: (report.last_relative_change as number | null) ?? null,
+          lastRelativeChange: report.last_relative_change,
           mcellsPerSecond: rate,
         },
       });

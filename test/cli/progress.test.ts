@@ -2,6 +2,7 @@
  * The progress display with a fake stream and clock: redrawn in place on a terminal and
  * fitted to its width; throttled plain lines in a log; the ETA from the job's own progress.
  */
+import { solverReportWith as report } from "../helpers/reports.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JobRecord } from "../../src/client/index.js";
@@ -66,7 +67,10 @@ test("on a terminal the line is redrawn in place and never wider than the termin
   now = 12_000;
   view.update(job("RUNNING", 0.4, 10));
   view.update(job("RUNNING", 0.5, 12));
-  view.finish({ ...job("COMPLETED", 1, 20), solver_report: { steps_run: 9000, converged: true } });
+  view.finish({
+    ...job("COMPLETED", 1, 20),
+    solver_report: report({ steps_run: 9000, converged: true }),
+  });
   assert.equal(s.writes.length, 3);
   for (const w of s.writes.slice(0, 2)) {
     assert.ok(w.startsWith("\r") && w.endsWith("\x1b[K"), JSON.stringify(w));

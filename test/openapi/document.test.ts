@@ -75,7 +75,7 @@ const OPERATIONS = [
   "post /v1/fabrication/gds uploadGds",
   "post /v1/fabrication/drc runDrc",
   "get /v1/fabrication/pdks listPdks",
-  "post /v1/fabrication/recipe generateRecipe",
+  "post /v1/fabrication/recipe makeRecipe",
   "get /health getHealth",
   "get /metrics getMetrics",
   "get /openapi.json getOpenApiDocument",

@@ -20,6 +20,7 @@ import { openPostgresStores } from "../../src/store/postgres/index.js";
 import { openSqliteStores } from "../../src/store/sqlite/index.js";
 import type { NewJob, Stores } from "../../src/store/types.js";
 import { freshPgDatabase } from "../helpers/postgres.js";
+import { solverReportWith } from "../helpers/reports.js";
 import { tempDir } from "../helpers/service.js";
 
 interface Backend {
@@ -359,7 +360,7 @@ for (const make of [sqliteBackend, postgresBackend]) {
       assert.equal(done?.status, "COMPLETED");
       assert.equal(done?.resultBytes, 5_000_000_000, "a result over 2^32 bytes");
       assert.equal(done?.checksum, "c".repeat(64));
-      assert.deepEqual(done?.report, { steps_run: 100 });
+      assert.deepEqual(done?.report, solverReportWith({ steps_run: 100 }));
       assert.equal(done?.durationSeconds, 12.5);
       assert.ok(done?.finishedAt);
       assert.equal(await one.jobs.failJob(r.job.jobId, null, iso(), "late"), false, "finished");
@@ -524,7 +525,7 @@ function completion() {
     resultBytes: 5_000_000_000,
     checksum: "c".repeat(64),
     durationSeconds: 12.5,
-    report: { steps_run: 100 },
+    report: solverReportWith({ steps_run: 100 }),
     progress: {
       step: 100,
       totalSteps: 100,

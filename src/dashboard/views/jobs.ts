@@ -209,10 +209,10 @@ function emptyJobs(baseUrl: string): SafeHtml {
 /** The part of a job's page that changes while it runs (re-rendered by the poller). */
 function liveSummary(job: JobRecord): SafeHtml | string {
   if (job.status === "COMPLETED") {
-    const r = job.solver_report ?? {};
-    const steps = typeof r.steps_run === "number" ? r.steps_run.toLocaleString("en") : null;
+    const r = job.solver_report;
+    const steps = r ? r.steps_run.toLocaleString("en") : null;
     const convergence =
-      r.converged === true
+      r?.converged === true
         ? ` · converged after ${steps ?? "?"} steps`
         : steps
           ? ` · ran ${steps} steps without reaching the convergence threshold`

@@ -37,33 +37,25 @@ export function drcRoute(app: App, { fabrication }: RouteDeps): void {
               ),
             ),
           },
-          { additionalProperties: false, title: "DrcRequest" },
+          { additionalProperties: false },
         ),
         response: {
-          200: Type.Object(
-            {
-              passed: Type.Boolean(),
-              violations: Type.Array(
-                Type.Object({
-                  rule: Type.Enum(["min_feature", "min_spacing", "min_radius"]),
-                  severity: Type.Enum(["error", "warning"]),
-                  location: Type.Array(Type.Number(), { description: "[x, y] in µm" }),
-                  actual_nm: Type.Number(),
-                  required_nm: Type.Number(),
-                  layer: Type.String({ description: '"layer/datatype"' }),
-                  edges_nm: Type.Array(Edge, {
-                    description: "The two edges KLayout would report.",
-                  }),
-                }),
-              ),
-              summary: Type.String(),
-              summary_details: Type.Object({}, { additionalProperties: true }),
-            },
-            {
-              title: "DrcReport",
-              description: "Whether the layout passed, each violation, and a summary.",
-            },
-          ),
+          200: Type.Object({
+            passed: Type.Boolean(),
+            violations: Type.Array(
+              Type.Object({
+                rule: Type.Enum(["min_feature", "min_spacing", "min_radius"]),
+                severity: Type.Enum(["error", "warning"]),
+                location: Type.Array(Type.Number(), { description: "[x, y] in µm" }),
+                actual_nm: Type.Number(),
+                required_nm: Type.Number(),
+                layer: Type.String({ description: '"layer/datatype"' }),
+                edges_nm: Type.Array(Edge, { description: "The two edges KLayout would report." }),
+              }),
+            ),
+            summary: Type.String(),
+            summary_details: Type.Object({}, { additionalProperties: true }),
+          }),
           ...fabricationErrors,
           ...errorResponses,
         },

@@ -15,10 +15,9 @@ export function listPdksRoute(app: App, { fabrication }: RouteDeps): void {
         tags: ["fabrication"],
         security: [{ bearerAuth: [] }],
         response: {
-          200: Type.Object(
-            { pdks: Type.Array(Type.Object({}, { additionalProperties: true })) },
-            { title: "PdkList", description: "The process design kits." },
-          ),
+          200: Type.Object({
+            pdks: Type.Array(Type.Object({}, { additionalProperties: true })),
+          }),
           ...errorResponses,
         },
       },

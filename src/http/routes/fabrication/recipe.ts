@@ -11,7 +11,7 @@ export function recipeRoute(app: App, { fabrication, jobs }: RouteDeps): void {
     "/v1/fabrication/recipe",
     {
       schema: {
-        operationId: "generateRecipe",
+        operationId: "makeRecipe",
         summary: "Generate a process recipe",
         description:
           "An ordered process flow for the layers a layout uses in a PDK: starting wafer, depositions, and per layer resist, lithography (mask layers and tone), develop, etch (depth from the kit's stack) or lift-off metal, strip; then cladding and planarisation. Give `gds_url` (a stored file) or `job_id` (the job's materials, mapped by `layer_mapping` or else to the kit layer patterning that material). Layers the kit cannot make are left out with a warning.",
@@ -33,20 +33,17 @@ export function recipeRoute(app: App, { fabrication, jobs }: RouteDeps): void {
               ),
             ),
           },
-          { additionalProperties: false, title: "RecipeRequest" },
+          { additionalProperties: false },
         ),
         response: {
-          200: Type.Object(
-            {
-              pdk: Type.String(),
-              pdk_title: Type.String(),
-              layers_used: Type.Array(Type.String()),
-              steps: Type.Array(Type.Object({}, { additionalProperties: true })),
-              warnings: Type.Array(Type.String()),
-              illustrative: Type.Boolean(),
-            },
-            { title: "Recipe", description: "The ordered process flow and its warnings." },
-          ),
+          200: Type.Object({
+            pdk: Type.String(),
+            pdk_title: Type.String(),
+            layers_used: Type.Array(Type.String()),
+            steps: Type.Array(Type.Object({}, { additionalProperties: true })),
+            warnings: Type.Array(Type.String()),
+            illustrative: Type.Boolean(),
+          }),
           ...fabricationErrors,
           ...errorResponses,
         },

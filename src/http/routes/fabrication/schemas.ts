@@ -36,24 +36,6 @@ export const StoredGdsFields = {
   polygon_count: Type.Integer({ description: "Polygons (BOUNDARY/BOX elements) in the file." }),
 };
 
-/** A 422 about the layout itself (not the request's fields): unreadable, or too large. */
-export const FabricationErrorBody = Type.Object(
-  {
-    detail: Type.String({ description: "What is wrong with the file and where, or the limit." }),
-    error_code: Type.Enum(["gds_invalid", "layout_too_large"]),
-    reason: Type.Optional(
-      Type.String({
-        description:
-          "For gds_invalid, the reader's reason: truncated, bad_record_length, bad_data_type, unsupported_record, unexpected_record, bad_value, undefined_cell, reference_cycle, duplicate_cell, coordinate_overflow, limit_exceeded, not_gds.",
-      }),
-    ),
-  },
-  {
-    title: "FabricationError",
-    description: "The GDS II file cannot be read, or is too large to check.",
-  },
-);
-
 export const fabricationErrors = {
   400: { ...ErrorBody, description: "Malformed JSON." },
   415: { ...ErrorBody, description: "Wrong Content-Type." },

@@ -36,16 +36,13 @@ export function uploadGdsRoute(app: App, { fabrication, config }: RouteDeps): vo
         tags: ["fabrication"],
         security: [{ bearerAuth: [] }],
         response: {
-          201: Type.Object(
-            {
-              ...StoredGdsFields,
-              layer_keys: Type.Array(Type.String({ description: '"layer/datatype"' })),
-              cells: Type.Array(Type.String()),
-              top_cells: Type.Array(Type.String()),
-              warnings: Type.Array(Type.String()),
-            },
-            { title: "GdsUpload", description: "The stored file and what it holds." },
-          ),
+          201: Type.Object({
+            ...StoredGdsFields,
+            layer_keys: Type.Array(Type.String({ description: '"layer/datatype"' })),
+            cells: Type.Array(Type.String()),
+            top_cells: Type.Array(Type.String()),
+            warnings: Type.Array(Type.String()),
+          }),
           413: { ...ErrorBody, description: "The file is larger than the limit." },
           ...fabricationErrors,
           ...errorResponses,

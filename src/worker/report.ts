@@ -1,0 +1,55 @@
+/**
+ * The solver's run report as the job record and the API show it (its shape:
+ * SolverReportSchema in src/schema/responses.ts): the one place a RunReport is mapped.
+ */
+import type { SolverReport } from "../schema/responses.js";
+import type { FluxMonitorResult, SolverResult } from "../solver/types.js";
+
+/**
+ * The flux monitors' spectra for the job record (the result file has them too): per monitor,
+ * what it measures, the wavelengths in metres and the normalised flux (and a box's
+ * cross-sections in m²), rounded to 6 significant digits.
+ */
+function fluxSummary(monitors: FluxMonitorResult[]): Record<string, unknown> {
+  const round = (values: ArrayLike<number>) =>
+    Array.from(values, (v) => (Number.isFinite(v) ? Number(v.toPrecision(6)) : null));
+  return Object.fromEntries(
+    monitors.map((m) => [
+      m.name,
+      {
+        quantity: m.quantity,
+        wavelengths_m: round(m.wavelengthsM),
+        flux: round(m.flux),
+        ...(m.crossSections
+          ? {
+              scattering_cross_section_m2: round(m.crossSections.scattering),
+              absorption_cross_section_m2: round(m.crossSections.absorption),
+              extinction_cross_section_m2: round(m.crossSections.extinction),
+            }
+          : {}),
+      },
+    ]),
+  );
+}
+
+export function solverReport(result: SolverResult): SolverReport {
+  const r = result.report;
+  return {
+    steps_run: r.stepsRun,
+    time_steps_limit: r.timeStepsLimit,
+    converged: r.converged,
+    converged_at_step: r.convergedAtStep,
+    last_relative_change: r.lastRelativeChange,
+    cells: r.cells,
+    grid: [...r.grid],
+    grid_step_m: r.gridStepM,
+    dt_seconds: r.dtSeconds,
+    wall_seconds: r.wallSeconds,
+    mcells_per_second: r.mcellsPerSecond,
+    kernel: r.kernel,
+    threads: r.threads,
+    steps_per_sweep: r.stepsPerSweep,
+    notes: r.notes,
+    ...(result.fluxMonitors.length > 0 ? { flux: fluxSummary(result.fluxMonitors) } : {}),
+  };
+}
