@@ -149,6 +149,37 @@ test("the store refuses a pre-signed address once it has expired", async () => {
   assert.match(await late.text(), /expired/i);
 });
 
+test("resolveSignedUrl: our own pre-signed addresses back to their keys, expired too; nothing else", async () => {
+  const url = await storage.signedDownloadUrl("gds/acct/layout.gds", 1, "layout.gds");
+  assert.deepEqual(await storage.resolveSignedUrl(url), {
+    key: "gds/acct/layout.gds",
+    expired: false,
+  });
+  assert.match(new URL(url).searchParams.get("response-content-type") ?? "", /octet-stream/);
+  const edited = (name: string, value: string) => {
+    const u = new URL(url);
+    u.searchParams.set(name, value);
+    return u.toString();
+  };
+  // Any edit breaks the signature: the key, the lifetime, the signature itself.
+  assert.equal(await storage.resolveSignedUrl(url.replace("/acct/", "/other/")), null);
+  assert.equal(await storage.resolveSignedUrl(edited("X-Amz-Expires", "604800")), null);
+  assert.equal(await storage.resolveSignedUrl(edited("X-Amz-Signature", "0".repeat(64))), null);
+  // Another backend's (other credentials) or another bucket's address is not ours.
+  const stranger = backend({
+    credentials: { accessKeyId: "OTHER", secretAccessKey: "other-secret-key" },
+  });
+  const theirs = await stranger.signedDownloadUrl("gds/acct/layout.gds", 60, "layout.gds");
+  assert.equal(await storage.resolveSignedUrl(theirs), null);
+  assert.equal(await storage.resolveSignedUrl(url.replace(`/${s3.bucket}/`, "/elsewhere/")), null);
+  assert.equal(await storage.resolveSignedUrl("not an address"), null);
+  await new Promise((r) => setTimeout(r, 2100));
+  assert.deepEqual(await storage.resolveSignedUrl(url), {
+    key: "gds/acct/layout.gds",
+    expired: true,
+  });
+});
+
 test("an unreachable store fails an upload within seconds, with a clear message", async () => {
   const port = await freePort(); // nothing listens there
   const dead = backend({

@@ -183,9 +183,25 @@ class InternalServerError(ApiError):
     """500 ``internal_error``: a server fault; quote ``correlation_id`` when reporting it."""
 
 
+class GdsInvalidError(ApiError):
+    """422 ``gds_invalid``: the GDS II file cannot be read (``reason`` says why)."""
+
+
+class LayoutTooLargeError(ApiError):
+    """422 ``layout_too_large``: the layout is too large to check within the service's limits."""
+
+
+class GdsNotFoundError(NotFoundError):
+    """404 ``gds_not_found``: the file behind a ``gds_url`` no longer exists."""
+
+
 class ServiceUnavailableError(ApiError):
     """503 ``service_unavailable``: the database cannot store anything; nothing was stored
     (``retry_after`` seconds)."""
+
+
+class FabricationBusyError(ServiceUnavailableError):
+    """503 ``fabrication_busy``: every fabrication check is busy; see ``retry_after``."""
 
 
 class NotReadyError(ServiceUnavailableError):
@@ -219,6 +235,10 @@ ERROR_CODES: Dict[str, Type[ApiError]] = {
     "internal_error": InternalServerError,
     "service_unavailable": ServiceUnavailableError,
     "not_ready": NotReadyError,
+    "gds_invalid": GdsInvalidError,
+    "layout_too_large": LayoutTooLargeError,
+    "gds_not_found": GdsNotFoundError,
+    "fabrication_busy": FabricationBusyError,
 }
 
 #: The class for a status whose ``error_code`` this client does not know (a newer server).
