@@ -1,7 +1,9 @@
 /**
  * A crowd of pollers, run in a process of its own (`node --import tsx test/helpers/pollers.ts
- * PORT PATH KEY CLIENTS POLLS GAP_MS`): every client opens a new connection at the same
- * moment — as pollers do when they reconnect after a restart — then polls over keep-alive.
+ * PORT PATH KEY CLIENTS POLLS GAP_MS [spread]`): every client opens a new connection at the
+ * same moment — as pollers do when they reconnect after a restart — then polls over
+ * keep-alive; with `spread`, clients start at random moments within the first gap instead, as
+ * steady pollers do.
  * Prints one JSON line: requests, errors by kind, and latency percentiles (ms).
  */
 import http from "node:http";
@@ -25,11 +27,14 @@ export async function runPollers(options: {
   polls: number;
   gapMs: number;
   timeoutMs?: number;
+  /** Start each client at a random moment within the first gap (steady pollers), not at once. */
+  spread?: boolean;
 }): Promise<PollerFigures> {
   const latencies: number[] = [];
   const errorKinds: Record<string, number> = {};
   const fail = (kind: string) => (errorKinds[kind] = (errorKinds[kind] ?? 0) + 1);
   const poller = async () => {
+    if (options.spread) await new Promise((r) => setTimeout(r, Math.random() * options.gapMs));
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     for (let i = 0; i < options.polls; i++) {
       const t0 = performance.now();
@@ -79,7 +84,7 @@ export async function runPollers(options: {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [port, path, key, clients, polls, gapMs] = process.argv.slice(2);
+  const [port, path, key, clients, polls, gapMs, spread] = process.argv.slice(2);
   const figures = await runPollers({
     port: Number(port),
     path: path!,
@@ -87,6 +92,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     clients: Number(clients),
     polls: Number(polls),
     gapMs: Number(gapMs),
+    spread: spread === "spread",
   });
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
