@@ -20,6 +20,7 @@ import {
 } from "../../src/client/index.js";
 import {
   freePort,
+  longSimulation,
   smallSimulation,
   startService,
   tempDir,
@@ -76,7 +77,8 @@ test("run: submit, wait with progress, download a verified result; 409 and queue
   });
   // ...and with `queue` it waits for that job to end, then gets in.
   const waits: string[] = [];
-  const queued = await client.submit(sim(), {
+  // (A long job, so that it is still active when it is cancelled below.)
+  const queued = await client.submit(longSimulation() as never, {
     queue: true,
     pollIntervalMs: 100,
     onQueued: (info) => waits.push(info.activeJobId ?? ""),
