@@ -267,6 +267,12 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
       f64(g, "permittivity_real", m.permittivity[0]);
       f64(g, "permittivity_imag", m.permittivity[1]);
       f64(g, "conductivity", m.conductivitySPerM);
+      str(g, "time_domain", m.timeDomain);
+      if (m.poleModel) {
+        f64(g, "eps_inf", m.poleModel.epsInf);
+        // Lorentz {deltaEps, omega0, gamma} and Drude {omegaP, gamma} poles, rad/s.
+        str(g, "poles", JSON.stringify(m.poleModel.poles));
+      }
       str(g, "model", m.model);
       str(g, "reference", m.reference);
       f64(g, "valid_range", m.validRangeM);

@@ -9,21 +9,32 @@
  * so a component tangential to an interface sees the arithmetic mean and a normal one the
  * harmonic mean. Conductivity is averaged arithmetically. Later structures override earlier
  * ones: painting structure s with fill f turns a cube state X into (1−f)·X + f·s.
+ * A dispersive material enters the smoothing with its instantaneous ε∞, and its poles are
+ * weighted by its fill fraction (the susceptibility averaged arithmetically, as σ is).
  *
  * Interface cubes are deduplicated by their quantised state; pure materials are stored
  * exactly. If a grid needs more than 65 536 distinct entries the quantum is coarsened.
  */
 import { EPS0 } from "./constants.js";
+import type { Pole } from "./dispersion/model.js";
 import type { Shape } from "./geometry.js";
 import { staggerOf, type GridPlan, type YeeLayout } from "./grid.js";
 import type { Vec3 } from "./types.js";
 
-/** A material at the source frequency, as the time-domain update uses it. */
+/** A material as the time-domain update uses it. */
 export interface UpdateMaterial {
-  /** Relative permittivity (real part). */
+  /**
+   * Relative permittivity: the real part at the source frequency for a non-dispersive
+   * material, the instantaneous part ε∞ for one with poles.
+   */
   epsRe: number;
-  /** Conductivity σ = ω0·ε0·ε_im in S/m. */
+  /**
+   * Conductivity in S/m: σ = ω0·ε0·ε_im at the source frequency for a non-dispersive
+   * material, the model's static conductivity for one with poles.
+   */
   sigma: number;
+  /** The poles of a dispersive material (dispersion/model.ts), updated by ade.ts. */
+  poles?: readonly Pole[];
 }
 
 export interface PaintedStructure {
@@ -39,6 +50,11 @@ export interface Medium {
   /** Effective relative permittivity and conductivity of each table entry. */
   epsEff: Float64Array;
   sigma: Float64Array;
+  /**
+   * Per table entry, the poles its cells carry, each dispersive material's scaled by its
+   * fill fraction (empty for none); null when no material has poles.
+   */
+  poles: (readonly Pole[])[] | null;
 }
 
 interface Entry {
@@ -46,6 +62,15 @@ interface Entry {
   epsInvMean: number;
   sigma: number;
   n2: number;
+  /** Fill fraction of each dispersive material (indexed as `dispersive` in tryBuild). */
+  weights: number[];
+}
+
+/** A pole with its strength scaled by a fill fraction (χ is linear in Δε and in ωp²). */
+export function scalePole(pole: Pole, w: number): Pole {
+  return pole.kind === "lorentz"
+    ? { ...pole, deltaEps: pole.deltaEps * w }
+    : { ...pole, omegaP: pole.omegaP * Math.sqrt(w) };
 }
 
 const MAX_ENTRIES = 65536;
@@ -89,8 +114,14 @@ function tryBuild(
 ): Medium | null {
   const entries: Entry[] = [];
   const keys = new Map<string, number>();
+  // The distinct pole sets (by object identity of the material's `poles`).
+  const dispersive: (readonly Pole[])[] = [];
+  for (const m of [background, ...structures.map((s) => s.material)]) {
+    if (m.poles && m.poles.length > 0 && !dispersive.includes(m.poles)) dispersive.push(m.poles);
+  }
   const pureEntry = (m: UpdateMaterial): number => {
-    entries.push({ epsMean: m.epsRe, epsInvMean: 1 / m.epsRe, sigma: m.sigma, n2: 0 });
+    const weights = dispersive.map((poles) => (poles === m.poles ? 1 : 0));
+    entries.push({ epsMean: m.epsRe, epsInvMean: 1 / m.epsRe, sigma: m.sigma, n2: 0, weights });
     return entries.length - 1;
   };
   pureEntry(background);
@@ -135,8 +166,10 @@ function tryBuild(
               epsInvMean: (1 - f) * old.epsInvMean + f * mat.epsInvMean,
               sigma: (1 - f) * old.sigma + f * mat.sigma,
               n2: normal[c] * normal[c],
+              weights: old.weights.map((w, d) => (1 - f) * w + f * mat.weights[d]),
             };
-            const key = `${q(e.epsMean)},${q(e.epsInvMean)},${qs(e.sigma)},${q(e.n2)}`;
+            let key = `${q(e.epsMean)},${q(e.epsInvMean)},${qs(e.sigma)},${q(e.n2)}`;
+            for (const w of e.weights) key += `,${q(w)}`;
             let id = keys.get(key);
             if (id === undefined) {
               if (entries.length >= MAX_ENTRIES) return null;
@@ -158,6 +191,7 @@ function tryBuild(
     cb: new Float64Array(count),
     epsEff: new Float64Array(count),
     sigma: new Float64Array(count),
+    poles: dispersive.length > 0 ? [] : null,
   };
   for (let m = 0; m < count; m++) {
     const e = entries[m];
@@ -167,6 +201,9 @@ function tryBuild(
     medium.cb[m] = cb;
     medium.epsEff[m] = eps;
     medium.sigma[m] = e.sigma;
+    medium.poles?.push(
+      e.weights.flatMap((w, d) => (w > 1e-12 ? dispersive[d].map((p) => scalePole(p, w)) : [])),
+    );
   }
   return medium;
 }

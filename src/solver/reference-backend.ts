@@ -48,6 +48,7 @@ class ReferenceStepper implements Stepper {
       grid.fillGhostsH();
       grid.updateE(referenceKernel);
       tfsf?.applyAll(false, incident, slotBase);
+      grid.updatePolarization();
       grid.fillGhostsE();
       const m = n + l + 1;
       if (m % problem.dftEvery === 0) {

@@ -19,7 +19,8 @@ import { MAX_BLOCK_STEPS } from "./fast/barrier.js";
 import type { FieldSet } from "./fields.js";
 import { domainFaces, shapeOf } from "./geometry.js";
 import { YeeLayout, planGrid, type GridPlan } from "./grid.js";
-import { buildMedium, type PaintedStructure, type UpdateMaterial } from "./medium.js";
+import type { PoleModel } from "./dispersion/model.js";
+import { buildMedium, type Medium, type PaintedStructure, type UpdateMaterial } from "./medium.js";
 import { fluxSurface, type FluxSurface } from "./flux.js";
 import {
   cellCentreStreams,
@@ -47,6 +48,11 @@ export interface MaterialResolver {
   ): { name: string; model: string; reference: string; validRangeM: [number, number] } | undefined;
   /** Relative permittivity (Im ≥ 0 for loss); throws outside the valid range. */
   permittivity(name: string, wavelengthM: number): { re: number; im: number };
+  /**
+   * The material's multi-pole model for the time-domain update, if it has one; `always`
+   * when it must be used even at a single wavelength (metals: Re ε < 0 has no constant form).
+   */
+  dispersion?(name: string): { model: PoleModel; always: boolean } | undefined;
 }
 
 /** Test and benchmark hooks on top of the public options. */
@@ -122,7 +128,13 @@ export class FdtdSimulation {
     const lambda0 = spec.source.wavelength;
     const omega0 = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / lambda0;
 
-    // Materials at the source frequency: σ = ω0·ε0·Im ε.
+    // Materials: a run that records only the source wavelength takes each at the source
+    // frequency (σ = ω0·ε0·Im ε), exact there; a run over several wavelengths steps the
+    // multi-pole model of each material that has one, so every wavelength sees its own ε.
+    // Metals always use theirs.
+    const broadband = spec.monitors.some((m) =>
+      wavelengthList(m.wavelengths, lambda0).some((w) => Math.abs(w - lambda0) > 1e-12 * w),
+    );
     const used = new Map<string, { mat: UpdateMaterial; info: MaterialUsed }>();
     const resolve = (name: string) => {
       const key = name.trim().toLowerCase();
@@ -131,12 +143,18 @@ export class FdtdSimulation {
       const info = materials.describe(name);
       if (!info) throw new Error(`unknown material "${name}"`);
       const eps = materials.permittivity(name, lambda0);
-      const mat = { epsRe: eps.re, sigma: omega0 * EPS0 * eps.im };
+      const dispersion = materials.dispersion?.(name);
+      const model = dispersion && (dispersion.always || broadband) ? dispersion.model : null;
+      const mat: UpdateMaterial = model
+        ? { epsRe: model.epsInf, sigma: model.sigma, poles: model.poles }
+        : { epsRe: eps.re, sigma: omega0 * EPS0 * eps.im };
       used.set(key, {
         mat,
         info: {
           name: info.name,
           permittivity: [eps.re, eps.im],
+          timeDomain: model ? "poles" : "constant",
+          poleModel: model,
           conductivitySPerM: mat.sigma,
           model: info.model,
           reference: info.reference,
@@ -328,7 +346,7 @@ export class FdtdSimulation {
    */
   private sourcePlaneMedium(
     layout: YeeLayout,
-    medium: { index: Uint16Array[]; epsEff: Float64Array; sigma: Float64Array },
+    medium: Medium,
     axis: number,
     sign: number,
   ): UpdateMaterial {
@@ -363,7 +381,12 @@ export class FdtdSimulation {
       return { epsRe: 1, sigma: 0 };
     }
     const e = Math.max(entry, 0);
-    return { epsRe: medium.epsEff[e], sigma: medium.sigma[e] };
+    const poles = medium.poles?.[e];
+    return {
+      epsRe: medium.epsEff[e],
+      sigma: medium.sigma[e],
+      ...(poles && poles.length > 0 ? { poles } : {}),
+    };
   }
 
   private addNotes(axis: number, sign: number): void {

@@ -23,6 +23,7 @@
 import { ETA0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { isHalfAlong, YeeLayout, type AxisPlan, type GridPlan } from "./grid.js";
 import { referenceKernel } from "./kernel.js";
+import { refractiveIndex } from "./dispersion/model.js";
 import { buildMedium, type Medium, type UpdateMaterial } from "./medium.js";
 import { cellCentreStreams, DftRecorder, type SampledComponent } from "./monitors.js";
 import { INCIDENT_VALUES_PER_STEP, type TfsfConfig } from "./tfsf.js";
@@ -105,6 +106,12 @@ export const MAX_RELATIVE_DETUNING = 0.5;
  * spectrum there is below e^{−16} ≈ 1e-7 of its peak; that narrows the band.
  * @param sinTheta sine of the angle between the direction and the sheet normal
  */
+/** Re n of an update material at ω (its poles included). */
+function realIndex(m: UpdateMaterial, omega: number): number {
+  if (!m.poles) return Math.sqrt(m.epsRe);
+  return refractiveIndex({ epsInf: m.epsRe, sigma: m.sigma, poles: m.poles }, omega).n;
+}
+
 export function pulseFor(
   wavelengthM: number,
   monitorWavelengthsM: readonly number[],
@@ -187,7 +194,7 @@ export class PlaneWaveSource {
     this.pulse = setup.pulse;
     const a = g.axis;
     const h = mainPlan.stepM;
-    const n = Math.sqrt(setup.medium.epsRe);
+    const n = realIndex(setup.medium, setup.pulse.omega0);
     const k0 = (setup.pulse.omega0 / SPEED_OF_LIGHT_M_PER_S) * n;
     const kt: Vec3 = [0, 0, 0];
     for (let b = 0; b < 3; b++) if (b !== a) kt[b] = k0 * g.direction[b];
@@ -338,6 +345,7 @@ export class PlaneWaveSource {
       aux.re.c[b][p] -= cb * j * Math.cos(phase);
       if (aux.im) aux.im.c[b][p] -= cb * j * Math.sin(phase);
     }
+    aux.updatePolarization();
     aux.fillGhostsE();
   }
 
@@ -532,7 +540,7 @@ export class PlaneWaveSource {
     let dom = 0;
     for (let c = 1; c < 3; c++) if (Math.abs(e[c]) > Math.abs(e[dom])) dom = c;
     const sigma = e[dom] >= 0 ? 1 : -1;
-    const n = Math.sqrt(this.setup.medium.epsRe);
+    const n = realIndex(this.setup.medium, this.pulse.omega0);
     const kt = this.kTransverse;
     const kt2 = kt[0] * kt[0] + kt[1] * kt[1] + kt[2] * kt[2];
     const a = g.axis;

@@ -8,6 +8,7 @@
  * [-size/2, +size/2] metres. `center` fields of structures and monitors are absolute
  * coordinates in that frame.
  */
+import type { PoleModel } from "./dispersion/model.js";
 
 import type { BackendChoice, BackendName } from "./backend.js";
 
@@ -237,6 +238,14 @@ export interface MaterialUsed {
   name: string;
   /** Relative permittivity at the source wavelength, real and imaginary parts. */
   permittivity: [number, number];
+  /**
+   * How the time-domain update represents it: `constant` (the permittivity at the source
+   * wavelength, absorption as a conductivity) or `poles` (its multi-pole model, so every
+   * wavelength sees its own ε; docs/materials.md).
+   */
+  timeDomain: "constant" | "poles";
+  /** The multi-pole model the update used (timeDomain `poles`), else null. */
+  poleModel: PoleModel | null;
   /** Conductivity in S/m used by the time-domain update to model absorption. */
   conductivitySPerM: number;
   model: string;

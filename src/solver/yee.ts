@@ -5,7 +5,8 @@
  * object with a 1×1 cross-section, so it has exactly the main grid's dispersion.
  *
  * A half step is `updateH(kernel)` (bulk, then CPML ψ terms), then the caller's source
- * corrections, then `fillGhostsH()`; likewise for E.
+ * corrections, then `fillGhostsH()`; likewise for E, with `updatePolarization()` (the
+ * dispersive cells, dispersion/ade.ts) between the source corrections and the ghosts.
  */
 import { ghostCopies, GhostPlanes, type GhostCopies } from "./boundaries.js";
 import {
@@ -17,6 +18,7 @@ import {
   type CpmlSlab,
 } from "./cpml.js";
 import { ETA0, MU0 } from "./constants.js";
+import { AdeState, buildAdeTerms, type AdeTerms } from "./dispersion/ade.js";
 import { allocateFieldSet, type FieldSet } from "./fields.js";
 import type { GridPlan, YeeLayout } from "./grid.js";
 import type { FieldKernel, KernelGrid } from "./kernel.js";
@@ -38,6 +40,8 @@ export interface GridModel {
   complex: boolean;
   /** Bloch phases k·L per axis in radians (periodic axes only; 0 for real runs). */
   blochPhase: [number, number, number];
+  /** The dispersive cells' polarisation terms (dispersion/ade.ts), or null for none. */
+  ade: AdeTerms | null;
 }
 
 export interface GridModelOptions {
@@ -67,6 +71,7 @@ export function buildGridModel(
     profiles,
     complex: options.complex ?? false,
     blochPhase: options.blochPhase ?? [0, 0, 0],
+    ade: buildAdeTerms(layout, medium, plan.dtSeconds),
   };
 }
 
@@ -118,6 +123,7 @@ export class YeeGrid {
   private readonly profiles: CpmlProfile[];
   private readonly slabsRe: CpmlSlab[];
   private readonly slabsIm: CpmlSlab[];
+  private readonly ade: AdeState | null;
 
   constructor(model: GridModel) {
     const { plan, layout, kernelGrid } = model;
@@ -133,6 +139,14 @@ export class YeeGrid {
     this.ghostCopies = ghostCopies(layout.boundaries, layout.n, model.blochPhase);
     const sets = this.im ? [this.re.c, this.im.c] : [this.re.c];
     this.ghosts = new GhostPlanes(sets, layout.n, layout.strides);
+    this.ade = model.ade ? new AdeState(model.ade, 0, layout.n[0] + 1, sets.length) : null;
+  }
+
+  /** The dispersive cells' pass of the E half step, after its source corrections. */
+  updatePolarization(): void {
+    if (!this.ade) return;
+    this.ade.updateAll(0, this.re.c);
+    if (this.im) this.ade.updateAll(1, this.im.c);
   }
 
   /** Bulk H update over all planes, then the CPML ψ terms. */

@@ -148,6 +148,7 @@ export class FastEngine implements Stepper {
       slabs: slabsFor(layout, this.threads),
       progress: mp.progress,
       tfsf: problem.tfsf,
+      ade: problem.ade,
     };
     this.stepsPerSweep = this.blockLength(problem.alignSteps, options.stepsPerSweep);
     this.monitors = new MonitorRecorders(problem.monitors);

@@ -29,6 +29,7 @@
  * shared memory.
  */
 import { GhostPlanes, type GhostCopies, type GhostCopy } from "../boundaries.js";
+import { AdeState, type AdeTerms } from "../dispersion/ade.js";
 import { INCIDENT_VALUES_PER_STEP, TfsfPlanes, type TfsfConfig } from "../tfsf.js";
 import type { Boundary } from "../types.js";
 import { INCIDENT_BYTE_OFFSET, KernelFailure, MAX_BLOCK_STEPS } from "./barrier.js";
@@ -52,6 +53,8 @@ export interface SweepConfig {
   /** Byte address of the progress counters (memory-plan.ts). */
   progress: number;
   tfsf: TfsfConfig | null;
+  /** The dispersive cells (dispersion/ade.ts); each thread keeps its own planes' state. */
+  ade: AdeTerms | null;
 }
 
 /**
@@ -103,6 +106,7 @@ export class SlabSweeper {
   /** Task lists (kind, plane, level) per block depth, built on first use. */
   private readonly orders = new Map<number, Int32Array>();
   private readonly tfsf: TfsfPlanes | null;
+  private readonly ade: AdeState | null;
   /** Incident slot offset of the task being run (8 per step of the block). */
   private slotBase = 0;
 
@@ -146,6 +150,7 @@ export class SlabSweeper {
     this.linkLeft = !this.first || this.periodicX;
     this.linkRight = !this.last || this.periodicX;
     this.tfsf = cfg.tfsf ? new TfsfPlanes(cfg.tfsf, this.f, cfg) : null;
+    this.ade = cfg.ade ? new AdeState(cfg.ade, this.lo, this.taskHi, cfg.sets) : null;
   }
 
   /**
@@ -247,12 +252,13 @@ export class SlabSweeper {
     this.publish(H, i, level);
   }
 
-  /** E of plane i to `level` steps, then its TFSF terms and ghosts. */
+  /** E of plane i to `level` steps, then its TFSF terms, dispersive cells and ghosts. */
   private taskE(i: number, level: number): void {
     this.waitFor(H, i, level);
     this.waitFor(H, i - 1, level);
     for (let s = 0; s < this.cfg.sets; s++) this.kernel.e(i, s);
     this.tfsf?.apply(i, false, this.incident, this.slotBase);
+    if (this.ade) for (let s = 0; s < this.cfg.sets; s++) this.ade.updatePlane(i, s, this.f[s]);
     this.ghosts.inPlane(i, this.cfg.ghosts.e);
     this.copyXPlanes(E, i, level);
     this.publish(E, i, level);

@@ -3,6 +3,8 @@
  * permittivities (the public API only takes library names) and builders for quasi-1-D
  * problems (a cross-section one cell wide with periodic boundaries).
  */
+import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
+import { permittivity, type PoleModel } from "../dispersion/model.js";
 import type { MaterialResolver } from "../simulation.js";
 import type {
   Boundary,
@@ -305,4 +307,34 @@ export function airySlabAmplitudes(
   const r = cdiv(cmul(r1, { re: 1 - e2.re, im: -e2.im }), den);
   const t = cdiv(cmul({ re: 1 - r1sq.re, im: -r1sq.im }, e1), den);
   return { r, t };
+}
+
+/**
+ * Materials given by multi-pole models (dispersion/model.ts), stepped with their poles at
+ * every wavelength (as the library's metals are), plus vacuum.
+ */
+export function poleMaterials(table: Record<string, PoleModel>): MaterialResolver {
+  const models = new Map(Object.entries(table).map(([k, v]) => [k.toLowerCase(), v]));
+  const vacuum = constantMaterials({});
+  const modelOf = (name: string) => models.get(name.toLowerCase());
+  return {
+    describe: (name) =>
+      modelOf(name)
+        ? {
+            name,
+            model: "multi-pole (test)",
+            reference: "test fixture",
+            validRangeM: [0, Number.MAX_VALUE],
+          }
+        : vacuum.describe(name),
+    permittivity: (name, wavelengthM) => {
+      const model = modelOf(name);
+      if (!model) return vacuum.permittivity(name, wavelengthM);
+      return permittivity(model, (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / wavelengthM);
+    },
+    dispersion: (name) => {
+      const model = modelOf(name);
+      return model ? { model, always: true } : undefined;
+    },
+  };
 }

@@ -1,0 +1,132 @@
+/**
+ * Dispersive slabs at normal incidence, one run over a band each, against the Airy formula
+ * with the model's own complex index at every wavelength: a Lorentz dielectric (the index
+ * changes by 6 % across the band, so a constant-ε update would miss by far more than the
+ * bound) and a Drude metal film (ε ≈ −50, absorbing), both on the wasm and the reference
+ * backends.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
+import { runWithMaterials } from "../run.js";
+import {
+  abs2,
+  airySlab,
+  lineSpec,
+  phasor,
+  pointMonitor,
+  poleMaterials,
+  slab,
+} from "../testing/index.js";
+import type { WavelengthRange } from "../types.js";
+import { refractiveIndex, type PoleModel } from "./model.js";
+
+const omegaOf = (wavelengthM: number) => (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / wavelengthM;
+
+const LORENTZ: PoleModel = {
+  epsInf: 2,
+  sigma: 0,
+  poles: [
+    { kind: "lorentz", deltaEps: 1.5, omega0: omegaOf(0.6e-6), gamma: 0.02 * omegaOf(0.6e-6) },
+  ],
+};
+/** Gold-like Drude metal: ωp = 9 eV, γ = 0.07 eV. */
+const EV = 1.519267447e15;
+const DRUDE: PoleModel = {
+  epsInf: 1,
+  sigma: 0,
+  poles: [{ kind: "drude", omegaP: 9 * EV, gamma: 0.07 * EV }],
+};
+
+interface Case {
+  material: PoleModel;
+  thicknessM: number;
+  stepM: number;
+  band: WavelengthRange;
+}
+
+async function slabSpectrum(c: Case, backend: "wasm" | "reference") {
+  const length = 2e-6;
+  const spec = lineSpec({
+    axis: 2,
+    wavelengthM: (c.band.start + c.band.stop) / 2,
+    stepM: c.stepM,
+    lengthM: length,
+    structures: [slab(2, -c.thicknessM / 2, c.thicknessM / 2, "m")],
+    monitors: [
+      pointMonitor("r", 2, -length / 2 + c.stepM / 2, ["Ey"], c.band as never),
+      pointMonitor("t", 2, length / 2 - c.stepM / 2, ["Ey"], c.band as never),
+    ],
+    threshold: 1e-9,
+  });
+  const result = await runWithMaterials(spec, poleMaterials({ m: c.material }), { backend });
+  const rows = [];
+  for (let i = 0; i < c.band.points; i++) {
+    const w = c.band.start + ((c.band.stop - c.band.start) * i) / (c.band.points - 1);
+    const R = abs2(phasor(result.monitors[0].data.Ey, i));
+    const T = abs2(phasor(result.monitors[1].data.Ey, i));
+    const n = refractiveIndex(c.material, omegaOf(w));
+    const airy = airySlab({ re: n.n, im: n.k }, c.thicknessM, w);
+    rows.push({ w, R, T, airy, n });
+  }
+  return { rows, result };
+}
+
+function assertWithin(rows: Awaited<ReturnType<typeof slabSpectrum>>["rows"], bound: number) {
+  const worst = Math.max(
+    ...rows.map((r) => Math.max(Math.abs(r.R - r.airy.R), Math.abs(r.T - r.airy.T))),
+  );
+  const table = rows
+    .map(
+      (r) =>
+        `${(r.w * 1e6).toFixed(3)} µm n=${r.n.n.toFixed(3)}+${r.n.k.toFixed(3)}i ` +
+        `R ${r.R.toFixed(4)} (${r.airy.R.toFixed(4)}) T ${r.T.toFixed(4)} (${r.airy.T.toFixed(4)})`,
+    )
+    .join("\n");
+  assert.ok(worst <= bound, `worst |ΔR|, |ΔT| ${worst.toFixed(5)} > ${bound}\n${table}`);
+}
+
+describe("dispersive slabs (ADE) against Airy with the model's ε(λ)", () => {
+  const lorentz: Case = {
+    material: LORENTZ,
+    thicknessM: 0.3e-6,
+    stepM: 5e-9,
+    band: { start: 1.0e-6, stop: 1.6e-6, points: 7 },
+  };
+
+  it("Lorentz dielectric slab, 1.0–1.6 µm in one run: R and T within 0.5 % at every wavelength (wasm)", async () => {
+    const { rows, result } = await slabSpectrum(lorentz, "wasm");
+    const span = rows[0].n.n - rows[rows.length - 1].n.n;
+    assert.ok(span > 0.1, `the test material must be dispersive across the band (Δn ${span})`);
+    assert.equal(result.materials.find((m) => m.name === "m")?.timeDomain, "poles");
+    assertWithin(rows, 0.005);
+  });
+
+  it("the reference backend agrees with the wasm backend on the Lorentz slab", async () => {
+    const a = (await slabSpectrum(lorentz, "reference")).rows;
+    const b = (await slabSpectrum(lorentz, "wasm")).rows;
+    for (let i = 0; i < a.length; i++) {
+      assert.ok(Math.abs(a[i].R - b[i].R) < 1e-4 && Math.abs(a[i].T - b[i].T) < 1e-4);
+    }
+    assertWithin(a, 0.005);
+  });
+
+  it("Drude metal film (20 nm, ε ≈ −50): R, T within 1 % and absorption A = 1 − R − T within 1 % of Airy", async () => {
+    const { rows } = await slabSpectrum(
+      {
+        material: DRUDE,
+        thicknessM: 20e-9,
+        stepM: 1e-9,
+        band: { start: 0.8e-6, stop: 1.6e-6, points: 5 },
+      },
+      "wasm",
+    );
+    assertWithin(rows, 0.01);
+    for (const r of rows) {
+      const a = 1 - r.R - r.T;
+      const airyA = 1 - r.airy.R - r.airy.T;
+      assert.ok(airyA > 0.01, "the film must absorb");
+      assert.ok(Math.abs(a - airyA) <= 0.01, `A ${a} vs ${airyA} at ${r.w}`);
+    }
+  });
+});
