@@ -1,0 +1,118 @@
+/**
+ * The von Neumann analysis (stability.ts) against what it predicts: the vacuum and dielectric
+ * Courant limits, and a real grid of a dispersive medium stepped just below and just above the
+ * predicted limit (every mode seeded), which must stay bounded and blow up respectively.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
+import { planGrid, YeeLayout } from "../grid.js";
+import { referenceKernel } from "../kernel.js";
+import { buildMedium } from "../medium.js";
+import { buildGridModel, YeeGrid } from "../yee.js";
+import type { PoleModel } from "./model.js";
+import { courantLimit, polynomialRoots } from "./stability.js";
+
+const DX = 20e-9;
+
+/** Energy growth of a periodic 6³ grid of the medium over `steps`, every mode seeded. */
+function growth(model: PoleModel, courant: number, steps: number): number {
+  const n = 6;
+  const plan = planGrid(
+    {
+      size: [n * DX, n * DX, n * DX],
+      resolution: DX,
+      boundary_conditions: ["periodic", "periodic", "periodic"],
+      pml_layers: 0,
+    },
+    courant,
+  );
+  const layout = new YeeLayout([n, n, n], ["periodic", "periodic", "periodic"]);
+  const medium = buildMedium(
+    plan,
+    layout,
+    { epsRe: model.epsInf, sigma: model.sigma, poles: model.poles },
+    [],
+  );
+  const grid = new YeeGrid(buildGridModel(plan, layout, medium, { omega0: 1e15 }));
+  let seed = 987;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5;
+  for (let c = 3; c < 6; c++) {
+    for (let i = 0; i < grid.re.c[c].length; i++) grid.re.c[c][i] = rand() / 377;
+  }
+  const step = () => {
+    grid.updateH(referenceKernel);
+    grid.fillGhostsH();
+    grid.updateE(referenceKernel);
+    grid.updatePolarization();
+    grid.fillGhostsE();
+  };
+  for (let s = 0; s < 20; s++) step();
+  const start = grid.energy();
+  let end = start;
+  for (let s = 0; s < steps; s++) {
+    step();
+    end = grid.energy();
+    if (!Number.isFinite(end) || end > 1e6 * start) break;
+  }
+  return end / start;
+}
+
+describe("ADE stability analysis", () => {
+  it("finds polynomial roots (z² − 3z + 2 and a complex pair)", () => {
+    const roots = polynomialRoots([2, -3, 1])
+      .map(([re]) => re)
+      .sort();
+    assert.ok(Math.abs(roots[0] - 1) < 1e-9 && Math.abs(roots[1] - 2) < 1e-9);
+    const pair = polynomialRoots([5, -2, 1]); // z = 1 ± 2i
+    for (const [re, im] of pair)
+      assert.ok(Math.abs(re - 1) < 1e-9 && Math.abs(Math.abs(im) - 2) < 1e-9);
+  });
+
+  it("gives the Courant limit 1 in vacuum and n in a dielectric of index n", () => {
+    const vacuum = courantLimit({ epsInf: 1, sigma: 0, poles: [] }, DX, 1.3);
+    assert.equal(vacuum.stable, false);
+    assert.ok(Math.abs(vacuum.largestStable - 1) <= 0.002, `${vacuum.largestStable}`);
+    assert.equal(courantLimit({ epsInf: 1, sigma: 0, poles: [] }, DX, 0.99).stable, true);
+    const glass = courantLimit({ epsInf: 4, sigma: 0, poles: [] }, DX, 2.5);
+    assert.ok(Math.abs(glass.largestStable - 2) <= 0.002, `${glass.largestStable}`);
+  });
+
+  it("a Lorentz pole resonating far in the UV limits the Courant factor, and the grid agrees", () => {
+    // ω0Δt reaches 2 near S = 0.66 here: the explicit pole update then goes unstable.
+    const omega0 = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / 25e-9;
+    const model: PoleModel = {
+      epsInf: 1,
+      sigma: 0,
+      poles: [{ kind: "lorentz", deltaEps: 0.8, omega0, gamma: 0 }],
+    };
+    const limit = courantLimit(model, DX, 0.99);
+    assert.equal(limit.stable, false);
+    assert.ok(limit.largestStable > 0.3 && limit.largestStable < 0.95, `${limit.largestStable}`);
+    const below = growth(model, limit.largestStable * 0.98, 3000);
+    const above = growth(model, Math.min(0.99, limit.largestStable * 1.05), 3000);
+    assert.ok(below < 10, `below the limit the energy grew ${below}×`);
+    assert.ok(above > 1e3, `above the limit the energy grew only ${above}×`);
+  });
+
+  it("a Drude metal: limit S ≤ 1/√(1 + (ωp·Δx/c)²/12) (ε∞ = 1), and the grid agrees", () => {
+    const ev = 1.519267447e15;
+    const omegaP = 9 * ev;
+    const drude: PoleModel = {
+      epsInf: 1,
+      sigma: 0,
+      poles: [{ kind: "drude", omegaP, gamma: 0.07 * ev }],
+    };
+    // Ω² + (ωpΔt)² ≤ 4 at the corner of the zone, with Ω² = 4S² and Δt = SΔx/(c√3).
+    const expected = 1 / Math.sqrt(1 + (omegaP * DX) ** 2 / (12 * SPEED_OF_LIGHT_M_PER_S ** 2));
+    const limit = courantLimit(drude, DX, 0.99);
+    assert.equal(limit.stable, false);
+    assert.ok(
+      Math.abs(limit.largestStable - expected) <= 0.002,
+      `${limit.largestStable} vs ${expected}`,
+    );
+    assert.equal(courantLimit(drude, 1e-9, 0.99).stable, true);
+    assert.ok(growth(drude, limit.largestStable - 0.01, 3000) < 10);
+    assert.ok(growth(drude, 0.99, 3000) > 1e3);
+  });
+});

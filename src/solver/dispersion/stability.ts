@@ -1,0 +1,156 @@
+/**
+ * Stability of the Yee scheme with the ADE update (ade.ts) in a homogeneous medium: a von
+ * Neumann analysis. For a plane wave E^n = E·zⁿ whose discrete curl-curl eigenvalue is K²,
+ * eliminating H and P from the update equations gives
+ *
+ *   [ε∞(z − 1) + s(z + 1) + (z − 1)·Σ_p χ_p(z)]·(z − 1) + Ω²·z = 0,
+ *
+ *   χ_p(z) = a_p·Δt²·z / Q_p(z),  Q_p(z) = (1 + g_p)z² − (2 − ω0_p²Δt²)z + (1 − g_p),
+ *   s = σΔt/(2ε0),  g_p = γ_pΔt/2,  Ω² = c²Δt²K² ∈ [0, 4S²],
+ *
+ * where S is the Courant factor (dt = S·Δx/(c√3); 4S² bounds Ω² on any grid, the 3-D corner
+ * of the Brillouin zone being the worst). The scheme is stable when every root z of the
+ * polynomial (that equation times Π Q_p) has |z| ≤ 1 for every Ω² in that range. The roots
+ * are found by the Aberth–Ehrlich iteration in w = z − 1; Ω² is sampled densely, with the end
+ * point.
+ */
+import { EPS0 } from "../constants.js";
+import { oscillator, type PoleModel } from "./model.js";
+
+type C = [number, number];
+const add = (a: C, b: C): C => [a[0] + b[0], a[1] + b[1]];
+const sub = (a: C, b: C): C => [a[0] - b[0], a[1] - b[1]];
+const mul = (a: C, b: C): C => [a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0]];
+const div = (a: C, b: C): C => {
+  const d = b[0] * b[0] + b[1] * b[1];
+  return [(a[0] * b[0] + a[1] * b[1]) / d, (a[1] * b[0] - a[0] * b[1]) / d];
+};
+
+/** Real polynomial helpers: coefficients lowest power first. */
+function polyMul(a: number[], b: number[]): number[] {
+  const out = new Array<number>(a.length + b.length - 1).fill(0);
+  for (let i = 0; i < a.length; i++) for (let j = 0; j < b.length; j++) out[i + j] += a[i] * b[j];
+  return out;
+}
+function polyAdd(a: number[], b: number[]): number[] {
+  const out = new Array<number>(Math.max(a.length, b.length)).fill(0);
+  a.forEach((v, i) => (out[i] += v));
+  b.forEach((v, i) => (out[i] += v));
+  return out;
+}
+
+/** Roots of a real polynomial (lowest power first), by the Aberth–Ehrlich iteration. */
+export function polynomialRoots(coefficients: number[]): C[] {
+  let c = coefficients.slice();
+  while (c.length > 1 && c[c.length - 1] === 0) c.pop();
+  const degree = c.length - 1;
+  if (degree < 1) return [];
+  const lead = c[degree];
+  c = c.map((v) => v / lead);
+  const evalBoth = (z: C): [C, C] => {
+    let p: C = [c[degree], 0];
+    let d: C = [0, 0];
+    for (let i = degree - 1; i >= 0; i--) {
+      d = add(mul(d, z), p);
+      p = add(mul(p, z), [c[i], 0]);
+    }
+    return [p, d];
+  };
+  // Start on a circle of the roots' geometric mean radius, off the real axis.
+  const radius = c[0] !== 0 ? Math.abs(c[0]) ** (1 / degree) : 1;
+  const z: C[] = Array.from({ length: degree }, (_, k) => {
+    const angle = (2 * Math.PI * k) / degree + 0.4;
+    return [radius * Math.cos(angle), radius * Math.sin(angle)];
+  });
+  for (let iteration = 0; iteration < 500; iteration++) {
+    let moved = 0;
+    for (let k = 0; k < degree; k++) {
+      const [p, d] = evalBoth(z[k]);
+      if (p[0] === 0 && p[1] === 0) continue;
+      const ratio = div(p, d);
+      let sum: C = [0, 0];
+      for (let j = 0; j < degree; j++) if (j !== k) sum = add(sum, div([1, 0], sub(z[k], z[j])));
+      const step = div(ratio, sub([1, 0], mul(ratio, sum)));
+      z[k] = sub(z[k], step);
+      moved = Math.max(moved, Math.hypot(step[0], step[1]));
+    }
+    if (moved < 1e-14) break;
+  }
+  return z;
+}
+
+/**
+ * The polynomial of the module comment for one Ω², in w = z − 1 (lowest power first). Written
+ * in w from the start, its coefficients carry no cancellation: at small ωΔt every root is
+ * near z = 1, where the polynomial in z would lose them to round-off.
+ */
+function characteristic(model: PoleModel, dt: number, omegaSq: number): number[] {
+  const s = (model.sigma * dt) / (2 * EPS0);
+  const qs = model.poles.map((pole) => {
+    const { omega0Sq, gamma, drive } = oscillator(pole);
+    const g = (gamma * dt) / 2;
+    const w0 = omega0Sq * dt * dt;
+    // Q(1 + w) = ω0²Δt² + (2g + ω0²Δt²)·w + (1 + g)·w².
+    return { q: [w0, 2 * g + w0, 1 + g], a: drive * dt * dt };
+  });
+  const prodAll = qs.reduce((acc, { q }) => polyMul(acc, q), [1]);
+  // ε∞(z − 1) + s(z + 1) = 2s + (ε∞ + s)·w, times Π Q.
+  let bracket = polyMul([2 * s, model.epsInf + s], prodAll);
+  // (z − 1)·a_p·z·Π_{q≠p} Q = a_p·(w + w²)·Π_{q≠p} Q.
+  qs.forEach(({ a }, p) => {
+    const others = qs.reduce((acc, { q }, i) => (i === p ? acc : polyMul(acc, q)), [1]);
+    bracket = polyAdd(bracket, polyMul([0, a, a], others));
+  });
+  // [ … ]·w + Ω²·(1 + w)·Π Q.
+  return polyAdd(polyMul(bracket, [0, 1]), polyMul([omegaSq, omegaSq], prodAll));
+}
+
+/**
+ * Largest growth |z|² − 1 = 2 Re w + |w|² over the sampled Ω² > 0, relative to |w| (roots
+ * on the unit circle give 0 up to round-off, about 1e-12 of |w|).
+ */
+export function largestGrowth(model: PoleModel, dt: number, courantFactor: number): number {
+  const samples = 64;
+  const top = 4 * courantFactor * courantFactor;
+  let worst = -Infinity;
+  for (let i = 1; i <= samples; i++) {
+    // Denser near the top of the range, where instabilities appear first.
+    const u = i / samples;
+    const omegaSq = top * (1 - (1 - u) * (1 - u));
+    const poly = characteristic(model, dt, omegaSq);
+    // Exact roots w = 0 (z = 1: a Drude pole's static current) are marginal, not growth.
+    while (poly.length > 1 && poly[0] === 0) poly.shift();
+    for (const [re, im] of polynomialRoots(poly)) {
+      const size = Math.hypot(re, im);
+      if (size === 0) continue;
+      worst = Math.max(worst, (2 * re + size * size) / size);
+    }
+  }
+  return worst;
+}
+
+/** Relative growth above this is instability (see largestGrowth). */
+const TOLERANCE = 1e-8;
+
+/**
+ * Whether the scheme is stable for a medium at Courant factor S on a grid of step Δx, and
+ * otherwise the largest stable S (to 3 digits; 0 if even S = 0.01 is unstable).
+ */
+export function courantLimit(
+  model: PoleModel,
+  stepM: number,
+  courantFactor: number,
+): { stable: boolean; largestStable: number } {
+  const dtOf = (s: number) => (s * stepM) / (299_792_458 * Math.sqrt(3));
+  const stableAt = (s: number) => largestGrowth(model, dtOf(s), s) <= TOLERANCE;
+  if (stableAt(courantFactor)) return { stable: true, largestStable: courantFactor };
+  let lo = 0.01;
+  let hi = courantFactor;
+  if (!stableAt(lo)) return { stable: false, largestStable: 0 };
+  while (hi - lo > 0.001) {
+    const mid = (lo + hi) / 2;
+    if (stableAt(mid)) lo = mid;
+    else hi = mid;
+  }
+  return { stable: false, largestStable: Math.floor(lo * 1000) / 1000 };
+}
