@@ -101,8 +101,29 @@ export function oversizeErrors(schema: unknown, value: unknown, path = "", max =
         return;
       }
     }
+    if (typeof target.maxProperties === "number") {
+      const count = Object.keys(obj).length;
+      if (count > target.maxProperties) {
+        out.push(
+          oversize(
+            at,
+            target.maxProperties,
+            `must NOT have more than ${target.maxProperties} properties (it has ${count})`,
+          ),
+        );
+        return;
+      }
+    }
     for (const [key, propSchema] of Object.entries(properties)) {
       if (Object.hasOwn(obj, key)) visit(propSchema, obj[key], `${at}/${escapePointer(key)}`);
+    }
+    // A record's values (bounded by maxProperties above).
+    if (isSchema(target.additionalProperties) && typeof target.maxProperties === "number") {
+      for (const [key, item] of Object.entries(obj)) {
+        if (!Object.hasOwn(properties, key)) {
+          visit(target.additionalProperties, item, `${at}/${escapePointer(key)}`);
+        }
+      }
     }
   };
   visit(schema, value, path);

@@ -80,7 +80,8 @@ export const SourceSchema = Type.Object(
 const material = Type.String({
   minLength: 1,
   maxLength: 64,
-  description: "Name from the material library (see GET /v1/materials).",
+  description:
+    "Name from the material library (see GET /v1/materials) or of a material defined in the request's `materials`.",
 });
 
 const BoxSchema = Type.Object(
@@ -225,6 +226,76 @@ export const MonitorSchema = Type.Unsafe<
     "A field monitor (phasors of components) or a flux monitor (Poynting flux through a plane or out of a box).",
 });
 
+export const MAX_USER_MATERIALS = 16;
+export const MAX_POLES = 8;
+
+const LorentzPoleSchema = Type.Object(
+  {
+    type: Type.Literal("lorentz"),
+    delta_eps: Type.Number({ description: "Strength Δε (dimensionless)." }),
+    omega0: positive("Resonance angular frequency ω0 in rad/s."),
+    gamma: Type.Number({ minimum: 0, description: "Damping γ in rad/s." }),
+  },
+  {
+    additionalProperties: false,
+    title: "LorentzPole",
+    description: "Δε·ω0² / (ω0² − ω² − iγω).",
+  },
+);
+const DrudePoleSchema = Type.Object(
+  {
+    type: Type.Literal("drude"),
+    omega_p: positive("Plasma angular frequency ωp in rad/s."),
+    gamma: Type.Number({ minimum: 0, description: "Damping γ in rad/s." }),
+  },
+  { additionalProperties: false, title: "DrudePole", description: "−ωp² / (ω² + iγω)." },
+);
+
+export const UserMaterialSchema = Type.Object(
+  {
+    permittivity: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1e4,
+        description:
+          "ε∞: the relative permittivity, or with poles its high-frequency part. Default 1.",
+      }),
+    ),
+    conductivity: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1e9, description: "σ in S/m. Default 0." }),
+    ),
+    poles: Type.Optional(
+      Type.Array(
+        Type.Unsafe<
+          | { type: "lorentz"; delta_eps: number; omega0: number; gamma: number }
+          | { type: "drude"; omega_p: number; gamma: number }
+        >({
+          type: "object",
+          required: ["type"],
+          discriminator: { propertyName: "type" },
+          oneOf: [LorentzPoleSchema, DrudePoleSchema],
+          title: "Pole",
+        }),
+        { maxItems: MAX_POLES, description: `At most ${MAX_POLES} Lorentz or Drude poles.` },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: "UserMaterial",
+    description:
+      "ε(ω) = ε∞ + iσ/(ωε0) + Σ poles (exp(−iωt) convention, ω in rad/s), stepped exactly in the time domain (auxiliary differential equations), so every wavelength sees its own ε.",
+  },
+);
+
+export const MaterialsSchema = Type.Unsafe<Record<string, Static<typeof UserMaterialSchema>>>({
+  type: "object",
+  maxProperties: MAX_USER_MATERIALS,
+  propertyNames: { type: "string", pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$" },
+  additionalProperties: UserMaterialSchema,
+  description: `Extension: up to ${MAX_USER_MATERIALS} materials defined in the request, by name (a letter, then letters, digits, _ . -; not a library name), for structures to use.`,
+});
+
 export const FdtdSettingsSchema = Type.Object(
   {
     time_steps: Type.Optional(
@@ -262,6 +333,7 @@ export const SimulationRequestSchema = Type.Object(
     source: SourceSchema,
     structures: Type.Optional(Type.Array(StructureSchema, { maxItems: MAX_STRUCTURES })),
     monitors: Type.Optional(Type.Array(MonitorSchema, { maxItems: MAX_MONITORS })),
+    materials: Type.Optional(MaterialsSchema),
     fdtd_settings: Type.Optional(FdtdSettingsSchema),
     // The schema TypeBox writes for an open object, typed as a record: TypeBox's own type for
     // it (`object`) accepts no property access and matches no generated client's type.

@@ -62,6 +62,9 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
       amplitude: request.source.amplitude ?? DEFAULTS.amplitude,
     },
     structures: (request.structures ?? []).map((s) => ({ ...s })),
+    ...(request.materials && Object.keys(request.materials).length > 0
+      ? { materials: structuredClone(request.materials) }
+      : {}),
     monitors: (request.monitors ?? []).map((m): MonitorSpec => {
       const common = {
         name: m.name,

@@ -3,7 +3,10 @@
  * meaningless and that can be known before running (DESIGN §2: a job that is accepted must
  * not fail for a reason that could have been checked at submission).
  */
+import { courantLimit } from "./dispersion/stability.js";
+import type { PoleModel } from "./dispersion/model.js";
 import { interiorCellsFor } from "./grid.js";
+import { findMaterial } from "./materials.js";
 import type { MaterialResolver } from "./simulation.js";
 import { MAX_RELATIVE_DETUNING, TFSF_OFFSET_CELLS, planeWaveGeometry, pulseFor } from "./source.js";
 import { fluxShape } from "./flux.js";
@@ -49,6 +52,64 @@ function wavelengthsToCheck(m: MonitorSpec): { w: number; at: string }[] {
     { w: ws.start, at: ".start" },
     { w: ws.stop, at: ".stop" },
   ];
+}
+
+/**
+ * A multi-pole material's problems: the update's stability at the requested Courant factor
+ * (stability.ts), and, over a band, monitor wavelengths outside the range its model holds.
+ */
+function poleProblems(
+  model: PoleModel,
+  name: string,
+  spec: SimulationSpec,
+  broadband: boolean,
+  validRangeM: [number, number],
+): string[] {
+  const out: string[] = [];
+  const S = spec.fdtd_settings.courant_factor;
+  const dx = spec.domain.resolution;
+  if (finite(S) && S > 0 && finite(dx) && dx > 0) {
+    const limit = courantLimit(model, dx, S);
+    if (!limit.stable) {
+      out.push(
+        limit.largestStable > 0
+          ? `${name}'s poles make the time stepping unstable at courant_factor ${fmt(S)} ` +
+              `with a ${fmt(dx)} m grid; the largest stable courant_factor is ` +
+              `${fmt(limit.largestStable)}: set fdtd_settings.courant_factor to at most that`
+          : `${name}'s poles make the time stepping unstable at any courant_factor above 0.01 ` +
+              `with a ${fmt(dx)} m grid; check the poles (a gain pole, Δε < 0, grows)`,
+      );
+    }
+  }
+  if (broadband) {
+    const [lo, hi] = validRangeM;
+    for (const m of spec.monitors) {
+      for (const { w, at } of wavelengthsToCheck(m)) {
+        if (finite(w) && (w < lo * (1 - 1e-9) || w > hi * (1 + 1e-9))) {
+          out.push(
+            `${name} is modelled from ${fmt(lo)} m to ${fmt(hi)} m; monitor "${m.name}" ` +
+              `records ${fmt(w)} m (wavelengths${at}), outside that range`,
+          );
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Problems of the request's own `materials`: a name that hides a library material. */
+function userMaterialProblems(spec: SimulationSpec): SpecProblem[] {
+  const out: SpecProblem[] = [];
+  for (const name of Object.keys(spec.materials ?? {})) {
+    const library = findMaterial(name);
+    if (library) {
+      out.push({
+        path: `materials.${name}`,
+        message: `"${name}" is the library's ${library.name}; give the material another name`,
+      });
+    }
+  }
+  return out;
 }
 
 /** Every problem found; an empty list means the request can run. */
@@ -153,7 +214,13 @@ export function checkSimulationWith(
     }
   }
 
+  // Materials defined in the request may not hide library ones.
+  for (const problem of userMaterialProblems(spec)) add(problem.path, problem.message);
+
   // Materials at the source wavelength.
+  const broadband = spec.monitors.some((m) =>
+    wavelengthsToCheck(m).some(({ w }) => finite(w) && Math.abs(w - lambda0) > 1e-12 * w),
+  );
   let densest = { n: 1, name: "vacuum" };
   const seen = new Map<string, boolean>();
   spec.structures.forEach((s, i) => {
@@ -172,13 +239,22 @@ export function checkSimulationWith(
       } else if (!seen.has(info.name)) {
         const eps = materials.permittivity(s.material, lambda0);
         seen.set(info.name, true);
-        if (eps.re < 1) {
+        const dispersion = materials.dispersion?.(s.material);
+        const poles = dispersion && (dispersion.always || broadband) ? dispersion.model : null;
+        if (poles) {
+          for (const problem of poleProblems(poles, info.name, spec, broadband, info.validRangeM)) {
+            add(`${path}.material`, problem);
+          }
+        } else if (eps.re < 1) {
           add(
             `${path}.material`,
-            `${info.name} has Re ε = ${fmt(eps.re)} < 1 at ${fmt(lambda0)} m; this solver ` +
-              "has no dispersive (metal) model yet and needs Re ε ≥ 1",
+            `${info.name} has Re ε = ${fmt(eps.re)} < 1 at ${fmt(lambda0)} m and no ` +
+              "multi-pole model to step it with; the solver needs Re ε ≥ 1 for a constant " +
+              "material (define it with poles in `materials`)",
           );
-        } else if (Math.sqrt(eps.re) > densest.n) {
+        }
+        // Metals (Re ε < 1) bound the grid through their skin depth, not the wavelength.
+        if (eps.re >= 1 && Math.sqrt(eps.re) > densest.n) {
           densest = { n: Math.sqrt(eps.re), name: info.name };
         }
       }

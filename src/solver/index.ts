@@ -5,6 +5,7 @@
 import { checkSimulationWith } from "./check.js";
 import { findMaterial, permittivityAt } from "./materials.js";
 import { runWithMaterials } from "./run.js";
+import { withUserMaterials } from "./dispersion/user.js";
 import type { MaterialResolver } from "./simulation.js";
 import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
 
@@ -31,7 +32,7 @@ export function runSimulation(
   spec: SimulationSpec,
   options: RunOptions = {},
 ): Promise<SolverResult> {
-  return runWithMaterials(spec, libraryMaterials, options);
+  return runWithMaterials(spec, withUserMaterials(libraryMaterials, spec.materials), options);
 }
 
 /**
@@ -39,5 +40,5 @@ export function runSimulation(
  * message naming the bound; an empty list means it can run.
  */
 export function checkSimulation(spec: SimulationSpec): SpecProblem[] {
-  return checkSimulationWith(spec, libraryMaterials);
+  return checkSimulationWith(spec, withUserMaterials(libraryMaterials, spec.materials));
 }

@@ -153,7 +153,7 @@ export class FdtdSimulation {
         info: {
           name: info.name,
           permittivity: [eps.re, eps.im],
-          timeDomain: model ? "poles" : "constant",
+          timeDomain: model && model.poles.length > 0 ? "poles" : "constant",
           poleModel: model,
           conductivitySPerM: mat.sigma,
           model: info.model,

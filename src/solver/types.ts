@@ -105,12 +105,26 @@ export interface FdtdSettings {
 }
 
 /** A simulation request after validation, with every default filled in. */
+/** A material defined in the request: ε(ω) = ε∞ + iσ/(ωε0) + Σ poles, ω in rad/s. */
+export interface UserMaterialSpec {
+  /** ε∞ (default 1). */
+  permittivity?: number;
+  /** σ in S/m (default 0). */
+  conductivity?: number;
+  poles?: (
+    | { type: "lorentz"; delta_eps: number; omega0: number; gamma: number }
+    | { type: "drude"; omega_p: number; gamma: number }
+  )[];
+}
+
 export interface SimulationSpec {
   solver: "fdtd";
   domain: DomainSpec;
   source: SourceSpec;
   structures: StructureSpec[];
   monitors: MonitorSpec[];
+  /** Materials defined in the request, by name (optional: none). */
+  materials?: Record<string, UserMaterialSpec>;
   fdtd_settings: FdtdSettings;
 }
 

@@ -1,0 +1,159 @@
+/**
+ * Materials defined in the request, through the service: a Drude metal film's reflectance and
+ * transmittance spectra against Airy with the same ε(ω); the result file says it was stepped
+ * with its poles; an unstable pole set, a library name and a bad pole are refused with 422s
+ * that say what to change.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { permittivity } from "../../src/solver/dispersion/model.js";
+import { userPoleModel } from "../../src/solver/dispersion/user.js";
+import { airySlab } from "../../src/solver/testing/index.js";
+import {
+  call,
+  startService,
+  tempDir,
+  waitForStatus,
+  type TestService,
+} from "../helpers/service.js";
+
+let svc: TestService;
+let key: string;
+before(async () => {
+  svc = await startService();
+  key = await svc.newKey("materials@example.com");
+});
+after(async () => svc.close());
+
+const EV = 1.519267447e15;
+const METAL = { permittivity: 1, poles: [{ type: "drude", omega_p: 9 * EV, gamma: 0.07 * EV }] };
+const BAND = { start: 0.9e-6, stop: 1.5e-6, points: 4 };
+const STEP = 2e-9;
+const FILM = 20e-9;
+
+function filmJob(extra: { courant?: number; materials?: unknown; material?: string } = {}) {
+  const plane = (name: string, z: number) => ({
+    name,
+    monitor_type: "flux",
+    center: [0, 0, z],
+    size: [STEP, STEP, 0],
+    wavelengths: BAND,
+  });
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [STEP, STEP, 1.2e-6],
+      resolution: STEP,
+      boundary_conditions: ["periodic", "periodic", "pml"],
+      pml_layers: 12,
+    },
+    source: { source_type: "plane_wave", wavelength: 1.2e-6, direction: [0, 0, 1] },
+    materials: extra.materials ?? { film_metal: METAL },
+    structures: [
+      {
+        type: "box",
+        center: [0, 0, 0],
+        size: [1, 1, FILM],
+        material: extra.material ?? "film_metal",
+      },
+    ],
+    monitors: [plane("R", -0.4e-6), plane("T", 0.4e-6)],
+    fdtd_settings: {
+      time_steps: 60000,
+      check_every_n: 500,
+      convergence_threshold: 1e-6,
+      courant_factor: extra.courant ?? 0.99,
+    },
+  };
+}
+
+test("a Drude film defined in the request: R and T within 1 % of Airy across the band", async () => {
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: filmJob() });
+  assert.equal(sub.status, 202, sub.text);
+  const id = String(sub.body.job_id);
+  const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"], 120_000);
+  assert.equal(done.status, "COMPLETED", String(done.error_detail));
+  const flux = (done.solver_report as { flux: Record<string, { flux: number[] }> }).flux;
+  const model = userPoleModel(METAL as never);
+  for (let i = 0; i < BAND.points; i++) {
+    const w = BAND.start + ((BAND.stop - BAND.start) * i) / (BAND.points - 1);
+    const eps = permittivity(model, (2 * Math.PI * 299_792_458) / w);
+    const m = Math.hypot(eps.re, eps.im);
+    const n = { re: Math.sqrt((m + eps.re) / 2), im: Math.sqrt((m - eps.re) / 2) };
+    const airy = airySlab(n, FILM, w);
+    const R = flux.R.flux[i];
+    const T = flux.T.flux[i];
+    assert.ok(Math.abs(T - airy.T) < 0.01, `T ${T} vs ${airy.T} at ${w}`);
+    assert.ok(Math.abs(R - airy.R) < 0.01, `R ${R} vs ${airy.R} at ${w}`);
+  }
+
+  const redirect = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/results`, { key });
+  const file = await fetch(redirect.headers.get("location")!);
+  const path = join(tempDir(), "film.h5");
+  writeFileSync(path, Buffer.from(await file.arrayBuffer()));
+  const py = spawnSync(
+    "/usr/bin/python3",
+    [
+      "-c",
+      "import h5py,sys,json; g=h5py.File(sys.argv[1])['materials/film_metal']; " +
+        "print(g.attrs['time_domain'] if 'time_domain' in g.attrs else g['time_domain'][()].decode(), " +
+        "len(json.loads(g.attrs['poles'] if 'poles' in g.attrs else g['poles'][()].decode())))",
+      path,
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(py.status, 0, py.stderr);
+  assert.equal(py.stdout.trim(), "poles 1");
+});
+
+test("an unstable pole set at the requested Courant factor: 422 naming the material and the largest stable courant_factor", async () => {
+  // A 20 nm grid: the Drude pole needs S ≤ 0.967 there.
+  const body = filmJob();
+  body.domain.resolution = 20e-9;
+  body.domain.size = [20e-9, 20e-9, 1.2e-6];
+  body.monitors = [];
+  const res = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body });
+  assert.equal(res.status, 422, res.text);
+  const errors = res.body.errors as { path: string; message: string }[];
+  const e = errors.find((x) => x.path === "structures[0].material");
+  assert.ok(e, res.text);
+  assert.match(e.message, /film_metal/);
+  assert.match(e.message, /largest stable courant_factor is 0\.96\d/);
+  const ok = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: { ...body, fdtd_settings: { ...body.fdtd_settings, courant_factor: 0.95 } },
+  });
+  assert.equal(ok.status, 202, ok.text);
+  await call(svc.baseUrl, "DELETE", `/v1/simulations/${String(ok.body.job_id)}`, { key });
+});
+
+test("a request material may not take a library name, and poles are validated", async () => {
+  const shadow = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: filmJob({ materials: { si: METAL }, material: "si" }),
+  });
+  assert.equal(shadow.status, 422, shadow.text);
+  assert.match(shadow.text, /materials\.si/);
+  assert.match(shadow.text, /library's Si/);
+
+  const bad = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: filmJob({
+      materials: { m: { poles: [{ type: "lorentz", delta_eps: 1, omega0: -5, gamma: 0 }] } },
+      material: "m",
+    }),
+  });
+  assert.equal(bad.status, 422, bad.text);
+  assert.match(bad.text, /omega0/);
+
+  const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`m${i}`, METAL]));
+  const tooMany = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: filmJob({ materials: many, material: "m0" }),
+  });
+  assert.equal(tooMany.status, 422, tooMany.text);
+  assert.match(tooMany.text, /more than 16/);
+});
