@@ -14,7 +14,17 @@
  * CPML and the source terms of E^{n+1} and before the boundary ghosts are copied: subtract the
  * correction computed in the previous pass, then step P from the now final E^{n+1}. The pass
  * touches only the cells that hold a dispersive material, so the rest of the grid keeps the
- * kernel's throughput. P is stored in units of ε0·V/m, in float64.
+ * kernel's throughput.
+ *
+ * The state per pole is P^n and its last change J^n = P^n − P^{n−1} (units of ε0·V/m), so the
+ * recurrence reads
+ *
+ *   J^{n+1} = cP·P^n + cJ·J^n + cE·E^n,   P^{n+1} = P^n + J^{n+1},
+ *   cP = −ω0²Δt²/(1 + g),  cJ = (1 − g)/(1 + g),  cE = a·Δt²/(1 + g),  g = γΔt/2,
+ *
+ * which carries no cancellation (a Drude pole's P may drift far above its changes). The state
+ * is float64. This pass is plain JavaScript, about 4 ns per pole and cell component on this
+ * machine (docs/benchmarks.md): a gold region costs several times its share of the kernel.
  *
  * The scheme is second-order accurate; its stability at a given Courant number is checked
  * by stability.ts.
@@ -39,10 +49,10 @@ export interface AdeTerms {
   poleStart: Int32Array;
   /** Per entry: the factor ε0·cb/Δt = 1/(ε_eff·(1 + σΔt/(2ε0ε_eff))) of the E correction. */
   correction: Float64Array;
-  /** Per pole slot: P^{n+1} = c1·P^n + c2·P^{n−1} + c3·E^n. */
-  c1: Float64Array;
-  c2: Float64Array;
-  c3: Float64Array;
+  /** Per pole slot: J^{n+1} = cP·P^n + cJ·J^n + cE·E^n (cP = 0 for a Drude pole). */
+  cP: Float64Array;
+  cJ: Float64Array;
+  cE: Float64Array;
   /** Cells holding poles, all components together. */
   count: number;
 }
@@ -59,9 +69,9 @@ export function buildAdeTerms(
   const entryOf = new Int32Array(poles.length).fill(-1);
   const poleStart: number[] = [0];
   const correction: number[] = [];
-  const c1: number[] = [];
-  const c2: number[] = [];
-  const c3: number[] = [];
+  const cP: number[] = [];
+  const cJ: number[] = [];
+  const cE: number[] = [];
   for (let m = 0; m < poles.length; m++) {
     if (poles[m].length === 0) continue;
     entryOf[m] = correction.length;
@@ -69,11 +79,11 @@ export function buildAdeTerms(
     for (const pole of poles[m]) {
       const { omega0Sq, gamma, drive } = oscillator(pole);
       const g = (gamma * dtSeconds) / 2;
-      c1.push((2 - omega0Sq * dtSeconds * dtSeconds) / (1 + g));
-      c2.push(-(1 - g) / (1 + g));
-      c3.push((drive * dtSeconds * dtSeconds) / (1 + g));
+      cP.push(-(omega0Sq * dtSeconds * dtSeconds) / (1 + g));
+      cJ.push((1 - g) / (1 + g));
+      cE.push((drive * dtSeconds * dtSeconds) / (1 + g));
     }
-    poleStart.push(c1.length);
+    poleStart.push(cP.length);
   }
   if (correction.length === 0) return null;
 
@@ -114,9 +124,9 @@ export function buildAdeTerms(
     planeStart,
     poleStart: Int32Array.from(poleStart),
     correction: Float64Array.from(correction),
-    c1: Float64Array.from(c1),
-    c2: Float64Array.from(c2),
-    c3: Float64Array.from(c3),
+    cP: Float64Array.from(cP),
+    cJ: Float64Array.from(cJ),
+    cE: Float64Array.from(cE),
     count,
   };
 }
@@ -126,9 +136,9 @@ export function buildAdeTerms(
  * (two for Bloch-periodic runs), and the pass that updates them.
  */
 export class AdeState {
-  /** Per set, per component: P^n and P^{n−1} per pole slot of each cell, and ΔP per cell. */
+  /** Per set, per component: P^n and J^n per pole slot of each cell, and ΔP per cell. */
   private readonly p: Float64Array[][];
-  private readonly pOld: Float64Array[][];
+  private readonly j: Float64Array[][];
   private readonly dp: Float64Array[][];
   /** Per component: state offset of each cell (relative to the first cell of plane lo). */
   private readonly stateAt: Int32Array[];
@@ -161,39 +171,39 @@ export class AdeState {
     const each = (f: (c: number) => number) =>
       Array.from({ length: sets }, () => [0, 1, 2].map((c) => new Float64Array(f(c))));
     this.p = each((c) => sizes[c]);
-    this.pOld = each((c) => sizes[c]);
+    this.j = each((c) => sizes[c]);
     this.dp = each((c) => this.stateAt[c].length - 1);
   }
 
   /** The pass for x-plane i (lo ≤ i < hi) of one field set, given its E components. */
   updatePlane(i: number, set: number, e: readonly Float32Array[]): void {
-    const t = this.terms;
+    const { poleStart, correction, cP, cJ, cE } = this.terms;
     for (let c = 0; c < 3; c++) {
-      const a = t.planeStart[c][i + 1];
-      const b = t.planeStart[c][i + 2];
+      const a = this.terms.planeStart[c][i + 1];
+      const b = this.terms.planeStart[c][i + 2];
       if (a === b) continue;
       const field = e[c];
-      const cells = t.cells[c];
-      const entry = t.entry[c];
+      const cells = this.terms.cells[c];
+      const entry = this.terms.entry[c];
       const at = this.stateAt[c];
       const base = this.first[c];
       const p = this.p[set][c];
-      const pOld = this.pOld[set][c];
+      const j = this.j[set][c];
       const dp = this.dp[set][c];
       for (let q = a; q < b; q++) {
         const local = q - base;
         const cell = cells[q];
         const m = entry[q];
-        const value = field[cell] - t.correction[m] * dp[local];
+        const value = field[cell] - correction[m] * dp[local];
         field[cell] = value;
         let change = 0;
         let s = at[local];
-        for (let slot = t.poleStart[m]; slot < t.poleStart[m + 1]; slot++, s++) {
+        for (let slot = poleStart[m]; slot < poleStart[m + 1]; slot++, s++) {
           const now = p[s];
-          const next = t.c1[slot] * now + t.c2[slot] * pOld[s] + t.c3[slot] * value;
-          pOld[s] = now;
-          p[s] = next;
-          change += next - now;
+          const next = cP[slot] * now + cJ[slot] * j[s] + cE[slot] * value;
+          j[s] = next;
+          p[s] = now + next;
+          change += next;
         }
         dp[local] = change;
       }
