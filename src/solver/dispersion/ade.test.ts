@@ -12,12 +12,14 @@ import { runWithMaterials } from "../run.js";
 import {
   abs2,
   airySlab,
+  fluxPlane,
   lineSpec,
   phasor,
   pointMonitor,
   poleMaterials,
   slab,
 } from "../testing/index.js";
+import { permittivity } from "./model.js";
 import type { WavelengthRange } from "../types.js";
 import { refractiveIndex, type PoleModel } from "./model.js";
 
@@ -127,6 +129,54 @@ describe("dispersive slabs (ADE) against Airy with the model's ε(λ)", () => {
       const airyA = 1 - r.airy.R - r.airy.T;
       assert.ok(airyA > 0.01, "the film must absorb");
       assert.ok(Math.abs(a - airyA) <= 0.01, `A ${a} vs ${airyA} at ${r.w}`);
+    }
+  });
+
+  it("a lossy Lorentz slab conserves energy: R + T + A = 1 within 0.5 %, A from the power the model absorbs inside", async () => {
+    const lossy: PoleModel = {
+      epsInf: 2.5,
+      sigma: 0,
+      poles: [
+        { kind: "lorentz", deltaEps: 1, omega0: omegaOf(1.0e-6), gamma: 0.3 * omegaOf(1.0e-6) },
+      ],
+    };
+    const h = 2e-9;
+    const thickness = 200 * h;
+    const length = 2e-6;
+    const band = { start: 0.9e-6, stop: 1.5e-6, points: 5 };
+    const spec = lineSpec({
+      axis: 2,
+      wavelengthM: 1.2e-6,
+      stepM: h,
+      lengthM: length,
+      structures: [slab(2, -thickness / 2, thickness / 2, "m")],
+      monitors: [
+        fluxPlane("R", 2, -0.8e-6, band),
+        fluxPlane("T", 2, 0.8e-6, band),
+        { ...pointMonitor("inside", 2, 0, ["Ex", "Ey"], band as never), size: [0, 0, thickness] },
+      ],
+      threshold: 1e-9,
+    });
+    const result = await runWithMaterials(spec, poleMaterials({ m: lossy }));
+    const R = result.fluxMonitors.find((f) => f.name === "R")!.flux;
+    const T = result.fluxMonitors.find((f) => f.name === "T")!.flux;
+    const inside = result.monitors[0];
+    const nz = inside.shape[3];
+    for (let w = 0; w < band.points; w++) {
+      const lambda = band.start + ((band.stop - band.start) * w) / (band.points - 1);
+      const omega = omegaOf(lambda);
+      // Absorbed power per area over the incident intensity: (ω/c)·Im ε·∫|E|² dz.
+      let integral = 0;
+      for (let k = 0; k < nz; k++) {
+        const z = inside.z[k];
+        if (Math.abs(z) > thickness / 2) continue;
+        for (const c of ["Ex", "Ey"] as const)
+          integral += abs2(phasor(inside.data[c], w * nz + k)) * h;
+      }
+      const A = (omega / SPEED_OF_LIGHT_M_PER_S) * permittivity(lossy, omega).im * integral;
+      const sum = R[w] + T[w] + A;
+      assert.ok(A > 0.05, `the slab must absorb (A ${A})`);
+      assert.ok(Math.abs(sum - 1) <= 0.005, `R ${R[w]} + T ${T[w]} + A ${A} = ${sum} at ${lambda}`);
     }
   });
 });
