@@ -5,11 +5,12 @@
  * processes are under NDA, so where a number is our own guess the kit says so in
  * `illustrative_fields` and its `illustrative` flag is true.
  *
- * Units: nanometres. Materials use emsim's library names (Si, SiO2, Si3N4) where the library
- * has the material; metals are named as the kits name them and marked `in_material_library`
- * false (emsim's library has no metals yet, DESIGN.md §3).
+ * Units: nanometres. Materials use emsim's library names (Si, SiO2, Si3N4, Al) where the
+ * library has the material; others (TiW, TiN) are named as the kits name them and marked
+ * `in_material_library` false.
  */
 
+import { findMaterial } from "../solver/materials.js";
 import type { LayerRules } from "./drc/run.js";
 
 export interface PdkLayer {
@@ -102,7 +103,7 @@ const level = (
 ): StackLevel => ({
   name,
   material,
-  in_material_library: ["Si", "SiO2", "Si3N4"].includes(material),
+  in_material_library: findMaterial(material)?.name === material,
   thickness_nm,
   zmin_nm,
   role,

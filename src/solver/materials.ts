@@ -1,21 +1,29 @@
 /**
  * The optical materials library: for each named material, a dispersion model from the
  * published literature, the wavelength range its source states it is valid for, and the
- * citation. Coefficients and tabulated values are those catalogued by the refractiveindex.info
- * database (CC0; https://refractiveindex.info), each traced to its original paper below.
+ * citation; and a multi-pole model of the same material (dispersion/model.ts) for the
+ * time-domain update. Coefficients and tabulated values are those catalogued by the
+ * refractiveindex.info database (CC0; https://refractiveindex.info), each traced to its
+ * original paper below.
  *
  * Conventions:
  * - Wavelengths are vacuum wavelengths. The public functions take metres; the dispersion
  *   formulas are written in micrometres because that is how every source publishes them.
  * - Complex index n + i k and relative permittivity ε = (n + i k)² with Im ε ≥ 0 for loss
- *   (the exp(−iωt) convention). Absorption enters the time-domain update as a conductivity
- *   σ = ω ε0 Im ε at the source wavelength (see docs/materials.md).
- * - Every entry is lossless (k = 0) inside its valid range: each range is the transparent
- *   window of a lossless model, so no absorption data are needed yet. Dispersive metals
- *   (DESIGN.md §3) will need tabulated or Drude–Lorentz k.
+ *   (the exp(−iωt) convention).
+ * - The dielectrics are lossless (k = 0) inside their valid ranges: each range is the
+ *   transparent window of a lossless model. refractiveIndexAt evaluates their published
+ *   formula or table; `dispersion` is a Lorentz-pole fit to it (dispersion/fit.ts), accurate to
+ *   `maxFitErrorN` over `fitWindowM`, or the formula itself where it already is such a model.
+ * - The metals (Au, Ag, Cu, Al) absorb (k > 0): their published model is a Lorentz–Drude pole
+ *   model (Rakić et al. 1998), so `dispersion` is that model exactly and refractiveIndexAt
+ *   evaluates it.
  * - Outside the valid range the functions throw rather than extrapolate: a Sellmeier fit is
  *   silent nonsense across an absorption edge (Si below 1.1 µm, Ge below 1.9 µm).
  */
+import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
+import { lorentzModel } from "./dispersion/fit.js";
+import { type PoleModel, refractiveIndex } from "./dispersion/model.js";
 
 export interface MaterialEntry {
   /** Canonical display name, e.g. "Si", "SiO2", "vacuum". */
@@ -28,6 +36,19 @@ export interface MaterialEntry {
   reference: string;
   /** Vacuum wavelength range in metres over which the model is valid, inclusive. */
   validRangeM: [number, number];
+  /**
+   * The multi-pole model (ε∞, σ, Lorentz and Drude poles in rad/s; exp(−iωt)) that stands for
+   * this material in the time-domain update.
+   */
+  dispersion: PoleModel;
+  /** How `dispersion` was obtained: fitted, exact conversion, or the published pole model. */
+  dispersionSource: string;
+  /** Vacuum wavelength window in metres over which `dispersion` is accurate as stated below. */
+  fitWindowM: [number, number];
+  /** max |n_dispersion − n_model| over `fitWindowM` (0: `dispersion` is the model itself). */
+  maxFitErrorN: number;
+  /** The same for k. */
+  maxFitErrorK: number;
 }
 
 /** Thrown for a material name that is neither a canonical name nor an alias. */
@@ -56,12 +77,67 @@ export class WavelengthOutOfRangeError extends RangeError {
 type ComplexIndex = { n: number; k: number };
 
 interface MaterialDefinition {
-  entry: MaterialEntry;
+  /** The entry; `fitWindowM` defaults to the valid range, the errors to 0. */
+  entry: Omit<MaterialEntry, "fitWindowM" | "maxFitErrorN" | "maxFitErrorK"> &
+    Partial<Pick<MaterialEntry, "fitWindowM" | "maxFitErrorN" | "maxFitErrorK">>;
   /** Complex refractive index at a vacuum wavelength in micrometres, inside the valid range. */
   indexAtUm: (wavelengthUm: number) => ComplexIndex;
 }
 
 const UM = 1e-6;
+
+const FITTED = "least-squares fit (dispersion/fit.ts; scripts/fit-materials.ts re-runs it)";
+const EXACT = "exact: the published formula's terms as Lorentz poles (γ = 0)";
+
+/**
+ * Angular frequency in rad/s of a photon energy in eV: ω = E e/ħ = 2π E e/h, from the exact
+ * SI values of e and h (CODATA's 10-digit ħ would shift Rakić's sharpest Ag resonance by 10⁻⁸).
+ */
+const EV_TO_RAD_PER_S = (2 * Math.PI * 1.602_176_634e-19) / 6.626_070_15e-34;
+
+/**
+ * The Lorentz–Drude model of Rakić et al. (1998), their eqs. (3)–(4), from the published eV
+ * parameters:
+ *   ε(ω) = 1 − f0 ωp² / (ω(ω + iΓ0)) + Σ_j f_j ωp² / (ω_j² − ω² − iωΓ_j),
+ * written here in the exp(−iωt) convention (Rakić et al. print the complex conjugate, with
+ * ω − iΓ). The free-electron term is a Drude pole of plasma frequency √f0 ωp; each bound
+ * oscillator a Lorentz pole of strength Δε = f_j ωp²/ω_j².
+ * @param oscillators [f_j, Γ_j eV, ω_j eV], in the paper's column order
+ */
+function rakicLorentzDrude(
+  plasmaEv: number,
+  f0: number,
+  gamma0Ev: number,
+  oscillators: ReadonlyArray<readonly [f: number, gammaEv: number, omegaEv: number]>,
+): PoleModel {
+  const wp = plasmaEv * EV_TO_RAD_PER_S;
+  return {
+    epsInf: 1,
+    sigma: 0,
+    poles: [
+      { kind: "drude", omegaP: Math.sqrt(f0) * wp, gamma: gamma0Ev * EV_TO_RAD_PER_S },
+      ...oscillators.map(([f, gammaEv, omegaEv]) => ({
+        kind: "lorentz" as const,
+        deltaEps: (f * plasmaEv * plasmaEv) / (omegaEv * omegaEv),
+        omega0: omegaEv * EV_TO_RAD_PER_S,
+        gamma: gammaEv * EV_TO_RAD_PER_S,
+      })),
+    ],
+  };
+}
+
+/** n + i k of a pole model at a vacuum wavelength in µm. */
+function poleIndex(model: PoleModel) {
+  return (wavelengthUm: number): ComplexIndex =>
+    refractiveIndex(model, (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / (wavelengthUm * UM));
+}
+
+const RAKIC =
+  "A. D. Rakić, A. B. Djurišić, J. M. Elazar, M. L. Majewski, Appl. Opt. 37, 5271–5283 (1998), " +
+  "Lorentz–Drude parameters of Table 1";
+/** The spectral range, 0.1–6.2 eV, of Rakić et al.'s fits. */
+const RAKIC_RANGE_M: [number, number] = [0.2 * UM, 12.4 * UM];
+const RAKIC_MODEL = "Lorentz–Drude (1 Drude + Lorentz poles), fitted to measured films";
 
 /**
  * n² = 1 + A + Σ Bᵢ λ² / (λ² − Cᵢ), λ in µm, Cᵢ in µm² (refractiveindex.info "formula 2").
@@ -151,6 +227,8 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
       // Valid at every wavelength; Number.MAX_VALUE rather than Infinity so that the range
       // survives JSON serialisation (JSON.stringify turns Infinity into null).
       validRangeM: [0, Number.MAX_VALUE],
+      dispersion: { epsInf: 1, sigma: 0, poles: [] },
+      dispersionSource: "exact: ε = 1",
     },
     indexAtUm: () => ({ n: 1, k: 0 }),
   },
@@ -163,6 +241,11 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
       reference:
         "P. E. Ciddor, Appl. Opt. 35, 1566–1573 (1996); refractiveindex.info other/air/Ciddor",
       validRangeM: [0.23 * UM, 1.69 * UM],
+      dispersion: lorentzModel(1.00024240694, [
+        { deltaEps: 0.000302965487415, wavelengthM: 0.100000050406 * UM },
+      ]),
+      dispersionSource: FITTED,
+      maxFitErrorN: 5.4e-8,
     },
     // n − 1 = k1/(k0 − σ²) + k3/(k2 − σ²), σ = 1/λ in µm⁻¹ (Ciddor 1996, eq. 1).
     indexAtUm: (wavelengthUm) => {
@@ -180,6 +263,11 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
       // Li tabulates from 1.2 µm: below that the indirect-gap absorption (1.1 µm) makes k
       // matter and a lossless model would be wrong.
       validRangeM: [1.2 * UM, 14 * UM],
+      dispersion: lorentzModel(1, [{ deltaEps: 10.656726, wavelengthM: 0.3019345 * UM }]),
+      dispersionSource: FITTED,
+      // Largest at 1.2 µm, where the approaching absorption edge steepens n(λ) beyond what a
+      // single pole at ≥ 0.1 µm with ε∞ ≥ 1 follows.
+      maxFitErrorN: 0.0014,
     },
     indexAtUm: tabulatedIndex(SI_LI_1980_293K),
   },
@@ -193,6 +281,12 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
       // The range Malitson measured and fitted; refractiveindex.info extends it to 6.7 µm on
       // the strength of Tan (1998), but silica absorbs strongly beyond ~4 µm.
       validRangeM: [0.21 * UM, 3.71 * UM],
+      dispersion: lorentzModel(1.3097893, [
+        { deltaEps: 0.79449455, wavelengthM: 0.10464436 * UM },
+        { deltaEps: 0.93323235, wavelengthM: 10.061855 * UM },
+      ]),
+      dispersionSource: FITTED,
+      maxFitErrorN: 0.000071,
     },
     indexAtUm: sellmeier(0, [
       [0.6961663, 0.0684043 ** 2],
@@ -209,6 +303,11 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
         "K. Luke, Y. Okawachi, M. R. E. Lamont, A. L. Gaeta, M. Lipson, Opt. Lett. 40, " +
         "4823–4826 (2015); refractiveindex.info main/Si3N4/Luke",
       validRangeM: [0.31 * UM, 5.504 * UM],
+      dispersion: lorentzModel(1, [
+        { deltaEps: 3.0249, wavelengthM: 0.1353406 * UM },
+        { deltaEps: 40314, wavelengthM: 1239.842 * UM },
+      ]),
+      dispersionSource: EXACT,
     },
     indexAtUm: sellmeier(0, [
       [3.0249, 0.1353406 ** 2],
@@ -225,6 +324,12 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
         "Handbook of Laser Science and Technology IV, CRC (1986); " +
         "refractiveindex.info main/Al2O3/Malitson-o",
       validRangeM: [0.2 * UM, 5.0 * UM],
+      dispersion: lorentzModel(1.5855607, [
+        { deltaEps: 1.4967848, wavelengthM: 0.10542894 * UM },
+        { deltaEps: 5.720849, wavelengthM: 18.606206 * UM },
+      ]),
+      dispersionSource: FITTED,
+      maxFitErrorN: 0.00021,
     },
     indexAtUm: sellmeier(0, [
       [1.4313493, 0.0726631 ** 2],
@@ -241,6 +346,11 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
         "J. R. DeVore, J. Opt. Soc. Am. 41, 416–419 (1951); refractiveindex.info main/TiO2/Devore-o",
       // DeVore's stated range; it stops just short of 1.55 µm.
       validRangeM: [0.43 * UM, 1.53 * UM],
+      // A + B/(λ² − C) = (A − B/C) + (B/C) λ²/(λ² − C): one Lorentz pole at √C = 0.2834 µm.
+      dispersion: lorentzModel(5.913 - 0.2441 / 0.0803, [
+        { deltaEps: 0.2441 / 0.0803, wavelengthM: Math.sqrt(0.0803) * UM },
+      ]),
+      dispersionSource: EXACT,
     },
     indexAtUm: (wavelengthUm) => ({
       n: Math.sqrt(5.913 + 0.2441 / (wavelengthUm * wavelengthUm - 0.0803)),
@@ -256,6 +366,12 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
         "D. E. Zelmon, D. L. Small, D. Jundt, J. Opt. Soc. Am. B 14, 3319–3322 (1997); " +
         "refractiveindex.info main/LiNbO3/Zelmon-o",
       validRangeM: [0.4 * UM, 5.0 * UM],
+      dispersion: lorentzModel(2.4246295, [
+        { deltaEps: 2.479462, wavelengthM: 0.21808074 * UM },
+        { deltaEps: 15.065342, wavelengthM: 23.690929 * UM },
+      ]),
+      dispersionSource: FITTED,
+      maxFitErrorN: 0.00031,
     },
     indexAtUm: sellmeier(0, [
       [2.6734, 0.01764],
@@ -272,6 +388,12 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
         "D. E. Zelmon, D. L. Small, D. Jundt, J. Opt. Soc. Am. B 14, 3319–3322 (1997); " +
         "refractiveindex.info main/LiNbO3/Zelmon-e",
       validRangeM: [0.4 * UM, 5.0 * UM],
+      dispersion: lorentzModel(2.4147973, [
+        { deltaEps: 2.1658182, wavelengthM: 0.21322041 * UM },
+        { deltaEps: 11.482787, wavelengthM: 22.923918 * UM },
+      ]),
+      dispersionSource: FITTED,
+      maxFitErrorN: 0.00043,
     },
     indexAtUm: sellmeier(0, [
       [2.9804, 0.02047],
@@ -289,6 +411,11 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
         "Optics, 2nd ed., Vol. 2, McGraw-Hill (1994); refractiveindex.info main/InP/Pettit",
       // Starts above the band edge (0.92 µm at room temperature).
       validRangeM: [0.95 * UM, 10 * UM],
+      dispersion: lorentzModel(1 + 6.255, [
+        { deltaEps: 2.316, wavelengthM: 0.6263 * UM },
+        { deltaEps: 2.765, wavelengthM: 32.935 * UM },
+      ]),
+      dispersionSource: EXACT,
     },
     indexAtUm: sellmeier(6.255, [
       [2.316, 0.6263 ** 2],
@@ -304,6 +431,14 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
         "T. Skauli et al., J. Appl. Phys. 94, 6447–6455 (2003); refractiveindex.info main/GaAs/Skauli",
       // Starts above the band edge (0.87 µm).
       validRangeM: [0.97 * UM, 17 * UM],
+      dispersion: lorentzModel(6.6263571, [
+        { deltaEps: 4.2420388, wavelengthM: 0.49922202 * UM },
+        { deltaEps: 2.4690392, wavelengthM: 40.481175 * UM },
+      ]),
+      dispersionSource: FITTED,
+      // The published third pole at 0.875 µm, just below the range, is left out: undamped, it
+      // would ring in any pulse reaching 0.9 µm. Largest error at the 0.97 µm edge.
+      maxFitErrorN: 0.0021,
     },
     indexAtUm: sellmeier(4.372514, [
       [5.466742, 0.4431307 ** 2],
@@ -321,6 +456,9 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
         "refractiveindex.info main/Ge/Burnett",
       // Germanium absorbs below its indirect gap (0.66 eV, 1.88 µm), so 1.55 µm is outside.
       validRangeM: [2.0 * UM, 14 * UM],
+      dispersion: lorentzModel(10.570339, [{ deltaEps: 5.4322019, wavelengthM: 0.74480261 * UM }]),
+      dispersionSource: FITTED,
+      maxFitErrorN: 0.00035,
     },
     indexAtUm: sellmeier(0, [
       [0.4886331, 1.393959],
@@ -328,7 +466,67 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
       [0.0091224, 752.19],
     ]),
   },
+  ...metal(
+    "Au",
+    ["gold"],
+    rakicLorentzDrude(9.03, 0.76, 0.053, [
+      [0.024, 0.241, 0.415],
+      [0.01, 0.345, 0.83],
+      [0.071, 0.87, 2.969],
+      [0.601, 2.494, 4.304],
+      [4.384, 2.214, 13.32],
+    ]),
+  ),
+  ...metal(
+    "Ag",
+    ["silver"],
+    rakicLorentzDrude(9.01, 0.845, 0.048, [
+      [0.065, 3.886, 0.816],
+      [0.124, 0.452, 4.481],
+      [0.011, 0.065, 8.185],
+      [0.84, 0.916, 9.083],
+      [5.646, 2.419, 20.29],
+    ]),
+  ),
+  ...metal(
+    "Cu",
+    ["copper"],
+    rakicLorentzDrude(10.83, 0.575, 0.03, [
+      [0.061, 0.378, 0.291],
+      [0.104, 1.056, 2.957],
+      [0.723, 3.213, 5.3],
+      [0.638, 4.305, 11.18],
+    ]),
+  ),
+  ...metal(
+    "Al",
+    ["aluminium", "aluminum"],
+    rakicLorentzDrude(14.98, 0.523, 0.047, [
+      [0.227, 0.333, 0.162],
+      [0.05, 0.312, 1.544],
+      [0.166, 1.351, 1.808],
+      [0.03, 3.382, 3.473],
+    ]),
+  ),
 ];
+
+/** A metal of Rakić et al.: its Lorentz–Drude model is both the published model and `dispersion`. */
+function metal(name: string, aliases: string[], model: PoleModel): MaterialDefinition[] {
+  return [
+    {
+      entry: {
+        name,
+        aliases,
+        model: `${RAKIC_MODEL}, ${model.poles.length} poles`,
+        reference: `${RAKIC}; refractiveindex.info main/${name}/Rakic-LD`,
+        validRangeM: [...RAKIC_RANGE_M],
+        dispersion: model,
+        dispersionSource: "exact: the published Lorentz–Drude model",
+      },
+      indexAtUm: poleIndex(model),
+    },
+  ];
+}
 
 function normalise(name: string): string {
   return name.trim().toLowerCase();
@@ -349,15 +547,26 @@ const BY_ANY_NAME: ReadonlyMap<string, MaterialDefinition> = (() => {
 /** The library, keyed by lower-case canonical name. Entries are frozen. */
 export const MATERIALS: ReadonlyMap<string, MaterialEntry> = new Map(
   DEFINITIONS.map((def) => {
-    Object.freeze(def.entry.aliases);
-    Object.freeze(def.entry.validRangeM);
-    return [normalise(def.entry.name), Object.freeze(def.entry)] as const;
+    const entry: MaterialEntry = {
+      ...def.entry,
+      fitWindowM: def.entry.fitWindowM ?? [...def.entry.validRangeM],
+      maxFitErrorN: def.entry.maxFitErrorN ?? 0,
+      maxFitErrorK: def.entry.maxFitErrorK ?? 0,
+    };
+    Object.freeze(entry.aliases);
+    Object.freeze(entry.validRangeM);
+    Object.freeze(entry.fitWindowM);
+    entry.dispersion.poles.forEach((pole) => Object.freeze(pole));
+    Object.freeze(entry.dispersion.poles);
+    Object.freeze(entry.dispersion);
+    return [normalise(entry.name), Object.freeze(entry)] as const;
   }),
 );
 
 /** Looks a material up by canonical name or alias, ignoring case and surrounding spaces. */
 export function findMaterial(name: string): MaterialEntry | undefined {
-  return BY_ANY_NAME.get(normalise(name))?.entry;
+  const def = BY_ANY_NAME.get(normalise(name));
+  return def === undefined ? undefined : MATERIALS.get(normalise(def.entry.name));
 }
 
 /** Canonical names in library order, for error messages and docs. */

@@ -1,0 +1,246 @@
+/**
+ * Least-squares fits of lossless Lorentz-pole models to a dielectric's published n(λ), so that
+ * a material given as a Sellmeier formula or a table can enter the time-domain update as
+ * auxiliary differential equations (model.ts).
+ *
+ * The model is ε(λ) = ε∞ + Σ_p Δε_p λ² / (λ² − λ_p²): Lorentz poles with γ = 0 and resonance
+ * wavelengths λ_p outside the window (ω0 = 2πc/λ_p). It is linear in ε∞ and the Δε_p and
+ * nonlinear only in the λ_p, so the fit is by variable projection (G. H. Golub & V. Pereyra,
+ * SIAM J. Numer. Anal. 10, 413 (1973)): for given λ_p the strengths are the weighted linear
+ * least-squares solution, and Levenberg–Marquardt moves the λ_p alone, on the projected
+ * residual with a finite-difference Jacobian. There are at most a few λ_p, so this is cheap
+ * (milliseconds) and, started from a few spread-out guesses, finds the global optimum.
+ *
+ * The residual is weighted by 1/(2n): δε ≈ 2n δn, so minimising it minimises the error in n,
+ * the quantity users see. Resonances are bounded: ultraviolet poles lie between
+ * `minResonanceM` (default 0.1 µm: ω0 ≤ 2πc/0.1 µm keeps the update of an undamped oscillator
+ * away from its stiffness limit ω0 Δt ≈ 2 at any practical grid) and just below the window;
+ * infrared poles between just above the window and 1 mm.
+ */
+import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
+import { type PoleModel, refractiveIndex } from "./model.js";
+
+export interface LorentzFitOptions {
+  /** Fit window [λmin, λmax], vacuum wavelengths in metres. */
+  windowM: readonly [number, number];
+  /** Number of poles resonant below the window (ultraviolet). */
+  uvPoles: number;
+  /** Number of poles resonant above the window (infrared); 0 or 1 is usual. */
+  irPoles: number;
+  /** Shortest allowed resonance wavelength in metres (default 0.1 µm). */
+  minResonanceM?: number;
+  /** Sample count, uniform in 1/λ over the window (default 200). */
+  samples?: number;
+}
+
+export interface LorentzFit {
+  model: PoleModel;
+  /** Resonance wavelengths λ_p in metres and strengths Δε_p, in model order. */
+  resonances: Array<{ wavelengthM: number; deltaEps: number }>;
+  /** max |n_model − n_target| over the window (dense sampling, see {@link maxIndexError}). */
+  maxErrorN: number;
+}
+
+const TWO_PI_C = 2 * Math.PI * SPEED_OF_LIGHT_M_PER_S;
+
+/** A lossless Lorentz-pole model from ε∞ and (Δε, resonance wavelength in metres) pairs. */
+export function lorentzModel(
+  epsInf: number,
+  resonances: ReadonlyArray<{ wavelengthM: number; deltaEps: number }>,
+): PoleModel {
+  return {
+    epsInf,
+    sigma: 0,
+    poles: resonances.map((r) => ({
+      kind: "lorentz" as const,
+      deltaEps: r.deltaEps,
+      omega0: TWO_PI_C / r.wavelengthM,
+      gamma: 0,
+    })),
+  };
+}
+
+/** Wavelengths spread uniformly in 1/λ (frequency) over a window, ends included. */
+export function windowSamples(windowM: readonly [number, number], count: number): number[] {
+  const [lo, hi] = windowM;
+  return Array.from(
+    { length: count },
+    (_, i) => 1 / (1 / hi + ((1 / lo - 1 / hi) * i) / (count - 1)),
+  );
+}
+
+/**
+ * max |n_model(λ) − n_target(λ)| over a window, sampled at 2000 points uniform in 1/λ.
+ * Reports the error in k too, for absorbing targets.
+ */
+export function maxIndexError(
+  model: PoleModel,
+  target: (wavelengthM: number) => { n: number; k: number },
+  windowM: readonly [number, number],
+  samples = 2000,
+): { n: number; k: number } {
+  let n = 0;
+  let k = 0;
+  for (const wavelengthM of windowSamples(windowM, samples)) {
+    const fit = refractiveIndex(model, TWO_PI_C / wavelengthM);
+    const ref = target(wavelengthM);
+    n = Math.max(n, Math.abs(fit.n - ref.n));
+    k = Math.max(k, Math.abs(fit.k - ref.k));
+  }
+  return { n, k };
+}
+
+/** Weighted linear least squares by normal equations (a handful of unknowns, well scaled). */
+function linearLeastSquares(rows: number[][], rhs: number[]): number[] | undefined {
+  const p = rows[0].length;
+  const ata = Array.from({ length: p }, () => new Array<number>(p).fill(0));
+  const atb = new Array<number>(p).fill(0);
+  for (let i = 0; i < rows.length; i++) {
+    for (let a = 0; a < p; a++) {
+      atb[a] += rows[i][a] * rhs[i];
+      for (let b = 0; b < p; b++) ata[a][b] += rows[i][a] * rows[i][b];
+    }
+  }
+  // Gaussian elimination with partial pivoting.
+  for (let col = 0; col < p; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < p; r++)
+      if (Math.abs(ata[r][col]) > Math.abs(ata[pivot][col])) pivot = r;
+    if (Math.abs(ata[pivot][col]) < 1e-300) return undefined;
+    [ata[col], ata[pivot]] = [ata[pivot], ata[col]];
+    [atb[col], atb[pivot]] = [atb[pivot], atb[col]];
+    for (let r = col + 1; r < p; r++) {
+      const f = ata[r][col] / ata[col][col];
+      for (let c = col; c < p; c++) ata[r][c] -= f * ata[col][c];
+      atb[r] -= f * atb[col];
+    }
+  }
+  const x = new Array<number>(p).fill(0);
+  for (let r = p - 1; r >= 0; r--) {
+    let s = atb[r];
+    for (let c = r + 1; c < p; c++) s -= ata[r][c] * x[c];
+    x[r] = s / ata[r][r];
+  }
+  return x;
+}
+
+/**
+ * Fits ε∞ plus `uvPoles` + `irPoles` lossless Lorentz poles to a target index n(λ) over a
+ * window (see the module comment).
+ * @param target n at a vacuum wavelength in metres, inside the window
+ * @throws Error when no fit with ε∞ ≥ 1 and all Δε ≥ 0 (a passive, stable model) is found
+ */
+export function fitLorentzModel(
+  target: (wavelengthM: number) => number,
+  options: LorentzFitOptions,
+): LorentzFit {
+  const [lo, hi] = options.windowM;
+  const minRes = options.minResonanceM ?? 0.1e-6;
+  const wavelengths = windowSamples(options.windowM, options.samples ?? 200);
+  const nTarget = wavelengths.map(target);
+  const weights = nTarget.map((n) => 1 / (2 * n));
+  // Each resonance λ_p = exp(a + (b − a)·sigmoid(u)) stays inside its bound [a, b] in log λ.
+  const bounds: Array<[number, number]> = [
+    ...Array.from({ length: options.uvPoles }, (): [number, number] => [
+      Math.log(minRes),
+      Math.log(0.9 * lo),
+    ]),
+    ...Array.from({ length: options.irPoles }, (): [number, number] => [
+      Math.log(1.15 * hi),
+      Math.log(1e-3),
+    ]),
+  ];
+  if (bounds.some(([a, b]) => !(b > a))) {
+    throw new Error(`fit window ${lo}–${hi} m leaves no room for the requested poles`);
+  }
+  const resonancesOf = (u: number[]) =>
+    u.map((ui, i) => Math.exp(bounds[i][0] + (bounds[i][1] - bounds[i][0]) / (1 + Math.exp(-ui))));
+
+  const solve = (u: number[]) => {
+    const lp = resonancesOf(u);
+    const rows = wavelengths.map((l, i) => [
+      weights[i],
+      ...lp.map((p) => (weights[i] * l * l) / (l * l - p * p)),
+    ]);
+    const rhs = nTarget.map((n, i) => weights[i] * n * n);
+    let coef = linearLeastSquares(rows, rhs);
+    if (coef === undefined) return undefined;
+    if (coef[0] < 1) {
+      // ε∞ < 1 would tighten the Courant limit below that of vacuum: pin ε∞ = 1 (the active
+      // constraint) and refit the strengths alone.
+      const strengths = linearLeastSquares(
+        rows.map((row) => row.slice(1)),
+        rhs.map((v, i) => v - rows[i][0]),
+      );
+      if (strengths === undefined) return undefined;
+      coef = [1, ...strengths];
+    }
+    const c = coef;
+    const residual = rows.map((row, i) => row.reduce((s, v, j) => s + v * c[j], 0) - rhs[i]);
+    return { lp, coef: c, residual, cost: residual.reduce((s, r) => s + r * r, 0) };
+  };
+
+  // Levenberg–Marquardt on u from several starts spread over each bound.
+  const starts: number[][] = [];
+  for (const s of [-2, -0.7, 0.7, 2]) {
+    starts.push(bounds.map((_, i) => s + 0.37 * i));
+  }
+  let best: ReturnType<typeof solve>;
+  for (const start of starts) {
+    let u = start;
+    let current = solve(u);
+    if (current === undefined) continue;
+    let lambda = 1e-3;
+    for (let iter = 0; iter < 200 && current !== undefined; iter++) {
+      const base = current;
+      const jac = u.map((_, j) => {
+        const h = 1e-6;
+        const up = u.slice();
+        up[j] += h;
+        const moved = solve(up);
+        return moved === undefined
+          ? base.residual.map(() => 0)
+          : moved.residual.map((r, i) => (r - base.residual[i]) / h);
+      });
+      // (JᵀJ + λ diag) δ = −Jᵀ r
+      const p = u.length;
+      const jtj = Array.from({ length: p }, (_, a) =>
+        Array.from({ length: p }, (_, b) => jac[a].reduce((s, v, i) => s + v * jac[b][i], 0)),
+      );
+      const jtr = jac.map((col) => col.reduce((s, v, i) => s + v * base.residual[i], 0));
+      let improved = false;
+      for (let tries = 0; tries < 12 && !improved; tries++) {
+        const damped = jtj.map((row, a) =>
+          row.map((v, b) => (a === b ? v * (1 + lambda) + 1e-30 : v)),
+        );
+        const step = linearLeastSquares(
+          damped,
+          jtr.map((v) => -v),
+        );
+        if (step === undefined) break;
+        const trial = u.map((ui, i) => ui + step[i]);
+        const next = solve(trial);
+        if (next !== undefined && next.cost < base.cost) {
+          u = trial;
+          current = next;
+          lambda = Math.max(lambda / 3, 1e-9);
+          improved = true;
+        } else {
+          lambda *= 4;
+        }
+      }
+      if (!improved || (base.cost - current.cost) / base.cost < 1e-12) break;
+    }
+    const [epsInf, ...deltas] = current.coef;
+    const passive = epsInf >= 1 && deltas.every((d) => d >= 0);
+    if (passive && (best === undefined || current.cost < best.cost)) best = current;
+  }
+  if (best === undefined) {
+    throw new Error("no passive Lorentz fit found (ε∞ ≥ 1, Δε ≥ 0); try fewer poles");
+  }
+  const [epsInf, ...deltas] = best.coef;
+  const resonances = best.lp.map((wavelengthM, i) => ({ wavelengthM, deltaEps: deltas[i] }));
+  const model = lorentzModel(epsInf, resonances);
+  const maxErrorN = maxIndexError(model, (l) => ({ n: target(l), k: 0 }), options.windowM).n;
+  return { model, resonances, maxErrorN };
+}
