@@ -4,6 +4,8 @@
  * normal there.
  *
  * - box: the exact overlap volume (product of 1-D overlaps), normal from its gradient.
+ * - polyslab: the exact area fraction of the cube's x–y square inside the outline times the z
+ *   overlap, normal from the edges crossing the square (polyslab.ts).
  * - sphere, cylinder: a planar approximation from the signed distance d to the surface,
  *   f = clamp(½ − d/w, 0, 1) with w = h·(|nx|+|ny|+|nz|) the cube's width along the normal n.
  *   It is exact for faces normal to an axis and continuous in the geometry, so results change
@@ -14,6 +16,7 @@
  * are evaluated at the query point projected onto the face (an extrusion).
  */
 import type { GridPlan } from "./grid.js";
+import { polySlabShape } from "./polyslab.js";
 import type { StructureSpec, Vec3 } from "./types.js";
 
 export interface Shape {
@@ -284,5 +287,7 @@ export function shapeOf(s: StructureSpec, faces: DomainFaces): Shape {
         cylinderShape(s.center, s.radius, s.height, AXIS_NUMBER[s.axis], faces),
         faces,
       );
+    case "polyslab":
+      return withImages(polySlabShape(s, faces), faces);
   }
 }
