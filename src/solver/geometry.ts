@@ -230,11 +230,16 @@ function cylinderShape(
  * and capped at 1, which is exact while the images do not overlap; the normal is that of the
  * image whose surface cuts the cube most evenly.
  */
-function withImages(shape: Shape, faces: DomainFaces): Shape {
+function withImages(
+  shape: Shape,
+  faces: DomainFaces,
+  imageAxes: readonly boolean[] = [true, true, true],
+): Shape {
   const shifts: Vec3[] = [];
-  for (const mx of faces.period[0] > 0 ? [-1, 0, 1] : [0]) {
-    for (const my of faces.period[1] > 0 ? [-1, 0, 1] : [0]) {
-      for (const mz of faces.period[2] > 0 ? [-1, 0, 1] : [0]) {
+  const images = (a: number) => (faces.period[a] > 0 && imageAxes[a] ? [-1, 0, 1] : [0]);
+  for (const mx of images(0)) {
+    for (const my of images(1)) {
+      for (const mz of images(2)) {
         shifts.push([mx * faces.period[0], my * faces.period[1], mz * faces.period[2]]);
       }
     }
@@ -287,7 +292,17 @@ export function shapeOf(s: StructureSpec, faces: DomainFaces): Shape {
         cylinderShape(s.center, s.radius, s.height, AXIS_NUMBER[s.axis], faces),
         faces,
       );
-    case "polyslab":
-      return withImages(polySlabShape(s, faces), faces);
+    case "polyslab": {
+      // Images along a periodic axis only for a polyslab at most one period wide there (its
+      // images then at most abut and their fills add up exactly); a wider one is taken as it
+      // is, as a box at least one period wide covers the axis.
+      const shape = polySlabShape(s, faces);
+      const span = [0, 1, 2].map((a) => shape.hi[a] - shape.lo[a]);
+      return withImages(
+        shape,
+        faces,
+        span.map((w, a) => w <= faces.period[a] * (1 + 1e-9)),
+      );
+    }
   }
 }

@@ -7,9 +7,20 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { domainFaces, shapeOf, type DomainFaces, type Shape } from "./geometry.js";
-import { planGrid } from "./grid.js";
+import { planGrid, YeeLayout } from "./grid.js";
+import { buildMedium } from "./medium.js";
 import { polySlabContains, polySlabProblems } from "./polyslab.js";
-import type { PolySlabSpec, Vec3 } from "./types.js";
+import { runWithMaterials } from "./run.js";
+import {
+  abs2,
+  airySlabReflectance,
+  constantMaterials,
+  lineSpec,
+  phasor,
+  pointMonitor,
+  slab as boxSlab,
+} from "./testing/index.js";
+import type { DomainSpec, PolySlabSpec, StructureSpec, Vec3 } from "./types.js";
 
 const UM = 1e-6;
 /** A closed region with no absorbing or periodic faces: shapes are not extended. */
@@ -429,5 +440,116 @@ describe("polyslab validation", () => {
     assert.deepEqual(problems(slab(sq, { z_min: 0, z_max: 0.05e-6, sidewall_angle_deg: 45 })), []);
     // Negative angles grow the outline and never collapse it.
     assert.deepEqual(problems(slab(sq, { z_min: 0, z_max: 0.5e-6, sidewall_angle_deg: -45 })), []);
+  });
+});
+
+describe("polyslab physics", () => {
+  it("a rectangle outline paints the same medium as the equivalent boxes, through PML too", () => {
+    const spec: DomainSpec = {
+      size: [1e-6, 1e-6, 1e-6],
+      resolution: 25e-9,
+      boundary_conditions: ["pml", "pec", "pml"],
+      pml_layers: 4,
+    };
+    const plan = planGrid(spec, 0.99);
+    const layout = new YeeLayout(
+      [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
+      spec.boundary_conditions,
+    );
+    const faces = domainFaces(plan);
+    const rect = (x0: number, y0: number, x1: number, y1: number): [number, number][] => [
+      [x0, y0],
+      [x1, y0],
+      [x1, y1],
+      [x0, y1],
+    ];
+    // A guide along x reaching both absorbing x faces (faces between grid lines elsewhere),
+    // and a block over part of it.
+    const boxes: StructureSpec[] = [
+      {
+        type: "box",
+        center: [0, 0.013e-6, 0.007e-6],
+        size: [1e-6, 0.21e-6, 0.2e-6],
+        material: "a",
+      },
+      {
+        type: "box",
+        center: [0.05e-6, 0, 0.3e-6],
+        size: [0.33e-6, 0.17e-6, 0.4e-6],
+        material: "b",
+      },
+    ];
+    const slabs: StructureSpec[] = [
+      {
+        type: "polyslab",
+        vertices: rect(-0.5e-6, 0.013e-6 - 0.105e-6, 0.5e-6, 0.013e-6 + 0.105e-6),
+        z_min: 0.007e-6 - 0.1e-6,
+        z_max: 0.007e-6 + 0.1e-6,
+        material: "a",
+      },
+      {
+        type: "polyslab",
+        vertices: rect(0.05e-6 - 0.165e-6, -0.085e-6, 0.05e-6 + 0.165e-6, 0.085e-6).reverse(),
+        z_min: 0.1e-6,
+        z_max: 0.5e-6,
+        material: "b",
+      },
+    ];
+    const paint = (structures: StructureSpec[]) =>
+      buildMedium(plan, layout, { epsRe: 1, sigma: 0 }, [
+        { shape: shapeOf(structures[0]!, faces), material: { epsRe: 4, sigma: 0 } },
+        { shape: shapeOf(structures[1]!, faces), material: { epsRe: 9, sigma: 0 } },
+      ]);
+    const a = paint(boxes);
+    const b = paint(slabs);
+    let interfaces = 0;
+    for (let c = 0; c < 3; c++) {
+      for (let cell = 0; cell < layout.paddedCells; cell++) {
+        const ea = a.epsEff[a.index[c][cell]!]!;
+        const eb = b.epsEff[b.index[c][cell]!]!;
+        assert.ok(Math.abs(ea - eb) <= 1e-6 * ea, `component ${c}, cell ${cell}: ${ea} vs ${eb}`);
+        if (ea !== 1 && ea !== 4 && ea !== 9) interfaces++;
+      }
+    }
+    assert.ok(interfaces > 1000, `${interfaces} interface cells compared`);
+  });
+
+  it("a polyslab slab transmits as the box slab and as Airy (n = 2, faces between grid lines)", async () => {
+    const wavelength = 1e-6;
+    const n = 2;
+    const z0 = 0.0137e-6;
+    const d = 0.2913e-6;
+    const length = 2e-6;
+    const step = length / Math.round(length / (wavelength / (n * 24)));
+    const run = async (structure: StructureSpec) => {
+      const spec = lineSpec({
+        axis: 2,
+        wavelengthM: wavelength,
+        stepM: step,
+        lengthM: length,
+        structures: [structure],
+        monitors: [pointMonitor("t", 2, length / 2 - step / 2, ["Ey"])],
+        threshold: 1e-8,
+      });
+      const result = await runWithMaterials(spec, constantMaterials({ glass: n * n }));
+      return abs2(phasor(result.monitors[0]!.data.Ey));
+    };
+    const box = await run(boxSlab(2, z0, z0 + d, "glass"));
+    // An outline much larger than the periodic cross-section: the same infinite slab.
+    const poly = await run({
+      type: "polyslab",
+      vertices: [
+        [-1, -1],
+        [1, -1],
+        [1, 1],
+        [-1, 1],
+      ],
+      z_min: z0,
+      z_max: z0 + d,
+      material: "glass",
+    });
+    const airy = 1 - airySlabReflectance(n, d, wavelength);
+    assert.ok(Math.abs(poly - box) < 1e-9, `polyslab ${poly} vs box ${box}`);
+    assert.ok(Math.abs(poly - airy) < 3 / 24 ** 2, `polyslab ${poly} vs Airy ${airy}`);
   });
 });

@@ -711,6 +711,7 @@ export class PolygonArea {
     const rFirst = Math.floor((Math.max(y0, by0) - this.rowY0) / rh + tol);
     const rLast = Math.ceil((Math.min(y1, by1) - this.rowY0) / rh - tol) - 1;
     const w = x1 - x0;
+    const edgeTol = 1e-9 * h;
     let area = 0;
     for (let r = rFirst; r <= rLast; r++) {
       const rowLo = this.rowY0 + r * rh;
@@ -729,7 +730,12 @@ export class PolygonArea {
         const ay = e.ay[k]! + d * e.may[k]!;
         const bx = e.bx[k]! + d * e.mbx[k]!;
         const by = e.by[k]! + d * e.mby[k]!;
-        const len = clippedLength(ax, ay, bx, by, x0, x1, ya, yb);
+        // An edge lying along a side of the square only touches it; like the box's gradient,
+        // it adds no normal (this is also where an outline meets an absorbing face).
+        const onSide =
+          (ax === bx && (Math.abs(ax - x0) <= edgeTol || Math.abs(ax - x1) <= edgeTol)) ||
+          (ay === by && (Math.abs(ay - y0) <= edgeTol || Math.abs(ay - y1) <= edgeTol));
+        const len = onSide ? 0 : clippedLength(ax, ay, bx, by, x0, x1, ya, yb);
         if (len > 0) {
           out.nx += len * e.nx[k]!;
           out.ny += len * e.ny[k]!;
