@@ -42,7 +42,8 @@ export async function loadSimulationFile(path: string): Promise<LoadedSimulation
   // The default limits of a server with no EMSIM_* settings: the same bounds the embedded
   // default enforces. A server configured with larger limits may accept more
   // (--skip-validation leaves the checks to it).
-  const outcome = validateSimulationRequest(body, loadConfig({}).limits);
+  // gds structures name a file stored on the server, which resolves them on submission.
+  const outcome = validateSimulationRequest(body, loadConfig({}).limits, { unresolvedGds: "skip" });
   if (!outcome.ok) throw new InvalidRequestError(path, outcome.errors);
   return { request: outcome.request, estimate: outcome.estimate };
 }

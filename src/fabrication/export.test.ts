@@ -115,7 +115,7 @@ test("export: unmapped materials, missed structures and sub-grid slivers are lis
       box(4, 0, 5, 1, 1, 0.2, "Si"),
       box(6, 0, 0, 0.004, 1, 0.2, "SiO2"),
       {
-        type: "polygon",
+        type: "polyslab",
         vertices: [
           [8 * UM, 0],
           [9 * UM, 0],

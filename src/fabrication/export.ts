@@ -8,8 +8,8 @@
  *   the plane misses are skipped (listed). A plane touching a face counts as cutting.
  * - Boxes give rectangles; spheres give circles of radius √(r² − (z − zc)²); z-axis cylinders
  *   give circles, x- and y-axis cylinders give rectangles (their cut by a horizontal plane);
- *   polygon prisms (a planned structure type, accepted here through {@link PrismSpec}) give
- *   their polygon.
+ *   polyslabs give their outline at the cut plane (offset inward by the sidewall angle from
+ *   the bottom outline); a polyslab with holes is skipped (GDS II cannot hold holes).
  * - Circles are inscribed polygons whose chords deviate from the circle by at most
  *   `maxSagittaNm` (default half the grid step, at least 0.5 nm) before snapping; each vertex is
  *   then snapped to the grid, moving it by at most half a grid step per axis.
@@ -20,6 +20,7 @@
  */
 
 import { findMaterial } from "../solver/materials.js";
+import { polySlabOutlineAt } from "../solver/polyslab.js";
 import type { StructureSpec } from "../solver/types.js";
 import { compareLayerKeys } from "./drc/run.js";
 import { writeGds } from "./gds/writer.js";
@@ -27,20 +28,7 @@ import { circleRing, snap } from "./geometry/circle.js";
 import { mergePolygons } from "./geometry/merge.js";
 import { type Ring } from "./geometry/polygon.js";
 
-/**
- * An extruded polygon: vertices in the x–y plane (metres, the job's frame), from z_min to
- * z_max. Not yet a solver structure type; the export accepts it so that layouts drawn as
- * polygons can be handed over the same way when the solver gains them.
- */
-export interface PrismSpec {
-  type: "polygon";
-  vertices: Array<[number, number]>;
-  z_min: number;
-  z_max: number;
-  material: string;
-}
-
-export type ExportStructure = StructureSpec | PrismSpec;
+export type ExportStructure = StructureSpec;
 
 export interface GdsLayerTarget {
   layer: number;
@@ -255,10 +243,12 @@ function cutStructure(
   };
   const missed = `not cut by the plane z = ${zCutNm === undefined ? "" : zCutNm / 1000} µm`;
 
-  if (st.type === "polygon") {
+  if (st.type === "polyslab") {
     if (offset(st.z_min * M_TO_NM, st.z_max * M_TO_NM) === null) return missed;
+    if (st.holes && st.holes.length > 0) return "has holes, which GDS II cannot represent";
+    const zM = (zCutNm ?? ((st.z_min + st.z_max) * M_TO_NM) / 2) / M_TO_NM;
     const out: number[] = [];
-    for (const [x, y] of st.vertices) {
+    for (const [x, y] of polySlabOutlineAt(st, zM)) {
       const px = s(x * M_TO_NM);
       const py = s(y * M_TO_NM);
       const n = out.length;

@@ -16,13 +16,16 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
 import { errors, type ApiError } from "../errors.js";
+import type { GdsStructureSpec, SimulationRequest } from "../schema/simulation.js";
+import { MAX_STRUCTURES } from "../schema/simulation.js";
 import type { SimulationSpec } from "../solver/types.js";
+import { layerKey, polyslabsFromGds } from "./gds-import.js";
 import type { StorageBackend } from "../storage/types.js";
 import type { DrcResult, LayerRules } from "./drc/run.js";
 import { ExportInputError, exportGds, type ExportResult, type GdsLayerTarget } from "./export.js";
 import { findPdk, pdkNames, PDKS, type Pdk } from "./pdks.js";
 import { generateRecipe, type Recipe, type RecipeOptions } from "./recipe.js";
-import type { InspectResult, ThreadTask } from "./thread.js";
+import type { ImportResult, InspectResult, ThreadTask } from "./thread.js";
 
 const THREAD_URL = new URL(
   `./thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
@@ -175,6 +178,49 @@ export class FabricationService {
     };
   }
 
+  /**
+   * The request with every `type: "gds"` structure replaced by the polyslabs of its mapped
+   * layers (gds-import.ts), read from the caller's own stored file; other structures and
+   * their order are kept. A request without gds structures is returned as it is.
+   */
+  async resolveGdsStructures(
+    accountId: string,
+    request: SimulationRequest,
+  ): Promise<SimulationRequest> {
+    const structures = request.structures ?? [];
+    if (!structures.some((s) => s.type === "gds")) return request;
+    const out: NonNullable<SimulationRequest["structures"]> = [];
+    let budget = MAX_STRUCTURES - structures.filter((s) => s.type !== "gds").length;
+    for (const [i, s] of structures.entries()) {
+      if (s.type !== "gds") {
+        out.push(s);
+        continue;
+      }
+      const g = s as GdsStructureSpec;
+      const path = `structures[${i}]`;
+      const bytes = await this.fetchOwn(accountId, g.gds_url, `${path}.gds_url`);
+      const imported = (await this.inThread({
+        op: "import",
+        bytes,
+        cell: g.cell,
+        layers: g.layers.map((l) => layerKey(l.layer, l.datatype)),
+      })) as ImportResult;
+      if (!imported.ok) {
+        throw errors.validation([
+          {
+            path: `${path}.cell`,
+            message: `the layout has no cell named "${g.cell}" (its cells: ${imported.cells.slice(0, 20).join(", ")}${imported.cells.length > 20 ? ", …" : ""})`,
+          },
+        ]);
+      }
+      const expanded = polyslabsFromGds(g, imported, path, budget);
+      if ("errors" in expanded) throw errors.validation(expanded.errors);
+      budget -= expanded.structures.length;
+      out.push(...expanded.structures);
+    }
+    return { ...request, structures: out };
+  }
+
   /** A process flow for the layers of a stored file, or of an explicit layer list. */
   async recipe(
     accountId: string,
@@ -221,13 +267,13 @@ export class FabricationService {
   }
 
   /** The bytes behind a gds_url this service issued to this account. */
-  private async fetchOwn(accountId: string, gdsUrl: string): Promise<Uint8Array> {
+  private async fetchOwn(accountId: string, gdsUrl: string, path = "gds_url"): Promise<Uint8Array> {
     const resolved = await this.storage.resolveSignedUrl(gdsUrl);
     const ownKey = new RegExp(`^gds/${escapeRegExp(accountId)}/[0-9a-f]{32}\\.gds$`);
     if (!resolved || !ownKey.test(resolved.key)) {
       throw errors.validation([
         {
-          path: "gds_url",
+          path,
           message:
             "is not a GDS address this service issued to your account (use the gds_url from /v1/fabrication/export-gds or /v1/fabrication/gds)",
         },

@@ -13,9 +13,18 @@ import { parentPort } from "node:worker_threads";
 import { runDrc, type LayerRules } from "./drc/run.js";
 import { GdsError } from "./gds/errors.js";
 import { readGds, type GdsReadLimits } from "./gds/reader.js";
+import { mergeLayers, type ImportedLayers } from "./gds-import.js";
 
 export type ThreadTask =
   | { op: "inspect"; bytes: Uint8Array; limits?: Partial<GdsReadLimits> }
+  | {
+      /** Flatten `cell` (default every top cell) and merge the listed layers ("L/D"). */
+      op: "import";
+      bytes: Uint8Array;
+      limits?: Partial<GdsReadLimits>;
+      cell?: string;
+      layers: string[];
+    }
   | {
       op: "drc";
       bytes: Uint8Array;
@@ -37,7 +46,20 @@ export interface InspectResult {
   warnings: string[];
 }
 
+/** The answer to an "import" task: the merged layers, or the cells when `cell` is not one. */
+export type ImportResult = ({ ok: true } & ImportedLayers) | { ok: false; cells: string[] };
+
 function run(task: ThreadTask): unknown {
+  if (task.op === "import") {
+    try {
+      const layout = readGds(task.bytes, { limits: task.limits, topCell: task.cell });
+      return { ok: true, ...mergeLayers(layout, task.layers) } satisfies ImportResult;
+    } catch (err) {
+      if (!(err instanceof GdsError && err.reason === "undefined_cell")) throw err;
+      const cells = readGds(task.bytes, { limits: task.limits }).cells;
+      return { ok: false, cells } satisfies ImportResult;
+    }
+  }
   const layout = readGds(task.bytes, { limits: task.limits });
   if (task.op === "inspect") {
     const result: InspectResult = {

@@ -61,10 +61,17 @@ export function formatAjvErrors(
         item = { path, message: `must be ${JSON.stringify(e.params.allowedValue)}` };
         break;
       case "discriminator":
-        item =
-          e.params.error === "mapping"
-            ? { path: join(path, "type"), message: 'must be one of "box", "sphere", "cylinder"' }
-            : { path: join(path, "type"), message: "is required" };
+        {
+          const tag = String(e.params.tag ?? "type");
+          const choices =
+            tag === "monitor_type"
+              ? '"field", "flux"'
+              : '"box", "sphere", "cylinder", "polyslab", "gds"';
+          item =
+            e.params.error === "mapping"
+              ? { path: join(path, tag), message: `must be one of ${choices}` }
+              : { path: join(path, tag), message: "is required" };
+        }
         break;
       default:
         item = { path, message: e.message ?? "is not valid" };

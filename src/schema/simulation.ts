@@ -5,6 +5,11 @@
  * schema in that document (a component of src/http/openapi.ts); validation ignores it.
  */
 import Type, { type Static } from "typebox";
+import {
+  MAX_POLYSLAB_HOLES,
+  MAX_POLYSLAB_VERTICES,
+  MAX_SIDEWALL_ANGLE_DEG,
+} from "../solver/polyslab.js";
 import type { StructureSpec } from "../solver/types.js";
 
 const vec3 = (description: string, bounds: { exclusiveMinimum?: number; minimum?: number } = {}) =>
@@ -126,14 +131,117 @@ const CylinderSchema = Type.Object(
   },
 );
 
+const xy = Type.Tuple([Type.Number(), Type.Number()]);
+const outline = (description: string) =>
+  Type.Array(xy, { minItems: 3, maxItems: MAX_POLYSLAB_VERTICES, description });
+const sidewallAngle = Type.Optional(
+  Type.Number({
+    minimum: -MAX_SIDEWALL_ANGLE_DEG,
+    maximum: MAX_SIDEWALL_ANGLE_DEG,
+    description:
+      "Degrees from vertical; positive shrinks the outline going up (the vertices are the outline at z_min). Default 0.",
+  }),
+);
+const PolySlabSchema = Type.Object(
+  {
+    type: Type.Literal("polyslab"),
+    vertices: outline(
+      "Outline [[x, y], …] in metres at the bottom (z_min), either orientation, at least 3 vertices; it must not intersect itself. A repeated closing vertex is ignored.",
+    ),
+    holes: Type.Optional(
+      Type.Array(outline("A hole's outline, inside the outline."), {
+        maxItems: MAX_POLYSLAB_HOLES,
+        description: "Outlines cut out of the polygon (each inside it, none touching).",
+      }),
+    ),
+    z_min: Type.Number({ description: "Bottom in metres." }),
+    z_max: Type.Number({ description: "Top in metres (greater than z_min)." }),
+    sidewall_angle_deg: sidewallAngle,
+    material,
+  },
+  {
+    additionalProperties: false,
+    title: "PolySlabStructure",
+    description: `A polygon in the x–y plane extruded from z_min to z_max, with an optional sidewall angle; at most ${MAX_POLYSLAB_VERTICES} vertices (holes included).`,
+  },
+);
+
+/** Most layers one gds structure maps. */
+export const MAX_GDS_LAYERS = 64;
+
+const gdsLayerNumber = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: 32767, description });
+const GdsLayerSchema = Type.Object(
+  {
+    layer: gdsLayerNumber("GDS layer number."),
+    datatype: Type.Optional(gdsLayerNumber("GDS datatype. Default 0.")),
+    material,
+    z_min: Type.Number({ description: "Bottom of this layer's polyslabs in metres." }),
+    z_max: Type.Number({ description: "Top in metres." }),
+    sidewall_angle_deg: sidewallAngle,
+  },
+  { additionalProperties: false, title: "GdsLayerMapping" },
+);
+const GdsStructureSchema = Type.Object(
+  {
+    type: Type.Literal("gds"),
+    gds_url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        "A gds_url this service issued to your account (POST /v1/fabrication/gds or /v1/fabrication/export-gds); resolved to the stored file, never fetched.",
+    }),
+    cell: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 126,
+        description: "Cell to flatten. Default: every top cell.",
+      }),
+    ),
+    layers: Type.Array(GdsLayerSchema, {
+      minItems: 1,
+      maxItems: MAX_GDS_LAYERS,
+      description: "Which layers to import, each with its material and z range.",
+    }),
+    offset: Type.Optional(
+      Type.Tuple([Type.Number(), Type.Number()], {
+        description: "[x, y] in metres added to the layout's coordinates. Default [0, 0].",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: "GdsStructure",
+    description:
+      "Polygons of GDS II layers of an uploaded file. On submission the server replaces this entry by one polyslab per merged polygon of each mapped layer (layers in the order given), so the stored job holds only polyslabs.",
+  },
+);
+
+/** A `type: "gds"` structure of a request (replaced by polyslabs on submission). */
+export interface GdsStructureSpec {
+  type: "gds";
+  gds_url: string;
+  cell?: string;
+  layers: Array<{
+    layer: number;
+    datatype?: number;
+    material: string;
+    z_min: number;
+    z_max: number;
+    sidewall_angle_deg?: number;
+  }>;
+  offset?: [number, number];
+}
+
 /** A discriminated union on `type`, so that a bad box is reported as a bad box. */
-export const StructureSchema = Type.Unsafe<StructureSpec>({
+export const StructureSchema = Type.Unsafe<StructureSpec | GdsStructureSpec>({
   type: "object",
   required: ["type"],
   discriminator: { propertyName: "type" },
-  oneOf: [BoxSchema, SphereSchema, CylinderSchema],
+  oneOf: [BoxSchema, SphereSchema, CylinderSchema, PolySlabSchema, GdsStructureSchema],
   title: "Structure",
-  description: "A box, sphere or cylinder; later structures override earlier ones.",
+  description:
+    "A box, sphere, cylinder, polyslab, or the polygons of GDS II layers (gds); later structures override earlier ones.",
 });
 
 const monitorName = Type.String({

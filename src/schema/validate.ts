@@ -12,6 +12,7 @@ import type {
   MonitorSpec,
   RunEstimate,
   SimulationSpec,
+  StructureSpec,
   Vec3,
 } from "../solver/types.js";
 import { formatAjvErrors } from "./ajv.js";
@@ -61,7 +62,15 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
       direction: [...request.source.direction],
       amplitude: request.source.amplitude ?? DEFAULTS.amplitude,
     },
-    structures: (request.structures ?? []).map((s) => ({ ...s })),
+    // gds entries are replaced by polyslabs before this (fabrication/gds-import.ts); the
+    // checks below refuse or skip any left (see checkRequest).
+    structures: (request.structures ?? []).flatMap((s): StructureSpec[] => {
+      if (s.type === "gds") return [];
+      if (s.type === "polyslab") {
+        return [{ ...s, sidewall_angle_deg: s.sidewall_angle_deg ?? 0 }];
+      }
+      return [{ ...s }];
+    }),
     ...(request.materials && Object.keys(request.materials).length > 0
       ? { materials: structuredClone(request.materials) }
       : {}),
@@ -153,8 +162,29 @@ function nestsDeeperThan(value: unknown, levels: number): boolean {
   return false;
 }
 
+export interface CheckOptions {
+  /**
+   * What to do with `type: "gds"` structures, which only the server can resolve (they name a
+   * stored file): "refuse" (default; the server replaces them before checking) or "skip"
+   * (local validation in the CLI: check the rest).
+   */
+  unresolvedGds?: "refuse" | "skip";
+}
+
 /** Physics, geometry and limits of a request that already passed the schema. */
-export function checkRequest(request: SimulationRequest, limits: RequestLimits): ValidationOutcome {
+export function checkRequest(
+  request: SimulationRequest,
+  limits: RequestLimits,
+  options: CheckOptions = {},
+): ValidationOutcome {
+  if (options.unresolvedGds !== "skip") {
+    const at = (request.structures ?? []).findIndex((s) => s.type === "gds");
+    if (at >= 0) {
+      const message =
+        "gds structures are resolved by the server when a simulation is submitted; this request was not";
+      return { ok: false, errors: [{ path: `structures[${at}]`, message }] };
+    }
+  }
   if (nestsDeeperThan(request.metadata, MAX_METADATA_DEPTH)) {
     const message = `must not nest objects and arrays more than ${MAX_METADATA_DEPTH} levels deep`;
     return { ok: false, errors: [{ path: "metadata", message }] };
@@ -169,9 +199,13 @@ export function checkRequest(request: SimulationRequest, limits: RequestLimits):
 }
 
 /** Everything: schema, defaults, physics and limits. */
-export function validateSimulationRequest(body: unknown, limits: RequestLimits): ValidationOutcome {
+export function validateSimulationRequest(
+  body: unknown,
+  limits: RequestLimits,
+  options: CheckOptions = {},
+): ValidationOutcome {
   if (!validateRequestSchema(body)) {
     return { ok: false, errors: formatAjvErrors(validateRequestSchema.errors) };
   }
-  return checkRequest(body, limits);
+  return checkRequest(body, limits, options);
 }

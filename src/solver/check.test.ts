@@ -59,7 +59,7 @@ describe("checkSimulation", () => {
 
   it("refuses objects and monitors outside the domain", () => {
     const s = base();
-    s.structures[0].center = [5e-6, 0, 0];
+    (s.structures[0] as { center: number[] }).center = [5e-6, 0, 0];
     s.monitors[0].center = [0, 3e-6, 0];
     const p = paths(s);
     assert.ok(p.includes("structures[0].center"));

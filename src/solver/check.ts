@@ -10,6 +10,7 @@ import { findMaterial } from "./materials.js";
 import type { MaterialResolver } from "./simulation.js";
 import { MAX_RELATIVE_DETUNING, TFSF_OFFSET_CELLS, planeWaveGeometry, pulseFor } from "./source.js";
 import { fluxShape } from "./flux.js";
+import { MAX_REQUEST_POLYGON_VERTICES, polySlabBounds, polySlabProblems } from "./polyslab.js";
 import type { MonitorSpec, SimulationSpec, SpecProblem, StructureSpec, Vec3 } from "./types.js";
 
 /** Fewest grid cells per wavelength in the densest material we accept. */
@@ -25,6 +26,7 @@ const AXES = "xyz";
 const fmt = (v: number) => String(Number(v.toPrecision(6)));
 
 function structureBounds(s: StructureSpec): { lo: Vec3; hi: Vec3 } {
+  if (s.type === "polyslab") return polySlabBounds(s);
   const half: Vec3 =
     s.type === "box"
       ? [s.size[0] / 2, s.size[1] / 2, s.size[2] / 2]
@@ -214,10 +216,29 @@ export function checkSimulationWith(
     }
   }
 
+  const outsideDomain = (s: StructureSpec, path: string) => {
+    const { lo, hi } = structureBounds(s);
+    for (let a = 0; a < 3; a++) {
+      if (hi[a] <= -halfSize[a] || lo[a] >= halfSize[a]) {
+        add(
+          s.type === "polyslab"
+            ? a === 2
+              ? `${path}.z_min`
+              : `${path}.vertices`
+            : `${path}.center`,
+          `the ${s.type} lies entirely outside the domain: along ${AXES[a]} it spans ` +
+            `[${fmt(lo[a])}, ${fmt(hi[a])}] m, the domain [${fmt(-halfSize[a])}, ${fmt(halfSize[a])}] m`,
+        );
+        break;
+      }
+    }
+  };
+
   // Materials defined in the request may not hide library ones.
   for (const problem of userMaterialProblems(spec)) add(problem.path, problem.message);
 
   // Materials at the source wavelength.
+  let polygonVertices = 0;
   const broadband = spec.monitors.some((m) =>
     wavelengthsToCheck(m).some(({ w }) => finite(w) && Math.abs(w - lambda0) > 1e-12 * w),
   );
@@ -260,6 +281,13 @@ export function checkSimulationWith(
       }
     }
     // Geometry.
+    if (s.type === "polyslab") {
+      const found = polySlabProblems(s, path);
+      problems.push(...found);
+      polygonVertices += s.vertices.length + (s.holes ?? []).reduce((n, h) => n + h.length, 0);
+      if (found.length === 0) outsideDomain(s, path);
+      return;
+    }
     const dims: [string, number][] =
       s.type === "box"
         ? s.size.map((v, a): [string, number] => [`size[${a}]`, v])
@@ -276,18 +304,15 @@ export function checkSimulationWith(
       add(`${path}.center`, "must be finite");
       return;
     }
-    const { lo, hi } = structureBounds(s);
-    for (let a = 0; a < 3; a++) {
-      if (hi[a] <= -halfSize[a] || lo[a] >= halfSize[a]) {
-        add(
-          `${path}.center`,
-          `the ${s.type} lies entirely outside the domain: along ${AXES[a]} it spans ` +
-            `[${fmt(lo[a])}, ${fmt(hi[a])}] m, the domain [${fmt(-halfSize[a])}, ${fmt(halfSize[a])}] m`,
-        );
-        break;
-      }
-    }
+    outsideDomain(s, path);
   });
+  if (polygonVertices > MAX_REQUEST_POLYGON_VERTICES) {
+    add(
+      "structures",
+      `the polyslabs have ${polygonVertices} vertices in all; at most ` +
+        `${MAX_REQUEST_POLYGON_VERTICES} are allowed per request`,
+    );
+  }
 
   // For oblique incidence the pulse is narrowed (source.ts, pulseFor): its usable band.
   let band: { relative: number; loM: number; hiM: number } | null = null;

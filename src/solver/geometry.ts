@@ -4,6 +4,8 @@
  * normal there.
  *
  * - box: the exact overlap volume (product of 1-D overlaps), normal from its gradient.
+ * - polyslab: the exact area fraction of the cube's x–y square inside the outline times the z
+ *   overlap, normal from the edges crossing the square (polyslab.ts).
  * - sphere, cylinder: a planar approximation from the signed distance d to the surface,
  *   f = clamp(½ − d/w, 0, 1) with w = h·(|nx|+|ny|+|nz|) the cube's width along the normal n.
  *   It is exact for faces normal to an axis and continuous in the geometry, so results change
@@ -14,6 +16,7 @@
  * are evaluated at the query point projected onto the face (an extrusion).
  */
 import type { GridPlan } from "./grid.js";
+import { polySlabShape } from "./polyslab.js";
 import type { StructureSpec, Vec3 } from "./types.js";
 
 export interface Shape {
@@ -227,11 +230,16 @@ function cylinderShape(
  * and capped at 1, which is exact while the images do not overlap; the normal is that of the
  * image whose surface cuts the cube most evenly.
  */
-function withImages(shape: Shape, faces: DomainFaces): Shape {
+function withImages(
+  shape: Shape,
+  faces: DomainFaces,
+  imageAxes: readonly boolean[] = [true, true, true],
+): Shape {
   const shifts: Vec3[] = [];
-  for (const mx of faces.period[0] > 0 ? [-1, 0, 1] : [0]) {
-    for (const my of faces.period[1] > 0 ? [-1, 0, 1] : [0]) {
-      for (const mz of faces.period[2] > 0 ? [-1, 0, 1] : [0]) {
+  const images = (a: number) => (faces.period[a] > 0 && imageAxes[a] ? [-1, 0, 1] : [0]);
+  for (const mx of images(0)) {
+    for (const my of images(1)) {
+      for (const mz of images(2)) {
         shifts.push([mx * faces.period[0], my * faces.period[1], mz * faces.period[2]]);
       }
     }
@@ -284,5 +292,17 @@ export function shapeOf(s: StructureSpec, faces: DomainFaces): Shape {
         cylinderShape(s.center, s.radius, s.height, AXIS_NUMBER[s.axis], faces),
         faces,
       );
+    case "polyslab": {
+      // Images along a periodic axis only for a polyslab at most one period wide there (its
+      // images then at most abut and their fills add up exactly); a wider one is taken as it
+      // is, as a box at least one period wide covers the axis.
+      const shape = polySlabShape(s, faces);
+      const span = [0, 1, 2].map((a) => shape.hi[a] - shape.lo[a]);
+      return withImages(
+        shape,
+        faces,
+        span.map((w, a) => w <= faces.period[a] * (1 + 1e-9)),
+      );
+    }
   }
 }

@@ -61,7 +61,22 @@ export interface CylinderSpec {
   axis: Axis;
   material: string;
 }
-export type StructureSpec = BoxSpec | SphereSpec | CylinderSpec;
+/**
+ * A polygon extruded along z (polyslab.ts). `vertices` is the outline at the bottom, z_min, in
+ * metres (either orientation; a repeated closing vertex is ignored); `holes` are outlines cut
+ * out of it. `sidewall_angle_deg` is measured from vertical; positive shrinks the outline going
+ * up (as in gdsfactory and Tidy3D). Defaults: no holes, angle 0.
+ */
+export interface PolySlabSpec {
+  type: "polyslab";
+  vertices: [number, number][];
+  holes?: [number, number][][];
+  z_min: number;
+  z_max: number;
+  sidewall_angle_deg?: number;
+  material: string;
+}
+export type StructureSpec = BoxSpec | SphereSpec | CylinderSpec | PolySlabSpec;
 
 /** `points` vacuum wavelengths equally spaced from `start` to `stop` (metres), both included. */
 export interface WavelengthRange {

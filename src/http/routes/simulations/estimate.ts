@@ -2,7 +2,7 @@ import { SimulationRequestSchema } from "../../../schema/simulation.js";
 import { EstimateSchema, ValidationErrorBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 
-export function estimateSimulation(app: App, { jobs }: RouteDeps): void {
+export function estimateSimulation(app: App, { jobs, fabrication }: RouteDeps): void {
   app.post(
     "/v1/simulations/estimate",
     {
@@ -18,8 +18,8 @@ export function estimateSimulation(app: App, { jobs }: RouteDeps): void {
       },
     },
     async (req) => {
-      callerOf(req);
-      return jobs.estimate(req.body);
+      const accountId = callerOf(req).accountId;
+      return jobs.estimate(await fabrication.resolveGdsStructures(accountId, req.body));
     },
   );
 }

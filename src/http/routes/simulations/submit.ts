@@ -8,7 +8,7 @@ import {
 } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 
-export function submitSimulation(app: App, { jobs, config }: RouteDeps): void {
+export function submitSimulation(app: App, { jobs, config, fabrication }: RouteDeps): void {
   app.post(
     "/v1/simulations",
     {
@@ -16,7 +16,7 @@ export function submitSimulation(app: App, { jobs, config }: RouteDeps): void {
         operationId: "submitSimulation",
         summary: "Submit a simulation",
         description:
-          "Validates the request and queues it. 202 means the job is durably stored. While the caller has an active (QUEUED or RUNNING) job, the submission is refused with 409.",
+          "Validates the request and queues it. 202 means the job is durably stored. Structures of type gds are first replaced by polyslabs of the mapped layers of the caller's stored GDS II file (the stored job holds only polyslabs). While the caller has an active (QUEUED or RUNNING) job, the submission is refused with 409.",
         tags: ["simulations"],
         security: [{ bearerAuth: [] }],
         body: SimulationRequestSchema,
@@ -32,7 +32,10 @@ export function submitSimulation(app: App, { jobs, config }: RouteDeps): void {
       },
     },
     async (req, reply) => {
-      const job = await jobs.submit(callerOf(req).accountId, req.body);
+      const accountId = callerOf(req).accountId;
+      // gds structures become polyslabs here, so the stored job needs no access to the file.
+      const request = await fabrication.resolveGdsStructures(accountId, req.body);
+      const job = await jobs.submit(accountId, request);
       reply.header("Location", `${config.baseUrl}/v1/simulations/${job.jobId}`);
       return reply.code(202).send({
         job_id: job.jobId,
