@@ -17,10 +17,19 @@ export { solverBackend, wasmBackendSupported } from "./backends.js";
 /** Version of the physics core, recorded in every result file. */
 export const SOLVER_VERSION = "0.1.0";
 
-/** The materials library as the solver sees it. */
+/**
+ * The materials library as the solver sees it: each entry's pole model steps it over a band;
+ * metals (a Drude pole: Re ε < 0 has no constant form) always.
+ */
 export const libraryMaterials: MaterialResolver = {
   describe: (name) => findMaterial(name),
   permittivity: (name, wavelengthM) => permittivityAt(name, wavelengthM),
+  dispersion: (name) => {
+    const entry = findMaterial(name);
+    if (!entry) return undefined;
+    const model = entry.dispersion;
+    return { model, always: model.poles.some((p) => p.kind === "drude") };
+  },
 };
 
 /**

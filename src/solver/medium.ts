@@ -16,6 +16,7 @@
  * exactly. If a grid needs more than 65 536 distinct entries the quantum is coarsened.
  */
 import { EPS0 } from "./constants.js";
+import { instantaneousSusceptibility } from "./dispersion/ade.js";
 import type { Pole } from "./dispersion/model.js";
 import type { Shape } from "./geometry.js";
 import { staggerOf, type GridPlan, type YeeLayout } from "./grid.js";
@@ -75,14 +76,21 @@ export function scalePole(pole: Pole, w: number): Pole {
 
 const MAX_ENTRIES = 65536;
 
+/**
+ * ca and cb of E^{n+1} = ca·E^n + cb·∇×H for relative permittivity ε, conductivity σ and, for
+ * a cell with poles, their instantaneous susceptibility κ (dispersion/ade.ts):
+ * ca = (ε − s)/(ε + s + κ), cb = Δt/(ε0·(ε + s + κ)), s = σΔt/(2ε0) (the conductivity term
+ * semi-implicit, Taflove & Hagness eq. 3.57).
+ */
 export function updateCoefficients(
   epsRe: number,
   sigma: number,
   dtSeconds: number,
+  kappa = 0,
 ): { ca: number; cb: number } {
-  // Semi-implicit conductivity term (Taflove & Hagness eq. 3.57).
-  const loss = (sigma * dtSeconds) / (2 * EPS0 * epsRe);
-  return { ca: (1 - loss) / (1 + loss), cb: dtSeconds / (EPS0 * epsRe) / (1 + loss) };
+  const s = (sigma * dtSeconds) / (2 * EPS0);
+  const denominator = epsRe + s + kappa;
+  return { ca: (epsRe - s) / denominator, cb: dtSeconds / (EPS0 * denominator) };
 }
 
 /**
@@ -196,14 +204,20 @@ function tryBuild(
   for (let m = 0; m < count; m++) {
     const e = entries[m];
     const eps = 1 / (e.n2 * e.epsInvMean + (1 - e.n2) / e.epsMean);
-    const { ca, cb } = updateCoefficients(eps, e.sigma, plan.dtSeconds);
+    const poles = e.weights.flatMap((w, d) =>
+      w > 1e-12 ? dispersive[d].map((p) => scalePole(p, w)) : [],
+    );
+    const { ca, cb } = updateCoefficients(
+      eps,
+      e.sigma,
+      plan.dtSeconds,
+      instantaneousSusceptibility(poles, plan.dtSeconds),
+    );
     medium.ca[m] = ca;
     medium.cb[m] = cb;
     medium.epsEff[m] = eps;
     medium.sigma[m] = e.sigma;
-    medium.poles?.push(
-      e.weights.flatMap((w, d) => (w > 1e-12 ? dispersive[d].map((p) => scalePole(p, w)) : [])),
-    );
+    medium.poles?.push(poles);
   }
   return medium;
 }

@@ -1,38 +1,67 @@
 /**
- * The auxiliary-differential-equation (ADE) update of dispersive cells: each pole's
- * polarisation P (model.ts: P'' + γP' + ω0²P = ε0·a·E) stepped by central differences at
- * integer time levels,
+ * The auxiliary-differential-equation (ADE) update of dispersive cells. Each pole's
+ * polarisation P (model.ts: P'' + γP' + ω0²P = ε0·a·E) is stepped at integer time levels by
+ * the bilinear (trapezoidal) transform s → (2/Δt)·(z − 1)/(z + 1) of its equation:
  *
- *   P^{n+1}(1 + γΔt/2) = (2 − ω0²Δt²)·P^n − (1 − γΔt/2)·P^{n−1} + a·Δt²·E^n,
+ *   (P^{n+1} − 2P^n + P^{n−1}) + g·(P^{n+1} − P^{n−1}) + ω0²Δt²·(P^{n+1} + 2P^n + P^{n−1})/4
+ *     = a·Δt²·(E^{n+1} + 2E^n + E^{n−1})/4,                   g = γΔt/2,
  *
- * and Ampère's law with the polarisation current (P^{n+1} − P^n)/Δt:
+ * and Ampère's law carries the polarisation current (P^{n+1} − P^n)/Δt. The transform maps
+ * real frequencies to real frequencies, so the discrete susceptibility is as passive as the
+ * model at every frequency the grid holds, and the scheme keeps the Courant limit of its
+ * instantaneous part (stability.ts checks it per material). The explicit alternative (E^n alone
+ * on the right, ω0²P^n) lowers that limit: a pole's own update goes unstable as ω0Δt nears 2,
+ * which ordinary glasses' ultraviolet poles reach on coarse grids, and a Drude metal with
+ * ε∞ = 1 needs S ≤ 1/√(1 + (ωpΔx/c)²/12); averaging E^{n+1} and E^{n−1} alone turns loss
+ * into gain above ωΔt = π/2. The price is that P^{n+1} depends on E^{n+1}, linearly and cell
+ * by cell:
  *
- *   E^{n+1} = ca·E^n + cb·(∇×H − (P^{n+1} − P^n)/Δt)
- *           = [the bulk update every cell gets] − ε0·cb/Δt · (P^{n+1} − P^n).
+ *   P^{n+1} − P^n = h^n + κ·E^{n+1},   κ = a·Δt²/(4D),   D = 1 + g + ω0²Δt²/4,
  *
- * P^{n+1} needs only E^n, so one pass per E half step does it all, after the bulk update, the
- * CPML and the source terms of E^{n+1} and before the boundary ghosts are copied: subtract the
- * correction computed in the previous pass, then step P from the now final E^{n+1}. The pass
- * touches only the cells that hold a dispersive material, so the rest of the grid keeps the
- * kernel's throughput.
+ * with h^n known from the past, so Ampère's law solves for E^{n+1} in closed form: the cell
+ * gets the bulk update with ε∞ + Σκ in its denominator (medium.ts's ca, cb for entries with
+ * poles), and after it
  *
- * The state per pole is P^n and its last change J^n = P^n − P^{n−1} (units of ε0·V/m), so the
- * recurrence reads
+ *   E^{n+1} = [bulk update] − ε0·cb/Δt·Σ h^n.
  *
- *   J^{n+1} = cP·P^n + cJ·J^n + cE·E^n,   P^{n+1} = P^n + J^{n+1},
- *   cP = −ω0²Δt²/(1 + g),  cJ = (1 − g)/(1 + g),  cE = a·Δt²/(1 + g),  g = γΔt/2,
+ * One pass per E half step, after the bulk update, the CPML and the source terms of E^{n+1}
+ * and before the boundary ghosts are copied, subtracts the Σ h^n kept from the previous pass,
+ * then steps the poles and keeps Σ h^{n+1}. It touches only the cells that hold a dispersive
+ * material, so the rest of the grid keeps the kernel's throughput.
  *
- * which carries no cancellation (a Drude pole's P may drift far above its changes). The state
- * is float64. This pass is plain JavaScript, about 4 ns per pole and cell component on this
- * machine (docs/benchmarks.md): a gold region costs several times its share of the kernel.
+ * The state per pole is P^n and its last change J^n = P^n − P^{n−1} (units of ε0·V/m), so that
+ * a Drude pole's P, which may drift far above its changes, never enters a difference:
  *
- * The scheme is second-order accurate; its stability at a given Courant number is checked
- * by stability.ts.
+ *   J^{n+1} = cP·P^n + cJ·J^n + cE·(E^{n+1} + 2E^n + E^{n−1}),   P^{n+1} = P^n + J^{n+1},
+ *   h^{n+1} = cP·P^{n+1} + cJ·J^{n+1} + cE·(2E^{n+1} + E^n),
+ *   cP = −ω0²Δt²/D,   cJ = (1 − g + ω0²Δt²/4)/D,   cE = κ;
+ *
+ * per cell it also keeps E^n and E^{n−1}. All of it is float64, in plain JavaScript: about
+ * 4 ns per pole and cell component on this machine (docs/benchmarks.md).
  */
 import { EPS0 } from "../constants.js";
 import type { YeeLayout } from "../grid.js";
 import type { Medium } from "../medium.js";
-import { oscillator } from "./model.js";
+import { oscillator, type Pole } from "./model.js";
+
+/** The update coefficients of one pole at time step Δt (see the module comment). */
+export function poleCoefficients(
+  pole: Pole,
+  dtSeconds: number,
+): { cP: number; cJ: number; cE: number } {
+  const { omega0Sq, gamma, drive } = oscillator(pole);
+  const w0 = omega0Sq * dtSeconds * dtSeconds;
+  const g = (gamma * dtSeconds) / 2;
+  const d = 1 + g + w0 / 4;
+  return { cP: -w0 / d, cJ: (1 - g + w0 / 4) / d, cE: (drive * dtSeconds * dtSeconds) / (4 * d) };
+}
+
+/** Σκ of a cell's poles: what they add to ε∞ in the denominator of its E update. */
+export function instantaneousSusceptibility(poles: readonly Pole[], dtSeconds: number): number {
+  let sum = 0;
+  for (const pole of poles) sum += poleCoefficients(pole, dtSeconds).cE;
+  return sum;
+}
 
 /** The dispersive cells of a grid and their coefficients (structured-clonable, for threads). */
 export interface AdeTerms {
@@ -47,9 +76,9 @@ export interface AdeTerms {
   planeStart: Int32Array[];
   /** Per entry: its first pole slot; poleStart[entries] is the number of slots. */
   poleStart: Int32Array;
-  /** Per entry: the factor ε0·cb/Δt = 1/(ε_eff·(1 + σΔt/(2ε0ε_eff))) of the E correction. */
+  /** Per entry: the factor ε0·cb/Δt = 1/(ε∞ + σΔt/(2ε0) + Σκ) of the E correction. */
   correction: Float64Array;
-  /** Per pole slot: J^{n+1} = cP·P^n + cJ·J^n + cE·E^n (cP = 0 for a Drude pole). */
+  /** Per pole slot (see the module comment; cP = 0 for a Drude pole). */
   cP: Float64Array;
   cJ: Float64Array;
   cE: Float64Array;
@@ -77,11 +106,10 @@ export function buildAdeTerms(
     entryOf[m] = correction.length;
     correction.push((EPS0 * medium.cb[m]) / dtSeconds);
     for (const pole of poles[m]) {
-      const { omega0Sq, gamma, drive } = oscillator(pole);
-      const g = (gamma * dtSeconds) / 2;
-      cP.push(-(omega0Sq * dtSeconds * dtSeconds) / (1 + g));
-      cJ.push((1 - g) / (1 + g));
-      cE.push((drive * dtSeconds * dtSeconds) / (1 + g));
+      const k = poleCoefficients(pole, dtSeconds);
+      cP.push(k.cP);
+      cJ.push(k.cJ);
+      cE.push(k.cE);
     }
     poleStart.push(cP.length);
   }
@@ -136,10 +164,13 @@ export function buildAdeTerms(
  * (two for Bloch-periodic runs), and the pass that updates them.
  */
 export class AdeState {
-  /** Per set, per component: P^n and J^n per pole slot of each cell, and ΔP per cell. */
+  /** Per set, per component: P^n and J^n per pole slot of each cell. */
   private readonly p: Float64Array[][];
   private readonly j: Float64Array[][];
-  private readonly dp: Float64Array[][];
+  /** Per set, per component, per cell: Σ h^n, E^n and E^{n−1}. */
+  private readonly h: Float64Array[][];
+  private readonly e1: Float64Array[][];
+  private readonly e2: Float64Array[][];
   /** Per component: state offset of each cell (relative to the first cell of plane lo). */
   private readonly stateAt: Int32Array[];
   private readonly first: number[];
@@ -172,7 +203,9 @@ export class AdeState {
       Array.from({ length: sets }, () => [0, 1, 2].map((c) => new Float64Array(f(c))));
     this.p = each((c) => sizes[c]);
     this.j = each((c) => sizes[c]);
-    this.dp = each((c) => this.stateAt[c].length - 1);
+    this.h = each((c) => this.stateAt[c].length - 1);
+    this.e1 = each((c) => this.stateAt[c].length - 1);
+    this.e2 = each((c) => this.stateAt[c].length - 1);
   }
 
   /** The pass for x-plane i (lo ≤ i < hi) of one field set, given its E components. */
@@ -189,23 +222,34 @@ export class AdeState {
       const base = this.first[c];
       const p = this.p[set][c];
       const j = this.j[set][c];
-      const dp = this.dp[set][c];
+      const h = this.h[set][c];
+      const e1 = this.e1[set][c];
+      const e2 = this.e2[set][c];
       for (let q = a; q < b; q++) {
         const local = q - base;
         const cell = cells[q];
         const m = entry[q];
-        const value = field[cell] - correction[m] * dp[local];
+        const value = field[cell] - correction[m] * h[local];
         field[cell] = value;
-        let change = 0;
+        const previous = e1[local];
+        const drive = value + 2 * previous + e2[local];
+        let history = 0;
+        let kappa = 0;
         let s = at[local];
         for (let slot = poleStart[m]; slot < poleStart[m + 1]; slot++, s++) {
-          const now = p[s];
-          const next = cP[slot] * now + cJ[slot] * j[s] + cE[slot] * value;
+          const kP = cP[slot];
+          const kJ = cJ[slot];
+          const kE = cE[slot];
+          const next = kP * p[s] + kJ * j[s] + kE * drive;
+          const pNext = p[s] + next;
+          p[s] = pNext;
           j[s] = next;
-          p[s] = now + next;
-          change += next;
+          history += kP * pNext + kJ * next;
+          kappa += kE;
         }
-        dp[local] = change;
+        h[local] = history + kappa * (2 * value + previous);
+        e2[local] = previous;
+        e1[local] = value;
       }
     }
   }

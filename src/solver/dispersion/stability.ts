@@ -5,8 +5,11 @@
  *
  *   [ε∞(z − 1) + s(z + 1) + (z − 1)·Σ_p χ_p(z)]·(z − 1) + Ω²·z = 0,
  *
- *   χ_p(z) = a_p·Δt²·z / Q_p(z),  Q_p(z) = (1 + g_p)z² − (2 − ω0_p²Δt²)z + (1 − g_p),
- *   s = σΔt/(2ε0),  g_p = γ_pΔt/2,  Ω² = c²Δt²K² ∈ [0, 4S²],
+ *   χ_p(z) = κ_p·(z + 1)² / (z² − α_p·z − β_p),   s = σΔt/(2ε0),   Ω² = c²Δt²K² ∈ [0, 4S²],
+ *
+ * with ade.ts's bilinear pole update P^{n+1} = α·P^n + β·P^{n−1} + κ·(E^{n+1} + 2E^n + E^{n−1}),
+ * α = (2 − ω0²Δt²/2)/D, β = −(1 − g + ω0²Δt²/4)/D, κ = a·Δt²/(4D), D = 1 + g + ω0²Δt²/4,
+ * g = γΔt/2,
  *
  * where S is the Courant factor (dt = S·Δx/(c√3); 4S² bounds Ω² on any grid, the 3-D corner
  * of the Brillouin zone being the worst). The scheme is stable when every root z of the
@@ -15,6 +18,7 @@
  * point.
  */
 import { EPS0 } from "../constants.js";
+import { poleCoefficients } from "./ade.js";
 import { oscillator, type PoleModel } from "./model.js";
 
 type C = [number, number];
@@ -87,19 +91,21 @@ export function polynomialRoots(coefficients: number[]): C[] {
 function characteristic(model: PoleModel, dt: number, omegaSq: number): number[] {
   const s = (model.sigma * dt) / (2 * EPS0);
   const qs = model.poles.map((pole) => {
-    const { omega0Sq, gamma, drive } = oscillator(pole);
-    const g = (gamma * dt) / 2;
+    const { omega0Sq, gamma } = oscillator(pole);
     const w0 = omega0Sq * dt * dt;
-    // Q(1 + w) = ω0²Δt² + (2g + ω0²Δt²)·w + (1 + g)·w².
-    return { q: [w0, 2 * g + w0, 1 + g], a: drive * dt * dt };
+    const g = (gamma * dt) / 2;
+    const d = 1 + g + w0 / 4;
+    const { cE } = poleCoefficients(pole, dt);
+    // Q = z² − αz − β and N = κ·(z + 1)² in w (ade.ts's α, β, κ).
+    return { q: [w0 / d, (2 * g + w0) / d, 1], n: [4 * cE, 4 * cE, cE] };
   });
   const prodAll = qs.reduce((acc, { q }) => polyMul(acc, q), [1]);
   // ε∞(z − 1) + s(z + 1) = 2s + (ε∞ + s)·w, times Π Q.
   let bracket = polyMul([2 * s, model.epsInf + s], prodAll);
-  // (z − 1)·a_p·z·Π_{q≠p} Q = a_p·(w + w²)·Π_{q≠p} Q.
-  qs.forEach(({ a }, p) => {
+  // (z − 1)·χ_p·Π Q = w·N_p·Π_{q≠p} Q.
+  qs.forEach(({ n }, p) => {
     const others = qs.reduce((acc, { q }, i) => (i === p ? acc : polyMul(acc, q)), [1]);
-    bracket = polyAdd(bracket, polyMul([0, a, a], others));
+    bracket = polyAdd(bracket, polyMul(polyMul([0, 1], n), others));
   });
   // [ … ]·w + Ω²·(1 + w)·Π Q.
   return polyAdd(polyMul(bracket, [0, 1]), polyMul([omegaSq, omegaSq], prodAll));
