@@ -6,10 +6,11 @@
  * - box: the exact overlap volume (product of 1-D overlaps), normal from its gradient.
  * - polyslab: the exact area fraction of the cube's x–y square inside the outline times the z
  *   overlap, normal from the edges crossing the square (polyslab.ts).
- * - sphere, cylinder: a planar approximation from the signed distance d to the surface,
- *   f = clamp(½ − d/w, 0, 1) with w = h·(|nx|+|ny|+|nz|) the cube's width along the normal n.
- *   It is exact for faces normal to an axis and continuous in the geometry, so results change
- *   smoothly (not in staircase jumps) as a structure moves or the grid is refined.
+ * - sphere, cylinder: the surface taken as its tangent plane at the signed distance d from the
+ *   cube's centre along the normal n, and the exact fraction of the cube behind that plane
+ *   (cubeFill). It is exact for planar faces of any orientation, errs by O(h²/R) on a surface
+ *   of curvature radius R, and is continuous in the geometry, so results change smoothly (not
+ *   in staircase jumps) as a structure moves or the grid is refined.
  * On periodic axes the structures' periodic images count too.
  * Structures that reach a face of the region of interest on a `pml` axis continue through the
  * absorber (DESIGN §1): box faces at or beyond that face move to infinity, and curved shapes
@@ -125,10 +126,39 @@ function boxShape(center: Vec3, size: Vec3, faces: DomainFaces): Shape {
   };
 }
 
-/** Smoothed fill from a signed distance d (negative inside) and unit normal n. */
-function rampFill(d: number, h: number, n: Vec3): number {
-  const w = h * (Math.abs(n[0]) + Math.abs(n[1]) + Math.abs(n[2]));
-  return Math.min(1, Math.max(0, 0.5 - d / w));
+/**
+ * Fill of a cube of side h by the half-space behind a plane at signed distance d from its
+ * centre (negative inside) with unit normal n: the exact volume fraction, by inclusion and
+ * exclusion over the cube's corners,
+ *   V = Σ_v (−1)^{|v|} max(0, T − a·v)³ / (6·a1·a2·a3),  a = |n|,  T = −d/h + (a1 + a2 + a3)/2,
+ * with the 2-D and 1-D forms where components of n vanish. (A linear ramp in d is exact only
+ * for faces normal to an axis; on a sphere it displaces the surface by a fraction of a cell,
+ * a first-order error in the sphere's size.)
+ */
+export function cubeFill(d: number, h: number, n: Vec3): number {
+  const a = [Math.abs(n[0]), Math.abs(n[1]), Math.abs(n[2])].sort((x, y) => y - x);
+  const sum = a[0] + a[1] + a[2];
+  const t = -d / h + sum / 2;
+  if (t <= 0) return 0;
+  if (t >= sum) return 1;
+  const tiny = 1e-6 * sum;
+  if (a[1] <= tiny) return Math.min(1, Math.max(0, t / a[0]));
+  if (a[2] <= tiny) {
+    const sq = (x: number) => (x > 0 ? x * x : 0);
+    const v = sq(t) - sq(t - a[0]) - sq(t - a[1]) + sq(t - a[0] - a[1]);
+    return Math.min(1, Math.max(0, v / (2 * a[0] * a[1])));
+  }
+  const cube = (x: number) => (x > 0 ? x * x * x : 0);
+  const v =
+    cube(t) -
+    cube(t - a[0]) -
+    cube(t - a[1]) -
+    cube(t - a[2]) +
+    cube(t - a[0] - a[1]) +
+    cube(t - a[0] - a[2]) +
+    cube(t - a[1] - a[2]) -
+    cube(t - sum);
+  return Math.min(1, Math.max(0, v / (6 * a[0] * a[1] * a[2])));
 }
 
 /** Projects p onto the region of interest along absorbing axes (extrusion through the PML). */
@@ -162,7 +192,7 @@ function sphereShape(center: Vec3, radius: number, faces: DomainFaces): Shape {
       normal[0] = dx / r;
       normal[1] = dy / r;
       normal[2] = dz / r;
-      return rampFill(r - radius, h, normal);
+      return cubeFill(r - radius, h, normal);
     },
   };
 }
@@ -220,7 +250,7 @@ function cylinderShape(
       normal[u] = nr * ru;
       normal[v] = nr * rv;
       normal[axis] = na * sa;
-      return rampFill(d, h, normal);
+      return cubeFill(d, h, normal);
     },
   };
 }

@@ -10,7 +10,9 @@
  * harmonic mean. Conductivity is averaged arithmetically. Later structures override earlier
  * ones: painting structure s with fill f turns a cube state X into (1−f)·X + f·s.
  * A dispersive material enters the smoothing with its instantaneous ε∞, and its poles are
- * weighted by its fill fraction (the susceptibility averaged arithmetically, as σ is).
+ * weighted by its fill fraction (the susceptibility averaged arithmetically, as σ is). Metals
+ * are not smoothed: a cube takes the material at its centre wherever a metal is involved
+ * (isMetal).
  *
  * Interface cubes are deduplicated by their quantised state; pure materials are stored
  * exactly. If a grid needs more than 65 536 distinct entries the quantum is coarsened.
@@ -65,6 +67,17 @@ interface Entry {
   n2: number;
   /** Fill fraction of each dispersive material (indexed as `dispersive` in tryBuild). */
   weights: number[];
+}
+
+/**
+ * Whether poles make a metal (a Drude term: Re ε < 0 below the plasma frequency). A metal's
+ * poles weighted by a fill fraction make a cell with a plasma resonance of its own at some
+ * frequency in band (ε of the mix crosses −2 and −1 somewhere): measured on a 100 nm Drude
+ * sphere at 5 nm cells, the mixed interface cells absorbed ten times what the Mie series
+ * gives, where the staircase errs by about 10 %. So metals are painted without smoothing.
+ */
+export function isMetal(poles: readonly Pole[] | undefined): boolean {
+  return poles !== undefined && poles.some((p) => p.kind === "drude");
 }
 
 /** A pole with its strength scaled by a fill fraction (χ is linear in Δε and in ωp²). */
@@ -127,9 +140,12 @@ function tryBuild(
   for (const m of [background, ...structures.map((s) => s.material)]) {
     if (m.poles && m.poles.length > 0 && !dispersive.includes(m.poles)) dispersive.push(m.poles);
   }
+  // Entries holding a metal (only ever pure: metals are painted without smoothing).
+  const metalEntry: number[] = [];
   const pureEntry = (m: UpdateMaterial): number => {
     const weights = dispersive.map((poles) => (poles === m.poles ? 1 : 0));
     entries.push({ epsMean: m.epsRe, epsInvMean: 1 / m.epsRe, sigma: m.sigma, n2: 0, weights });
+    metalEntry.push(isMetal(m.poles) ? 1 : 0);
     return entries.length - 1;
   };
   pureEntry(background);
@@ -149,6 +165,7 @@ function tryBuild(
   for (let s = 0; s < structures.length; s++) {
     const shape = structures[s].shape;
     const mat = entries[pure[s]];
+    const metal = isMetal(structures[s].material.poles);
     for (let c = 0; c < 3; c++) {
       const idx = index[c];
       const visit = [0, 1, 2].map((b) => indicesToVisit(plan, layout, c, b, shape));
@@ -160,10 +177,12 @@ function tryBuild(
           for (const k of visit[2]) {
             p[2] = plan.axes[2].originM + (k + stag[2]) * h;
             const fill = shape.fill(p, h, normal);
-            // Without smoothing (validation only) a cube takes the material at its centre.
-            const f = smoothing ? fill : fill >= 0.5 ? 1 : 0;
-            if (f <= 1e-12) continue;
             const cell = layout.index(i, j, k);
+            // Without smoothing (validation only), and where a metal meets anything, a cube
+            // takes the material at its centre.
+            const hard = !smoothing || metal || metalEntry[idx[cell]] === 1;
+            const f = hard ? (fill >= 0.5 ? 1 : 0) : fill;
+            if (f <= 1e-12) continue;
             if (f >= 1 - 1e-12) {
               idx[cell] = pure[s];
               continue;
@@ -182,6 +201,7 @@ function tryBuild(
             if (id === undefined) {
               if (entries.length >= MAX_ENTRIES) return null;
               entries.push(e);
+              metalEntry.push(0);
               id = entries.length - 1;
               keys.set(key, id);
             }

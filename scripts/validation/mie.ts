@@ -1,0 +1,36 @@
+/**
+ * Spheres against the Mie series (docs/validation.md): extinction, scattering and absorption
+ * efficiencies of a sphere from one 3-D run over a band (a flux box around the sphere, the
+ * plane wave injected on a total-field/scattered-field plane), next to mieSphere's.
+ *
+ *   node --import tsx scripts/validation/mie.ts [case] [step_nm]
+ *
+ * Cases: `dielectric-small` (n = 2, x = 1–2.5), `dielectric-large` (n = 2, x = 2.5–5),
+ * `gold` (the library's Au, 100 nm diameter, 0.45–1.0 µm). Prints a markdown table and the
+ * worst relative error of Q_ext and Q_sca. The test suite runs coarse versions of these
+ * (src/solver/dispersion/mie.test.ts); this script is for the figures at the goal's grids.
+ */
+import { mieCase, MIE_CASES, type MieCaseName } from "../../src/solver/testing/mie-case.js";
+
+const name = (process.argv[2] ?? "dielectric-small") as MieCaseName;
+const stepNm = Number(process.argv[3] ?? MIE_CASES[name].stepNm);
+const started = performance.now();
+const rows = await mieCase(name, stepNm * 1e-9);
+const seconds = (performance.now() - started) / 1000;
+console.log(`# ${name}, ${stepNm} nm grid, ${seconds.toFixed(0)} s\n`);
+console.log("| λ (µm) | x | Q_ext | Mie | Q_sca | Mie | Q_abs | Mie |");
+console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+let worstExt = 0;
+let worstSca = 0;
+for (const r of rows) {
+  worstExt = Math.max(worstExt, Math.abs(r.qExt / r.mie.qExt - 1));
+  worstSca = Math.max(worstSca, Math.abs(r.qSca / r.mie.qSca - 1));
+  console.log(
+    `| ${(r.wavelengthM * 1e6).toFixed(3)} | ${r.mie.sizeParameter.toFixed(2)} | ` +
+      `${r.qExt.toFixed(4)} | ${r.mie.qExt.toFixed(4)} | ${r.qSca.toFixed(4)} | ` +
+      `${r.mie.qSca.toFixed(4)} | ${r.qAbs.toFixed(4)} | ${r.mie.qAbs.toFixed(4)} |`,
+  );
+}
+console.log(
+  `\nworst relative error: Q_ext ${(100 * worstExt).toFixed(2)} %, Q_sca ${(100 * worstSca).toFixed(2)} %`,
+);

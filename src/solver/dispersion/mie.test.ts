@@ -1,0 +1,59 @@
+/**
+ * Spheres in 3-D against the Mie series (testing/mie-case.ts; the validation script
+ * scripts/validation/mie.ts runs the same cases on finer grids, docs/validation.md): one run
+ * over a band each, efficiencies from a flux box around the sphere.
+ *  - A dielectric sphere (n = 2, size parameter 1–2.5) at 20 nm cells: Q_ext within 4 % at
+ *    every wavelength, and the error shrinks as the grid is refined to 10 nm.
+ *  - A 100 nm gold sphere (the library's Au, stepped with its poles) at 5 nm cells: the plasmon
+ *    peak's wavelength and height, and within 30 % of Mie off the resonance. Metals are
+ *    painted as a staircase (medium.ts, isMetal): a sphere of 10 cells' radius, whose
+ *    resonance's red flank is where it errs most (docs/validation.md has finer grids).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { mieCase, type MieRow } from "../testing/mie-case.js";
+
+const worst = (rows: MieRow[], pick: (r: MieRow) => [number, number]) =>
+  Math.max(...rows.map((r) => Math.abs(pick(r)[0] / pick(r)[1] - 1)));
+const table = (rows: MieRow[]) =>
+  rows
+    .map(
+      (r) =>
+        `${(r.wavelengthM * 1e6).toFixed(3)} µm: Qext ${r.qExt.toFixed(4)} (${r.mie.qExt.toFixed(4)}) ` +
+        `Qabs ${r.qAbs.toFixed(4)} (${r.mie.qAbs.toFixed(4)})`,
+    )
+    .join("\n");
+
+describe("spheres against the Mie series", () => {
+  it("dielectric sphere, n = 2, x = 1–2.5: Q_ext within 4 % at 20 nm cells, closer at 10 nm", async () => {
+    const coarse = await mieCase("dielectric-small", 20e-9);
+    const coarseError = worst(coarse, (r) => [r.qExt, r.mie.qExt]);
+    assert.ok(coarseError <= 0.04, `worst ${coarseError}\n${table(coarse)}`);
+    for (const r of coarse)
+      assert.ok(Math.abs(r.qAbs) < 1e-3 * r.qSca, "a lossless sphere absorbs");
+    const fine = await mieCase("dielectric-small", 10e-9);
+    const fineError = worst(fine, (r) => [r.qExt, r.mie.qExt]);
+    assert.ok(fineError < 0.7 * coarseError, `10 nm: ${fineError}, 20 nm: ${coarseError}`);
+  });
+
+  it("100 nm gold sphere, 0.45–1.0 µm at 5 nm cells: the plasmon peak where Mie has it, and within 30 % of Mie away from it", async () => {
+    const rows = await mieCase("gold", 5e-9);
+    const peak = rows.reduce((a, b) => (b.qExt > a.qExt ? b : a));
+    const miePeak = rows.reduce((a, b) => (b.mie.qExt > a.mie.qExt ? b : a));
+    assert.ok(
+      Math.abs(peak.wavelengthM - miePeak.wavelengthM) <= 0.05e-6,
+      `peak at ${peak.wavelengthM}, Mie's at ${miePeak.wavelengthM}\n${table(rows)}`,
+    );
+    assert.ok(Math.abs(peak.qExt / miePeak.mie.qExt - 1) <= 0.15, table(rows));
+    // Off the resonance (its red flank moves with the staircase sphere's shape).
+    const off = rows.filter((r) => r.wavelengthM >= 0.7e-6 - 1e-12);
+    for (const [name, pick] of [
+      ["Q_ext", (r: MieRow) => [r.qExt, r.mie.qExt]],
+      ["Q_sca", (r: MieRow) => [r.qSca, r.mie.qSca]],
+      ["Q_abs", (r: MieRow) => [r.qAbs, r.mie.qAbs]],
+    ] as const) {
+      const error = worst(off, pick as (r: MieRow) => [number, number]);
+      assert.ok(error <= 0.3, `${name} worst ${error}\n${table(rows)}`);
+    }
+  });
+});

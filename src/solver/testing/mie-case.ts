@@ -1,0 +1,124 @@
+/**
+ * A sphere in vacuum from one 3-D run over a band, its efficiencies next to the Mie series:
+ * shared by the Mie tests (src/solver/dispersion/mie.test.ts) and the validation script
+ * (scripts/validation/mie.ts), which runs the same cases on finer grids.
+ */
+import { mieSphere, type MieSphere } from "../analytic/mie.js";
+import { runSimulation } from "../index.js";
+import { refractiveIndexAt } from "../materials.js";
+import type { RunOptions, SimulationSpec, UserMaterialSpec } from "../types.js";
+
+export interface MieCaseSpec {
+  /** A library name, or a constant index given by `index`. */
+  material: string;
+  index?: number;
+  radiusM: number;
+  band: { start: number; stop: number; points: number };
+  /** The grid step the validation runs at (docs/validation.md). */
+  stepNm: number;
+}
+
+export const MIE_CASES = {
+  "dielectric-small": {
+    material: "n2",
+    index: 2,
+    radiusM: 0.2e-6,
+    band: { start: (2 * Math.PI * 0.2e-6) / 2.5, stop: 2 * Math.PI * 0.2e-6, points: 7 },
+    stepNm: 10,
+  },
+  "dielectric-large": {
+    material: "n2",
+    index: 2,
+    radiusM: 0.2e-6,
+    band: { start: (2 * Math.PI * 0.2e-6) / 5, stop: (2 * Math.PI * 0.2e-6) / 2.5, points: 7 },
+    stepNm: 5,
+  },
+  gold: {
+    material: "Au",
+    radiusM: 50e-9,
+    band: { start: 0.45e-6, stop: 1.0e-6, points: 12 },
+    stepNm: 2.5,
+  },
+} satisfies Record<string, MieCaseSpec>;
+export type MieCaseName = keyof typeof MIE_CASES;
+
+export interface MieRow {
+  wavelengthM: number;
+  qExt: number;
+  qSca: number;
+  qAbs: number;
+  mie: MieSphere;
+}
+
+/** The spec of a case on a grid of step `stepM`, 10 PML layers. */
+export function mieSpec(c: MieCaseSpec, stepM: number): SimulationSpec {
+  // The flux box 4 cells outside the sphere; the absorber beyond it by a quarter of the longest
+  // wavelength or three radii, whichever is less, out of the sphere's near field.
+  const boxHalf = c.radiusM + 4 * stepM;
+  const half = boxHalf + Math.max(6 * stepM, Math.min(c.band.stop / 4, 3 * c.radiusM));
+  const size = 2 * half;
+  // The source at the band's centre frequency (the pulse covers ±50 % of it).
+  const centre = 2 / (1 / c.band.start + 1 / c.band.stop);
+  const materials: Record<string, UserMaterialSpec> | undefined =
+    c.index !== undefined ? { [c.material]: { permittivity: c.index * c.index } } : undefined;
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [size, size, size],
+      resolution: stepM,
+      boundary_conditions: ["pml", "pml", "pml"],
+      pml_layers: 10,
+    },
+    source: {
+      source_type: "plane_wave",
+      wavelength: centre,
+      polarization: "te",
+      direction: [0, 0, 1],
+      amplitude: 1,
+    },
+    structures: [{ type: "sphere", center: [0, 0, 0], radius: c.radiusM, material: c.material }],
+    ...(materials ? { materials } : {}),
+    monitors: [
+      {
+        name: "box",
+        monitor_type: "flux",
+        center: [0, 0, 0],
+        size: [2 * boxHalf, 2 * boxHalf, 2 * boxHalf],
+        wavelengths: c.band,
+      },
+    ],
+    fdtd_settings: {
+      time_steps: 200_000,
+      courant_factor: 0.99,
+      convergence_threshold: 1e-6,
+      check_every_n: 200,
+    },
+  };
+}
+
+/** Runs a case and pairs each wavelength's efficiencies with Mie's. */
+export async function mieCase(
+  name: MieCaseName,
+  stepM: number,
+  options: RunOptions = {},
+): Promise<MieRow[]> {
+  const c: MieCaseSpec = MIE_CASES[name];
+  const result = await runSimulation(mieSpec(c, stepM), options);
+  const box = result.fluxMonitors.find((f) => f.name === "box")!;
+  const area = Math.PI * c.radiusM * c.radiusM;
+  return box.wavelengthsM.map((w, i) => {
+    const index =
+      c.index !== undefined
+        ? c.index
+        : (({ n, k }) => ({ re: n, im: k }))(refractiveIndexAt(c.material, w));
+    const sca = box.crossSections!.scattering[i] / area;
+    const abs = box.crossSections!.absorption[i] / area;
+    return {
+      wavelengthM: w,
+      qSca: sca,
+      qAbs: abs,
+      qExt: sca + abs,
+      mie: mieSphere(c.radiusM, w, index),
+    };
+  });
+}
