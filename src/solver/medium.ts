@@ -10,9 +10,9 @@
  * harmonic mean. Conductivity is averaged arithmetically. Later structures override earlier
  * ones: painting structure s with fill f turns a cube state X into (1−f)·X + f·s.
  * A dispersive material enters the smoothing with its instantaneous ε∞, and its poles are
- * weighted by its fill fraction (the susceptibility averaged arithmetically, as σ is). Metals
- * are not smoothed: a cube takes the material at its centre wherever a metal is involved
- * (isMetal).
+ * weighted by its fill fraction (the susceptibility averaged arithmetically, as σ is), except
+ * at a metal's surface, where a component takes the material at the cube's centre unless it
+ * lies in a planar face (isMetal).
  *
  * Interface cubes are deduplicated by their quantised state; pure materials are stored
  * exactly. If a grid needs more than 65 536 distinct entries the quantum is coarsened.
@@ -70,11 +70,14 @@ interface Entry {
 }
 
 /**
- * Whether poles make a metal (a Drude term: Re ε < 0 below the plasma frequency). A metal's
- * poles weighted by a fill fraction make a cell with a plasma resonance of its own at some
- * frequency in band (ε of the mix crosses −2 and −1 somewhere): measured on a 100 nm Drude
- * sphere at 5 nm cells, the mixed interface cells absorbed ten times what the Mie series
- * gives, where the staircase errs by about 10 %. So metals are painted without smoothing.
+ * Whether poles make a metal (a Drude term: Re ε < 0 below the plasma frequency). Smoothing
+ * would mix a metal's poles into interface cells by fill fraction. That is exact for a field
+ * component lying in a planar face (E_t is continuous there, so the cell sees ⟨ε⟩), and a
+ * film's faces keep it. Anywhere else the mix makes cells with plasma resonances of their
+ * own in band (their ε crosses −2 and −1): on a 100 nm Drude sphere at 5 nm cells, cells mixed
+ * that way absorbed ten times what the Mie series gives (and five times when only the more
+ * tangential components were mixed), where the staircase errs by about 10 %. So at a metal's
+ * surface a component takes the material at the cube's centre unless it lies in a planar face.
  */
 export function isMetal(poles: readonly Pole[] | undefined): boolean {
   return poles !== undefined && poles.some((p) => p.kind === "drude");
@@ -140,8 +143,9 @@ function tryBuild(
   for (const m of [background, ...structures.map((s) => s.material)]) {
     if (m.poles && m.poles.length > 0 && !dispersive.includes(m.poles)) dispersive.push(m.poles);
   }
-  // Entries holding a metal (only ever pure: metals are painted without smoothing).
+  // Entries holding some metal, and which dispersive sets are metals.
   const metalEntry: number[] = [];
+  const metalSets = dispersive.map((poles) => isMetal(poles));
   const pureEntry = (m: UpdateMaterial): number => {
     const weights = dispersive.map((poles) => (poles === m.poles ? 1 : 0));
     entries.push({ epsMean: m.epsRe, epsInvMean: 1 / m.epsRe, sigma: m.sigma, n2: 0, weights });
@@ -178,9 +182,15 @@ function tryBuild(
             p[2] = plan.axes[2].originM + (k + stag[2]) * h;
             const fill = shape.fill(p, h, normal);
             const cell = layout.index(i, j, k);
-            // Without smoothing (validation only), and where a metal meets anything, a cube
-            // takes the material at its centre.
-            const hard = !smoothing || metal || metalEntry[idx[cell]] === 1;
+            // Without smoothing (validation only), and at a metal's surface unless this
+            // component lies in a planar face of it, a cube takes the material at its centre
+            // (isMetal).
+            const acrossMetal =
+              (metal || metalEntry[idx[cell]] === 1) &&
+              fill > 0 &&
+              fill < 1 &&
+              normal[c] * normal[c] > 1e-9;
+            const hard = !smoothing || acrossMetal;
             const f = hard ? (fill >= 0.5 ? 1 : 0) : fill;
             if (f <= 1e-12) continue;
             if (f >= 1 - 1e-12) {
@@ -201,7 +211,7 @@ function tryBuild(
             if (id === undefined) {
               if (entries.length >= MAX_ENTRIES) return null;
               entries.push(e);
-              metalEntry.push(0);
+              metalEntry.push(e.weights.some((w, d) => w > 0 && metalSets[d]) ? 1 : 0);
               id = entries.length - 1;
               keys.set(key, id);
             }

@@ -1,0 +1,55 @@
+/**
+ * What every check of a request (checks/*.ts) works with: the request with its defaults,
+ * the material resolver, the problem list, and a few facts more than one check needs.
+ */
+import type { MaterialResolver } from "../simulation.js";
+import type { MonitorSpec, SimulationSpec, SpecProblem, Vec3 } from "../types.js";
+
+export const AXES = "xyz";
+export const fmt = (v: number) => String(Number(v.toPrecision(6)));
+export const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+export interface CheckContext {
+  spec: SimulationSpec;
+  materials: MaterialResolver;
+  problems: SpecProblem[];
+  add(path: string, message: string): void;
+  /** Grid step, domain extent and half extent per axis (metres). */
+  dx: number;
+  size: Vec3;
+  halfSize: number[];
+  /** The source wavelength, and whether it is a usable positive number. */
+  lambda0: number;
+  lambdaOk: boolean;
+}
+
+export function checkContext(spec: SimulationSpec, materials: MaterialResolver): CheckContext {
+  const problems: SpecProblem[] = [];
+  const lambda0 = spec.source.wavelength;
+  return {
+    spec,
+    materials,
+    problems,
+    add: (path, message) => problems.push({ path, message }),
+    dx: spec.domain.resolution,
+    size: spec.domain.size,
+    halfSize: spec.domain.size.map((v) => v / 2),
+    lambda0,
+    lambdaOk: finite(lambda0) && lambda0 > 0,
+  };
+}
+
+/**
+ * The wavelengths of a monitor that bound what it records, with the path suffix that names
+ * each: every entry of a list, the two ends of a range (the band checks are monotonic in
+ * the wavelength, so the points between pass when the ends do).
+ */
+export function wavelengthsToCheck(m: MonitorSpec): { w: number; at: string }[] {
+  const ws = m.wavelengths;
+  if (!ws) return [];
+  if (Array.isArray(ws)) return ws.map((w, j) => ({ w, at: `[${j}]` }));
+  return [
+    { w: ws.start, at: ".start" },
+    { w: ws.stop, at: ".stop" },
+  ];
+}

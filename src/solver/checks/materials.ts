@@ -1,0 +1,120 @@
+/**
+ * Checks of the materials structures name: known, valid at the source wavelength, steppable
+ * (a constant with Re ε ≥ 1, or a multi-pole model stable at the requested Courant factor and
+ * holding every band wavelength), and request-defined ones not hiding library names.
+ */
+import type { PoleModel } from "../dispersion/model.js";
+import { courantLimit } from "../dispersion/stability.js";
+import { findMaterial } from "../materials.js";
+import type { SimulationSpec, SpecProblem } from "../types.js";
+import { finite, fmt, wavelengthsToCheck, type CheckContext } from "./common.js";
+
+/**
+ * A multi-pole material's problems: the update's stability at the requested Courant factor
+ * (stability.ts), and, over a band, monitor wavelengths outside the range its model holds.
+ */
+function poleProblems(
+  model: PoleModel,
+  name: string,
+  spec: SimulationSpec,
+  broadband: boolean,
+  validRangeM: [number, number],
+): string[] {
+  const out: string[] = [];
+  const S = spec.fdtd_settings.courant_factor;
+  const dx = spec.domain.resolution;
+  if (finite(S) && S > 0 && finite(dx) && dx > 0) {
+    const limit = courantLimit(model, dx, S);
+    if (!limit.stable) {
+      out.push(
+        limit.largestStable > 0
+          ? `${name}'s poles make the time stepping unstable at courant_factor ${fmt(S)} ` +
+              `with a ${fmt(dx)} m grid; the largest stable courant_factor is ` +
+              `${fmt(limit.largestStable)}: set fdtd_settings.courant_factor to at most that`
+          : `${name}'s poles make the time stepping unstable at any courant_factor above 0.01 ` +
+              `with a ${fmt(dx)} m grid; check the poles (a gain pole, Δε < 0, grows)`,
+      );
+    }
+  }
+  if (broadband) {
+    const [lo, hi] = validRangeM;
+    for (const m of spec.monitors) {
+      for (const { w, at } of wavelengthsToCheck(m)) {
+        if (finite(w) && (w < lo * (1 - 1e-9) || w > hi * (1 + 1e-9))) {
+          out.push(
+            `${name} is modelled from ${fmt(lo)} m to ${fmt(hi)} m; monitor "${m.name}" ` +
+              `records ${fmt(w)} m (wavelengths${at}), outside that range`,
+          );
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Problems of the request's own `materials`: a name that hides a library material. */
+function userMaterialProblems(spec: SimulationSpec): SpecProblem[] {
+  const out: SpecProblem[] = [];
+  for (const name of Object.keys(spec.materials ?? {})) {
+    const library = findMaterial(name);
+    if (library) {
+      out.push({
+        path: `materials.${name}`,
+        message: `"${name}" is the library's ${library.name}; give the material another name`,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The structures' materials; returns the densest dielectric (the highest real index at the
+ * source wavelength), which the resolution check needs.
+ */
+export function checkMaterials(ctx: CheckContext): { n: number; name: string } {
+  const { spec, materials, add, lambda0, lambdaOk } = ctx;
+  for (const problem of userMaterialProblems(spec)) add(problem.path, problem.message);
+  const broadband = spec.monitors.some((m) =>
+    wavelengthsToCheck(m).some(({ w }) => finite(w) && Math.abs(w - lambda0) > 1e-12 * w),
+  );
+  let densest = { n: 1, name: "vacuum" };
+  const seen = new Map<string, boolean>();
+  spec.structures.forEach((s, i) => {
+    const path = `structures[${i}]`;
+    const info = materials.describe(s.material);
+    if (!info) {
+      add(`${path}.material`, `unknown material "${s.material}"`);
+    } else if (lambdaOk) {
+      const [lo, hi] = info.validRangeM;
+      if (lambda0 < lo * (1 - 1e-9) || lambda0 > hi * (1 + 1e-9)) {
+        add(
+          `${path}.material`,
+          `${info.name} is valid from ${fmt(lo)} m to ${fmt(hi)} m; the source wavelength ` +
+            `${fmt(lambda0)} m is outside that range`,
+        );
+      } else if (!seen.has(info.name)) {
+        const eps = materials.permittivity(s.material, lambda0);
+        seen.set(info.name, true);
+        const dispersion = materials.dispersion?.(s.material);
+        const poles = dispersion && (dispersion.always || broadband) ? dispersion.model : null;
+        if (poles) {
+          for (const problem of poleProblems(poles, info.name, spec, broadband, info.validRangeM)) {
+            add(`${path}.material`, problem);
+          }
+        } else if (eps.re < 1) {
+          add(
+            `${path}.material`,
+            `${info.name} has Re ε = ${fmt(eps.re)} < 1 at ${fmt(lambda0)} m and no ` +
+              "multi-pole model to step it with; the solver needs Re ε ≥ 1 for a constant " +
+              "material (define it with poles in `materials`)",
+          );
+        }
+        // Metals (Re ε < 1) bound the grid through their skin depth, not the wavelength.
+        if (eps.re >= 1 && Math.sqrt(eps.re) > densest.n) {
+          densest = { n: Math.sqrt(eps.re), name: info.name };
+        }
+      }
+    }
+  });
+  return densest;
+}

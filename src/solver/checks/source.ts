@@ -1,0 +1,73 @@
+/**
+ * Checks of `source`: the wavelength, amplitude and direction, and what the plane wave needs of
+ * the boundaries (pml along its axis, periodic across it at oblique incidence, walls that do
+ * not short out its field).
+ */
+import { interiorCellsFor } from "../grid.js";
+import { TFSF_OFFSET_CELLS, planeWaveGeometry } from "../source.js";
+import { AXES, finite, fmt, type CheckContext } from "./common.js";
+
+export type PlaneWave = ReturnType<typeof planeWaveGeometry>;
+
+/** The source's problems; returns its geometry when the direction is usable. */
+export function checkSource(ctx: CheckContext): PlaneWave | null {
+  const { spec, add, dx, size, lambdaOk } = ctx;
+  const { domain, source } = spec;
+  if (!lambdaOk) add("source.wavelength", "must be a positive number of metres");
+  if (!finite(source.amplitude)) add("source.amplitude", "must be a finite number of V/m");
+  const dir = source.direction;
+  const dirOk = dir.every(finite) && Math.hypot(dir[0], dir[1], dir[2]) > 0;
+  let geometry: ReturnType<typeof planeWaveGeometry> | null = null;
+  if (!dirOk) add("source.direction", "must be a finite, non-zero vector");
+  else geometry = planeWaveGeometry(source);
+  if (geometry) {
+    const a = geometry.axis;
+    const b = domain.boundary_conditions[a];
+    if (b !== "pml") {
+      add(
+        `domain.boundary_conditions[${a}]`,
+        `the plane wave propagates along ${AXES[a]}, so this boundary must be pml ` +
+          `(a ${b} boundary along the propagation axis would reflect it back into the source)`,
+      );
+    }
+    if (finite(size[a]) && finite(dx) && dx > 0) {
+      const cells = interiorCellsFor(size[a], dx);
+      const need = 2 * TFSF_OFFSET_CELLS + 2;
+      if (cells < need) {
+        add(
+          `domain.size[${a}]`,
+          `along the propagation axis ${AXES[a]} the domain needs at least ${need} cells ` +
+            `(${fmt(need * dx)} m) to hold the source plane; it has ${cells}`,
+        );
+      }
+    }
+    for (let t = 0; t < 3; t++) {
+      if (t === a) continue;
+      const bt = domain.boundary_conditions[t];
+      const u = 3 - a - t; // the other transverse axis
+      const e = geometry.polarization;
+      if (geometry.direction[t] !== 0 && bt !== "periodic") {
+        add(
+          "source.direction",
+          `oblique incidence (direction has a ${AXES[t]} component) needs a periodic ` +
+            `boundary along ${AXES[t]}; boundary_conditions[${t}] is ${bt}`,
+        );
+      } else if (bt === "pec" && Math.abs(e[u]) > 1e-9) {
+        add(
+          `domain.boundary_conditions[${t}]`,
+          `pec walls normal to ${AXES[t]} short out the plane wave's E along ${AXES[u]} ` +
+            `(${source.polarization} polarisation has E = (${e.map(fmt).join(", ")})); use ` +
+            "pmc, periodic or pml here, or the other polarisation",
+        );
+      } else if (bt === "pmc" && Math.abs(e[t]) > 1e-9) {
+        add(
+          `domain.boundary_conditions[${t}]`,
+          `pmc walls normal to ${AXES[t]} short out the plane wave's H (its E along ` +
+            `${AXES[t]} is ${fmt(e[t])}); use pec, periodic or pml here, or the other polarisation`,
+        );
+      }
+    }
+  }
+
+  return geometry;
+}
