@@ -69,7 +69,7 @@ if (meep.status !== 0) {
   console.error(meep.stderr.slice(-2000));
   throw new Error("Meep failed (is python3-meep installed?)");
 }
-const m = JSON.parse(meep.stdout.split("\n").find((l) => l.startsWith("{\"R\""))!) as {
+const m = JSON.parse(meep.stdout.split("\n").find((l) => l.startsWith('{"R"'))!) as {
   R: number[];
   T: number[];
   seconds: number;
