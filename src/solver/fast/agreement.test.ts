@@ -2,8 +2,9 @@
  * The fast kernel (WASM SIMD, shared memory, slabs over threads) against the reference
  * kernel on small 3-D problems that between them use every boundary kind, both signs of
  * every propagation axis, oblique (complex Bloch) incidence with the TFSF plane normal to x,
- * y and z, lossy and smoothed materials that cross the absorber, and multi-wavelength
- * monitors. The reference works in float64 arithmetic on float32 storage, the fast kernel in
+ * y and z, lossy and smoothed materials that cross the absorber, a dispersive sphere (the ADE
+ * pass: JavaScript on the reference backend, WebAssembly in the fast kernel), and
+ * multi-wavelength monitors. The reference works in float64 arithmetic on float32 storage, the fast kernel in
  * float32 throughout, so they agree to float32 rounding accumulated over the run: the bound
  * below is 1e-5 of the largest value compared, where a wrong sign, index or phase anywhere
  * gives differences of order 1.
@@ -12,6 +13,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation, type InternalRunOptions } from "../simulation.js";
+import { withUserMaterials } from "../dispersion/user.js";
 import { constantMaterials } from "../testing/index.js";
 import type { Boundary, SimulationSpec, Vec3 } from "../types.js";
 import { fieldEnergy } from "../yee.js";
@@ -19,7 +21,17 @@ import { fieldEnergy } from "../yee.js";
 const WAVELENGTH = 1e-6;
 const STEP = WAVELENGTH / 16;
 const TOLERANCE = 1e-5;
-const materials = constantMaterials({ glass: 4, lossy: { re: 3, im: 0.2 } });
+// The sphere is dispersive (a Lorentz and a weak Drude pole, stepped by the ADE pass on both
+// backends); the slab a constant lossy dielectric.
+const materials = withUserMaterials(constantMaterials({ lossy: { re: 3, im: 0.2 } }), {
+  glass: {
+    permittivity: 2,
+    poles: [
+      { type: "lorentz", delta_eps: 1.5, omega0: 3.8e15, gamma: 1e14 },
+      { type: "drude", omega_p: 1.5e15, gamma: 1e14 },
+    ],
+  },
+});
 
 interface Case {
   name: string;

@@ -23,6 +23,7 @@ import type { YeeLayout } from "../grid.js";
 import { MonitorRecorders } from "../monitors.js";
 import { INCIDENT_VALUES_PER_STEP } from "../tfsf.js";
 import { Command, ControlBlock, KernelFailure, MAX_BLOCK_STEPS, MAX_THREADS } from "./barrier.js";
+import { adeSweep, planAdeMemory, writeAdeTables, type AdeMemoryPlan } from "./ade-wasm.js";
 import { compileWat } from "./compile.js";
 import { kernelWat } from "./kernel-wat.js";
 import {
@@ -92,6 +93,7 @@ export class FastEngine implements Stepper {
   readonly memory: WasmMemory;
   readonly threads: number;
   readonly memoryPlan: FastMemoryPlan;
+  private readonly adePlan: AdeMemoryPlan | null;
   /** Time steps one sweep advances (configureBlocks). */
   readonly stepsPerSweep: number;
   private readonly problem: SteppingProblem;
@@ -110,13 +112,17 @@ export class FastEngine implements Stepper {
     const { layout, medium, plan } = problem;
     this.runs = [0, 1, 2].map((c) => buildMaterialRuns(layout, medium.index[c], c));
     const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
+    const sets = problem.complex ? 2 : 1;
+    const adePlan = problem.ade ? planAdeMemory(problem.ade, sets) : null;
     this.memoryPlan = planFastMemory(
       layout,
       pml,
       medium.ca.length,
       this.runs.map((r) => r.runs.length),
-      problem.complex ? 2 : 1,
+      sets,
+      adePlan?.bytes ?? 0,
     );
+    this.adePlan = adePlan;
     if (this.memoryPlan.totalBytes > MAX_MEMORY_BYTES) {
       throw new RangeError(
         `the grid needs ${(this.memoryPlan.totalBytes / 2 ** 30).toFixed(2)} GiB of kernel ` +
@@ -134,6 +140,7 @@ export class FastEngine implements Stepper {
       allocateFieldSet(layout, buffer, mp.fields + s * mp.setBytes),
     );
     writeKernelTables(buffer, mp, problem.kernelGrid, problem.profiles, medium, this.runs);
+    if (problem.ade && adePlan) writeAdeTables(buffer, mp.ade, adePlan, problem.ade);
     this.config = {
       n: [layout.n[0], layout.n[1], layout.n[2]],
       strides: [layout.strides[0], layout.strides[1], layout.strides[2]],
@@ -148,7 +155,10 @@ export class FastEngine implements Stepper {
       slabs: slabsFor(layout, this.threads),
       progress: mp.progress,
       tfsf: problem.tfsf,
-      ade: problem.ade,
+      ade:
+        problem.ade && adePlan
+          ? adeSweep(problem.ade, adePlan, mp.ade, mp.components, mp.setBytes, mp.sets)
+          : null,
     };
     this.stepsPerSweep = this.blockLength(problem.alignSteps, options.stepsPerSweep);
     this.monitors = new MonitorRecorders(problem.monitors);
@@ -217,6 +227,15 @@ export class FastEngine implements Stepper {
         node: zAbsorberExtent(p.cNode, ax.pmlLo, ax.pmlHi, layout.n[2]),
         half: zAbsorberExtent(p.cHalf, ax.pmlLo, ax.pmlHi, layout.n[2]),
       },
+      ade: this.adePlan
+        ? {
+            poleStart: this.memoryPlan.ade + this.adePlan.poleStart,
+            correction: this.memoryPlan.ade + this.adePlan.correction,
+            cP: this.memoryPlan.ade + this.adePlan.cP,
+            cJ: this.memoryPlan.ade + this.adePlan.cJ,
+            cE: this.memoryPlan.ade + this.adePlan.cE,
+          }
+        : null,
     });
     const module = await compileWat("fdtd-kernel", wat);
     const instance = await wasm.instantiate(module, { env: { memory: this.memory } });

@@ -4,7 +4,8 @@
  * Exports, each over one x-plane i of one field set (0 real, 1 imaginary):
  *   h(i, set)       H bulk update with the CPML ψ terms fused in,
  *   e(i, set)       E bulk update with the CPML ψ terms fused in,
- *   energy(i, set)  Σ ε·|E|² + η0²·|H|² over the padded plane (f64).
+ *   energy(i, set)  Σ ε·|E|² + η0²·|H|² over the padded plane (f64),
+ *   ade(…)          the dispersive cells of one plane and component (ade-wasm.ts), with poles.
  *
  * Per component c the curl is ∂_{d1}F_{d2} − ∂_{d2}F_{d1} with d1 = c+1, d2 = c+2 (mod 3), and
  * in an absorber slab normal to d the recursive-convolution term is added to the derivative
@@ -31,6 +32,7 @@
  * the components and folding 1/h into the coefficients where κ = 1.
  */
 import type { YeeLayout } from "../grid.js";
+import { adeWat } from "./ade-wasm.js";
 import type { FastMemoryPlan, PsiFacePlan } from "./memory-plan.js";
 
 export interface KernelWatInput {
@@ -55,6 +57,8 @@ export interface KernelWatInput {
    * wherever the CPML c is zero): the fused spans then fold it into ch and cb. Else null.
    */
   unitKappaStepM: number | null;
+  /** Absolute addresses of the ADE pass's tables (ade-wasm.ts), or null without poles. */
+  ade: { poleStart: number; correction: number; cP: number; cJ: number; cE: number } | null;
 }
 
 type Kind = "E" | "H";
@@ -929,6 +933,7 @@ class Generator {
   (func (export "e") (param $i i32) (param $set i32)
     (call $eplane (local.get $i) (local.get $set)))
   ${this.energy()}
+  ${this.input.ade ? adeWat(this.input.ade, f32c(this.input.flushBelow)) : ""}
 )`;
   }
 }

@@ -4,8 +4,8 @@
  * immediates, so a kernel is specific to one grid (it is generated and compiled per run).
  *
  *   [control block 4 KiB] [1-D tables: inverse steps, CPML b/c, ca/cb/ε] [material runs]
- *   [progress counters per x-plane] [CPML ψ, absorber slabs only, per field set]
- *   [field sets: 6 padded float32 arrays each]
+ *   [progress counters per x-plane] [dispersive cells' tables and state (ade-wasm.ts)]
+ *   [CPML ψ, absorber slabs only, per field set] [field sets: 6 padded float32 arrays each]
  *
  * Only the fields scale with the grid volume (24 bytes per cell, 48 for Bloch runs); runs and
  * ψ scale with rows and with the absorber's volume.
@@ -65,6 +65,8 @@ export interface FastMemoryPlan {
   psiStart: number;
   /** Bytes between the ψ arrays of field set 0 and those of set 1. */
   psiSetBytes: number;
+  /** Byte address of the dispersive cells' region (ade-wasm.ts: tables, then zeroed state). */
+  ade: number;
   /** Byte address of field set 0 and of each component in it. */
   fields: number;
   components: [number, number, number, number, number, number];
@@ -107,6 +109,8 @@ export function planFastMemory(
   /** Runs per E component (runs.ts). */
   runCounts: readonly number[],
   sets: number,
+  /** Bytes of the dispersive cells' tables and state (ade-wasm.ts), 0 for none. */
+  adeBytes = 0,
 ): FastMemoryPlan {
   const bump = new Bump(CONTROL_BYTES);
   const perAxis = (count: (a: number) => number) =>
@@ -124,6 +128,9 @@ export function planFastMemory(
   const runStart = perAxis(() => layout.padded[0] * layout.padded[1] + 1);
   const runsAt = perAxis((c) => Math.max(1, runCounts[c]));
   const progress = bump.take(2 * 4 * layout.padded[0]);
+  // Before psiStart: the set-up's page faulting zeroes words from there on, and this region
+  // holds tables as well as state.
+  const ade = bump.take(adeBytes);
 
   const psiStart = bump.offset;
   const faces: PsiFacePlan[] = absorberFaces(layout, pml).map((f) => {
@@ -172,6 +179,7 @@ export function planFastMemory(
     faces,
     psiStart,
     psiSetBytes,
+    ade,
     fields,
     components,
     setBytes,

@@ -29,9 +29,9 @@
  * shared memory.
  */
 import { GhostPlanes, type GhostCopies, type GhostCopy } from "../boundaries.js";
-import { AdeState, type AdeTerms } from "../dispersion/ade.js";
 import { INCIDENT_VALUES_PER_STEP, TfsfPlanes, type TfsfConfig } from "../tfsf.js";
 import type { Boundary } from "../types.js";
+import type { AdeSweep } from "./ade-wasm.js";
 import { INCIDENT_BYTE_OFFSET, KernelFailure, MAX_BLOCK_STEPS } from "./barrier.js";
 
 /** Everything a thread needs besides the memory and the compiled kernel (structured-clonable). */
@@ -53,8 +53,8 @@ export interface SweepConfig {
   /** Byte address of the progress counters (memory-plan.ts). */
   progress: number;
   tfsf: TfsfConfig | null;
-  /** The dispersive cells (dispersion/ade.ts); each thread keeps its own planes' state. */
-  ade: AdeTerms | null;
+  /** The dispersive cells' pass (ade-wasm.ts), or null without poles. */
+  ade: AdeSweep | null;
 }
 
 /**
@@ -75,6 +75,20 @@ export interface KernelExports {
   h(i: number, set: number): void;
   e(i: number, set: number): void;
   energy(i: number, set: number): number;
+  /** Present when the grid has dispersive cells (ade-wasm.ts). */
+  ade?(
+    q0: number,
+    q1: number,
+    field: number,
+    cells: number,
+    entry: number,
+    slot: number,
+    h: number,
+    e1: number,
+    e2: number,
+    p: number,
+    j: number,
+  ): void;
 }
 
 /** Counter value of ghost planes that nothing ever writes (PML, PEC): always ready. */
@@ -106,7 +120,6 @@ export class SlabSweeper {
   /** Task lists (kind, plane, level) per block depth, built on first use. */
   private readonly orders = new Map<number, Int32Array>();
   private readonly tfsf: TfsfPlanes | null;
-  private readonly ade: AdeState | null;
   /** Incident slot offset of the task being run (8 per step of the block). */
   private slotBase = 0;
 
@@ -150,7 +163,6 @@ export class SlabSweeper {
     this.linkLeft = !this.first || this.periodicX;
     this.linkRight = !this.last || this.periodicX;
     this.tfsf = cfg.tfsf ? new TfsfPlanes(cfg.tfsf, this.f, cfg) : null;
-    this.ade = cfg.ade ? new AdeState(cfg.ade, this.lo, this.taskHi, cfg.sets) : null;
   }
 
   /**
@@ -258,10 +270,24 @@ export class SlabSweeper {
     this.waitFor(H, i - 1, level);
     for (let s = 0; s < this.cfg.sets; s++) this.kernel.e(i, s);
     this.tfsf?.apply(i, false, this.incident, this.slotBase);
-    if (this.ade) for (let s = 0; s < this.cfg.sets; s++) this.ade.updatePlane(i, s, this.f[s]);
+    if (this.cfg.ade) this.adePlane(i, this.cfg.ade);
     this.ghosts.inPlane(i, this.cfg.ghosts.e);
     this.copyXPlanes(E, i, level);
     this.publish(E, i, level);
+  }
+
+  /** The dispersive cells of plane i, every component and field set (ade-wasm.ts). */
+  private adePlane(i: number, ade: AdeSweep): void {
+    const run = this.kernel.ade!;
+    for (let c = 0; c < 3; c++) {
+      const q0 = ade.planeStart[c][i + 1];
+      const q1 = ade.planeStart[c][i + 2];
+      if (q0 === q1) continue;
+      for (let s = 0; s < this.cfg.sets; s++) {
+        const a = ade.args[s][c];
+        run(q0, q1, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]);
+      }
+    }
   }
 
   /**
