@@ -36,8 +36,9 @@
  *   h^{n+1} = cP·P^{n+1} + cJ·J^{n+1} + cE·(2E^{n+1} + E^n),
  *   cP = −ω0²Δt²/D,   cJ = (1 − g + ω0²Δt²/4)/D,   cE = κ;
  *
- * per cell it also keeps E^n and E^{n−1}. All of it is float64, in plain JavaScript: about
- * 4 ns per pole and cell component on this machine (docs/benchmarks.md).
+ * per cell it also keeps E^n and E^{n−1}. AdeState below is the pass in JavaScript, float64,
+ * as the reference backend runs it; the fast kernel runs the same update as WebAssembly over
+ * its shared memory (fast/ade-wasm.ts), checked against this one by fast/agreement.test.ts.
  */
 import { EPS0 } from "../constants.js";
 import type { YeeLayout } from "../grid.js";
