@@ -141,8 +141,8 @@ export async function initFabrication(root) {
     for (const [i, material] of setup.materials.entries()) {
       const suggested = kit?.suggested_mapping[material] ?? null;
       const row = el("tr");
-      const name = el("th", material);
-      name.setAttribute("scope", "row");
+      // A td, not a row header: the table's headers are set in capitals, material names not.
+      const name = el("td", material, "mono");
       const cell = el("td");
       const input = /** @type {HTMLInputElement} */ (el("input"));
       input.type = "text";
