@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { hashPassword } from "../../src/auth/passwords.js";
 import { readGds } from "../../src/fabrication/gds/reader.js";
-import { GAP_NM, twoBlockSimulation } from "../helpers/fabrication.js";
+import { twoBlockSimulation } from "../helpers/fabrication.js";
 import { call, startService, waitForStatus, type TestService } from "../helpers/service.js";
 import { HttpClient, launchBrowser, type Browser } from "./helpers.js";
 

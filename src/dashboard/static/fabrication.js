@@ -1,5 +1,5 @@
 // @ts-check
-/* global document, fetch, FormData, URLSearchParams, HTMLElement, HTMLFormElement, HTMLInputElement, HTMLSelectElement, HTMLButtonElement, SVGElement */
+/* global document, fetch, FormData, URLSearchParams */
 /**
  * The job page's Fabrication panel (views/fabrication.ts): fills the layer mapping from the
  * chosen kit, exports the layout as GDS II, draws its merged polygons as SVG (one colour per
