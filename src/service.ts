@@ -95,6 +95,7 @@ export async function createService(
       accountService: accounts,
       jobs,
       storage,
+      fabrication,
       signingSecret: secret,
     }),
   );

@@ -2,7 +2,7 @@
  * `emsim` command line: dispatches to one module per command group.
  * Exit codes: 0 ok, 1 other failure, 2 usage, 3 authentication, 4 not found, 5 conflict (409),
  * 6 invalid request, 7 server not reachable, 8 checksum mismatch, 9 server error or rate
- * limit, 10 the job FAILED, 130 interrupted (docs/cli.md).
+ * limit, 10 the job FAILED, 11 design rules violated, 130 interrupted (docs/cli.md).
  */
 import { UsageError } from "./usage.js";
 
@@ -28,9 +28,19 @@ Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim log
   emsim plot result.h5 [--monitor M] [--component C] [--wavelength W] [--part abs|real|imag]
              [--slice I] [--out F.png]                 heat map or line plot as PNG
   emsim inspect result.h5                              monitors, shapes, materials, solver report
+
+Fabrication (docs/fabrication.md):
+  emsim gds ID --map Si=1/0 [--map SiO2=2/0] [--grid NM] [--z-um Z] [--out chip.gds]
+                                                       a job's layout as GDS II
+  emsim drc chip.gds|GDS_URL --pdk NAME [--min-feature NM] [--min-spacing NM] [--min-radius NM]
+                                                       design-rule check; exit 11 and a table
+                                                       of violations when it fails
+  emsim recipe chip.gds|GDS_URL|--job ID --pdk NAME    the process flow for a layout
+  emsim pdks                                           process design kits
   Every client command takes --json. Exit codes: 0 ok, 1 other failure, 2 usage, 3 auth,
   4 not found, 5 conflict (409), 6 invalid request, 7 server unreachable, 8 checksum mismatch,
-  9 server error or rate limited, 10 job failed, 130 interrupted (docs/cli.md).
+  9 server error or rate limited, 10 job failed, 11 design rules violated, 130 interrupted
+  (docs/cli.md).
 
 Configuration: environment variables EMSIM_* (see docs/configuration.md).
 `;
@@ -65,6 +75,14 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./commands/plot.js")).runPlot(rest);
       case "inspect":
         return await (await import("./commands/inspect.js")).runInspect(rest);
+      case "gds":
+        return await (await import("./commands/fabrication.js")).runGds(rest);
+      case "drc":
+        return await (await import("./commands/fabrication.js")).runDrc(rest);
+      case "recipe":
+        return await (await import("./commands/fabrication.js")).runRecipe(rest);
+      case "pdks":
+        return await (await import("./commands/fabrication.js")).runPdks(rest);
       case undefined:
       case "help":
       case "--help":

@@ -35,6 +35,8 @@ export const EXIT = {
   server: 9,
   /** The simulation ended FAILED (or was cancelled). */
   jobFailed: 10,
+  /** `emsim drc`: the layout violates a design rule (error severity). */
+  drcFailed: 11,
   /** Interrupted with Ctrl-C. */
   interrupted: 130,
 } as const;

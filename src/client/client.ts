@@ -4,7 +4,7 @@
  * (all of it). Errors are `EmsimApiError`, `EmsimNetworkError`, `EmsimChecksumError` and
  * `EmsimJobFailedError`; retries follow src/client/retry.ts.
  */
-import { rename, rm } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { downloadPart, type DownloadProgress } from "./download.js";
 import {
   EmsimApiError,
@@ -28,7 +28,15 @@ import {
 } from "./retry.js";
 import {
   isActive,
+  type DrcRequest,
+  type DrcResult,
   type Estimate,
+  type ExportGdsRequest,
+  type GdsExport,
+  type GdsUpload,
+  type Pdk,
+  type Recipe,
+  type RecipeRequest,
   type JobList,
   type JobRecord,
   type JobStatus,
@@ -101,6 +109,11 @@ export interface DownloadResult {
   sha256: string;
   /** Bytes reused from an earlier interrupted download (0 if it started fresh). */
   resumedFromBytes: number;
+}
+
+export interface GdsDownloadResult {
+  path: string;
+  bytes: number;
 }
 
 export interface QueueWaitInfo {
@@ -275,6 +288,79 @@ export class EmsimClient {
     return new URL(location, this.baseUrl + path).href;
   }
 
+  // ---------------------------------------------------------------- fabrication
+
+  /**
+   * Exports a job's structures, cut by a horizontal plane, as GDS II and stores the file
+   * (`POST /v1/fabrication/export-gds`). Lengths: `grid_resolution_nm` in nm, `z_um` in µm.
+   * The answer's `gds_url` is a signed address for `downloadGds`, `drc` and `recipe`.
+   * Retried like a read: a repeated export only stores a second copy.
+   */
+  exportGds(request: ExportGdsRequest, options: RequestOptions = {}): Promise<GdsExport> {
+    return this.json("POST", "/v1/fabrication/export-gds", {
+      ...options,
+      body: request,
+      kind: "idempotent",
+    });
+  }
+
+  /**
+   * Uploads a GDS II file made elsewhere (KLayout, gdstk, gdsfactory) as
+   * `application/octet-stream` (`POST /v1/fabrication/gds`); an unreadable file is an
+   * `EmsimApiError` 422 `gds_invalid` whose `detail` says what and where.
+   */
+  uploadGds(bytes: Uint8Array, options: RequestOptions = {}): Promise<GdsUpload> {
+    return this.json("POST", "/v1/fabrication/gds", {
+      ...options,
+      rawBody: bytes,
+      kind: "idempotent",
+    });
+  }
+
+  /**
+   * A design-rule check of a stored file (`POST /v1/fabrication/drc`) against a kit's rules,
+   * `rules` (nm) overriding them. `passed` is false when an error-severity rule is violated.
+   */
+  drc(request: DrcRequest, options: RequestOptions = {}): Promise<DrcResult> {
+    return this.json("POST", "/v1/fabrication/drc", {
+      ...options,
+      body: request,
+      kind: "idempotent",
+    });
+  }
+
+  /** An ordered process flow for a stored file or a job (`POST /v1/fabrication/recipe`). */
+  recipe(request: RecipeRequest, options: RequestOptions = {}): Promise<Recipe> {
+    return this.json("POST", "/v1/fabrication/recipe", {
+      ...options,
+      body: request,
+      kind: "idempotent",
+    });
+  }
+
+  /** The process design kits (`GET /v1/fabrication/pdks`). */
+  async listPdks(options: RequestOptions = {}): Promise<Pdk[]> {
+    return (await this.json<{ pdks: Pdk[] }>("GET", "/v1/fabrication/pdks", options)).pdks;
+  }
+
+  /**
+   * Saves the file behind a `gds_url` to `path` (written to `path.part`, then renamed). The
+   * address is signed, so the API key is not sent; connection failures and 5xx are retried.
+   */
+  async downloadGds(
+    gdsUrl: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<GdsDownloadResult> {
+    const url = new URL(gdsUrl, this.baseUrl).href;
+    const res = await this.send("GET", url, { ...options, absolute: true, anonymous: true });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const part = `${path}.part`;
+    await writeFile(part, bytes);
+    await rename(part, path);
+    return { path, bytes: bytes.length };
+  }
+
   // ---------------------------------------------------------------- workflows
 
   /**
@@ -403,7 +489,12 @@ export class EmsimClient {
   private async json<T>(
     method: string,
     path: string,
-    options: { body?: unknown; kind?: RequestKind; signal?: AbortSignal | undefined },
+    options: {
+      body?: unknown;
+      rawBody?: Uint8Array;
+      kind?: RequestKind;
+      signal?: AbortSignal | undefined;
+    },
   ): Promise<T> {
     const res = await this.send(method, path, options);
     const text = await res.text();
@@ -419,27 +510,34 @@ export class EmsimClient {
   /**
    * One API request with the retry policy applied. Resolves with any 2xx/3xx response; throws
    * `EmsimApiError` for an error status and `EmsimNetworkError` when the server is not
-   * reachable, once retrying is over.
+   * reachable, once retrying is over. `body` is sent as JSON, `rawBody` as
+   * application/octet-stream. `absolute`: `path` is a whole URL; `anonymous`: without the API
+   * key (a signed storage address).
    */
   private async send(
     method: string,
     path: string,
     options: {
       body?: unknown;
+      rawBody?: Uint8Array;
       kind?: RequestKind;
       signal?: AbortSignal | undefined;
       redirect?: "follow" | "manual";
+      absolute?: boolean;
+      anonymous?: boolean;
     },
   ): Promise<Response> {
-    const url = this.baseUrl + path;
+    const url = options.absolute ? path : this.baseUrl + path;
     const kind: RequestKind =
       options.kind ?? (method === "GET" || method === "HEAD" ? "idempotent" : "submit");
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.apiKey}`,
-      accept: "application/json",
-    };
-    let body: string | undefined;
-    if (options.body !== undefined) {
+    const headers: Record<string, string> = options.anonymous
+      ? {}
+      : { authorization: `Bearer ${this.apiKey}`, accept: "application/json" };
+    let body: string | Uint8Array | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      headers["content-type"] = "application/octet-stream";
+    } else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers["content-type"] = "application/json";
     }

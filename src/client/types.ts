@@ -3,6 +3,10 @@
  * the JSON schemas that validate requests (src/schema/simulation.ts) and serialise responses
  * (src/schema/responses.ts, where each field's description is), so they cannot drift apart.
  */
+import type { DrcSummary } from "../fabrication/drc/run.js";
+import type { Pdk } from "../fabrication/pdks.js";
+import type { RecipeStep } from "../fabrication/recipe.js";
+import type { DrcResponse, RecipeResponse } from "../schema/fabrication.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 
 export type { SimulationRequest };
@@ -29,3 +33,29 @@ export interface ErrorBody {
   error_code: string;
   [extra: string]: unknown;
 }
+
+export type {
+  DrcRequest,
+  DrcRules,
+  ExportGdsRequest,
+  ExportGdsResponse as GdsExport,
+  LayerMapping,
+  RecipeRequest,
+  UploadGdsResponse as GdsUpload,
+} from "../schema/fabrication.js";
+
+/**
+ * A design-rule check's answer (`POST /v1/fabrication/drc`); `summary_details` is loose in the
+ * response schema and typed here from the library's summary.
+ */
+export type DrcResult = Omit<DrcResponse, "summary_details"> & {
+  summary_details: DrcSummary & { pdk: string; file_warnings: string[] };
+};
+export type DrcViolation = DrcResult["violations"][number];
+
+/** A process recipe (`POST /v1/fabrication/recipe`), its steps typed from the library's. */
+export type Recipe = Omit<RecipeResponse, "steps"> & { steps: RecipeStep[] };
+export type { RecipeStep };
+
+/** A process design kit as `GET /v1/fabrication/pdks` lists it (src/fabrication/pdks.ts). */
+export type { Pdk };

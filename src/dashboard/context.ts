@@ -15,6 +15,7 @@ import {
 } from "../auth/sessions.js";
 import type { AccountService } from "../accounts/service.js";
 import type { Config } from "../config.js";
+import type { FabricationService } from "../fabrication/service.js";
 import type { JobService } from "../jobs/service.js";
 import type { StorageBackend } from "../storage/types.js";
 import type { Account, Stores } from "../store/types.js";
@@ -73,6 +74,8 @@ export interface DashboardDeps {
   accountService: AccountService;
   jobs: JobService;
   storage: StorageBackend;
+  /** GDS export, design-rule checks and recipes for the job page's Fabrication panel. */
+  fabrication: FabricationService;
   /** Keys the CSRF tokens (the service's signing secret). */
   signingSecret: string;
 }

@@ -34,6 +34,7 @@ import { accountRoutes } from "./routes/auth/account.js";
 import { inviteRoutes } from "./routes/auth/invite.js";
 import { setupRoutes } from "./routes/auth/setup.js";
 import { signInRoutes } from "./routes/auth/sign-in.js";
+import { fabricationRoutes } from "./routes/fabrication.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { keyRoutes } from "./routes/keys.js";
 import { crossSiteReason, setSecurityHeaders } from "./security.js";
@@ -236,6 +237,7 @@ export function dashboardPlugin(
     keyRoutes(app, d, forms);
     jobRoutes(app, d);
     apiRoutes(app, d, plots);
+    fabricationRoutes(app, d);
     accountRoutes(app, d);
   }
 

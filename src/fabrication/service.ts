@@ -72,6 +72,17 @@ export interface DrcResponse {
   summary_details: DrcResult["summary"] & { pdk: string; file_warnings: string[] };
 }
 
+/** A stored file's merged polygons per layer, for drawing (integer nm, rings as x, y pairs). */
+export interface LayoutGeometry {
+  /** Merged polygons per "layer/datatype": outlines and holes as flat [x0, y0, x1, y1, …]. */
+  layers: Record<string, Array<{ outline: number[]; holes: number[][] }>>;
+  /** [xmin, ymin, xmax, ymax] in nm, null for an empty layout. */
+  bbox_nm: [number, number, number, number] | null;
+  polygon_count: number;
+  /** True when the file has more than the polygons asked for; `layers` is then empty. */
+  too_large: boolean;
+}
+
 export class FabricationService {
   private running = 0;
   private readonly idle: Worker[] = [];
@@ -237,6 +248,30 @@ export class FabricationService {
       layers = source.layers;
     }
     return { ...generateRecipe(pdk, layers, options), pdk_title: pdk.title };
+  }
+
+  /**
+   * The merged polygons of a stored file, per layer (for the dashboard's drawing): merged as
+   * DRC merges them, so the drawing shows what the rules were checked on. Files with more than
+   * `maxPolygons` polygons are not returned (`too_large`).
+   */
+  async layout(accountId: string, gdsUrl: string, maxPolygons = 20_000): Promise<LayoutGeometry> {
+    const bytes = await this.fetchOwn(accountId, gdsUrl);
+    const info = (await this.inThread({ op: "inspect", bytes })) as InspectResult;
+    const base = { bbox_nm: info.bboxNm, polygon_count: info.polygonCount };
+    if (info.polygonCount > maxPolygons) return { ...base, layers: {}, too_large: true };
+    const merged = (await this.inThread({ op: "import", bytes, layers: info.layers })) as Extract<
+      ImportResult,
+      { ok: true }
+    >;
+    const layers: LayoutGeometry["layers"] = {};
+    for (const [key, polygons] of Object.entries(merged.layers)) {
+      layers[key] = polygons.map((p) => ({
+        outline: Array.from(p.outline),
+        holes: p.holes.map((h) => Array.from(h)),
+      }));
+    }
+    return { ...base, layers, too_large: false };
   }
 
   private pdk(name: string): Pdk {

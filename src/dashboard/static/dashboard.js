@@ -274,6 +274,10 @@ function start() {
   if (plots) {
     import("./plot.js").then((m) => m.initPlots(plots));
   }
+  const fabrication = document.getElementById("fabrication");
+  if (fabrication) {
+    import("./fabrication.js").then((m) => m.initFabrication(fabrication));
+  }
 }
 
 start();

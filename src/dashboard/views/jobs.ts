@@ -4,6 +4,7 @@
  */
 import type { JobRecord } from "../../jobs/records.js";
 import { html, type SafeHtml } from "../html.js";
+import { fabricationSection } from "./fabrication.js";
 import {
   formatBytes,
   formatDuration,
@@ -578,6 +579,7 @@ export function jobBody(view: JobView): SafeHtml {
       ${jobLive(job)}
     </section>
     ${job.status === "COMPLETED" ? plotsSection(job.job_id) : ""}
+    ${job.status === "COMPLETED" ? fabricationSection(job.job_id, view.csrf) : ""}
     <div class="grid-2">${detailsCard(job)} ${metadataCard(job, spec)}</div>
     ${
       job.solver_report

@@ -1,4 +1,4 @@
-import Type from "typebox";
+import { PdkListSchema } from "../../../schema/fabrication.js";
 import { errorResponses } from "../../schemas.js";
 import type { App, RouteDeps } from "../../types.js";
 
@@ -15,9 +15,7 @@ export function listPdksRoute(app: App, { fabrication }: RouteDeps): void {
         tags: ["fabrication"],
         security: [{ bearerAuth: [] }],
         response: {
-          200: Type.Object({
-            pdks: Type.Array(Type.Object({}, { additionalProperties: true })),
-          }),
+          200: PdkListSchema,
           ...errorResponses,
         },
       },

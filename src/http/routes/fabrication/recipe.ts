@@ -1,10 +1,10 @@
-import Type from "typebox";
 import { errors } from "../../../errors.js";
 import { findMaterial } from "../../../solver/materials.js";
 import type { SimulationSpec } from "../../../solver/types.js";
 import { errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
-import { GdsUrlSchema, LayerMappingSchema, fabricationErrors } from "./schemas.js";
+import { RecipeRequestSchema, RecipeResponseSchema } from "../../../schema/fabrication.js";
+import { fabricationErrors } from "./schemas.js";
 
 export function recipeRoute(app: App, { fabrication, jobs }: RouteDeps): void {
   app.post(
@@ -17,33 +17,9 @@ export function recipeRoute(app: App, { fabrication, jobs }: RouteDeps): void {
           "An ordered process flow for the layers a layout uses in a PDK: starting wafer, depositions, and per layer resist, lithography (mask layers and tone), develop, etch (depth from the kit's stack) or lift-off metal, strip; then cladding and planarisation. Give `gds_url` (a stored file) or `job_id` (the job's materials, mapped by `layer_mapping` or else to the kit layer patterning that material). Layers the kit cannot make are left out with a warning.",
         tags: ["fabrication"],
         security: [{ bearerAuth: [] }],
-        body: Type.Object(
-          {
-            gds_url: Type.Optional(GdsUrlSchema),
-            job_id: Type.Optional(Type.String({ maxLength: 64 })),
-            layer_mapping: Type.Optional(LayerMappingSchema),
-            pdk: Type.String({ maxLength: 64 }),
-            options: Type.Optional(
-              Type.Object(
-                {
-                  cladding: Type.Optional(Type.Boolean()),
-                  planarise: Type.Optional(Type.Boolean()),
-                },
-                { additionalProperties: false },
-              ),
-            ),
-          },
-          { additionalProperties: false },
-        ),
+        body: RecipeRequestSchema,
         response: {
-          200: Type.Object({
-            pdk: Type.String(),
-            pdk_title: Type.String(),
-            layers_used: Type.Array(Type.String()),
-            steps: Type.Array(Type.Object({}, { additionalProperties: true })),
-            warnings: Type.Array(Type.String()),
-            illustrative: Type.Boolean(),
-          }),
+          200: RecipeResponseSchema,
           ...fabricationErrors,
           ...errorResponses,
         },

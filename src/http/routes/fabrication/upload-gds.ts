@@ -1,8 +1,8 @@
-import Type from "typebox";
+import { UploadGdsResponseSchema } from "../../../schema/fabrication.js";
 import { errors } from "../../../errors.js";
 import { ErrorBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
-import { StoredGdsFields, fabricationErrors } from "./schemas.js";
+import { fabricationErrors } from "./schemas.js";
 
 /**
  * Upload of a GDS II file (application/octet-stream, at most config.fabrication.maxGdsBytes).
@@ -36,13 +36,7 @@ export function uploadGdsRoute(app: App, { fabrication, config }: RouteDeps): vo
         tags: ["fabrication"],
         security: [{ bearerAuth: [] }],
         response: {
-          201: Type.Object({
-            ...StoredGdsFields,
-            layer_keys: Type.Array(Type.String({ description: '"layer/datatype"' })),
-            cells: Type.Array(Type.String()),
-            top_cells: Type.Array(Type.String()),
-            warnings: Type.Array(Type.String()),
-          }),
+          201: UploadGdsResponseSchema,
           413: { ...ErrorBody, description: "The file is larger than the limit." },
           ...fabricationErrors,
           ...errorResponses,
