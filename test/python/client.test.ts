@@ -111,6 +111,10 @@ test("resumable, checksum-verified downloads", { skip }, () => unittest("test_do
 
 test("progress on a terminal, in a log, with tqdm", { skip }, () => unittest("test_progress"));
 
+test("fabrication: upload, design-rule check, recipe, kits and download", { skip }, () =>
+  unittest("test_fabrication"),
+);
+
 test("installs with pip --no-build-isolation, offline, and works installed", { skip }, async () => {
   // A copy, so building leaves nothing in the source tree; a venv that sees Debian's packages
   // (setuptools to build, numpy and friends to load results).

@@ -193,10 +193,12 @@ class Transport:
         path: str,
         *,
         body: Any = None,
+        raw: Optional[bytes] = None,
         query: Optional[Dict[str, Any]] = None,
         idempotent: Optional[bool] = None,
     ) -> Response:
-        """An API request; returns any 2xx/3xx answer, raises ApiError or EmsimConnectionError."""
+        """An API request with a JSON ``body`` or ``raw`` bytes (application/octet-stream);
+        returns any 2xx/3xx answer, raises ApiError or EmsimConnectionError."""
         url = self.base_url + path
         if query:
             pairs = {k: str(v) for k, v in query.items() if v is not None}
@@ -214,6 +216,9 @@ class Transport:
             except ValueError as err:  # NaN or infinity, which JSON cannot carry
                 raise ValueError(f"the request cannot be sent as JSON: {err}") from None
             headers["Content-Type"] = "application/json"
+        elif raw is not None:
+            data = bytes(raw)
+            headers["Content-Type"] = "application/octet-stream"
         retry = 0
         while True:
             failure: EmsimError

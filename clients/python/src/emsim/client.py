@@ -280,6 +280,90 @@ class Client:
             raise JobFailedError(job)
         return self.download(job["job_id"], path, progress=progress, job=job)
 
+    # ------------------------------------------------------------------ fabrication
+
+    def export_gds(
+        self,
+        job_id: str,
+        layer_mapping: Dict[str, Dict[str, int]],
+        grid_resolution_nm: float = 1,
+        z_um: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """Exports a job's structures, cut by a horizontal plane (``z_um``, default each
+        structure's centre), as GDS II (``POST /v1/fabrication/export-gds``);
+        ``layer_mapping`` is ``{"Si": {"layer": 1, "datatype": 0}, ...}``. The answer's
+        ``gds_url`` is a signed address for ``download_gds``, ``drc`` and ``recipe``."""
+        body: Dict[str, Any] = {
+            "job_id": job_id,
+            "layer_mapping": layer_mapping,
+            "grid_resolution_nm": grid_resolution_nm,
+        }
+        if z_um is not None:
+            body["z_um"] = z_um
+        return self._json("POST", "/v1/fabrication/export-gds", body=body, idempotent=True)
+
+    def upload_gds(self, gds: Union[bytes, str, os.PathLike]) -> Dict[str, Any]:
+        """Uploads a GDS II file made elsewhere (bytes or a path) as application/octet-stream
+        (``POST /v1/fabrication/gds``); an unreadable file is an ``ApiError`` 422
+        ``gds_invalid`` whose ``detail`` says what and where."""
+        data = gds if isinstance(gds, (bytes, bytearray)) else pathlib.Path(gds).read_bytes()
+        return self._json("POST", "/v1/fabrication/gds", raw=bytes(data), idempotent=True)
+
+    def drc(
+        self, gds_url: str, pdk: str, rules: Optional[Dict[str, float]] = None
+    ) -> Dict[str, Any]:
+        """A design-rule check of a stored file against a kit's rules
+        (``POST /v1/fabrication/drc``); ``rules`` (``min_feature_nm``, ``min_spacing_nm``,
+        ``min_radius_nm``) override the kit's. ``passed`` is false when an error-severity rule
+        is violated; ``violations`` says where."""
+        body: Dict[str, Any] = {"gds_url": gds_url, "pdk": pdk}
+        if rules:
+            body["rules"] = rules
+        return self._json("POST", "/v1/fabrication/drc", body=body, idempotent=True)
+
+    def recipe(
+        self,
+        pdk: str,
+        *,
+        gds_url: Optional[str] = None,
+        job_id: Optional[str] = None,
+        layer_mapping: Optional[Dict[str, Dict[str, int]]] = None,
+        options: Optional[Dict[str, bool]] = None,
+    ) -> Dict[str, Any]:
+        """An ordered process flow for a stored file or a job (``POST /v1/fabrication/recipe``),
+        with ``warnings`` for layers the kit cannot make."""
+        body: Dict[str, Any] = {"pdk": pdk}
+        for name, value in (
+            ("gds_url", gds_url),
+            ("job_id", job_id),
+            ("layer_mapping", layer_mapping),
+            ("options", options),
+        ):
+            if value is not None:
+                body[name] = value
+        return self._json("POST", "/v1/fabrication/recipe", body=body, idempotent=True)
+
+    def pdks(self) -> List[Dict[str, Any]]:
+        """The process design kits (``GET /v1/fabrication/pdks``): layers, stacks and rules."""
+        return self._json("GET", "/v1/fabrication/pdks")["pdks"]
+
+    def download_gds(self, gds_url: str, path: Union[str, os.PathLike]) -> pathlib.Path:
+        """Saves the file behind a ``gds_url`` to ``path`` (the signed address needs no key,
+        and the key is not sent to it); returns the path."""
+        target = pathlib.Path(path)
+        part = target.with_name(target.name + ".part")
+        try:
+            with self._http.open(gds_url, headers={"User-Agent": self._http.user_agent}) as res:
+                with open(part, "wb") as out:
+                    for chunk in iter(lambda: res.read(_CHUNK), b""):
+                        out.write(chunk)
+        except urllib.error.HTTPError as err:
+            raise self._http.api_error(error_response(err), "GET", gds_url) from None
+        except (urllib.error.URLError, OSError) as err:
+            raise self._http.connection_error(gds_url, err) from None
+        os.replace(part, target)
+        return target
+
     # ------------------------------------------------------------------ plumbing
 
     def _json(self, method: str, path: str, **kwargs: Any) -> Any:
