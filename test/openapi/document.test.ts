@@ -244,6 +244,15 @@ same<Parameters<EmsimClient["estimate"]>[0], JsonOf<Est["post"]["requestBody"]>>
 same<Answer<EmsimClient["estimate"]>, JsonOf<Est["post"]["responses"][200]>>(true);
 same<Answer<EmsimClient["materials"]>, JsonOf<Materials["get"]["responses"][200]>["materials"]>(true);
 same<FieldError, components["schemas"]["FieldError"]>(true);
+type ExportGds = paths["/v1/fabrication/export-gds"];
+type UploadGds = paths["/v1/fabrication/gds"];
+type Drc = paths["/v1/fabrication/drc"];
+type Recipe = paths["/v1/fabrication/recipe"];
+same<Parameters<EmsimClient["exportGds"]>[0], JsonOf<ExportGds["post"]["requestBody"]>>(true);
+same<Answer<EmsimClient["exportGds"]>, JsonOf<ExportGds["post"]["responses"][200]>>(true);
+same<Answer<EmsimClient["uploadGds"]>, JsonOf<UploadGds["post"]["responses"][201]>>(true);
+same<Parameters<EmsimClient["drc"]>[0], JsonOf<Drc["post"]["requestBody"]>>(true);
+same<Parameters<EmsimClient["recipe"]>[0], JsonOf<Recipe["post"]["requestBody"]>>(true);
 same<NonNullable<Parameters<EmsimClient["list"]>[0]>["status"], NonNullable<Sims["get"]["parameters"]["query"]>["status"]>(true);
 
 /** Every documented error body is one the SDK's EmsimApiError can carry. */
