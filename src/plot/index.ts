@@ -18,3 +18,4 @@ export {
   type FieldPlotOptions,
 } from "./field-plot.js";
 export { encodePng, PNG_SIGNATURE } from "./png.js";
+export { renderSpectra, spectraPng } from "./spectrum.js";

@@ -30,6 +30,18 @@ export interface ResultInfo {
   monitors: MonitorInfo[];
 }
 
+/** One flux monitor's spectrum (the file's /monitors/<name>/flux and cross-sections). */
+export interface Spectrum {
+  name: string;
+  /** transmittance, reflectance, flux or box (solver/types.ts FluxQuantity). */
+  quantity: string;
+  wavelengthsM: readonly number[];
+  /** The normalised flux; a box's net outflow in m². */
+  flux: readonly number[];
+  /** A box's cross-sections in m². */
+  crossSections?: { scattering: readonly number[]; absorption: readonly number[] };
+}
+
 /** A 2-D map of one component: value[i * ny2 + j] with axes `axes[0]` (rows) × `axes[1]`. */
 export interface FieldMap {
   monitor: string;
@@ -132,6 +144,32 @@ function monitorInfo(g: Group, name: string): MonitorInfo {
     y,
     z,
   };
+}
+
+/** The flux monitors' spectra of a result file (/monitors/<name> with type "flux"). */
+export async function readSpectra(path: string): Promise<Spectrum[]> {
+  return withResultFile(path, (file) => {
+    const monitors = file.get("monitors") as Group | null;
+    const out: Spectrum[] = [];
+    for (const name of monitors?.keys() ?? []) {
+      const g = monitors!.get(name) as Group;
+      if (String(g.attrs.type?.value) !== "flux") continue;
+      const values = (key: string) => {
+        const ds = g.get(key) as Dataset | null;
+        return ds ? Array.from(ds.value as Float64Array, Number) : null;
+      };
+      const scattering = values("scattering_cross_section");
+      const absorption = values("absorption_cross_section");
+      out.push({
+        name,
+        quantity: String(g.attrs.quantity?.value),
+        wavelengthsM: numbers(g.attrs.wavelengths?.value),
+        flux: values("flux") ?? [],
+        ...(scattering && absorption ? { crossSections: { scattering, absorption } } : {}),
+      });
+    }
+    return out;
+  });
 }
 
 export async function readResultInfo(path: string): Promise<ResultInfo> {

@@ -7,9 +7,12 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readResultInfo } from "../../src/results/read.js";
+import { runPlot } from "../../src/cli/commands/plot.js";
+import { defaultIo, type CommandIo } from "../../src/cli/output.js";
+import { readResultInfo, readSpectra } from "../../src/results/read.js";
+import { decodePng } from "../cli/helpers.js";
 import {
   call,
   smallSimulation,
@@ -117,6 +120,39 @@ test("a flux job: spectra in the job record and in the result file", async () =>
   // The CLI's and dashboard's reader still opens the file and lists every monitor.
   const info = await readResultInfo(path);
   assert.deepEqual(info.monitors.map((m) => m.name).sort(), ["R", "T", "box"]);
+
+  // The spectra read back as the job record has them, and `emsim plot` draws them.
+  const spectra = await readSpectra(path);
+  assert.deepEqual(spectra.map((x) => x.quantity).sort(), ["box", "reflectance", "transmittance"]);
+  const t = spectra.find((x) => x.name === "T")!;
+  for (let i = 0; i < 6; i++) assert.ok(Math.abs(t.flux[i] - T[i]) < 1e-5 * T[i]);
+  const out = join(tempDir(), "spectra.png");
+  const captured = { stdout: "", stderr: "" };
+  const code = await runPlot([path, "--spectrum", "--out", out], {
+    ...defaultIo(),
+    stdout: { write: (text: string) => ((captured.stdout += text), true) },
+    stderr: { write: (text: string) => ((captured.stderr += text), true) },
+  } as CommandIo);
+  assert.equal(code, 0, captured.stderr);
+  const png = decodePng(readFileSync(out));
+  // Curves in the order of the planes (blue, then orange): the transmittance's near 1, above
+  // the reflectance's near 0.
+  const rows = (rgb: number) => {
+    const ys: number[] = [];
+    for (let y = 0; y < png.height; y++) {
+      for (let x = Math.floor(png.width / 4); x < Math.floor((3 * png.width) / 4); x++) {
+        const i = (y * png.width + x) * 3;
+        if (((png.rgb[i]! << 16) | (png.rgb[i + 1]! << 8) | png.rgb[i + 2]!) === rgb) ys.push(y);
+      }
+    }
+    return ys.reduce((a, b) => a + b, 0) / ys.length;
+  };
+  const planes = spectra.filter((x) => x.quantity !== "box").map((x) => x.name);
+  const y = {
+    [planes[0]!]: rows((31 << 16) | (95 << 8) | 168),
+    [planes[1]!]: rows((204 << 16) | (85 << 8) | 0),
+  };
+  assert.ok(y.T! < y.R!, `T's curve (y ${y.T}) above R's (y ${y.R})`);
 });
 
 test("bad flux monitors and bands are refused with field errors", async () => {

@@ -16,6 +16,7 @@ import {
   call,
   freePort,
   smallSimulation,
+  waitForStatus,
   startService,
   tempDir,
   type TestService,
@@ -498,6 +499,45 @@ describe("jobs", () => {
       confirm: "yes",
     });
     assert.equal(cancel.res.status, 404);
+  });
+
+  test("a job with flux monitors shows its spectra, drawn from the job record", async () => {
+    await makeAccount("spectra@example.com");
+    await makeAccount("spectra-other@example.com");
+    const key = await svc.newKey("spectra@example.com", "spectra");
+    const band = { start: 1.3e-6, stop: 1.8e-6, points: 6 };
+    const plane = (name: string, z: number) => ({
+      name,
+      monitor_type: "flux",
+      center: [0, 0, z],
+      size: [0.05e-6, 0.05e-6, 0],
+      wavelengths: band,
+    });
+    const submitted = await call(svc.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation({ monitors: [plane("T", 1.2e-6), plane("R", -1e-6)] }),
+    });
+    assert.equal(submitted.status, 202, submitted.text);
+    const id = String(submitted.body.job_id);
+    await waitForStatus(svc.baseUrl, key, id, ["COMPLETED"]);
+    const owner = await signedIn("spectra@example.com");
+    const page = await owner.get(`/dashboard/jobs/${id}`);
+    assert.match(page.text, new RegExp(`<img[^>]*src="/dashboard/jobs/${id}/spectra.png"`));
+    const png = await owner.get(`/dashboard/jobs/${id}/spectra.png`);
+    assert.equal(png.res.status, 200);
+    assert.equal(png.res.headers.get("content-type"), "image/png");
+    assert.ok(png.text.startsWith("\uFFFDPNG"), "a PNG");
+    const other = await signedIn("spectra-other@example.com");
+    assert.equal((await other.get(`/dashboard/jobs/${id}/spectra.png`)).res.status, 404);
+    // A job without flux monitors has no spectra section and no image.
+    const plain = await call(svc.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation(),
+    });
+    const plainId = String(plain.body.job_id);
+    await waitForStatus(svc.baseUrl, key, plainId, ["COMPLETED"]);
+    assert.doesNotMatch((await owner.get(`/dashboard/jobs/${plainId}`)).text, /spectra\.png/);
+    assert.equal((await owner.get(`/dashboard/jobs/${plainId}/spectra.png`)).res.status, 404);
   });
 });
 

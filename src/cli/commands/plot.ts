@@ -1,12 +1,21 @@
 /**
  * `emsim plot result.h5 [--monitor M] [--component C] [--wavelength W] [--part abs|real|imag]
  * [--slice I] [--out plot.png]`: a PNG of one field component — a heat map with axes in µm
- * and a colour bar for plane and volume monitors, a line plot for line monitors.
+ * and a colour bar for plane and volume monitors, a line plot for line monitors, and the
+ * spectrum of flux monitors (one named with --monitor, or all of them with --spectrum or when the
+ * file has no field monitor to draw).
  */
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
-import { readFieldMap, readResultInfo, type MonitorInfo } from "../../results/read.js";
+import {
+  readFieldMap,
+  readResultInfo,
+  readSpectra,
+  type MonitorInfo,
+  type Spectrum,
+} from "../../results/read.js";
 import { FIELD_PARTS, fieldPlotPng, type FieldPart } from "../../plot/field-plot.js";
+import { spectraPng } from "../../plot/spectrum.js";
 import {
   CliError,
   defaultIo,
@@ -20,7 +29,7 @@ import type { StructureSpec } from "../../solver/types.js";
 import { parse, UsageError } from "../usage.js";
 
 export const PLOT_USAGE =
-  "emsim plot <result.h5> [--monitor M] [--component Ex|Ey|Ez|Hx|Hy|Hz] [--wavelength W] [--part abs|real|imag] [--slice INDEX] [--out FILE.png] [--no-outline] [--json]";
+  "emsim plot <result.h5> [--monitor M] [--spectrum] [--component Ex|Ey|Ez|Hx|Hy|Hz] [--wavelength W] [--part abs|real|imag] [--slice INDEX] [--out FILE.png] [--no-outline] [--json]";
 
 /** "1.55e-6", "1.55um", "1.55µm", "1550nm" → metres. */
 export function parseWavelength(text: string): number {
@@ -70,6 +79,7 @@ export async function runPlot(args: string[], io: CommandIo = defaultIo()): Prom
       slice: { type: "string" },
       out: { type: "string", short: "o" },
       "no-outline": { type: "boolean" },
+      spectrum: { type: "boolean" },
       json: { type: "boolean" },
     },
     true,
@@ -94,7 +104,26 @@ export async function runPlot(args: string[], io: CommandIo = defaultIo()): Prom
 
   return runClientCommand(io, async () => {
     const info = await readResult(file);
-    const plottable = info.monitors.filter((m) => monitorKind(m) !== "point");
+    const spectra = await readSpectra(file);
+    const fluxNames = new Set(spectra.map((s) => s.name));
+    const chosenFlux = values.monitor !== undefined && fluxNames.has(values.monitor);
+    const plottable = info.monitors.filter(
+      (m) => monitorKind(m) !== "point" && !fluxNames.has(m.name),
+    );
+    if (
+      values.spectrum ||
+      chosenFlux ||
+      (values.monitor === undefined && plottable.length === 0 && spectra.length > 0)
+    ) {
+      const shown = chosenFlux ? spectra.filter((s) => s.name === values.monitor) : spectra;
+      if (shown.length === 0) {
+        throw new CliError(
+          `${file} has no flux monitor (see 'emsim inspect ${file}')`,
+          EXIT.failure,
+        );
+      }
+      return writeSpectra(io, out, shown, `spectra of ${shown.map((s) => s.name).join(", ")}`);
+    }
     let monitor: MonitorInfo | undefined;
     if (values.monitor !== undefined) {
       monitor = info.monitors.find((m) => m.name === values.monitor);
@@ -185,6 +214,32 @@ export async function runPlot(args: string[], io: CommandIo = defaultIo()): Prom
     }
     return EXIT.ok;
   });
+}
+
+/** Writes the spectra's PNG and says so (or, with --json, what it holds). */
+async function writeSpectra(
+  io: CommandIo,
+  out: string,
+  spectra: Spectrum[],
+  title: string,
+): Promise<number> {
+  const png = spectraPng(spectra, title);
+  await writeFile(out, png);
+  if (io.json) {
+    printJson(io, {
+      out,
+      bytes: png.length,
+      spectra: spectra.map((s) => ({
+        monitor: s.name,
+        quantity: s.quantity,
+        points: s.flux.length,
+      })),
+    });
+  } else {
+    io.stderr.write(`plotted ${title}\n`);
+    io.stdout.write(`${out}\n`);
+  }
+  return EXIT.ok;
 }
 
 /** Opens a result file with messages that say what is wrong with it. */

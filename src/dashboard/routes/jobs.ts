@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { DashboardError, field, type Dashboard } from "../context.js";
-import { cancelConfirmBody, jobBody, jobsBody } from "../views/jobs.js";
+import { spectraPng } from "../../plot/spectrum.js";
+import { cancelConfirmBody, jobBody, jobsBody, spectraOfReport } from "../views/jobs.js";
 
 type JobParams = { Params: { id: string } };
 
@@ -49,6 +50,20 @@ export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
       wide: true,
       body: jobBody({ job: jobs.record(row), specJson: row.specJson, csrf: d.csrfFor(req, reply) }),
     });
+  });
+
+  // The flux monitors' spectra, drawn from the job record (no result file needed) by the same
+  // plotting code as the CLI's `emsim plot`.
+  app.get<JobParams>("/jobs/:id/spectra.png", async (req, reply) => {
+    const { account } = d.requireAccount(req);
+    const record = jobs.record(await jobs.getOwnJob(account.id, jobIdOf(req.params.id)));
+    const spectra = spectraOfReport(record.solver_report);
+    if (spectra.length === 0) throw new DashboardError(404, "This job has no flux monitors.");
+    const png = spectraPng(spectra, `spectra of job ${record.job_id.slice(0, 8)}`);
+    return reply
+      .header("Content-Type", "image/png")
+      .header("Cache-Control", "private, max-age=3600")
+      .send(png);
   });
 
   app.get<JobParams>("/jobs/:id/download", async (req, reply) => {

@@ -2,6 +2,7 @@
  * Jobs: the account's list (live while jobs run), one job's page with its progress, details,
  * result download and field plots, and the cancel confirmation.
  */
+import type { Spectrum } from "../../results/read.js";
 import type { JobRecord } from "../../jobs/records.js";
 import { html, type SafeHtml } from "../html.js";
 import { fabricationSection } from "./fabrication.js";
@@ -438,6 +439,45 @@ function jobHead(job: JobRecord, csrf: string): SafeHtml {
     </div>`;
 }
 
+/** The flux monitors' spectra in a job record's solver report (worker/report.ts's shape). */
+export function spectraOfReport(report: JobRecord["solver_report"]): Spectrum[] {
+  const flux = (report as { flux?: Record<string, Record<string, unknown>> } | null | undefined)
+    ?.flux;
+  if (!flux) return [];
+  const numbers = (v: unknown) => (Array.isArray(v) ? v.map((x) => Number(x ?? NaN)) : []);
+  return Object.entries(flux).map(([name, m]) => ({
+    name,
+    quantity: String(m.quantity),
+    wavelengthsM: numbers(m.wavelengths_m),
+    flux: numbers(m.flux),
+    ...(m.scattering_cross_section_m2 && m.absorption_cross_section_m2
+      ? {
+          crossSections: {
+            scattering: numbers(m.scattering_cross_section_m2),
+            absorption: numbers(m.absorption_cross_section_m2),
+          },
+        }
+      : {}),
+  }));
+}
+
+/** The spectra of a completed job's flux monitors, as an image (routes/jobs.ts draws it). */
+function spectraSection(id: string): SafeHtml {
+  return html`<section class="card" id="spectra" aria-labelledby="spectra-title">
+    <h2 id="spectra-title">Spectra</h2>
+    <p class="muted">
+      Flux monitors against wavelength (transmittance and reflectance as fractions of the incident
+      power; a box's cross-sections in µm²). The numbers are in the solver report below and in the
+      result file.
+    </p>
+    <img
+      class="spectra"
+      src="/dashboard/jobs/${id}/spectra.png"
+      alt="Spectra of the job's flux monitors against wavelength"
+    />
+  </section>`;
+}
+
 /** The interactive field plots of a completed job (drawn by the dashboard's plot script). */
 function plotsSection(id: string): SafeHtml {
   return html`<section
@@ -578,6 +618,11 @@ export function jobBody(view: JobView): SafeHtml {
     >
       ${jobLive(job)}
     </section>
+    ${
+      job.status === "COMPLETED" && spectraOfReport(job.solver_report).length > 0
+        ? spectraSection(job.job_id)
+        : ""
+    }
     ${job.status === "COMPLETED" ? plotsSection(job.job_id) : ""}
     ${job.status === "COMPLETED" ? fabricationSection(job.job_id, view.csrf) : ""}
     <div class="grid-2">${detailsCard(job)} ${metadataCard(job, spec)}</div>
