@@ -3,6 +3,7 @@
  * process: HTTP latency by route, jobs by status, queue depth, solver throughput and the
  * process's default metrics.
  */
+import { availableParallelism, cpus, totalmem } from "node:os";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { JobQueue } from "../store/types.js";
 import { JOB_STATUSES } from "../store/types.js";
@@ -14,8 +15,23 @@ export class ServiceMetrics {
   private readonly jobDuration: Histogram<"status">;
   private readonly solverThroughput: Gauge;
 
-  constructor(queue: JobQueue) {
+  constructor(queue: JobQueue, solverBackend = "auto") {
     collectDefaultMetrics({ register: this.registry });
+    // What the solver's speed depends on: the machine and the backend this process runs.
+    new Gauge({
+      name: "emsim_machine_info",
+      help: "The machine and solver backend of this process (value 1; facts in the labels)",
+      labelNames: ["cpu", "cores", "memory_bytes", "solver_backend"],
+      registers: [this.registry],
+    }).set(
+      {
+        cpu: cpus()[0]?.model.trim() ?? "unknown",
+        cores: String(availableParallelism()),
+        memory_bytes: String(totalmem()),
+        solver_backend: solverBackend,
+      },
+      1,
+    );
     this.httpDuration = new Histogram({
       name: "emsim_http_request_duration_seconds",
       help: "HTTP request duration by route",

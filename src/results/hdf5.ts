@@ -259,6 +259,11 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     str(solver, "kernel", r.kernel);
     i64(solver, "threads", r.threads);
     i64(solver, "steps_per_sweep", r.stepsPerSweep);
+    f64(solver, "setup_seconds", r.setupSeconds);
+    f64(solver, "stepping_seconds", r.steppingSeconds);
+    i64(solver, "machine_cores", r.machine.cores);
+    str(solver, "machine_cpu", r.machine.cpu);
+    f64(solver, "machine_memory_bytes", r.machine.memoryBytes);
     str(solver, "notes", r.notes.join("\n"));
 
     const materials = file.create_group("materials");

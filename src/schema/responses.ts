@@ -120,6 +120,24 @@ export const SolverReportSchema = Type.Object(
     kernel: Type.String({ description: "The solver backend that ran the job." }),
     threads: Type.Integer(),
     steps_per_sweep: Type.Integer({ description: "Time steps per sweep (temporal blocking)." }),
+    setup_seconds: Type.Optional(
+      Type.Number({
+        description: "Seconds before the first time step: grid, painting, kernels, threads.",
+      }),
+    ),
+    stepping_seconds: Type.Optional(
+      Type.Number({ description: "Seconds of time stepping (what mcells_per_second divides by)." }),
+    ),
+    machine: Type.Optional(
+      Type.Object(
+        {
+          cores: Type.Integer({ description: "Logical cores of the machine that ran the job." }),
+          cpu: Type.String(),
+          memory_bytes: Type.Number(),
+        },
+        { description: "Where the speed depends on the machine: what ran the job." },
+      ),
+    ),
     notes: Type.Array(Type.String(), { description: "Approximations that apply to this run." }),
     flux: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {

@@ -4,6 +4,7 @@
  * and the assembly of the result. Each concern is one piece below; `stepToEnd` only runs the
  * loop and asks them at the checkpoints.
  */
+import { availableParallelism, cpus, totalmem } from "node:os";
 import { FdtdSimulation, type InternalRunOptions, type MaterialResolver } from "./simulation.js";
 import {
   FIELD_COMPONENTS,
@@ -441,6 +442,13 @@ function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: n
     mcellsPerSecond: seconds > 0 ? (cells * sim.stepIndex) / seconds / 1e6 : 0,
     kernel: sim.backend.name,
     threads: sim.threads,
+    setupSeconds: Math.max(0, wallSeconds - seconds),
+    steppingSeconds: seconds,
+    machine: {
+      cores: availableParallelism(),
+      cpu: cpus()[0]?.model.trim() ?? "unknown",
+      memoryBytes: totalmem(),
+    },
     stepsPerSweep: sim.stepsPerSweep,
     notes,
   };

@@ -298,6 +298,12 @@ export interface RunReport {
   /** The backend that stepped the fields: "wasm" or "reference". */
   kernel: BackendName;
   threads: number;
+  /** Seconds of the run before the first time step (grid, painting, kernels, threads). */
+  setupSeconds: number;
+  /** Seconds of time stepping (what mcellsPerSecond divides by). */
+  steppingSeconds: number;
+  /** The machine the speed depends on: logical cores, CPU model, memory. */
+  machine: { cores: number; cpu: string; memoryBytes: number };
   /** Time steps the backend advanced per sweep (temporal blocking); 1 for the reference. */
   stepsPerSweep: number;
   /** Approximations that apply to this run (e.g. plane wave with transverse PML). */

@@ -49,6 +49,9 @@ export function solverReport(result: SolverResult): SolverReport {
     kernel: r.kernel,
     threads: r.threads,
     steps_per_sweep: r.stepsPerSweep,
+    setup_seconds: r.setupSeconds,
+    stepping_seconds: r.steppingSeconds,
+    machine: { cores: r.machine.cores, cpu: r.machine.cpu, memory_bytes: r.machine.memoryBytes },
     notes: r.notes,
     ...(result.fluxMonitors.length > 0 ? { flux: fluxSummary(result.fluxMonitors) } : {}),
   };

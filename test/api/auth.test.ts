@@ -132,6 +132,11 @@ test("/health, /metrics, /openapi.json and /docs need no key; everything under /
   assert.match(metrics.text, /emsim_jobs\{status="QUEUED"\}/);
   assert.match(metrics.text, /emsim_http_request_duration_seconds_bucket/);
   assert.match(metrics.text, /process_cpu_user_seconds_total/);
+  // What the solver's speed depends on.
+  assert.match(
+    metrics.text,
+    /emsim_machine_info\{cpu="[^"]+",cores="\d+",memory_bytes="\d+",solver_backend="\w+"\} 1/,
+  );
   assert.equal((await call(svc.baseUrl, "GET", "/openapi.json")).status, 200);
   assert.equal((await call(svc.baseUrl, "GET", "/docs")).status, 200);
   for (const [method, path] of [

@@ -125,6 +125,14 @@ test("submit, poll, 409s while active, download a verified HDF5 result", async (
     assert.ok(Number((f.get("solver") as Group).attrs.steps_run!.value) > 0);
     const stepsPerSweep = Number((f.get("solver") as Group).attrs.steps_per_sweep!.value);
     assert.ok([1, 2, 4].includes(stepsPerSweep), String(stepsPerSweep));
+    // Where the time went and what the speed depended on.
+    const solver = (f.get("solver") as Group).attrs;
+    const setup = Number(solver.setup_seconds!.value);
+    const stepping = Number(solver.stepping_seconds!.value);
+    const wall = Number(solver.wall_seconds!.value);
+    assert.ok(setup > 0 && stepping > 0 && Math.abs(setup + stepping - wall) < 1e-6 * wall + 1e-9);
+    assert.ok(Number(solver.machine_cores!.value) >= 1);
+    assert.ok(String(solver.machine_cpu!.value).length > 0);
   } finally {
     f.close();
   }
