@@ -14,9 +14,7 @@ import { storeUnavailability, type StoreUnavailability } from "../store/errors.j
 import type { JobQueue, JobRow, JobStatus, ReadScope } from "../store/types.js";
 import { CANCELLED_BEFORE_START } from "./lifecycle.js";
 import { retryAfterSeconds, toJobRecord, type JobRecord } from "./records.js";
-
-/** Million cell-updates per second assumed for estimates until a job has been measured. */
-const DEFAULT_MCELLS_PER_SECOND = 100;
+import { RunTimeModel, type RunObservation } from "./timing.js";
 
 export interface Estimate {
   grid: number[];
@@ -33,8 +31,8 @@ export interface Estimate {
 
 export class JobService {
   private refusedWrite: { atMs: number; reason: StoreUnavailability } | null = null;
-  /** Running average of measured solver throughput, for time estimates. */
-  private measuredMcellsPerSecond: number | null = null;
+  /** Run times learned from completed jobs, for estimates (timing.ts). */
+  private readonly runTimes = new RunTimeModel();
 
   constructor(
     private readonly store: JobQueue,
@@ -46,12 +44,9 @@ export class JobService {
     return toJobRecord(job, this.config.baseUrl);
   }
 
-  noteThroughput(mcellsPerSecond: number): void {
-    if (!(mcellsPerSecond > 0) || !Number.isFinite(mcellsPerSecond)) return;
-    this.measuredMcellsPerSecond =
-      this.measuredMcellsPerSecond === null
-        ? mcellsPerSecond
-        : 0.7 * this.measuredMcellsPerSecond + 0.3 * mcellsPerSecond;
+  /** Learns run times from a completed job's report (worker). */
+  noteRun(run: RunObservation): void {
+    this.runTimes.observe(run);
   }
 
   /** The deployment's limits and the configured solver backend, whose bound applies too. */
@@ -60,7 +55,7 @@ export class JobService {
   }
 
   private toEstimate(e: RunEstimate): Estimate {
-    const rate = this.measuredMcellsPerSecond ?? DEFAULT_MCELLS_PER_SECOND;
+    const rate = this.runTimes.mcellsPerSecond(e.totalCells);
     return {
       grid: e.grid,
       interior_grid: e.interiorGrid,
@@ -70,7 +65,7 @@ export class JobService {
       monitor_samples: e.monitorSamples,
       memory_bytes: e.memoryBytes,
       result_bytes: e.resultBytes,
-      estimated_seconds: Math.ceil((e.totalCells * e.timeSteps) / (rate * 1e6)),
+      estimated_seconds: Math.ceil(this.runTimes.seconds(e.totalCells, e.timeSteps)),
       mcells_per_second_assumed: Math.round(rate * 10) / 10,
     };
   }

@@ -249,7 +249,12 @@ export class JobWorker {
       throw err;
     }
     if (ok) {
-      this.jobs?.noteThroughput(rate);
+      this.jobs?.noteRun({
+        cells: report.cells,
+        steps: report.steps_run,
+        steppingSeconds: report.stepping_seconds ?? 0,
+        setupSeconds: report.setup_seconds ?? 0,
+      });
       this.metrics?.jobFinished("COMPLETED", seconds, rate);
       this.log.info({ jobId: job.jobId, seconds, mcellsPerSecond: rate }, "job completed");
     } else {
