@@ -250,7 +250,8 @@ export class SlabSweeper {
   private publish(kind: number, plane: number, level: number): void {
     const idx = kind * this.planes + plane + 1;
     Atomics.store(this.progress, idx, level);
-    Atomics.notify(this.progress, idx);
+    // Alone, nobody waits on a counter (a tenth of a small job's stepping time otherwise).
+    if (this.cfg.slabs.length > 1) Atomics.notify(this.progress, idx);
   }
 
   /** H of plane i to `level` steps, then its TFSF terms and ghosts. */
