@@ -1,8 +1,9 @@
 /**
  * Plots of one field component from a result file (a `FieldMap` of src/results/read.ts): a
  * heat map with axes in micrometres and a colour bar for plane and volume monitors, a line
- * plot for line monitors. |E| uses viridis from zero; real and imaginary parts use the
- * diverging map, symmetric about zero so that white means zero.
+ * plot for line monitors. |E| uses the sequential map from zero; real and imaginary parts use
+ * the diverging map, symmetric about zero so that white means zero (colormap.ts, the
+ * dashboard's maps too).
  */
 import type { FieldMap } from "../results/read.js";
 import { Canvas } from "./canvas.js";
@@ -18,7 +19,7 @@ import {
   TICK,
   X_AXIS_HEIGHT,
 } from "./line-chart.js";
-import { colorAt, diverging, viridis, type Rgb } from "./colormap.js";
+import { colorAt, diverging, sequential, type Rgb } from "./colormap.js";
 import { LINE_HEIGHT, textWidth } from "./font.js";
 import { encodePng } from "./png.js";
 import { structureAt, type Point3 } from "./structures.js";
@@ -158,7 +159,7 @@ export function fieldPlotPng(map: FieldMap, options: FieldPlotOptions): Buffer {
 function renderHeatMap(map: FieldMap, options: FieldPlotOptions): Canvas {
   const values = fieldValues(map, options.part);
   const [vmin, vmax] = valueRange(values, options.part);
-  const cmap = options.part === "abs" ? viridis : diverging;
+  const cmap = options.part === "abs" ? sequential : diverging;
   const [uLo, uHi] = cellEdges(map.u);
   const [vLo, vHi] = cellEdges(map.v);
 

@@ -6,7 +6,8 @@
  * plot of |E| and the real part of a component for line monitors. Data come from the
  * dashboard's JSON endpoints as 16-bit integers (see src/dashboard/plots.ts).
  */
-import { diverging, paint, sequential } from "./colormap.js";
+// The colour maps are the plotting core's (src/plot/colormap.ts, compiled; assets.ts serves it).
+import { diverging, paint, sequential } from "./plot-colormap.js";
 
 /**
  * @typedef {{ name: string, kind: "point"|"line"|"plane"|"volume", axes: string[],
@@ -658,7 +659,7 @@ class FieldPlots {
     const bar = ctx.createLinearGradient(0, y0 + h, 0, y0);
     for (let i = 0; i <= 16; i++) {
       const k = Math.round((i / 16) * 255) * 3;
-      bar.addColorStop(i / 16, `rgb(${map.table[k]},${map.table[k + 1]},${map.table[k + 2]})`);
+      bar.addColorStop(i / 16, `rgb(${map.lut[k]},${map.lut[k + 1]},${map.lut[k + 2]})`);
     }
     ctx.fillStyle = bar;
     ctx.fillRect(bx, y0, bw, h);
