@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import type TypeScript from "typescript";
 
 export interface Asset {
   body: Buffer;
@@ -42,7 +43,7 @@ function coreModule(name: string): Buffer {
   const compiled = fileURLToPath(new URL(`../plot/${name}.js`, import.meta.url));
   if (existsSync(compiled)) return readFileSync(compiled);
   const source = fileURLToPath(new URL(`../plot/${name}.ts`, import.meta.url));
-  const ts = createRequire(import.meta.url)("typescript") as typeof import("typescript");
+  const ts = createRequire(import.meta.url)("typescript") as typeof TypeScript;
   const out = ts.transpileModule(readFileSync(source, "utf8"), {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
   });
