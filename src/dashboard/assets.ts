@@ -33,7 +33,10 @@ export function staticDir(): string {
 }
 
 /** Modules of the plotting core (src/plot) the dashboard's scripts import, by served name. */
-const CORE_MODULES: Record<string, string> = { "plot-colormap.js": "colormap" };
+const CORE_MODULES: Record<string, string> = {
+  "plot-colormap.js": "colormap",
+  "plot-ticks.js": "ticks",
+};
 
 /**
  * A plotting-core module as browser JavaScript: the compiled file beside this one (dist/), or,

@@ -553,6 +553,10 @@ describe("static files", () => {
     assert.doesNotMatch(text, /: Colormap|interface /, "JavaScript, not TypeScript");
     const plot = await (await fetch(`${svc.baseUrl}/dashboard/static/plot.js`)).text();
     assert.match(plot, /from "\.\/plot-colormap\.js"/);
+    assert.match(plot, /from "\.\/plot-ticks\.js"/);
+    const ticks = await fetch(`${svc.baseUrl}/dashboard/static/plot-ticks.js`);
+    assert.equal(ticks.status, 200);
+    assert.match(await ticks.text(), /export function niceTicks/);
     assert.equal((await fetch(`${svc.baseUrl}/dashboard/static/colormap.js`)).status, 404);
   });
 });
