@@ -16,7 +16,8 @@ import { hashPassword } from "../../src/auth/passwords.js";
 import { diverging, sequential, type Colormap } from "../../src/plot/colormap.js";
 import { call, startService, waitForStatus, type TestService } from "../helpers/service.js";
 import { launchBrowser, type Browser } from "./helpers.js";
-import { compareImages, decodePng, type RgbaImage } from "./images.js";
+import { decodePng, type DecodedPng } from "../cli/helpers.js";
+import { compareImages } from "./images.js";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
 const UPDATE = process.env.EMSIM_UPDATE_PLOT_REFERENCES === "1";
@@ -130,9 +131,7 @@ async function matchesReference(name: string): Promise<void> {
     writeFileSync(`/tmp/emsim-actual-${name}`, png);
     assert.fail(
       `${name}: the plot differs from the reference (${
-        diff
-          ? `${diff.differing} of ${diff.total} pixels, up to ${diff.maxDelta}`
-          : "another size"
+        diff ? `${diff.differing} of ${diff.total} pixels, up to ${diff.maxDelta}` : "another size"
       }); the screenshot is /tmp/emsim-actual-${name}`,
     );
   }
@@ -161,9 +160,9 @@ test("the pages broke no policy and threw nothing", () => {
 });
 
 /** The image with every colour near an entry of map `from` replaced by that entry of `to`. */
-function recoloured(image: RgbaImage, from: Colormap, to: Colormap): RgbaImage {
-  const data = Uint8Array.from(image.data);
-  for (let p = 0; p < data.length; p += 4) {
+function recoloured(image: DecodedPng, from: Colormap, to: Colormap): DecodedPng {
+  const data = Uint8Array.from(image.rgb);
+  for (let p = 0; p < data.length; p += 3) {
     let best = -1;
     let bestDistance = 12;
     for (let i = 0; i < 256; i++) {
@@ -175,7 +174,7 @@ function recoloured(image: RgbaImage, from: Colormap, to: Colormap): RgbaImage {
     }
     if (best >= 0) data.set(to.lut.subarray(3 * best, 3 * best + 3), p);
   }
-  return { ...image, data };
+  return { ...image, rgb: data };
 }
 
 test("the comparison would notice another colour map", { skip: UPDATE }, () => {
