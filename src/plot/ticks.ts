@@ -1,19 +1,50 @@
-/** Axis ticks at "nice" values (1, 2, 2.5 or 5 × 10^k) and their labels. */
+/**
+ * Axis ticks at "nice" values (1, 2, 2.5 or 5 × 10^k) and their labels: the CLI's PNGs and the
+ * dashboard's canvases (which load this module compiled; dashboard/assets.ts). Plain
+ * TypeScript, no Node or DOM.
+ */
 
-/** About `target` ticks covering [min, max], at multiples of a nice step. */
-export function niceTicks(min: number, max: number, target = 5): { step: number; ticks: number[] } {
+/**
+ * How a rough step (its mantissa in [1, 10)) rounds to a nice one: each row is a nice mantissa
+ * and the rough mantissas below which it is chosen. One rule, two tables, because the two media
+ * read differently.
+ */
+export type StepRule = readonly (readonly [mantissa: number, below: number])[];
+
+/**
+ * The CLI's PNGs: the nice step nearest the rough one in ratio (thresholds at the geometric
+ * means), so the count stays close to the target; quarter steps read well on its bitmap font.
+ */
+export const NICE_STEPS: StepRule = [
+  [1, Math.SQRT2],
+  [2, Math.sqrt(5)],
+  [2.5, Math.sqrt(12.5)],
+  [5, Math.sqrt(50)],
+  [10, Infinity],
+];
+
+/** The dashboard's canvases: never quarter steps, and a little readier to round down. */
+export const ROUND_STEPS: StepRule = [
+  [1, 1.5],
+  [2, 3],
+  [5, 7],
+  [10, Infinity],
+];
+
+/** About `target` ticks covering [min, max], at multiples of a step chosen by `rule`. */
+export function niceTicks(
+  min: number,
+  max: number,
+  target = 5,
+  rule: StepRule = NICE_STEPS,
+): { step: number; ticks: number[] } {
   if (!(max > min) || !Number.isFinite(min) || !Number.isFinite(max)) {
     return { step: 0, ticks: Number.isFinite(min) ? [min] : [] };
   }
   const rough = (max - min) / Math.max(1, target);
-  const exp = Math.floor(Math.log10(rough));
-  const base = 10 ** exp;
-  // The nice step nearest the rough one (in ratio), so the count stays close to `target`.
-  const step = [1, 2, 2.5, 5, 10]
-    .map((m) => m * base)
-    .reduce((best, s) =>
-      Math.abs(Math.log(s / rough)) < Math.abs(Math.log(best / rough)) ? s : best,
-    );
+  const base = 10 ** Math.floor(Math.log10(rough));
+  const mantissa = rough / base;
+  const step = (rule.find(([, below]) => mantissa < below) ?? rule[rule.length - 1]!)[0] * base;
   const ticks: number[] = [];
   const eps = step * 1e-9;
   for (let k = Math.ceil((min - eps) / step); k * step <= max + eps; k++) {
