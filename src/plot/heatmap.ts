@@ -43,7 +43,7 @@ export function sampleImage(
   nu: number,
   nv: number,
   scale: ColourScale,
-): Uint8ClampedArray {
+): Uint8ClampedArray<ArrayBuffer> {
   const pixels = new Uint8ClampedArray(nu * nv * 4);
   const span = scale.hi - scale.lo;
   for (let a = 0; a < nu; a++) {

@@ -6,8 +6,20 @@
  * plot of |E| and the real part of a component for line monitors. Data come from the
  * dashboard's JSON endpoints as 16-bit integers (see src/dashboard/plots.ts).
  */
-// The colour maps are the plotting core's (src/plot/colormap.ts, compiled; assets.ts serves it).
-import { diverging, paint, sequential } from "./plot-colormap.js";
+// Colour maps, ticks, sample images and structure cross-sections are the plotting core's, which
+// the CLI's PNGs use too (src/plot/browser.ts, compiled; dashboard/assets.ts serves it).
+import {
+  cellEdges,
+  colorAt,
+  colourScale,
+  lineCrossings,
+  nearestIndex,
+  planeSections,
+  ROUND_STEPS,
+  niceTicks as coreTicks,
+  sampleImage,
+  tickLabel,
+} from "./plot-core.js";
 
 /**
  * @typedef {{ name: string, kind: "point"|"line"|"plane"|"volume", axes: string[],
@@ -52,28 +64,7 @@ function formatUm(v) {
  * Round numbers for axis ticks between min and max, about `count` of them.
  * @param {number} min @param {number} max @param {number} count
  */
-function niceTicks(min, max, count) {
-  const span = max - min;
-  if (!(span > 0) || !Number.isFinite(span)) return { ticks: [min], step: 1 };
-  const raw = span / Math.max(1, count);
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const norm = raw / mag;
-  const step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
-  const ticks = [];
-  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + step * 1e-9; v += step) {
-    ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
-  }
-  return { ticks, step };
-}
-
-/** @param {number} v @param {number} step */
-function formatTick(v, step) {
-  const abs = Math.max(Math.abs(v), step);
-  if (abs >= 1e5 || abs < 1e-3) return v === 0 ? "0" : v.toExponential(1).replace("-", MINUS);
-  const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
-  return v.toFixed(decimals).replace("-", MINUS);
-}
-
+const niceTicks = (min, max, count) => coreTicks(min, max, count, ROUND_STEPS);
 /** @param {number} v */
 function formatValue(v) {
   if (v === 0) return "0";
@@ -98,120 +89,18 @@ function decode(b64, scale) {
 }
 
 /**
- * Extent of samples along an axis, half a sample beyond the first and last (pixel edges).
- * @param {number[]} coords
- */
-function extent(coords) {
-  const n = coords.length;
-  const first = coords[0] ?? 0;
-  const last = coords[n - 1] ?? 0;
-  const half = n > 1 ? (last - first) / (n - 1) / 2 : 0.05;
-  return [first - half, last + half];
-}
-
-/**
- * The cross-sections of the structures with a plane (normal axis at `cut` µm) as rectangles or
- * circles in the plane's (u, v) coordinates, µm.
+ * The structures in the plotting core's terms (metres).
  * @param {Structure[]} structures
- * @param {number} normal axis index
- * @param {number} cut
- * @param {number} ua @param {number} va plotted axes indices
  */
-function sections(structures, normal, cut, ua, va) {
-  /** @type {{shape: "rect"|"circle", u0: number, u1: number, v0: number, v1: number, material: string}[]} */
-  const out = [];
-  for (const s of structures) {
-    const c = (s.center_m ?? [0, 0, 0]).map((m) => m * 1e6);
-    const cu = c[ua] ?? 0;
-    const cv = c[va] ?? 0;
-    const d = cut - (c[normal] ?? 0);
-    if (s.type === "box" && s.size_m) {
-      const size = s.size_m.map((m) => m * 1e6);
-      if (Math.abs(d) > (size[normal] ?? 0) / 2 + 1e-9) continue;
-      const hu = (size[ua] ?? 0) / 2;
-      const hv = (size[va] ?? 0) / 2;
-      out.push({
-        shape: "rect",
-        u0: cu - hu,
-        u1: cu + hu,
-        v0: cv - hv,
-        v1: cv + hv,
-        material: s.material,
-      });
-    } else if (s.type === "sphere" && s.radius_m) {
-      const r = s.radius_m * 1e6;
-      if (Math.abs(d) > r) continue;
-      const rr = Math.sqrt(r * r - d * d);
-      out.push({
-        shape: "circle",
-        u0: cu - rr,
-        u1: cu + rr,
-        v0: cv - rr,
-        v1: cv + rr,
-        material: s.material,
-      });
-    } else if (s.type === "cylinder" && s.radius_m && s.height_m) {
-      const r = s.radius_m * 1e6;
-      const h = s.height_m * 1e6;
-      const axis = AXES.indexOf(s.axis ?? "z");
-      if (axis === normal) {
-        if (Math.abs(d) > h / 2) continue;
-        out.push({
-          shape: "circle",
-          u0: cu - r,
-          u1: cu + r,
-          v0: cv - r,
-          v1: cv + r,
-          material: s.material,
-        });
-      } else {
-        if (Math.abs(d) > r) continue;
-        const chord = Math.sqrt(r * r - d * d);
-        const hu = axis === ua ? h / 2 : chord;
-        const hv = axis === va ? h / 2 : chord;
-        out.push({
-          shape: "rect",
-          u0: cu - hu,
-          u1: cu + hu,
-          v0: cv - hv,
-          v1: cv + hv,
-          material: s.material,
-        });
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * Intervals along a line (axis `along`, through `point` µm) that lie inside structures.
- * @param {Structure[]} structures @param {number} along @param {number[]} point
- */
-function lineCrossings(structures, along, point) {
-  /** @type {{t0: number, t1: number, material: string}[]} */
-  const out = [];
-  for (const s of structures) {
-    const c = (s.center_m ?? [0, 0, 0]).map((m) => m * 1e6);
-    if (s.type === "box" && s.size_m) {
-      const size = s.size_m.map((m) => m * 1e6);
-      const inside = [0, 1, 2].every(
-        (a) => a === along || Math.abs((point[a] ?? 0) - (c[a] ?? 0)) <= (size[a] ?? 0) / 2 + 1e-9,
-      );
-      if (inside) {
-        const h = (size[along] ?? 0) / 2;
-        out.push({ t0: (c[along] ?? 0) - h, t1: (c[along] ?? 0) + h, material: s.material });
-      }
-    } else if (s.type === "sphere" && s.radius_m) {
-      const r = s.radius_m * 1e6;
-      let d2 = 0;
-      for (const a of [0, 1, 2]) if (a !== along) d2 += ((point[a] ?? 0) - (c[a] ?? 0)) ** 2;
-      if (d2 <= r * r) {
-        const h = Math.sqrt(r * r - d2);
-        out.push({ t0: (c[along] ?? 0) - h, t1: (c[along] ?? 0) + h, material: s.material });
-      }
-    }
-  }
-  return out;
+function shapes(structures) {
+  return structures.map((s) => ({
+    type: s.type,
+    ...(s.center_m ? { center: s.center_m } : {}),
+    ...(s.size_m ? { size: s.size_m } : {}),
+    ...(s.radius_m !== undefined ? { radius: s.radius_m } : {}),
+    ...(s.height_m !== undefined ? { height: s.height_m } : {}),
+    ...(s.axis ? { axis: s.axis } : {}),
+  }));
 }
 
 class FieldPlots {
@@ -498,8 +387,8 @@ class FieldPlots {
     const [nu, nv] = /** @type {[number, number]} */ (p.shape);
     const u = p.coords_um[0] ?? [];
     const v = p.coords_um[1] ?? [];
-    const ue = extent(u);
-    const ve = extent(v);
+    const ue = cellEdges(u);
+    const ve = cellEdges(v);
     const magnitude = isMagnitude(p.quantity);
     const values = magnitude ? field.abs : field.re;
     if (!values) return;
@@ -539,17 +428,9 @@ class FieldPlots {
     image.width = nu;
     image.height = nv;
     const ictx = /** @type {CanvasRenderingContext2D} */ (image.getContext("2d"));
-    const pixels = ictx.createImageData(nu, nv);
-    const max = p.max_abs > 0 ? p.max_abs : 1;
-    const map = magnitude ? sequential : diverging;
-    for (let a = 0; a < nu; a++) {
-      for (let b = 0; b < nv; b++) {
-        const value = values[a * nv + b] ?? 0;
-        const t = magnitude ? value / max : 0.5 + value / (2 * max);
-        paint(map, t, pixels.data, ((nv - 1 - b) * nu + a) * 4);
-      }
-    }
-    ictx.putImageData(pixels, 0, 0);
+    const scale = colourScale(!magnitude, p.max_abs);
+    const max = scale.hi;
+    ictx.putImageData(new ImageData(sampleImage(values, nu, nv, scale), nu, nv), 0, 0);
     ctx.imageSmoothingEnabled = true;
     ctx.imageSmoothingQuality = "high";
     ctx.drawImage(image, x0, y0, w, h);
@@ -562,7 +443,16 @@ class FieldPlots {
     const va = AXES.indexOf(p.axes[1] ?? "y");
     const normal = [0, 1, 2].find((a) => a !== ua && a !== va) ?? 2;
     const cut = p.slice ? p.slice.coordinate_um : (monitor.center_m[normal] ?? 0) * 1e6;
-    const outlines = sections(this.summary?.structures ?? [], normal, cut, ua, va);
+    const structures = this.summary?.structures ?? [];
+    const plane = { u: /** @type {0|1|2} */ (ua), v: /** @type {0|1|2} */ (va), cut: cut * 1e-6 };
+    const outlines = planeSections(shapes(structures), plane).map((s) => ({
+      shape: s.shape,
+      u0: s.u0 * 1e6,
+      u1: s.u1 * 1e6,
+      v0: s.v0 * 1e6,
+      v1: s.v1 * 1e6,
+      material: structures[s.index]?.material ?? "",
+    }));
     ctx.save();
     ctx.beginPath();
     ctx.rect(x0, y0, w, h);
@@ -629,7 +519,7 @@ class FieldPlots {
       ctx.moveTo(x, y0 + h);
       ctx.lineTo(x, y0 + h + 5);
       ctx.stroke();
-      ctx.fillText(formatTick(t, xt.step), x, y0 + h + 8);
+      ctx.fillText(tickLabel(t, xt.step), x, y0 + h + 8);
     }
     const yt = niceTicks(ve[0] ?? 0, ve[1] ?? 1, Math.max(2, Math.round(h / 60)));
     ctx.textAlign = "right";
@@ -640,7 +530,7 @@ class FieldPlots {
       ctx.moveTo(x0, y);
       ctx.lineTo(x0 - 5, y);
       ctx.stroke();
-      ctx.fillText(formatTick(t, yt.step), x0 - 8, y);
+      ctx.fillText(tickLabel(t, yt.step), x0 - 8, y);
     }
     ctx.fillStyle = c.text;
     ctx.font = `600 ${FONT}`;
@@ -658,8 +548,7 @@ class FieldPlots {
     const bw = 14;
     const bar = ctx.createLinearGradient(0, y0 + h, 0, y0);
     for (let i = 0; i <= 16; i++) {
-      const k = Math.round((i / 16) * 255) * 3;
-      bar.addColorStop(i / 16, `rgb(${map.lut[k]},${map.lut[k + 1]},${map.lut[k + 2]})`);
+      bar.addColorStop(i / 16, `rgb(${colorAt(scale.map, i / 16).join(",")})`);
     }
     ctx.fillStyle = bar;
     ctx.fillRect(bx, y0, bw, h);
@@ -678,7 +567,7 @@ class FieldPlots {
       ctx.moveTo(bx + bw, y);
       ctx.lineTo(bx + bw + 4, y);
       ctx.stroke();
-      ctx.fillText(formatTick(t, ct.step), bx + bw + 7, y);
+      ctx.fillText(tickLabel(t, ct.step), bx + bw + 7, y);
     }
     ctx.fillStyle = c.text;
     ctx.font = `600 ${FONT}`;
@@ -751,18 +640,23 @@ class FieldPlots {
 
     // Structures the line passes through, as shaded bands.
     const along = AXES.indexOf(p.axes[0] ?? "z");
-    const point = monitor.center_m.map((m) => m * 1e6);
+    const structures = this.summary?.structures ?? [];
     ctx.font = SMALL_FONT;
-    for (const band of lineCrossings(this.summary?.structures ?? [], along, point)) {
-      const bx0 = Math.max(x0, toX(band.t0));
-      const bx1 = Math.min(x0 + w, toX(band.t1));
+    for (const band of lineCrossings(
+      shapes(structures),
+      /** @type {0|1|2} */ (along),
+      monitor.center_m,
+    )) {
+      const bx0 = Math.max(x0, toX(band.t0 * 1e6));
+      const bx1 = Math.min(x0 + w, toX(band.t1 * 1e6));
       if (bx1 <= bx0) continue;
       ctx.fillStyle = c.band;
       ctx.fillRect(bx0, y0, bx1 - bx0, h);
       ctx.fillStyle = c.muted;
       ctx.textAlign = "center";
       ctx.textBaseline = "top";
-      if (bx1 - bx0 > 30) ctx.fillText(band.material, (bx0 + bx1) / 2, y0 + 4);
+      const material = structures[band.index]?.material ?? "";
+      if (bx1 - bx0 > 30) ctx.fillText(material, (bx0 + bx1) / 2, y0 + 4);
     }
 
     // Grid and axes.
@@ -778,7 +672,7 @@ class FieldPlots {
       ctx.lineTo(x0 + w, y);
       ctx.stroke();
       ctx.fillStyle = c.muted;
-      ctx.fillText(formatTick(v, yt.step), x0 - 8, y);
+      ctx.fillText(tickLabel(v, yt.step), x0 - 8, y);
     }
     const xt = niceTicks(te[0] ?? 0, te[1] ?? 1, Math.max(2, Math.round(w / 80)));
     ctx.textAlign = "center";
@@ -790,7 +684,7 @@ class FieldPlots {
       ctx.moveTo(x, y0 + h);
       ctx.lineTo(x, y0 + h + 5);
       ctx.stroke();
-      ctx.fillText(formatTick(v, xt.step), x, y0 + h + 8);
+      ctx.fillText(tickLabel(v, xt.step), x, y0 + h + 8);
     }
     ctx.strokeStyle = c.border;
     ctx.strokeRect(x0 + 0.5, y0 + 0.5, w - 1, h - 1);
@@ -824,7 +718,7 @@ class FieldPlots {
       ctx.stroke();
     }
     if (this.hoverX !== null) {
-      const i = this.nearest(t, this.hoverX);
+      const i = nearestIndex(t, this.hoverX);
       const x = toX(t[i] ?? 0);
       ctx.strokeStyle = c.muted;
       ctx.lineWidth = 1;
@@ -868,14 +762,6 @@ class FieldPlots {
       "aria-label",
       `Line plot of ${series.map((s) => s.label).join(" and ")} along ${p.axes[0]} on monitor ${monitor.name}, from ${formatUm(te[0] ?? 0)} to ${formatUm(te[1] ?? 0)} µm; values between ${formatValue(lo)} and ${formatValue(hi)} ${unitOf(p.quantity)}.`,
     );
-  }
-
-  /** @param {number[]} coords @param {number} value */
-  nearest(coords, value) {
-    if (coords.length < 2) return 0;
-    const first = coords[0] ?? 0;
-    const step = ((coords[coords.length - 1] ?? 0) - first) / (coords.length - 1);
-    return Math.max(0, Math.min(coords.length - 1, Math.round((value - first) / step)));
   }
 
   /** @param {Monitor} monitor @param {Payload} p @param {boolean} notToScale */
@@ -924,7 +810,7 @@ class FieldPlots {
     }
     const p = field.payload;
     const uu = (f.ue[0] ?? 0) + ((px - f.x0) / f.w) * ((f.ue[1] ?? 1) - (f.ue[0] ?? 0));
-    const a = this.nearest(f.u, uu);
+    const a = nearestIndex(f.u, uu);
     if (p.kind === "line") {
       this.hoverX = uu;
       this.draw();
@@ -933,7 +819,7 @@ class FieldPlots {
       return;
     }
     const vv = (f.ve[0] ?? 0) + ((f.y0 + f.h - py) / f.h) * ((f.ve[1] ?? 1) - (f.ve[0] ?? 0));
-    const b = this.nearest(f.v, vv);
+    const b = nearestIndex(f.v, vv);
     const nv = p.shape[1] ?? 1;
     const i = a * nv + b;
     const where = `${p.axes[0]} = ${formatUm(f.u[a] ?? 0)} µm, ${p.axes[1]} = ${formatUm(f.v[b] ?? 0)} µm`;
