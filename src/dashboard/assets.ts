@@ -96,6 +96,7 @@ export function loadAssets(dir = staticDir()): Map<string, Asset> {
     assets.set(name, { body, contentType, etag: etagOf(body) });
   }
   for (const [served, body] of plotCoreModules()) {
+    if (assets.has(served)) throw new Error(`static/${served} hides the plotting core's module`);
     assets.set(served, { body, contentType: TYPES[".js"]!, etag: etagOf(body) });
   }
   return assets;
