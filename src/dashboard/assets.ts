@@ -32,15 +32,45 @@ export function staticDir(): string {
   throw new Error("the dashboard's static files (src/dashboard/static/) are missing");
 }
 
-/** Modules of the plotting core (src/plot) the dashboard's scripts import, by served name. */
-const CORE_MODULES: Record<string, string> = {
-  "plot-colormap.js": "colormap",
-  "plot-ticks.js": "ticks",
-};
+/**
+ * The plotting core (src/plot/browser.ts and every module it imports) as browser modules,
+ * served flat beside the scripts: browser.ts as `plot-core.js`, each other module `name` as
+ * `plot-name.js`, with the relative imports between them renamed to match. The core's modules
+ * may import only each other: anything else (Node, the solver, the dashboard) is refused here,
+ * at start, so the direction of the imports cannot silently break the page.
+ */
+export function plotCoreModules(): Map<string, Buffer> {
+  const served = (module: string) => (module === "browser" ? "plot-core.js" : `plot-${module}.js`);
+  const out = new Map<string, Buffer>();
+  const pending = ["browser"];
+  while (pending.length > 0) {
+    const module = pending.pop()!;
+    if (out.has(served(module))) continue;
+    const code = coreModule(module)
+      .toString("utf8")
+      .replace(/^\/\/# sourceMappingURL=.*$/m, "");
+    const renamed = code.replace(
+      /\b(from|import)(\s*)"([^"]*)"/g,
+      (_all, keyword: string, space: string, specifier: string) => {
+        const local = /^\.\/([a-z][a-z0-9-]*)\.js$/.exec(specifier);
+        if (!local) {
+          throw new Error(
+            `src/plot/${module}.ts imports "${specifier}": the plotting core the browser loads may import only its own modules`,
+          );
+        }
+        pending.push(local[1]!);
+        return `${keyword}${space}"./${served(local[1]!)}"`;
+      },
+    );
+    out.set(served(module), Buffer.from(renamed));
+  }
+  return out;
+}
 
 /**
- * A plotting-core module as browser JavaScript: the compiled file beside this one (dist/), or,
- * run from source (tsx, tests), the TypeScript transpiled here (typescript is then installed).
+ * A plotting-core module as browser JavaScript: the compiled file beside this one (dist/, from
+ * `npm run build`), or, run from source (tsx, tests), the TypeScript transpiled here
+ * (typescript is then installed).
  */
 function coreModule(name: string): Buffer {
   const compiled = fileURLToPath(new URL(`../plot/${name}.js`, import.meta.url));
@@ -65,8 +95,8 @@ export function loadAssets(dir = staticDir()): Map<string, Asset> {
     const body = readFileSync(dir + name);
     assets.set(name, { body, contentType, etag: etagOf(body) });
   }
-  for (const [served, module] of Object.entries(CORE_MODULES)) {
-    const body = coreModule(module);
+  for (const [served, body] of plotCoreModules()) {
+    if (assets.has(served)) throw new Error(`static/${served} hides the plotting core's module`);
     assets.set(served, { body, contentType: TYPES[".js"]!, etag: etagOf(body) });
   }
   return assets;

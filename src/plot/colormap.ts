@@ -1,7 +1,7 @@
 /**
  * The colour maps of every field plot: the CLI's PNGs (field-plot.ts) and the dashboard's
- * canvases, which load this module's compiled JavaScript (dashboard/assets.ts serves it as
- * /dashboard/static/plot-colormap.js). So: plain TypeScript, no imports.
+ * canvases, which load this module compiled (part of the plotting core the dashboard serves,
+ * browser.ts). So: plain TypeScript, no Node or DOM.
  *
  * Anchors are interpolated in OKLab (Ottosson 2020, https://bottosson.github.io/posts/oklab/),
  * a perceptual space where straight lines give even steps in perceived colour; plain sRGB
@@ -106,23 +106,27 @@ export const diverging = buildColormap(
 
 export const COLORMAPS: Record<string, Colormap> = { sequential, diverging };
 
-/**
- * Writes the colour of `t` (0–1, clamped; not finite: the map's first colour) into RGBA pixel
- * data at `offset`, opaque: what a canvas ImageData takes (the dashboard's heat maps).
- */
-export function paint(map: Colormap, t: number, out: Uint8ClampedArray, offset: number): void {
-  const i = Number.isFinite(t) ? Math.round(Math.min(1, Math.max(0, t)) * 255) * 3 : 0;
-  out[offset] = map.lut[i] ?? 0;
-  out[offset + 1] = map.lut[i + 1] ?? 0;
-  out[offset + 2] = map.lut[i + 2] ?? 0;
-  out[offset + 3] = 255;
+/** Index into a map's table of t in [0, 1] (clamped); -1 for NaN. */
+function lutIndex(t: number): number {
+  return Number.isNaN(t) ? -1 : Math.round(Math.min(1, Math.max(0, t)) * 255) * 3;
 }
 
 /** Colour for t in [0, 1] (clamped); NaN gives mid grey. */
 export function colorAt(map: Colormap, t: number): Rgb {
-  if (Number.isNaN(t)) return [128, 128, 128];
-  const i = Math.round(Math.min(1, Math.max(0, t)) * 255) * 3;
-  return [map.lut[i]!, map.lut[i + 1]!, map.lut[i + 2]!];
+  const i = lutIndex(t);
+  return i < 0 ? [128, 128, 128] : [map.lut[i]!, map.lut[i + 1]!, map.lut[i + 2]!];
+}
+
+/**
+ * Writes colorAt(map, t) into RGBA pixel data at `offset`, opaque: what a canvas ImageData
+ * takes (heat.ts's sample images).
+ */
+export function paint(map: Colormap, t: number, out: Uint8ClampedArray, offset: number): void {
+  const i = lutIndex(t);
+  out[offset] = i < 0 ? 128 : map.lut[i]!;
+  out[offset + 1] = i < 0 ? 128 : map.lut[i + 1]!;
+  out[offset + 2] = i < 0 ? 128 : map.lut[i + 2]!;
+  out[offset + 3] = 255;
 }
 
 export function toHex([r, g, b]: Rgb): string {

@@ -19,10 +19,11 @@ import {
   TICK,
   X_AXIS_HEIGHT,
 } from "./line-chart.js";
-import { colorAt, diverging, sequential, type Rgb } from "./colormap.js";
+import { colorAt, type Rgb } from "./colormap.js";
 import { LINE_HEIGHT, textWidth } from "./font.js";
+import { cellEdges, colourScale, maxAbsOf, nearestIndex, sampleImage } from "./heatmap.js";
 import { encodePng } from "./png.js";
-import { structureAt, type Point3 } from "./structures.js";
+import { structureLookup } from "./structures.js";
 import { niceTicks, tickLabel } from "./ticks.js";
 import type { StructureSpec } from "../solver/types.js";
 
@@ -82,33 +83,9 @@ function formatUm(m: number): string {
   return `${Number(um(m).toPrecision(4))}`;
 }
 
-/** Value range shown: [0, max] for magnitudes, [−max|v|, max|v|] for signed parts. */
-function valueRange(values: Float64Array, part: FieldPart): [number, number] {
-  let maxAbs = 0;
-  for (const v of values) if (Number.isFinite(v)) maxAbs = Math.max(maxAbs, Math.abs(v));
-  if (maxAbs === 0) maxAbs = 1;
-  return part === "abs" ? [0, maxAbs] : [-maxAbs, maxAbs];
-}
-
-/** Edges of the cells around sample coordinates (midpoints; half a step beyond the ends). */
-function cellEdges(coords: Float64Array): [number, number] {
-  const n = coords.length;
-  const first = n > 1 ? coords[1]! - coords[0]! : 0;
-  const last = n > 1 ? coords[n - 1]! - coords[n - 2]! : 0;
-  return [coords[0]! - first / 2, coords[n - 1]! + last / 2];
-}
-
-/** Index of the sample nearest to `x` in increasing `coords`. */
-function nearest(coords: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = coords.length - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (coords[mid]! <= x) lo = mid;
-    else hi = mid;
-  }
-  return Math.abs(coords[hi]! - x) < Math.abs(coords[lo]! - x) ? hi : lo;
-}
+/** The colour scale of a part: [0, max] for magnitudes, [−max|v|, max|v|] for signed parts. */
+const scaleOf = (values: Float64Array, part: FieldPart) =>
+  colourScale(part !== "abs", maxAbsOf(values));
 
 /**
  * A function from plot coordinates (metres along the map's first and second axis) to the
@@ -120,9 +97,7 @@ function geometryLookup(
 ): ((u: number, v: number) => number) | null {
   const g = options.geometry;
   if (!g || g.structures.length === 0 || g.structures.length > MAX_DRAWN_STRUCTURES) return null;
-  const base: Point3 = { x: g.fixed.x ?? 0, y: g.fixed.y ?? 0, z: g.fixed.z ?? 0 };
-  const [a, b] = map.axes as ["x" | "y" | "z", "x" | "y" | "z"];
-  return (u, v) => structureAt(g.structures, { ...base, [a]: u, [b]: v });
+  return structureLookup(g.structures, map.axes as ["x" | "y" | "z", "x" | "y" | "z"], g.fixed);
 }
 
 function defaultTitles(map: FieldMap, options: FieldPlotOptions): [string, string] {
@@ -158,8 +133,8 @@ export function fieldPlotPng(map: FieldMap, options: FieldPlotOptions): Buffer {
 
 function renderHeatMap(map: FieldMap, options: FieldPlotOptions): Canvas {
   const values = fieldValues(map, options.part);
-  const [vmin, vmax] = valueRange(values, options.part);
-  const cmap = options.part === "abs" ? sequential : diverging;
+  const colours = scaleOf(values, options.part);
+  const { map: cmap, lo: vmin, hi: vmax } = colours;
   const [uLo, uHi] = cellEdges(map.u);
   const [vLo, vHi] = cellEdges(map.v);
 
@@ -196,16 +171,18 @@ function renderHeatMap(map: FieldMap, options: FieldPlotOptions): Canvas {
   });
 
   // The map: every plot pixel shows its nearest sample (no smoothing that would invent data).
+  const nu = map.u.length;
   const nv = map.v.length;
+  const image = sampleImage(values, nu, nv, colours);
   const colIndex = new Int32Array(plotW);
   for (let px = 0; px < plotW; px++) {
-    colIndex[px] = nearest(map.u, uLo + ((px + 0.5) / plotW) * (uHi - uLo));
+    colIndex[px] = nearestIndex(map.u, uLo + ((px + 0.5) / plotW) * (uHi - uLo));
   }
   for (let py = 0; py < plotH; py++) {
-    const j = nearest(map.v, vHi - ((py + 0.5) / plotH) * (vHi - vLo));
+    const row = nv - 1 - nearestIndex(map.v, vHi - ((py + 0.5) / plotH) * (vHi - vLo));
     for (let px = 0; px < plotW; px++) {
-      const value = values[colIndex[px]! * nv + j]!;
-      c.setPixel(left + px, top + py, colorAt(cmap, (value - vmin) / (vmax - vmin)));
+      const k = (row * nu + colIndex[px]!) * 4;
+      c.setPixel(left + px, top + py, [image[k]!, image[k + 1]!, image[k + 2]!]);
     }
   }
   // Structure outlines: pixels whose structure differs from a neighbour's.
@@ -279,7 +256,7 @@ function renderLine(map: FieldMap, options: FieldPlotOptions): Canvas {
   const alongU = map.u.length > 1;
   const coords = alongU ? map.u : map.v;
   const axis = alongU ? map.axes[0] : map.axes[1];
-  const [lo, hi] = valueRange(values, options.part);
+  const { lo, hi } = scaleOf(values, options.part);
   const pad = (hi - lo) * 0.05;
   const xMin = coords[0]!;
   const xMax = coords[coords.length - 1]!;

@@ -1,35 +1,80 @@
 /**
- * Axis ticks at "nice" values (1, 2 or 5 × 10^k) and their labels: the CLI's PNGs and the
- * dashboard's canvases (which load this module compiled, as /dashboard/static/plot-ticks.js)
- * place and label their ticks alike. So: plain TypeScript, no imports.
+ * Axis ticks at "nice" values (1, 2, 2.5 or 5 × 10^k) and their labels: the CLI's PNGs and the
+ * dashboard's canvases (which load this module compiled; dashboard/assets.ts). Plain
+ * TypeScript, no Node or DOM.
  */
 
-const MINUS = "\u2212";
+/**
+ * How a rough step (its mantissa in [1, 10)) rounds to a nice one: each row is a nice mantissa
+ * and the rough mantissas below which it is chosen. One rule, two tables, because the two media
+ * read differently.
+ */
+export type StepRule = readonly (readonly [mantissa: number, below: number])[];
 
-/** About `count` ticks covering [min, max], at multiples of a nice step. */
-export function niceTicks(min: number, max: number, count = 5): { ticks: number[]; step: number } {
-  const span = max - min;
-  if (!(span > 0) || !Number.isFinite(span)) return { ticks: [min], step: 1 };
-  const raw = span / Math.max(1, count);
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const norm = raw / mag;
-  const step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
-  const ticks: number[] = [];
-  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + step * 1e-9; v += step) {
-    ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+/**
+ * The CLI's PNGs: the nice step nearest the rough one in ratio (thresholds at the geometric
+ * means), so the count stays close to the target; quarter steps read well on its bitmap font.
+ */
+export const NICE_STEPS: StepRule = [
+  [1, Math.SQRT2],
+  [2, Math.sqrt(5)],
+  [2.5, Math.sqrt(12.5)],
+  [5, Math.sqrt(50)],
+  [10, Infinity],
+];
+
+/** The dashboard's canvases: never quarter steps, and a little readier to round down. */
+export const ROUND_STEPS: StepRule = [
+  [1, 1.5],
+  [2, 3],
+  [5, 7],
+  [10, Infinity],
+];
+
+/** About `target` ticks covering [min, max], at multiples of a step chosen by `rule`. */
+export function niceTicks(
+  min: number,
+  max: number,
+  target = 5,
+  rule: StepRule = NICE_STEPS,
+): { step: number; ticks: number[] } {
+  if (!(max > min) || !Number.isFinite(min) || !Number.isFinite(max)) {
+    return { step: 0, ticks: Number.isFinite(min) ? [min] : [] };
   }
-  return { ticks, step };
+  const rough = (max - min) / Math.max(1, target);
+  const base = 10 ** Math.floor(Math.log10(rough));
+  const mantissa = rough / base;
+  const step = (rule.find(([, below]) => mantissa < below) ?? rule[rule.length - 1]!)[0] * base;
+  const ticks: number[] = [];
+  const eps = step * 1e-9;
+  for (let k = Math.ceil((min - eps) / step); k * step <= max + eps; k++) {
+    ticks.push(Math.abs(k * step) < eps ? 0 : k * step);
+  }
+  return { step, ticks };
 }
 
 /**
- * The label of a tick at `value` on an axis whose step is `step`: as many decimals as the step
- * needs, exponent notation for very small or large magnitudes, and a real minus sign.
+ * Label for a tick at `value` on an axis whose step is `step`: enough decimals to tell ticks
+ * apart, exponent notation for very small or large magnitudes, and a real minus sign.
  */
 export function tickLabel(value: number, step: number): string {
-  const abs = Math.max(Math.abs(value), step);
-  if (abs >= 1e5 || abs < 1e-3) {
-    return value === 0 ? "0" : value.toExponential(1).replace("-", MINUS);
+  const magnitude = Math.max(Math.abs(value), Math.abs(step));
+  let text: string;
+  if (value === 0) text = "0";
+  else if (magnitude >= 1e5 || magnitude < 1e-3) {
+    const digits = Math.max(
+      0,
+      Math.floor(Math.log10(Math.abs(value))) - Math.floor(Math.log10(step)),
+    );
+    text = value.toExponential(Math.min(4, digits)).replace("e+", "e");
+  } else {
+    const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (isHalfStep(step) ? 1 : 0));
+    text = value.toFixed(Math.min(6, decimals));
   }
-  const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
-  return value.toFixed(decimals).replace("-", MINUS);
+  return text.replace(/^-/, "−");
+}
+
+function isHalfStep(step: number): boolean {
+  const mantissa = step / 10 ** Math.floor(Math.log10(step) + 1e-9);
+  return Math.abs(mantissa - 2.5) < 1e-6;
 }

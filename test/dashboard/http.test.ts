@@ -542,21 +542,23 @@ describe("jobs", () => {
 });
 
 describe("static files", () => {
-  test("the plotting core's colour maps are served to the browser, compiled from src/plot", async () => {
-    const res = await fetch(`${svc.baseUrl}/dashboard/static/plot-colormap.js`);
+  test("the plotting core is served to the browser, compiled from src/plot", async () => {
+    const res = await fetch(`${svc.baseUrl}/dashboard/static/plot-core.js`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type") ?? "", /text\/javascript/);
-    const text = await res.text();
-    // The module the CLI's PNGs use: its maps' anchors and the RGBA painter the canvases call.
-    assert.match(text, /export function paint/);
-    assert.match(text, /#0a0c24/);
-    assert.doesNotMatch(text, /: Colormap|interface /, "JavaScript, not TypeScript");
+    const core = await res.text();
+    // The modules the CLI's PNGs use, each served beside it under a name the imports follow.
+    for (const module of ["colormap", "heatmap", "sections", "ticks"]) {
+      assert.match(core, new RegExp(`from "\\./plot-${module}\\.js"`));
+      const text = await (await fetch(`${svc.baseUrl}/dashboard/static/plot-${module}.js`)).text();
+      assert.doesNotMatch(text, /: Colormap|interface |sourceMappingURL/, "plain JavaScript");
+      assert.doesNotMatch(text, /from "(?!\.\/plot-)/, "imports only the core's own modules");
+    }
+    const colormap = await (await fetch(`${svc.baseUrl}/dashboard/static/plot-colormap.js`)).text();
+    assert.match(colormap, /export function paint/);
+    assert.match(colormap, /#0a0c24/);
     const plot = await (await fetch(`${svc.baseUrl}/dashboard/static/plot.js`)).text();
-    assert.match(plot, /from "\.\/plot-colormap\.js"/);
-    assert.match(plot, /from "\.\/plot-ticks\.js"/);
-    const ticks = await fetch(`${svc.baseUrl}/dashboard/static/plot-ticks.js`);
-    assert.equal(ticks.status, 200);
-    assert.match(await ticks.text(), /export function niceTicks/);
+    assert.match(plot, /from "\.\/plot-core\.js"/);
     assert.equal((await fetch(`${svc.baseUrl}/dashboard/static/colormap.js`)).status, 404);
   });
 });

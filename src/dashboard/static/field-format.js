@@ -1,0 +1,90 @@
+// @ts-check
+/* global atob */
+/**
+ * What the job page's field plots share: the shapes of the dashboard's plot payloads
+ * (src/dashboard/plots.ts), labels, number formats, and the plotting core's ticks as the
+ * canvases use them.
+ */
+import { niceTicks as coreTicks, ROUND_STEPS } from "./plot-core.js";
+
+/**
+ * @typedef {{ name: string, kind: "point"|"line"|"plane"|"volume", axes: string[],
+ *   shape: number[], components: string[], wavelengths_m: number[], center_m: number[],
+ *   size_m: number[], quantities: string[], plottable: boolean,
+ *   slice: { axis: string, count: number, coordinates_um: number[] } | null }} Monitor
+ * @typedef {{ type: string, material: string, center_m?: number[], size_m?: number[],
+ *   radius_m?: number, height_m?: number, axis?: string }} Structure
+ * @typedef {{ job_id: string, source_wavelength_m: number | null, monitors: Monitor[],
+ *   structures: Structure[] }} Summary
+ * @typedef {{ monitor: string, quantity: string, wavelength_m: number, kind: string,
+ *   axes: string[], coords_um: number[][], shape: number[], full_shape: number[],
+ *   slice: { axis: string, index: number, count: number, coordinate_um: number } | null,
+ *   from_components: string[], scale: number, max_abs: number, abs?: string, re?: string,
+ *   im?: string }} Payload
+ * @typedef {{ payload: Payload, abs?: Float32Array, re?: Float32Array, im?: Float32Array }} Field
+ */
+
+export const AXES = ["x", "y", "z"];
+export const FONT = "12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+export const SMALL_FONT = "11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+export const MINUS = "\u2212";
+
+/** @param {string} q */
+export const isMagnitude = (q) => q === "E" || q === "H";
+/** @param {string} q */
+export const unitOf = (q) => (q.startsWith("H") ? "A/m" : "V/m");
+/** @param {string} q */
+export const quantityLabel = (q) => (isMagnitude(q) ? `|${q}|` : `Re ${q}`);
+
+/** @param {number} m */
+export function nm(m) {
+  return `${+(m * 1e9).toFixed(1)} nm`;
+}
+
+/** @param {number} v */
+export function formatUm(v) {
+  return `${+v.toPrecision(4)}`.replace("-", MINUS);
+}
+
+/**
+ * Round numbers for axis ticks between min and max, about `count` of them.
+ * @param {number} min @param {number} max @param {number} count
+ */
+export const niceTicks = (min, max, count) => coreTicks(min, max, count, ROUND_STEPS);
+/** @param {number} v */
+export function formatValue(v) {
+  if (v === 0) return "0";
+  const a = Math.abs(v);
+  const text = a >= 1e4 || a < 1e-3 ? v.toExponential(3) : v.toPrecision(4);
+  return text.replace("-", MINUS);
+}
+
+/**
+ * @param {string} b64 little-endian int16 samples
+ * @param {number} scale
+ */
+export function decode(b64, scale) {
+  const bin = atob(b64);
+  const out = new Float32Array(bin.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    let v = bin.charCodeAt(2 * i) | (bin.charCodeAt(2 * i + 1) << 8);
+    if (v >= 32768) v -= 65536;
+    out[i] = v * scale;
+  }
+  return out;
+}
+
+/**
+ * The structures in the plotting core's terms (metres).
+ * @param {Structure[]} structures
+ */
+export function shapes(structures) {
+  return structures.map((s) => ({
+    type: s.type,
+    ...(s.center_m ? { center: s.center_m } : {}),
+    ...(s.size_m ? { size: s.size_m } : {}),
+    ...(s.radius_m !== undefined ? { radius: s.radius_m } : {}),
+    ...(s.height_m !== undefined ? { height: s.height_m } : {}),
+    ...(s.axis ? { axis: s.axis } : {}),
+  }));
+}

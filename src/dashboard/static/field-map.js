@@ -1,0 +1,243 @@
+// @ts-check
+/* global document, window, ImageData */
+/**
+ * The job page's heat map of a plane monitor (or a volume's slice) on the plots' canvas: the
+ * samples as an image scaled up smoothly, structures outlined, axes and a colour bar.
+ */
+import {
+  cellEdges,
+  colorAt,
+  colourScale,
+  planeSections,
+  sampleImage,
+  tickLabel,
+} from "./plot-core.js";
+import {
+  AXES,
+  FONT,
+  SMALL_FONT,
+  formatUm,
+  formatValue,
+  isMagnitude,
+  niceTicks,
+  quantityLabel,
+  shapes,
+  unitOf,
+} from "./field-format.js";
+
+/**
+ * @typedef {import("./field-format.js").Monitor} Monitor
+ * @typedef {import("./field-format.js").Field} Field
+ * @typedef {import("./plot.js").FieldPlots} FieldPlots
+ */
+
+/**
+ * A heat map of a plane (or a volume's slice) with axes in µm, a colour bar and the structures
+ * the plane cuts outlined.
+ * @param {FieldPlots} plots @param {Monitor} monitor @param {Field} field
+ */
+export function drawMap(plots, monitor, field) {
+  const p = field.payload;
+  const c = plots.colors();
+  const [nu, nv] = /** @type {[number, number]} */ (p.shape);
+  const u = p.coords_um[0] ?? [];
+  const v = p.coords_um[1] ?? [];
+  const ue = cellEdges(u);
+  const ve = cellEdges(v);
+  const magnitude = isMagnitude(p.quantity);
+  const values = magnitude ? field.abs : field.re;
+  if (!values) return;
+
+  const width = Math.max(240, plots.stage.clientWidth);
+  const narrow = width < 520;
+  const margin = { left: 58, right: narrow ? 74 : 92, top: 30, bottom: 48 };
+  const available = width - margin.left - margin.right;
+  const spanU = (ue[1] ?? 1) - (ue[0] ?? 0);
+  const spanV = (ve[1] ?? 1) - (ve[0] ?? 0);
+  const aspect = spanU / spanV;
+  // Tall domains may take most of the window's height (phones included), wide ones the width.
+  const maxH = Math.max(240, Math.min(window.innerHeight * 0.72, available * 2.5));
+  let w = available;
+  let h = w / aspect;
+  let toScale = true;
+  if (h > maxH) {
+    h = maxH;
+    w = h * aspect;
+    // Very slender domains would become a sliver: widen them, and say so in the caption.
+    const minW = Math.min(available, 140);
+    if (w < minW) {
+      w = minW;
+      toScale = false;
+    }
+  }
+  if (h < 160) {
+    h = 160;
+    toScale = false;
+  }
+  const { ctx } = plots.context(Math.round(h + margin.top + margin.bottom));
+  const x0 = margin.left + (available - w) / 2;
+  const y0 = margin.top;
+
+  // The samples as an image, one pixel each, scaled up smoothly onto the plot area.
+  const image = document.createElement("canvas");
+  image.width = nu;
+  image.height = nv;
+  const ictx = /** @type {CanvasRenderingContext2D} */ (image.getContext("2d"));
+  const scale = colourScale(!magnitude, p.max_abs);
+  const max = scale.hi;
+  ictx.putImageData(new ImageData(sampleImage(values, nu, nv, scale), nu, nv), 0, 0);
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = "high";
+  ctx.drawImage(image, x0, y0, w, h);
+
+  const toX = (/** @type {number} */ uu) => x0 + ((uu - (ue[0] ?? 0)) / spanU) * w;
+  const toY = (/** @type {number} */ vv) => y0 + h - ((vv - (ve[0] ?? 0)) / spanV) * h;
+
+  // Structures cut by this plane, outlined (dark halo under a light dash: visible on any colour).
+  const ua = AXES.indexOf(p.axes[0] ?? "x");
+  const va = AXES.indexOf(p.axes[1] ?? "y");
+  const normal = [0, 1, 2].find((a) => a !== ua && a !== va) ?? 2;
+  const cut = p.slice ? p.slice.coordinate_um : (monitor.center_m[normal] ?? 0) * 1e6;
+  const structures = plots.summary?.structures ?? [];
+  const plane = { u: /** @type {0|1|2} */ (ua), v: /** @type {0|1|2} */ (va), cut: cut * 1e-6 };
+  const outlines = planeSections(shapes(structures), plane).map((s) => ({
+    shape: s.shape,
+    u0: s.u0 * 1e6,
+    u1: s.u1 * 1e6,
+    v0: s.v0 * 1e6,
+    v1: s.v1 * 1e6,
+    material: structures[s.index]?.material ?? "",
+  }));
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x0, y0, w, h);
+  ctx.clip();
+  for (const s of outlines) {
+    const sx0 = toX(s.u0);
+    const sx1 = toX(s.u1);
+    const sy0 = toY(s.v1);
+    const sy1 = toY(s.v0);
+    const path = () => {
+      ctx.beginPath();
+      if (s.shape === "rect") ctx.rect(sx0, sy0, sx1 - sx0, sy1 - sy0);
+      else
+        ctx.ellipse(
+          (sx0 + sx1) / 2,
+          (sy0 + sy1) / 2,
+          (sx1 - sx0) / 2,
+          (sy1 - sy0) / 2,
+          0,
+          0,
+          2 * Math.PI,
+        );
+    };
+    path();
+    ctx.setLineDash([]);
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "rgba(0,0,0,0.35)";
+    ctx.stroke();
+    path();
+    ctx.setLineDash([6, 4]);
+    ctx.lineWidth = 1.4;
+    ctx.strokeStyle = "rgba(255,255,255,0.9)";
+    ctx.stroke();
+    const lx = Math.max(sx0, x0) + 5;
+    const ly = Math.max(sy0, y0) + 14;
+    if (sx1 - sx0 > 36 && sy1 - sy0 > 20) {
+      ctx.font = SMALL_FONT;
+      ctx.textAlign = "left";
+      ctx.lineWidth = 3;
+      ctx.setLineDash([]);
+      ctx.strokeStyle = "rgba(0,0,0,0.55)";
+      ctx.strokeText(s.material, lx, ly);
+      ctx.fillStyle = "#fff";
+      ctx.fillText(s.material, lx, ly);
+    }
+  }
+  ctx.restore();
+
+  ctx.strokeStyle = c.border;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([]);
+  ctx.strokeRect(x0 + 0.5, y0 + 0.5, w - 1, h - 1);
+
+  // Axes in µm.
+  ctx.fillStyle = c.muted;
+  ctx.strokeStyle = c.muted;
+  ctx.font = FONT;
+  const xt = niceTicks(ue[0] ?? 0, ue[1] ?? 1, Math.max(2, Math.round(w / 80)));
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const t of xt.ticks) {
+    const x = toX(t);
+    ctx.beginPath();
+    ctx.moveTo(x, y0 + h);
+    ctx.lineTo(x, y0 + h + 5);
+    ctx.stroke();
+    ctx.fillText(tickLabel(t, xt.step), x, y0 + h + 8);
+  }
+  const yt = niceTicks(ve[0] ?? 0, ve[1] ?? 1, Math.max(2, Math.round(h / 60)));
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const t of yt.ticks) {
+    const y = toY(t);
+    ctx.beginPath();
+    ctx.moveTo(x0, y);
+    ctx.lineTo(x0 - 5, y);
+    ctx.stroke();
+    ctx.fillText(tickLabel(t, yt.step), x0 - 8, y);
+  }
+  ctx.fillStyle = c.text;
+  ctx.font = `600 ${FONT}`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "alphabetic";
+  ctx.fillText(`${p.axes[0]} (µm)`, x0 + w / 2, y0 + h + 42);
+  ctx.save();
+  ctx.translate(x0 - 44, y0 + h / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.fillText(`${p.axes[1]} (µm)`, 0, 0);
+  ctx.restore();
+
+  // Colour bar.
+  const bx = x0 + w + (narrow ? 14 : 22);
+  const bw = 14;
+  const bar = ctx.createLinearGradient(0, y0 + h, 0, y0);
+  for (let i = 0; i <= 16; i++) {
+    bar.addColorStop(i / 16, `rgb(${colorAt(scale.map, i / 16).join(",")})`);
+  }
+  ctx.fillStyle = bar;
+  ctx.fillRect(bx, y0, bw, h);
+  ctx.strokeStyle = c.border;
+  ctx.strokeRect(bx + 0.5, y0 + 0.5, bw - 1, h - 1);
+  const lo = magnitude ? 0 : -max;
+  const ct = niceTicks(lo, max, Math.max(2, Math.round(h / 50)));
+  ctx.fillStyle = c.muted;
+  ctx.strokeStyle = c.muted;
+  ctx.font = FONT;
+  ctx.textAlign = "left";
+  ctx.textBaseline = "middle";
+  for (const t of ct.ticks) {
+    const y = y0 + h - ((t - lo) / (max - lo)) * h;
+    ctx.beginPath();
+    ctx.moveTo(bx + bw, y);
+    ctx.lineTo(bx + bw + 4, y);
+    ctx.stroke();
+    ctx.fillText(tickLabel(t, ct.step), bx + bw + 7, y);
+  }
+  ctx.fillStyle = c.text;
+  ctx.font = `600 ${FONT}`;
+  ctx.textAlign = "left";
+  ctx.textBaseline = "alphabetic";
+  ctx.fillText(
+    `${quantityLabel(p.quantity)} (${unitOf(p.quantity)})`,
+    Math.min(bx - 6, width - 100),
+    y0 - 12,
+  );
+
+  plots.frame = { x0, y0, w, h, u, v, ue, ve };
+  plots.setCaption(monitor, p, !toScale);
+  plots.canvas.setAttribute(
+    "aria-label",
+    `Heat map of ${quantityLabel(p.quantity)} on monitor ${monitor.name}, ${p.axes[0]} from ${formatUm(u[0] ?? 0)} to ${formatUm(u[u.length - 1] ?? 0)} µm, ${p.axes[1]} from ${formatUm(v[0] ?? 0)} to ${formatUm(v[v.length - 1] ?? 0)} µm; values ${magnitude ? "from 0" : `from ${formatValue(-max)}`} to ${formatValue(max)} ${unitOf(p.quantity)}.`,
+  );
+}

@@ -1,0 +1,28 @@
+/**
+ * The plotting core as the dashboard's browser scripts load it: everything here and in the
+ * modules it imports is plain TypeScript with no Node or DOM (the server serves these modules
+ * compiled, as /dashboard/static/plot-core.js and its siblings; dashboard/assets.ts), and the
+ * CLI's PNGs (field-plot.ts) are drawn from the same functions.
+ */
+export { colorAt, diverging, paint, sequential, type Colormap, type Rgb } from "./colormap.js";
+export {
+  cellEdges,
+  colourScale,
+  maxAbsOf,
+  nearestIndex,
+  sampleImage,
+  type ColourScale,
+} from "./heatmap.js";
+export {
+  crossSection,
+  lineCrossings,
+  normalOf,
+  planeSections,
+  sectionContains,
+  type AxisIndex,
+  type Crossing,
+  type PlotPlane,
+  type Section,
+  type StructureShape,
+} from "./sections.js";
+export { NICE_STEPS, niceTicks, ROUND_STEPS, tickLabel, type StepRule } from "./ticks.js";

@@ -1,0 +1,184 @@
+/**
+ * The job page's field plots, pixel for pixel: a real service runs a small simulation with a
+ * box, a sphere and a cylinder, a real headless Chromium draws its plots, and screenshots of the
+ * canvas are compared with reference images in fixtures/ (captured from the dashboard before
+ * its plotting moved into the shared core, src/plot). A small per-channel tolerance absorbs
+ * antialiasing; a changed colour map, tick, outline or layout changes thousands of pixels.
+ *
+ * After a deliberate change of the plots' look, capture new references with
+ * EMSIM_UPDATE_PLOT_REFERENCES=1 and look at them before committing.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { hashPassword } from "../../src/auth/passwords.js";
+import { diverging, sequential, type Colormap } from "../../src/plot/colormap.js";
+import { call, startService, waitForStatus, type TestService } from "../helpers/service.js";
+import { launchBrowser, type Browser } from "./helpers.js";
+import { decodePng, type DecodedPng } from "../cli/helpers.js";
+import { compareImages } from "./images.js";
+
+const FIXTURES = new URL("./fixtures/", import.meta.url);
+const UPDATE = process.env.EMSIM_UPDATE_PLOT_REFERENCES === "1";
+const EMAIL = "plots@example.com";
+const PASSWORD = "a long enough password";
+/** Largest per-channel difference counted as antialiasing noise. */
+const CHANNEL_TOLERANCE = 24;
+/** Share of pixels that may differ by more (text rasterisation at a few edges). */
+const MAX_DIFFERING = 0.002;
+
+let svc: TestService;
+let browser: Browser;
+let page: Page;
+let jobId: string;
+const pageErrors: string[] = [];
+
+/** A 2-D (x–z) run with one structure of each kind the plots outline. */
+function shapesSimulation(): Record<string, unknown> {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [0.64e-6, 0.04e-6, 2e-6],
+      resolution: 0.04e-6,
+      boundary_conditions: ["periodic", "periodic", "pml"],
+      pml_layers: 8,
+    },
+    source: { source_type: "plane_wave", wavelength: 1.55e-6, direction: [0, 0, 1] },
+    structures: [
+      { type: "box", center: [0, 0, 0.3e-6], size: [0.32e-6, 0.04e-6, 0.4e-6], material: "Si" },
+      { type: "sphere", center: [0, 0, -0.3e-6], radius: 0.14e-6, material: "SiO2" },
+      {
+        type: "cylinder",
+        center: [0.16e-6, 0, 0.3e-6],
+        radius: 0.06e-6,
+        height: 1e-6,
+        axis: "y",
+        material: "Si",
+      },
+    ],
+    monitors: [
+      {
+        name: "xz",
+        monitor_type: "field",
+        center: [0, 0, 0],
+        size: [0.64e-6, 0, 2e-6],
+        components: ["Ex", "Ey", "Ez"],
+      },
+      {
+        name: "zline",
+        monitor_type: "field",
+        center: [0, 0, 0],
+        size: [0, 0, 2e-6],
+        components: ["Ey"],
+      },
+    ],
+    fdtd_settings: { time_steps: 1500, check_every_n: 200, convergence_threshold: 1e-3 },
+    metadata: { project: "plot-screenshot" },
+  };
+}
+
+before(async () => {
+  svc = await startService();
+  await svc.service.stores.accounts.createAccount({
+    email: EMAIL,
+    isAdmin: false,
+    passwordHash: await hashPassword(PASSWORD),
+  });
+  const key = await svc.newKey(EMAIL);
+  const submitted = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: shapesSimulation(),
+  });
+  assert.equal(submitted.status, 202, submitted.text);
+  jobId = String(submitted.body.job_id);
+  await waitForStatus(svc.baseUrl, key, jobId, ["COMPLETED"], 120_000);
+
+  browser = await launchBrowser({ width: 1280, height: 900 });
+  page = await browser.context.newPage();
+  page.on("pageerror", (err) => pageErrors.push(String(err)));
+  page.on("console", (msg) => {
+    if (msg.type() === "error") pageErrors.push(msg.text());
+  });
+  await page.goto(`${svc.baseUrl}/dashboard/sign-in`);
+  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await Promise.all([
+    page.waitForNavigation(),
+    page.getByRole("button", { name: "Sign in" }).click(),
+  ]);
+  await page.goto(`${svc.baseUrl}/dashboard/jobs/${jobId}#plots`);
+  await page.locator("#plot-canvas[data-state=ready]").waitFor({ timeout: 20_000 });
+});
+
+after(async () => {
+  await browser?.close();
+  await svc?.close();
+});
+
+/** The canvas as the browser shows it, compared with (or, when updating, saved as) `name`. */
+async function matchesReference(name: string): Promise<void> {
+  const png = await page.locator("#plot-canvas").screenshot();
+  const reference = new URL(name, FIXTURES);
+  if (UPDATE) {
+    mkdirSync(FIXTURES, { recursive: true });
+    writeFileSync(reference, png);
+    return;
+  }
+  const expected = decodePng(readFileSync(reference));
+  const diff = compareImages(decodePng(png), expected, CHANNEL_TOLERANCE);
+  if (!diff || diff.differing > MAX_DIFFERING * diff.total) {
+    writeFileSync(`/tmp/emsim-actual-${name}`, png);
+    assert.fail(
+      `${name}: the plot differs from the reference (${
+        diff ? `${diff.differing} of ${diff.total} pixels, up to ${diff.maxDelta}` : "another size"
+      }); the screenshot is /tmp/emsim-actual-${name}`,
+    );
+  }
+}
+
+test("the |E| heat map with the structures outlined looks as before", async () => {
+  assert.equal(await page.locator("#plot-monitor").inputValue(), "xz");
+  assert.equal(await page.locator("#plot-quantity").inputValue(), "E");
+  await matchesReference("plot-xz-abs-e.png");
+});
+
+test("the Re Ey heat map (diverging colour map) looks as before", async () => {
+  await page.locator("#plot-quantity").selectOption("Ey");
+  await page.locator('#plot-canvas[data-quantity="Ey"]').waitFor();
+  await matchesReference("plot-xz-re-ey.png");
+});
+
+test("the line plot with the structures it crosses looks as before", async () => {
+  await page.locator("#plot-monitor").selectOption("zline");
+  await page.locator('#plot-canvas[aria-label^="Line plot"]').waitFor();
+  await matchesReference("plot-zline.png");
+});
+
+test("the pages broke no policy and threw nothing", () => {
+  assert.deepEqual(pageErrors, []);
+});
+
+/** The image with every colour near an entry of map `from` replaced by that entry of `to`. */
+function recoloured(image: DecodedPng, from: Colormap, to: Colormap): DecodedPng {
+  const data = Uint8Array.from(image.rgb);
+  for (let p = 0; p < data.length; p += 3) {
+    let best = -1;
+    let bestDistance = 12;
+    for (let i = 0; i < 256; i++) {
+      const d =
+        Math.abs(data[p]! - from.lut[3 * i]!) +
+        Math.abs(data[p + 1]! - from.lut[3 * i + 1]!) +
+        Math.abs(data[p + 2]! - from.lut[3 * i + 2]!);
+      if (d < bestDistance) [best, bestDistance] = [i, d];
+    }
+    if (best >= 0) data.set(to.lut.subarray(3 * best, 3 * best + 3), p);
+  }
+  return { ...image, rgb: data };
+}
+
+test("the comparison would notice another colour map", { skip: UPDATE }, () => {
+  const reference = decodePng(readFileSync(new URL("plot-xz-abs-e.png", FIXTURES)));
+  const diff = compareImages(recoloured(reference, sequential, diverging), reference, 24)!;
+  assert.ok(diff.differing > 20 * MAX_DIFFERING * diff.total, JSON.stringify(diff));
+});
