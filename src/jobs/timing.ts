@@ -51,6 +51,21 @@ export class RunTimeModel {
     this.fit();
   }
 
+  /** The fitted costs, and how many runs they are fitted to (0: the prior alone). */
+  costs(): {
+    setupSeconds: number;
+    secondsPerStep: number;
+    secondsPerCellUpdate: number;
+    runsObserved: number;
+  } {
+    return {
+      setupSeconds: this.setup,
+      secondsPerStep: this.perStep,
+      secondsPerCellUpdate: this.perCell,
+      runsObserved: this.runs.length,
+    };
+  }
+
   /** Predicted seconds of a run of `cells` cells for `steps` steps. */
   seconds(cells: number, steps: number): number {
     return this.setup + steps * this.secondsPerStep(cells);

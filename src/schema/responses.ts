@@ -248,6 +248,14 @@ export const EstimateSchema = Type.Object(
     memory_bytes: Type.Integer(),
     result_bytes: Type.Integer(),
     estimated_seconds: Type.Integer({ description: "If the run uses all its time steps." }),
+    expected_steps: Type.Integer({
+      description:
+        "Time steps the run is expected to take: when it is expected to converge (a rule " +
+        "of thumb), else all of them.",
+    }),
+    expected_seconds: Type.Integer({
+      description: "Seconds from the start of the run to its end if it takes expected_steps.",
+    }),
     mcells_per_second_assumed: Type.Number(),
   },
   {

@@ -156,6 +156,11 @@ export interface RunEstimate {
   interiorGrid: Vec3;
   totalCells: number;
   timeSteps: number;
+  /**
+   * Time steps the run is expected to take: all of them without a convergence threshold,
+   * else when a rule of thumb (estimate.ts expectedSteps) expects it to converge.
+   */
+  expectedSteps: number;
   dtSeconds: number;
   /** Complex samples all monitors will hold (points × components × wavelengths). */
   monitorSamples: number;
