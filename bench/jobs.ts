@@ -162,6 +162,19 @@ function meep(request: SimulationRequest, steps: number) {
   return { seconds: out.seconds, rate: (out.cells * out.steps) / out.seconds / 1e6 };
 }
 
+/**
+ * fetch, tried once more when the connection fails: while Meep runs (over a minute for 250³)
+ * the server closes the idle keep-alive connection, and the next request may race that.
+ */
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return fetch(url, init);
+  }
+}
+
 async function main() {
   const dataDir = tempDir("emsim-bench-jobs-");
   const port = await freePort();
@@ -180,7 +193,7 @@ async function main() {
     const rows: Measured[] = [];
     for (const job of JOBS) {
       const estimate = (await (
-        await fetch(`${base}/v1/simulations/estimate`, {
+        await request(`${base}/v1/simulations/estimate`, {
           method: "POST",
           headers,
           body: JSON.stringify(job.request),
@@ -188,7 +201,7 @@ async function main() {
       ).json()) as { expected_seconds: number; expected_steps: number };
       const started = performance.now();
       const ack = (await (
-        await fetch(`${base}/v1/simulations`, {
+        await request(`${base}/v1/simulations`, {
           method: "POST",
           headers,
           body: JSON.stringify(job.request),
@@ -197,7 +210,7 @@ async function main() {
       let record: Record<string, unknown>;
       for (;;) {
         record = (await (
-          await fetch(`${base}/v1/simulations/${ack.job_id}`, { headers })
+          await request(`${base}/v1/simulations/${ack.job_id}`, { headers })
         ).json()) as Record<string, unknown>;
         if (record.status === "COMPLETED" || record.status === "FAILED") break;
         await new Promise((r) => setTimeout(r, 50));
