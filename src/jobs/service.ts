@@ -70,7 +70,8 @@ export class JobService {
       result_bytes: e.resultBytes,
       estimated_seconds: Math.ceil(this.runTimes.seconds(e.totalCells, e.timeSteps)),
       expected_steps: e.expectedSteps,
-      expected_seconds: Math.ceil(this.runTimes.seconds(e.totalCells, e.expectedSteps)),
+      // Tenths: a small job's second or two would lose half its accuracy to whole seconds.
+      expected_seconds: Math.ceil(10 * this.runTimes.seconds(e.totalCells, e.expectedSteps)) / 10,
       mcells_per_second_assumed: Math.round(rate * 10) / 10,
     };
   }

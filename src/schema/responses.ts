@@ -253,8 +253,9 @@ export const EstimateSchema = Type.Object(
         "Time steps the run is expected to take: when it is expected to converge (a rule " +
         "of thumb), else all of them.",
     }),
-    expected_seconds: Type.Integer({
-      description: "Seconds from the start of the run to its end if it takes expected_steps.",
+    expected_seconds: Type.Number({
+      description:
+        "Seconds from the start of the run to its end if it takes expected_steps (tenths).",
     }),
     mcells_per_second_assumed: Type.Number(),
   },
