@@ -1,13 +1,7 @@
 /**
- * Colormaps for field plots, shared by the CLI's PNG plots and the web dashboard (so: plain
- * TypeScript, no Node imports).
- *
- * - `viridis` for magnitudes (|E|, |H|): dark blue → green → yellow, lightness increasing
- *   monotonically, readable in grey scale and by most colour-vision deficiencies. Defined by
- *   nine evenly spaced anchor colours of matplotlib's viridis and interpolated between them.
- * - `diverging` for signed quantities (real and imaginary parts): blue for negative, near-white
- *   at zero, red for positive, symmetric in lightness, so that equal |values| look equally
- *   strong on both sides.
+ * The colour maps of every field plot: the CLI's PNGs (field-plot.ts) and the dashboard's
+ * canvases, which load this module's compiled JavaScript (dashboard/assets.ts serves it as
+ * /dashboard/static/plot-colormap.js). So: plain TypeScript, no imports.
  *
  * Anchors are interpolated in OKLab (Ottosson 2020, https://bottosson.github.io/posts/oklab/),
  * a perceptual space where straight lines give even steps in perceived colour; plain sRGB
@@ -85,25 +79,44 @@ export function buildColormap(name: string, anchors: string[], diverging = false
   return { name, lut, diverging };
 }
 
-export const viridis = buildColormap("viridis", [
-  "#440154",
-  "#472c7a",
-  "#3b518b",
-  "#2c718e",
-  "#21908d",
-  "#27ad81",
-  "#5cc863",
-  "#aadc32",
-  "#fde725",
+/**
+ * `sequential` ("ember") for magnitudes: near-black → violet → crimson → orange → pale yellow,
+ * lightness rising monotonically, so brighter always means stronger and the map survives
+ * greyscale printing and the common colour-vision deficiencies.
+ */
+export const sequential = buildColormap("ember", [
+  "#0a0c24",
+  "#2a1a63",
+  "#6f1f78",
+  "#b8325e",
+  "#ea6f3a",
+  "#f9c86a",
+  "#fdf3c4",
 ]);
 
+/**
+ * `diverging` ("tide") for signed quantities: blue (negative) → near-white (zero) → red
+ * (positive), with matching lightness on both sides so neither sign looks stronger.
+ */
 export const diverging = buildColormap(
-  "diverging",
-  ["#1d3f8f", "#4f7fc6", "#a9c4e6", "#f4f4f2", "#ecb09c", "#cd5a45", "#8e1520"],
+  "tide",
+  ["#0c2a67", "#3a78cf", "#b7d3ef", "#f6f5f2", "#f2b8a2", "#d4503c", "#6e0c1c"],
   true,
 );
 
-export const COLORMAPS: Record<string, Colormap> = { viridis, diverging };
+export const COLORMAPS: Record<string, Colormap> = { sequential, diverging };
+
+/**
+ * Writes the colour of `t` (0–1, clamped; not finite: the map's first colour) into RGBA pixel
+ * data at `offset`, opaque: what a canvas ImageData takes (the dashboard's heat maps).
+ */
+export function paint(map: Colormap, t: number, out: Uint8ClampedArray, offset: number): void {
+  const i = Number.isFinite(t) ? Math.round(Math.min(1, Math.max(0, t)) * 255) * 3 : 0;
+  out[offset] = map.lut[i] ?? 0;
+  out[offset + 1] = map.lut[i + 1] ?? 0;
+  out[offset + 2] = map.lut[i + 2] ?? 0;
+  out[offset + 3] = 255;
+}
 
 /** Colour for t in [0, 1] (clamped); NaN gives mid grey. */
 export function colorAt(map: Colormap, t: number): Rgb {

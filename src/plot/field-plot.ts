@@ -1,12 +1,25 @@
 /**
  * Plots of one field component from a result file (a `FieldMap` of src/results/read.ts): a
  * heat map with axes in micrometres and a colour bar for plane and volume monitors, a line
- * plot for line monitors. |E| uses viridis from zero; real and imaginary parts use the
- * diverging map, symmetric about zero so that white means zero.
+ * plot for line monitors. |E| uses the sequential map from zero; real and imaginary parts use
+ * the diverging map, symmetric about zero so that white means zero (colormap.ts, the
+ * dashboard's maps too).
  */
 import type { FieldMap } from "../results/read.js";
 import { Canvas } from "./canvas.js";
-import { colorAt, diverging, viridis, type Rgb } from "./colormap.js";
+import {
+  CHAR_H,
+  drawCurve,
+  drawLineAxes,
+  INK,
+  lineFrame,
+  MARGIN,
+  MUTED,
+  S,
+  TICK,
+  X_AXIS_HEIGHT,
+} from "./line-chart.js";
+import { colorAt, diverging, sequential, type Rgb } from "./colormap.js";
 import { LINE_HEIGHT, textWidth } from "./font.js";
 import { encodePng } from "./png.js";
 import { structureAt, type Point3 } from "./structures.js";
@@ -37,15 +50,8 @@ export interface FieldPlotOptions {
 /** At most this many structures are drawn (each pixel tests each one). */
 const MAX_DRAWN_STRUCTURES = 200;
 
-const S = 2; // font scale: 10 × 14 pixel characters
-const CHAR_H = 7 * S;
-const INK: Rgb = [30, 34, 42];
-const MUTED: Rgb = [96, 102, 112];
-const GRID: Rgb = [226, 229, 234];
 const CURVE: Rgb = [31, 95, 168];
 const SHADE: Rgb = [240, 236, 226];
-const MARGIN = 16;
-const TICK = 6;
 
 /** The plotted quantity at every sample of the map. */
 export function fieldValues(map: FieldMap, part: FieldPart): Float64Array {
@@ -153,7 +159,7 @@ export function fieldPlotPng(map: FieldMap, options: FieldPlotOptions): Buffer {
 function renderHeatMap(map: FieldMap, options: FieldPlotOptions): Canvas {
   const values = fieldValues(map, options.part);
   const [vmin, vmax] = valueRange(values, options.part);
-  const cmap = options.part === "abs" ? viridis : diverging;
+  const cmap = options.part === "abs" ? sequential : diverging;
   const [uLo, uHi] = cellEdges(map.u);
   const [vLo, vHi] = cellEdges(map.v);
 
@@ -275,33 +281,22 @@ function renderLine(map: FieldMap, options: FieldPlotOptions): Canvas {
   const axis = alongU ? map.axes[0] : map.axes[1];
   const [lo, hi] = valueRange(values, options.part);
   const pad = (hi - lo) * 0.05;
-  const yMin = options.part === "abs" ? 0 : lo - pad;
-  const yMax = hi + pad;
   const xMin = coords[0]!;
   const xMax = coords[coords.length - 1]!;
-
-  const plotW = Math.round((options.size ?? 520) * 1.25);
-  const plotH = Math.round(plotW * 0.5);
-  const xTicks = niceTicks(um(xMin), um(xMax), Math.max(2, Math.round(plotW / 110)));
-  const yTicks = niceTicks(yMin, yMax, 5);
-  const yLabels = yTicks.ticks.map((t) => tickLabel(t, yTicks.step));
-  const yLabelW = Math.max(0, ...yLabels.map((l) => textWidth(l, S)));
-  const yTitle = `${quantityLabel(map.component, options.part)} (${unitOf(map.component)})`;
-
-  const left = MARGIN + CHAR_H + 10 + yLabelW + TICK + 4;
-  const top = MARGIN + 2 * LINE_HEIGHT * S + 12;
-  const width = left + plotW + MARGIN * 2;
-  const height = top + plotH + TICK + 6 + CHAR_H + 12 + CHAR_H + MARGIN;
-  const c = new Canvas(width, height);
+  const f = lineFrame(
+    [um(xMin), um(xMax)],
+    [options.part === "abs" ? 0 : lo - pad, hi + pad],
+    options.size ?? 520,
+    2,
+  );
+  const { left, top, plotW, plotH } = f;
+  const c = new Canvas(left + plotW + MARGIN * 2, top + plotH + X_AXIS_HEIGHT + MARGIN);
   const [title, subtitle] = defaultTitles(map, options);
   c.text(left + plotW / 2, MARGIN, title, INK, { scale: S, align: "center" });
   c.text(left + plotW / 2, MARGIN + LINE_HEIGHT * S + 4, subtitle, MUTED, {
     scale: S,
     align: "center",
   });
-
-  const px = (x: number) => left + ((x - xMin) / (xMax - xMin)) * (plotW - 1);
-  const py = (v: number) => top + plotH - 1 - ((v - yMin) / (yMax - yMin)) * (plotH - 1);
 
   // Structures along the line: shaded behind the curve.
   const at = geometryLookup(map, options);
@@ -313,40 +308,8 @@ function renderLine(map: FieldMap, options: FieldPlotOptions): Canvas {
         c.fillRect(left + x, top, 1, plotH, SHADE);
     }
   }
-  for (let k = 0; k < yTicks.ticks.length; k++) {
-    const t = yTicks.ticks[k]!;
-    const y = py(t);
-    c.fillRect(left, y, plotW, 1, t === 0 ? MUTED : GRID);
-    c.fillRect(left - 1 - TICK, y, TICK, 1, INK);
-    c.text(left - TICK - 6, y - CHAR_H / 2, yLabels[k]!, INK, { scale: S, align: "right" });
-  }
-  for (const t of xTicks.ticks) {
-    const x = left + ((t - um(xMin)) / (um(xMax) - um(xMin))) * (plotW - 1);
-    c.fillRect(x, top, 1, plotH, GRID);
-    c.fillRect(x, top + plotH + 1, 1, TICK, INK);
-    c.text(x, top + plotH + TICK + 4, tickLabel(t, xTicks.step), INK, {
-      scale: S,
-      align: "center",
-    });
-  }
-  c.strokeRect(left, top, plotW, plotH, INK);
-  c.text(left + plotW / 2, top + plotH + TICK + 6 + CHAR_H + 10, `${axis} (µm)`, INK, {
-    scale: S,
-    align: "center",
-  });
-  c.text(MARGIN, top + plotH / 2, yTitle, INK, { scale: S, align: "center", vertical: true });
-
-  let prev: [number, number] | null = null;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (!Number.isFinite(v)) {
-      prev = null;
-      continue;
-    }
-    const point: [number, number] = [px(coords[i]!), py(v)];
-    if (prev) c.line(prev[0], prev[1], point[0], point[1], CURVE, 2);
-    else c.fillRect(point[0] - 1, point[1] - 1, 2, 2, CURVE);
-    prev = point;
-  }
+  const yTitle = `${quantityLabel(map.component, options.part)} (${unitOf(map.component)})`;
+  drawLineAxes(c, f, `${axis} (µm)`, yTitle);
+  drawCurve(c, f, Array.from(coords, um), values, CURVE);
   return c;
 }

@@ -1,11 +1,12 @@
-/** PNG plots of result fields (CLI `emsim plot`); colormaps are shared with the dashboard. */
+/** PNG plots of result fields (CLI `emsim plot`); the colour maps are the dashboard's too. */
 export { Canvas } from "./canvas.js";
 export {
   COLORMAPS,
   colorAt,
   cssGradient,
   diverging,
-  viridis,
+  paint,
+  sequential,
   type Colormap,
   type Rgb,
 } from "./colormap.js";

@@ -7,22 +7,20 @@
 import type { Spectrum } from "../results/read.js";
 import { Canvas } from "./canvas.js";
 import type { Rgb } from "./colormap.js";
-import { LINE_HEIGHT, textWidth } from "./font.js";
+import { LINE_HEIGHT } from "./font.js";
+import {
+  CHAR_H,
+  drawCurve,
+  drawLineAxes,
+  INK,
+  lineFrame,
+  MARGIN,
+  S,
+  X_AXIS_HEIGHT,
+} from "./line-chart.js";
 import { encodePng } from "./png.js";
-import { niceTicks, tickLabel } from "./ticks.js";
 
-interface Series {
-  label: string;
-  x: readonly number[];
-  y: readonly number[];
-  color: Rgb;
-}
-
-const S = 2;
-const CHAR_H = 7 * S;
-const INK: Rgb = [30, 34, 42];
-const MUTED: Rgb = [96, 102, 112];
-const GRID: Rgb = [226, 229, 234];
+/** Curve colours, in order. */
 const PALETTE: Rgb[] = [
   [31, 95, 168],
   [204, 85, 0],
@@ -31,8 +29,13 @@ const PALETTE: Rgb[] = [
   [178, 34, 52],
   [90, 90, 90],
 ];
-const MARGIN = 16;
-const TICK = 6;
+
+interface Series {
+  label: string;
+  x: readonly number[];
+  y: readonly number[];
+  color: Rgb;
+}
 
 /** The curves a set of spectra draws: one per flux plane, two per box (σ_sca, σ_abs in µm²). */
 function seriesOf(spectra: readonly Spectrum[]): { series: Series[]; yTitle: string } {
@@ -85,60 +88,17 @@ export function renderSpectra(spectra: readonly Spectrum[], title: string, size 
   yMax += pad;
   if (yMin < 0) yMin -= pad;
 
-  const plotW = Math.round(size * 1.25);
-  const plotH = Math.round(plotW * 0.5);
-  const xTicks = niceTicks(xMin, xMax, Math.max(2, Math.round(plotW / 110)));
-  const yTicks = niceTicks(yMin, yMax, 5);
-  const yLabels = yTicks.ticks.map((t) => tickLabel(t, yTicks.step));
-  const yLabelW = Math.max(0, ...yLabels.map((l) => textWidth(l, S)));
-  const left = MARGIN + CHAR_H + 10 + yLabelW + TICK + 4;
-  const top = MARGIN + LINE_HEIGHT * S + 12;
-  const legendTop = top + plotH + TICK + 6 + CHAR_H + 12 + CHAR_H + 10;
-  const width = left + plotW + MARGIN * 2;
-  const height = legendTop + series.length * (LINE_HEIGHT * S + 4) + MARGIN;
-  const c = new Canvas(width, height);
+  const f = lineFrame([xMin, xMax], [yMin, yMax], size, 1);
+  const { left, top, plotW, plotH } = f;
+  const legendTop = top + plotH + X_AXIS_HEIGHT + 10;
+  const c = new Canvas(
+    left + plotW + MARGIN * 2,
+    legendTop + series.length * (LINE_HEIGHT * S + 4) + MARGIN,
+  );
   c.text(left + plotW / 2, MARGIN, title, INK, { scale: S, align: "center" });
-
-  const px = (x: number) => left + ((x - xMin) / (xMax - xMin)) * (plotW - 1);
-  const py = (v: number) => top + plotH - 1 - ((v - yMin) / (yMax - yMin)) * (plotH - 1);
-  for (let k = 0; k < yTicks.ticks.length; k++) {
-    const t = yTicks.ticks[k]!;
-    const y = py(t);
-    if (y < top || y > top + plotH) continue;
-    c.fillRect(left, y, plotW, 1, t === 0 ? MUTED : GRID);
-    c.fillRect(left - 1 - TICK, y, TICK, 1, INK);
-    c.text(left - TICK - 6, y - CHAR_H / 2, yLabels[k]!, INK, { scale: S, align: "right" });
-  }
-  for (const t of xTicks.ticks) {
-    const x = px(t);
-    if (x < left || x > left + plotW) continue;
-    c.fillRect(x, top, 1, plotH, GRID);
-    c.fillRect(x, top + plotH + 1, 1, TICK, INK);
-    c.text(x, top + plotH + TICK + 4, tickLabel(t, xTicks.step), INK, {
-      scale: S,
-      align: "center",
-    });
-  }
-  c.strokeRect(left, top, plotW, plotH, INK);
-  c.text(left + plotW / 2, top + plotH + TICK + 6 + CHAR_H + 10, "wavelength (µm)", INK, {
-    scale: S,
-    align: "center",
-  });
-  c.text(MARGIN, top + plotH / 2, yTitle, INK, { scale: S, align: "center", vertical: true });
-
+  drawLineAxes(c, f, "wavelength (µm)", yTitle);
   series.forEach((s, k) => {
-    let prev: [number, number] | null = null;
-    for (let i = 0; i < s.x.length; i++) {
-      const v = s.y[i]!;
-      if (!Number.isFinite(v)) {
-        prev = null;
-        continue;
-      }
-      const point: [number, number] = [px(s.x[i]!), py(v)];
-      if (prev) c.line(prev[0], prev[1], point[0], point[1], s.color, 2);
-      c.fillRect(point[0] - 2, point[1] - 2, 5, 5, s.color);
-      prev = point;
-    }
+    drawCurve(c, f, s.x, s.y, s.color, true);
     const y = legendTop + k * (LINE_HEIGHT * S + 4);
     c.fillRect(left, y + CHAR_H / 2 - 1, 24, 3, s.color);
     c.text(left + 32, y, s.label, INK, { scale: S });

@@ -11,7 +11,6 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
-import type { JobService } from "../jobs/service.js";
 import type { SolverReport } from "../schema/responses.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
 import { RECOVERY_CAUSES, recoveryRule } from "../jobs/lifecycle.js";
@@ -22,6 +21,16 @@ export interface WorkerLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
+}
+
+/** A completed run's size and times, for whoever estimates run times (jobs/timing.ts). */
+export interface RunObserver {
+  noteRun(run: {
+    cells: number;
+    steps: number;
+    steppingSeconds: number;
+    setupSeconds: number;
+  }): void;
 }
 
 export interface WorkerMetrics {
@@ -100,7 +109,8 @@ export class JobWorker {
     private readonly storage: StorageBackend,
     /** Local directory for result files being written (this worker's own disk). */
     private readonly scratchDir: string,
-    private readonly jobs: JobService | null,
+    /** Told of every completed run (the API's estimates learn from it), or null. */
+    private readonly runs: RunObserver | null,
     private readonly config: Config,
     private readonly log: WorkerLogger,
     private readonly metrics: WorkerMetrics | null = null,
@@ -251,7 +261,7 @@ export class JobWorker {
       throw err;
     }
     if (ok) {
-      this.jobs?.noteRun({
+      this.runs?.noteRun({
         cells: report.cells,
         steps: report.steps_run,
         steppingSeconds: report.stepping_seconds ?? 0,

@@ -541,6 +541,26 @@ describe("jobs", () => {
   });
 });
 
+describe("static files", () => {
+  test("the plotting core's colour maps are served to the browser, compiled from src/plot", async () => {
+    const res = await fetch(`${svc.baseUrl}/dashboard/static/plot-colormap.js`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get("content-type") ?? "", /text\/javascript/);
+    const text = await res.text();
+    // The module the CLI's PNGs use: its maps' anchors and the RGBA painter the canvases call.
+    assert.match(text, /export function paint/);
+    assert.match(text, /#0a0c24/);
+    assert.doesNotMatch(text, /: Colormap|interface /, "JavaScript, not TypeScript");
+    const plot = await (await fetch(`${svc.baseUrl}/dashboard/static/plot.js`)).text();
+    assert.match(plot, /from "\.\/plot-colormap\.js"/);
+    assert.match(plot, /from "\.\/plot-ticks\.js"/);
+    const ticks = await fetch(`${svc.baseUrl}/dashboard/static/plot-ticks.js`);
+    assert.equal(ticks.status, 200);
+    assert.match(await ticks.text(), /export function niceTicks/);
+    assert.equal((await fetch(`${svc.baseUrl}/dashboard/static/colormap.js`)).status, 404);
+  });
+});
+
 describe("accounts", () => {
   test("an admin invites a user, who sets a password once and is signed in", async () => {
     await makeAccount("admin@example.com", true);

@@ -6,7 +6,9 @@
  * plot of |E| and the real part of a component for line monitors. Data come from the
  * dashboard's JSON endpoints as 16-bit integers (see src/dashboard/plots.ts).
  */
-import { diverging, paint, sequential } from "./colormap.js";
+// The colour maps are the plotting core's (src/plot/colormap.ts, compiled; assets.ts serves it).
+import { diverging, paint, sequential } from "./plot-colormap.js";
+import { niceTicks, tickLabel } from "./plot-ticks.js";
 
 /**
  * @typedef {{ name: string, kind: "point"|"line"|"plane"|"volume", axes: string[],
@@ -45,32 +47,6 @@ function nm(m) {
 /** @param {number} v */
 function formatUm(v) {
   return `${+v.toPrecision(4)}`.replace("-", MINUS);
-}
-
-/**
- * Round numbers for axis ticks between min and max, about `count` of them.
- * @param {number} min @param {number} max @param {number} count
- */
-function niceTicks(min, max, count) {
-  const span = max - min;
-  if (!(span > 0) || !Number.isFinite(span)) return { ticks: [min], step: 1 };
-  const raw = span / Math.max(1, count);
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const norm = raw / mag;
-  const step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
-  const ticks = [];
-  for (let v = Math.ceil(min / step - 1e-9) * step; v <= max + step * 1e-9; v += step) {
-    ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
-  }
-  return { ticks, step };
-}
-
-/** @param {number} v @param {number} step */
-function formatTick(v, step) {
-  const abs = Math.max(Math.abs(v), step);
-  if (abs >= 1e5 || abs < 1e-3) return v === 0 ? "0" : v.toExponential(1).replace("-", MINUS);
-  const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
-  return v.toFixed(decimals).replace("-", MINUS);
 }
 
 /** @param {number} v */
@@ -628,7 +604,7 @@ class FieldPlots {
       ctx.moveTo(x, y0 + h);
       ctx.lineTo(x, y0 + h + 5);
       ctx.stroke();
-      ctx.fillText(formatTick(t, xt.step), x, y0 + h + 8);
+      ctx.fillText(tickLabel(t, xt.step), x, y0 + h + 8);
     }
     const yt = niceTicks(ve[0] ?? 0, ve[1] ?? 1, Math.max(2, Math.round(h / 60)));
     ctx.textAlign = "right";
@@ -639,7 +615,7 @@ class FieldPlots {
       ctx.moveTo(x0, y);
       ctx.lineTo(x0 - 5, y);
       ctx.stroke();
-      ctx.fillText(formatTick(t, yt.step), x0 - 8, y);
+      ctx.fillText(tickLabel(t, yt.step), x0 - 8, y);
     }
     ctx.fillStyle = c.text;
     ctx.font = `600 ${FONT}`;
@@ -658,7 +634,7 @@ class FieldPlots {
     const bar = ctx.createLinearGradient(0, y0 + h, 0, y0);
     for (let i = 0; i <= 16; i++) {
       const k = Math.round((i / 16) * 255) * 3;
-      bar.addColorStop(i / 16, `rgb(${map.table[k]},${map.table[k + 1]},${map.table[k + 2]})`);
+      bar.addColorStop(i / 16, `rgb(${map.lut[k]},${map.lut[k + 1]},${map.lut[k + 2]})`);
     }
     ctx.fillStyle = bar;
     ctx.fillRect(bx, y0, bw, h);
@@ -677,7 +653,7 @@ class FieldPlots {
       ctx.moveTo(bx + bw, y);
       ctx.lineTo(bx + bw + 4, y);
       ctx.stroke();
-      ctx.fillText(formatTick(t, ct.step), bx + bw + 7, y);
+      ctx.fillText(tickLabel(t, ct.step), bx + bw + 7, y);
     }
     ctx.fillStyle = c.text;
     ctx.font = `600 ${FONT}`;
@@ -777,7 +753,7 @@ class FieldPlots {
       ctx.lineTo(x0 + w, y);
       ctx.stroke();
       ctx.fillStyle = c.muted;
-      ctx.fillText(formatTick(v, yt.step), x0 - 8, y);
+      ctx.fillText(tickLabel(v, yt.step), x0 - 8, y);
     }
     const xt = niceTicks(te[0] ?? 0, te[1] ?? 1, Math.max(2, Math.round(w / 80)));
     ctx.textAlign = "center";
@@ -789,7 +765,7 @@ class FieldPlots {
       ctx.moveTo(x, y0 + h);
       ctx.lineTo(x, y0 + h + 5);
       ctx.stroke();
-      ctx.fillText(formatTick(v, xt.step), x, y0 + h + 8);
+      ctx.fillText(tickLabel(v, xt.step), x, y0 + h + 8);
     }
     ctx.strokeStyle = c.border;
     ctx.strokeRect(x0 + 0.5, y0 + 0.5, w - 1, h - 1);

@@ -122,6 +122,9 @@ export function adeWat(
     (local $kEnd i32) (local $s i32) (local $value f64) (local $prev f64) (local $drive f64)
     (local $hist f64) (local $kappa f64) (local $kp f64) (local $kj f64) (local $ke f64)
     (local $next f64) (local $pNext f64) (local $stored f32)
+    (local $vp v128) (local $vj v128) (local $ve v128) (local $sp v128) (local $sj v128)
+    (local $vnext v128) (local $vpNext v128) (local $vhist v128) (local $vkappa v128)
+    (local $vdrive v128)
     (local.set $q (local.get $q0))
     (block $done
       (loop $cell
@@ -146,6 +149,40 @@ export function adeWat(
         (local.set $s (i32.load (i32.add (local.get $slot) (i32.shl (local.get $q) (i32.const 2)))))
         (local.set $k (i32.load ${at(tables.poleStart, "(local.get $m)", 2)}))
         (local.set $kEnd (i32.load ${at(tables.poleStart, "(i32.add (local.get $m) (i32.const 1))", 2)}))
+        ;; Two poles at a time (f64x2), then the odd one.
+        (local.set $vhist (v128.const i64x2 0 0))
+        (local.set $vkappa (v128.const i64x2 0 0))
+        (local.set $vdrive (f64x2.splat (local.get $drive)))
+        (block $pairs
+          (loop $pair
+            (br_if $pairs (i32.ge_u (i32.add (local.get $k) (i32.const 1)) (local.get $kEnd)))
+            (local.set $vp (v128.load ${at(tables.cP, "(local.get $k)", 3)}))
+            (local.set $vj (v128.load ${at(tables.cJ, "(local.get $k)", 3)}))
+            (local.set $ve (v128.load ${at(tables.cE, "(local.get $k)", 3)}))
+            (local.set $sp (f64x2.promote_low_f32x4
+              (v128.load64_zero (i32.add (local.get $p) (i32.shl (local.get $s) (i32.const 2))))))
+            (local.set $sj (f64x2.promote_low_f32x4
+              (v128.load64_zero (i32.add (local.get $j) (i32.shl (local.get $s) (i32.const 2))))))
+            (local.set $vnext (f64x2.add (f64x2.add
+              (f64x2.mul (local.get $vp) (local.get $sp))
+              (f64x2.mul (local.get $vj) (local.get $sj)))
+              (f64x2.mul (local.get $ve) (local.get $vdrive))))
+            (local.set $vpNext (f64x2.add (local.get $sp) (local.get $vnext)))
+            (v128.store64_lane 0 (i32.add (local.get $p) (i32.shl (local.get $s) (i32.const 2)))
+              (f32x4.demote_f64x2_zero (local.get $vpNext)))
+            (v128.store64_lane 0 (i32.add (local.get $j) (i32.shl (local.get $s) (i32.const 2)))
+              (f32x4.demote_f64x2_zero (local.get $vnext)))
+            (local.set $vhist (f64x2.add (local.get $vhist) (f64x2.add
+              (f64x2.mul (local.get $vp) (local.get $vpNext))
+              (f64x2.mul (local.get $vj) (local.get $vnext)))))
+            (local.set $vkappa (f64x2.add (local.get $vkappa) (local.get $ve)))
+            (local.set $k (i32.add (local.get $k) (i32.const 2)))
+            (local.set $s (i32.add (local.get $s) (i32.const 2)))
+            (br $pair)))
+        (local.set $hist (f64.add (f64x2.extract_lane 0 (local.get $vhist))
+          (f64x2.extract_lane 1 (local.get $vhist))))
+        (local.set $kappa (f64.add (f64x2.extract_lane 0 (local.get $vkappa))
+          (f64x2.extract_lane 1 (local.get $vkappa))))
         (block $poles
           (loop $pole
             (br_if $poles (i32.ge_u (local.get $k) (local.get $kEnd)))
