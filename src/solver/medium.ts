@@ -170,6 +170,12 @@ export async function buildMediumSliced(
   }
 }
 
+/** One step of a multiplicative hash over 32-bit integers (the quantised values fit). */
+function mix(h: number, v: number): number {
+  const m = Math.imul(h ^ v, 0x9e3779b1);
+  return (m << 13) | (m >>> 19);
+}
+
 /**
  * The interface entries by their quantised state (ε mean, 1/ε mean, log σ, n_c², fill of each
  * dispersive material): a hash of the quantised values to a chain of entry ids, compared
@@ -228,10 +234,16 @@ class EntryTable {
     return v === 0 ? 0 : Math.round(Math.log(v) / this.quantum);
   }
 
-  /** Deterministic (collisions are told apart in `find`), so floating-point overflow of exactness is harmless. */
+  /**
+   * A 32-bit mix of the quantised values (collisions are told apart in `find`). Products of
+   * the values in floating point would lose the last ones beyond 2⁵³ and chain them all.
+   */
   private hash(qa: number, qb: number, qc: number, qd: number, weights: number[]): number {
-    let h = ((qa * 1000003 + qb) * 1000003 + qc) * 1000003 + qd;
-    for (const w of weights) h = h * 1000003 + this.q(w);
+    let h = mix(0x811c9dc5, qa);
+    h = mix(h, qb);
+    h = mix(h, qc);
+    h = mix(h, qd);
+    for (const w of weights) h = mix(h, this.q(w));
     return h;
   }
 }
