@@ -3,18 +3,21 @@
  * HTTP API and the worker of a fresh embedded server (compiled, `dist/`, its own process), each
  * next to Meep (Debian's python3-meep, bench/meep_job.py) on the same grid for the same number
  * of time steps in the same run. Per job: the server's estimate before submitting, the measured
- * duration, where the time went (set-up, stepping, the rest: queueing, result writing), the
- * stepping rate in Mcell/s and its ratio to Meep's.
+ * duration, where the time went (set-up and its painting, the kernel's sweeps, the per-step work
+ * outside them, result writing, the rest: queueing, storing, polling), the stepping rate in
+ * Mcell/s and its ratio to Meep's.
  *
  * Jobs: the README's strip waveguide (examples/si-strip-waveguide.json, a cross-section one cell
  * thick), a periodic unit cell with a sphere (small 3-D), and 150³ and 250³ grids (whole grid,
- * PML included) at 20 nm, about 40 cells per wavelength in Si3N4. BENCH_QUICK=1 leaves out the
- * 250³ job. Meep is left out, with a note, where `import meep` fails.
+ * PML included) at 20 nm, about 40 cells per wavelength in Si3N4, and a 200³ grid with 1 000
+ * spheres for painting at scale. BENCH_QUICK=1 leaves out the 250³ job and runs the spheres for
+ * 200 steps. Meep is left out, with a note, where `import meep` fails.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { applyDefaults } from "../src/schema/validate.js";
+import type { SolverReport } from "../src/schema/responses.js";
 import type { SimulationRequest } from "../src/schema/simulation.js";
 import { permittivityAt } from "../src/solver/materials.js";
 import { freePort, tempDir } from "../test/helpers/service.js";
@@ -79,7 +82,33 @@ const unitCell: SimulationRequest = {
   fdtd_settings: { time_steps: 6000, convergence_threshold: 1e-5, check_every_n: 200 },
 };
 
-const JOBS: { name: string; request: SimulationRequest }[] = [
+/**
+ * Painting at scale (issue #15: under 10 % of a 1 000-step run): a 200³ grid with a 10 × 10 × 10
+ * lattice of Si3N4 spheres, 1 000 steps. Meep is not run for it (its own painting of 1 000
+ * spheres is not what is compared).
+ */
+function sphereLattice(steps: number): SimulationRequest {
+  const base = cube(200, steps);
+  const L = base.domain.size[0];
+  const pitch = L / 10;
+  const at = (m: number) => -L / 2 + (m + 0.5) * pitch;
+  const structures: SimulationRequest["structures"] = [];
+  for (let i = 0; i < 10; i++) {
+    for (let j = 0; j < 10; j++) {
+      for (let k = 0; k < 10; k++) {
+        structures.push({
+          type: "sphere",
+          center: [at(i), at(j), at(k)],
+          radius: 0.4 * pitch,
+          material: "Si3N4",
+        });
+      }
+    }
+  }
+  return { ...base, structures };
+}
+
+const JOBS: { name: string; request: SimulationRequest; meep?: false }[] = [
   {
     name: "strip waveguide (README), 1 cell thick",
     request: JSON.parse(
@@ -89,16 +118,26 @@ const JOBS: { name: string; request: SimulationRequest }[] = [
   { name: "unit cell with a sphere, periodic", request: unitCell },
   { name: "150³ grid, 1000 steps", request: cube(150, 1000) },
   ...(QUICK ? [] : [{ name: "250³ grid, 400 steps", request: cube(250, 400) }]),
+  {
+    name: `200³ grid, 1 000 spheres, ${QUICK ? 200 : 1000} steps`,
+    request: sphereLattice(QUICK ? 200 : 1000),
+    meep: false,
+  },
 ];
 
 interface Measured {
   name: string;
   cells: number;
   steps: number;
+  /** The estimate's expected_seconds (and steps) before submitting. */
   estimateSeconds: number;
+  expectedSteps: number;
   seconds: number;
   setup: number;
+  painting: number;
   stepping: number;
+  kernel: number;
+  writing: number;
   rate: number;
   threads: number;
   meep: { seconds: number; rate: number } | null;
@@ -123,6 +162,19 @@ function meep(request: SimulationRequest, steps: number) {
   return { seconds: out.seconds, rate: (out.cells * out.steps) / out.seconds / 1e6 };
 }
 
+/**
+ * fetch, tried once more when the connection fails: while Meep runs (over a minute for 250³)
+ * the server closes the idle keep-alive connection, and the next request may race that.
+ */
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return fetch(url, init);
+  }
+}
+
 async function main() {
   const dataDir = tempDir("emsim-bench-jobs-");
   const port = await freePort();
@@ -141,15 +193,15 @@ async function main() {
     const rows: Measured[] = [];
     for (const job of JOBS) {
       const estimate = (await (
-        await fetch(`${base}/v1/simulations/estimate`, {
+        await request(`${base}/v1/simulations/estimate`, {
           method: "POST",
           headers,
           body: JSON.stringify(job.request),
         })
-      ).json()) as { estimated_seconds: number };
+      ).json()) as { expected_seconds: number; expected_steps: number };
       const started = performance.now();
       const ack = (await (
-        await fetch(`${base}/v1/simulations`, {
+        await request(`${base}/v1/simulations`, {
           method: "POST",
           headers,
           body: JSON.stringify(job.request),
@@ -158,7 +210,7 @@ async function main() {
       let record: Record<string, unknown>;
       for (;;) {
         record = (await (
-          await fetch(`${base}/v1/simulations/${ack.job_id}`, { headers })
+          await request(`${base}/v1/simulations/${ack.job_id}`, { headers })
         ).json()) as Record<string, unknown>;
         if (record.status === "COMPLETED" || record.status === "FAILED") break;
         await new Promise((r) => setTimeout(r, 50));
@@ -166,19 +218,24 @@ async function main() {
       const seconds = (performance.now() - started) / 1000;
       if (record.status !== "COMPLETED")
         throw new Error(`${job.name}: ${String(record.error_detail)}`);
-      const report = record.solver_report as Record<string, number>;
+      const report = record.solver_report as SolverReport;
       rows.push({
         name: job.name,
         cells: report.cells,
         steps: report.steps_run,
-        estimateSeconds: estimate.estimated_seconds,
+        estimateSeconds: estimate.expected_seconds,
+        expectedSteps: estimate.expected_steps,
         seconds,
-        setup: report.setup_seconds,
-        stepping: report.stepping_seconds,
+        setup: report.setup_seconds ?? 0,
+        painting: report.setup?.painting_seconds ?? 0,
+        stepping: report.stepping_seconds ?? 0,
+        kernel: report.stepping?.kernel_seconds ?? 0,
+        writing: report.result_writing_seconds ?? 0,
         rate: report.mcells_per_second,
         threads: report.threads,
-        meep: meep(job.request, report.steps_run),
+        meep: job.meep === false ? null : meep(job.request, report.steps_run),
       });
+      console.error(`${job.name}: ${seconds.toFixed(2)} s`);
     }
     print(rows);
   } finally {
@@ -194,14 +251,19 @@ function print(rows: Measured[]) {
       `${availableParallelism()} cores, load average ${l1.toFixed(1)} / ${l5.toFixed(1)}\n`,
   );
   console.log(
-    "| job | cells | steps | estimate (s) | submitted → COMPLETED (s) | set-up (s) | stepping (s) | rest (s) | threads | Mcell/s | Meep Mcell/s | ÷ Meep |",
+    "| job | cells | steps (expected) | estimate (s) | submitted → COMPLETED (s) | ÷ estimate | " +
+      "set-up (s) | of which painting | kernel (s) | per-step work outside the kernel (s) | " +
+      "result writing (s) | rest (s) | threads | Mcell/s | Meep Mcell/s | ÷ Meep |",
   );
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  console.log(`|${" --- |".repeat(16)}`);
   for (const r of rows) {
-    const rest = r.seconds - r.setup - r.stepping;
+    const outside = r.stepping - r.kernel;
+    const rest = r.seconds - r.setup - r.stepping - r.writing;
     console.log(
-      `| ${r.name} | ${r.cells} | ${r.steps} | ${r.estimateSeconds} | ${r.seconds.toFixed(2)} | ` +
-        `${r.setup.toFixed(2)} | ${r.stepping.toFixed(2)} | ${rest.toFixed(2)} | ${r.threads} | ` +
+      `| ${r.name} | ${r.cells} | ${r.steps} (${r.expectedSteps}) | ${r.estimateSeconds} | ` +
+        `${r.seconds.toFixed(2)} | ${(r.seconds / r.estimateSeconds).toFixed(2)} | ` +
+        `${r.setup.toFixed(2)} | ${r.painting.toFixed(2)} | ${r.kernel.toFixed(2)} | ` +
+        `${outside.toFixed(2)} | ${r.writing.toFixed(2)} | ${rest.toFixed(2)} | ${r.threads} | ` +
         `${r.rate.toFixed(0)} | ${r.meep ? r.meep.rate.toFixed(0) : "—"} | ` +
         `${r.meep ? (r.rate / r.meep.rate).toFixed(1) : "—"} |`,
     );

@@ -72,7 +72,12 @@ export async function createService(
   const { storage, local, scratchDir } = openStorage(config, secret);
   const accounts = new AccountService(stores.accounts);
   const jobs = new JobService(stores.jobs, storage, config);
-  const metrics = new ServiceMetrics(stores.jobs, config.solverBackend);
+  const metrics = new ServiceMetrics(
+    stores.jobs,
+    config.solverBackend,
+    jobs.runTimeModel,
+    config.solverThreads,
+  );
   const fabrication = new FabricationService(storage, config);
   let worker: JobWorker | null = null;
   app = await buildApp(

@@ -32,6 +32,10 @@ export function toJobRecord(job: JobRow, baseUrl: string, nowMs = Date.now()): J
     metadata: job.metadata,
     progress: job.progress
       ? {
+          ...(job.progress.phase ? { phase: job.progress.phase } : {}),
+          ...(job.progress.setupFraction !== undefined
+            ? { setup_fraction: job.progress.setupFraction }
+            : {}),
           step: job.progress.step,
           total_steps: job.progress.totalSteps,
           fraction: job.progress.fraction,

@@ -8,7 +8,8 @@ import type { Config } from "../config.js";
 import { errors } from "../errors.js";
 import { checkRequest, type RequestLimits } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
-import type { RunEstimate } from "../solver/types.js";
+import { estimateRun } from "../solver/estimate.js";
+import type { RunEstimate, SimulationSpec } from "../solver/types.js";
 import type { StorageBackend } from "../storage/types.js";
 import { storeUnavailability, type StoreUnavailability } from "../store/errors.js";
 import type { JobQueue, JobRow, JobStatus, ReadScope } from "../store/types.js";
@@ -26,6 +27,8 @@ export interface Estimate {
   memory_bytes: number;
   result_bytes: number;
   estimated_seconds: number;
+  expected_steps: number;
+  expected_seconds: number;
   mcells_per_second_assumed: number;
 }
 
@@ -66,8 +69,34 @@ export class JobService {
       memory_bytes: e.memoryBytes,
       result_bytes: e.resultBytes,
       estimated_seconds: Math.ceil(this.runTimes.seconds(e.totalCells, e.timeSteps)),
+      expected_steps: e.expectedSteps,
+      // Tenths: a small job's second or two would lose half its accuracy to whole seconds.
+      expected_seconds: Math.ceil(10 * this.runTimes.seconds(e.totalCells, e.expectedSteps)) / 10,
       mcells_per_second_assumed: Math.round(rate * 10) / 10,
     };
+  }
+
+  /** The run-time model behind estimates (metrics show its figures). */
+  get runTimeModel(): RunTimeModel {
+    return this.runTimes;
+  }
+
+  /**
+   * Seconds until an active job is likely to finish: from its progress once it has some,
+   * before that from the expected run time of its spec (less the time it has run), else 30.
+   */
+  private retryAfter(job: JobRow, nowMs = Date.now()): number {
+    const fromProgress = retryAfterSeconds(job, nowMs);
+    if ((job.progress?.fraction ?? 0) > 0.01 && job.status === "RUNNING") return fromProgress;
+    if (job.status !== "QUEUED" && job.status !== "RUNNING") return fromProgress;
+    try {
+      const e = estimateRun(JSON.parse(job.specJson) as SimulationSpec, this.config.solverBackend);
+      const expected = this.runTimes.seconds(e.totalCells, e.expectedSteps);
+      const ran = job.startedAt ? (nowMs - Date.parse(job.startedAt)) / 1000 : 0;
+      return Math.max(1, Math.ceil(expected - Math.max(0, ran)));
+    } catch {
+      return fromProgress;
+    }
   }
 
   /** Same validation as submission; never queues. */
@@ -98,11 +127,7 @@ export class JobService {
       // Never disclose another account's job id: with a global scope and only others'
       // jobs active, the caller learns that the service is busy, not whose job it is.
       const visibleId = active.accountId === accountId ? active.jobId : "(another account's job)";
-      throw errors.activeJobConflict(
-        visibleId,
-        retryAfterSeconds(active),
-        this.config.maxActiveJobs,
-      );
+      throw errors.activeJobConflict(visibleId, this.retryAfter(active), this.config.maxActiveJobs);
     }
     return result.job;
   }
@@ -179,7 +204,7 @@ export class JobService {
   async resultDownloadUrl(accountId: string, jobId: string, reads?: ReadScope): Promise<string> {
     const job = await this.getOwnJob(accountId, jobId, reads);
     if (job.status !== "COMPLETED" || !job.resultKey) {
-      throw errors.resultsNotReady(jobId, job.status, retryAfterSeconds(job));
+      throw errors.resultsNotReady(jobId, job.status, this.retryAfter(job));
     }
     return this.storage.signedDownloadUrl(
       job.resultKey,

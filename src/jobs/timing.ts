@@ -2,27 +2,34 @@
  * How long a run takes, for estimates: set-up plus, per time step, a fixed cost and a cost per
  * cell,
  *
- *   seconds = setup + steps · (perStep + perCell · cells).
+ *   seconds = setup + setupPerCell · cells + steps · (perStep + perCell · cells).
  *
  * The fixed per-step cost (sources, boundaries, monitors, thread synchronisation) is what
- * dominates small and thin jobs: a 2·10⁴-cell cross-section steps at about 50 Mcell/s where a
- * 256³ grid reaches 600–700 on the same machine, so one throughput figure misjudges one or
- * the other by an order of magnitude. The two costs are fitted by weighted least squares to the
+ * dominates small and thin jobs: a 2·10⁴-cell cross-section steps at about 110 Mcell/s where
+ * a 256³ grid reaches 650–750 on the same machine, so one throughput figure misjudges one or
+ * the other by several times. Set-up grows with the grid too (allocating and faulting in the
+ * fields, painting): 0.1–0.2 s for small grids, 0.8 s for 250³. The two costs are fitted by weighted least squares to the
  * completed runs this process has seen (each run's stepping seconds per step against its
  * cells), on top of two prior points from the table below, measured on the 2-core machine
  * these figures come from (docs/benchmarks.md), which keep the fit sensible until runs of
  * different sizes have been seen and fade as they are.
  */
 
-/** Prior: seconds per step of a small (2·10⁴ cells) and a large (1.7·10⁷ cells) grid. */
+/**
+ * Prior: seconds per step of a small (2·10⁴ cells: the README's strip waveguide, 4 500 steps
+ * in 0.82 s) and a large (1.56·10⁷ cells: 250³ at 750 Mcell/s) grid, through the API on the
+ * quiet 2-core machine of docs/benchmarks.md.
+ */
 const PRIOR: readonly { cells: number; secondsPerStep: number }[] = [
-  { cells: 2e4, secondsPerStep: 3.9e-4 },
-  { cells: 1.7e7, secondsPerStep: 2.6e-2 },
+  { cells: 2e4, secondsPerStep: 1.85e-4 },
+  { cells: 1.56e7, secondsPerStep: 2.1e-2 },
 ];
 /** Runs remembered (the most recent). */
 const WINDOW = 32;
-/** Set-up seconds assumed until a run is seen (thread start, kernel compile, painting). */
-const DEFAULT_SETUP_SECONDS = 0.6;
+/** Set-up seconds of a grid's size, beyond the fixed part (fields, tables): 250³ → 0.6 s. */
+const SETUP_SECONDS_PER_CELL = 4e-8;
+/** Fixed set-up seconds assumed until a run is seen (kernel compile, thread start). */
+const DEFAULT_SETUP_SECONDS = 0.2;
 
 export interface RunObservation {
   cells: number;
@@ -47,13 +54,34 @@ export class RunTimeModel {
     if (!Number.isFinite(run.steppingSeconds) || !Number.isFinite(run.setupSeconds)) return;
     this.runs.push(run);
     if (this.runs.length > WINDOW) this.runs.shift();
-    this.setup = 0.7 * this.setup + 0.3 * Math.max(0, run.setupSeconds);
+    const fixedSetup = run.setupSeconds - SETUP_SECONDS_PER_CELL * run.cells;
+    this.setup = 0.7 * this.setup + 0.3 * Math.max(0, fixedSetup);
     this.fit();
+  }
+
+  /** The fitted costs, and how many runs they are fitted to (0: the prior alone). */
+  costs(): {
+    setupSeconds: number;
+    secondsPerStep: number;
+    secondsPerCellUpdate: number;
+    runsObserved: number;
+  } {
+    return {
+      setupSeconds: this.setup,
+      secondsPerStep: this.perStep,
+      secondsPerCellUpdate: this.perCell,
+      runsObserved: this.runs.length,
+    };
   }
 
   /** Predicted seconds of a run of `cells` cells for `steps` steps. */
   seconds(cells: number, steps: number): number {
-    return this.setup + steps * this.secondsPerStep(cells);
+    return this.setupSeconds(cells) + steps * this.secondsPerStep(cells);
+  }
+
+  /** Predicted set-up seconds of a run of `cells` cells. */
+  setupSeconds(cells: number): number {
+    return this.setup + SETUP_SECONDS_PER_CELL * cells;
   }
 
   /** Predicted stepping rate for a grid of `cells` cells, in million cell-updates per second. */

@@ -5,8 +5,12 @@
  */
 import { availableParallelism, cpus, totalmem } from "node:os";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { RunTimeModel } from "../jobs/timing.js";
 import type { JobQueue } from "../store/types.js";
 import { JOB_STATUSES } from "../store/types.js";
+
+/** Grid sizes (cells) /metrics shows the estimated stepping rate for: thin, mid, large. */
+const ESTIMATE_GRID_CELLS = [2e4, 1e6, 1.6e7];
 
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -15,8 +19,23 @@ export class ServiceMetrics {
   private readonly jobDuration: Histogram<"status">;
   private readonly solverThroughput: Gauge;
 
-  constructor(queue: JobQueue, solverBackend = "auto") {
+  constructor(
+    queue: JobQueue,
+    solverBackend = "auto",
+    /** The run-time model behind estimates and retry_after (jobs/timing.ts), if any. */
+    runTimes: RunTimeModel | null = null,
+    /** Threads a job's solver may use (EMSIM_SOLVER_THREADS). */
+    solverThreads: number | null = null,
+  ) {
     collectDefaultMetrics({ register: this.registry });
+    if (solverThreads !== null) {
+      new Gauge({
+        name: "emsim_solver_threads",
+        help: "Threads a job's solver may use in this process (fewer on small grids)",
+        registers: [this.registry],
+      }).set(solverThreads);
+    }
+    if (runTimes) this.registerEstimates(runTimes);
     // What the solver's speed depends on: the machine and the backend this process runs.
     new Gauge({
       name: "emsim_machine_info",
@@ -83,5 +102,56 @@ export class ServiceMetrics {
     if (mcellsPerSecond !== null && Number.isFinite(mcellsPerSecond)) {
       this.solverThroughput.set(mcellsPerSecond);
     }
+  }
+
+  /**
+   * The calibrated estimate: set-up, the fixed cost of a time step and the cost of a cell
+   * update, and the stepping rate they give for a thin, a mid-sized and a large grid.
+   */
+  private registerEstimates(runTimes: RunTimeModel): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: "emsim_estimate_setup_seconds",
+      help: "Set-up seconds a run is estimated to take (calibrated)",
+      registers,
+      collect() {
+        this.set(runTimes.costs().setupSeconds);
+      },
+    });
+    new Gauge({
+      name: "emsim_estimate_step_seconds",
+      help: "Fixed seconds per time step outside the per-cell work (calibrated)",
+      registers,
+      collect() {
+        this.set(runTimes.costs().secondsPerStep);
+      },
+    });
+    new Gauge({
+      name: "emsim_estimate_cell_update_seconds",
+      help: "Seconds per cell update (calibrated)",
+      registers,
+      collect() {
+        this.set(runTimes.costs().secondsPerCellUpdate);
+      },
+    });
+    new Gauge({
+      name: "emsim_estimate_mcells_per_second",
+      help: "Estimated stepping rate by grid size in cells (million cell-updates per second)",
+      labelNames: ["cells"],
+      registers,
+      collect() {
+        for (const cells of ESTIMATE_GRID_CELLS) {
+          this.set({ cells: String(cells) }, runTimes.mcellsPerSecond(cells));
+        }
+      },
+    });
+    new Gauge({
+      name: "emsim_estimate_runs_observed",
+      help: "Completed runs the estimate has been fitted to (0: the table measured here only)",
+      registers,
+      collect() {
+        this.set(runTimes.costs().runsObserved);
+      },
+    });
   }
 }

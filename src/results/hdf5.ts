@@ -261,6 +261,17 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     i64(solver, "steps_per_sweep", r.stepsPerSweep);
     f64(solver, "setup_seconds", r.setupSeconds);
     f64(solver, "stepping_seconds", r.steppingSeconds);
+    f64(solver, "setup_grid_seconds", r.setup.gridSeconds);
+    f64(solver, "setup_painting_seconds", r.setup.paintingSeconds);
+    f64(solver, "setup_fields_seconds", r.setup.fieldsSeconds);
+    f64(solver, "setup_compile_seconds", r.setup.compileSeconds);
+    f64(solver, "setup_thread_start_seconds", r.setup.threadStartSeconds);
+    f64(solver, "stepping_kernel_seconds", r.stepping.kernelSeconds);
+    f64(solver, "stepping_source_seconds", r.stepping.sourceSeconds);
+    f64(solver, "stepping_monitor_seconds", r.stepping.monitorSeconds);
+    f64(solver, "stepping_checks_seconds", r.stepping.checksSeconds);
+    f64(solver, "stepping_yield_seconds", r.stepping.yieldSeconds);
+    f64(solver, "stepping_other_seconds", r.stepping.otherSeconds);
     i64(solver, "machine_cores", r.machine.cores);
     str(solver, "machine_cpu", r.machine.cpu);
     f64(solver, "machine_memory_bytes", r.machine.memoryBytes);

@@ -84,6 +84,8 @@ export const SubmissionAck = Type.Object(
 );
 
 export const JobProgressSchema = Type.Unsafe<{
+  phase?: "setup" | "stepping";
+  setup_fraction?: number;
   step: number;
   total_steps: number;
   fraction: number;
@@ -95,6 +97,12 @@ export const JobProgressSchema = Type.Unsafe<{
   description: "Solver progress, or null before the first report.",
   required: ["step", "total_steps", "fraction", "last_relative_change", "mcells_per_second"],
   properties: {
+    phase: Type.Union([Type.Literal("setup"), Type.Literal("stepping")], {
+      description: "setup while the run is set up (painting structures), then stepping.",
+    }),
+    setup_fraction: Type.Number({
+      description: "Fraction of the set-up (painting) done; 1 once stepping.",
+    }),
     step: Type.Integer(),
     total_steps: Type.Integer(),
     fraction: Type.Number(),
@@ -128,10 +136,46 @@ export const SolverReportSchema = Type.Object(
     stepping_seconds: Type.Optional(
       Type.Number({ description: "Seconds of time stepping (what mcells_per_second divides by)." }),
     ),
+    setup: Type.Optional(
+      Type.Object(
+        {
+          grid_seconds: Type.Number({
+            description: "Grid plan, materials, grid model, source line and monitors.",
+          }),
+          painting_seconds: Type.Number({ description: "Painting the structures." }),
+          fields_seconds: Type.Number({ description: "The backend's fields and tables." }),
+          compile_seconds: Type.Number({ description: "Generating and compiling the kernel." }),
+          thread_start_seconds: Type.Number({ description: "Starting the kernel threads." }),
+        },
+        { description: "setup_seconds by part." },
+      ),
+    ),
+    stepping: Type.Optional(
+      Type.Object(
+        {
+          kernel_seconds: Type.Number({ description: "The kernel's sweeps, on every thread." }),
+          source_seconds: Type.Number({ description: "The plane wave's auxiliary line." }),
+          monitor_seconds: Type.Number({ description: "The monitors' running DFT." }),
+          checks_seconds: Type.Number({ description: "Energy, divergence and convergence." }),
+          yield_seconds: Type.Number({ description: "Yields to the event loop, progress." }),
+          other_seconds: Type.Number({ description: "The rest of the loop." }),
+        },
+        {
+          description: "stepping_seconds by part: the kernel, and the per-step work outside it.",
+        },
+      ),
+    ),
+    result_writing_seconds: Type.Optional(
+      Type.Number({
+        description: "Writing and verifying the result file (the job record only).",
+      }),
+    ),
     machine: Type.Optional(
       Type.Object(
         {
-          cores: Type.Integer({ description: "Logical cores of the machine that ran the job." }),
+          cores: Type.Integer({
+            description: "Logical cores available to the process that ran the job.",
+          }),
           cpu: Type.String(),
           memory_bytes: Type.Number(),
         },
@@ -204,6 +248,15 @@ export const EstimateSchema = Type.Object(
     memory_bytes: Type.Integer(),
     result_bytes: Type.Integer(),
     estimated_seconds: Type.Integer({ description: "If the run uses all its time steps." }),
+    expected_steps: Type.Integer({
+      description:
+        "Time steps the run is expected to take: when it is expected to converge (a rule " +
+        "of thumb), else all of them.",
+    }),
+    expected_seconds: Type.Number({
+      description:
+        "Seconds from the start of the run to its end if it takes expected_steps (tenths).",
+    }),
     mcells_per_second_assumed: Type.Number(),
   },
   {

@@ -49,9 +49,23 @@ export interface StepperOptions {
   stepsPerSweep?: number;
 }
 
+/** Where a stepper's time went, in seconds, for the run report (zero what does not apply). */
+export interface StepperTiming {
+  /** Generating and compiling the kernel (set-up). */
+  compileSeconds: number;
+  /** Starting the kernel threads (set-up). */
+  threadStartSeconds: number;
+  /** The sweeps themselves: field updates, CPML, boundaries, TFSF, on every thread. */
+  kernelSeconds: number;
+  /** The monitors' running DFT, on the calling thread between sweeps. */
+  monitorSeconds: number;
+}
+
 /** A prepared grid: fields allocated, kernels ready, threads started. */
 export interface Stepper {
   readonly threads: number;
+  /** Seconds so far, by what they were spent on. */
+  readonly timing: StepperTiming;
   /** Time steps one sweep advances when the step index is a multiple of it (else 1). */
   readonly stepsPerSweep: number;
   /**

@@ -8,7 +8,9 @@ import { cpmlBytes } from "./cpml.js";
 import { fluxShape } from "./flux.js";
 import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { sampleBox } from "./monitors.js";
-import { AUX_PML_LAYERS, planeWaveGeometry } from "./source.js";
+import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
+import { permittivityAt } from "./materials.js";
+import { AUX_PML_LAYERS, planeWaveGeometry, pulseFor } from "./source.js";
 import type { RunEstimate, SimulationSpec, Vec3 } from "./types.js";
 
 /** Distinct coefficient-table entries are capped at 65 536 (Uint16 index); JS objects. */
@@ -112,11 +114,16 @@ export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
   const backendMemory = chosen.memory({ layout, pml, complex });
 
+  let sinTheta = 0;
+  if (d.every(Number.isFinite) && Math.hypot(d[0], d[1], d[2]) > 0) {
+    sinTheta = Math.sqrt(Math.max(0, 1 - planeWaveGeometry(spec.source).cosTheta ** 2));
+  }
   return {
     grid,
     interiorGrid,
     totalCells,
     timeSteps: spec.fdtd_settings.time_steps,
+    expectedSteps: expectedSteps(spec, plan, propagationAxis, [...wavelengths], sinTheta),
     dtSeconds: plan.dtSeconds,
     monitorSamples,
     memoryBytes,
@@ -127,4 +134,46 @@ export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto
     backendMemoryWhat: backendMemory.what,
     backendLargestCube: largestCube(chosen, complex),
   };
+}
+
+/**
+ * Light transits of the grid along the propagation axis, at the highest refractive index of
+ * the structures, after the pulse's peak, until a run with a convergence threshold of about
+ * 1e-5 stops: a rule of thumb fitted to the jobs of docs/benchmarks.md (the README's strip
+ * waveguide converged after 3.8 transits, a periodic unit cell with a sphere after 2.6).
+ * Resonant structures ring longer and will take more; a loose threshold fewer.
+ */
+const CONVERGENCE_TRANSITS = 3.2;
+
+/**
+ * The time steps a run is expected to take: `time_steps` without a convergence threshold;
+ * with one, the first convergence check after the pulse's peak plus CONVERGENCE_TRANSITS
+ * transits of the grid (at most `time_steps`).
+ */
+function expectedSteps(
+  spec: SimulationSpec,
+  plan: GridPlan,
+  propagationAxis: number,
+  wavelengthsM: number[],
+  sinTheta: number,
+): number {
+  const settings = spec.fdtd_settings;
+  const maxSteps = Math.max(0, Math.floor(settings.time_steps));
+  if (!(settings.convergence_threshold > 0) || !(plan.dtSeconds > 0)) return maxSteps;
+  const lambda0 = spec.source.wavelength;
+  let index = 1;
+  for (const s of spec.structures) {
+    try {
+      index = Math.max(index, Math.sqrt(Math.max(1, permittivityAt(s.material, lambda0).re)));
+    } catch {
+      // An unknown material or a wavelength out of its range: validation reports it.
+    }
+  }
+  const pulse = pulseFor(lambda0, wavelengthsM, Math.min(sinTheta, 0.99));
+  const ax = plan.axes[propagationAxis];
+  const transitSeconds = (ax.cells * ax.stepM * index) / SPEED_OF_LIGHT_M_PER_S;
+  const seconds = pulse.t0 + CONVERGENCE_TRANSITS * transitSeconds;
+  const checkEvery = Math.max(1, Math.floor(settings.check_every_n));
+  const steps = Math.ceil(seconds / plan.dtSeconds / checkEvery) * checkEvery;
+  return Math.min(maxSteps, steps);
 }

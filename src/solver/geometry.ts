@@ -136,29 +136,58 @@ function boxShape(center: Vec3, size: Vec3, faces: DomainFaces): Shape {
  * a first-order error in the sphere's size.)
  */
 export function cubeFill(d: number, h: number, n: Vec3): number {
-  const a = [Math.abs(n[0]), Math.abs(n[1]), Math.abs(n[2])].sort((x, y) => y - x);
-  const sum = a[0] + a[1] + a[2];
+  // |n| sorted descending without an array (this runs for every cell near a curved surface).
+  let a0 = Math.abs(n[0]);
+  let a1 = Math.abs(n[1]);
+  let a2 = Math.abs(n[2]);
+  let t0: number;
+  if (a1 > a0) {
+    t0 = a0;
+    a0 = a1;
+    a1 = t0;
+  }
+  if (a2 > a1) {
+    t0 = a1;
+    a1 = a2;
+    a2 = t0;
+    if (a1 > a0) {
+      t0 = a0;
+      a0 = a1;
+      a1 = t0;
+    }
+  }
+  const sum = a0 + a1 + a2;
   const t = -d / h + sum / 2;
   if (t <= 0) return 0;
   if (t >= sum) return 1;
   const tiny = 1e-6 * sum;
-  if (a[1] <= tiny) return Math.min(1, Math.max(0, t / a[0]));
-  if (a[2] <= tiny) {
-    const sq = (x: number) => (x > 0 ? x * x : 0);
-    const v = sq(t) - sq(t - a[0]) - sq(t - a[1]) + sq(t - a[0] - a[1]);
-    return Math.min(1, Math.max(0, v / (2 * a[0] * a[1])));
+  if (a1 <= tiny) return Math.min(1, Math.max(0, t / a0));
+  if (a2 <= tiny) {
+    const v =
+      positiveSquare(t) -
+      positiveSquare(t - a0) -
+      positiveSquare(t - a1) +
+      positiveSquare(t - a0 - a1);
+    return Math.min(1, Math.max(0, v / (2 * a0 * a1)));
   }
-  const cube = (x: number) => (x > 0 ? x * x * x : 0);
   const v =
-    cube(t) -
-    cube(t - a[0]) -
-    cube(t - a[1]) -
-    cube(t - a[2]) +
-    cube(t - a[0] - a[1]) +
-    cube(t - a[0] - a[2]) +
-    cube(t - a[1] - a[2]) -
-    cube(t - sum);
-  return Math.min(1, Math.max(0, v / (6 * a[0] * a[1] * a[2])));
+    positiveCube(t) -
+    positiveCube(t - a0) -
+    positiveCube(t - a1) -
+    positiveCube(t - a2) +
+    positiveCube(t - a0 - a1) +
+    positiveCube(t - a0 - a2) +
+    positiveCube(t - a1 - a2) -
+    positiveCube(t - sum);
+  return Math.min(1, Math.max(0, v / (6 * a0 * a1 * a2)));
+}
+
+function positiveSquare(x: number): number {
+  return x > 0 ? x * x : 0;
+}
+
+function positiveCube(x: number): number {
+  return x > 0 ? x * x * x : 0;
 }
 
 /** Projects p onto the region of interest along absorbing axes (extrusion through the PML). */
@@ -187,7 +216,7 @@ function sphereShape(center: Vec3, radius: number, faces: DomainFaces): Shape {
       const dx = q[0] - center[0];
       const dy = q[1] - center[1];
       const dz = q[2] - center[2];
-      const r = Math.hypot(dx, dy, dz);
+      const r = Math.sqrt(dx * dx + dy * dy + dz * dz);
       if (r === 0) return 1;
       normal[0] = dx / r;
       normal[1] = dy / r;
@@ -224,7 +253,7 @@ function cylinderShape(
       const du = q[u] - center[u];
       const dv = q[v] - center[v];
       const t = q[axis] - center[axis];
-      const rho = Math.hypot(du, dv);
+      const rho = Math.sqrt(du * du + dv * dv);
       const dr = rho - radius;
       const da = Math.abs(t) - height / 2;
       // Radial and axial unit normals of the side wall and the caps.
@@ -235,7 +264,7 @@ function cylinderShape(
       let nr: number;
       let na: number;
       if (dr > 0 && da > 0) {
-        d = Math.hypot(dr, da);
+        d = Math.sqrt(dr * dr + da * da);
         nr = dr / d;
         na = da / d;
       } else if (dr > da) {

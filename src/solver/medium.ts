@@ -122,22 +122,146 @@ export function buildMedium(
   smoothing = true,
 ): Medium {
   for (let quantum = 1 / 8192; ; quantum *= 8) {
-    const medium = tryBuild(plan, layout, background, structures, quantum, smoothing);
-    if (medium) return medium;
+    const painting = tryBuild(plan, layout, background, structures, quantum, smoothing);
+    let step = painting.next();
+    while (!step.done) step = painting.next();
+    if (step.value) return step.value;
     if (quantum > 0.01) throw new Error("too many distinct interface cells to tabulate");
   }
 }
 
-function tryBuild(
+/** How `buildMediumSliced` hands control back while it paints. */
+export interface PaintSlicing {
+  /** Painting time between checkpoints, in ms. */
+  sliceMs: number;
+  /**
+   * Called every `sliceMs` with the fraction of the cell visits done: the caller yields to
+   * the event loop there, reports progress, and throws to stop (a cancelled run).
+   */
+  checkpoint(fraction: number): Promise<void>;
+}
+
+/**
+ * `buildMedium` in slices: the same table, but every `slicing.sliceMs` of painting it awaits
+ * `slicing.checkpoint`, so that a run being set up on a large grid with many structures can
+ * be cancelled and can report how far it has got.
+ */
+export async function buildMediumSliced(
+  plan: GridPlan,
+  layout: YeeLayout,
+  background: UpdateMaterial,
+  structures: readonly PaintedStructure[],
+  smoothing: boolean,
+  slicing: PaintSlicing,
+): Promise<Medium> {
+  let sliceStart = performance.now();
+  for (let quantum = 1 / 8192; ; quantum *= 8) {
+    const painting = tryBuild(plan, layout, background, structures, quantum, smoothing);
+    let step = painting.next();
+    while (!step.done) {
+      if (performance.now() - sliceStart >= slicing.sliceMs) {
+        await slicing.checkpoint(step.value);
+        sliceStart = performance.now();
+      }
+      step = painting.next();
+    }
+    if (step.value) return step.value;
+    if (quantum > 0.01) throw new Error("too many distinct interface cells to tabulate");
+  }
+}
+
+/** One step of a multiplicative hash over 32-bit integers (the quantised values fit). */
+function mix(h: number, v: number): number {
+  const m = Math.imul(h ^ v, 0x9e3779b1);
+  return (m << 13) | (m >>> 19);
+}
+
+/**
+ * The interface entries by their quantised state (ε mean, 1/ε mean, log σ, n_c², fill of each
+ * dispersive material): a hash of the quantised values to a chain of entry ids, compared
+ * exactly. (A string key per interface cell cost more than the fill itself.)
+ */
+class EntryTable {
+  private readonly heads = new Map<number, number>();
+  private readonly next: number[] = [];
+
+  constructor(
+    private readonly entries: readonly Entry[],
+    private readonly quantum: number,
+  ) {}
+
+  /** The id of the entry with these quantised values, or −1. */
+  find(epsMean: number, epsInvMean: number, sigma: number, n2: number, weights: number[]): number {
+    const { entries } = this;
+    const qa = this.q(epsMean);
+    const qb = this.q(epsInvMean);
+    const qc = this.qLog(sigma);
+    const qd = this.q(n2);
+    let id = this.heads.get(this.hash(qa, qb, qc, qd, weights)) ?? -1;
+    for (; id >= 0; id = this.next[id]) {
+      const e = entries[id];
+      if (this.q(e.epsMean) !== qa || this.q(e.epsInvMean) !== qb) continue;
+      if (this.qLog(e.sigma) !== qc || this.q(e.n2) !== qd) continue;
+      let same = true;
+      for (let d = 0; d < weights.length && same; d++) {
+        same = this.q(e.weights[d]) === this.q(weights[d]);
+      }
+      if (same) return id;
+    }
+    return -1;
+  }
+
+  /** Files entry `id` (already in `entries`) under its quantised values. */
+  add(id: number): void {
+    const e = this.entries[id];
+    const key = this.hash(
+      this.q(e.epsMean),
+      this.q(e.epsInvMean),
+      this.qLog(e.sigma),
+      this.q(e.n2),
+      e.weights,
+    );
+    while (this.next.length <= id) this.next.push(-1);
+    this.next[id] = this.heads.get(key) ?? -1;
+    this.heads.set(key, id);
+  }
+
+  private q(v: number): number {
+    return Math.round(v / this.quantum);
+  }
+
+  private qLog(v: number): number {
+    return v === 0 ? 0 : Math.round(Math.log(v) / this.quantum);
+  }
+
+  /**
+   * A 32-bit mix of the quantised values (collisions are told apart in `find`). Products of
+   * the values in floating point would lose the last ones beyond 2⁵³ and chain them all.
+   */
+  private hash(qa: number, qb: number, qc: number, qd: number, weights: number[]): number {
+    let h = mix(0x811c9dc5, qa);
+    h = mix(h, qb);
+    h = mix(h, qc);
+    h = mix(h, qd);
+    for (const w of weights) h = mix(h, this.q(w));
+    return h;
+  }
+}
+
+/**
+ * Paints the structures with one quantum; null when the table would overflow. A generator:
+ * after each row of cells it yields the fraction of all cell visits done, so a caller can
+ * pause it (buildMediumSliced); buildMedium runs it straight through.
+ */
+function* tryBuild(
   plan: GridPlan,
   layout: YeeLayout,
   background: UpdateMaterial,
   structures: readonly PaintedStructure[],
   quantum: number,
   smoothing: boolean,
-): Medium | null {
+): Generator<number, Medium | null, void> {
   const entries: Entry[] = [];
-  const keys = new Map<string, number>();
   // The distinct pole sets (by object identity of the material's `poles`).
   const dispersive: (readonly Pole[])[] = [];
   for (const m of [background, ...structures.map((s) => s.material)]) {
@@ -154,8 +278,8 @@ function tryBuild(
   };
   pureEntry(background);
   const pure = structures.map((s) => pureEntry(s.material));
-  const q = (v: number) => Math.round(v / quantum);
-  const qs = (v: number) => (v === 0 ? 0 : Math.round(Math.log(v) / quantum));
+  const table = new EntryTable(entries, quantum);
+  const weights = dispersive.map(() => 0);
 
   const index: [Uint16Array, Uint16Array, Uint16Array] = [
     new Uint16Array(layout.paddedCells),
@@ -165,6 +289,16 @@ function tryBuild(
   const h = plan.stepM;
   const p: Vec3 = [0, 0, 0];
   const normal: Vec3 = [0, 0, 0];
+  // Per structure and component, the cells whose cube may touch the shape; their count is
+  // the work, for progress.
+  const visits = structures.map((st) =>
+    [0, 1, 2].map((c) => [0, 1, 2].map((b) => indicesToVisit(plan, layout, c, b, st.shape))),
+  );
+  let totalVisits = 0;
+  for (const perComponent of visits) {
+    for (const v of perComponent) totalVisits += v[0].length * v[1].length * v[2].length;
+  }
+  let visitsDone = 0;
 
   for (let s = 0; s < structures.length; s++) {
     const shape = structures[s].shape;
@@ -172,8 +306,9 @@ function tryBuild(
     const metal = isMetal(structures[s].material.poles);
     for (let c = 0; c < 3; c++) {
       const idx = index[c];
-      const visit = [0, 1, 2].map((b) => indicesToVisit(plan, layout, c, b, shape));
+      const visit = visits[s][c];
       const stag = [staggerOf(c, 0), staggerOf(c, 1), staggerOf(c, 2)];
+      const rowVisits = visit[1].length * visit[2].length;
       for (const i of visit[0]) {
         p[0] = plan.axes[0].originM + (i + stag[0]) * h;
         for (const j of visit[1]) {
@@ -198,26 +333,27 @@ function tryBuild(
               continue;
             }
             const old = entries[idx[cell]];
-            const e: Entry = {
-              epsMean: (1 - f) * old.epsMean + f * mat.epsMean,
-              epsInvMean: (1 - f) * old.epsInvMean + f * mat.epsInvMean,
-              sigma: (1 - f) * old.sigma + f * mat.sigma,
-              n2: normal[c] * normal[c],
-              weights: old.weights.map((w, d) => (1 - f) * w + f * mat.weights[d]),
-            };
-            let key = `${q(e.epsMean)},${q(e.epsInvMean)},${qs(e.sigma)},${q(e.n2)}`;
-            for (const w of e.weights) key += `,${q(w)}`;
-            let id = keys.get(key);
-            if (id === undefined) {
+            const epsMean = (1 - f) * old.epsMean + f * mat.epsMean;
+            const epsInvMean = (1 - f) * old.epsInvMean + f * mat.epsInvMean;
+            const sigma = (1 - f) * old.sigma + f * mat.sigma;
+            const n2 = normal[c] * normal[c];
+            for (let d = 0; d < dispersive.length; d++) {
+              weights[d] = (1 - f) * old.weights[d] + f * mat.weights[d];
+            }
+            let id = table.find(epsMean, epsInvMean, sigma, n2, weights);
+            if (id < 0) {
               if (entries.length >= MAX_ENTRIES) return null;
+              const e: Entry = { epsMean, epsInvMean, sigma, n2, weights: [...weights] };
               entries.push(e);
               metalEntry.push(e.weights.some((w, d) => w > 0 && metalSets[d]) ? 1 : 0);
               id = entries.length - 1;
-              keys.set(key, id);
+              table.add(id);
             }
             idx[cell] = id;
           }
         }
+        visitsDone += rowVisits;
+        yield visitsDone / totalVisits;
       }
     }
   }

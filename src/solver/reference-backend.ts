@@ -10,6 +10,7 @@ import type {
   GridSize,
   SolverBackend,
   Stepper,
+  StepperTiming,
   SteppingProblem,
 } from "./backend.js";
 import type { FieldSet } from "./fields.js";
@@ -27,6 +28,12 @@ const MAX_ARRAY_BYTES = 2 ** 32;
 class ReferenceStepper implements Stepper {
   readonly threads = 1;
   readonly stepsPerSweep = 1;
+  readonly timing: StepperTiming = {
+    compileSeconds: 0,
+    threadStartSeconds: 0,
+    kernelSeconds: 0,
+    monitorSeconds: 0,
+  };
   private readonly grid: YeeGrid;
   private readonly tfsf: TfsfPlanes | null;
   private readonly monitors: MonitorRecorders;
@@ -41,8 +48,10 @@ class ReferenceStepper implements Stepper {
   advance(n: number, count: number, incident: Float64Array): void {
     const { grid, tfsf, problem } = this;
     const dt = problem.plan.dtSeconds;
+    const timing = this.timing;
     for (let l = 0; l < count; l++) {
       const slotBase = INCIDENT_VALUES_PER_STEP * l;
+      const start = performance.now();
       grid.updateH(referenceKernel);
       tfsf?.applyAll(true, incident, slotBase);
       grid.fillGhostsH();
@@ -50,9 +59,12 @@ class ReferenceStepper implements Stepper {
       tfsf?.applyAll(false, incident, slotBase);
       grid.updatePolarization();
       grid.fillGhostsE();
+      const swept = performance.now();
+      timing.kernelSeconds += (swept - start) / 1000;
       const m = n + l + 1;
       if (m % problem.dftEvery === 0) {
         this.monitors.record(grid.re, grid.im, m * dt, (m - 0.5) * dt, problem.dftEvery);
+        timing.monitorSeconds += (performance.now() - swept) / 1000;
       }
     }
   }

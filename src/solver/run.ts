@@ -24,6 +24,8 @@ import { facePower, planeNormal, planeQuantity } from "./flux.js";
 const SLICE_MS = 50;
 /** Minimum time between progress callbacks outside convergence checks. */
 const PROGRESS_MS = 500;
+/** Minimum time between progress callbacks while the run is set up. */
+const SETUP_PROGRESS_MS = 250;
 /** Steps between divergence checks (a full pass over the fields). */
 const DIVERGENCE_EVERY = 100;
 /** Energy growth over its value while the source was on that counts as divergence. */
@@ -45,8 +47,21 @@ export async function runWithMaterials(
 ): Promise<SolverResult> {
   if (options.signal?.aborted) throw abortError();
   const wallStart = performance.now();
-  const sim = new FdtdSimulation(spec, materials, options);
+  const maxSteps = Math.max(0, Math.floor(spec.fdtd_settings.time_steps));
+  const setupProgress = new SetupProgress(maxSteps, options.onProgress);
+  setupProgress.report(0);
+  // Painting many structures on a large grid takes seconds: it runs in slices, between which
+  // the run can be cancelled and reports how far the set-up has got.
+  const sim = await FdtdSimulation.create(spec, materials, options, {
+    sliceMs: SLICE_MS,
+    checkpoint: async (fraction) => {
+      await yieldToEventLoop();
+      if (options.signal?.aborted) throw abortError();
+      setupProgress.reportIfDue(fraction);
+    },
+  });
   try {
+    if (options.signal?.aborted) throw abortError();
     // Kernel compilation and thread start-up count as set-up, not as stepping time.
     await sim.prepare();
     const outcome = await stepToEnd(sim, options);
@@ -63,6 +78,9 @@ interface SteppingOutcome {
   lastRelativeChange: number | null;
   /** Wall time of the loop alone (set-up excluded), in seconds. */
   steppingSeconds: number;
+  /** Of which energy and convergence checks, and yields with progress reports. */
+  checksSeconds: number;
+  yieldSeconds: number;
 }
 
 /**
@@ -85,12 +103,15 @@ async function stepToEnd(
   let converged = false;
   let convergedAt: number | null = null;
   let sliceStart = performance.now();
+  let checksMs = 0;
+  let yieldMs = 0;
 
   while (sim.stepIndex < maxSteps) {
     sim.step(maxSteps);
     const n = sim.stepIndex;
     const isCheck = n % checkEvery === 0;
     if (n % DIVERGENCE_EVERY === 0 || isCheck) {
+      const checkStart = performance.now();
       const energy = await sim.energy();
       guard.observe(energy, n);
       if (isCheck && n >= peakStep) {
@@ -101,13 +122,16 @@ async function stepToEnd(
         }
       }
       if (isCheck) progress.report(convergence.lastChange);
+      checksMs += performance.now() - checkStart;
       if (converged) break;
     }
-    if (performance.now() - sliceStart >= SLICE_MS) {
+    const now = performance.now();
+    if (now - sliceStart >= SLICE_MS) {
       await yieldToEventLoop();
       if (options.signal?.aborted) throw abortError();
       progress.reportIfDue(convergence.lastChange);
       sliceStart = performance.now();
+      yieldMs += sliceStart - now;
     }
   }
   if (options.signal?.aborted) throw abortError();
@@ -117,6 +141,8 @@ async function stepToEnd(
     convergedAtStep: convergedAt,
     lastRelativeChange: convergence.lastChange,
     steppingSeconds: progress.seconds(),
+    checksSeconds: checksMs / 1000,
+    yieldSeconds: yieldMs / 1000,
   };
 }
 
@@ -214,6 +240,34 @@ class ConvergenceTest {
   }
 }
 
+/** Progress callbacks during set-up: step 0, how much of the painting is done. */
+class SetupProgress {
+  private last = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly totalSteps: number,
+    private readonly onProgress: ((p: SolverProgress) => void) | undefined,
+  ) {}
+
+  report(fraction: number): void {
+    this.last = performance.now();
+    this.onProgress?.({
+      phase: "setup",
+      setupFraction: Math.min(1, Math.max(0, fraction)),
+      step: 0,
+      totalSteps: this.totalSteps,
+      fraction: 0,
+      lastRelativeChange: null,
+      mcellsPerSecond: 0,
+    });
+  }
+
+  /** Reports when SETUP_PROGRESS_MS have passed since the last report. */
+  reportIfDue(fraction: number): void {
+    if (performance.now() - this.last >= SETUP_PROGRESS_MS) this.report(fraction);
+  }
+}
+
 /** Progress callbacks with the stepping rate so far. */
 class ProgressReporter {
   private readonly start = performance.now();
@@ -235,6 +289,8 @@ class ProgressReporter {
     const { sim, maxSteps } = this;
     const seconds = this.seconds();
     this.onProgress({
+      phase: "stepping",
+      setupFraction: 1,
       step: sim.stepIndex,
       totalSteps: maxSteps,
       fraction: maxSteps > 0 ? sim.stepIndex / maxSteps : 1,
@@ -428,6 +484,25 @@ function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: n
     );
   }
   const seconds = outcome.steppingSeconds;
+  const setupSeconds = Math.max(0, wallSeconds - seconds);
+  const timing = sim.stepper.timing;
+  const stepping = {
+    kernelSeconds: timing.kernelSeconds,
+    sourceSeconds: sim.sourceSeconds,
+    monitorSeconds: timing.monitorSeconds,
+    checksSeconds: outcome.checksSeconds,
+    yieldSeconds: outcome.yieldSeconds,
+    otherSeconds: 0,
+  };
+  stepping.otherSeconds = Math.max(
+    0,
+    seconds -
+      stepping.kernelSeconds -
+      stepping.sourceSeconds -
+      stepping.monitorSeconds -
+      stepping.checksSeconds -
+      stepping.yieldSeconds,
+  );
   return {
     stepsRun: sim.stepIndex,
     timeStepsLimit: maxSteps,
@@ -442,8 +517,19 @@ function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: n
     mcellsPerSecond: seconds > 0 ? (cells * sim.stepIndex) / seconds / 1e6 : 0,
     kernel: sim.backend.name,
     threads: sim.threads,
-    setupSeconds: Math.max(0, wallSeconds - seconds),
+    setupSeconds,
     steppingSeconds: seconds,
+    setup: {
+      gridSeconds: sim.setupTimes.gridSeconds,
+      paintingSeconds: sim.setupTimes.paintingSeconds,
+      fieldsSeconds: Math.max(
+        0,
+        sim.prepareSeconds - timing.compileSeconds - timing.threadStartSeconds,
+      ),
+      compileSeconds: timing.compileSeconds,
+      threadStartSeconds: timing.threadStartSeconds,
+    },
+    stepping,
     machine: {
       cores: availableParallelism(),
       cpu: cpus()[0]?.model.trim() ?? "unknown",

@@ -20,7 +20,14 @@ import type { FieldSet } from "./fields.js";
 import { domainFaces, shapeOf } from "./geometry.js";
 import { YeeLayout, planGrid, type GridPlan } from "./grid.js";
 import type { PoleModel } from "./dispersion/model.js";
-import { buildMedium, type Medium, type PaintedStructure, type UpdateMaterial } from "./medium.js";
+import {
+  buildMedium,
+  buildMediumSliced,
+  type Medium,
+  type PaintSlicing,
+  type PaintedStructure,
+  type UpdateMaterial,
+} from "./medium.js";
 import { fluxSurface, type FluxSurface } from "./flux.js";
 import {
   cellCentreStreams,
@@ -96,6 +103,102 @@ const COMPONENT_NUMBER: Record<FieldComponent, number> = {
   Hz: 5,
 };
 
+/** Set-up before the medium: the backend, the grid, and the structures with their materials. */
+export interface MediumInputs {
+  backend: SolverBackend;
+  plan: GridPlan;
+  layout: YeeLayout;
+  geometry: ReturnType<typeof planeWaveGeometry>;
+  background: UpdateMaterial;
+  painted: PaintedStructure[];
+  /** The materials the run uses, as the result reports them. */
+  materials: MaterialUsed[];
+}
+
+/** A medium painted before the simulation is constructed (FdtdSimulation.create). */
+export interface PaintedMedium {
+  inputs: MediumInputs;
+  medium: Medium;
+  planSeconds: number;
+  paintingSeconds: number;
+}
+
+/**
+ * Everything the medium is painted from. Materials: a run that records only the source
+ * wavelength takes each at the source frequency (σ = ω0·ε0·Im ε), exact there; a run over
+ * several wavelengths steps the multi-pole model of each material that has one, so every
+ * wavelength sees its own ε. Metals always use theirs.
+ */
+function planMedium(
+  spec: SimulationSpec,
+  materials: MaterialResolver,
+  options: InternalRunOptions,
+): MediumInputs {
+  const backend = solverBackend(options.backend);
+  const courant = options.courantOverride ?? spec.fdtd_settings.courant_factor;
+  const plan = planGrid(spec.domain, courant);
+  const lambda0 = spec.source.wavelength;
+  const omega0 = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / lambda0;
+  const broadband = spec.monitors.some((m) =>
+    wavelengthList(m.wavelengths, lambda0).some((w) => Math.abs(w - lambda0) > 1e-12 * w),
+  );
+  const used = new Map<string, { mat: UpdateMaterial; info: MaterialUsed }>();
+  const resolve = (name: string) => {
+    const key = name.trim().toLowerCase();
+    const hit = used.get(key);
+    if (hit) return hit.mat;
+    const info = materials.describe(name);
+    if (!info) throw new Error(`unknown material "${name}"`);
+    const eps = materials.permittivity(name, lambda0);
+    const dispersion = materials.dispersion?.(name);
+    const model = dispersion && (dispersion.always || broadband) ? dispersion.model : null;
+    const mat: UpdateMaterial = model
+      ? { epsRe: model.epsInf, sigma: model.sigma, poles: model.poles }
+      : { epsRe: eps.re, sigma: omega0 * EPS0 * eps.im };
+    used.set(key, {
+      mat,
+      info: {
+        name: info.name,
+        permittivity: [eps.re, eps.im],
+        timeDomain: model && model.poles.length > 0 ? "poles" : "constant",
+        poleModel: model,
+        conductivitySPerM: mat.sigma,
+        model: info.model,
+        reference: info.reference,
+        validRangeM: [info.validRangeM[0], info.validRangeM[1]],
+      },
+    });
+    return mat;
+  };
+  const background = resolve("vacuum");
+  const faces = domainFaces(plan);
+  const painted: PaintedStructure[] = spec.structures.map((s) => ({
+    shape: shapeOf(s, faces),
+    material: resolve(s.material),
+  }));
+  const layout = new YeeLayout(
+    [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
+    [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
+  );
+  const geometry = planeWaveGeometry(spec.source);
+  // Before the medium (the largest set-up allocation): a grid too big for the backend fails
+  // fast.
+  assertFits(backend, {
+    layout,
+    pml: plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi })),
+    complex: geometry.cosTheta < 1,
+  });
+  return {
+    backend,
+    plan,
+    layout,
+    geometry,
+    background,
+    painted,
+    materials: [...used.values()].map((u) => u.info),
+  };
+}
+
 export class FdtdSimulation {
   readonly spec: SimulationSpec;
   readonly plan: GridPlan;
@@ -112,78 +215,49 @@ export class FdtdSimulation {
   readonly dftEvery: number;
   /** Each structure's [lo, hi] along the propagation axis in metres (may be infinite). */
   readonly structureExtents: [number, number][];
+  /** Seconds of set-up spent on the grid (plan, model, source, monitors) and on painting. */
+  readonly setupTimes: { gridSeconds: number; paintingSeconds: number };
+  /** Seconds `prepare` took: the backend's fields, kernel compile and threads. */
+  prepareSeconds = 0;
+  /** Seconds spent advancing the plane wave's auxiliary line (on the calling thread). */
+  sourceSeconds = 0;
   stepIndex = 0;
   private readonly options: InternalRunOptions;
   private stepperOrNull: Stepper | null = null;
   /** The auxiliary line's incident samples for the steps of one sweep (tfsf.ts). */
   private readonly incident = new Float64Array(INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS);
 
-  constructor(spec: SimulationSpec, materials: MaterialResolver, options: InternalRunOptions = {}) {
+  constructor(
+    spec: SimulationSpec,
+    materials: MaterialResolver,
+    options: InternalRunOptions = {},
+    /** The medium painted already (`create`); painted here when absent. */
+    painted?: PaintedMedium,
+  ) {
+    const setupStart = performance.now();
     this.spec = spec;
     this.options = options;
-    this.backend = solverBackend(options.backend);
-    const courant = options.courantOverride ?? spec.fdtd_settings.courant_factor;
-    const plan = planGrid(spec.domain, courant);
+    const inputs = painted?.inputs ?? planMedium(spec, materials, options);
+    const planSeconds = (performance.now() - setupStart) / 1000;
+    const paintStart = performance.now();
+    const medium =
+      painted?.medium ??
+      buildMedium(
+        inputs.plan,
+        inputs.layout,
+        inputs.background,
+        inputs.painted,
+        options.smoothing ?? true,
+      );
+    const paintingSeconds = painted?.paintingSeconds ?? (performance.now() - paintStart) / 1000;
+    const modelStart = performance.now();
+    const { plan, layout, geometry } = inputs;
+    this.backend = inputs.backend;
     this.plan = plan;
+    this.materials = inputs.materials;
     const lambda0 = spec.source.wavelength;
     const omega0 = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / lambda0;
-
-    // Materials: a run that records only the source wavelength takes each at the source
-    // frequency (σ = ω0·ε0·Im ε), exact there; a run over several wavelengths steps the
-    // multi-pole model of each material that has one, so every wavelength sees its own ε.
-    // Metals always use theirs.
-    const broadband = spec.monitors.some((m) =>
-      wavelengthList(m.wavelengths, lambda0).some((w) => Math.abs(w - lambda0) > 1e-12 * w),
-    );
-    const used = new Map<string, { mat: UpdateMaterial; info: MaterialUsed }>();
-    const resolve = (name: string) => {
-      const key = name.trim().toLowerCase();
-      const hit = used.get(key);
-      if (hit) return hit.mat;
-      const info = materials.describe(name);
-      if (!info) throw new Error(`unknown material "${name}"`);
-      const eps = materials.permittivity(name, lambda0);
-      const dispersion = materials.dispersion?.(name);
-      const model = dispersion && (dispersion.always || broadband) ? dispersion.model : null;
-      const mat: UpdateMaterial = model
-        ? { epsRe: model.epsInf, sigma: model.sigma, poles: model.poles }
-        : { epsRe: eps.re, sigma: omega0 * EPS0 * eps.im };
-      used.set(key, {
-        mat,
-        info: {
-          name: info.name,
-          permittivity: [eps.re, eps.im],
-          timeDomain: model && model.poles.length > 0 ? "poles" : "constant",
-          poleModel: model,
-          conductivitySPerM: mat.sigma,
-          model: info.model,
-          reference: info.reference,
-          validRangeM: [info.validRangeM[0], info.validRangeM[1]],
-        },
-      });
-      return mat;
-    };
-    const background = resolve("vacuum");
-    const faces = domainFaces(plan);
-    const painted: PaintedStructure[] = spec.structures.map((s) => ({
-      shape: shapeOf(s, faces),
-      material: resolve(s.material),
-    }));
-    this.materials = [...used.values()].map((u) => u.info);
-
-    const layout = new YeeLayout(
-      [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
-      [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
-    );
-    const geometry = planeWaveGeometry(spec.source);
-    // Before the medium (the largest set-up allocation): a grid too big for the backend
-    // fails fast.
-    assertFits(this.backend, {
-      layout,
-      pml: plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi })),
-      complex: geometry.cosTheta < 1,
-    });
-    const medium = buildMedium(plan, layout, background, painted, options.smoothing ?? true);
+    const structures = inputs.painted;
 
     // Frequencies: the source's, then every monitor wavelength not yet listed.
     const wavelengths: number[] = [lambda0];
@@ -249,11 +323,44 @@ export class FdtdSimulation {
       const ax = plan.axes[geometry.axis];
       this.source.recordIncidentLine(ax.pmlLo - 1, ax.cells - ax.pmlHi + 1, this.dftEvery);
     }
-    this.structureExtents = painted.map((p): [number, number] => [
+    this.structureExtents = structures.map((p): [number, number] => [
       p.shape.lo[geometry.axis],
       p.shape.hi[geometry.axis],
     ]);
     this.addNotes(geometry.axis, geometry.sign);
+    this.setupTimes = {
+      gridSeconds: (painted?.planSeconds ?? planSeconds) + (performance.now() - modelStart) / 1000,
+      paintingSeconds,
+    };
+  }
+
+  /**
+   * A simulation whose structures are painted in slices (buildMediumSliced): between slices
+   * `slicing.checkpoint` may yield, report progress, or throw to cancel the set-up.
+   */
+  static async create(
+    spec: SimulationSpec,
+    materials: MaterialResolver,
+    options: InternalRunOptions,
+    slicing: PaintSlicing,
+  ): Promise<FdtdSimulation> {
+    const planStart = performance.now();
+    const inputs = planMedium(spec, materials, options);
+    const paintStart = performance.now();
+    const medium = await buildMediumSliced(
+      inputs.plan,
+      inputs.layout,
+      inputs.background,
+      inputs.painted,
+      options.smoothing ?? true,
+      slicing,
+    );
+    return new FdtdSimulation(spec, materials, options, {
+      inputs,
+      medium,
+      planSeconds: (paintStart - planStart) / 1000,
+      paintingSeconds: (performance.now() - paintStart) / 1000,
+    });
   }
 
   /** Time (s) after which the source pulse has passed its peak. */
@@ -283,6 +390,7 @@ export class FdtdSimulation {
    */
   async prepare(): Promise<void> {
     if (this.stepperOrNull) return;
+    const prepareStart = performance.now();
     const { model, source, monitors, options } = this;
     this.stepperOrNull = await this.backend.prepare(
       {
@@ -304,6 +412,7 @@ export class FdtdSimulation {
         stepsPerSweep: options.stepsPerSweep,
       },
     );
+    this.prepareSeconds = (performance.now() - prepareStart) / 1000;
   }
 
   /** Releases the backend (its threads; the fields stay readable on CPU backends). */
@@ -320,7 +429,9 @@ export class FdtdSimulation {
     const n = this.stepIndex;
     const d = stepper.stepsPerSweep;
     const count = d > 1 && n % d === 0 && until - n >= d ? d : 1;
+    const start = performance.now();
     this.source.advance(n, count, this.incident);
+    this.sourceSeconds += (performance.now() - start) / 1000;
     stepper.advance(n, count, this.incident);
     this.stepIndex = n + count;
   }

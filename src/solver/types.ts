@@ -156,6 +156,11 @@ export interface RunEstimate {
   interiorGrid: Vec3;
   totalCells: number;
   timeSteps: number;
+  /**
+   * Time steps the run is expected to take: all of them without a convergence threshold,
+   * else when a rule of thumb (estimate.ts expectedSteps) expects it to converge.
+   */
+  expectedSteps: number;
   dtSeconds: number;
   /** Complex samples all monitors will hold (points × components × wavelengths). */
   monitorSamples: number;
@@ -178,7 +183,41 @@ export interface RunEstimate {
   resultBytes: number;
 }
 
+/** Where a run's set-up went, in seconds. */
+export interface SetupTimes {
+  /** Grid plan, materials, the grid model (CPML profiles), source line and monitors. */
+  gridSeconds: number;
+  /** Painting the structures into the medium (sub-cell smoothing). */
+  paintingSeconds: number;
+  /** The backend's fields and tables: allocation and copies. */
+  fieldsSeconds: number;
+  /** Generating and compiling the kernel. */
+  compileSeconds: number;
+  /** Starting the kernel threads. */
+  threadStartSeconds: number;
+}
+
+/** Where a run's time stepping went, in seconds. */
+export interface SteppingTimes {
+  /** The kernel's sweeps (on every thread): updates, CPML, boundaries, TFSF. */
+  kernelSeconds: number;
+  /** The plane wave's auxiliary line and its incident values. */
+  sourceSeconds: number;
+  /** The monitors' running DFT. */
+  monitorSeconds: number;
+  /** Energy sums, divergence and convergence checks. */
+  checksSeconds: number;
+  /** Yields to the event loop (cancel, progress) and progress reports. */
+  yieldSeconds: number;
+  /** The loop itself and anything not counted above. */
+  otherSeconds: number;
+}
+
 export interface SolverProgress {
+  /** "setup" while the run is set up (painting structures), then "stepping". */
+  phase: "setup" | "stepping";
+  /** Fraction of the set-up done (painting), 1 once stepping. */
+  setupFraction: number;
   step: number;
   totalSteps: number;
   /** step / totalSteps, in [0, 1]. */
@@ -302,6 +341,10 @@ export interface RunReport {
   setupSeconds: number;
   /** Seconds of time stepping (what mcellsPerSecond divides by). */
   steppingSeconds: number;
+  /** setupSeconds by part (they add up to it, within the clock's resolution). */
+  setup: SetupTimes;
+  /** steppingSeconds by part; `otherSeconds` is what the others do not account for. */
+  stepping: SteppingTimes;
   /** The machine the speed depends on: logical cores, CPU model, memory. */
   machine: { cores: number; cpu: string; memoryBytes: number };
   /** Time steps the backend advanced per sweep (temporal blocking); 1 for the reference. */

@@ -30,6 +30,10 @@ export interface ApiKeyRecord {
 }
 
 export interface JobProgress {
+  /** "setup" while the run is set up (absent in records from before it was reported). */
+  phase?: "setup" | "stepping";
+  /** Fraction of the set-up done (painting structures). */
+  setupFraction?: number;
   step: number;
   totalSteps: number;
   fraction: number;

@@ -15,6 +15,8 @@ const port = parentPort!;
 let controller: AbortController | null = null;
 let lastProgress: ThreadMessage & { type: "progress" } = {
   type: "progress",
+  phase: "setup",
+  setupFraction: 0,
   step: 0,
   totalSteps: 0,
   fraction: 0,
@@ -30,7 +32,14 @@ function send(msg: ThreadMessage): void {
 async function run(input: ThreadInput): Promise<void> {
   const abort = new AbortController();
   controller = abort;
-  lastProgress = { ...lastProgress, step: 0, totalSteps: 0, fraction: 0 };
+  lastProgress = {
+    ...lastProgress,
+    phase: "setup",
+    setupFraction: 0,
+    step: 0,
+    totalSteps: 0,
+    fraction: 0,
+  };
   try {
     const spec = JSON.parse(input.specJson) as SimulationSpec;
     const result = await runSimulation(spec, {
@@ -40,6 +49,8 @@ async function run(input: ThreadInput): Promise<void> {
       onProgress: (p) => {
         lastProgress = {
           type: "progress",
+          phase: p.phase,
+          setupFraction: p.setupFraction,
           step: p.step,
           totalSteps: p.totalSteps,
           fraction: p.fraction,
@@ -55,10 +66,14 @@ async function run(input: ThreadInput): Promise<void> {
       specJson: input.specJson,
       result,
     };
+    const writeStart = performance.now();
     await writeResultFile(input.outPath, fileInput);
     // Read back before anyone calls the job done: a full disk leaves a file that opens fine.
     await verifyResultFile(input.outPath, fileInput);
-    send({ type: "done", report: solverReport(result) });
+    const report = solverReport(result);
+    // The file cannot hold its own writing time; the job record can.
+    report.result_writing_seconds = (performance.now() - writeStart) / 1000;
+    send({ type: "done", report });
   } catch (err) {
     const e = err as Error;
     if (e.name === "AbortError") {

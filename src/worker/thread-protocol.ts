@@ -15,6 +15,8 @@ export interface ThreadInput {
 export type ThreadMessage =
   | {
       type: "progress";
+      phase: "setup" | "stepping";
+      setupFraction: number;
       step: number;
       totalSteps: number;
       fraction: number;

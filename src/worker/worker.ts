@@ -50,8 +50,8 @@ class StoringFailed extends Error {}
 const HOST = hostname();
 /**
  * How long a solver thread has to stop after a cancellation before it is terminated. The
- * solver checks for cancellation between time slices, but some of its set-up (painting the
- * structures) runs without a break for as long as the request makes it.
+ * solver checks for cancellation between slices of about 50 ms, painting included; what
+ * runs without a break (kernel compile, a large grid's allocation) is shorter than this.
  */
 const CANCEL_GRACE_MS = 5_000;
 
@@ -246,6 +246,8 @@ export class JobWorker {
         durationSeconds: seconds,
         report,
         progress: {
+          phase: "stepping",
+          setupFraction: 1,
           step: report.steps_run,
           totalSteps: report.time_steps_limit,
           fraction: 1,
@@ -375,6 +377,8 @@ export class JobWorker {
       onMessage = (msg: ThreadMessage) => {
         if (msg.type === "progress") {
           progress = {
+            phase: msg.phase,
+            setupFraction: msg.setupFraction,
             step: msg.step,
             totalSteps: msg.totalSteps,
             fraction: msg.fraction,
@@ -439,7 +443,10 @@ export class JobWorker {
       const reached = progress as JobProgress | null;
       if (outcome.type === "failed" && outcome.kind === "cancelled") {
         const total = reached?.totalSteps ?? 0;
-        detail = `Cancelled by the user at time step ${outcome.step}${total ? ` of ${total}` : ""}.`;
+        detail =
+          reached?.phase === "setup"
+            ? "Cancelled by the user while the run was being set up."
+            : `Cancelled by the user at time step ${outcome.step}${total ? ` of ${total}` : ""}.`;
       } else if (outcome.type === "exited" && cancelForced) {
         detail = reached
           ? `Cancelled by the user at time step ${reached.step} of ${reached.totalSteps}.`

@@ -137,6 +137,17 @@ test("/health, /metrics, /openapi.json and /docs need no key; everything under /
     metrics.text,
     /emsim_machine_info\{cpu="[^"]+",cores="\d+",memory_bytes="\d+",solver_backend="\w+"\} 1/,
   );
+  // The calibrated estimate: a thin grid steps slower per cell than a large one.
+  const rate = (cells: string) =>
+    Number(
+      new RegExp(`emsim_estimate_mcells_per_second\\{cells="${cells}"\\} ([\\d.e+-]+)`).exec(
+        metrics.text,
+      )?.[1],
+    );
+  assert.ok(rate("20000") > 0 && rate("16000000") > rate("20000"), metrics.text);
+  assert.match(metrics.text, /emsim_estimate_step_seconds [\d.e+-]+/);
+  assert.match(metrics.text, /emsim_estimate_runs_observed \d+/);
+  assert.match(metrics.text, /emsim_solver_threads \d+/);
   assert.equal((await call(svc.baseUrl, "GET", "/openapi.json")).status, 200);
   assert.equal((await call(svc.baseUrl, "GET", "/docs")).status, 200);
   for (const [method, path] of [

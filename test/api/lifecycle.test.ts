@@ -65,6 +65,10 @@ test("submit, poll, 409s while active, download a verified HDF5 result", async (
 
   const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"]);
   assert.equal(done.status, "COMPLETED", String(done.error_detail));
+  const report = done.solver_report as Record<string, Record<string, number> & number>;
+  assert.ok(report.result_writing_seconds > 0);
+  assert.ok(report.stepping.kernel_seconds > 0 && report.setup.compile_seconds >= 0);
+  assert.equal((done.progress as Record<string, unknown>).phase, "stepping");
   for (const field of [
     "job_id",
     "status",
@@ -133,6 +137,21 @@ test("submit, poll, 409s while active, download a verified HDF5 result", async (
     assert.ok(setup > 0 && stepping > 0 && Math.abs(setup + stepping - wall) < 1e-6 * wall + 1e-9);
     assert.ok(Number(solver.machine_cores!.value) >= 1);
     assert.ok(String(solver.machine_cpu!.value).length > 0);
+    // The parts add up to the totals: set-up within the clock's rounding plus what runs
+    // between the parts (small), stepping exactly (its "other" part is the remainder).
+    const part = (name: string) => Number(solver[name]!.value);
+    const setupParts = ["grid", "painting", "fields", "compile", "thread_start"].map((n) =>
+      part(`setup_${n}_seconds`),
+    );
+    const steppingParts = ["kernel", "source", "monitor", "checks", "yield", "other"].map((n) =>
+      part(`stepping_${n}_seconds`),
+    );
+    assert.ok(setupParts.every((s) => s >= 0) && steppingParts.every((s) => s >= 0));
+    const setupSum = setupParts.reduce((a, b) => a + b);
+    assert.ok(setupSum <= setup + 1e-6 && setupSum > 0.8 * setup, `${setupSum} of ${setup}`);
+    const steppingSum = steppingParts.reduce((a, b) => a + b);
+    assert.ok(Math.abs(steppingSum - stepping) < 1e-6 * stepping + 1e-9, `${steppingSum}`);
+    assert.ok(part("stepping_kernel_seconds") > 0);
   } finally {
     f.close();
   }

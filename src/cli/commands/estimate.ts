@@ -43,6 +43,10 @@ export async function runEstimate(args: string[], io: CommandIo = defaultIo()): 
           "run time",
           `at most about ${formatDuration(e.estimated_seconds)} at ${e.mcells_per_second_assumed} Mcells/s (less if it converges early)`,
         ],
+        [
+          "expected",
+          `about ${formatDuration(e.expected_seconds)} (${e.expected_steps.toLocaleString("en-US")} time steps)`,
+        ],
       ])}\n`,
     );
     return EXIT.ok;

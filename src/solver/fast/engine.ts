@@ -13,6 +13,7 @@ import type {
   GridSize,
   SolverBackend,
   Stepper,
+  StepperTiming,
   StepperOptions,
   SteppingProblem,
 } from "../backend.js";
@@ -106,6 +107,12 @@ export class FastEngine implements Stepper {
   private readonly monitors: MonitorRecorders;
   private sweeper: SlabSweeper | null = null;
   private disposed = false;
+  readonly timing: StepperTiming = {
+    compileSeconds: 0,
+    threadStartSeconds: 0,
+    kernelSeconds: 0,
+    monitorSeconds: 0,
+  };
 
   constructor(problem: SteppingProblem, options: StepperOptions = {}) {
     this.problem = problem;
@@ -213,6 +220,7 @@ export class FastEngine implements Stepper {
     const pageWords = 1024;
     const words = new Int32Array(this.memory.buffer);
     for (let w = this.memoryPlan.psiStart / 4; w < words.length; w += pageWords) words[w] = 0;
+    const compileStart = performance.now();
     const { layout, plan, kernelGrid, profiles } = this.problem;
     const p = profiles[2];
     const ax = plan.axes[2];
@@ -240,6 +248,8 @@ export class FastEngine implements Stepper {
     const module = await compileWat("fdtd-kernel", wat);
     const instance = await wasm.instantiate(module, { env: { memory: this.memory } });
     const exports = instance.exports as unknown as KernelExports;
+    const threadStart = performance.now();
+    this.timing.compileSeconds = (threadStart - compileStart) / 1000;
     const workers = [];
     for (let t = 1; t < this.threads; t++) {
       workers.push({ module, memory: this.memory, config: this.config, thread: t });
@@ -250,6 +260,7 @@ export class FastEngine implements Stepper {
       await this.pool.terminate();
       throw err;
     }
+    this.timing.threadStartSeconds = (performance.now() - threadStart) / 1000;
     this.sweeper = new SlabSweeper(
       exports,
       this.memory.buffer,
@@ -271,12 +282,16 @@ export class FastEngine implements Stepper {
     }
     this.control.incident.set(incident.subarray(0, INCIDENT_VALUES_PER_STEP * count));
     this.control.setBlock(n, count);
+    const start = performance.now();
     this.run(Command.Step, () => sweeper.runBlock(n, count));
+    const swept = performance.now();
+    this.timing.kernelSeconds += (swept - start) / 1000;
     const m = n + count;
     const { dftEvery, plan } = this.problem;
     if (m % dftEvery === 0) {
       const dt = plan.dtSeconds;
       this.monitors.record(this.sets[0], this.sets[1] ?? null, m * dt, (m - 0.5) * dt, dftEvery);
+      this.timing.monitorSeconds += (performance.now() - swept) / 1000;
     }
   }
 

@@ -1,0 +1,53 @@
+/**
+ * The expected number of time steps of a run (estimate.ts expectedSteps): all of them without a
+ * convergence threshold; with one, a rule of thumb checked here against a real run of the
+ * README's strip waveguide, which must converge within a factor 1.5 of the expectation.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { applyDefaults } from "../schema/validate.js";
+import type { SimulationRequest } from "../schema/simulation.js";
+import { estimateRun } from "./estimate.js";
+import { runSimulation } from "./index.js";
+
+const strip = JSON.parse(
+  readFileSync(new URL("../../examples/si-strip-waveguide.json", import.meta.url), "utf8"),
+) as SimulationRequest;
+
+test("without a convergence threshold every time step is expected", () => {
+  const spec = applyDefaults({
+    ...strip,
+    fdtd_settings: { ...strip.fdtd_settings, convergence_threshold: 0 },
+  });
+  assert.equal(estimateRun(spec).expectedSteps, 20000);
+});
+
+test("with one: whole checks, at most time_steps, longer for longer grids and denser structures", () => {
+  const spec = applyDefaults(strip);
+  const e = estimateRun(spec);
+  assert.equal(e.expectedSteps % 500, 0);
+  assert.ok(e.expectedSteps > 0 && e.expectedSteps < 20000, String(e.expectedSteps));
+  const longer = applyDefaults({
+    ...strip,
+    domain: { ...strip.domain, size: [3e-6, 0.025e-6, 6e-6] },
+  });
+  assert.ok(estimateRun(longer).expectedSteps > e.expectedSteps);
+  const vacuum = applyDefaults({ ...strip, structures: [] });
+  assert.ok(estimateRun(vacuum).expectedSteps < e.expectedSteps);
+  const short = applyDefaults({
+    ...strip,
+    fdtd_settings: { ...strip.fdtd_settings, time_steps: 1000 },
+  });
+  assert.equal(estimateRun(short).expectedSteps, 1000);
+});
+
+test("the README's strip waveguide converges within a factor 1.5 of the expected step", async () => {
+  const spec = applyDefaults(strip);
+  const expected = estimateRun(spec).expectedSteps;
+  const result = await runSimulation(spec, { threads: 1 });
+  const converged = result.report.convergedAtStep;
+  assert.ok(converged !== null, "the example did not converge");
+  const ratio = converged / expected;
+  assert.ok(ratio > 1 / 1.5 && ratio < 1.5, `converged at ${converged}, expected ${expected}`);
+});
