@@ -55,6 +55,16 @@ function progressBar(job: JobRecord, large = false): SafeHtml | string {
       <span class="progress-text">Starting…</span>
     </div>`;
   }
+  if (p.phase === "setup") {
+    // Painting the structures: its own fraction, before the first step.
+    const done = p.setup_fraction ?? 0;
+    return html`<div class="${cls}">
+      <progress max="1" value="${done}" aria-label="${label}">${percent(done)} %</progress>
+      <span class="progress-text"
+        >${`Setting up ${percent(done)} %${large ? " · painting structures" : ""}`}</span
+      >
+    </div>`;
+  }
   const steps = large
     ? ` · step ${p.step.toLocaleString("en")} of ${p.total_steps.toLocaleString("en")}`
     : "";
