@@ -13,17 +13,18 @@ import {
   tickLabel,
 } from "./plot-core.js";
 import {
-  AXES,
   FONT,
   SMALL_FONT,
   formatUm,
   formatValue,
   isMagnitude,
   niceTicks,
+  planeOf,
   quantityLabel,
   shapes,
   unitOf,
 } from "./field-format.js";
+import { axisTitles, bottomTicks } from "./field-axes.js";
 
 /**
  * @typedef {import("./field-format.js").Monitor} Monitor
@@ -94,12 +95,9 @@ export function drawMap(plots, monitor, field) {
   const toY = (/** @type {number} */ vv) => y0 + h - ((vv - (ve[0] ?? 0)) / spanV) * h;
 
   // Structures cut by this plane, outlined (dark halo under a light dash: visible on any colour).
-  const ua = AXES.indexOf(p.axes[0] ?? "x");
-  const va = AXES.indexOf(p.axes[1] ?? "y");
-  const normal = [0, 1, 2].find((a) => a !== ua && a !== va) ?? 2;
-  const cut = p.slice ? p.slice.coordinate_um : (monitor.center_m[normal] ?? 0) * 1e6;
+  const { u: ua, v: va, cutUm } = planeOf(monitor, p);
   const structures = plots.summary?.structures ?? [];
-  const plane = { u: /** @type {0|1|2} */ (ua), v: /** @type {0|1|2} */ (va), cut: cut * 1e-6 };
+  const plane = { u: ua, v: va, cut: cutUm * 1e-6 };
   const outlines = planeSections(shapes(structures), plane).map((s) => ({
     shape: s.shape,
     u0: s.u0 * 1e6,
@@ -162,20 +160,8 @@ export function drawMap(plots, monitor, field) {
   ctx.strokeRect(x0 + 0.5, y0 + 0.5, w - 1, h - 1);
 
   // Axes in µm.
-  ctx.fillStyle = c.muted;
-  ctx.strokeStyle = c.muted;
-  ctx.font = FONT;
   const xt = niceTicks(ue[0] ?? 0, ue[1] ?? 1, Math.max(2, Math.round(w / 80)));
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of xt.ticks) {
-    const x = toX(t);
-    ctx.beginPath();
-    ctx.moveTo(x, y0 + h);
-    ctx.lineTo(x, y0 + h + 5);
-    ctx.stroke();
-    ctx.fillText(tickLabel(t, xt.step), x, y0 + h + 8);
-  }
+  bottomTicks(ctx, c, xt, toX, y0 + h);
   const yt = niceTicks(ve[0] ?? 0, ve[1] ?? 1, Math.max(2, Math.round(h / 60)));
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
@@ -187,16 +173,12 @@ export function drawMap(plots, monitor, field) {
     ctx.stroke();
     ctx.fillText(tickLabel(t, yt.step), x0 - 8, y);
   }
-  ctx.fillStyle = c.text;
-  ctx.font = `600 ${FONT}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "alphabetic";
-  ctx.fillText(`${p.axes[0]} (µm)`, x0 + w / 2, y0 + h + 42);
-  ctx.save();
-  ctx.translate(x0 - 44, y0 + h / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.fillText(`${p.axes[1]} (µm)`, 0, 0);
-  ctx.restore();
+  axisTitles(
+    ctx,
+    c,
+    { text: `${p.axes[0]} (µm)`, at: [x0 + w / 2, y0 + h + 42] },
+    { text: `${p.axes[1]} (µm)`, at: [x0 - 44, y0 + h / 2] },
+  );
 
   // Colour bar.
   const bx = x0 + w + (narrow ? 14 : 22);
