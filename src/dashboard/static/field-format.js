@@ -14,8 +14,10 @@ export { formatMicrons as formatUm, MINUS, unitOf } from "./plot-core.js";
  *   shape: number[], components: string[], wavelengths_m: number[], center_m: number[],
  *   size_m: number[], quantities: string[], plottable: boolean,
  *   slice: { axis: string, count: number, coordinates_um: number[] } | null }} Monitor
+ * @typedef {[number, number][][]} Rings
  * @typedef {{ type: string, material: string, center_m?: number[], size_m?: number[],
- *   radius_m?: number, height_m?: number, axis?: string }} Structure
+ *   radius_m?: number, height_m?: number, axis?: string, z_min_m?: number, z_max_m?: number,
+ *   rings_m?: { bottom: Rings, top: Rings } }} Structure
  * @typedef {{ job_id: string, source_wavelength_m: number | null, monitors: Monitor[],
  *   structures: Structure[] }} Summary
  * @typedef {{ monitor: string, quantity: string, wavelength_m: number, kind: string,
@@ -96,5 +98,8 @@ export function shapes(structures) {
     ...(s.radius_m !== undefined ? { radius: s.radius_m } : {}),
     ...(s.height_m !== undefined ? { height: s.height_m } : {}),
     ...(s.axis ? { axis: s.axis } : {}),
+    ...(s.z_min_m !== undefined ? { z_min: s.z_min_m } : {}),
+    ...(s.z_max_m !== undefined ? { z_max: s.z_max_m } : {}),
+    ...(s.rings_m ? { ends: s.rings_m } : {}),
   }));
 }

@@ -104,6 +104,7 @@ export function drawMap(plots, monitor, field) {
     u1: s.u1 * 1e6,
     v0: s.v0 * 1e6,
     v1: s.v1 * 1e6,
+    rings: (s.rings ?? []).map((ring) => ring.map(([ru, rv]) => [ru * 1e6, rv * 1e6])),
     material: structures[s.index]?.material ?? "",
   }));
   ctx.save();
@@ -118,7 +119,15 @@ export function drawMap(plots, monitor, field) {
     const path = () => {
       ctx.beginPath();
       if (s.shape === "rect") ctx.rect(sx0, sy0, sx1 - sx0, sy1 - sy0);
-      else
+      else if (s.shape === "polygon") {
+        for (const ring of s.rings) {
+          ring.forEach(([ru, rv], i) => {
+            if (i === 0) ctx.moveTo(toX(ru ?? 0), toY(rv ?? 0));
+            else ctx.lineTo(toX(ru ?? 0), toY(rv ?? 0));
+          });
+          ctx.closePath();
+        }
+      } else
         ctx.ellipse(
           (sx0 + sx1) / 2,
           (sy0 + sy1) / 2,
