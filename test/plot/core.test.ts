@@ -93,29 +93,33 @@ function inside(s: StructureShape, p: number[]): boolean {
   );
 }
 
-test("cross-sections and line crossings agree with the solids they cut", () => {
-  const shapes: StructureShape[] = [
-    { type: "box", center: [0.1, -0.2, 0.3], size: [0.8, 0.5, 0.6] },
-    { type: "sphere", center: [-0.3, 0.1, 0], radius: 0.45 },
-    { type: "cylinder", center: [0.2, 0, -0.1], radius: 0.3, height: 0.9, axis: "x" },
-    { type: "cylinder", center: [0, 0.3, 0.2], radius: 0.25, height: 0.7, axis: "z" },
-  ];
-  const grid = Array.from({ length: 23 }, (_, i) => -0.95 + i * 0.0863);
+/**
+ * Checks every cross-section of `shapes` (each plane orientation, at each cut) and every line
+ * crossing along the grid against `inside(i, p)`, the solids' own point test; returns how
+ * many grid points fell inside a section. `slack` widens the line's intervals for rounding.
+ */
+function agreesWithSolids(
+  shapes: StructureShape[],
+  inside: (i: number, p: number[]) => boolean,
+  grid: number[],
+  cuts: number[],
+  slack = 0,
+): number {
   let hits = 0;
   for (const u of [0, 1, 2] as const) {
     for (const v of [0, 1, 2] as const) {
       if (u === v) continue;
       const normal = normalOf({ u, v });
-      for (const cut of [-0.31, 0, 0.27]) {
+      for (const cut of cuts) {
         const sections = planeSections(shapes, { u, v, cut });
         for (const a of grid) {
           for (const b of grid) {
             const p = [0, 0, 0];
             [p[u], p[v], p[normal]] = [a, b, cut];
-            for (const [i, s] of shapes.entries()) {
+            for (let i = 0; i < shapes.length; i++) {
               const section = sections.find((x) => x.index === i);
               const found = section !== undefined && sectionContains(section, a, b);
-              assert.equal(found, inside(s, p), `structure ${i} at ${p} (plane ${u}${v})`);
+              assert.equal(found, inside(i, p), `structure ${i} at ${p} (plane ${u}${v})`);
               if (found) hits++;
             }
           }
@@ -125,17 +129,35 @@ test("cross-sections and line crossings agree with the solids they cut", () => {
           const crossings = lineCrossings(shapes, u, point);
           for (const t of grid) {
             point[u] = t;
-            for (const [i, s] of shapes.entries()) {
+            for (let i = 0; i < shapes.length; i++) {
               const on = crossings.some(
-                (c) => c.index === i && t >= c.t0 - 1e-12 && t <= c.t1 + 1e-12,
+                (c) => c.index === i && t >= c.t0 - slack && t <= c.t1 + slack,
               );
-              assert.equal(on, inside(s, point), `line crossing ${i} at ${point}`);
+              assert.equal(on, inside(i, point), `line crossing ${i} at ${point}`);
             }
           }
         }
       }
     }
   }
+  return hits;
+}
+
+test("cross-sections and line crossings agree with the solids they cut", () => {
+  const shapes: StructureShape[] = [
+    { type: "box", center: [0.1, -0.2, 0.3], size: [0.8, 0.5, 0.6] },
+    { type: "sphere", center: [-0.3, 0.1, 0], radius: 0.45 },
+    { type: "cylinder", center: [0.2, 0, -0.1], radius: 0.3, height: 0.9, axis: "x" },
+    { type: "cylinder", center: [0, 0.3, 0.2], radius: 0.25, height: 0.7, axis: "z" },
+  ];
+  const grid = Array.from({ length: 23 }, (_, i) => -0.95 + i * 0.0863);
+  const hits = agreesWithSolids(
+    shapes,
+    (i, p) => inside(shapes[i]!, p),
+    grid,
+    [-0.31, 0, 0.27],
+    1e-12,
+  );
   assert.ok(hits > 1000, `the grid samples the solids (${hits} hits)`);
 });
 
@@ -192,42 +214,13 @@ test("polyslab sections and line crossings agree with the solver's own point tes
     },
   ];
   for (const [i, s] of slabs.entries()) assert.deepEqual(polySlabProblems(s, `s${i}`), []);
-  const shapes = slabs.map(structureShape);
   const grid = Array.from({ length: 41 }, (_, i) => -0.97 + i * 0.04817);
-  let hits = 0;
-  for (const u of [0, 1, 2] as const) {
-    for (const v of [0, 1, 2] as const) {
-      if (u === v) continue;
-      const normal = normalOf({ u, v });
-      for (const cut of [-0.62, -0.2, 0.013, 0.41, 0.95]) {
-        const sections = planeSections(shapes, { u, v, cut });
-        for (const a of grid) {
-          for (const b of grid) {
-            const p = [0, 0, 0];
-            [p[u], p[v], p[normal]] = [a, b, cut];
-            for (const [i, s] of slabs.entries()) {
-              const section = sections.find((x) => x.index === i);
-              const found = section !== undefined && sectionContains(section, a, b);
-              const solver = polySlabContains(s, p[0]!, p[1]!, p[2]!);
-              assert.equal(found, solver, `polyslab ${i} at ${p} (plane ${u}${v})`);
-              if (found) hits++;
-            }
-          }
-          const point = [0, 0, 0];
-          [point[v], point[normal]] = [a, cut];
-          const crossings = lineCrossings(shapes, u, point);
-          for (const t of grid) {
-            point[u] = t;
-            for (const [i, s] of slabs.entries()) {
-              const on = crossings.some((c) => c.index === i && t >= c.t0 && t <= c.t1);
-              const solver = polySlabContains(s, point[0]!, point[1]!, point[2]!);
-              assert.equal(on, solver, `line crossing ${i} at ${point}`);
-            }
-          }
-        }
-      }
-    }
-  }
+  const hits = agreesWithSolids(
+    slabs.map(structureShape),
+    (i, p) => polySlabContains(slabs[i]!, p[0]!, p[1]!, p[2]!),
+    grid,
+    [-0.62, -0.2, 0.013, 0.41, 0.95],
+  );
   assert.ok(hits > 5000, `the grid samples the polyslabs (${hits} hits)`);
 });
 

@@ -1,8 +1,17 @@
 /** Accounts (administrators): list, create with an invitation address, new sign-in address. */
 import type { Account, AccountSummary } from "../../store/types.js";
+import { PASSWORD_MAX_LENGTH } from "../../auth/passwords.js";
 import { html, type SafeHtml } from "../html.js";
 import { timeElement } from "./format.js";
-import { copyRow, csrfField, formError, hiddenUsername, newPasswordFields } from "./forms.js";
+import {
+  copyRow,
+  csrfField,
+  emailField,
+  formError,
+  hiddenUsername,
+  inputField,
+  newPasswordFields,
+} from "./forms.js";
 
 export interface AccountsView {
   accounts: AccountSummary[];
@@ -53,18 +62,12 @@ export function accountsBody(view: AccountsView): SafeHtml {
       ${formError(view.error)}
       <form method="post" action="/dashboard/accounts" class="form form-inline">
         ${csrfField(view.csrf)}
-        <div class="field field-grow">
-          <label for="new-email">Email</label>
-          <input
-            id="new-email"
-            name="email"
-            type="email"
-            required
-            maxlength="254"
-            autocomplete="off"
-            value="${view.email ?? ""}"
-          />
-        </div>
+        ${emailField({
+          id: "new-email",
+          value: view.email ?? "",
+          autocomplete: "off",
+          grow: true,
+        })}
         <div class="field field-check">
           <input id="new-admin" name="is_admin" type="checkbox" value="yes" />
           <label for="new-admin">Administrator</label>
@@ -158,17 +161,13 @@ export function accountBody(options: {
       ${formError(options.error)}
       <form method="post" action="/dashboard/account/password" class="form">
         ${csrfField(options.csrf)} ${hiddenUsername(options.account.email)}
-        <div class="field">
-          <label for="current">Current password</label>
-          <input
-            id="current"
-            name="current"
-            type="password"
-            required
-            maxlength="512"
-            autocomplete="current-password"
-          />
-        </div>
+        ${inputField({
+          id: "current",
+          label: "Current password",
+          type: "password",
+          maxLength: PASSWORD_MAX_LENGTH,
+          autocomplete: "current-password",
+        })}
         ${newPasswordFields({
           password: "New password",
           repeat: "Repeat the new password",

@@ -1,6 +1,14 @@
 /** Sign-in, first-run setup and invitation pages (signed-out shell). */
+import { PASSWORD_MAX_LENGTH } from "../../auth/passwords.js";
 import { html, type SafeHtml } from "../html.js";
-import { csrfField, formError, hiddenUsername, newPasswordFields } from "./forms.js";
+import {
+  csrfField,
+  emailField,
+  formError,
+  hiddenUsername,
+  inputField,
+  newPasswordFields,
+} from "./forms.js";
 import { LOGO } from "./layout.js";
 
 function authCard(title: string, intro: SafeHtml | string, body: SafeHtml): SafeHtml {
@@ -35,31 +43,15 @@ export function signInBody(options: {
       <form method="post" action="/dashboard/sign-in" class="form">
         ${csrfField(options.csrf)}
         ${options.next ? html`<input type="hidden" name="next" value="${options.next}" />` : ""}
-        <div class="field">
-          <label for="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            required
-            maxlength="254"
-            autocomplete="username"
-            value="${options.email ?? ""}"
-            ${options.email ? "" : html`autofocus`}
-          />
-        </div>
-        <div class="field">
-          <label for="password">Password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            required
-            maxlength="512"
-            autocomplete="current-password"
-            ${options.email ? html`autofocus` : ""}
-          />
-        </div>
+        ${emailField({ value: options.email ?? "", autofocus: !options.email })}
+        ${inputField({
+          id: "password",
+          label: "Password",
+          type: "password",
+          maxLength: PASSWORD_MAX_LENGTH,
+          autocomplete: "current-password",
+          autofocus: Boolean(options.email),
+        })}
         <button type="submit" class="btn btn-primary btn-block">Sign in</button>
       </form>
       <p class="hint">No account? Ask an administrator of this service for an invitation.</p>`,
@@ -77,20 +69,7 @@ export function setupBody(options: {
     "Create the first account. It is an administrator account: it can invite other people.",
     html`${formError(options.error)}
       <form method="post" action="/dashboard/setup/${options.token}" class="form">
-        ${csrfField(options.csrf)}
-        <div class="field">
-          <label for="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            required
-            maxlength="254"
-            autocomplete="username"
-            value="${options.email ?? ""}"
-            autofocus
-          />
-        </div>
+        ${csrfField(options.csrf)} ${emailField({ value: options.email ?? "", autofocus: true })}
         ${choosePasswordFields()}
         <button type="submit" class="btn btn-primary btn-block">
           Create administrator account

@@ -1,5 +1,5 @@
 /** Form markup the dashboard's pages share: errors, the CSRF field, passwords, copy rows. */
-import { PASSWORD_MIN_LENGTH } from "../../auth/passwords.js";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../auth/passwords.js";
 import { html, type SafeHtml } from "../html.js";
 
 /** A form's error message, announced to screen readers; nothing when there is none. */
@@ -27,6 +27,71 @@ export function hiddenUsername(email: string): SafeHtml {
   />`;
 }
 
+/** A labelled text, email or password input of a dashboard form. */
+export interface InputField {
+  id: string;
+  /** The form field's name; default the id. */
+  name?: string;
+  label: string;
+  type: "text" | "email" | "password";
+  minLength?: number;
+  maxLength: number;
+  autocomplete?: string;
+  placeholder?: string;
+  /** The value to show again (after a refused post); absent for passwords. */
+  value?: string;
+  autofocus?: boolean;
+  /** A hint under the input, which screen readers read with it (`<id>-hint`). */
+  hint?: SafeHtml | string;
+  /** Takes the free width of an inline form. */
+  grow?: boolean;
+}
+
+export function inputField(f: InputField): SafeHtml {
+  const hintId = `${f.id}-hint`;
+  return html`<div class="field${f.grow ? " field-grow" : ""}">
+    <label for="${f.id}">${f.label}</label>
+    <input
+      id="${f.id}"
+      name="${f.name ?? f.id}"
+      type="${f.type}"
+      required
+      ${f.minLength !== undefined ? html`minlength="${f.minLength}"` : ""}
+      maxlength="${f.maxLength}"
+      ${f.autocomplete ? html`autocomplete="${f.autocomplete}"` : ""}
+      ${f.placeholder ? html`placeholder="${f.placeholder}"` : ""}
+      ${f.value !== undefined ? html`value="${f.value}"` : ""}
+      ${f.autofocus ? html`autofocus` : ""}
+      ${f.hint ? html`aria-describedby="${hintId}"` : ""}
+    />
+    ${f.hint ? html`<p class="hint" id="${hintId}">${f.hint}</p>` : ""}
+  </div>`;
+}
+
+/** The longest email the forms and their routes take (what fits in an SMTP path). */
+export const EMAIL_MAX_LENGTH = 254;
+
+/** An account's email, the username password managers file passwords under. */
+export function emailField(options: {
+  id?: string;
+  value: string;
+  autofocus?: boolean;
+  autocomplete?: string;
+  grow?: boolean;
+}): SafeHtml {
+  return inputField({
+    id: options.id ?? "email",
+    name: "email",
+    label: "Email",
+    type: "email",
+    maxLength: EMAIL_MAX_LENGTH,
+    autocomplete: options.autocomplete ?? "username",
+    value: options.value,
+    autofocus: options.autofocus ?? false,
+    grow: options.grow ?? false,
+  });
+}
+
 /**
  * A new password and its repetition (`password`, `password2`), held to the length the server
  * checks (src/auth/passwords.ts); `hint` follows the minimum length in the hint under the first.
@@ -36,34 +101,19 @@ export function newPasswordFields(labels: {
   repeat: string;
   hint: string;
 }): SafeHtml {
-  return html`<div class="field">
-      <label for="password">${labels.password}</label>
-      <input
-        id="password"
-        name="password"
-        type="password"
-        required
-        minlength="${PASSWORD_MIN_LENGTH}"
-        maxlength="512"
-        autocomplete="new-password"
-        aria-describedby="password-hint"
-      />
-      <p class="hint" id="password-hint">
-        At least ${PASSWORD_MIN_LENGTH} characters. ${labels.hint}
-      </p>
-    </div>
-    <div class="field">
-      <label for="password2">${labels.repeat}</label>
-      <input
-        id="password2"
-        name="password2"
-        type="password"
-        required
-        minlength="${PASSWORD_MIN_LENGTH}"
-        maxlength="512"
-        autocomplete="new-password"
-      />
-    </div>`;
+  const common = {
+    type: "password",
+    minLength: PASSWORD_MIN_LENGTH,
+    maxLength: PASSWORD_MAX_LENGTH,
+    autocomplete: "new-password",
+  } as const;
+  return html`${inputField({
+    ...common,
+    id: "password",
+    label: labels.password,
+    hint: `At least ${PASSWORD_MIN_LENGTH} characters. ${labels.hint}`,
+  })}
+  ${inputField({ ...common, id: "password2", label: labels.repeat })}`;
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { ApiKeyRecord } from "../../store/types.js";
 import { html, type SafeHtml } from "../html.js";
 import { timeElement } from "./format.js";
-import { copyRow, csrfField, formError } from "./forms.js";
+import { copyRow, csrfField, formError, inputField } from "./forms.js";
 
 export interface KeysView {
   csrf: string;
@@ -76,20 +76,17 @@ export function keysBody(view: KeysView): SafeHtml {
       <form method="post" action="/dashboard/keys" class="form form-inline">
         ${csrfField(view.csrf)}
         <input type="hidden" name="form_id" value="${view.formId}" />
-        <div class="field field-grow">
-          <label for="key-name">Name</label>
-          <input
-            id="key-name"
-            name="name"
-            type="text"
-            required
-            maxlength="100"
-            placeholder="e.g. laptop, CI pipeline"
-            value="${view.name ?? ""}"
-            aria-describedby="key-name-hint"
-          />
-          <p class="hint" id="key-name-hint">A name that tells you where the key is used.</p>
-        </div>
+        ${inputField({
+          id: "key-name",
+          name: "name",
+          label: "Name",
+          type: "text",
+          maxLength: 100,
+          placeholder: "e.g. laptop, CI pipeline",
+          value: view.name ?? "",
+          hint: "A name that tells you where the key is used.",
+          grow: true,
+        })}
         <button type="submit" class="btn btn-primary">Generate New Key</button>
       </form>
     </section>
