@@ -15,6 +15,7 @@ import { FabricationService } from "./fabrication/service.js";
 import { buildApp } from "./http/app.js";
 import { storageDownload } from "./http/routes/storage/download.js";
 import type { App } from "./http/types.js";
+import { TAKE_BACK_RULES } from "./jobs/lifecycle.js";
 import { JobService } from "./jobs/service.js";
 import { ServiceMetrics } from "./metrics/registry.js";
 import { openStorage } from "./storage/open.js";
@@ -105,15 +106,16 @@ export async function createService(
     }),
   );
   if (config.embeddedWorker) {
-    worker = new JobWorker(
-      stores.jobs,
+    worker = new JobWorker({
+      store: stores.jobs,
       storage,
       scratchDir,
-      jobs,
+      takeBack: TAKE_BACK_RULES,
+      runs: jobs,
       config,
-      app.log as WorkerLogger,
+      log: app.log as WorkerLogger,
       metrics,
-    );
+    });
   }
   let closed = false;
   const started = app;
@@ -154,7 +156,14 @@ export async function createWorker(
   mkdirSync(config.dataDir, { recursive: true });
   const stores = await openStores(config, (err) => log.warn({ err }, "database connection error"));
   const { storage, scratchDir } = openStorage(config, signingSecretFor(config));
-  const worker = new JobWorker(stores.jobs, storage, scratchDir, null, config, log);
+  const worker = new JobWorker({
+    store: stores.jobs,
+    storage,
+    scratchDir,
+    takeBack: TAKE_BACK_RULES,
+    config,
+    log,
+  });
   return {
     worker,
     async close() {

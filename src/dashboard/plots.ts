@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { readFieldMap, readResultInfo, type FieldMap, type MonitorInfo } from "../results/read.js";
+import { polySlabShapeOf } from "../plot/structures.js";
 import type { StorageBackend } from "../storage/types.js";
 import { DashboardError } from "./context.js";
 
@@ -52,7 +53,19 @@ export interface StructureOutline {
   radius_m?: number;
   height_m?: number;
   axis?: string;
+  /** A polyslab's extent along z. */
+  z_min_m?: number;
+  z_max_m?: number;
+  /**
+   * A polyslab's rings (outline, then holes) at z_min and z_max, vertex for vertex, the
+   * sidewall angle applied (the plotting core blends them; src/plot/sections.ts). Left out past
+   * OUTLINE_MAX_VERTICES vertices in all, so a large imported layout does not swell the page.
+   */
+  rings_m?: { bottom: [number, number][][]; top: [number, number][][] };
 }
+
+/** Polyslab vertices (all structures together) the summary sends for drawing outlines. */
+export const OUTLINE_MAX_VERTICES = 20_000;
 
 export interface ResultSummary {
   job_id: string;
@@ -137,15 +150,25 @@ export function summarizeMonitor(m: MonitorInfo): MonitorSummary {
 
 function structuresOf(request: Record<string, unknown>): StructureOutline[] {
   const list = Array.isArray(request.structures) ? request.structures : [];
-  return list.map((s: Record<string, unknown>) => ({
-    type: String(s.type),
-    material: String(s.material),
-    ...(Array.isArray(s.center) ? { center_m: s.center as number[] } : {}),
-    ...(Array.isArray(s.size) ? { size_m: s.size as number[] } : {}),
-    ...(typeof s.radius === "number" ? { radius_m: s.radius } : {}),
-    ...(typeof s.height === "number" ? { height_m: s.height } : {}),
-    ...(typeof s.axis === "string" ? { axis: s.axis } : {}),
-  }));
+  let vertices = 0;
+  return list.map((s: Record<string, unknown>) => {
+    const slab = polySlabShapeOf(s);
+    const ends = slab?.ends;
+    const count = ends ? ends.bottom.reduce((n, ring) => n + ring.length, 0) : 0;
+    const drawn = ends !== undefined && vertices + count <= OUTLINE_MAX_VERTICES;
+    if (drawn) vertices += count;
+    return {
+      type: String(s.type),
+      material: String(s.material),
+      ...(Array.isArray(s.center) ? { center_m: s.center as number[] } : {}),
+      ...(Array.isArray(s.size) ? { size_m: s.size as number[] } : {}),
+      ...(typeof s.radius === "number" ? { radius_m: s.radius } : {}),
+      ...(typeof s.height === "number" ? { height_m: s.height } : {}),
+      ...(typeof s.axis === "string" ? { axis: s.axis } : {}),
+      ...(slab ? { z_min_m: slab.z_min!, z_max_m: slab.z_max! } : {}),
+      ...(drawn ? { rings_m: ends as NonNullable<StructureOutline["rings_m"]> } : {}),
+    };
+  });
 }
 
 /** The file lists monitors alphabetically; show them in the order the request gave. */

@@ -4,17 +4,18 @@
  * transitions (src/store/*); the words live here, once, whatever the database.
  */
 import type { RecoveryRule } from "../store/types.js";
+import type { TakeBackCause, TakeBackRules } from "../worker/worker.js";
 
 export const CANCELLED_BEFORE_START = "Cancelled by the user before it started.";
 export const CANCELLED_WHILE_RUNNING = "Cancelled by the user.";
 
 /** Why a run is taken back from its worker, as the start of a sentence. */
-export const RECOVERY_CAUSES = {
+export const RECOVERY_CAUSES: Readonly<Record<TakeBackCause, string>> = {
   workerExited: "The worker running this job exited",
   workerSilent: "The worker running this job stopped responding",
   resultNotStored:
     "The run finished but its result could not be stored on the server (its disk or object store is full, failing or unreachable)",
-} as const;
+};
 
 /** The error_detail of a job that used up its attempts, each ended by `cause`. */
 export function attemptsExhausted(cause: string, attempts: number): string {
@@ -36,3 +37,8 @@ export function recoveryRule(maxAttempts: number, cause: string): RecoveryRule {
     },
   };
 }
+
+/** The rules the composition root hands to workers: `recoveryRule` with each cause's words. */
+export const TAKE_BACK_RULES: TakeBackRules = {
+  rule: (cause, maxAttempts) => recoveryRule(maxAttempts, RECOVERY_CAUSES[cause]),
+};

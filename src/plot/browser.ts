@@ -25,4 +25,5 @@ export {
   type Section,
   type StructureShape,
 } from "./sections.js";
+export { FIELD_PARTS, fieldLabel, formatMicrons, MINUS, unitOf, type FieldPart } from "./labels.js";
 export { NICE_STEPS, niceTicks, ROUND_STEPS, tickLabel, type StepRule } from "./ticks.js";

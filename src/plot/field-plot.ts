@@ -21,14 +21,14 @@ import {
 } from "./line-chart.js";
 import { colorAt, type Rgb } from "./colormap.js";
 import { LINE_HEIGHT, textWidth } from "./font.js";
+import { fieldLabel, formatMicrons, unitOf, type FieldPart } from "./labels.js";
 import { cellEdges, colourScale, maxAbsOf, nearestIndex, sampleImage } from "./heatmap.js";
 import { encodePng } from "./png.js";
 import { structureLookup } from "./structures.js";
 import { niceTicks, tickLabel } from "./ticks.js";
 import type { StructureSpec } from "../solver/types.js";
 
-export type FieldPart = "abs" | "real" | "imag";
-export const FIELD_PARTS: readonly FieldPart[] = ["abs", "real", "imag"];
+export { FIELD_PARTS, type FieldPart } from "./labels.js";
 
 export interface FieldPlotOptions {
   part: FieldPart;
@@ -65,23 +65,8 @@ export function fieldValues(map: FieldMap, part: FieldPart): Float64Array {
   return out;
 }
 
-function quantityLabel(component: string, part: FieldPart): string {
-  return part === "abs"
-    ? `|${component}|`
-    : part === "real"
-      ? `Re ${component}`
-      : `Im ${component}`;
-}
-
-function unitOf(component: string): string {
-  return component.startsWith("H") ? "A/m" : "V/m";
-}
-
 const um = (m: number) => m * 1e6;
-
-function formatUm(m: number): string {
-  return `${Number(um(m).toPrecision(4))}`;
-}
+const formatUm = (m: number) => formatMicrons(um(m));
 
 /** The colour scale of a part: [0, max] for magnitudes, [−max|v|, max|v|] for signed parts. */
 const scaleOf = (values: Float64Array, part: FieldPart) =>
@@ -103,7 +88,7 @@ function geometryLookup(
 function defaultTitles(map: FieldMap, options: FieldPlotOptions): [string, string] {
   const title =
     options.title ??
-    `${quantityLabel(map.component, options.part)} at λ = ${formatUm(map.wavelengthM)} µm`;
+    `${fieldLabel(map.component, options.part)} at λ = ${formatUm(map.wavelengthM)} µm`;
   let subtitle = `monitor '${map.monitor}'`;
   if (map.slice) subtitle += `, slice ${map.slice.axis} = ${formatUm(map.slice.coordinate)} µm`;
   return [title, options.subtitle ?? subtitle];
@@ -285,7 +270,7 @@ function renderLine(map: FieldMap, options: FieldPlotOptions): Canvas {
         c.fillRect(left + x, top, 1, plotH, SHADE);
     }
   }
-  const yTitle = `${quantityLabel(map.component, options.part)} (${unitOf(map.component)})`;
+  const yTitle = `${fieldLabel(map.component, options.part)} (${unitOf(map.component)})`;
   drawLineAxes(c, f, `${axis} (µm)`, yTitle);
   drawCurve(c, f, Array.from(coords, um), values, CURVE);
   return c;

@@ -1,16 +1,33 @@
 /**
- * Which structure of a request occupies a point, for drawing the geometry over the CLI's field
- * plots. The same precedence as the solver: a later structure overrides an earlier one. Boxes,
- * spheres and cylinders come from their cross-sections (sections.ts, which the dashboard draws
- * too); polyslabs from the solver's own point test.
+ * A request's structures in the plotting core's terms, and which one occupies a point, for
+ * drawing the geometry over the CLI's field plots (the dashboard's summary sends the same
+ * shapes to the browser; dashboard/plots.ts). The same precedence as the solver: a later
+ * structure overrides an earlier one. Every kind comes from its cross-section (sections.ts);
+ * a polyslab's from its rings at both ends, which only the solver knows how to offset.
  */
-import { polySlabContains } from "../solver/polyslab.js";
-import type { StructureSpec } from "../solver/types.js";
-import { planeSections, sectionContains, type AxisIndex } from "./sections.js";
+import { polySlabEnds } from "../solver/polyslab.js";
+import type { PolySlabSpec, StructureSpec } from "../solver/types.js";
+import { planeSections, sectionContains, type AxisIndex, type StructureShape } from "./sections.js";
 
 export type Point3 = { x: number; y: number; z: number };
 type AxisName = "x" | "y" | "z";
 const AXES: readonly AxisName[] = ["x", "y", "z"];
+
+/** A structure as sections.ts takes it: as given, but a polyslab as its rings at both ends. */
+export function structureShape(s: StructureSpec): StructureShape {
+  if (s.type !== "polyslab") return s;
+  return { type: s.type, z_min: s.z_min, z_max: s.z_max, ends: polySlabEnds(s) };
+}
+
+/** A polyslab's shape from a stored request's structure (unchecked JSON), or null. */
+export function polySlabShapeOf(s: Record<string, unknown>): StructureShape | null {
+  const ok =
+    s.type === "polyslab" &&
+    Array.isArray(s.vertices) &&
+    typeof s.z_min === "number" &&
+    typeof s.z_max === "number";
+  return ok ? structureShape(s as unknown as PolySlabSpec) : null;
+}
 
 /**
  * The index of the structure at each point (u, v) of a plot whose axes are `axes` (the others
@@ -24,22 +41,12 @@ export function structureLookup(
   const u = AXES.indexOf(axes[0]) as AxisIndex;
   const v = AXES.indexOf(axes[1]) as AxisIndex;
   const normal = AXES.find((a) => a !== axes[0] && a !== axes[1])!;
-  const sections = planeSections(structures, { u, v, cut: fixed[normal] ?? 0 });
-  const slabs = structures.flatMap((s, index) => (s.type === "polyslab" ? [{ s, index }] : []));
-  const base: Point3 = { x: fixed.x ?? 0, y: fixed.y ?? 0, z: fixed.z ?? 0 };
+  const sections = planeSections(structures.map(structureShape), { u, v, cut: fixed[normal] ?? 0 });
   return (pu, pv) => {
-    let found = -1;
     for (let k = sections.length - 1; k >= 0; k--) {
-      if (sectionContains(sections[k]!, pu, pv)) {
-        found = sections[k]!.index;
-        break;
-      }
+      if (sectionContains(sections[k]!, pu, pv)) return sections[k]!.index;
     }
-    for (let k = slabs.length - 1; k >= 0 && slabs[k]!.index > found; k--) {
-      const p = { ...base, [axes[0]]: pu, [axes[1]]: pv };
-      if (polySlabContains(slabs[k]!.s, p.x, p.y, p.z)) return slabs[k]!.index;
-    }
-    return found;
+    return -1;
   };
 }
 

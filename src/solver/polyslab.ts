@@ -459,6 +459,24 @@ export function polySlabOutlineAt(s: PolySlabSpec, z: number): [number, number][
   return out;
 }
 
+/**
+ * The rings (outline counter-clockwise first, then holes clockwise) at z_min and at z_max,
+ * vertex for vertex. A sidewall angle moves each vertex along its miter in proportion to the
+ * height, so the outline at any z in between is the straight blend of the two: what a plot
+ * needs to draw the polyslab's cross-sections without this module (src/plot/sections.ts).
+ */
+export function polySlabEnds(s: PolySlabSpec): {
+  bottom: [number, number][][];
+  top: [number, number][][];
+} {
+  const { rings } = orientRings(s);
+  const dTop = topOffset(s);
+  const top = dTop === 0 ? rings : offsetRings(rings, miters(rings), dTop);
+  const pairs = (r: Float64Array): [number, number][] =>
+    Array.from({ length: r.length >> 1 }, (_, i) => [r[2 * i]!, r[2 * i + 1]!]);
+  return { bottom: rings.map(pairs), top: top.map(pairs) };
+}
+
 /** Axis-aligned bounds of the polyslab over its whole height (bottom and top outlines). */
 export function polySlabBounds(s: PolySlabSpec): { lo: Vec3; hi: Vec3 } {
   let [xmin, ymin, xmax, ymax] = boundsOf([dedupe(s.vertices)]);

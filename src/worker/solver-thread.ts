@@ -47,16 +47,7 @@ async function run(input: ThreadInput): Promise<void> {
       threads: input.threads,
       backend: input.backend,
       onProgress: (p) => {
-        lastProgress = {
-          type: "progress",
-          phase: p.phase,
-          setupFraction: p.setupFraction,
-          step: p.step,
-          totalSteps: p.totalSteps,
-          fraction: p.fraction,
-          lastRelativeChange: p.lastRelativeChange,
-          mcellsPerSecond: p.mcellsPerSecond,
-        };
+        lastProgress = { type: "progress", ...p };
         send(lastProgress);
       },
     });

@@ -1,7 +1,7 @@
 /** Messages between a job worker and its solver thread. */
 import type { SolverReport } from "../schema/responses.js";
 
-import type { BackendChoice } from "../solver/types.js";
+import type { BackendChoice, SolverProgress } from "../solver/types.js";
 
 export interface ThreadInput {
   jobId: string;
@@ -13,16 +13,10 @@ export interface ThreadInput {
 }
 
 export type ThreadMessage =
-  | {
-      type: "progress";
-      phase: "setup" | "stepping";
-      setupFraction: number;
-      step: number;
-      totalSteps: number;
-      fraction: number;
-      lastRelativeChange: number | null;
-      mcellsPerSecond: number | null;
-    }
+  | ({ type: "progress" } & Omit<SolverProgress, "mcellsPerSecond"> & {
+        /** Null until the solver has measured a rate (before the first report). */
+        mcellsPerSecond: number | null;
+      })
   | { type: "done"; report: SolverReport }
   | {
       type: "failed";

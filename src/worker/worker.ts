@@ -13,8 +13,7 @@ import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
 import type { SolverReport } from "../schema/responses.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
-import { RECOVERY_CAUSES, recoveryRule } from "../jobs/lifecycle.js";
-import type { JobProgress, JobQueue, JobRow } from "../store/types.js";
+import type { JobProgress, JobQueue, JobRow, RecoveryRule } from "../store/types.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
 export interface WorkerLogger {
@@ -31,6 +30,18 @@ export interface RunObserver {
     steppingSeconds: number;
     setupSeconds: number;
   }): void;
+}
+
+/** Why a running job is taken back from its worker. */
+export type TakeBackCause = "workerExited" | "workerSilent" | "resultNotStored";
+
+/**
+ * What a job taken back from its worker becomes (QUEUED again, or FAILED with the words users
+ * read). That is the job lifecycle's decision (src/jobs/lifecycle.ts), handed in by the
+ * composition root: the worker sits below src/jobs and does not import it.
+ */
+export interface TakeBackRules {
+  rule(cause: TakeBackCause, maxAttempts: number): RecoveryRule;
 }
 
 export interface WorkerMetrics {
@@ -92,6 +103,21 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** What a worker is built from, wired by the composition root (src/service.ts). */
+export interface JobWorkerParts {
+  store: JobQueue;
+  storage: StorageBackend;
+  /** Local directory for result files being written (this worker's own disk). */
+  scratchDir: string;
+  /** What a job taken back from a worker becomes (src/jobs/lifecycle.ts). */
+  takeBack: TakeBackRules;
+  /** Told of every completed run (the API's estimates learn from it); absent in a lone worker. */
+  runs?: RunObserver | null;
+  config: Config;
+  log: WorkerLogger;
+  metrics?: WorkerMetrics | null;
+}
+
 export class JobWorker {
   /** `host:pid:random`, so a restarted process can tell its predecessors' jobs. */
   readonly id = `${HOST}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -104,17 +130,25 @@ export class JobWorker {
   /** The solver thread of the last job that ended cleanly, kept for the next one. */
   private idleThread: Worker | null = null;
 
-  constructor(
-    private readonly store: JobQueue,
-    private readonly storage: StorageBackend,
-    /** Local directory for result files being written (this worker's own disk). */
-    private readonly scratchDir: string,
-    /** Told of every completed run (the API's estimates learn from it), or null. */
-    private readonly runs: RunObserver | null,
-    private readonly config: Config,
-    private readonly log: WorkerLogger,
-    private readonly metrics: WorkerMetrics | null = null,
-  ) {}
+  private readonly store: JobQueue;
+  private readonly storage: StorageBackend;
+  private readonly scratchDir: string;
+  private readonly takeBack: TakeBackRules;
+  private readonly runs: RunObserver | null;
+  private readonly config: Config;
+  private readonly log: WorkerLogger;
+  private readonly metrics: WorkerMetrics | null;
+
+  constructor(parts: JobWorkerParts) {
+    this.store = parts.store;
+    this.storage = parts.storage;
+    this.scratchDir = parts.scratchDir;
+    this.takeBack = parts.takeBack;
+    this.runs = parts.runs ?? null;
+    this.config = parts.config;
+    this.log = parts.log;
+    this.metrics = parts.metrics ?? null;
+  }
 
   async start(): Promise<void> {
     await mkdir(this.scratchDir, { recursive: true });
@@ -146,7 +180,7 @@ export class JobWorker {
     await this.store.recoverJobsOfWorkers(
       [this.id],
       new Date().toISOString(),
-      recoveryRule(Infinity, RECOVERY_CAUSES.workerExited),
+      this.takeBack.rule("workerExited", Infinity),
     );
   }
 
@@ -164,7 +198,7 @@ export class JobWorker {
     const out = await this.store.recoverJobsOfWorkers(
       dead,
       new Date().toISOString(),
-      recoveryRule(this.config.maxAttempts, RECOVERY_CAUSES.workerExited),
+      this.takeBack.rule("workerExited", this.config.maxAttempts),
     );
     if (out.requeued.length + out.failed.length > 0) {
       this.log.warn(out, "took back jobs of workers that exited");
@@ -176,7 +210,7 @@ export class JobWorker {
     const out = await this.store.recoverStaleJobs(
       new Date(now).toISOString(),
       new Date(now - this.config.heartbeatStaleMs).toISOString(),
-      recoveryRule(this.config.maxAttempts, RECOVERY_CAUSES.workerSilent),
+      this.takeBack.rule("workerSilent", this.config.maxAttempts),
     );
     if (out.requeued.length + out.failed.length > 0) {
       this.log.warn(out, "took back jobs whose worker stopped heartbeating");
@@ -281,7 +315,7 @@ export class JobWorker {
       job.jobId,
       this.id,
       new Date().toISOString(),
-      recoveryRule(this.config.maxAttempts, RECOVERY_CAUSES.resultNotStored),
+      this.takeBack.rule("resultNotStored", this.config.maxAttempts),
     );
     if (out.failed.length > 0) this.metrics?.jobFinished("FAILED", seconds, null);
     this.log.warn({ jobId: job.jobId, ...out }, "result not stored; job retried or failed");

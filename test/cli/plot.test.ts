@@ -232,3 +232,37 @@ test("a heat map outlines the structures the monitor cuts", () => {
   assert.ok(!coloursIn(plain, ...region).has(white));
   assert.ok(coloursIn(outlined, ...region).has(white));
 });
+
+test("a polyslab is outlined like the solid it is: a square one with straight walls as a box", () => {
+  const map = syntheticMap(40, 30, (x, z) => [Math.cos(x * 3e6) * 0.5 + 0.5, z * 0]);
+  const square = (sidewallDeg: number): StructureSpec => ({
+    type: "polyslab",
+    vertices: [
+      [-0.5e-6, -0.5e-6],
+      [0.5e-6, -0.5e-6],
+      [0.5e-6, 0.5e-6],
+      [-0.5e-6, 0.5e-6],
+    ],
+    z_min: 0,
+    z_max: 0.5e-6,
+    sidewall_angle_deg: sidewallDeg,
+    material: "Si",
+  });
+  const box: StructureSpec = {
+    type: "box",
+    center: [0, 0, 0.25e-6],
+    size: [1e-6, 1e-6, 0.5e-6],
+    material: "Si",
+  };
+  const png = (s: StructureSpec) =>
+    fieldPlotPng(map, { part: "abs", geometry: { structures: [s], fixed: { y: 0 } } });
+  assert.deepEqual(png(square(0)), png(box));
+  // Walls sloping in by 30° narrow the top by 2 · 0.5 µm · tan 30° = 0.58 µm: another outline.
+  const sloped = decodePng(png(square(30))).rgb;
+  const straight = decodePng(png(box)).rgb;
+  let differing = 0;
+  for (let i = 0; i < sloped.length; i += 3) {
+    if (sloped[i] !== straight[i] || sloped[i + 1] !== straight[i + 1]) differing++;
+  }
+  assert.ok(differing > 50, `${differing} pixels differ`);
+});

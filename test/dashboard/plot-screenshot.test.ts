@@ -2,7 +2,8 @@
  * The job page's field plots, pixel for pixel: a real service runs a small simulation with a
  * box, a sphere and a cylinder, a real headless Chromium draws its plots, and screenshots of the
  * canvas are compared with reference images in fixtures/ (captured from the dashboard before
- * its plotting moved into the shared core, src/plot). A small per-channel tolerance absorbs
+ * its plotting moved into the shared core, src/plot). A second run's polyslab, which the
+ * dashboard outlines since then, has references of its own (plot-polyslab-*.png). A small per-channel tolerance absorbs
  * antialiasing; a changed colour map, tick, outline or layout changes thousands of pixels.
  *
  * After a deliberate change of the plots' look, capture new references with
@@ -78,6 +79,67 @@ function shapesSimulation(): Record<string, unknown> {
   };
 }
 
+/**
+ * A 3-D run with one polyslab: an L with a hole, walls sloping in by 8°, cut by a horizontal
+ * monitor half-way up and by a vertical one through the slope, the notch and the hole.
+ */
+function polySlabSimulation(): Record<string, unknown> {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [1.2e-6, 1.2e-6, 0.8e-6],
+      resolution: 0.04e-6,
+      boundary_conditions: ["periodic", "periodic", "pml"],
+      pml_layers: 8,
+    },
+    source: { source_type: "plane_wave", wavelength: 1.55e-6, direction: [0, 0, 1] },
+    structures: [
+      {
+        type: "polyslab",
+        vertices: [
+          [-0.5e-6, -0.5e-6],
+          [0.5e-6, -0.5e-6],
+          [0.5e-6, 0],
+          [0, 0],
+          [0, 0.5e-6],
+          [-0.5e-6, 0.5e-6],
+        ],
+        holes: [
+          [
+            [-0.32e-6, -0.32e-6],
+            [-0.18e-6, -0.32e-6],
+            [-0.18e-6, -0.18e-6],
+            [-0.32e-6, -0.18e-6],
+          ],
+        ],
+        z_min: -0.2e-6,
+        z_max: 0.2e-6,
+        sidewall_angle_deg: 8,
+        material: "Si",
+      },
+    ],
+    monitors: [
+      {
+        name: "xy",
+        monitor_type: "field",
+        center: [0, 0, 0.1e-6],
+        size: [1.2e-6, 1.2e-6, 0],
+        components: ["Ey"],
+      },
+      {
+        name: "xz",
+        monitor_type: "field",
+        center: [0, -0.22e-6, 0],
+        size: [1.2e-6, 0, 0.8e-6],
+        components: ["Ey"],
+      },
+    ],
+    fdtd_settings: { time_steps: 600, check_every_n: 200, convergence_threshold: 1e-3 },
+    metadata: { project: "plot-screenshot" },
+  };
+}
+let polySlabJobId: string;
+
 before(async () => {
   svc = await startService();
   await svc.service.stores.accounts.createAccount({
@@ -93,6 +155,13 @@ before(async () => {
   assert.equal(submitted.status, 202, submitted.text);
   jobId = String(submitted.body.job_id);
   await waitForStatus(svc.baseUrl, key, jobId, ["COMPLETED"], 120_000);
+  const slab = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: polySlabSimulation(),
+  });
+  assert.equal(slab.status, 202, slab.text);
+  polySlabJobId = String(slab.body.job_id);
+  await waitForStatus(svc.baseUrl, key, polySlabJobId, ["COMPLETED"], 120_000);
 
   browser = await launchBrowser({ width: 1280, height: 900 });
   page = await browser.context.newPage();
@@ -117,8 +186,8 @@ after(async () => {
 });
 
 /** The canvas as the browser shows it, compared with (or, when updating, saved as) `name`. */
-async function matchesReference(name: string): Promise<void> {
-  const png = await page.locator("#plot-canvas").screenshot();
+async function matchesReference(name: string, shot?: Buffer): Promise<void> {
+  const png = shot ?? (await page.locator("#plot-canvas").screenshot());
   const reference = new URL(name, FIXTURES);
   if (UPDATE) {
     mkdirSync(FIXTURES, { recursive: true });
@@ -154,6 +223,46 @@ test("the line plot with the structures it crosses looks as before", async () =>
   await page.locator('#plot-canvas[aria-label^="Line plot"]').waitFor();
   await matchesReference("plot-zline.png");
 });
+
+/**
+ * The plot of `monitor` of the polyslab job as shown, and as shown when the summary lists no
+ * structures (the answer rewritten on its way to the page): what differs is the outlines.
+ */
+async function withAndWithoutStructures(monitor: string): Promise<[Buffer, Buffer]> {
+  const shots: Buffer[] = [];
+  for (const strip of [false, true]) {
+    if (strip) {
+      await page.route("**/dashboard/api/jobs/*/result", async (route) => {
+        const response = await route.fetch();
+        const summary = (await response.json()) as { structures: unknown[] };
+        await route.fulfill({ response, json: { ...summary, structures: [] } });
+      });
+    }
+    const target = `${svc.baseUrl}/dashboard/jobs/${polySlabJobId}#plots`;
+    // The same address again would only move to the fragment, not load the page.
+    if (page.url() === target) await page.reload();
+    else await page.goto(target);
+    await page.locator("#plot-canvas[data-state=ready]").waitFor({ timeout: 20_000 });
+    if ((await page.locator("#plot-monitor").inputValue()) !== monitor) {
+      await page.locator("#plot-monitor").selectOption(monitor);
+      await page.locator(`#plot-canvas[aria-label*="monitor ${monitor},"]`).waitFor();
+    }
+    shots.push(await page.locator("#plot-canvas").screenshot());
+    if (strip) await page.unroute("**/dashboard/api/jobs/*/result");
+  }
+  return [shots[0]!, shots[1]!];
+}
+
+for (const monitor of ["xy", "xz"]) {
+  test(`a polyslab is outlined where the ${monitor} plane cuts it`, async () => {
+    const [outlined, bare] = await withAndWithoutStructures(monitor);
+    const diff = compareImages(decodePng(outlined), decodePng(bare), CHANNEL_TOLERANCE)!;
+    // The outline of a section about 1 µm across on a plot some 500 px wide: a few thousand
+    // pixels of halo, dash and label; none would mean the polyslab was left out.
+    assert.ok(diff.differing > 1500, `${monitor}: only ${diff.differing} pixels outline it`);
+    await matchesReference(`plot-polyslab-${monitor}.png`, outlined);
+  });
+}
 
 test("the pages broke no policy and threw nothing", () => {
   assert.deepEqual(pageErrors, []);

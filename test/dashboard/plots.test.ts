@@ -9,12 +9,31 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DashboardError } from "../../src/dashboard/context.js";
-import { PLOT_MAX_SAMPLES, PlotService, type FieldPayload } from "../../src/dashboard/plots.js";
+import {
+  OUTLINE_MAX_VERTICES,
+  PLOT_MAX_SAMPLES,
+  PlotService,
+  type FieldPayload,
+} from "../../src/dashboard/plots.js";
 import { writeResultFile } from "../../src/results/hdf5.js";
 import type { MonitorResult, SolverResult } from "../../src/solver/types.js";
 import { LocalFileStorage } from "../../src/storage/local.js";
 
 const STEP = 20e-9;
+/** A 400 nm square, clockwise (the summary sends it counter-clockwise, as the solver has it). */
+const SQUARE = [
+  [-2e-7, -2e-7],
+  [-2e-7, 2e-7],
+  [2e-7, 2e-7],
+  [2e-7, -2e-7],
+];
+
+function circle(n: number): number[][] {
+  return Array.from({ length: n }, (_, i) => {
+    const a = (2 * Math.PI * i) / n;
+    return [3e-7 * Math.cos(a), 3e-7 * Math.sin(a)];
+  });
+}
 let dir: string;
 let plots: PlotService;
 const KEY = "results/test.h5";
@@ -121,7 +140,25 @@ before(async () => {
     },
   };
   const request = {
-    structures: [{ type: "box", center: [0, 0, 0], size: [1e-7, 1e-7, 1e-7], material: "Si" }],
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [1e-7, 1e-7, 1e-7], material: "Si" },
+      {
+        type: "polyslab",
+        vertices: SQUARE,
+        z_min: -1e-7,
+        z_max: 1e-7,
+        sidewall_angle_deg: 10,
+        material: "SiO2",
+      },
+      // Two more of many vertices each: the second one's rings pass OUTLINE_MAX_VERTICES.
+      ...[0, 1].map(() => ({
+        type: "polyslab",
+        vertices: circle(12_000),
+        z_min: 0,
+        z_max: 1e-7,
+        material: "Si",
+      })),
+    ],
     source: { wavelength: 1.55e-6 },
     domain: { size: [1e-6, 1e-6, 2e-6] },
     // The request's order, which the file (alphabetical) does not keep.
@@ -160,6 +197,36 @@ test("the summary lists monitors in request order with what each can show", asyn
   assert.equal(summary.monitors[2]!.slice?.count, 4);
   assert.equal(summary.source_wavelength_m, 1.55e-6);
   assert.equal(summary.structures[0]!.material, "Si");
+});
+
+test("a polyslab's outline comes with its rings at both ends, the sidewall applied", async () => {
+  const summary = await plots.summary("job-1", KEY);
+  const slab = summary.structures[1]!;
+  assert.equal(slab.type, "polyslab");
+  assert.equal(slab.material, "SiO2");
+  assert.deepEqual([slab.z_min_m, slab.z_max_m], [-1e-7, 1e-7]);
+  // Walls 10° from vertical over 200 nm: each side moves in by 200 nm · tan 10°, so each
+  // corner moves that much along both axes.
+  const d = 2e-7 * Math.tan((10 * Math.PI) / 180);
+  const { bottom, top } = slab.rings_m!;
+  assert.equal(bottom.length, 1);
+  assert.equal(bottom[0]!.length, 4);
+  const twiceArea = (ring: [number, number][]) =>
+    ring.reduce((sum, [x, y], i) => {
+      const [nx, ny] = ring[(i + 1) % ring.length]!;
+      return sum + x * ny - nx * y;
+    }, 0);
+  assert.ok(twiceArea(bottom[0]!) > 0, "counter-clockwise");
+  bottom[0]!.forEach(([x, y], i) => {
+    const [tx, ty] = top[0]![i]!;
+    assert.ok(Math.abs(tx - (x - Math.sign(x) * d)) < 1e-18, `${tx} vs ${x}`);
+    assert.ok(Math.abs(ty - (y - Math.sign(y) * d)) < 1e-18, `${ty} vs ${y}`);
+  });
+  // 4 + 12 000 vertices fit; the third polyslab's would pass the limit: outlined no more.
+  assert.ok(4 + 12_000 <= OUTLINE_MAX_VERTICES && 4 + 24_000 > OUTLINE_MAX_VERTICES);
+  assert.equal(summary.structures[2]!.rings_m?.bottom[0]!.length, 12_000);
+  assert.equal(summary.structures[3]!.rings_m, undefined);
+  assert.equal(summary.structures[3]!.z_max_m, 1e-7);
 });
 
 test("a large monitor is downsampled on the server, and 16-bit samples keep the values", async () => {

@@ -15,7 +15,10 @@ import {
   sectionContains,
   type StructureShape,
 } from "../../src/plot/sections.js";
+import { structureShape } from "../../src/plot/structures.js";
 import { niceTicks, ROUND_STEPS, tickLabel } from "../../src/plot/ticks.js";
+import { polySlabContains, polySlabProblems } from "../../src/solver/polyslab.js";
+import type { PolySlabSpec } from "../../src/solver/types.js";
 import { decodePng } from "../cli/helpers.js";
 import { PLOT_CASES, TICK_CASES } from "./cases.js";
 
@@ -90,29 +93,33 @@ function inside(s: StructureShape, p: number[]): boolean {
   );
 }
 
-test("cross-sections and line crossings agree with the solids they cut", () => {
-  const shapes: StructureShape[] = [
-    { type: "box", center: [0.1, -0.2, 0.3], size: [0.8, 0.5, 0.6] },
-    { type: "sphere", center: [-0.3, 0.1, 0], radius: 0.45 },
-    { type: "cylinder", center: [0.2, 0, -0.1], radius: 0.3, height: 0.9, axis: "x" },
-    { type: "cylinder", center: [0, 0.3, 0.2], radius: 0.25, height: 0.7, axis: "z" },
-  ];
-  const grid = Array.from({ length: 23 }, (_, i) => -0.95 + i * 0.0863);
+/**
+ * Checks every cross-section of `shapes` (each plane orientation, at each cut) and every line
+ * crossing along the grid against `inside(i, p)`, the solids' own point test; returns how
+ * many grid points fell inside a section. `slack` widens the line's intervals for rounding.
+ */
+function agreesWithSolids(
+  shapes: StructureShape[],
+  inside: (i: number, p: number[]) => boolean,
+  grid: number[],
+  cuts: number[],
+  slack = 0,
+): number {
   let hits = 0;
   for (const u of [0, 1, 2] as const) {
     for (const v of [0, 1, 2] as const) {
       if (u === v) continue;
       const normal = normalOf({ u, v });
-      for (const cut of [-0.31, 0, 0.27]) {
+      for (const cut of cuts) {
         const sections = planeSections(shapes, { u, v, cut });
         for (const a of grid) {
           for (const b of grid) {
             const p = [0, 0, 0];
             [p[u], p[v], p[normal]] = [a, b, cut];
-            for (const [i, s] of shapes.entries()) {
+            for (let i = 0; i < shapes.length; i++) {
               const section = sections.find((x) => x.index === i);
               const found = section !== undefined && sectionContains(section, a, b);
-              assert.equal(found, inside(s, p), `structure ${i} at ${p} (plane ${u}${v})`);
+              assert.equal(found, inside(i, p), `structure ${i} at ${p} (plane ${u}${v})`);
               if (found) hits++;
             }
           }
@@ -122,16 +129,131 @@ test("cross-sections and line crossings agree with the solids they cut", () => {
           const crossings = lineCrossings(shapes, u, point);
           for (const t of grid) {
             point[u] = t;
-            for (const [i, s] of shapes.entries()) {
+            for (let i = 0; i < shapes.length; i++) {
               const on = crossings.some(
-                (c) => c.index === i && t >= c.t0 - 1e-12 && t <= c.t1 + 1e-12,
+                (c) => c.index === i && t >= c.t0 - slack && t <= c.t1 + slack,
               );
-              assert.equal(on, inside(s, point), `line crossing ${i} at ${point}`);
+              assert.equal(on, inside(i, point), `line crossing ${i} at ${point}`);
             }
           }
         }
       }
     }
   }
+  return hits;
+}
+
+test("cross-sections and line crossings agree with the solids they cut", () => {
+  const shapes: StructureShape[] = [
+    { type: "box", center: [0.1, -0.2, 0.3], size: [0.8, 0.5, 0.6] },
+    { type: "sphere", center: [-0.3, 0.1, 0], radius: 0.45 },
+    { type: "cylinder", center: [0.2, 0, -0.1], radius: 0.3, height: 0.9, axis: "x" },
+    { type: "cylinder", center: [0, 0.3, 0.2], radius: 0.25, height: 0.7, axis: "z" },
+  ];
+  const grid = Array.from({ length: 23 }, (_, i) => -0.95 + i * 0.0863);
+  const hits = agreesWithSolids(
+    shapes,
+    (i, p) => inside(shapes[i]!, p),
+    grid,
+    [-0.31, 0, 0.27],
+    1e-12,
+  );
   assert.ok(hits > 1000, `the grid samples the solids (${hits} hits)`);
+});
+
+test("polyslab sections and line crossings agree with the solver's own point test", () => {
+  // Concave, with a hole, sloping in; a triangle sloping out; straight walls. Their vertices
+  // pass the cut lines as z rises, so the vertical cuts change shape part-way up.
+  const slabs: PolySlabSpec[] = [
+    {
+      type: "polyslab",
+      vertices: [
+        [-0.8, -0.7],
+        [0.7, -0.7],
+        [0.7, -0.1],
+        [-0.1, -0.1],
+        [-0.1, 0.8],
+        [-0.8, 0.8],
+      ],
+      holes: [
+        [
+          [-0.5, -0.4],
+          [-0.3, -0.4],
+          [-0.3, -0.25],
+          [-0.5, -0.25],
+        ],
+      ],
+      z_min: -0.4,
+      z_max: 0.5,
+      sidewall_angle_deg: 4,
+      material: "Si",
+    },
+    {
+      type: "polyslab",
+      vertices: [
+        [0.1, 0.05],
+        [0.75, 0.2],
+        [0.3, 0.7],
+      ],
+      z_min: -0.9,
+      z_max: 0.1,
+      sidewall_angle_deg: -6,
+      material: "SiO2",
+    },
+    {
+      type: "polyslab",
+      vertices: [
+        [-0.45, -0.85],
+        [0.85, -0.85],
+        [0.85, -0.55],
+        [-0.45, -0.55],
+      ],
+      z_min: 0.35,
+      z_max: 0.9,
+      material: "Si",
+    },
+  ];
+  for (const [i, s] of slabs.entries()) assert.deepEqual(polySlabProblems(s, `s${i}`), []);
+  const grid = Array.from({ length: 41 }, (_, i) => -0.97 + i * 0.04817);
+  const hits = agreesWithSolids(
+    slabs.map(structureShape),
+    (i, p) => polySlabContains(slabs[i]!, p[0]!, p[1]!, p[2]!),
+    grid,
+    [-0.62, -0.2, 0.013, 0.41, 0.95],
+  );
+  assert.ok(hits > 5000, `the grid samples the polyslabs (${hits} hits)`);
+});
+
+test("a polyslab's cut that a vertex passes part-way up is one polygon with a bend", () => {
+  // A house-shaped pentagon, walls sloping in by 20°: its eave vertices (±1, 0.5) move down
+  // along their miters, (∓1, −0.618…)·d with d = z·tan 20°, and pass the line y = 0.4 at
+  // z = 0.1 / (0.618… · tan 20°); below, the line crosses the upright walls, above the roof.
+  const house: PolySlabSpec = {
+    type: "polyslab",
+    vertices: [
+      [-1, -1],
+      [1, -1],
+      [1, 0.5],
+      [0, 1],
+      [-1, 0.5],
+    ],
+    z_min: 0,
+    z_max: 1,
+    sidewall_angle_deg: 20,
+    material: "Si",
+  };
+  assert.deepEqual(polySlabProblems(house, "house"), []);
+  const [section] = planeSections([structureShape(house)], { u: 0, v: 2, cut: 0.4 });
+  assert.ok(section?.rings);
+  assert.equal(section.shape, "polygon");
+  assert.equal(section.rings.length, 1, "one piece, not one per band");
+  const ring = section.rings[0]!;
+  assert.equal(ring.length, 6, "three heights on each side: bottom, the bend, top");
+  const miterY = 1 / (1 + 1 / Math.sqrt(5)) / Math.sqrt(1.25);
+  const zBend = 0.1 / (miterY * Math.tan((20 * Math.PI) / 180));
+  assert.ok(
+    ring.some(([, z]) => Math.abs(z - zBend) < 1e-12),
+    `a corner at z = ${zBend}: ${JSON.stringify(ring)}`,
+  );
+  assert.ok(Math.abs(section.v0) < 1e-15 && Math.abs(section.v1 - 1) < 1e-12);
 });

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { DashboardError, EMAIL_PATTERN, field, type Dashboard } from "../context.js";
 import { invitationAddress } from "../setup.js";
 import { accountsBody, type AccountsView } from "../views/accounts.js";
+import { EMAIL_MAX_LENGTH } from "../views/forms.js";
 
 type AccountParams = { Params: { id: string } };
 
@@ -43,7 +44,7 @@ export function adminAccountRoutes(app: FastifyInstance, d: Dashboard): void {
         status: 400,
         body: await page({ csrf, self, error, email }),
       });
-    if (!EMAIL_PATTERN.test(email) || email.length > 254)
+    if (!EMAIL_PATTERN.test(email) || email.length > EMAIL_MAX_LENGTH)
       return again("Enter a valid email address.");
     if (await store.findAccountByEmail(email)) {
       return again(

@@ -5,15 +5,19 @@
  * (src/dashboard/plots.ts), labels, number formats, and the plotting core's ticks as the
  * canvases use them.
  */
-import { niceTicks as coreTicks, ROUND_STEPS } from "./plot-core.js";
+import { fieldLabel, MINUS, niceTicks as coreTicks, ROUND_STEPS } from "./plot-core.js";
+
+export { formatMicrons as formatUm, MINUS, unitOf } from "./plot-core.js";
 
 /**
  * @typedef {{ name: string, kind: "point"|"line"|"plane"|"volume", axes: string[],
  *   shape: number[], components: string[], wavelengths_m: number[], center_m: number[],
  *   size_m: number[], quantities: string[], plottable: boolean,
  *   slice: { axis: string, count: number, coordinates_um: number[] } | null }} Monitor
+ * @typedef {[number, number][][]} Rings
  * @typedef {{ type: string, material: string, center_m?: number[], size_m?: number[],
- *   radius_m?: number, height_m?: number, axis?: string }} Structure
+ *   radius_m?: number, height_m?: number, axis?: string, z_min_m?: number, z_max_m?: number,
+ *   rings_m?: { bottom: Rings, top: Rings } }} Structure
  * @typedef {{ job_id: string, source_wavelength_m: number | null, monitors: Monitor[],
  *   structures: Structure[] }} Summary
  * @typedef {{ monitor: string, quantity: string, wavelength_m: number, kind: string,
@@ -27,23 +31,18 @@ import { niceTicks as coreTicks, ROUND_STEPS } from "./plot-core.js";
 export const AXES = ["x", "y", "z"];
 export const FONT = "12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 export const SMALL_FONT = "11px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
-export const MINUS = "\u2212";
 
 /** @param {string} q */
 export const isMagnitude = (q) => q === "E" || q === "H";
-/** @param {string} q */
-export const unitOf = (q) => (q.startsWith("H") ? "A/m" : "V/m");
-/** @param {string} q */
-export const quantityLabel = (q) => (isMagnitude(q) ? `|${q}|` : `Re ${q}`);
+/**
+ * `|E|` for a magnitude, `Re Ex` for a component (the payload carries its real part).
+ * @param {string} q
+ */
+export const quantityLabel = (q) => fieldLabel(q, isMagnitude(q) ? "abs" : "real");
 
 /** @param {number} m */
 export function nm(m) {
   return `${+(m * 1e9).toFixed(1)} nm`;
-}
-
-/** @param {number} v */
-export function formatUm(v) {
-  return `${+v.toPrecision(4)}`.replace("-", MINUS);
 }
 
 /**
@@ -57,6 +56,19 @@ export function formatValue(v) {
   const a = Math.abs(v);
   const text = a >= 1e4 || a < 1e-3 ? v.toExponential(3) : v.toPrecision(4);
   return text.replace("-", MINUS);
+}
+
+/**
+ * The plane of a plane payload (or a volume's slice): the axes it spans, the axis normal to it
+ * and where it cuts that axis, in µm.
+ * @param {Monitor} monitor @param {Payload} p
+ */
+export function planeOf(monitor, p) {
+  const u = /** @type {0|1|2} */ (AXES.indexOf(p.axes[0] ?? "x"));
+  const v = /** @type {0|1|2} */ (AXES.indexOf(p.axes[1] ?? "y"));
+  const normal = /** @type {0|1|2} */ ([0, 1, 2].find((a) => a !== u && a !== v) ?? 2);
+  const cutUm = p.slice ? p.slice.coordinate_um : (monitor.center_m[normal] ?? 0) * 1e6;
+  return { u, v, normal, cutUm };
 }
 
 /**
@@ -86,5 +98,8 @@ export function shapes(structures) {
     ...(s.radius_m !== undefined ? { radius: s.radius_m } : {}),
     ...(s.height_m !== undefined ? { height: s.height_m } : {}),
     ...(s.axis ? { axis: s.axis } : {}),
+    ...(s.z_min_m !== undefined ? { z_min: s.z_min_m } : {}),
+    ...(s.z_max_m !== undefined ? { z_max: s.z_max_m } : {}),
+    ...(s.rings_m ? { ends: s.rings_m } : {}),
   }));
 }

@@ -16,6 +16,7 @@ import {
   shapes,
   unitOf,
 } from "./field-format.js";
+import { axisTitles, bottomTicks } from "./field-axes.js";
 
 /**
  * @typedef {import("./field-format.js").Monitor} Monitor
@@ -115,29 +116,15 @@ export function drawLine(plots, monitor, fields) {
     ctx.fillText(tickLabel(v, yt.step), x0 - 8, y);
   }
   const xt = niceTicks(te[0] ?? 0, te[1] ?? 1, Math.max(2, Math.round(w / 80)));
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  ctx.strokeStyle = c.muted;
-  for (const v of xt.ticks) {
-    const x = toX(v);
-    ctx.beginPath();
-    ctx.moveTo(x, y0 + h);
-    ctx.lineTo(x, y0 + h + 5);
-    ctx.stroke();
-    ctx.fillText(tickLabel(v, xt.step), x, y0 + h + 8);
-  }
+  bottomTicks(ctx, c, xt, toX, y0 + h);
   ctx.strokeStyle = c.border;
   ctx.strokeRect(x0 + 0.5, y0 + 0.5, w - 1, h - 1);
-  ctx.fillStyle = c.text;
-  ctx.font = `600 ${FONT}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "alphabetic";
-  ctx.fillText(`${p.axes[0]} (µm)`, x0 + w / 2, y0 + h + 42);
-  ctx.save();
-  ctx.translate(14, y0 + h / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.fillText(unitOf(p.quantity), 0, 0);
-  ctx.restore();
+  axisTitles(
+    ctx,
+    c,
+    { text: `${p.axes[0]} (µm)`, at: [x0 + w / 2, y0 + h + 42] },
+    { text: unitOf(p.quantity), at: [14, y0 + h / 2] },
+  );
 
   // Curves.
   ctx.save();

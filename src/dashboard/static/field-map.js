@@ -13,17 +13,18 @@ import {
   tickLabel,
 } from "./plot-core.js";
 import {
-  AXES,
   FONT,
   SMALL_FONT,
   formatUm,
   formatValue,
   isMagnitude,
   niceTicks,
+  planeOf,
   quantityLabel,
   shapes,
   unitOf,
 } from "./field-format.js";
+import { axisTitles, bottomTicks } from "./field-axes.js";
 
 /**
  * @typedef {import("./field-format.js").Monitor} Monitor
@@ -94,18 +95,16 @@ export function drawMap(plots, monitor, field) {
   const toY = (/** @type {number} */ vv) => y0 + h - ((vv - (ve[0] ?? 0)) / spanV) * h;
 
   // Structures cut by this plane, outlined (dark halo under a light dash: visible on any colour).
-  const ua = AXES.indexOf(p.axes[0] ?? "x");
-  const va = AXES.indexOf(p.axes[1] ?? "y");
-  const normal = [0, 1, 2].find((a) => a !== ua && a !== va) ?? 2;
-  const cut = p.slice ? p.slice.coordinate_um : (monitor.center_m[normal] ?? 0) * 1e6;
+  const { u: ua, v: va, cutUm } = planeOf(monitor, p);
   const structures = plots.summary?.structures ?? [];
-  const plane = { u: /** @type {0|1|2} */ (ua), v: /** @type {0|1|2} */ (va), cut: cut * 1e-6 };
+  const plane = { u: ua, v: va, cut: cutUm * 1e-6 };
   const outlines = planeSections(shapes(structures), plane).map((s) => ({
     shape: s.shape,
     u0: s.u0 * 1e6,
     u1: s.u1 * 1e6,
     v0: s.v0 * 1e6,
     v1: s.v1 * 1e6,
+    rings: (s.rings ?? []).map((ring) => ring.map(([ru, rv]) => [ru * 1e6, rv * 1e6])),
     material: structures[s.index]?.material ?? "",
   }));
   ctx.save();
@@ -120,7 +119,15 @@ export function drawMap(plots, monitor, field) {
     const path = () => {
       ctx.beginPath();
       if (s.shape === "rect") ctx.rect(sx0, sy0, sx1 - sx0, sy1 - sy0);
-      else
+      else if (s.shape === "polygon") {
+        for (const ring of s.rings) {
+          ring.forEach(([ru, rv], i) => {
+            if (i === 0) ctx.moveTo(toX(ru ?? 0), toY(rv ?? 0));
+            else ctx.lineTo(toX(ru ?? 0), toY(rv ?? 0));
+          });
+          ctx.closePath();
+        }
+      } else
         ctx.ellipse(
           (sx0 + sx1) / 2,
           (sy0 + sy1) / 2,
@@ -162,20 +169,8 @@ export function drawMap(plots, monitor, field) {
   ctx.strokeRect(x0 + 0.5, y0 + 0.5, w - 1, h - 1);
 
   // Axes in µm.
-  ctx.fillStyle = c.muted;
-  ctx.strokeStyle = c.muted;
-  ctx.font = FONT;
   const xt = niceTicks(ue[0] ?? 0, ue[1] ?? 1, Math.max(2, Math.round(w / 80)));
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of xt.ticks) {
-    const x = toX(t);
-    ctx.beginPath();
-    ctx.moveTo(x, y0 + h);
-    ctx.lineTo(x, y0 + h + 5);
-    ctx.stroke();
-    ctx.fillText(tickLabel(t, xt.step), x, y0 + h + 8);
-  }
+  bottomTicks(ctx, c, xt, toX, y0 + h);
   const yt = niceTicks(ve[0] ?? 0, ve[1] ?? 1, Math.max(2, Math.round(h / 60)));
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
@@ -187,16 +182,12 @@ export function drawMap(plots, monitor, field) {
     ctx.stroke();
     ctx.fillText(tickLabel(t, yt.step), x0 - 8, y);
   }
-  ctx.fillStyle = c.text;
-  ctx.font = `600 ${FONT}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "alphabetic";
-  ctx.fillText(`${p.axes[0]} (µm)`, x0 + w / 2, y0 + h + 42);
-  ctx.save();
-  ctx.translate(x0 - 44, y0 + h / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.fillText(`${p.axes[1]} (µm)`, 0, 0);
-  ctx.restore();
+  axisTitles(
+    ctx,
+    c,
+    { text: `${p.axes[0]} (µm)`, at: [x0 + w / 2, y0 + h + 42] },
+    { text: `${p.axes[1]} (µm)`, at: [x0 - 44, y0 + h / 2] },
+  );
 
   // Colour bar.
   const bx = x0 + w + (narrow ? 14 : 22);

@@ -19,6 +19,7 @@ import {
   formatValue,
   isMagnitude,
   nm,
+  planeOf,
   quantityLabel,
   unitOf,
 } from "./field-format.js";
@@ -313,11 +314,8 @@ export class FieldPlots {
   setCaption(monitor, p, notToScale) {
     const parts = [`Monitor “${monitor.name}”`];
     if (p.kind === "plane" || p.kind === "volume") {
-      const ua = AXES.indexOf(p.axes[0] ?? "x");
-      const va = AXES.indexOf(p.axes[1] ?? "y");
-      const normal = [0, 1, 2].find((a) => a !== ua && a !== va) ?? 2;
-      const cut = p.slice ? p.slice.coordinate_um : (monitor.center_m[normal] ?? 0) * 1e6;
-      parts.push(`${p.slice ? "slice" : "plane"} ${AXES[normal]} = ${formatUm(cut)} µm`);
+      const { normal, cutUm } = planeOf(monitor, p);
+      parts.push(`${p.slice ? "slice" : "plane"} ${AXES[normal]} = ${formatUm(cutUm)} µm`);
     } else if (p.kind === "line") {
       parts.push(`line along ${p.axes[0]}`);
     }

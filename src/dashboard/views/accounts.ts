@@ -1,8 +1,17 @@
 /** Accounts (administrators): list, create with an invitation address, new sign-in address. */
-import { PASSWORD_MIN_LENGTH } from "../../auth/passwords.js";
 import type { Account, AccountSummary } from "../../store/types.js";
+import { PASSWORD_MAX_LENGTH } from "../../auth/passwords.js";
 import { html, type SafeHtml } from "../html.js";
 import { timeElement } from "./format.js";
+import {
+  copyRow,
+  csrfField,
+  emailField,
+  formError,
+  hiddenUsername,
+  inputField,
+  newPasswordFields,
+} from "./forms.js";
 
 export interface AccountsView {
   accounts: AccountSummary[];
@@ -25,21 +34,7 @@ function invitationPanel(inv: NonNullable<AccountsView["invitation"]>): SafeHtml
       opens it can choose the account's password. It works once and expires
       ${timeElement(inv.expiresAt)}.
     </p>
-    <div class="copy-row">
-      <input
-        id="invite-url"
-        class="mono key-value"
-        type="text"
-        readonly
-        value="${inv.url}"
-        aria-label="Invitation address"
-        spellcheck="false"
-        autocomplete="off"
-        data-select-on-focus
-      />
-      <button type="button" class="btn btn-primary" data-copy="#invite-url">Copy</button>
-    </div>
-    <p class="hint" aria-live="polite" data-copy-status></p>
+    ${copyRow({ id: "invite-url", value: inv.url, label: "Invitation address" })}
   </section>`;
 }
 
@@ -64,21 +59,15 @@ export function accountsBody(view: AccountsView): SafeHtml {
     ${view.invitation ? invitationPanel(view.invitation) : ""}
     <section class="card" aria-labelledby="create-title">
       <h2 id="create-title">Create an account</h2>
-      ${view.error ? html`<div class="form-error" role="alert">${view.error}</div>` : ""}
+      ${formError(view.error)}
       <form method="post" action="/dashboard/accounts" class="form form-inline">
-        <input type="hidden" name="_csrf" value="${view.csrf}" />
-        <div class="field field-grow">
-          <label for="new-email">Email</label>
-          <input
-            id="new-email"
-            name="email"
-            type="email"
-            required
-            maxlength="254"
-            autocomplete="off"
-            value="${view.email ?? ""}"
-          />
-        </div>
+        ${csrfField(view.csrf)}
+        ${emailField({
+          id: "new-email",
+          value: view.email ?? "",
+          autocomplete: "off",
+          grow: true,
+        })}
         <div class="field field-check">
           <input id="new-admin" name="is_admin" type="checkbox" value="yes" />
           <label for="new-admin">Administrator</label>
@@ -126,7 +115,7 @@ export function accountsBody(view: AccountsView): SafeHtml {
                             action="/dashboard/accounts/${a.id}/unlock"
                             class="inline-form"
                           >
-                            <input type="hidden" name="_csrf" value="${view.csrf}" />
+                            ${csrfField(view.csrf)}
                             <button type="submit" class="btn btn-quiet btn-small">Lift lock</button>
                           </form>`
                         : ""
@@ -140,7 +129,7 @@ export function accountsBody(view: AccountsView): SafeHtml {
                             class="inline-form"
                             ${a.hasPassword ? html`data-confirm="Make a new sign-in address for ${a.email}? Whoever opens it can replace the account's password; the current password keeps working until then." data-confirm-button="Make address"` : ""}
                           >
-                            <input type="hidden" name="_csrf" value="${view.csrf}" />
+                            ${csrfField(view.csrf)}
                             <button type="submit" class="btn btn-quiet btn-small">
                               ${a.hasPassword ? "New sign-in address" : "Invitation address"}
                             </button>
@@ -169,57 +158,21 @@ export function accountBody(options: {
     </div>
     <section class="card narrow" aria-labelledby="password-title">
       <h2 id="password-title">Change password</h2>
-      ${options.error ? html`<div class="form-error" role="alert">${options.error}</div>` : ""}
+      ${formError(options.error)}
       <form method="post" action="/dashboard/account/password" class="form">
-        <input type="hidden" name="_csrf" value="${options.csrf}" />
-        <input
-          type="email"
-          name="email"
-          value="${options.account.email}"
-          autocomplete="username"
-          hidden
-          readonly
-        />
-        <div class="field">
-          <label for="current">Current password</label>
-          <input
-            id="current"
-            name="current"
-            type="password"
-            required
-            maxlength="512"
-            autocomplete="current-password"
-          />
-        </div>
-        <div class="field">
-          <label for="password">New password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            required
-            minlength="${PASSWORD_MIN_LENGTH}"
-            maxlength="512"
-            autocomplete="new-password"
-            aria-describedby="password-hint"
-          />
-          <p class="hint" id="password-hint">
-            At least ${PASSWORD_MIN_LENGTH} characters. Other devices signed in to this account are
-            signed out.
-          </p>
-        </div>
-        <div class="field">
-          <label for="password2">Repeat the new password</label>
-          <input
-            id="password2"
-            name="password2"
-            type="password"
-            required
-            minlength="${PASSWORD_MIN_LENGTH}"
-            maxlength="512"
-            autocomplete="new-password"
-          />
-        </div>
+        ${csrfField(options.csrf)} ${hiddenUsername(options.account.email)}
+        ${inputField({
+          id: "current",
+          label: "Current password",
+          type: "password",
+          maxLength: PASSWORD_MAX_LENGTH,
+          autocomplete: "current-password",
+        })}
+        ${newPasswordFields({
+          password: "New password",
+          repeat: "Repeat the new password",
+          hint: "Other devices signed in to this account are signed out.",
+        })}
         <button type="submit" class="btn btn-primary">Change password</button>
       </form>
     </section>`;

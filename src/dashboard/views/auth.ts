@@ -1,11 +1,15 @@
 /** Sign-in, first-run setup and invitation pages (signed-out shell). */
-import { PASSWORD_MIN_LENGTH } from "../../auth/passwords.js";
+import { PASSWORD_MAX_LENGTH } from "../../auth/passwords.js";
 import { html, type SafeHtml } from "../html.js";
+import {
+  csrfField,
+  emailField,
+  formError,
+  hiddenUsername,
+  inputField,
+  newPasswordFields,
+} from "./forms.js";
 import { LOGO } from "./layout.js";
-
-function formError(error: string | null | undefined): SafeHtml | string {
-  return error ? html`<div class="form-error" role="alert" id="form-error">${error}</div>` : "";
-}
 
 function authCard(title: string, intro: SafeHtml | string, body: SafeHtml): SafeHtml {
   return html`<div class="auth">
@@ -17,36 +21,13 @@ function authCard(title: string, intro: SafeHtml | string, body: SafeHtml): Safe
   </div>`;
 }
 
-function newPasswordFields(): SafeHtml {
-  return html`<div class="field">
-      <label for="password">Password</label>
-      <input
-        id="password"
-        name="password"
-        type="password"
-        required
-        minlength="${PASSWORD_MIN_LENGTH}"
-        maxlength="512"
-        autocomplete="new-password"
-        aria-describedby="password-hint"
-      />
-      <p class="hint" id="password-hint">
-        At least ${PASSWORD_MIN_LENGTH} characters. A passphrase of a few unrelated words is easy to
-        remember and hard to guess.
-      </p>
-    </div>
-    <div class="field">
-      <label for="password2">Repeat the password</label>
-      <input
-        id="password2"
-        name="password2"
-        type="password"
-        required
-        minlength="${PASSWORD_MIN_LENGTH}"
-        maxlength="512"
-        autocomplete="new-password"
-      />
-    </div>`;
+/** The new-password fields of setup and invitations. */
+function choosePasswordFields(): SafeHtml {
+  return newPasswordFields({
+    password: "Password",
+    repeat: "Repeat the password",
+    hint: "A passphrase of a few unrelated words is easy to remember and hard to guess.",
+  });
 }
 
 export function signInBody(options: {
@@ -60,33 +41,17 @@ export function signInBody(options: {
     "Manage your API keys and follow your simulations.",
     html`${formError(options.error)}
       <form method="post" action="/dashboard/sign-in" class="form">
-        <input type="hidden" name="_csrf" value="${options.csrf}" />
+        ${csrfField(options.csrf)}
         ${options.next ? html`<input type="hidden" name="next" value="${options.next}" />` : ""}
-        <div class="field">
-          <label for="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            required
-            maxlength="254"
-            autocomplete="username"
-            value="${options.email ?? ""}"
-            ${options.email ? "" : html`autofocus`}
-          />
-        </div>
-        <div class="field">
-          <label for="password">Password</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            required
-            maxlength="512"
-            autocomplete="current-password"
-            ${options.email ? html`autofocus` : ""}
-          />
-        </div>
+        ${emailField({ value: options.email ?? "", autofocus: !options.email })}
+        ${inputField({
+          id: "password",
+          label: "Password",
+          type: "password",
+          maxLength: PASSWORD_MAX_LENGTH,
+          autocomplete: "current-password",
+          autofocus: Boolean(options.email),
+        })}
         <button type="submit" class="btn btn-primary btn-block">Sign in</button>
       </form>
       <p class="hint">No account? Ask an administrator of this service for an invitation.</p>`,
@@ -104,21 +69,8 @@ export function setupBody(options: {
     "Create the first account. It is an administrator account: it can invite other people.",
     html`${formError(options.error)}
       <form method="post" action="/dashboard/setup/${options.token}" class="form">
-        <input type="hidden" name="_csrf" value="${options.csrf}" />
-        <div class="field">
-          <label for="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            required
-            maxlength="254"
-            autocomplete="username"
-            value="${options.email ?? ""}"
-            autofocus
-          />
-        </div>
-        ${newPasswordFields()}
+        ${csrfField(options.csrf)} ${emailField({ value: options.email ?? "", autofocus: true })}
+        ${choosePasswordFields()}
         <button type="submit" class="btn btn-primary btn-block">
           Create administrator account
         </button>
@@ -140,16 +92,7 @@ export function inviteBody(options: {
       >.${options.hasPassword ? " Your old password stops working, and every device signed in to this account is signed out." : ""}`,
     html`${formError(options.error)}
       <form method="post" action="/dashboard/invite/${options.token}" class="form">
-        <input type="hidden" name="_csrf" value="${options.csrf}" />
-        <input
-          type="email"
-          name="email"
-          value="${options.email}"
-          autocomplete="username"
-          hidden
-          readonly
-        />
-        ${newPasswordFields()}
+        ${csrfField(options.csrf)} ${hiddenUsername(options.email)} ${choosePasswordFields()}
         <button type="submit" class="btn btn-primary btn-block">Set password and sign in</button>
       </form>`,
   );

@@ -5,6 +5,7 @@
  * src/dashboard/static/fabrication.js through the routes of src/dashboard/routes/fabrication.ts.
  */
 import { html, type SafeHtml } from "../html.js";
+import { csrfField } from "./forms.js";
 
 export function fabricationSection(jobId: string, csrf: string): SafeHtml {
   const api = `/dashboard/api/jobs/${jobId}/fabrication`;
@@ -23,7 +24,7 @@ export function fabricationSection(jobId: string, csrf: string): SafeHtml {
       nm), checked against a process design kit's rules.
     </p>
     <form id="fab-form" class="fab-form" method="post" action="${api}/export">
-      <input type="hidden" name="_csrf" value="${csrf}" />
+      ${csrfField(csrf)}
       <div class="fab-controls">
         <div class="field">
           <label for="fab-pdk">Process design kit</label

@@ -5,6 +5,7 @@
 import type { Spectrum } from "../../results/read.js";
 import type { JobRecord } from "../../jobs/records.js";
 import { html, type SafeHtml } from "../html.js";
+import { csrfField } from "./forms.js";
 import { fabricationSection } from "./fabrication.js";
 import {
   formatBytes,
@@ -148,7 +149,7 @@ function cancelForm(job: JobRecord, csrf: string, small: boolean): SafeHtml {
     data-confirm="Cancel job ${shortId(job.job_id)}? ${job.status === "RUNNING" ? "It stops within about a second and ends FAILED; its partial fields are not kept." : "It ends FAILED without running."}"
     data-confirm-button="Cancel job"
   >
-    <input type="hidden" name="_csrf" value="${csrf}" />
+    ${csrfField(csrf)}
     <button
       type="submit"
       class="btn btn-danger-quiet${small ? " btn-small" : ""}"
@@ -657,7 +658,7 @@ export function cancelConfirmBody(job: JobRecord, csrf: string): SafeHtml {
       ${job.status === "RUNNING" ? "It stops within about a second and ends FAILED; its partial fields are not kept." : "It ends FAILED without running."}
     </p>
     <form method="post" action="/dashboard/jobs/${job.job_id}/cancel" class="actions-row">
-      <input type="hidden" name="_csrf" value="${csrf}" />
+      ${csrfField(csrf)}
       <input type="hidden" name="confirm" value="yes" />
       <button type="submit" class="btn btn-danger">Cancel job</button>
       <a class="btn btn-quiet" href="/dashboard/jobs/${job.job_id}">Keep it running</a>

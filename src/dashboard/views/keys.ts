@@ -2,6 +2,7 @@
 import type { ApiKeyRecord } from "../../store/types.js";
 import { html, type SafeHtml } from "../html.js";
 import { timeElement } from "./format.js";
+import { copyRow, csrfField, formError, inputField } from "./forms.js";
 
 export interface KeysView {
   csrf: string;
@@ -30,7 +31,7 @@ function revokeForm(key: ApiKeyRecord, csrf: string): SafeHtml {
     data-confirm="Revoke the key “${key.name}” (${key.displayPrefix}…)? Programs using it are refused with 401 from their next request. This cannot be undone."
     data-confirm-button="Revoke key"
   >
-    <input type="hidden" name="_csrf" value="${csrf}" />
+    ${csrfField(csrf)}
     <button
       type="submit"
       class="btn btn-danger-quiet btn-small"
@@ -49,21 +50,7 @@ function newKeyPanel(newKey: { name: string; plaintext: string }, baseUrl: strin
       it can never be displayed again, not even to you. If you lose it, revoke it and generate a new
       one.
     </p>
-    <div class="copy-row">
-      <input
-        id="new-key-value"
-        class="mono key-value"
-        type="text"
-        readonly
-        value="${newKey.plaintext}"
-        aria-label="Your new API key"
-        spellcheck="false"
-        autocomplete="off"
-        data-select-on-focus
-      />
-      <button type="button" class="btn btn-primary" data-copy="#new-key-value">Copy</button>
-    </div>
-    <p class="hint" aria-live="polite" data-copy-status></p>
+    ${copyRow({ id: "new-key-value", value: newKey.plaintext, label: "Your new API key" })}
     <details class="usage">
       <summary>How to use it</summary>
       <pre class="code"><code>export EMSIM_API_KEY='${newKey.plaintext}'
@@ -85,24 +72,21 @@ export function keysBody(view: KeysView): SafeHtml {
     ${view.newKey ? newKeyPanel(view.newKey, view.baseUrl) : ""}
     <section class="card" aria-labelledby="generate-title">
       <h2 id="generate-title">Generate New Key</h2>
-      ${view.error ? html`<div class="form-error" role="alert">${view.error}</div>` : ""}
+      ${formError(view.error)}
       <form method="post" action="/dashboard/keys" class="form form-inline">
-        <input type="hidden" name="_csrf" value="${view.csrf}" />
+        ${csrfField(view.csrf)}
         <input type="hidden" name="form_id" value="${view.formId}" />
-        <div class="field field-grow">
-          <label for="key-name">Name</label>
-          <input
-            id="key-name"
-            name="name"
-            type="text"
-            required
-            maxlength="100"
-            placeholder="e.g. laptop, CI pipeline"
-            value="${view.name ?? ""}"
-            aria-describedby="key-name-hint"
-          />
-          <p class="hint" id="key-name-hint">A name that tells you where the key is used.</p>
-        </div>
+        ${inputField({
+          id: "key-name",
+          name: "name",
+          label: "Name",
+          type: "text",
+          maxLength: 100,
+          placeholder: "e.g. laptop, CI pipeline",
+          value: view.name ?? "",
+          hint: "A name that tells you where the key is used.",
+          grow: true,
+        })}
         <button type="submit" class="btn btn-primary">Generate New Key</button>
       </form>
     </section>
@@ -154,7 +138,7 @@ export function revokeConfirmBody(key: ApiKeyRecord, csrf: string): SafeHtml {
       be undone.
     </p>
     <form method="post" action="/dashboard/keys/${key.id}/revoke" class="actions-row">
-      <input type="hidden" name="_csrf" value="${csrf}" />
+      ${csrfField(csrf)}
       <input type="hidden" name="confirm" value="yes" />
       <button type="submit" class="btn btn-danger">Revoke key</button>
       <a class="btn btn-quiet" href="/dashboard/keys">Cancel</a>

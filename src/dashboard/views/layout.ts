@@ -5,6 +5,7 @@
  */
 import type { Account } from "../../store/types.js";
 import { html, raw, type SafeHtml } from "../html.js";
+import { csrfField } from "./forms.js";
 
 export type Section = "jobs" | "keys" | "accounts" | "account" | null;
 
@@ -49,7 +50,7 @@ export function renderPage(options: PageOptions): string {
             >${account.email}</a
           >
           <form method="post" action="/dashboard/sign-out">
-            <input type="hidden" name="_csrf" value="${options.csrf ?? ""}" />
+            ${csrfField(options.csrf ?? "")}
             <button type="submit" class="btn btn-quiet btn-small">Sign out</button>
           </form>
         </div>

@@ -25,6 +25,7 @@ import type {
   RecoveryRule,
   StaleJobsOutcome,
 } from "../types.js";
+import { outcomeOf, planRecovery } from "../recovery.js";
 import { CHANNELS, type PgDatabase } from "./database.js";
 import { toJob, type Row } from "./rows.js";
 
@@ -250,37 +251,36 @@ export class PgJobQueue implements JobQueue {
     rule: RecoveryRule,
   ): Promise<StaleJobsOutcome> {
     return this.d.tx(async (c) => {
-      const out: StaleJobsOutcome = { requeued: [], failed: [] };
       const { rows } = await c.query(
         `SELECT job_id, attempts, cancel_requested FROM jobs WHERE ${where}
            FOR UPDATE SKIP LOCKED`,
         params,
       );
-      for (const row of rows as Row[]) {
-        const id = row.job_id as string;
-        const decision = rule.decide({
+      const plan = planRecovery(
+        (rows as Row[]).map((row) => ({
+          jobId: row.job_id as string,
           attempts: row.attempts as number,
           cancelRequested: row.cancel_requested === true,
-        });
-        if (!decision.requeue) {
-          await c.query(
-            `UPDATE jobs SET status = 'FAILED', updated_at = $1, finished_at = $1,
-                 worker_id = NULL, error_detail = $2 WHERE job_id = $3`,
-            [now, decision.errorDetail, id],
-          );
-          out.failed.push(id);
-        } else {
-          await c.query(
-            `UPDATE jobs SET status = 'QUEUED', updated_at = $1, worker_id = NULL,
-                 heartbeat_at = NULL, started_at = NULL, progress_json = NULL
-               WHERE job_id = $2`,
-            [now, id],
-          );
-          await c.query(`SELECT pg_notify($1, $2)`, [CHANNELS.queued, id]);
-          out.requeued.push(id);
-        }
+        })),
+        rule,
+      );
+      for (const { jobId, errorDetail } of plan.fail) {
+        await c.query(
+          `UPDATE jobs SET status = 'FAILED', updated_at = $1, finished_at = $1,
+               worker_id = NULL, error_detail = $2 WHERE job_id = $3`,
+          [now, errorDetail, jobId],
+        );
       }
-      return out;
+      for (const jobId of plan.requeue) {
+        await c.query(
+          `UPDATE jobs SET status = 'QUEUED', updated_at = $1, worker_id = NULL,
+               heartbeat_at = NULL, started_at = NULL, progress_json = NULL
+             WHERE job_id = $2`,
+          [now, jobId],
+        );
+        await c.query(`SELECT pg_notify($1, $2)`, [CHANNELS.queued, jobId]);
+      }
+      return outcomeOf(plan);
     });
   }
 

@@ -17,6 +17,7 @@ import type {
   RecoveryRule,
   StaleJobsOutcome,
 } from "../types.js";
+import { outcomeOf, planRecovery } from "../recovery.js";
 import type { SqliteDatabase } from "./database.js";
 import { toJob, type Row } from "./rows.js";
 
@@ -269,34 +270,33 @@ export class SqliteJobQueue implements JobQueue {
     rule: RecoveryRule,
   ): StaleJobsOutcome {
     const out = this.d.immediate(() => {
-      const out: StaleJobsOutcome = { requeued: [], failed: [] };
       const rows = this.d.sql(`SELECT * FROM jobs WHERE ${where}`).all(...params) as Row[];
-      for (const row of rows) {
-        const id = row.job_id as string;
-        const decision = rule.decide({
+      const plan = planRecovery(
+        rows.map((row) => ({
+          jobId: row.job_id as string,
           attempts: row.attempts as number,
           cancelRequested: row.cancel_requested === 1,
-        });
-        if (!decision.requeue) {
-          this.d
-            .sql(
-              `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?,
-                   worker_id = NULL, error_detail = ? WHERE job_id = ?`,
-            )
-            .run(now, now, decision.errorDetail, id);
-          out.failed.push(id);
-        } else {
-          this.d
-            .sql(
-              `UPDATE jobs SET status = 'QUEUED', updated_at = ?, worker_id = NULL,
-                   heartbeat_at = NULL, started_at = NULL, progress_json = NULL
-                 WHERE job_id = ?`,
-            )
-            .run(now, id);
-          out.requeued.push(id);
-        }
+        })),
+        rule,
+      );
+      for (const { jobId, errorDetail } of plan.fail) {
+        this.d
+          .sql(
+            `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?,
+                 worker_id = NULL, error_detail = ? WHERE job_id = ?`,
+          )
+          .run(now, now, errorDetail, jobId);
       }
-      return out;
+      for (const jobId of plan.requeue) {
+        this.d
+          .sql(
+            `UPDATE jobs SET status = 'QUEUED', updated_at = ?, worker_id = NULL,
+                 heartbeat_at = NULL, started_at = NULL, progress_json = NULL
+               WHERE job_id = ?`,
+          )
+          .run(now, jobId);
+      }
+      return outcomeOf(plan);
     });
     if (out.requeued.length > 0) this.events.emit("queued");
     return out;

@@ -14,6 +14,7 @@ import {
   validToken,
   type TokenParams,
 } from "./one-time.js";
+import { EMAIL_MAX_LENGTH } from "../../views/forms.js";
 
 export function setupRoutes(app: FastifyInstance, d: Dashboard): void {
   const { accounts, sessions } = d.deps.stores;
@@ -39,7 +40,7 @@ export function setupRoutes(app: FastifyInstance, d: Dashboard): void {
         status: 400,
         body: setupBody({ csrf: d.csrfFor(req, reply), token: valid.token, email, error }),
       });
-    if (!EMAIL_PATTERN.test(email) || email.length > 254) {
+    if (!EMAIL_PATTERN.test(email) || email.length > EMAIL_MAX_LENGTH) {
       return again("Enter a valid email address.");
     }
     const problem = newPasswordProblem(req.body, email);

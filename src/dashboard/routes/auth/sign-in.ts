@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { hashPassword, needsRehash, verifyPassword } from "../../../auth/passwords.js";
 import { field, safeNext, type Dashboard } from "../../context.js";
 import { signInBody } from "../../views/auth.js";
+import { EMAIL_MAX_LENGTH } from "../../views/forms.js";
 
 function waitInWords(seconds: number): string {
   return seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
@@ -26,7 +27,7 @@ export function signInRoutes(app: FastifyInstance, d: Dashboard): void {
   });
 
   app.post("/sign-in", async (req, reply) => {
-    const email = field(req.body, "email").trim().slice(0, 254);
+    const email = field(req.body, "email").trim().slice(0, EMAIL_MAX_LENGTH);
     const password = field(req.body, "password");
     const next = safeNext(field(req.body, "next"));
     const again = (status: number, error: string) =>

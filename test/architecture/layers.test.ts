@@ -1,0 +1,118 @@
+/**
+ * The imports between src/'s folders point one way (docs/architecture.md): each module of
+ * src/ (a folder, or a file at its top) sits in a layer and imports only from layers below
+ * its own. A new import that points up or sideways fails here with the file and the line, so
+ * the direction stays fixed. Tests (`*.test.ts`) are left out: they may build their inputs with
+ * whatever helps (the solver's tests fill requests in with src/schema's defaults).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
+
+/**
+ * Lowest first. solver ← worker ← jobs ← http, with the dashboard and the CLI on top; the
+ * stores, storage and schemas sit under the worker; the composition root wires them all.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ["solver"], // pure physics
+  ["errors.ts", "config.ts"], // coded errors; configuration (names the solver's backends)
+  ["schema", "results"], // request and response shapes and checks; the HDF5 result file
+  ["store", "storage", "plot"], // SQLite/PostgreSQL; files/S3; drawing fields and structures
+  ["worker", "auth", "fabrication"], // runs jobs; keys and sessions; GDS II, DRC, recipes
+  ["jobs", "accounts"], // lifecycle and admission; issuing accounts and keys
+  ["metrics"], // Prometheus metrics (reads the jobs' run-time model)
+  ["http", "client"], // the API's routes; the typed SDK
+  ["dashboard"], // the web dashboard (a Fastify plugin)
+  ["service.ts"], // the composition root
+  ["cli"], // the command line, which starts the service
+];
+
+function layerOf(module: string): number {
+  const i = LAYERS.findIndex((layer) => layer.includes(module));
+  if (i < 0) throw new Error(`src/${module} is in no layer: add it to LAYERS`);
+  return i;
+}
+
+/** `solver` for src/solver/…, `config.ts` for src/config.ts (a .js specifier names the .ts). */
+function moduleOf(path: string): string {
+  const first = relative(SRC, path).split(sep)[0]!;
+  return first.replace(/\.js$/, ".ts");
+}
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) sourceFiles(path, out);
+    else if (/\.(ts|js|mjs)$/.test(name) && !/\.(test|d)\.ts$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+interface Edge {
+  file: string;
+  line: number;
+  from: string;
+  to: string;
+}
+
+/** Every import of one src/ module by another: static, `export … from`, dynamic. */
+function crossModuleImports(): Edge[] {
+  const edges: Edge[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, "utf8");
+    const from = moduleOf(file);
+    for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+      if (!ref.fileName.startsWith(".")) continue; // packages and node: built-ins
+      const target = resolve(dirname(file), ref.fileName);
+      if (!target.startsWith(SRC + sep)) continue;
+      const to = moduleOf(target);
+      if (to === from) continue;
+      const line = text.slice(0, ref.pos).split("\n").length;
+      edges.push({ file: relative(SRC, file), line, from, to });
+    }
+  }
+  return edges;
+}
+
+test("every module of src/ is in a layer, once", () => {
+  const modules = readdirSync(SRC).filter(
+    (name) => statSync(join(SRC, name)).isDirectory() || /\.ts$/.test(name),
+  );
+  for (const module of modules) layerOf(module);
+  const listed = LAYERS.flat();
+  assert.equal(new Set(listed).size, listed.length, "a module listed in two layers");
+  for (const module of listed) assert.ok(modules.includes(module), `src/${module} does not exist`);
+});
+
+test("imports between src/'s modules only point down the layers", () => {
+  const edges = crossModuleImports();
+  assert.ok(edges.length > 100, `only ${edges.length} imports found: the scan is broken`);
+  const wrong = edges
+    .filter((e) => layerOf(e.to) >= layerOf(e.from))
+    .map((e) => `src/${e.file}:${e.line} (${e.from}) imports ${e.to}`);
+  assert.deepEqual(wrong, [], `imports that point up or sideways:\n${wrong.join("\n")}`);
+});
+
+test("the scan sees the kinds of import that would break the layering", () => {
+  // A worker file importing src/jobs three ways: each must be found, or the test above
+  // would pass on a wrong tree.
+  const text = [
+    `import { a } from "../jobs/lifecycle.js";`,
+    `export { b } from "../jobs/service.js";`,
+    `const c = await import("../jobs/timing.js");`,
+    `type D = import("../jobs/records.js").JobRecord;`,
+  ].join("\n");
+  const found = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+  assert.deepEqual(found.sort(), [
+    "../jobs/lifecycle.js",
+    "../jobs/records.js",
+    "../jobs/service.js",
+    "../jobs/timing.js",
+  ]);
+  assert.ok(layerOf("jobs") > layerOf("worker"));
+});
