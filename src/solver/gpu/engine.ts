@@ -12,9 +12,9 @@
  * computed in float64) into a step table; each step's dispatches find their row through a
  * dynamic uniform offset, so a batch of steps needs one buffer write and one submit.
  *
- * Dispersive (ADE) materials are not stepped on this backend yet: `prepare` refuses a grid
- * with dispersive cells (GPU_DISPERSION_UNSUPPORTED), and validation refuses such a job on
- * a `webgpu` deployment before it is queued (estimate.ts, schema/validate.ts).
+ * Dispersive cells (dispersion/ade.ts) get their ADE pass after the E half step's TFSF terms,
+ * one dispatch per E component and field set over the component's dispersive cells only, with
+ * the polarisation state (P, J per pole; Σh, E^n, E^{n−1} per cell) in float32 GPU buffers.
  */
 import type {
   BackendMemory,
@@ -30,7 +30,10 @@ import { allocateFieldSet, type FieldSet } from "../fields.js";
 import type { YeeLayout } from "../grid.js";
 import { INCIDENT_VALUES_PER_STEP, type TfsfTerm } from "../tfsf.js";
 import { describeAdapter, type GpuAdapterHandle, type GpuLimits } from "./device.js";
+import type { AdeTerms } from "../dispersion/ade.js";
 import {
+  adeShader,
+  ADE_PARAMS,
   cpmlShader,
   CPML_FLOAT_PARAMS,
   CPML_PARAMS,
@@ -61,11 +64,6 @@ import {
  * driver's checks (every 100 steps at most) bound how far the CPU runs ahead.
  */
 export const BATCH_STEPS = 64;
-
-/** The error text of a dispersive run on this backend (validation maps it to a 422). */
-export const GPU_DISPERSION_UNSUPPORTED =
-  "dispersive (multi-pole) materials are not supported by the webgpu solver backend yet; " +
-  "use constant materials at the source wavelength, or run on the wasm backend";
 
 const STORAGE = 0x80; // GPUBufferUsage.STORAGE
 const COPY_SRC = 0x04;
@@ -384,6 +382,7 @@ class GpuStepper implements Stepper {
           );
         }
       }
+      if (kind === "E" && problem.ade) passes.push(...this.adePasses(problem.ade, limits));
       // Ghost planes: copies along y, then z (within each x-plane), then whole x-planes.
       const copies = ghostCopies(layout.boundaries, layout.n, problem.blochPhase);
       const list = kind === "H" ? copies.h : copies.e;
@@ -496,7 +495,6 @@ class GpuStepper implements Stepper {
 
   /** Opens a device on the adapter, uploads the grid and compiles the shaders. */
   static async create(handle: GpuAdapterHandle, problem: SteppingProblem): Promise<GpuStepper> {
-    if (problem.ade) throw new Error(GPU_DISPERSION_UNSUPPORTED);
     const start = performance.now();
     const device = await handle.openDevice();
     device.pushErrorScope("validation");
@@ -871,6 +869,83 @@ class GpuStepper implements Stepper {
     });
     const threads = Math.max(0, hi(u) - lo(u) + 1) * Math.max(0, hi(v) - lo(v) + 1);
     return { pipeline, group0, stepGroup, size: linearSize(threads, this.maxPerDim) };
+  }
+
+  /**
+   * The ADE passes (dispersion/ade.ts) of every E component with dispersive cells, per field
+   * set; each component's cells, pole state and history in their own buffers.
+   */
+  private adePasses(terms: AdeTerms, limits: GpuLimits): Dispatch[] {
+    const tab = new Float32Array([...terms.correction, ...terms.cP, ...terms.cJ, ...terms.cE]);
+    const entries = terms.correction.length;
+    const slotsAll = terms.cP.length;
+    const tabBuffer = this.upload(tab, STORAGE);
+    const bindLayout = this.bindLayout([
+      [0, "storage"],
+      [1, "read-only-storage"],
+      [2, "read-only-storage"],
+      [3, "storage"],
+      [4, "storage"],
+      [5, "storage"],
+      [6, "uniform"],
+    ]);
+    const pipeline = this.pipeline("ade", adeShader(), [bindLayout]);
+    const limit = gpuBindingLimit(limits);
+    const passes: Dispatch[] = [];
+    for (let c = 0; c < 3; c++) {
+      const count = terms.cells[c].length;
+      if (count === 0) continue;
+      const head = terms.poleStart.length;
+      const cells = new Uint32Array(head + 3 * count);
+      cells.set(terms.poleStart, 0);
+      let slots = 0;
+      for (let q = 0; q < count; q++) {
+        const m = terms.entry[c][q];
+        cells[head + 3 * q] = terms.cells[c][q];
+        cells[head + 3 * q + 1] = m;
+        cells[head + 3 * q + 2] = slots;
+        slots += terms.poleStart[m + 1] - terms.poleStart[m];
+      }
+      const largest = Math.max(4 * cells.length, 12 * count, 4 * slots);
+      if (largest > limit) {
+        throw new RangeError(
+          `the dispersive cells need a GPU buffer of ${(largest / 2 ** 30).toFixed(2)} GiB; ` +
+            `the adapter binds at most ${(limit / 2 ** 30).toFixed(2)} GiB per buffer`,
+        );
+      }
+      const cellBuffer = this.upload(cells, STORAGE);
+      const params = this.upload(
+        packParams(ADE_PARAMS, new Set(), {
+          count,
+          cells: head,
+          poleStart: 0,
+          correction: 0,
+          cP: entries,
+          cJ: entries + slotsAll,
+          cE: entries + 2 * slotsAll,
+        }),
+        UNIFORM,
+      );
+      for (let s = 0; s < this.sets; s++) {
+        passes.push({
+          pipeline,
+          group0: this.device.createBindGroup({
+            layout: bindLayout,
+            entries: [
+              { binding: 0, resource: { buffer: this.fieldBuffers[s][c] } },
+              { binding: 1, resource: { buffer: cellBuffer } },
+              { binding: 2, resource: { buffer: tabBuffer } },
+              { binding: 3, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
+              { binding: 4, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
+              { binding: 5, resource: { buffer: this.buffer(12 * count, STORAGE) } },
+              { binding: 6, resource: { buffer: params } },
+            ],
+          }),
+          size: linearSize(count, this.maxPerDim),
+        });
+      }
+    }
+    return passes;
   }
 
   /** One ghost copy (boundaries.ts) as a 2-D strided copy over the padded arrays. */

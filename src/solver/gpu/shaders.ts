@@ -487,6 +487,71 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
 `;
 }
 
+/** Uniform parameters of one component's ADE pass (dispersion/ade.ts AdeState.updatePlane). */
+export const ADE_PARAMS = [
+  "count",
+  "cells",
+  "poleStart",
+  "correction",
+  "cP",
+  "cJ",
+  "cE",
+  "pad0",
+] as const;
+
+/**
+ * The dispersive cells' pass of one E component on one field set (dispersion/ade.ts, whose
+ * module comment derives it): per cell, E^{n+1} −= ε0·cb/Δt·Σh^n, then every pole steps
+ * J^{n+1} = cP·P^n + cJ·J^n + cE·(E^{n+1} + 2E^n + E^{n−1}), P^{n+1} = P^n + J^{n+1}, and the
+ * cell keeps Σh^{n+1}, E^{n+1} and E^n. `cells` holds per cell (padded offset, entry, first
+ * pole slot) after the entries' poleStart; `hist` holds h, E^n, E^{n−1} per cell.
+ */
+export function adeShader(): string {
+  return `${structOf("AdeParams", ADE_PARAMS, new Set())}
+@group(0) @binding(0) var<storage, read_write> f: array<f32>;
+@group(0) @binding(1) var<storage, read> cells: array<u32>;
+@group(0) @binding(2) var<storage, read> tab: array<f32>;
+@group(0) @binding(3) var<storage, read_write> pol: array<f32>;
+@group(0) @binding(4) var<storage, read_write> cur: array<f32>;
+@group(0) @binding(5) var<storage, read_write> hist: array<f32>;
+@group(0) @binding(6) var<uniform> P: AdeParams;
+
+@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let q = gid.x + gid.y * nwg.x * ${u32(WORKGROUP_LINEAR)};
+  let n = u32(P.count);
+  if (q >= n) { return; }
+  let at = u32(P.cells) + 3u * q;
+  let p = cells[at];
+  let m = cells[at + 1u];
+  var s = cells[at + 2u];
+  let value = f[p] - tab[u32(P.correction) + m] * hist[q];
+  f[p] = value;
+  let previous = hist[n + q];
+  let drive = value + 2.0 * previous + hist[2u * n + q];
+  var history = 0.0;
+  var kappa = 0.0;
+  let first = cells[u32(P.poleStart) + m];
+  let last = cells[u32(P.poleStart) + m + 1u];
+  for (var slot = first; slot < last; slot = slot + 1u) {
+    let kP = tab[u32(P.cP) + slot];
+    let kJ = tab[u32(P.cJ) + slot];
+    let kE = tab[u32(P.cE) + slot];
+    let next = kP * pol[s] + kJ * cur[s] + kE * drive;
+    let pNext = pol[s] + next;
+    pol[s] = pNext;
+    cur[s] = next;
+    history = history + kP * pNext + kJ * next;
+    kappa = kappa + kE;
+    s = s + 1u;
+  }
+  hist[q] = history + kappa * (2.0 * value + previous);
+  hist[2u * n + q] = previous;
+  hist[n + q] = value;
+}
+`;
+}
+
 /** Uniform parameters of one component's energy reduction. */
 export const ENERGY_PARAMS = [
   "count",
