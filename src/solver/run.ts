@@ -516,6 +516,7 @@ function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: n
     wallSeconds,
     mcellsPerSecond: seconds > 0 ? (cells * sim.stepIndex) / seconds / 1e6 : 0,
     kernel: sim.backend.name,
+    adapter: sim.backend.adapter ?? null,
     threads: sim.threads,
     setupSeconds,
     steppingSeconds: seconds,
