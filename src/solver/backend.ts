@@ -77,6 +77,11 @@ export interface Stepper {
    * DFT sample if n + count is a multiple of dftEvery.
    */
   advance(n: number, count: number, incident: Float64Array): void;
+  /**
+   * Resolves once every step `advance` was given has run (backends that only enqueue work:
+   * webgpu); absent where `advance` returns when the work is done.
+   */
+  synchronize?(): Promise<void>;
   /** Σ ε_r|E|² + η0²|H|² over every stored value (ε0-scaled, see YeeGrid.energy). */
   energy(): Promise<number>;
   /** Per monitor, per recorded component: the raw DFT sums (DftRecorder layout). */

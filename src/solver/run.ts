@@ -134,6 +134,8 @@ async function stepToEnd(
       yieldMs += sliceStart - now;
     }
   }
+  // A GPU backend may still be stepping what it was given: the stepping time includes it.
+  await sim.synchronize();
   if (options.signal?.aborted) throw abortError();
   progress.report(convergence.lastChange);
   return {

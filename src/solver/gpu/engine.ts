@@ -542,6 +542,14 @@ class GpuStepper implements Stepper {
     this.timing.kernelSeconds += (performance.now() - start) / 1000;
   }
 
+  async synchronize(): Promise<void> {
+    const start = performance.now();
+    this.flush();
+    await this.device.queue.onSubmittedWorkDone();
+    this.check();
+    this.timing.kernelSeconds += (performance.now() - start) / 1000;
+  }
+
   async energy(): Promise<number> {
     const start = performance.now();
     this.flush();
