@@ -109,7 +109,10 @@ async function probeAdapter(allowSoftware: boolean): Promise<GpuProbe> {
     const options: GPURequestAdapterOptions = { featureLevel: "compatibility" };
     const adapter = await gpu.requestAdapter(options);
     if (adapter) return { adapter: adapterHandle(gpu, options, adapter, "opengles") };
-    tried.push("no OpenGL ES adapter (Mesa's libEGL and libGLESv2 are needed)");
+    tried.push(
+      "no OpenGL ES adapter (Dawn needs libEGL.so and Mesa's EGL and DRI drivers: Debian's " +
+        "libegl-dev, libegl-mesa0, libgl1-mesa-dri)",
+    );
   } catch (err) {
     tried.push(`Dawn's OpenGL ES backend failed: ${message(err)}`);
   }
