@@ -10,8 +10,9 @@
  * storage, the GPU in float32 throughout, so they agree to float32 rounding accumulated over
  * the run: within 1e-5 of the largest value compared, where a wrong sign, index, phase or
  * coefficient anywhere gives differences of order 1 (fast/agreement.test.ts uses the same
- * bound for the wasm backend). Then one analytic check on the GPU alone: a dielectric slab's
- * reflectance and transmittance against Airy's formula and the Yee scheme's exact answer.
+ * bound for the wasm backend). Then analytic checks on the GPU alone: a dielectric slab's
+ * reflectance and transmittance against Airy's formula and the Yee scheme's exact answer, and
+ * the Fresnel reflectance at 45° (Bloch-periodic complex fields) as oblique.test.ts runs it.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -285,5 +286,41 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
     assert.ok(Math.abs(T - (1 - airyR)) < 0.005, `T ${T} vs Airy ${1 - airyR}`);
     assert.ok(Math.abs(R / discrete.R - 1) < 1e-3, `R ${R} vs discrete ${discrete.R}`);
     assert.ok(Math.abs(T / discrete.T - 1) < 1e-3, `T ${T} vs discrete ${discrete.T}`);
+  });
+
+  // Analytic, oblique: 45° te on a half-space of n = 2 at 60 cells per wavelength in it (as
+  // oblique.test.ts): R within 1 % of r_s² = ((cos θ − n cos θt)/(cos θ + n cos θt))².
+  it("Fresnel reflectance at 45° (Bloch-periodic fields) on the GPU", async (t) => {
+    const n = 2;
+    const length = 2e-6;
+    const step = WAVELENGTH / (n * 60);
+    const th = Math.PI / 4;
+    const s = lineSpec({
+      axis: 2,
+      wavelengthM: WAVELENGTH,
+      stepM: step,
+      lengthM: length,
+      polarization: "te",
+      direction: [Math.sin(th), 0, Math.cos(th)],
+      structures: [slab(2, 0, 10, "glass")],
+      monitors: [
+        pointMonitor("r", 2, -length / 2 + step / 2, ["Ex", "Ey", "Ez"]),
+        pointMonitor("t", 2, length / 4, ["Ex", "Ey", "Ez"]),
+      ],
+      threshold: 1e-7,
+      checkEvery: 500,
+    });
+    const result = await runWithMaterials(s, constantMaterials({ glass: n * n }), {
+      backend: "webgpu",
+    });
+    assert.equal(result.report.kernel, "webgpu");
+    assert.equal(result.report.converged, true);
+    const d = result.monitors[0].data;
+    const R = abs2(phasor(d.Ex)) + abs2(phasor(d.Ey)) + abs2(phasor(d.Ez));
+    const c = Math.cos(th);
+    const ct = Math.sqrt(1 - 0.5 / (n * n));
+    const fresnel = ((c - n * ct) / (c + n * ct)) ** 2;
+    t.diagnostic(`R ${R.toFixed(5)}, ${((R / fresnel - 1) * 100).toFixed(3)} % from Fresnel`);
+    assert.ok(Math.abs(R / fresnel - 1) < 0.01, `R ${R} vs Fresnel ${fresnel}`);
   });
 });
