@@ -11,6 +11,8 @@
  * auxiliary line's incident samples (and, when the monitors sample, e^{iωt} per wavelength
  * computed in float64) into a step table; each step's dispatches find their row through a
  * dynamic uniform offset, so a batch of steps needs one buffer write and one submit.
+ * `timing.kernelSeconds` is the CPU's encoding plus its waits for the GPU (at read-backs and
+ * `synchronize`): the GPU's own time shows only where the CPU waits for it.
  *
  * Dispersive cells (dispersion/ade.ts) get their ADE pass after the E half step's TFSF terms,
  * one dispatch per E component and field set over the component's dispersive cells only, with
@@ -218,7 +220,7 @@ class GpuStepper implements Stepper {
     this.problem = problem;
     this.layout = problem.layout;
     this.sets = problem.complex ? 2 : 1;
-    this.maxPerDim = limits.maxComputeWorkgroupsPerDimension;
+    this.maxPerDim = device.limits.maxComputeWorkgroupsPerDimension;
     this.stepsPerSweep = [4, 2].find((d) => problem.alignSteps % d === 0) ?? 1;
     device.addEventListener("uncapturederror", (event) => {
       const err = (event as GPUUncapturedErrorEvent).error;
