@@ -2,11 +2,15 @@
  * One case of `npm run bench:solver`, run in its own process so that its peak RSS is its own:
  *   node --import tsx bench/solver-case.ts '{"kind":"wasm","cells":256,"threads":2,"steps":40}'
  *   node --import tsx bench/solver-case.ts '{"kind":"bandwidth","threads":[1,2]}'
+ *   node --import tsx bench/solver-case.ts '{"kind":"webgpu","cells":128,"threads":1,"steps":5}'
+ *   node --import tsx bench/solver-case.ts '{"kind":"gpu-probe"}'
  * Prints one JSON line.
  */
 import { bytesPerCellUpdate, planFastMemory } from "../src/solver/fast/memory-plan.js";
 import { planGrid, YeeLayout } from "../src/solver/grid.js";
-import { runSimulation } from "../src/solver/index.js";
+import { initSolverBackend, runSimulation } from "../src/solver/index.js";
+import { findGpuAdapter } from "../src/solver/gpu/device.js";
+import { BYTES_PER_CELL_UPDATE } from "../src/solver/gpu/shaders.js";
 import { measureBandwidth } from "./bandwidth.js";
 import { benchSpec, PML_LAYERS, type SolverCase } from "./solver-spec.js";
 
@@ -21,6 +25,7 @@ async function solverCase(c: SolverCase) {
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
   const memoryPlan = planFastMemory(layout, pml, 8, [0, 0, 0], 1);
   const interiorCells = (c.cells - 2 * PML_LAYERS) ** 3;
+  if (c.kind === "webgpu") await initSolverBackend("webgpu");
   const t0 = performance.now();
   const r = await runSimulation(spec, { backend: c.kind, threads: c.threads });
   return {
@@ -35,15 +40,29 @@ async function solverCase(c: SolverCase) {
     setupSeconds:
       (performance.now() - t0) / 1000 -
       (r.report.cells * r.report.stepsRun) / (r.report.mcellsPerSecond * 1e6),
-    bytesPerCellUpdate: bytesPerCellUpdate(memoryPlan, layout),
+    bytesPerCellUpdate:
+      c.kind === "webgpu" ? BYTES_PER_CELL_UPDATE : bytesPerCellUpdate(memoryPlan, layout),
+    adapter: r.report.adapter,
     kernelBytes: memoryPlan.totalBytes,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     stepsPerSweep: r.report.stepsPerSweep,
   };
 }
 
+/** The adapter `webgpu` would run on (software ones included), or why there is none. */
+async function gpuProbe() {
+  const probe = await findGpuAdapter(true);
+  return probe.adapter
+    ? { adapter: probe.adapter.report }
+    : { adapter: null, reason: probe.reason };
+}
+
 const arg = JSON.parse(process.argv[2] ?? "{}") as
-  SolverCase | { kind: "bandwidth"; threads: number[] };
+  SolverCase | { kind: "bandwidth"; threads: number[] } | { kind: "gpu-probe" };
 const result =
-  arg.kind === "bandwidth" ? await measureBandwidth(arg.threads) : await solverCase(arg);
+  arg.kind === "bandwidth"
+    ? await measureBandwidth(arg.threads)
+    : arg.kind === "gpu-probe"
+      ? await gpuProbe()
+      : await solverCase(arg);
 console.log(JSON.stringify(result));

@@ -5,7 +5,7 @@ export const PML_LAYERS = 12;
 const STEP_M = 40e-9;
 
 export interface SolverCase {
-  kind: "wasm" | "reference";
+  kind: "wasm" | "webgpu" | "reference";
   /** Cells per axis of the whole grid, absorber included. */
   cells: number;
   threads: number;

@@ -6,6 +6,10 @@
  *     plane monitor) with the fast kernel on 1 thread and on all threads, and the plain-JS
  *     reference kernel on the same grids for a few steps.
  *  3. A 500³ grid, a few steps on all threads: does it fit, and how much memory per cell.
+ *  4. The webgpu backend on the adapter it finds. On a software adapter (Mesa's llvmpipe on a
+ *     machine without a GPU) the figures are for correctness only and labelled so; on a GPU,
+ *     the bound is the adapter's memory bandwidth (not measured here: docs/benchmarks.md
+ *     gives the H100's) ÷ the shaders' 78 B per cell-update.
  *
  * Each case runs in its own process (bench/solver-case.ts) so its peak RSS is its own.
  * Mcell/s is report.mcellsPerSecond: cells × steps over the time-stepping wall time (kernel
@@ -17,6 +21,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { availableParallelism, cpus, totalmem } from "node:os";
+import type { GpuAdapterReport } from "../src/solver/gpu/device.js";
 import type { BandwidthFigures } from "./bandwidth.js";
 
 const THREADS = Number(process.env.BENCH_THREADS ?? availableParallelism());
@@ -57,6 +62,7 @@ console.log(
 );
 
 const threadCounts = THREADS > 1 ? [1, THREADS] : [1];
+const gpu = runCase<{ adapter: GpuAdapterReport | null; reason?: string }>({ kind: "gpu-probe" });
 const bandwidth = runCase<BandwidthFigures[]>({ kind: "bandwidth", threads: threadCounts });
 console.log("## Memory bandwidth (WASM SIMD, float32, 3 × 256 MiB)\n");
 console.log("| threads | copy GB/s | triad GB/s |\n|---|---|---|");
@@ -116,4 +122,36 @@ console.log(
     `of fields outside the absorber), peak RSS ${mib(big.maxRssBytes)} ` +
     `(${(big.maxRssBytes / big.gridCells).toFixed(1)} B/cell), set-up ${big.setupSeconds.toFixed(0)} s`,
 );
+console.log("\n## WebGPU\n");
+if (!gpu.adapter) {
+  console.log(`not available: ${gpu.reason}`);
+} else {
+  const a = gpu.adapter;
+  const label = a.software ? "correctness only (software adapter)" : "GPU";
+  console.log(
+    `Adapter: ${a.device || "unknown"} (${a.description}), vendor "${a.vendor}", ` +
+      `architecture "${a.architecture}", Dawn ${a.dawnBackend}${a.software ? ", software" : ""}.\n`,
+  );
+  console.log(
+    "| grid | steps | Mcell/s | B/cell-update | set-up s | note |\n|---|---|---|---|---|---|",
+  );
+  // llvmpipe manages a few Mcell/s: a handful of steps shows the backend runs these grids.
+  const gpuSizes: [number, number][] = a.software
+    ? [
+        [128, QUICK ? 2 : 5],
+        [256, QUICK ? 1 : 2],
+      ]
+    : [
+        [128, QUICK ? 200 : 2000],
+        [256, QUICK ? 100 : 1000],
+        [500, QUICK ? 20 : 200],
+      ];
+  for (const [cells, steps] of gpuSizes) {
+    const r = runCase<CaseResult>({ kind: "webgpu", cells, threads: 1, steps });
+    console.log(
+      `| ${cells}³ | ${r.steps} | ${r.mcellsPerSecond.toFixed(a.software ? 1 : 0)} | ` +
+        `${r.bytesPerCellUpdate} + CPML | ${r.setupSeconds.toFixed(1)} | ${label} |`,
+    );
+  }
+}
 console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s)`);

@@ -23,6 +23,10 @@ import type { StorageBackend } from "./storage/types.js";
 import { openStores } from "./store/open.js";
 import type { Stores } from "./store/types.js";
 import { JobWorker, type WorkerLogger } from "./worker/worker.js";
+import { adapterReport } from "./worker/report.js";
+import { initSolverBackend } from "./solver/backends.js";
+import { describeAdapter } from "./solver/gpu/device.js";
+import type { SolverBackendInfo } from "./http/types.js";
 
 /**
  * The secret that signs download addresses (local storage) and keys the dashboard's CSRF
@@ -55,6 +59,8 @@ export interface Service {
   jobs: JobService;
   worker: JobWorker | null;
   metrics: ServiceMetrics;
+  /** The solver backend the jobs run on, resolved at start-up. */
+  solver: SolverBackendInfo;
   /** Starts listening (and the embedded worker); resolves to the address. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -73,11 +79,19 @@ export async function createService(
   const { storage, local, scratchDir } = openStorage(config, secret);
   const accounts = new AccountService(stores.accounts);
   const jobs = new JobService(stores.jobs, storage, config);
+  // The backend is chosen once: `auto` looks for a hardware GPU adapter (asynchronously), and
+  // validation, the estimate, /health and /metrics then name what the worker threads will run.
+  const backend = await initSolverBackend(config.solverBackend);
+  const solver: SolverBackendInfo = {
+    backend: backend.name,
+    adapter: backend.adapter ? adapterReport(backend.adapter) : null,
+  };
   const metrics = new ServiceMetrics(
     stores.jobs,
-    config.solverBackend,
+    solver.backend,
     jobs.runTimeModel,
     config.solverThreads,
+    solver.adapter,
   );
   const fabrication = new FabricationService(storage, config);
   let worker: JobWorker | null = null;
@@ -89,6 +103,7 @@ export async function createService(
       jobs,
       fabrication,
       metrics,
+      solver,
       workerRunning: () => (config.embeddedWorker ? worker !== null : null),
     },
     logger,
@@ -128,6 +143,7 @@ export async function createService(
     jobs,
     worker,
     metrics,
+    solver,
     async listen() {
       const address = await started.listen({
         host: config.host,
@@ -156,6 +172,15 @@ export async function createWorker(
   mkdirSync(config.dataDir, { recursive: true });
   const stores = await openStores(config, (err) => log.warn({ err }, "database connection error"));
   const { storage, scratchDir } = openStorage(config, signingSecretFor(config));
+  // Fails here, not per job, when the configured backend cannot run on this machine.
+  const backend = await initSolverBackend(config.solverBackend);
+  log.info(
+    {
+      solverBackend: backend.name,
+      adapter: backend.adapter ? describeAdapter(backend.adapter) : null,
+    },
+    "solver backend",
+  );
   const worker = new JobWorker({
     store: stores.jobs,
     storage,

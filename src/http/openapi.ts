@@ -623,6 +623,16 @@ function componentExamples(jobs: JobService): Record<string, unknown> {
       database: "ok",
       worker: "running",
       jobs: { QUEUED: 0, RUNNING: 1, COMPLETED: 12, FAILED: 1 },
+      solver: {
+        backend: "webgpu",
+        adapter: {
+          vendor: "nvidia",
+          architecture: "hopper",
+          device: "NVIDIA H100 80GB HBM3",
+          description: "NVIDIA: 550.54.15",
+          software: false,
+        },
+      },
     },
   };
 }

@@ -13,6 +13,8 @@ import type { ServiceMetrics } from "../metrics/registry.js";
 import type { StorageBackend } from "../storage/types.js";
 import type { Stores } from "../store/types.js";
 import type { Caller } from "./plugins/auth.js";
+import type { SolverAdapterReport } from "../schema/responses.js";
+import type { BackendName } from "../solver/backend.js";
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -29,8 +31,16 @@ export interface RouteDeps {
   jobs: JobService;
   fabrication: FabricationService;
   metrics: ServiceMetrics;
+  /** The solver backend this deployment runs (EMSIM_SOLVER_BACKEND resolved at start-up). */
+  solver: SolverBackendInfo;
   /** Health of the embedded worker, when the server runs one. */
   workerRunning: () => boolean | null;
+}
+
+/** The solver backend and, for `webgpu`, its GPU adapter (/health, /metrics). */
+export interface SolverBackendInfo {
+  backend: BackendName;
+  adapter: SolverAdapterReport | null;
 }
 
 /** The authenticated caller of a /v1 route (set by the auth hook). */

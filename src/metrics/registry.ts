@@ -6,6 +6,7 @@
 import { availableParallelism, cpus, totalmem } from "node:os";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { RunTimeModel } from "../jobs/timing.js";
+import type { SolverAdapterReport } from "../schema/responses.js";
 import type { JobQueue } from "../store/types.js";
 import { JOB_STATUSES } from "../store/types.js";
 
@@ -26,6 +27,8 @@ export class ServiceMetrics {
     runTimes: RunTimeModel | null = null,
     /** Threads a job's solver may use (EMSIM_SOLVER_THREADS). */
     solverThreads: number | null = null,
+    /** The GPU adapter of the webgpu backend, if that runs. */
+    adapter: SolverAdapterReport | null = null,
   ) {
     collectDefaultMetrics({ register: this.registry });
     if (solverThreads !== null) {
@@ -51,6 +54,23 @@ export class ServiceMetrics {
       },
       1,
     );
+    if (adapter) {
+      new Gauge({
+        name: "emsim_solver_adapter_info",
+        help: "The GPU adapter the webgpu solver backend runs on (value 1; facts in the labels)",
+        labelNames: ["vendor", "architecture", "device", "description", "software"],
+        registers: [this.registry],
+      }).set(
+        {
+          vendor: adapter.vendor,
+          architecture: adapter.architecture,
+          device: adapter.device,
+          description: adapter.description,
+          software: String(adapter.software),
+        },
+        1,
+      );
+    }
     this.httpDuration = new Histogram({
       name: "emsim_http_request_duration_seconds",
       help: "HTTP request duration by route",

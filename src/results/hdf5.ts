@@ -257,6 +257,14 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     f64(solver, "wall_seconds", r.wallSeconds);
     f64(solver, "mcells_per_second", r.mcellsPerSecond);
     str(solver, "kernel", r.kernel);
+    if (r.adapter) {
+      // The GPU adapter of a webgpu run (absent on the CPU backends).
+      str(solver, "adapter_vendor", r.adapter.vendor);
+      str(solver, "adapter_architecture", r.adapter.architecture);
+      str(solver, "adapter_device", r.adapter.device);
+      str(solver, "adapter_description", r.adapter.description);
+      i64(solver, "adapter_software", r.adapter.software ? 1 : 0);
+    }
     i64(solver, "threads", r.threads);
     i64(solver, "steps_per_sweep", r.stepsPerSweep);
     f64(solver, "setup_seconds", r.setupSeconds);

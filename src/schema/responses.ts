@@ -111,6 +111,25 @@ export const JobProgressSchema = Type.Unsafe<{
   },
 });
 
+/** The GPU adapter a `webgpu` run used (absent from reports of the CPU backends). */
+export const SolverAdapterSchema = Type.Object(
+  {
+    vendor: Type.String(),
+    architecture: Type.String(),
+    device: Type.String(),
+    description: Type.String(),
+    software: Type.Boolean({
+      description:
+        "A CPU implementation of WebGPU (e.g. Mesa llvmpipe): correct results, no GPU speed.",
+    }),
+  },
+  {
+    title: "SolverAdapter",
+    description: "The GPU adapter the webgpu backend ran on, as WebGPU names it.",
+  },
+);
+export type SolverAdapterReport = Static<typeof SolverAdapterSchema>;
+
 /** The solver's run report, as the job record shows it once the job is COMPLETED. */
 export const SolverReportSchema = Type.Object(
   {
@@ -125,7 +144,10 @@ export const SolverReportSchema = Type.Object(
     dt_seconds: Type.Number(),
     wall_seconds: Type.Number(),
     mcells_per_second: Type.Number({ description: "Million cell-updates per second." }),
-    kernel: Type.String({ description: "The solver backend that ran the job." }),
+    kernel: Type.String({
+      description: "The solver backend that ran the job: wasm, webgpu or reference.",
+    }),
+    adapter: Type.Optional(SolverAdapterSchema),
     threads: Type.Integer(),
     steps_per_sweep: Type.Integer({ description: "Time steps per sweep (temporal blocking)." }),
     setup_seconds: Type.Optional(

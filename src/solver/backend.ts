@@ -7,18 +7,20 @@
  * through the interface, never by sharing memory. The plane-wave source's 1-D auxiliary line
  * stays outside the backends: it is stepped on the CPU and passes its incident samples in.
  *
- * Backends: `reference` (plain TypeScript, one thread; reference-backend.ts) and `wasm`
- * (generated WebAssembly SIMD kernels on several threads; fast/). A WebGPU backend fits the
- * same shape: `advance` enqueues work, the read-backs are asynchronous.
+ * Backends: `reference` (plain TypeScript, one thread; reference-backend.ts), `wasm`
+ * (generated WebAssembly SIMD kernels on several threads; fast/) and `webgpu` (generated WGSL
+ * compute shaders on a GPU; gpu/), where `advance` only enqueues work and the read-backs wait
+ * for the GPU.
  */
 import { YeeLayout } from "./grid.js";
 import type { MonitorSampling } from "./monitors.js";
 import type { TfsfConfig } from "./tfsf.js";
 import type { FieldSet } from "./fields.js";
 import type { GridModel } from "./yee.js";
+import type { GpuAdapterReport } from "./gpu/device.js";
 
 /** The backends there are. */
-export const BACKEND_NAMES = ["wasm", "reference"] as const;
+export const BACKEND_NAMES = ["wasm", "webgpu", "reference"] as const;
 export type BackendName = (typeof BACKEND_NAMES)[number];
 /** What configuration may ask for: a backend, or `auto` (the fastest this machine runs). */
 export const BACKEND_CHOICES = ["auto", ...BACKEND_NAMES] as const;
@@ -75,6 +77,11 @@ export interface Stepper {
    * DFT sample if n + count is a multiple of dftEvery.
    */
   advance(n: number, count: number, incident: Float64Array): void;
+  /**
+   * Resolves once every step `advance` was given has run (backends that only enqueue work:
+   * webgpu); absent where `advance` returns when the work is done.
+   */
+  synchronize?(): Promise<void>;
   /** Σ ε_r|E|² + η0²|H|² over every stored value (ε0-scaled, see YeeGrid.energy). */
   energy(): Promise<number>;
   /** Per monitor, per recorded component: the raw DFT sums (DftRecorder layout). */
@@ -106,6 +113,8 @@ export interface BackendMemory {
 
 export interface SolverBackend {
   readonly name: BackendName;
+  /** The GPU adapter it runs on (GPU backends only). */
+  readonly adapter?: GpuAdapterReport;
   /**
    * Its memory for a grid (an estimate allowing ESTIMATED_RUNS_PER_ROW material runs where
    * the real count is known only once the medium is built) and the most it can hold.

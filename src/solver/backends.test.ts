@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { largestCube } from "./backend.js";
-import { solverBackend, wasmBackendSupported } from "./backends.js";
+import { initSolverBackend, solverBackend, wasmBackendSupported } from "./backends.js";
+import { findGpuAdapter } from "./gpu/device.js";
+import { gpuBindingLimit } from "./gpu/engine.js";
 import { estimateRun } from "./estimate.js";
 import { runWithMaterials } from "./run.js";
 import { FdtdSimulation } from "./simulation.js";
@@ -89,5 +91,31 @@ describe("solver backends", () => {
     const wasm = await runWithMaterials(spec, materials, { backend: "wasm", threads: 1 });
     assert.equal(wasm.report.kernel, "wasm");
     assert.equal(wasm.report.threads, 1);
+  });
+
+  // Last: it resolves `auto` for the rest of the process.
+  it("webgpu is found at start-up; auto never takes a software adapter; its bound is the adapter's", async (t) => {
+    assert.throws(() => solverBackend("webgpu"), /found at start-up: await initSolverBackend/);
+    const probe = await findGpuAdapter(true);
+    if (!probe.adapter) {
+      t.skip(`no WebGPU adapter could be created: ${probe.reason}`);
+      return;
+    }
+    const { report, limits } = probe.adapter;
+    t.diagnostic(`adapter: ${report.device} (${report.description}), software ${report.software}`);
+    const auto = await initSolverBackend("auto");
+    assert.equal(auto.name, report.software ? "wasm" : "webgpu");
+    const gpu = await initSolverBackend("webgpu");
+    assert.equal(gpu.name, "webgpu");
+    assert.equal(solverBackend("webgpu"), gpu);
+    assert.deepEqual(gpu.adapter, report);
+    // The largest buffer is the packed material indices, 6 B per padded cell: (n + 2)³·6 ≤ bound.
+    const limit = gpuBindingLimit(limits);
+    const n = largestCube(gpu, false);
+    assert.ok(6 * (n + 2) ** 3 <= limit && 6 * (n + 3) ** 3 > limit, `${n}³ for ${limit} B`);
+    assert.throws(
+      () => new FdtdSimulation(cube(n + 40), constantMaterials({}), { backend: "webgpu" }),
+      /of its largest GPU storage buffer.*webgpu backend holds at most/,
+    );
   });
 });

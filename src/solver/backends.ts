@@ -1,10 +1,23 @@
 /**
- * Which backend runs: `auto` picks the WebAssembly SIMD backend where the runtime has SIMD and
- * shared memories (Node 20 on x86-64 and arm64 does), else the reference backend.
+ * Which backend runs. `auto` picks the WebGPU backend on a hardware GPU adapter when one was
+ * found at start-up, else the WebAssembly SIMD backend where the runtime has SIMD and shared
+ * memories (Node 20 on x86-64 and arm64 does), else the reference backend; it never picks a
+ * software GPU adapter. Naming `webgpu` explicitly takes the best adapter there is, a
+ * software one (Mesa's llvmpipe) included: that is how the tests run the GPU kernels on a
+ * machine without a GPU, and a run report says which adapter ran.
+ *
+ * Finding an adapter is asynchronous, so a process decides once at start-up:
+ * `initSolverBackend(choice)` (the server, the worker thread, the CLI, the benchmarks), after
+ * which the synchronous `solverBackend(choice)` returns the same backend.
  */
 import type { BackendChoice, SolverBackend } from "./backend.js";
 import { wasmBackend } from "./fast/engine.js";
+import { findGpuAdapter } from "./gpu/device.js";
+import { webgpuBackend } from "./gpu/engine.js";
 import { referenceBackend } from "./reference-backend.js";
+
+/** What start-up found: the GPU backend per choice, or why there is none. */
+const gpuFound = new Map<"auto" | "webgpu", SolverBackend | string>();
 
 /**
  * A module with one function returning a v128 constant: WebAssembly.validate accepts it only
@@ -38,8 +51,21 @@ export function wasmBackendSupported(): boolean {
   return wasmOk;
 }
 
+/**
+ * Resolves a choice once per process, looking for a GPU adapter where the choice allows one
+ * (`auto`: hardware only; `webgpu`: software too); throws when the named backend cannot run.
+ */
+export async function initSolverBackend(choice: BackendChoice = "auto"): Promise<SolverBackend> {
+  if ((choice === "auto" || choice === "webgpu") && !gpuFound.has(choice)) {
+    const probe = await findGpuAdapter(choice === "webgpu");
+    gpuFound.set(choice, probe.adapter ? webgpuBackend(probe.adapter) : probe.reason);
+  }
+  return solverBackend(choice);
+}
+
 /** The backend a choice names; throws when the named backend cannot run here. */
 export function solverBackend(choice: BackendChoice = "auto"): SolverBackend {
+  const gpu = choice === "auto" || choice === "webgpu" ? gpuFound.get(choice) : undefined;
   switch (choice) {
     case "reference":
       return referenceBackend;
@@ -51,9 +77,22 @@ export function solverBackend(choice: BackendChoice = "auto"): SolverBackend {
         );
       }
       return wasmBackend;
+    case "webgpu":
+      if (gpu === undefined) {
+        throw new Error(
+          "the webgpu solver backend needs its GPU adapter found at start-up: " +
+            "await initSolverBackend('webgpu') first",
+        );
+      }
+      if (typeof gpu === "string")
+        throw new Error(`no WebGPU adapter for the webgpu backend: ${gpu}`);
+      return gpu;
     case "auto":
+      if (gpu !== undefined && typeof gpu !== "string") return gpu;
       return wasmBackendSupported() ? wasmBackend : referenceBackend;
     default:
-      throw new Error(`unknown solver backend "${String(choice)}" (auto, wasm or reference)`);
+      throw new Error(
+        `unknown solver backend "${String(choice)}" (auto, wasm, webgpu or reference)`,
+      );
   }
 }

@@ -12,7 +12,8 @@ import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./ty
 export * from "./types.js";
 export { estimateRun } from "./estimate.js";
 export { BACKEND_CHOICES, BACKEND_NAMES } from "./backend.js";
-export { solverBackend, wasmBackendSupported } from "./backends.js";
+export { initSolverBackend, solverBackend, wasmBackendSupported } from "./backends.js";
+export { describeAdapter, type GpuAdapterReport } from "./gpu/device.js";
 
 /** Version of the physics core, recorded in every result file. */
 export const SOLVER_VERSION = "0.1.0";

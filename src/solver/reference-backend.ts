@@ -2,8 +2,8 @@
  * The reference backend: the plain TypeScript kernel (kernel.ts) over the whole grid on one
  * thread, each half step in the textbook order — bulk update, CPML ψ pass, TFSF terms,
  * boundary ghosts — on float32 fields in JS arrays with float64 arithmetic. It is the
- * baseline the WebAssembly backend is checked against (fast/agreement.test.ts) and the
- * fallback where WebAssembly SIMD or shared memory is missing.
+ * baseline the WebAssembly and WebGPU backends are checked against (fast/agreement.test.ts,
+ * gpu/agreement.test.ts) and the fallback where WebAssembly SIMD or shared memory is missing.
  */
 import type {
   BackendMemory,

@@ -134,6 +134,8 @@ async function stepToEnd(
       yieldMs += sliceStart - now;
     }
   }
+  // A GPU backend may still be stepping what it was given: the stepping time includes it.
+  await sim.synchronize();
   if (options.signal?.aborted) throw abortError();
   progress.report(convergence.lastChange);
   return {
@@ -516,6 +518,7 @@ function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: n
     wallSeconds,
     mcellsPerSecond: seconds > 0 ? (cells * sim.stepIndex) / seconds / 1e6 : 0,
     kernel: sim.backend.name,
+    adapter: sim.backend.adapter ?? null,
     threads: sim.threads,
     setupSeconds,
     steppingSeconds: seconds,

@@ -436,6 +436,11 @@ export class FdtdSimulation {
     this.stepIndex = n + count;
   }
 
+  /** Resolves once the backend has finished every step given so far. */
+  synchronize(): Promise<void> {
+    return this.stepper.synchronize?.() ?? Promise.resolve();
+  }
+
   /** Total energy (ε0-scaled, see YeeGrid.energy). */
   energy(): Promise<number> {
     return this.stepper.energy();

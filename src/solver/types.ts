@@ -11,6 +11,7 @@
 import type { PoleModel } from "./dispersion/model.js";
 
 import type { BackendChoice, BackendName } from "./backend.js";
+import type { GpuAdapterReport } from "./gpu/device.js";
 
 export type { BackendChoice, BackendName } from "./backend.js";
 export type Vec3 = [number, number, number];
@@ -334,8 +335,10 @@ export interface RunReport {
   gridStepM: number;
   wallSeconds: number;
   mcellsPerSecond: number;
-  /** The backend that stepped the fields: "wasm" or "reference". */
+  /** The backend that stepped the fields: "wasm", "webgpu" or "reference". */
   kernel: BackendName;
+  /** The GPU adapter the `webgpu` backend ran on; null for the CPU backends. */
+  adapter: GpuAdapterReport | null;
   threads: number;
   /** Seconds of the run before the first time step (grid, painting, kernels, threads). */
   setupSeconds: number;

@@ -2,7 +2,8 @@
  * The solver's run report as the job record and the API show it (its shape:
  * SolverReportSchema in src/schema/responses.ts): the one place a RunReport is mapped.
  */
-import type { SolverReport } from "../schema/responses.js";
+import type { SolverAdapterReport, SolverReport } from "../schema/responses.js";
+import type { GpuAdapterReport } from "../solver/gpu/device.js";
 import type { FluxMonitorResult, SolverResult } from "../solver/types.js";
 
 /**
@@ -32,6 +33,17 @@ function fluxSummary(monitors: FluxMonitorResult[]): Record<string, unknown> {
   );
 }
 
+/** A GPU adapter as reports show it (the job record; the health and metrics endpoints). */
+export function adapterReport(a: GpuAdapterReport): SolverAdapterReport {
+  return {
+    vendor: a.vendor,
+    architecture: a.architecture,
+    device: a.device,
+    description: a.description,
+    software: a.software,
+  };
+}
+
 export function solverReport(result: SolverResult): SolverReport {
   const r = result.report;
   return {
@@ -47,6 +59,7 @@ export function solverReport(result: SolverResult): SolverReport {
     wall_seconds: r.wallSeconds,
     mcells_per_second: r.mcellsPerSecond,
     kernel: r.kernel,
+    ...(r.adapter ? { adapter: adapterReport(r.adapter) } : {}),
     threads: r.threads,
     steps_per_sweep: r.stepsPerSweep,
     setup_seconds: r.setupSeconds,

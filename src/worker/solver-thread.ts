@@ -6,7 +6,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { ResultFileError, verifyResultFile, writeResultFile } from "../results/hdf5.js";
-import { runSimulation, SOLVER_VERSION } from "../solver/index.js";
+import { initSolverBackend, runSimulation, SOLVER_VERSION } from "../solver/index.js";
 import { SolverDivergenceError, type SimulationSpec } from "../solver/types.js";
 import { solverReport } from "./report.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
@@ -42,6 +42,8 @@ async function run(input: ThreadInput): Promise<void> {
   };
   try {
     const spec = JSON.parse(input.specJson) as SimulationSpec;
+    // Once per thread (cached): a GPU backend needs its adapter found before the run.
+    await initSolverBackend(input.backend);
     const result = await runSimulation(spec, {
       signal: abort.signal,
       threads: input.threads,

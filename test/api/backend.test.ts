@@ -1,11 +1,17 @@
 /**
  * EMSIM_SOLVER_BACKEND through the service: the configured backend runs the job (its report
- * names it), and submission applies that backend's own memory bound, not the wasm32 one.
+ * names it), and submission applies that backend's own memory bound, not the wasm32 one. With
+ * `webgpu` (on this machine Mesa's software adapter, which naming the backend allows) /health,
+ * /metrics, the job record and the result file name the backend and the adapter.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import h5wasm, { type Group } from "h5wasm/node";
 import { loadConfig } from "../../src/config.js";
-import { call, smallSimulation, startService, waitForStatus } from "../helpers/service.js";
+import { initSolverBackend } from "../../src/solver/backends.js";
+import { call, smallSimulation, startService, tempDir, waitForStatus } from "../helpers/service.js";
 
 /** A cube of `cells`³ grid cells (12 PML layers included) with 40 nm cells. */
 function cube(cells: number) {
@@ -23,7 +29,7 @@ test("EMSIM_SOLVER_BACKEND must name a backend", () => {
   assert.equal(loadConfig({ EMSIM_SOLVER_BACKEND: "reference" }).solverBackend, "reference");
   assert.throws(
     () => loadConfig({ EMSIM_SOLVER_BACKEND: "gpu" }),
-    /EMSIM_SOLVER_BACKEND must be one of auto, wasm, reference, got "gpu"/,
+    /EMSIM_SOLVER_BACKEND must be one of auto, wasm, webgpu, reference, got "gpu"/,
   );
 });
 
@@ -69,3 +75,76 @@ test("the reference backend runs the job and its bound, not wasm32's, applies", 
     await wasm.close();
   }
 });
+
+const gpu = await initSolverBackend("webgpu").then(
+  () => false as const,
+  (err: Error) => `no WebGPU adapter could be created: ${err.message}`,
+);
+
+test(
+  "webgpu: health, metrics, the job record and the result file name backend and adapter",
+  { skip: gpu },
+  async () => {
+    const svc = await startService({ rateLimitPerMinute: 0 }, { EMSIM_SOLVER_BACKEND: "webgpu" });
+    try {
+      const health = await call(svc.baseUrl, "GET", "/health");
+      assert.equal(health.status, 200, health.text);
+      const solver = health.body.solver as { backend: string; adapter: Record<string, unknown> };
+      assert.equal(solver.backend, "webgpu");
+      assert.equal(typeof solver.adapter.device, "string");
+      // No GPU on the test machines: the adapter is Mesa's, and says it is software.
+      assert.equal(solver.adapter.software, true);
+
+      const metrics = await call(svc.baseUrl, "GET", "/metrics");
+      assert.match(metrics.text, /emsim_machine_info\{[^}]*solver_backend="webgpu"\} 1/);
+      assert.match(metrics.text, /emsim_solver_adapter_info\{[^}]*software="true"\} 1/);
+
+      const key = await svc.newKey();
+      // The adapter's per-buffer bound refuses a grid at submission, naming the backend.
+      const side = (400 - 24) * 40e-9;
+      const big = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
+        key,
+        body: smallSimulation({
+          domain: { size: [side, side, side], resolution: 40e-9 },
+          structures: [],
+          monitors: [],
+          fdtd_settings: { time_steps: 100 },
+        }),
+      });
+      assert.equal(big.status, 422, big.text);
+      assert.match(big.text, /webgpu backend/);
+
+      const sub = await call(svc.baseUrl, "POST", "/v1/simulations", {
+        key,
+        body: smallSimulation({
+          fdtd_settings: { time_steps: 1200, check_every_n: 200, convergence_threshold: 1e-3 },
+        }),
+      });
+      assert.equal(sub.status, 202, sub.text);
+      const id = String(sub.body.job_id);
+      const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"]);
+      assert.equal(done.status, "COMPLETED", String(done.error_detail));
+      const report = done.solver_report as Record<string, unknown>;
+      assert.equal(report.kernel, "webgpu");
+      assert.deepEqual(report.adapter, solver.adapter);
+
+      const redirect = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/results`, { key });
+      const file = await fetch(redirect.headers.get("location")!);
+      const path = join(tempDir(), "result.h5");
+      writeFileSync(path, Buffer.from(await file.arrayBuffer()));
+      await h5wasm.ready;
+      const f = new h5wasm.File(path, "r");
+      try {
+        const attrs = (f.get("solver") as Group).attrs;
+        assert.equal(attrs.kernel!.value, "webgpu");
+        assert.equal(attrs.adapter_device!.value, solver.adapter.device);
+        assert.equal(attrs.adapter_description!.value, solver.adapter.description);
+        assert.equal(Number(attrs.adapter_software!.value), 1);
+      } finally {
+        f.close();
+      }
+    } finally {
+      await svc.close();
+    }
+  },
+);

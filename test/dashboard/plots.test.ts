@@ -116,6 +116,7 @@ before(async () => {
       wallSeconds: 0.1,
       mcellsPerSecond: 1,
       kernel: "reference",
+      adapter: null,
       threads: 1,
       setupSeconds: 0.05,
       steppingSeconds: 0.05,

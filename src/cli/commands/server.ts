@@ -45,6 +45,15 @@ export async function runServer(args: string[]): Promise<number> {
       .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
       .join("\n")}\n`,
   );
+  const { solver } = service;
+  process.stderr.write(
+    `solver backend: ${solver.backend}` +
+      (solver.adapter
+        ? ` on ${solver.adapter.device || "an unknown GPU"} (${solver.adapter.description})` +
+          (solver.adapter.software ? ", a software adapter: correct, not fast" : "")
+        : "") +
+      "\n",
+  );
   const address = await service.listen();
   process.stderr.write(`emsim listening on ${address} (API docs at ${config.baseUrl}/docs)\n`);
   const setupAddress = await dashboardSetupAddress(service.stores, config.baseUrl);

@@ -394,6 +394,7 @@ const REPORT_LABELS: Record<string, string> = {
   wall_seconds: "Solver time",
   mcells_per_second: "Speed",
   kernel: "Kernel",
+  adapter: "GPU adapter",
   threads: "Threads",
   notes: "Notes",
 };
@@ -406,6 +407,10 @@ function reportValue(key: string, value: unknown): string {
   if (key === "wall_seconds" && typeof value === "number") return formatDuration(value);
   if (key === "dt_seconds" && typeof value === "number") return `${value.toExponential(3)} s`;
   if (key === "grid" && Array.isArray(value)) return value.join(" × ");
+  if (key === "adapter" && typeof value === "object") {
+    const a = value as { device?: string; description?: string; software?: boolean };
+    return `${a.device || "unknown"}${a.description ? ` (${a.description})` : ""}${a.software ? ", software" : ""}`;
+  }
   if (key === "last_relative_change" && typeof value === "number") return value.toExponential(2);
   if (Array.isArray(value)) return value.length === 0 ? "—" : value.map(String).join("\n");
   if (typeof value === "number")

@@ -1,11 +1,15 @@
 import Type from "typebox";
+import { SolverAdapterSchema } from "../../../schema/responses.js";
 import { storeUnavailability } from "../../../store/errors.js";
 import type { App, RouteDeps } from "../../types.js";
 
 /** How long one write probe's answer stands, so that frequent health checks write rarely. */
 const PROBE_INTERVAL_MS = 1000;
 
-export function health(app: App, { stores, jobs: jobService, workerRunning }: RouteDeps): void {
+export function health(
+  app: App,
+  { stores, jobs: jobService, workerRunning, solver }: RouteDeps,
+): void {
   let probe: { at: number; writable: boolean } = { at: 0, writable: true };
   app.get(
     "/health",
@@ -26,6 +30,16 @@ export function health(app: App, { stores, jobs: jobService, workerRunning }: Ro
                 description: "running, stopped, or external (no embedded worker).",
               }),
               jobs: Type.Object({}, { additionalProperties: true, description: "Jobs by status." }),
+              solver: Type.Object(
+                {
+                  backend: Type.String({
+                    description:
+                      "The solver backend jobs run on (EMSIM_SOLVER_BACKEND, auto resolved): wasm, webgpu or reference.",
+                  }),
+                  adapter: Type.Union([SolverAdapterSchema, Type.Null()]),
+                },
+                { description: "What runs the simulations of this deployment." },
+              ),
             },
             { title: "Health", description: "The service and its database answer." },
           ),
@@ -72,7 +86,7 @@ export function health(app: App, { stores, jobs: jobService, workerRunning }: Ro
           error_code: "not_ready",
         });
       }
-      return { status: "ok", database: "ok", worker: workerState, jobs };
+      return { status: "ok", database: "ok", worker: workerState, jobs, solver };
     },
   );
 }

@@ -1,0 +1,360 @@
+/**
+ * The WebGPU backend against the reference backend, on whatever adapter `webgpu` finds: on
+ * machines without a GPU (CI) that is Mesa's llvmpipe through Dawn's OpenGL ES compatibility
+ * mode, which runs the same WGSL on the CPU (slowly: a few ms per step whatever the grid, so
+ * the grids and step counts here are small).
+ *
+ * The cases between them use every boundary kind, oblique (complex Bloch) incidence with the
+ * TFSF plane normal to x, y and z, a lossy slab through the absorber, a dispersive sphere (the
+ * ADE pass) and multi-wavelength monitors. The reference computes in float64 on float32
+ * storage, the GPU in float32 throughout, so they agree to float32 rounding accumulated over
+ * the run: within 1e-5 of the largest value compared, where a wrong sign, index, phase or
+ * coefficient anywhere gives differences of order 1 (fast/agreement.test.ts uses the same
+ * bound for the wasm backend). Then analytic checks on the GPU alone: a dielectric slab's
+ * reflectance and transmittance against Airy's formula and the Yee scheme's exact answer, and
+ * the Fresnel reflectance at 45° (Bloch-periodic complex fields) as oblique.test.ts runs it.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { initSolverBackend } from "../backends.js";
+import { withUserMaterials } from "../dispersion/user.js";
+import { runWithMaterials } from "../run.js";
+import { FdtdSimulation } from "../simulation.js";
+import {
+  abs2,
+  airySlabReflectance,
+  constantMaterials,
+  discreteSlabRT,
+  lineSpec,
+  phasor,
+  pointMonitor,
+  slab,
+} from "../testing/index.js";
+import type { Boundary, SimulationSpec, Vec3 } from "../types.js";
+import { fieldEnergy } from "../yee.js";
+import { describeAdapter } from "./device.js";
+
+const WAVELENGTH = 1e-6;
+const STEP = WAVELENGTH / 16;
+const TOLERANCE = 1e-5;
+
+// Found once: naming `webgpu` allows a software adapter (backends.ts).
+const found = await initSolverBackend("webgpu").then(
+  (backend) => ({ backend, reason: "" }),
+  (err: Error) => ({ backend: null, reason: err.message }),
+);
+const skip = found.backend ? false : `no WebGPU adapter could be created: ${found.reason}`;
+
+const materials = withUserMaterials(constantMaterials({ lossy: { re: 3, im: 0.2 } }), {
+  glass: {
+    permittivity: 2,
+    poles: [
+      { type: "lorentz", delta_eps: 1.5, omega0: 3.8e15, gamma: 1e14 },
+      { type: "drude", omega_p: 1.5e15, gamma: 1e14 },
+    ],
+  },
+});
+
+interface Case {
+  name: string;
+  boundaries: [Boundary, Boundary, Boundary];
+  direction: Vec3;
+  polarization: "te" | "tm";
+  /** Region of interest in cells. */
+  cells: Vec3;
+}
+
+const CASES: Case[] = [
+  {
+    name: "+z, pml on every face",
+    boundaries: ["pml", "pml", "pml"],
+    direction: [0, 0, 1],
+    polarization: "te",
+    cells: [8, 8, 20],
+  },
+  {
+    name: "−x, periodic y, pmc z",
+    boundaries: ["pml", "periodic", "pmc"],
+    direction: [-1, 0, 0],
+    polarization: "tm",
+    cells: [20, 7, 9],
+  },
+  {
+    name: "+y, pec x, periodic z",
+    boundaries: ["pec", "pml", "periodic"],
+    direction: [0, 1, 0],
+    polarization: "te",
+    cells: [9, 20, 8],
+  },
+  {
+    name: "oblique about z (Bloch along x and y)",
+    boundaries: ["periodic", "periodic", "pml"],
+    direction: [0.3, 0.2, 1],
+    polarization: "tm",
+    cells: [12, 9, 20],
+  },
+  {
+    name: "oblique about −x (Bloch along y and z)",
+    boundaries: ["pml", "periodic", "periodic"],
+    direction: [-1, 0.25, -0.2],
+    polarization: "te",
+    cells: [20, 8, 7],
+  },
+  {
+    name: "oblique about y (Bloch along x and z), pmc walls absent",
+    boundaries: ["periodic", "pml", "periodic"],
+    direction: [0.2, 1, 0.3],
+    polarization: "tm",
+    cells: [11, 20, 9],
+  },
+];
+
+function spec(c: Case, steps: number): SimulationSpec {
+  const size = c.cells.map((n) => n * STEP) as Vec3;
+  const a = c.direction.map(Math.abs).indexOf(Math.max(...c.direction.map(Math.abs)));
+  const along = (v: number, across: number): Vec3 => {
+    const out: Vec3 = [across, across, across];
+    out[a] = v;
+    return out;
+  };
+  const sign = Math.sign(c.direction[a]);
+  return {
+    solver: "fdtd",
+    domain: { size, resolution: STEP, boundary_conditions: c.boundaries, pml_layers: 6 },
+    source: {
+      source_type: "plane_wave",
+      wavelength: WAVELENGTH,
+      polarization: c.polarization,
+      direction: c.direction,
+      amplitude: 1,
+    },
+    structures: [
+      { type: "sphere", center: [0, 0, 0], radius: 3 * STEP, material: "glass" },
+      {
+        type: "box",
+        center: along(sign * 4 * STEP, 0),
+        size: along(2.5 * STEP, 10),
+        material: "lossy",
+      },
+    ],
+    monitors: [
+      {
+        name: "transmitted",
+        monitor_type: "field",
+        center: along(sign * 6 * STEP, 0),
+        size: along(0, 1),
+        components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
+        wavelengths: [0.95 * WAVELENGTH, WAVELENGTH, 1.1 * WAVELENGTH],
+      },
+      {
+        name: "reflected",
+        monitor_type: "field",
+        center: along(-sign * 7 * STEP, 0),
+        size: [0, 0, 0],
+        components: ["Ex", "Ey", "Ez"],
+      },
+    ],
+    fdtd_settings: {
+      time_steps: steps,
+      courant_factor: 0.99,
+      convergence_threshold: 0,
+      check_every_n: 100,
+    },
+  };
+}
+
+function maxAbs(a: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]));
+  return m;
+}
+
+function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  assert.equal(a.length, b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+}
+
+describe("webgpu backend agrees with the reference backend", { skip }, () => {
+  it("runs on the adapter it names", (t) => {
+    const adapter = found.backend!.adapter!;
+    t.diagnostic(`adapter: ${describeAdapter(adapter)} (Dawn ${adapter.dawnBackend})`);
+    assert.equal(found.backend!.name, "webgpu");
+  });
+
+  for (const c of CASES) {
+    it(`${c.name}: monitor phasors within ${TOLERANCE} relative`, async (t) => {
+      const s = spec(c, 400);
+      const ref = await runWithMaterials(s, materials, { backend: "reference" });
+      const gpu = await runWithMaterials(s, materials, { backend: "webgpu" });
+      assert.equal(gpu.report.kernel, "webgpu");
+      let worst = 0;
+      for (let m = 0; m < ref.monitors.length; m++) {
+        const entries = Object.entries(ref.monitors[m].data);
+        const scale = Math.max(...entries.map(([, data]) => maxAbs(data)));
+        assert.ok(scale > 0, `monitor ${ref.monitors[m].name} is all zero`);
+        for (const [comp, data] of entries) {
+          const other = gpu.monitors[m].data[comp as keyof (typeof ref.monitors)[0]["data"]];
+          assert.ok(other, `${comp} missing`);
+          worst = Math.max(worst, maxDiff(data, other) / scale);
+        }
+      }
+      t.diagnostic(`largest difference ${worst.toExponential(2)} of the monitor peak`);
+      assert.ok(worst < TOLERANCE, `${worst}`);
+    });
+  }
+
+  // Every stored value, ghosts included, both field sets; and the energy the GPU reduces
+  // against fieldEnergy over the GPU's own fields (float32 partial sums: 1e-5).
+  it("every field value and the energy after 120 steps, in steps of 1 and sweeps of 4", async (t) => {
+    const steps = 120;
+    for (const c of [CASES[0], CASES[1], CASES[3], CASES[5]]) {
+      const s = spec(c, steps);
+      const ref = new FdtdSimulation(s, materials, { backend: "reference", dftEvery: 4 });
+      await ref.prepare();
+      for (let n = 0; n < steps; n++) ref.step();
+      const sets = await ref.fields();
+      const gpu = new FdtdSimulation(s, materials, { backend: "webgpu", dftEvery: 4 });
+      await gpu.prepare();
+      assert.ok(gpu.model.ade && gpu.model.ade.count > 0, "the sphere's cells step the ADE pass");
+      try {
+        // Single steps for the first half, whole sweeps after: both paths encode alike.
+        while (gpu.stepIndex < steps / 2) gpu.step();
+        while (gpu.stepIndex < steps) gpu.step(steps);
+        const gpuSets = await gpu.fields();
+        assert.equal(gpuSets.length, sets.length);
+        let worst = 0;
+        for (let set = 0; set < sets.length; set++) {
+          for (let comp = 0; comp < 6; comp++) {
+            const scale = maxAbs(sets[set].c[comp]);
+            worst = Math.max(worst, maxDiff(sets[set].c[comp], gpuSets[set].c[comp]) / scale);
+          }
+        }
+        t.diagnostic(`${c.name}: largest field difference ${worst.toExponential(2)} of the peak`);
+        assert.ok(worst < 2 * TOLERANCE, `${c.name}: ${worst}`);
+        const eCpu = fieldEnergy(gpuSets, gpu.model.medium);
+        const eGpu = await gpu.energy();
+        assert.ok(Math.abs(eGpu / eCpu - 1) < 1e-5, `energy ${eGpu} vs ${eCpu}`);
+        const eRef = await ref.energy();
+        assert.ok(Math.abs(eGpu / eRef - 1) < 1e-4, `energy ${eGpu} vs reference ${eRef}`);
+      } finally {
+        gpu.dispose();
+      }
+    }
+  });
+
+  // Analytic: a slab of n = 2, 0.3 µm thick at λ = 1 µm, 20 cells per wavelength in the slab
+  // (as slab.test.ts runs on the default backend): R and T within 0.5 % of Airy, and within
+  // 1e-3 relative of the exact solution of the discretised equations.
+  it("dielectric slab on the GPU: R, T against Airy and the discrete Yee solution", async (t) => {
+    const n = 2;
+    const thickness = 0.3e-6;
+    const length = 3e-6;
+    const step = WAVELENGTH / (n * 20);
+    const glass = constantMaterials({ glass: n * n });
+    const s = lineSpec({
+      axis: 2,
+      wavelengthM: WAVELENGTH,
+      stepM: step,
+      lengthM: length,
+      structures: [slab(2, 0, thickness, "glass")],
+      monitors: [
+        pointMonitor("reflected", 2, -length / 2 + step / 2, ["Ey"]),
+        pointMonitor("transmitted", 2, length / 2 - step / 2, ["Ey"]),
+      ],
+      threshold: 1e-8,
+    });
+    const result = await runWithMaterials(s, glass, { backend: "webgpu" });
+    assert.equal(result.report.kernel, "webgpu");
+    assert.equal(result.report.converged, true);
+    const R = abs2(phasor(result.monitors[0].data.Ey));
+    const T = abs2(phasor(result.monitors[1].data.Ey));
+    const airyR = airySlabReflectance(n, thickness, WAVELENGTH);
+    const sim = new FdtdSimulation(s, glass, { backend: "reference" });
+    const { layout, medium } = sim.model;
+    const eps: number[] = [];
+    for (let k = 0; k <= layout.n[2]; k++) {
+      eps.push(medium.epsEff[medium.index[1][layout.index(0, 0, k)]]);
+    }
+    const discrete = discreteSlabRT(eps, step, 0.99 / Math.sqrt(3), WAVELENGTH);
+    t.diagnostic(
+      `R ${R.toFixed(5)} (Airy ${airyR.toFixed(5)}, discrete ${discrete.R.toFixed(5)}), ` +
+        `T ${T.toFixed(5)} (Airy ${(1 - airyR).toFixed(5)}, discrete ${discrete.T.toFixed(5)})`,
+    );
+    assert.ok(Math.abs(R - airyR) < 0.005, `R ${R} vs Airy ${airyR}`);
+    assert.ok(Math.abs(T - (1 - airyR)) < 0.005, `T ${T} vs Airy ${1 - airyR}`);
+    assert.ok(Math.abs(R / discrete.R - 1) < 1e-3, `R ${R} vs discrete ${discrete.R}`);
+    assert.ok(Math.abs(T / discrete.T - 1) < 1e-3, `T ${T} vs discrete ${discrete.T}`);
+  });
+
+  // Analytic, oblique: 45° te on a half-space of n = 2 at 60 cells per wavelength in it (as
+  // oblique.test.ts): R within 1 % of r_s² = ((cos θ − n cos θt)/(cos θ + n cos θt))².
+  it("Fresnel reflectance at 45° (Bloch-periodic fields) on the GPU", async (t) => {
+    const n = 2;
+    const length = 2e-6;
+    const step = WAVELENGTH / (n * 60);
+    const th = Math.PI / 4;
+    const s = lineSpec({
+      axis: 2,
+      wavelengthM: WAVELENGTH,
+      stepM: step,
+      lengthM: length,
+      polarization: "te",
+      direction: [Math.sin(th), 0, Math.cos(th)],
+      structures: [slab(2, 0, 10, "glass")],
+      monitors: [
+        pointMonitor("r", 2, -length / 2 + step / 2, ["Ex", "Ey", "Ez"]),
+        pointMonitor("t", 2, length / 4, ["Ex", "Ey", "Ez"]),
+      ],
+      threshold: 1e-7,
+      checkEvery: 500,
+    });
+    const result = await runWithMaterials(s, constantMaterials({ glass: n * n }), {
+      backend: "webgpu",
+    });
+    assert.equal(result.report.kernel, "webgpu");
+    assert.equal(result.report.converged, true);
+    const d = result.monitors[0].data;
+    const R = abs2(phasor(d.Ex)) + abs2(phasor(d.Ey)) + abs2(phasor(d.Ez));
+    const c = Math.cos(th);
+    const ct = Math.sqrt(1 - 0.5 / (n * n));
+    const fresnel = ((c - n * ct) / (c + n * ct)) ** 2;
+    t.diagnostic(`R ${R.toFixed(5)}, ${((R / fresnel - 1) * 100).toFixed(3)} % from Fresnel`);
+    assert.ok(Math.abs(R / fresnel - 1) < 0.01, `R ${R} vs Fresnel ${fresnel}`);
+  });
+
+  // The running DFT over a long run: 4000 float32 samples per phasor (a sample every step)
+  // against the reference's float64 sums, within 5e-6 of each phasor. Measured on llvmpipe the
+  // difference (8.5e-7) is the float32 fields' own, the same with the Kahan compensation
+  // switched off: what the compensation is worth over 10⁵ samples on a GPU is not measured.
+  it("monitor DFT over 4000 samples agrees with float64 sums", async (t) => {
+    const length = 3e-6;
+    const step = WAVELENGTH / 40;
+    const s = lineSpec({
+      axis: 2,
+      wavelengthM: WAVELENGTH,
+      stepM: step,
+      lengthM: length,
+      structures: [slab(2, 0, 0.3e-6, "glass")],
+      monitors: [
+        pointMonitor("reflected", 2, -length / 2 + step / 2, ["Ey"]),
+        pointMonitor("transmitted", 2, length / 2 - step / 2, ["Ey", "Hx"]),
+      ],
+      threshold: 0,
+      timeSteps: 4000,
+    });
+    const glass = constantMaterials({ glass: 4 });
+    const ref = await runWithMaterials(s, glass, { backend: "reference", dftEvery: 1 });
+    const gpu = await runWithMaterials(s, glass, { backend: "webgpu", dftEvery: 1 });
+    let worst = 0;
+    for (let m = 0; m < ref.monitors.length; m++) {
+      for (const [comp, data] of Object.entries(ref.monitors[m].data)) {
+        const other = gpu.monitors[m].data[comp as keyof (typeof ref.monitors)[0]["data"]]!;
+        worst = Math.max(worst, maxDiff(data, other) / maxAbs(data));
+      }
+    }
+    t.diagnostic(`largest relative difference ${worst.toExponential(2)}`);
+    assert.ok(worst < 5e-6, `${worst}`);
+  });
+});

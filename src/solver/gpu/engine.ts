@@ -1,0 +1,1043 @@
+/**
+ * The WebGPU backend (`webgpu`): the main grid's fields, CPML ψ, material indices and tables in
+ * GPU storage buffers, stepped by the WGSL compute shaders of shaders.ts in the reference
+ * backend's order (reference-backend.ts): per half step the bulk update and the CPML ψ pass of
+ * each field set, the TFSF terms, then the boundary ghost planes; after a step that the
+ * monitors sample, their running DFT.
+ *
+ * `advance` only encodes: steps go into one compute pass, and the pass is submitted when
+ * BATCH_STEPS steps have been encoded or when the driver reads something back (monitor sums,
+ * energy, fields), which are the only transfers from the GPU. Per step the CPU writes the
+ * auxiliary line's incident samples (and, when the monitors sample, e^{iωt} per wavelength
+ * computed in float64) into a step table; each step's dispatches find their row through a
+ * dynamic uniform offset, so a batch of steps needs one buffer write and one submit.
+ * `timing.kernelSeconds` is the CPU's encoding plus its waits for the GPU (at read-backs and
+ * `synchronize`): the GPU's own time shows only where the CPU waits for it.
+ *
+ * Dispersive cells (dispersion/ade.ts) get their ADE pass after the E half step's TFSF terms,
+ * one dispatch per E component and field set over the component's dispersive cells only, with
+ * the polarisation state (P, J per pole; Σh, E^n, E^{n−1} per cell) in float32 GPU buffers.
+ */
+import type {
+  BackendMemory,
+  GridSize,
+  SolverBackend,
+  Stepper,
+  StepperTiming,
+  SteppingProblem,
+} from "../backend.js";
+import { ghostCopies, type GhostCopy } from "../boundaries.js";
+import { ETA0 } from "../constants.js";
+import { allocateFieldSet, type FieldSet } from "../fields.js";
+import type { YeeLayout } from "../grid.js";
+import { INCIDENT_VALUES_PER_STEP, type TfsfTerm } from "../tfsf.js";
+import { describeAdapter, type GpuAdapterHandle, type GpuLimits } from "./device.js";
+import type { AdeTerms } from "../dispersion/ade.js";
+import {
+  adeShader,
+  ADE_PARAMS,
+  cpmlShader,
+  CPML_FLOAT_PARAMS,
+  CPML_PARAMS,
+  dftShader,
+  DFT_FLOAT_PARAMS,
+  DFT_PARAMS,
+  energyShader,
+  ENERGY_FLOAT_PARAMS,
+  ENERGY_PARAMS,
+  ENERGY_VALUES_PER_THREAD,
+  ghostShader,
+  GHOST_FLOAT_PARAMS,
+  GHOST_PARAMS,
+  packParams,
+  tfsfShader,
+  TFSF_PARAMS,
+  updateEShader,
+  updateHShader,
+  WORKGROUP_LINEAR,
+  WORKGROUP_X,
+  type ShaderGrid,
+  type TableOffsets,
+} from "./shaders.js";
+
+/**
+ * Steps encoded into one compute pass before it is submitted. A submit costs tens of µs of
+ * CPU; a step of a large grid takes milliseconds on a GPU, so 64 keeps the queue fed while the
+ * driver's checks (every 100 steps at most) bound how far the CPU runs ahead.
+ */
+export const BATCH_STEPS = 64;
+
+const STORAGE = 0x80; // GPUBufferUsage.STORAGE
+const COPY_SRC = 0x04;
+const COPY_DST = 0x08;
+const MAP_READ = 0x01;
+const UNIFORM = 0x40;
+const COMPUTE = 0x4; // GPUShaderStage.COMPUTE
+const MAP_MODE_READ = 0x1;
+
+type BindingKind = "storage" | "read-only-storage" | "uniform" | "dynamic-uniform";
+
+/** A dispatch as encoded: pipeline, bind groups, workgroup counts. */
+interface Dispatch {
+  pipeline: GPUComputePipeline;
+  group0: GPUBindGroup;
+  /** Group 1 (step row) for passes that read the step table. */
+  stepGroup?: GPUBindGroup;
+  size: [number, number, number];
+}
+
+/** The backend's buffers' bound: the largest one storage binding may be, in bytes. */
+export function gpuBindingLimit(limits: GpuLimits): number {
+  return Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize);
+}
+
+/** Bytes of the largest storage buffer a grid needs (the bound that applies per buffer). */
+export function gpuLargestBuffer(grid: GridSize): number {
+  const { layout } = grid;
+  const indexBytes = 3 * 4 * indexWords(layout);
+  const fieldBytes = 4 * layout.paddedCells;
+  let psiBytes = 0;
+  for (let a = 0; a < 3; a++) {
+    const cross = layout.paddedCells / layout.padded[a];
+    for (const layers of [grid.pml[a].lo, grid.pml[a].hi]) {
+      if (layers > 0) psiBytes = Math.max(psiBytes, 16 * cross * (layers + 1));
+    }
+  }
+  return Math.max(indexBytes, fieldBytes, psiBytes);
+}
+
+/** 32-bit words per E component in the packed 16-bit material-index buffer. */
+function indexWords(layout: YeeLayout): number {
+  return Math.ceil(layout.paddedCells / 2);
+}
+
+/** Workgroup counts for `threads` threads of WORKGROUP_LINEAR, folded into 2-D when many. */
+function linearSize(threads: number, maxPerDim: number, perGroup = WORKGROUP_LINEAR) {
+  const groups = Math.max(1, Math.ceil(threads / perGroup));
+  if (groups <= maxPerDim) return [groups, 1, 1] as [number, number, number];
+  return [maxPerDim, Math.ceil(groups / maxPerDim), 1] as [number, number, number];
+}
+
+/** The tables buffer (f32) and its offsets (shaders.ts TableOffsets). */
+function buildTables(problem: SteppingProblem): { data: Float32Array; offsets: TableOffsets } {
+  const { kernelGrid: kg, profiles, medium } = problem;
+  const parts: ArrayLike<number>[] = [];
+  let at = 0;
+  const push = (values: ArrayLike<number>) => {
+    const start = at;
+    parts.push(values);
+    at += values.length;
+    return start;
+  };
+  const ch = kg.hCoefficient;
+  const invStep = 1 / kg.stepM;
+  const axes = [0, 1, 2] as const;
+  const triple = (f: (a: number) => ArrayLike<number>) =>
+    axes.map((a) => push(f(a))) as [number, number, number];
+  const chHalf = triple((a) => kg.invStepHalf[a].map((v) => ch * v));
+  const invNode = triple((a) => kg.invStepNode[a]);
+  const ca = push(medium.ca);
+  const cb = push(medium.cb);
+  const eps = push(medium.epsEff);
+  const bNode = triple((a) => profiles[a].bNode);
+  const ctNode = triple((a) => profiles[a].cNode.map((c) => c * invStep));
+  const bHalf = triple((a) => profiles[a].bHalf);
+  const ctHalf = triple((a) => profiles[a].cHalf.map((c) => c * invStep));
+  const data = new Float32Array(at);
+  let o = 0;
+  for (const p of parts) {
+    data.set(p, o);
+    o += p.length;
+  }
+  return {
+    data,
+    offsets: { chHalf, invNode, ca, cb, eps, bNode, ctNode, bHalf, ctHalf, length: at },
+  };
+}
+
+/** The three E components' 16-bit material indices, two to a word, one component after another. */
+function packIndices(problem: SteppingProblem): Uint32Array {
+  const words = indexWords(problem.layout);
+  const out = new Uint32Array(3 * words);
+  const halves = new Uint16Array(out.buffer);
+  for (let c = 0; c < 3; c++) halves.set(problem.medium.index[c], 2 * c * words);
+  return out;
+}
+
+/** The monitors' streams flattened: where each one's indices, sums and e^{iωt} values sit. */
+interface StreamPlan {
+  monitor: number;
+  comp: number;
+  points: number;
+  wavelengths: number;
+  omegas: Float64Array;
+  offsets: Int32Array;
+  /** Offsets in the base-index buffer (u32), the sums buffer (f32), a step row's trig block. */
+  base: number;
+  sums: number;
+  trig: number;
+}
+
+class GpuStepper implements Stepper {
+  readonly threads = 1;
+  readonly stepsPerSweep: number;
+  readonly timing: StepperTiming = {
+    compileSeconds: 0,
+    threadStartSeconds: 0,
+    kernelSeconds: 0,
+    monitorSeconds: 0,
+  };
+  private readonly device: GPUDevice;
+  private readonly problem: SteppingProblem;
+  private readonly layout: YeeLayout;
+  private readonly sets: number;
+  /** [set][component] */
+  private readonly fieldBuffers: GPUBuffer[][];
+  private readonly indexBuffer: GPUBuffer;
+  private readonly tableBuffer: GPUBuffer;
+  private readonly stepTable: GPUBuffer;
+  private readonly stepRows: Float32Array;
+  private readonly trigPerRow: number;
+  private readonly streams: StreamPlan[];
+  private readonly sumsBuffer: GPUBuffer | null;
+  private readonly sumsLength: number;
+  private readonly hPasses: Dispatch[] = [];
+  private readonly ePasses: Dispatch[] = [];
+  private readonly dftPasses: Dispatch[] = [];
+  private readonly energyPasses: Dispatch[] = [];
+  private readonly energyPartials: GPUBuffer;
+  private readonly energyCount: number;
+  private readonly maxPerDim: number;
+  private encoder: GPUCommandEncoder | null = null;
+  private pass: GPUComputePassEncoder | null = null;
+  /** Step rows of the open batch used so far. */
+  private slot = 0;
+  private failure: Error | null = null;
+  private disposed = false;
+
+  private constructor(device: GPUDevice, problem: SteppingProblem, limits: GpuLimits) {
+    this.device = device;
+    this.problem = problem;
+    this.layout = problem.layout;
+    this.sets = problem.complex ? 2 : 1;
+    this.maxPerDim = device.limits.maxComputeWorkgroupsPerDimension;
+    this.stepsPerSweep = [4, 2].find((d) => problem.alignSteps % d === 0) ?? 1;
+    device.addEventListener("uncapturederror", (event) => {
+      const err = (event as GPUUncapturedErrorEvent).error;
+      this.failure ??= new Error(`webgpu: ${err.message}`);
+    });
+    void device.lost.then((info) => {
+      if (!this.disposed) this.failure ??= new Error(`webgpu device lost: ${info.message}`);
+    });
+
+    const layout = this.layout;
+    const fieldBytes = 4 * layout.paddedCells;
+    this.fieldBuffers = Array.from({ length: this.sets }, () =>
+      Array.from({ length: 6 }, () => this.buffer(fieldBytes, STORAGE | COPY_SRC | COPY_DST)),
+    );
+    this.indexBuffer = this.upload(packIndices(problem), STORAGE);
+    const tables = buildTables(problem);
+    this.tableBuffer = this.upload(tables.data, STORAGE);
+    const shaderGrid: ShaderGrid = {
+      layout,
+      tables: tables.offsets,
+      indexWords: indexWords(layout),
+    };
+
+    // Monitors: one plan per stream, in the order monitorSums returns them.
+    this.streams = [];
+    let baseAt = 0;
+    let sumsAt = 0;
+    let trigAt = 0;
+    problem.monitors.forEach((m, monitor) => {
+      for (const st of m.streams) {
+        const points = st.base.length;
+        const wavelengths = m.omegas.length;
+        this.streams.push({
+          monitor,
+          comp: st.comp,
+          points,
+          wavelengths,
+          omegas: m.omegas,
+          offsets: st.offsets,
+          base: baseAt,
+          sums: sumsAt,
+          trig: trigAt,
+        });
+        baseAt += points;
+        // Running sums (re, im per wavelength and point), then their Kahan compensations.
+        sumsAt += 4 * wavelengths * points;
+        trigAt += 2 * wavelengths;
+      }
+    });
+    this.trigPerRow = trigAt;
+    this.sumsLength = sumsAt;
+    const rowWords = INCIDENT_VALUES_PER_STEP + this.trigPerRow;
+    this.stepRows = new Float32Array(BATCH_STEPS * rowWords);
+    this.stepTable = this.buffer(4 * this.stepRows.length, STORAGE | COPY_DST);
+    const align = this.slotAlign;
+    const slots = new Uint32Array((BATCH_STEPS * align) / 4);
+    for (let l = 0; l < BATCH_STEPS; l++) {
+      slots[(l * align) / 4] = INCIDENT_VALUES_PER_STEP * l;
+      slots[(l * align) / 4 + 1] = BATCH_STEPS * INCIDENT_VALUES_PER_STEP + this.trigPerRow * l;
+    }
+    const slotBuffer = this.upload(slots, UNIFORM);
+
+    const complex = this.sets > 1;
+    const stepLayout = this.bindLayout([
+      [0, "dynamic-uniform"],
+      [1, "read-only-storage"],
+    ]);
+    const stepGroup = (l: GPUBindGroupLayout) =>
+      device.createBindGroup({
+        layout: l,
+        entries: [
+          { binding: 0, resource: { buffer: slotBuffer, offset: 0, size: 16 } },
+          { binding: 1, resource: { buffer: this.stepTable } },
+        ],
+      });
+
+    // Bulk updates.
+    const bulkSize: [number, number, number] = [
+      Math.ceil((layout.n[2] + 1) / WORKGROUP_X),
+      layout.n[1] + 1,
+      layout.n[0] + 1,
+    ];
+    const hLayout = this.bindLayout([
+      [0, "read-only-storage"],
+      [1, "read-only-storage"],
+      [2, "read-only-storage"],
+      [3, "storage"],
+      [4, "storage"],
+      [5, "storage"],
+      [6, "read-only-storage"],
+    ]);
+    const eLayout = this.bindLayout([
+      [0, "storage"],
+      [1, "storage"],
+      [2, "storage"],
+      [3, "read-only-storage"],
+      [4, "read-only-storage"],
+      [5, "read-only-storage"],
+      [6, "read-only-storage"],
+      [7, "read-only-storage"],
+    ]);
+    const updateH = this.pipeline("updateH", updateHShader(shaderGrid), [hLayout]);
+    const updateE = this.pipeline("updateE", updateEShader(shaderGrid), [eLayout]);
+    const cpmlLayout = this.bindLayout([
+      [0, "storage"],
+      [1, "storage"],
+      [2, "read-only-storage"],
+      [3, "read-only-storage"],
+      [4, "storage"],
+      [5, "read-only-storage"],
+      [6, "read-only-storage"],
+      [7, "uniform"],
+    ]);
+    const cpml = this.pipeline("cpml", cpmlShader(shaderGrid), [cpmlLayout]);
+
+    const fieldLayout = (writable: boolean, extra: [number, BindingKind][]) =>
+      this.bindLayout([
+        [0, writable ? "storage" : "read-only-storage"],
+        ...(complex
+          ? [[1, writable ? "storage" : "read-only-storage"] as [number, BindingKind]]
+          : []),
+        ...extra,
+      ]);
+    const ghostLayout = fieldLayout(true, [[2, "uniform"]]);
+    const ghost = this.pipeline("ghost", ghostShader(complex), [ghostLayout]);
+    const tfsfLayout = fieldLayout(true, [
+      [2, "read-only-storage"],
+      [3, "uniform"],
+    ]);
+    const tfsf = this.pipeline("tfsf", tfsfShader(shaderGrid, complex), [tfsfLayout, stepLayout]);
+    const tfsfStep = stepGroup(stepLayout);
+
+    const fieldEntries = (comp: number): GPUBindGroupEntry[] =>
+      this.fieldBuffers.map((set, s) => ({ binding: s, resource: { buffer: set[comp] } }));
+
+    for (const kind of ["H", "E"] as const) {
+      const passes = kind === "H" ? this.hPasses : this.ePasses;
+      for (let s = 0; s < this.sets; s++) {
+        const f = this.fieldBuffers[s];
+        const entries: GPUBindGroupEntry[] = f.map((buffer, c) => ({
+          binding: c,
+          resource: { buffer },
+        }));
+        entries.push({ binding: 6, resource: { buffer: this.tableBuffer } });
+        if (kind === "E") entries.push({ binding: 7, resource: { buffer: this.indexBuffer } });
+        passes.push({
+          pipeline: kind === "H" ? updateH : updateE,
+          group0: device.createBindGroup({ layout: kind === "H" ? hLayout : eLayout, entries }),
+          size: bulkSize,
+        });
+        for (const slab of this.cpmlSlabs()) {
+          passes.push(this.cpmlPass(kind, s, slab, cpml, cpmlLayout, tables.offsets));
+        }
+      }
+      // TFSF terms.
+      if (problem.tfsf) {
+        const terms = kind === "H" ? problem.tfsf.h : problem.tfsf.e;
+        for (const term of terms) {
+          passes.push(
+            this.tfsfPass(term, problem.tfsf.axis, tfsf, tfsfLayout, tfsfStep, fieldEntries),
+          );
+        }
+      }
+      if (kind === "E" && problem.ade) passes.push(...this.adePasses(problem.ade, limits));
+      // Ghost planes: copies along y, then z (within each x-plane), then whole x-planes.
+      const copies = ghostCopies(layout.boundaries, layout.n, problem.blochPhase);
+      const list = kind === "H" ? copies.h : copies.e;
+      for (const axis of [1, 2, 0]) {
+        for (const copy of list) {
+          if (copy.axis !== axis) continue;
+          passes.push(this.ghostPass(copy, ghost, ghostLayout, fieldEntries));
+        }
+      }
+    }
+
+    // Monitors' DFT.
+    this.sumsBuffer = null;
+    if (this.streams.length > 0) {
+      const base = new Uint32Array(baseAt);
+      let at = 0;
+      for (const m of problem.monitors) {
+        for (const st of m.streams) {
+          base.set(st.base, at);
+          at += st.base.length;
+        }
+      }
+      const baseBuffer = this.upload(base, STORAGE);
+      this.sumsBuffer = this.buffer(4 * this.sumsLength, STORAGE | COPY_SRC | COPY_DST);
+      const dftLayout = fieldLayout(false, [
+        [2, "read-only-storage"],
+        [3, "storage"],
+        [4, "uniform"],
+      ]);
+      const dft = this.pipeline("dft", dftShader(complex), [dftLayout, stepLayout]);
+      const dftStep = stepGroup(stepLayout);
+      for (const st of this.streams) {
+        const params = this.upload(
+          packParams(DFT_PARAMS, DFT_FLOAT_PARAMS, {
+            points: st.points,
+            wavelengths: st.wavelengths,
+            offsets: st.offsets.length,
+            base: st.base,
+            o0: st.offsets[0],
+            o1: st.offsets[1] ?? 0,
+            o2: st.offsets[2] ?? 0,
+            o3: st.offsets[3] ?? 0,
+            sums: st.sums,
+            trig: st.trig,
+            weight: 1 / st.offsets.length,
+          }),
+          UNIFORM,
+        );
+        this.dftPasses.push({
+          pipeline: dft,
+          group0: device.createBindGroup({
+            layout: dftLayout,
+            entries: [
+              ...fieldEntries(st.comp),
+              { binding: 2, resource: { buffer: baseBuffer } },
+              { binding: 3, resource: { buffer: this.sumsBuffer } },
+              { binding: 4, resource: { buffer: params } },
+            ],
+          }),
+          stepGroup: dftStep,
+          size: linearSize(st.points, this.maxPerDim),
+        });
+      }
+    }
+
+    // Energy: one reduction per component and set.
+    const energyLayout = this.bindLayout([
+      [0, "read-only-storage"],
+      [1, "read-only-storage"],
+      [2, "read-only-storage"],
+      [3, "storage"],
+      [4, "uniform"],
+    ]);
+    const energy = this.pipeline("energy", energyShader(shaderGrid), [energyLayout]);
+    const perValue = WORKGROUP_LINEAR * ENERGY_VALUES_PER_THREAD;
+    const groups = Math.ceil(layout.paddedCells / perValue);
+    this.energyCount = groups * 6 * this.sets;
+    this.energyPartials = this.buffer(4 * this.energyCount, STORAGE | COPY_SRC);
+    let out = 0;
+    for (let s = 0; s < this.sets; s++) {
+      for (let c = 0; c < 6; c++) {
+        const params = this.upload(
+          packParams(ENERGY_PARAMS, ENERGY_FLOAT_PARAMS, {
+            count: layout.paddedCells,
+            comp: c,
+            out,
+            useIndex: c < 3 ? 1 : 0,
+            weight: ETA0 * ETA0,
+          }),
+          UNIFORM,
+        );
+        out += groups;
+        this.energyPasses.push({
+          pipeline: energy,
+          group0: device.createBindGroup({
+            layout: energyLayout,
+            entries: [
+              { binding: 0, resource: { buffer: this.fieldBuffers[s][c] } },
+              { binding: 1, resource: { buffer: this.indexBuffer } },
+              { binding: 2, resource: { buffer: this.tableBuffer } },
+              { binding: 3, resource: { buffer: this.energyPartials } },
+              { binding: 4, resource: { buffer: params } },
+            ],
+          }),
+          size: linearSize(groups, this.maxPerDim, 1),
+        });
+      }
+    }
+  }
+
+  /** Opens a device on the adapter, uploads the grid and compiles the shaders. */
+  static async create(handle: GpuAdapterHandle, problem: SteppingProblem): Promise<GpuStepper> {
+    const start = performance.now();
+    const device = await handle.openDevice();
+    device.pushErrorScope("validation");
+    device.pushErrorScope("out-of-memory");
+    let stepper: GpuStepper;
+    try {
+      stepper = new GpuStepper(device, problem, handle.limits);
+    } catch (err) {
+      device.destroy();
+      throw err;
+    }
+    const oom = await device.popErrorScope();
+    const invalid = await device.popErrorScope();
+    if (oom || invalid) {
+      device.destroy();
+      throw new Error(
+        `webgpu set-up failed on ${describeAdapter(handle.report)}: ${(oom ?? invalid)!.message}`,
+      );
+    }
+    await device.queue.onSubmittedWorkDone();
+    stepper.timing.compileSeconds = (performance.now() - start) / 1000;
+    return stepper;
+  }
+
+  advance(n: number, count: number, incident: Float64Array): void {
+    this.check();
+    const start = performance.now();
+    for (let l = 0; l < count; l++) {
+      if (this.slot === BATCH_STEPS) this.flush();
+      const pass = this.openPass();
+      const row = this.slot;
+      this.stepRows.set(
+        incident.subarray(INCIDENT_VALUES_PER_STEP * l, INCIDENT_VALUES_PER_STEP * (l + 1)),
+        INCIDENT_VALUES_PER_STEP * row,
+      );
+      this.encode(pass, this.hPasses, row);
+      this.encode(pass, this.ePasses, row);
+      const m = n + l + 1;
+      if (m % this.problem.dftEvery === 0 && this.dftPasses.length > 0) {
+        this.writeTrig(row, m);
+        this.encode(pass, this.dftPasses, row);
+      }
+      this.slot++;
+    }
+    this.timing.kernelSeconds += (performance.now() - start) / 1000;
+  }
+
+  async synchronize(): Promise<void> {
+    const start = performance.now();
+    this.flush();
+    await this.device.queue.onSubmittedWorkDone();
+    this.check();
+    this.timing.kernelSeconds += (performance.now() - start) / 1000;
+  }
+
+  async energy(): Promise<number> {
+    const start = performance.now();
+    this.flush();
+    const encoder = this.device.createCommandEncoder();
+    const pass = encoder.beginComputePass();
+    this.encode(pass, this.energyPasses, 0);
+    pass.end();
+    const partials = await this.readBack(encoder, this.energyPartials, 4 * this.energyCount);
+    const values = new Float32Array(partials);
+    let sum = 0;
+    for (let i = 0; i < values.length; i++) sum += values[i];
+    this.timing.kernelSeconds += (performance.now() - start) / 1000;
+    return sum;
+  }
+
+  async monitorSums(): Promise<Float64Array[][]> {
+    const start = performance.now();
+    this.flush();
+    const out: Float64Array[][] = this.problem.monitors.map(() => []);
+    if (this.sumsBuffer) {
+      const encoder = this.device.createCommandEncoder();
+      const raw = new Float32Array(
+        await this.readBack(encoder, this.sumsBuffer, 4 * this.sumsLength),
+      );
+      for (const st of this.streams) {
+        const len = 2 * st.wavelengths * st.points;
+        const sums = new Float64Array(len);
+        // Kahan: the true sum is the running sum less its compensation.
+        for (let o = 0; o < len; o++) sums[o] = raw[st.sums + o] - raw[st.sums + len + o];
+        out[st.monitor].push(sums);
+      }
+    }
+    this.timing.monitorSeconds += (performance.now() - start) / 1000;
+    return out;
+  }
+
+  async fields(): Promise<FieldSet[]> {
+    this.flush();
+    const bytes = 4 * this.layout.paddedCells;
+    const result: FieldSet[] = [];
+    for (const set of this.fieldBuffers) {
+      const fs = allocateFieldSet(this.layout);
+      for (let c = 0; c < 6; c++) {
+        const data = await this.readBack(this.device.createCommandEncoder(), set[c], bytes);
+        fs.c[c].set(new Float32Array(data));
+      }
+      result.push(fs);
+    }
+    return result;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.pass = null;
+    this.encoder = null;
+    this.device.destroy();
+  }
+
+  private check(): void {
+    if (this.disposed) throw new Error("the webgpu stepper was disposed");
+    if (this.failure) throw this.failure;
+  }
+
+  private openPass(): GPUComputePassEncoder {
+    if (!this.pass) {
+      this.encoder = this.device.createCommandEncoder();
+      this.pass = this.encoder.beginComputePass();
+    }
+    return this.pass;
+  }
+
+  /** Ends the open pass, writes the batch's step rows and submits it. */
+  private flush(): void {
+    this.check();
+    if (!this.pass || !this.encoder) return;
+    this.pass.end();
+    const rows = this.slot;
+    const q = this.device.queue;
+    const incidentWords = INCIDENT_VALUES_PER_STEP * rows;
+    q.writeBuffer(this.stepTable, 0, this.stepRows, 0, incidentWords);
+    if (this.trigPerRow > 0) {
+      const trig0 = BATCH_STEPS * INCIDENT_VALUES_PER_STEP;
+      q.writeBuffer(this.stepTable, 4 * trig0, this.stepRows, trig0, this.trigPerRow * rows);
+    }
+    q.submit([this.encoder.finish()]);
+    this.pass = null;
+    this.encoder = null;
+    this.slot = 0;
+  }
+
+  private encode(pass: GPUComputePassEncoder, list: readonly Dispatch[], row: number): void {
+    const align = this.slotAlign;
+    for (const d of list) {
+      pass.setPipeline(d.pipeline);
+      pass.setBindGroup(0, d.group0);
+      if (d.stepGroup) pass.setBindGroup(1, d.stepGroup, [row * align]);
+      pass.dispatchWorkgroups(d.size[0], d.size[1], d.size[2]);
+    }
+  }
+
+  private get slotAlign(): number {
+    return Math.max(16, this.device.limits.minUniformBufferOffsetAlignment);
+  }
+
+  /** e^{iωt}·dftEvery per stream and wavelength for the sample after step m (monitors.ts). */
+  private writeTrig(row: number, m: number): void {
+    const { dftEvery, plan } = this.problem;
+    const dt = plan.dtSeconds;
+    const tE = m * dt;
+    const tH = (m - 0.5) * dt;
+    const at = BATCH_STEPS * INCIDENT_VALUES_PER_STEP + this.trigPerRow * row;
+    for (const st of this.streams) {
+      const t = st.comp < 3 ? tE : tH;
+      for (let w = 0; w < st.wavelengths; w++) {
+        this.stepRows[at + st.trig + 2 * w] = dftEvery * Math.cos(st.omegas[w] * t);
+        this.stepRows[at + st.trig + 2 * w + 1] = dftEvery * Math.sin(st.omegas[w] * t);
+      }
+    }
+  }
+
+  /** Copies `bytes` of `source` to a mappable buffer after `encoder`'s work, and reads it. */
+  private async readBack(
+    encoder: GPUCommandEncoder,
+    source: GPUBuffer,
+    bytes: number,
+  ): Promise<ArrayBuffer> {
+    const staging = this.device.createBuffer({ size: bytes, usage: MAP_READ | COPY_DST });
+    encoder.copyBufferToBuffer(source, 0, staging, 0, bytes);
+    this.device.queue.submit([encoder.finish()]);
+    try {
+      await staging.mapAsync(MAP_MODE_READ);
+      this.check();
+      return staging.getMappedRange().slice(0);
+    } finally {
+      if (staging.mapState === "mapped") staging.unmap();
+      staging.destroy();
+    }
+  }
+
+  private buffer(bytes: number, usage: number): GPUBuffer {
+    return this.device.createBuffer({ size: Math.max(16, Math.ceil(bytes / 4) * 4), usage });
+  }
+
+  private upload(data: ArrayBufferView | ArrayBuffer, usage: number): GPUBuffer {
+    const bytes = data instanceof ArrayBuffer ? data.byteLength : data.byteLength;
+    const buffer = this.buffer(bytes, usage | COPY_DST);
+    const view =
+      data instanceof ArrayBuffer
+        ? new Uint8Array(data)
+        : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    this.device.queue.writeBuffer(buffer, 0, view);
+    return buffer;
+  }
+
+  private bindLayout(entries: [number, BindingKind][]): GPUBindGroupLayout {
+    return this.device.createBindGroupLayout({
+      entries: entries.map(([binding, kind]) => ({
+        binding,
+        visibility: COMPUTE,
+        buffer:
+          kind === "dynamic-uniform" ? { type: "uniform", hasDynamicOffset: true } : { type: kind },
+      })),
+    });
+  }
+
+  private pipeline(label: string, code: string, layouts: GPUBindGroupLayout[]): GPUComputePipeline {
+    const module = this.device.createShaderModule({ label, code });
+    return this.device.createComputePipeline({
+      label,
+      layout: this.device.createPipelineLayout({ bindGroupLayouts: layouts }),
+      compute: { module, entryPoint: "main" },
+    });
+  }
+
+  /** The absorber slabs (cpml.ts createCpmlSlabs): axis, node range, local strides. */
+  private cpmlSlabs(): { axis: number; a0: number; a1: number; strides: number[]; size: number }[] {
+    const { plan } = this.problem;
+    const padded = this.layout.padded;
+    const slabs = [];
+    for (let a = 0; a < 3; a++) {
+      const ax = plan.axes[a];
+      const faces: [number, number][] = [];
+      if (ax.pmlLo > 0) faces.push([0, ax.pmlLo]);
+      if (ax.pmlHi > 0) faces.push([ax.cells - ax.pmlHi, ax.cells]);
+      for (const [a0, a1] of faces) {
+        const dims = [padded[0], padded[1], padded[2]];
+        dims[a] = a1 - a0 + 1;
+        slabs.push({
+          axis: a,
+          a0,
+          a1,
+          strides: [dims[1] * dims[2], dims[2], 1],
+          size: dims[0] * dims[1] * dims[2],
+        });
+      }
+    }
+    return slabs;
+  }
+
+  private readonly psiBuffers = new Map<string, GPUBuffer>();
+
+  /** One CPML slab pass of `kind` on field set `set` (cpml.ts applyCpml). */
+  private cpmlPass(
+    kind: "E" | "H",
+    set: number,
+    slab: { axis: number; a0: number; a1: number; strides: number[]; size: number },
+    pipeline: GPUComputePipeline,
+    bindLayout: GPUBindGroupLayout,
+    t: TableOffsets,
+  ): Dispatch {
+    const layout = this.layout;
+    const a = slab.axis;
+    const key = `${set} ${a} ${slab.a0}`;
+    let psi = this.psiBuffers.get(key);
+    if (!psi) {
+      psi = this.buffer(16 * slab.size, STORAGE);
+      this.psiBuffers.set(key, psi);
+    }
+    const isE = kind === "E";
+    const f = (a + 2) % 3;
+    const s = (a + 1) % 3;
+    const target = (c: number) => (isE ? c : 3 + c);
+    const source = (c: number) => (isE ? 3 + c : c);
+    const lo = [0, 0, 0];
+    const hi = [layout.n[0], layout.n[1], layout.n[2]];
+    lo[a] = slab.a0;
+    hi[a] = slab.a1;
+    const range = (comp: number) => {
+      const l = [0, 1, 2].map((x) => layout.lo[comp * 3 + x]);
+      const h = [0, 1, 2].map((x) => layout.hi[comp * 3 + x]);
+      l[a] = Math.max(l[a], slab.a0);
+      h[a] = Math.min(h[a], slab.a1);
+      return { l, h };
+    };
+    const r0 = range(target(f));
+    const r1 = range(target(s));
+    const params = packParams(CPML_PARAMS, CPML_FLOAT_PARAMS, {
+      boxLoI: lo[0],
+      boxLoJ: lo[1],
+      boxLoK: lo[2],
+      boxNI: hi[0] - lo[0] + 1,
+      boxNJ: hi[1] - lo[1] + 1,
+      boxNK: hi[2] - lo[2] + 1,
+      axis: a,
+      a0: slab.a0,
+      slabSX: slab.strides[0],
+      slabSY: slab.strides[1],
+      diffStride: layout.strides[a],
+      isE: isE ? 1 : 0,
+      bOff: isE ? t.bNode[a] : t.bHalf[a],
+      ctOff: isE ? t.ctNode[a] : t.ctHalf[a],
+      psiStride: slab.size,
+      psiBase: isE ? 0 : 2 * slab.size,
+      scale: isE ? 1 : -this.problem.kernelGrid.hCoefficient,
+      lo0I: r0.l[0],
+      lo0J: r0.l[1],
+      lo0K: r0.l[2],
+      hi0I: r0.h[0],
+      hi0J: r0.h[1],
+      hi0K: r0.h[2],
+      lo1I: r1.l[0],
+      lo1J: r1.l[1],
+      lo1K: r1.l[2],
+      hi1I: r1.h[0],
+      hi1J: r1.h[1],
+      hi1K: r1.h[2],
+      comp0: f,
+      comp1: s,
+    });
+    const fields = this.fieldBuffers[set];
+    const group0 = this.device.createBindGroup({
+      layout: bindLayout,
+      entries: [
+        { binding: 0, resource: { buffer: fields[target(f)] } },
+        { binding: 1, resource: { buffer: fields[target(s)] } },
+        { binding: 2, resource: { buffer: fields[source(s)] } },
+        { binding: 3, resource: { buffer: fields[source(f)] } },
+        { binding: 4, resource: { buffer: psi } },
+        { binding: 5, resource: { buffer: this.tableBuffer } },
+        { binding: 6, resource: { buffer: this.indexBuffer } },
+        { binding: 7, resource: { buffer: this.upload(params, UNIFORM) } },
+      ],
+    });
+    const threads = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
+    return { pipeline, group0, size: linearSize(threads, this.maxPerDim) };
+  }
+
+  /** One TFSF term over its plane (tfsf.ts), both field sets in Bloch runs. */
+  private tfsfPass(
+    term: TfsfTerm,
+    axis: number,
+    pipeline: GPUComputePipeline,
+    bindLayout: GPUBindGroupLayout,
+    stepGroup: GPUBindGroup,
+    fieldEntries: (comp: number) => GPUBindGroupEntry[],
+  ): Dispatch {
+    const layout = this.layout;
+    const u = (axis + 1) % 3;
+    const v = (axis + 2) % 3;
+    const weights = new Float32Array(term.wRe.length + term.wIm.length);
+    weights.set(term.wRe, 0);
+    weights.set(term.wIm, term.wRe.length);
+    const c = term.comp;
+    const lo = (x: number) => layout.lo[c * 3 + x];
+    const hi = (x: number) => layout.hi[c * 3 + x];
+    const params = packParams(TFSF_PARAMS, new Set(), {
+      axis,
+      plane: term.plane,
+      slot: term.slot,
+      nv2: layout.n[v] + 2,
+      loU: lo(u),
+      hiU: hi(u),
+      loV: lo(v),
+      hiV: hi(v),
+      wIm: term.wRe.length,
+    });
+    const group0 = this.device.createBindGroup({
+      layout: bindLayout,
+      entries: [
+        ...fieldEntries(c),
+        { binding: 2, resource: { buffer: this.upload(weights, STORAGE) } },
+        { binding: 3, resource: { buffer: this.upload(params, UNIFORM) } },
+      ],
+    });
+    const threads = Math.max(0, hi(u) - lo(u) + 1) * Math.max(0, hi(v) - lo(v) + 1);
+    return { pipeline, group0, stepGroup, size: linearSize(threads, this.maxPerDim) };
+  }
+
+  /**
+   * The ADE passes (dispersion/ade.ts) of every E component with dispersive cells, per field
+   * set; each component's cells, pole state and history in their own buffers.
+   */
+  private adePasses(terms: AdeTerms, limits: GpuLimits): Dispatch[] {
+    const tab = new Float32Array([...terms.correction, ...terms.cP, ...terms.cJ, ...terms.cE]);
+    const entries = terms.correction.length;
+    const slotsAll = terms.cP.length;
+    const tabBuffer = this.upload(tab, STORAGE);
+    const bindLayout = this.bindLayout([
+      [0, "storage"],
+      [1, "read-only-storage"],
+      [2, "read-only-storage"],
+      [3, "storage"],
+      [4, "storage"],
+      [5, "storage"],
+      [6, "uniform"],
+    ]);
+    const pipeline = this.pipeline("ade", adeShader(), [bindLayout]);
+    const limit = gpuBindingLimit(limits);
+    const passes: Dispatch[] = [];
+    for (let c = 0; c < 3; c++) {
+      const count = terms.cells[c].length;
+      if (count === 0) continue;
+      const head = terms.poleStart.length;
+      const cells = new Uint32Array(head + 3 * count);
+      cells.set(terms.poleStart, 0);
+      let slots = 0;
+      for (let q = 0; q < count; q++) {
+        const m = terms.entry[c][q];
+        cells[head + 3 * q] = terms.cells[c][q];
+        cells[head + 3 * q + 1] = m;
+        cells[head + 3 * q + 2] = slots;
+        slots += terms.poleStart[m + 1] - terms.poleStart[m];
+      }
+      const largest = Math.max(4 * cells.length, 12 * count, 4 * slots);
+      if (largest > limit) {
+        throw new RangeError(
+          `the dispersive cells need a GPU buffer of ${(largest / 2 ** 30).toFixed(2)} GiB; ` +
+            `the adapter binds at most ${(limit / 2 ** 30).toFixed(2)} GiB per buffer`,
+        );
+      }
+      const cellBuffer = this.upload(cells, STORAGE);
+      const params = this.upload(
+        packParams(ADE_PARAMS, new Set(), {
+          count,
+          cells: head,
+          poleStart: 0,
+          correction: 0,
+          cP: entries,
+          cJ: entries + slotsAll,
+          cE: entries + 2 * slotsAll,
+        }),
+        UNIFORM,
+      );
+      for (let s = 0; s < this.sets; s++) {
+        passes.push({
+          pipeline,
+          group0: this.device.createBindGroup({
+            layout: bindLayout,
+            entries: [
+              { binding: 0, resource: { buffer: this.fieldBuffers[s][c] } },
+              { binding: 1, resource: { buffer: cellBuffer } },
+              { binding: 2, resource: { buffer: tabBuffer } },
+              { binding: 3, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
+              { binding: 4, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
+              { binding: 5, resource: { buffer: this.buffer(12 * count, STORAGE) } },
+              { binding: 6, resource: { buffer: params } },
+            ],
+          }),
+          size: linearSize(count, this.maxPerDim),
+        });
+      }
+    }
+    return passes;
+  }
+
+  /** One ghost copy (boundaries.ts) as a 2-D strided copy over the padded arrays. */
+  private ghostPass(
+    copy: GhostCopy,
+    pipeline: GPUComputePipeline,
+    bindLayout: GPUBindGroupLayout,
+    fieldEntries: (comp: number) => GPUBindGroupEntry[],
+  ): Dispatch {
+    const { n, strides } = this.layout;
+    const [sx, sy] = strides;
+    let values: Record<string, number>;
+    if (copy.axis === 0) {
+      // A whole padded x-plane, ghosts included.
+      values = {
+        src: (copy.src + 1) * sx,
+        dst: (copy.dst + 1) * sx,
+        strideA: 0,
+        countA: 1,
+        strideB: 1,
+        countB: sx,
+      };
+    } else if (copy.axis === 1) {
+      // Per x-plane 0…nx: the row j = src → dst, k = 0…nz.
+      values = {
+        src: sx + (copy.src + 1) * sy + 1,
+        dst: sx + (copy.dst + 1) * sy + 1,
+        strideA: sx,
+        countA: n[0] + 1,
+        strideB: 1,
+        countB: n[2] + 1,
+      };
+    } else {
+      // Per x-plane 0…nx: the column k = src → dst, j = 0…ny.
+      values = {
+        src: sx + sy + copy.src + 1,
+        dst: sx + sy + copy.dst + 1,
+        strideA: sx,
+        countA: n[0] + 1,
+        strideB: sy,
+        countB: n[1] + 1,
+      };
+    }
+    values.cosT = Math.cos(copy.theta);
+    values.sinT = Math.sin(copy.theta);
+    const params = packParams(GHOST_PARAMS, GHOST_FLOAT_PARAMS, values);
+    const group0 = this.device.createBindGroup({
+      layout: bindLayout,
+      entries: [
+        ...fieldEntries(copy.comp),
+        { binding: 2, resource: { buffer: this.upload(params, UNIFORM) } },
+      ],
+    });
+    return {
+      pipeline,
+      group0,
+      size: linearSize(values.countA * values.countB, this.maxPerDim),
+    };
+  }
+}
+
+/** The WebGPU backend on one adapter (backends.ts makes it once the adapter is known). */
+export function webgpuBackend(handle: GpuAdapterHandle): SolverBackend {
+  const limit = gpuBindingLimit(handle.limits);
+  return {
+    name: "webgpu",
+    adapter: handle.report,
+
+    memory(grid: GridSize): BackendMemory {
+      return {
+        bytes: gpuLargestBuffer(grid),
+        limitBytes: limit,
+        what:
+          "its largest GPU storage buffer (the material indices, 6 B per cell; fields take " +
+          `${grid.complex ? 48 : 24} B per cell in six buffers of 4 B per cell each)`,
+      };
+    },
+
+    threadsFor: () => 1,
+
+    prepare(problem: SteppingProblem): Promise<Stepper> {
+      return GpuStepper.create(handle, problem);
+    },
+  };
+}

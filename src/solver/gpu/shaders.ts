@@ -1,0 +1,628 @@
+/**
+ * The WGSL compute shaders of the `webgpu` backend, generated per run with the grid's sizes,
+ * strides, update ranges and table offsets written in as constants (so the bulk updates have
+ * no uniform loads and no range arithmetic beyond compares against literals).
+ *
+ * Every shader steps one real field set; Bloch runs dispatch the linear passes (bulk, CPML)
+ * once per set, and the passes that mix the sets (Bloch ghost copies, TFSF terms with complex
+ * weights, the monitors' DFT) bind both. The equations are those of the reference backend:
+ * kernel.ts (bulk Yee update, κ folded into the inverse steps), cpml.ts (ψ recursion), tfsf.ts
+ * (plane-wave corrections), boundaries.ts (ghost planes), monitors.ts (running DFT) and
+ * yee.ts's fieldEnergy, in float32 throughout.
+ *
+ * Storage buffers per shader stay at or below 8 (the core WebGPU default): the fused E update
+ * binds six field components, the packed material indices and the tables. The material index
+ * of every E component is a 16-bit number, two to a 32-bit word (WGSL has no 16-bit storage),
+ * the three components one after another in one buffer.
+ *
+ * Bytes one cell-update moves (the figure docs/benchmarks.md works from), with each
+ * neighbour value read once from DRAM and re-read from cache: H pass reads Ex Ey Ez and
+ * Hx Hy Hz and writes Hx Hy Hz (36 B); E pass reads Hx Hy Hz, Ex Ey Ez and three 16-bit
+ * indices and writes Ex Ey Ez (42 B); 78 B in all. The coefficient tables (per axis and per
+ * material) are a few KiB and stay in cache. See BYTES_PER_CELL_UPDATE.
+ */
+import type { YeeLayout } from "../grid.js";
+
+/** Threads per workgroup along z (the contiguous axis) in the 3-D passes. */
+export const WORKGROUP_X = 64;
+/** Threads per workgroup of the 1-D passes (CPML, ghosts, TFSF, DFT, energy): WebGPU compatibility mode allows 128. */
+export const WORKGROUP_LINEAR = 128;
+/** Stored values each thread of the energy reduction sums before the workgroup reduction. */
+export const ENERGY_VALUES_PER_THREAD = 16;
+
+/** DRAM bytes of one cell-update of the fused kernels (module comment). */
+export const BYTES_PER_CELL_UPDATE = 78;
+
+/** Offsets (in f32 words) of the small tables in the tables buffer. */
+export interface TableOffsets {
+  /** Per axis: dt/μ0 · 1/(κ·step) at half positions, index = i + 1 (padded). */
+  chHalf: [number, number, number];
+  /** Per axis: 1/(κ·step) at nodes, index = i + 1 (padded). */
+  invNode: [number, number, number];
+  ca: number;
+  cb: number;
+  eps: number;
+  /** Per axis, CPML b and c/step at nodes (index i) and at half positions (index i). */
+  bNode: [number, number, number];
+  ctNode: [number, number, number];
+  bHalf: [number, number, number];
+  ctHalf: [number, number, number];
+  /** Words in all. */
+  length: number;
+}
+
+/** What the generated shaders need to know about a run. */
+export interface ShaderGrid {
+  layout: YeeLayout;
+  tables: TableOffsets;
+  /** 32-bit words per E component in the packed index buffer (paddedCells rounded up to even, halved). */
+  indexWords: number;
+}
+
+const i32 = (v: number) => `${Math.trunc(v)}i`;
+const u32 = (v: number) => `${Math.trunc(v)}u`;
+
+/** Common constants: sizes, strides, the index helper. */
+function prelude(g: ShaderGrid): string {
+  const { layout } = g;
+  const [sx, sy] = layout.strides;
+  return `
+const NX: i32 = ${i32(layout.n[0])};
+const NY: i32 = ${i32(layout.n[1])};
+const NZ: i32 = ${i32(layout.n[2])};
+const SX: u32 = ${u32(sx)};
+const SY: u32 = ${u32(sy)};
+const IDX_WORDS: u32 = ${u32(g.indexWords)};
+fn at(i: i32, j: i32, k: i32) -> u32 {
+  return u32(i + 1) * SX + u32(j + 1) * SY + u32(k + 1);
+}
+`;
+}
+
+/** The material-index lookup of E component c at padded cell p. */
+const INDEX_FN = `
+fn materialOf(c: u32, p: u32) -> u32 {
+  let word = idx[c * IDX_WORDS + (p >> 1u)];
+  return (word >> ((p & 1u) * 16u)) & 0xffffu;
+}
+`;
+
+/** Whether (i, j, k) lies in component comp's update range (grid.ts YeeLayout.lo/hi). */
+function inRange(layout: YeeLayout, comp: number): string {
+  const parts: string[] = [];
+  const names = ["i", "j", "k"];
+  for (let a = 0; a < 3; a++) {
+    parts.push(`${names[a]} >= ${i32(layout.lo[comp * 3 + a])}`);
+    parts.push(`${names[a]} <= ${i32(layout.hi[comp * 3 + a])}`);
+  }
+  return parts.join(" && ");
+}
+
+/**
+ * The bulk H update of all three components (kernel.ts updateH), one thread per (i, j, k) of
+ * 0…n along each axis: H −= (dt/μ0)·(∇×E) with κ folded into the per-axis inverse steps.
+ */
+export function updateHShader(g: ShaderGrid): string {
+  const { layout, tables: t } = g;
+  return `${prelude(g)}
+@group(0) @binding(0) var<storage, read> ex: array<f32>;
+@group(0) @binding(1) var<storage, read> ey: array<f32>;
+@group(0) @binding(2) var<storage, read> ez: array<f32>;
+@group(0) @binding(3) var<storage, read_write> hx: array<f32>;
+@group(0) @binding(4) var<storage, read_write> hy: array<f32>;
+@group(0) @binding(5) var<storage, read_write> hz: array<f32>;
+@group(0) @binding(6) var<storage, read> tab: array<f32>;
+
+@compute @workgroup_size(${WORKGROUP_X}, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let k = i32(gid.x);
+  let j = i32(gid.y);
+  let i = i32(gid.z);
+  if (k > NZ || j > NY || i > NX) { return; }
+  let p = at(i, j, k);
+  let cx = tab[${u32(t.chHalf[0])} + u32(i + 1)];
+  let cy = tab[${u32(t.chHalf[1])} + u32(j + 1)];
+  let cz = tab[${u32(t.chHalf[2])} + u32(k + 1)];
+  let exp0 = ex[p];
+  let eyp0 = ey[p];
+  let ezp0 = ez[p];
+  if (${inRange(layout, 3)}) {
+    hx[p] = hx[p] - ((ez[p + SY] - ezp0) * cy - (ey[p + 1u] - eyp0) * cz);
+  }
+  if (${inRange(layout, 4)}) {
+    hy[p] = hy[p] - ((ex[p + 1u] - exp0) * cz - (ez[p + SX] - ezp0) * cx);
+  }
+  if (${inRange(layout, 5)}) {
+    hz[p] = hz[p] - ((ey[p + SX] - eyp0) * cx - (ex[p + SY] - exp0) * cy);
+  }
+}
+`;
+}
+
+/**
+ * The bulk E update of all three components (kernel.ts updateE): E ← ca·E + cb·(∇×H), ca and
+ * cb from the per-material table by each component's 16-bit material index.
+ */
+export function updateEShader(g: ShaderGrid): string {
+  const { layout, tables: t } = g;
+  return `${prelude(g)}
+@group(0) @binding(0) var<storage, read_write> ex: array<f32>;
+@group(0) @binding(1) var<storage, read_write> ey: array<f32>;
+@group(0) @binding(2) var<storage, read_write> ez: array<f32>;
+@group(0) @binding(3) var<storage, read> hx: array<f32>;
+@group(0) @binding(4) var<storage, read> hy: array<f32>;
+@group(0) @binding(5) var<storage, read> hz: array<f32>;
+@group(0) @binding(6) var<storage, read> tab: array<f32>;
+@group(0) @binding(7) var<storage, read> idx: array<u32>;
+${INDEX_FN}
+@compute @workgroup_size(${WORKGROUP_X}, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let k = i32(gid.x);
+  let j = i32(gid.y);
+  let i = i32(gid.z);
+  if (k > NZ || j > NY || i > NX) { return; }
+  let p = at(i, j, k);
+  let ix = tab[${u32(t.invNode[0])} + u32(i + 1)];
+  let iy = tab[${u32(t.invNode[1])} + u32(j + 1)];
+  let iz = tab[${u32(t.invNode[2])} + u32(k + 1)];
+  let hxp0 = hx[p];
+  let hyp0 = hy[p];
+  let hzp0 = hz[p];
+  if (${inRange(layout, 0)}) {
+    let m = materialOf(0u, p);
+    ex[p] = tab[${u32(t.ca)} + m] * ex[p]
+      + tab[${u32(t.cb)} + m] * ((hzp0 - hz[p - SY]) * iy - (hyp0 - hy[p - 1u]) * iz);
+  }
+  if (${inRange(layout, 1)}) {
+    let m = materialOf(1u, p);
+    ey[p] = tab[${u32(t.ca)} + m] * ey[p]
+      + tab[${u32(t.cb)} + m] * ((hxp0 - hx[p - 1u]) * iz - (hzp0 - hz[p - SX]) * ix);
+  }
+  if (${inRange(layout, 2)}) {
+    let m = materialOf(2u, p);
+    ez[p] = tab[${u32(t.ca)} + m] * ez[p]
+      + tab[${u32(t.cb)} + m] * ((hyp0 - hy[p - SX]) * ix - (hxp0 - hx[p - SY]) * iy);
+  }
+}
+`;
+}
+
+/**
+ * Uniform parameters of one CPML slab pass (the order of CpmlParams below). A pass handles one
+ * slab (axis a, node range a0…a1) for one kind (E or H) on one field set: two ψ recursions
+ * and corrections, pair 0 on component f = a+2 and pair 1 on s = a+1 (cpml.ts applyCpml).
+ */
+export const CPML_PARAMS = [
+  "boxLoI",
+  "boxLoJ",
+  "boxLoK",
+  "boxNI",
+  "boxNJ",
+  "boxNK",
+  "axis",
+  "a0",
+  "slabSX",
+  "slabSY",
+  "diffStride",
+  "isE",
+  "bOff",
+  "ctOff",
+  "psiStride",
+  "psiBase",
+  "scale",
+  "lo0I",
+  "lo0J",
+  "lo0K",
+  "hi0I",
+  "hi0J",
+  "hi0K",
+  "lo1I",
+  "lo1J",
+  "lo1K",
+  "hi1I",
+  "hi1J",
+  "hi1K",
+  "comp0",
+  "comp1",
+  "pad0",
+] as const;
+/** Parameters stored as float32 (the rest are int32). */
+export const CPML_FLOAT_PARAMS: ReadonlySet<string> = new Set(["scale"]);
+
+function structOf(name: string, fields: readonly string[], floats: ReadonlySet<string>): string {
+  return `struct ${name} {\n${fields.map((f) => `  ${f}: ${floats.has(f) ? "f32" : "i32"},`).join("\n")}\n}`;
+}
+
+/**
+ * One CPML slab pass (cpml.ts correct): per cell of the slab, for each pair whose target
+ * component's range holds it, ψ ← b·ψ + (c/step)·ΔF (backward difference of H for E, forward
+ * difference of E for H), then target ±= (cb or dt/μ0)·ψ. Binding t0/t1 are the targets of pair
+ * 0 and 1, s0/s1 their sources; ψ holds the slab's four arrays.
+ */
+export function cpmlShader(g: ShaderGrid): string {
+  return `${prelude(g)}
+${structOf("CpmlParams", CPML_PARAMS, CPML_FLOAT_PARAMS)}
+@group(0) @binding(0) var<storage, read_write> t0: array<f32>;
+@group(0) @binding(1) var<storage, read_write> t1: array<f32>;
+@group(0) @binding(2) var<storage, read> s0: array<f32>;
+@group(0) @binding(3) var<storage, read> s1: array<f32>;
+@group(0) @binding(4) var<storage, read_write> psi: array<f32>;
+@group(0) @binding(5) var<storage, read> tab: array<f32>;
+@group(0) @binding(6) var<storage, read> idx: array<u32>;
+@group(0) @binding(7) var<uniform> P: CpmlParams;
+${INDEX_FN}
+fn inBox(c: vec3i, lo: vec3i, hi: vec3i) -> bool {
+  return all(c >= lo) && all(c <= hi);
+}
+
+@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * ${u32(WORKGROUP_LINEAR)};
+  let nk = u32(P.boxNK);
+  let nj = u32(P.boxNJ);
+  if (t >= u32(P.boxNI) * nj * nk) { return; }
+  let c = vec3i(P.boxLoI + i32(t / (nj * nk)), P.boxLoJ + i32((t / nk) % nj), P.boxLoK + i32(t % nk));
+  // Position along the slab's axis: selects the profile entry and the local ψ row.
+  let along = select(select(c.z, c.y, P.axis == 1), c.x, P.axis == 0);
+  let ct = tab[u32(P.ctOff + along)];
+  if (ct == 0.0) { return; }
+  let b = tab[u32(P.bOff + along)];
+  let p = at(c.x, c.y, c.z);
+  var local = vec3i(c.x + 1, c.y + 1, c.z + 1);
+  if (P.axis == 0) { local.x = c.x - P.a0; }
+  if (P.axis == 1) { local.y = c.y - P.a0; }
+  if (P.axis == 2) { local.z = c.z - P.a0; }
+  let q = u32(local.x * P.slabSX + local.y * P.slabSY + local.z);
+  let ds = u32(P.diffStride);
+  if (inBox(c, vec3i(P.lo0I, P.lo0J, P.lo0K), vec3i(P.hi0I, P.hi0J, P.hi0K))) {
+    var diff: f32;
+    if (P.isE == 1) { diff = s0[p] - s0[p - ds]; } else { diff = s0[p + ds] - s0[p]; }
+    let at0 = u32(P.psiBase) + q;
+    let v = b * psi[at0] + ct * diff;
+    psi[at0] = v;
+    var k = P.scale;
+    if (P.isE == 1) { k = k * tab[${u32(g.tables.cb)} + materialOf(u32(P.comp0), p)]; }
+    t0[p] = t0[p] + k * v;
+  }
+  if (inBox(c, vec3i(P.lo1I, P.lo1J, P.lo1K), vec3i(P.hi1I, P.hi1J, P.hi1K))) {
+    var diff: f32;
+    if (P.isE == 1) { diff = s1[p] - s1[p - ds]; } else { diff = s1[p + ds] - s1[p]; }
+    let at1 = u32(P.psiBase + P.psiStride) + q;
+    let v = b * psi[at1] + ct * diff;
+    psi[at1] = v;
+    var k = -P.scale;
+    if (P.isE == 1) { k = k * tab[${u32(g.tables.cb)} + materialOf(u32(P.comp1), p)]; }
+    t1[p] = t1[p] + k * v;
+  }
+}
+`;
+}
+
+/** Uniform parameters of a ghost-plane copy (boundaries.ts GhostPlanes.copy, two strides). */
+export const GHOST_PARAMS = [
+  "src",
+  "dst",
+  "strideA",
+  "countA",
+  "strideB",
+  "countB",
+  "cosT",
+  "sinT",
+] as const;
+export const GHOST_FLOAT_PARAMS: ReadonlySet<string> = new Set(["cosT", "sinT"]);
+
+/**
+ * A ghost copy F[dst + a·sA + b·sB] ← F[src + a·sA + b·sB]·e^{iθ}, both sets for Bloch runs
+ * (`complex`), where θ is 0 (periodic), π (PMC mirror) or the Bloch phase.
+ */
+export function ghostShader(complex: boolean): string {
+  const body = complex
+    ? `let xr = fr[s];
+  let xi = fi[s];
+  fr[d] = xr * P.cosT - xi * P.sinT;
+  fi[d] = xr * P.sinT + xi * P.cosT;`
+    : `fr[d] = P.cosT * fr[s];`;
+  return `${structOf("GhostParams", GHOST_PARAMS, GHOST_FLOAT_PARAMS)}
+@group(0) @binding(0) var<storage, read_write> fr: array<f32>;
+${complex ? "@group(0) @binding(1) var<storage, read_write> fi: array<f32>;" : ""}
+@group(0) @binding(2) var<uniform> P: GhostParams;
+
+@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * ${u32(WORKGROUP_LINEAR)};
+  let nb = u32(P.countB);
+  if (t >= u32(P.countA) * nb) { return; }
+  let o = (t / nb) * u32(P.strideA) + (t % nb) * u32(P.strideB);
+  let s = u32(P.src) + o;
+  let d = u32(P.dst) + o;
+  ${body}
+}
+`;
+}
+
+/** Uniform parameters of one TFSF term (tfsf.ts TfsfTerm on its plane). */
+export const TFSF_PARAMS = [
+  "axis",
+  "plane",
+  "slot",
+  "nv2",
+  "loU",
+  "hiU",
+  "loV",
+  "hiV",
+  "wIm",
+  "pad0",
+  "pad1",
+  "pad2",
+] as const;
+
+/** Where a step's values sit in the step table (dynamic uniform offset per step, engine.ts). */
+const STEP_STRUCT = `struct StepSlot {
+  incident: u32,
+  trig: u32,
+  pad0: u32,
+  pad1: u32,
+}
+@group(1) @binding(0) var<uniform> S: StepSlot;
+@group(1) @binding(1) var<storage, read> steps: array<f32>;`;
+
+/**
+ * One TFSF term (tfsf.ts): F += w·inc over the term's plane, w = wRe + i·wIm per transverse
+ * cell, inc the step's incident sample (re, im) from the step table.
+ */
+export function tfsfShader(g: ShaderGrid, complex: boolean): string {
+  const body = complex
+    ? `fr[p] = fr[p] + (wr * incRe - wi * incIm);
+  fi[p] = fi[p] + (wi * incRe + wr * incIm);`
+    : `fr[p] = fr[p] + wr * incRe;`;
+  return `${prelude(g)}
+${structOf("TfsfParams", TFSF_PARAMS, new Set())}
+${STEP_STRUCT}
+@group(0) @binding(0) var<storage, read_write> fr: array<f32>;
+${complex ? "@group(0) @binding(1) var<storage, read_write> fi: array<f32>;" : ""}
+@group(0) @binding(2) var<storage, read> w: array<f32>;
+@group(0) @binding(3) var<uniform> P: TfsfParams;
+
+@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = gid.x + gid.y * nwg.x * ${u32(WORKGROUP_LINEAR)};
+  let nv = u32(P.hiV - P.loV + 1);
+  if (t >= u32(P.hiU - P.loU + 1) * nv) { return; }
+  let iu = P.loU + i32(t / nv);
+  let iv = P.loV + i32(t % nv);
+  var c = vec3i(0, 0, 0);
+  // u = a + 1, v = a + 2 (mod 3) as in tfsf.ts.
+  if (P.axis == 0) { c = vec3i(P.plane, iu, iv); }
+  if (P.axis == 1) { c = vec3i(iv, P.plane, iu); }
+  if (P.axis == 2) { c = vec3i(iu, iv, P.plane); }
+  let p = at(c.x, c.y, c.z);
+  let wi0 = u32((iu + 1) * P.nv2 + iv + 1);
+  let wr = w[wi0];
+  let wi = w[u32(P.wIm) + wi0];
+  let incRe = steps[S.incident + 2u * u32(P.slot)];
+  let incIm = steps[S.incident + 2u * u32(P.slot) + 1u];
+  ${body}
+}
+`;
+}
+
+/** Uniform parameters of one monitor stream's DFT pass (monitors.ts DftRecorder.record). */
+export const DFT_PARAMS = [
+  "points",
+  "wavelengths",
+  "offsets",
+  "base",
+  "o0",
+  "o1",
+  "o2",
+  "o3",
+  "sums",
+  "trig",
+  "weight",
+  "pad0",
+] as const;
+export const DFT_FLOAT_PARAMS: ReadonlySet<string> = new Set(["weight"]);
+
+/**
+ * One stream's running DFT sample: per point, the mean of the stored values at base + offsets
+ * (the Yee samples around a cell centre), times e^{iωt}·weight per wavelength (cos and sin
+ * from the step table, computed in float64 on the CPU), added with Kahan compensation so that
+ * tens of thousands of float32 additions keep float32 accuracy: `sums` holds per stream the
+ * running sums (2·W·P values) followed by their compensations.
+ */
+export function dftShader(complex: boolean): string {
+  return `${structOf("DftParams", DFT_PARAMS, DFT_FLOAT_PARAMS)}
+${STEP_STRUCT}
+@group(0) @binding(0) var<storage, read> fr: array<f32>;
+${complex ? "@group(0) @binding(1) var<storage, read> fi: array<f32>;" : ""}
+@group(0) @binding(2) var<storage, read> base: array<u32>;
+@group(0) @binding(3) var<storage, read_write> sums: array<f32>;
+@group(0) @binding(4) var<uniform> P: DftParams;
+
+fn sampleOf(b: u32, im: bool) -> f32 {
+  var v = 0.0;
+  let n = P.offsets;
+  ${
+    complex
+      ? `if (im) {
+    v = fi[b + u32(P.o0)];
+    if (n > 1) { v = v + fi[b + u32(P.o1)]; }
+    if (n > 2) { v = v + fi[b + u32(P.o2)] + fi[b + u32(P.o3)]; }
+    return v * P.weight;
+  }`
+      : ""
+  }
+  v = fr[b + u32(P.o0)];
+  if (n > 1) { v = v + fr[b + u32(P.o1)]; }
+  if (n > 2) { v = v + fr[b + u32(P.o2)] + fr[b + u32(P.o3)]; }
+  return v * P.weight;
+}
+
+fn kahanAdd(at: u32, comp: u32, x: f32) {
+  let y = x - sums[comp];
+  let s = sums[at];
+  let t = s + y;
+  sums[comp] = (t - s) - y;
+  sums[at] = t;
+}
+
+@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let q = gid.x + gid.y * nwg.x * ${u32(WORKGROUP_LINEAR)};
+  let np = u32(P.points);
+  if (q >= np) { return; }
+  let b = base[u32(P.base) + q];
+  let fre = sampleOf(b, false);
+  let fim = ${complex ? "sampleOf(b, true)" : "0.0"};
+  let nw = u32(P.wavelengths);
+  let total = 2u * nw * np;
+  for (var w = 0u; w < nw; w = w + 1u) {
+    let cw = steps[S.trig + u32(P.trig) + 2u * w];
+    let sw = steps[S.trig + u32(P.trig) + 2u * w + 1u];
+    let o = u32(P.sums) + 2u * (w * np + q);
+    kahanAdd(o, o + total, fre * cw - fim * sw);
+    kahanAdd(o + 1u, o + 1u + total, fre * sw + fim * cw);
+  }
+}
+`;
+}
+
+/** Uniform parameters of one component's ADE pass (dispersion/ade.ts AdeState.updatePlane). */
+export const ADE_PARAMS = [
+  "count",
+  "cells",
+  "poleStart",
+  "correction",
+  "cP",
+  "cJ",
+  "cE",
+  "pad0",
+] as const;
+
+/**
+ * The dispersive cells' pass of one E component on one field set (dispersion/ade.ts, whose
+ * module comment derives it): per cell, E^{n+1} −= ε0·cb/Δt·Σh^n, then every pole steps
+ * J^{n+1} = cP·P^n + cJ·J^n + cE·(E^{n+1} + 2E^n + E^{n−1}), P^{n+1} = P^n + J^{n+1}, and the
+ * cell keeps Σh^{n+1}, E^{n+1} and E^n. `cells` holds per cell (padded offset, entry, first
+ * pole slot) after the entries' poleStart; `hist` holds h, E^n, E^{n−1} per cell.
+ */
+export function adeShader(): string {
+  return `${structOf("AdeParams", ADE_PARAMS, new Set())}
+@group(0) @binding(0) var<storage, read_write> f: array<f32>;
+@group(0) @binding(1) var<storage, read> cells: array<u32>;
+@group(0) @binding(2) var<storage, read> tab: array<f32>;
+@group(0) @binding(3) var<storage, read_write> pol: array<f32>;
+@group(0) @binding(4) var<storage, read_write> cur: array<f32>;
+@group(0) @binding(5) var<storage, read_write> hist: array<f32>;
+@group(0) @binding(6) var<uniform> P: AdeParams;
+
+@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let q = gid.x + gid.y * nwg.x * ${u32(WORKGROUP_LINEAR)};
+  let n = u32(P.count);
+  if (q >= n) { return; }
+  let at = u32(P.cells) + 3u * q;
+  let p = cells[at];
+  let m = cells[at + 1u];
+  var s = cells[at + 2u];
+  let value = f[p] - tab[u32(P.correction) + m] * hist[q];
+  f[p] = value;
+  let previous = hist[n + q];
+  let drive = value + 2.0 * previous + hist[2u * n + q];
+  var history = 0.0;
+  var kappa = 0.0;
+  let first = cells[u32(P.poleStart) + m];
+  let last = cells[u32(P.poleStart) + m + 1u];
+  for (var slot = first; slot < last; slot = slot + 1u) {
+    let kP = tab[u32(P.cP) + slot];
+    let kJ = tab[u32(P.cJ) + slot];
+    let kE = tab[u32(P.cE) + slot];
+    let next = kP * pol[s] + kJ * cur[s] + kE * drive;
+    let pNext = pol[s] + next;
+    pol[s] = pNext;
+    cur[s] = next;
+    history = history + kP * pNext + kJ * next;
+    kappa = kappa + kE;
+    s = s + 1u;
+  }
+  hist[q] = history + kappa * (2.0 * value + previous);
+  hist[2u * n + q] = previous;
+  hist[n + q] = value;
+}
+`;
+}
+
+/** Uniform parameters of one component's energy reduction. */
+export const ENERGY_PARAMS = [
+  "count",
+  "comp",
+  "out",
+  "useIndex",
+  "weight",
+  "pad0",
+  "pad1",
+  "pad2",
+] as const;
+export const ENERGY_FLOAT_PARAMS: ReadonlySet<string> = new Set(["weight"]);
+
+/**
+ * Σ w·F² over every stored value of one component (yee.ts fieldEnergy): w = ε_r of the
+ * value's material for E, η0² for H. Each thread sums ENERGY_VALUES_PER_THREAD values a
+ * workgroup apart (coalesced), the workgroup reduces in shared memory, and one float32
+ * partial per workgroup goes to `partials`, summed in float64 on the CPU.
+ */
+export function energyShader(g: ShaderGrid): string {
+  const span = WORKGROUP_LINEAR * ENERGY_VALUES_PER_THREAD;
+  return `const IDX_WORDS: u32 = ${u32(g.indexWords)};
+${structOf("EnergyParams", ENERGY_PARAMS, ENERGY_FLOAT_PARAMS)}
+@group(0) @binding(0) var<storage, read> f: array<f32>;
+@group(0) @binding(1) var<storage, read> idx: array<u32>;
+@group(0) @binding(2) var<storage, read> tab: array<f32>;
+@group(0) @binding(3) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(4) var<uniform> P: EnergyParams;
+var<workgroup> part: array<f32, ${WORKGROUP_LINEAR}>;
+${INDEX_FN}
+@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3u, @builtin(workgroup_id) wid: vec3u,
+        @builtin(num_workgroups) nwg: vec3u) {
+  let group = wid.x + wid.y * nwg.x;
+  let first = group * ${u32(span)};
+  let n = u32(P.count);
+  var sum = 0.0;
+  for (var r = 0u; r < ${u32(ENERGY_VALUES_PER_THREAD)}; r = r + 1u) {
+    let p = first + r * ${u32(WORKGROUP_LINEAR)} + lid.x;
+    if (p < n) {
+      let v = f[p];
+      var w = P.weight;
+      if (P.useIndex == 1) { w = tab[${u32(g.tables.eps)} + materialOf(u32(P.comp), p)]; }
+      sum = sum + w * v * v;
+    }
+  }
+  part[lid.x] = sum;
+  workgroupBarrier();
+  for (var s = ${u32(WORKGROUP_LINEAR / 2)}; s > 0u; s = s >> 1u) {
+    if (lid.x < s) { part[lid.x] = part[lid.x] + part[lid.x + s]; }
+    workgroupBarrier();
+  }
+  if (lid.x == 0u && first < n) { partials[u32(P.out) + group] = part[0]; }
+}
+`;
+}
+
+/** Packs named parameters into the bytes of a uniform buffer (int32, or float32 where named). */
+export function packParams(
+  fields: readonly string[],
+  floats: ReadonlySet<string>,
+  values: Record<string, number>,
+): ArrayBuffer {
+  const words = Math.ceil(fields.length / 4) * 4;
+  const buf = new ArrayBuffer(words * 4);
+  const ints = new Int32Array(buf);
+  const fl = new Float32Array(buf);
+  fields.forEach((name, i) => {
+    const v = values[name] ?? 0;
+    if (floats.has(name)) fl[i] = v;
+    else ints[i] = v;
+  });
+  return buf;
+}
