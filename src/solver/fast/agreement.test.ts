@@ -13,36 +13,18 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation, type InternalRunOptions } from "../simulation.js";
-import { withUserMaterials } from "../dispersion/user.js";
-import { constantMaterials } from "../testing/index.js";
-import type { Boundary, SimulationSpec, Vec3 } from "../types.js";
+import {
+  AGREEMENT_MATERIALS as materials,
+  agreementSpec,
+  worstFieldDifference,
+  worstMonitorDifference,
+  type AgreementCase,
+} from "../testing/agreement.js";
 import { fieldEnergy } from "../yee.js";
 
-const WAVELENGTH = 1e-6;
-const STEP = WAVELENGTH / 16;
 const TOLERANCE = 1e-5;
-// The sphere is dispersive (a Lorentz and a weak Drude pole, stepped by the ADE pass on both
-// backends); the slab a constant lossy dielectric.
-const materials = withUserMaterials(constantMaterials({ lossy: { re: 3, im: 0.2 } }), {
-  glass: {
-    permittivity: 2,
-    poles: [
-      { type: "lorentz", delta_eps: 1.5, omega0: 3.8e15, gamma: 1e14 },
-      { type: "drude", omega_p: 1.5e15, gamma: 1e14 },
-    ],
-  },
-});
 
-interface Case {
-  name: string;
-  boundaries: [Boundary, Boundary, Boundary];
-  direction: Vec3;
-  polarization: "te" | "tm";
-  /** Region of interest in cells. */
-  cells: Vec3;
-}
-
-const CASES: Case[] = [
+const CASES: AgreementCase[] = [
   {
     name: "+z, pml on every face",
     boundaries: ["pml", "pml", "pml"],
@@ -94,78 +76,14 @@ const CASES: Case[] = [
   },
 ];
 
-function spec(c: Case, steps: number): SimulationSpec {
-  const size = c.cells.map((n) => n * STEP) as Vec3;
-  const a = c.direction.map(Math.abs).indexOf(Math.max(...c.direction.map(Math.abs)));
-  const along = (v: number, across: number): Vec3 => {
-    const out: Vec3 = [across, across, across];
-    out[a] = v;
-    return out;
-  };
-  const sign = Math.sign(c.direction[a]);
-  return {
-    solver: "fdtd",
-    domain: { size, resolution: STEP, boundary_conditions: c.boundaries, pml_layers: 6 },
-    source: {
-      source_type: "plane_wave",
-      wavelength: WAVELENGTH,
-      polarization: c.polarization,
-      direction: c.direction,
-      amplitude: 1,
-    },
-    structures: [
-      // A sphere (smoothed interface cells), and a lossy slab through the transverse faces.
-      { type: "sphere", center: [0, 0, 0], radius: 3 * STEP, material: "glass" },
-      {
-        type: "box",
-        center: along(sign * 4 * STEP, 0),
-        size: along(2.5 * STEP, 10),
-        material: "lossy",
-      },
-    ],
-    monitors: [
-      {
-        name: "transmitted",
-        monitor_type: "field",
-        center: along(sign * 7 * STEP, 0),
-        size: along(0, 1),
-        components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
-        wavelengths: [0.95 * WAVELENGTH, WAVELENGTH, 1.1 * WAVELENGTH],
-      },
-      {
-        name: "reflected",
-        monitor_type: "field",
-        center: along(-sign * 9 * STEP, 0),
-        size: [0, 0, 0],
-        components: ["Ex", "Ey", "Ez"],
-      },
-    ],
-    fdtd_settings: {
-      time_steps: steps,
-      courant_factor: 0.99,
-      convergence_threshold: 0,
-      check_every_n: 100,
-    },
-  };
-}
+/** The monitors 7 cells behind the centre and 9 in front. */
+const spec = (c: AgreementCase, steps: number) =>
+  agreementSpec(c, steps, { transmitted: 7, reflected: 9 });
 
 const FAST_VARIANTS: { label: string; options: InternalRunOptions }[] = [
   { label: "1 thread", options: { backend: "wasm", threads: 1 } },
   { label: "3 threads", options: { backend: "wasm", threads: 3, minCellsPerThread: 0 } },
 ];
-
-function maxAbs(a: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]));
-  return m;
-}
-
-function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  assert.equal(a.length, b.length);
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
-  return m;
-}
 
 describe("fast kernel agrees with the reference kernel", () => {
   for (const c of CASES) {
@@ -177,17 +95,7 @@ describe("fast kernel agrees with the reference kernel", () => {
         const fast = await runWithMaterials(s, materials, v.options);
         assert.equal(fast.report.kernel, "wasm");
         assert.equal(fast.report.threads, v.label === "1 thread" ? 1 : 3);
-        let worst = 0;
-        for (let m = 0; m < ref.monitors.length; m++) {
-          const entries = Object.entries(ref.monitors[m].data);
-          const scale = Math.max(...entries.map(([, data]) => maxAbs(data)));
-          assert.ok(scale > 0, `monitor ${ref.monitors[m].name} is all zero`);
-          for (const [comp, data] of entries) {
-            const other = fast.monitors[m].data[comp as keyof (typeof ref.monitors)[0]["data"]];
-            assert.ok(other, `${v.label}: ${comp} missing`);
-            worst = Math.max(worst, maxDiff(data, other) / scale);
-          }
-        }
+        const worst = worstMonitorDifference(ref.monitors, fast.monitors);
         t.diagnostic(
           `${v.label}: largest difference ${worst.toExponential(2)} of the monitor peak`,
         );
@@ -212,7 +120,6 @@ describe("fast kernel agrees with the reference kernel", () => {
       const ref = new FdtdSimulation(s, materials, { backend: "reference", dftEvery: 4 });
       await ref.prepare();
       for (let n = 0; n < steps; n++) ref.step();
-      const layout = ref.model.layout;
       const sets = await ref.fields();
       for (const v of variants) {
         const fast = new FdtdSimulation(s, materials, { backend: "wasm", dftEvery: 4, ...v });
@@ -225,17 +132,7 @@ describe("fast kernel agrees with the reference kernel", () => {
           }
           assert.equal(fast.threads, v.threads);
           const fastSets = await fast.fields();
-          let worst = 0;
-          for (let set = 0; set < sets.length; set++) {
-            for (let comp = 0; comp < 6; comp++) {
-              const a = sets[set].c[comp];
-              const b = fastSets[set].c[comp];
-              const scale = maxAbs(a);
-              let d = 0;
-              for (let p = 0; p < layout.paddedCells; p++) d = Math.max(d, Math.abs(a[p] - b[p]));
-              worst = Math.max(worst, d / scale);
-            }
-          }
+          const worst = worstFieldDifference(sets, fastSets);
           t.diagnostic(
             `${c.name}, ${v.threads} threads, ${sweeps} sweeps: largest field difference ` +
               `${worst.toExponential(2)} of the peak`,

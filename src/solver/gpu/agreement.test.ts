@@ -17,7 +17,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { initSolverBackend } from "../backends.js";
-import { withUserMaterials } from "../dispersion/user.js";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation } from "../simulation.js";
 import {
@@ -30,12 +29,17 @@ import {
   pointMonitor,
   slab,
 } from "../testing/index.js";
-import type { Boundary, SimulationSpec, Vec3 } from "../types.js";
+import {
+  AGREEMENT_MATERIALS as materials,
+  AGREEMENT_WAVELENGTH as WAVELENGTH,
+  agreementSpec,
+  worstFieldDifference,
+  worstMonitorDifference,
+  type AgreementCase,
+} from "../testing/agreement.js";
 import { fieldEnergy } from "../yee.js";
 import { describeAdapter } from "./device.js";
 
-const WAVELENGTH = 1e-6;
-const STEP = WAVELENGTH / 16;
 const TOLERANCE = 1e-5;
 
 // Found once: naming `webgpu` allows a software adapter (backends.ts).
@@ -45,26 +49,7 @@ const found = await initSolverBackend("webgpu").then(
 );
 const skip = found.backend ? false : `no WebGPU adapter could be created: ${found.reason}`;
 
-const materials = withUserMaterials(constantMaterials({ lossy: { re: 3, im: 0.2 } }), {
-  glass: {
-    permittivity: 2,
-    poles: [
-      { type: "lorentz", delta_eps: 1.5, omega0: 3.8e15, gamma: 1e14 },
-      { type: "drude", omega_p: 1.5e15, gamma: 1e14 },
-    ],
-  },
-});
-
-interface Case {
-  name: string;
-  boundaries: [Boundary, Boundary, Boundary];
-  direction: Vec3;
-  polarization: "te" | "tm";
-  /** Region of interest in cells. */
-  cells: Vec3;
-}
-
-const CASES: Case[] = [
+const CASES: AgreementCase[] = [
   {
     name: "+z, pml on every face",
     boundaries: ["pml", "pml", "pml"],
@@ -109,72 +94,9 @@ const CASES: Case[] = [
   },
 ];
 
-function spec(c: Case, steps: number): SimulationSpec {
-  const size = c.cells.map((n) => n * STEP) as Vec3;
-  const a = c.direction.map(Math.abs).indexOf(Math.max(...c.direction.map(Math.abs)));
-  const along = (v: number, across: number): Vec3 => {
-    const out: Vec3 = [across, across, across];
-    out[a] = v;
-    return out;
-  };
-  const sign = Math.sign(c.direction[a]);
-  return {
-    solver: "fdtd",
-    domain: { size, resolution: STEP, boundary_conditions: c.boundaries, pml_layers: 6 },
-    source: {
-      source_type: "plane_wave",
-      wavelength: WAVELENGTH,
-      polarization: c.polarization,
-      direction: c.direction,
-      amplitude: 1,
-    },
-    structures: [
-      { type: "sphere", center: [0, 0, 0], radius: 3 * STEP, material: "glass" },
-      {
-        type: "box",
-        center: along(sign * 4 * STEP, 0),
-        size: along(2.5 * STEP, 10),
-        material: "lossy",
-      },
-    ],
-    monitors: [
-      {
-        name: "transmitted",
-        monitor_type: "field",
-        center: along(sign * 6 * STEP, 0),
-        size: along(0, 1),
-        components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
-        wavelengths: [0.95 * WAVELENGTH, WAVELENGTH, 1.1 * WAVELENGTH],
-      },
-      {
-        name: "reflected",
-        monitor_type: "field",
-        center: along(-sign * 7 * STEP, 0),
-        size: [0, 0, 0],
-        components: ["Ex", "Ey", "Ez"],
-      },
-    ],
-    fdtd_settings: {
-      time_steps: steps,
-      courant_factor: 0.99,
-      convergence_threshold: 0,
-      check_every_n: 100,
-    },
-  };
-}
-
-function maxAbs(a: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]));
-  return m;
-}
-
-function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  assert.equal(a.length, b.length);
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
-  return m;
-}
+/** The monitors 6 cells behind the centre and 7 in front. */
+const spec = (c: AgreementCase, steps: number) =>
+  agreementSpec(c, steps, { transmitted: 6, reflected: 7 });
 
 describe("webgpu backend agrees with the reference backend", { skip }, () => {
   it("runs on the adapter it names", (t) => {
@@ -189,17 +111,7 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
       const ref = await runWithMaterials(s, materials, { backend: "reference" });
       const gpu = await runWithMaterials(s, materials, { backend: "webgpu" });
       assert.equal(gpu.report.kernel, "webgpu");
-      let worst = 0;
-      for (let m = 0; m < ref.monitors.length; m++) {
-        const entries = Object.entries(ref.monitors[m].data);
-        const scale = Math.max(...entries.map(([, data]) => maxAbs(data)));
-        assert.ok(scale > 0, `monitor ${ref.monitors[m].name} is all zero`);
-        for (const [comp, data] of entries) {
-          const other = gpu.monitors[m].data[comp as keyof (typeof ref.monitors)[0]["data"]];
-          assert.ok(other, `${comp} missing`);
-          worst = Math.max(worst, maxDiff(data, other) / scale);
-        }
-      }
+      const worst = worstMonitorDifference(ref.monitors, gpu.monitors);
       t.diagnostic(`largest difference ${worst.toExponential(2)} of the monitor peak`);
       assert.ok(worst < TOLERANCE, `${worst}`);
     });
@@ -223,14 +135,7 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
         while (gpu.stepIndex < steps / 2) gpu.step();
         while (gpu.stepIndex < steps) gpu.step(steps);
         const gpuSets = await gpu.fields();
-        assert.equal(gpuSets.length, sets.length);
-        let worst = 0;
-        for (let set = 0; set < sets.length; set++) {
-          for (let comp = 0; comp < 6; comp++) {
-            const scale = maxAbs(sets[set].c[comp]);
-            worst = Math.max(worst, maxDiff(sets[set].c[comp], gpuSets[set].c[comp]) / scale);
-          }
-        }
+        const worst = worstFieldDifference(sets, gpuSets);
         t.diagnostic(`${c.name}: largest field difference ${worst.toExponential(2)} of the peak`);
         assert.ok(worst < 2 * TOLERANCE, `${c.name}: ${worst}`);
         const eCpu = fieldEnergy(gpuSets, gpu.model.medium);
@@ -347,13 +252,7 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
     const glass = constantMaterials({ glass: 4 });
     const ref = await runWithMaterials(s, glass, { backend: "reference", dftEvery: 1 });
     const gpu = await runWithMaterials(s, glass, { backend: "webgpu", dftEvery: 1 });
-    let worst = 0;
-    for (let m = 0; m < ref.monitors.length; m++) {
-      for (const [comp, data] of Object.entries(ref.monitors[m].data)) {
-        const other = gpu.monitors[m].data[comp as keyof (typeof ref.monitors)[0]["data"]]!;
-        worst = Math.max(worst, maxDiff(data, other) / maxAbs(data));
-      }
-    }
+    const worst = worstMonitorDifference(ref.monitors, gpu.monitors, "perComponent");
     t.diagnostic(`largest relative difference ${worst.toExponential(2)}`);
     assert.ok(worst < 5e-6, `${worst}`);
   });

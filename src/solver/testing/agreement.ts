@@ -1,0 +1,165 @@
+/**
+ * What the backend agreement tests (fast/agreement.test.ts, gpu/agreement.test.ts) share: the
+ * materials (a dispersive sphere and a constant lossy slab), the plane-wave problem each case
+ * builds, and the comparisons of monitor phasors and stored fields against the reference
+ * backend, as the largest difference relative to the largest value compared.
+ */
+import assert from "node:assert/strict";
+import { withUserMaterials } from "../dispersion/user.js";
+import type { FieldSet } from "../fields.js";
+import type { Boundary, MonitorResult, SimulationSpec, Vec3 } from "../types.js";
+import { constantMaterials } from "./index.js";
+
+export const AGREEMENT_WAVELENGTH = 1e-6;
+export const AGREEMENT_STEP = AGREEMENT_WAVELENGTH / 16;
+
+/**
+ * The sphere is dispersive (a Lorentz and a weak Drude pole: the ADE pass on every backend);
+ * the slab a constant lossy dielectric.
+ */
+export const AGREEMENT_MATERIALS = withUserMaterials(
+  constantMaterials({ lossy: { re: 3, im: 0.2 } }),
+  {
+    glass: {
+      permittivity: 2,
+      poles: [
+        { type: "lorentz", delta_eps: 1.5, omega0: 3.8e15, gamma: 1e14 },
+        { type: "drude", omega_p: 1.5e15, gamma: 1e14 },
+      ],
+    },
+  },
+);
+
+export interface AgreementCase {
+  name: string;
+  boundaries: [Boundary, Boundary, Boundary];
+  direction: Vec3;
+  polarization: "te" | "tm";
+  /** Region of interest in cells. */
+  cells: Vec3;
+}
+
+/** Monitor planes' distances from the centre along the propagation axis, in cells. */
+export interface AgreementMonitors {
+  transmitted: number;
+  reflected: number;
+}
+
+/**
+ * A plane wave along the case's direction through a smoothed dispersive sphere at the centre
+ * and a lossy slab across the transverse faces (through the absorber), with a multi-wavelength
+ * plane monitor behind them and a point monitor in front.
+ */
+export function agreementSpec(
+  c: AgreementCase,
+  steps: number,
+  at: AgreementMonitors,
+): SimulationSpec {
+  const step = AGREEMENT_STEP;
+  const size = c.cells.map((n) => n * step) as Vec3;
+  const a = c.direction.map(Math.abs).indexOf(Math.max(...c.direction.map(Math.abs)));
+  const along = (v: number, across: number): Vec3 => {
+    const out: Vec3 = [across, across, across];
+    out[a] = v;
+    return out;
+  };
+  const sign = Math.sign(c.direction[a]);
+  const wavelength = AGREEMENT_WAVELENGTH;
+  return {
+    solver: "fdtd",
+    domain: { size, resolution: step, boundary_conditions: c.boundaries, pml_layers: 6 },
+    source: {
+      source_type: "plane_wave",
+      wavelength,
+      polarization: c.polarization,
+      direction: c.direction,
+      amplitude: 1,
+    },
+    structures: [
+      { type: "sphere", center: [0, 0, 0], radius: 3 * step, material: "glass" },
+      {
+        type: "box",
+        center: along(sign * 4 * step, 0),
+        size: along(2.5 * step, 10),
+        material: "lossy",
+      },
+    ],
+    monitors: [
+      {
+        name: "transmitted",
+        monitor_type: "field",
+        center: along(sign * at.transmitted * step, 0),
+        size: along(0, 1),
+        components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
+        wavelengths: [0.95 * wavelength, wavelength, 1.1 * wavelength],
+      },
+      {
+        name: "reflected",
+        monitor_type: "field",
+        center: along(-sign * at.reflected * step, 0),
+        size: [0, 0, 0],
+        components: ["Ex", "Ey", "Ez"],
+      },
+    ],
+    fdtd_settings: {
+      time_steps: steps,
+      courant_factor: 0.99,
+      convergence_threshold: 0,
+      check_every_n: 100,
+    },
+  };
+}
+
+export function maxAbs(a: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]));
+  return m;
+}
+
+export function maxDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  assert.equal(a.length, b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+}
+
+/**
+ * The largest difference between two runs' monitor data, relative to each monitor's largest
+ * value (`perMonitor`) or to each component's own (`perComponent`); asserts every component
+ * the reference recorded is there and no monitor is all zero.
+ */
+export function worstMonitorDifference(
+  ref: readonly MonitorResult[],
+  other: readonly MonitorResult[],
+  scaleBy: "perMonitor" | "perComponent" = "perMonitor",
+): number {
+  let worst = 0;
+  for (let m = 0; m < ref.length; m++) {
+    const entries = Object.entries(ref[m].data);
+    const scale = Math.max(...entries.map(([, data]) => maxAbs(data)));
+    assert.ok(scale > 0, `monitor ${ref[m].name} is all zero`);
+    for (const [comp, data] of entries) {
+      const theirs = other[m].data[comp as keyof MonitorResult["data"]];
+      assert.ok(theirs, `${ref[m].name}: ${comp} missing`);
+      const d = maxDiff(data, theirs);
+      worst = Math.max(worst, d / (scaleBy === "perMonitor" ? scale : maxAbs(data)));
+    }
+  }
+  return worst;
+}
+
+/**
+ * The largest difference between two runs' stored field values (ghosts included, every field
+ * set), relative to each component's largest reference value.
+ */
+export function worstFieldDifference(ref: readonly FieldSet[], other: readonly FieldSet[]): number {
+  assert.equal(other.length, ref.length);
+  let worst = 0;
+  for (let set = 0; set < ref.length; set++) {
+    for (let comp = 0; comp < 6; comp++) {
+      const a = ref[set].c[comp];
+      worst = Math.max(worst, maxDiff(a, other[set].c[comp]) / maxAbs(a));
+    }
+  }
+  return worst;
+}
