@@ -98,21 +98,56 @@ function inRange(layout: YeeLayout, comp: number): string {
   return parts.join(" && ");
 }
 
-/**
- * The bulk H update of all three components (kernel.ts updateH), one thread per (i, j, k) of
- * 0…n along each axis: H −= (dt/μ0)·(∇×E) with κ folded into the per-axis inverse steps.
- */
-export function updateHShader(g: ShaderGrid): string {
-  const { layout, tables: t } = g;
-  return `${prelude(g)}
-@group(0) @binding(0) var<storage, read> ex: array<f32>;
-@group(0) @binding(1) var<storage, read> ey: array<f32>;
-@group(0) @binding(2) var<storage, read> ez: array<f32>;
-@group(0) @binding(3) var<storage, read_write> hx: array<f32>;
-@group(0) @binding(4) var<storage, read_write> hy: array<f32>;
-@group(0) @binding(5) var<storage, read_write> hz: array<f32>;
-@group(0) @binding(6) var<storage, read> tab: array<f32>;
+const AXES = ["x", "y", "z"] as const;
+/** Index strides along x, y and z in the padded grid. */
+const STRIDES = ["SX", "SY", "1u"] as const;
 
+/**
+ * One fused bulk update of the three components of H or of E, from one description: component
+ * c = (c, a1, a2) cyclic is updated by the curl ∂_{a1}F_{a2} − ∂_{a2}F_{a1} of the other field
+ * F, forward differences of E at half positions for H, backward differences of H at nodes for
+ * E, each times its axis's inverse step with κ folded in (the `tab` tables).
+ */
+function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
+  const { layout, tables: t } = g;
+  const updatesH = kind === "H";
+  const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
+  const coef = updatesH ? "c" : "i";
+  const steps = updatesH ? t.chHalf : t.invNode;
+  const fields = ["e", "h"].flatMap((f) => AXES.map((a) => `${f}${a}`));
+  const bindings = fields.map(
+    (name, b) =>
+      `@group(0) @binding(${b}) var<storage, ${name[0] === own ? "read_write" : "read"}> ${name}: array<f32>;`,
+  );
+  bindings.push(`@group(0) @binding(6) var<storage, read> tab: array<f32>;`);
+  if (!updatesH) bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
+  const diff = (comp: number, axis: number) => {
+    const f = `${other}${AXES[comp]}`;
+    return updatesH
+      ? `(${f}[p + ${STRIDES[axis]}] - ${f}p0)`
+      : `(${f}p0 - ${f}[p - ${STRIDES[axis]}])`;
+  };
+  const curl = (c: number) => {
+    const a1 = (c + 1) % 3;
+    const a2 = (c + 2) % 3;
+    return `(${diff(a2, a1)} * ${coef}${AXES[a1]} - ${diff(a1, a2)} * ${coef}${AXES[a2]})`;
+  };
+  const update = (c: number) => {
+    const f = `${own}${AXES[c]}`;
+    return updatesH
+      ? `  if (${inRange(layout, 3 + c)}) {
+    ${f}[p] = ${f}[p] - ${curl(c)};
+  }`
+      : `  if (${inRange(layout, c)}) {
+    let m = materialOf(${c}u, p);
+    ${f}[p] = tab[${u32(t.ca)} + m] * ${f}[p]
+      + tab[${u32(t.cb)} + m] * ${curl(c)};
+  }`;
+  };
+  const index = ["i", "j", "k"];
+  return `${prelude(g)}
+${bindings.join("\n")}
+${updatesH ? "" : INDEX_FN}
 @compute @workgroup_size(${WORKGROUP_X}, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let k = i32(gid.x);
@@ -120,23 +155,19 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let i = i32(gid.z);
   if (k > NZ || j > NY || i > NX) { return; }
   let p = at(i, j, k);
-  let cx = tab[${u32(t.chHalf[0])} + u32(i + 1)];
-  let cy = tab[${u32(t.chHalf[1])} + u32(j + 1)];
-  let cz = tab[${u32(t.chHalf[2])} + u32(k + 1)];
-  let exp0 = ex[p];
-  let eyp0 = ey[p];
-  let ezp0 = ez[p];
-  if (${inRange(layout, 3)}) {
-    hx[p] = hx[p] - ((ez[p + SY] - ezp0) * cy - (ey[p + 1u] - eyp0) * cz);
-  }
-  if (${inRange(layout, 4)}) {
-    hy[p] = hy[p] - ((ex[p + 1u] - exp0) * cz - (ez[p + SX] - ezp0) * cx);
-  }
-  if (${inRange(layout, 5)}) {
-    hz[p] = hz[p] - ((ey[p + SX] - eyp0) * cx - (ex[p + SY] - exp0) * cy);
-  }
+${AXES.map((a, d) => `  let ${coef}${a} = tab[${u32(steps[d])} + u32(${index[d]} + 1)];`).join("\n")}
+${AXES.map((a) => `  let ${other}${a}p0 = ${other}${a}[p];`).join("\n")}
+${[0, 1, 2].map(update).join("\n")}
 }
 `;
+}
+
+/**
+ * The bulk H update of all three components (kernel.ts updateH), one thread per (i, j, k) of
+ * 0…n along each axis: H −= (dt/μ0)·(∇×E) with κ folded into the per-axis inverse steps.
+ */
+export function updateHShader(g: ShaderGrid): string {
+  return curlUpdateShader(g, "H");
 }
 
 /**
@@ -144,47 +175,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
  * cb from the per-material table by each component's 16-bit material index.
  */
 export function updateEShader(g: ShaderGrid): string {
-  const { layout, tables: t } = g;
-  return `${prelude(g)}
-@group(0) @binding(0) var<storage, read_write> ex: array<f32>;
-@group(0) @binding(1) var<storage, read_write> ey: array<f32>;
-@group(0) @binding(2) var<storage, read_write> ez: array<f32>;
-@group(0) @binding(3) var<storage, read> hx: array<f32>;
-@group(0) @binding(4) var<storage, read> hy: array<f32>;
-@group(0) @binding(5) var<storage, read> hz: array<f32>;
-@group(0) @binding(6) var<storage, read> tab: array<f32>;
-@group(0) @binding(7) var<storage, read> idx: array<u32>;
-${INDEX_FN}
-@compute @workgroup_size(${WORKGROUP_X}, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3u) {
-  let k = i32(gid.x);
-  let j = i32(gid.y);
-  let i = i32(gid.z);
-  if (k > NZ || j > NY || i > NX) { return; }
-  let p = at(i, j, k);
-  let ix = tab[${u32(t.invNode[0])} + u32(i + 1)];
-  let iy = tab[${u32(t.invNode[1])} + u32(j + 1)];
-  let iz = tab[${u32(t.invNode[2])} + u32(k + 1)];
-  let hxp0 = hx[p];
-  let hyp0 = hy[p];
-  let hzp0 = hz[p];
-  if (${inRange(layout, 0)}) {
-    let m = materialOf(0u, p);
-    ex[p] = tab[${u32(t.ca)} + m] * ex[p]
-      + tab[${u32(t.cb)} + m] * ((hzp0 - hz[p - SY]) * iy - (hyp0 - hy[p - 1u]) * iz);
-  }
-  if (${inRange(layout, 1)}) {
-    let m = materialOf(1u, p);
-    ey[p] = tab[${u32(t.ca)} + m] * ey[p]
-      + tab[${u32(t.cb)} + m] * ((hxp0 - hx[p - 1u]) * iz - (hzp0 - hz[p - SX]) * ix);
-  }
-  if (${inRange(layout, 2)}) {
-    let m = materialOf(2u, p);
-    ez[p] = tab[${u32(t.ca)} + m] * ez[p]
-      + tab[${u32(t.cb)} + m] * ((hyp0 - hy[p - SX]) * ix - (hxp0 - hx[p - SY]) * iy);
-  }
-}
-`;
+  return curlUpdateShader(g, "E");
 }
 
 /**
