@@ -136,6 +136,12 @@ export class DftRecorder {
         this.sin[w] = sampleWeight * Math.sin(this.omegas[w] * t);
       }
       const weight = 1 / offsets.length;
+      if (W === 1 && !im) {
+        // One wavelength of a real run: gather and sum in one pass (the same arithmetic
+        // without the intermediate array; most runs, and a tenth of a thin grid's stepping).
+        accumulateReal(re.c[comp], base, offsets, weight, this.cos[0], this.sin[0], this.sums[si]);
+        continue;
+      }
       gather(re.c[comp], base, offsets, weight, this.gatherRe);
       if (im) gather(im.c[comp], base, offsets, weight, this.gatherIm);
       const sums = this.sums[si];
@@ -157,6 +163,43 @@ export class DftRecorder {
           }
         }
       }
+    }
+  }
+}
+
+/** sums[2q] += F(q)·cw, sums[2q+1] += F(q)·sw with F(q) as `gather` computes it. */
+function accumulateReal(
+  field: Float32Array,
+  base: Int32Array,
+  off: Int32Array,
+  weight: number,
+  cw: number,
+  sw: number,
+  sums: Float64Array,
+): void {
+  const P = base.length;
+  if (off.length === 4) {
+    const [o0, o1, o2, o3] = [off[0], off[1], off[2], off[3]];
+    for (let q = 0, o = 0; q < P; q++, o += 2) {
+      const p = base[q];
+      const f = (field[p + o0] + field[p + o1] + field[p + o2] + field[p + o3]) * weight;
+      sums[o] += f * cw;
+      sums[o + 1] += f * sw;
+    }
+  } else if (off.length === 2) {
+    const [o0, o1] = [off[0], off[1]];
+    for (let q = 0, o = 0; q < P; q++, o += 2) {
+      const p = base[q];
+      const f = (field[p + o0] + field[p + o1]) * weight;
+      sums[o] += f * cw;
+      sums[o + 1] += f * sw;
+    }
+  } else {
+    const o0 = off[0];
+    for (let q = 0, o = 0; q < P; q++, o += 2) {
+      const f = field[base[q] + o0];
+      sums[o] += f * cw;
+      sums[o + 1] += f * sw;
     }
   }
 }
