@@ -109,9 +109,16 @@ export class DftRecorder {
   private readonly gatherIm: Float64Array;
   private readonly cos: Float64Array;
   private readonly sin: Float64Array;
+  /** Per component (Ex … Hz), false where it is known to stay zero (its sums stay zero). */
+  private readonly nonzero: readonly boolean[];
 
-  constructor(streams: readonly SampledComponent[], omegas: Float64Array) {
+  constructor(
+    streams: readonly SampledComponent[],
+    omegas: Float64Array,
+    nonzero: readonly boolean[] = [true, true, true, true, true, true],
+  ) {
     this.streams = streams;
+    this.nonzero = nonzero;
     this.omegas = omegas;
     const most = Math.max(0, ...streams.map((st) => st.base.length));
     this.sums = streams.map((st) => new Float64Array(2 * omegas.length * st.base.length));
@@ -129,6 +136,7 @@ export class DftRecorder {
     const W = this.omegas.length;
     for (let si = 0; si < this.streams.length; si++) {
       const { comp, base, offsets } = this.streams[si];
+      if (!this.nonzero[comp]) continue;
       const P = base.length;
       const t = comp < 3 ? tE : tH;
       for (let w = 0; w < W; w++) {
@@ -243,8 +251,12 @@ export interface MonitorSampling {
 export class MonitorRecorders {
   readonly recorders: DftRecorder[];
 
-  constructor(monitors: readonly MonitorSampling[]) {
-    this.recorders = monitors.map((m) => new DftRecorder(m.streams, m.omegas));
+  /**
+   * @param nonzero per component, false where a backend knows it stays exactly zero (a
+   *   polarisation the source does not drive on a grid one cell thick): not sampled.
+   */
+  constructor(monitors: readonly MonitorSampling[], nonzero?: readonly boolean[]) {
+    this.recorders = monitors.map((m) => new DftRecorder(m.streams, m.omegas, nonzero));
   }
 
   /** Adds one sample of every monitor (see DftRecorder.record). */

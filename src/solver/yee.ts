@@ -142,6 +142,11 @@ export class YeeGrid {
     this.ade = model.ade ? new AdeState(model.ade, 0, layout.n[0] + 1, sets.length) : null;
   }
 
+  /** Whether the grid has dispersive cells (an ADE pass). */
+  get dispersive(): boolean {
+    return this.ade !== null;
+  }
+
   /** The dispersive cells' pass of the E half step, after its source corrections. */
   updatePolarization(): void {
     if (!this.ade) return;
@@ -169,6 +174,59 @@ export class YeeGrid {
       for (const slab of slabs) {
         applyCpml(kind, this.kernelGrid, this.profiles[slab.axis], slab, fields, 0, planes);
       }
+    }
+  }
+
+  /**
+   * A half step of a real line along `axis` (the other two axes one periodic cell without a
+   * Bloch phase: the plane-wave source's auxiliary line at normal incidence): the bulk update
+   * of the two components across the axis, then the CPML ψ terms, and no ghosts. Every
+   * difference across the line is exactly zero there ((F − F)·inv = +0 with the ghosts
+   * filled), so each curl keeps its one term along the axis, written as the reference kernel
+   * evaluates it (t − 0 or 0 − t): the same values, at a fraction of the cost of the 3-D
+   * loops and ghost copies. The components along the axis stay zero and are not touched.
+   * The ghosts are left as they are: the caller reads real cells only (invariant.ts
+   * remapStreams).
+   */
+  updateLine(kind: "E" | "H", axis: number): void {
+    if (this.im || this.ade) throw new Error("updateLine is for real lines without poles");
+    const { layout, kernelGrid: grid } = this;
+    const s = layout.strides[axis];
+    const f = this.re.c;
+    const origin = layout.index(0, 0, 0);
+    for (const c of [(axis + 1) % 3, (axis + 2) % 3]) {
+      // d1 = c+1, d2 = c+2: when d1 is the axis the curl is (Δ G_{d2})·inv − 0, else the
+      // axis is d2 and it is 0 − (Δ G_{d1})·inv.
+      const alongFirst = (c + 1) % 3 === axis;
+      const other = alongFirst ? (c + 2) % 3 : (c + 1) % 3;
+      const comp = kind === "H" ? 3 + c : c;
+      const lo = layout.lo[comp * 3 + axis];
+      const hi = layout.hi[comp * 3 + axis];
+      if (kind === "H") {
+        const ch = grid.hCoefficient;
+        const inv = grid.invStepHalf[axis];
+        const h = f[comp];
+        const e = f[other];
+        for (let t = lo, p = origin + lo * s; t <= hi; t++, p += s) {
+          const d = (e[p + s] - e[p]) * inv[t + 1];
+          h[p] -= ch * (alongFirst ? d - 0 : 0 - d);
+        }
+      } else {
+        const { ca, cb } = grid;
+        const inv = grid.invStepNode[axis];
+        const m = grid.materialIndex[c];
+        const e = f[c];
+        const h = f[3 + other];
+        for (let t = lo, p = origin + lo * s; t <= hi; t++, p += s) {
+          const d = (h[p] - h[p - s]) * inv[t + 1];
+          const k = m[p];
+          e[p] = ca[k] * e[p] + cb[k] * (alongFirst ? d - 0 : 0 - d);
+        }
+      }
+    }
+    const planes = layout.n[0] + 1;
+    for (const slab of this.slabsRe) {
+      applyCpml(kind, grid, this.profiles[slab.axis], slab, this.re, 0, planes);
     }
   }
 

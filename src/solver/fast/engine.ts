@@ -20,7 +20,7 @@ import type {
 import { ghostCopies, GhostPlanes, type GhostCopies } from "../boundaries.js";
 import { ETA0 } from "../constants.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
-import type { YeeLayout } from "../grid.js";
+import { coupledComponents, type YeeLayout } from "../grid.js";
 import { MonitorRecorders } from "../monitors.js";
 import { INCIDENT_VALUES_PER_STEP } from "../tfsf.js";
 import { Command, ControlBlock, KernelFailure, MAX_BLOCK_STEPS, MAX_THREADS } from "./barrier.js";
@@ -40,7 +40,8 @@ import { KernelThreads } from "./pool.js";
 import { wasm, type WasmMemory } from "./wasm-api.js";
 import { buildMaterialRuns, type MaterialRuns } from "./runs.js";
 import { blocksFit, SlabSweeper, type KernelExports, type SweepConfig } from "./sweep.js";
-import { invariantAxes, remapStreams, splitGhosts } from "./thin.js";
+import { remapStreams, splitGhosts } from "../invariant.js";
+import { invariantAxes } from "./thin.js";
 
 /**
  * Below this many cells per thread a run uses fewer threads: starting a worker costs
@@ -117,6 +118,12 @@ export class FastEngine implements Stepper {
   private readonly thinGhosts: GhostCopies;
   /** Whether each sweep is whole-grid passes (thin.ts, sweep.ts runWhole). */
   readonly wholeGrid: boolean;
+  /**
+   * Per component, whether it is updated: on an invariant grid only the polarisation the
+   * source drives (its TFSF terms' components, closed under the curl couplings); all six
+   * otherwise. The others stay exactly zero.
+   */
+  readonly stepped: boolean[];
   readonly timing: StepperTiming = {
     compileSeconds: 0,
     threadStartSeconds: 0,
@@ -175,13 +182,25 @@ export class FastEngine implements Stepper {
     }
     this.invariant = invariant;
     this.thinGhosts = split.thin;
+    const tfsf = problem.tfsf;
+    this.stepped =
+      tfsf && invariant.some((f) => f)
+        ? coupledComponents(
+            [...tfsf.h, ...tfsf.e].map((t) => t.comp),
+            invariant.map((f) => !f),
+          )
+        : [true, true, true, true, true, true];
     this.wholeGrid = this.threads === 1 && invariant.some((f) => f);
     this.config = {
       n: [layout.n[0], layout.n[1], layout.n[2]],
       strides: [layout.strides[0], layout.strides[1], layout.strides[2]],
       paddedCells: layout.paddedCells,
       boundaries: [layout.boundaries[0], layout.boundaries[1], layout.boundaries[2]],
-      ghosts: split.kept,
+      // Ghosts of components that stay zero would copy zeros.
+      ghosts: {
+        h: split.kept.h.filter((c) => this.stepped[c.comp]),
+        e: split.kept.e.filter((c) => this.stepped[c.comp]),
+      },
       sets: mp.sets,
       components: [...mp.components],
       setBytes: mp.setBytes,
@@ -200,7 +219,7 @@ export class FastEngine implements Stepper {
       problem.alignSteps,
       options.stepsPerSweep ?? (this.wholeGrid ? MAX_BLOCK_STEPS : DEFAULT_BLOCK_STEPS),
     );
-    this.monitors = new MonitorRecorders(samplings);
+    this.monitors = new MonitorRecorders(samplings, this.stepped);
   }
 
   /**
@@ -264,6 +283,7 @@ export class FastEngine implements Stepper {
       flushBelow: flushBelow(this.problem.amplitudeVPerM),
       unitKappaStepM: this.unitKappa() ? plan.stepM : null,
       invariantAxes: this.invariant,
+      steppedComponents: this.stepped,
       zAbsorber: {
         node: zAbsorberExtent(p.cNode, ax.pmlLo, ax.pmlHi, layout.n[2]),
         half: zAbsorberExtent(p.cHalf, ax.pmlLo, ax.pmlHi, layout.n[2]),

@@ -67,6 +67,12 @@ export interface KernelWatInput {
    * the kernel never reads the ghosts across it. Absent: none.
    */
   invariantAxes?: readonly boolean[];
+  /**
+   * Per component (Ex … Hz), whether it can ever be nonzero (grid.ts coupledComponents): on a
+   * grid invariant along an axis a source drives one polarisation, and the other three
+   * components stay exactly zero, so their updates are left out. Absent: all six.
+   */
+  steppedComponents?: readonly boolean[];
 }
 
 type Kind = "E" | "H";
@@ -157,6 +163,11 @@ class Generator {
     this.L = input.layout;
     this.P = input.plan;
     this.stride = [this.L.strides[0], this.L.strides[1], 1];
+  }
+
+  /** Whether component `comp` (0–5) is updated at all (see steppedComponents). */
+  private stepped(comp: number): boolean {
+    return this.input.steppedComponents?.[comp] ?? true;
   }
 
   /** Whether the fields do not vary along `axis` (its difference terms are left out). */
@@ -548,7 +559,17 @@ class Generator {
       const lines: string[] = [];
       // Sources at p, shared by two components each, and the per-k z coefficients.
       const src = kind === "H" ? 0 : 3;
-      for (let g = 0; g < 3; g++) lines.push(`(local.set $g${g}${sfx} ${ld(comp[src + g])})`);
+      // Only the sources some updated component differentiates (all three unless a
+      // polarisation is left out).
+      const used = [false, false, false];
+      for (let c = 0; c < 3; c++) {
+        if (!this.stepped(kind === "H" ? 3 + c : c)) continue;
+        if (!this.invariant((c + 1) % 3)) used[(c + 2) % 3] = true;
+        if (!this.invariant((c + 2) % 3)) used[(c + 1) % 3] = true;
+      }
+      for (let g = 0; g < 3; g++) {
+        if (used[g]) lines.push(`(local.set $g${g}${sfx} ${ld(comp[src + g])})`);
+      }
       if (!unit) lines.push(`(local.set $iz${sfx} ${ld(arr.inv[2] + 4, "K")})`);
       if (fz) {
         lines.push(`(local.set $bz${sfx} ${ld(arr.b[2], "K")})`);
@@ -558,6 +579,7 @@ class Generator {
       const bco = (d: number) => (d === 2 ? get("bz") : par(d === 0 ? "bx" : "by"));
       const cco = (d: number) => (d === 2 ? get("cz") : par(d === 0 ? "cx" : "cy"));
       for (let c = 0; c < 3; c++) {
+        if (!this.stepped(kind === "H" ? 3 + c : c)) continue;
         const d1 = (c + 1) % 3;
         const d2 = (c + 2) % 3;
         // Δ_{d1} G_{d2} and Δ_{d2} G_{d1}: forward for H, backward for E.
@@ -694,10 +716,13 @@ class Generator {
     const rowCall = (c: number, from: string, to: string) =>
       `(call $${k}${c}r (local.get $i) (local.get $j) (local.get $set) ${from} ${to})`;
     const wholeRow = (c: number) =>
-      `(if ${active(c)} (then ${rowCall(c, `(i32.const ${this.lo(comps[c], 2)})`, `(i32.const ${this.hi(comps[c], 2) + 1})`)}))`;
+      this.stepped(comps[c])
+        ? `(if ${active(c)} (then ${rowCall(c, `(i32.const ${this.lo(comps[c], 2)})`, `(i32.const ${this.hi(comps[c], 2) + 1})`)}))`
+        : "";
     // Cells of a component outside the shared k range (k = 0 or n−1 where the components'
     // ranges differ): the general single-component row code.
     const ends = (c: number) => {
+      if (!this.stepped(comps[c])) return "";
       const lo = this.lo(comps[c], 2);
       const end = this.hi(comps[c], 2) + 1;
       const kF0 = segStart;
