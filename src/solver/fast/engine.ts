@@ -42,6 +42,7 @@ import { buildMaterialRuns, type MaterialRuns } from "./runs.js";
 import { blocksFit, SlabSweeper, type KernelExports, type SweepConfig } from "./sweep.js";
 import { remapStreams, splitGhosts } from "../invariant.js";
 import { invariantAxes } from "./thin.js";
+import { relabelProblem, relabelShift, RelabelledStepper } from "./relabel.js";
 
 /**
  * Below this many cells per thread a run uses fewer threads: starting a worker costs
@@ -447,13 +448,16 @@ export const wasmBackend: SolverBackend = {
     threadsFor(layout, wanted, minCells),
 
   async prepare(problem: SteppingProblem, options: StepperOptions): Promise<Stepper> {
-    const engine = new FastEngine(problem, options);
+    // A grid one cell thick along z is stored with its axes relabelled (relabel.ts).
+    const shift = relabelShift(problem);
+    const relabelled = shift === 0 ? null : relabelProblem(problem, shift);
+    const engine = new FastEngine(relabelled?.problem ?? problem, options);
     try {
       await engine.prepare();
     } catch (err) {
       engine.dispose();
       throw err;
     }
-    return engine;
+    return relabelled ? new RelabelledStepper(engine, problem, relabelled) : engine;
   },
 };

@@ -1,14 +1,16 @@
 /**
- * Grids one cell thick (fast/thin.ts) against the reference backend, which steps them with the
- * full three-dimensional update and keeps every ghost: the wasm backend's invariant-axis
- * kernel (no derivative terms along the thin axis, no ghosts kept up across it), its
- * whole-grid passes on one thread and its plane sweep on several must give the same monitor
- * phasors, fluxes, fields and energy. Cases: a y-thin cross-section with PML, a TFSF plane
- * wave, a lossy box and a dispersive (ADE) box, field and flux monitors (a flux plane normal to
- * the thin axis reads the ghosts the path no longer fills, through the remapped streams);
- * oblique incidence in the x–z plane (complex fields, Bloch phase along x, none along y); an
- * x-thin grid; and the grids it must decline — thin along y with a Bloch phase along y (the
- * fields vary along it), thin along z (rows run along z) — which run the general path.
+ * Grids one cell thick (fast/thin.ts, fast/relabel.ts) against the reference backend, which
+ * steps them with the full three-dimensional update and keeps every ghost: the wasm backend's
+ * invariant-axis kernel (no derivative terms along the thin axis, no ghosts kept up across
+ * it, only the polarisation the source drives), its whole-grid passes on one thread and its
+ * plane sweep on several must give the same monitor phasors, fluxes, fields and energy.
+ * Cases: a y-thin cross-section with PML, a TFSF plane wave, a lossy box and a dispersive
+ * (ADE) box, field and flux monitors (a flux plane normal to the thin axis reads the ghosts
+ * the path no longer fills, through the remapped streams), in both polarisations; oblique
+ * incidence in the cross-section's plane (complex fields, a Bloch phase along x, none along
+ * the thin axis); an x-thin grid; z-thin grids, stored with their axes relabelled; and the
+ * grids it must decline — thin along y or z with a Bloch phase along that axis (the fields
+ * vary along it) — which run the general path.
  * Tolerance as in agreement.test.ts: float32 rounding, 1e-5 of the largest value compared.
  */
 import assert from "node:assert/strict";
@@ -95,9 +97,29 @@ const CASES: Case[] = [
     stepped: ALL,
   },
   {
-    name: "declined: z-thin (rows run along z)",
+    name: "z-thin cross-section (stored relabelled), +x",
     boundaries: ["pml", "pml", "periodic"],
     direction: [1, 0, 0],
+    polarization: "te",
+    cells: [30, 22, 1],
+    invariant: [false, false, true],
+    // {Ex, Ey, Hz}: TM with respect to z (E along y, in the plane of the cross-section).
+    stepped: [true, true, false, false, false, true],
+  },
+  {
+    name: "z-thin, oblique in the x–y plane (Bloch along x), relabelled",
+    boundaries: ["periodic", "pml", "periodic"],
+    direction: [0.3, 1, 0],
+    polarization: "tm",
+    cells: [22, 30, 1],
+    invariant: [false, false, true],
+    // p-polarised with the plane of incidence holding z: E along z, {Ez, Hx, Hy}.
+    stepped: [false, false, true, true, true, false],
+  },
+  {
+    name: "declined: z-thin with a Bloch phase along z",
+    boundaries: ["pml", "pml", "periodic"],
+    direction: [1, 0, 0.3],
     polarization: "te",
     cells: [30, 22, 1],
     invariant: [false, false, false],
@@ -251,7 +273,11 @@ describe("grids one cell thick: the wasm backend's thin path agrees with the ref
         await fast.prepare();
         try {
           while (fast.stepIndex < steps) fast.step(steps);
-          const engine = fast.stepper as FastEngine;
+          // The engine, or the relabelling wrapper of a z-thin grid (both in physical labels).
+          const engine = fast.stepper as unknown as Pick<
+            FastEngine,
+            "invariant" | "stepped" | "wholeGrid"
+          >;
           assert.deepEqual(engine.invariant, c.invariant, c.name);
           assert.deepEqual(engine.stepped, c.stepped, c.name);
           const single = fast.threads === 1;
@@ -269,7 +295,9 @@ describe("grids one cell thick: the wasm backend's thin path agrees with the ref
               for (let p = 0; p < layout.paddedCells; p++) {
                 const i = Math.floor(p / sx) - 1;
                 const j = Math.floor((p % sx) / sy) - 1;
-                if ((thinAxis === 0 && i !== 0) || (thinAxis === 1 && j !== 0)) continue;
+                const k = (p % sy) - 1;
+                const coord = [i, j, k];
+                if (thinAxis >= 0 && coord[thinAxis] !== 0) continue;
                 worst = Math.max(worst, Math.abs(a[p] - b[p]) / scale);
               }
             }
@@ -280,7 +308,13 @@ describe("grids one cell thick: the wasm backend's thin path agrees with the ref
           const eFast = await fast.energy();
           const eRef = await ref.energy();
           assert.ok(Math.abs(eFast / eYee - 1) < 1e-3, `energy ${eFast} vs ${eYee}`);
-          assert.ok(Math.abs(eFast / eRef - 1) < 1e-3, `energy ${eFast} vs reference ${eRef}`);
+          // Against the reference's energy, which sums its ghosts too: where the grid is
+          // periodic along a second axis, the corner ghost that the thin axis's copy takes from
+          // that axis's ghost holds the previous step's value there and this step's here (the
+          // engine's fillThinGhosts); on these small grids ghosts are a twentieth of the values.
+          const periodicTwice = c.boundaries.filter((b) => b === "periodic").length > 1;
+          const bound = periodicTwice && thinAxis >= 0 ? 1e-2 : 1e-3;
+          assert.ok(Math.abs(eFast / eRef - 1) < bound, `energy ${eFast} vs reference ${eRef}`);
         } finally {
           fast.dispose();
         }

@@ -12,8 +12,8 @@
  *    sweep.ts `runWhole`) instead of plane by plane: a y-thin grid's x-planes are one row
  *    each, and the per-plane work in JavaScript (task order, TFSF, ghosts) cost more than the
  *    row's update (docs/benchmarks.md, issue #15).
- * Only x and y qualify: rows run along z (the kernel's SIMD direction), so a grid one cell
- * thick along z keeps the general path.
+ * Only x and y qualify: rows run along z (the kernel's SIMD direction). A grid one cell thick
+ * along z is stored with its axes relabelled so that it is thin along y (relabel.ts).
  */
 import type { YeeLayout } from "../grid.js";
 
