@@ -170,12 +170,18 @@ function meep(request: SimulationRequest, steps: number) {
  * fetch, tried once more when the connection fails: while Meep runs (over a minute for 250³)
  * the server closes the idle keep-alive connection, and the next request may race that.
  */
+/**
+ * fetch, tried again on a socket error: while Meep runs for minutes the server closes the idle
+ * keep-alive sockets (keepAliveTimeoutMs), and the client's pool may hold several of them.
+ */
 async function request(url: string, init?: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
-    return fetch(url, init);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      if (!(err instanceof TypeError) || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }
 
