@@ -11,7 +11,9 @@
  * thick), a periodic unit cell with a sphere (small 3-D), and 150³ and 250³ grids (whole grid,
  * PML included) at 20 nm, about 40 cells per wavelength in Si3N4, and a 200³ grid with 1 000
  * spheres for painting at scale. BENCH_QUICK=1 leaves out the 250³ job and runs the spheres for
- * 200 steps. Meep is left out, with a note, where `import meep` fails.
+ * 200 steps. BENCH_ONLY=strip,unit runs only the jobs whose names contain one of the words,
+ * BENCH_REPEAT=3 each job three times in a row (one row each: on a shared machine the spread
+ * says more than one figure). Meep is left out, with a note, where `import meep` fails.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -24,6 +26,8 @@ import { freePort, tempDir } from "../test/helpers/service.js";
 import { emsim, stop, waitUp } from "./processes.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";
+const ONLY = (process.env.BENCH_ONLY ?? "").split(",").filter((w) => w.length > 0);
+const REPEAT = Math.max(1, Number(process.env.BENCH_REPEAT ?? 1) || 1);
 const PYTHON = "/usr/bin/python3";
 
 function cube(totalCells: number, steps: number): SimulationRequest {
@@ -166,12 +170,18 @@ function meep(request: SimulationRequest, steps: number) {
  * fetch, tried once more when the connection fails: while Meep runs (over a minute for 250³)
  * the server closes the idle keep-alive connection, and the next request may race that.
  */
+/**
+ * fetch, tried again on a socket error: while Meep runs for minutes the server closes the idle
+ * keep-alive sockets (keepAliveTimeoutMs), and the client's pool may hold several of them.
+ */
 async function request(url: string, init?: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
-    return fetch(url, init);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      if (!(err instanceof TypeError) || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }
 
@@ -191,7 +201,8 @@ async function main() {
     });
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
     const rows: Measured[] = [];
-    for (const job of JOBS) {
+    const jobs = JOBS.filter((j) => ONLY.length === 0 || ONLY.some((w) => j.name.includes(w)));
+    for (const job of jobs.flatMap((j) => Array<typeof j>(REPEAT).fill(j))) {
       const estimate = (await (
         await request(`${base}/v1/simulations/estimate`, {
           method: "POST",

@@ -5,9 +5,10 @@
  *   seconds = setup + setupPerCell · cells + steps · (perStep + perCell · cells).
  *
  * The fixed per-step cost (sources, boundaries, monitors, thread synchronisation) is what
- * dominates small and thin jobs: a 2·10⁴-cell cross-section steps at about 110 Mcell/s where
- * a 256³ grid reaches 650–750 on the same machine, so one throughput figure misjudges one or
- * the other by several times. Set-up grows with the grid too (allocating and faulting in the
+ * dominates small and thin jobs: a 2·10⁴-cell cross-section steps at about 300 Mcell/s (its
+ * 2-D path, solver/fast/thin.ts) and a 1.3·10⁵-cell 3-D unit cell at about 350, where a 256³
+ * grid reaches 650–750 on the same machine, so one throughput figure misjudges one or the
+ * other by several times. Set-up grows with the grid too (allocating and faulting in the
  * fields, painting): 0.1–0.2 s for small grids, 0.8 s for 250³. The two costs are fitted by weighted least squares to the
  * completed runs this process has seen (each run's stepping seconds per step against its
  * cells), on top of two prior points from the table below, measured on the 2-core machine
@@ -17,11 +18,12 @@
 
 /**
  * Prior: seconds per step of a small (2·10⁴ cells: the README's strip waveguide, 4 500 steps
- * in 0.82 s) and a large (1.56·10⁷ cells: 250³ at 750 Mcell/s) grid, through the API on the
- * quiet 2-core machine of docs/benchmarks.md.
+ * in 0.27 s, the fastest of the runs of docs/benchmarks.md's issue #15 section on the thin
+ * path) and a large (1.56·10⁷ cells: 250³ at 750 Mcell/s) grid, through the API on the 2-core
+ * machine of docs/benchmarks.md.
  */
 const PRIOR: readonly { cells: number; secondsPerStep: number }[] = [
-  { cells: 2e4, secondsPerStep: 1.85e-4 },
+  { cells: 2e4, secondsPerStep: 6e-5 },
   { cells: 1.56e7, secondsPerStep: 2.1e-2 },
 ];
 /** Runs remembered (the most recent). */
@@ -100,8 +102,14 @@ export class RunTimeModel {
    */
   private fit(): void {
     const points = [
-      // The prior counts as half a run while none has been seen, and fades as runs come in.
-      ...PRIOR.map((p) => ({ x: p.cells, y: p.secondsPerStep, w: 0.5 / (1 + this.runs.length) })),
+      // The prior counts as half a run while none has been seen, and fades quickly as runs
+      // come in (with the square of their count: in relative terms a thin cross-section's
+      // small prior would otherwise hold a machine twenty times slower per step back).
+      ...PRIOR.map((p) => ({
+        x: p.cells,
+        y: p.secondsPerStep,
+        w: 0.5 / (1 + this.runs.length) ** 2,
+      })),
       ...this.runs.map((r) => ({ x: r.cells, y: r.steppingSeconds / r.steps, w: 1 })),
     ];
     let s0 = 0;

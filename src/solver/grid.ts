@@ -138,3 +138,36 @@ export class YeeLayout {
     return (i + 1) * this.strides[0] + (j + 1) * this.strides[1] + (k + 1);
   }
 }
+
+/**
+ * The field components a source on `driven` components can ever make nonzero: the closure of
+ * the Yee curl couplings (H_c with E_{c+2} through ∂_{c+1}, with E_{c+1} through ∂_{c+2}),
+ * leaving out those through axes along which nothing varies (`varies[axis]` false: a grid
+ * one periodic cell thick without a Bloch phase, where every difference along it is exactly
+ * zero). With every axis varying that is all six; on a grid invariant along y it splits into
+ * {Ey, Hx, Hz} and {Ex, Ez, Hy} (the 2-D TE and TM sets), of which a source drives one or both.
+ * Conductivity, dispersion, CPML and ghost copies act per component and couple nothing.
+ */
+export function coupledComponents(
+  driven: readonly number[],
+  varies: readonly boolean[],
+): boolean[] {
+  const on = [false, false, false, false, false, false];
+  const stack = [...driven];
+  while (stack.length > 0) {
+    const comp = stack.pop()!;
+    if (on[comp]) continue;
+    on[comp] = true;
+    // H_c's neighbours are E_{c+2} (via ∂_{c+1}) and E_{c+1} (via ∂_{c+2}); E_c's are the
+    // H components whose curl holds it.
+    const c = comp % 3;
+    for (const [other, axis] of [
+      [(c + 2) % 3, (c + 1) % 3],
+      [(c + 1) % 3, (c + 2) % 3],
+    ]) {
+      if (!varies[axis]) continue;
+      stack.push(comp < 3 ? 3 + other : other);
+    }
+  }
+  return on;
+}

@@ -21,9 +21,11 @@
  * phase k·r (zero phase at the origin), exactly, at every recorded frequency.
  */
 import { ETA0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
-import { isHalfAlong, YeeLayout, type AxisPlan, type GridPlan } from "./grid.js";
+import { coupledComponents, isHalfAlong, YeeLayout, type AxisPlan, type GridPlan } from "./grid.js";
 import { referenceKernel } from "./kernel.js";
 import { refractiveIndex } from "./dispersion/model.js";
+import { ghostCopies } from "./boundaries.js";
+import { remapStreams, splitGhosts } from "./invariant.js";
 import { buildMedium, type Medium, type UpdateMaterial } from "./medium.js";
 import { cellCentreStreams, DftRecorder, type SampledComponent } from "./monitors.js";
 import { INCIDENT_VALUES_PER_STEP, type TfsfConfig } from "./tfsf.js";
@@ -183,6 +185,11 @@ export class PlaneWaveSource {
   private readonly incidentAt: { comp: number; index: number }[];
   /** Cell index of the reference sample along the propagation axis (main grid). */
   private readonly kRef: number;
+  /**
+   * Whether the auxiliary line is stepped as a real line (normal incidence, no poles in its
+   * medium: YeeGrid.updateLine), its ghosts left unfilled and its samples read off real cells.
+   */
+  private readonly realLine: boolean;
   /** The incident field along the axis at the monitors' DFT cadence (flux monitors only). */
   private incidentLine: { recorder: DftRecorder; first: number; every: number } | null = null;
 
@@ -249,6 +256,8 @@ export class PlaneWaveSource {
       }),
     );
 
+    this.realLine = !this.complex && !this.aux.dispersive;
+
     this.tfsfIndex =
       g.sign > 0 ? ax.pmlLo + TFSF_OFFSET_CELLS : ax.cells - ax.pmlHi - TFSF_OFFSET_CELLS;
     this.sourceIndex = this.tfsfIndex - g.sign + this.auxShift;
@@ -296,8 +305,9 @@ export class PlaneWaveSource {
     this.kRef = kRef;
     const lo: [number, number, number] = [0, 0, 0];
     lo[a] = kRef + this.auxShift;
+    const refStreams = cellCentreStreams(auxLayout, { lo, hi: [lo[0], lo[1], lo[2]] }, [0, 1, 2]);
     this.reference = new DftRecorder(
-      cellCentreStreams(auxLayout, { lo, hi: [lo[0], lo[1], lo[2]] }, [0, 1, 2]),
+      this.realLine ? this.realCellStreams(refStreams) : refStreams,
       setup.omegas,
     );
     this.refCoord = [0, 1, 2].map(
@@ -320,8 +330,25 @@ export class PlaneWaveSource {
     }
   }
 
+  /**
+   * Streams of the auxiliary line that read, instead of its ghosts across the line, the real
+   * cell each is a copy of (a real line's ghosts are not kept: YeeGrid.updateLine).
+   */
+  private realCellStreams(streams: SampledComponent[]): SampledComponent[] {
+    const layout = this.aux.layout;
+    const across = [0, 1, 2].map((b) => b !== this.geometry.axis);
+    const { thin } = splitGhosts(ghostCopies(layout.boundaries, layout.n, [0, 0, 0]), across);
+    const remapped = remapStreams(streams, layout, across, thin);
+    if (!remapped) throw new Error("the incident reference sample spans several cells");
+    return remapped;
+  }
+
   /** Aux H half step. */
   private stepAuxH(): void {
+    if (this.realLine) {
+      this.aux.updateLine("H", this.geometry.axis);
+      return;
+    }
     this.aux.updateH(referenceKernel);
     this.aux.fillGhostsH();
   }
@@ -329,8 +356,9 @@ export class PlaneWaveSource {
   /** Aux E half step from t to t + dt with the current sheet (its mid time is (n+½)·dt). */
   private stepAuxE(t: number): void {
     const aux = this.aux;
-    aux.updateE(referenceKernel);
     const a = this.geometry.axis;
+    if (this.realLine) aux.updateLine("E", a);
+    else aux.updateE(referenceKernel);
     const h = this.mainPlan.stepM;
     const g = sheetCurrentSample(this.pulse, t, this.mainPlan.dtSeconds);
     for (let b = 0; b < 3; b++) {
@@ -345,6 +373,7 @@ export class PlaneWaveSource {
       aux.re.c[b][p] -= cb * j * Math.cos(phase);
       if (aux.im) aux.im.c[b][p] -= cb * j * Math.sin(phase);
     }
+    if (this.realLine) return;
     aux.updatePolarization();
     aux.fillGhostsE();
   }
@@ -391,12 +420,37 @@ export class PlaneWaveSource {
       }
       return { comp, plane, slot, wRe, wIm };
     };
-    // Slots (advance): 0 Einc_v(s), 1 Einc_u(s), 2 Hinc_v(hIdx), 3 Hinc_u(hIdx).
+    // Slots (advance): 0 Einc_v(s), 1 Einc_u(s), 2 Hinc_v(hIdx), 3 Hinc_u(hIdx). A term whose
+    // incident component the auxiliary line never excites (it stays exactly zero) is left
+    // out: it would add zero, and without it a backend can see which components the source
+    // drives (a grid invariant along an axis then steps only the polarisation it excites).
+    const excited = this.excitedIncident();
+    const h = [
+      excited[v] ? term(3 + u, hIdx, 0, -sg * kH, false) : null,
+      excited[u] ? term(3 + v, hIdx, 1, sg * kH, false) : null,
+    ];
+    const e = [
+      excited[3 + v] ? term(u, s, 2, sg * kE, true) : null,
+      excited[3 + u] ? term(v, s, 3, -sg * kE, true) : null,
+    ];
     return {
       axis: a,
-      h: [term(3 + u, hIdx, 0, -sg * kH, false), term(3 + v, hIdx, 1, sg * kH, false)],
-      e: [term(u, s, 2, sg * kE, true), term(v, s, 3, -sg * kE, true)],
+      h: h.filter((t) => t !== null),
+      e: e.filter((t) => t !== null),
     };
+  }
+
+  /**
+   * The components of the auxiliary line that its current sheet can make nonzero: the sheet
+   * drives E_b where sheet[b] ≠ 0, and the line varies along the propagation axis and along
+   * the transverse axes with a nonzero wavevector only (grid.ts coupledComponents). At normal
+   * incidence that is one transverse E and the H across it per polarisation direction.
+   */
+  private excitedIncident(): boolean[] {
+    const a = this.geometry.axis;
+    const driven = [0, 1, 2].filter((b) => b !== a && this.sheet[b] !== 0);
+    const varies = [0, 1, 2].map((b) => b === a || this.kTransverse[b] !== 0);
+    return coupledComponents(driven, varies);
   }
 
   /**

@@ -68,9 +68,75 @@ export class TfsfPlanes {
     this.nv = layout.n[(cfg.axis + 2) % 3] + 2;
   }
 
-  /** Adds every H (`isH`) or E term to every x-plane (the whole grid after a half step). */
+  /**
+   * Adds every H (`isH`) or E term over the whole grid (after a half step): the cells `apply`
+   * visits plane by plane, here in runs along the longer of the plane's axes, so that a grid
+   * whose x-planes hold one cell of the term each (one cell thick along y, with the TFSF plane
+   * normal to z) costs one call, not one per plane.
+   */
   applyAll(isH: boolean, incident: Float64Array, slotBase: number): void {
-    for (let i = 0; i <= this.layout.n[0]; i++) this.apply(i, isH, incident, slotBase);
+    const { lo, hi, strides } = this.layout;
+    const a = this.cfg.axis;
+    if (a === 0) {
+      for (const term of isH ? this.cfg.h : this.cfg.e) {
+        this.applyTerm(term, term.plane, incident, slotBase);
+      }
+      return;
+    }
+    const [sx, sy] = strides;
+    const nv = this.nv;
+    for (const term of isH ? this.cfg.h : this.cfg.e) {
+      const comp = term.comp;
+      const incRe = incident[slotBase + 2 * term.slot];
+      const incIm = incident[slotBase + 2 * term.slot + 1];
+      const re = this.sets[0][comp];
+      const im = this.sets.length > 1 ? this.sets[1][comp] : null;
+      const { wRe, wIm } = term;
+      const [i0, i1] = [lo[comp * 3], hi[comp * 3]];
+      // a = 1 (u = z, v = x): cells (i, plane, k); a = 2 (u = x, v = y): cells (i, j, plane).
+      const second = a === 1 ? 2 : 1;
+      const [m0, m1] = [lo[comp * 3 + second], hi[comp * 3 + second]];
+      // Field and weight steps along x and along the other axis of the term's plane.
+      const atX = (i: number) =>
+        a === 1 ? (i + 1) * sx + (term.plane + 1) * sy + 1 : (i + 1) * sx + sy + term.plane + 1;
+      const fieldStep = a === 1 ? 1 : sy;
+      const weightAtX = (i: number) => (a === 1 ? i + 1 : (i + 1) * nv);
+      const weightStep = a === 1 ? nv : 1;
+      const weightAtM = (m: number) => (a === 1 ? (m + 1) * nv : m + 1);
+      if (m1 - m0 >= i1 - i0) {
+        for (let i = i0; i <= i1; i++) {
+          const p0 = atX(i) + m0 * fieldStep;
+          const w0 = weightAtX(i) + weightAtM(m0);
+          addTerm(re, im, p0, fieldStep, wRe, wIm, w0, weightStep, m1 - m0 + 1, incRe, incIm);
+        }
+      } else {
+        const dw = a === 1 ? 1 : nv;
+        for (let m = m0; m <= m1; m++) {
+          const p0 = atX(i0) + m * fieldStep;
+          const w0 = weightAtX(i0) + weightAtM(m);
+          addTerm(re, im, p0, sx, wRe, wIm, w0, dw, i1 - i0 + 1, incRe, incIm);
+        }
+      }
+    }
+  }
+
+  /** The terms' cells on x-plane i for a = 0 (the TFSF plane is that x-plane). */
+  private applyTerm(term: TfsfTerm, i: number, incident: Float64Array, slotBase: number): void {
+    const { lo, hi, strides } = this.layout;
+    const [sx, sy] = strides;
+    const nv = this.nv;
+    const comp = term.comp;
+    const incRe = incident[slotBase + 2 * term.slot];
+    const incIm = incident[slotBase + 2 * term.slot + 1];
+    const re = this.sets[0][comp];
+    const im = this.sets.length > 1 ? this.sets[1][comp] : null;
+    const k0 = lo[comp * 3 + 2];
+    const k1 = hi[comp * 3 + 2];
+    for (let j = lo[comp * 3 + 1]; j <= hi[comp * 3 + 1]; j++) {
+      const p0 = (i + 1) * sx + (j + 1) * sy + 1 + k0;
+      const w0 = (j + 1) * nv + k0 + 1;
+      addTerm(re, im, p0, 1, term.wRe, term.wIm, w0, 1, k1 - k0 + 1, incRe, incIm);
+    }
   }
 
   /**
@@ -93,13 +159,7 @@ export class TfsfPlanes {
       const { wRe, wIm } = term;
       if (a === 0) {
         // u = y, v = z: the whole plane, row by row.
-        if (i !== term.plane) continue;
-        const k0 = lo[comp * 3 + 2];
-        const k1 = hi[comp * 3 + 2];
-        for (let j = lo[comp * 3 + 1]; j <= hi[comp * 3 + 1]; j++) {
-          const p0 = (i + 1) * sx + (j + 1) * sy + 1 + k0;
-          addTerm(re, im, p0, 1, wRe, wIm, (j + 1) * nv + k0 + 1, 1, k1 - k0 + 1, incRe, incIm);
-        }
+        if (i === term.plane) this.applyTerm(term, i, incident, slotBase);
         continue;
       }
       if (i < lo[comp * 3] || i > hi[comp * 3]) continue;

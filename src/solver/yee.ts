@@ -142,6 +142,11 @@ export class YeeGrid {
     this.ade = model.ade ? new AdeState(model.ade, 0, layout.n[0] + 1, sets.length) : null;
   }
 
+  /** Whether the grid has dispersive cells (an ADE pass). */
+  get dispersive(): boolean {
+    return this.ade !== null;
+  }
+
   /** The dispersive cells' pass of the E half step, after its source corrections. */
   updatePolarization(): void {
     if (!this.ade) return;
@@ -168,6 +173,119 @@ export class YeeGrid {
       else kernel.updateE(this.kernelGrid, fields, 0, planes);
       for (const slab of slabs) {
         applyCpml(kind, this.kernelGrid, this.profiles[slab.axis], slab, fields, 0, planes);
+      }
+    }
+  }
+
+  /**
+   * A half step of a real line along `axis` (the other two axes one periodic cell without a
+   * Bloch phase: the plane-wave source's auxiliary line at normal incidence): the bulk update
+   * of the two components across the axis, then the CPML ψ terms of the slabs along it, and
+   * no ghosts. Every difference across the line is exactly zero there ((F − F)·inv = +0 with
+   * the ghosts filled), so each curl keeps its one term along the axis, written as the
+   * reference kernel evaluates it (t − 0 or 0 − t), and the ψ pass is cpml.ts's `correct`
+   * restricted to the line: the same values (yee-line.test.ts checks them bit for bit) at a
+   * fraction of the cost of the 3-D loops, the generic ψ pass and the ghost copies. The
+   * components along the axis stay zero and are not touched; the ghosts are left as they
+   * are: the caller reads real cells only (invariant.ts remapStreams).
+   */
+  updateLine(kind: "E" | "H", axis: number): void {
+    if (this.im || this.ade) throw new Error("updateLine is for real lines without poles");
+    const { layout, kernelGrid: grid } = this;
+    const s = layout.strides[axis];
+    const f = this.re.c;
+    const origin = layout.index(0, 0, 0);
+    const isH = kind === "H";
+    for (let n = 1; n <= 2; n++) {
+      const c = (axis + n) % 3;
+      // d1 = c+1, d2 = c+2: when d1 is the axis (c = axis + 2) the curl is (Δ G_{d2})·inv − 0,
+      // else (c = axis + 1) the axis is d2 and it is 0 − (Δ G_{d1})·inv.
+      const alongFirst = n === 2;
+      const other = alongFirst ? (c + 2) % 3 : (c + 1) % 3;
+      const comp = isH ? 3 + c : c;
+      const lo = layout.lo[comp * 3 + axis];
+      const hi = layout.hi[comp * 3 + axis];
+      const p0 = origin + lo * s;
+      if (isH) {
+        const ch = grid.hCoefficient;
+        const inv = grid.invStepHalf[axis];
+        const h = f[comp];
+        const e = f[other];
+        if (alongFirst) {
+          for (let t = lo, p = p0; t <= hi; t++, p += s) {
+            h[p] -= ch * ((e[p + s] - e[p]) * inv[t + 1] - 0);
+          }
+        } else {
+          for (let t = lo, p = p0; t <= hi; t++, p += s) {
+            h[p] -= ch * (0 - (e[p + s] - e[p]) * inv[t + 1]);
+          }
+        }
+      } else {
+        const { ca, cb } = grid;
+        const inv = grid.invStepNode[axis];
+        const m = grid.materialIndex[c];
+        const e = f[c];
+        const h = f[3 + other];
+        if (alongFirst) {
+          for (let t = lo, p = p0; t <= hi; t++, p += s) {
+            const k = m[p];
+            e[p] = ca[k] * e[p] + cb[k] * ((h[p] - h[p - s]) * inv[t + 1] - 0);
+          }
+        } else {
+          for (let t = lo, p = p0; t <= hi; t++, p += s) {
+            const k = m[p];
+            e[p] = ca[k] * e[p] + cb[k] * (0 - (h[p] - h[p - s]) * inv[t + 1]);
+          }
+        }
+      }
+    }
+    for (const slab of this.slabsRe) this.lineCpml(isH, axis, slab);
+  }
+
+  /**
+   * cpml.ts's applyCpml + correct for one slab along a line's axis: per pair (target F,
+   * source G, ψ slot, scale), ψ ← b·ψ + (c/step)·ΔG and F += scale·(cb)·ψ where c ≠ 0.
+   */
+  private lineCpml(isH: boolean, axis: number, slab: CpmlSlab): void {
+    const { layout, kernelGrid: grid } = this;
+    const profile = this.profiles[axis];
+    const f = this.re.c;
+    const s = layout.strides[axis];
+    const invStep = 1 / grid.stepM;
+    const b = isH ? profile.bHalf : profile.bNode;
+    const cArr = isH ? profile.cHalf : profile.cNode;
+    const first = (axis + 2) % 3;
+    const second = (axis + 1) % 3;
+    // ψ index of line cell t: (t − a0) along the axis, padded index 1 across it.
+    const ls = slab.strides[axis];
+    const q0 = slab.strides[0] + slab.strides[1] + slab.strides[2] - ls - slab.a0 * ls;
+    const origin = layout.index(0, 0, 0);
+    for (let pair = 0; pair < 2; pair++) {
+      const comp = pair === 0 ? first : second;
+      const from = pair === 0 ? second : first;
+      const target = f[isH ? 3 + comp : comp];
+      const source = f[isH ? from : 3 + from];
+      const psi = slab.psi[(isH ? 2 : 0) + pair];
+      const scale = isH
+        ? pair === 0
+          ? -grid.hCoefficient
+          : grid.hCoefficient
+        : pair === 0
+          ? 1
+          : -1;
+      const cbIndex = isH ? null : grid.materialIndex[comp];
+      const tComp = isH ? 3 + comp : comp;
+      const lo = Math.max(layout.lo[tComp * 3 + axis], slab.a0);
+      const hi = Math.min(layout.hi[tComp * 3 + axis], slab.a1);
+      for (let t = lo; t <= hi; t++) {
+        const ct = cArr[t] * invStep;
+        if (ct === 0) continue;
+        const p = origin + t * s;
+        const q = q0 + t * ls;
+        const diff = isH ? source[p + s] - source[p] : source[p] - source[p - s];
+        const v = b[t] * psi[q] + ct * diff;
+        psi[q] = v;
+        target[p] += cbIndex !== null ? scale * grid.cb[cbIndex[p]] * v : scale * v;
       }
     }
   }

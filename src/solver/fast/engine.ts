@@ -17,10 +17,10 @@ import type {
   StepperOptions,
   SteppingProblem,
 } from "../backend.js";
-import { ghostCopies } from "../boundaries.js";
+import { ghostCopies, GhostPlanes, type GhostCopies } from "../boundaries.js";
 import { ETA0 } from "../constants.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
-import type { YeeLayout } from "../grid.js";
+import { coupledComponents, type YeeLayout } from "../grid.js";
 import { MonitorRecorders } from "../monitors.js";
 import { INCIDENT_VALUES_PER_STEP } from "../tfsf.js";
 import { Command, ControlBlock, KernelFailure, MAX_BLOCK_STEPS, MAX_THREADS } from "./barrier.js";
@@ -40,6 +40,9 @@ import { KernelThreads } from "./pool.js";
 import { wasm, type WasmMemory } from "./wasm-api.js";
 import { buildMaterialRuns, type MaterialRuns } from "./runs.js";
 import { blocksFit, SlabSweeper, type KernelExports, type SweepConfig } from "./sweep.js";
+import { remapStreams, splitGhosts } from "../invariant.js";
+import { invariantAxes } from "./thin.js";
+import { relabelProblem, relabelShift, RelabelledStepper } from "./relabel.js";
 
 /**
  * Below this many cells per thread a run uses fewer threads: starting a worker costs
@@ -107,6 +110,21 @@ export class FastEngine implements Stepper {
   private readonly monitors: MonitorRecorders;
   private sweeper: SlabSweeper | null = null;
   private disposed = false;
+  /**
+   * Per axis, whether the grid is invariant along it (one periodic cell, no Bloch phase:
+   * thin.ts), so the kernel leaves its derivatives out and its ghosts are not kept up.
+   */
+  readonly invariant: [boolean, boolean, boolean];
+  /** The ghost copies across invariant axes, made only when the fields are read whole. */
+  private readonly thinGhosts: GhostCopies;
+  /** Whether each sweep is whole-grid passes (thin.ts, sweep.ts runWhole). */
+  readonly wholeGrid: boolean;
+  /**
+   * Per component, whether it is updated: on an invariant grid only the polarisation the
+   * source drives (its TFSF terms' components, closed under the curl couplings); all six
+   * otherwise. The others stay exactly zero.
+   */
+  readonly stepped: boolean[];
   readonly timing: StepperTiming = {
     compileSeconds: 0,
     threadStartSeconds: 0,
@@ -148,12 +166,42 @@ export class FastEngine implements Stepper {
     );
     writeKernelTables(buffer, mp, problem.kernelGrid, problem.profiles, medium, this.runs);
     if (problem.ade && adePlan) writeAdeTables(buffer, mp.ade, adePlan, problem.ade);
+    const ghosts = ghostCopies(layout.boundaries, layout.n, problem.blochPhase);
+    let invariant = invariantAxes(layout, problem.blochPhase);
+    let split = splitGhosts(ghosts, invariant);
+    let samplings = problem.monitors;
+    if (invariant.some((f) => f)) {
+      const remapped = problem.monitors.map((m) =>
+        remapStreams(m.streams, layout, invariant, split.thin),
+      );
+      if (remapped.every((r) => r !== null)) {
+        samplings = problem.monitors.map((m, i) => ({ ...m, streams: remapped[i]! }));
+      } else {
+        invariant = [false, false, false];
+        split = splitGhosts(ghosts, invariant);
+      }
+    }
+    this.invariant = invariant;
+    this.thinGhosts = split.thin;
+    const tfsf = problem.tfsf;
+    this.stepped =
+      tfsf && invariant.some((f) => f)
+        ? coupledComponents(
+            [...tfsf.h, ...tfsf.e].map((t) => t.comp),
+            invariant.map((f) => !f),
+          )
+        : [true, true, true, true, true, true];
+    this.wholeGrid = this.threads === 1 && invariant.some((f) => f);
     this.config = {
       n: [layout.n[0], layout.n[1], layout.n[2]],
       strides: [layout.strides[0], layout.strides[1], layout.strides[2]],
       paddedCells: layout.paddedCells,
       boundaries: [layout.boundaries[0], layout.boundaries[1], layout.boundaries[2]],
-      ghosts: ghostCopies(layout.boundaries, layout.n, problem.blochPhase),
+      // Ghosts of components that stay zero would copy zeros.
+      ghosts: {
+        h: split.kept.h.filter((c) => this.stepped[c.comp]),
+        e: split.kept.e.filter((c) => this.stepped[c.comp]),
+      },
       sets: mp.sets,
       components: [...mp.components],
       setBytes: mp.setBytes,
@@ -167,21 +215,25 @@ export class FastEngine implements Stepper {
           ? adeSweep(problem.ade, adePlan, mp.ade, mp.components, mp.setBytes, mp.sets)
           : null,
     };
-    this.stepsPerSweep = this.blockLength(problem.alignSteps, options.stepsPerSweep);
-    this.monitors = new MonitorRecorders(problem.monitors);
+    // Whole-grid passes gain nothing from the cache by longer sweeps, but fewer calls.
+    this.stepsPerSweep = this.blockLength(
+      problem.alignSteps,
+      options.stepsPerSweep ?? (this.wholeGrid ? MAX_BLOCK_STEPS : DEFAULT_BLOCK_STEPS),
+    );
+    this.monitors = new MonitorRecorders(samplings, this.stepped);
   }
 
   /**
    * Time steps per sweep (temporal blocking, sweep.ts): the largest of 4, 2, 1 not above
    * `wanted` that divides `alignTo` (sweeps must end on every step where the driver looks at
-   * the fields: DFT samples, checks) and fits the slabs.
+   * the fields: DFT samples, checks) and fits the slabs (whole-grid passes always do).
    */
   private blockLength(alignTo: number, wanted: number = DEFAULT_BLOCK_STEPS): number {
     for (const d of [4, 2]) {
       if (
         d <= Math.min(wanted, MAX_BLOCK_STEPS) &&
         alignTo % d === 0 &&
-        blocksFit(this.config, d)
+        (this.wholeGrid || blocksFit(this.config, d))
       ) {
         return d;
       }
@@ -231,6 +283,8 @@ export class FastEngine implements Stepper {
       eta0Squared: ETA0 * ETA0,
       flushBelow: flushBelow(this.problem.amplitudeVPerM),
       unitKappaStepM: this.unitKappa() ? plan.stepM : null,
+      invariantAxes: this.invariant,
+      steppedComponents: this.stepped,
       zAbsorber: {
         node: zAbsorberExtent(p.cNode, ax.pmlLo, ax.pmlHi, layout.n[2]),
         half: zAbsorberExtent(p.cHalf, ax.pmlLo, ax.pmlHi, layout.n[2]),
@@ -283,7 +337,8 @@ export class FastEngine implements Stepper {
     this.control.incident.set(incident.subarray(0, INCIDENT_VALUES_PER_STEP * count));
     this.control.setBlock(n, count);
     const start = performance.now();
-    this.run(Command.Step, () => sweeper.runBlock(n, count));
+    if (this.wholeGrid) this.run(Command.Step, () => sweeper.runWhole(count));
+    else this.run(Command.Step, () => sweeper.runBlock(n, count));
     const swept = performance.now();
     this.timing.kernelSeconds += (swept - start) / 1000;
     const m = n + count;
@@ -298,6 +353,7 @@ export class FastEngine implements Stepper {
   /** Σ ε_r|E|² + η0²|H|² over every stored value (YeeGrid.energy, summed in the kernel). */
   energy(): Promise<number> {
     const sweeper = this.requireSweeper();
+    this.fillThinGhosts();
     this.run(Command.Energy, () => {
       this.control.partial[0] = sweeper.energy();
     });
@@ -311,7 +367,31 @@ export class FastEngine implements Stepper {
   }
 
   fields(): Promise<FieldSet[]> {
+    this.requireSweeper();
+    this.fillThinGhosts();
     return Promise.resolve(this.sets);
+  }
+
+  /**
+   * Fills the ghosts across invariant axes (not kept up while stepping) from the current
+   * fields, as boundaries.ts's copies would have: for reading the fields whole. One difference
+   * from a run that kept them: where the grid is also periodic along z, the corner ghost that
+   * a y copy takes from the z ghost gets this step's value rather than the previous one's
+   * (nothing reads it but the energy sum).
+   */
+  private fillThinGhosts(): void {
+    const { h, e } = this.thinGhosts;
+    if (h.length === 0 && e.length === 0) return;
+    const layout = this.problem.layout;
+    const planes = new GhostPlanes(
+      this.sets.map((set) => set.c),
+      layout.n,
+      layout.strides,
+    );
+    for (const copies of [h, e]) {
+      for (let i = -1; i <= layout.n[0]; i++) planes.inPlane(i, copies);
+      for (const c of copies) if (c.axis === 0) planes.xPlane(c);
+    }
   }
 
   /** Stops the threads (idempotent). The memory stays valid for reading the fields. */
@@ -368,13 +448,16 @@ export const wasmBackend: SolverBackend = {
     threadsFor(layout, wanted, minCells),
 
   async prepare(problem: SteppingProblem, options: StepperOptions): Promise<Stepper> {
-    const engine = new FastEngine(problem, options);
+    // A grid one cell thick along z is stored with its axes relabelled (relabel.ts).
+    const shift = relabelShift(problem);
+    const relabelled = shift === 0 ? null : relabelProblem(problem, shift);
+    const engine = new FastEngine(relabelled?.problem ?? problem, options);
     try {
       await engine.prepare();
     } catch (err) {
       engine.dispose();
       throw err;
     }
-    return engine;
+    return relabelled ? new RelabelledStepper(engine, problem, relabelled) : engine;
   },
 };

@@ -4,6 +4,8 @@
  * Exports, each over one x-plane i of one field set (0 real, 1 imaginary):
  *   h(i, set)       H bulk update with the CPML ψ terms fused in,
  *   e(i, set)       E bulk update with the CPML ψ terms fused in,
+ *   hPlanes(i0, i1, set), ePlanes(…)  the same over planes i0 … i1−1 in one call (thin grids,
+ *                   whose planes are a row or two each: fast/thin.ts),
  *   energy(i, set)  Σ ε·|E|² + η0²·|H|² over the padded plane (f64),
  *   ade(…)          the dispersive cells of one plane and component (ade-wasm.ts), with poles.
  *
@@ -59,6 +61,18 @@ export interface KernelWatInput {
   unitKappaStepM: number | null;
   /** Absolute addresses of the ADE pass's tables (ade-wasm.ts), or null without poles. */
   ade: { poleStart: number; correction: number; cP: number; cJ: number; cE: number } | null;
+  /**
+   * Per axis, whether the fields do not vary along it (one periodic cell without a Bloch phase,
+   * fast/thin.ts): every difference along it is exactly zero, so its terms are left out and
+   * the kernel never reads the ghosts across it. Absent: none.
+   */
+  invariantAxes?: readonly boolean[];
+  /**
+   * Per component (Ex … Hz), whether it can ever be nonzero (grid.ts coupledComponents): on a
+   * grid invariant along an axis a source drives one polarisation, and the other three
+   * components stay exactly zero, so their updates are left out. Absent: all six.
+   */
+  steppedComponents?: readonly boolean[];
 }
 
 type Kind = "E" | "H";
@@ -127,6 +141,19 @@ function emitters(ty: Ty, shift: number, tiny: string) {
   };
 }
 
+/**
+ * t1 − t2 where a null term is an exactly zero difference (an invariant axis): the remaining
+ * term alone, negated for t2 (bit for bit what the full expression gives, up to the sign of
+ * a zero result).
+ */
+function curlOf(ty: Ty, t1: string | null, t2: string | null): string {
+  const T = ty === "v" ? "f32x4" : "f32";
+  if (t1 !== null && t2 !== null) return `(${T}.sub ${t1} ${t2})`;
+  if (t1 !== null) return t1;
+  if (t2 !== null) return `(${T}.neg ${t2})`;
+  return ty === "v" ? "(v128.const i32x4 0 0 0 0)" : "(f32.const 0)";
+}
+
 class Generator {
   private readonly L: YeeLayout;
   private readonly P: FastMemoryPlan;
@@ -136,6 +163,16 @@ class Generator {
     this.L = input.layout;
     this.P = input.plan;
     this.stride = [this.L.strides[0], this.L.strides[1], 1];
+  }
+
+  /** Whether component `comp` (0–5) is updated at all (see steppedComponents). */
+  private stepped(comp: number): boolean {
+    return this.input.steppedComponents?.[comp] ?? true;
+  }
+
+  /** Whether the fields do not vary along `axis` (its difference terms are left out). */
+  private invariant(axis: number): boolean {
+    return this.input.invariantAxes?.[axis] ?? false;
   }
 
   private lo(comp: number, axis: number) {
@@ -179,6 +216,8 @@ class Generator {
   /** One span function: cells [k0, k0+n) of a row, ψ on the d1 / d2 derivative or not. */
   span(kind: Kind, c: number, psi1: boolean, psi2: boolean): string {
     const { d1, d2 } = directions(kind, c);
+    const flat1 = this.invariant(d1);
+    const flat2 = this.invariant(d2);
     const st = this.streams(kind, c);
     const arr = this.coefArrays(kind);
     const ch = f32c(this.input.hCoefficient);
@@ -210,10 +249,14 @@ class Generator {
       const bco = (slot: 1 | 2, d: number) => (d === 2 ? ld(arr.b[2], "K") : param(`b${slot}`));
       const cco = (slot: 1 | 2, d: number) => (d === 2 ? ld(arr.c[2], "K") : param(`c${slot}`));
       const lines: string[] = [];
-      lines.push(`(local.set $d2${sfx} ${op("sub", ld(st.g2[0], "pb"), ld(st.g2[1], "pb"))})`);
-      lines.push(`(local.set $d1${sfx} ${op("sub", ld(st.g1[0], "pb"), ld(st.g1[1], "pb"))})`);
-      lines.push(`(local.set $t1${sfx} ${op("mul", get("d2"), inv(1, d1))})`);
-      lines.push(`(local.set $t2${sfx} ${op("mul", get("d1"), inv(2, d2))})`);
+      if (!flat1) {
+        lines.push(`(local.set $d2${sfx} ${op("sub", ld(st.g2[0], "pb"), ld(st.g2[1], "pb"))})`);
+        lines.push(`(local.set $t1${sfx} ${op("mul", get("d2"), inv(1, d1))})`);
+      }
+      if (!flat2) {
+        lines.push(`(local.set $d1${sfx} ${op("sub", ld(st.g1[0], "pb"), ld(st.g1[1], "pb"))})`);
+        lines.push(`(local.set $t2${sfx} ${op("mul", get("d1"), inv(2, d2))})`);
+      }
       const psi = (slot: 1 | 2, d: number, diff: string) => {
         lines.push(
           `(local.set $ps${sfx} ${op("add", op("mul", bco(slot, d), ld(0, `q${slot}`)), op("mul", cco(slot, d), get(diff)))})`,
@@ -222,9 +265,9 @@ class Generator {
         lines.push(store(0, `q${slot}`, get("ps")));
         lines.push(`(local.set $t${slot}${sfx} ${op("add", get(`t${slot}`), get("ps"))})`);
       };
-      if (psi1) psi(1, d1, "d2");
-      if (psi2) psi(2, d2, "d1");
-      const curl = op("sub", get("t1"), get("t2"));
+      if (psi1 && !flat1) psi(1, d1, "d2");
+      if (psi2 && !flat2) psi(2, d2, "d1");
+      const curl = curlOf(ty, flat1 ? null : get("t1"), flat2 ? null : get("t2"));
       if (kind === "H") {
         const chv = ty === "v" ? `(local.get $chv)` : `(f32.const ${ch})`;
         lines.push(`(local.set $o${sfx} ${op("sub", ld(st.f, "pb"), op("mul", chv, curl))})`);
@@ -516,7 +559,17 @@ class Generator {
       const lines: string[] = [];
       // Sources at p, shared by two components each, and the per-k z coefficients.
       const src = kind === "H" ? 0 : 3;
-      for (let g = 0; g < 3; g++) lines.push(`(local.set $g${g}${sfx} ${ld(comp[src + g])})`);
+      // Only the sources some updated component differentiates (all three unless a
+      // polarisation is left out).
+      const used = [false, false, false];
+      for (let c = 0; c < 3; c++) {
+        if (!this.stepped(kind === "H" ? 3 + c : c)) continue;
+        if (!this.invariant((c + 1) % 3)) used[(c + 2) % 3] = true;
+        if (!this.invariant((c + 2) % 3)) used[(c + 1) % 3] = true;
+      }
+      for (let g = 0; g < 3; g++) {
+        if (used[g]) lines.push(`(local.set $g${g}${sfx} ${ld(comp[src + g])})`);
+      }
       if (!unit) lines.push(`(local.set $iz${sfx} ${ld(arr.inv[2] + 4, "K")})`);
       if (fz) {
         lines.push(`(local.set $bz${sfx} ${ld(arr.b[2], "K")})`);
@@ -526,6 +579,7 @@ class Generator {
       const bco = (d: number) => (d === 2 ? get("bz") : par(d === 0 ? "bx" : "by"));
       const cco = (d: number) => (d === 2 ? get("cz") : par(d === 0 ? "cx" : "cy"));
       for (let c = 0; c < 3; c++) {
+        if (!this.stepped(kind === "H" ? 3 + c : c)) continue;
         const d1 = (c + 1) % 3;
         const d2 = (c + 2) % 3;
         // Δ_{d1} G_{d2} and Δ_{d2} G_{d1}: forward for H, backward for E.
@@ -534,9 +588,11 @@ class Generator {
             ? op("sub", ld(comp[src + g] + 4 * s[d]), get(`g${g}`))
             : op("sub", get(`g${g}`), ld(comp[src + g] - 4 * s[d]));
         let curl: string;
+        const flat1 = this.invariant(d1);
+        const flat2 = this.invariant(d2);
         if (unit) {
           // With unit κ the 1/step is in ch (H) and in the cb passed in (E, cb/step).
-          curl = op("sub", diff(d2, d1), diff(d1, d2));
+          curl = curlOf(ty, flat1 ? null : diff(d2, d1), flat2 ? null : diff(d1, d2));
         } else {
           const term = (t: string, g: number, d: number) => {
             if (!flags[d]) return op("mul", diff(g, d), inv(d));
@@ -553,9 +609,9 @@ class Generator {
             );
             return get(t);
           };
-          const t1 = term("t1", d2, d1);
-          const t2 = term("t2", d1, d2);
-          curl = op("sub", t1, t2);
+          const t1 = flat1 ? null : term("t1", d2, d1);
+          const t2 = flat2 ? null : term("t2", d1, d2);
+          curl = curlOf(ty, t1, t2);
         }
         const f = kind === "H" ? comp[3 + c] : comp[c];
         const value =
@@ -660,10 +716,13 @@ class Generator {
     const rowCall = (c: number, from: string, to: string) =>
       `(call $${k}${c}r (local.get $i) (local.get $j) (local.get $set) ${from} ${to})`;
     const wholeRow = (c: number) =>
-      `(if ${active(c)} (then ${rowCall(c, `(i32.const ${this.lo(comps[c], 2)})`, `(i32.const ${this.hi(comps[c], 2) + 1})`)}))`;
+      this.stepped(comps[c])
+        ? `(if ${active(c)} (then ${rowCall(c, `(i32.const ${this.lo(comps[c], 2)})`, `(i32.const ${this.hi(comps[c], 2) + 1})`)}))`
+        : "";
     // Cells of a component outside the shared k range (k = 0 or n−1 where the components'
     // ranges differ): the general single-component row code.
     const ends = (c: number) => {
+      if (!this.stepped(comps[c])) return "";
       const lo = this.lo(comps[c], 2);
       const end = this.hi(comps[c], 2) + 1;
       const kF0 = segStart;
@@ -932,6 +991,16 @@ class Generator {
     (call $hplane (local.get $i) (local.get $set)))
   (func (export "e") (param $i i32) (param $set i32)
     (call $eplane (local.get $i) (local.get $set)))
+  ${(["h", "e"] as const)
+    .map(
+      (k) => `(func (export "${k}Planes") (param $i0 i32) (param $i1 i32) (param $set i32)
+    (block $done (loop $next
+      (br_if $done (i32.ge_s (local.get $i0) (local.get $i1)))
+      (call $${k}plane (local.get $i0) (local.get $set))
+      (local.set $i0 (i32.add (local.get $i0) (i32.const 1)))
+      (br $next))))`,
+    )
+    .join("\n  ")}
   ${this.energy()}
   ${this.input.ade ? adeWat(this.input.ade, f32c(this.input.flushBelow)) : ""}
 )`;

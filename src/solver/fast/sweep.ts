@@ -74,6 +74,9 @@ export function blocksFit(cfg: SweepConfig, depth: number): boolean {
 export interface KernelExports {
   h(i: number, set: number): void;
   e(i: number, set: number): void;
+  /** h and e over planes i0 … i1−1 in one call (whole-grid passes). */
+  hPlanes(i0: number, i1: number, set: number): void;
+  ePlanes(i0: number, i1: number, set: number): void;
   energy(i: number, set: number): number;
   /** Present when the grid has dispersive cells (ade-wasm.ts). */
   ade?(
@@ -183,6 +186,30 @@ export class SlabSweeper {
       this.slotBase = INCIDENT_VALUES_PER_STEP * (order[t + 2] - 1);
       if (order[t] === H) this.taskH(order[t + 1], level);
       else this.taskE(order[t + 1], level);
+    }
+  }
+
+  /**
+   * Advances the whole grid from `base` to `base + depth` time steps, one half step at a time:
+   * every plane's H in one kernel call, the TFSF terms, the ghosts; then E likewise, with the
+   * dispersive cells. Alone on the grid only (one thread): for grids whose planes are so small
+   * (a row each on a grid one cell thick along y, fast/thin.ts) that the per-plane work of
+   * `runBlock` in JavaScript outweighs their update; the same operations on the same values
+   * as `runBlock` (each plane's update reads only the other kind's fields), so the same
+   * results. A run uses one or the other throughout (this leaves the plane counters alone).
+   */
+  runWhole(depth: number): void {
+    if (this.cfg.slabs.length !== 1) throw new Error("whole-grid passes need one thread");
+    const cfg = this.cfg;
+    for (let l = 1; l <= depth; l++) {
+      this.slotBase = INCIDENT_VALUES_PER_STEP * (l - 1);
+      for (let s = 0; s < cfg.sets; s++) this.kernel.hPlanes(0, this.taskPlanes, s);
+      this.tfsf?.applyAll(true, this.incident, this.slotBase);
+      this.ghosts.fillAll(cfg.ghosts.h);
+      for (let s = 0; s < cfg.sets; s++) this.kernel.ePlanes(0, this.taskPlanes, s);
+      this.tfsf?.applyAll(false, this.incident, this.slotBase);
+      if (cfg.ade) for (let i = 0; i < this.taskPlanes; i++) this.adePlane(i, cfg.ade);
+      this.ghosts.fillAll(cfg.ghosts.e);
     }
   }
 

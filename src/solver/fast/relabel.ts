@@ -1,0 +1,193 @@
+/**
+ * Grids one cell thick along z, stored with their axes relabelled. The kernel runs its rows
+ * and SIMD lanes along z (kernel-wat.ts), so a grid one cell thick along z — an x–y
+ * cross-section, the usual 2-D orientation elsewhere (Meep's) — would update rows of one cell:
+ * about eight times slower than the same cross-section lying in x–z (measured on the README's
+ * strip, docs/benchmarks.md). Relabelling the axes cyclically (x, y, z) → (z, x, y) turns it
+ * into a y-thin grid for the kernel (fast/thin.ts): the physical x becomes the row axis.
+ *
+ * A cyclic relabelling keeps the curl's form (component c and its derivative axes all shift
+ * by the same amount), so the relabelled problem is the same Yee problem, field for field:
+ * component c of the physical grid is component (c + shift) mod 3 of the stored one, cell
+ * (x0, x1, x2) is stored at y[(a + shift) mod 3] = x[a]. Everything the backend is handed is
+ * relabelled once (layout, plan, medium, CPML profiles, inverse steps, Bloch phases, TFSF
+ * terms, monitor streams, dispersive cells); the TFSF weight patterns keep their layout (their u, v axes follow
+ * the propagation axis), monitor sums keep their order, and the fields are relabelled back
+ * when read whole.
+ */
+import type { Stepper, SteppingProblem } from "../backend.js";
+import { buildAdeTerms } from "../dispersion/ade.js";
+import { allocateFieldSet, type FieldSet } from "../fields.js";
+import { YeeLayout, type GridPlan } from "../grid.js";
+import type { KernelGrid } from "../kernel.js";
+import type { Medium } from "../medium.js";
+import type { MonitorSampling } from "../monitors.js";
+import type { TfsfConfig } from "../tfsf.js";
+import type { FastEngine } from "./engine.js";
+
+/**
+ * The relabelling a grid is stored with: the shift s of (axis + s) mod 3 that makes a grid
+ * one periodic cell thick along z (no Bloch phase there) thin along y, or along x and y for a
+ * line along y; 0 (none) for every other grid.
+ */
+export function relabelShift(problem: SteppingProblem): 0 | 1 | 2 {
+  const { layout, blochPhase } = problem;
+  const flat = (a: number) =>
+    layout.n[a] === 1 && layout.boundaries[a] === "periodic" && blochPhase[a] === 0;
+  if (!flat(2)) return 0;
+  // A line along y (x thin too): y becomes the row axis; otherwise x does.
+  return flat(0) && layout.n[1] > 1 ? 1 : 2;
+}
+
+/** Per-axis values in stored order: out[(a + shift) % 3] = v[a]. */
+function axes<T>(v: readonly T[], shift: number): [T, T, T] {
+  const out = new Array<T>(3);
+  for (let a = 0; a < 3; a++) out[(a + shift) % 3] = v[a];
+  return out as [T, T, T];
+}
+
+/** Component number in the stored grid (E 0–2, H 3–5). */
+export function storedComponent(comp: number, shift: number): number {
+  return comp < 3 ? (comp + shift) % 3 : 3 + ((comp - 3 + shift) % 3);
+}
+
+/** A relabelled problem and the map of padded cells physical → stored. */
+export interface Relabelled {
+  problem: SteppingProblem;
+  /** stored padded index of each physical padded index. */
+  cellMap: Int32Array;
+  shift: number;
+}
+
+export function relabelProblem(problem: SteppingProblem, shift: number): Relabelled {
+  const L = problem.layout;
+  const layout = new YeeLayout(axes(L.n, shift), axes(L.boundaries, shift));
+  const cellMap = new Int32Array(L.paddedCells);
+  const x = [0, 0, 0];
+  for (x[0] = -1; x[0] <= L.n[0]; x[0]++) {
+    for (x[1] = -1; x[1] <= L.n[1]; x[1]++) {
+      for (x[2] = -1; x[2] <= L.n[2]; x[2]++) {
+        const y = axes(x, shift);
+        cellMap[L.index(x[0], x[1], x[2])] = layout.index(y[0], y[1], y[2]);
+      }
+    }
+  }
+  const cells = (from: Uint16Array) => {
+    const to = new Uint16Array(from.length);
+    for (let p = 0; p < from.length; p++) to[cellMap[p]] = from[p];
+    return to;
+  };
+  const m = problem.medium;
+  const medium: Medium = { ...m, index: axes(m.index.map(cells), shift) };
+  const plan: GridPlan = { ...problem.plan, axes: axes(problem.plan.axes, shift) };
+  const kg = problem.kernelGrid;
+  const kernelGrid: KernelGrid = {
+    ...kg,
+    layout,
+    invStepNode: axes(kg.invStepNode, shift),
+    invStepHalf: axes(kg.invStepHalf, shift),
+    materialIndex: medium.index,
+  };
+  const tfsf: TfsfConfig | null = problem.tfsf && {
+    axis: (problem.tfsf.axis + shift) % 3,
+    h: problem.tfsf.h.map((t) => ({ ...t, comp: storedComponent(t.comp, shift) })),
+    e: problem.tfsf.e.map((t) => ({ ...t, comp: storedComponent(t.comp, shift) })),
+  };
+  const monitors: MonitorSampling[] = problem.monitors.map((mon) => ({
+    ...mon,
+    streams: mon.streams.map((st) => {
+      const base = st.base.map((p) => cellMap[p]);
+      // Offsets are fixed steps between cells, so the same step for every point.
+      const offsets = st.offsets.map((o) =>
+        st.base.length > 0 ? cellMap[st.base[0] + o] - base[0] : o,
+      );
+      for (let q = 0; q < st.base.length; q++) {
+        for (let o = 0; o < offsets.length; o++) {
+          if (cellMap[st.base[q] + st.offsets[o]] !== base[q] + offsets[o]) {
+            throw new Error("a monitor stream's offsets are not steps between cells");
+          }
+        }
+      }
+      return { comp: storedComponent(st.comp, shift), base, offsets };
+    }),
+  }));
+  return {
+    shift,
+    cellMap,
+    problem: {
+      ...problem,
+      plan,
+      layout,
+      medium,
+      kernelGrid,
+      profiles: axes(problem.profiles, shift),
+      // The dispersive cells' lists are ordered by stored cell: built again from the medium.
+      ade: problem.ade ? buildAdeTerms(layout, medium, plan.dtSeconds) : null,
+      blochPhase: axes(problem.blochPhase, shift),
+      tfsf,
+      monitors,
+    },
+  };
+}
+
+/** A FastEngine on a relabelled grid, read back in the physical labels. */
+export class RelabelledStepper implements Stepper {
+  constructor(
+    /** The engine stepping the stored (relabelled) grid. */
+    readonly engine: FastEngine,
+    private readonly physical: SteppingProblem,
+    private readonly relabelled: Relabelled,
+  ) {}
+
+  /** FastEngine.invariant in the physical labels. */
+  get invariant(): boolean[] {
+    return [0, 1, 2].map((a) => this.engine.invariant[(a + this.relabelled.shift) % 3]);
+  }
+  /** FastEngine.stepped in the physical labels. */
+  get stepped(): boolean[] {
+    return [0, 1, 2, 3, 4, 5].map(
+      (c) => this.engine.stepped[storedComponent(c, this.relabelled.shift)],
+    );
+  }
+  get wholeGrid(): boolean {
+    return this.engine.wholeGrid;
+  }
+
+  get threads(): number {
+    return this.engine.threads;
+  }
+  get timing() {
+    return this.engine.timing;
+  }
+  get stepsPerSweep(): number {
+    return this.engine.stepsPerSweep;
+  }
+  advance(n: number, count: number, incident: Float64Array): void {
+    this.engine.advance(n, count, incident);
+  }
+  energy(): Promise<number> {
+    return this.engine.energy();
+  }
+  monitorSums(): Promise<Float64Array[][]> {
+    return this.engine.monitorSums();
+  }
+
+  /** Copies of the fields in the physical layout and labels. */
+  async fields(): Promise<FieldSet[]> {
+    const stored = await this.engine.fields();
+    const { cellMap, shift } = this.relabelled;
+    return stored.map((set) => {
+      const out = allocateFieldSet(this.physical.layout);
+      for (let c = 0; c < 6; c++) {
+        const from = set.c[storedComponent(c, shift)];
+        const to = out.c[c];
+        for (let p = 0; p < to.length; p++) to[p] = from[cellMap[p]];
+      }
+      return out;
+    });
+  }
+
+  dispose(): void {
+    this.engine.dispose();
+  }
+}
