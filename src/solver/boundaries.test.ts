@@ -1,11 +1,12 @@
 /**
  * Boundaries across the beam. A plane wave between pec walls normal to its E and pmc walls
  * normal to its H is an exact solution (a parallel-plate TEM wave), so it must read |E| = A
- * everywhere; with pml across it is truncated, and the result says so.
+ * everywhere; with pml across it is truncated, and the result says so. On every backend
+ * (testing/backends.ts).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { runWithMaterials } from "./run.js";
+import { forEachBackend, runOn } from "./testing/backends.js";
 import { constantMaterials } from "./testing/index.js";
 import type { Boundary, SimulationSpec } from "./types.js";
 
@@ -47,41 +48,46 @@ function beam(bc: [Boundary, Boundary, Boundary], pol: "te" | "tm", step: number
 }
 
 describe("pec and pmc walls across the beam", () => {
-  for (const [bc, pol, comp] of [
-    [["pmc", "pec", "pml"], "te", "Ey"],
-    [["pec", "pmc", "pml"], "tm", "Ex"],
-  ] as const) {
-    it(`${bc.join("/")} with ${pol}: an exact parallel-plate wave, |${comp}| = A within 0.1 % over the section`, async () => {
-      const result = await runWithMaterials(
-        beam([...bc], pol, WAVELENGTH / 40),
-        constantMaterials({}),
-      );
-      const m = result.monitors[0];
-      assert.deepEqual(m.shape, [1, 5, 4, 1]);
-      const data = m.data[comp]!;
-      for (let i = 0; i < data.length / 2; i++) {
-        const amp = Math.hypot(data[2 * i], data[2 * i + 1]);
-        assert.ok(Math.abs(amp - 1) < 1e-3, `sample ${i}: ${amp}`);
-      }
-      assert.deepEqual(result.report.notes, []);
-    });
-  }
+  forEachBackend((backend) => {
+    for (const [bc, pol, comp] of [
+      [["pmc", "pec", "pml"], "te", "Ey"],
+      [["pec", "pmc", "pml"], "tm", "Ex"],
+    ] as const) {
+      it(`${bc.join("/")} with ${pol}: an exact parallel-plate wave, |${comp}| = A within 0.1 % over the section`, async () => {
+        const result = await runOn(
+          backend,
+          beam([...bc], pol, WAVELENGTH / 40),
+          constantMaterials({}),
+        );
+        const m = result.monitors[0];
+        assert.deepEqual(m.shape, [1, 5, 4, 1]);
+        const data = m.data[comp]!;
+        for (let i = 0; i < data.length / 2; i++) {
+          const amp = Math.hypot(data[2 * i], data[2 * i + 1]);
+          assert.ok(Math.abs(amp - 1) < 1e-3, `sample ${i}: ${amp}`);
+        }
+        assert.deepEqual(result.report.notes, []);
+      });
+    }
+  });
 });
 
 describe("pml across the beam", () => {
-  it("runs in 3-D, stays near A at the centre, and notes the truncation", async (t) => {
-    const step = WAVELENGTH / 12;
-    const spec = beam(["pml", "pml", "pml"], "te", step);
-    spec.domain.size = [1.5e-6, 1.5e-6, 1e-6];
-    spec.domain.pml_layers = 6;
-    spec.monitors[0].size = [0, 0, 0];
-    spec.fdtd_settings.convergence_threshold = 1e-4;
-    const result = await runWithMaterials(spec, constantMaterials({}));
-    const d = result.monitors[0].data.Ey!;
-    const amp = Math.hypot(d[0], d[1]);
-    t.diagnostic(`|Ey| at the centre ${amp.toFixed(4)}`);
-    assert.ok(amp > 0.8 && amp < 1.2, `|Ey| at the centre ${amp}`);
-    assert.ok(result.report.notes.some((n) => /truncated by the pml boundaries along x/.test(n)));
-    assert.ok(result.report.notes.some((n) => /along y/.test(n)));
+  forEachBackend((backend) => {
+    it("runs in 3-D, stays near A at the centre, and notes the truncation", async (t) => {
+      const step = WAVELENGTH / 12;
+      const spec = beam(["pml", "pml", "pml"], "te", step);
+      spec.domain.size = [1.5e-6, 1.5e-6, 1e-6];
+      spec.domain.pml_layers = 6;
+      spec.monitors[0].size = [0, 0, 0];
+      spec.fdtd_settings.convergence_threshold = 1e-4;
+      const result = await runOn(backend, spec, constantMaterials({}));
+      const d = result.monitors[0].data.Ey!;
+      const amp = Math.hypot(d[0], d[1]);
+      t.diagnostic(`|Ey| at the centre ${amp.toFixed(4)}`);
+      assert.ok(amp > 0.8 && amp < 1.2, `|Ey| at the centre ${amp}`);
+      assert.ok(result.report.notes.some((n) => /truncated by the pml boundaries along x/.test(n)));
+      assert.ok(result.report.notes.some((n) => /along y/.test(n)));
+    });
   });
 });

@@ -3,14 +3,16 @@
  * n = 2, λ = 1 µm) is refined from 16 to 40 cells per wavelength in the slab: with smoothing
  * the transmittance error against Airy stays below 3/N² (N cells per wavelength) and falls at
  * about second order; the staircased permittivity (validation switch) jumps around by several
- * per cent. Plus unit checks of the fill fractions the smoothing is built on.
+ * per cent, on every backend (testing/backends.ts). Plus unit checks of the fill fractions the
+ * smoothing is built on.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { domainFaces, shapeOf, type Shape } from "./geometry.js";
 import { planGrid, YeeLayout } from "./grid.js";
 import { buildMedium } from "./medium.js";
-import { runWithMaterials } from "./run.js";
+import type { BackendName } from "./backend.js";
+import { forEachBackend, runOn } from "./testing/backends.js";
 import {
   abs2,
   airySlabReflectance,
@@ -28,7 +30,11 @@ const Z0 = 0.0137e-6;
 const D = 0.2913e-6;
 const LENGTH = 2e-6;
 
-async function transmissionError(cellsPerWavelength: number, smoothing: boolean) {
+async function transmissionError(
+  backend: BackendName,
+  cellsPerWavelength: number,
+  smoothing: boolean,
+) {
   const step = LENGTH / Math.round(LENGTH / (WAVELENGTH / (N * cellsPerWavelength)));
   const spec = lineSpec({
     axis: 2,
@@ -39,7 +45,7 @@ async function transmissionError(cellsPerWavelength: number, smoothing: boolean)
     monitors: [pointMonitor("t", 2, LENGTH / 2 - step / 2, ["Ey"])],
     threshold: 1e-8,
   });
-  const result = await runWithMaterials(spec, constantMaterials({ glass: N * N }), { smoothing });
+  const result = await runOn(backend, spec, constantMaterials({ glass: N * N }), { smoothing });
   return abs2(phasor(result.monitors[0].data.Ey)) - (1 - airySlabReflectance(N, D, WAVELENGTH));
 }
 
@@ -59,23 +65,25 @@ function filledVolume(shape: Shape, h: number): number {
 }
 
 describe("sub-cell smoothing", () => {
-  it("a slab with faces between grid lines converges smoothly at second order", async (t) => {
-    const resolutions = [16, 20, 24, 32, 40];
-    const smooth: number[] = [];
-    const stair: number[] = [];
-    for (const n of resolutions) {
-      smooth.push(Math.abs(await transmissionError(n, true)));
-      stair.push(Math.abs(await transmissionError(n, false)));
-    }
-    resolutions.forEach((n, i) => {
-      assert.ok(smooth[i] * n * n < 3, `N = ${n}: error ${smooth[i]}`);
+  forEachBackend((backend) => {
+    it("a slab with faces between grid lines converges smoothly at second order", async (t) => {
+      const resolutions = [16, 20, 24, 32, 40];
+      const smooth: number[] = [];
+      const stair: number[] = [];
+      for (const n of resolutions) {
+        smooth.push(Math.abs(await transmissionError(backend, n, true)));
+        stair.push(Math.abs(await transmissionError(backend, n, false)));
+      }
+      resolutions.forEach((n, i) => {
+        assert.ok(smooth[i] * n * n < 3, `N = ${n}: error ${smooth[i]}`);
+      });
+      const slope = Math.log(smooth[0] / smooth[4]) / Math.log(40 / 16);
+      t.diagnostic(
+        `|T − Airy| at ${resolutions.join("/")} cells: smoothed ${smooth.map((e) => e.toExponential(2)).join(", ")}; staircase ${stair.map((e) => e.toExponential(2)).join(", ")}; order ${slope.toFixed(2)}`,
+      );
+      assert.ok(slope > 1.7, `observed order ${slope}`);
+      assert.ok(Math.max(...stair) > 5 * Math.max(...smooth), `staircase ${stair} vs ${smooth}`);
     });
-    const slope = Math.log(smooth[0] / smooth[4]) / Math.log(40 / 16);
-    t.diagnostic(
-      `|T − Airy| at ${resolutions.join("/")} cells: smoothed ${smooth.map((e) => e.toExponential(2)).join(", ")}; staircase ${stair.map((e) => e.toExponential(2)).join(", ")}; order ${slope.toFixed(2)}`,
-    );
-    assert.ok(slope > 1.7, `observed order ${slope}`);
-    assert.ok(Math.max(...stair) > 5 * Math.max(...smooth), `staircase ${stair} vs ${smooth}`);
   });
 });
 

@@ -10,25 +10,16 @@
  * storage, the GPU in float32 throughout, so they agree to float32 rounding accumulated over
  * the run: within 1e-5 of the largest value compared, where a wrong sign, index, phase or
  * coefficient anywhere gives differences of order 1 (fast/agreement.test.ts uses the same
- * bound for the wasm backend). Then analytic checks on the GPU alone: a dielectric slab's
- * reflectance and transmittance against Airy's formula and the Yee scheme's exact answer, and
- * the Fresnel reflectance at 45° (Bloch-periodic complex fields) as oblique.test.ts runs it.
+ * bound for the wasm backend). The analytic checks (Airy, Fresnel, phase velocity, PML
+ * reflection, flux, dispersion) run on the GPU with every other backend's, in the physics
+ * tests themselves (testing/backends.ts).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { initSolverBackend } from "../backends.js";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation } from "../simulation.js";
-import {
-  abs2,
-  airySlabReflectance,
-  constantMaterials,
-  discreteSlabRT,
-  lineSpec,
-  phasor,
-  pointMonitor,
-  slab,
-} from "../testing/index.js";
+import { constantMaterials, lineSpec, pointMonitor, slab } from "../testing/index.js";
 import {
   AGREEMENT_MATERIALS as materials,
   AGREEMENT_WAVELENGTH as WAVELENGTH,
@@ -147,86 +138,6 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
         gpu.dispose();
       }
     }
-  });
-
-  // Analytic: a slab of n = 2, 0.3 µm thick at λ = 1 µm, 20 cells per wavelength in the slab
-  // (as slab.test.ts runs on the default backend): R and T within 0.5 % of Airy, and within
-  // 1e-3 relative of the exact solution of the discretised equations.
-  it("dielectric slab on the GPU: R, T against Airy and the discrete Yee solution", async (t) => {
-    const n = 2;
-    const thickness = 0.3e-6;
-    const length = 3e-6;
-    const step = WAVELENGTH / (n * 20);
-    const glass = constantMaterials({ glass: n * n });
-    const s = lineSpec({
-      axis: 2,
-      wavelengthM: WAVELENGTH,
-      stepM: step,
-      lengthM: length,
-      structures: [slab(2, 0, thickness, "glass")],
-      monitors: [
-        pointMonitor("reflected", 2, -length / 2 + step / 2, ["Ey"]),
-        pointMonitor("transmitted", 2, length / 2 - step / 2, ["Ey"]),
-      ],
-      threshold: 1e-8,
-    });
-    const result = await runWithMaterials(s, glass, { backend: "webgpu" });
-    assert.equal(result.report.kernel, "webgpu");
-    assert.equal(result.report.converged, true);
-    const R = abs2(phasor(result.monitors[0].data.Ey));
-    const T = abs2(phasor(result.monitors[1].data.Ey));
-    const airyR = airySlabReflectance(n, thickness, WAVELENGTH);
-    const sim = new FdtdSimulation(s, glass, { backend: "reference" });
-    const { layout, medium } = sim.model;
-    const eps: number[] = [];
-    for (let k = 0; k <= layout.n[2]; k++) {
-      eps.push(medium.epsEff[medium.index[1][layout.index(0, 0, k)]]);
-    }
-    const discrete = discreteSlabRT(eps, step, 0.99 / Math.sqrt(3), WAVELENGTH);
-    t.diagnostic(
-      `R ${R.toFixed(5)} (Airy ${airyR.toFixed(5)}, discrete ${discrete.R.toFixed(5)}), ` +
-        `T ${T.toFixed(5)} (Airy ${(1 - airyR).toFixed(5)}, discrete ${discrete.T.toFixed(5)})`,
-    );
-    assert.ok(Math.abs(R - airyR) < 0.005, `R ${R} vs Airy ${airyR}`);
-    assert.ok(Math.abs(T - (1 - airyR)) < 0.005, `T ${T} vs Airy ${1 - airyR}`);
-    assert.ok(Math.abs(R / discrete.R - 1) < 1e-3, `R ${R} vs discrete ${discrete.R}`);
-    assert.ok(Math.abs(T / discrete.T - 1) < 1e-3, `T ${T} vs discrete ${discrete.T}`);
-  });
-
-  // Analytic, oblique: 45° te on a half-space of n = 2 at 60 cells per wavelength in it (as
-  // oblique.test.ts): R within 1 % of r_s² = ((cos θ − n cos θt)/(cos θ + n cos θt))².
-  it("Fresnel reflectance at 45° (Bloch-periodic fields) on the GPU", async (t) => {
-    const n = 2;
-    const length = 2e-6;
-    const step = WAVELENGTH / (n * 60);
-    const th = Math.PI / 4;
-    const s = lineSpec({
-      axis: 2,
-      wavelengthM: WAVELENGTH,
-      stepM: step,
-      lengthM: length,
-      polarization: "te",
-      direction: [Math.sin(th), 0, Math.cos(th)],
-      structures: [slab(2, 0, 10, "glass")],
-      monitors: [
-        pointMonitor("r", 2, -length / 2 + step / 2, ["Ex", "Ey", "Ez"]),
-        pointMonitor("t", 2, length / 4, ["Ex", "Ey", "Ez"]),
-      ],
-      threshold: 1e-7,
-      checkEvery: 500,
-    });
-    const result = await runWithMaterials(s, constantMaterials({ glass: n * n }), {
-      backend: "webgpu",
-    });
-    assert.equal(result.report.kernel, "webgpu");
-    assert.equal(result.report.converged, true);
-    const d = result.monitors[0].data;
-    const R = abs2(phasor(d.Ex)) + abs2(phasor(d.Ey)) + abs2(phasor(d.Ez));
-    const c = Math.cos(th);
-    const ct = Math.sqrt(1 - 0.5 / (n * n));
-    const fresnel = ((c - n * ct) / (c + n * ct)) ** 2;
-    t.diagnostic(`R ${R.toFixed(5)}, ${((R / fresnel - 1) * 100).toFixed(3)} % from Fresnel`);
-    assert.ok(Math.abs(R / fresnel - 1) < 0.01, `R ${R} vs Fresnel ${fresnel}`);
   });
 
   // The running DFT over a long run: 4000 float32 samples per phasor (a sample every step)

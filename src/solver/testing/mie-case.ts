@@ -4,9 +4,11 @@
  * (scripts/validation/mie.ts), which runs the same cases on finer grids.
  */
 import { mieSphere, type MieSphere } from "../analytic/mie.js";
+import type { BackendName } from "../backend.js";
 import { runSimulation } from "../index.js";
 import { refractiveIndexAt } from "../materials.js";
-import type { RunOptions, SimulationSpec, UserMaterialSpec } from "../types.js";
+import type { SimulationSpec, UserMaterialSpec } from "../types.js";
+import { runOn } from "./run-on.js";
 
 export interface MieCaseSpec {
   /** A library name, or a constant index given by `index`. */
@@ -96,14 +98,18 @@ export function mieSpec(c: MieCaseSpec, stepM: number): SimulationSpec {
   };
 }
 
-/** Runs a case and pairs each wavelength's efficiencies with Mie's. */
+/**
+ * Runs a case and pairs each wavelength's efficiencies with Mie's: on the named backend (the
+ * report must name it), else on the one `auto` picks.
+ */
 export async function mieCase(
   name: MieCaseName,
   stepM: number,
-  options: RunOptions = {},
+  backend?: BackendName,
 ): Promise<MieRow[]> {
   const c: MieCaseSpec = MIE_CASES[name];
-  const result = await runSimulation(mieSpec(c, stepM), options);
+  const spec = mieSpec(c, stepM);
+  const result = backend ? await runOn(backend, spec) : await runSimulation(spec);
   const box = result.fluxMonitors.find((f) => f.name === "box")!;
   const area = Math.PI * c.radiusM * c.radiusM;
   return box.wavelengthsM.map((w, i) => {

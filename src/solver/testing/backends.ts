@@ -1,0 +1,107 @@
+/**
+ * The solver backends the physics tests run their analytic checks on: reference, wasm and
+ * webgpu, each as this process can run it.
+ *
+ * Each is resolved once per process, when this module loads (every test file is a process of
+ * its own under `node --test`). Naming `webgpu` takes a software adapter too (backends.ts): on
+ * a machine without a GPU, CI's included, that is Mesa's llvmpipe through Dawn's OpenGL ES
+ * mode, so the WGSL kernels are checked there as well. A backend that cannot run here is
+ * skipped with the reason it gave, never replaced by another: the checks run through `runOn`
+ * (run-on.ts), which asserts that the run report names the backend asked for, so a silent
+ * fallback fails.
+ *
+ * A check too slow for one backend here leaves it out with its reason (`except` below); each
+ * such exception is listed in docs/validation.md.
+ */
+import { describe } from "node:test";
+import type { BackendName } from "../backend.js";
+import { initSolverBackend } from "../backends.js";
+import { describeAdapter } from "../gpu/device.js";
+
+/** A backend as the tests see it in this process. */
+export interface BackendUnderTest {
+  readonly name: BackendName;
+  /** How the tests' titles name it, with the adapter for webgpu. */
+  readonly label: string;
+  /** Why it cannot run in this process, or null when it can. */
+  readonly unavailable: string | null;
+  /** A GPU backend on a software adapter (llvmpipe): the GPU's kernels, at the CPU's pace. */
+  readonly software: boolean;
+}
+
+/** The order the checks run in: the plain implementation first, then the fast ones. */
+const ORDER: readonly BackendName[] = ["reference", "wasm", "webgpu"];
+
+async function resolve(name: BackendName): Promise<BackendUnderTest> {
+  try {
+    const backend = await initSolverBackend(name);
+    const label = backend.adapter ? `${name}: ${describeAdapter(backend.adapter)}` : name;
+    return { name, label, unavailable: null, software: backend.adapter?.software ?? false };
+  } catch (err) {
+    return { name, label: name, unavailable: (err as Error).message, software: false };
+  }
+}
+
+/** Every backend, resolved once for this process. */
+export const BACKENDS_UNDER_TEST: readonly BackendUnderTest[] = await Promise.all(
+  ORDER.map(resolve),
+);
+
+/**
+ * Backends a check leaves out, each with its reason (too slow here, say); docs/validation.md
+ * lists every one. A `webgpu` exception applies on a software adapter only: on a real GPU the
+ * check runs.
+ */
+export type BackendExceptions = Partial<Record<BackendName, string>>;
+
+/** Why a check leaves this backend out here, or false where it runs. */
+function leftOutReason(b: BackendUnderTest, except: BackendExceptions): string | false {
+  if (b.unavailable) return `the ${b.name} backend cannot run here: ${b.unavailable}`;
+  const reason = except[b.name];
+  if (reason === undefined || (b.name === "webgpu" && !b.software)) return false;
+  return `left out on ${b.label}: ${reason}`;
+}
+
+/**
+ * Declares the tests `body` declares once per backend, each set inside a `describe` named after
+ * the backend; a set is skipped, with the reason in the test output, where the backend cannot
+ * run here or `except` leaves it out.
+ */
+export function forEachBackend(
+  body: (backend: BackendName) => void,
+  except: BackendExceptions = {},
+): void {
+  for (const b of BACKENDS_UNDER_TEST) {
+    describe(`on ${b.label}`, { skip: leftOutReason(b, except) }, () => body(b.name));
+  }
+}
+
+/**
+ * Test options that leave one check inside a `forEachBackend` body out on `backend` where
+ * `except` says so: `it(title, leftOutOn(backend, EXCEPTIONS), fn)`.
+ */
+export function leftOutOn(
+  backend: BackendName,
+  except: BackendExceptions,
+): { skip: string | false } {
+  const b = BACKENDS_UNDER_TEST.find((x) => x.name === backend);
+  return { skip: b ? leftOutReason(b, except) : false };
+}
+
+/**
+ * `run` memoised per backend: a check that compares every backend with the reference backend
+ * reuses the reference's own run (declared first, so it has run by then).
+ */
+export function oncePerBackend<T>(run: (backend: BackendName) => Promise<T>) {
+  const runs = new Map<BackendName, Promise<T>>();
+  return (backend: BackendName): Promise<T> => {
+    let p = runs.get(backend);
+    if (!p) {
+      p = run(backend);
+      runs.set(backend, p);
+    }
+    return p;
+  };
+}
+
+export { assertRanOn, runOn } from "./run-on.js";
