@@ -17,6 +17,7 @@
  * are evaluated at the query point projected onto the face (an extrusion).
  */
 import type { GridPlan } from "./grid.js";
+import { overlap1d, overlapSlope } from "./overlap.js";
 import { polySlabShape } from "./polyslab.js";
 import type { StructureSpec, Vec3 } from "./types.js";
 
@@ -56,20 +57,6 @@ export function domainFaces(plan: GridPlan): DomainFaces {
     if (ax.boundary === "periodic") period[a] = ax.cells * ax.stepM;
   }
   return { lo, hi, extends: ext, period };
-}
-
-function overlap1d(c: number, h: number, lo: number, hi: number): number {
-  const a = Math.max(c - h / 2, lo);
-  const b = Math.min(c + h / 2, hi);
-  return b > a ? Math.min((b - a) / h, 1) : 0;
-}
-
-/** d(overlap)/dc · h: +1 when only the upper end of the cube is cut, −1 for the lower. */
-function overlapSlope(c: number, h: number, lo: number, hi: number): number {
-  let s = 0;
-  if (c + h / 2 > hi && c - h / 2 < hi) s -= 1;
-  if (c - h / 2 < lo && c + h / 2 > lo) s += 1;
-  return s;
 }
 
 function boxShape(center: Vec3, size: Vec3, faces: DomainFaces): Shape {

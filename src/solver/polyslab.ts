@@ -34,6 +34,7 @@
  * top/bottom faces' part, weighted as the box's gradient is.
  */
 import type { DomainFaces, Shape } from "./geometry.js";
+import { overlap1d, overlapSlope } from "./overlap.js";
 import type { PolySlabSpec, SpecProblem, Vec3 } from "./types.js";
 
 /** Most vertices of one polyslab (outline and holes together). */
@@ -804,19 +805,6 @@ export class PolygonArea {
     out.area = Math.min(Math.max(area, 0), w * (y1 - y0));
     return out;
   }
-}
-
-function overlap1d(c: number, h: number, lo: number, hi: number): number {
-  const a = Math.max(c - h / 2, lo);
-  const b = Math.min(c + h / 2, hi);
-  return b > a ? Math.min((b - a) / h, 1) : 0;
-}
-
-function overlapSlope(c: number, h: number, lo: number, hi: number): number {
-  let s = 0;
-  if (c + h / 2 > hi && c - h / 2 < hi) s -= 1;
-  if (c - h / 2 < lo && c + h / 2 > lo) s += 1;
-  return s;
 }
 
 /**
