@@ -433,7 +433,8 @@ export function polySlabProblems(s: PolySlabSpec, path: string): SpecProblem[] {
   return problems;
 }
 
-function boundsOf(rings: readonly ArrayLike<number>[]): [number, number, number, number] {
+/** [xmin, ymin, xmax, ymax] of flat rings [x0, y0, x1, y1, …] (infinite when there are none). */
+export function boundsOf(rings: readonly ArrayLike<number>[]): [number, number, number, number] {
   let xmin = Infinity;
   let ymin = Infinity;
   let xmax = -Infinity;

@@ -6,6 +6,7 @@
  * produced by {@link mergePolygons} follow KLayout's convention: the interior lies to the
  * right of each edge (outer outlines clockwise, holes counter-clockwise).
  */
+import { boundsOf } from "../../solver/polyslab.js";
 
 export type Ring = Int32Array;
 
@@ -37,21 +38,8 @@ export function ringArea2(ring: ArrayLike<number>): number {
 
 /** Bounding box of rings, or null when there are none. */
 export function ringsBox(rings: readonly ArrayLike<number>[]): BoxNm | null {
-  let xmin = Infinity;
-  let ymin = Infinity;
-  let xmax = -Infinity;
-  let ymax = -Infinity;
-  for (const r of rings) {
-    for (let i = 0; i < r.length; i += 2) {
-      const x = r[i]!;
-      const y = r[i + 1]!;
-      if (x < xmin) xmin = x;
-      if (x > xmax) xmax = x;
-      if (y < ymin) ymin = y;
-      if (y > ymax) ymax = y;
-    }
-  }
-  return xmin === Infinity ? null : [xmin, ymin, xmax, ymax];
+  const box = boundsOf(rings);
+  return box[0] === Infinity ? null : box;
 }
 
 /** A ring for the rectangle [x1, x2] × [y1, y2], counter-clockwise. */
