@@ -11,6 +11,7 @@ import { join } from "node:path";
 import h5wasm, { type Group } from "h5wasm/node";
 import { loadConfig } from "../../src/config.js";
 import { initSolverBackend } from "../../src/solver/backends.js";
+import { skipWithoutWebgpu } from "../../src/solver/testing/require-webgpu.js";
 import { call, smallSimulation, startService, tempDir, waitForStatus } from "../helpers/service.js";
 
 /** A cube of `cells`³ grid cells (12 PML layers included) with 40 nm cells. */
@@ -77,8 +78,8 @@ test("the reference backend runs the job and its bound, not wasm32's, applies", 
 });
 
 const gpu = await initSolverBackend("webgpu").then(
-  () => false as const,
-  (err: Error) => `no WebGPU adapter could be created: ${err.message}`,
+  () => skipWithoutWebgpu(null),
+  (err: Error) => skipWithoutWebgpu(err.message),
 );
 
 test(

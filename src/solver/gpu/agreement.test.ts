@@ -30,6 +30,7 @@ import {
 } from "../testing/agreement.js";
 import { fieldEnergy } from "../yee.js";
 import { describeAdapter } from "./device.js";
+import { skipWithoutWebgpu } from "../testing/require-webgpu.js";
 
 const TOLERANCE = 1e-5;
 
@@ -38,7 +39,7 @@ const found = await initSolverBackend("webgpu").then(
   (backend) => ({ backend, reason: "" }),
   (err: Error) => ({ backend: null, reason: err.message }),
 );
-const skip = found.backend ? false : `no WebGPU adapter could be created: ${found.reason}`;
+const skip = skipWithoutWebgpu(found.backend ? null : found.reason);
 
 const CASES: AgreementCase[] = [
   {

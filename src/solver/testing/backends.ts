@@ -17,6 +17,7 @@ import { describe } from "node:test";
 import type { BackendName } from "../backend.js";
 import { initSolverBackend } from "../backends.js";
 import { describeAdapter } from "../gpu/device.js";
+import { skipWithoutWebgpu } from "./require-webgpu.js";
 
 /** A backend as the tests see it in this process. */
 export interface BackendUnderTest {
@@ -38,7 +39,10 @@ async function resolve(name: BackendName): Promise<BackendUnderTest> {
     const label = backend.adapter ? `${name}: ${describeAdapter(backend.adapter)}` : name;
     return { name, label, unavailable: null, software: backend.adapter?.software ?? false };
   } catch (err) {
-    return { name, label: name, unavailable: (err as Error).message, software: false };
+    const reason = (err as Error).message;
+    // webgpu: a failure where .ci/run requires it (require-webgpu.ts), else a skip.
+    const unavailable = name === "webgpu" ? skipWithoutWebgpu(reason) || reason : reason;
+    return { name, label: name, unavailable, software: false };
   }
 }
 
