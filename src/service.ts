@@ -145,6 +145,8 @@ export async function createService(
     metrics,
     solver,
     async listen() {
+      // Jobs of a dead process are taken back before any request can see them RUNNING.
+      if (worker) await worker.recover();
       const address = await started.listen({
         host: config.host,
         port: config.port,

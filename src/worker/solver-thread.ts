@@ -4,12 +4,14 @@
  * `{type: "cancel"}`. Messages out, per run: progress, then exactly one of done / failed. The
  * result file is written here too, so large monitor arrays never cross the thread boundary.
  */
+import { rm } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import { ResultFileError, verifyResultFile, writeResultFile } from "../results/hdf5.js";
 import { initSolverBackend, runSimulation, SOLVER_VERSION } from "../solver/index.js";
 import { SolverDivergenceError, type SimulationSpec } from "../solver/types.js";
+import { warmUp } from "../solver/warm-up.js";
 import { solverReport } from "./report.js";
-import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
+import type { ThreadInput, ThreadMessage, WarmInput } from "./thread-protocol.js";
 
 const port = parentPort!;
 let controller: AbortController | null = null;
@@ -87,9 +89,44 @@ async function run(input: ThreadInput): Promise<void> {
   controller = null;
 }
 
+/**
+ * Warm-up before the first job (solver/warm-up.ts): steps two tiny problems and writes, checks
+ * and deletes a result file of one, so that the job does not pay for compiling all that code.
+ */
+async function warm(input: WarmInput): Promise<void> {
+  let message: ThreadMessage;
+  try {
+    await initSolverBackend(input.backend);
+    const { seconds, result, spec } = await warmUp(input.backend);
+    const fileInput = {
+      jobId: "warm-up",
+      solverVersion: SOLVER_VERSION,
+      specJson: JSON.stringify(spec),
+      result,
+    };
+    await writeResultFile(input.scratchPath, fileInput);
+    await verifyResultFile(input.scratchPath, fileInput);
+    message = { type: "warm", seconds };
+  } catch (err) {
+    const detail = (err as Error).message || String(err);
+    message = { type: "failed", kind: "error", message: detail, step: 0 };
+  }
+  // Gone before the answer, so that nothing of the warm-up is left when the worker hears it.
+  await rm(input.scratchPath, { force: true }).catch(() => undefined);
+  send(message);
+}
+
 // Jobs arrive one at a time; the thread stays for the next one, so that a small job does not
-// pay for loading the solver, h5wasm and its kernels again (≈ 0.4 s cold).
-port.on("message", (msg: { type: string; input?: ThreadInput }) => {
+// pay for loading the solver, h5wasm and its kernels again (≈ 0.4 s cold). Work is taken in
+// the order it arrives, one piece at a time.
+let queue: Promise<void> = Promise.resolve();
+port.on("message", (msg: { type: string; input?: ThreadInput; warm?: WarmInput }) => {
   if (msg.type === "cancel") controller?.abort();
-  else if (msg.type === "run" && msg.input) void run(msg.input);
+  else if (msg.type === "run" && msg.input) {
+    const input = msg.input;
+    queue = queue.then(() => run(input));
+  } else if (msg.type === "warm" && msg.warm) {
+    const input = msg.warm;
+    queue = queue.then(() => warm(input));
+  }
 });

@@ -12,7 +12,15 @@ export interface ThreadInput {
   backend: BackendChoice;
 }
 
+/** A fresh thread's warm-up (solver/warm-up.ts), answered by `warm` or `failed`. */
+export interface WarmInput {
+  backend: BackendChoice;
+  /** Where the warm-up's result file is written, checked and deleted. */
+  scratchPath: string;
+}
+
 export type ThreadMessage =
+  | { type: "warm"; seconds: number }
   | ({ type: "progress" } & Omit<SolverProgress, "mcellsPerSecond"> & {
         /** Null until the solver has measured a rate (before the first report). */
         mcellsPerSecond: number | null;

@@ -129,6 +129,9 @@ export class JobWorker {
   private unsubscribe: (() => void)[] = [];
   /** The solver thread of the last job that ended cleanly, kept for the next one. */
   private idleThread: Worker | null = null;
+  /** A fresh solver thread being warmed up for the next job (prepareThread). */
+  private warming: Promise<void> | null = null;
+  private recovered: Promise<void> | null = null;
 
   private readonly store: JobQueue;
   private readonly storage: StorageBackend;
@@ -150,11 +153,24 @@ export class JobWorker {
     this.metrics = parts.metrics ?? null;
   }
 
+  /**
+   * Takes back what dead workers left: their scratch files, the jobs of dead processes on this
+   * host, jobs whose heartbeat went stale. A server calls this before it listens, so no request
+   * sees a job still RUNNING for a process that is gone; `start` calls it if nobody has.
+   */
+  async recover(): Promise<void> {
+    this.recovered ??= (async () => {
+      await mkdir(this.scratchDir, { recursive: true });
+      await this.removeDeadScratchFiles();
+      await this.recoverDeadLocalWorkers();
+      await this.sweepStale();
+    })();
+    await this.recovered;
+  }
+
   async start(): Promise<void> {
-    await mkdir(this.scratchDir, { recursive: true });
-    await this.removeDeadScratchFiles();
-    await this.recoverDeadLocalWorkers();
-    await this.sweepStale();
+    await this.recover();
+    this.prepareThread();
     this.sweepTimer = setInterval(() => {
       this.sweepStale().catch((err) => this.log.error({ err }, "stale-job sweep failed"));
     }, this.config.heartbeatIntervalMs);
@@ -174,6 +190,7 @@ export class JobWorker {
     this.wake?.();
     if (this.current) await this.current.thread.terminate();
     await this.loopDone;
+    await this.warming;
     await this.idleThread?.terminate();
     this.idleThread = null;
     // Handed back without using up an attempt's worth of patience: the job was not at fault.
@@ -182,6 +199,51 @@ export class JobWorker {
       new Date().toISOString(),
       this.takeBack.rule("workerExited", Infinity),
     );
+  }
+
+  /**
+   * Starts a solver thread and warms it up (solver/warm-up.ts) to be the next job's, unless
+   * one is kept or warming already: at start and after a job whose thread was let go. A cold
+   * thread costs a job about half a second (loading and compiling the solver, the result
+   * file's library, the kernel compiler): most of a small job's time. A thread that fails its
+   * warm-up is dropped, and the next job starts its own (and meets the failure as a job error).
+   */
+  private prepareThread(): void {
+    if (this.idleThread || this.warming || this.stopping) return;
+    const thread = startSolverThread();
+    thread.unref();
+    const scratchPath = join(this.scratchDir, `warm-up.${scratchTag(this.id)}.h5`);
+    const warmed = new Promise<boolean>((resolve) => {
+      thread.on("message", (msg: ThreadMessage) => {
+        if (msg.type === "warm") {
+          this.log.info({ seconds: msg.seconds }, "solver thread warmed up");
+          resolve(true);
+        } else if (msg.type === "failed") {
+          this.log.warn({ detail: msg.message }, "solver thread warm-up failed");
+          resolve(false);
+        }
+      });
+      thread.once("error", (err) => {
+        this.log.warn({ err }, "solver thread warm-up failed");
+        resolve(false);
+      });
+      thread.once("exit", () => resolve(false));
+    });
+    thread.postMessage({ type: "warm", warm: { backend: this.config.solverBackend, scratchPath } });
+    this.warming = warmed.then(async (ok) => {
+      thread.removeAllListeners("message");
+      thread.removeAllListeners("error");
+      thread.removeAllListeners("exit");
+      if (ok && !this.stopping && !this.idleThread) this.idleThread = thread;
+      else await thread.terminate();
+      this.warming = null;
+    });
+  }
+
+  /** Whether a solver thread is ready for the next job, once any warm-up under way is over. */
+  async threadReady(): Promise<boolean> {
+    await this.warming;
+    return this.idleThread !== null;
   }
 
   private readonly onSubmitted = (): void => this.wake?.();
@@ -220,6 +282,12 @@ export class JobWorker {
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
+      // Claim only with a solver thread ready: a claimed job kept waiting for the warm-up would
+      // have no heartbeat, and could be taken for a dead worker's.
+      if (this.warming) {
+        await this.warming;
+        continue;
+      }
       let job: JobRow | null = null;
       try {
         job = await this.store.claimNextJob(this.id, new Date().toISOString());
@@ -347,6 +415,7 @@ export class JobWorker {
     };
     // The thread of the previous job, if it ended cleanly: a small job then skips the ≈ 0.4 s
     // of loading the solver and compiling kernels that a fresh thread costs.
+    // Else the one warmed up since (the loop waits for it), or, where that failed, a new one.
     const thread = this.idleThread ?? startSolverThread();
     thread.ref();
     this.idleThread = null;
@@ -395,7 +464,7 @@ export class JobWorker {
     }, this.config.heartbeatIntervalMs);
 
     type Outcome =
-      | Exclude<ThreadMessage, { type: "progress" }>
+      | Exclude<ThreadMessage, { type: "progress" } | { type: "warm" }>
       | { type: "exited"; code: number; error?: Error };
     let onMessage: (msg: ThreadMessage) => void = () => undefined;
     let onError: (error: Error) => void = () => undefined;
@@ -421,7 +490,7 @@ export class JobWorker {
           };
           progressDirty = true;
           lastProgressAt = Date.now();
-        } else settle(msg);
+        } else if (msg.type !== "warm") settle(msg);
       };
       onError = (error: Error) => settle({ type: "exited", code: -1, error });
       onExit = (code: number) => settle({ type: "exited", code });
@@ -450,7 +519,10 @@ export class JobWorker {
       // An idle thread must not keep the process alive on its own.
       thread.unref();
       this.idleThread = thread;
-    } else await thread.terminate();
+    } else {
+      await thread.terminate();
+      this.prepareThread();
+    }
     const seconds = (Date.now() - started) / 1000;
     const now = () => new Date().toISOString();
 

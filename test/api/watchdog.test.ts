@@ -1,11 +1,19 @@
 /**
  * The solver watchdog: a solver thread that reports no progress for EMSIM_SOLVER_STALL_MS is
  * stopped and its job FAILED, so a stuck run can never hold a job RUNNING forever. Here the
- * limit is shorter than the thread's start-up, which reports no progress either.
+ * limit (300 ms) is shorter than the solver's interval between progress reports (500 ms), so
+ * a long run looks stuck. (A cold thread's start-up, silent too, is no longer met: the worker
+ * warms a thread up before the first job.)
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { call, smallSimulation, startService, waitForStatus } from "../helpers/service.js";
+import {
+  call,
+  longSimulation,
+  smallSimulation,
+  startService,
+  waitForStatus,
+} from "../helpers/service.js";
 
 test("a solver silent for longer than the stall limit is stopped and its job FAILED", async () => {
   const svc = await startService({ solverStallMs: 300, heartbeatIntervalMs: 100 });
@@ -13,7 +21,7 @@ test("a solver silent for longer than the stall limit is stopped and its job FAI
     const key = await svc.newKey();
     const sub = await call(svc.baseUrl, "POST", "/v1/simulations", {
       key,
-      body: smallSimulation(),
+      body: longSimulation(),
     });
     assert.equal(sub.status, 202);
     const done = await waitForStatus(svc.baseUrl, key, String(sub.body.job_id), [
