@@ -262,7 +262,7 @@ const MEASURED_FIT =
 /**
  * TiN's range: the visible and near-infrared part of Beliaev et al.'s table, whose rows run
  * without a gap from 0.21 to 1.69 µm (none from 1.69 to 2 µm, and the infrared rows above
- * do not continue them smoothly: the Drude plasma energy they imply dips by 2 % at 2 µm).
+ * do not continue them smoothly: the Drude plasma energy they imply dips by 1–2 % at 2 µm).
  * Below 0.4 µm the interband absorption at 3.5–5 eV would need more poles.
  */
 const TIN_RANGE_M: [number, number] = [0.4 * UM, 1.68 * UM];
@@ -583,10 +583,11 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
       name: "TiN",
       aliases: ["titanium nitride"],
       model:
-        "Drude + 2 Lorentz poles, least-squares fit to n, k of a 50 nm pulsed-DC sputtered film",
+        "Drude + 2 Lorentz poles, least-squares fit to the ellipsometric n, k of a 50 nm " +
+        "pulsed-DC sputtered film",
       reference:
         "L. Yu. Beliaev, E. Shkondin, A. V. Lavrinenko, O. Takayama, Opt. Mater. 143, 114237 " +
-        "(2023), ellipsometry of a sputtered film; refractiveindex.info main/TiN/Beliaev-sputtering",
+        "(2023); refractiveindex.info main/TiN/Beliaev-sputtering",
       validRangeM: [...TIN_RANGE_M],
       dispersion: TIN_MODEL,
       dispersionSource: MEASURED_FIT,
