@@ -527,6 +527,7 @@ test("TiN: a metal from 0.49 µm up, its ε = 0 crossing where the measured film
   const entry = findMaterial("titanium nitride")!;
   assert.equal(entry.name, "TiN");
   const data = entry.fitData!;
+  assert.ok(Object.isFrozen(data) && data.every((point) => Object.isFrozen(point)));
   // The measured ε crosses zero between two neighbouring points; the model between them too.
   const reEps = ({ n, k }: { n: number; k: number }) => n * n - k * k;
   const crossing = data.findIndex((d, i) => i > 0 && reEps(data[i - 1]) > 0 && reEps(d) <= 0);

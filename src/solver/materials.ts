@@ -648,6 +648,8 @@ export const MATERIALS: ReadonlyMap<string, MaterialEntry> = new Map(
     entry.dispersion.poles.forEach((pole) => Object.freeze(pole));
     Object.freeze(entry.dispersion.poles);
     Object.freeze(entry.dispersion);
+    entry.fitData?.forEach((point) => Object.freeze(point));
+    if (entry.fitData) Object.freeze(entry.fitData);
     return [normalise(entry.name), Object.freeze(entry)] as const;
   }),
 );

@@ -16,6 +16,10 @@
  * `minResonanceM` (default 0.1 µm: ω0 ≤ 2πc/0.1 µm keeps the update of an undamped oscillator
  * away from its stiffness limit ω0 Δt ≈ 2 at any practical grid) and just below the window;
  * infrared poles between just above the window and 1 mm.
+ *
+ * Metals known only as measured n + i k (a table, no published model) are fitted the same way
+ * by {@link fitDrudeLorentzModel}: a Drude pole plus damped Lorentz poles, passive by
+ * construction.
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import { type PoleModel, refractiveIndex } from "./model.js";
@@ -295,9 +299,10 @@ const OMEGA_UNIT = TWO_PI_C / 1e-6;
 /**
  * Non-negative least squares for a few unknowns, exactly: the minimiser is the unconstrained
  * solution on its own set of free unknowns (the KKT conditions), so every subset is tried and
- * the cheapest one whose solution is non-negative kept. 2^p small solves; p ≤ 6 here.
+ * the cheapest one whose solution is non-negative kept: 2^p small solves, p = 2 + the number
+ * of Lorentz poles (16 for TiN).
  */
-function nonNegativeLeastSquares(rows: number[][], rhs: number[]): number[] | undefined {
+function nonNegativeLeastSquares(rows: number[][], rhs: number[]): number[] {
   const p = rows[0].length;
   let best: { x: number[]; cost: number } | undefined;
   for (let mask = 1; mask < 1 << p; mask++) {
@@ -337,7 +342,7 @@ function nonNegativeLeastSquares(rows: number[][], rhs: number[]): number[] | un
  * Each point's residual ε_model − ε_data is weighted by 1/(2(n + i k)): δε = 2(n + i k)δ(n + i k)
  * to first order, so the fit minimises the squared error in n and k, the numbers quoted for
  * the material; `maxError` is the exact error of the result.
- * @param data measured points (vacuum wavelengths in metres), at least 2 + 3·lorentzPoles
+ * @param data measured points (vacuum wavelengths in metres), at least 3 + 3·lorentzPoles
  * @throws Error for too few points, bad data, or bounds that leave no room
  */
 export function fitDrudeLorentzModel(
@@ -415,7 +420,6 @@ export function fitDrudeLorentzModel(
       rows.push(cols.map(([re, im]) => wr * im + wi * re));
     });
     const coef = nonNegativeLeastSquares(rows, rhs);
-    if (coef === undefined) return undefined;
     const residual = rows.map((row, i) => row.reduce((s, x, j) => s + x * coef[j], 0) - rhs[i]);
     return { v, coef, residual, cost: residual.reduce((s, r) => s + r * r, 0) };
   };
@@ -432,7 +436,7 @@ export function fitDrudeLorentzModel(
       : candidates
           .slice(from)
           .flatMap((c, i) => choices(from + i + 1, count - 1).map((rest) => [c, ...rest]));
-  let best: ReturnType<typeof solve>;
+  let best: ReturnType<typeof solve> | undefined;
   for (const resonances of choices(0, lorentzPoles)) {
     const values = [0.1, ...resonances.flatMap((w0) => [w0, w0 / 2])];
     const current = levenbergMarquardt(
