@@ -34,7 +34,8 @@ test("PDKs: every rule, cross-section and process step refers to a layer and lev
     }
     for (const level of pdk.stack) {
       assert.ok(level.thickness_nm > 0);
-      // Library names where the library has the material (Si, SiO2, Si3N4); metals flagged.
+      // Library names where the library has the material (Si, SiO2, Si3N4, Al, TiN); others
+      // (TiW) flagged.
       assert.equal(
         level.in_material_library,
         findMaterial(level.material)?.name === level.material,
@@ -71,4 +72,11 @@ test("PDKs: the published numbers of shared/NOTES.md", () => {
     "Si3N4",
   );
   assert.equal(findPdk("no_such_kit"), undefined);
+  // Heaters: TiN (gdsfactory generic, CORNERSTONE) is in the optical library, SiEPIC's TiW is not.
+  for (const name of ["gdsfactory_generic", "cornerstone_si220", "cornerstone_sin300"]) {
+    const heater = findPdk(name)!.stack.find((l) => l.name === "heater")!;
+    assert.deepEqual([heater.material, heater.in_material_library], ["TiN", true], name);
+  }
+  const tiw = ebeam.stack.find((l) => l.name === "heater")!;
+  assert.deepEqual([tiw.material, tiw.in_material_library], ["TiW", false]);
 });

@@ -5,8 +5,8 @@
  * processes are under NDA, so where a number is our own guess the kit says so in
  * `illustrative_fields` and its `illustrative` flag is true.
  *
- * Units: nanometres. Materials use emsim's library names (Si, SiO2, Si3N4, Al) where the
- * library has the material; others (TiW, TiN) are named as the kits name them and marked
+ * Units: nanometres. Materials use emsim's library names (Si, SiO2, Si3N4, Al, TiN) where the
+ * library has the material; others (TiW) are named as the kits name them and marked
  * `in_material_library` false.
  */
 

@@ -15,15 +15,19 @@
  *   transparent window of a lossless model. refractiveIndexAt evaluates their published
  *   formula or table; `dispersion` is a Lorentz-pole fit to it (dispersion/fit.ts), accurate to
  *   `maxFitErrorN` over `fitWindowM`, or the formula itself where it already is such a model.
- * - The metals (Au, Ag, Cu, Al) absorb (k > 0): their published model is a Lorentz–Drude pole
- *   model (Rakić et al. 1998), so `dispersion` is that model exactly and refractiveIndexAt
- *   evaluates it.
+ * - The metals (Au, Ag, Cu, Al, TiN) absorb (k > 0). For Au, Ag, Cu and Al the published model
+ *   is a Lorentz–Drude pole model (Rakić et al. 1998), so `dispersion` is that model exactly.
+ *   TiN is measured data (a table of n, k); `dispersion` is a Drude–Lorentz fit to it
+ *   (dispersion/fit.ts), accurate to `maxFitErrorN` / `maxFitErrorK` at the points in
+ *   `fitData`. For every metal refractiveIndexAt evaluates `dispersion`, so a run at one
+ *   wavelength and a run over a band see the same ε.
  * - Outside the valid range the functions throw rather than extrapolate: a Sellmeier fit is
  *   silent nonsense across an absorption edge (Si below 1.1 µm, Ge below 1.9 µm).
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
-import { lorentzModel } from "./dispersion/fit.js";
+import { type MeasuredIndex, lorentzModel } from "./dispersion/fit.js";
 import { type PoleModel, refractiveIndex } from "./dispersion/model.js";
+import { TIN_BELIAEV_2023_SPUTTERED } from "./material-data/tin-beliaev-2023.js";
 
 export interface MaterialEntry {
   /** Canonical display name, e.g. "Si", "SiO2", "vacuum". */
@@ -45,10 +49,19 @@ export interface MaterialEntry {
   dispersionSource: string;
   /** Vacuum wavelength window in metres over which `dispersion` is accurate as stated below. */
   fitWindowM: [number, number];
-  /** max |n_dispersion − n_model| over `fitWindowM` (0: `dispersion` is the model itself). */
+  /**
+   * max |n_dispersion − n_model| over `fitWindowM` (0: `dispersion` is the model itself); for
+   * a material fitted to measured points (`fitData`), max |n_dispersion − n| over those points.
+   */
   maxFitErrorN: number;
   /** The same for k. */
   maxFitErrorK: number;
+  /**
+   * The measured points `dispersion` is fitted to, where the material is a table of data
+   * rather than a formula (TiN); the material then is `dispersion` itself (refractiveIndexAt
+   * evaluates it) and `maxFitErrorN` / `maxFitErrorK` are its errors at these points.
+   */
+  fitData?: readonly MeasuredIndex[];
 }
 
 /** Thrown for a material name that is neither a canonical name nor an alias. */
@@ -93,7 +106,7 @@ const EXACT = "exact: the published formula's terms as Lorentz poles (γ = 0)";
  * Angular frequency in rad/s of a photon energy in eV: ω = E e/ħ = 2π E e/h, from the exact
  * SI values of e and h (CODATA's 10-digit ħ would shift Rakić's sharpest Ag resonance by 10⁻⁸).
  */
-const EV_TO_RAD_PER_S = (2 * Math.PI * 1.602_176_634e-19) / 6.626_070_15e-34;
+export const EV_TO_RAD_PER_S = (2 * Math.PI * 1.602_176_634e-19) / 6.626_070_15e-34;
 
 /**
  * The Lorentz–Drude model of Rakić et al. (1998), their eqs. (3)–(4), from the published eV
@@ -119,6 +132,32 @@ function rakicLorentzDrude(
       ...oscillators.map(([f, gammaEv, omegaEv]) => ({
         kind: "lorentz" as const,
         deltaEps: (f * plasmaEv * plasmaEv) / (omegaEv * omegaEv),
+        omega0: omegaEv * EV_TO_RAD_PER_S,
+        gamma: gammaEv * EV_TO_RAD_PER_S,
+      })),
+    ],
+  };
+}
+
+/**
+ * A Drude + Lorentz model from parameters in eV, as fitDrudeLorentzModel (dispersion/fit.ts)
+ * fits it and scripts/fit-materials.ts prints it, exp(−iωt):
+ *   ε(ω) = ε∞ − ωp²/(ω² + iγω) + Σ_j Δε_j ω_j²/(ω_j² − ω² − iγ_j ω).
+ * @param lorentz [Δε_j, ω_j eV, γ_j eV] per pole
+ */
+function drudeLorentzEv(
+  epsInf: number,
+  drude: readonly [plasmaEv: number, gammaEv: number],
+  lorentz: ReadonlyArray<readonly [deltaEps: number, omegaEv: number, gammaEv: number]>,
+): PoleModel {
+  return {
+    epsInf,
+    sigma: 0,
+    poles: [
+      { kind: "drude", omegaP: drude[0] * EV_TO_RAD_PER_S, gamma: drude[1] * EV_TO_RAD_PER_S },
+      ...lorentz.map(([deltaEps, omegaEv, gammaEv]) => ({
+        kind: "lorentz" as const,
+        deltaEps,
         omega0: omegaEv * EV_TO_RAD_PER_S,
         gamma: gammaEv * EV_TO_RAD_PER_S,
       })),
@@ -216,6 +255,37 @@ const SI_LI_1980_293K: ReadonlyArray<readonly [number, number]> = [
   [13.0, 3.4144],
   [14.0, 3.4142],
 ];
+
+const MEASURED_FIT =
+  "least-squares fit to measured n, k (dispersion/fit.ts; scripts/fit-materials.ts re-runs it)";
+
+/**
+ * TiN's range: the visible and near-infrared part of Beliaev et al.'s table, whose rows run
+ * without a gap from 0.21 to 1.69 µm (none from 1.69 to 2 µm, and the infrared rows above
+ * do not continue them smoothly: the Drude plasma energy they imply dips by 1–2 % at 2 µm).
+ * Below 0.4 µm the interband absorption at 3.5–5 eV would need more poles.
+ */
+const TIN_RANGE_M: [number, number] = [0.4 * UM, 1.68 * UM];
+
+/** The table's rows inside TiN's range (every ~20 nm), which its pole model is fitted to. */
+const TIN_DATA: readonly MeasuredIndex[] = TIN_BELIAEV_2023_SPUTTERED.map(
+  ([wavelengthUm, n, k]) => ({ wavelengthM: wavelengthUm * UM, n, k }),
+).filter(({ wavelengthM }) => wavelengthM >= TIN_RANGE_M[0] && wavelengthM <= TIN_RANGE_M[1]);
+
+/**
+ * TiN's Drude + 2 Lorentz model, fitted to TIN_DATA (scripts/fit-materials.ts prints it). The
+ * Lorentz pole at 0.73 eV (1.7 µm), broad (γ = 1 eV), takes up how the measured ε departs from
+ * a Drude term across the near infrared; the one at 4.5 eV is the tail of the ultraviolet
+ * interband absorption. Re ε crosses zero at 0.49 µm: TiN is a dielectric-like absorber below.
+ */
+const TIN_MODEL = drudeLorentzEv(
+  4.3447876,
+  [6.6409549, 0.19927345],
+  [
+    [28.631829, 0.7270139, 1.0157857],
+    [3.6481981, 4.5060148, 1.9848318],
+  ],
+);
 
 const DEFINITIONS: readonly MaterialDefinition[] = [
   {
@@ -508,6 +578,25 @@ const DEFINITIONS: readonly MaterialDefinition[] = [
       [0.03, 3.382, 3.473],
     ]),
   ),
+  {
+    entry: {
+      name: "TiN",
+      aliases: ["titanium nitride"],
+      model:
+        "Drude + 2 Lorentz poles, least-squares fit to the ellipsometric n, k of a 50 nm " +
+        "pulsed-DC sputtered film",
+      reference:
+        "L. Yu. Beliaev, E. Shkondin, A. V. Lavrinenko, O. Takayama, Opt. Mater. 143, 114237 " +
+        "(2023); refractiveindex.info main/TiN/Beliaev-sputtering",
+      validRangeM: [...TIN_RANGE_M],
+      dispersion: TIN_MODEL,
+      dispersionSource: MEASURED_FIT,
+      maxFitErrorN: 0.034,
+      maxFitErrorK: 0.016,
+      fitData: TIN_DATA,
+    },
+    indexAtUm: poleIndex(TIN_MODEL),
+  },
 ];
 
 /** A metal of Rakić et al.: its Lorentz–Drude model is both the published model and `dispersion`. */
@@ -559,6 +648,8 @@ export const MATERIALS: ReadonlyMap<string, MaterialEntry> = new Map(
     entry.dispersion.poles.forEach((pole) => Object.freeze(pole));
     Object.freeze(entry.dispersion.poles);
     Object.freeze(entry.dispersion);
+    entry.fitData?.forEach((point) => Object.freeze(point));
+    if (entry.fitData) Object.freeze(entry.fitData);
     return [normalise(entry.name), Object.freeze(entry)] as const;
   }),
 );

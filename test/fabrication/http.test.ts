@@ -86,6 +86,13 @@ test("export-gds: a job's structures as GDS II at a signed address, layers and b
         size: [1 * UM, 0.3 * UM, 0.2 * UM],
         material: "Si3N4",
       },
+      // A TiN heater strip above the silicon (the library's TiN, as in the kits' stacks).
+      {
+        type: "box",
+        center: [-1 * UM, 0, 1 * UM],
+        size: [1 * UM, 0.3 * UM, 0.1 * UM],
+        material: "TiN",
+      },
     ],
   });
   const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: sim });
@@ -102,7 +109,7 @@ test("export-gds: a job's structures as GDS II at a signed address, layers and b
   assert.equal(res.status, 200, res.text);
   assert.deepEqual(res.body.layers, [1, 2]);
   assert.equal(res.body.polygon_count, 3);
-  assert.deepEqual(res.body.unmapped_materials, ["Si3N4"]);
+  assert.deepEqual(res.body.unmapped_materials, ["Si3N4", "TiN"]);
   assert.deepEqual(res.body.bbox_um, [-2, -1.3, 1.9, 1.4]);
   assert.deepEqual(res.body.bounding_box_um, [3.9, 2.7]);
   assert.equal(res.body.cut_plane_um, null);
@@ -156,6 +163,13 @@ test("export-gds: a job's structures as GDS II at a signed address, layers and b
   });
   assert.equal(recipe.status, 200, recipe.text);
   assert.deepEqual(recipe.body.layers_used, ["1/0", "1/5"]);
+  // On a kit with TiN heaters, the job's TiN maps to the heater layer (SiEPIC's is TiW).
+  const heater = await call(svc.baseUrl, "POST", "/v1/fabrication/recipe", {
+    key,
+    body: { job_id: jobId, pdk: "cornerstone_si220" },
+  });
+  assert.equal(heater.status, 200, heater.text);
+  assert.deepEqual(heater.body.layers_used, ["3/0", "39/0"]);
 });
 
 test("upload, check against a kit, override rules, recipe from the stored file", async () => {

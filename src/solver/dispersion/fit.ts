@@ -16,6 +16,10 @@
  * `minResonanceM` (default 0.1 µm: ω0 ≤ 2πc/0.1 µm keeps the update of an undamped oscillator
  * away from its stiffness limit ω0 Δt ≈ 2 at any practical grid) and just below the window;
  * infrared poles between just above the window and 1 mm.
+ *
+ * Metals known only as measured n + i k (a table, no published model) are fitted the same way
+ * by {@link fitDrudeLorentzModel}: a Drude pole plus damped Lorentz poles, passive by
+ * construction.
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import { type PoleModel, refractiveIndex } from "./model.js";
@@ -124,6 +128,69 @@ function linearLeastSquares(rows: number[][], rhs: number[]): number[] | undefin
   return x;
 }
 
+/** One evaluation of a variable-projection residual at the nonlinear parameters u. */
+interface Projection {
+  residual: number[];
+  cost: number;
+}
+
+/**
+ * Levenberg–Marquardt on the nonlinear parameters u of a variable projection, from one start:
+ * forward-difference Jacobian (step 10⁻⁶ in u), the damped normal equations with Marquardt's
+ * diagonal scaling, at most 200 iterations, stopping when a step gains less than 10⁻¹² of the
+ * cost. Returns the last accepted evaluation, or undefined when `solve` fails at the start.
+ */
+function levenbergMarquardt<T extends Projection>(
+  start: number[],
+  solve: (u: number[]) => T | undefined,
+): T | undefined {
+  let u = start;
+  let current = solve(u);
+  if (current === undefined) return undefined;
+  let lambda = 1e-3;
+  for (let iter = 0; iter < 200; iter++) {
+    const base: T = current;
+    const jac = u.map((_, j) => {
+      const h = 1e-6;
+      const up = u.slice();
+      up[j] += h;
+      const moved = solve(up);
+      return moved === undefined
+        ? base.residual.map(() => 0)
+        : moved.residual.map((r, i) => (r - base.residual[i]) / h);
+    });
+    // (JᵀJ + λ diag) δ = −Jᵀ r
+    const p = u.length;
+    const jtj = Array.from({ length: p }, (_, a) =>
+      Array.from({ length: p }, (_, b) => jac[a].reduce((s, v, i) => s + v * jac[b][i], 0)),
+    );
+    const jtr = jac.map((col) => col.reduce((s, v, i) => s + v * base.residual[i], 0));
+    let improved = false;
+    for (let tries = 0; tries < 12 && !improved; tries++) {
+      const damped = jtj.map((row, a) =>
+        row.map((v, b) => (a === b ? v * (1 + lambda) + 1e-30 : v)),
+      );
+      const step = linearLeastSquares(
+        damped,
+        jtr.map((v) => -v),
+      );
+      if (step === undefined) break;
+      const trial = u.map((ui, i) => ui + step[i]);
+      const next = solve(trial);
+      if (next !== undefined && next.cost < base.cost) {
+        u = trial;
+        current = next;
+        lambda = Math.max(lambda / 3, 1e-9);
+        improved = true;
+      } else {
+        lambda *= 4;
+      }
+    }
+    if (!improved || (base.cost - current.cost) / base.cost < 1e-12) break;
+  }
+  return current;
+}
+
 /**
  * Fits ε∞ plus `uvPoles` + `irPoles` lossless Lorentz poles to a target index n(λ) over a
  * window (see the module comment).
@@ -187,50 +254,8 @@ export function fitLorentzModel(
   }
   let best: ReturnType<typeof solve>;
   for (const start of starts) {
-    let u = start;
-    let current = solve(u);
+    const current = levenbergMarquardt(start, solve);
     if (current === undefined) continue;
-    let lambda = 1e-3;
-    for (let iter = 0; iter < 200 && current !== undefined; iter++) {
-      const base = current;
-      const jac = u.map((_, j) => {
-        const h = 1e-6;
-        const up = u.slice();
-        up[j] += h;
-        const moved = solve(up);
-        return moved === undefined
-          ? base.residual.map(() => 0)
-          : moved.residual.map((r, i) => (r - base.residual[i]) / h);
-      });
-      // (JᵀJ + λ diag) δ = −Jᵀ r
-      const p = u.length;
-      const jtj = Array.from({ length: p }, (_, a) =>
-        Array.from({ length: p }, (_, b) => jac[a].reduce((s, v, i) => s + v * jac[b][i], 0)),
-      );
-      const jtr = jac.map((col) => col.reduce((s, v, i) => s + v * base.residual[i], 0));
-      let improved = false;
-      for (let tries = 0; tries < 12 && !improved; tries++) {
-        const damped = jtj.map((row, a) =>
-          row.map((v, b) => (a === b ? v * (1 + lambda) + 1e-30 : v)),
-        );
-        const step = linearLeastSquares(
-          damped,
-          jtr.map((v) => -v),
-        );
-        if (step === undefined) break;
-        const trial = u.map((ui, i) => ui + step[i]);
-        const next = solve(trial);
-        if (next !== undefined && next.cost < base.cost) {
-          u = trial;
-          current = next;
-          lambda = Math.max(lambda / 3, 1e-9);
-          improved = true;
-        } else {
-          lambda *= 4;
-        }
-      }
-      if (!improved || (base.cost - current.cost) / base.cost < 1e-12) break;
-    }
     const [epsInf, ...deltas] = current.coef;
     const passive = epsInf >= 1 && deltas.every((d) => d >= 0);
     if (passive && (best === undefined || current.cost < best.cost)) best = current;
@@ -243,4 +268,217 @@ export function fitLorentzModel(
   const model = lorentzModel(epsInf, resonances);
   const maxErrorN = maxIndexError(model, (l) => ({ n: target(l), k: 0 }), options.windowM).n;
   return { model, resonances, maxErrorN };
+}
+
+/** A measured complex refractive index n + i k (k ≥ 0 for loss) at a vacuum wavelength. */
+export interface MeasuredIndex {
+  wavelengthM: number;
+  n: number;
+  k: number;
+}
+
+export interface DrudeLorentzFitOptions {
+  /** Number of damped Lorentz poles beside the Drude pole. */
+  lorentzPoles: number;
+  /** Shortest allowed Lorentz resonance wavelength in metres (default 0.1 µm). */
+  minResonanceM?: number;
+  /** Longest allowed Lorentz resonance wavelength in metres (default 20 µm). */
+  maxResonanceM?: number;
+}
+
+export interface DrudeLorentzFit {
+  /** ε∞, then the Drude pole, then the Lorentz poles by rising ω0 (zero-strength ones dropped). */
+  model: PoleModel;
+  /** max |n_model − n| and max |k_model − k| over the data points. */
+  maxError: { n: number; k: number };
+}
+
+/** The frequency unit of the Drude–Lorentz fit, 2πc/(1 µm), so that its unknowns are O(1). */
+const OMEGA_UNIT = TWO_PI_C / 1e-6;
+
+/**
+ * Non-negative least squares for a few unknowns, exactly: the minimiser is the unconstrained
+ * solution on its own set of free unknowns (the KKT conditions), so every subset is tried and
+ * the cheapest one whose solution is non-negative kept: 2^p small solves, p = 2 + the number
+ * of Lorentz poles (16 for TiN).
+ */
+function nonNegativeLeastSquares(rows: number[][], rhs: number[]): number[] {
+  const p = rows[0].length;
+  let best: { x: number[]; cost: number } | undefined;
+  for (let mask = 1; mask < 1 << p; mask++) {
+    const free = Array.from({ length: p }, (_, j) => j).filter((j) => mask & (1 << j));
+    const solution = linearLeastSquares(
+      rows.map((row) => free.map((j) => row[j])),
+      rhs,
+    );
+    if (solution === undefined || solution.some((v) => !(v >= 0))) continue;
+    const x = new Array<number>(p).fill(0);
+    free.forEach((j, i) => (x[j] = solution[i]));
+    const cost = rows.reduce((s, row, i) => {
+      const r = row.reduce((a, v, j) => a + v * x[j], 0) - rhs[i];
+      return s + r * r;
+    }, 0);
+    if (best === undefined || cost < best.cost) best = { x, cost };
+  }
+  // All unknowns zero is the remaining candidate.
+  const zeroCost = rhs.reduce((s, v) => s + v * v, 0);
+  if (best === undefined || zeroCost < best.cost) return new Array<number>(p).fill(0);
+  return best.x;
+}
+
+/**
+ * Fits a passive Drude + Lorentz model to a metal's measured n + i k:
+ *
+ *   ε(ω) = ε∞ − ωp²/(ω² + iγ_D ω) + Σ_j Δε_j ω_j²/(ω_j² − ω² − iγ_j ω),
+ *
+ * with ε∞ ≥ 1, ωp² ≥ 0, Δε_j ≥ 0 and every γ > 0: each term's Im χ ≥ 0 at every ω, so the
+ * model is passive, and the bilinear pole update (ade.ts) is stable up to the vacuum Courant
+ * limit (stability.ts). Variable projection as for {@link fitLorentzModel}: ε is linear in
+ * ε∞ − 1, ωp² and the Δε_j, found by non-negative least squares for given damping rates and
+ * resonances, which Levenberg–Marquardt moves, each in log scale inside bounds (resonances
+ * between `maxResonanceM` and `minResonanceM`, dampings 10⁻³ to 10 × 2πc/1 µm, i.e. 1.2 meV
+ * to 12 eV), from a fixed set of spread-out starts, so the fit is deterministic.
+ *
+ * Each point's residual ε_model − ε_data is weighted by 1/(2(n + i k)): δε = 2(n + i k)δ(n + i k)
+ * to first order, so the fit minimises the squared error in n and k, the numbers quoted for
+ * the material; `maxError` is the exact error of the result.
+ * @param data measured points (vacuum wavelengths in metres), at least 3 + 3·lorentzPoles
+ * @throws Error for too few points, bad data, or bounds that leave no room
+ */
+export function fitDrudeLorentzModel(
+  data: readonly MeasuredIndex[],
+  options: DrudeLorentzFitOptions,
+): DrudeLorentzFit {
+  const lorentzPoles = options.lorentzPoles;
+  const minRes = options.minResonanceM ?? 0.1e-6;
+  const maxRes = options.maxResonanceM ?? 20e-6;
+  if (!Number.isInteger(lorentzPoles) || lorentzPoles < 0) {
+    throw new Error(`lorentzPoles must be a whole number ≥ 0, got ${lorentzPoles}`);
+  }
+  if (data.length < 3 + 3 * lorentzPoles) {
+    throw new Error(`${data.length} points cannot determine ${3 + 3 * lorentzPoles} parameters`);
+  }
+  if (data.some((d) => !(d.wavelengthM > 0 && d.n > 0 && d.k >= 0))) {
+    throw new Error("every point needs a wavelength > 0, n > 0 and k ≥ 0");
+  }
+  if (!(minRes > 0 && maxRes > minRes)) {
+    throw new Error(`resonance bounds ${minRes}–${maxRes} m leave no room`);
+  }
+  // Frequencies in units of OMEGA_UNIT; complex weights w = 1/(2ñ) and targets w·(ε − 1).
+  const omega = data.map((d) => 1e-6 / d.wavelengthM);
+  const weight = data.map(({ n, k }) => {
+    const d = 2 * (n * n + k * k);
+    return [n / d, -k / d] as const;
+  });
+  const target = data.map(({ n, k }, i) => {
+    const [wr, wi] = weight[i];
+    const er = n * n - k * k - 1;
+    const ei = 2 * n * k;
+    return [wr * er - wi * ei, wr * ei + wi * er] as const;
+  });
+  const rhs = target.flatMap(([re, im]) => [re, im]);
+
+  // Nonlinear unknowns: γ_D, then (ω_j, γ_j) per Lorentz pole, each exp(a + (b − a)·sigmoid(u)).
+  const gammaBounds: [number, number] = [Math.log(1e-3), Math.log(10)];
+  const resonanceBounds: [number, number] = [Math.log(1e-6 / maxRes), Math.log(1e-6 / minRes)];
+  const bounds: Array<[number, number]> = [
+    gammaBounds,
+    ...Array.from({ length: lorentzPoles }, () => [resonanceBounds, gammaBounds]).flat(),
+  ];
+  const valuesOf = (u: number[]) =>
+    u.map((ui, i) => Math.exp(bounds[i][0] + (bounds[i][1] - bounds[i][0]) / (1 + Math.exp(-ui))));
+  const unknownOf = (value: number, i: number) => {
+    const t = (Math.log(value) - bounds[i][0]) / (bounds[i][1] - bounds[i][0]);
+    return Math.log(t / (1 - t));
+  };
+
+  /** Columns of the linear unknowns (ε∞ − 1, ωp², Δε_j) at one point, complex. */
+  const basis = (w: number, v: number[]): Array<[number, number]> => {
+    // −1/(ω² + iγω) and ω_j²/(ω_j² − ω² − iγ_j ω).
+    const cols: Array<[number, number]> = [[1, 0]];
+    const gd = v[0];
+    const dd = w ** 4 + gd * gd * w * w;
+    cols.push([-(w * w) / dd, (gd * w) / dd]);
+    for (let j = 0; j < lorentzPoles; j++) {
+      const w0 = v[1 + 2 * j];
+      const g = v[2 + 2 * j];
+      const dr = w0 * w0 - w * w;
+      const di = -g * w;
+      const d2 = dr * dr + di * di;
+      cols.push([(w0 * w0 * dr) / d2, -(w0 * w0 * di) / d2]);
+    }
+    return cols;
+  };
+
+  const solve = (u: number[]) => {
+    const v = valuesOf(u);
+    const rows: number[][] = [];
+    omega.forEach((w, i) => {
+      const [wr, wi] = weight[i];
+      const cols = basis(w, v);
+      rows.push(cols.map(([re, im]) => wr * re - wi * im));
+      rows.push(cols.map(([re, im]) => wr * im + wi * re));
+    });
+    const coef = nonNegativeLeastSquares(rows, rhs);
+    const residual = rows.map((row, i) => row.reduce((s, x, j) => s + x * coef[j], 0) - rhs[i]);
+    return { v, coef, residual, cost: residual.reduce((s, r) => s + r * r, 0) };
+  };
+
+  // Starts: every choice of distinct resonances from six spread log-uniformly over the bounds
+  // (ordered, so no start is a relabelling of another), each damped at half its frequency;
+  // the Drude damping starts at 0.1 (0.12 eV), typical of metals.
+  const candidates = Array.from({ length: 6 }, (_, i) =>
+    Math.exp(resonanceBounds[0] + ((resonanceBounds[1] - resonanceBounds[0]) * (i + 0.5)) / 6),
+  );
+  const choices = (from: number, count: number): number[][] =>
+    count === 0
+      ? [[]]
+      : candidates
+          .slice(from)
+          .flatMap((c, i) => choices(from + i + 1, count - 1).map((rest) => [c, ...rest]));
+  let best: ReturnType<typeof solve> | undefined;
+  for (const resonances of choices(0, lorentzPoles)) {
+    const values = [0.1, ...resonances.flatMap((w0) => [w0, w0 / 2])];
+    const current = levenbergMarquardt(
+      values.map((value, i) => unknownOf(value, i)),
+      solve,
+    );
+    if (current !== undefined && (best === undefined || current.cost < best.cost)) best = current;
+  }
+  if (best === undefined) throw new Error("no passive Drude–Lorentz fit found");
+  const { v, coef } = best;
+  const [epsInfMinusOne, plasmaSq, ...strengths] = coef;
+  const lorentz = strengths
+    .map((deltaEps, j) => ({
+      kind: "lorentz" as const,
+      deltaEps,
+      omega0: v[1 + 2 * j] * OMEGA_UNIT,
+      gamma: v[2 + 2 * j] * OMEGA_UNIT,
+    }))
+    .filter((pole) => pole.deltaEps > 0)
+    .sort((a, b) => a.omega0 - b.omega0);
+  const model: PoleModel = {
+    epsInf: 1 + epsInfMinusOne,
+    sigma: 0,
+    poles: [
+      { kind: "drude", omegaP: Math.sqrt(plasmaSq) * OMEGA_UNIT, gamma: v[0] * OMEGA_UNIT },
+      ...lorentz,
+    ],
+  };
+  return { model, maxError: measuredIndexError(model, data) };
+}
+
+/** max |n_model − n| and max |k_model − k| over measured points. */
+export function measuredIndexError(
+  model: PoleModel,
+  data: readonly MeasuredIndex[],
+): { n: number; k: number } {
+  let n = 0;
+  let k = 0;
+  for (const d of data) {
+    const fit = refractiveIndex(model, TWO_PI_C / d.wavelengthM);
+    n = Math.max(n, Math.abs(fit.n - d.n));
+    k = Math.max(k, Math.abs(fit.k - d.k));
+  }
+  return { n, k };
 }

@@ -10,6 +10,7 @@ import { planGrid, YeeLayout } from "../grid.js";
 import { referenceKernel } from "../kernel.js";
 import { buildMedium } from "../medium.js";
 import { buildGridModel, YeeGrid } from "../yee.js";
+import { MATERIALS, findMaterial } from "../materials.js";
 import type { PoleModel } from "./model.js";
 import { courantLimit, polynomialRoots } from "./stability.js";
 
@@ -94,6 +95,17 @@ describe("ADE stability analysis", () => {
       assert.equal(courantLimit(model, DX, 0.99).stable, true);
       assert.ok(growth(model, 0.99, 3000) < 10);
     }
+  });
+
+  it("every library material is stable at courant_factor 0.99; TiN (Drude + lossy Lorentz) up to 1, on the grid too", () => {
+    for (const e of MATERIALS.values()) {
+      for (const dx of [1e-9, DX]) {
+        assert.equal(courantLimit(e.dispersion, dx, 0.99).stable, true, `${e.name} at ${dx} m`);
+      }
+    }
+    const tin = findMaterial("TiN")!.dispersion;
+    for (const dx of [1e-9, DX]) assert.equal(courantLimit(tin, dx, 1).stable, true);
+    assert.ok(growth(tin, 0.99, 3000) < 10);
   });
 
   it("ε∞ below 1 lowers the limit, and the grid agrees just below and above it", () => {
