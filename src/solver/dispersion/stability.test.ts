@@ -97,15 +97,31 @@ describe("ADE stability analysis", () => {
     }
   });
 
-  it("every library material is stable at courant_factor 0.99; TiN (Drude + lossy Lorentz) up to 1, on the grid too", () => {
+  it("every library material is stable up to courant_factor 1 (docs/materials.md), on the grid too", () => {
+    // At exactly 1 a medium with ε∞ = 1 (every Rakić metal) has the grid's fastest mode as a
+    // double root on the unit circle, which a root finder splits by about 1e-8: that was
+    // taken for growth, and Au, Ag, Cu and Al were refused at courant_factor 1.
     for (const e of MATERIALS.values()) {
       for (const dx of [1e-9, DX]) {
-        assert.equal(courantLimit(e.dispersion, dx, 0.99).stable, true, `${e.name} at ${dx} m`);
+        for (const s of [0.99, 1]) {
+          assert.equal(
+            courantLimit(e.dispersion, dx, s).stable,
+            true,
+            `${e.name} at ${dx} m, S ${s}`,
+          );
+        }
       }
     }
-    const tin = findMaterial("TiN")!.dispersion;
-    for (const dx of [1e-9, DX]) assert.equal(courantLimit(tin, dx, 1).stable, true);
-    assert.ok(growth(tin, 0.99, 3000) < 10);
+    // On the grid: at exactly 1 the grid's fastest (corner) mode is marginal — a double root at
+    // z = −1, whose seeded amplitude grows linearly — in vacuum as in these media; just below 1
+    // nothing grows.
+    const vacuum = growth({ epsInf: 1, sigma: 0, poles: [] }, 1, 3000);
+    assert.ok(vacuum > 100, `the seeded corner mode grows in vacuum at S = 1 (${vacuum})`);
+    for (const name of ["Au", "TiN"]) {
+      const model = findMaterial(name)!.dispersion;
+      assert.ok(growth(model, 1, 3000) < 1.5 * vacuum, name);
+      assert.ok(growth(model, 0.999, 3000) < 10, name);
+    }
   });
 
   it("ε∞ below 1 lowers the limit, and the grid agrees just below and above it", () => {

@@ -126,13 +126,31 @@ export function largestGrowth(model: PoleModel, dt: number, courantFactor: numbe
     const poly = characteristic(model, dt, omegaSq);
     // Exact roots w = 0 (z = 1: a Drude pole's static current) are marginal, not growth.
     while (poly.length > 1 && poly[0] === 0) poly.shift();
-    for (const [re, im] of polynomialRoots(poly)) {
+    for (const [re, im] of clusterCentres(polynomialRoots(poly))) {
       const size = Math.hypot(re, im);
       if (size === 0) continue;
       worst = Math.max(worst, (2 * re + size * size) / size);
     }
   }
   return worst;
+}
+
+/**
+ * Each root replaced by the centre of the cluster it belongs to (roots closer than 1e-6 of
+ * their size). A double root, such as z = −1 of the grid's fastest mode at a Courant factor
+ * of exactly 1 with ε∞ = 1 (every Rakić metal), comes out of any root finder as two roots
+ * about √(machine ε) ≈ 1e-8 apart, one of them outside the unit circle by as much; their
+ * mean is accurate to round-off, so a marginal mode is not taken for growth.
+ */
+function clusterCentres(roots: C[]): C[] {
+  return roots.map((r) => {
+    const near = roots.filter(
+      (q) =>
+        Math.hypot(q[0] - r[0], q[1] - r[1]) <= 1e-6 * Math.max(Math.hypot(r[0], r[1]), 1e-300),
+    );
+    const n = near.length;
+    return [near.reduce((a, q) => a + q[0], 0) / n, near.reduce((a, q) => a + q[1], 0) / n];
+  });
 }
 
 /** Relative growth above this is instability (see largestGrowth). */
