@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { FdtdSimulation } from "./simulation.js";
-import { forEachBackend, oncePerBackend, runOn } from "./testing/backends.js";
+import { forEachBackend, leftOutOn, oncePerBackend, runOn } from "./testing/backends.js";
 import {
   airySlab,
   airySlabAmplitudes,
@@ -95,6 +95,12 @@ const sphereOn = oncePerBackend((backend) =>
     byName(r.fluxMonitors, "box"),
   ),
 );
+
+/** docs/validation.md, "Every check on every backend". */
+const FRESNEL_TOO_SLOW = {
+  webgpu:
+    "21 s (te) and 11 s (tm) on the software adapter here; the lossless sphere's 3-D box and the slabs' flux run on it",
+};
 
 describe("flux monitors", () => {
   forEachBackend((backend) => {
@@ -218,43 +224,47 @@ describe("flux monitors", () => {
     });
 
     for (const pol of ["te", "tm"] as const) {
-      it(`45° ${pol} on a half-space (n = 2): R within 1 % of Fresnel, R + T = 1, both R planes agree`, async (t) => {
-        const n = 2;
-        const c = Math.cos(Math.PI / 4);
-        const ct = Math.sqrt(1 - 0.5 / (n * n));
-        const fresnel =
-          pol === "te" ? ((c - n * ct) / (c + n * ct)) ** 2 : ((n * c - ct) / (n * c + ct)) ** 2;
-        const step = WAVELENGTH / (n * 60);
-        const spec = lineSpec({
-          axis: 2,
-          wavelengthM: WAVELENGTH,
-          stepM: step,
-          lengthM: 2e-6,
-          // Several cells across, so the incident field's Bloch phase varies over a plane.
-          crossCells: 3,
-          polarization: pol,
-          direction: [Math.SQRT1_2, 0, Math.SQRT1_2],
-          structures: [slab(2, 0, 10, "glass")],
-          monitors: [
-            fluxPlane("T", 2, 0.5e-6),
-            fluxPlane("R-front", 2, -0.5e-6),
-            fluxPlane("R-behind-source", 2, -1e-6 + step),
-          ],
-          threshold: 1e-7,
-          checkEvery: 500,
-        });
-        const r = await runOn(backend, spec, constantMaterials({ glass: n * n }));
-        const T = byName(r.fluxMonitors, "T").flux[0];
-        const R = byName(r.fluxMonitors, "R-front").flux[0];
-        const R2 = byName(r.fluxMonitors, "R-behind-source").flux[0];
-        t.diagnostic(
-          `R ${R.toFixed(5)} (Fresnel ${fresnel.toFixed(5)}), R + T − 1 = ${(R + T - 1).toExponential(1)}`,
-        );
-        assert.ok(Math.abs(R / fresnel - 1) < 0.01, `R ${R} vs Fresnel ${fresnel}`);
-        assert.ok(Math.abs(R + T - 1) < 0.005, `R + T = ${R + T}`);
-        // The front plane removes the incident wave with its Bloch phase at every sample.
-        assert.ok(Math.abs(R2 - R) < 1e-4, `R behind the source ${R2}, in front ${R}`);
-      });
+      it(
+        `45° ${pol} on a half-space (n = 2): R within 1 % of Fresnel, R + T = 1, both R planes agree`,
+        leftOutOn(backend, FRESNEL_TOO_SLOW),
+        async (t) => {
+          const n = 2;
+          const c = Math.cos(Math.PI / 4);
+          const ct = Math.sqrt(1 - 0.5 / (n * n));
+          const fresnel =
+            pol === "te" ? ((c - n * ct) / (c + n * ct)) ** 2 : ((n * c - ct) / (n * c + ct)) ** 2;
+          const step = WAVELENGTH / (n * 60);
+          const spec = lineSpec({
+            axis: 2,
+            wavelengthM: WAVELENGTH,
+            stepM: step,
+            lengthM: 2e-6,
+            // Several cells across, so the incident field's Bloch phase varies over a plane.
+            crossCells: 3,
+            polarization: pol,
+            direction: [Math.SQRT1_2, 0, Math.SQRT1_2],
+            structures: [slab(2, 0, 10, "glass")],
+            monitors: [
+              fluxPlane("T", 2, 0.5e-6),
+              fluxPlane("R-front", 2, -0.5e-6),
+              fluxPlane("R-behind-source", 2, -1e-6 + step),
+            ],
+            threshold: 1e-7,
+            checkEvery: 500,
+          });
+          const r = await runOn(backend, spec, constantMaterials({ glass: n * n }));
+          const T = byName(r.fluxMonitors, "T").flux[0];
+          const R = byName(r.fluxMonitors, "R-front").flux[0];
+          const R2 = byName(r.fluxMonitors, "R-behind-source").flux[0];
+          t.diagnostic(
+            `R ${R.toFixed(5)} (Fresnel ${fresnel.toFixed(5)}), R + T − 1 = ${(R + T - 1).toExponential(1)}`,
+          );
+          assert.ok(Math.abs(R / fresnel - 1) < 0.01, `R ${R} vs Fresnel ${fresnel}`);
+          assert.ok(Math.abs(R + T - 1) < 0.005, `R + T = ${R + T}`);
+          // The front plane removes the incident wave with its Bloch phase at every sample.
+          assert.ok(Math.abs(R2 - R) < 1e-4, `R behind the source ${R2}, in front ${R}`);
+        },
+      );
     }
 
     it("3-D: a lossless sphere's box sees scattering and no absorption, as on the reference backend", async (t) => {

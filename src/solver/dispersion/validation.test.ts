@@ -68,30 +68,43 @@ async function spectrum(
   return { R: flux("R"), T: flux("T"), result };
 }
 
+/** docs/validation.md, "Every check on every backend". */
+const SI3N4_TOO_SLOW = {
+  webgpu:
+    "62 s on the software adapter here; the dispersive Lorentz slab (dispersion/ade) and the TiN film run on it",
+};
+
 describe("dispersive library materials against analytic spectra", () => {
   forEachBackend((backend) => {
-    it("Si3N4 slab, 1.3–1.7 µm every 20 nm in one run: T within 0.5 % of Airy with n(λ)", async (t) => {
-      const band = { start: 1.3e-6, stop: 1.7e-6, points: 21 };
-      const thickness = 0.8e-6;
-      const { T, R, result } = await spectrum(backend, "Si3N4", thickness, 10e-9, 1.5e-6, band);
-      assert.equal(result.materials.find((m) => m.name === "Si3N4")?.timeDomain, "poles");
-      let worst = 0;
-      wavelengthsOf(band).forEach((w, i) => {
-        const n = refractiveIndexAt("Si3N4", w);
-        const airy = airySlab({ re: n.n, im: n.k }, thickness, w);
-        worst = Math.max(worst, Math.abs(T[i] - airy.T), Math.abs(R[i] - airy.R));
-      });
-      t.diagnostic(`worst |ΔT|, |ΔR| against Airy: ${worst.toExponential(2)}`);
-      assert.ok(worst <= 0.005, `worst |ΔT|, |ΔR| ${worst}`);
-      // The fringes move with n(λ): a constant index at 1.5 µm would miss by far more.
-      let constant = 0;
-      const n0 = refractiveIndexAt("Si3N4", 1.5e-6).n;
-      wavelengthsOf(band).forEach((w, i) => {
-        constant = Math.max(constant, Math.abs(T[i] - airySlab({ re: n0, im: 0 }, thickness, w).T));
-      });
-      t.diagnostic(`with n fixed at 1.5 µm instead: ${constant.toExponential(2)}`);
-      assert.ok(constant > 2 * worst, `dispersion must matter here (${constant} vs ${worst})`);
-    });
+    it(
+      "Si3N4 slab, 1.3–1.7 µm every 20 nm in one run: T within 0.5 % of Airy with n(λ)",
+      leftOutOn(backend, SI3N4_TOO_SLOW),
+      async (t) => {
+        const band = { start: 1.3e-6, stop: 1.7e-6, points: 21 };
+        const thickness = 0.8e-6;
+        const { T, R, result } = await spectrum(backend, "Si3N4", thickness, 10e-9, 1.5e-6, band);
+        assert.equal(result.materials.find((m) => m.name === "Si3N4")?.timeDomain, "poles");
+        let worst = 0;
+        wavelengthsOf(band).forEach((w, i) => {
+          const n = refractiveIndexAt("Si3N4", w);
+          const airy = airySlab({ re: n.n, im: n.k }, thickness, w);
+          worst = Math.max(worst, Math.abs(T[i] - airy.T), Math.abs(R[i] - airy.R));
+        });
+        t.diagnostic(`worst |ΔT|, |ΔR| against Airy: ${worst.toExponential(2)}`);
+        assert.ok(worst <= 0.005, `worst |ΔT|, |ΔR| ${worst}`);
+        // The fringes move with n(λ): a constant index at 1.5 µm would miss by far more.
+        let constant = 0;
+        const n0 = refractiveIndexAt("Si3N4", 1.5e-6).n;
+        wavelengthsOf(band).forEach((w, i) => {
+          constant = Math.max(
+            constant,
+            Math.abs(T[i] - airySlab({ re: n0, im: 0 }, thickness, w).T),
+          );
+        });
+        t.diagnostic(`with n fixed at 1.5 µm instead: ${constant.toExponential(2)}`);
+        assert.ok(constant > 2 * worst, `dispersion must matter here (${constant} vs ${worst})`);
+      },
+    );
 
     it(
       "100 nm gold film, 0.6–1.6 µm in one run: R within 1 % of the transfer-matrix result",

@@ -11,7 +11,7 @@
  * fallback fails.
  *
  * A check too slow for one backend here leaves it out with its reason (`except` below); each
- * such exception is listed in docs/validation.md.
+ * such exception is listed in docs/validation.md. `EMSIM_TEST_EVERY_CASE=1` runs them anyway.
  */
 import { describe } from "node:test";
 import type { BackendName } from "../backend.js";
@@ -58,11 +58,14 @@ export const BACKENDS_UNDER_TEST: readonly BackendUnderTest[] = await Promise.al
  */
 export type BackendExceptions = Partial<Record<BackendName, string>>;
 
+/** `EMSIM_TEST_EVERY_CASE=1`: the exceptions are run too (a GPU machine, a release check). */
+const EVERY_CASE = process.env.EMSIM_TEST_EVERY_CASE === "1";
+
 /** Why a check leaves this backend out here, or false where it runs. */
 function leftOutReason(b: BackendUnderTest, except: BackendExceptions): string | false {
   if (b.unavailable) return `the ${b.name} backend cannot run here: ${b.unavailable}`;
   const reason = except[b.name];
-  if (reason === undefined || (b.name === "webgpu" && !b.software)) return false;
+  if (reason === undefined || EVERY_CASE || (b.name === "webgpu" && !b.software)) return false;
   return `left out on ${b.label}: ${reason}`;
 }
 
