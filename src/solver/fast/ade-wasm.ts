@@ -7,18 +7,25 @@
  * Four cells per SIMD vector. Within each x-plane and component the cells are grouped by
  * entry (most of a metal body's cells share one) into groups of four lanes, and each group
  * steps its poles one at a time, the four cells side by side: the per-cell chain of the
- * earlier pass (every pole's J, P and h in turn, the h summed across the vector at the end)
- * becomes four independent lanes, and a pole's coefficients are loaded once per four cells.
- * A plane's last group of an entry, when short, repeats its last cell in the unused lanes:
- * such a lane has its own state, starts from the same zero state with the same entry and reads
- * the same E, so it computes the same values bit for bit, and its stores repeat the real
- * lane's. The arithmetic is float32, like the bulk update and the stored P and J (the state's
- * rounding already was float32's); the J recursion is written J − (1 − cJ)·J with 1 − cJ
- * rounded from float64, so that cJ, which lies within 1e-3 of 1 for a Drude pole or a sharp
- * resonance, keeps its damping exactly and not cJ's float32 rounding (which would move the
- * damping by up to ~1e-4 relative there). Measured (docs/benchmarks.md): 1.8 ns per pole and
- * cell component per thread before, as a per-cell loop of float64 arithmetic over pairs of
- * poles.
+ * earlier pass (every pole's J, P and h in turn, two poles per f64x2 vector, summed across
+ * the vector at the end) becomes four independent lanes, and a pole's coefficients are
+ * loaded once per four cells. A plane's last group of an entry, when short, repeats its last
+ * cell in the unused lanes: such a lane has its own state, starts from the same zero state
+ * with the same entry and reads the same E, so it computes the same values bit for bit, and
+ * its stores repeat the real lane's. That costs up to three lanes per plane, component and
+ * entry: 0.1–0.2 % more lanes than cells for a gold or a smoothed Si3N4 sphere at 128³.
+ *
+ * The arithmetic is float32, like the bulk update's and the stored P and J (whose rounding
+ * the state already had); it differs from the float64 reference pass by a few float32
+ * ulps (the pass alone, driven by a prescribed E for 1000 steps: 6e-7 of the peak E, against
+ * 3e-7 for the earlier float64 pass; fast/agreement.test.ts's worst case went from 6.8e-6 to
+ * 7.2e-6 of the peak, bound 1e-5). The J recursion is written J − (1 − cJ)·J with 1 − cJ
+ * rounded from float64: cJ lies within 1e-3 of 1 for a Drude pole or a sharp resonance,
+ * where cJ's own float32 rounding would move the damping by up to ~1e-4 relative. Measured on one thread (docs/benchmarks.md): 0.6–0.7 ns
+ * per pole and cell component against 1.6–1.9 ns for the earlier pass. Tried and not kept,
+ * for no gain or a loss: two poles per loop iteration; each group's h, E, P and J in one
+ * interleaved stream (20 % slower); keeping each pole's part of Σh in place of J (fewer
+ * operations, same time: the pass is bound by its loads and stores as much as by arithmetic).
  *
  * Layout (byte offsets from the region's start, 16-byte aligned):
  *   per entry, its coefficients: (correction, Σκ, 0, 0), then per pole (cP, 1 − cJ, cE,
