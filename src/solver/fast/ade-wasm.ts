@@ -2,28 +2,62 @@
  * The ADE pass of dispersive cells (dispersion/ade.ts) in the fast kernel's memory and code:
  * the same update as ade.ts's AdeState, which the reference backend runs in JavaScript, here
  * as a WebAssembly function of the kernel module over one x-plane's cells of one component,
- * with the cells' tables and state in the kernel's shared memory (about four times faster than
- * the JavaScript pass, docs/benchmarks.md).
+ * with the cells' tables and state in the kernel's shared memory.
  *
- * Layout (byte offsets from the region's start, 8-byte aligned):
- *   per component c: cells (i32: byte offset of the cell in the component's array),
- *     entry (i32), slot (i32: the cell's first pole slot in the component's state);
- *   poleStart (i32 per entry + 1), correction (f64 per entry), cP, cJ, cE (f64 per slot);
- *   per field set, per component: h, e1, e2 (f64 per cell), P, J (f32 per state slot).
+ * Four cells per SIMD vector. Within each x-plane and component the cells are grouped by
+ * entry (most of a metal body's cells share one) into groups of four lanes, and each group
+ * steps its poles one at a time, the four cells side by side: the per-cell chain of the
+ * earlier pass (every pole's J, P and h in turn, two poles per f64x2 vector, summed across
+ * the vector at the end) becomes four independent lanes, and a pole's coefficients are
+ * loaded once per four cells. A plane's last group of an entry, when short, repeats its last
+ * cell in the unused lanes: such a lane has its own state, starts from the same zero state
+ * with the same entry and reads the same E, so it computes the same values bit for bit, and
+ * its stores repeat the real lane's. That costs up to three lanes per plane, component and
+ * entry: 0.1–0.2 % more lanes than cells for a gold or a smoothed Si3N4 sphere at 128³.
+ *
+ * The arithmetic is float32, like the bulk update's and the stored P and J (whose rounding
+ * the state already had); it differs from the float64 reference pass by a few float32
+ * ulps (the pass alone, driven by a prescribed E for 1000 steps: 6e-7 of the peak E, against
+ * 3e-7 for the earlier float64 pass; fast/agreement.test.ts's worst case went from 6.8e-6 to
+ * 7.2e-6 of the peak, bound 1e-5). The J recursion is written J − (1 − cJ)·J with 1 − cJ
+ * rounded from float64: cJ lies within 1e-3 of 1 for a Drude pole or a sharp resonance,
+ * where cJ's own float32 rounding would move the damping by up to ~1e-4 relative. Measured on one thread (docs/benchmarks.md): 0.6–0.7 ns
+ * per pole and cell component against 1.6–1.9 ns for the earlier pass. Tried and not kept,
+ * for no gain or a loss: two poles per loop iteration; each group's h, E, P and J in one
+ * interleaved stream (20 % slower); keeping each pole's part of Σh in place of J (fewer
+ * operations, same time: the pass is bound by its loads and stores as much as by arithmetic).
+ *
+ * Layout (byte offsets from the region's start, 16-byte aligned):
+ *   per entry, its coefficients: (correction, Σκ, 0, 0), then per pole (cP, 1 − cJ, cE,
+ *     cP + cJ) (f32);
+ *   per component, per group: the four cells' byte offsets in the component's array, the
+ *     absolute addresses of its entry's coefficients and of their end, and the byte offset of
+ *     its state (i32 × 8);
+ *   per field set, per component: h, E^n, E^{n−1} (f32 × 4 per group), P and J (f32 × 4 per
+ *     pole of each group).
  * All state starts at zero, as the memory does.
  */
 import type { AdeTerms } from "../dispersion/ade.js";
 
+/** Cells per SIMD vector (f32x4). */
+const LANES = 4;
+/** Bytes of a group's record (see the layout above). */
+const GROUP_BYTES = 32;
+/** Bytes of one coefficient row (four f32). */
+const ROW_BYTES = 16;
+
 export interface AdeMemoryPlan {
   bytes: number;
-  cells: number[];
-  entry: number[];
-  slot: number[];
-  poleStart: number;
-  correction: number;
-  cP: number;
-  cJ: number;
-  cE: number;
+  /** Per entry, the offset of its coefficient rows. */
+  coefficients: number[];
+  /** Per component, the offset of its group records. */
+  groups: number[];
+  /** Per component: per group, LANES padded cell offsets (the short groups' repeated). */
+  groupCells: Int32Array[];
+  /** Per component: per group, its entry. */
+  groupEntry: Int32Array[];
+  /** Per component: per x-plane index i from −1 to n + 1, its first group (as planeStart). */
+  groupStart: Int32Array[];
   /** [set][component] */
   h: number[][];
   e1: number[][];
@@ -32,11 +66,37 @@ export interface AdeMemoryPlan {
   j: number[][];
 }
 
-/** Pole slots each component's cells hold in all (the state's length). */
-function stateSlots(terms: AdeTerms, c: number): number {
-  let slots = 0;
-  for (const m of terms.entry[c]) slots += terms.poleStart[m + 1] - terms.poleStart[m];
-  return slots;
+/** Poles of entry m. */
+const polesOf = (terms: AdeTerms, m: number) => terms.poleStart[m + 1] - terms.poleStart[m];
+
+/** One component's cells in groups of LANES, per x-plane by entry (see the module comment). */
+function groupCells(
+  terms: AdeTerms,
+  c: number,
+): { cells: Int32Array; entry: Int32Array; start: Int32Array } {
+  const planeStart = terms.planeStart[c];
+  const cells: number[] = [];
+  const entry: number[] = [];
+  const start = new Int32Array(planeStart.length);
+  for (let i = 0; i + 1 < planeStart.length; i++) {
+    start[i] = entry.length;
+    const byEntry = new Map<number, number[]>();
+    for (let q = planeStart[i]; q < planeStart[i + 1]; q++) {
+      const m = terms.entry[c][q];
+      let list = byEntry.get(m);
+      if (!list) byEntry.set(m, (list = []));
+      list.push(terms.cells[c][q]);
+    }
+    for (const [m, list] of byEntry) {
+      for (let g = 0; g < list.length; g += LANES) {
+        for (let lane = 0; lane < LANES; lane++)
+          cells.push(list[Math.min(g + lane, list.length - 1)]);
+        entry.push(m);
+      }
+    }
+  }
+  start[planeStart.length - 1] = entry.length;
+  return { cells: Int32Array.from(cells), entry: Int32Array.from(entry), start };
 }
 
 /** Where the ADE tables and state go, relative to the region's start. */
@@ -44,32 +104,41 @@ export function planAdeMemory(terms: AdeTerms, sets: number): AdeMemoryPlan {
   let offset = 0;
   const take = (bytes: number) => {
     const at = offset;
-    offset += Math.ceil(bytes / 8) * 8;
+    offset += Math.ceil(bytes / 16) * 16;
     return at;
   };
-  const counts = [0, 1, 2].map((c) => terms.cells[c].length);
-  const cells = counts.map((n) => take(4 * n));
-  const entry = counts.map((n) => take(4 * n));
-  const slot = counts.map((n) => take(4 * n));
   const entries = terms.correction.length;
-  const slotsAll = terms.cP.length;
-  const poleStart = take(4 * (entries + 1));
-  const correction = take(8 * entries);
-  const cP = take(8 * slotsAll);
-  const cJ = take(8 * slotsAll);
-  const cE = take(8 * slotsAll);
-  const perSet = (size: (c: number) => number) =>
-    Array.from({ length: sets }, () => [0, 1, 2].map((c) => take(8 * size(c))));
-  const h = perSet((c) => counts[c]);
-  const e1 = perSet((c) => counts[c]);
-  const e2 = perSet((c) => counts[c]);
-  // P and J in float32: the pass is bound by moving them (two per pole and cell, read and
-  // written every step), and in this form neither is a difference of larger numbers.
-  const perSet4 = (size: (c: number) => number) =>
-    Array.from({ length: sets }, () => [0, 1, 2].map((c) => take(4 * size(c))));
-  const p = perSet4((c) => stateSlots(terms, c));
-  const j = perSet4((c) => stateSlots(terms, c));
-  return { bytes: offset, cells, entry, slot, poleStart, correction, cP, cJ, cE, h, e1, e2, p, j };
+  const coefficients = Array.from({ length: entries }, (_, m) =>
+    take(ROW_BYTES * (1 + polesOf(terms, m))),
+  );
+  const grouped = [0, 1, 2].map((c) => groupCells(terms, c));
+  const groups = grouped.map((g) => take(GROUP_BYTES * g.entry.length));
+  const perSet = (bytes: (c: number) => number) =>
+    Array.from({ length: sets }, () => [0, 1, 2].map((c) => take(bytes(c))));
+  const vectors = (c: number) => 4 * LANES * grouped[c].entry.length;
+  const stateBytes = (c: number) => {
+    let poles = 0;
+    for (const m of grouped[c].entry) poles += polesOf(terms, m);
+    return 4 * LANES * poles;
+  };
+  const h = perSet(vectors);
+  const e1 = perSet(vectors);
+  const e2 = perSet(vectors);
+  const p = perSet(stateBytes);
+  const j = perSet(stateBytes);
+  return {
+    bytes: offset,
+    coefficients,
+    groups,
+    groupCells: grouped.map((g) => g.cells),
+    groupEntry: grouped.map((g) => g.entry),
+    groupStart: grouped.map((g) => g.start),
+    h,
+    e1,
+    e2,
+    p,
+    j,
+  };
 }
 
 /** The tables into the region at byte address `base` (the state stays zero). */
@@ -79,153 +148,130 @@ export function writeAdeTables(
   plan: AdeMemoryPlan,
   terms: AdeTerms,
 ): void {
+  for (let m = 0; m < terms.correction.length; m++) {
+    const k0 = terms.poleStart[m];
+    const poles = polesOf(terms, m);
+    const rows = new Float32Array(buffer, base + plan.coefficients[m], 4 * (1 + poles));
+    let kappa = 0;
+    for (let k = 0; k < poles; k++) {
+      const cP = terms.cP[k0 + k];
+      const cJ = terms.cJ[k0 + k];
+      const cE = terms.cE[k0 + k];
+      rows.set([cP, 1 - cJ, cE, cP + cJ], 4 * (k + 1));
+      kappa += cE;
+    }
+    rows.set([terms.correction[m], kappa, 0, 0], 0);
+  }
   for (let c = 0; c < 3; c++) {
-    const n = terms.cells[c].length;
-    const cells = new Int32Array(buffer, base + plan.cells[c], n);
-    const entry = new Int32Array(buffer, base + plan.entry[c], n);
-    const slot = new Int32Array(buffer, base + plan.slot[c], n);
-    let s = 0;
-    for (let q = 0; q < n; q++) {
-      cells[q] = 4 * terms.cells[c][q];
-      const m = terms.entry[c][q];
-      entry[q] = m;
-      slot[q] = s;
-      s += terms.poleStart[m + 1] - terms.poleStart[m];
+    const entry = plan.groupEntry[c];
+    const records = new Int32Array(buffer, base + plan.groups[c], (GROUP_BYTES / 4) * entry.length);
+    let state = 0;
+    for (let g = 0; g < entry.length; g++) {
+      const m = entry[g];
+      const at = (GROUP_BYTES / 4) * g;
+      for (let lane = 0; lane < LANES; lane++) {
+        records[at + lane] = 4 * plan.groupCells[c][LANES * g + lane];
+      }
+      records[at + 4] = base + plan.coefficients[m];
+      records[at + 5] = base + plan.coefficients[m] + ROW_BYTES * (1 + polesOf(terms, m));
+      records[at + 6] = state;
+      state += 4 * LANES * polesOf(terms, m);
     }
   }
-  new Int32Array(buffer, base + plan.poleStart, terms.poleStart.length).set(terms.poleStart);
-  new Float64Array(buffer, base + plan.correction, terms.correction.length).set(terms.correction);
-  new Float64Array(buffer, base + plan.cP, terms.cP.length).set(terms.cP);
-  new Float64Array(buffer, base + plan.cJ, terms.cJ.length).set(terms.cJ);
-  new Float64Array(buffer, base + plan.cE, terms.cE.length).set(terms.cE);
 }
 
 /**
- * The WAT of `ade(q0, q1, field, cells, entry, slot, h, e1, e2, p, j)`: the pass over cells
- * [q0, q1) of one component, whose array (of the field set being stepped) starts at byte
- * `field`; the other arguments are absolute byte addresses of that component's tables and
- * state. `tables` holds the absolute addresses of poleStart, correction, cP, cJ and cE;
- * stored E values below `flushBelow` in magnitude become zero, as in the kernel.
+ * The WAT of `ade(g0, g1, field, groups, h, e1, e2, p, j)`: the pass over groups [g0, g1) of
+ * one component, whose array (of the field set being stepped) starts at byte `field`; the
+ * other arguments are absolute byte addresses of that component's group records and state.
+ * Stored E values below `flushBelow` in magnitude become zero, as in the kernel.
  */
-export function adeWat(
-  tables: { poleStart: number; correction: number; cP: number; cJ: number; cE: number },
-  flushBelow: string,
-): string {
-  const at = (base: number, index: string, shift: number) =>
-    `(i32.add (i32.const ${base}) (i32.shl ${index} (i32.const ${shift})))`;
-  const cell8 = (name: string) => `(i32.add (local.get $${name}) (local.get $o8))`;
+export function adeWat(flushBelow: string): string {
+  const splat = (offset: number) => `(v128.load32_splat offset=${offset} (local.get $c))`;
+  const lane = (k: number) =>
+    `(i32.add (local.get $field) (i32x4.extract_lane ${k} (local.get $cells)))`;
+  const store = (k: number) => `(v128.store32_lane ${k} (local.get $a${k}) (local.get $stored))`;
   return `
-  (func (export "ade") (param $q0 i32) (param $q1 i32) (param $field i32) (param $cells i32)
-      (param $entry i32) (param $slot i32) (param $h i32) (param $e1 i32) (param $e2 i32)
-      (param $p i32) (param $j i32)
-    (local $q i32) (local $addr i32) (local $m i32) (local $o8 i32) (local $k i32)
-    (local $kEnd i32) (local $s i32) (local $value f64) (local $prev f64) (local $drive f64)
-    (local $hist f64) (local $kappa f64) (local $kp f64) (local $kj f64) (local $ke f64)
-    (local $next f64) (local $pNext f64) (local $stored f32)
-    (local $vp v128) (local $vj v128) (local $ve v128) (local $sp v128) (local $sj v128)
-    (local $vnext v128) (local $vpNext v128) (local $vhist v128) (local $vkappa v128)
-    (local $vdrive v128)
-    (local.set $q (local.get $q0))
+  (func (export "ade") (param $g0 i32) (param $g1 i32) (param $field i32) (param $groups i32)
+      (param $h i32) (param $e1 i32) (param $e2 i32) (param $p i32) (param $j i32)
+    (local $rec i32) (local $end i32) (local $o i32) (local $c i32) (local $cEnd i32)
+    (local $sp i32) (local $sj i32) (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $a3 i32)
+    (local $cells v128) (local $value v128) (local $stored v128) (local $prev v128)
+    (local $drive v128) (local $hist v128) (local $vp v128) (local $vj v128) (local $a v128)
+    (local $next v128)
+    (local.set $rec (i32.add (local.get $groups) (i32.shl (local.get $g0) (i32.const 5))))
+    (local.set $end (i32.add (local.get $groups) (i32.shl (local.get $g1) (i32.const 5))))
+    (local.set $o (i32.shl (local.get $g0) (i32.const 4)))
     (block $done
-      (loop $cell
-        (br_if $done (i32.ge_u (local.get $q) (local.get $q1)))
-        (local.set $addr (i32.add (local.get $field)
-          (i32.load (i32.add (local.get $cells) (i32.shl (local.get $q) (i32.const 2))))))
-        (local.set $m (i32.load (i32.add (local.get $entry) (i32.shl (local.get $q) (i32.const 2)))))
-        (local.set $o8 (i32.shl (local.get $q) (i32.const 3)))
-        ;; E^{n+1} = bulk − ε0·cb/Δt·Σh^n
-        (local.set $value (f64.sub (f64.promote_f32 (f32.load (local.get $addr)))
-          (f64.mul (f64.load ${at(tables.correction, "(local.get $m)", 3)})
-                   (f64.load ${cell8("h")}))))
-        (local.set $stored (f32.demote_f64 (local.get $value)))
-        (f32.store (local.get $addr)
-          (select (f32.const 0) (local.get $stored)
-            (f32.lt (f32.abs (local.get $stored)) (f32.const ${flushBelow}))))
-        (local.set $prev (f64.load ${cell8("e1")}))
-        (local.set $drive (f64.add (f64.add (local.get $value)
-          (f64.add (local.get $prev) (local.get $prev))) (f64.load ${cell8("e2")})))
-        (local.set $hist (f64.const 0))
-        (local.set $kappa (f64.const 0))
-        (local.set $s (i32.load (i32.add (local.get $slot) (i32.shl (local.get $q) (i32.const 2)))))
-        (local.set $k (i32.load ${at(tables.poleStart, "(local.get $m)", 2)}))
-        (local.set $kEnd (i32.load ${at(tables.poleStart, "(i32.add (local.get $m) (i32.const 1))", 2)}))
-        ;; Two poles at a time (f64x2), then the odd one.
-        (local.set $vhist (v128.const i64x2 0 0))
-        (local.set $vkappa (v128.const i64x2 0 0))
-        (local.set $vdrive (f64x2.splat (local.get $drive)))
-        (block $pairs
-          (loop $pair
-            (br_if $pairs (i32.ge_u (i32.add (local.get $k) (i32.const 1)) (local.get $kEnd)))
-            (local.set $vp (v128.load ${at(tables.cP, "(local.get $k)", 3)}))
-            (local.set $vj (v128.load ${at(tables.cJ, "(local.get $k)", 3)}))
-            (local.set $ve (v128.load ${at(tables.cE, "(local.get $k)", 3)}))
-            (local.set $sp (f64x2.promote_low_f32x4
-              (v128.load64_zero (i32.add (local.get $p) (i32.shl (local.get $s) (i32.const 2))))))
-            (local.set $sj (f64x2.promote_low_f32x4
-              (v128.load64_zero (i32.add (local.get $j) (i32.shl (local.get $s) (i32.const 2))))))
-            (local.set $vnext (f64x2.add (f64x2.add
-              (f64x2.mul (local.get $vp) (local.get $sp))
-              (f64x2.mul (local.get $vj) (local.get $sj)))
-              (f64x2.mul (local.get $ve) (local.get $vdrive))))
-            (local.set $vpNext (f64x2.add (local.get $sp) (local.get $vnext)))
-            (v128.store64_lane 0 (i32.add (local.get $p) (i32.shl (local.get $s) (i32.const 2)))
-              (f32x4.demote_f64x2_zero (local.get $vpNext)))
-            (v128.store64_lane 0 (i32.add (local.get $j) (i32.shl (local.get $s) (i32.const 2)))
-              (f32x4.demote_f64x2_zero (local.get $vnext)))
-            (local.set $vhist (f64x2.add (local.get $vhist) (f64x2.add
-              (f64x2.mul (local.get $vp) (local.get $vpNext))
-              (f64x2.mul (local.get $vj) (local.get $vnext)))))
-            (local.set $vkappa (f64x2.add (local.get $vkappa) (local.get $ve)))
-            (local.set $k (i32.add (local.get $k) (i32.const 2)))
-            (local.set $s (i32.add (local.get $s) (i32.const 2)))
-            (br $pair)))
-        (local.set $hist (f64.add (f64x2.extract_lane 0 (local.get $vhist))
-          (f64x2.extract_lane 1 (local.get $vhist))))
-        (local.set $kappa (f64.add (f64x2.extract_lane 0 (local.get $vkappa))
-          (f64x2.extract_lane 1 (local.get $vkappa))))
+      (loop $group
+        (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
+        (local.set $cells (v128.load (local.get $rec)))
+        (local.set $a0 ${lane(0)})
+        (local.set $a1 ${lane(1)})
+        (local.set $a2 ${lane(2)})
+        (local.set $a3 ${lane(3)})
+        (local.set $c (i32.load offset=16 (local.get $rec)))
+        (local.set $cEnd (i32.load offset=20 (local.get $rec)))
+        (local.set $sp (i32.add (local.get $p) (i32.load offset=24 (local.get $rec))))
+        (local.set $sj (i32.add (local.get $j) (i32.load offset=24 (local.get $rec))))
+        ;; E^{n+1} = bulk − ε0·cb/Δt·Σh^n, four cells at once
+        (local.set $value (f32x4.sub
+          (v128.load32_lane 3 (local.get $a3) (v128.load32_lane 2 (local.get $a2)
+            (v128.load32_lane 1 (local.get $a1) (v128.load32_zero (local.get $a0)))))
+          (f32x4.mul ${splat(0)} (v128.load (i32.add (local.get $h) (local.get $o))))))
+        (local.set $stored (v128.andnot (local.get $value)
+          (f32x4.lt (f32x4.abs (local.get $value)) (f32x4.splat (f32.const ${flushBelow})))))
+        ${store(0)}
+        ${store(1)}
+        ${store(2)}
+        ${store(3)}
+        (local.set $prev (v128.load (i32.add (local.get $e1) (local.get $o))))
+        (local.set $drive (f32x4.add (f32x4.add (local.get $value)
+          (f32x4.add (local.get $prev) (local.get $prev)))
+          (v128.load (i32.add (local.get $e2) (local.get $o)))))
+        (local.set $hist (v128.const i32x4 0 0 0 0))
+        ;; the poles, one at a time: J ← cP·P + J − (1 − cJ)·J + cE·drive, P ← P + J,
+        ;; Σh ← Σh + cP·P + cJ·J (new P and J) = Σh + cP·P_old + (cP + cJ)·J
         (block $poles
           (loop $pole
-            (br_if $poles (i32.ge_u (local.get $k) (local.get $kEnd)))
-            (local.set $kp (f64.load ${at(tables.cP, "(local.get $k)", 3)}))
-            (local.set $kj (f64.load ${at(tables.cJ, "(local.get $k)", 3)}))
-            (local.set $ke (f64.load ${at(tables.cE, "(local.get $k)", 3)}))
-            (local.set $next (f64.add (f64.add
-              (f64.mul (local.get $kp) (f64.promote_f32 (f32.load (i32.add (local.get $p) (i32.shl (local.get $s) (i32.const 2))))))
-              (f64.mul (local.get $kj) (f64.promote_f32 (f32.load (i32.add (local.get $j) (i32.shl (local.get $s) (i32.const 2)))))))
-              (f64.mul (local.get $ke) (local.get $drive))))
-            (local.set $pNext (f64.add
-              (f64.promote_f32 (f32.load (i32.add (local.get $p) (i32.shl (local.get $s) (i32.const 2)))))
-              (local.get $next)))
-            (f32.store (i32.add (local.get $p) (i32.shl (local.get $s) (i32.const 2)))
-              (f32.demote_f64 (local.get $pNext)))
-            (f32.store (i32.add (local.get $j) (i32.shl (local.get $s) (i32.const 2)))
-              (f32.demote_f64 (local.get $next)))
-            (local.set $hist (f64.add (local.get $hist) (f64.add
-              (f64.mul (local.get $kp) (local.get $pNext)) (f64.mul (local.get $kj) (local.get $next)))))
-            (local.set $kappa (f64.add (local.get $kappa) (local.get $ke)))
-            (local.set $k (i32.add (local.get $k) (i32.const 1)))
-            (local.set $s (i32.add (local.get $s) (i32.const 1)))
+            (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
+            (br_if $poles (i32.ge_u (local.get $c) (local.get $cEnd)))
+            (local.set $vp (v128.load (local.get $sp)))
+            (local.set $vj (v128.load (local.get $sj)))
+            (local.set $a (f32x4.mul ${splat(0)} (local.get $vp)))
+            (local.set $next (f32x4.add
+              (f32x4.add (local.get $a)
+                (f32x4.sub (local.get $vj) (f32x4.mul ${splat(4)} (local.get $vj))))
+              (f32x4.mul ${splat(8)} (local.get $drive))))
+            (v128.store (local.get $sp) (f32x4.add (local.get $vp) (local.get $next)))
+            (v128.store (local.get $sj) (local.get $next))
+            (local.set $hist (f32x4.add (local.get $hist)
+              (f32x4.add (local.get $a) (f32x4.mul ${splat(12)} (local.get $next)))))
+            (local.set $sp (i32.add (local.get $sp) (i32.const 16)))
+            (local.set $sj (i32.add (local.get $sj) (i32.const 16)))
             (br $pole)))
-        (f64.store ${cell8("h")} (f64.add (local.get $hist) (f64.mul (local.get $kappa)
-          (f64.add (f64.add (local.get $value) (local.get $value)) (local.get $prev)))))
-        (f64.store ${cell8("e2")} (local.get $prev))
-        (f64.store ${cell8("e1")} (local.get $value))
-        (local.set $q (i32.add (local.get $q) (i32.const 1)))
-        (br $cell)))
+        (local.set $c (i32.load offset=16 (local.get $rec)))
+        (v128.store (i32.add (local.get $h) (local.get $o)) (f32x4.add (local.get $hist)
+          (f32x4.mul ${splat(4)} (f32x4.add
+            (f32x4.add (local.get $value) (local.get $value)) (local.get $prev)))))
+        (v128.store (i32.add (local.get $e2) (local.get $o)) (local.get $prev))
+        (v128.store (i32.add (local.get $e1) (local.get $o)) (local.get $value))
+        (local.set $rec (i32.add (local.get $rec) (i32.const ${GROUP_BYTES})))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $group)))
   )`;
 }
 
 /** What a kernel thread needs to run the pass (structured-clonable). */
 export interface AdeSweep {
-  /** Per component, per x-plane index i from −1 to n + 1: the plane's first cell (ade.ts). */
+  /** Per component, per x-plane index i from −1 to n + 1: the plane's first group. */
   planeStart: Int32Array[];
-  /** [set][component]: the absolute addresses ade() takes after q0 and q1. */
+  /** [set][component]: the absolute addresses ade() takes after g0 and g1. */
   args: number[][][];
 }
 
 /** The sweep's view of the region at byte address `base`. */
 export function adeSweep(
-  terms: AdeTerms,
   plan: AdeMemoryPlan,
   base: number,
   components: readonly number[],
@@ -235,9 +281,7 @@ export function adeSweep(
   const args = Array.from({ length: sets }, (_, set) =>
     [0, 1, 2].map((c) => [
       components[c] + set * setBytes,
-      base + plan.cells[c],
-      base + plan.entry[c],
-      base + plan.slot[c],
+      base + plan.groups[c],
       base + plan.h[set][c],
       base + plan.e1[set][c],
       base + plan.e2[set][c],
@@ -245,5 +289,5 @@ export function adeSweep(
       base + plan.j[set][c],
     ]),
   );
-  return { planeStart: terms.planeStart, args };
+  return { planeStart: plan.groupStart, args };
 }

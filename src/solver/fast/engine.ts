@@ -212,7 +212,7 @@ export class FastEngine implements Stepper {
       tfsf: problem.tfsf,
       ade:
         problem.ade && adePlan
-          ? adeSweep(problem.ade, adePlan, mp.ade, mp.components, mp.setBytes, mp.sets)
+          ? adeSweep(adePlan, mp.ade, mp.components, mp.setBytes, mp.sets)
           : null,
     };
     // Whole-grid passes gain nothing from the cache by longer sweeps, but fewer calls.
@@ -289,15 +289,7 @@ export class FastEngine implements Stepper {
         node: zAbsorberExtent(p.cNode, ax.pmlLo, ax.pmlHi, layout.n[2]),
         half: zAbsorberExtent(p.cHalf, ax.pmlLo, ax.pmlHi, layout.n[2]),
       },
-      ade: this.adePlan
-        ? {
-            poleStart: this.memoryPlan.ade + this.adePlan.poleStart,
-            correction: this.memoryPlan.ade + this.adePlan.correction,
-            cP: this.memoryPlan.ade + this.adePlan.cP,
-            cJ: this.memoryPlan.ade + this.adePlan.cJ,
-            cE: this.memoryPlan.ade + this.adePlan.cE,
-          }
-        : null,
+      ade: this.adePlan !== null,
     });
     const module = await compileWat("fdtd-kernel", wat);
     const instance = await wasm.instantiate(module, { env: { memory: this.memory } });

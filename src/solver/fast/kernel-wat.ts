@@ -59,8 +59,8 @@ export interface KernelWatInput {
    * wherever the CPML c is zero): the fused spans then fold it into ch and cb. Else null.
    */
   unitKappaStepM: number | null;
-  /** Absolute addresses of the ADE pass's tables (ade-wasm.ts), or null without poles. */
-  ade: { poleStart: number; correction: number; cP: number; cJ: number; cE: number } | null;
+  /** Whether the grid has dispersive cells: the module then exports ade (ade-wasm.ts). */
+  ade: boolean;
   /**
    * Per axis, whether the fields do not vary along it (one periodic cell without a Bloch phase,
    * fast/thin.ts): every difference along it is exactly zero, so its terms are left out and
@@ -1002,7 +1002,7 @@ class Generator {
     )
     .join("\n  ")}
   ${this.energy()}
-  ${this.input.ade ? adeWat(this.input.ade, f32c(this.input.flushBelow)) : ""}
+  ${this.input.ade ? adeWat(f32c(this.input.flushBelow)) : ""}
 )`;
   }
 }

@@ -80,12 +80,10 @@ export interface KernelExports {
   energy(i: number, set: number): number;
   /** Present when the grid has dispersive cells (ade-wasm.ts). */
   ade?(
-    q0: number,
-    q1: number,
+    g0: number,
+    g1: number,
     field: number,
-    cells: number,
-    entry: number,
-    slot: number,
+    groups: number,
     h: number,
     e1: number,
     e2: number,
@@ -308,12 +306,12 @@ export class SlabSweeper {
   private adePlane(i: number, ade: AdeSweep): void {
     const run = this.kernel.ade!;
     for (let c = 0; c < 3; c++) {
-      const q0 = ade.planeStart[c][i + 1];
-      const q1 = ade.planeStart[c][i + 2];
-      if (q0 === q1) continue;
+      const g0 = ade.planeStart[c][i + 1];
+      const g1 = ade.planeStart[c][i + 2];
+      if (g0 === g1) continue;
       for (let s = 0; s < this.cfg.sets; s++) {
         const a = ade.args[s][c];
-        run(q0, q1, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]);
+        run(g0, g1, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
       }
     }
   }
