@@ -58,7 +58,7 @@ export class JobService {
   }
 
   private toEstimate(e: RunEstimate): Estimate {
-    const rate = this.runTimes.mcellsPerSecond(e.totalCells);
+    const rate = this.runTimes.mcellsPerSecond(e.totalCells, e.surfaceCells);
     return {
       grid: e.grid,
       interior_grid: e.interiorGrid,
@@ -68,10 +68,13 @@ export class JobService {
       monitor_samples: e.monitorSamples,
       memory_bytes: e.memoryBytes,
       result_bytes: e.resultBytes,
-      estimated_seconds: Math.ceil(this.runTimes.seconds(e.totalCells, e.timeSteps)),
+      estimated_seconds: Math.ceil(
+        this.runTimes.seconds(e.totalCells, e.timeSteps, e.surfaceCells),
+      ),
       expected_steps: e.expectedSteps,
       // Tenths: a small job's second or two would lose half its accuracy to whole seconds.
-      expected_seconds: Math.ceil(10 * this.runTimes.seconds(e.totalCells, e.expectedSteps)) / 10,
+      expected_seconds:
+        Math.ceil(10 * this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells)) / 10,
       mcells_per_second_assumed: Math.round(rate * 10) / 10,
     };
   }
@@ -91,7 +94,7 @@ export class JobService {
     if (job.status !== "QUEUED" && job.status !== "RUNNING") return fromProgress;
     try {
       const e = estimateRun(JSON.parse(job.specJson) as SimulationSpec, this.config.solverBackend);
-      const expected = this.runTimes.seconds(e.totalCells, e.expectedSteps);
+      const expected = this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells);
       const ran = job.startedAt ? (nowMs - Date.parse(job.startedAt)) / 1000 : 0;
       return Math.max(1, Math.ceil(expected - Math.max(0, ran)));
     } catch {

@@ -19,13 +19,24 @@
 /**
  * Prior: seconds per step of a small (2·10⁴ cells: the README's strip waveguide, 4 500 steps
  * in 0.27 s, the fastest of the runs of docs/benchmarks.md's issue #15 section on the thin
- * path) and a large (1.56·10⁷ cells: 250³ at 750 Mcell/s) grid, through the API on the 2-core
- * machine of docs/benchmarks.md.
+ * path) and a large (1.56·10⁷ cells: 250³) grid, through the API on the 2-core machines of
+ * docs/benchmarks.md. The hosts these sessions get differ: 250³ stepped at 750 Mcell/s on an
+ * AMD EPYC and 475 on an Intel Xeon, both quiet; the prior takes their geometric mean, 600,
+ * which is within 1.26 × of either until this server's own runs take over.
  */
 const PRIOR: readonly { cells: number; secondsPerStep: number }[] = [
   { cells: 2e4, secondsPerStep: 6e-5 },
-  { cells: 1.56e7, secondsPerStep: 2.1e-2 },
+  { cells: 1.56e7, secondsPerStep: 2.6e-2 },
 ];
+/**
+ * A cell that the structures' surfaces cross (solver/surface.ts) costs the time step about this
+ * many plain cells more: it is a coefficient entry and a material run of its own (6.5–8.5 ns
+ * more against 2.2 ns a plain cell, two threads, lattices of 1 to 1 000 spheres on a 160³
+ * grid, 2026-11-26), so a grid of 1 000 spheres steps at about half the rate of an empty one.
+ */
+const SURFACE_CELL_WEIGHT = 3.5;
+/** Set-up seconds per surface cell: painting's fill fractions (1 000 spheres on 200³: 1 s). */
+const SETUP_SECONDS_PER_SURFACE_CELL = 6.5e-7;
 /** Runs remembered (the most recent). */
 const WINDOW = 32;
 /** Set-up seconds of a grid's size, beyond the fixed part (fields, tables): 250³ → 0.6 s. */
@@ -35,6 +46,8 @@ const DEFAULT_SETUP_SECONDS = 0.2;
 
 export interface RunObservation {
   cells: number;
+  /** Cells the structures' surfaces cross (solver/surface.ts); 0 if not known. */
+  surfaceCells?: number;
   steps: number;
   steppingSeconds: number;
   setupSeconds: number;
@@ -56,7 +69,8 @@ export class RunTimeModel {
     if (!Number.isFinite(run.steppingSeconds) || !Number.isFinite(run.setupSeconds)) return;
     this.runs.push(run);
     if (this.runs.length > WINDOW) this.runs.shift();
-    const fixedSetup = run.setupSeconds - SETUP_SECONDS_PER_CELL * run.cells;
+    const fixedSetup =
+      run.setupSeconds - this.setupSeconds(run.cells, run.surfaceCells) + this.setup;
     this.setup = 0.7 * this.setup + 0.3 * Math.max(0, fixedSetup);
     this.fit();
   }
@@ -76,23 +90,30 @@ export class RunTimeModel {
     };
   }
 
-  /** Predicted seconds of a run of `cells` cells for `steps` steps. */
-  seconds(cells: number, steps: number): number {
-    return this.setupSeconds(cells) + steps * this.secondsPerStep(cells);
+  /**
+   * Predicted seconds of a run of `cells` cells, `surfaceCells` of them crossed by the
+   * structures' surfaces, for `steps` steps.
+   */
+  seconds(cells: number, steps: number, surfaceCells = 0): number {
+    return (
+      this.setupSeconds(cells, surfaceCells) + steps * this.secondsPerStep(cells, surfaceCells)
+    );
   }
 
   /** Predicted set-up seconds of a run of `cells` cells. */
-  setupSeconds(cells: number): number {
-    return this.setup + SETUP_SECONDS_PER_CELL * cells;
+  setupSeconds(cells: number, surfaceCells = 0): number {
+    return (
+      this.setup + SETUP_SECONDS_PER_CELL * cells + SETUP_SECONDS_PER_SURFACE_CELL * surfaceCells
+    );
   }
 
   /** Predicted stepping rate for a grid of `cells` cells, in million cell-updates per second. */
-  mcellsPerSecond(cells: number): number {
-    return cells / this.secondsPerStep(cells) / 1e6;
+  mcellsPerSecond(cells: number, surfaceCells = 0): number {
+    return cells / this.secondsPerStep(cells, surfaceCells) / 1e6;
   }
 
-  private secondsPerStep(cells: number): number {
-    return this.perStep + this.perCell * cells;
+  private secondsPerStep(cells: number, surfaceCells = 0): number {
+    return this.perStep + this.perCell * work(cells, surfaceCells);
   }
 
   /**
@@ -110,7 +131,11 @@ export class RunTimeModel {
         y: p.secondsPerStep,
         w: 0.5 / (1 + this.runs.length) ** 2,
       })),
-      ...this.runs.map((r) => ({ x: r.cells, y: r.steppingSeconds / r.steps, w: 1 })),
+      ...this.runs.map((r) => ({
+        x: work(r.cells, r.surfaceCells),
+        y: r.steppingSeconds / r.steps,
+        w: 1,
+      })),
     ];
     let s0 = 0;
     let s1 = 0;
@@ -138,4 +163,9 @@ export class RunTimeModel {
     this.perStep = a;
     this.perCell = b;
   }
+}
+
+/** A time step's work in plain cells: the grid's cells and the surface cells' extra. */
+function work(cells: number, surfaceCells = 0): number {
+  return cells + SURFACE_CELL_WEIGHT * Math.min(surfaceCells, cells);
 }

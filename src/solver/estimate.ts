@@ -11,6 +11,7 @@ import { sampleBox } from "./monitors.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { permittivityAt } from "./materials.js";
 import { AUX_PML_LAYERS, planeWaveGeometry, pulseFor } from "./source.js";
+import { surfaceCells } from "./surface.js";
 import type { RunEstimate, SimulationSpec, Vec3 } from "./types.js";
 
 /** Distinct coefficient-table entries are capped at 65 536 (Uint16 index); JS objects. */
@@ -122,6 +123,7 @@ export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto
     grid,
     interiorGrid,
     totalCells,
+    surfaceCells: surfaceCells(spec),
     timeSteps: spec.fdtd_settings.time_steps,
     expectedSteps: expectedSteps(spec, plan, propagationAxis, [...wavelengths], sinTheta),
     dtSeconds: plan.dtSeconds,

@@ -11,6 +11,7 @@ import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./ty
 
 export * from "./types.js";
 export { estimateRun } from "./estimate.js";
+export { surfaceCells } from "./surface.js";
 export { BACKEND_CHOICES, BACKEND_NAMES } from "./backend.js";
 export { initSolverBackend, solverBackend, wasmBackendSupported } from "./backends.js";
 export { describeAdapter, type GpuAdapterReport } from "./gpu/device.js";

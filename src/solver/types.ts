@@ -156,6 +156,8 @@ export interface RunEstimate {
   /** Cells of the region of interest (without PML), per axis. */
   interiorGrid: Vec3;
   totalCells: number;
+  /** Cells the structures' surfaces cross, about (surface.ts): they cost more per step. */
+  surfaceCells: number;
   timeSteps: number;
   /**
    * Time steps the run is expected to take: all of them without a convergence threshold,

@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
 import type { SolverReport } from "../schema/responses.js";
+import { surfaceCells } from "../solver/surface.js";
+import type { SimulationSpec } from "../solver/types.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
 import type { JobProgress, JobQueue, JobRow, RecoveryRule } from "../store/types.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
@@ -26,6 +28,8 @@ export interface WorkerLogger {
 export interface RunObserver {
   noteRun(run: {
     cells: number;
+    /** Cells the structures' surfaces cross (solver/surface.ts). */
+    surfaceCells: number;
     steps: number;
     steppingSeconds: number;
     setupSeconds: number;
@@ -365,6 +369,7 @@ export class JobWorker {
     if (ok) {
       this.runs?.noteRun({
         cells: report.cells,
+        surfaceCells: surfaceCells(JSON.parse(job.specJson) as SimulationSpec),
         steps: report.steps_run,
         steppingSeconds: report.stepping_seconds ?? 0,
         setupSeconds: report.setup_seconds ?? 0,

@@ -1,0 +1,112 @@
+/**
+ * How many grid cells the structures' surfaces cross, approximately: each structure's surface
+ * area inside the grid over the cell's face, h², times how many cells painting mixes per h² of
+ * surface (some E component's cube straddles it): about 1.5 for a face normal to an axis, 2 for
+ * a curved or slanted one (surface.test.ts checks the count against painting). It costs the time step and the set-up
+ * more than the grid's size says: a smoothed interface cell is a coefficient entry of its own
+ * (medium.ts), so in the fast kernel a run of its own (fast/runs.ts), and painting computes a
+ * fill fraction for it (docs/benchmarks.md, "Jobs a user can submit"). Estimates only
+ * (jobs/timing.ts): nothing is painted, and overlapping structures are counted as if apart.
+ */
+import { planGrid } from "./grid.js";
+import { orientRings } from "./polyslab.js";
+import type { SimulationSpec, StructureSpec, Vec3 } from "./types.js";
+
+/** The whole grid, PML included, in metres (the domain is centred on the origin). */
+function gridBox(spec: SimulationSpec): { lo: Vec3; hi: Vec3; h: number } {
+  const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
+  const lo = plan.axes.map((a) => a.originM) as Vec3;
+  const hi = plan.axes.map((a) => a.originM + a.cells * a.stepM) as Vec3;
+  return { lo, hi, h: plan.stepM };
+}
+
+/** Cells painting mixes per h² of a face normal to an axis, and of a curved surface. */
+const PLANAR = 1.5;
+const CURVED = 2;
+
+/** Length of [a0, a1] ∩ [b0, b1]. */
+function overlap(a0: number, a1: number, b0: number, b1: number): number {
+  return Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+}
+
+/** Area of an axis-aligned box's faces that lie inside the grid. */
+function boxArea(lo: Vec3, hi: Vec3, grid: { lo: Vec3; hi: Vec3 }): number {
+  let area = 0;
+  for (let a = 0; a < 3; a++) {
+    const b = (a + 1) % 3;
+    const c = (a + 2) % 3;
+    const face =
+      overlap(lo[b], hi[b], grid.lo[b], grid.hi[b]) * overlap(lo[c], hi[c], grid.lo[c], grid.hi[c]);
+    for (const x of [lo[a], hi[a]]) if (x > grid.lo[a] && x < grid.hi[a]) area += face;
+  }
+  return area;
+}
+
+/** The fraction of a box inside the grid (scales a curved surface crossing the grid's faces). */
+function insideFraction(lo: Vec3, hi: Vec3, grid: { lo: Vec3; hi: Vec3 }): number {
+  let f = 1;
+  for (let a = 0; a < 3; a++) {
+    const size = hi[a] - lo[a];
+    f *= size > 0 ? overlap(lo[a], hi[a], grid.lo[a], grid.hi[a]) / size : 0;
+  }
+  return f;
+}
+
+/**
+ * Side length of a ring of [x, y] vertices (packed x0, y0, x1, y1, …) weighted by the cells
+ * painting mixes per h² of a side: PLANAR where the edge runs along x or y, CURVED where slanted.
+ */
+function weightedPerimeter(ring: ArrayLike<number>): number {
+  let sum = 0;
+  const n = ring.length / 2;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    const dx = ring[2 * j] - ring[2 * i];
+    const dy = ring[2 * j + 1] - ring[2 * i + 1];
+    const length = Math.hypot(dx, dy);
+    const aligned = Math.min(Math.abs(dx), Math.abs(dy)) <= 1e-9 * length;
+    sum += (aligned ? PLANAR : CURVED) * length;
+  }
+  return sum;
+}
+
+function surfaceArea(s: StructureSpec, grid: { lo: Vec3; hi: Vec3 }): number {
+  switch (s.type) {
+    case "box": {
+      const lo = s.center.map((c, a) => c - s.size[a] / 2) as Vec3;
+      const hi = s.center.map((c, a) => c + s.size[a] / 2) as Vec3;
+      return PLANAR * boxArea(lo, hi, grid);
+    }
+    case "sphere": {
+      const lo = s.center.map((c) => c - s.radius) as Vec3;
+      const hi = s.center.map((c) => c + s.radius) as Vec3;
+      return CURVED * 4 * Math.PI * s.radius ** 2 * insideFraction(lo, hi, grid);
+    }
+    case "cylinder": {
+      const a = "xyz".indexOf(s.axis);
+      const lo = s.center.map((c, b) => c - (b === a ? s.height / 2 : s.radius)) as Vec3;
+      const hi = s.center.map((c, b) => c + (b === a ? s.height / 2 : s.radius)) as Vec3;
+      const whole = 2 * Math.PI * s.radius * (CURVED * s.height + PLANAR * s.radius);
+      return whole * insideFraction(lo, hi, grid);
+    }
+    case "polyslab": {
+      const { rings, area: signedArea } = orientRings(s);
+      const sides = rings.reduce((sum, r) => sum + weightedPerimeter(r), 0);
+      const area = Math.abs(signedArea);
+      const height = overlap(s.z_min, s.z_max, grid.lo[2], grid.hi[2]);
+      let caps = 0;
+      for (const z of [s.z_min, s.z_max]) if (z > grid.lo[2] && z < grid.hi[2]) caps += area;
+      return sides * height + PLANAR * caps;
+    }
+  }
+}
+
+/** Cells the structures' surfaces cross, about (the module comment). */
+export function surfaceCells(spec: SimulationSpec): number {
+  const grid = gridBox(spec);
+  let area = 0;
+  for (const s of spec.structures) area += surfaceArea(s, grid);
+  const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
+  const cells = plan.axes[0].cells * plan.axes[1].cells * plan.axes[2].cells;
+  return Math.min(cells, Math.round(area / grid.h ** 2));
+}
