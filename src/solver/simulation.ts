@@ -510,16 +510,6 @@ export class FdtdSimulation {
     const metres = (v: number) => String(Number(v.toPrecision(6)));
     const plan = this.plan;
     const names = "xyz";
-    const lambda0 = this.spec.source.wavelength;
-    const otherWavelengths = this.monitors.some((m) =>
-      m.wavelengthsM.some((w) => Math.abs(w - lambda0) > 1e-12 * lambda0),
-    );
-    if (otherWavelengths && this.materials.some((m) => m.name.toLowerCase() !== "vacuum")) {
-      this.notes.push(
-        "materials use their permittivity at the source wavelength at every monitor " +
-          "wavelength (no material dispersion in the time-domain update)",
-      );
-    }
     for (let a = 0; a < 3; a++) {
       const ax = plan.axes[a];
       const actual = ax.interiorCells * ax.stepM;
