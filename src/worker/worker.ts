@@ -70,6 +70,12 @@ const HOST = hostname();
  */
 const CANCEL_GRACE_MS = 5_000;
 
+/**
+ * How long a fresh solver thread's warm-up may take (it takes about half a second) before it
+ * is given up, and the next job starts a thread of its own.
+ */
+const WARM_UP_LIMIT_MS = 60_000;
+
 /** `host:pid:random` as a file-name part: `host_pid_random`, host reduced to [A-Za-z0-9-]. */
 function scratchTag(workerId: string): string {
   const [host, pid, random] = workerId.split(":");
@@ -135,6 +141,8 @@ export class JobWorker {
   private idleThread: Worker | null = null;
   /** A fresh solver thread being warmed up for the next job (prepareThread). */
   private warming: Promise<void> | null = null;
+  /** Ends the warm-up under way as failed (its thread is then terminated). */
+  private stopWarming: (() => void) | null = null;
   private recovered: Promise<void> | null = null;
 
   private readonly store: JobQueue;
@@ -193,6 +201,7 @@ export class JobWorker {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.wake?.();
     if (this.current) await this.current.thread.terminate();
+    this.stopWarming?.();
     await this.loopDone;
     await this.warming;
     await this.idleThread?.terminate();
@@ -232,9 +241,17 @@ export class JobWorker {
         resolve(false);
       });
       thread.once("exit", () => resolve(false));
+      // A warm-up that hangs (a GPU driver, say) must not keep the worker from its jobs.
+      this.stopWarming = () => resolve(false);
     });
+    const limit = setTimeout(() => {
+      this.log.warn({ ms: WARM_UP_LIMIT_MS }, "solver thread warm-up took too long");
+      this.stopWarming?.();
+    }, WARM_UP_LIMIT_MS);
     thread.postMessage({ type: "warm", warm: { backend: this.config.solverBackend, scratchPath } });
     this.warming = warmed.then(async (ok) => {
+      clearTimeout(limit);
+      this.stopWarming = null;
       thread.removeAllListeners("message");
       thread.removeAllListeners("error");
       thread.removeAllListeners("exit");
