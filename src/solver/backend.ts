@@ -49,6 +49,11 @@ export interface StepperOptions {
   minCellsPerThread?: number;
   /** Most time steps one sweep may advance (temporal blocking). */
   stepsPerSweep?: number;
+  /**
+   * wasm backend: false leaves out the mixed pieces (fast/runs.ts), every material change
+   * then ending a span (comparisons and benchmarks only; the results are the same).
+   */
+  mixedPieces?: boolean;
 }
 
 /** Where a stepper's time went, in seconds, for the run report (zero what does not apply). */

@@ -73,6 +73,8 @@ export interface InternalRunOptions extends RunOptions {
   dftEvery?: number;
   /** wasm backend: most time steps per sweep (temporal blocking); default 2. */
   stepsPerSweep?: number;
+  /** wasm backend: false leaves out the mixed pieces (fast/runs.ts); default true. */
+  mixedPieces?: boolean;
   cpml?: CpmlParameters;
   /** false: staircased permittivity, for validation comparisons only. */
   smoothing?: boolean;
@@ -410,6 +412,7 @@ export class FdtdSimulation {
         threads: options.threads,
         minCellsPerThread: options.minCellsPerThread,
         stepsPerSweep: options.stepsPerSweep,
+        mixedPieces: options.mixedPieces,
       },
     );
     this.prepareSeconds = (performance.now() - prepareStart) / 1000;

@@ -38,7 +38,13 @@ import {
 } from "./memory-plan.js";
 import { KernelThreads } from "./pool.js";
 import { wasm, type WasmMemory } from "./wasm-api.js";
-import { buildMaterialRuns, type MaterialRuns } from "./runs.js";
+import {
+  buildFusedPieces,
+  buildMaterialRuns,
+  SHORTEST_UNIFORM_PIECE,
+  type FusedPieces,
+  type MaterialRuns,
+} from "./runs.js";
 import { blocksFit, SlabSweeper, type KernelExports, type SweepConfig } from "./sweep.js";
 import { remapStreams, splitGhosts } from "../invariant.js";
 import { invariantAxes } from "./thin.js";
@@ -102,6 +108,8 @@ export class FastEngine implements Stepper {
   readonly stepsPerSweep: number;
   private readonly problem: SteppingProblem;
   private readonly runs: MaterialRuns[];
+  /** The fused E rows' pieces (runs.ts), mixed ones included unless memory is short. */
+  readonly pieces: FusedPieces;
   private readonly control: ControlBlock;
   private readonly pool = new KernelThreads();
   private readonly config: SweepConfig;
@@ -139,14 +147,25 @@ export class FastEngine implements Stepper {
     const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
     const sets = problem.complex ? 2 : 1;
     const adePlan = problem.ade ? planAdeMemory(problem.ade, sets) : null;
-    this.memoryPlan = planFastMemory(
-      layout,
-      pml,
-      medium.ca.length,
-      this.runs.map((r) => r.runs.length),
-      sets,
-      adePlan?.bytes ?? 0,
-    );
+    const planFor = (pieces: FusedPieces) =>
+      planFastMemory(
+        layout,
+        pml,
+        medium.ca.length,
+        this.runs.map((r) => r.runs.length),
+        sets,
+        adePlan?.bytes ?? 0,
+        { pieces: pieces.pieces.length / 4, mixedCells: pieces.mixedCells },
+      );
+    const shortest = options.mixedPieces === false ? 0 : SHORTEST_UNIFORM_PIECE;
+    this.pieces = buildFusedPieces(layout, medium.index, shortest);
+    this.memoryPlan = planFor(this.pieces);
+    if (this.memoryPlan.totalBytes > MAX_MEMORY_BYTES && this.pieces.mixedCells > 0) {
+      // The mixed pieces are a speed-up only (6 bytes per cell in them): without them a grid
+      // full of interfaces still runs, at the per-run rate.
+      this.pieces = buildFusedPieces(layout, medium.index, 0);
+      this.memoryPlan = planFor(this.pieces);
+    }
     this.adePlan = adePlan;
     if (this.memoryPlan.totalBytes > MAX_MEMORY_BYTES) {
       throw new RangeError(
@@ -164,7 +183,15 @@ export class FastEngine implements Stepper {
     this.sets = Array.from({ length: mp.sets }, (_, s) =>
       allocateFieldSet(layout, buffer, mp.fields + s * mp.setBytes),
     );
-    writeKernelTables(buffer, mp, problem.kernelGrid, problem.profiles, medium, this.runs);
+    writeKernelTables(
+      buffer,
+      mp,
+      problem.kernelGrid,
+      problem.profiles,
+      medium,
+      this.runs,
+      this.pieces,
+    );
     if (problem.ade && adePlan) writeAdeTables(buffer, mp.ade, adePlan, problem.ade);
     const ghosts = ghostCopies(layout.boundaries, layout.n, problem.blochPhase);
     let invariant = invariantAxes(layout, problem.blochPhase);

@@ -36,6 +36,7 @@
 import type { YeeLayout } from "../grid.js";
 import { adeWat } from "./ade-wasm.js";
 import type { FastMemoryPlan, PsiFacePlan } from "./memory-plan.js";
+import { fusedRange } from "./runs.js";
 
 export interface KernelWatInput {
   layout: YeeLayout;
@@ -515,6 +516,12 @@ class Generator {
     ${rowBody})`;
   }
 
+  /** Name of a fused span function: $ef011 (E, y and z absorbers), $ef000m (mixed), … */
+  private fusedName(kind: Kind, fx: boolean, fy: boolean, fz: boolean, mixed: boolean): string {
+    const flags = [fx, fy, fz].map((f) => (f ? 1 : 0)).join("");
+    return `$${kind.toLowerCase()}f${flags}${mixed ? "m" : ""}`;
+  }
+
   /** ψ slot of component c's derivative along d (cpml.ts order), for E or H. */
   private slotOf(kind: Kind, c: number, d: number): number {
     const { d1, q1, q2 } = directions(kind, c);
@@ -543,8 +550,17 @@ class Generator {
    * an absorber slab normal to x, y, z, so the components differentiating along it get
    * their ψ term (x, y: coefficients constant along the row; z: per k). Without any, and
    * with κ = 1 there, the 1/step of every derivative is folded into ch and cb.
+   *
+   * `mixed` (E only): a mixed piece (runs.ts), whose cells carry their own entries: instead
+   * of one (ca, cb) per component splatted for the span, each lane's pair is gathered from
+   * the caCb table by the entry in the piece's per-cell stream ($p0 … $p2, u16 per cell):
+   * per component and vector one 8-byte load of 4 entries, 4 extract_lane, 4 8-byte pair
+   * loads into two vectors and 2 shuffles that split them into ca and cb, about 3
+   * instructions per cell and component. The values and the arithmetic are the uniform
+   * span's, so the fields are bit for bit the same.
    */
-  fusedSpan(kind: Kind, fx: boolean, fy: boolean, fz: boolean): string {
+  fusedSpan(kind: Kind, fx: boolean, fy: boolean, fz: boolean, mixed = false): string {
+    if (mixed && kind === "H") throw new Error("mixed spans are E only");
     const comp = this.P.components;
     const s = this.stride;
     const arr = this.coefArrays(kind);
@@ -554,6 +570,31 @@ class Generator {
     const ch = f32c(this.input.hCoefficient / (unitStep ?? 1));
     const tiny = f32c(this.input.flushBelow);
     const qName = ["qx", "qy", "qz"];
+    // The (ca, cb) pairs a mixed span gathers: with cb/step where the step is folded.
+    const pairs = unit ? this.P.caCbOverStep : this.P.caCb;
+    const mix = this.P.mixedEntries;
+    /** Component c's (ca, cb) of the cells at `shift` into $ca{v,s}, $cb{v,s} (mixed). */
+    const gather = (ty: Ty, shift: number, c: number): string[] => {
+      if (ty === "s") {
+        return [
+          `(local.set $mo (i32.shl (i32.load16_u offset=${mix} (local.get $p${c})) (i32.const 3)))`,
+          `(local.set $cas (f32.load offset=${pairs} (local.get $mo)))`,
+          `(local.set $cbs (f32.load offset=${pairs + 4} (local.get $mo)))`,
+        ];
+      }
+      // 4 entries (u16) → byte offsets of their pairs; lanes 0, 1 → $lov, 2, 3 → $hiv as
+      // [ca, cb, ca, cb]; then the even and the odd words make ca and cb.
+      const lane = (l: number) => `(i32x4.extract_lane ${l} (local.get $miv))`;
+      return [
+        `(local.set $miv (i32x4.shl (i32x4.extend_low_i16x8_u (v128.load64_zero offset=${mix + shift / 2} align=2 (local.get $p${c}))) (i32.const 3)))`,
+        `(local.set $lov (v128.load64_zero offset=${pairs} ${lane(0)}))`,
+        `(local.set $lov (v128.load64_lane offset=${pairs} 1 ${lane(1)} (local.get $lov)))`,
+        `(local.set $hiv (v128.load64_zero offset=${pairs} ${lane(2)}))`,
+        `(local.set $hiv (v128.load64_lane offset=${pairs} 1 ${lane(3)} (local.get $hiv)))`,
+        `(local.set $cav (i8x16.shuffle 0 1 2 3 8 9 10 11 16 17 18 19 24 25 26 27 (local.get $lov) (local.get $hiv)))`,
+        `(local.set $cbv (i8x16.shuffle 4 5 6 7 12 13 14 15 20 21 22 23 28 29 30 31 (local.get $lov) (local.get $hiv)))`,
+      ];
+    };
     const cells = (ty: Ty, shift: number) => {
       const { sfx, ld, st, op, get, par, flush } = emitters(ty, shift, tiny);
       const lines: string[] = [];
@@ -614,6 +655,8 @@ class Generator {
           curl = curlOf(ty, t1, t2);
         }
         const f = kind === "H" ? comp[3 + c] : comp[c];
+        if (mixed) lines.push(...gather(ty, shift, c));
+        const [ca, cb] = mixed ? [get("ca"), get("cb")] : [par(`ca${c}`), par(`cb${c}`)];
         const value =
           kind === "H"
             ? op(
@@ -621,7 +664,7 @@ class Generator {
                 ld(f),
                 op("mul", ty === "v" ? "(local.get $chv)" : `(f32.const ${ch})`, curl),
               )
-            : op("add", op("mul", par(`ca${c}`), ld(f)), op("mul", par(`cb${c}`), curl));
+            : op("add", op("mul", ca, ld(f)), op("mul", cb, curl));
         lines.push(`(local.set $o${sfx} ${value})`);
         lines.push(flush("o"));
         lines.push(st(f, "pb", get("o")));
@@ -636,6 +679,13 @@ class Generator {
         .flatMap((u) => cells(ty, u * 16))
         .concat([inc("pb"), inc("K")])
         .concat(flags.flatMap((f, d) => (f ? [inc(qName[d])] : [])))
+        .concat(
+          mixed
+            ? [0, 1, 2].map(
+                (c) => `(local.set $p${c} (i32.add (local.get $p${c}) (i32.const ${W / 2})))`,
+              )
+            : [],
+        )
         .concat([
           `(local.set $n (i32.sub (local.get $n) (i32.const ${(ty === "v" ? 4 : 1) * unroll})))`,
         ])
@@ -645,7 +695,7 @@ class Generator {
     // (ca, cb) of the current run.
     const xyParams = ["ix", "iy", "bx", "cx", "by", "cy"];
     const runParams = ["ca0", "cb0", "ca1", "cb1", "ca2", "cb2"];
-    const splat = [...xyParams, ...(kind === "E" ? runParams : [])];
+    const splat = [...xyParams, ...(kind === "E" && !mixed ? runParams : [])];
     const vlocals = [
       ...xyParams,
       ...runParams,
@@ -663,15 +713,25 @@ class Generator {
       "ps",
       "t1",
       "t2",
+      "ca",
+      "cb",
+      "mi",
+      "lo",
+      "hi",
     ];
+    // A uniform span's (ca, cb) per component, or a mixed span's per-cell entry streams.
+    const coefParams = mixed
+      ? "(param $p0 i32) (param $p1 i32) (param $p2 i32)"
+      : "(param $ca0 f32) (param $cb0 f32) (param $ca1 f32) (param $cb1 f32) (param $ca2 f32) (param $cb2 f32)";
     return `
-  (func $${kind.toLowerCase()}f${fx ? 1 : 0}${fy ? 1 : 0}${fz ? 1 : 0}
+  (func ${this.fusedName(kind, fx, fy, fz, mixed)}
     (param $pb i32) (param $K i32) (param $n i32) (param $ix f32) (param $iy f32)
     (param $bx f32) (param $cx f32) (param $by f32) (param $cy f32)
     (param $qx i32) (param $qy i32) (param $qz i32)
-    (param $ca0 f32) (param $cb0 f32) (param $ca1 f32) (param $cb1 f32) (param $ca2 f32) (param $cb2 f32)
+    ${coefParams}
     ${vlocals.map((n) => `(local $${n}v v128)`).join(" ")}
-    ${["g0", "g1", "g2", "iz", "bz", "cz", "o", "dd", "ps", "t1", "t2"].map((n) => `(local $${n}s f32)`).join(" ")}
+    ${["g0", "g1", "g2", "iz", "bz", "cz", "o", "dd", "ps", "t1", "t2", "ca", "cb"].map((n) => `(local $${n}s f32)`).join(" ")}
+    (local $mo i32)
     ${splat.map((p) => `(local.set $${p}v (f32x4.splat (local.get $${p})))`).join("\n    ")}
     (local.set $chv (f32x4.splat (f32.const ${ch})))
     (local.set $tinyv (f32x4.splat (f32.const ${tiny})))
@@ -750,12 +810,14 @@ class Generator {
       ? `(local.set $qxrow (i32.add (local.get $qxbase) (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${4 * L.padded[2]}))))`
       : "";
     // Call of the fused variant for cells [a, b) of segment `seg` (static z face).
-    // `coefs(unit)`: the E coefficients for a variant with (true) or without unit κ folding.
+    // `coefs(unit)`: the E coefficients (or a mixed span's entry streams) for a variant with
+    // (true) or without unit κ folding.
     const fusedCall = (
       seg: { face: PsiFacePlan | null },
       a: string,
       b: string,
       coefs: (unit: boolean) => string,
+      mixed = false,
     ) => {
       const zq = seg.face
         ? `(i32.add (i32.add (local.get $psiSet) (i32.const ${seg.face.psi[0]})) (i32.shl (i32.add (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${seg.face.strides[0]})) (i32.mul (i32.add (local.get $j) (i32.const 1)) (i32.const ${seg.face.strides[1]}))) (i32.sub ${a} (i32.const ${seg.face.a0}))) (i32.const 2)))`
@@ -768,7 +830,7 @@ class Generator {
               ${fyOn ? `(i32.add (local.get $qyrow) (i32.shl ${a} (i32.const 2)))` : "(i32.const 0)"}
               ${zq} ${coefs(!fxOn && !fyOn && !fz && this.input.unitKappaStepM !== null)}`;
       const call = (fxOn: boolean, fyOn: boolean) =>
-        `(call $${k}f${fxOn ? 1 : 0}${fyOn ? 1 : 0}${fz ? 1 : 0} ${args(fxOn, fyOn)})`;
+        `(call ${this.fusedName(kind, fxOn, fyOn, fz, mixed)} ${args(fxOn, fyOn)})`;
       const yTree = (fxOn: boolean) =>
         hasY
           ? `(if (local.get $fy) (then ${call(fxOn, true)}) (else ${call(fxOn, false)}))`
@@ -788,35 +850,30 @@ class Generator {
         .map((seg) => fusedCall(seg, `(i32.const ${seg.k0})`, `(i32.const ${seg.k1})`, zeroCoefs))
         .join("\n          ");
     } else {
-      // Merge the three components' runs: a span ends where any component's run or the z
-      // segment ends.
-      const setup = [0, 1, 2]
-        .map(
-          (c) => `
-          (local.set $r${c} (i32.load offset=${P.runStart[c]} (i32.shl (local.get $row) (i32.const 2))))
-          (local.set $e${c} (i32.load offset=${P.runStart[c] + 4} (i32.shl (local.get $row) (i32.const 2))))
-          ;; advance to the run holding the first shared cell
-          (block $f${c} (loop $l${c}
-            (br_if $f${c} (i32.ge_u (i32.add (local.get $r${c}) (i32.const 1)) (local.get $e${c})))
-            (br_if $f${c} (i32.gt_s (i32.shr_u (i32.load offset=${P.runs[c] + 4} (i32.shl (local.get $r${c}) (i32.const 2))) (i32.const 16)) (i32.const ${segStart})))
-            (local.set $r${c} (i32.add (local.get $r${c}) (i32.const 1)))
-            (br $l${c})))`,
-        )
-        .join("");
-      const runEnd = (c: number) =>
-        `(if (i32.lt_u (i32.add (local.get $r${c}) (i32.const 1)) (local.get $e${c}))
-              (then (local.set $end${c} (i32.shr_u (i32.load offset=${P.runs[c] + 4} (i32.shl (local.get $r${c}) (i32.const 2))) (i32.const 16))))
-              (else (local.set $end${c} (i32.const ${this.hi(c, 2) + 1}))))
-            (local.set $m${c} (i32.shl (i32.and (i32.load offset=${P.runs[c]} (i32.shl (local.get $r${c}) (i32.const 2))) (i32.const 65535)) (i32.const 2)))`;
-      const min = (a: string, b: string) => `(select ${a} ${b} (i32.lt_s ${a} ${b}))`;
-      const coefs = (unit: boolean) =>
+      // The row's pieces (runs.ts FusedPieces) cover exactly the fused cells.
+      const [p0, p1] = fusedRange(L);
+      if (segs.length > 0 && (p0 !== segStart || p1 !== segEnd)) {
+        throw new Error(`fused E cells [${segStart}, ${segEnd}) but pieces over [${p0}, ${p1})`);
+      }
+      // A uniform piece: (ca, cb) of each component's entry ($x_c = 4·entry).
+      const uniformCoefs = (unit: boolean) =>
         [0, 1, 2]
           .map(
             (c) =>
-              `(f32.load offset=${P.ca} (local.get $m${c})) (f32.load offset=${unit ? P.cbOverStep : P.cb} (local.get $m${c}))`,
+              `(f32.load offset=${P.ca} (local.get $x${c})) (f32.load offset=${unit ? P.cbOverStep : P.cb} (local.get $x${c}))`,
           )
           .join(" ");
-      // The segment of cell $a decides the variant; interior spans take cb/step when κ = 1.
+      // A mixed piece: each component's entry stream ($x_c, bytes into it) from cell $a on.
+      const mixedStreams = () =>
+        [0, 1, 2]
+          .map(
+            (c) =>
+              `(i32.add (local.get $x${c}) (i32.shl (i32.sub (local.get $a) (local.get $k0)) (i32.const 1)))`,
+          )
+          .join(" ");
+      const min = (a: string, b: string) => `(select ${a} ${b} (i32.lt_s ${a} ${b}))`;
+      // The segment of cell $a decides the variant; a piece crossing the z absorber's edge
+      // takes one call per segment.
       const segCases = segs
         .map(
           (
@@ -824,24 +881,37 @@ class Generator {
           ) => `(if (i32.and (i32.ge_s (local.get $a) (i32.const ${seg.k0})) (i32.lt_s (local.get $a) (i32.const ${seg.k1})))
               (then
                 (local.set $b ${min("(local.get $b)", `(i32.const ${seg.k1})`)})
-                ${fusedCall(seg, "(local.get $a)", "(local.get $b)", coefs)}))`,
+                (if (local.get $mixed)
+                  (then ${fusedCall(seg, "(local.get $a)", "(local.get $b)", mixedStreams, true)})
+                  (else ${fusedCall(seg, "(local.get $a)", "(local.get $b)", uniformCoefs)}))))`,
         )
         .join("\n            ");
+      const word = (w: number) => `(i32.load offset=${P.pieces + 4 * w} (local.get $w))`;
       fused = `
           (local.set $row (i32.add (i32.mul (i32.add (local.get $i) (i32.const 1)) (i32.const ${L.padded[1]})) (i32.add (local.get $j) (i32.const 1))))
-          ${setup}
-          (local.set $a (i32.const ${segStart}))
+          (local.set $r (i32.load offset=${P.pieceStart} (i32.shl (local.get $row) (i32.const 2))))
+          (local.set $rEnd (i32.load offset=${P.pieceStart + 4} (i32.shl (local.get $row) (i32.const 2))))
           (block $mdone (loop $mloop
-            (br_if $mdone (i32.ge_s (local.get $a) (i32.const ${segEnd})))
-            ${runEnd(0)}
-            ${runEnd(1)}
-            ${runEnd(2)}
-            (local.set $b ${min(min("(local.get $end0)", "(local.get $end1)"), min("(local.get $end2)", `(i32.const ${segEnd})`))})
-            ${segCases}
-            (if (i32.eq (local.get $end0) (local.get $b)) (then (local.set $r0 (i32.add (local.get $r0) (i32.const 1)))))
-            (if (i32.eq (local.get $end1) (local.get $b)) (then (local.set $r1 (i32.add (local.get $r1) (i32.const 1)))))
-            (if (i32.eq (local.get $end2) (local.get $b)) (then (local.set $r2 (i32.add (local.get $r2) (i32.const 1)))))
-            (local.set $a (local.get $b))
+            (br_if $mdone (i32.ge_u (local.get $r) (local.get $rEnd)))
+            ;; piece r: [k0 | MIXED_PIECE, x0, x1, x2], cells [k0, next piece's k0 or segEnd)
+            (local.set $w (i32.shl (local.get $r) (i32.const 4)))
+            (local.set $k0 ${word(0)})
+            (local.set $mixed (i32.shr_u (local.get $k0) (i32.const 31)))
+            (local.set $k0 (i32.and (local.get $k0) (i32.const 65535)))
+            (local.set $x0 ${word(1)})
+            (local.set $x1 ${word(2)})
+            (local.set $x2 ${word(3)})
+            (local.set $r (i32.add (local.get $r) (i32.const 1)))
+            (if (i32.lt_u (local.get $r) (local.get $rEnd))
+              (then (local.set $k1 (i32.and ${word(4)} (i32.const 65535))))
+              (else (local.set $k1 (i32.const ${segEnd}))))
+            (local.set $a (local.get $k0))
+            (block $pdone (loop $ploop
+              (br_if $pdone (i32.ge_s (local.get $a) (local.get $k1)))
+              (local.set $b (local.get $k1))
+              ${segCases}
+              (local.set $a (local.get $b))
+              (br $ploop)))
             (br $mloop)))`;
     }
     const allActive = `(i32.and (i32.and ${active(0)} ${active(1)}) ${active(2)})`;
@@ -852,8 +922,8 @@ class Generator {
     return `
   (func $${k}plane (param $i i32) (param $set i32)
     (local $j i32) (local $rowpb i32) (local $row i32) (local $a i32) (local $b i32)
-    (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $e0 i32) (local $e1 i32) (local $e2 i32)
-    (local $end0 i32) (local $end1 i32) (local $end2 i32) (local $m0 i32) (local $m1 i32) (local $m2 i32)
+    (local $r i32) (local $rEnd i32) (local $w i32) (local $k0 i32) (local $k1 i32) (local $mixed i32)
+    (local $x0 i32) (local $x1 i32) (local $x2 i32)
     (local $psiSet i32) (local $ix f32) (local $iy f32) (local $fx i32) (local $fy i32)
     (local $bx f32) (local $cx f32) (local $by f32) (local $cy f32)
     (local $qxbase i32) (local $qybase i32) (local $qxrow i32) (local $qyrow i32)
@@ -982,7 +1052,11 @@ class Generator {
       [0, 1, 2, 3, 4, 5, 6, 7]
         // Only variants whose absorbers exist (those alone are called).
         .filter((v) => [0, 1, 2].every((d) => (v & (1 << d)) === 0 || this.facesOf(d).length > 0))
-        .map((v) => this.fusedSpan(k, (v & 1) !== 0, (v & 2) !== 0, (v & 4) !== 0)),
+        .flatMap((v) =>
+          (k === "E" ? [false, true] : [false]).map((mixed) =>
+            this.fusedSpan(k, (v & 1) !== 0, (v & 2) !== 0, (v & 4) !== 0, mixed),
+          ),
+        ),
     )
     .join("\n")}
   ${this.plane("H")}

@@ -3,19 +3,21 @@
  * code that fills it. The WAT generator bakes these byte addresses into the kernel as
  * immediates, so a kernel is specific to one grid (it is generated and compiled per run).
  *
- *   [control block 4 KiB] [1-D tables: inverse steps, CPML b/c, ca/cb/ε] [material runs]
+ *   [control block 4 KiB] [1-D tables: inverse steps, CPML b/c, ca/cb/ε, (ca, cb) pairs]
+ *   [material runs] [fused E pieces and the mixed pieces' per-cell entries (runs.ts)]
  *   [progress counters per x-plane] [dispersive cells' tables and state (ade-wasm.ts)]
  *   [CPML ψ, absorber slabs only, per field set] [field sets: 6 padded float32 arrays each]
  *
  * Only the fields scale with the grid volume (24 bytes per cell, 48 for Bloch runs); runs and
- * ψ scale with rows and with the absorber's volume.
+ * ψ scale with rows and with the absorber's volume, and the mixed pieces' entries (6 bytes per
+ * cell in them) with the cells near material interfaces.
  */
 import type { CpmlProfile } from "../cpml.js";
 import { fieldSetBytes } from "../fields.js";
 import type { YeeLayout } from "../grid.js";
 import type { KernelGrid } from "../kernel.js";
 import type { Medium } from "../medium.js";
-import type { MaterialRuns } from "./runs.js";
+import type { FusedPieces, MaterialRuns } from "./runs.js";
 
 const PAGE_BYTES = 65536;
 /** wasm32 can address at most 4 GiB. */
@@ -52,9 +54,20 @@ export interface FastMemoryPlan {
   /** cb/step, for the fused spans where every inverse step is 1/step (κ = 1). */
   cbOverStep: number;
   eps: number;
+  /**
+   * The same as interleaved f32 pairs (ca, cb) and (ca, cb/step), 8 bytes per entry: one
+   * 8-byte load per lane where the mixed pieces gather them.
+   */
+  caCb: number;
+  caCbOverStep: number;
   tableEntries: number;
   runStart: [number, number, number];
   runs: [number, number, number];
+  /** The fused E rows' pieces (runs.ts FusedPieces): u32 rowStart, 4 u32 per piece. */
+  pieceStart: number;
+  pieces: number;
+  /** The mixed pieces' per-cell entries (u16). */
+  mixedEntries: number;
   /**
    * Int32 progress counters, time steps completed per x-plane (−1 … n, index plane + 1):
    * H planes first, then E planes (sweep.ts).
@@ -111,6 +124,8 @@ export function planFastMemory(
   sets: number,
   /** Bytes of the dispersive cells' tables and state (ade-wasm.ts), 0 for none. */
   adeBytes = 0,
+  /** Fused E pieces and cells in mixed pieces (runs.ts). */
+  fused: { pieces: number; mixedCells: number } = { pieces: 0, mixedCells: 0 },
 ): FastMemoryPlan {
   const bump = new Bump(CONTROL_BYTES);
   const perAxis = (count: (a: number) => number) =>
@@ -125,8 +140,13 @@ export function planFastMemory(
   const cb = bump.take(4 * tableEntries);
   const cbOverStep = bump.take(4 * tableEntries);
   const eps = bump.take(4 * tableEntries);
+  const caCb = bump.take(8 * tableEntries);
+  const caCbOverStep = bump.take(8 * tableEntries);
   const runStart = perAxis(() => layout.padded[0] * layout.padded[1] + 1);
   const runsAt = perAxis((c) => Math.max(1, runCounts[c]));
+  const pieceStart = bump.take(4 * (layout.padded[0] * layout.padded[1] + 1));
+  const pieces = bump.take(16 * Math.max(1, fused.pieces));
+  const mixedEntries = bump.take(6 * fused.mixedCells);
   const progress = bump.take(2 * 4 * layout.padded[0]);
   // Before psiStart: the set-up's page faulting zeroes words from there on, and this region
   // holds tables as well as state.
@@ -172,9 +192,14 @@ export function planFastMemory(
     cb,
     cbOverStep,
     eps,
+    caCb,
+    caCbOverStep,
     tableEntries,
     runStart,
     runs: runsAt,
+    pieceStart,
+    pieces,
+    mixedEntries,
     progress,
     faces,
     psiStart,
@@ -190,6 +215,8 @@ export function planFastMemory(
 /**
  * Material runs per row and E component that submission-time estimates allow for: a row
  * through a box has 3, and sub-cell smoothing adds one per cell a structure's surface cuts.
+ * (The fused pieces are allowed as many per row; the mixed pieces' entries are not counted:
+ * the engine leaves them out where they would not fit, engine.ts.)
  */
 export const ESTIMATED_RUNS_PER_ROW = 8;
 
@@ -206,7 +233,10 @@ export function fastKernelBytes(
   runsPerRow = 1,
 ): number {
   const runs = layout.padded[0] * layout.padded[1] * runsPerRow;
-  return planFastMemory(layout, pml, 1, [runs, runs, runs], complex ? 2 : 1).totalBytes;
+  return planFastMemory(layout, pml, 1, [runs, runs, runs], complex ? 2 : 1, 0, {
+    pieces: runs,
+    mixedCells: 0,
+  }).totalBytes;
 }
 
 /**
@@ -231,6 +261,7 @@ export function writeKernelTables(
   profiles: readonly CpmlProfile[],
   medium: Medium,
   runs: readonly MaterialRuns[],
+  fused: FusedPieces,
 ): void {
   const f32 = (at: number, values: ArrayLike<number>) =>
     new Float32Array(buffer, at, values.length).set(values);
@@ -259,8 +290,18 @@ export function writeKernelTables(
     medium.cb.map((c) => c / stepM),
   );
   f32(plan.eps, medium.epsEff);
+  const caCb = new Float32Array(buffer, plan.caCb, 2 * plan.tableEntries);
+  const caCbOverStep = new Float32Array(buffer, plan.caCbOverStep, 2 * plan.tableEntries);
+  for (let m = 0; m < plan.tableEntries; m++) {
+    caCb[2 * m] = caCbOverStep[2 * m] = medium.ca[m];
+    caCb[2 * m + 1] = medium.cb[m];
+    caCbOverStep[2 * m + 1] = medium.cb[m] / stepM;
+  }
   for (let c = 0; c < 3; c++) {
     u32(plan.runStart[c], runs[c].rowStart);
     u32(plan.runs[c], runs[c].runs);
   }
+  u32(plan.pieceStart, fused.rowStart);
+  u32(plan.pieces, fused.pieces);
+  new Uint16Array(buffer, plan.mixedEntries, fused.cells.length).set(fused.cells);
 }
