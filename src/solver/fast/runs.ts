@@ -8,6 +8,8 @@
  * update range. The kernel then splats one (ca, cb) pair per run, with no per-lane gather and
  * no index traffic. A box row costs 3 runs; smoothed interface cells add one run each. In the
  * (pathological) worst case of a different entry in every cell it is 4 bytes per cell.
+ * The runs serve the single-component row code and the energy; the fused E spans, which do
+ * most of the work, go by the rows' pieces instead (buildFusedPieces below).
  */
 import type { YeeLayout } from "../grid.js";
 
@@ -97,10 +99,13 @@ export interface FusedPieces {
 export const MIXED_PIECE = 0x80000000;
 
 /**
- * Uniform pieces shorter than this are merged into mixed ones (the default): a uniform piece
- * costs a call, 12 splats and its scalar tail, a mixed one about 10 more instructions per
- * cell (3 components' gathers); measured on 10³ spheres (docs/benchmarks.md), 4–16 gave
- * rates within a few per cent, 8 the best.
+ * Uniform pieces shorter than this are merged into mixed ones (the default). On one thread
+ * a span costs about 10 ns (a call, its splats, and mostly the mispredicted exits of its
+ * loops: rows cut into 16-cell spans ran 20 % slower than whole rows), and a mixed cell
+ * about 1.3 ns more than a uniform one for its gathers (every cell of every row mixed: 70 %
+ * of the empty grid's rate).
+ * On a lattice of spheres of 6 cells' radius, 8, 12, 16, 24 and 32 gave the same rate within
+ * the measurement's ±4 %, about 82 % of the empty grid's on one thread (docs/benchmarks.md).
  */
 export const SHORTEST_UNIFORM_PIECE = 8;
 
