@@ -39,9 +39,9 @@ describe("solver backends", () => {
     assert.throws(() => solverBackend("webgl" as never), /unknown solver backend "webgl"/);
   });
 
-  it("reports the largest grid each holds: ~543³ (427³ oblique) for wasm32, ~1022³ for JS arrays", () => {
+  it("reports the largest grid each holds: ~541³ (427³ oblique) for wasm32, ~1022³ for JS arrays", () => {
     // wasm: 24 B per cell (48 with two field sets) in one 4 GiB memory.
-    assert.equal(largestCube(solverBackend("wasm"), false), 543);
+    assert.equal(largestCube(solverBackend("wasm"), false), 541);
     assert.equal(largestCube(solverBackend("wasm"), true), 427);
     // reference: one Float32Array per component, at most 4 GiB each: (n + 2)³ ≤ 2³⁰.
     assert.equal(largestCube(solverBackend("reference"), false), 1022);
@@ -52,7 +52,7 @@ describe("solver backends", () => {
     assert.equal(big.backend, "wasm");
     assert.ok(big.backendBytes > big.backendLimitBytes, "600³ does not fit in wasm32 memory");
     assert.equal(big.backendLimitBytes, 2 ** 32);
-    assert.equal(big.backendLargestCube, 543);
+    assert.equal(big.backendLargestCube, 541);
     const ref = estimateRun(cube(600), "reference");
     assert.equal(ref.backend, "reference");
     assert.ok(ref.backendBytes <= ref.backendLimitBytes, "600³ fits JS arrays");
@@ -65,7 +65,7 @@ describe("solver backends", () => {
     const materials = constantMaterials({});
     assert.throws(
       () => new FdtdSimulation(cube(600), materials, { backend: "wasm" }),
-      /needs 5\.\d+ GiB of kernel memory.*wasm backend holds at most 4 GiB \(about 543³ cells/,
+      /needs 5\.\d+ GiB of kernel memory.*wasm backend holds at most 4 GiB \(about 541³ cells/,
     );
     // The reference backend holds it (nothing is allocated before prepare()).
     const sim = new FdtdSimulation(cube(600), materials, { backend: "reference" });
