@@ -33,7 +33,7 @@
  *
  * Measured (docs/benchmarks.md): 65 → 49 instructions per cell-update at 128³ from fusing
  * the components and folding 1/h into the coefficients where κ = 1; on a lattice of 10³
- * small spheres, 52 → about 85 % of the empty grid's rate from the mixed pieces (each span
+ * small spheres, 50 → 77–84 % of the empty grid's rate from the mixed pieces (each span
  * costs about 10 ns, mostly its loops' mispredicted exits, so fewer, longer spans win even
  * at 3 instructions per cell and component for the gather).
  */
