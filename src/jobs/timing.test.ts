@@ -64,17 +64,17 @@ test("ignores runs with no steps, no time or non-finite figures", () => {
 
 test("surface cells slow the step as measured here, and runs with them teach the same cell cost", () => {
   const model = new RunTimeModel();
-  // 160³ with a lattice of 1 000 spheres (9.4e5 surface cells): 5.12 s of kernel for 300 steps
-  // against 2.66 s empty, two threads (docs/benchmarks.md).
+  // 160³ with a lattice of 1 000 spheres (9.4e5 surface cells): 1.19–1.27 times the empty
+  // grid's kernel time, two threads (docs/benchmarks.md, "Grids full of interfaces").
   const cells = 160 ** 3;
   const ratio = model.mcellsPerSecond(cells) / model.mcellsPerSecond(cells, 9.4e5);
-  assert.ok(Math.abs(ratio - 5.12 / 2.66) < 0.25, `empty ÷ spheres rate ${ratio}`);
+  assert.ok(ratio > 1.15 && ratio < 1.35, `empty ÷ spheres rate ${ratio}`);
   // Painting them is part of set-up: about a second more.
   const extra = model.setupSeconds(cells, 9.4e5) - model.setupSeconds(cells);
   assert.ok(extra > 0.3 && extra < 1.5, `painting ${extra} s`);
   // A machine learned from lattices predicts plain grids, and the other way round.
   const perCell = 4e-9;
-  const truth = (c: number, s: number) => 2000 * 1e-4 + 2000 * perCell * (c + 3.5 * s);
+  const truth = (c: number, s: number) => 2000 * 1e-4 + 2000 * perCell * (c + 1.2 * s);
   for (let round = 0; round < 3; round++) {
     for (const [c, s] of [
       [1e5, 5e4],

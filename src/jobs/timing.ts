@@ -30,11 +30,12 @@ const PRIOR: readonly { cells: number; secondsPerStep: number }[] = [
 ];
 /**
  * A cell that the structures' surfaces cross (solver/surface.ts) costs the time step about this
- * many plain cells more: it is a coefficient entry and a material run of its own (6.5–8.5 ns
- * more against 2.2 ns a plain cell, two threads, lattices of 1 to 1 000 spheres on a 160³
- * grid, 2026-11-26), so a grid of 1 000 spheres steps at about half the rate of an empty one.
+ * many plain cells more: its coefficients are gathered lane by lane in a mixed piece of the
+ * kernel's row (fast/runs.ts). Measured on a 160³ grid with lattices of 1 to 1 000 spheres,
+ * two threads, 2026-11-26: 0.8–1.8 plain cells each (2.2 before the mixed pieces, 6–8 ns a
+ * surface cell against 2.2 ns a plain one, when each was a run of its own).
  */
-const SURFACE_CELL_WEIGHT = 3.5;
+const SURFACE_CELL_WEIGHT = 1.2;
 /** Set-up seconds per surface cell: painting's fill fractions (1 000 spheres on 200³: 1 s). */
 const SETUP_SECONDS_PER_SURFACE_CELL = 6.5e-7;
 /** Runs remembered (the most recent). */

@@ -2,11 +2,12 @@
  * How many grid cells the structures' surfaces cross, approximately: each structure's surface
  * area inside the grid over the cell's face, h², times how many cells painting mixes per h² of
  * surface (some E component's cube straddles it): about 1.5 for a face normal to an axis, 2 for
- * a curved or slanted one (surface.test.ts checks the count against painting). It costs the time step and the set-up
- * more than the grid's size says: a smoothed interface cell is a coefficient entry of its own
- * (medium.ts), so in the fast kernel a run of its own (fast/runs.ts), and painting computes a
- * fill fraction for it (docs/benchmarks.md, "Jobs a user can submit"). Estimates only
- * (jobs/timing.ts): nothing is painted, and overlapping structures are counted as if apart.
+ * a curved or slanted one (surface.test.ts checks the count against painting). Such cells cost
+ * the time step and the set-up more than the grid's size says: a smoothed interface cell is a
+ * coefficient entry of its own (medium.ts), which the fast kernel gathers lane by lane in a
+ * mixed piece of its row (fast/runs.ts), and painting computes a fill fraction for it
+ * (docs/benchmarks.md). Estimates only (jobs/timing.ts): nothing is painted, and overlapping
+ * structures are counted as if apart.
  */
 import { planGrid } from "./grid.js";
 import { orientRings } from "./polyslab.js";
