@@ -4,8 +4,9 @@ for the side-by-side in docs/validation.md (scripts/validation/mie-vs-meep.ts ru
 Argument: a JSON object {eps_inf, poles: [{kind: "lorentz", deltaEps, omega0, gamma} |
 {kind: "drude", omegaP, gamma}] (rad/s), radius_m, step_m, box_half_m, half_m, pml_cells,
 wavelengths_m: [...], eps: [[re, im], ...] (the pole model's ε at those wavelengths, to check
-the conversion), decay_by}. Prints one JSON line {"q_ext": [...], "q_sca", "q_abs",
-"eps_max_rel_err", "seconds", "steps", "step_seconds"}.
+the conversion), decay_by, eps_averaging (optional, default true)}. Prints one JSON line
+{"q_ext": [...], "q_sca", "q_abs", "eps_max_rel_err", "seconds", "sphere_seconds", "steps",
+"empty_steps", "cells"}.
 
 Units: Meep length unit a = 1 µm, so a frequency f in Meep units is ω / (2π c / 1 µm); Meep's
 γ is in the same units. The standard recipe of Meep's Mie tutorial: a plane wave from a planar
@@ -111,6 +112,7 @@ def main():
             k_point=mp.Vector3(),
             symmetries=symmetries,
             default_material=mp.Medium(epsilon=1),
+            eps_averaging=args.get("eps_averaging", True),
         )
 
     def run(sim):
