@@ -23,34 +23,7 @@ import time
 
 import meep as mp
 
-C = 299_792_458.0
-A = 1e-6
-
-
-def meep_freq(omega):
-    return omega / (2 * math.pi * C / A)
-
-
-def material(args):
-    sus = []
-    for p in args["poles"]:
-        if p["kind"] == "lorentz":
-            # Δε ω0²/(ω0² − ω² − iγω) is Meep's Lorentzian with σ = Δε.
-            sus.append(
-                mp.LorentzianSusceptibility(
-                    frequency=meep_freq(p["omega0"]),
-                    gamma=meep_freq(p["gamma"]),
-                    sigma=p["deltaEps"],
-                )
-            )
-        else:
-            # −ωp²/(ω² + iγω) is Meep's Drude term σ ωn²/(−ω² − iγω) with ωn = ωp, σ = 1.
-            sus.append(
-                mp.DrudeSusceptibility(
-                    frequency=meep_freq(p["omegaP"]), gamma=meep_freq(p["gamma"]), sigma=1
-                )
-            )
-    return mp.Medium(epsilon=args["eps_inf"], E_susceptibilities=sus)
+from meep_poles import A, material
 
 
 def box(center, half):

@@ -10,39 +10,12 @@ Reflectance by the usual two runs: the incident flux and fields from an empty ce
 fields are subtracted from the flux plane in front of the slab in the second run.
 """
 import json
-import math
 import sys
 import time
 
 import meep as mp
 
-C = 299_792_458.0
-A = 1e-6
-
-
-def meep_freq(omega):
-    return omega / (2 * math.pi * C / A)
-
-
-def material(args):
-    sus = []
-    for p in args["poles"]:
-        if p["kind"] == "lorentz":
-            sus.append(
-                mp.LorentzianSusceptibility(
-                    frequency=meep_freq(p["omega0"]),
-                    gamma=meep_freq(p["gamma"]),
-                    sigma=p["deltaEps"],
-                )
-            )
-        else:
-            # −ωp²/(ω² + iγω) is Meep's Drude term with σ·f_n² = f_p²: take f_n = f_p, σ = 1.
-            sus.append(
-                mp.DrudeSusceptibility(
-                    frequency=meep_freq(p["omegaP"]), gamma=meep_freq(p["gamma"]), sigma=1
-                )
-            )
-    return mp.Medium(epsilon=args["eps_inf"], E_susceptibilities=sus)
+from meep_poles import A, material
 
 
 def main():
