@@ -69,6 +69,20 @@ export interface AdeMemoryPlan {
 /** Poles of entry m. */
 const polesOf = (terms: AdeTerms, m: number) => terms.poleStart[m + 1] - terms.poleStart[m];
 
+/** Poles of entry m whose P enters the update (cP ≠ 0: all but Drude poles). */
+function pPolesOf(terms: AdeTerms, m: number): number {
+  let count = 0;
+  for (let k = terms.poleStart[m]; k < terms.poleStart[m + 1]; k++) if (terms.cP[k] !== 0) count++;
+  return count;
+}
+
+/** Entry m's pole slots in table order: those with cP = 0 (J only) first, each kind in order. */
+function tableOrder(terms: AdeTerms, m: number): number[] {
+  const slots: number[] = [];
+  for (let k = terms.poleStart[m]; k < terms.poleStart[m + 1]; k++) slots.push(k);
+  return [...slots.filter((k) => terms.cP[k] === 0), ...slots.filter((k) => terms.cP[k] !== 0)];
+}
+
 /** One component's cells in groups of LANES, per x-plane by entry (see the module comment). */
 function groupCells(
   terms: AdeTerms,
@@ -116,16 +130,16 @@ export function planAdeMemory(terms: AdeTerms, sets: number): AdeMemoryPlan {
   const perSet = (bytes: (c: number) => number) =>
     Array.from({ length: sets }, () => [0, 1, 2].map((c) => take(bytes(c))));
   const vectors = (c: number) => 4 * LANES * grouped[c].entry.length;
-  const stateBytes = (c: number) => {
+  const stateBytes = (c: number, count: (terms: AdeTerms, m: number) => number) => {
     let poles = 0;
-    for (const m of grouped[c].entry) poles += polesOf(terms, m);
+    for (const m of grouped[c].entry) poles += count(terms, m);
     return 4 * LANES * poles;
   };
   const h = perSet(vectors);
   const e1 = perSet(vectors);
   const e2 = perSet(vectors);
-  const p = perSet(stateBytes);
-  const j = perSet(stateBytes);
+  const p = perSet((c) => stateBytes(c, pPolesOf));
+  const j = perSet((c) => stateBytes(c, polesOf));
   return {
     bytes: offset,
     coefficients,
@@ -149,23 +163,26 @@ export function writeAdeTables(
   terms: AdeTerms,
 ): void {
   for (let m = 0; m < terms.correction.length; m++) {
-    const k0 = terms.poleStart[m];
     const poles = polesOf(terms, m);
-    const rows = new Float32Array(buffer, base + plan.coefficients[m], 4 * (1 + poles));
+    const at = base + plan.coefficients[m];
+    const rows = new Float32Array(buffer, at, 4 * (1 + poles));
     let kappa = 0;
-    for (let k = 0; k < poles; k++) {
-      const cP = terms.cP[k0 + k];
-      const cJ = terms.cJ[k0 + k];
-      const cE = terms.cE[k0 + k];
+    tableOrder(terms, m).forEach((slot, k) => {
+      const cP = terms.cP[slot];
+      const cJ = terms.cJ[slot];
+      const cE = terms.cE[slot];
       rows.set([cP, 1 - cJ, cE, cP + cJ], 4 * (k + 1));
       kappa += cE;
-    }
-    rows.set([terms.correction[m], kappa, 0, 0], 0);
+    });
+    rows.set([terms.correction[m], kappa], 0);
+    // The address of the first row with cP ≠ 0 (where the J-only poles end).
+    new Int32Array(buffer, at + 8, 1)[0] = at + ROW_BYTES * (1 + poles - pPolesOf(terms, m));
   }
   for (let c = 0; c < 3; c++) {
     const entry = plan.groupEntry[c];
     const records = new Int32Array(buffer, base + plan.groups[c], (GROUP_BYTES / 4) * entry.length);
-    let state = 0;
+    let pState = 0;
+    let jState = 0;
     for (let g = 0; g < entry.length; g++) {
       const m = entry[g];
       const at = (GROUP_BYTES / 4) * g;
@@ -174,8 +191,10 @@ export function writeAdeTables(
       }
       records[at + 4] = base + plan.coefficients[m];
       records[at + 5] = base + plan.coefficients[m] + ROW_BYTES * (1 + polesOf(terms, m));
-      records[at + 6] = state;
-      state += 4 * LANES * polesOf(terms, m);
+      records[at + 6] = pState;
+      records[at + 7] = jState;
+      pState += 4 * LANES * pPolesOf(terms, m);
+      jState += 4 * LANES * polesOf(terms, m);
     }
   }
 }
@@ -191,10 +210,16 @@ export function adeWat(flushBelow: string): string {
   const lane = (k: number) =>
     `(i32.add (local.get $field) (i32x4.extract_lane ${k} (local.get $cells)))`;
   const store = (k: number) => `(v128.store32_lane ${k} (local.get $a${k}) (local.get $stored))`;
+  // J ← J − (1 − cJ)·J + cE·drive (+ cP·P_old = a, for poles with P), the row at $c.
+  const nextJ = (withP: boolean) => `(f32x4.add
+              ${withP ? "(f32x4.add (local.get $a)" : ""}
+                (f32x4.sub (local.get $vj) (f32x4.mul ${splat(4)} (local.get $vj)))${withP ? ")" : ""}
+              (f32x4.mul ${splat(8)} (local.get $drive)))`;
   return `
   (func (export "ade") (param $g0 i32) (param $g1 i32) (param $field i32) (param $groups i32)
       (param $h i32) (param $e1 i32) (param $e2 i32) (param $p i32) (param $j i32)
     (local $rec i32) (local $end i32) (local $o i32) (local $c i32) (local $cEnd i32)
+    (local $mid i32) (local $runs i32)
     (local $sp i32) (local $sj i32) (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $a3 i32)
     (local $cells v128) (local $value v128) (local $stored v128) (local $prev v128)
     (local $drive v128) (local $hist v128) (local $vp v128) (local $vj v128) (local $a v128)
@@ -207,46 +232,68 @@ export function adeWat(flushBelow: string): string {
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
         (local.set $cells (v128.load (local.get $rec)))
         (local.set $a0 ${lane(0)})
-        (local.set $a1 ${lane(1)})
-        (local.set $a2 ${lane(2)})
-        (local.set $a3 ${lane(3)})
+        ;; whether the four cells are adjacent in memory (most groups inside a body)
+        (local.set $runs (i32x4.all_true (i32x4.eq (local.get $cells) (i32x4.add
+          (i32x4.splat (i32x4.extract_lane 0 (local.get $cells)))
+          (v128.const i32x4 0 4 8 12)))))
         (local.set $c (i32.load offset=16 (local.get $rec)))
         (local.set $cEnd (i32.load offset=20 (local.get $rec)))
         (local.set $sp (i32.add (local.get $p) (i32.load offset=24 (local.get $rec))))
-        (local.set $sj (i32.add (local.get $j) (i32.load offset=24 (local.get $rec))))
+        (local.set $sj (i32.add (local.get $j) (i32.load offset=28 (local.get $rec))))
         ;; E^{n+1} = bulk − ε0·cb/Δt·Σh^n, four cells at once
         (local.set $value (f32x4.sub
-          (v128.load32_lane 3 (local.get $a3) (v128.load32_lane 2 (local.get $a2)
-            (v128.load32_lane 1 (local.get $a1) (v128.load32_zero (local.get $a0)))))
+          (if (result v128) (local.get $runs)
+            (then (v128.load (local.get $a0)))
+            (else
+              (local.set $a1 ${lane(1)})
+              (local.set $a2 ${lane(2)})
+              (local.set $a3 ${lane(3)})
+              (v128.load32_lane 3 (local.get $a3) (v128.load32_lane 2 (local.get $a2)
+                (v128.load32_lane 1 (local.get $a1) (v128.load32_zero (local.get $a0)))))))
           (f32x4.mul ${splat(0)} (v128.load (i32.add (local.get $h) (local.get $o))))))
         (local.set $stored (v128.andnot (local.get $value)
           (f32x4.lt (f32x4.abs (local.get $value)) (f32x4.splat (f32.const ${flushBelow})))))
-        ${store(0)}
-        ${store(1)}
-        ${store(2)}
-        ${store(3)}
+        (if (local.get $runs)
+          (then (v128.store (local.get $a0) (local.get $stored)))
+          (else
+            ${store(0)}
+            ${store(1)}
+            ${store(2)}
+            ${store(3)}))
         (local.set $prev (v128.load (i32.add (local.get $e1) (local.get $o))))
         (local.set $drive (f32x4.add (f32x4.add (local.get $value)
           (f32x4.add (local.get $prev) (local.get $prev)))
           (v128.load (i32.add (local.get $e2) (local.get $o)))))
         (local.set $hist (v128.const i32x4 0 0 0 0))
-        ;; the poles, one at a time: J ← cP·P + J − (1 − cJ)·J + cE·drive, P ← P + J,
+        (local.set $mid (i32.load offset=8 (local.get $c)))
+        (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
+        ;; the poles with cP = 0 (Drude), J alone: J ← J − (1 − cJ)·J + cE·drive,
+        ;; Σh ← Σh + cJ·J (new J)
+        (block $jPoles
+          (loop $jPole
+            (br_if $jPoles (i32.ge_u (local.get $c) (local.get $mid)))
+            (local.set $vj (v128.load (local.get $sj)))
+            (local.set $next ${nextJ(false)})
+            (v128.store (local.get $sj) (local.get $next))
+            (local.set $hist (f32x4.add (local.get $hist)
+              (f32x4.mul ${splat(12)} (local.get $next))))
+            (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
+            (local.set $sj (i32.add (local.get $sj) (i32.const 16)))
+            (br $jPole)))
+        ;; the other poles: J ← cP·P + J − (1 − cJ)·J + cE·drive, P ← P + J,
         ;; Σh ← Σh + cP·P + cJ·J (new P and J) = Σh + cP·P_old + (cP + cJ)·J
         (block $poles
           (loop $pole
-            (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
             (br_if $poles (i32.ge_u (local.get $c) (local.get $cEnd)))
             (local.set $vp (v128.load (local.get $sp)))
             (local.set $vj (v128.load (local.get $sj)))
             (local.set $a (f32x4.mul ${splat(0)} (local.get $vp)))
-            (local.set $next (f32x4.add
-              (f32x4.add (local.get $a)
-                (f32x4.sub (local.get $vj) (f32x4.mul ${splat(4)} (local.get $vj))))
-              (f32x4.mul ${splat(8)} (local.get $drive))))
+            (local.set $next ${nextJ(true)})
             (v128.store (local.get $sp) (f32x4.add (local.get $vp) (local.get $next)))
             (v128.store (local.get $sj) (local.get $next))
             (local.set $hist (f32x4.add (local.get $hist)
               (f32x4.add (local.get $a) (f32x4.mul ${splat(12)} (local.get $next)))))
+            (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
             (local.set $sp (i32.add (local.get $sp) (i32.const 16)))
             (local.set $sj (i32.add (local.get $sj) (i32.const 16)))
             (br $pole)))
