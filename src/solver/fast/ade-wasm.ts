@@ -42,7 +42,7 @@ import type { AdeTerms } from "../dispersion/ade.js";
 /** Cells per SIMD vector (f32x4). */
 const LANES = 4;
 /** Bytes of a group's record (see the layout above). */
-const GROUP_BYTES = 32;
+const GROUP_BYTES = 20;
 /** Bytes of one coefficient row (four f32). */
 const ROW_BYTES = 16;
 
@@ -58,6 +58,9 @@ export interface AdeMemoryPlan {
   groupEntry: Int32Array[];
   /** Per component: per x-plane index i from −1 to n + 1, its first group (as planeStart). */
   groupStart: Int32Array[];
+  /** Per component, as groupStart: the byte offset of that group's P state and of its J state. */
+  pStart: Int32Array[];
+  jStart: Int32Array[];
   /** [set][component] */
   h: number[][];
   e1: number[][];
@@ -138,6 +141,18 @@ export function planAdeMemory(terms: AdeTerms, sets: number): AdeMemoryPlan {
   const h = perSet(vectors);
   const e1 = perSet(vectors);
   const e2 = perSet(vectors);
+  // The state of each plane's first group (a group's state follows the previous group's).
+  const stateStart = (c: number, count: (terms: AdeTerms, m: number) => number) => {
+    const { entry, start } = grouped[c];
+    const out = new Int32Array(start.length);
+    let g = 0;
+    let bytes = 0;
+    for (let i = 0; i < start.length; i++) {
+      for (; g < start[i]; g++) bytes += 4 * LANES * count(terms, entry[g]);
+      out[i] = bytes;
+    }
+    return out;
+  };
   const p = perSet((c) => stateBytes(c, pPolesOf));
   const j = perSet((c) => stateBytes(c, polesOf));
   return {
@@ -147,6 +162,8 @@ export function planAdeMemory(terms: AdeTerms, sets: number): AdeMemoryPlan {
     groupCells: grouped.map((g) => g.cells),
     groupEntry: grouped.map((g) => g.entry),
     groupStart: grouped.map((g) => g.start),
+    pStart: [0, 1, 2].map((c) => stateStart(c, pPolesOf)),
+    jStart: [0, 1, 2].map((c) => stateStart(c, polesOf)),
     h,
     e1,
     e2,
@@ -176,13 +193,15 @@ export function writeAdeTables(
     });
     rows.set([terms.correction[m], kappa], 0);
     // The address of the first row with cP ≠ 0 (where the J-only poles end).
-    new Int32Array(buffer, at + 8, 1)[0] = at + ROW_BYTES * (1 + poles - pPolesOf(terms, m));
+    // The addresses of the first row with cP ≠ 0 (where the J-only poles end) and of the end.
+    new Int32Array(buffer, at + 8, 2).set([
+      at + ROW_BYTES * (1 + poles - pPolesOf(terms, m)),
+      at + ROW_BYTES * (1 + poles),
+    ]);
   }
   for (let c = 0; c < 3; c++) {
     const entry = plan.groupEntry[c];
     const records = new Int32Array(buffer, base + plan.groups[c], (GROUP_BYTES / 4) * entry.length);
-    let pState = 0;
-    let jState = 0;
     for (let g = 0; g < entry.length; g++) {
       const m = entry[g];
       const at = (GROUP_BYTES / 4) * g;
@@ -190,11 +209,6 @@ export function writeAdeTables(
         records[at + lane] = 4 * plan.groupCells[c][LANES * g + lane];
       }
       records[at + 4] = base + plan.coefficients[m];
-      records[at + 5] = base + plan.coefficients[m] + ROW_BYTES * (1 + polesOf(terms, m));
-      records[at + 6] = pState;
-      records[at + 7] = jState;
-      pState += 4 * LANES * pPolesOf(terms, m);
-      jState += 4 * LANES * polesOf(terms, m);
     }
   }
 }
@@ -224,9 +238,11 @@ export function adeWat(flushBelow: string): string {
     (local $cells v128) (local $value v128) (local $stored v128) (local $prev v128)
     (local $drive v128) (local $hist v128) (local $vp v128) (local $vj v128) (local $a v128)
     (local $next v128)
-    (local.set $rec (i32.add (local.get $groups) (i32.shl (local.get $g0) (i32.const 5))))
-    (local.set $end (i32.add (local.get $groups) (i32.shl (local.get $g1) (i32.const 5))))
+    (local.set $rec (i32.add (local.get $groups) (i32.mul (local.get $g0) (i32.const ${GROUP_BYTES}))))
+    (local.set $end (i32.add (local.get $groups) (i32.mul (local.get $g1) (i32.const ${GROUP_BYTES}))))
     (local.set $o (i32.shl (local.get $g0) (i32.const 4)))
+    (local.set $sp (local.get $p))
+    (local.set $sj (local.get $j))
     (block $done
       (loop $group
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
@@ -237,9 +253,7 @@ export function adeWat(flushBelow: string): string {
           (i32x4.splat (i32x4.extract_lane 0 (local.get $cells)))
           (v128.const i32x4 0 4 8 12)))))
         (local.set $c (i32.load offset=16 (local.get $rec)))
-        (local.set $cEnd (i32.load offset=20 (local.get $rec)))
-        (local.set $sp (i32.add (local.get $p) (i32.load offset=24 (local.get $rec))))
-        (local.set $sj (i32.add (local.get $j) (i32.load offset=28 (local.get $rec))))
+        (local.set $cEnd (i32.load offset=12 (local.get $c)))
         ;; E^{n+1} = bulk − ε0·cb/Δt·Σh^n, four cells at once
         (local.set $value (f32x4.sub
           (if (result v128) (local.get $runs)
@@ -313,7 +327,10 @@ export function adeWat(flushBelow: string): string {
 export interface AdeSweep {
   /** Per component, per x-plane index i from −1 to n + 1: the plane's first group. */
   planeStart: Int32Array[];
-  /** [set][component]: the absolute addresses ade() takes after g0 and g1. */
+  /** Per component, as planeStart: what the plane adds to the P and the J address (bytes). */
+  pStart: Int32Array[];
+  jStart: Int32Array[];
+  /** [set][component]: the absolute addresses ade() takes after g0 and g1 (for plane −1). */
   args: number[][][];
 }
 
@@ -336,5 +353,5 @@ export function adeSweep(
       base + plan.j[set][c],
     ]),
   );
-  return { planeStart: plan.groupStart, args };
+  return { planeStart: plan.groupStart, pStart: plan.pStart, jStart: plan.jStart, args };
 }
