@@ -25,16 +25,21 @@
  * per pole and cell component against 1.6–1.9 ns for the earlier pass. Tried and not kept,
  * for no gain or a loss: two poles per loop iteration; each group's h, E, P and J in one
  * interleaved stream (20 % slower); keeping each pole's part of Σh in place of J (fewer
- * operations, same time: the pass is bound by its loads and stores as much as by arithmetic).
+ * operations, same time: the pass is bound by its loads and stores as much as by arithmetic);
+ * each coefficient stored four times over, loaded as a vector in place of a splat.
  *
  * Layout (byte offsets from the region's start, 16-byte aligned):
- *   per entry, its coefficients: (correction, Σκ, 0, 0), then per pole (cP, 1 − cJ, cE,
- *     cP + cJ) (f32);
- *   per component, per group: the four cells' byte offsets in the component's array, the
- *     absolute addresses of its entry's coefficients and of their end, and the byte offset of
- *     its state (i32 × 8);
- *   per field set, per component: h, E^n, E^{n−1} (f32 × 4 per group), P and J (f32 × 4 per
- *     pole of each group).
+ *   per entry, its coefficients: (correction, Σκ, the address of its first pole row with
+ *     cP ≠ 0, the address of the rows' end), then per pole (cP, 1 − cJ, cE, cP + cJ) (f32),
+ *     the poles with cP = 0 (a Drude pole) first (where a model lists one later, Σh sums its
+ *     poles in another order: a float32 rounding apart);
+ *   per component, per group: the four cells' byte offsets in the component's array and the
+ *     absolute address of its entry's coefficients (i32 × 5);
+ *   per field set, per component: h, E^n, E^{n−1} (f32 × 4 per group), P (f32 × 4 per pole
+ *     with cP ≠ 0 of each group: a Drude pole's P never enters the update) and J (f32 × 4 per
+ *     pole), each group's state right after the previous group's, so that the pass finds it
+ *     by counting from the plane's first group (AdeSweep's pStart and jStart).
+ * Groups of four cells adjacent in memory (most inside a body) load and store E as one vector.
  * All state starts at zero, as the memory does.
  */
 import type { AdeTerms } from "../dispersion/ade.js";
