@@ -25,16 +25,21 @@
  * per pole and cell component against 1.6–1.9 ns for the earlier pass. Tried and not kept,
  * for no gain or a loss: two poles per loop iteration; each group's h, E, P and J in one
  * interleaved stream (20 % slower); keeping each pole's part of Σh in place of J (fewer
- * operations, same time: the pass is bound by its loads and stores as much as by arithmetic).
+ * operations, same time: the pass is bound by its loads and stores as much as by arithmetic);
+ * each coefficient stored four times over, loaded as a vector in place of a splat.
  *
  * Layout (byte offsets from the region's start, 16-byte aligned):
- *   per entry, its coefficients: (correction, Σκ, 0, 0), then per pole (cP, 1 − cJ, cE,
- *     cP + cJ) (f32);
- *   per component, per group: the four cells' byte offsets in the component's array, the
- *     absolute addresses of its entry's coefficients and of their end, and the byte offset of
- *     its state (i32 × 8);
- *   per field set, per component: h, E^n, E^{n−1} (f32 × 4 per group), P and J (f32 × 4 per
- *     pole of each group).
+ *   per entry, its coefficients: (correction, Σκ, the address of its first pole row with
+ *     cP ≠ 0, the address of the rows' end), then per pole (cP, 1 − cJ, cE, cP + cJ) (f32),
+ *     the poles with cP = 0 (a Drude pole) first (where a model lists one later, Σh sums its
+ *     poles in another order: a float32 rounding apart);
+ *   per component, per group: the four cells' byte offsets in the component's array and the
+ *     absolute address of its entry's coefficients (i32 × 5);
+ *   per field set, per component: h, E^n, E^{n−1} (f32 × 4 per group), P (f32 × 4 per pole
+ *     with cP ≠ 0 of each group: a Drude pole's P never enters the update) and J (f32 × 4 per
+ *     pole), each group's state right after the previous group's, so that the pass finds it
+ *     by counting from the plane's first group (AdeSweep's pStart and jStart).
+ * Groups of four cells adjacent in memory (most inside a body) load and store E as one vector.
  * All state starts at zero, as the memory does.
  */
 import type { AdeTerms } from "../dispersion/ade.js";
@@ -42,7 +47,7 @@ import type { AdeTerms } from "../dispersion/ade.js";
 /** Cells per SIMD vector (f32x4). */
 const LANES = 4;
 /** Bytes of a group's record (see the layout above). */
-const GROUP_BYTES = 32;
+const GROUP_BYTES = 20;
 /** Bytes of one coefficient row (four f32). */
 const ROW_BYTES = 16;
 
@@ -58,6 +63,9 @@ export interface AdeMemoryPlan {
   groupEntry: Int32Array[];
   /** Per component: per x-plane index i from −1 to n + 1, its first group (as planeStart). */
   groupStart: Int32Array[];
+  /** Per component, as groupStart: the byte offset of that group's P state and of its J state. */
+  pStart: Int32Array[];
+  jStart: Int32Array[];
   /** [set][component] */
   h: number[][];
   e1: number[][];
@@ -68,6 +76,20 @@ export interface AdeMemoryPlan {
 
 /** Poles of entry m. */
 const polesOf = (terms: AdeTerms, m: number) => terms.poleStart[m + 1] - terms.poleStart[m];
+
+/** Poles of entry m whose P enters the update (cP ≠ 0: all but Drude poles). */
+function pPolesOf(terms: AdeTerms, m: number): number {
+  let count = 0;
+  for (let k = terms.poleStart[m]; k < terms.poleStart[m + 1]; k++) if (terms.cP[k] !== 0) count++;
+  return count;
+}
+
+/** Entry m's pole slots in table order: those with cP = 0 (J only) first, each kind in order. */
+function tableOrder(terms: AdeTerms, m: number): number[] {
+  const slots: number[] = [];
+  for (let k = terms.poleStart[m]; k < terms.poleStart[m + 1]; k++) slots.push(k);
+  return [...slots.filter((k) => terms.cP[k] === 0), ...slots.filter((k) => terms.cP[k] !== 0)];
+}
 
 /** One component's cells in groups of LANES, per x-plane by entry (see the module comment). */
 function groupCells(
@@ -116,16 +138,28 @@ export function planAdeMemory(terms: AdeTerms, sets: number): AdeMemoryPlan {
   const perSet = (bytes: (c: number) => number) =>
     Array.from({ length: sets }, () => [0, 1, 2].map((c) => take(bytes(c))));
   const vectors = (c: number) => 4 * LANES * grouped[c].entry.length;
-  const stateBytes = (c: number) => {
+  const stateBytes = (c: number, count: (terms: AdeTerms, m: number) => number) => {
     let poles = 0;
-    for (const m of grouped[c].entry) poles += polesOf(terms, m);
+    for (const m of grouped[c].entry) poles += count(terms, m);
     return 4 * LANES * poles;
   };
   const h = perSet(vectors);
   const e1 = perSet(vectors);
   const e2 = perSet(vectors);
-  const p = perSet(stateBytes);
-  const j = perSet(stateBytes);
+  // The state of each plane's first group (a group's state follows the previous group's).
+  const stateStart = (c: number, count: (terms: AdeTerms, m: number) => number) => {
+    const { entry, start } = grouped[c];
+    const out = new Int32Array(start.length);
+    let g = 0;
+    let bytes = 0;
+    for (let i = 0; i < start.length; i++) {
+      for (; g < start[i]; g++) bytes += 4 * LANES * count(terms, entry[g]);
+      out[i] = bytes;
+    }
+    return out;
+  };
+  const p = perSet((c) => stateBytes(c, pPolesOf));
+  const j = perSet((c) => stateBytes(c, polesOf));
   return {
     bytes: offset,
     coefficients,
@@ -133,6 +167,8 @@ export function planAdeMemory(terms: AdeTerms, sets: number): AdeMemoryPlan {
     groupCells: grouped.map((g) => g.cells),
     groupEntry: grouped.map((g) => g.entry),
     groupStart: grouped.map((g) => g.start),
+    pStart: [0, 1, 2].map((c) => stateStart(c, pPolesOf)),
+    jStart: [0, 1, 2].map((c) => stateStart(c, polesOf)),
     h,
     e1,
     e2,
@@ -149,23 +185,28 @@ export function writeAdeTables(
   terms: AdeTerms,
 ): void {
   for (let m = 0; m < terms.correction.length; m++) {
-    const k0 = terms.poleStart[m];
     const poles = polesOf(terms, m);
-    const rows = new Float32Array(buffer, base + plan.coefficients[m], 4 * (1 + poles));
+    const at = base + plan.coefficients[m];
+    const rows = new Float32Array(buffer, at, 4 * (1 + poles));
     let kappa = 0;
-    for (let k = 0; k < poles; k++) {
-      const cP = terms.cP[k0 + k];
-      const cJ = terms.cJ[k0 + k];
-      const cE = terms.cE[k0 + k];
+    tableOrder(terms, m).forEach((slot, k) => {
+      const cP = terms.cP[slot];
+      const cJ = terms.cJ[slot];
+      const cE = terms.cE[slot];
       rows.set([cP, 1 - cJ, cE, cP + cJ], 4 * (k + 1));
       kappa += cE;
-    }
-    rows.set([terms.correction[m], kappa, 0, 0], 0);
+    });
+    rows.set([terms.correction[m], kappa], 0);
+    // The address of the first row with cP ≠ 0 (where the J-only poles end).
+    // The addresses of the first row with cP ≠ 0 (where the J-only poles end) and of the end.
+    new Int32Array(buffer, at + 8, 2).set([
+      at + ROW_BYTES * (1 + poles - pPolesOf(terms, m)),
+      at + ROW_BYTES * (1 + poles),
+    ]);
   }
   for (let c = 0; c < 3; c++) {
     const entry = plan.groupEntry[c];
     const records = new Int32Array(buffer, base + plan.groups[c], (GROUP_BYTES / 4) * entry.length);
-    let state = 0;
     for (let g = 0; g < entry.length; g++) {
       const m = entry[g];
       const at = (GROUP_BYTES / 4) * g;
@@ -173,9 +214,6 @@ export function writeAdeTables(
         records[at + lane] = 4 * plan.groupCells[c][LANES * g + lane];
       }
       records[at + 4] = base + plan.coefficients[m];
-      records[at + 5] = base + plan.coefficients[m] + ROW_BYTES * (1 + polesOf(terms, m));
-      records[at + 6] = state;
-      state += 4 * LANES * polesOf(terms, m);
     }
   }
 }
@@ -191,62 +229,90 @@ export function adeWat(flushBelow: string): string {
   const lane = (k: number) =>
     `(i32.add (local.get $field) (i32x4.extract_lane ${k} (local.get $cells)))`;
   const store = (k: number) => `(v128.store32_lane ${k} (local.get $a${k}) (local.get $stored))`;
+  // J ← J − (1 − cJ)·J + cE·drive (+ cP·P_old = a, for poles with P), the row at $c.
+  const nextJ = (withP: boolean) => `(f32x4.add
+              ${withP ? "(f32x4.add (local.get $a)" : ""}
+                (f32x4.sub (local.get $vj) (f32x4.mul ${splat(4)} (local.get $vj)))${withP ? ")" : ""}
+              (f32x4.mul ${splat(8)} (local.get $drive)))`;
   return `
   (func (export "ade") (param $g0 i32) (param $g1 i32) (param $field i32) (param $groups i32)
       (param $h i32) (param $e1 i32) (param $e2 i32) (param $p i32) (param $j i32)
     (local $rec i32) (local $end i32) (local $o i32) (local $c i32) (local $cEnd i32)
+    (local $mid i32) (local $runs i32)
     (local $sp i32) (local $sj i32) (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $a3 i32)
     (local $cells v128) (local $value v128) (local $stored v128) (local $prev v128)
     (local $drive v128) (local $hist v128) (local $vp v128) (local $vj v128) (local $a v128)
     (local $next v128)
-    (local.set $rec (i32.add (local.get $groups) (i32.shl (local.get $g0) (i32.const 5))))
-    (local.set $end (i32.add (local.get $groups) (i32.shl (local.get $g1) (i32.const 5))))
+    (local.set $rec (i32.add (local.get $groups) (i32.mul (local.get $g0) (i32.const ${GROUP_BYTES}))))
+    (local.set $end (i32.add (local.get $groups) (i32.mul (local.get $g1) (i32.const ${GROUP_BYTES}))))
     (local.set $o (i32.shl (local.get $g0) (i32.const 4)))
+    (local.set $sp (local.get $p))
+    (local.set $sj (local.get $j))
     (block $done
       (loop $group
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
         (local.set $cells (v128.load (local.get $rec)))
         (local.set $a0 ${lane(0)})
-        (local.set $a1 ${lane(1)})
-        (local.set $a2 ${lane(2)})
-        (local.set $a3 ${lane(3)})
+        ;; whether the four cells are adjacent in memory (most groups inside a body)
+        (local.set $runs (i32x4.all_true (i32x4.eq (local.get $cells) (i32x4.add
+          (i32x4.splat (i32x4.extract_lane 0 (local.get $cells)))
+          (v128.const i32x4 0 4 8 12)))))
         (local.set $c (i32.load offset=16 (local.get $rec)))
-        (local.set $cEnd (i32.load offset=20 (local.get $rec)))
-        (local.set $sp (i32.add (local.get $p) (i32.load offset=24 (local.get $rec))))
-        (local.set $sj (i32.add (local.get $j) (i32.load offset=24 (local.get $rec))))
+        (local.set $cEnd (i32.load offset=12 (local.get $c)))
         ;; E^{n+1} = bulk − ε0·cb/Δt·Σh^n, four cells at once
         (local.set $value (f32x4.sub
-          (v128.load32_lane 3 (local.get $a3) (v128.load32_lane 2 (local.get $a2)
-            (v128.load32_lane 1 (local.get $a1) (v128.load32_zero (local.get $a0)))))
+          (if (result v128) (local.get $runs)
+            (then (v128.load (local.get $a0)))
+            (else
+              (local.set $a1 ${lane(1)})
+              (local.set $a2 ${lane(2)})
+              (local.set $a3 ${lane(3)})
+              (v128.load32_lane 3 (local.get $a3) (v128.load32_lane 2 (local.get $a2)
+                (v128.load32_lane 1 (local.get $a1) (v128.load32_zero (local.get $a0)))))))
           (f32x4.mul ${splat(0)} (v128.load (i32.add (local.get $h) (local.get $o))))))
         (local.set $stored (v128.andnot (local.get $value)
           (f32x4.lt (f32x4.abs (local.get $value)) (f32x4.splat (f32.const ${flushBelow})))))
-        ${store(0)}
-        ${store(1)}
-        ${store(2)}
-        ${store(3)}
+        (if (local.get $runs)
+          (then (v128.store (local.get $a0) (local.get $stored)))
+          (else
+            ${store(0)}
+            ${store(1)}
+            ${store(2)}
+            ${store(3)}))
         (local.set $prev (v128.load (i32.add (local.get $e1) (local.get $o))))
         (local.set $drive (f32x4.add (f32x4.add (local.get $value)
           (f32x4.add (local.get $prev) (local.get $prev)))
           (v128.load (i32.add (local.get $e2) (local.get $o)))))
         (local.set $hist (v128.const i32x4 0 0 0 0))
-        ;; the poles, one at a time: J ← cP·P + J − (1 − cJ)·J + cE·drive, P ← P + J,
+        (local.set $mid (i32.load offset=8 (local.get $c)))
+        (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
+        ;; the poles with cP = 0 (Drude), J alone: J ← J − (1 − cJ)·J + cE·drive,
+        ;; Σh ← Σh + cJ·J (new J)
+        (block $jPoles
+          (loop $jPole
+            (br_if $jPoles (i32.ge_u (local.get $c) (local.get $mid)))
+            (local.set $vj (v128.load (local.get $sj)))
+            (local.set $next ${nextJ(false)})
+            (v128.store (local.get $sj) (local.get $next))
+            (local.set $hist (f32x4.add (local.get $hist)
+              (f32x4.mul ${splat(12)} (local.get $next))))
+            (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
+            (local.set $sj (i32.add (local.get $sj) (i32.const 16)))
+            (br $jPole)))
+        ;; the other poles: J ← cP·P + J − (1 − cJ)·J + cE·drive, P ← P + J,
         ;; Σh ← Σh + cP·P + cJ·J (new P and J) = Σh + cP·P_old + (cP + cJ)·J
         (block $poles
           (loop $pole
-            (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
             (br_if $poles (i32.ge_u (local.get $c) (local.get $cEnd)))
             (local.set $vp (v128.load (local.get $sp)))
             (local.set $vj (v128.load (local.get $sj)))
             (local.set $a (f32x4.mul ${splat(0)} (local.get $vp)))
-            (local.set $next (f32x4.add
-              (f32x4.add (local.get $a)
-                (f32x4.sub (local.get $vj) (f32x4.mul ${splat(4)} (local.get $vj))))
-              (f32x4.mul ${splat(8)} (local.get $drive))))
+            (local.set $next ${nextJ(true)})
             (v128.store (local.get $sp) (f32x4.add (local.get $vp) (local.get $next)))
             (v128.store (local.get $sj) (local.get $next))
             (local.set $hist (f32x4.add (local.get $hist)
               (f32x4.add (local.get $a) (f32x4.mul ${splat(12)} (local.get $next)))))
+            (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
             (local.set $sp (i32.add (local.get $sp) (i32.const 16)))
             (local.set $sj (i32.add (local.get $sj) (i32.const 16)))
             (br $pole)))
@@ -266,7 +332,10 @@ export function adeWat(flushBelow: string): string {
 export interface AdeSweep {
   /** Per component, per x-plane index i from −1 to n + 1: the plane's first group. */
   planeStart: Int32Array[];
-  /** [set][component]: the absolute addresses ade() takes after g0 and g1. */
+  /** Per component, as planeStart: what the plane adds to the P and the J address (bytes). */
+  pStart: Int32Array[];
+  jStart: Int32Array[];
+  /** [set][component]: the absolute addresses ade() takes after g0 and g1 (for plane −1). */
   args: number[][][];
 }
 
@@ -289,5 +358,5 @@ export function adeSweep(
       base + plan.j[set][c],
     ]),
   );
-  return { planeStart: plan.groupStart, args };
+  return { planeStart: plan.groupStart, pStart: plan.pStart, jStart: plan.jStart, args };
 }

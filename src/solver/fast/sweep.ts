@@ -309,9 +309,11 @@ export class SlabSweeper {
       const g0 = ade.planeStart[c][i + 1];
       const g1 = ade.planeStart[c][i + 2];
       if (g0 === g1) continue;
+      const pStart = ade.pStart[c];
+      const jStart = ade.jStart[c];
       for (let s = 0; s < this.cfg.sets; s++) {
         const a = ade.args[s][c];
-        run(g0, g1, a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+        run(g0, g1, a[0], a[1], a[2], a[3], a[4], a[5] + pStart[i + 1], a[6] + jStart[i + 1]);
       }
     }
   }
