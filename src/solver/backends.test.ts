@@ -13,7 +13,7 @@ import { estimateRun } from "./estimate.js";
 import { runWithMaterials } from "./run.js";
 import { FdtdSimulation } from "./simulation.js";
 import { constantMaterials, lineSpec, pointMonitor } from "./testing/index.js";
-import { skipWithoutWebgpu } from "./testing/require-webgpu.js";
+import { webgpuSkipReason } from "./testing/require-webgpu.js";
 import type { SimulationSpec } from "./types.js";
 
 /** A cube of `cells`³ grid cells with 12 PML layers on every face and 40 nm cells. */
@@ -99,7 +99,7 @@ describe("solver backends", () => {
     assert.throws(() => solverBackend("webgpu"), /found at start-up: await initSolverBackend/);
     const probe = await findGpuAdapter(true);
     if (!probe.adapter) {
-      t.skip(skipWithoutWebgpu(probe.reason) || undefined);
+      t.skip(webgpuSkipReason(probe.reason));
       return;
     }
     const { report, limits } = probe.adapter;

@@ -17,7 +17,7 @@ import { describe } from "node:test";
 import type { BackendName } from "../backend.js";
 import { initSolverBackend } from "../backends.js";
 import { describeAdapter } from "../gpu/device.js";
-import { skipWithoutWebgpu } from "./require-webgpu.js";
+import { webgpuSkipReason } from "./require-webgpu.js";
 
 /** A backend as the tests see it in this process. */
 export interface BackendUnderTest {
@@ -41,7 +41,7 @@ async function resolve(name: BackendName): Promise<BackendUnderTest> {
   } catch (err) {
     const reason = (err as Error).message;
     // webgpu: a failure where .ci/run requires it (require-webgpu.ts), else a skip.
-    const unavailable = name === "webgpu" ? skipWithoutWebgpu(reason) || reason : reason;
+    const unavailable = name === "webgpu" ? webgpuSkipReason(reason) : reason;
     return { name, label: name, unavailable, software: false };
   }
 }

@@ -5,7 +5,11 @@
  * webgpu tests are skipped with the reason the adapter search gave.
  */
 export function skipWithoutWebgpu(reason: string | null): string | false {
-  if (reason === null) return false;
+  return reason === null ? false : webgpuSkipReason(reason);
+}
+
+/** The skip message for an adapter search that failed with `reason` (or the failure, above). */
+export function webgpuSkipReason(reason: string): string {
   if (process.env.EMSIM_TEST_REQUIRE_WEBGPU === "1") {
     throw new Error(
       `EMSIM_TEST_REQUIRE_WEBGPU=1, but no WebGPU adapter could be created: ${reason}`,
