@@ -280,7 +280,9 @@ function print(rows: Measured[]) {
     );
   }
   if (meepMissing)
-    console.log(`\nMeep left out: ${PYTHON} cannot import meep (apt-get install python3-meep).`);
+    console.log(
+      `\nMeep left out: ${PYTHON} cannot import meep (apt-get install python3-meep python3-matplotlib: Debian's meep imports matplotlib without depending on it).`,
+    );
 }
 
 await main();

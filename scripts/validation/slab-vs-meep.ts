@@ -67,7 +67,7 @@ const meep = spawnSync(
 );
 if (meep.status !== 0) {
   console.error(meep.stderr.slice(-2000));
-  throw new Error("Meep failed (is python3-meep installed?)");
+  throw new Error("Meep failed (are python3-meep and python3-matplotlib installed?)");
 }
 const m = JSON.parse(meep.stdout.split("\n").find((l) => l.startsWith('{"R"'))!) as {
   R: number[];
