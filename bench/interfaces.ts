@@ -16,6 +16,7 @@
  * counted as 4π r² / h² per sphere (the cells a sphere's surface cuts).
  */
 import { runSimulation } from "../src/solver/index.js";
+import { boxSpec } from "../src/solver/testing/index.js";
 import type { RunOptions, SimulationSpec, StructureSpec } from "../src/solver/types.js";
 
 const THREADS = Number(process.env.BENCH_THREADS ?? 2);
@@ -68,21 +69,11 @@ function interfaceCells(c: Case): number {
 
 function spec(c: Case): SimulationSpec {
   const size = INTERIOR_M;
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [size, size, size],
-      resolution: STEP_M,
-      boundary_conditions: ["pml", "pml", "pml"],
-      pml_layers: PML,
-    },
-    source: {
-      source_type: "plane_wave",
-      wavelength: 1.55e-6,
-      polarization: "te",
-      direction: [0, 0, 1],
-      amplitude: 1,
-    },
+  return boxSpec({
+    sizeM: [size, size, size],
+    stepM: STEP_M,
+    wavelengthM: 1.55e-6,
+    pmlLayers: PML,
     structures: spheres(c),
     monitors: [
       {
@@ -93,13 +84,9 @@ function spec(c: Case): SimulationSpec {
         components: ["Ex"],
       },
     ],
-    fdtd_settings: {
-      time_steps: STEPS,
-      courant_factor: 0.99,
-      convergence_threshold: 0,
-      check_every_n: 1000,
-    },
-  };
+    timeSteps: STEPS,
+    checkEvery: 1000,
+  });
 }
 
 const variants = [

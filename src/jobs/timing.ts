@@ -1,17 +1,18 @@
 /**
  * How long a run takes, for estimates: set-up plus, per time step, a fixed cost and a cost per
- * cell,
+ * cell, where a cell that a structure's surface crosses (solver/surface.ts) counts for more,
  *
- *   seconds = setup + setupPerCell · cells + steps · (perStep + perCell · cells).
+ *   seconds = setup + setupPerCell · cells + setupPerSurfaceCell · surface
+ *             + steps · (perStep + perCell · (cells + w · surface)).
  *
  * The fixed per-step cost (sources, boundaries, monitors, thread synchronisation) is what
  * dominates small and thin jobs: a 2·10⁴-cell cross-section steps at about 300 Mcell/s (its
  * 2-D path, solver/fast/thin.ts) and a 1.3·10⁵-cell 3-D unit cell at about 350, where a 256³
- * grid reaches 650–750 on the same machine, so one throughput figure misjudges one or the
+ * grid reaches 475–750 on the hosts measured, so one throughput figure misjudges one or the
  * other by several times. Set-up grows with the grid too (allocating and faulting in the
- * fields, painting): 0.1–0.2 s for small grids, 0.8 s for 250³. The two costs are fitted by weighted least squares to the
- * completed runs this process has seen (each run's stepping seconds per step against its
- * cells), on top of two prior points from the table below, measured on the 2-core machine
+ * fields, painting): 0.1–0.2 s for small grids, 0.8 s for 250³. perStep and perCell are fitted
+ * by weighted least squares to the completed runs this process has seen (each run's stepping
+ * seconds per step against its cells), on top of two prior points from the table below, measured on the 2-core machine
  * these figures come from (docs/benchmarks.md), which keep the fit sensible until runs of
  * different sizes have been seen and fade as they are.
  */
@@ -29,11 +30,11 @@ const PRIOR: readonly { cells: number; secondsPerStep: number }[] = [
   { cells: 1.56e7, secondsPerStep: 2.6e-2 },
 ];
 /**
- * A cell that the structures' surfaces cross (solver/surface.ts) costs the time step about this
- * many plain cells more: its coefficients are gathered lane by lane in a mixed piece of the
- * kernel's row (fast/runs.ts). Measured on a 160³ grid with lattices of 1 to 1 000 spheres,
- * two threads, 2026-11-26: 0.8–1.8 plain cells each (2.2 before the mixed pieces, 6–8 ns a
- * surface cell against 2.2 ns a plain one, when each was a run of its own).
+ * w above: a cell that the structures' surfaces cross costs the time step about this many
+ * plain cells more, its coefficients gathered lane by lane in a mixed piece of the kernel's row
+ * (fast/runs.ts). Measured on a 160³ grid with lattices of 1 to 1 000 spheres, two threads,
+ * 2026-11-26: 0.8–1.8 (3.5 before the mixed pieces, when each such cell was a kernel run of its
+ * own).
  */
 const SURFACE_CELL_WEIGHT = 1.2;
 /** Set-up seconds per surface cell: painting's fill fractions (1 000 spheres on 200³: 1 s). */
@@ -70,8 +71,7 @@ export class RunTimeModel {
     if (!Number.isFinite(run.steppingSeconds) || !Number.isFinite(run.setupSeconds)) return;
     this.runs.push(run);
     if (this.runs.length > WINDOW) this.runs.shift();
-    const fixedSetup =
-      run.setupSeconds - this.setupSeconds(run.cells, run.surfaceCells) + this.setup;
+    const fixedSetup = run.setupSeconds - sizedSetupSeconds(run.cells, run.surfaceCells);
     this.setup = 0.7 * this.setup + 0.3 * Math.max(0, fixedSetup);
     this.fit();
   }
@@ -103,9 +103,7 @@ export class RunTimeModel {
 
   /** Predicted set-up seconds of a run of `cells` cells. */
   setupSeconds(cells: number, surfaceCells = 0): number {
-    return (
-      this.setup + SETUP_SECONDS_PER_CELL * cells + SETUP_SECONDS_PER_SURFACE_CELL * surfaceCells
-    );
+    return this.setup + sizedSetupSeconds(cells, surfaceCells);
   }
 
   /** Predicted stepping rate for a grid of `cells` cells, in million cell-updates per second. */
@@ -169,4 +167,9 @@ export class RunTimeModel {
 /** A time step's work in plain cells: the grid's cells and the surface cells' extra. */
 function work(cells: number, surfaceCells = 0): number {
   return cells + SURFACE_CELL_WEIGHT * Math.min(surfaceCells, cells);
+}
+
+/** Set-up seconds beyond the fixed part: the grid's fields and tables, painting the surfaces. */
+function sizedSetupSeconds(cells: number, surfaceCells = 0): number {
+  return SETUP_SECONDS_PER_CELL * cells + SETUP_SECONDS_PER_SURFACE_CELL * surfaceCells;
 }

@@ -123,7 +123,7 @@ export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto
     grid,
     interiorGrid,
     totalCells,
-    surfaceCells: surfaceCells(spec),
+    surfaceCells: surfaceCells(spec, plan),
     timeSteps: spec.fdtd_settings.time_steps,
     expectedSteps: expectedSteps(spec, plan, propagationAxis, [...wavelengths], sinTheta),
     dtSeconds: plan.dtSeconds,

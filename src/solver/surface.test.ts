@@ -9,37 +9,27 @@ import { domainFaces, shapeOf } from "./geometry.js";
 import { planGrid, YeeLayout } from "./grid.js";
 import { buildMedium } from "./medium.js";
 import { surfaceCells } from "./surface.js";
-import type { SimulationSpec, StructureSpec, Vec3 } from "./types.js";
+import { boxSpec } from "./testing/index.js";
+import type { Boundary, SimulationSpec, StructureSpec, Vec3 } from "./types.js";
 
 const H = 50e-9;
 
+/** A grid of `size` at 50 nm cells: pml, or periodic along an axis one cell thick. */
 function spec(size: Vec3, structures: StructureSpec[], pml = 8): SimulationSpec {
-  return {
-    solver: "fdtd",
-    domain: {
-      size,
-      resolution: H,
-      boundary_conditions: size.map((s) =>
-        s <= H ? "periodic" : "pml",
-      ) as SimulationSpec["domain"]["boundary_conditions"],
-      pml_layers: pml,
-    },
-    source: {
-      source_type: "plane_wave",
-      wavelength: 1.55e-6,
-      polarization: "te",
-      direction: [0, 0, 1],
-      amplitude: 1,
-    },
+  const boundaries = size.map((s) => (s <= H ? "periodic" : "pml")) as [
+    Boundary,
+    Boundary,
+    Boundary,
+  ];
+  return boxSpec({
+    sizeM: size,
+    stepM: H,
+    wavelengthM: 1.55e-6,
+    boundaries,
+    pmlLayers: pml,
     structures,
-    monitors: [],
-    fdtd_settings: {
-      time_steps: 100,
-      courant_factor: 0.99,
-      convergence_threshold: 0,
-      check_every_n: 50,
-    },
-  };
+    timeSteps: 100,
+  });
 }
 
 /** Cells (any E component) painting gives a mixed entry: the interface cells. */

@@ -9,17 +9,9 @@
  * (docs/benchmarks.md). Estimates only (jobs/timing.ts): nothing is painted, and overlapping
  * structures are counted as if apart.
  */
-import { planGrid } from "./grid.js";
+import { planGrid, type GridPlan } from "./grid.js";
 import { orientRings } from "./polyslab.js";
 import type { SimulationSpec, StructureSpec, Vec3 } from "./types.js";
-
-/** The whole grid, PML included, in metres (the domain is centred on the origin). */
-function gridBox(spec: SimulationSpec): { lo: Vec3; hi: Vec3; h: number } {
-  const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
-  const lo = plan.axes.map((a) => a.originM) as Vec3;
-  const hi = plan.axes.map((a) => a.originM + a.cells * a.stepM) as Vec3;
-  return { lo, hi, h: plan.stepM };
-}
 
 /** Cells painting mixes per h² of a face normal to an axis, and of a curved surface. */
 const PLANAR = 1.5;
@@ -103,11 +95,17 @@ function surfaceArea(s: StructureSpec, grid: { lo: Vec3; hi: Vec3 }): number {
 }
 
 /** Cells the structures' surfaces cross, about (the module comment). */
-export function surfaceCells(spec: SimulationSpec): number {
-  const grid = gridBox(spec);
+export function surfaceCells(
+  spec: SimulationSpec,
+  plan: GridPlan = planGrid(spec.domain, spec.fdtd_settings.courant_factor),
+): number {
+  // The whole grid, PML included, in metres (the domain is centred on the origin).
+  const grid = {
+    lo: plan.axes.map((a) => a.originM) as Vec3,
+    hi: plan.axes.map((a) => a.originM + a.cells * a.stepM) as Vec3,
+  };
   let area = 0;
   for (const s of spec.structures) area += surfaceArea(s, grid);
-  const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
   const cells = plan.axes[0].cells * plan.axes[1].cells * plan.axes[2].cells;
-  return Math.min(cells, Math.round(area / grid.h ** 2));
+  return Math.min(cells, Math.round(area / plan.stepM ** 2));
 }

@@ -49,15 +49,15 @@ function problem(size: [number, number, number], thin: boolean): SimulationSpec 
   };
 }
 
-/** The problems stepped, for the caller that writes a result file of one too. */
-export const WARM_UP_PROBLEMS: readonly SimulationSpec[] = [
+const WARM_UP_PROBLEMS: readonly SimulationSpec[] = [
   problem([600 * NM, 50 * NM, 600 * NM], true),
   problem([500 * NM, 500 * NM, 500 * NM], false),
 ];
 
 /**
  * Steps the warm-up problems on `backend` (one thread: the kernel threads of a large job are
- * started per run) and returns the last result, with the seconds it all took.
+ * started per run) and returns the last one's spec and result (the caller writes a result
+ * file of it too), with the seconds it all took.
  */
 export async function warmUp(
   backend: BackendChoice,
