@@ -37,6 +37,7 @@ import { signInRoutes } from "./routes/auth/sign-in.js";
 import { fabricationRoutes } from "./routes/fabrication.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { keyRoutes } from "./routes/keys.js";
+import { drainBody } from "../http/drain.js";
 import { crossSiteReason, setSecurityHeaders } from "./security.js";
 import { errorBody, errorTitle } from "./views/errors.js";
 
@@ -195,7 +196,7 @@ export function dashboardPlugin(
       }
     });
 
-    app.setErrorHandler((err: FastifyError | Error, req, reply) => {
+    app.setErrorHandler(async (err: FastifyError | Error, req, reply) => {
       if (err instanceof SignInRequired) {
         if (isJsonRoute(req)) {
           return reply
@@ -207,6 +208,8 @@ export function dashboardPlugin(
         const query = next ? `?next=${encodeURIComponent(next)}` : "?notice=session-ended";
         return reply.redirect(`/dashboard/sign-in${query}`, 303);
       }
+      // The rest of a form above the limit is read first, so that the 413 reaches the browser.
+      if ((err as FastifyError).code === "FST_ERR_CTP_BODY_TOO_LARGE") await drainBody(req.raw);
       return sendFailure(req, reply, describeFailure(err, req));
     });
     app.setNotFoundHandler(async (req, reply) => {
