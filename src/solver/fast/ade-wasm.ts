@@ -15,30 +15,45 @@
  * its stores repeat the real lane's. That costs up to three lanes per plane, component and
  * entry: 0.1–0.2 % more lanes than cells for a gold or a smoothed Si3N4 sphere at 128³.
  *
- * The arithmetic is float32, like the bulk update's and the stored P and J (whose rounding
- * the state already had); it differs from the float64 reference pass by a few float32
- * ulps (the pass alone, driven by a prescribed E for 1000 steps: 6e-7 of the peak E, against
- * 3e-7 for the earlier float64 pass; fast/agreement.test.ts's worst case went from 6.8e-6 to
- * 7.2e-6 of the peak, bound 1e-5). The J recursion is written J − (1 − cJ)·J with 1 − cJ
- * rounded from float64: cJ lies within 1e-3 of 1 for a Drude pole or a sharp resonance,
- * where cJ's own float32 rounding would move the damping by up to ~1e-4 relative. Measured on one thread (docs/benchmarks.md): 0.6–0.7 ns
- * per pole and cell component against 1.6–1.9 ns for the earlier pass. Tried and not kept,
- * for no gain or a loss: two poles per loop iteration; each group's h, E, P and J in one
- * interleaved stream (20 % slower); keeping each pole's part of Σh in place of J (fewer
- * operations, same time: the pass is bound by its loads and stores as much as by arithmetic);
- * each coefficient stored four times over, loaded as a vector in place of a splat.
+ * The state is not ade.ts's (P, J per pole; Σh, E^n, E^{n−1} per cell) but, per pole, its part
+ * of the history term, h_k^n = cP·P^n + cJ·J^n + cE·(2E^n + E^{n−1}), beside P for the poles
+ * with cP ≠ 0, and E^n per cell. That is the same update: ade.ts's J recursion reads
+ * J_k^{n+1} = h_k^n + cE·E^{n+1}, and Σh^n = Σ_k h_k^n, so the pass sums the group's h_k,
+ * corrects E, then per pole forms J from h_k, steps P and writes h_k^{n+1} = cP·P^{n+1} +
+ * cJ·J^{n+1} + cE·(2E^{n+1} + E^n), which needs E^n but not E^{n−1} (all zero is the zero
+ * state, h_k^0 = 0). Per group of four Au cells (6 poles, 5 with P) that is 12 state vectors
+ * in place of 14: a step reads 212 bytes of state and records and writes 192, against 244 and
+ * 224 (the E field's own vector and the coefficient rows, shared by the groups, aside). The
+ * second pass over the h_k reads them from L1, where the sum has just brought them.
+ *
+ * The arithmetic is float32, like the bulk update's and the stored P and h; it differs from
+ * the float64 reference pass by a few float32 ulps (the pass alone at 40³, driven by a
+ * prescribed E for 1000 steps: 1.4–3.2e-7 of the peak E for Au, Ag, SiO2, Si3N4 and TiN,
+ * against 1.2–2.2e-7 with the earlier J, Σh, E^{n−1} state and 3e-7 for the float64 pass
+ * before that; fast/agreement.test.ts's worst case 5.5e-6 of the peak, 7.2e-6 with the
+ * earlier state, bound 1e-5). h's cJ·J is written J − (1 − cJ)·J with 1 − cJ rounded from
+ * float64: cJ lies within 1e-3 of 1 for a Drude pole or a sharp resonance, where cJ's own
+ * float32 rounding would move the damping by up to ~1e-4 relative. Measured on one thread
+ * (docs/benchmarks.md): 0.6–0.7 ns per pole and cell component against 1.6–1.9 ns for the
+ * earlier float64 pass; the h state in place of J, Σh and E^{n−1} took the gold sphere's pass
+ * at 128³, its state evicted from the caches between steps as the bulk update does, from
+ * 1.54–1.96 to 1.32–1.63 ms per step. Tried and not kept, for no gain or a loss: two poles per
+ * loop iteration; each group's h, E, P and J in one interleaved stream (20 % slower); each
+ * pole's h in place of J while still storing Σh and E^{n−1} (fewer operations, same time: the
+ * pass is bound by its loads and stores as much as by arithmetic); each coefficient stored four
+ * times over, loaded as a vector in place of a splat.
  *
  * Layout (byte offsets from the region's start, 16-byte aligned):
- *   per entry, its coefficients: (correction, Σκ, the address of its first pole row with
- *     cP ≠ 0, the address of the rows' end), then per pole (cP, 1 − cJ, cE, cP + cJ) (f32),
- *     the poles with cP = 0 (a Drude pole) first (where a model lists one later, Σh sums its
- *     poles in another order: a float32 rounding apart);
+ *   per entry, its coefficients: (correction, 0, the address of its first pole row with
+ *     cP ≠ 0, the address of the rows' end), then per pole (cP, 1 − cJ, cE, 0) (f32), the
+ *     poles with cP = 0 (a Drude pole) first (where a model lists one later, Σh sums its poles
+ *     in another order: a float32 rounding apart);
  *   per component, per group: the four cells' byte offsets in the component's array and the
  *     absolute address of its entry's coefficients (i32 × 5);
- *   per field set, per component: h, E^n, E^{n−1} (f32 × 4 per group), P (f32 × 4 per pole
- *     with cP ≠ 0 of each group: a Drude pole's P never enters the update) and J (f32 × 4 per
- *     pole), each group's state right after the previous group's, so that the pass finds it
- *     by counting from the plane's first group (AdeSweep's pStart and jStart).
+ *   per field set, per component: E^n (f32 × 4 per group), P (f32 × 4 per pole with cP ≠ 0 of
+ *     each group: a Drude pole's P never enters the update) and h (f32 × 4 per pole), each
+ *     group's P and h right after the previous group's, so that the pass finds them by
+ *     counting from the plane's first group (AdeSweep's pStart and hStart).
  * Groups of four cells adjacent in memory (most inside a body) load and store E as one vector.
  * All state starts at zero, as the memory does.
  */
