@@ -97,7 +97,7 @@ function pPolesOf(terms: AdeTerms, m: number): number {
   return count;
 }
 
-/** Entry m's pole slots in table order: those with cP = 0 (J only) first, each kind in order. */
+/** Entry m's pole slots in table order: those with cP = 0 (no P) first, each kind in order. */
 function tableOrder(terms: AdeTerms, m: number): number[] {
   const slots: number[] = [];
   for (let k = terms.poleStart[m]; k < terms.poleStart[m + 1]; k++) slots.push(k);
@@ -200,7 +200,7 @@ export function writeAdeTables(
       rows.set([terms.cP[slot], 1 - terms.cJ[slot], terms.cE[slot], 0], 4 * (k + 1));
     });
     rows.set([terms.correction[m], 0], 0);
-    // The addresses of the first row with cP ≠ 0 (where the J-only poles end) and of the end.
+    // The addresses of the first row with cP ≠ 0 (where the poles without P end) and of the end.
     new Int32Array(buffer, at + 8, 2).set([
       at + ROW_BYTES * (1 + poles - pPolesOf(terms, m)),
       at + ROW_BYTES * (1 + poles),
