@@ -29,19 +29,22 @@
  * The arithmetic is float32, like the bulk update's and the stored P and h; it differs from
  * the float64 reference pass by a few float32 ulps (the pass alone at 40³, driven by a
  * prescribed E for 1000 steps: 1.4–3.2e-7 of the peak E for Au, Ag, SiO2, Si3N4 and TiN,
- * against 1.2–2.2e-7 with the earlier J, Σh, E^{n−1} state and 3e-7 for the float64 pass
- * before that; fast/agreement.test.ts's worst case 5.5e-6 of the peak, 7.2e-6 with the
- * earlier state, bound 1e-5). h's cJ·J is written J − (1 − cJ)·J with 1 − cJ rounded from
+ * against 1.2–2.2e-7 for the earlier J, Σh, E^{n−1} state in the same test;
+ * fast/agreement.test.ts's worst case 5.5e-6 of the peak, 7.2e-6 with the earlier state,
+ * bound 1e-5). h's cJ·J is written J − (1 − cJ)·J with 1 − cJ rounded from
  * float64: cJ lies within 1e-3 of 1 for a Drude pole or a sharp resonance, where cJ's own
  * float32 rounding would move the damping by up to ~1e-4 relative. Measured on one thread
  * (docs/benchmarks.md): 0.6–0.7 ns per pole and cell component against 1.6–1.9 ns for the
- * earlier float64 pass; the h state in place of J, Σh and E^{n−1} took the gold sphere's pass
- * at 128³, its state evicted from the caches between steps as the bulk update does, from
- * 1.54–1.96 to 1.32–1.63 ms per step. Tried and not kept, for no gain or a loss: two poles per
- * loop iteration; each group's h, E, P and J in one interleaved stream (20 % slower); each
- * pole's h in place of J while still storing Σh and E^{n−1} (fewer operations, same time: the
- * pass is bound by its loads and stores as much as by arithmetic); each coefficient stored four
- * times over, loaded as a vector in place of a splat.
+ * earlier float64 pass. The h state in place of J, Σh and E^{n−1} took the gold sphere's pass
+ * at 128³ alone on one thread, its state evicted from the caches between steps as the bulk
+ * update does, from a median 1.77 to 1.62 ms of CPU time per step (17 alternating runs each on
+ * a shared 2-core machine; best 1.40 and 1.32). Tried and not kept, for no gain or a loss:
+ * two poles per loop iteration; each group's h, E, P and J in one interleaved stream (20 %
+ * slower); each pole's h in place of J while still storing Σh and E^{n−1} (fewer operations,
+ * same time: the pass is bound by its loads and stores as much as by arithmetic); each
+ * coefficient stored four times over, loaded as a vector in place of a splat; with the h
+ * state, Σh stored as well (no first pass over the h_k) or that pass unrolled by two (neither
+ * stood out of the machine's scatter).
  *
  * Layout (byte offsets from the region's start, 16-byte aligned):
  *   per entry, its coefficients: (correction, 0, the address of its first pole row with
