@@ -15,30 +15,48 @@
  * its stores repeat the real lane's. That costs up to three lanes per plane, component and
  * entry: 0.1–0.2 % more lanes than cells for a gold or a smoothed Si3N4 sphere at 128³.
  *
- * The arithmetic is float32, like the bulk update's and the stored P and J (whose rounding
- * the state already had); it differs from the float64 reference pass by a few float32
- * ulps (the pass alone, driven by a prescribed E for 1000 steps: 6e-7 of the peak E, against
- * 3e-7 for the earlier float64 pass; fast/agreement.test.ts's worst case went from 6.8e-6 to
- * 7.2e-6 of the peak, bound 1e-5). The J recursion is written J − (1 − cJ)·J with 1 − cJ
- * rounded from float64: cJ lies within 1e-3 of 1 for a Drude pole or a sharp resonance,
- * where cJ's own float32 rounding would move the damping by up to ~1e-4 relative. Measured on one thread (docs/benchmarks.md): 0.6–0.7 ns
- * per pole and cell component against 1.6–1.9 ns for the earlier pass. Tried and not kept,
- * for no gain or a loss: two poles per loop iteration; each group's h, E, P and J in one
- * interleaved stream (20 % slower); keeping each pole's part of Σh in place of J (fewer
- * operations, same time: the pass is bound by its loads and stores as much as by arithmetic);
- * each coefficient stored four times over, loaded as a vector in place of a splat.
+ * The state is not ade.ts's (P, J per pole; Σh, E^n, E^{n−1} per cell) but, per pole, its part
+ * of the history term, h_k^n = cP·P^n + cJ·J^n + cE·(2E^n + E^{n−1}), beside P for the poles
+ * with cP ≠ 0, and E^n per cell. That is the same update: ade.ts's J recursion reads
+ * J_k^{n+1} = h_k^n + cE·E^{n+1}, and Σh^n = Σ_k h_k^n, so the pass sums the group's h_k,
+ * corrects E, then per pole forms J from h_k, steps P and writes h_k^{n+1} = cP·P^{n+1} +
+ * cJ·J^{n+1} + cE·(2E^{n+1} + E^n), which needs E^n but not E^{n−1} (all zero is the zero
+ * state, h_k^0 = 0). Per group of four Au cells (6 poles, 5 with P) that is 12 state vectors
+ * in place of 14: a step reads 212 bytes of state and records and writes 192, against 244 and
+ * 224 (the E field's own vector and the coefficient rows, shared by the groups, aside). The
+ * second pass over the h_k reads them from L1, where the sum has just brought them.
+ *
+ * The arithmetic is float32, like the bulk update's and the stored P and h; it differs from
+ * the float64 reference pass by a few float32 ulps (the pass alone at 40³, driven by a
+ * prescribed E for 1000 steps: 1.4–3.2e-7 of the peak E for Au, Ag, SiO2, Si3N4 and TiN,
+ * against 1.2–2.2e-7 for the earlier J, Σh, E^{n−1} state in the same test;
+ * fast/agreement.test.ts's worst case 5.5e-6 of the peak, 7.2e-6 with the earlier state,
+ * bound 1e-5). h's cJ·J is written J − (1 − cJ)·J with 1 − cJ rounded from
+ * float64: cJ lies within 1e-3 of 1 for a Drude pole or a sharp resonance, where cJ's own
+ * float32 rounding would move the damping by up to ~1e-4 relative. Measured on one thread
+ * (docs/benchmarks.md): 0.6–0.7 ns per pole and cell component against 1.6–1.9 ns for the
+ * earlier float64 pass. The h state in place of J, Σh and E^{n−1} took the gold sphere's pass
+ * at 128³ alone on one thread, its state evicted from the caches between steps as the bulk
+ * update does, from a median 1.77 to 1.62 ms of CPU time per step (17 alternating runs each on
+ * a shared 2-core machine; best 1.40 and 1.32). Tried and not kept, for no gain or a loss:
+ * two poles per loop iteration; each group's h, E, P and J in one interleaved stream (20 %
+ * slower); each pole's h in place of J while still storing Σh and E^{n−1} (fewer operations,
+ * same time: the pass is bound by its loads and stores as much as by arithmetic); each
+ * coefficient stored four times over, loaded as a vector in place of a splat; with the h
+ * state, Σh stored as well (no first pass over the h_k) or that pass unrolled by two (neither
+ * stood out of the machine's scatter).
  *
  * Layout (byte offsets from the region's start, 16-byte aligned):
- *   per entry, its coefficients: (correction, Σκ, the address of its first pole row with
- *     cP ≠ 0, the address of the rows' end), then per pole (cP, 1 − cJ, cE, cP + cJ) (f32),
- *     the poles with cP = 0 (a Drude pole) first (where a model lists one later, Σh sums its
- *     poles in another order: a float32 rounding apart);
+ *   per entry, its coefficients: (correction, 0, the address of its first pole row with
+ *     cP ≠ 0, the address of the rows' end), then per pole (cP, 1 − cJ, cE, 0) (f32), the
+ *     poles with cP = 0 (a Drude pole) first (where a model lists one later, Σh sums its poles
+ *     in another order: a float32 rounding apart);
  *   per component, per group: the four cells' byte offsets in the component's array and the
  *     absolute address of its entry's coefficients (i32 × 5);
- *   per field set, per component: h, E^n, E^{n−1} (f32 × 4 per group), P (f32 × 4 per pole
- *     with cP ≠ 0 of each group: a Drude pole's P never enters the update) and J (f32 × 4 per
- *     pole), each group's state right after the previous group's, so that the pass finds it
- *     by counting from the plane's first group (AdeSweep's pStart and jStart).
+ *   per field set, per component: E^n (f32 × 4 per group), P (f32 × 4 per pole with cP ≠ 0 of
+ *     each group: a Drude pole's P never enters the update) and h (f32 × 4 per pole), each
+ *     group's P and h right after the previous group's, so that the pass finds them by
+ *     counting from the plane's first group (AdeSweep's pStart and hStart).
  * Groups of four cells adjacent in memory (most inside a body) load and store E as one vector.
  * All state starts at zero, as the memory does.
  */
@@ -63,15 +81,13 @@ export interface AdeMemoryPlan {
   groupEntry: Int32Array[];
   /** Per component: per x-plane index i from −1 to n + 1, its first group (as planeStart). */
   groupStart: Int32Array[];
-  /** Per component, as groupStart: the byte offset of that group's P state and of its J state. */
+  /** Per component, as groupStart: the byte offset of that group's P state and of its h state. */
   pStart: Int32Array[];
-  jStart: Int32Array[];
-  /** [set][component] */
-  h: number[][];
+  hStart: Int32Array[];
+  /** [set][component]: the offsets of the E^n, P and h state. */
   e1: number[][];
-  e2: number[][];
   p: number[][];
-  j: number[][];
+  h: number[][];
 }
 
 /** Poles of entry m. */
@@ -84,7 +100,7 @@ function pPolesOf(terms: AdeTerms, m: number): number {
   return count;
 }
 
-/** Entry m's pole slots in table order: those with cP = 0 (J only) first, each kind in order. */
+/** Entry m's pole slots in table order: those with cP = 0 (no P) first, each kind in order. */
 function tableOrder(terms: AdeTerms, m: number): number[] {
   const slots: number[] = [];
   for (let k = terms.poleStart[m]; k < terms.poleStart[m + 1]; k++) slots.push(k);
@@ -137,15 +153,11 @@ export function planAdeMemory(terms: AdeTerms, sets: number): AdeMemoryPlan {
   const groups = grouped.map((g) => take(GROUP_BYTES * g.entry.length));
   const perSet = (bytes: (c: number) => number) =>
     Array.from({ length: sets }, () => [0, 1, 2].map((c) => take(bytes(c))));
-  const vectors = (c: number) => 4 * LANES * grouped[c].entry.length;
   const stateBytes = (c: number, count: (terms: AdeTerms, m: number) => number) => {
     let poles = 0;
     for (const m of grouped[c].entry) poles += count(terms, m);
     return 4 * LANES * poles;
   };
-  const h = perSet(vectors);
-  const e1 = perSet(vectors);
-  const e2 = perSet(vectors);
   // The state of each plane's first group (a group's state follows the previous group's).
   const stateStart = (c: number, count: (terms: AdeTerms, m: number) => number) => {
     const { entry, start } = grouped[c];
@@ -158,8 +170,9 @@ export function planAdeMemory(terms: AdeTerms, sets: number): AdeMemoryPlan {
     }
     return out;
   };
+  const e1 = perSet((c) => 4 * LANES * grouped[c].entry.length);
   const p = perSet((c) => stateBytes(c, pPolesOf));
-  const j = perSet((c) => stateBytes(c, polesOf));
+  const h = perSet((c) => stateBytes(c, polesOf));
   return {
     bytes: offset,
     coefficients,
@@ -168,12 +181,10 @@ export function planAdeMemory(terms: AdeTerms, sets: number): AdeMemoryPlan {
     groupEntry: grouped.map((g) => g.entry),
     groupStart: grouped.map((g) => g.start),
     pStart: [0, 1, 2].map((c) => stateStart(c, pPolesOf)),
-    jStart: [0, 1, 2].map((c) => stateStart(c, polesOf)),
-    h,
+    hStart: [0, 1, 2].map((c) => stateStart(c, polesOf)),
     e1,
-    e2,
     p,
-    j,
+    h,
   };
 }
 
@@ -188,17 +199,11 @@ export function writeAdeTables(
     const poles = polesOf(terms, m);
     const at = base + plan.coefficients[m];
     const rows = new Float32Array(buffer, at, 4 * (1 + poles));
-    let kappa = 0;
     tableOrder(terms, m).forEach((slot, k) => {
-      const cP = terms.cP[slot];
-      const cJ = terms.cJ[slot];
-      const cE = terms.cE[slot];
-      rows.set([cP, 1 - cJ, cE, cP + cJ], 4 * (k + 1));
-      kappa += cE;
+      rows.set([terms.cP[slot], 1 - terms.cJ[slot], terms.cE[slot], 0], 4 * (k + 1));
     });
-    rows.set([terms.correction[m], kappa], 0);
-    // The address of the first row with cP ≠ 0 (where the J-only poles end).
-    // The addresses of the first row with cP ≠ 0 (where the J-only poles end) and of the end.
+    rows.set([terms.correction[m], 0], 0);
+    // The addresses of the first row with cP ≠ 0 (where the poles without P end) and of the end.
     new Int32Array(buffer, at + 8, 2).set([
       at + ROW_BYTES * (1 + poles - pPolesOf(terms, m)),
       at + ROW_BYTES * (1 + poles),
@@ -219,35 +224,34 @@ export function writeAdeTables(
 }
 
 /**
- * The WAT of `ade(g0, g1, field, groups, h, e1, e2, p, j)`: the pass over groups [g0, g1) of
- * one component, whose array (of the field set being stepped) starts at byte `field`; the
- * other arguments are absolute byte addresses of that component's group records and state.
- * Stored E values below `flushBelow` in magnitude become zero, as in the kernel.
+ * The WAT of `ade(g0, g1, field, groups, e1, p, h)`: the pass over groups [g0, g1) of one
+ * component, whose array (of the field set being stepped) starts at byte `field`; the other
+ * arguments are absolute byte addresses of that component's group records and E^n state (for
+ * group 0), and of the P and h state of group g0. Stored E values below `flushBelow` in
+ * magnitude become zero, as in the kernel.
  */
 export function adeWat(flushBelow: string): string {
   const splat = (offset: number) => `(v128.load32_splat offset=${offset} (local.get $c))`;
   const lane = (k: number) =>
     `(i32.add (local.get $field) (i32x4.extract_lane ${k} (local.get $cells)))`;
   const store = (k: number) => `(v128.store32_lane ${k} (local.get $a${k}) (local.get $stored))`;
-  // J ← J − (1 − cJ)·J + cE·drive (+ cP·P_old = a, for poles with P), the row at $c.
-  const nextJ = (withP: boolean) => `(f32x4.add
-              ${withP ? "(f32x4.add (local.get $a)" : ""}
-                (f32x4.sub (local.get $vj) (f32x4.mul ${splat(4)} (local.get $vj)))${withP ? ")" : ""}
-              (f32x4.mul ${splat(8)} (local.get $drive)))`;
+  // J^{n+1} = h^n + cE·E^{n+1}, the row at $c.
+  const nextJ = `(f32x4.add (local.get $vh) (f32x4.mul ${splat(8)} (local.get $value)))`;
+  // cJ·J + cE·(2E^{n+1} + E^n), cJ·J written J − (1 − cJ)·J.
+  const jTerms = `(f32x4.add
+              (f32x4.sub (local.get $vj) (f32x4.mul ${splat(4)} (local.get $vj)))
+              (f32x4.mul ${splat(8)} (local.get $x)))`;
   return `
   (func (export "ade") (param $g0 i32) (param $g1 i32) (param $field i32) (param $groups i32)
-      (param $h i32) (param $e1 i32) (param $e2 i32) (param $p i32) (param $j i32)
+      (param $e1 i32) (param $p i32) (param $h i32)
     (local $rec i32) (local $end i32) (local $o i32) (local $c i32) (local $cEnd i32)
-    (local $mid i32) (local $runs i32)
-    (local $sp i32) (local $sj i32) (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $a3 i32)
-    (local $cells v128) (local $value v128) (local $stored v128) (local $prev v128)
-    (local $drive v128) (local $hist v128) (local $vp v128) (local $vj v128) (local $a v128)
-    (local $next v128)
+    (local $mid i32) (local $runs i32) (local $s i32) (local $hEnd i32)
+    (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $a3 i32)
+    (local $cells v128) (local $value v128) (local $stored v128) (local $sum v128) (local $x v128)
+    (local $vp v128) (local $vh v128) (local $vj v128) (local $next v128)
     (local.set $rec (i32.add (local.get $groups) (i32.mul (local.get $g0) (i32.const ${GROUP_BYTES}))))
     (local.set $end (i32.add (local.get $groups) (i32.mul (local.get $g1) (i32.const ${GROUP_BYTES}))))
     (local.set $o (i32.shl (local.get $g0) (i32.const 4)))
-    (local.set $sp (local.get $p))
-    (local.set $sj (local.get $j))
     (block $done
       (loop $group
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
@@ -258,7 +262,19 @@ export function adeWat(flushBelow: string): string {
           (i32x4.splat (i32x4.extract_lane 0 (local.get $cells)))
           (v128.const i32x4 0 4 8 12)))))
         (local.set $c (i32.load offset=16 (local.get $rec)))
+        (local.set $mid (i32.load offset=8 (local.get $c)))
         (local.set $cEnd (i32.load offset=12 (local.get $c)))
+        ;; Σh^n over the group's poles: one h vector per coefficient row, from $h on
+        (local.set $hEnd (i32.add (local.get $h)
+          (i32.sub (local.get $cEnd) (i32.add (local.get $c) (i32.const ${ROW_BYTES})))))
+        (local.set $sum (v128.load (local.get $h)))
+        (local.set $s (i32.add (local.get $h) (i32.const 16)))
+        (block $summed
+          (loop $add
+            (br_if $summed (i32.ge_u (local.get $s) (local.get $hEnd)))
+            (local.set $sum (f32x4.add (local.get $sum) (v128.load (local.get $s))))
+            (local.set $s (i32.add (local.get $s) (i32.const 16)))
+            (br $add)))
         ;; E^{n+1} = bulk − ε0·cb/Δt·Σh^n, four cells at once
         (local.set $value (f32x4.sub
           (if (result v128) (local.get $runs)
@@ -269,7 +285,7 @@ export function adeWat(flushBelow: string): string {
               (local.set $a3 ${lane(3)})
               (v128.load32_lane 3 (local.get $a3) (v128.load32_lane 2 (local.get $a2)
                 (v128.load32_lane 1 (local.get $a1) (v128.load32_zero (local.get $a0)))))))
-          (f32x4.mul ${splat(0)} (v128.load (i32.add (local.get $h) (local.get $o))))))
+          (f32x4.mul ${splat(0)} (local.get $sum))))
         (local.set $stored (v128.andnot (local.get $value)
           (f32x4.lt (f32x4.abs (local.get $value)) (f32x4.splat (f32.const ${flushBelow})))))
         (if (local.get $runs)
@@ -279,49 +295,35 @@ export function adeWat(flushBelow: string): string {
             ${store(1)}
             ${store(2)}
             ${store(3)}))
-        (local.set $prev (v128.load (i32.add (local.get $e1) (local.get $o))))
-        (local.set $drive (f32x4.add (f32x4.add (local.get $value)
-          (f32x4.add (local.get $prev) (local.get $prev)))
-          (v128.load (i32.add (local.get $e2) (local.get $o)))))
-        (local.set $hist (v128.const i32x4 0 0 0 0))
-        (local.set $mid (i32.load offset=8 (local.get $c)))
+        ;; X = 2E^{n+1} + E^n; E^n ← E^{n+1}
+        (local.set $x (f32x4.add (f32x4.add (local.get $value) (local.get $value))
+          (v128.load (i32.add (local.get $e1) (local.get $o)))))
+        (v128.store (i32.add (local.get $e1) (local.get $o)) (local.get $value))
         (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
-        ;; the poles with cP = 0 (Drude), J alone: J ← J − (1 − cJ)·J + cE·drive,
-        ;; Σh ← Σh + cJ·J (new J)
+        ;; the poles with cP = 0 (Drude): J = h + cE·E^{n+1}, h ← cJ·J + cE·X
         (block $jPoles
           (loop $jPole
             (br_if $jPoles (i32.ge_u (local.get $c) (local.get $mid)))
-            (local.set $vj (v128.load (local.get $sj)))
-            (local.set $next ${nextJ(false)})
-            (v128.store (local.get $sj) (local.get $next))
-            (local.set $hist (f32x4.add (local.get $hist)
-              (f32x4.mul ${splat(12)} (local.get $next))))
+            (local.set $vh (v128.load (local.get $h)))
+            (local.set $vj ${nextJ})
+            (v128.store (local.get $h) ${jTerms})
             (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
-            (local.set $sj (i32.add (local.get $sj) (i32.const 16)))
+            (local.set $h (i32.add (local.get $h) (i32.const 16)))
             (br $jPole)))
-        ;; the other poles: J ← cP·P + J − (1 − cJ)·J + cE·drive, P ← P + J,
-        ;; Σh ← Σh + cP·P + cJ·J (new P and J) = Σh + cP·P_old + (cP + cJ)·J
+        ;; the other poles: J = h + cE·E^{n+1}, P ← P + J, h ← cP·P + cJ·J + cE·X (new P)
         (block $poles
           (loop $pole
             (br_if $poles (i32.ge_u (local.get $c) (local.get $cEnd)))
-            (local.set $vp (v128.load (local.get $sp)))
-            (local.set $vj (v128.load (local.get $sj)))
-            (local.set $a (f32x4.mul ${splat(0)} (local.get $vp)))
-            (local.set $next ${nextJ(true)})
-            (v128.store (local.get $sp) (f32x4.add (local.get $vp) (local.get $next)))
-            (v128.store (local.get $sj) (local.get $next))
-            (local.set $hist (f32x4.add (local.get $hist)
-              (f32x4.add (local.get $a) (f32x4.mul ${splat(12)} (local.get $next)))))
+            (local.set $vh (v128.load (local.get $h)))
+            (local.set $vj ${nextJ})
+            (local.set $vp (f32x4.add (v128.load (local.get $p)) (local.get $vj)))
+            (v128.store (local.get $p) (local.get $vp))
+            (v128.store (local.get $h) (f32x4.add (f32x4.mul ${splat(0)} (local.get $vp))
+              ${jTerms}))
             (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
-            (local.set $sp (i32.add (local.get $sp) (i32.const 16)))
-            (local.set $sj (i32.add (local.get $sj) (i32.const 16)))
+            (local.set $p (i32.add (local.get $p) (i32.const 16)))
+            (local.set $h (i32.add (local.get $h) (i32.const 16)))
             (br $pole)))
-        (local.set $c (i32.load offset=16 (local.get $rec)))
-        (v128.store (i32.add (local.get $h) (local.get $o)) (f32x4.add (local.get $hist)
-          (f32x4.mul ${splat(4)} (f32x4.add
-            (f32x4.add (local.get $value) (local.get $value)) (local.get $prev)))))
-        (v128.store (i32.add (local.get $e2) (local.get $o)) (local.get $prev))
-        (v128.store (i32.add (local.get $e1) (local.get $o)) (local.get $value))
         (local.set $rec (i32.add (local.get $rec) (i32.const ${GROUP_BYTES})))
         (local.set $o (i32.add (local.get $o) (i32.const 16)))
         (br $group)))
@@ -332,9 +334,9 @@ export function adeWat(flushBelow: string): string {
 export interface AdeSweep {
   /** Per component, per x-plane index i from −1 to n + 1: the plane's first group. */
   planeStart: Int32Array[];
-  /** Per component, as planeStart: what the plane adds to the P and the J address (bytes). */
+  /** Per component, as planeStart: what the plane adds to the P and the h address (bytes). */
   pStart: Int32Array[];
-  jStart: Int32Array[];
+  hStart: Int32Array[];
   /** [set][component]: the absolute addresses ade() takes after g0 and g1 (for plane −1). */
   args: number[][][];
 }
@@ -351,12 +353,10 @@ export function adeSweep(
     [0, 1, 2].map((c) => [
       components[c] + set * setBytes,
       base + plan.groups[c],
-      base + plan.h[set][c],
       base + plan.e1[set][c],
-      base + plan.e2[set][c],
       base + plan.p[set][c],
-      base + plan.j[set][c],
+      base + plan.h[set][c],
     ]),
   );
-  return { planeStart: plan.groupStart, pStart: plan.pStart, jStart: plan.jStart, args };
+  return { planeStart: plan.groupStart, pStart: plan.pStart, hStart: plan.hStart, args };
 }

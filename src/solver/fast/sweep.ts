@@ -84,11 +84,9 @@ export interface KernelExports {
     g1: number,
     field: number,
     groups: number,
-    h: number,
     e1: number,
-    e2: number,
     p: number,
-    j: number,
+    h: number,
   ): void;
 }
 
@@ -310,10 +308,10 @@ export class SlabSweeper {
       const g1 = ade.planeStart[c][i + 2];
       if (g0 === g1) continue;
       const pStart = ade.pStart[c];
-      const jStart = ade.jStart[c];
+      const hStart = ade.hStart[c];
       for (let s = 0; s < this.cfg.sets; s++) {
         const a = ade.args[s][c];
-        run(g0, g1, a[0], a[1], a[2], a[3], a[4], a[5] + pStart[i + 1], a[6] + jStart[i + 1]);
+        run(g0, g1, a[0], a[1], a[2], a[3] + pStart[i + 1], a[4] + hStart[i + 1]);
       }
     }
   }
