@@ -11,8 +11,8 @@ import { runSimulation } from "../src/solver/index.js";
 import type { SimulationSpec } from "../src/solver/types.js";
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 128);
-const STEPS = Number(process.env.BENCH_STEPS ?? 300);
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+const STEPS = Number(process.env.BENCH_STEPS ?? 400);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 8);
 const THREADS = Number(process.env.BENCH_THREADS ?? availableParallelism());
 const STEP_M = 20e-9;
 const PML = 12;
