@@ -1,0 +1,69 @@
+/**
+ * The run report warns about a metal sphere or cylinder whose radius spans fewer than 20
+ * cells (simulation.ts, metalSurfaceNotes): its surface is a staircase and its plasmon
+ * resonance moves with it (docs/materials.md). Not a dielectric one, not a metal box, not a
+ * metal particle resolved finely enough.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { withUserMaterials } from "./dispersion/user.js";
+import { libraryMaterials } from "./index.js";
+import { METAL_RADIUS_CELLS, FdtdSimulation } from "./simulation.js";
+import { boxSpec } from "./testing/index.js";
+import type { StructureSpec } from "./types.js";
+
+const H = 5e-9;
+
+/** The notes of a 5 nm grid 60 cells wide holding `structures`, constructed, not run. */
+function notesOf(structures: StructureSpec[]): string[] {
+  const spec = boxSpec({
+    sizeM: [60 * H, 60 * H, 60 * H],
+    stepM: H,
+    wavelengthM: 0.6e-6,
+    pmlLayers: 4,
+    structures,
+    timeSteps: 10,
+  });
+  const sim = new FdtdSimulation(spec, withUserMaterials(libraryMaterials, spec.materials), {
+    backend: "reference",
+  });
+  return sim.notes.filter((n) => /staircase/.test(n));
+}
+
+test("a gold sphere of 10 cells' radius is noted, with its index, material and cells", () => {
+  const notes = notesOf([
+    { type: "box", center: [0, 0, -100e-9], size: [1, 1, 20e-9], material: "SiO2" },
+    { type: "sphere", center: [0, 0, 0], radius: 50e-9, material: "Au" },
+  ]);
+  assert.equal(notes.length, 1, notes.join("\n"));
+  assert.match(notes[0], /^structures\[1\] \(a sphere of Au\) has 10\.0 cells across its radius/);
+  assert.match(notes[0], /docs\/materials\.md/);
+});
+
+test("a silver cylinder is noted; TiN (a Drude pole) too", () => {
+  const notes = notesOf([
+    {
+      type: "cylinder",
+      center: [0, 0, 0],
+      radius: 40e-9,
+      height: 50e-9,
+      axis: "z",
+      material: "Ag",
+    },
+    { type: "sphere", center: [0, 80e-9, 0], radius: 30e-9, material: "TiN" },
+  ]);
+  assert.equal(notes.length, 2, notes.join("\n"));
+  assert.match(notes[0], /a cylinder of Ag\) has 8\.0 cells/);
+  assert.match(notes[1], /a sphere of TiN\) has 6\.0 cells/);
+});
+
+test("no note for a dielectric sphere, a metal box, or a metal sphere of 20 cells' radius", () => {
+  assert.deepEqual(
+    notesOf([
+      { type: "sphere", center: [0, 0, 0], radius: 50e-9, material: "Si3N4" },
+      { type: "box", center: [0, 0, 0], size: [100e-9, 100e-9, 20e-9], material: "Au" },
+      { type: "sphere", center: [0, 0, 0], radius: METAL_RADIUS_CELLS * H, material: "Au" },
+    ]),
+    [],
+  );
+});
