@@ -249,7 +249,11 @@ export function table(rows: string[][]): string {
 /** `key: value` lines with the keys aligned. */
 export function fields(pairs: [string, string][]): string {
   const width = Math.max(...pairs.map(([k]) => k.length));
-  return pairs.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${v}`).join("\n");
+  // A value of several lines (the run's notes) keeps its later lines under its first.
+  const indent = `\n${" ".repeat(width + 2)}`;
+  return pairs
+    .map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${v.split("\n").join(indent)}`)
+    .join("\n");
 }
 
 export function formatBytes(bytes: number): string {
