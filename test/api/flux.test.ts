@@ -2,13 +2,15 @@
  * Flux monitors through the service: a wavelength range is accepted, bad ones are refused with
  * field errors, the job record's solver report carries the spectra, the result file holds
  * /monitors/<name>/flux along a /monitors/<name>/wavelength dimension scale (read back with
- * h5py and xarray), and the CLI's reader still lists the monitors.
+ * h5py and xarray), the CLI's reader still lists the monitors, `emsim plot --spectrum` draws
+ * the spectra and `emsim inspect` prints them.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runInspect } from "../../src/cli/commands/inspect.js";
 import { runPlot } from "../../src/cli/commands/plot.js";
 import { defaultIo, type CommandIo } from "../../src/cli/output.js";
 import { readResultInfo, readSpectra } from "../../src/results/read.js";
@@ -153,6 +155,33 @@ test("a flux job: spectra in the job record and in the result file", async () =>
     [planes[1]!]: rows((204 << 16) | (85 << 8) | 0),
   };
   assert.ok(y.T! < y.R!, `T's curve (y ${y.T}) above R's (y ${y.R})`);
+
+  // `emsim inspect` names them flux monitors and prints each spectrum, as text and as JSON.
+  const inspect = async (args: string[]) => {
+    const io = { stdout: "", stderr: "" };
+    const status = await runInspect([path, ...args], {
+      ...defaultIo(),
+      stdout: { write: (text: string) => ((io.stdout += text), true) },
+      stderr: { write: (text: string) => ((io.stderr += text), true) },
+    } as CommandIo);
+    assert.equal(status, 0, io.stderr);
+    return io.stdout;
+  };
+  const text = await inspect([]);
+  assert.match(text, /^T +flux \(transmittance\) /m);
+  assert.match(text, /^box +flux \(box\) /m);
+  const tTable = text.split("Flux monitor 'T' (transmittance)\n")[1]!.split("\n");
+  assert.match(tTable[0]!, /^λ \(µm\) +transmittance$/);
+  assert.deepEqual(
+    tTable.slice(1, 7).map((line) => line.split(/ +/).map(Number)),
+    expected.map((w, i) => [Number((w * 1e6).toPrecision(4)), Number(T[i]!.toFixed(5))]),
+  );
+  const json = JSON.parse(await inspect(["--json"])) as {
+    monitors: { name: string; kind: string; flux?: number[] }[];
+  };
+  const tJson = json.monitors.find((m) => m.name === "T")!;
+  assert.equal(tJson.kind, "flux (transmittance)");
+  for (let i = 0; i < 6; i++) assert.ok(Math.abs(tJson.flux![i]! - T[i]) < 1e-5 * T[i]);
 });
 
 test("bad flux monitors and bands are refused with field errors", async () => {

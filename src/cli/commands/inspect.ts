@@ -1,9 +1,16 @@
 /**
  * `emsim inspect result.h5 [--json]`: what a result file holds — the solver report, the
  * source, the materials, and each monitor's kind, shape, components and wavelengths (with the
- * values of point monitors).
+ * values of point monitors, and the spectrum of flux monitors: the normalised flux, and a
+ * box's cross-sections).
  */
-import { readFieldMap, type MonitorInfo, type ResultInfo } from "../../results/read.js";
+import {
+  readFieldMap,
+  readSpectra,
+  type MonitorInfo,
+  type ResultInfo,
+  type Spectrum,
+} from "../../results/read.js";
 import {
   defaultIo,
   EXIT,
@@ -17,8 +24,29 @@ import {
 import { parse, UsageError } from "../usage.js";
 import { readResult } from "./plot.js";
 
-function kind(m: MonitorInfo): string {
+function kind(m: MonitorInfo, spectrum?: Spectrum): string {
+  if (spectrum) return `flux (${spectrum.quantity})`;
   return ["point", "line", "plane", "volume"][m.shape.filter((n) => n > 1).length]!;
+}
+
+/** A flux monitor's spectrum as rows: λ, the normalised flux, and a box's cross-sections. */
+function spectrumTable(s: Spectrum): string[][] {
+  const cs = s.crossSections;
+  const header = ["λ (µm)", s.quantity === "box" ? "net outflow (m²)" : s.quantity];
+  if (cs) header.push("σ_ext (m²)", "σ_sca (m²)", "σ_abs (m²)");
+  const g = (v: number) => (s.quantity === "box" || cs ? v.toExponential(4) : v.toFixed(5));
+  return [
+    header,
+    ...s.wavelengthsM.map((w, i) => [
+      String(Number((w * 1e6).toPrecision(4))),
+      g(s.flux[i]!),
+      ...(cs
+        ? [cs.scattering[i]! + cs.absorption[i]!, cs.scattering[i]!, cs.absorption[i]!].map((v) =>
+            v.toExponential(4),
+          )
+        : []),
+    ]),
+  ];
 }
 
 const vec = (v: number[]) => `(${v.map((x) => Number((x * 1e6).toPrecision(4))).join(", ")})`;
@@ -82,6 +110,21 @@ function solverLines(info: ResultInfo): [string, string][] {
   return rows;
 }
 
+/** A flux monitor's spectrum in `inspect --json`. */
+function spectrumJson(s: Spectrum | undefined): Record<string, unknown> {
+  if (!s) return {};
+  return {
+    quantity: s.quantity,
+    flux: s.flux,
+    ...(s.crossSections
+      ? {
+          scattering_cross_section_m2: s.crossSections.scattering,
+          absorption_cross_section_m2: s.crossSections.absorption,
+        }
+      : {}),
+  };
+}
+
 export async function runInspect(args: string[], io: CommandIo = defaultIo()): Promise<number> {
   const { values, positionals } = parse(args, { json: { type: "boolean" } }, true);
   if (positionals.length !== 1) throw new UsageError("usage: emsim inspect <result.h5> [--json]");
@@ -89,9 +132,10 @@ export async function runInspect(args: string[], io: CommandIo = defaultIo()): P
   const file = positionals[0]!;
   return runClientCommand(io, async () => {
     const info = await readResult(file);
+    const spectra = new Map((await readSpectra(file)).map((s) => [s.name, s]));
     const points = new Map<string, Record<string, number[]>>();
     for (const m of info.monitors)
-      if (kind(m) === "point") points.set(m.name, await pointValues(file, m));
+      if (kind(m, spectra.get(m.name)) === "point") points.set(m.name, await pointValues(file, m));
 
     if (io.json) {
       printJson(io, {
@@ -103,13 +147,14 @@ export async function runInspect(args: string[], io: CommandIo = defaultIo()): P
         materials: info.materials,
         monitors: info.monitors.map((m) => ({
           name: m.name,
-          kind: kind(m),
+          kind: kind(m, spectra.get(m.name)),
           shape: m.shape,
           components: m.components,
           wavelengths_m: m.wavelengthsM,
           center_m: m.center,
           size_m: m.size,
           ...(points.has(m.name) ? { abs_values: points.get(m.name) } : {}),
+          ...spectrumJson(spectra.get(m.name)),
         })),
         request: info.request,
       });
@@ -160,7 +205,7 @@ export async function runInspect(args: string[], io: CommandIo = defaultIo()): P
         ],
         ...info.monitors.map((m) => [
           m.name,
-          kind(m),
+          kind(m, spectra.get(m.name)),
           m.shape.join(" × "),
           m.components.join(" "),
           m.wavelengthsM.map((w) => Number((w * 1e6).toPrecision(4))).join(" "),
@@ -181,6 +226,10 @@ export async function runInspect(args: string[], io: CommandIo = defaultIo()): P
           ]),
         ]),
       );
+    }
+    for (const spectrum of spectra.values()) {
+      out.push("", `Flux monitor '${spectrum.name}' (${spectrum.quantity})`);
+      out.push(table(spectrumTable(spectrum)));
     }
     io.stdout.write(`${out.join("\n")}\n`);
     return EXIT.ok;
