@@ -89,6 +89,53 @@ class RoundTrip(unittest.TestCase):
             np.testing.assert_array_equal(monitor["Ex"], f["monitors/axis/Ex"][...])
         np.testing.assert_allclose(monitor.wavelength * monitor.frequency, 299792458.0, rtol=1e-12)
 
+    def test_load_flux_spectra(self):
+        # A 500 nm glass slab (n = 1.5) between two flux planes: the transmittance and
+        # reflectance load as spectra along the wavelength axis, equal to the file's and the
+        # job record's, and follow the Airy formula.
+        band = {"start": 1.4e-6, "stop": 1.7e-6, "points": 4}
+        request = small_request(time_steps=20000)
+        request["materials"] = {"glass": {"permittivity": 2.25}}
+        request["structures"] = [
+            {"type": "box", "center": [0, 0, 0], "size": [1, 1, 0.5e-6], "material": "glass"}
+        ]
+        plane = {"monitor_type": "flux", "size": [0.05e-6, 0.05e-6, 0], "wavelengths": band}
+        request["monitors"] = [
+            {**plane, "name": "T", "center": [0, 0, 1.0e-6]},
+            {**plane, "name": "R", "center": [0, 0, -0.9e-6]},
+        ]
+        request["fdtd_settings"]["convergence_threshold"] = 1e-5
+        ack = self.client.submit(request)
+        job = self.client.wait(ack["job_id"], poll_interval=0.2, progress=False)
+        self.assertEqual(job["status"], "COMPLETED", job.get("error_detail"))
+        path = self.client.download(
+            ack["job_id"], os.path.join(self.dir.name, "flux.h5"), progress=False
+        )
+        result = emsim.load(path)
+        t, r = result["T"], result["R"]
+        self.assertEqual(t.flux.dims, ("wavelength",))
+        self.assertEqual(t.flux.attrs["units"], "1")
+        self.assertEqual(t.attrs["quantity"], "transmittance")
+        self.assertEqual(r.attrs["quantity"], "reflectance")
+        wavelengths = np.array([1.4e-6, 1.5e-6, 1.6e-6, 1.7e-6])
+        np.testing.assert_allclose(t.wavelength.values, wavelengths)
+        # Airy: R = F sin²(δ/2) / (1 + F sin²(δ/2)), δ = 4πnd/λ, F = 4R1/(1 − R1)².
+        n, d = 1.5, 0.5e-6
+        r1 = ((n - 1) / (n + 1)) ** 2
+        s2 = np.sin(2 * np.pi * n * d / wavelengths) ** 2
+        airy = 4 * r1 / (1 - r1) ** 2 * s2 / (1 + 4 * r1 / (1 - r1) ** 2 * s2)
+        np.testing.assert_allclose(r.flux.values, airy, atol=0.005)
+        np.testing.assert_allclose(t.flux.values, 1 - airy, atol=0.005)
+        with h5py.File(path) as f:
+            np.testing.assert_array_equal(t.flux.values, f["monitors/T/flux"][...])
+        report = job["solver_report"]["flux"]["T"]["flux"]
+        np.testing.assert_allclose(t.flux.values, report, rtol=1e-6)
+        numpy_t = emsim.load(path, "T", as_xarray=False)
+        np.testing.assert_array_equal(numpy_t["flux"], t.flux.values)
+        self.assertEqual(numpy_t.fields, {})
+        with self.assertRaisesRegex(KeyError, "monitor 'T' has no 'Ey'; it has flux"):
+            numpy_t["Ey"]
+
     def test_load_single_wavelength_and_bad_input(self):
         # run(): submit, wait and download in one call.
         path = self.client.run(

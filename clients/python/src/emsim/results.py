@@ -5,7 +5,9 @@ with ``xarray`` installed every monitor becomes an ``xarray.Dataset``. The rest 
 package works without any of them.
 
 Each monitor always has a leading ``wavelength`` axis here, of length 1 when the monitor
-recorded one wavelength (the file then stores 3-D data), so the same code serves both.
+recorded one wavelength (the file then stores 3-D data), so the same code serves both. A flux
+monitor's spectra (``flux``, ``incident_intensity`` and, for a box around a
+total-field/scattered-field source, the cross-sections) lie along that axis alone.
 """
 
 from __future__ import annotations
@@ -18,6 +20,15 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Union
 COMPONENTS = ("Ex", "Ey", "Ez", "Hx", "Hy", "Hz")
 _UNITS = {"E": "V/m", "H": "A/m"}
 _FIELD = {"E": "electric field", "H": "magnetic field"}
+# A flux monitor's spectra (docs/result-format.md): name -> (units, long name); a box's flux
+# is an area (its net outward power over the incident intensity), a plane's a power ratio.
+SPECTRA = {
+    "flux": (None, "normalised flux"),
+    "incident_intensity": ("W/m2", "incident intensity for the source amplitude"),
+    "extinction_cross_section": ("m2", "extinction cross-section"),
+    "scattering_cross_section": ("m2", "scattering cross-section"),
+    "absorption_cross_section": ("m2", "absorption cross-section"),
+}
 
 
 def _numpy_h5py() -> Any:
@@ -45,7 +56,12 @@ class Monitor:
     """One monitor's fields as numpy arrays. Lengths in metres, frequencies in hertz.
 
     ``fields[component]`` is complex64 shaped (wavelength, x, y, z): the frequency-domain
-    phasor normalised by the source spectrum (V/m for E, A/m for H).
+    phasor normalised by the source spectrum (V/m for E, A/m for H). A flux monitor has no
+    fields but ``spectra[name]``, float64 shaped (wavelength,): ``flux`` (a plane's power over
+    the incident power through it, ``attrs["quantity"]`` saying which; a box's net outward
+    power over the incident intensity, m²), ``incident_intensity`` (W/m²) and, for a box around
+    a total-field/scattered-field source, ``extinction_cross_section``,
+    ``scattering_cross_section`` and ``absorption_cross_section`` (m²).
     """
 
     name: str
@@ -56,9 +72,18 @@ class Monitor:
     frequency: Any
     fields: Dict[str, Any]
     attrs: Dict[str, Any] = field(default_factory=dict)
+    spectra: Dict[str, Any] = field(default_factory=dict)
 
-    def __getitem__(self, component: str) -> Any:
-        return self.fields[component]
+    def __getitem__(self, name: str) -> Any:
+        """A field component (``"Ey"``) or a flux monitor's spectrum (``"flux"``)."""
+        if name in self.fields:
+            return self.fields[name]
+        if name in self.spectra:
+            return self.spectra[name]
+        raise KeyError(
+            f"monitor {self.name!r} has no {name!r}; it has "
+            f"{', '.join([*self.fields, *self.spectra]) or 'nothing'}"
+        )
 
 
 class Result(Mapping[str, Any]):
@@ -140,8 +165,21 @@ def _read_monitor(group: Any, np: Any) -> Monitor:
         if data.ndim == 3:  # one wavelength: the file stores (x, y, z)
             data = data[np.newaxis]
         fields[component] = data
+    spectra = {
+        name: np.atleast_1d(np.asarray(group[name][...], dtype=np.float64))
+        for name in SPECTRA
+        if name in group
+    }
     return Monitor(
-        str(group.name).rsplit("/", 1)[-1], x, y, z, wavelengths, frequencies, fields, attrs
+        str(group.name).rsplit("/", 1)[-1],
+        x,
+        y,
+        z,
+        wavelengths,
+        frequencies,
+        fields,
+        attrs,
+        spectra,
     )
 
 
@@ -160,6 +198,11 @@ def _to_dataset(m: Monitor, xr: Any) -> Any:
                 "normalised by the source spectrum",
             },
         )
+    for name, values in m.spectra.items():
+        units, long_name = SPECTRA[name]
+        if units is None:
+            units = "m2" if m.attrs.get("quantity") == "box" else "1"
+        data_vars[name] = (("wavelength",), values, {"units": units, "long_name": long_name})
     coords = {
         "wavelength": ("wavelength", m.wavelength, _coordinate_attrs("wavelength")),
         "frequency": ("wavelength", m.frequency, _coordinate_attrs("frequency")),
