@@ -565,8 +565,9 @@ export const METAL_RADIUS_CELLS = 20;
  * A note per metal sphere or cylinder whose radius spans fewer than METAL_RADIUS_CELLS cells.
  * A metal's curved surface is a staircase (medium.ts, isMetal), and a particle's plasmon
  * resonance moves with it: the 100 nm gold sphere's Q_ext is up to 38 % above the Mie series
- * at 10 cells per radius and 14 % at 20 (docs/validation.md), where a dielectric sphere of the
- * same size is within 2 % at 10 nm cells.
+ * at 10 cells per radius and 14 % at 20 (docs/validation.md), where a dielectric sphere
+ * (n = 2, r = 0.2 µm) is within 2 % at 20 cells per radius. Boxes and polyslabs are left out:
+ * their faces are planes, and a face normal to an axis is smoothed as a dielectric's is.
  */
 function metalSurfaceNotes(
   spec: SimulationSpec,
