@@ -54,6 +54,11 @@ export interface StepperOptions {
    * then ending a span (comparisons and benchmarks only; the results are the same).
    */
   mixedPieces?: boolean;
+  /**
+   * wasm backend: the most bytes of kernel memory (default and at most 4 GiB, what wasm32
+   * addresses); tests set less to reach the fallbacks of a grid near that limit.
+   */
+  memoryLimitBytes?: number;
 }
 
 /** Where a stepper's time went, in seconds, for the run report (zero what does not apply). */

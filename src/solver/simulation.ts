@@ -76,6 +76,8 @@ export interface InternalRunOptions extends RunOptions {
   stepsPerSweep?: number;
   /** wasm backend: false leaves out the mixed pieces (fast/runs.ts); default true. */
   mixedPieces?: boolean;
+  /** wasm backend: the most bytes of kernel memory (tests); default 4 GiB. */
+  memoryLimitBytes?: number;
   cpml?: CpmlParameters;
   /** false: staircased permittivity, for validation comparisons only. */
   smoothing?: boolean;
@@ -415,6 +417,7 @@ export class FdtdSimulation {
         minCellsPerThread: options.minCellsPerThread,
         stepsPerSweep: options.stepsPerSweep,
         mixedPieces: options.mixedPieces,
+        memoryLimitBytes: options.memoryLimitBytes,
       },
     );
     this.prepareSeconds = (performance.now() - prepareStart) / 1000;

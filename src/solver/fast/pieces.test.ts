@@ -133,6 +133,67 @@ describe("fused pieces", () => {
     };
   }
 
+  it("a grid whose mixed pieces would not fit in the kernel's memory runs without them", async () => {
+    // The mixed pieces are a speed-up only (engine.ts). Glass layers five cells thick and five
+    // apart across the rows: as plain pieces 16 bytes per five cells, merged into mixed pieces 6 bytes per cell,
+    // so here the mixed pieces' plan is the larger. With a limit between the two plans' sizes
+    // the engine builds the plain pieces, and the fields are the same bit for bit; with a limit
+    // below both it refuses the grid, naming both sizes.
+    const size = cells * step;
+    const structures: StructureSpec[] = [];
+    for (let n = 0; 5 * n < cells + 2 * pml; n += 2) {
+      structures.push({
+        type: "box",
+        center: [0, 0, -size / 2 + (5 * n - pml + 2.5) * step],
+        size: [1, 1, 5 * step],
+        material: "glass",
+      });
+    }
+    const spec: SimulationSpec = { ...lattice([0, 0, 1]), structures };
+    const run = async (options: { mixedPieces?: boolean; memoryLimitBytes?: number }) => {
+      const sim = new FdtdSimulation(spec, materials, {
+        threads: 2,
+        minCellsPerThread: 0,
+        ...options,
+      });
+      await sim.prepare();
+      try {
+        const engine = sim.stepper as unknown as FastEngine;
+        while (sim.stepIndex < 200) sim.step(200);
+        return {
+          bytes: engine.memoryPlan.totalBytes,
+          mixedCells: engine.pieces.mixedCells,
+          fields: await sim.fields(),
+        };
+      } finally {
+        sim.dispose();
+      }
+    };
+    const mixed = await run({});
+    const plain = await run({ mixedPieces: false });
+    assert.ok(
+      mixed.mixedCells > 0 && plain.bytes < mixed.bytes,
+      `mixed cells ${mixed.mixedCells}; plans ${plain.bytes} (plain), ${mixed.bytes} (mixed)`,
+    );
+    const fallback = await run({ memoryLimitBytes: (plain.bytes + mixed.bytes) / 2 });
+    assert.equal(fallback.mixedCells, 0);
+    assert.equal(fallback.bytes, plain.bytes);
+    let peak = 0;
+    for (let comp = 0; comp < 6; comp++) {
+      const a = mixed.fields[0].c[comp];
+      const b = fallback.fields[0].c[comp];
+      for (let p = 0; p < a.length; p++) {
+        peak = Math.max(peak, Math.abs(a[p]));
+        if (!Object.is(a[p], b[p])) assert.fail(`component ${comp}, cell ${p}: ${a[p]} vs ${b[p]}`);
+      }
+    }
+    assert.ok(peak > 1e-2, `peak ${peak}`);
+    await assert.rejects(
+      run({ memoryLimitBytes: plain.bytes - 1 }),
+      /the grid needs [\d.]+ GiB of kernel memory; the fast kernel's WebAssembly memory holds at most [\d.]+ GiB/,
+    );
+  });
+
   for (const [name, direction] of [
     ["normal incidence, pml on every face", [0, 0, 1]],
     ["oblique incidence (complex fields)", [0.3, 0.2, 1]],
