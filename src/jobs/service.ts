@@ -9,6 +9,7 @@ import { errors } from "../errors.js";
 import { checkRequest, type RequestLimits } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import { estimateRun } from "../solver/estimate.js";
+import { setupNotes } from "../solver/index.js";
 import type { RunEstimate, SimulationSpec } from "../solver/types.js";
 import type { StorageBackend } from "../storage/types.js";
 import { storeUnavailability, type StoreUnavailability } from "../store/errors.js";
@@ -30,6 +31,7 @@ export interface Estimate {
   expected_steps: number;
   expected_seconds: number;
   mcells_per_second_assumed: number;
+  notes: string[];
 }
 
 export class JobService {
@@ -57,7 +59,7 @@ export class JobService {
     return { ...this.config.limits, solverBackend: this.config.solverBackend };
   }
 
-  private toEstimate(e: RunEstimate): Estimate {
+  private toEstimate(e: RunEstimate, notes: string[]): Estimate {
     const rate = this.runTimes.mcellsPerSecond(e.totalCells, e.surfaceCells);
     return {
       grid: e.grid,
@@ -76,6 +78,7 @@ export class JobService {
       expected_seconds:
         Math.ceil(10 * this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells)) / 10,
       mcells_per_second_assumed: Math.round(rate * 10) / 10,
+      notes,
     };
   }
 
@@ -106,7 +109,7 @@ export class JobService {
   estimate(request: SimulationRequest): Estimate {
     const outcome = checkRequest(request, this.requestLimits());
     if (!outcome.ok) throw errors.validation(outcome.errors);
-    return this.toEstimate(outcome.estimate);
+    return this.toEstimate(outcome.estimate, setupNotes(outcome.spec));
   }
 
   /** Validates (the body already passed the JSON schema) and admits a job, or throws. */

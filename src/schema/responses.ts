@@ -280,6 +280,12 @@ export const EstimateSchema = Type.Object(
         "Seconds from the start of the run to its end if it takes expected_steps (tenths).",
     }),
     mcells_per_second_assumed: Type.Number(),
+    notes: Type.Array(Type.String(), {
+      description:
+        "What the run report will note about the request before it runs: a metal sphere or " +
+        "cylinder with fewer than 20 cells across its radius (its staircase surface moves " +
+        "plasmon resonances).",
+    }),
   },
   {
     title: "Estimate",

@@ -6,6 +6,9 @@ import { checkSimulationWith } from "./check.js";
 import { findMaterial, permittivityAt } from "./materials.js";
 import { runWithMaterials } from "./run.js";
 import { withUserMaterials } from "./dispersion/user.js";
+import { planGrid } from "./grid.js";
+import { isMetal } from "./medium.js";
+import { metalSurfaceNotes } from "./metal-notes.js";
 import type { MaterialResolver } from "./simulation.js";
 import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
 
@@ -44,6 +47,20 @@ export function runSimulation(
   options: RunOptions = {},
 ): Promise<SolverResult> {
   return runWithMaterials(spec, withUserMaterials(libraryMaterials, spec.materials), options);
+}
+
+/**
+ * What the run report will note about a schema-valid request before it runs (the estimate
+ * shows them): metal particles too coarsely resolved (metal-notes.ts).
+ */
+export function setupNotes(spec: SimulationSpec): string[] {
+  const materials = withUserMaterials(libraryMaterials, spec.materials);
+  const stepM = planGrid(spec.domain, spec.fdtd_settings.courant_factor).stepM;
+  return metalSurfaceNotes(
+    spec,
+    (i) => isMetal(materials.dispersion?.(spec.structures[i]!.material)?.model.poles),
+    stepM,
+  );
 }
 
 /**

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { withUserMaterials } from "./dispersion/user.js";
 import { libraryMaterials } from "./index.js";
-import { METAL_RADIUS_CELLS, FdtdSimulation } from "./simulation.js";
+import { METAL_RADIUS_CELLS } from "./metal-notes.js";
+import { FdtdSimulation } from "./simulation.js";
 import { boxSpec } from "./testing/index.js";
 import type { StructureSpec } from "./types.js";
 

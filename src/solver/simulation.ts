@@ -30,6 +30,7 @@ import {
   type UpdateMaterial,
 } from "./medium.js";
 import { fluxSurface, type FluxSurface } from "./flux.js";
+import { metalSurfaceNotes } from "./metal-notes.js";
 import {
   cellCentreStreams,
   sampleBox,
@@ -333,7 +334,9 @@ export class FdtdSimulation {
       p.shape.hi[geometry.axis],
     ]);
     this.addNotes(geometry.axis, geometry.sign);
-    this.notes.push(...metalSurfaceNotes(spec, structures, plan.stepM));
+    this.notes.push(
+      ...metalSurfaceNotes(spec, (i) => isMetal(structures[i]?.material.poles), plan.stepM),
+    );
     this.setupTimes = {
       gridSeconds: (painted?.planSeconds ?? planSeconds) + (performance.now() - modelStart) / 1000,
       paintingSeconds,
@@ -559,37 +562,4 @@ export class FdtdSimulation {
       }
     }
   }
-}
-
-/** Fewest cells across a curved metal surface's radius before the run report warns. */
-export const METAL_RADIUS_CELLS = 20;
-
-/**
- * A note per metal sphere or cylinder whose radius spans fewer than METAL_RADIUS_CELLS cells.
- * A metal's curved surface is a staircase (medium.ts, isMetal), and a particle's plasmon
- * resonance moves with it: the 100 nm gold sphere's Q_ext is up to 38 % above the Mie series
- * at 10 cells per radius and 14 % at 20 (docs/validation.md), where a dielectric sphere
- * (n = 2, r = 0.2 µm) is within 2 % at 20 cells per radius. Boxes and polyslabs are left out:
- * their faces are planes, and a face normal to an axis is smoothed as a dielectric's is.
- */
-function metalSurfaceNotes(
-  spec: SimulationSpec,
-  painted: readonly PaintedStructure[],
-  stepM: number,
-): string[] {
-  const notes: string[] = [];
-  spec.structures.forEach((s, i) => {
-    if (s.type !== "sphere" && s.type !== "cylinder") return;
-    if (!isMetal(painted[i]?.material.poles)) return;
-    const cells = s.radius / stepM;
-    if (cells >= METAL_RADIUS_CELLS) return;
-    notes.push(
-      `structures[${i}] (a ${s.type} of ${s.material}) has ${cells.toFixed(1)} cells across ` +
-        "its radius: a metal's curved surface is painted as a staircase, which shifts a " +
-        "particle's plasmon resonances (a 100 nm gold sphere's extinction is up to 38 % off " +
-        `at 10 cells per radius, 14 % at 20); use ${METAL_RADIUS_CELLS} or more and compare ` +
-        "two resolutions (docs/materials.md)",
-    );
-  });
-  return notes;
 }

@@ -2,7 +2,7 @@
  * Materials defined in the request, through the service: a Drude metal film's reflectance and
  * transmittance spectra against Airy with the same ε(ω); the result file says it was stepped
  * with its poles; an unstable pole set, a library name and a bad pole are refused with 422s
- * that say what to change.
+ * that say what to change; the estimate notes a metal particle resolved too coarsely.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -155,4 +155,34 @@ test("a request material may not take a library name, and poles are validated", 
   });
   assert.equal(tooMany.status, 422, tooMany.text);
   assert.match(tooMany.text, /more than 16/);
+});
+
+test("the estimate notes a coarsely resolved metal particle, library or request-defined", async () => {
+  const estimate = async (structures: unknown[]) => {
+    const body = { ...filmJob(), structures };
+    (body.domain as { size: number[] }).size = [0.2e-6, 0.2e-6, 1.2e-6];
+    const res = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", { key, body });
+    assert.equal(res.status, 200, res.text);
+    return res.body.notes as string[];
+  };
+  // 25 nm of radius at 2 nm cells: 12.5 cells.
+  const notes = await estimate([
+    { type: "sphere", center: [0, 0, 0], radius: 25e-9, material: "Au" },
+    {
+      type: "cylinder",
+      center: [0, 0, 0.2e-6],
+      radius: 25e-9,
+      height: 0.1e-6,
+      axis: "z",
+      material: "film_metal",
+    },
+    { type: "sphere", center: [0, 0, -0.2e-6], radius: 25e-9, material: "Si3N4" },
+  ]);
+  assert.equal(notes.length, 2, notes.join("\n"));
+  assert.match(notes[0]!, /^structures\[0\] \(a sphere of Au\) has 12\.5 cells across its radius/);
+  assert.match(notes[1]!, /^structures\[1\] \(a cylinder of film_metal\) has 12\.5 cells/);
+  assert.deepEqual(
+    await estimate([{ type: "sphere", center: [0, 0, 0], radius: 50e-9, material: "Ag" }]),
+    [],
+  );
 });

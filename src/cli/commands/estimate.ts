@@ -47,6 +47,7 @@ export async function runEstimate(args: string[], io: CommandIo = defaultIo()): 
           "expected",
           `about ${formatDuration(e.expected_seconds)} (${e.expected_steps.toLocaleString("en-US")} time steps)`,
         ],
+        ...(e.notes?.length ? [["notes", e.notes.join("\n")] as [string, string]] : []),
       ])}\n`,
     );
     return EXIT.ok;
