@@ -10,7 +10,7 @@
  * `--meep-only` leaves emsim's run out (its figures come from scripts/validation/mie.ts);
  * `--no-averaging` turns Meep's subpixel averaging off (on by default, as users run it).
  */
-import { spawnSync } from "node:child_process";
+import { runMeepScript } from "./meep.js";
 import { mieSphere } from "../../src/solver/analytic/mie.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "../../src/solver/constants.js";
 import { permittivity } from "../../src/solver/dispersion/model.js";
@@ -37,40 +37,7 @@ if (!meepOnly) {
   oursSeconds = (performance.now() - started) / 1000;
 }
 
-const meep = spawnSync(
-  "nice",
-  [
-    "-n",
-    "10",
-    "/usr/bin/python3",
-    "scripts/validation/meep_mie.py",
-    JSON.stringify({
-      eps_inf: model.epsInf,
-      poles: model.poles,
-      radius_m: c.radiusM,
-      step_m: step,
-      box_half_m: box.size![0] / 2,
-      half_m: spec.domain.size[0] / 2,
-      pml_cells: spec.domain.pml_layers,
-      wavelengths_m: wavelengths,
-      eps: wavelengths.map((w) => {
-        const e = permittivity(model, omegaOf(w));
-        return [e.re, e.im];
-      }),
-      // Meep's stop_when_fields_decayed compares |Ex|² at a point on the box with its peak: at
-      // 1e-6 (emsim's threshold, which is on other quantities) the 1.0 µm point had not settled
-      // (Q_abs 0.0043 against 0.0195 at 10 nm cells); from 1e-9 to 1e-12 it moves by 1.5 %.
-      decay_by: 1e-12,
-      eps_averaging: averaging,
-    }),
-  ],
-  { encoding: "utf8", maxBuffer: 1 << 26 },
-);
-if (meep.status !== 0) {
-  console.error(meep.stderr.slice(-2000));
-  throw new Error("Meep failed (are python3-meep and python3-matplotlib installed?)");
-}
-const m = JSON.parse(meep.stdout.split("\n").find((l) => l.startsWith('{"q_ext"'))!) as {
+const m = runMeepScript<{
   q_ext: number[];
   q_sca: number[];
   q_abs: number[];
@@ -80,7 +47,29 @@ const m = JSON.parse(meep.stdout.split("\n").find((l) => l.startsWith('{"q_ext"'
   steps: number;
   empty_steps: number;
   cells: number[];
-};
+}>(
+  "meep_mie.py",
+  {
+    eps_inf: model.epsInf,
+    poles: model.poles,
+    radius_m: c.radiusM,
+    step_m: step,
+    box_half_m: box.size![0] / 2,
+    half_m: spec.domain.size[0] / 2,
+    pml_cells: spec.domain.pml_layers,
+    wavelengths_m: wavelengths,
+    eps: wavelengths.map((w) => {
+      const e = permittivity(model, omegaOf(w));
+      return [e.re, e.im];
+    }),
+    // Meep's stop_when_fields_decayed compares |Ex|² at a point on the box with its peak: at
+    // 1e-6 (emsim's threshold, which is on other quantities) the 1.0 µm point had not settled
+    // (Q_abs 0.0043 against 0.0195 at 10 nm cells); from 1e-9 to 1e-12 it moves by 1.5 %.
+    decay_by: 1e-12,
+    eps_averaging: averaging,
+  },
+  "q_ext",
+);
 
 console.log(
   `Au sphere, r = ${c.radiusM * 1e9} nm, ${stepNm} nm cells; Meep ${m.cells.join("×")} cells, ` +

@@ -5,7 +5,7 @@
  *
  *   node --import tsx scripts/validation/slab-vs-meep.ts
  */
-import { spawnSync } from "node:child_process";
+import { runMeepScript } from "./meep.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "../../src/solver/constants.js";
 import { refractiveIndex, type PoleModel } from "../../src/solver/dispersion/model.js";
 import { runWithMaterials } from "../../src/solver/run.js";
@@ -49,31 +49,19 @@ const ours = await runWithMaterials(spec, poleMaterials({ m: MODEL }));
 const oursSeconds = (performance.now() - started) / 1000;
 const flux = (name: string) => ours.fluxMonitors.find((f) => f.name === name)!.flux;
 
-const meep = spawnSync(
-  "/usr/bin/python3",
-  [
-    "scripts/validation/meep_slab.py",
-    JSON.stringify({
-      eps_inf: MODEL.epsInf,
-      poles: MODEL.poles,
-      thickness_m: THICKNESS,
-      step_m: STEP,
-      length_m: LENGTH,
-      pml_cells: PML_CELLS,
-      wavelengths_m: WAVELENGTHS,
-    }),
-  ],
-  { encoding: "utf8", maxBuffer: 1 << 26 },
+const m = runMeepScript<{ R: number[]; T: number[]; seconds: number }>(
+  "meep_slab.py",
+  {
+    eps_inf: MODEL.epsInf,
+    poles: MODEL.poles,
+    thickness_m: THICKNESS,
+    step_m: STEP,
+    length_m: LENGTH,
+    pml_cells: PML_CELLS,
+    wavelengths_m: WAVELENGTHS,
+  },
+  "R",
 );
-if (meep.status !== 0) {
-  console.error(meep.stderr.slice(-2000));
-  throw new Error("Meep failed (are python3-meep and python3-matplotlib installed?)");
-}
-const m = JSON.parse(meep.stdout.split("\n").find((l) => l.startsWith('{"R"'))!) as {
-  R: number[];
-  T: number[];
-  seconds: number;
-};
 
 console.log(
   `Lorentz slab (ε∞ = 2.5, Δε = 1 at 1 µm, γ = 0.3 ω0), ${THICKNESS * 1e9} nm thick, ${STEP * 1e9} nm ` +

@@ -4,11 +4,11 @@
  * file in scratch, and the job on the warmed thread runs as any other.
  */
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename } from "node:path";
 import { after, before, test } from "node:test";
 import {
   call,
+  filesUnder,
   longSimulation,
   smallSimulation,
   startService,
@@ -24,18 +24,12 @@ before(async () => {
 });
 after(async () => svc.close());
 
-/** Every file under the data directory (the worker's scratch folder is in there). */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(join(dir, e.name)) : [e.name],
-  );
-}
-
 test("a started worker has a warmed solver thread, and no warm-up file is left", async () => {
   const worker = svc.service.worker!;
   assert.equal(await worker.threadReady(), true);
   assert.deepEqual(
-    filesUnder(svc.config.dataDir).filter((f) => f.startsWith("warm-up")),
+    // The worker's scratch folder is under the data directory.
+    filesUnder(svc.config.dataDir).filter((f) => basename(f).startsWith("warm-up")),
     [],
   );
   const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: smallSimulation() });

@@ -9,10 +9,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { closeSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { cliCommand, startServerProcess } from "../helpers/process.js";
-import { call, freePort, smallSimulation, tempDir, waitForStatus } from "../helpers/service.js";
+import {
+  call,
+  filesUnder,
+  freePort,
+  smallSimulation,
+  tempDir,
+  waitForStatus,
+} from "../helpers/service.js";
 
 /** A job of about a second whose result file is ~5 MB: 6 components × 64 wavelengths. */
 function bigResultJob(): Record<string, unknown> {
@@ -34,17 +41,6 @@ function bigResultJob(): Record<string, unknown> {
     ],
     fdtd_settings: { time_steps: 200, convergence_threshold: 0 },
   });
-}
-
-/** Files (recursively) under a directory as the server's namespace sees it. */
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(p));
-    else out.push(p);
-  }
-  return out;
 }
 
 /** A command line for the CLI, quoted for sh. */

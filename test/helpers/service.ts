@@ -2,7 +2,7 @@
  * Test harness: a real emsim service (real SQLite, real files, real HTTP on an ephemeral port)
  * in a fresh temporary data directory, plus helpers to make accounts and keys and to call it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +22,14 @@ export async function freePort(): Promise<number> {
 
 export function tempDir(prefix = "emsim-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The paths of every file under `dir`, at any depth. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [path];
+  });
 }
 
 export interface TestService {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { FdtdSimulation } from "../simulation.js";
-import { constantMaterials } from "../testing/index.js";
+import { boxSpec, constantMaterials } from "../testing/index.js";
 import type { SimulationSpec, StructureSpec, Vec3 } from "../types.js";
 import type { FastEngine } from "./engine.js";
 import { MIXED_PIECE, rowPieces, SHORTEST_UNIFORM_PIECE } from "./runs.js";
@@ -80,6 +80,30 @@ describe("fused pieces", () => {
   const cells = 28;
   const pml = 4;
   const materials = constantMaterials({ glass: 2.25, lossy: { re: 4, im: 0.5 } });
+  /** The test grid with `structures`, lit along `direction` (periodic across an oblique one). */
+  function grid(direction: Vec3, structures: StructureSpec[]): SimulationSpec {
+    const size = cells * step;
+    return boxSpec({
+      sizeM: [size, size, size],
+      stepM: step,
+      wavelengthM: 16 * step,
+      boundaries: direction[0] === 0 ? ["pml", "pml", "pml"] : ["periodic", "periodic", "pml"],
+      pmlLayers: pml,
+      direction,
+      structures,
+      monitors: [
+        {
+          name: "t",
+          monitor_type: "field",
+          center: [0, 0, size / 4],
+          size: [size, size, 0],
+          components: ["Ex", "Ey"],
+        },
+      ],
+      timeSteps: 200,
+    });
+  }
+
   /** Spheres of 1.6 cells on a 5-cell pitch over the whole grid, absorbers included. */
   function lattice(direction: Vec3): SimulationSpec {
     const size = cells * step;
@@ -98,39 +122,7 @@ describe("fused pieces", () => {
         }
       }
     }
-    return {
-      solver: "fdtd",
-      domain: {
-        size: [size, size, size],
-        resolution: step,
-        boundary_conditions:
-          direction[0] === 0 ? ["pml", "pml", "pml"] : ["periodic", "periodic", "pml"],
-        pml_layers: pml,
-      },
-      source: {
-        source_type: "plane_wave",
-        wavelength: 16 * step,
-        polarization: "te",
-        direction,
-        amplitude: 1,
-      },
-      structures,
-      monitors: [
-        {
-          name: "t",
-          monitor_type: "field",
-          center: [0, 0, size / 4],
-          size: [size, size, 0],
-          components: ["Ex", "Ey"],
-        },
-      ],
-      fdtd_settings: {
-        time_steps: 200,
-        courant_factor: 0.99,
-        convergence_threshold: 0,
-        check_every_n: 100,
-      },
-    };
+    return grid(direction, structures);
   }
 
   it("a grid whose mixed pieces would not fit in the kernel's memory runs without them", async () => {
@@ -149,7 +141,7 @@ describe("fused pieces", () => {
         material: "glass",
       });
     }
-    const spec: SimulationSpec = { ...lattice([0, 0, 1]), structures };
+    const spec = grid([0, 0, 1], structures);
     const run = async (options: { mixedPieces?: boolean; memoryLimitBytes?: number }) => {
       const sim = new FdtdSimulation(spec, materials, {
         threads: 2,
