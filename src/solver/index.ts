@@ -6,7 +6,6 @@ import { checkSimulationWith } from "./check.js";
 import { findMaterial, permittivityAt } from "./materials.js";
 import { runWithMaterials } from "./run.js";
 import { withUserMaterials } from "./dispersion/user.js";
-import { planGrid } from "./grid.js";
 import { isMetal } from "./medium.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
 import type { MaterialResolver } from "./simulation.js";
@@ -55,11 +54,8 @@ export function runSimulation(
  */
 export function setupNotes(spec: SimulationSpec): string[] {
   const materials = withUserMaterials(libraryMaterials, spec.materials);
-  const stepM = planGrid(spec.domain, spec.fdtd_settings.courant_factor).stepM;
-  return metalSurfaceNotes(
-    spec,
-    (i) => isMetal(materials.dispersion?.(spec.structures[i]!.material)?.model.poles),
-    stepM,
+  return metalSurfaceNotes(spec, (i) =>
+    isMetal(materials.dispersion?.(spec.structures[i]!.material)?.model.poles),
   );
 }
 

@@ -13,16 +13,12 @@ import type { SimulationSpec } from "./types.js";
 export const METAL_RADIUS_CELLS = 20;
 
 /** `metal(i)`: whether structure i's material is a metal (a Drude pole). */
-export function metalSurfaceNotes(
-  spec: SimulationSpec,
-  metal: (i: number) => boolean,
-  stepM: number,
-): string[] {
+export function metalSurfaceNotes(spec: SimulationSpec, metal: (i: number) => boolean): string[] {
   const notes: string[] = [];
   spec.structures.forEach((s, i) => {
     if (s.type !== "sphere" && s.type !== "cylinder") return;
     if (!metal(i)) return;
-    const cells = s.radius / stepM;
+    const cells = s.radius / spec.domain.resolution;
     if (cells >= METAL_RADIUS_CELLS) return;
     notes.push(
       `structures[${i}] (a ${s.type} of ${s.material}) has ${cells.toFixed(1)} cells across ` +

@@ -334,9 +334,7 @@ export class FdtdSimulation {
       p.shape.hi[geometry.axis],
     ]);
     this.addNotes(geometry.axis, geometry.sign);
-    this.notes.push(
-      ...metalSurfaceNotes(spec, (i) => isMetal(structures[i]?.material.poles), plan.stepM),
-    );
+    this.notes.push(...metalSurfaceNotes(spec, (i) => isMetal(structures[i]?.material.poles)));
     this.setupTimes = {
       gridSeconds: (painted?.planSeconds ?? planSeconds) + (performance.now() - modelStart) / 1000,
       paintingSeconds,
