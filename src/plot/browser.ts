@@ -8,9 +8,14 @@ export { colorAt, diverging, paint, sequential, type Colormap, type Rgb } from "
 export {
   cellEdges,
   colourScale,
+  gridImage,
   maxAbsOf,
   nearestIndex,
+  pixelBlends,
+  pixelSamples,
+  pixelsPerAxis,
   sampleImage,
+  smoothGridImage,
   type ColourScale,
 } from "./heatmap.js";
 export {

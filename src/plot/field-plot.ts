@@ -22,7 +22,7 @@ import {
 import { colorAt, type Rgb } from "./colormap.js";
 import { LINE_HEIGHT, textWidth } from "./font.js";
 import { fieldLabel, formatMicrons, unitOf, type FieldPart } from "./labels.js";
-import { cellEdges, colourScale, maxAbsOf, nearestIndex, sampleImage } from "./heatmap.js";
+import { cellEdges, colourScale, gridImage, maxAbsOf } from "./heatmap.js";
 import { encodePng } from "./png.js";
 import { structureLookup } from "./structures.js";
 import { niceTicks, tickLabel } from "./ticks.js";
@@ -155,18 +155,12 @@ function renderHeatMap(map: FieldMap, options: FieldPlotOptions): Canvas {
     align: "center",
   });
 
-  // The map: every plot pixel shows its nearest sample (no smoothing that would invent data).
-  const nu = map.u.length;
-  const nv = map.v.length;
-  const image = sampleImage(values, nu, nv, colours);
-  const colIndex = new Int32Array(plotW);
-  for (let px = 0; px < plotW; px++) {
-    colIndex[px] = nearestIndex(map.u, uLo + ((px + 0.5) / plotW) * (uHi - uLo));
-  }
+  // The map: every plot pixel shows the sample nearest it by coordinate (no smoothing that
+  // would invent data), so a graded grid's finely sampled part keeps its physical size.
+  const image = gridImage(values, map.u, map.v, colours, plotW, plotH);
   for (let py = 0; py < plotH; py++) {
-    const row = nv - 1 - nearestIndex(map.v, vHi - ((py + 0.5) / plotH) * (vHi - vLo));
     for (let px = 0; px < plotW; px++) {
-      const k = (row * nu + colIndex[px]!) * 4;
+      const k = (py * plotW + px) * 4;
       c.setPixel(left + px, top + py, [image[k]!, image[k + 1]!, image[k + 2]!]);
     }
   }

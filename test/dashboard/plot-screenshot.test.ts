@@ -3,8 +3,10 @@
  * box, a sphere and a cylinder, a real headless Chromium draws its plots, and screenshots of the
  * canvas are compared with reference images in fixtures/ (captured from the dashboard before
  * its plotting moved into the shared core, src/plot). A second run's polyslab, which the
- * dashboard outlines since then, has references of its own (plot-polyslab-*.png). A small per-channel tolerance absorbs
- * antialiasing; a changed colour map, tick, outline or layout changes thousands of pixels.
+ * dashboard outlines since then, has references of its own (plot-polyslab-*.png). A graded
+ * grid's map (a payload put in place of the file's) is compared with the same picture on a
+ * uniform grid instead. A small per-channel tolerance absorbs antialiasing; a changed colour
+ * map, tick, outline or layout changes thousands of pixels.
  *
  * After a deliberate change of the plots' look, capture new references with
  * EMSIM_UPDATE_PLOT_REFERENCES=1 and look at them before committing.
@@ -15,6 +17,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { hashPassword } from "../../src/auth/passwords.js";
 import { diverging, sequential, type Colormap } from "../../src/plot/colormap.js";
+import { cellEdges, pixelsPerAxis } from "../../src/plot/heatmap.js";
+import { planAxisNodes } from "../../src/solver/grid.js";
 import { call, startService, waitForStatus, type TestService } from "../helpers/service.js";
 import { launchBrowser, type Browser } from "./helpers.js";
 import { decodePng, type DecodedPng } from "../cli/helpers.js";
@@ -263,6 +267,114 @@ for (const monitor of ["xy", "xz"]) {
     await matchesReference(`plot-polyslab-${monitor}.png`, outlined);
   });
 }
+
+/** Cell centres in µm, rounded like the dashboard's payloads, of a graded axis [lo, hi]. */
+function gradedAxisUm(lo: number, hi: number, fineLo: number, fineHi: number): number[] {
+  const nodes = planAxisNodes(lo, hi, 40e-9, [{ loM: fineLo, hiM: fineHi, stepM: 8e-9 }], 1.2);
+  return Array.from(
+    { length: nodes.length - 1 },
+    (_, i) => Math.round(((nodes[i]! + nodes[i + 1]!) / 2) * 1e12) / 1e6,
+  );
+}
+
+/** `n` equally spaced coordinates whose cells span [lo, hi]. */
+const evenlyUm = (lo: number, hi: number, n: number) =>
+  Array.from({ length: n }, (_, i) => lo + ((i + 0.5) * (hi - lo)) / n);
+
+/** An |E| payload of the xz monitor with the given samples (row-major, x slowest). */
+function magnitudePayload(x: number[], z: number[], values: number[]): Record<string, unknown> {
+  const scale = 1 / 32767;
+  const ints = Buffer.alloc(values.length * 2);
+  values.forEach((v, i) => ints.writeInt16LE(Math.round(v / scale), 2 * i));
+  return {
+    monitor: "xz",
+    quantity: "E",
+    wavelength_m: 1.55e-6,
+    kind: "plane",
+    axes: ["x", "z"],
+    coords_um: [x, z],
+    shape: [x.length, z.length],
+    full_shape: [x.length, z.length],
+    slice: null,
+    from_components: ["Ex", "Ey", "Ez"],
+    encoding: "int16le-base64",
+    scale,
+    max_abs: 1,
+    abs: ints.toString("base64"),
+  };
+}
+
+/** The xz heat map of the first job as drawn from `payload` in place of the file's fields. */
+async function mapOf(payload: Record<string, unknown>): Promise<Buffer> {
+  await page.route(
+    (url) => url.pathname.endsWith("/field"),
+    (route) => route.fulfill({ json: payload }),
+  );
+  try {
+    const target = `${svc.baseUrl}/dashboard/jobs/${jobId}#plots`;
+    if (page.url() === target) await page.reload();
+    else await page.goto(target);
+    await page.locator("#plot-canvas[data-state=ready]").waitFor({ timeout: 20_000 });
+    assert.equal(await page.locator("#plot-monitor").inputValue(), "xz");
+    return await page.locator("#plot-canvas").screenshot();
+  } finally {
+    await page.unroute((url) => url.pathname.endsWith("/field"));
+  }
+}
+
+test(
+  "a graded grid's heat map places each sample at its coordinate",
+  { skip: UPDATE },
+  async () => {
+    // Stripes sampled as a graded grid would sample them: 8 nm apart over the overrides (x within
+    // ±80 nm, z from 0.1 to 0.5 µm), 40 nm apart elsewhere, the steps growing by up to 1.2×.
+    const x = gradedAxisUm(-0.32e-6, 0.32e-6, -0.08e-6, 0.08e-6);
+    const z = gradedAxisUm(-1e-6, 1e-6, 0.1e-6, 0.5e-6);
+    const stripes = (u: number, w: number) =>
+      0.5 + 0.5 * Math.cos((2 * Math.PI * u) / 0.16) * Math.cos((2 * Math.PI * w) / 0.4);
+    const graded = x.flatMap((u) => z.map((w) => stripes(u, w)));
+    // The same picture on a uniform grid as fine as the finest cells: each of its samples blends
+    // the graded samples around it linearly by coordinate (holding the outermost ones beyond
+    // them), as the canvas blends a uniform grid's samples when it scales them up.
+    const between = (coords: number[], c: number): [number, number] => {
+      if (c <= coords[0]!) return [0, 0];
+      let i = 0;
+      while (i + 1 < coords.length && coords[i + 1]! <= c) i++;
+      return i + 1 < coords.length ? [i, (c - coords[i]!) / (coords[i + 1]! - coords[i]!)] : [i, 0];
+    };
+    const blended = (u: number, w: number) => {
+      const [a, ta] = between(x, u);
+      const [b, tb] = between(z, w);
+      const at = (i: number, j: number) => graded[i * z.length + j]!;
+      const row = (j: number) => (ta > 0 ? at(a, j) + (at(a + 1, j) - at(a, j)) * ta : at(a, j));
+      return tb > 0 ? row(b) + (row(b + 1) - row(b)) * tb : row(b);
+    };
+    const [xLo, xHi] = cellEdges(x);
+    const [zLo, zHi] = cellEdges(z);
+    const xFine = evenlyUm(xLo, xHi, pixelsPerAxis(x));
+    const zFine = evenlyUm(zLo, zHi, pixelsPerAxis(z));
+    assert.ok(
+      xFine.length > x.length && zFine.length > z.length,
+      `${x.length} × ${z.length} samples, ${xFine.length} × ${zFine.length} pixels`,
+    );
+    const uniform = xFine.flatMap((u) => zFine.map((w) => blended(u, w)));
+    const expected = decodePng(await mapOf(magnitudePayload(xFine, zFine, uniform)));
+    const shown = decodePng(await mapOf(magnitudePayload(x, z, graded)));
+    const diff = compareImages(shown, expected, CHANNEL_TOLERANCE)!;
+    assert.ok(diff.differing <= MAX_DIFFERING * diff.total, JSON.stringify(diff));
+    // Drawn by index, the overrides' samples would fill most of the map: the check would see it.
+    const byIndex = magnitudePayload(
+      evenlyUm(xLo, xHi, x.length),
+      evenlyUm(zLo, zHi, z.length),
+      graded,
+    );
+    const misplaced = compareImages(decodePng(await mapOf(byIndex)), expected, CHANNEL_TOLERANCE)!;
+    assert.ok(
+      misplaced.differing > 20 * MAX_DIFFERING * misplaced.total,
+      JSON.stringify(misplaced),
+    );
+  },
+);
 
 test("the pages broke no policy and threw nothing", () => {
   assert.deepEqual(pageErrors, []);

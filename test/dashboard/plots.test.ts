@@ -16,6 +16,7 @@ import {
   type FieldPayload,
 } from "../../src/dashboard/plots.js";
 import { writeResultFile } from "../../src/results/hdf5.js";
+import { planAxisNodes } from "../../src/solver/grid.js";
 import type { MonitorResult, SolverResult } from "../../src/solver/types.js";
 import { LocalFileStorage } from "../../src/storage/local.js";
 
@@ -37,19 +38,33 @@ function circle(n: number): number[][] {
 let dir: string;
 let plots: PlotService;
 const KEY = "results/test.h5";
+const GRADED_KEY = "results/graded.h5";
+
+/**
+ * Cell centres along x of a graded grid as the solver plans it: 20 nm steps across ±3 µm, 4 nm
+ * over ±0.5 µm, growing by up to 1.2× between: more samples than the dashboard sends.
+ */
+const GRADED_X = (() => {
+  const nodes = planAxisNodes(-3e-6, 3e-6, STEP, [{ loM: -0.5e-6, hiM: 0.5e-6, stepM: 4e-9 }], 1.2);
+  return Float64Array.from({ length: nodes.length - 1 }, (_, i) => (nodes[i]! + nodes[i + 1]!) / 2);
+})();
 
 function axis(n: number, start = 0): Float64Array {
   return Float64Array.from({ length: n }, (_, i) => start + i * STEP);
 }
 
-/** A monitor whose components are given as functions of (x, y, z) → [re, im]. */
+/**
+ * A monitor whose components are given as functions of (x, y, z) → [re, im]; `graded` gives an
+ * axis its own coordinates instead of samples STEP apart.
+ */
 function monitor(
   name: string,
   [nx, ny, nz]: [number, number, number],
   fields: Partial<Record<string, (x: number, y: number, z: number) => [number, number]>>,
   wavelengthsM = [1.55e-6],
+  graded: { x?: Float64Array } = {},
 ): MonitorResult {
-  const x = axis(nx, -((nx - 1) * STEP) / 2);
+  const x = graded.x ?? axis(nx, -((nx - 1) * STEP) / 2);
   const y = axis(ny);
   const z = axis(nz, -1e-6);
   const data: MonitorResult["data"] = {};
@@ -72,7 +87,7 @@ function monitor(
   return {
     name,
     center: [0, 0, 0],
-    size: [nx > 1 ? (nx - 1) * STEP : 0, ny > 1 ? (ny - 1) * STEP : 0, (nz - 1) * STEP],
+    size: [nx > 1 ? x[nx - 1]! - x[0]! : 0, ny > 1 ? (ny - 1) * STEP : 0, (nz - 1) * STEP],
     wavelengthsM,
     frequenciesHz: wavelengthsM.map((w) => 299792458 / w),
     x,
@@ -113,6 +128,7 @@ before(async () => {
       grid: [3, 3, 3],
       dtSeconds: 1e-17,
       gridStepM: STEP,
+      minGridStepM: STEP,
       wallSeconds: 0.1,
       mcellsPerSecond: 1,
       kernel: "reference",
@@ -171,6 +187,18 @@ before(async () => {
     solverVersion: "test",
     specJson: JSON.stringify(request),
     result,
+  });
+  // A graded grid's monitor (mesh overrides), in a file of its own.
+  await writeResultFile(storage.pathOf(GRADED_KEY), {
+    jobId: "job-2",
+    solverVersion: "test",
+    specJson: JSON.stringify({ ...request, monitors: [{ name: "graded" }] }),
+    result: {
+      ...result,
+      monitors: [
+        monitor("graded", [GRADED_X.length, 1, 5], { Ex: ex }, [1.55e-6], { x: GRADED_X }),
+      ],
+    },
   });
   plots = new PlotService(storage);
 });
@@ -299,6 +327,37 @@ test("a line monitor is one axis; a volume is cut at the chosen slice", async ()
   assert.deepEqual(cut.axes, ["y", "z"]);
   assert.deepEqual(cut.slice && [cut.slice.axis, cut.slice.index, cut.slice.count], ["x", 3, 4]);
   assert.deepEqual(cut.from_components, ["Hx"]);
+});
+
+test("a graded monitor's samples keep their own coordinates, downsampled too", async () => {
+  assert.ok(GRADED_X.length > PLOT_MAX_SAMPLES, `${GRADED_X.length} samples`);
+  const summary = await plots.summary("job-2", GRADED_KEY);
+  assert.deepEqual(summary.monitors[0]!.shape, [GRADED_X.length, 1, 5]);
+  const field = await plots.field("job-2", GRADED_KEY, {
+    monitor: "graded",
+    quantity: "Ex",
+    wavelengthIndex: 0,
+    sliceIndex: null,
+  });
+  assert.deepEqual(field.full_shape, [GRADED_X.length, 5]);
+  // Every second sample (the stride that fits), each at the file's own coordinate: 8 nm apart
+  // in the override, 40 nm apart outside it, never spread evenly.
+  const stride = Math.ceil(GRADED_X.length / PLOT_MAX_SAMPLES);
+  const xs = field.coords_um[0]!;
+  assert.equal(xs.length, Math.ceil(GRADED_X.length / stride));
+  xs.forEach((x, a) => assert.equal(x, Math.round(GRADED_X[a * stride]! * 1e12) / 1e6));
+  const steps = xs.slice(1).map((x, a) => x - xs[a]!);
+  assert.ok(
+    Math.abs(Math.min(...steps) - 0.008) < 1e-6 && Math.max(...steps) > 0.039,
+    `steps from ${Math.min(...steps)} to ${Math.max(...steps)} µm`,
+  );
+  const re = decode(field.re!, field.scale);
+  const nv = field.shape[1]!;
+  const tolerance = field.max_abs / 32767 + 1e-6 * field.max_abs;
+  xs.forEach((x, a) => {
+    const [eRe] = ex(x * 1e-6, 0, field.coords_um[1]![2]! * 1e-6);
+    assert.ok(Math.abs(re[a * nv + 2]! - eRe) <= tolerance, `sample ${a} at x = ${x} µm`);
+  });
 });
 
 test("unknown monitors, quantities and wavelengths are 404s", async () => {

@@ -2,14 +2,16 @@
 /* global document, window, ImageData */
 /**
  * The job page's heat map of a plane monitor (or a volume's slice) on the plots' canvas: the
- * samples as an image scaled up smoothly, structures outlined, axes and a colour bar.
+ * samples as an image scaled up smoothly, each at its coordinate, structures outlined, axes and
+ * a colour bar.
  */
 import {
   cellEdges,
   colorAt,
   colourScale,
+  pixelsPerAxis,
   planeSections,
-  sampleImage,
+  smoothGridImage,
   tickLabel,
 } from "./plot-core.js";
 import {
@@ -40,7 +42,6 @@ import { axisTitles, bottomTicks } from "./field-axes.js";
 export function drawMap(plots, monitor, field) {
   const p = field.payload;
   const c = plots.colors();
-  const [nu, nv] = /** @type {[number, number]} */ (p.shape);
   const u = p.coords_um[0] ?? [];
   const v = p.coords_um[1] ?? [];
   const ue = cellEdges(u);
@@ -79,14 +80,22 @@ export function drawMap(plots, monitor, field) {
   const x0 = margin.left + (available - w) / 2;
   const y0 = margin.top;
 
-  // The samples as an image, one pixel each, scaled up smoothly onto the plot area.
+  // The samples as an image of equally wide pixels, scaled up smoothly onto the plot area: one
+  // pixel per sample on an equally spaced grid; on a graded one (mesh overrides) as many as its
+  // finest cells need, blended between the samples by coordinate, so that the closely spaced
+  // samples keep their physical place instead of being stretched like the coarse ones, and the
+  // coarse ones blend as smoothly as a uniform grid's. Pixels finer than the screen's would be
+  // averaged away, so no more than those.
+  const dpr = Math.min(3, window.devicePixelRatio || 1);
+  const iw = pixelsPerAxis(u, Math.ceil(w * dpr));
+  const ih = pixelsPerAxis(v, Math.ceil(h * dpr));
   const image = document.createElement("canvas");
-  image.width = nu;
-  image.height = nv;
+  image.width = iw;
+  image.height = ih;
   const ictx = /** @type {CanvasRenderingContext2D} */ (image.getContext("2d"));
   const scale = colourScale(!magnitude, p.max_abs);
   const max = scale.hi;
-  ictx.putImageData(new ImageData(sampleImage(values, nu, nv, scale), nu, nv), 0, 0);
+  ictx.putImageData(new ImageData(smoothGridImage(values, u, v, scale, iw, ih), iw, ih), 0, 0);
   ctx.imageSmoothingEnabled = true;
   ctx.imageSmoothingQuality = "high";
   ctx.drawImage(image, x0, y0, w, h);

@@ -294,6 +294,7 @@ interface SpecSummary {
     resolution?: number;
     boundary_conditions?: string[];
     pml_layers?: number;
+    mesh_overrides?: { resolution?: number | number[] }[];
   };
   source?: { wavelength?: number; direction?: number[]; polarization?: string; amplitude?: number };
   structures?: { type?: string; material?: string }[];
@@ -304,6 +305,16 @@ interface SpecSummary {
 function monitorKind(size: number[] | undefined): string {
   const extended = (size ?? []).filter((s) => s > 0).length;
   return ["point", "line", "plane", "volume"][extended] ?? "monitor";
+}
+
+/** " · refined to 10 nm (2 mesh overrides)" for a graded grid, "" for a uniform one. */
+function refinement(overrides: { resolution?: number | number[] }[] | undefined): string {
+  const steps = (overrides ?? []).flatMap((o) =>
+    typeof o.resolution === "number" ? [o.resolution] : (o.resolution ?? []),
+  );
+  if (steps.length === 0) return "";
+  const n = overrides!.length;
+  return ` · refined to ${formatLength(Math.min(...steps))} (${n} mesh override${n === 1 ? "" : "s"})`;
 }
 
 function setupFacts(spec: SpecSummary): SafeHtml {
@@ -322,7 +333,7 @@ function setupFacts(spec: SpecSummary): SafeHtml {
       d.resolution
         ? html`<div>
             <dt>Grid step</dt>
-            <dd>${formatLength(d.resolution)}</dd>
+            <dd>${formatLength(d.resolution)}${refinement(d.mesh_overrides)}</dd>
           </div>`
         : ""
     }
