@@ -3,7 +3,11 @@
  * efficiencies of a sphere from one 3-D run over a band (a flux box around the sphere, the
  * plane wave injected on a total-field/scattered-field plane), next to mieSphere's.
  *
- *   node --import tsx scripts/validation/mie.ts [case] [step_nm]
+ *   node --import tsx scripts/validation/mie.ts [case] [step_nm] [base_nm]
+ *
+ * With `base_nm` (larger than `step_nm`) the grid has that step and a mesh override refines it
+ * to `step_nm` over the sphere and its flux box (a graded grid): the same sphere at a fraction
+ * of the cells.
  *
  * Cases: `dielectric-small` (n = 2, x = 1–2.5), `dielectric-large` (n = 2, x = 2.5–5),
  * `gold` (the library's Au, 100 nm diameter, 0.45–1.0 µm). Prints a markdown table and the
@@ -14,10 +18,12 @@ import { mieCase, MIE_CASES, type MieCaseName } from "../../src/solver/testing/m
 
 const name = (process.argv[2] ?? "dielectric-small") as MieCaseName;
 const stepNm = Number(process.argv[3] ?? MIE_CASES[name].stepNm);
+const baseNm = Number(process.argv[4] ?? stepNm);
 const started = performance.now();
-const rows = await mieCase(name, stepNm * 1e-9);
+const rows = await mieCase(name, stepNm * 1e-9, undefined, baseNm * 1e-9);
 const seconds = (performance.now() - started) / 1000;
-console.log(`# ${name}, ${stepNm} nm grid, ${seconds.toFixed(0)} s\n`);
+const grid = baseNm > stepNm ? `${baseNm} nm grid refined to ${stepNm} nm` : `${stepNm} nm grid`;
+console.log(`# ${name}, ${grid}, ${seconds.toFixed(0)} s\n`);
 console.log("| λ (µm) | x | Q_ext | Mie | Q_sca | Mie | Q_abs | Mie |");
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
 let worstExt = 0;

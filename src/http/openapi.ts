@@ -584,6 +584,7 @@ const EXAMPLE_JOB = {
     cells: 576,
     grid: [4, 1, 144],
     grid_step_m: 2.5e-8,
+    min_grid_step_m: 2.5e-8,
     dt_seconds: 4.77e-17,
     wall_seconds: 0.41,
     mcells_per_second: 152.4,

@@ -2,7 +2,8 @@
  * The result file (DESIGN §6), written with h5wasm. Layout:
  *   /                      attrs format, format_version, job_id, solver_version, units, created_at
  *   /simulation            attr request_json (the request with defaults filled in)
- *   /grid                  datasets x, y, z (cell coordinates, m); attrs dt (s), grid_step (m)
+ *   /grid                  datasets x, y, z (cell coordinates, m); attrs dt (s), grid_step (m),
+ *                          min_grid_step (m; smaller than grid_step on a graded grid)
  *   /solver                attrs of the run report (steps_run, converged, …, mcells_per_second)
  *   /materials/<name>      attrs permittivity_real/imag, conductivity, model, reference, valid range
  *   /monitors/<name>       attrs type, center, size, wavelengths, frequencies; datasets x, y, z
@@ -243,6 +244,7 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     grid.create_dataset({ name: "z", data: result.grid.z });
     f64(grid, "dt", result.grid.dtSeconds);
     f64(grid, "grid_step", result.report.gridStepM);
+    f64(grid, "min_grid_step", result.report.minGridStepM);
 
     const r = result.report;
     const solver = file.create_group("solver");

@@ -140,7 +140,16 @@ export const SolverReportSchema = Type.Object(
     last_relative_change: nullableNumber("Relative L2 change at the last convergence check."),
     cells: Type.Integer({ description: "Cells of the whole grid, PML included." }),
     grid: Type.Array(Type.Integer(), { description: "Cells per axis, PML included." }),
-    grid_step_m: Type.Number({ description: "Cell edge in metres." }),
+    grid_step_m: Type.Number({
+      description:
+        "Cell edge in metres (domain.resolution); with mesh overrides the longest cell's.",
+    }),
+    min_grid_step_m: Type.Optional(
+      Type.Number({
+        description:
+          "The shortest cell's edge in metres: grid_step_m on a uniform grid, the mesh overrides' finest step on a graded one. The time step follows it.",
+      }),
+    ),
     dt_seconds: Type.Number(),
     wall_seconds: Type.Number(),
     mcells_per_second: Type.Number({ description: "Million cell-updates per second." }),

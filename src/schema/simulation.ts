@@ -33,13 +33,46 @@ export const MAX_MONITORS = 64;
 export const MAX_MONITOR_WAVELENGTHS = 64;
 export const MAX_FLUX_WAVELENGTHS = 200;
 
+export const MAX_MESH_OVERRIDES = 100;
+
+const MeshOverrideSchema = Type.Object(
+  {
+    center: vec3("Centre in metres."),
+    size: vec3(
+      "Extent in metres; 0 along an axis refines the grid around the plane through `center` there.",
+      { minimum: 0 },
+    ),
+    resolution: Type.Union(
+      [
+        positive("Largest grid step inside the box along every axis, in metres."),
+        vec3(
+          "Largest grid step inside the box along x, y and z, in metres; domain.resolution along an axis not to refine.",
+          { exclusiveMinimum: 0 },
+        ),
+      ],
+      {
+        description:
+          "Largest grid step inside the box, in metres: one number for every axis, or one per axis. At most domain.resolution.",
+      },
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: "MeshOverride",
+    description:
+      "A box where the grid is finer: along each axis the cells between center − size/2 and center + size/2 are at most `resolution` long, and the steps grade back to domain.resolution outside it. The grid is a product of three axes, so refining along x refines the whole slab of the domain between those x.",
+  },
+);
+
 export const DomainSchema = Type.Object(
   {
     size: vec3(
       "Extent of the region of interest along x, y, z in metres; the domain is centred on the origin.",
       { exclusiveMinimum: 0 },
     ),
-    resolution: positive("Grid step (cell edge length) in metres."),
+    resolution: positive(
+      "Grid step (cell edge length) in metres; with mesh overrides, the longest step of the grid.",
+    ),
     boundary_conditions: Type.Optional(
       Type.Tuple([stringEnum(BOUNDARIES), stringEnum(BOUNDARIES), stringEnum(BOUNDARIES)], {
         description: "One per axis: pml, periodic, pec or pmc. Default all pml.",
@@ -50,6 +83,21 @@ export const DomainSchema = Type.Object(
         minimum: 1,
         maximum: 100,
         description: "Absorbing cells added outside `size` on each pml face. Default 12.",
+      }),
+    ),
+    mesh_overrides: Type.Optional(
+      Type.Array(MeshOverrideSchema, {
+        maxItems: MAX_MESH_OVERRIDES,
+        description:
+          "Regions with a finer grid (a graded, non-uniform grid). Default none: a uniform grid of step `resolution`.",
+      }),
+    ),
+    max_step_ratio: Type.Optional(
+      Type.Number({
+        minimum: 1.05,
+        maximum: 2,
+        description:
+          "Largest ratio of neighbouring cells' steps where the grid grades from a mesh override to `resolution`. Default 1.2.",
       }),
     ),
   },

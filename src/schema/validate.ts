@@ -6,14 +6,15 @@
  */
 import type { FieldError } from "../errors.js";
 import { checkSimulation, estimateRun } from "../solver/index.js";
-import type {
-  BackendChoice,
-  FieldComponent,
-  MonitorSpec,
-  RunEstimate,
-  SimulationSpec,
-  StructureSpec,
-  Vec3,
+import {
+  DEFAULT_MAX_STEP_RATIO,
+  type BackendChoice,
+  type FieldComponent,
+  type MonitorSpec,
+  type RunEstimate,
+  type SimulationSpec,
+  type StructureSpec,
+  type Vec3,
 } from "../solver/types.js";
 import { formatAjvErrors } from "./ajv.js";
 import { compileBounded } from "./bounded.js";
@@ -54,6 +55,19 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
         ...DEFAULTS.boundary_conditions,
       ]) as SimulationSpec["domain"]["boundary_conditions"],
       pml_layers: request.domain.pml_layers ?? DEFAULTS.pml_layers,
+      ...(request.domain.mesh_overrides && request.domain.mesh_overrides.length > 0
+        ? {
+            mesh_overrides: request.domain.mesh_overrides.map((o) => ({
+              center: [...o.center] as Vec3,
+              size: [...o.size] as Vec3,
+              resolution:
+                typeof o.resolution === "number" ? o.resolution : ([...o.resolution] as Vec3),
+            })),
+            max_step_ratio: request.domain.max_step_ratio ?? DEFAULT_MAX_STEP_RATIO,
+          }
+        : request.domain.max_step_ratio !== undefined
+          ? { max_step_ratio: request.domain.max_step_ratio }
+          : {}),
     },
     source: {
       source_type: "plane_wave",

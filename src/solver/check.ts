@@ -5,7 +5,12 @@
  * has its checks in checks/: domain and settings, source, structures, materials, monitors.
  */
 import { checkContext } from "./checks/common.js";
-import { checkDomain, checkResolution, checkSettings } from "./checks/domain.js";
+import {
+  checkDomain,
+  checkMeshOverrides,
+  checkResolution,
+  checkSettings,
+} from "./checks/domain.js";
 import { checkMaterials } from "./checks/materials.js";
 import { checkMonitors } from "./checks/monitors.js";
 import { checkSource } from "./checks/source.js";
@@ -27,11 +32,12 @@ export function checkSimulationWith(
 ): SpecProblem[] {
   const ctx = checkContext(spec, materials);
   checkDomain(ctx);
+  checkMeshOverrides(ctx);
   checkSettings(ctx);
   const geometry = checkSource(ctx);
   checkStructures(ctx);
-  const densest = checkMaterials(ctx);
+  const dense = checkMaterials(ctx);
   const wavelengths = checkMonitors(ctx, geometry);
-  checkResolution(ctx, densest, wavelengths);
+  checkResolution(ctx, dense, wavelengths);
   return ctx.problems;
 }

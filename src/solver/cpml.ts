@@ -6,11 +6,12 @@
  * α = αmax·(1 − ρ/d). The 1/κ factor is folded into the per-axis inverse step arrays the bulk
  * kernel already uses; the recursive-convolution term ψ lives only in the absorber slabs and is
  * added by a separate pass after the bulk update:
- *   ψ ← b·ψ + c·∂F,  b = exp(−(σ/κ + α)·dt/ε0),  c = σ/(σκ + κ²α)·(b − 1).
+ *   ψ ← b·ψ + c·∂F,  b = exp(−(σ/κ + α)·dt/ε0),  c = σ/(σκ + κ²α)·(b − 1),
+ * with ∂F the difference of F divided by the step it spans.
  */
 import { EPS0, ETA0 } from "./constants.js";
 import type { FieldSet } from "./fields.js";
-import type { AxisPlan } from "./grid.js";
+import { cellStepM, dualStepM, type AxisPlan } from "./grid.js";
 import type { KernelGrid } from "./kernel.js";
 
 export interface CpmlParameters {
@@ -35,14 +36,18 @@ export const DEFAULT_CPML: CpmlParameters = {
   alphaOverEps0Omega: 0.05,
 };
 
-/** Per-axis coefficients at nodes (index 0…n) and half positions (index i for i+½). */
+/**
+ * Per-axis coefficients at nodes (index 0…n) and half positions (index i for i+½). The c of
+ * the recursion comes divided by the step its difference spans (the dual step at a node, the
+ * cell at a half position), as ψ ← b·ψ + (c/Δ)·(F − F′) uses it.
+ */
 export interface CpmlProfile {
   kappaNode: Float64Array;
   bNode: Float64Array;
-  cNode: Float64Array;
+  cOverStepNode: Float64Array;
   kappaHalf: Float64Array;
   bHalf: Float64Array;
-  cHalf: Float64Array;
+  cOverStepHalf: Float64Array;
 }
 
 /** Depth into the absorber (in cells, 0 in the interior) of position `pos` (in cells). */
@@ -53,6 +58,10 @@ function depthCells(axis: AxisPlan, pos: number): number {
   return 0;
 }
 
+/**
+ * The profile of one axis. The absorber's cells all have the step of the interior cell next
+ * to them (grid.ts), so each face's σmax is the optimum for its own step.
+ */
 export function cpmlProfile(
   axis: AxisPlan,
   dtSeconds: number,
@@ -61,10 +70,11 @@ export function cpmlProfile(
 ): CpmlProfile {
   const n = axis.cells;
   const m = params.order;
-  const sigmaMax = (params.sigmaFactor * 0.8 * (m + 1)) / (ETA0 * axis.stepM);
+  const sigmaMaxFor = (stepM: number) => (params.sigmaFactor * 0.8 * (m + 1)) / (ETA0 * stepM);
+  const sigmaMax = [sigmaMaxFor(cellStepM(axis, 0)), sigmaMaxFor(cellStepM(axis, n - 1))];
   const alphaMax = params.alphaOverEps0Omega * EPS0 * omega0;
   const layers = Math.max(axis.pmlLo, axis.pmlHi, 1);
-  const fill = (count: number, offset: number) => {
+  const fill = (count: number, offset: number, stepAt: (i: number) => number) => {
     const kappa = new Float64Array(count).fill(1);
     const b = new Float64Array(count);
     const c = new Float64Array(count);
@@ -72,24 +82,24 @@ export function cpmlProfile(
       const depth = depthCells(axis, i + offset);
       if (depth <= 0) continue;
       const x = Math.min(depth / layers, 1);
-      const sigma = sigmaMax * x ** m;
+      const sigma = sigmaMax[i + offset < n / 2 ? 0 : 1] * x ** m;
       const k = 1 + (params.kappaMax - 1) * x ** m;
       const alpha = alphaMax * (1 - x);
       kappa[i] = k;
       b[i] = Math.exp(-(sigma / k + alpha) * (dtSeconds / EPS0));
-      c[i] = sigma > 0 ? (sigma / (sigma * k + k * k * alpha)) * (b[i] - 1) : 0;
+      c[i] = sigma > 0 ? ((sigma / (sigma * k + k * k * alpha)) * (b[i] - 1)) / stepAt(i) : 0;
     }
     return { kappa, b, c };
   };
-  const node = fill(n + 1, 0);
-  const half = fill(n, 0.5);
+  const node = fill(n + 1, 0, (i) => dualStepM(axis, i));
+  const half = fill(n, 0.5, (i) => cellStepM(axis, i));
   return {
     kappaNode: node.kappa,
     bNode: node.b,
-    cNode: node.c,
+    cOverStepNode: node.c,
     kappaHalf: half.kappa,
     bHalf: half.b,
-    cHalf: half.c,
+    cOverStepHalf: half.c,
   };
 }
 
@@ -167,15 +177,14 @@ export function applyCpml(
   planeHi: number,
 ): void {
   const a = slab.axis;
-  const invStep = 1 / grid.stepM;
   const isE = kind === "E";
   // E uses backward differences of H at nodes, H forward differences of E at half steps.
   const target = (c: number) => (isE ? c : 3 + c);
   const source = (c: number) => (isE ? 3 + c : c);
   const coefficients = (c: number): CorrectionCoefficients =>
     isE
-      ? { b: profile.bNode, c: profile.cNode, invStep, cb: grid.cb, index: grid.materialIndex[c] }
-      : { b: profile.bHalf, c: profile.cHalf, invStep };
+      ? { b: profile.bNode, c: profile.cOverStepNode, cb: grid.cb, index: grid.materialIndex[c] }
+      : { b: profile.bHalf, c: profile.cOverStepHalf };
   const dir = isE ? -1 : 1;
   const scale = isE ? 1 : grid.hCoefficient;
   const f = (a + 2) % 3;
@@ -195,8 +204,8 @@ export function applyCpml(
 
 interface CorrectionCoefficients {
   b: Float64Array;
+  /** c over the step of the difference (CpmlProfile). */
   c: Float64Array;
-  invStep: number;
   /** E only: per-material cb and the component's material index; H uses a constant. */
   cb?: Float64Array;
   index?: Uint16Array;
@@ -204,7 +213,7 @@ interface CorrectionCoefficients {
 
 /**
  * One ψ recursion and field correction over a slab:
- *   ψ ← b·ψ + c·(F[p + dir·s_a] − F[p])·dir/step   (dir −1: backward difference for E,
+ *   ψ ← b·ψ + (c/step)·(F[p + dir·s_a] − F[p])·dir   (dir −1: backward difference for E,
  *   +1: forward difference for H);  target += scale·(cb)·ψ.
  */
 function correct(
@@ -236,7 +245,7 @@ function correct(
   // Local coordinate along the slab axis is (index − a0); elsewhere it is the padded index.
   const off = [1, 1, 1];
   off[a] = -slab.a0;
-  const { b, c, invStep } = k;
+  const { b, c } = k;
   const cb = k.cb ?? null;
   const index = k.index ?? null;
   const k0 = lo[2];
@@ -248,7 +257,7 @@ function correct(
       if (a === 2) {
         // Absorbing along z: the profile varies along the (short) row.
         for (let kk = k0; kk <= k1; kk++) {
-          const ct = c[kk] * invStep;
+          const ct = c[kk];
           if (ct === 0) continue;
           const p = rowP + kk;
           const q = rowQ + kk;
@@ -260,7 +269,7 @@ function correct(
       }
       // Absorbing along x or y: one profile value for the whole row.
       const t = a === 0 ? i : j;
-      const ct = c[t] * invStep;
+      const ct = c[t];
       if (ct === 0) continue;
       const bt = b[t];
       if (cb !== null && index !== null) {

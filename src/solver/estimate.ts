@@ -173,7 +173,7 @@ function expectedSteps(
   }
   const pulse = pulseFor(lambda0, wavelengthsM, Math.min(sinTheta, 0.99));
   const ax = plan.axes[propagationAxis];
-  const transitSeconds = (ax.cells * ax.stepM * index) / SPEED_OF_LIGHT_M_PER_S;
+  const transitSeconds = ((ax.nodesM[ax.cells] - ax.nodesM[0]) * index) / SPEED_OF_LIGHT_M_PER_S;
   const seconds = pulse.t0 + CONVERGENCE_TRANSITS * transitSeconds;
   const checkEvery = Math.max(1, Math.floor(settings.check_every_n));
   const steps = Math.ceil(seconds / plan.dtSeconds / checkEvery) * checkEvery;

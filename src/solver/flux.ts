@@ -22,7 +22,7 @@
  * line's own Poynting flux computed the same way, so a plane in vacuum reads exactly 1 up to
  * float32 round-off, not 1 − O((kh)²).
  */
-import type { GridPlan, YeeLayout } from "./grid.js";
+import { cellStepM, nodeIndexAt, nodeM, type GridPlan, type YeeLayout } from "./grid.js";
 import { sampleBox, type SampleBox, type SampledComponent } from "./monitors.js";
 import type { FluxQuantity, Vec3 } from "./types.js";
 
@@ -38,7 +38,7 @@ export interface FluxFace {
    * points; H averaged over the stored planes k − 1 and k (positions k ∓ ½).
    */
   streams: [SampledComponent, SampledComponent, SampledComponent, SampledComponent];
-  /** Integration weights (in cell areas) of the two point sets. */
+  /** Integration weights (the face area each point stands for, m²) of the two point sets. */
   weights: [Float64Array, Float64Array];
 }
 
@@ -62,38 +62,52 @@ export function fluxShape(size: readonly number[]): number | null {
 }
 
 /**
- * Indices along an axis of the nodes bounding cells lo…hi, with their trapezoid weights; or,
- * where those cells are the whole period of a periodic axis, the nodes lo…hi weighing 1 (the
- * node hi + 1 is node lo again).
+ * Indices along an axis of the nodes bounding cells lo…hi, with the length of the face each
+ * stands for (its dual cell inside the box: half the end cells at the two ends, a trapezoid
+ * rule); or, where those cells are the whole period of a periodic axis, the nodes lo…hi with
+ * their whole dual cells (the node hi + 1 is node lo again).
  */
-function nodesOf(layout: YeeLayout, axis: number, lo: number, hi: number) {
+function nodesOf(plan: GridPlan, layout: YeeLayout, axis: number, lo: number, hi: number) {
+  const ax = plan.axes[axis];
   const wraps = layout.boundaries[axis] === "periodic" && lo === 0 && hi === layout.n[axis] - 1;
   const last = wraps ? hi : hi + 1;
   const index: number[] = [];
   const weight: number[] = [];
   for (let j = lo; j <= last; j++) {
     index.push(j);
-    weight.push(!wraps && (j === lo || j === last) ? 0.5 : 1);
+    const below = j > lo || wraps ? cellStepM(ax, j - 1) / 2 : 0;
+    const above = j < last || wraps ? cellStepM(ax, j) / 2 : 0;
+    weight.push(below + above);
+  }
+  return { index, weight };
+}
+
+/** The cells lo…hi along an axis with their lengths. */
+function cellsOf(plan: GridPlan, axis: number, lo: number, hi: number) {
+  const index: number[] = [];
+  const weight: number[] = [];
+  for (let i = lo; i <= hi; i++) {
+    index.push(i);
+    weight.push(cellStepM(plan.axes[axis], i));
   }
   return { index, weight };
 }
 
 /** The streams and weights of the face at node `plane` along `axis` over the box's cells. */
-function face(layout: YeeLayout, box: SampleBox, axis: number, plane: number, sign: number) {
+function face(
+  plan: GridPlan,
+  layout: YeeLayout,
+  box: SampleBox,
+  axis: number,
+  plane: number,
+  sign: number,
+) {
   const b = (axis + 1) % 3;
   const c = (axis + 2) % 3;
-  const cellsB = { index: [] as number[], weight: [] as number[] };
-  for (let i = box.lo[b]; i <= box.hi[b]; i++) {
-    cellsB.index.push(i);
-    cellsB.weight.push(1);
-  }
-  const cellsC = { index: [] as number[], weight: [] as number[] };
-  for (let j = box.lo[c]; j <= box.hi[c]; j++) {
-    cellsC.index.push(j);
-    cellsC.weight.push(1);
-  }
-  const nodesB = nodesOf(layout, b, box.lo[b], box.hi[b]);
-  const nodesC = nodesOf(layout, c, box.lo[c], box.hi[c]);
+  const cellsB = cellsOf(plan, b, box.lo[b], box.hi[b]);
+  const cellsC = cellsOf(plan, c, box.lo[c], box.hi[c]);
+  const nodesB = nodesOf(plan, layout, b, box.lo[b], box.hi[b]);
+  const nodesC = nodesOf(plan, layout, c, box.lo[c], box.hi[c]);
   const points = (along: typeof cellsB, across: typeof cellsC) => {
     const base = new Int32Array(along.index.length * across.index.length);
     const weights = new Float64Array(base.length);
@@ -143,11 +157,11 @@ export function fluxSurface(
   const shape = fluxShape(size);
   if (shape === null) throw new RangeError("a flux monitor is a plane or a box");
   const box = sampleBox(plan, center, size);
-  const h = plan.stepM;
-  const cellsAcross = (a: number) => box.hi[a] - box.lo[a] + 1;
+  const lengthAcross = (a: number) =>
+    nodeM(plan.axes[a], box.hi[a] + 1) - nodeM(plan.axes[a], box.lo[a]);
   if (shape >= 0) {
     const ax = plan.axes[shape];
-    const node = Math.round((center[shape] - ax.originM) / h);
+    const node = Math.round(nodeIndexAt(ax, center[shape]));
     // On a periodic axis node n is node 0 again (and the H beyond it is not kept).
     const lastNode = ax.boundary === "periodic" ? ax.cells - 1 : ax.cells - ax.pmlHi;
     const plane = Math.min(lastNode, Math.max(ax.pmlLo, node));
@@ -155,11 +169,11 @@ export function fluxSurface(
     const b = (shape + 1) % 3;
     const c = (shape + 2) % 3;
     return {
-      faces: [face(layout, box, shape, plane, 1)],
+      faces: [face(plan, layout, box, shape, plane, 1)],
       box,
       isBox: false,
       axis: shape,
-      areaM2: cellsAcross(b) * cellsAcross(c) * h * h,
+      areaM2: lengthAcross(b) * lengthAcross(c),
     };
   }
   const faces: FluxFace[] = [];
@@ -171,15 +185,15 @@ export function fluxSurface(
     if (ax.boundary === "periodic" && box.lo[a] === 0 && box.hi[a] === ax.cells - 1) continue;
     // On a periodic axis the face at node n is the one at node 0 (whose H beyond is kept).
     const hiFace = ax.boundary === "periodic" && box.hi[a] === ax.cells - 1 ? 0 : box.hi[a] + 1;
-    faces.push(face(layout, box, a, box.lo[a], -1), face(layout, box, a, hiFace, 1));
-    area += 2 * cellsAcross((a + 1) % 3) * cellsAcross((a + 2) % 3) * h * h;
+    faces.push(face(plan, layout, box, a, box.lo[a], -1), face(plan, layout, box, a, hiFace, 1));
+    area += 2 * lengthAcross((a + 1) % 3) * lengthAcross((a + 2) % 3);
   }
   return { faces, box, isBox: true, axis: -1, areaM2: area };
 }
 
 /**
  * ½·Re Σ w·(E_b·conj(H_c) − E_c·conj(H_b)) over a face at frequency w, in units of the DFT
- * sums squared per cell area, times the face's sign. `streams` are the four streams' sums in
+ * sums squared times m², times the face's sign. `streams` are the four streams' sums in
  * DftRecorder layout ([w][point], re/im), each with a correction added (the incident field,
  * or its negative) when given.
  */

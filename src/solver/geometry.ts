@@ -1,7 +1,7 @@
 /**
- * Structure geometry for sub-cell smoothing: the fraction of a grid-aligned cube (one cell on
- * a side, centred on a Yee E position) that a structure fills, and the structure's outward
- * normal there.
+ * Structure geometry for sub-cell smoothing: the fraction of a grid-aligned box (one cell on a
+ * side, centred on a Yee E position: a cube on a uniform grid, a box of the local steps on a
+ * graded one) that a structure fills, and the structure's outward normal there.
  *
  * - box: the exact overlap volume (product of 1-D overlaps), normal from its gradient.
  * - polyslab: the exact area fraction of the cube's x–y square inside the outline times the z
@@ -26,10 +26,10 @@ export interface Shape {
   readonly lo: Vec3;
   readonly hi: Vec3;
   /**
-   * Fill fraction of the cube of side `h` centred on `p`; writes the outward unit normal into
-   * `normal` when 0 < f < 1.
+   * Fill fraction of the box of sides `h` (metres, per axis) centred on `p`; writes the
+   * outward unit normal into `normal` when 0 < f < 1.
    */
-  fill(p: Vec3, h: number, normal: Vec3): number;
+  fill(p: Vec3, h: Vec3, normal: Vec3): number;
 }
 
 /** Faces of the region of interest, per axis, and whether the axis absorbs (pml). */
@@ -50,11 +50,12 @@ export function domainFaces(plan: GridPlan): DomainFaces {
     const ax = plan.axes[a];
     // The smaller of the requested and the rounded extent: a structure that reaches the
     // requested face counts as touching it even when rounding moved the grid face outward.
-    const half = Math.min(ax.requestedSizeM, ax.interiorCells * ax.stepM) / 2;
+    const interior = ax.nodesM[ax.cells - ax.pmlHi] - ax.nodesM[ax.pmlLo];
+    const half = Math.min(ax.requestedSizeM, interior) / 2;
     lo[a] = -half;
     hi[a] = half;
     ext[a] = ax.boundary === "pml";
-    if (ax.boundary === "periodic") period[a] = ax.cells * ax.stepM;
+    if (ax.boundary === "periodic") period[a] = ax.nodesM[ax.cells] - ax.nodesM[0];
   }
   return { lo, hi, extends: ext, period };
 }
@@ -94,15 +95,15 @@ function boxShape(center: Vec3, size: Vec3, faces: DomainFaces): Shape {
     lo: lo.map((v, a) => v - faces.period[a]) as Vec3,
     hi: hi.map((v, a) => v + faces.period[a]) as Vec3,
     fill(p, h, normal) {
-      const o0 = overlap(0, p[0], h);
-      const o1 = overlap(1, p[1], h);
-      const o2 = overlap(2, p[2], h);
+      const o0 = overlap(0, p[0], h[0]);
+      const o1 = overlap(1, p[1], h[1]);
+      const o2 = overlap(2, p[2], h[2]);
       const f = o0 * o1 * o2;
       if (f > 0 && f < 1) {
-        // Outward normal = −∇f / |∇f|.
-        const g0 = slope(0, p[0], h) * o1 * o2;
-        const g1 = slope(1, p[1], h) * o0 * o2;
-        const g2 = slope(2, p[2], h) * o0 * o1;
+        // Outward normal = −∇f / |∇f| (slope is d(overlap)/dc·h along its axis).
+        const g0 = slope(0, p[0], h[0]) * o1 * o2;
+        const g1 = slope(1, p[1], h[1]) * ((h[0] / h[1]) * o0 * o2);
+        const g2 = slope(2, p[2], h[2]) * ((h[0] / h[2]) * o0 * o1);
         const norm = Math.hypot(g0, g1, g2) || 1;
         normal[0] = -g0 / norm;
         normal[1] = -g1 / norm;
@@ -114,19 +115,21 @@ function boxShape(center: Vec3, size: Vec3, faces: DomainFaces): Shape {
 }
 
 /**
- * Fill of a cube of side h by the half-space behind a plane at signed distance d from its
- * centre (negative inside) with unit normal n: the exact volume fraction, by inclusion and
- * exclusion over the cube's corners,
- *   V = Σ_v (−1)^{|v|} max(0, T − a·v)³ / (6·a1·a2·a3),  a = |n|,  T = −d/h + (a1 + a2 + a3)/2,
- * with the 2-D and 1-D forms where components of n vanish. (A linear ramp in d is exact only
+ * Fill of a box of sides h (per axis) by the half-space behind a plane at signed distance d
+ * from its centre (negative inside) with unit normal n: the exact volume fraction, by
+ * inclusion and exclusion over the box's corners, in units of h0 = h[0]:
+ *   V = Σ_v (−1)^{|v|} max(0, T − a·v)³ / (6·a1·a2·a3),  a_i = |n_i|·h_i/h0,
+ *   T = −d/h0 + (a1 + a2 + a3)/2,
+ * with the 2-D and 1-D forms where components of a vanish. (A linear ramp in d is exact only
  * for faces normal to an axis; on a sphere it displaces the surface by a fraction of a cell,
  * a first-order error in the sphere's size.)
  */
-export function cubeFill(d: number, h: number, n: Vec3): number {
-  // |n| sorted descending without an array (this runs for every cell near a curved surface).
+export function cubeFill(d: number, hv: Vec3, n: Vec3): number {
+  const h = hv[0];
+  // |a| sorted descending without an array (this runs for every cell near a curved surface).
   let a0 = Math.abs(n[0]);
-  let a1 = Math.abs(n[1]);
-  let a2 = Math.abs(n[2]);
+  let a1 = Math.abs(n[1]) * (hv[1] / h);
+  let a2 = Math.abs(n[2]) * (hv[2] / h);
   let t0: number;
   if (a1 > a0) {
     t0 = a0;
@@ -307,7 +310,7 @@ function withImages(
         q[2] = p[2] - s[2];
         let near = true;
         for (let a = 0; a < 3; a++) {
-          if (q[a] < shape.lo[a] - h || q[a] > shape.hi[a] + h) near = false;
+          if (q[a] < shape.lo[a] - h[a] || q[a] > shape.hi[a] + h[a]) near = false;
         }
         if (!near) continue;
         const fi = shape.fill(q, h, n);

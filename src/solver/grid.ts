@@ -2,18 +2,26 @@
  * Grid planning and the Yee layout shared by every kernel.
  *
  * Conventions (see docs/solver.md):
- * - Along each axis the region of interest holds `interiorCells = max(1, round(size / step))`
- *   cells, centred on the origin; `pml_layers` absorber cells are added outside it on both
- *   faces of a `pml` axis. Node i sits at `originM + i·step`, node 0 being the outer face.
- * - Yee positions in cell units: Ex (i+½, j, k), Ey (i, j+½, k), Ez (i, j, k+½),
- *   Hx (i, j+½, k+½), Hy (i+½, j, k+½), Hz (i+½, j+½, k). A component stored at index
- *   (i, j, k) lives at those offsets.
+ * - Along each axis the region of interest holds `interiorCells` cells between −N·h/2 and
+ *   +N·h/2 (h = domain.resolution, N = max(1, round(size / h))); `pml_layers` absorber cells
+ *   are added outside it on both faces of a `pml` axis. Without mesh overrides every cell is h
+ *   long and node i sits at `originM + i·h`. With them (planAxisNodes) the cells inside an
+ *   override are at most its resolution long and the steps grade back to h outside it, each
+ *   at most `max_step_ratio` times its neighbour; the absorber cells take the step of the
+ *   interior cell next to them. `nodesM[i]` is node i's coordinate, node 0 the outer face.
+ * - Yee positions: E_c and H_c sit on the nodes along the axes where their index is whole and
+ *   at the cell centres ((x_i + x_{i+1})/2) along the others: Ex (i+½, j, k), Ey (i, j+½, k),
+ *   Ez (i, j, k+½), Hx (i, j+½, k+½), Hy (i+½, j, k+½), Hz (i+½, j+½, k). A component stored
+ *   at index (i, j, k) lives at those positions. A difference across a cell (H from E) divides
+ *   by the cell's step; one across a node (E from H) by the distance between the centres of
+ *   the cells on either side (the dual step): the standard non-uniform Yee scheme (Taflove &
+ *   Hagness §3.6.8; second-order accurate on smoothly graded grids, Monk & Süli 1994).
  * - Every field array is padded with one ghost plane on each side of every axis, so the
  *   array holds (nx+2)(ny+2)(nz+2) values, z innermost (contiguous). The ghosts carry
  *   periodic (Bloch) and PMC images so the bulk loops never branch on the boundary.
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
-import type { Boundary, DomainSpec } from "./types.js";
+import { DEFAULT_MAX_STEP_RATIO, type Boundary, type DomainSpec } from "./types.js";
 
 /** Field component numbers used by the kernels: E then H, x y z. */
 export const EX = 0;
@@ -26,10 +34,9 @@ export const COMPONENT_NAMES = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"] as const;
 
 export interface AxisPlan {
   boundary: Boundary;
-  stepM: number;
   /** Requested extent of the region of interest (domain.size) in metres. */
   requestedSizeM: number;
-  /** Cells of the region of interest after rounding. */
+  /** Cells of the region of interest. */
   interiorCells: number;
   /** Absorber cells below and above the region of interest (0 unless `pml`). */
   pmlLo: number;
@@ -38,11 +45,21 @@ export interface AxisPlan {
   cells: number;
   /** Coordinate of node 0 (the outer face of the grid) in metres. */
   originM: number;
+  /** Coordinates of the nodes 0 … cells in metres (increasing). */
+  nodesM: Float64Array;
+  /** The step of every cell when the axis is uniform, else null (mesh overrides grade it). */
+  uniformStepM: number | null;
+  /** The shortest and the longest cell along the axis, in metres. */
+  minStepM: number;
+  maxStepM: number;
 }
 
 export interface GridPlan {
   axes: [AxisPlan, AxisPlan, AxisPlan];
-  stepM: number;
+  /** domain.resolution: the step of a uniform grid, the longest step of a graded one. */
+  baseStepM: number;
+  /** Whether every cell of every axis is `baseStepM` long (no mesh override refines it). */
+  uniform: boolean;
   courantFactor: number;
   dtSeconds: number;
 }
@@ -52,29 +69,299 @@ export function interiorCellsFor(sizeM: number, stepM: number): number {
   return Math.max(1, Math.round(sizeM / stepM));
 }
 
+/** An interval of one axis whose cells may be at most `stepM` long (a mesh override's span). */
+export interface FineInterval {
+  loM: number;
+  hiM: number;
+  stepM: number;
+}
+
 /**
- * Plans the grid of a domain without allocating anything.
- * `dt = S·dx/(c·√3)` (DESIGN §1), the 3-D Courant limit scaled by S.
+ * The slope of the largest allowed step d(x) = s + g·|x − interval| away from a finer
+ * interval: with a linear d, neighbouring cells differ by (1 + g/2)/(1 − g/2), so g =
+ * 2(r − 1)/(r + 1) keeps that ratio at r; 10 % below it leaves room for the per-segment
+ * rounding of the cell counts.
+ */
+function gradingSlope(maxRatio: number): number {
+  return (0.9 * 2 * (maxRatio - 1)) / (maxRatio + 1);
+}
+
+/**
+ * The nodes of a region of interest [loM, hiM] whose cells are at most `baseStepM` long, at
+ * most each interval's step inside it, growing by at most `maxRatio` from cell to cell away
+ * from the intervals. The largest allowed step is d(x) = min(h, min_i(s_i + g·dist(x, I_i)));
+ * the interval ends (and loM, hiM) are nodes, and between two such fixed points the cells are
+ * n = ⌈∫dx/d⌉ equal parts of ∫dx/d, so each is at most d long and they grade smoothly. A
+ * fixed point closer than half the local step to the previous one is dropped (it would make
+ * a sliver cell, and the time step with it).
+ */
+export function planAxisNodes(
+  loM: number,
+  hiM: number,
+  baseStepM: number,
+  intervals: readonly FineInterval[],
+  maxRatio: number,
+): Float64Array {
+  const fine = intervals
+    .filter((iv) => iv.stepM < baseStepM * (1 - 1e-9) && iv.hiM >= loM && iv.loM <= hiM)
+    .map((iv) => ({
+      lo: Math.max(loM, iv.loM),
+      hi: Math.min(hiM, iv.hiM),
+      step: iv.stepM,
+    }));
+  const g = gradingSlope(maxRatio);
+  const allowed = (x: number) => {
+    let d = baseStepM;
+    for (const iv of fine) {
+      const dist = x < iv.lo ? iv.lo - x : x > iv.hi ? x - iv.hi : 0;
+      d = Math.min(d, iv.step + g * dist);
+    }
+    return d;
+  };
+  const candidates = [...new Set(fine.flatMap((iv) => [iv.lo, iv.hi]))]
+    .filter((x) => x > loM && x < hiM)
+    .sort((a, b) => a - b);
+  const fixed = [loM];
+  for (const x of candidates) {
+    if (x - fixed[fixed.length - 1] >= 0.5 * allowed(x)) fixed.push(x);
+  }
+  if (hiM - fixed[fixed.length - 1] < 0.5 * allowed(hiM) && fixed.length > 1) fixed.pop();
+  fixed.push(hiM);
+
+  const nodes: number[] = [loM];
+  for (let s = 0; s + 1 < fixed.length; s++) {
+    const a = fixed[s];
+    const b = fixed[s + 1];
+    // ∫dx/d by the midpoint rule on steps of d/16 (d is piecewise linear; the rule's error
+    // is far below the rounding of n), kept as a table to invert.
+    const xs = [a];
+    const cum = [0];
+    let dMin = Infinity;
+    let dMax = 0;
+    for (let x = a; x < b;) {
+      const step = Math.min(allowed(x) / 16, b - x);
+      const d = allowed(x + step / 2);
+      dMin = Math.min(dMin, d);
+      dMax = Math.max(dMax, d);
+      x = b - x - step <= 1e-12 * (b - a) ? b : x + step;
+      xs.push(x);
+      cum.push(cum[cum.length - 1] + step / d);
+    }
+    const total = cum[cum.length - 1];
+    const n = Math.max(1, Math.ceil(total - 1e-9));
+    if (dMax - dMin <= 1e-12 * dMax) {
+      // Constant d: equal steps, exactly.
+      for (let k = 1; k < n; k++) nodes.push(a + ((b - a) * k) / n);
+    } else {
+      let j = 0;
+      for (let k = 1; k < n; k++) {
+        const target = (total * k) / n;
+        while (cum[j + 1] < target) j++;
+        const t = (target - cum[j]) / (cum[j + 1] - cum[j]);
+        nodes.push(xs[j] + t * (xs[j + 1] - xs[j]));
+      }
+    }
+    nodes.push(b);
+  }
+  return Float64Array.from(nodes);
+}
+
+/** The fine intervals mesh overrides put on axis `a`. */
+function fineIntervals(domain: DomainSpec, a: number): FineInterval[] {
+  return (domain.mesh_overrides ?? []).map((o) => ({
+    loM: o.center[a] - o.size[a] / 2,
+    hiM: o.center[a] + o.size[a] / 2,
+    stepM: typeof o.resolution === "number" ? o.resolution : o.resolution[a],
+  }));
+}
+
+/**
+ * Plans the grid of a domain without allocating anything. The time step is the 3-D Courant
+ * limit of the shortest cells scaled by S: dt = S/(c·√(Σ_a 1/Δ_a,min²)), which is
+ * `dt = S·dx/(c·√3)` on a uniform grid (DESIGN §1).
  */
 export function planGrid(domain: DomainSpec, courantFactor: number): GridPlan {
-  const stepM = domain.resolution;
+  const h = domain.resolution;
+  const ratio = domain.max_step_ratio ?? DEFAULT_MAX_STEP_RATIO;
   const axes = [0, 1, 2].map((a): AxisPlan => {
     const boundary = domain.boundary_conditions[a];
-    const interiorCells = interiorCellsFor(domain.size[a], stepM);
+    const interiorCells = interiorCellsFor(domain.size[a], h);
     const pml = boundary === "pml" ? domain.pml_layers : 0;
+    const fine = fineIntervals(domain, a);
+    const interior = fine.some((iv) => iv.stepM < h * (1 - 1e-9))
+      ? planAxisNodes(-(interiorCells / 2) * h, (interiorCells / 2) * h, h, fine, ratio)
+      : null;
+    if (!interior) {
+      const originM = -(interiorCells / 2 + pml) * h;
+      const cells = interiorCells + 2 * pml;
+      const nodesM = Float64Array.from({ length: cells + 1 }, (_, i) => originM + i * h);
+      return {
+        boundary,
+        requestedSizeM: domain.size[a],
+        interiorCells,
+        pmlLo: pml,
+        pmlHi: pml,
+        cells,
+        originM,
+        nodesM,
+        uniformStepM: h,
+        minStepM: h,
+        maxStepM: h,
+      };
+    }
+    const n = interior.length - 1;
+    const first = interior[1] - interior[0];
+    const last = interior[n] - interior[n - 1];
+    const nodesM = new Float64Array(n + 1 + 2 * pml);
+    for (let i = 0; i < pml; i++) nodesM[i] = interior[0] - (pml - i) * first;
+    nodesM.set(interior, pml);
+    for (let i = 1; i <= pml; i++) nodesM[pml + n + i] = interior[n] + i * last;
+    let minStepM = Infinity;
+    let maxStepM = 0;
+    for (let i = 0; i + 1 < nodesM.length; i++) {
+      minStepM = Math.min(minStepM, nodesM[i + 1] - nodesM[i]);
+      maxStepM = Math.max(maxStepM, nodesM[i + 1] - nodesM[i]);
+    }
     return {
       boundary,
-      stepM,
       requestedSizeM: domain.size[a],
-      interiorCells,
+      interiorCells: n,
       pmlLo: pml,
       pmlHi: pml,
-      cells: interiorCells + 2 * pml,
-      originM: -(interiorCells / 2 + pml) * stepM,
+      cells: n + 2 * pml,
+      originM: nodesM[0],
+      nodesM,
+      uniformStepM: null,
+      minStepM,
+      maxStepM,
     };
   }) as [AxisPlan, AxisPlan, AxisPlan];
-  const dtSeconds = (courantFactor * stepM) / (SPEED_OF_LIGHT_M_PER_S * Math.sqrt(3));
-  return { axes, stepM, courantFactor, dtSeconds };
+  const uniform = axes.every((ax) => ax.uniformStepM !== null);
+  const dtSeconds = uniform
+    ? (courantFactor * h) / (SPEED_OF_LIGHT_M_PER_S * Math.sqrt(3))
+    : courantFactor /
+      (SPEED_OF_LIGHT_M_PER_S * Math.sqrt(axes.reduce((s, ax) => s + 1 / ax.minStepM ** 2, 0)));
+  return { axes, baseStepM: h, uniform, courantFactor, dtSeconds };
+}
+
+/**
+ * The step that gives a uniform grid the same time step as this plan at the same S:
+ * √3/√(Σ 1/Δ_min²) (the plan's base step when it is uniform). The stability analysis of
+ * dispersive materials (dispersion/stability.ts) runs on a uniform grid of this step.
+ */
+export function equivalentStepM(plan: GridPlan): number {
+  if (plan.uniform) return plan.baseStepM;
+  return Math.sqrt(3) / Math.sqrt(plan.axes.reduce((s, ax) => s + 1 / ax.minStepM ** 2, 0));
+}
+
+/**
+ * Index i wrapped or clamped onto the axis' cells: periodic axes wrap (the ghost beyond the
+ * last cell is the first cell again), the others repeat their end cell.
+ */
+function cellOnAxis(ax: AxisPlan, i: number): number {
+  if (i >= 0 && i < ax.cells) return i;
+  if (ax.boundary === "periodic" && Number.isFinite(i)) {
+    return ((i % ax.cells) + ax.cells) % ax.cells;
+  }
+  return i < 0 ? 0 : ax.cells - 1;
+}
+
+/** Length of cell i (−1 … cells: beyond the ends, as cellOnAxis says), metres. */
+export function cellStepM(ax: AxisPlan, i: number): number {
+  if (ax.uniformStepM !== null) return ax.uniformStepM;
+  const c = cellOnAxis(ax, i);
+  return ax.nodesM[c + 1] - ax.nodesM[c];
+}
+
+/** Coordinate of node i (any i: beyond the ends by the end cells' steps), metres. */
+export function nodeM(ax: AxisPlan, i: number): number {
+  if (ax.uniformStepM !== null) return ax.originM + i * ax.uniformStepM;
+  if (i >= 0 && i <= ax.cells) return ax.nodesM[i];
+  if (i < 0) return ax.nodesM[0] + i * cellStepM(ax, -1);
+  return ax.nodesM[ax.cells] + (i - ax.cells) * cellStepM(ax, ax.cells);
+}
+
+/** Coordinate of the centre of cell i (position i + ½), metres. */
+export function centreM(ax: AxisPlan, i: number): number {
+  if (ax.uniformStepM !== null) return ax.originM + (i + 0.5) * ax.uniformStepM;
+  return nodeM(ax, i) + cellStepM(ax, i) / 2;
+}
+
+/** Coordinate of position i + `stagger` (0: node i, ½: centre of cell i), metres. */
+export function positionM(ax: AxisPlan, i: number, stagger: number): number {
+  return stagger > 0 ? centreM(ax, i) : nodeM(ax, i);
+}
+
+/** The dual step at node i: from the centre of cell i − 1 to that of cell i, metres. */
+export function dualStepM(ax: AxisPlan, i: number): number {
+  if (ax.uniformStepM !== null) return ax.uniformStepM;
+  return (cellStepM(ax, i - 1) + cellStepM(ax, i)) / 2;
+}
+
+/**
+ * Length of the cube a component at position i + `stagger` stands for (its cell along an
+ * axis where it sits at a centre, its dual cell where it sits on a node), and that cube's
+ * centre, metres.
+ */
+export function cubeAlong(
+  ax: AxisPlan,
+  i: number,
+  stagger: number,
+): { centreM: number; lengthM: number } {
+  if (stagger > 0) return { centreM: centreM(ax, i), lengthM: cellStepM(ax, i) };
+  const lo = nodeM(ax, i) - cellStepM(ax, i - 1) / 2;
+  const hi = nodeM(ax, i) + cellStepM(ax, i) / 2;
+  return { centreM: (lo + hi) / 2, lengthM: hi - lo };
+}
+
+/**
+ * The fractional node index of coordinate x (node i at i, linear within a cell), extended
+ * beyond the ends by their cells' steps: (x − origin)/h on a uniform axis.
+ */
+export function nodeIndexAt(ax: AxisPlan, x: number): number {
+  if (ax.uniformStepM !== null) return (x - ax.originM) / ax.uniformStepM;
+  const nodes = ax.nodesM;
+  const n = ax.cells;
+  if (x <= nodes[0]) return (x - nodes[0]) / cellStepM(ax, 0);
+  if (x >= nodes[n]) return n + (x - nodes[n]) / cellStepM(ax, n - 1);
+  let lo = 0;
+  let hi = n;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (nodes[mid] <= x) lo = mid;
+    else hi = mid;
+  }
+  return lo + (x - nodes[lo]) / (nodes[lo + 1] - nodes[lo]);
+}
+
+/**
+ * The fractional cell-centre index of coordinate x (cell i's centre at i, linear between
+ * neighbouring centres): (x − origin)/h − ½ on a uniform axis.
+ */
+export function centreIndexAt(ax: AxisPlan, x: number): number {
+  if (ax.uniformStepM !== null) return (x - ax.originM) / ax.uniformStepM - 0.5;
+  const u = nodeIndexAt(ax, x);
+  const i = Math.floor(u);
+  const c = centreM(ax, i);
+  // Between the centres of cells i − 1 and i, or of i and i + 1.
+  if (x >= c) return i + (x - c) / (centreM(ax, i + 1) - c);
+  const before = centreM(ax, i - 1);
+  return i - 1 + (x - before) / (c - before);
+}
+
+/**
+ * The longest and the mean step of the cells of an axis that [loM, hiM] overlaps (clamped to
+ * the grid; a point gives the cell holding it), metres.
+ */
+export function stepsOver(ax: AxisPlan, loM: number, hiM: number): { maxM: number; meanM: number } {
+  if (ax.uniformStepM !== null) return { maxM: ax.uniformStepM, meanM: ax.uniformStepM };
+  const clamp = (i: number) => Math.min(ax.cells - 1, Math.max(0, i));
+  const i0 = clamp(Math.floor(nodeIndexAt(ax, Math.max(loM, ax.nodesM[0]))));
+  const i1 = clamp(Math.ceil(nodeIndexAt(ax, Math.min(hiM, ax.nodesM[ax.cells]))) - 1);
+  let maxM = 0;
+  for (let i = i0; i <= Math.max(i0, i1); i++) maxM = Math.max(maxM, cellStepM(ax, i));
+  const meanM = (ax.nodesM[Math.max(i0, i1) + 1] - ax.nodesM[i0]) / (Math.max(i0, i1) - i0 + 1);
+  return { maxM, meanM };
 }
 
 /** True when component `comp` sits half a cell off the nodes along `axis`. */

@@ -7,6 +7,8 @@ import { findMaterial, permittivityAt } from "./materials.js";
 import { runWithMaterials } from "./run.js";
 import { withUserMaterials } from "./dispersion/user.js";
 import { isMetal } from "./medium.js";
+import { planGrid } from "./grid.js";
+import { gradedGridNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
 import type { MaterialResolver } from "./simulation.js";
 import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
@@ -50,13 +52,24 @@ export function runSimulation(
 
 /**
  * What the run report will note about a schema-valid request before it runs (the estimate
- * shows them): metal particles too coarsely resolved (metal-notes.ts).
+ * shows them): a graded grid's steps and time step (grid-notes.ts), metal particles too
+ * coarsely resolved (metal-notes.ts).
  */
 export function setupNotes(spec: SimulationSpec): string[] {
   const materials = withUserMaterials(libraryMaterials, spec.materials);
-  return metalSurfaceNotes(spec, (i) =>
-    isMetal(materials.dispersion?.(spec.structures[i]!.material)?.model.poles),
-  );
+  const plan =
+    spec.domain.mesh_overrides && spec.domain.mesh_overrides.length > 0
+      ? planGrid(spec.domain, spec.fdtd_settings.courant_factor)
+      : undefined;
+  const graded = plan ? gradedGridNote(plan) : null;
+  return [
+    ...(graded ? [graded] : []),
+    ...metalSurfaceNotes(
+      spec,
+      (i) => isMetal(materials.dispersion?.(spec.structures[i]!.material)?.model.poles),
+      plan,
+    ),
+  ];
 }
 
 /**

@@ -19,11 +19,17 @@ import type { YeeLayout } from "./grid.js";
 /** Everything a kernel reads besides the fields. Arrays are indexed like the padded fields. */
 export interface KernelGrid {
   readonly layout: YeeLayout;
-  /** Grid step in metres (the same along every axis). */
-  readonly stepM: number;
-  /** Per axis, 1/(κ·step) at node positions, index = node + 1 (padded). */
+  /** The grid step when every cell of every axis has it (a uniform grid), else null. */
+  readonly uniformStepM: number | null;
+  /**
+   * Per axis, 1/(κ·Δ) at node positions, index = node + 1 (padded); Δ the dual step there
+   * (grid.ts dualStepM: what a difference of H across the node spans).
+   */
   readonly invStepNode: [Float64Array, Float64Array, Float64Array];
-  /** Per axis, 1/(κ·step) at half positions i+½, index = i + 1 (padded). */
+  /**
+   * Per axis, 1/(κ·Δ) at half positions i+½, index = i + 1 (padded); Δ the step of cell i
+   * (what a difference of E across the cell spans).
+   */
   readonly invStepHalf: [Float64Array, Float64Array, Float64Array];
   /** dt/μ0: the H update coefficient (no magnetic materials). */
   readonly hCoefficient: number;

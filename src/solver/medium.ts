@@ -21,7 +21,15 @@ import { EPS0 } from "./constants.js";
 import { instantaneousSusceptibility } from "./dispersion/ade.js";
 import type { Pole } from "./dispersion/model.js";
 import type { Shape } from "./geometry.js";
-import { staggerOf, type GridPlan, type YeeLayout } from "./grid.js";
+import {
+  cellStepM,
+  centreIndexAt,
+  cubeAlong,
+  nodeIndexAt,
+  staggerOf,
+  type GridPlan,
+  type YeeLayout,
+} from "./grid.js";
 import type { Vec3 } from "./types.js";
 
 /** A material as the time-domain update uses it. */
@@ -286,8 +294,8 @@ function* tryBuild(
     new Uint16Array(layout.paddedCells),
     new Uint16Array(layout.paddedCells),
   ];
-  const h = plan.stepM;
   const p: Vec3 = [0, 0, 0];
+  const h: Vec3 = [0, 0, 0];
   const normal: Vec3 = [0, 0, 0];
   // Per structure and component, the cells whose cube may touch the shape; their count is
   // the work, for progress.
@@ -308,13 +316,21 @@ function* tryBuild(
       const idx = index[c];
       const visit = visits[s][c];
       const stag = [staggerOf(c, 0), staggerOf(c, 1), staggerOf(c, 2)];
+      // The cube of each index along each axis: centre and length (grid.ts cubeAlong).
+      const cubes = [0, 1, 2].map((b) => visit[b].map((i) => cubeAlong(plan.axes[b], i, stag[b])));
       const rowVisits = visit[1].length * visit[2].length;
-      for (const i of visit[0]) {
-        p[0] = plan.axes[0].originM + (i + stag[0]) * h;
-        for (const j of visit[1]) {
-          p[1] = plan.axes[1].originM + (j + stag[1]) * h;
-          for (const k of visit[2]) {
-            p[2] = plan.axes[2].originM + (k + stag[2]) * h;
+      for (let vi = 0; vi < visit[0].length; vi++) {
+        const i = visit[0][vi];
+        p[0] = cubes[0][vi].centreM;
+        h[0] = cubes[0][vi].lengthM;
+        for (let vj = 0; vj < visit[1].length; vj++) {
+          const j = visit[1][vj];
+          p[1] = cubes[1][vj].centreM;
+          h[1] = cubes[1][vj].lengthM;
+          for (let vk = 0; vk < visit[2].length; vk++) {
+            const k = visit[2][vk];
+            p[2] = cubes[2][vk].centreM;
+            h[2] = cubes[2][vk].lengthM;
             const fill = shape.fill(p, h, normal);
             const cell = layout.index(i, j, k);
             // Without smoothing (validation only), and at a metal's surface unless this
@@ -397,11 +413,16 @@ function indicesToVisit(
   shape: Shape,
 ): number[] {
   const ax = plan.axes[b];
-  const h = plan.stepM;
   const st = staggerOf(c, b);
   const max = st > 0 ? layout.n[b] - 1 : layout.n[b];
-  const i0 = Math.max(0, Math.ceil((shape.lo[b] - h - ax.originM) / h - st));
-  const i1 = Math.min(max, Math.floor((shape.hi[b] + h - ax.originM) / h - st));
+  // Positions within a cell of the shape's bounds (the cube reaches half a cell either side).
+  const at = (x: number) => (st > 0 ? centreIndexAt(ax, x) : nodeIndexAt(ax, x));
+  const widen = (x: number, side: number) =>
+    x + side * cellStepM(ax, Math.floor(nodeIndexAt(ax, x)) + side);
+  const i0 = Number.isFinite(shape.lo[b]) ? Math.max(0, Math.ceil(at(widen(shape.lo[b], -1)))) : 0;
+  const i1 = Number.isFinite(shape.hi[b])
+    ? Math.min(max, Math.floor(at(widen(shape.hi[b], 1))))
+    : max;
   const out: number[] = [];
   for (let i = i0; i <= i1; i++) out.push(i);
   return out;

@@ -68,3 +68,29 @@ test("no note for a dielectric sphere, a metal box, or a metal sphere of 20 cell
     [],
   );
 });
+
+test("on a graded grid the cells counted are the sphere's own: a mesh override over it lifts the note", () => {
+  const gold: StructureSpec = { type: "sphere", center: [0, 0, 0], radius: 50e-9, material: "Au" };
+  const spec = (refined: boolean) => {
+    const s = boxSpec({
+      sizeM: [60 * H, 60 * H, 60 * H],
+      stepM: 2 * H,
+      wavelengthM: 0.6e-6,
+      pmlLayers: 4,
+      structures: [gold],
+      timeSteps: 10,
+    });
+    if (refined) {
+      s.domain.mesh_overrides = [
+        { center: [0, 0, 0], size: [110e-9, 110e-9, 110e-9], resolution: 2.5e-9 },
+      ];
+    }
+    return new FdtdSimulation(s, libraryMaterials, { backend: "reference" }).notes.filter((n) =>
+      /staircase/.test(n),
+    );
+  };
+  const coarse = spec(false);
+  assert.equal(coarse.length, 1);
+  assert.match(coarse[0], /has 5\.0 cells across its radius/);
+  assert.deepEqual(spec(true), [], "20 cells of 2.5 nm across the radius");
+});

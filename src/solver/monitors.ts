@@ -9,7 +9,7 @@
  * Phasor convention e^{−iωt}: X(ω) = Σ F(t_n)·e^{iωt_n}.
  */
 import type { FieldSet } from "./fields.js";
-import type { GridPlan, YeeLayout } from "./grid.js";
+import { centreIndexAt, centreM, type GridPlan, type YeeLayout } from "./grid.js";
 import type { WavelengthRange } from "./types.js";
 
 export interface SampleBox {
@@ -32,11 +32,10 @@ export function sampleBox(
   const hi: [number, number, number] = [0, 0, 0];
   for (let a = 0; a < 3; a++) {
     const ax = plan.axes[a];
-    const h = ax.stepM;
     const first = ax.pmlLo;
     const last = ax.cells - ax.pmlHi - 1;
     const clamp = (i: number) => Math.min(last, Math.max(first, i));
-    const pos = (x: number) => (x - ax.originM) / h - 0.5;
+    const pos = (x: number) => centreIndexAt(ax, x);
     const eps = 1e-9;
     let i0 = Math.ceil(pos(center[a] - size[a] / 2) - eps);
     let i1 = Math.floor(pos(center[a] + size[a] / 2) + eps);
@@ -53,7 +52,7 @@ export function sampleBox(
 export function sampleCoordinates(plan: GridPlan, box: SampleBox, axis: number): Float64Array {
   const ax = plan.axes[axis];
   const out = new Float64Array(box.hi[axis] - box.lo[axis] + 1);
-  for (let i = 0; i < out.length; i++) out[i] = ax.originM + (box.lo[axis] + i + 0.5) * ax.stepM;
+  for (let i = 0; i < out.length; i++) out[i] = centreM(ax, box.lo[axis] + i);
   return out;
 }
 

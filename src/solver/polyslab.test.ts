@@ -99,7 +99,7 @@ function star(n: number, cx: number, cy: number, r0: number, r1: number, seed: n
 
 function fillAt(shape: Shape, p: Vec3, h: number): { f: number; n: Vec3 } {
   const n: Vec3 = [NaN, NaN, NaN];
-  return { f: shape.fill(p, h, n), n };
+  return { f: shape.fill(p, [h, h, h], n), n };
 }
 
 const close = (a: number, b: number, tol: number, what: string) =>
@@ -185,7 +185,7 @@ describe("polyslab fill fractions", () => {
     const n: Vec3 = [0, 0, 0];
     for (let i = -40; i < 40; i++) {
       for (let j = -40; j < 40; j++) {
-        sum += shape.fill([(i + 0.5) * h, (j + 0.5) * h, 0], h, n) * h * h;
+        sum += shape.fill([(i + 0.5) * h, (j + 0.5) * h, 0], [h, h, h], n) * h * h;
       }
     }
     close(sum / (w * l), 1, 1e-12, "Σ fill·h² / area");
@@ -259,7 +259,8 @@ describe("polyslab fill fractions", () => {
     for (let i = -24; i < 24; i++) {
       for (let j = -24; j < 24; j++) {
         for (let k = -2; k < 24; k++) {
-          volume += shape.fill([(i + 0.5) * hz, (j + 0.5) * hz, (k + 0.5) * hz], hz, n) * hz ** 3;
+          volume +=
+            shape.fill([(i + 0.5) * hz, (j + 0.5) * hz, (k + 0.5) * hz], [hz, hz, hz], n) * hz ** 3;
         }
       }
     }
@@ -325,7 +326,7 @@ describe("polyslab fill fractions", () => {
       for (let j = 0; j < 400; j++) {
         // Two z positions per column, as the medium walks z innermost.
         for (const z of [0, 0.5 * UM]) {
-          sum += shape.fill([(i - 200 + 0.5) * hh, (j - 200 + 0.5) * hh, z], hh, nrm);
+          sum += shape.fill([(i - 200 + 0.5) * hh, (j - 200 + 0.5) * hh, z], [hh, hh, hh], nrm);
         }
       }
     }

@@ -677,7 +677,10 @@ export interface SquareCut {
 export class PolygonArea {
   private readonly edges: Edges;
   private rows = new Map<number, Row>();
-  /** Row height (h/2) and the y the rows are aligned to, set by the first square of a grid. */
+  /**
+   * Row height (h/2) and the y the rows are aligned to, set by the first square of a grid, and
+   * again by any shorter square (a graded grid's finer cells).
+   */
   private rowH = NaN;
   private rowY0 = 0;
   private readonly box: [number, number, number, number];
@@ -704,25 +707,28 @@ export class PolygonArea {
   }
 
   /**
-   * The square [x − h/2, x + h/2] × [y − h/2, y + h/2] against the outline offset inward by
-   * `d` (0 ≤ d/dTop ≤ 1). Writes into `out`.
+   * The rectangle [x − hx/2, x + hx/2] × [y − hy/2, y + hy/2] against the outline offset
+   * inward by `d` (0 ≤ d/dTop ≤ 1). Writes into `out`.
    */
-  cut(x: number, y: number, h: number, d: number, out: SquareCut): SquareCut {
+  cut(x: number, y: number, hx: number, hy: number, d: number, out: SquareCut): SquareCut {
     out.area = 0;
     out.nx = 0;
     out.ny = 0;
-    const x0 = x - h / 2;
-    const x1 = x + h / 2;
-    const y0 = y - h / 2;
-    const y1 = y + h / 2;
+    const x0 = x - hx / 2;
+    const x1 = x + hx / 2;
+    const y0 = y - hy / 2;
+    const y1 = y + hy / 2;
+    const h = Math.max(hx, hy);
     const [bx0, by0, bx1, by1] = this.box;
     if (x1 <= bx0 || y1 <= by0 || y0 >= by1) return out;
     if (x0 >= bx1) return out;
-    // Rows aligned with the first band asked for: the Yee bands of one grid are all whole
-    // multiples of h/2 away from it, so they cover whole rows and the suffix sums apply.
-    if (this.rowH !== h / 2) {
+    // Rows aligned with the first band asked for: the Yee bands of a uniform grid are all
+    // whole multiples of h/2 away from it, so they cover whole rows and the suffix sums apply.
+    // On a graded grid rows follow the shortest band seen; a band that covers a row only in
+    // part sums that row's edges instead (below), which is exact too.
+    if (!(this.rowH <= hy / 2)) {
       this.rows.clear();
-      this.rowH = h / 2;
+      this.rowH = hy / 2;
       this.rowY0 = y0;
     }
     const e = this.edges;
@@ -847,38 +853,44 @@ export function polySlabShape(s: PolySlabSpec, faces: DomainFaces): Shape {
   let lastX = NaN;
   let lastY = NaN;
   let lastD = NaN;
-  let lastH = NaN;
+  let lastHx = NaN;
+  let lastHy = NaN;
   return {
     lo,
     hi,
     fill(p, h, normal) {
-      const oz = overlap1d(p[2], h, zlo, zhi);
+      const [hx, hy, hz] = h;
+      const oz = overlap1d(p[2], hz, zlo, zhi);
       if (oz === 0) return 0;
       let x = p[0];
       let y = p[1];
-      // Extrusion through absorbing faces the outline reaches: keep the cube inside.
-      if (x < clampLo[0] + h / 2) x = Math.min(clampLo[0] + h / 2, (faces.lo[0] + faces.hi[0]) / 2);
-      if (x > clampHi[0] - h / 2) x = Math.max(clampHi[0] - h / 2, (faces.lo[0] + faces.hi[0]) / 2);
-      if (y < clampLo[1] + h / 2) y = Math.min(clampLo[1] + h / 2, (faces.lo[1] + faces.hi[1]) / 2);
-      if (y > clampHi[1] - h / 2) y = Math.max(clampHi[1] - h / 2, (faces.lo[1] + faces.hi[1]) / 2);
+      // Extrusion through absorbing faces the outline reaches: keep the box inside.
+      const midX = (faces.lo[0] + faces.hi[0]) / 2;
+      const midY = (faces.lo[1] + faces.hi[1]) / 2;
+      if (x < clampLo[0] + hx / 2) x = Math.min(clampLo[0] + hx / 2, midX);
+      if (x > clampHi[0] - hx / 2) x = Math.max(clampHi[0] - hx / 2, midX);
+      if (y < clampLo[1] + hy / 2) y = Math.min(clampLo[1] + hy / 2, midY);
+      if (y > clampHi[1] - hy / 2) y = Math.max(clampHi[1] - hy / 2, midY);
       const zc = Math.min(s.z_max, Math.max(s.z_min, p[2]));
       const d = tanT === 0 ? 0 : (zc - s.z_min) * tanT;
-      if (x !== lastX || y !== lastY || d !== lastD || h !== lastH) {
-        poly.cut(x, y, h, d, cut);
+      if (x !== lastX || y !== lastY || d !== lastD || hx !== lastHx || hy !== lastHy) {
+        poly.cut(x, y, hx, hy, d, cut);
         lastX = x;
         lastY = y;
         lastD = d;
-        lastH = h;
+        lastHx = hx;
+        lastHy = hy;
       }
-      const a = cut.area / (h * h);
+      const a = cut.area / (hx * hy);
       const f = a * oz;
       if (f > 0 && f < 1) {
-        // −∇f: the walls' part (Σ ℓ·n / h, tilted by the sidewall angle) and the faces'.
-        const vx = cut.nx / h;
-        const vy = cut.ny / h;
+        // −∇f: the walls' part (Σ ℓ·n over the area, tilted by the sidewall angle) and the
+        // faces'.
+        const vx = cut.nx / (hx * hy);
+        const vy = cut.ny / (hx * hy);
         const gx = vx * oz;
         const gy = vy * oz;
-        const gz = Math.hypot(vx, vy) * tanT * oz - overlapSlope(p[2], h, zlo, zhi) * a;
+        const gz = Math.hypot(vx, vy) * tanT * oz - (overlapSlope(p[2], hz, zlo, zhi) / hz) * a;
         const norm = Math.hypot(gx, gy, gz);
         if (norm > 0) {
           normal[0] = gx / norm;

@@ -19,6 +19,7 @@ import {
   type Vec3,
 } from "./types.js";
 import { facePower, planeNormal, planeQuantity } from "./flux.js";
+import { centreM, nodeM } from "./grid.js";
 
 /** Compute time between yields to the event loop. */
 const SLICE_MS = 50;
@@ -152,11 +153,18 @@ async function stepToEnd(
  * Energy can only come from the source: it is bounded by a generous multiple of what the
  * source could inject (A² per cell and unit ε_r), and, once the pulse is over, by its value
  * while the source was on. Non-finite or larger energy means the update is unstable.
+ *
+ * The energy the backends sum weighs every cell alike (fieldEnergy). On a graded grid a wave
+ * that moves into finer cells after the source is off raises that sum by up to the ratio of
+ * the largest cell's volume to the smallest's without gaining any energy (a pulse entering a
+ * 10 → 1.25 nm override: 512 times), so the growth allowed after the pulse is that much
+ * larger there. An unstable update grows exponentially and passes it within a few checks.
  */
 class DivergenceGuard {
   maxEnergy = 0;
   private sourceEnergy = 0;
   private readonly bound: number;
+  private readonly growth: number;
 
   constructor(
     private readonly sim: FdtdSimulation,
@@ -167,14 +175,14 @@ class DivergenceGuard {
     let maxEps = 1;
     for (const e of sim.model.medium.epsEff) maxEps = Math.max(maxEps, e);
     this.bound = 1e6 * amplitude * amplitude * sim.model.layout.cells * maxEps;
+    const volumeRatio = sim.plan.axes.reduce((r, ax) => (r * ax.maxStepM) / ax.minStepM, 1);
+    this.growth = DIVERGENCE_GROWTH * volumeRatio;
   }
 
   /** Throws SolverDivergenceError when the energy at step n says the run diverged. */
   observe(energy: number, n: number): void {
     const grew =
-      n > this.sourceOffStep &&
-      this.sourceEnergy > 0 &&
-      energy > DIVERGENCE_GROWTH * this.sourceEnergy;
+      n > this.sourceOffStep && this.sourceEnergy > 0 && energy > this.growth * this.sourceEnergy;
     if (!Number.isFinite(energy) || energy > this.bound || grew) {
       throw new SolverDivergenceError(
         `the fields diverged at time step ${n} (courant_factor ${this.sim.plan.courantFactor}): ` +
@@ -318,7 +326,7 @@ async function assembleResult(
   const sums = await sim.monitorSums();
   const gridCoords = [0, 1, 2].map((a) => {
     const ax = plan.axes[a];
-    return Float64Array.from({ length: ax.cells }, (_, i) => ax.originM + (i + 0.5) * ax.stepM);
+    return Float64Array.from({ length: ax.cells }, (_, i) => centreM(ax, i));
   });
   return {
     grid: { x: gridCoords[0], y: gridCoords[1], z: gridCoords[2], dtSeconds: plan.dtSeconds },
@@ -380,9 +388,7 @@ function fluxResults(sim: FdtdSimulation, allSums: Float64Array[][]): FluxMonito
   const g = source.geometry;
   const layout = sim.model.layout;
   const norm = source.normalisation();
-  const h2 = plan.stepM * plan.stepM;
-  const ax = plan.axes[g.axis];
-  const sourcePlaneM = ax.originM + source.tfsfIndex * ax.stepM;
+  const sourcePlaneM = nodeM(plan.axes[g.axis], source.tfsfIndex);
   const out: FluxMonitorResult[] = [];
   sim.monitors.forEach((m, mi) => {
     const surface = m.flux;
@@ -400,7 +406,7 @@ function fluxResults(sim: FdtdSimulation, allSums: Float64Array[][]): FluxMonito
         const at = 4 * fi;
         p += facePower(f, allSums[mi].slice(at, at + 4), corrections.slice(at, at + 4), w);
       });
-      return p * h2;
+      return p;
     };
     const coords = [...m.coords] as [Float64Array, Float64Array, Float64Array];
     let quantity: FluxQuantity = "box";
@@ -408,7 +414,7 @@ function fluxResults(sim: FdtdSimulation, allSums: Float64Array[][]): FluxMonito
     if (!surface.isBox) {
       const a = surface.axis;
       const plane = surface.faces[0].plane;
-      const at = plan.axes[a].originM + plane * plan.stepM;
+      const at = nodeM(plan.axes[a], plane);
       coords[a] = Float64Array.of(at);
       quantity = planeQuantity(a, at, g.axis, g.sign, sourcePlaneM, sim.structureExtents);
       // Transmittance along the propagation direction, reflectance against it.
@@ -424,10 +430,26 @@ function fluxResults(sim: FdtdSimulation, allSums: Float64Array[][]): FluxMonito
           extinction: new Float64Array(W),
         }
       : null;
+    // The node along the propagation axis where the incident flux density is taken: the
+    // reference node (source.ts incidentFluxDensity), except on a graded grid, where the mean
+    // of H either side of a node depends on the cells' steps there: a plane normal to that
+    // axis at its own node, a box at its upstream face's; never upstream of the TFSF plane,
+    // where the auxiliary line holds the wave its sheet sends backwards, not the incident one
+    // (the cells just downstream of the TFSF plane have the steps of those upstream of it).
+    const normalAxis = surface.isBox ? g.axis : surface.axis;
+    const own =
+      normalAxis === g.axis && !plan.uniform
+        ? surface.isBox
+          ? surface.box.lo[g.axis]
+          : surface.faces[0].plane
+        : undefined;
+    const s = source.tfsfIndex;
+    const node =
+      own === undefined ? undefined : g.sign > 0 ? Math.max(own, s + 1) : Math.min(own, s - 1);
     for (let w = 0; w < W; w++) {
       const f = freqs[w];
       // |S_a| of the incident wave in raw units; |S| = |S_a|/cos θ.
-      const incident = Math.abs(source.incidentFluxDensity(f));
+      const incident = Math.abs(source.incidentFluxDensity(f, node));
       intensity[w] = (incident * (norm[2 * f] ** 2 + norm[2 * f + 1] ** 2)) / g.cosTheta;
       if (!(incident > 0)) {
         flux[w] = Number.NaN;
@@ -514,7 +536,8 @@ function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: n
     cells,
     grid: [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
     dtSeconds: plan.dtSeconds,
-    gridStepM: plan.stepM,
+    gridStepM: plan.baseStepM,
+    minGridStepM: Math.min(...plan.axes.map((ax) => ax.minStepM)),
     wallSeconds,
     mcellsPerSecond: seconds > 0 ? (cells * sim.stepIndex) / seconds / 1e6 : 0,
     kernel: sim.backend.name,

@@ -18,7 +18,7 @@ import { dftSampleInterval } from "./fast/dft-cadence.js";
 import { MAX_BLOCK_STEPS } from "./fast/barrier.js";
 import type { FieldSet } from "./fields.js";
 import { domainFaces, shapeOf } from "./geometry.js";
-import { YeeLayout, planGrid, type GridPlan } from "./grid.js";
+import { YeeLayout, nodeM, planGrid, type GridPlan } from "./grid.js";
 import type { PoleModel } from "./dispersion/model.js";
 import {
   buildMedium,
@@ -30,6 +30,7 @@ import {
   type UpdateMaterial,
 } from "./medium.js";
 import { fluxSurface, type FluxSurface } from "./flux.js";
+import { gradedGridNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
 import {
   cellCentreStreams,
@@ -322,7 +323,13 @@ export class FdtdSimulation {
     });
     this.dftEvery =
       options.dftEvery ??
-      dftSampleInterval(pulse, this.omegas, plan.dtSeconds, spec.fdtd_settings.check_every_n);
+      dftSampleInterval(
+        pulse,
+        this.omegas,
+        plan.dtSeconds,
+        spec.fdtd_settings.check_every_n,
+        !plan.uniform,
+      );
     if (this.monitors.some((m) => m.flux)) {
       // Flux monitors add or remove the incident field (flux.ts): record it along the whole
       // region of interest, one index beyond on each side.
@@ -334,7 +341,9 @@ export class FdtdSimulation {
       p.shape.hi[geometry.axis],
     ]);
     this.addNotes(geometry.axis, geometry.sign);
-    this.notes.push(...metalSurfaceNotes(spec, (i) => isMetal(structures[i]?.material.poles)));
+    this.notes.push(
+      ...metalSurfaceNotes(spec, (i) => isMetal(structures[i]?.material.poles), plan),
+    );
     this.setupTimes = {
       gridSeconds: (painted?.planSeconds ?? planSeconds) + (performance.now() - modelStart) / 1000,
       paintingSeconds,
@@ -519,9 +528,11 @@ export class FdtdSimulation {
     const metres = (v: number) => String(Number(v.toPrecision(6)));
     const plan = this.plan;
     const names = "xyz";
+    const graded = gradedGridNote(plan);
+    if (graded) this.notes.push(graded);
     for (let a = 0; a < 3; a++) {
       const ax = plan.axes[a];
-      const actual = ax.interiorCells * ax.stepM;
+      const actual = ax.nodesM[ax.cells - ax.pmlHi] - ax.nodesM[ax.pmlLo];
       if (Math.abs(actual - ax.requestedSizeM) > 1e-9 * ax.requestedSizeM) {
         this.notes.push(
           `domain.size along ${names[a]} rounded from ${metres(ax.requestedSizeM)} m to ` +
@@ -545,7 +556,7 @@ export class FdtdSimulation {
     }
     const ax = plan.axes[axis];
     const tfsf = this.source.tfsfIndex;
-    const tfsfCoord = ax.originM + tfsf * ax.stepM;
+    const tfsfCoord = nodeM(ax, tfsf);
     for (const m of this.monitors) {
       // Flux monitors add the incident field back where the grid holds only the scattered one.
       if (m.flux) continue;

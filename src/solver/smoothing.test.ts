@@ -57,7 +57,7 @@ function filledVolume(shape: Shape, h: number): number {
     for (let j = 0; j < 40; j++) {
       for (let k = 0; k < 40; k++) {
         const p: Vec3 = [-0.5e-6 + (i + 0.5) * h, -0.5e-6 + (j + 0.5) * h, -0.5e-6 + (k + 0.5) * h];
-        volume += shape.fill(p, h, n) * h ** 3;
+        volume += shape.fill(p, [h, h, h], n) * h ** 3;
       }
     }
   }
@@ -102,7 +102,7 @@ describe("fill fractions", () => {
       faces,
     );
     const n: Vec3 = [0, 0, 0];
-    const f = box.fill([0.1e-6 + 0.3 * 25e-9, 0, 0], 25e-9, n);
+    const f = box.fill([0.1e-6 + 0.3 * 25e-9, 0, 0], [25e-9, 25e-9, 25e-9], n);
     assert.ok(Math.abs(f - 0.2) < 1e-12, String(f));
     assert.deepEqual(
       n.map((v) => Math.round(v * 1e9) / 1e9 + 0),
@@ -118,7 +118,7 @@ describe("fill fractions", () => {
       { type: "sphere", center: [0.01e-6, -0.02e-6, 0.003e-6], radius: r, material: "x" },
       faces,
     );
-    const volume = filledVolume(sphere, plan.stepM);
+    const volume = filledVolume(sphere, plan.baseStepM);
     const exact = (4 / 3) * Math.PI * r ** 3;
     assert.ok(Math.abs(volume / exact - 1) < 0.005, `${volume / exact}`);
   });
@@ -137,7 +137,7 @@ describe("fill fractions", () => {
       },
       faces,
     );
-    const volume = filledVolume(cyl, plan.stepM);
+    const volume = filledVolume(cyl, plan.baseStepM);
     const exact = Math.PI * 0.25e-6 ** 2 * 0.4e-6;
     assert.ok(Math.abs(volume / exact - 1) < 0.005, `${volume / exact}`);
   });

@@ -9,7 +9,7 @@
  * (docs/benchmarks.md). Estimates only (jobs/timing.ts): nothing is painted, and overlapping
  * structures are counted as if apart.
  */
-import { planGrid, type GridPlan } from "./grid.js";
+import { planGrid, stepsOver, type GridPlan } from "./grid.js";
 import { orientRings } from "./polyslab.js";
 import type { SimulationSpec, StructureSpec, Vec3 } from "./types.js";
 
@@ -94,6 +94,37 @@ function surfaceArea(s: StructureSpec, grid: { lo: Vec3; hi: Vec3 }): number {
   }
 }
 
+/** A structure's axis-aligned bounds in metres. */
+export function structureBounds(s: StructureSpec): { lo: Vec3; hi: Vec3 } {
+  switch (s.type) {
+    case "box":
+      return {
+        lo: s.center.map((c, a) => c - s.size[a] / 2) as Vec3,
+        hi: s.center.map((c, a) => c + s.size[a] / 2) as Vec3,
+      };
+    case "sphere":
+      return {
+        lo: s.center.map((c) => c - s.radius) as Vec3,
+        hi: s.center.map((c) => c + s.radius) as Vec3,
+      };
+    case "cylinder": {
+      const a = "xyz".indexOf(s.axis);
+      return {
+        lo: s.center.map((c, b) => c - (b === a ? s.height / 2 : s.radius)) as Vec3,
+        hi: s.center.map((c, b) => c + (b === a ? s.height / 2 : s.radius)) as Vec3,
+      };
+    }
+    case "polyslab": {
+      const xs = s.vertices.map((v) => v[0]);
+      const ys = s.vertices.map((v) => v[1]);
+      return {
+        lo: [Math.min(...xs), Math.min(...ys), s.z_min],
+        hi: [Math.max(...xs), Math.max(...ys), s.z_max],
+      };
+    }
+  }
+}
+
 /** Cells the structures' surfaces cross, about (the module comment). */
 export function surfaceCells(
   spec: SimulationSpec,
@@ -101,11 +132,20 @@ export function surfaceCells(
 ): number {
   // The whole grid, PML included, in metres (the domain is centred on the origin).
   const grid = {
-    lo: plan.axes.map((a) => a.originM) as Vec3,
-    hi: plan.axes.map((a) => a.originM + a.cells * a.stepM) as Vec3,
+    lo: plan.axes.map((a) => a.nodesM[0]) as Vec3,
+    hi: plan.axes.map((a) => a.nodesM[a.cells]) as Vec3,
   };
-  let area = 0;
-  for (const s of spec.structures) area += surfaceArea(s, grid);
+  // Each surface over the cells around it: h² on a uniform grid, the mean steps of the cells
+  // its bounds span on a graded one (mesh overrides).
+  let count = 0;
+  for (const s of spec.structures) {
+    let h = plan.baseStepM;
+    if (!plan.uniform) {
+      const { lo, hi } = structureBounds(s);
+      h = plan.axes.reduce((sum, ax, a) => sum + stepsOver(ax, lo[a], hi[a]).meanM, 0) / 3;
+    }
+    count += surfaceArea(s, grid) / h ** 2;
+  }
   const cells = plan.axes[0].cells * plan.axes[1].cells * plan.axes[2].cells;
-  return Math.min(cells, Math.round(area / plan.stepM ** 2));
+  return Math.min(cells, Math.round(count));
 }

@@ -20,14 +20,38 @@ export type Boundary = "pml" | "periodic" | "pec" | "pmc";
 export type FieldComponent = "Ex" | "Ey" | "Ez" | "Hx" | "Hy" | "Hz";
 export const FIELD_COMPONENTS: readonly FieldComponent[] = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"];
 
+/**
+ * A region of the domain where the grid is finer (grid.ts planGrid): along each axis, the
+ * cells between `center − size/2` and `center + size/2` are at most `resolution` long, and
+ * the steps grade back to `domain.resolution` outside it. The grid is a tensor product, so a
+ * refinement along x applies to the whole slab of the domain between those x.
+ */
+export interface MeshOverrideSpec {
+  center: Vec3;
+  /** Extent in metres; zero along an axis refines around the plane at `center` there. */
+  size: Vec3;
+  /**
+   * Largest step in metres inside the box: one for every axis, or one per axis (equal to
+   * `domain.resolution` along an axis that is not to be refined).
+   */
+  resolution: number | Vec3;
+}
+
+/** Largest ratio of neighbouring cells' steps where the grid grades (`max_step_ratio`). */
+export const DEFAULT_MAX_STEP_RATIO = 1.2;
+
 export interface DomainSpec {
   /** Extent of the region of interest along x, y, z in metres (PML is added outside it). */
   size: Vec3;
-  /** Grid step (cell edge) in metres. */
+  /** Grid step (cell edge) in metres: the largest step anywhere in the grid. */
   resolution: number;
   boundary_conditions: [Boundary, Boundary, Boundary];
   /** Absorber cells added outside `size` on each face whose boundary is `pml`. */
   pml_layers: number;
+  /** Finer regions (absent or empty: a uniform grid). */
+  mesh_overrides?: MeshOverrideSpec[];
+  /** Largest ratio of neighbouring steps where the grid grades (default 1.2). */
+  max_step_ratio?: number;
 }
 
 export interface SourceSpec {
@@ -334,7 +358,10 @@ export interface RunReport {
   cells: number;
   grid: Vec3;
   dtSeconds: number;
+  /** domain.resolution: the step of a uniform grid, the longest of one with mesh overrides. */
   gridStepM: number;
+  /** The shortest cell of the grid (metres): what the time step follows. */
+  minGridStepM: number;
   wallSeconds: number;
   mcellsPerSecond: number;
   /** The backend that stepped the fields: "wasm", "webgpu" or "reference". */

@@ -20,7 +20,7 @@ import {
 import { ETA0, MU0 } from "./constants.js";
 import { AdeState, buildAdeTerms, type AdeTerms } from "./dispersion/ade.js";
 import { allocateFieldSet, type FieldSet } from "./fields.js";
-import type { GridPlan, YeeLayout } from "./grid.js";
+import { cellStepM, dualStepM, type AxisPlan, type GridPlan, type YeeLayout } from "./grid.js";
 import type { FieldKernel, KernelGrid } from "./kernel.js";
 import type { Medium } from "./medium.js";
 
@@ -82,23 +82,32 @@ function kernelGridFor(
   medium: Medium,
   profiles: readonly CpmlProfile[],
 ): KernelGrid {
-  const invStep = (kappa: (a: number) => Float64Array, count: (a: number) => number) =>
+  // Padded index p is position p − 1; the ghosts beyond the ends take the steps there.
+  const invStep = (
+    kappa: (a: number) => Float64Array,
+    count: (a: number) => number,
+    step: (ax: AxisPlan, i: number) => number,
+  ) =>
     [0, 1, 2].map((a) => {
-      const arr = new Float64Array(layout.padded[a] + 1).fill(1 / plan.stepM);
+      const ax = plan.axes[a];
+      const arr = new Float64Array(layout.padded[a] + 1);
+      for (let p = 0; p < arr.length; p++) arr[p] = 1 / step(ax, p - 1);
       const k = kappa(a);
-      for (let i = 0; i < count(a); i++) arr[i + 1] = 1 / (k[i] * plan.stepM);
+      for (let i = 0; i < count(a); i++) arr[i + 1] = 1 / (k[i] * step(ax, i));
       return arr;
     }) as [Float64Array, Float64Array, Float64Array];
   return {
     layout,
-    stepM: plan.stepM,
+    uniformStepM: plan.uniform ? plan.baseStepM : null,
     invStepNode: invStep(
       (a) => profiles[a].kappaNode,
       (a) => layout.n[a] + 1,
+      dualStepM,
     ),
     invStepHalf: invStep(
       (a) => profiles[a].kappaHalf,
       (a) => layout.n[a],
+      cellStepM,
     ),
     hCoefficient: plan.dtSeconds / MU0,
     materialIndex: medium.index,
@@ -244,16 +253,15 @@ export class YeeGrid {
 
   /**
    * cpml.ts's applyCpml + correct for one slab along a line's axis: per pair (target F,
-   * source G, ψ slot, scale), ψ ← b·ψ + (c/step)·ΔG and F += scale·(cb)·ψ where c ≠ 0.
+   * source G, ψ slot, scale), ψ ← b·ψ + (c/Δ)·ΔG and F += scale·(cb)·ψ where c ≠ 0.
    */
   private lineCpml(isH: boolean, axis: number, slab: CpmlSlab): void {
     const { layout, kernelGrid: grid } = this;
     const profile = this.profiles[axis];
     const f = this.re.c;
     const s = layout.strides[axis];
-    const invStep = 1 / grid.stepM;
     const b = isH ? profile.bHalf : profile.bNode;
-    const cArr = isH ? profile.cHalf : profile.cNode;
+    const cArr = isH ? profile.cOverStepHalf : profile.cOverStepNode;
     const first = (axis + 2) % 3;
     const second = (axis + 1) % 3;
     // ψ index of line cell t: (t − a0) along the axis, padded index 1 across it.
@@ -278,7 +286,7 @@ export class YeeGrid {
       const lo = Math.max(layout.lo[tComp * 3 + axis], slab.a0);
       const hi = Math.min(layout.hi[tComp * 3 + axis], slab.a1);
       for (let t = lo; t <= hi; t++) {
-        const ct = cArr[t] * invStep;
+        const ct = cArr[t];
         if (ct === 0) continue;
         const p = origin + t * s;
         const q = q0 + t * ls;

@@ -55,6 +55,7 @@ export function solverReport(result: SolverResult): SolverReport {
     cells: r.cells,
     grid: [...r.grid],
     grid_step_m: r.gridStepM,
+    min_grid_step_m: r.minGridStepM,
     dt_seconds: r.dtSeconds,
     wall_seconds: r.wallSeconds,
     mcells_per_second: r.mcellsPerSecond,

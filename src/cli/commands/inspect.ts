@@ -65,6 +65,16 @@ async function pointValues(file: string, m: MonitorInfo): Promise<Record<string,
   return out;
 }
 
+/** ", refined to 10 nm by 2 mesh overrides" for a graded grid, "" for a uniform one. */
+function refinedTo(overrides: { resolution: number | number[] }[] | undefined): string {
+  if (!overrides || overrides.length === 0) return "";
+  const finest = Math.min(
+    ...overrides.flatMap((o) => (typeof o.resolution === "number" ? [o.resolution] : o.resolution)),
+  );
+  const n = overrides.length;
+  return `, refined to ${formatMicrons(finest)} by ${n} mesh override${n === 1 ? "" : "s"}`;
+}
+
 function solverLines(info: ResultInfo): [string, string][] {
   const s = info.solver;
   const converged = num(s.converged) === 1;
@@ -76,7 +86,10 @@ function solverLines(info: ResultInfo): [string, string][] {
     }
   })();
   const request = info.request as {
-    domain?: { resolution?: number };
+    domain?: {
+      resolution?: number;
+      mesh_overrides?: { resolution: number | number[] }[];
+    };
     source?: {
       wavelength?: number;
       polarization?: string;
@@ -91,7 +104,7 @@ function solverLines(info: ResultInfo): [string, string][] {
     ],
     [
       "grid",
-      `${grid} = ${num(s.cells).toLocaleString("en-US")} cells, step ${formatMicrons(num(request.domain?.resolution))}, dt ${num(s.dt).toExponential(3)} s`,
+      `${grid} = ${num(s.cells).toLocaleString("en-US")} cells, step ${formatMicrons(num(request.domain?.resolution))}${refinedTo(request.domain?.mesh_overrides)}, dt ${num(s.dt).toExponential(3)} s`,
     ],
     [
       "speed",

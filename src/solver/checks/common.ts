@@ -2,6 +2,7 @@
  * What every check of a request (checks/*.ts) works with: the request with its defaults,
  * the material resolver, the problem list, and a few facts more than one check needs.
  */
+import { planGrid, type GridPlan } from "../grid.js";
 import type { MaterialResolver } from "../simulation.js";
 import type { MonitorSpec, SimulationSpec, SpecProblem, Vec3 } from "../types.js";
 
@@ -21,11 +22,17 @@ export interface CheckContext {
   /** The source wavelength, and whether it is a usable positive number. */
   lambda0: number;
   lambdaOk: boolean;
+  /**
+   * The grid plan (grid.ts), once the domain and settings checks found nothing wrong with what
+   * it is planned from (call after them); null while they have.
+   */
+  grid(): GridPlan | null;
 }
 
 export function checkContext(spec: SimulationSpec, materials: MaterialResolver): CheckContext {
   const problems: SpecProblem[] = [];
   const lambda0 = spec.source.wavelength;
+  let plan: GridPlan | null | undefined;
   return {
     spec,
     materials,
@@ -36,6 +43,19 @@ export function checkContext(spec: SimulationSpec, materials: MaterialResolver):
     halfSize: spec.domain.size.map((v) => v / 2),
     lambda0,
     lambdaOk: finite(lambda0) && lambda0 > 0,
+    grid() {
+      if (plan === undefined) {
+        const planned = ["domain.size", "domain.resolution", "domain.pml_layers", "domain.mesh"];
+        const blocked = problems.some(
+          (p) =>
+            planned.some((prefix) => p.path.startsWith(prefix)) ||
+            p.path.startsWith("domain.max_step_ratio") ||
+            p.path === "fdtd_settings.courant_factor",
+        );
+        plan = blocked ? null : planGrid(spec.domain, spec.fdtd_settings.courant_factor);
+      }
+      return plan;
+    },
   };
 }
 

@@ -2,6 +2,8 @@
  * Checks of `domain` and `fdtd_settings`: sizes, grid step, absorber, time stepping, and the
  * grid step's resolution of the shortest wavelength in the densest material.
  */
+import { stepsOver } from "../grid.js";
+import { structureBounds } from "../surface.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 
 /** Fewest grid cells per wavelength in the densest material we accept. */
@@ -29,6 +31,86 @@ export function checkDomain(ctx: CheckContext): void {
   }
 }
 
+/**
+ * Cells a graded axis may hold before planning it is refused: far beyond any grid the
+ * backends hold (541³ cells fill the wasm backend's 4 GiB), and few enough that planning the
+ * nodes of a request that asks for more costs nothing noticeable.
+ */
+export const MAX_AXIS_CELLS = 100_000;
+
+/**
+ * `domain.mesh_overrides` and `max_step_ratio`: finite boxes that overlap the region of
+ * interest, with steps no coarser than `resolution`, and not so fine that planning the axis
+ * would be the work (MAX_AXIS_CELLS).
+ */
+export function checkMeshOverrides(ctx: CheckContext): void {
+  const { spec, add, dx, halfSize } = ctx;
+  const { domain } = spec;
+  const ratio = domain.max_step_ratio;
+  if (ratio !== undefined && !(finite(ratio) && ratio >= 1.05 && ratio <= 2)) {
+    add("domain.max_step_ratio", "must be a number from 1.05 to 2");
+  }
+  const overrides = domain.mesh_overrides ?? [];
+  // Per axis, an upper bound on the cells the overrides make: each one's extent at its step
+  // (the grading adds fewer than the base cells it replaces, and a point one cell).
+  const bound = [0, 1, 2].map((a) => (finite(dx) && dx > 0 ? halfSize[a] / dx : 0) * 2);
+  overrides.forEach((o, i) => {
+    const path = `domain.mesh_overrides[${i}]`;
+    if (!o.center.every(finite)) {
+      add(`${path}.center`, "must be three finite numbers of metres");
+      return;
+    }
+    if (!o.size.every((v) => finite(v) && v >= 0)) {
+      add(`${path}.size`, "must be three finite numbers of metres, each at least 0");
+      return;
+    }
+    const steps =
+      typeof o.resolution === "number" ? [o.resolution, o.resolution, o.resolution] : o.resolution;
+    let stepsOk = true;
+    for (let a = 0; a < 3; a++) {
+      const r = steps[a];
+      if (!(finite(r) && r > 0)) {
+        add(`${path}.resolution`, "must be a positive number of metres, or three of them");
+        stepsOk = false;
+        break;
+      }
+      if (finite(dx) && dx > 0 && r > dx * (1 + 1e-9)) {
+        add(
+          `${path}.resolution`,
+          `${fmt(r)} m along ${AXES[a]} is coarser than domain.resolution (${fmt(dx)} m): ` +
+            "a mesh override can only make the grid finer",
+        );
+        stepsOk = false;
+      }
+    }
+    for (let a = 0; a < 3; a++) {
+      const lo = o.center[a] - o.size[a] / 2;
+      const hi = o.center[a] + o.size[a] / 2;
+      if (finite(halfSize[a]) && (hi < -halfSize[a] || lo > halfSize[a])) {
+        add(
+          `${path}.center`,
+          `the override spans ${fmt(lo)} m to ${fmt(hi)} m along ${AXES[a]}, outside the domain ` +
+            `(${fmt(-halfSize[a])} m to ${fmt(halfSize[a])} m)`,
+        );
+        return;
+      }
+      if (stepsOk && steps[a] < dx) {
+        const inside = Math.min(hi, halfSize[a]) - Math.max(lo, -halfSize[a]);
+        bound[a] += inside / steps[a] + 1;
+      }
+    }
+  });
+  for (let a = 0; a < 3; a++) {
+    if (bound[a] > MAX_AXIS_CELLS) {
+      add(
+        "domain.mesh_overrides",
+        `the overrides would put more than ${MAX_AXIS_CELLS} cells along ${AXES[a]} ` +
+          `(about ${Math.round(bound[a])}); use coarser override resolutions or smaller boxes`,
+      );
+    }
+  }
+}
+
 /** `fdtd_settings`: the Courant factor, step counts and the convergence threshold. */
 export function checkSettings(ctx: CheckContext): void {
   const { add } = ctx;
@@ -48,27 +130,58 @@ export function checkSettings(ctx: CheckContext): void {
   }
 }
 
+/** A structure's material and the refractive index the resolution check holds it to. */
+export interface DenseStructure {
+  index: number;
+  n: number;
+  name: string;
+}
+
 /**
- * `domain.resolution` against the shortest recorded wavelength in the densest material:
- * at least MIN_CELLS_PER_WAVELENGTH cells per wavelength.
+ * The grid against the shortest recorded wavelength: at least MIN_CELLS_PER_WAVELENGTH cells
+ * per wavelength in vacuum at `domain.resolution`, and in each dielectric structure at the
+ * longest step of the cells it spans (domain.resolution on a uniform grid; what the mesh
+ * overrides make it on a graded one).
  */
 export function checkResolution(
   ctx: CheckContext,
-  densest: { n: number; name: string },
+  dense: readonly DenseStructure[],
   allWavelengths: number[],
 ): void {
-  const { add, dx } = ctx;
-  if (finite(dx) && dx > 0 && allWavelengths.length > 0) {
-    const lambdaMin = Math.min(...allWavelengths);
-    const cellsPerWavelength = lambdaMin / (densest.n * dx);
-    if (cellsPerWavelength < MIN_CELLS_PER_WAVELENGTH) {
-      add(
-        "domain.resolution",
-        `${fmt(cellsPerWavelength)} cells per wavelength in ${densest.name} (n = ` +
-          `${fmt(densest.n)}) at ${fmt(lambdaMin)} m; at least ${MIN_CELLS_PER_WAVELENGTH} are ` +
-          `needed for an accurate result: use a grid step of at most ` +
-          `${fmt(lambdaMin / (densest.n * MIN_CELLS_PER_WAVELENGTH))} m`,
+  const { add, dx, spec } = ctx;
+  if (!(finite(dx) && dx > 0 && allWavelengths.length > 0)) return;
+  const lambdaMin = Math.min(...allWavelengths);
+  const plan = ctx.grid();
+  let worst: { cells: number; n: number; name: string; step: number; where: string } | null = null;
+  const consider = (n: number, name: string, step: number, where: string) => {
+    const cells = lambdaMin / (n * step);
+    if (cells < MIN_CELLS_PER_WAVELENGTH && (!worst || cells < worst.cells)) {
+      worst = { cells, n, name, step, where };
+    }
+  };
+  consider(1, "vacuum", dx, "");
+  for (const d of dense) {
+    let step = dx;
+    if (plan && !plan.uniform) {
+      // Along an axis one periodic cell thick nothing varies: its step resolves nothing.
+      const { lo, hi } = structureBounds(spec.structures[d.index]);
+      step = Math.max(
+        ...plan.axes.map((ax, a) =>
+          ax.cells === 1 && ax.boundary === "periodic" ? 0 : stepsOver(ax, lo[a], hi[a]).maxM,
+        ),
       );
     }
+    consider(d.n, d.name, step, plan && !plan.uniform ? ` (structures[${d.index}])` : "");
+  }
+  const w = worst as { cells: number; n: number; name: string; step: number; where: string } | null;
+  if (w) {
+    const wanted = lambdaMin / (w.n * MIN_CELLS_PER_WAVELENGTH);
+    add(
+      "domain.resolution",
+      `${fmt(w.cells)} cells per wavelength in ${w.name}${w.where} (n = ${fmt(w.n)}) at ` +
+        `${fmt(lambdaMin)} m; at least ${MIN_CELLS_PER_WAVELENGTH} are needed for an accurate ` +
+        `result: use a grid step of at most ${fmt(wanted)} m` +
+        (w.where ? " there (domain.resolution, or a mesh override over the structure)" : ""),
+    );
   }
 }

@@ -7,7 +7,9 @@ import type { PoleModel } from "../dispersion/model.js";
 import { courantLimit } from "../dispersion/stability.js";
 import { findMaterial } from "../materials.js";
 import type { SimulationSpec, SpecProblem } from "../types.js";
+import { equivalentStepM } from "../grid.js";
 import { finite, fmt, wavelengthsToCheck, type CheckContext } from "./common.js";
+import type { DenseStructure } from "./domain.js";
 
 /**
  * A multi-pole material's problems: the update's stability at the requested Courant factor
@@ -16,13 +18,16 @@ import { finite, fmt, wavelengthsToCheck, type CheckContext } from "./common.js"
 function poleProblems(
   model: PoleModel,
   name: string,
-  spec: SimulationSpec,
+  ctx: CheckContext,
   broadband: boolean,
   validRangeM: [number, number],
 ): string[] {
   const out: string[] = [];
+  const { spec } = ctx;
   const S = spec.fdtd_settings.courant_factor;
-  const dx = spec.domain.resolution;
+  // On a graded grid the analysis runs on the uniform grid with the same time step.
+  const plan = ctx.grid();
+  const dx = plan ? equivalentStepM(plan) : spec.domain.resolution;
   if (finite(S) && S > 0 && finite(dx) && dx > 0) {
     const limit = courantLimit(model, dx, S);
     if (!limit.stable) {
@@ -68,17 +73,17 @@ function userMaterialProblems(spec: SimulationSpec): SpecProblem[] {
 }
 
 /**
- * The structures' materials; returns the densest dielectric (the highest real index at the
- * source wavelength), which the resolution check needs.
+ * The structures' materials; returns the dielectric ones with their real index at the source
+ * wavelength, which the resolution check needs.
  */
-export function checkMaterials(ctx: CheckContext): { n: number; name: string } {
+export function checkMaterials(ctx: CheckContext): DenseStructure[] {
   const { spec, materials, add, lambda0, lambdaOk } = ctx;
   for (const problem of userMaterialProblems(spec)) add(problem.path, problem.message);
   const broadband = spec.monitors.some((m) =>
     wavelengthsToCheck(m).some(({ w }) => finite(w) && Math.abs(w - lambda0) > 1e-12 * w),
   );
-  let densest = { n: 1, name: "vacuum" };
-  const seen = new Map<string, boolean>();
+  const dense: DenseStructure[] = [];
+  const indexOf = new Map<string, number>();
   spec.structures.forEach((s, i) => {
     const path = `structures[${i}]`;
     const info = materials.describe(s.material);
@@ -92,13 +97,16 @@ export function checkMaterials(ctx: CheckContext): { n: number; name: string } {
           `${info.name} is valid from ${fmt(lo)} m to ${fmt(hi)} m; the source wavelength ` +
             `${fmt(lambda0)} m is outside that range`,
         );
-      } else if (!seen.has(info.name)) {
+      } else if (indexOf.has(info.name)) {
+        const n = indexOf.get(info.name)!;
+        if (n > 1) dense.push({ index: i, n, name: info.name });
+      } else {
         const eps = materials.permittivity(s.material, lambda0);
-        seen.set(info.name, true);
+        indexOf.set(info.name, eps.re >= 1 ? Math.sqrt(eps.re) : 0);
         const dispersion = materials.dispersion?.(s.material);
         const poles = dispersion && (dispersion.always || broadband) ? dispersion.model : null;
         if (poles) {
-          for (const problem of poleProblems(poles, info.name, spec, broadband, info.validRangeM)) {
+          for (const problem of poleProblems(poles, info.name, ctx, broadband, info.validRangeM)) {
             add(`${path}.material`, problem);
           }
         } else if (eps.re < 1) {
@@ -110,11 +118,9 @@ export function checkMaterials(ctx: CheckContext): { n: number; name: string } {
           );
         }
         // Metals (Re ε < 1) bound the grid through their skin depth, not the wavelength.
-        if (eps.re >= 1 && Math.sqrt(eps.re) > densest.n) {
-          densest = { n: Math.sqrt(eps.re), name: info.name };
-        }
+        if (eps.re > 1) dense.push({ index: i, n: Math.sqrt(eps.re), name: info.name });
       }
     }
   });
-  return densest;
+  return dense;
 }

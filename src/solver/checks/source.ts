@@ -46,6 +46,20 @@ export function checkSource(ctx: CheckContext): PlaneWave | null {
       const bt = domain.boundary_conditions[t];
       const u = 3 - a - t; // the other transverse axis
       const e = geometry.polarization;
+      if (geometry.direction[t] !== 0) {
+        // The Bloch phase across needs the same cells all along the period (source.ts).
+        (domain.mesh_overrides ?? []).forEach((o, i) => {
+          const r = typeof o.resolution === "number" ? o.resolution : o.resolution[t];
+          if (finite(r) && finite(dx) && r < dx * (1 - 1e-9)) {
+            add(
+              `domain.mesh_overrides[${i}].resolution`,
+              `oblique incidence (direction has a ${AXES[t]} component) needs a uniform grid ` +
+                `along ${AXES[t]}; give this override domain.resolution (${fmt(dx)} m) along ` +
+                `${AXES[t]} and refine along ${AXES[a]}, the propagation axis, only`,
+            );
+          }
+        });
+      }
       if (geometry.direction[t] !== 0 && bt !== "periodic") {
         add(
           "source.direction",

@@ -3,11 +3,13 @@
  * scripts/validation/mie.ts runs the same cases on finer grids, docs/validation.md): one run
  * over a band each, efficiencies from a flux box around the sphere.
  *  - A dielectric sphere (n = 2, size parameter 1–2.5) at 20 nm cells: Q_ext within 4 % at
- *    every wavelength, and the error shrinks as the grid is refined to 10 nm.
- *  - A 100 nm gold sphere (the library's Au, stepped with its poles) at 5 nm cells: the plasmon
- *    peak's wavelength and height, and within 30 % of Mie off the resonance. Metals are
- *    painted as a staircase (medium.ts, isMetal): a sphere of 10 cells' radius, whose
- *    resonance's red flank is where it errs most (docs/validation.md has finer grids).
+ *    every wavelength, and within 2 % (the goal) when a mesh override refines the grid to
+ *    10 nm over the sphere (a graded grid).
+ *  - A 100 nm gold sphere (the library's Au, stepped with its poles) at 5 nm cells, a 10 nm
+ *    grid refined over it: the plasmon peak's wavelength and height, and within 30 % of Mie
+ *    off the resonance. Metals are painted as a staircase (medium.ts, isMetal): a sphere of 10
+ *    cells' radius, whose resonance's red flank is where it errs most (docs/validation.md has
+ *    finer grids).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -41,22 +43,27 @@ const table = (rows: MieRow[]) =>
 
 describe("spheres against the Mie series", () => {
   forEachBackend((backend) => {
-    it("dielectric sphere, n = 2, x = 1–2.5: Q_ext within 4 % at 20 nm cells, closer at 10 nm", async (t) => {
+    it("dielectric sphere, n = 2, x = 1–2.5: Q_ext within 4 % at 20 nm cells, within 2 % refined to 10 nm over the sphere", async (t) => {
       const coarse = await mieCase("dielectric-small", 20e-9, backend);
       const coarseError = worst(coarse, (r) => [r.qExt, r.mie.qExt]);
       assert.ok(coarseError <= 0.04, `worst ${coarseError}\n${table(coarse)}`);
       for (const r of coarse)
         assert.ok(Math.abs(r.qAbs) < 1e-3 * r.qSca, "a lossless sphere absorbs");
-      const fine = await mieCase("dielectric-small", 10e-9, backend);
+      // Refined to 10 nm over the sphere by a mesh override (graded between), which gives the
+      // uniform 10 nm grid's answer within 0.2 % at about half its cells (npm run
+      // bench:graded compares the two; running both here would cost the suite 45 s more).
+      const fine = await mieCase("dielectric-small", 10e-9, backend, 20e-9);
       const fineError = worst(fine, (r) => [r.qExt, r.mie.qExt]);
       t.diagnostic(
-        `worst Q_ext error: ${(100 * coarseError).toFixed(2)} % at 20 nm, ${(100 * fineError).toFixed(2)} % at 10 nm`,
+        `worst Q_ext error: ${(100 * coarseError).toFixed(2)} % at 20 nm, ` +
+          `${(100 * fineError).toFixed(2)} % refined to 10 nm over the sphere`,
       );
       assert.ok(fineError < 0.7 * coarseError, `10 nm: ${fineError}, 20 nm: ${coarseError}`);
+      assert.ok(fineError <= 0.02, `10 nm over the sphere: ${fineError}\n${table(fine)}`);
     });
 
-    it("100 nm gold sphere, 0.45–1.0 µm at 5 nm cells: the plasmon peak where Mie has it, and within 30 % of Mie away from it", async (t) => {
-      const rows = await mieCase("gold", 5e-9, backend);
+    it("100 nm gold sphere, 0.45–1.0 µm at 5 nm cells (a 10 nm grid refined over the sphere): the plasmon peak where Mie has it, and within 30 % of Mie away from it", async (t) => {
+      const rows = await mieCase("gold", 5e-9, backend, 10e-9);
       const peak = rows.reduce((a, b) => (b.qExt > a.qExt ? b : a));
       const miePeak = rows.reduce((a, b) => (b.mie.qExt > a.mie.qExt ? b : a));
       assert.ok(

@@ -26,6 +26,22 @@ const TOLERANCE = 1e-5;
 
 const CASES: AgreementCase[] = [
   {
+    name: "+z, graded along x, y and z (mesh override), pml on every face",
+    boundaries: ["pml", "pml", "pml"],
+    direction: [0, 0, 1],
+    polarization: "te",
+    cells: [10, 8, 24],
+    refine: [true, true, true],
+  },
+  {
+    name: "oblique about x (Bloch along y and z), graded along x",
+    boundaries: ["pml", "periodic", "periodic"],
+    direction: [1, 0.25, -0.2],
+    polarization: "tm",
+    cells: [24, 8, 7],
+    refine: [true, false, false],
+  },
+  {
     name: "+z, pml on every face",
     boundaries: ["pml", "pml", "pml"],
     direction: [0, 0, 1],
@@ -109,13 +125,16 @@ describe("fast kernel agrees with the reference kernel", () => {
   // stored value, is checked against fieldEnergy on the wasm backend's own fields. Sweeps of
   // 1, 2 and 4 time steps (temporal blocking, sweep.ts) on 1, 3 and 4 threads.
   it("every field value, both field sets, after 160 steps, in sweeps of 1–4 steps", async (t) => {
-    const steps = 160;
+    // A graded case's time step follows its cells a third of the step: three times the steps
+    // reach the same time.
+    const stepsOf = (c: AgreementCase) => (c.refine ? 3 : 1) * 160;
     const variants: InternalRunOptions[] = [
       { threads: 1, stepsPerSweep: 4 },
       { threads: 3, minCellsPerThread: 0, stepsPerSweep: 2 },
       { threads: 4, minCellsPerThread: 0, stepsPerSweep: 1 },
     ];
-    for (const c of [CASES[0], CASES[2], CASES[3], CASES[4], CASES[5]]) {
+    for (const c of [CASES[0], CASES[1], CASES[2], CASES[4], CASES[5], CASES[6], CASES[7]]) {
+      const steps = stepsOf(c);
       const s = spec(c, steps);
       const ref = new FdtdSimulation(s, materials, { backend: "reference", dftEvery: 4 });
       await ref.prepare();
@@ -139,10 +158,12 @@ describe("fast kernel agrees with the reference kernel", () => {
           );
           assert.ok(worst < 2 * TOLERANCE, `${c.name}: ${worst}`);
           // The kernel weights E in cells outside the update range (periodic ghosts, which
-          // fieldEnergy weights with the ε painted there) with the background ε.
+          // fieldEnergy weights with the ε painted there) with the background ε: with two
+          // periodic axes of 7–8 cells a third of the stored cells are ghosts, and once the
+          // pulse has reached the lossy slab (ε = 3) in them the two sums part by up to 2e-3.
           const eYee = fieldEnergy(fastSets, fast.model.medium);
           const eFast = await fast.energy();
-          const bound = c.boundaries.includes("periodic") ? 1e-3 : 1e-6;
+          const bound = c.boundaries.includes("periodic") ? 3e-3 : 1e-6;
           assert.ok(Math.abs(eFast / eYee - 1) < bound, `energy ${eFast} vs ${eYee}`);
         } finally {
           fast.dispose();

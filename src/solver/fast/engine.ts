@@ -282,14 +282,16 @@ export class FastEngine implements Stepper {
    */
   private unitKappa(): boolean {
     const { kernelGrid: grid, profiles } = this.problem;
-    const unit = 1 / grid.stepM;
+    // A graded grid (mesh overrides) has no one step to fold in.
+    if (grid.uniformStepM === null) return false;
+    const unit = 1 / grid.uniformStepM;
     for (let a = 0; a < 3; a++) {
       const p = profiles[a];
-      for (let i = 0; i < p.cNode.length; i++) {
-        if (p.cNode[i] === 0 && grid.invStepNode[a][i + 1] !== unit) return false;
+      for (let i = 0; i < p.cOverStepNode.length; i++) {
+        if (p.cOverStepNode[i] === 0 && grid.invStepNode[a][i + 1] !== unit) return false;
       }
-      for (let i = 0; i < p.cHalf.length; i++) {
-        if (p.cHalf[i] === 0 && grid.invStepHalf[a][i + 1] !== unit) return false;
+      for (let i = 0; i < p.cOverStepHalf.length; i++) {
+        if (p.cOverStepHalf[i] === 0 && grid.invStepHalf[a][i + 1] !== unit) return false;
       }
     }
     return true;
@@ -312,12 +314,12 @@ export class FastEngine implements Stepper {
       hCoefficient: kernelGrid.hCoefficient,
       eta0Squared: ETA0 * ETA0,
       flushBelow: flushBelow(this.problem.amplitudeVPerM),
-      unitKappaStepM: this.unitKappa() ? plan.stepM : null,
+      unitKappaStepM: this.unitKappa() ? kernelGrid.uniformStepM : null,
       invariantAxes: this.invariant,
       steppedComponents: this.stepped,
       zAbsorber: {
-        node: zAbsorberExtent(p.cNode, ax.pmlLo, ax.pmlHi, layout.n[2]),
-        half: zAbsorberExtent(p.cHalf, ax.pmlLo, ax.pmlHi, layout.n[2]),
+        node: zAbsorberExtent(p.cOverStepNode, ax.pmlLo, ax.pmlHi, layout.n[2]),
+        half: zAbsorberExtent(p.cOverStepHalf, ax.pmlLo, ax.pmlHi, layout.n[2]),
       },
       ade: this.adePlan !== null,
     });

@@ -267,21 +267,17 @@ export function writeKernelTables(
     new Float32Array(buffer, at, values.length).set(values);
   const u32 = (at: number, values: Uint32Array) =>
     new Uint32Array(buffer, at, values.length).set(values);
-  const stepM = grid.stepM;
+  // cb/step: what the kernel's fused spans use where every step is this one (a uniform grid
+  // with κ = 1 outside the absorbers); unused, and 1, on a graded grid.
+  const stepM = grid.uniformStepM ?? 1;
   for (let a = 0; a < 3; a++) {
     f32(plan.invNode[a], grid.invStepNode[a]);
     f32(plan.invHalf[a], grid.invStepHalf[a]);
     const p = profiles[a];
     f32(plan.bNode[a], p.bNode);
-    f32(
-      plan.cNode[a],
-      p.cNode.map((c) => c / stepM),
-    );
+    f32(plan.cNode[a], p.cOverStepNode);
     f32(plan.bHalf[a], p.bHalf);
-    f32(
-      plan.cHalf[a],
-      p.cHalf.map((c) => c / stepM),
-    );
+    f32(plan.cHalf[a], p.cOverStepHalf);
   }
   f32(plan.ca, medium.ca);
   f32(plan.cb, medium.cb);

@@ -43,6 +43,8 @@ interface Case {
   invariant: [boolean, boolean, boolean];
   /** Which components it must update (Ex … Hz): the polarisation the source drives. */
   stepped: boolean[];
+  /** A mesh override refines the middle of the two long axes to a third of the step. */
+  graded?: boolean;
 }
 
 const ALL = [true, true, true, true, true, true];
@@ -107,6 +109,17 @@ const CASES: Case[] = [
     stepped: [true, true, false, false, false, true],
   },
   {
+    name: "z-thin cross-section graded along x and y (mesh override), relabelled, +x",
+    boundaries: ["pml", "pml", "periodic"],
+    direction: [1, 0, 0],
+    polarization: "tm",
+    cells: [30, 22, 1],
+    invariant: [false, false, true],
+    // p-polarised with the plane of incidence holding z: E along z, {Ez, Hx, Hy}.
+    stepped: [false, false, true, true, true, false],
+    graded: true,
+  },
+  {
     name: "z-thin, oblique in the x–y plane (Bloch along x), relabelled",
     boundaries: ["periodic", "pml", "periodic"],
     direction: [0.3, 1, 0],
@@ -145,7 +158,23 @@ function spec(c: Case, steps: number): SimulationSpec {
   normalToThin[thin] = 0;
   return {
     solver: "fdtd",
-    domain: { size, resolution: STEP, boundary_conditions: c.boundaries, pml_layers: 6 },
+    domain: {
+      size,
+      resolution: STEP,
+      boundary_conditions: c.boundaries,
+      pml_layers: 6,
+      ...(c.graded
+        ? {
+            mesh_overrides: [
+              {
+                center: [0, 0, 0],
+                size: c.cells.map((n) => (n === 1 ? 0 : 6 * STEP)) as Vec3,
+                resolution: c.cells.map((n) => (n === 1 ? STEP : STEP / 3)) as Vec3,
+              },
+            ],
+          }
+        : {}),
+    },
     source: {
       source_type: "plane_wave",
       wavelength: WAVELENGTH,
@@ -214,7 +243,8 @@ const VARIANTS: { label: string; options: InternalRunOptions; whole: boolean }[]
 describe("grids one cell thick: the wasm backend's thin path agrees with the reference", () => {
   for (const c of CASES) {
     it(`${c.name}: monitors and fluxes within ${TOLERANCE} relative`, async (t) => {
-      const s = spec(c, 500);
+      // A graded grid's time step follows its cells a third of the step.
+      const s = spec(c, c.graded ? 1500 : 500);
       const ref = await runWithMaterials(s, materials, { backend: "reference" });
       for (const v of VARIANTS) {
         const threads = c.cells[0] === 1 ? 1 : v.label === "1 thread" ? 1 : 2;
@@ -259,8 +289,8 @@ describe("grids one cell thick: the wasm backend's thin path agrees with the ref
   }
 
   it("fields of the real cells, energy and the path taken, after 120 steps", async (t) => {
-    const steps = 120;
     for (const c of CASES) {
+      const steps = c.graded ? 360 : 120;
       const s = spec(c, steps);
       const ref = new FdtdSimulation(s, materials, { backend: "reference", dftEvery: 4 });
       await ref.prepare();

@@ -130,7 +130,6 @@ function buildTables(problem: SteppingProblem): { data: Float32Array; offsets: T
     return start;
   };
   const ch = kg.hCoefficient;
-  const invStep = 1 / kg.stepM;
   const axes = [0, 1, 2] as const;
   const triple = (f: (a: number) => ArrayLike<number>) =>
     axes.map((a) => push(f(a))) as [number, number, number];
@@ -140,9 +139,9 @@ function buildTables(problem: SteppingProblem): { data: Float32Array; offsets: T
   const cb = push(medium.cb);
   const eps = push(medium.epsEff);
   const bNode = triple((a) => profiles[a].bNode);
-  const ctNode = triple((a) => profiles[a].cNode.map((c) => c * invStep));
+  const ctNode = triple((a) => profiles[a].cOverStepNode);
   const bHalf = triple((a) => profiles[a].bHalf);
-  const ctHalf = triple((a) => profiles[a].cHalf.map((c) => c * invStep));
+  const ctHalf = triple((a) => profiles[a].cOverStepHalf);
   const data = new Float32Array(at);
   let o = 0;
   for (const p of parts) {

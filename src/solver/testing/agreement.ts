@@ -35,8 +35,13 @@ export interface AgreementCase {
   boundaries: [Boundary, Boundary, Boundary];
   direction: Vec3;
   polarization: "te" | "tm";
-  /** Region of interest in cells. */
+  /** Region of interest in cells (of the base step). */
   cells: Vec3;
+  /**
+   * Refine the grid to a third of the step around the sphere (and its slab) along these axes
+   * (a graded grid, grid.ts), else a uniform grid.
+   */
+  refine?: [boolean, boolean, boolean];
 }
 
 /** Monitor planes' distances from the centre along the propagation axis, in cells. */
@@ -67,7 +72,23 @@ export function agreementSpec(
   const wavelength = AGREEMENT_WAVELENGTH;
   return {
     solver: "fdtd",
-    domain: { size, resolution: step, boundary_conditions: c.boundaries, pml_layers: 6 },
+    domain: {
+      size,
+      resolution: step,
+      boundary_conditions: c.boundaries,
+      pml_layers: 6,
+      ...(c.refine
+        ? {
+            mesh_overrides: [
+              {
+                center: along(sign * step, 0),
+                size: along(8 * step, 6 * step),
+                resolution: c.refine.map((r) => (r ? step / 3 : step)) as Vec3,
+              },
+            ],
+          }
+        : {}),
+    },
     source: {
       source_type: "plane_wave",
       wavelength,

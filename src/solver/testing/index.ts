@@ -257,6 +257,61 @@ export function discreteSlabRT(
   return { R: (bRe * bRe + bIm * bIm) / a2, T: 1 / a2 };
 }
 
+/**
+ * discreteSlabRT on a graded grid: the exact solution of the non-uniform Yee equations
+ * (grid.ts) at angular frequency ω for a permittivity per E node. With E at the nodes and H
+ * at the cell centres, eliminating H gives
+ *   (E_{k+1} − E_k)/Δ_k − (E_k − E_{k−1})/Δ_{k−1} = −(ω̃/c)²·ε_k·d_k·E_k,
+ * Δ_k the step of cell k, d_k = (Δ_{k−1} + Δ_k)/2 the dual step, ω̃ = 2·sin(ω·dt/2)/dt, marched
+ * from an outgoing wave on the last nodes back to the first. Both ends must be vacuum on
+ * uniform cells of one step (waves there are e^{±ikθ} with 4·sin²(θ/2) = (ω̃Δ/c)²); the
+ * discrete vacuum impedance is exactly η0 on any step, so T = |t|².
+ * @param epsNodes relative permittivity at the nodes
+ * @param nodesM the nodes' coordinates (same length)
+ */
+export function discreteGradedSlabRT(
+  epsNodes: ArrayLike<number>,
+  nodesM: ArrayLike<number>,
+  dtSeconds: number,
+  wavelengthM: number,
+): { R: number; T: number } {
+  const c0 = 299_792_458;
+  const n = epsNodes.length;
+  const omega = (2 * Math.PI * c0) / wavelengthM;
+  const q = ((2 * Math.sin((omega * dtSeconds) / 2)) / dtSeconds / c0) ** 2;
+  const step = (k: number) =>
+    nodesM[Math.min(n - 1, Math.max(1, k + 1))] - nodesM[Math.min(n - 2, Math.max(0, k))];
+  const thetaOf = (h: number) => 2 * Math.asin((Math.sqrt(q) * h) / 2);
+  const thetaR = thetaOf(step(n - 1));
+  let nextRe = Math.cos(thetaR); // E_{k+1}
+  let nextIm = Math.sin(thetaR);
+  let eRe = 1; // E_k, k = n − 1
+  let eIm = 0;
+  for (let k = n - 1; k >= 1; k--) {
+    const hk = step(k);
+    const hb = step(k - 1);
+    const f = q * epsNodes[k] * ((hb + hk) / 2);
+    // E_{k−1} = E_k − Δ_{k−1}·[(E_{k+1} − E_k)/Δ_k + f·E_k]
+    const pr = eRe - hb * ((nextRe - eRe) / hk + f * eRe);
+    const pi = eIm - hb * ((nextIm - eIm) / hk + f * eIm);
+    nextRe = eRe;
+    nextIm = eIm;
+    eRe = pr;
+    eIm = pi;
+  }
+  const theta = thetaOf(step(0));
+  const cs = Math.cos(theta);
+  const sn = Math.sin(theta);
+  const numRe = nextRe - (eRe * cs + eIm * sn);
+  const numIm = nextIm - (eIm * cs - eRe * sn);
+  const aRe = numIm / (2 * sn);
+  const aIm = -numRe / (2 * sn);
+  const bRe = eRe - aRe;
+  const bIm = eIm - aIm;
+  const a2 = aRe * aRe + aIm * aIm;
+  return { R: (bRe * bRe + bIm * bIm) / a2, T: 1 / a2 };
+}
+
 export type Complex = { re: number; im: number };
 const cmul = (a: Complex, b: Complex): Complex => ({
   re: a.re * b.re - a.im * b.im,

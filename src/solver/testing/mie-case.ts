@@ -52,13 +52,19 @@ export interface MieRow {
   mie: MieSphere;
 }
 
-/** The spec of a case on a grid of step `stepM`, 10 PML layers. */
-export function mieSpec(c: MieCaseSpec, stepM: number): SimulationSpec {
+/**
+ * The spec of a case on a grid of step `stepM`, 10 PML layers; with `baseStepM` (larger), a
+ * grid of that step refined to `stepM` over the sphere and the flux box (a mesh override,
+ * graded back outside it).
+ */
+export function mieSpec(c: MieCaseSpec, stepM: number, baseStepM = stepM): SimulationSpec {
   // The flux box 4 cells outside the sphere; the absorber beyond it by a quarter of the longest
   // wavelength or three radii, whichever is less, out of the sphere's near field.
   const boxHalf = c.radiusM + 4 * stepM;
   const half = boxHalf + Math.max(6 * stepM, Math.min(c.band.stop / 4, 3 * c.radiusM));
-  const size = 2 * half;
+  // A whole number of the base cells.
+  const size = baseStepM > stepM ? Math.ceil((2 * half) / baseStepM) * baseStepM : 2 * half;
+  const refined = 2 * (boxHalf + 2 * stepM);
   // The source at the band's centre frequency (the pulse covers ±50 % of it).
   const centre = 2 / (1 / c.band.start + 1 / c.band.stop);
   const materials: Record<string, UserMaterialSpec> | undefined =
@@ -67,9 +73,16 @@ export function mieSpec(c: MieCaseSpec, stepM: number): SimulationSpec {
     solver: "fdtd",
     domain: {
       size: [size, size, size],
-      resolution: stepM,
+      resolution: baseStepM,
       boundary_conditions: ["pml", "pml", "pml"],
       pml_layers: 10,
+      ...(baseStepM > stepM
+        ? {
+            mesh_overrides: [
+              { center: [0, 0, 0], size: [refined, refined, refined], resolution: stepM },
+            ],
+          }
+        : {}),
     },
     source: {
       source_type: "plane_wave",
@@ -106,9 +119,10 @@ export async function mieCase(
   name: MieCaseName,
   stepM: number,
   backend?: BackendName,
+  baseStepM = stepM,
 ): Promise<MieRow[]> {
   const c: MieCaseSpec = MIE_CASES[name];
-  const spec = mieSpec(c, stepM);
+  const spec = mieSpec(c, stepM, baseStepM);
   const result = backend ? await runOn(backend, spec) : await runSimulation(spec);
   const box = result.fluxMonitors.find((f) => f.name === "box")!;
   const area = Math.PI * c.radiusM * c.radiusM;

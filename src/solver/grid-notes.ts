@@ -1,0 +1,29 @@
+/**
+ * The note a graded grid (mesh overrides) gets, in the run report (simulation.ts) and in the
+ * estimate (index.ts setupNotes): each graded axis' range of steps, and how much shorter the
+ * time step is than on the uniform grid of `domain.resolution`, which is why such a run takes
+ * more steps than its cell count suggests.
+ */
+import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
+import type { GridPlan } from "./grid.js";
+
+/** Four significant digits: 9.914e-9, not 9.913999999999999e-9. */
+const metres = (v: number) => String(Number(v.toPrecision(4)));
+
+/** The note of a graded plan; null for a uniform one. */
+export function gradedGridNote(plan: GridPlan): string | null {
+  if (plan.uniform) return null;
+  const names = "xyz";
+  const along = [0, 1, 2]
+    .filter((a) => plan.axes[a].uniformStepM === null)
+    .map((a) => {
+      const ax = plan.axes[a];
+      return `${metres(ax.minStepM)}–${metres(ax.maxStepM)} m along ${names[a]}`;
+    });
+  const uniformDt = (plan.courantFactor * plan.baseStepM) / (SPEED_OF_LIGHT_M_PER_S * Math.sqrt(3));
+  return (
+    `graded grid (mesh_overrides): cells of ${along.join(", ")}; the time step follows the ` +
+    `shortest cells, ${(uniformDt / plan.dtSeconds).toFixed(1)}× shorter than on a uniform ` +
+    `${metres(plan.baseStepM)} m grid, so the run takes that many times more steps`
+  );
+}
