@@ -76,6 +76,12 @@ test("bad mesh overrides are refused with a 422 naming the field", async () => {
       "domain.mesh_overrides",
       /more than 100000 cells along z/,
     ],
+    [
+      // A vanishing step: the count in the message stays readable.
+      { mesh_overrides: [refine(1e-300)] },
+      "domain.mesh_overrides",
+      /more than 100000 cells along z \(about \d(\.\d{1,2})?e\+\d+\)/,
+    ],
     [{ mesh_overrides: [refine([10 * NM, 10 * NM])] }, "domain.mesh_overrides[0].resolution", /./],
     [
       { mesh_overrides: [refine(10 * NM, { step: 1 })] },

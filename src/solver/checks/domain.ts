@@ -105,7 +105,7 @@ export function checkMeshOverrides(ctx: CheckContext): void {
       add(
         "domain.mesh_overrides",
         `the overrides would put more than ${MAX_AXIS_CELLS} cells along ${AXES[a]} ` +
-          `(about ${Math.round(bound[a])}); use coarser override resolutions or smaller boxes`,
+          `(about ${bound[a] < 1e15 ? Math.round(bound[a]) : Number(bound[a].toPrecision(3))}); use coarser override resolutions or smaller boxes`,
       );
     }
   }
