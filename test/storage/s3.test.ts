@@ -141,16 +141,19 @@ test("the store refuses a pre-signed address once it has expired", async () => {
   const path = join(dir, "expiring.h5");
   writeFileSync(path, randomBytes(1000));
   await storage.putFile("expiring.h5", path);
-  const url = await storage.signedDownloadUrl("expiring.h5", 1, "x.h5");
+  // X-Amz-Date is whole seconds, so a lifetime of 1 s can be over a few ms after signing: 3 s.
+  const url = await storage.signedDownloadUrl("expiring.h5", 3, "x.h5");
   assert.equal((await fetch(url)).status, 200);
-  await new Promise((r) => setTimeout(r, 2200));
+  await new Promise((r) => setTimeout(r, 4200));
   const late = await fetch(url);
   assert.equal(late.status, 403);
   assert.match(await late.text(), /expired/i);
 });
 
 test("resolveSignedUrl: our own pre-signed addresses back to their keys, expired too; nothing else", async () => {
-  const url = await storage.signedDownloadUrl("gds/acct/layout.gds", 1, "layout.gds");
+  // 3 s: X-Amz-Date is whole seconds, so a 1 s address signed late in a second had expired
+  // by the time it was resolved a few ms later (a flaky failure in CI).
+  const url = await storage.signedDownloadUrl("gds/acct/layout.gds", 3, "layout.gds");
   assert.deepEqual(await storage.resolveSignedUrl(url), {
     key: "gds/acct/layout.gds",
     expired: false,
@@ -173,7 +176,7 @@ test("resolveSignedUrl: our own pre-signed addresses back to their keys, expired
   assert.equal(await storage.resolveSignedUrl(theirs), null);
   assert.equal(await storage.resolveSignedUrl(url.replace(`/${s3.bucket}/`, "/elsewhere/")), null);
   assert.equal(await storage.resolveSignedUrl("not an address"), null);
-  await new Promise((r) => setTimeout(r, 2100));
+  await new Promise((r) => setTimeout(r, 4100));
   assert.deepEqual(await storage.resolveSignedUrl(url), {
     key: "gds/acct/layout.gds",
     expired: true,
