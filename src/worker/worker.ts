@@ -547,6 +547,9 @@ export class JobWorker {
     }
     const seconds = (Date.now() - started) / 1000;
     const now = () => new Date().toISOString();
+    // A failed or retried job's partial file goes before the store hears of it, so nobody who
+    // sees the job FAILED (or QUEUED again) finds the file still there; `finally` covers the rest.
+    const discardScratch = () => rm(outPath, { force: true });
 
     try {
       if (outcome.type === "done") {
@@ -555,7 +558,10 @@ export class JobWorker {
         } catch (err) {
           // The cause (with the server's paths) goes to the log only.
           this.log.error({ err, jobId: job.jobId }, "storing a result failed");
-          if (err instanceof StoringFailed) await this.retryAfterStorageFailure(job, seconds);
+          if (err instanceof StoringFailed) {
+            await discardScratch();
+            await this.retryAfterStorageFailure(job, seconds);
+          }
           // Otherwise the database refused the completion (e.g. its disk is full): the job
           // stays RUNNING without heartbeats, and the stale-job sweep takes it back once the
           // database accepts writes again.
@@ -564,6 +570,7 @@ export class JobWorker {
       }
       if (outcome.type === "failed" && outcome.kind === "storage") {
         this.log.error({ jobId: job.jobId, cause: outcome.message }, "writing a result failed");
+        await discardScratch();
         await this.retryAfterStorageFailure(job, seconds);
         return;
       }
@@ -598,11 +605,12 @@ export class JobWorker {
           ? `The solver thread crashed; report job ${job.jobId} to the operators.`
           : `The solver thread exited unexpectedly (exit code ${outcome.code}); the run may have needed more memory than the worker has.`;
       }
+      await discardScratch();
       const failed = await this.store.failJob(job.jobId, this.id, now(), detail, seconds);
       if (failed) this.metrics?.jobFinished("FAILED", seconds, null);
       this.log.info({ jobId: job.jobId, detail }, "job failed");
     } finally {
-      await rm(outPath, { force: true });
+      await discardScratch();
     }
   }
 }
