@@ -237,11 +237,10 @@ export function planGrid(domain: DomainSpec, courantFactor: number): GridPlan {
     };
   }) as [AxisPlan, AxisPlan, AxisPlan];
   const uniform = axes.every((ax) => ax.uniformStepM !== null);
-  const dtSeconds = uniform
-    ? (courantFactor * h) / (SPEED_OF_LIGHT_M_PER_S * Math.sqrt(3))
-    : courantFactor /
-      (SPEED_OF_LIGHT_M_PER_S * Math.sqrt(axes.reduce((s, ax) => s + 1 / ax.minStepM ** 2, 0)));
-  return { axes, baseStepM: h, uniform, courantFactor, dtSeconds };
+  const plan = { axes, baseStepM: h, uniform, courantFactor, dtSeconds: 0 };
+  plan.dtSeconds =
+    (courantFactor * equivalentStepM(plan)) / (SPEED_OF_LIGHT_M_PER_S * Math.sqrt(3));
+  return plan;
 }
 
 /**
@@ -249,7 +248,7 @@ export function planGrid(domain: DomainSpec, courantFactor: number): GridPlan {
  * √3/√(Σ 1/Δ_min²) (the plan's base step when it is uniform). The stability analysis of
  * dispersive materials (dispersion/stability.ts) runs on a uniform grid of this step.
  */
-export function equivalentStepM(plan: GridPlan): number {
+export function equivalentStepM(plan: Pick<GridPlan, "axes" | "baseStepM" | "uniform">): number {
   if (plan.uniform) return plan.baseStepM;
   return Math.sqrt(3) / Math.sqrt(plan.axes.reduce((s, ax) => s + 1 / ax.minStepM ** 2, 0));
 }
