@@ -45,13 +45,16 @@ export function checkContext(spec: SimulationSpec, materials: MaterialResolver):
     lambdaOk: finite(lambda0) && lambda0 > 0,
     grid() {
       if (plan === undefined) {
-        const planned = ["domain.size", "domain.resolution", "domain.pml_layers", "domain.mesh"];
-        const blocked = problems.some(
-          (p) =>
-            planned.some((prefix) => p.path.startsWith(prefix)) ||
-            p.path.startsWith("domain.max_step_ratio") ||
-            p.path === "fdtd_settings.courant_factor",
-        );
+        // What the plan is made from: a problem with any of it leaves no plan to make.
+        const planned = [
+          "domain.size",
+          "domain.resolution",
+          "domain.pml_layers",
+          "domain.mesh_overrides",
+          "domain.max_step_ratio",
+          "fdtd_settings.courant_factor",
+        ];
+        const blocked = problems.some((p) => planned.some((prefix) => p.path.startsWith(prefix)));
         plan = blocked ? null : planGrid(spec.domain, spec.fdtd_settings.courant_factor);
       }
       return plan;

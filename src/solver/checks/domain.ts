@@ -152,12 +152,11 @@ export function checkResolution(
   if (!(finite(dx) && dx > 0 && allWavelengths.length > 0)) return;
   const lambdaMin = Math.min(...allWavelengths);
   const plan = ctx.grid();
-  let worst: { cells: number; n: number; name: string; step: number; where: string } | null = null;
+  // The structure (or the vacuum) with the fewest cells per wavelength, when under the minimum.
+  const shortfalls: { cells: number; n: number; name: string; where: string }[] = [];
   const consider = (n: number, name: string, step: number, where: string) => {
     const cells = lambdaMin / (n * step);
-    if (cells < MIN_CELLS_PER_WAVELENGTH && (!worst || cells < worst.cells)) {
-      worst = { cells, n, name, step, where };
-    }
+    if (cells < MIN_CELLS_PER_WAVELENGTH) shortfalls.push({ cells, n, name, where });
   };
   consider(1, "vacuum", dx, "");
   for (const d of dense) {
@@ -173,7 +172,10 @@ export function checkResolution(
     }
     consider(d.n, d.name, step, plan && !plan.uniform ? ` (structures[${d.index}])` : "");
   }
-  const w = worst as { cells: number; n: number; name: string; step: number; where: string } | null;
+  const w = shortfalls.reduce<(typeof shortfalls)[number] | null>(
+    (a, b) => (a && a.cells <= b.cells ? a : b),
+    null,
+  );
   if (w) {
     const wanted = lambdaMin / (w.n * MIN_CELLS_PER_WAVELENGTH);
     add(
