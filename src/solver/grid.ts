@@ -110,13 +110,23 @@ export function planAxisNodes(
       step: iv.stepM,
     }));
   const g = gradingSlope(maxRatio);
-  const allowed = (x: number) => {
+  type Fine = (typeof fine)[number];
+  const gap = (iv: Fine, a: number, b: number) =>
+    b < iv.lo ? iv.lo - b : a > iv.hi ? a - iv.hi : 0;
+  const allowedBy = (near: readonly Fine[], x: number) => {
     let d = baseStepM;
-    for (const iv of fine) {
-      const dist = x < iv.lo ? iv.lo - x : x > iv.hi ? x - iv.hi : 0;
-      d = Math.min(d, iv.step + g * dist);
-    }
+    for (const iv of near) d = Math.min(d, iv.step + g * gap(iv, x, x));
     return d;
+  };
+  const allowed = (x: number) => allowedBy(fine, x);
+  // d over [a, b] when it is one constant there (inside an override and out of reach of any
+  // finer one, or out of reach of them all), else null: then the cells are equal and nothing
+  // needs integrating, which keeps planning many overrides' cells cheap.
+  const constantOver = (a: number, b: number): number | null => {
+    let c = baseStepM;
+    for (const iv of fine) if (iv.lo <= a && iv.hi >= b) c = Math.min(c, iv.step);
+    for (const iv of fine) if (iv.step + g * gap(iv, a, b) < c) return null;
+    return c;
   };
   const candidates = [...new Set(fine.flatMap((iv) => [iv.lo, iv.hi]))]
     .filter((x) => x > loM && x < hiM)
@@ -132,6 +142,15 @@ export function planAxisNodes(
   for (let s = 0; s + 1 < fixed.length; s++) {
     const a = fixed[s];
     const b = fixed[s + 1];
+    const constant = constantOver(a, b);
+    if (constant !== null) {
+      const n = Math.max(1, Math.ceil((b - a) / constant - 1e-9));
+      for (let k = 1; k < n; k++) nodes.push(a + ((b - a) * k) / n);
+      nodes.push(b);
+      continue;
+    }
+    // Only the overrides within reach of [a, b] shape d there.
+    const near = fine.filter((iv) => iv.step + g * gap(iv, a, b) < baseStepM);
     // ∫dx/d by the midpoint rule on steps of d/16 (d is piecewise linear; the rule's error
     // is far below the rounding of n), kept as a table to invert.
     const xs = [a];
@@ -139,8 +158,8 @@ export function planAxisNodes(
     let dMin = Infinity;
     let dMax = 0;
     for (let x = a; x < b;) {
-      const step = Math.min(allowed(x) / 16, b - x);
-      const d = allowed(x + step / 2);
+      const step = Math.min(allowedBy(near, x) / 16, b - x);
+      const d = allowedBy(near, x + step / 2);
       dMin = Math.min(dMin, d);
       dMax = Math.max(dMax, d);
       x = b - x - step <= 1e-12 * (b - a) ? b : x + step;
