@@ -5,15 +5,21 @@
  * by the ADE pass, dispersion/ade.ts), on all threads; the figure is the ratio of the two
  * Mcell/s, measured alternately in the same run (best of BENCH_REPEATS each). Goal (issue 14):
  * gold at ≥ 80 % of the dielectric-only figure.
+ *
+ * Environment: BENCH_CELLS (128), BENCH_STEPS (400), BENCH_REPEATS (8), BENCH_THREADS (all
+ * cores), BENCH_BACKEND (`wasm`, or `webgpu` for the GPU backend on the adapter it finds).
  */
 import { availableParallelism, cpus } from "node:os";
-import { runSimulation } from "../src/solver/index.js";
+import type { BackendName } from "../src/solver/backend.js";
+import { describeAdapter } from "../src/solver/gpu/device.js";
+import { initSolverBackend, runSimulation } from "../src/solver/index.js";
 import type { SimulationSpec } from "../src/solver/types.js";
 
 const CELLS = Number(process.env.BENCH_CELLS ?? 128);
 const STEPS = Number(process.env.BENCH_STEPS ?? 400);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 8);
 const THREADS = Number(process.env.BENCH_THREADS ?? availableParallelism());
+const BACKEND = (process.env.BENCH_BACKEND ?? "wasm") as BackendName;
 const STEP_M = 20e-9;
 const PML = 12;
 
@@ -64,15 +70,19 @@ const cases = [
   { name: "gold sphere (library Au, poles)", spec: spec("Au", undefined) },
 ];
 
+const backend = await initSolverBackend(BACKEND);
+const on = backend.adapter
+  ? `webgpu on ${describeAdapter(backend.adapter)}`
+  : `${backend.name}, ${THREADS} threads`;
 console.log(
   `# bench:dispersion — ${new Date().toISOString()}, ${cpus()[0]?.model ?? "unknown CPU"}, ` +
-    `${THREADS} threads, ${CELLS}³ cells, ${STEPS} steps, best of ${REPEATS}\n`,
+    `${on}, ${CELLS}³ cells, ${STEPS} steps, best of ${REPEATS}\n`,
 );
 const best = cases.map(() => 0);
 let auPoles = 0;
 for (let r = 0; r < REPEATS; r++) {
   for (let i = 0; i < cases.length; i++) {
-    const result = await runSimulation(cases[i].spec, { backend: "wasm", threads: THREADS });
+    const result = await runSimulation(cases[i].spec, { backend: BACKEND, threads: THREADS });
     best[i] = Math.max(best[i], result.report.mcellsPerSecond);
     const au = result.materials.find((m) => m.name === "Au");
     if (au) auPoles = au.poleModel?.poles.length ?? 0;

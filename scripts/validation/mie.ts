@@ -3,27 +3,44 @@
  * efficiencies of a sphere from one 3-D run over a band (a flux box around the sphere, the
  * plane wave injected on a total-field/scattered-field plane), next to mieSphere's.
  *
- *   node --import tsx scripts/validation/mie.ts [case] [step_nm] [base_nm]
+ *   node --import tsx scripts/validation/mie.ts [case] [step_nm] [base_nm] [backend]
  *
  * With `base_nm` (larger than `step_nm`) the grid has that step and a mesh override refines it
  * to `step_nm` over the sphere and its flux box (a graded grid): the same sphere at a fraction
- * of the cells.
+ * of the cells. `backend` (`reference`, `wasm`, `webgpu`) runs on that backend, as resolved at
+ * start-up, and fails rather than fall back; without it the run takes what `auto` picks.
  *
  * Cases: `dielectric-small` (n = 2, x = 1–2.5), `dielectric-large` (n = 2, x = 2.5–5),
  * `gold` (the library's Au, 100 nm diameter, 0.45–1.0 µm). Prints a markdown table and the
  * worst relative error of Q_ext and Q_sca. The test suite runs coarse versions of these
  * (src/solver/dispersion/mie.test.ts); this script is for the figures at the goal's grids.
  */
-import { mieCase, MIE_CASES, type MieCaseName } from "../../src/solver/testing/mie-case.js";
+import type { BackendName } from "../../src/solver/backend.js";
+import { initSolverBackend } from "../../src/solver/backends.js";
+import { describeAdapter } from "../../src/solver/gpu/device.js";
+import { mieRun, MIE_CASES, type MieCaseName } from "../../src/solver/testing/mie-case.js";
 
 const name = (process.argv[2] ?? "dielectric-small") as MieCaseName;
 const stepNm = Number(process.argv[3] ?? MIE_CASES[name].stepNm);
 const baseNm = Number(process.argv[4] ?? stepNm);
+const chosen = process.argv[5] as BackendName | undefined;
+const backend = await initSolverBackend(chosen ?? "auto");
+const ranOn = backend.adapter
+  ? `${backend.name} (${describeAdapter(backend.adapter)})`
+  : backend.name;
 const started = performance.now();
-const rows = await mieCase(name, stepNm * 1e-9, undefined, baseNm * 1e-9);
+const { rows, report } = await mieRun(name, stepNm * 1e-9, backend.name, baseNm * 1e-9);
 const seconds = (performance.now() - started) / 1000;
 const grid = baseNm > stepNm ? `${baseNm} nm grid refined to ${stepNm} nm` : `${stepNm} nm grid`;
-console.log(`# ${name}, ${grid}, ${seconds.toFixed(0)} s\n`);
+console.log(`# ${name}, ${grid}, ${seconds.toFixed(0)} s on ${ranOn}\n`);
+const t = report.stepping;
+console.log(
+  `${report.grid.join(" × ")} cells, ${report.stepsRun} steps of ${(report.dtSeconds * 1e18).toFixed(2)} as, ` +
+    `${report.mcellsPerSecond.toFixed(0)} Mcell/s; stepping ${report.steppingSeconds.toFixed(1)} s: kernel ` +
+    `${t.kernelSeconds.toFixed(1)}, source ${t.sourceSeconds.toFixed(1)}, monitors ` +
+    `${t.monitorSeconds.toFixed(1)}, checks ${t.checksSeconds.toFixed(1)}, other ` +
+    `${(t.yieldSeconds + t.otherSeconds).toFixed(1)} s\n`,
+);
 console.log("| λ (µm) | x | Q_ext | Mie | Q_sca | Mie | Q_abs | Mie |");
 console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
 let worstExt = 0;

@@ -96,6 +96,16 @@ export interface Stepper {
   energy(): Promise<number>;
   /** Per monitor, per recorded component: the raw DFT sums (DftRecorder layout). */
   monitorSums(): Promise<Float64Array[][]>;
+  /**
+   * The convergence test's two sums where the running sums live (run.ts ConvergenceTest):
+   * Σ w·|s − p|² and Σ w·|s|² over every monitor's sums s, p being s at the previous call and
+   * w = weights[monitor][wavelength] up to a common factor; null at the first call. Backends
+   * whose sums are in another memory (webgpu) have it, so a check does not copy every sum back;
+   * elsewhere the test computes it from monitorSums.
+   */
+  monitorChange?(
+    weights: readonly Float64Array[],
+  ): Promise<{ diff2: number; total2: number } | null>;
   /** The main grid's field sets (real, then imaginary for Bloch runs), for tests. */
   fields(): Promise<FieldSet[]>;
   /** Releases threads and memory it holds; idempotent. */

@@ -211,10 +211,27 @@ class ConvergenceTest {
       this.lastChange = maxEnergy > 0 ? energy / maxEnergy : 0;
       return this.lastChange;
     }
-    const { change, snapshot } = this.monitorChange(await this.sim.monitorSums());
-    this.previous = snapshot;
+    let change: number | null;
+    const onStepper = this.sim.monitorChange;
+    if (onStepper) {
+      // The same sums, made where the running sums live (a GPU): a few numbers come back.
+      const sums = await onStepper(this.weights());
+      change = sums === null ? null : sums.total2 > 0 ? Math.sqrt(sums.diff2 / sums.total2) : 0;
+    } else {
+      const measured = this.monitorChange(await this.sim.monitorSums());
+      this.previous = measured.snapshot;
+      change = measured.change;
+    }
     if (change !== null) this.lastChange = change;
     return change;
+  }
+
+  /** Per monitor, per wavelength: |normalisation|², the weight of its sums in the change. */
+  private weights(): Float64Array[] {
+    const norm = this.sim.source.normalisation();
+    return this.sim.monitors.map((m) =>
+      Float64Array.from(m.frequencyIndex, (f) => norm[2 * f] ** 2 + norm[2 * f + 1] ** 2),
+    );
   }
 
   private monitorChange(monitorSums: Float64Array[][]): {
@@ -222,7 +239,7 @@ class ConvergenceTest {
     snapshot: Float64Array[];
   } {
     const { sim, previous } = this;
-    const norm = sim.source.normalisation();
+    const weights = this.weights();
     let diff2 = 0;
     let total2 = 0;
     const snapshot: Float64Array[] = [];
@@ -231,8 +248,7 @@ class ConvergenceTest {
         const P = sums.length / (2 * m.frequencyIndex.length);
         const prev = previous ? previous[snapshot.length] : null;
         for (let w = 0; w < m.frequencyIndex.length; w++) {
-          const f = m.frequencyIndex[w];
-          const n2 = norm[2 * f] ** 2 + norm[2 * f + 1] ** 2;
+          const n2 = weights[mi][w];
           let d = 0;
           let t = 0;
           for (let q = 2 * w * P; q < 2 * (w + 1) * P; q++) {

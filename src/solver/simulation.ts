@@ -469,6 +469,11 @@ export class FdtdSimulation {
     return this.stepper.monitorSums();
   }
 
+  /** The stepper's own monitor-change sums (Stepper.monitorChange), or undefined without them. */
+  get monitorChange(): Stepper["monitorChange"] {
+    return this.stepper.monitorChange?.bind(this.stepper);
+  }
+
   /** The main grid's field sets (tests). */
   fields(): Promise<FieldSet[]> {
     return this.stepper.fields();

@@ -160,6 +160,61 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
     }
   });
 
+  // The convergence test's sums, reduced on the GPU from the running sums it holds, against
+  // the same sums from the sums read back (run.ts ConvergenceTest), with a weight per
+  // wavelength that differs between wavelengths so a misplaced weight shows.
+  it("the monitors' change between checks, reduced on the GPU, equals the read-back sums'", async (t) => {
+    const s = spec(CASES[0], 3000);
+    const gpu = new FdtdSimulation(s, materials, { backend: "webgpu", dftEvery: 2 });
+    await gpu.prepare();
+    try {
+      const change = gpu.monitorChange!;
+      assert.ok(change, "the webgpu stepper measures the change itself");
+      const weights = gpu.monitors.map((m) =>
+        Float64Array.from(m.frequencyIndex, (_, w) => 1e-20 * (1 + 3 * w)),
+      );
+      const stepTo = (n: number) => {
+        while (gpu.stepIndex < n) gpu.step(n);
+      };
+      // Checks early (large changes) and late (converging: small ones, where float32 shows).
+      let before: Float64Array[][] | null = null;
+      for (const at of [120, 160, 400, 2800, 3000]) {
+        stepTo(at);
+        const sums = await gpu.monitorSums();
+        const onGpu = await change(weights);
+        if (!before) {
+          assert.equal(onGpu, null, "the first check only records the sums");
+          before = sums;
+          continue;
+        }
+        let diff2 = 0;
+        let total2 = 0;
+        gpu.monitors.forEach((m, mi) => {
+          sums[mi].forEach((values, k) => {
+            const perWavelength = values.length / m.frequencyIndex.length;
+            for (let q = 0; q < values.length; q++) {
+              const w = weights[mi][Math.floor(q / perWavelength)];
+              diff2 += w * (values[q] - before![mi][k][q]) ** 2;
+              total2 += w * values[q] ** 2;
+            }
+          });
+        });
+        before = sums;
+        const expected = Math.sqrt(diff2 / total2);
+        const measured = Math.sqrt(onGpu!.diff2 / onGpu!.total2);
+        t.diagnostic(
+          `step ${at}: change ${measured.toExponential(4)} (read back: ${expected.toExponential(4)})`,
+        );
+        assert.ok(
+          Math.abs(measured / expected - 1) < 1e-4,
+          `step ${at}: ${measured} vs ${expected}`,
+        );
+      }
+    } finally {
+      gpu.dispose();
+    }
+  });
+
   // The running DFT over a long run: 4000 float32 samples per phasor (a sample every step)
   // against the reference's float64 sums, within 5e-6 of each phasor. Measured on llvmpipe the
   // difference (8.5e-7) is the float32 fields' own, the same with the Kahan compensation

@@ -600,6 +600,68 @@ fn main(@builtin(local_invocation_id) lid: vec3u, @builtin(workgroup_id) wid: ve
 `;
 }
 
+/** Running-sum values each thread of the monitor-change reduction takes. */
+export const CHANGE_VALUES_PER_THREAD = 16;
+
+/** Uniform parameters of one stream's monitor-change reduction. */
+export const CHANGE_PARAMS = ["count", "sums", "prev", "perWavelength", "weights", "out"] as const;
+
+/**
+ * The convergence test's two sums over one monitor stream's running DFT (run.ts
+ * ConvergenceTest): with s = running sum − its Kahan compensation and p the value of s at the
+ * previous check, Σ w·(s − p)² and Σ w·s², w the weight of the value's wavelength (its
+ * `perWavelength` values lie together, wavelength after wavelength, as dftShader writes them);
+ * then p ← s. One (Σ w(s−p)², Σ w s²) float32 pair per workgroup goes to `partials`, summed in
+ * float64 on the CPU: a check reads a pair per 2048 values instead of every running sum.
+ */
+export function changeShader(): string {
+  const span = WORKGROUP_LINEAR * CHANGE_VALUES_PER_THREAD;
+  return `${structOf("ChangeParams", CHANGE_PARAMS, new Set())}
+@group(0) @binding(0) var<storage, read> sums: array<f32>;
+@group(0) @binding(1) var<storage, read_write> prev: array<f32>;
+@group(0) @binding(2) var<storage, read> weights: array<f32>;
+@group(0) @binding(3) var<storage, read_write> partials: array<f32>;
+@group(0) @binding(4) var<uniform> P: ChangeParams;
+var<workgroup> partD: array<f32, ${WORKGROUP_LINEAR}>;
+var<workgroup> partT: array<f32, ${WORKGROUP_LINEAR}>;
+@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3u, @builtin(workgroup_id) wid: vec3u,
+        @builtin(num_workgroups) nwg: vec3u) {
+  let group = wid.x + wid.y * nwg.x;
+  let first = group * ${u32(span)};
+  let n = u32(P.count);
+  var d = 0.0;
+  var t = 0.0;
+  for (var r = 0u; r < ${u32(CHANGE_VALUES_PER_THREAD)}; r = r + 1u) {
+    let v = first + r * ${u32(WORKGROUP_LINEAR)} + lid.x;
+    if (v < n) {
+      let s = sums[u32(P.sums) + v] - sums[u32(P.sums) + n + v];
+      let w = weights[u32(P.weights) + v / u32(P.perWavelength)];
+      let at = u32(P.prev) + v;
+      let change = s - prev[at];
+      prev[at] = s;
+      d = d + w * change * change;
+      t = t + w * s * s;
+    }
+  }
+  partD[lid.x] = d;
+  partT[lid.x] = t;
+  workgroupBarrier();
+  for (var k = ${u32(WORKGROUP_LINEAR / 2)}; k > 0u; k = k >> 1u) {
+    if (lid.x < k) {
+      partD[lid.x] = partD[lid.x] + partD[lid.x + k];
+      partT[lid.x] = partT[lid.x] + partT[lid.x + k];
+    }
+    workgroupBarrier();
+  }
+  if (lid.x == 0u && first < n) {
+    partials[2u * (u32(P.out) + group)] = partD[0];
+    partials[2u * (u32(P.out) + group) + 1u] = partT[0];
+  }
+}
+`;
+}
+
 /** Packs named parameters into the bytes of a uniform buffer (int32, or float32 where named). */
 export function packParams(
   fields: readonly string[],

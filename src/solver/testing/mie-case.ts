@@ -7,7 +7,7 @@ import { mieSphere, type MieSphere } from "../analytic/mie.js";
 import type { BackendName } from "../backend.js";
 import { runSimulation } from "../index.js";
 import { refractiveIndexAt } from "../materials.js";
-import type { SimulationSpec, UserMaterialSpec } from "../types.js";
+import type { RunReport, SimulationSpec, UserMaterialSpec } from "../types.js";
 import { runOn } from "./run-on.js";
 
 export interface MieCaseSpec {
@@ -121,12 +121,22 @@ export async function mieCase(
   backend?: BackendName,
   baseStepM = stepM,
 ): Promise<MieRow[]> {
+  return (await mieRun(name, stepM, backend, baseStepM)).rows;
+}
+
+/** `mieCase` with the run's report (steps, speed, where the stepping time went). */
+export async function mieRun(
+  name: MieCaseName,
+  stepM: number,
+  backend?: BackendName,
+  baseStepM = stepM,
+): Promise<{ rows: MieRow[]; report: RunReport }> {
   const c: MieCaseSpec = MIE_CASES[name];
   const spec = mieSpec(c, stepM, baseStepM);
   const result = backend ? await runOn(backend, spec) : await runSimulation(spec);
   const box = result.fluxMonitors.find((f) => f.name === "box")!;
   const area = Math.PI * c.radiusM * c.radiusM;
-  return box.wavelengthsM.map((w, i) => {
+  const rows = box.wavelengthsM.map((w, i) => {
     const index =
       c.index !== undefined
         ? c.index
@@ -141,4 +151,5 @@ export async function mieCase(
       mie: mieSphere(c.radiusM, w, index),
     };
   });
+  return { rows, report: result.report };
 }
