@@ -112,6 +112,9 @@ async function stepToEnd(
     const n = sim.stepIndex;
     const isCheck = n % checkEvery === 0;
     if (n % DIVERGENCE_EVERY === 0 || isCheck) {
+      // A GPU backend may still be stepping what it was given: waiting for that is the
+      // kernel's time (the stepper's timing), not the check's.
+      await sim.synchronize();
       const checkStart = performance.now();
       const energy = await sim.energy();
       guard.observe(energy, n);

@@ -15,8 +15,10 @@
  * auxiliary line's incident samples (and, when the monitors sample, e^{iωt} per wavelength
  * computed in float64) into a step table; each step's dispatches find their row through a
  * dynamic uniform offset, so a batch of steps needs one buffer write and one submit.
- * `timing.kernelSeconds` is the CPU's encoding plus its waits for the GPU (at read-backs and
- * `synchronize`): the GPU's own time shows only where the CPU waits for it.
+ * `timing.kernelSeconds` is the CPU's encoding plus its waits for the GPU at `synchronize`
+ * (which the driver calls before each check and at the end, run.ts): the GPU's own time shows
+ * only where the CPU waits for it. `energy` and `monitorChange` are the driver's
+ * checks, timed there; `timing.monitorSeconds` is reading the monitor sums back.
  *
  * Dispersive cells (dispersion/ade.ts) get their ADE pass after the E half step's TFSF terms,
  * one dispatch per E component and field set over the component's dispersive cells only, with
@@ -574,7 +576,6 @@ class GpuStepper implements Stepper {
   }
 
   async energy(): Promise<number> {
-    const start = performance.now();
     this.flush();
     const encoder = this.device.createCommandEncoder();
     const pass = encoder.beginComputePass();
@@ -584,7 +585,6 @@ class GpuStepper implements Stepper {
     const values = new Float32Array(partials);
     let sum = 0;
     for (let i = 0; i < values.length; i++) sum += values[i];
-    this.timing.kernelSeconds += (performance.now() - start) / 1000;
     return sum;
   }
 
@@ -618,7 +618,6 @@ class GpuStepper implements Stepper {
   async monitorChange(
     weights: readonly Float64Array[],
   ): Promise<{ diff2: number; total2: number } | null> {
-    const start = performance.now();
     this.flush();
     const plan = this.change;
     if (!plan) return null;
@@ -642,7 +641,6 @@ class GpuStepper implements Stepper {
       diff2 += pairs[2 * i];
       total2 += pairs[2 * i + 1];
     }
-    this.timing.monitorSeconds += (performance.now() - start) / 1000;
     return this.changeChecks++ === 0 ? null : { diff2, total2 };
   }
 
