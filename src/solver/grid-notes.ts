@@ -1,11 +1,13 @@
 /**
- * The note a graded grid (mesh overrides) gets, in the run report (simulation.ts) and in the
- * estimate (index.ts setupNotes): each graded axis' range of steps, and how much shorter the
- * time step is than on the uniform grid of `domain.resolution`, which is why such a run takes
- * more steps than its cell count suggests.
+ * The notes a grid gets, in the run report (simulation.ts) and in the estimate (index.ts
+ * setupNotes): a graded grid's (mesh overrides) range of steps per graded axis and how much
+ * shorter the time step is than on the uniform grid of `domain.resolution`, which is why such
+ * a run takes more steps than its cell count suggests; and a `max_step_ratio` that grades
+ * nothing.
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import type { GridPlan } from "./grid.js";
+import type { DomainSpec } from "./types.js";
 
 /** Four significant digits: 9.914e-9, not 9.913999999999999e-9. */
 const metres = (v: number) => String(Number(v.toPrecision(4)));
@@ -25,5 +27,19 @@ export function gradedGridNote(plan: GridPlan): string | null {
     `graded grid (mesh_overrides): cells of ${along.join(", ")}; the time step follows the ` +
     `shortest cells, ${(uniformDt / plan.dtSeconds).toFixed(1)}× shorter than on a uniform ` +
     `${metres(plan.baseStepM)} m grid, so the run takes that many times more steps`
+  );
+}
+
+/**
+ * The note of a `max_step_ratio` given without mesh overrides: the grid is uniform, so it has
+ * no effect (accepted, as a default written out is, but said, since a user may have meant it
+ * to grade the grid); null otherwise.
+ */
+export function unusedStepRatioNote(domain: DomainSpec): string | null {
+  if (domain.max_step_ratio === undefined) return null;
+  if (domain.mesh_overrides && domain.mesh_overrides.length > 0) return null;
+  return (
+    "domain.max_step_ratio has no effect without domain.mesh_overrides: the grid is uniform, " +
+    `of domain.resolution (${metres(domain.resolution)} m)`
   );
 }

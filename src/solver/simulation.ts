@@ -30,7 +30,7 @@ import {
   type UpdateMaterial,
 } from "./medium.js";
 import { fluxSurface, type FluxSurface } from "./flux.js";
-import { gradedGridNote } from "./grid-notes.js";
+import { gradedGridNote, unusedStepRatioNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
 import {
   cellCentreStreams,
@@ -533,7 +533,7 @@ export class FdtdSimulation {
     const metres = (v: number) => String(Number(v.toPrecision(6)));
     const plan = this.plan;
     const names = "xyz";
-    const graded = gradedGridNote(plan);
+    const graded = gradedGridNote(plan) ?? unusedStepRatioNote(this.spec.domain);
     if (graded) this.notes.push(graded);
     for (let a = 0; a < 3; a++) {
       const ax = plan.axes[a];

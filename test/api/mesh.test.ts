@@ -210,3 +210,34 @@ test("a graded job: estimate, stored defaults, COMPLETED with graded coordinates
   assert.ok(h5.line_sorted);
   assert.ok((h5.line as number) > 40, "the 2 µm line monitor samples the refined cells");
 });
+
+test("a max_step_ratio without mesh overrides is accepted, and the estimate and run report say it has no effect", async () => {
+  const body = graded({ max_step_ratio: 1.5 });
+  const unused = /^domain\.max_step_ratio has no effect without domain\.mesh_overrides/;
+  const est = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", { key, body });
+  assert.equal(est.status, 200, est.text);
+  assert.ok(
+    (est.body.notes as string[]).some((n) => unused.test(n)),
+    String(est.body.notes),
+  );
+  // With overrides the ratio grades the grid: no such note.
+  const used = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
+    key,
+    body: graded({ max_step_ratio: 1.5, mesh_overrides: [refine(10 * NM)] }),
+  });
+  assert.equal(used.status, 200, used.text);
+  assert.ok(!(used.body.notes as string[]).some((n) => unused.test(n)), String(used.body.notes));
+
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body });
+  assert.equal(sub.status, 202, sub.text);
+  const done = await waitForStatus(svc.baseUrl, key, String(sub.body.job_id), [
+    "COMPLETED",
+    "FAILED",
+  ]);
+  assert.equal(done.status, "COMPLETED", String(done.error_detail));
+  const notes = (done.solver_report as { notes: string[] }).notes;
+  assert.ok(
+    notes.some((n) => unused.test(n)),
+    String(notes),
+  );
+});
