@@ -111,16 +111,21 @@ export class DftRecorder {
   /** Per component (Ex … Hz), false where it is known to stay zero (its sums stay zero). */
   private readonly nonzero: readonly boolean[];
 
+  /**
+   * @param sums the running sums to add to, one array per stream (e.g. shared between the
+   *   threads that each record a part of the points); zeroed arrays of their own when absent
+   */
   constructor(
     streams: readonly SampledComponent[],
     omegas: Float64Array,
     nonzero: readonly boolean[] = [true, true, true, true, true, true],
+    sums?: Float64Array[],
   ) {
     this.streams = streams;
     this.nonzero = nonzero;
     this.omegas = omegas;
     const most = Math.max(0, ...streams.map((st) => st.base.length));
-    this.sums = streams.map((st) => new Float64Array(2 * omegas.length * st.base.length));
+    this.sums = sums ?? streams.map((st) => new Float64Array(2 * omegas.length * st.base.length));
     this.gatherRe = new Float64Array(most);
     this.gatherIm = new Float64Array(most);
     this.cos = new Float64Array(omegas.length);
@@ -129,14 +134,27 @@ export class DftRecorder {
 
   /**
    * Adds the current fields: E stamped at `tE`, H at `tH` seconds, weighted by `sampleWeight`
-   * (k when only every k-th step is recorded, see fast/dft-cadence.ts).
+   * (k when only every k-th step is recorded, see fast/dft-cadence.ts). With `parts` > 1, only
+   * part `part` of each stream's points (the parts are disjoint, so threads sharing the sums
+   * may each add theirs at once, and every sum gets the same additions as with one part).
    */
-  record(re: FieldSet, im: FieldSet | null, tE: number, tH: number, sampleWeight = 1): void {
+  record(
+    re: FieldSet,
+    im: FieldSet | null,
+    tE: number,
+    tH: number,
+    sampleWeight = 1,
+    part = 0,
+    parts = 1,
+  ): void {
     const W = this.omegas.length;
     for (let si = 0; si < this.streams.length; si++) {
       const { comp, base, offsets } = this.streams[si];
       if (!this.nonzero[comp]) continue;
       const P = base.length;
+      const q0 = Math.floor((P * part) / parts);
+      const q1 = Math.floor((P * (part + 1)) / parts);
+      if (q1 <= q0) continue;
       const t = comp < 3 ? tE : tH;
       for (let w = 0; w < W; w++) {
         this.cos[w] = sampleWeight * Math.cos(this.omegas[w] * t);
@@ -146,25 +164,27 @@ export class DftRecorder {
       if (W === 1 && !im) {
         // One wavelength of a real run: gather and sum in one pass (the same arithmetic
         // without the intermediate array; most runs, and a tenth of a thin grid's stepping).
-        accumulateReal(re.c[comp], base, offsets, weight, this.cos[0], this.sin[0], this.sums[si]);
+        const c0 = this.cos[0];
+        const s0 = this.sin[0];
+        accumulateReal(re.c[comp], base, offsets, weight, c0, s0, this.sums[si], q0, q1);
         continue;
       }
-      gather(re.c[comp], base, offsets, weight, this.gatherRe);
-      if (im) gather(im.c[comp], base, offsets, weight, this.gatherIm);
+      gather(re.c[comp], base, offsets, weight, this.gatherRe, q0, q1);
+      if (im) gather(im.c[comp], base, offsets, weight, this.gatherIm, q0, q1);
       const sums = this.sums[si];
       const fr = this.gatherRe;
       const fi = this.gatherIm;
       for (let w = 0; w < W; w++) {
         const cw = this.cos[w];
         const sw = this.sin[w];
-        let o = 2 * w * P;
+        let o = 2 * (w * P + q0);
         if (im) {
-          for (let q = 0; q < P; q++, o += 2) {
+          for (let q = q0; q < q1; q++, o += 2) {
             sums[o] += fr[q] * cw - fi[q] * sw;
             sums[o + 1] += fr[q] * sw + fi[q] * cw;
           }
         } else {
-          for (let q = 0; q < P; q++, o += 2) {
+          for (let q = q0; q < q1; q++, o += 2) {
             sums[o] += fr[q] * cw;
             sums[o + 1] += fr[q] * sw;
           }
@@ -174,7 +194,10 @@ export class DftRecorder {
   }
 }
 
-/** sums[2q] += F(q)·cw, sums[2q+1] += F(q)·sw with F(q) as `gather` computes it. */
+/**
+ * sums[2q] += F(q)·cw, sums[2q+1] += F(q)·sw for q in [q0, q1), with F(q) as `gather`
+ * computes it.
+ */
 function accumulateReal(
   field: Float32Array,
   base: Int32Array,
@@ -183,11 +206,12 @@ function accumulateReal(
   cw: number,
   sw: number,
   sums: Float64Array,
+  q0: number,
+  q1: number,
 ): void {
-  const P = base.length;
   if (off.length === 4) {
     const [o0, o1, o2, o3] = [off[0], off[1], off[2], off[3]];
-    for (let q = 0, o = 0; q < P; q++, o += 2) {
+    for (let q = q0, o = 2 * q0; q < q1; q++, o += 2) {
       const p = base[q];
       const f = (field[p + o0] + field[p + o1] + field[p + o2] + field[p + o3]) * weight;
       sums[o] += f * cw;
@@ -195,7 +219,7 @@ function accumulateReal(
     }
   } else if (off.length === 2) {
     const [o0, o1] = [off[0], off[1]];
-    for (let q = 0, o = 0; q < P; q++, o += 2) {
+    for (let q = q0, o = 2 * q0; q < q1; q++, o += 2) {
       const p = base[q];
       const f = (field[p + o0] + field[p + o1]) * weight;
       sums[o] += f * cw;
@@ -203,7 +227,7 @@ function accumulateReal(
     }
   } else {
     const o0 = off[0];
-    for (let q = 0, o = 0; q < P; q++, o += 2) {
+    for (let q = q0, o = 2 * q0; q < q1; q++, o += 2) {
       const f = field[base[q] + o0];
       sums[o] += f * cw;
       sums[o + 1] += f * sw;
@@ -211,26 +235,28 @@ function accumulateReal(
   }
 }
 
+/** out[q] for q in [q0, q1): the mean of the stored values at base[q] + off[o]. */
 function gather(
   field: Float32Array,
   base: Int32Array,
   off: Int32Array,
   weight: number,
   out: Float64Array,
+  q0: number,
+  q1: number,
 ): void {
-  const P = base.length;
   if (off.length === 1) {
     const o0 = off[0];
-    for (let q = 0; q < P; q++) out[q] = field[base[q] + o0];
+    for (let q = q0; q < q1; q++) out[q] = field[base[q] + o0];
   } else if (off.length === 2) {
     const [o0, o1] = [off[0], off[1]];
-    for (let q = 0; q < P; q++) {
+    for (let q = q0; q < q1; q++) {
       const p = base[q];
       out[q] = (field[p + o0] + field[p + o1]) * weight;
     }
   } else {
     const [o0, o1, o2, o3] = [off[0], off[1], off[2], off[3]];
-    for (let q = 0; q < P; q++) {
+    for (let q = q0; q < q1; q++) {
       const p = base[q];
       out[q] = (field[p + o0] + field[p + o1] + field[p + o2] + field[p + o3]) * weight;
     }
@@ -254,13 +280,27 @@ export class MonitorRecorders {
    * @param nonzero per component, false where a backend knows it stays exactly zero (a
    *   polarisation the source does not drive on a grid one cell thick): not sampled.
    */
-  constructor(monitors: readonly MonitorSampling[], nonzero?: readonly boolean[]) {
-    this.recorders = monitors.map((m) => new DftRecorder(m.streams, m.omegas, nonzero));
+  constructor(
+    monitors: readonly MonitorSampling[],
+    nonzero?: readonly boolean[],
+    sums?: readonly Float64Array[][],
+  ) {
+    this.recorders = monitors.map(
+      (m, i) => new DftRecorder(m.streams, m.omegas, nonzero, sums?.[i]),
+    );
   }
 
-  /** Adds one sample of every monitor (see DftRecorder.record). */
-  record(re: FieldSet, im: FieldSet | null, tE: number, tH: number, sampleWeight: number): void {
-    for (const r of this.recorders) r.record(re, im, tE, tH, sampleWeight);
+  /** Adds one sample of every monitor, or part `part` of `parts` (see DftRecorder.record). */
+  record(
+    re: FieldSet,
+    im: FieldSet | null,
+    tE: number,
+    tH: number,
+    sampleWeight: number,
+    part = 0,
+    parts = 1,
+  ): void {
+    for (const r of this.recorders) r.record(re, im, tE, tH, sampleWeight, part, parts);
   }
 
   /** Per monitor, per stream, the raw sums (live arrays, not copies). */
@@ -285,5 +325,23 @@ export function wavelengthList(
   return Array.from(
     { length: points },
     (_, i) => (start * (points - 1 - i) + stop * i) / (points - 1),
+  );
+}
+
+/**
+ * Zeroed running sums for `monitors`, per monitor and stream, in one SharedArrayBuffer: for
+ * recorders in several threads that each add part of the points (fast/engine.ts).
+ */
+export function sharedMonitorSums(monitors: readonly MonitorSampling[]): Float64Array[][] {
+  const lengths = monitors.map((m) => m.streams.map((st) => 2 * m.omegas.length * st.base.length));
+  const total = lengths.flat().reduce((a, b) => a + b, 0);
+  const buffer = new SharedArrayBuffer(8 * Math.max(1, total));
+  let at = 0;
+  return lengths.map((perStream) =>
+    perStream.map((n) => {
+      const sums = new Float64Array(buffer, 8 * at, n);
+      at += n;
+      return sums;
+    }),
   );
 }

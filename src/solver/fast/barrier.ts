@@ -20,11 +20,13 @@ const BLOCK_DEPTH = 5;
 export const MAX_BLOCK_STEPS = 4;
 /** Byte offset of the f64 incident-field slots, INCIDENT_VALUES_PER_STEP per step of a block. */
 export const INCIDENT_BYTE_OFFSET = 64;
+/** Byte offset of the f64 slots of a Dft command: E's and H's time stamps, the sample weight. */
+export const DFT_BYTE_OFFSET = 448;
 /** Byte offset of the per-thread f64 partial sums. */
 export const PARTIAL_BYTE_OFFSET = 512;
 export const MAX_THREADS = (4096 - PARTIAL_BYTE_OFFSET) / 8;
 
-export const Command = { Step: 1, Energy: 2, Exit: 3 } as const;
+export const Command = { Step: 1, Energy: 2, Exit: 3, Dft: 4 } as const;
 export type Command = (typeof Command)[keyof typeof Command];
 
 const SPINS = 20000;
@@ -37,6 +39,8 @@ export class ControlBlock {
   private readonly i32: Int32Array;
   readonly incident: Float64Array;
   readonly partial: Float64Array;
+  /** The sample a Dft command adds: [tE, tH, sample weight] (monitors.ts DftRecorder.record). */
+  readonly dft: Float64Array;
 
   constructor(
     buffer: ArrayBufferLike,
@@ -48,6 +52,7 @@ export class ControlBlock {
       INCIDENT_BYTE_OFFSET,
       INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS,
     );
+    this.dft = new Float64Array(buffer, DFT_BYTE_OFFSET, 3);
     this.partial = new Float64Array(buffer, PARTIAL_BYTE_OFFSET, MAX_THREADS);
   }
 

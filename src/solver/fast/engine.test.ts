@@ -1,6 +1,7 @@
 /**
  * The wasm backend's plumbing: thread counts, the 4 GiB limit, a failed thread ending the run
- * with an error instead of a hang, threads stopping with the run, and the report's figures.
+ * with an error instead of a hang, threads stopping with the run, the report's figures, and
+ * a large monitor's DFT shared between the threads.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -10,7 +11,7 @@ import { FdtdSimulation } from "../simulation.js";
 import { boxSpec, constantMaterials } from "../testing/index.js";
 import type { SimulationSpec } from "../types.js";
 import { Command, ControlBlock, KernelFailure } from "./barrier.js";
-import { threadsFor } from "./engine.js";
+import { MIN_PARALLEL_DFT_PAIRS, threadsFor } from "./engine.js";
 
 const STEP = 50e-9;
 const materials = constantMaterials({ glass: 2.25 });
@@ -91,5 +92,37 @@ describe("fast engine", () => {
     const reference = await runWithMaterials(cube(40, 40), materials, { backend: "reference" });
     assert.equal(reference.report.threads, 1);
     assert.equal(reference.report.kernel, "reference");
+  });
+
+  it("threads sharing a large monitor's DFT give one thread's phasors bit for bit", async () => {
+    // Four components over a 40 × 40 plane at 8 wavelengths: past the size where the threads
+    // share each sample's points (engine.ts MIN_PARALLEL_DFT_PAIRS).
+    const spec = cube(40, 160);
+    const size = 40 * STEP;
+    spec.monitors = [
+      {
+        name: "t",
+        monitor_type: "field",
+        center: [0, 0, size / 4],
+        size: [size, size, 0],
+        components: ["Ex", "Ey", "Hx", "Hy"],
+        wavelengths: { start: 16 * STEP, stop: 24 * STEP, points: 8 },
+      },
+    ];
+    const one = await runWithMaterials(spec, materials, { threads: 1 });
+    const two = await runWithMaterials(spec, materials, { threads: 2, minCellsPerThread: 0 });
+    assert.equal(two.report.threads, 2);
+    const [a, b] = [one.monitors[0]!, two.monitors[0]!];
+    // shape is [wavelengths, nx, ny, nz]: (point, wavelength) pairs per component.
+    const pairs = a.shape.reduce((p, n) => p * n, 1);
+    assert.ok(4 * pairs >= MIN_PARALLEL_DFT_PAIRS, `${pairs} pairs per component`);
+    for (const c of ["Ex", "Ey", "Hx", "Hy"] as const) {
+      const [x, y] = [a.data[c]!, b.data[c]!];
+      assert.ok(
+        x.some((v) => v !== 0),
+        `${c} recorded`,
+      );
+      assert.deepEqual(y, x, `${c}: the same phasors`);
+    }
   });
 });

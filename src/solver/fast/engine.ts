@@ -21,7 +21,7 @@ import { ghostCopies, GhostPlanes, type GhostCopies } from "../boundaries.js";
 import { ETA0 } from "../constants.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
 import { coupledComponents, type YeeLayout } from "../grid.js";
-import { MonitorRecorders } from "../monitors.js";
+import { MonitorRecorders, sharedMonitorSums } from "../monitors.js";
 import { INCIDENT_VALUES_PER_STEP } from "../tfsf.js";
 import { Command, ControlBlock, KernelFailure, MAX_BLOCK_STEPS, MAX_THREADS } from "./barrier.js";
 import { adeSweep, planAdeMemory, writeAdeTables, type AdeMemoryPlan } from "./ade-wasm.js";
@@ -37,6 +37,7 @@ import {
   type FastMemoryPlan,
 } from "./memory-plan.js";
 import { KernelThreads } from "./pool.js";
+import type { DftThreadData } from "./thread.js";
 import { wasm, type WasmMemory } from "./wasm-api.js";
 import {
   buildFusedPieces,
@@ -59,6 +60,14 @@ export const MIN_CELLS_PER_THREAD = 65536;
 
 /** Time steps per sweep by default (measured, docs/benchmarks.md). */
 export const DEFAULT_BLOCK_STEPS = 2;
+
+/**
+ * Fewest (point, wavelength) pairs of a DFT sample before the threads share it (a Dft
+ * command: two barrier meetings, ~10–50 µs; a pair costs a few ns). A flux box over a gold
+ * sphere at 2.5 nm cells has 55 000 points × 12 wavelengths, sampled every second step on its
+ * graded grid: on the calling thread alone that was 28 % of the run on two threads.
+ */
+export const MIN_PARALLEL_DFT_PAIRS = 32768;
 
 /**
  * Values below this magnitude are stored as zero by the kernel. Ahead of a wavefront the
@@ -116,6 +125,8 @@ export class FastEngine implements Stepper {
   /** The field sets, as views of the kernel's memory. */
   private readonly sets: FieldSet[];
   private readonly monitors: MonitorRecorders;
+  /** The monitors as the other threads record their parts of them, or null (one thread adds all). */
+  private readonly dft: DftThreadData | null;
   private sweeper: SlabSweeper | null = null;
   private disposed = false;
   /**
@@ -250,7 +261,18 @@ export class FastEngine implements Stepper {
       problem.alignSteps,
       options.stepsPerSweep ?? (this.wholeGrid ? MAX_BLOCK_STEPS : DEFAULT_BLOCK_STEPS),
     );
-    this.monitors = new MonitorRecorders(samplings, this.stepped);
+    const pairs = samplings.reduce(
+      (sum, m) => sum + m.omegas.length * m.streams.reduce((a, st) => a + st.base.length, 0),
+      0,
+    );
+    if (this.threads > 1 && pairs >= MIN_PARALLEL_DFT_PAIRS) {
+      const sums = sharedMonitorSums(samplings);
+      this.dft = { monitors: [...samplings], nonzero: [...this.stepped], sums };
+      this.monitors = new MonitorRecorders(samplings, this.stepped, sums);
+    } else {
+      this.dft = null;
+      this.monitors = new MonitorRecorders(samplings, this.stepped);
+    }
   }
 
   /**
@@ -330,7 +352,7 @@ export class FastEngine implements Stepper {
     this.timing.compileSeconds = (threadStart - compileStart) / 1000;
     const workers = [];
     for (let t = 1; t < this.threads; t++) {
-      workers.push({ module, memory: this.memory, config: this.config, thread: t });
+      workers.push({ module, memory: this.memory, config: this.config, thread: t, dft: this.dft });
     }
     try {
       await this.pool.start(workers);
@@ -369,7 +391,20 @@ export class FastEngine implements Stepper {
     const { dftEvery, plan } = this.problem;
     if (m % dftEvery === 0) {
       const dt = plan.dtSeconds;
-      this.monitors.record(this.sets[0], this.sets[1] ?? null, m * dt, (m - 0.5) * dt, dftEvery);
+      const [re, im] = [this.sets[0], this.sets[1] ?? null];
+      if (this.dft) {
+        // Every thread adds its part of each stream's points to the shared sums.
+        const sample = this.control.dft;
+        sample[0] = m * dt;
+        sample[1] = (m - 0.5) * dt;
+        sample[2] = dftEvery;
+        const parts = this.threads;
+        this.run(Command.Dft, () =>
+          this.monitors.record(re, im, m * dt, (m - 0.5) * dt, dftEvery, 0, parts),
+        );
+      } else {
+        this.monitors.record(re, im, m * dt, (m - 0.5) * dt, dftEvery);
+      }
       this.timing.monitorSeconds += (performance.now() - swept) / 1000;
     }
   }

@@ -4,6 +4,8 @@
  * found there, until told to exit. Nothing is posted per step.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import type { FieldSet } from "../fields.js";
+import { MonitorRecorders, type MonitorSampling } from "../monitors.js";
 import { Command, ControlBlock, KernelFailure } from "./barrier.js";
 import { SlabSweeper, type KernelExports, type SweepConfig } from "./sweep.js";
 import { wasm, type WasmMemory, type WasmModule } from "./wasm-api.js";
@@ -13,6 +15,25 @@ export interface KernelThreadData {
   memory: WasmMemory;
   config: SweepConfig;
   thread: number;
+  /** The monitors whose points this thread's part of each Dft command adds (engine.ts). */
+  dft: DftThreadData | null;
+}
+
+/** What a thread needs to add its part of the monitors' DFT samples. */
+export interface DftThreadData {
+  monitors: MonitorSampling[];
+  nonzero: boolean[];
+  /** The running sums, per monitor and stream, in shared memory. */
+  sums: Float64Array[][];
+}
+
+/** The field sets as views of the kernel's memory (the config's component addresses). */
+function fieldSets(buffer: ArrayBufferLike, config: SweepConfig): FieldSet[] {
+  return Array.from({ length: config.sets }, (_, s) => ({
+    c: config.components.map(
+      (address) => new Float32Array(buffer, address + s * config.setBytes, config.paddedCells),
+    ) as FieldSet["c"],
+  }));
 }
 
 const data = workerData as KernelThreadData;
@@ -27,6 +48,10 @@ try {
     data.thread,
     () => control.failed,
   );
+  const recorders = data.dft
+    ? new MonitorRecorders(data.dft.monitors, data.dft.nonzero, data.dft.sums)
+    : null;
+  const sets = fieldSets(data.memory.buffer, data.config);
   port.postMessage({ type: "ready" });
   for (;;) {
     control.arrive();
@@ -37,6 +62,18 @@ try {
       control.arrive();
     } else if (command === Command.Energy) {
       control.partial[data.thread] = sweeper.energy();
+      control.arrive();
+    } else if (command === Command.Dft) {
+      const [tE, tH, weight] = control.dft;
+      recorders?.record(
+        sets[0],
+        sets[1] ?? null,
+        tE,
+        tH,
+        weight,
+        data.thread,
+        data.config.slabs.length,
+      );
       control.arrive();
     }
   }
