@@ -543,6 +543,20 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
 `;
 }
 
+/**
+ * The entry of a workgroup reduction over `P.count` values (energy, monitor change): `group`
+ * (a 2-D dispatch's workgroups numbered row by row), `first`, the group's first of its
+ * `span` values, and `n`.
+ */
+function reductionEntry(span: number): string {
+  return `@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3u, @builtin(workgroup_id) wid: vec3u,
+        @builtin(num_workgroups) nwg: vec3u) {
+  let group = wid.x + wid.y * nwg.x;
+  let first = group * ${u32(span)};
+  let n = u32(P.count);`;
+}
+
 /** Uniform parameters of one component's energy reduction. */
 export const ENERGY_PARAMS = [
   "count",
@@ -573,12 +587,7 @@ ${structOf("EnergyParams", ENERGY_PARAMS, ENERGY_FLOAT_PARAMS)}
 @group(0) @binding(4) var<uniform> P: EnergyParams;
 var<workgroup> part: array<f32, ${WORKGROUP_LINEAR}>;
 ${INDEX_FN}
-@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3u, @builtin(workgroup_id) wid: vec3u,
-        @builtin(num_workgroups) nwg: vec3u) {
-  let group = wid.x + wid.y * nwg.x;
-  let first = group * ${u32(span)};
-  let n = u32(P.count);
+${reductionEntry(span)}
   var sum = 0.0;
   for (var r = 0u; r < ${u32(ENERGY_VALUES_PER_THREAD)}; r = r + 1u) {
     let p = first + r * ${u32(WORKGROUP_LINEAR)} + lid.x;
@@ -624,12 +633,7 @@ export function changeShader(): string {
 @group(0) @binding(4) var<uniform> P: ChangeParams;
 var<workgroup> partD: array<f32, ${WORKGROUP_LINEAR}>;
 var<workgroup> partT: array<f32, ${WORKGROUP_LINEAR}>;
-@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3u, @builtin(workgroup_id) wid: vec3u,
-        @builtin(num_workgroups) nwg: vec3u) {
-  let group = wid.x + wid.y * nwg.x;
-  let first = group * ${u32(span)};
-  let n = u32(P.count);
+${reductionEntry(span)}
   var d = 0.0;
   var t = 0.0;
   for (var r = 0u; r < ${u32(CHANGE_VALUES_PER_THREAD)}; r = r + 1u) {
