@@ -620,7 +620,8 @@ class GpuStepper implements Stepper {
   ): Promise<{ diff2: number; total2: number } | null> {
     this.flush();
     const plan = this.change;
-    if (!plan) return null;
+    // No running sums at all: no change, as the read-back test finds (after its first check).
+    if (!plan) return this.changeChecks++ === 0 ? null : { diff2: 0, total2: 0 };
     let largest = 0;
     for (const w of weights) for (const x of w) largest = Math.max(largest, x);
     const scaled = new Float32Array(plan.weightCount);
