@@ -96,33 +96,43 @@ describe("fast engine", () => {
 
   it("threads sharing a large monitor's DFT give one thread's phasors bit for bit", async () => {
     // Four components over a 40 × 40 plane at 8 wavelengths: past the size where the threads
-    // share each sample's points (engine.ts MIN_PARALLEL_DFT_PAIRS).
-    const spec = cube(40, 160);
+    // share each sample's points (engine.ts MIN_PARALLEL_DFT_PAIRS). Normal incidence (real
+    // fields) and oblique incidence through Bloch-periodic x and y (two field sets).
     const size = 40 * STEP;
-    spec.monitors = [
-      {
-        name: "t",
-        monitor_type: "field",
-        center: [0, 0, size / 4],
-        size: [size, size, 0],
-        components: ["Ex", "Ey", "Hx", "Hy"],
-        wavelengths: { start: 16 * STEP, stop: 24 * STEP, points: 8 },
-      },
-    ];
-    const one = await runWithMaterials(spec, materials, { threads: 1 });
-    const two = await runWithMaterials(spec, materials, { threads: 2, minCellsPerThread: 0 });
-    assert.equal(two.report.threads, 2);
-    const [a, b] = [one.monitors[0]!, two.monitors[0]!];
-    // shape is [wavelengths, nx, ny, nz]: (point, wavelength) pairs per component.
-    const pairs = a.shape.reduce((p, n) => p * n, 1);
-    assert.ok(4 * pairs >= MIN_PARALLEL_DFT_PAIRS, `${pairs} pairs per component`);
-    for (const c of ["Ex", "Ey", "Hx", "Hy"] as const) {
-      const [x, y] = [a.data[c]!, b.data[c]!];
-      assert.ok(
-        x.some((v) => v !== 0),
-        `${c} recorded`,
-      );
-      assert.deepEqual(y, x, `${c}: the same phasors`);
+    const monitor: SimulationSpec["monitors"][number] = {
+      name: "t",
+      monitor_type: "field",
+      center: [0, 0, size / 4],
+      size: [size, size, 0],
+      components: ["Ex", "Ey", "Hx", "Hy"],
+      wavelengths: { start: 16 * STEP, stop: 24 * STEP, points: 8 },
+    };
+    const normal = { ...cube(40, 160), monitors: [monitor] };
+    const oblique = boxSpec({
+      sizeM: [size, size, size],
+      stepM: STEP,
+      wavelengthM: 20 * STEP,
+      boundaries: ["periodic", "periodic", "pml"],
+      direction: [0.3, 0.2, 0.93],
+      monitors: [monitor],
+      timeSteps: 160,
+    });
+    for (const spec of [normal, oblique]) {
+      const one = await runWithMaterials(spec, materials, { threads: 1 });
+      const two = await runWithMaterials(spec, materials, { threads: 2, minCellsPerThread: 0 });
+      assert.equal(two.report.threads, 2);
+      const [a, b] = [one.monitors[0]!, two.monitors[0]!];
+      // shape is [wavelengths, nx, ny, nz]: (point, wavelength) pairs per component.
+      const pairs = a.shape.reduce((p, n) => p * n, 1);
+      assert.ok(4 * pairs >= MIN_PARALLEL_DFT_PAIRS, `${pairs} pairs per component`);
+      for (const c of ["Ex", "Ey", "Hx", "Hy"] as const) {
+        const [x, y] = [a.data[c]!, b.data[c]!];
+        assert.ok(
+          x.some((v) => v !== 0),
+          `${c} recorded`,
+        );
+        assert.deepEqual(y, x, `${c}: the same phasors`);
+      }
     }
   });
 });
