@@ -104,8 +104,9 @@ export class DftRecorder {
   readonly omegas: Float64Array;
   /** Per stream: [wavelength][point] interleaved (re, im), float64. */
   readonly sums: Float64Array[];
-  private readonly gatherRe: Float64Array;
-  private readonly gatherIm: Float64Array;
+  /** Scratch for one part of a stream's gathered values, sized on first use. */
+  private gatherRe = new Float64Array(0);
+  private gatherIm = new Float64Array(0);
   private readonly cos: Float64Array;
   private readonly sin: Float64Array;
   /** Per component (Ex … Hz), false where it is known to stay zero (its sums stay zero). */
@@ -124,10 +125,7 @@ export class DftRecorder {
     this.streams = streams;
     this.nonzero = nonzero;
     this.omegas = omegas;
-    const most = Math.max(0, ...streams.map((st) => st.base.length));
     this.sums = sums ?? streams.map((st) => new Float64Array(2 * omegas.length * st.base.length));
-    this.gatherRe = new Float64Array(most);
-    this.gatherIm = new Float64Array(most);
     this.cos = new Float64Array(omegas.length);
     this.sin = new Float64Array(omegas.length);
   }
@@ -169,6 +167,10 @@ export class DftRecorder {
         accumulateReal(re.c[comp], base, offsets, weight, c0, s0, this.sums[si], q0, q1);
         continue;
       }
+      // The part's values at fr[0 … q1 − q0): scratch the size of a part, not of a stream.
+      const n = q1 - q0;
+      if (this.gatherRe.length < n) this.gatherRe = new Float64Array(n);
+      if (im && this.gatherIm.length < n) this.gatherIm = new Float64Array(n);
       gather(re.c[comp], base, offsets, weight, this.gatherRe, q0, q1);
       if (im) gather(im.c[comp], base, offsets, weight, this.gatherIm, q0, q1);
       const sums = this.sums[si];
@@ -179,14 +181,14 @@ export class DftRecorder {
         const sw = this.sin[w];
         let o = 2 * (w * P + q0);
         if (im) {
-          for (let q = q0; q < q1; q++, o += 2) {
-            sums[o] += fr[q] * cw - fi[q] * sw;
-            sums[o + 1] += fr[q] * sw + fi[q] * cw;
+          for (let i = 0; i < n; i++, o += 2) {
+            sums[o] += fr[i] * cw - fi[i] * sw;
+            sums[o + 1] += fr[i] * sw + fi[i] * cw;
           }
         } else {
-          for (let q = q0; q < q1; q++, o += 2) {
-            sums[o] += fr[q] * cw;
-            sums[o + 1] += fr[q] * sw;
+          for (let i = 0; i < n; i++, o += 2) {
+            sums[o] += fr[i] * cw;
+            sums[o + 1] += fr[i] * sw;
           }
         }
       }
@@ -235,7 +237,7 @@ function accumulateReal(
   }
 }
 
-/** out[q] for q in [q0, q1): the mean of the stored values at base[q] + off[o]. */
+/** out[q − q0] for q in [q0, q1): the mean of the stored values at base[q] + off[o]. */
 function gather(
   field: Float32Array,
   base: Int32Array,
@@ -247,18 +249,18 @@ function gather(
 ): void {
   if (off.length === 1) {
     const o0 = off[0];
-    for (let q = q0; q < q1; q++) out[q] = field[base[q] + o0];
+    for (let q = q0; q < q1; q++) out[q - q0] = field[base[q] + o0];
   } else if (off.length === 2) {
     const [o0, o1] = [off[0], off[1]];
     for (let q = q0; q < q1; q++) {
       const p = base[q];
-      out[q] = (field[p + o0] + field[p + o1]) * weight;
+      out[q - q0] = (field[p + o0] + field[p + o1]) * weight;
     }
   } else {
     const [o0, o1, o2, o3] = [off[0], off[1], off[2], off[3]];
     for (let q = q0; q < q1; q++) {
       const p = base[q];
-      out[q] = (field[p + o0] + field[p + o1] + field[p + o2] + field[p + o3]) * weight;
+      out[q - q0] = (field[p + o0] + field[p + o1] + field[p + o2] + field[p + o3]) * weight;
     }
   }
 }
@@ -326,6 +328,28 @@ export function wavelengthList(
     { length: points },
     (_, i) => (start * (points - 1 - i) + stop * i) / (points - 1),
   );
+}
+
+/**
+ * `monitors` with their streams' point indices in shared memory (an array used by several
+ * streams copied once), for recorders in several threads: passed to a worker, a shared array is
+ * not copied (a field monitor over a large box has millions of points).
+ */
+export function sharedSamplings(monitors: readonly MonitorSampling[]): MonitorSampling[] {
+  const copies = new Map<Int32Array, Int32Array>();
+  const shared = (a: Int32Array): Int32Array => {
+    let c = copies.get(a);
+    if (!c) {
+      c = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, a.length)), 0, a.length);
+      c.set(a);
+      copies.set(a, c);
+    }
+    return c;
+  };
+  return monitors.map((m) => ({
+    omegas: m.omegas,
+    streams: m.streams.map((st) => ({ comp: st.comp, base: shared(st.base), offsets: st.offsets })),
+  }));
 }
 
 /**

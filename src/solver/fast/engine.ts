@@ -21,7 +21,7 @@ import { ghostCopies, GhostPlanes, type GhostCopies } from "../boundaries.js";
 import { ETA0 } from "../constants.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
 import { coupledComponents, type YeeLayout } from "../grid.js";
-import { MonitorRecorders, sharedMonitorSums } from "../monitors.js";
+import { MonitorRecorders, sharedMonitorSums, sharedSamplings } from "../monitors.js";
 import { INCIDENT_VALUES_PER_STEP } from "../tfsf.js";
 import { Command, ControlBlock, KernelFailure, MAX_BLOCK_STEPS, MAX_THREADS } from "./barrier.js";
 import { adeSweep, planAdeMemory, writeAdeTables, type AdeMemoryPlan } from "./ade-wasm.js";
@@ -266,9 +266,11 @@ export class FastEngine implements Stepper {
       0,
     );
     if (this.threads > 1 && pairs >= MIN_PARALLEL_DFT_PAIRS) {
-      const sums = sharedMonitorSums(samplings);
-      this.dft = { monitors: [...samplings], nonzero: [...this.stepped], sums };
-      this.monitors = new MonitorRecorders(samplings, this.stepped, sums);
+      // Point indices and sums in shared memory: each thread reads and adds to the same ones.
+      const shared = sharedSamplings(samplings);
+      const sums = sharedMonitorSums(shared);
+      this.dft = { monitors: shared, nonzero: [...this.stepped], sums };
+      this.monitors = new MonitorRecorders(shared, this.stepped, sums);
     } else {
       this.dft = null;
       this.monitors = new MonitorRecorders(samplings, this.stepped);
