@@ -26,7 +26,7 @@ function alignedBytes(bytes: number): number {
  * must hand over zeroed memory, since fields the update never touches must start at zero.
  */
 export function allocateFieldSet(
-  layout: YeeLayout,
+  layout: Pick<YeeLayout, "paddedCells">,
   buffer?: ArrayBufferLike,
   byteOffset = 0,
 ): FieldSet {

@@ -20,11 +20,20 @@ const BLOCK_DEPTH = 5;
 export const MAX_BLOCK_STEPS = 4;
 /** Byte offset of the f64 incident-field slots, INCIDENT_VALUES_PER_STEP per step of a block. */
 export const INCIDENT_BYTE_OFFSET = 64;
-/** Byte offset of the f64 slots of a Dft command: E's and H's time stamps, the sample weight. */
+/**
+ * Byte offset of the f64 slots of a Dft command: E's and H's time stamps, the sample weight;
+ * past the incident slots and before the partial sums (checked below).
+ */
 export const DFT_BYTE_OFFSET = 448;
 /** Byte offset of the per-thread f64 partial sums. */
 export const PARTIAL_BYTE_OFFSET = 512;
 export const MAX_THREADS = (4096 - PARTIAL_BYTE_OFFSET) / 8;
+if (
+  INCIDENT_BYTE_OFFSET + 8 * INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS > DFT_BYTE_OFFSET ||
+  DFT_BYTE_OFFSET + 3 * 8 > PARTIAL_BYTE_OFFSET
+) {
+  throw new Error("the control block's incident, DFT and partial-sum slots overlap");
+}
 
 export const Command = { Step: 1, Energy: 2, Exit: 3, Dft: 4 } as const;
 export type Command = (typeof Command)[keyof typeof Command];

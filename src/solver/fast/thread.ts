@@ -4,7 +4,7 @@
  * found there, until told to exit. Nothing is posted per step.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { FieldSet } from "../fields.js";
+import { allocateFieldSet, type FieldSet } from "../fields.js";
 import { MonitorRecorders, type MonitorSampling } from "../monitors.js";
 import { Command, ControlBlock, KernelFailure } from "./barrier.js";
 import { SlabSweeper, type KernelExports, type SweepConfig } from "./sweep.js";
@@ -27,13 +27,11 @@ export interface DftThreadData {
   sums: Float64Array[][];
 }
 
-/** The field sets as views of the kernel's memory (the config's component addresses). */
+/** The field sets as views of the kernel's memory, as the engine makes them (engine.ts). */
 function fieldSets(buffer: ArrayBufferLike, config: SweepConfig): FieldSet[] {
-  return Array.from({ length: config.sets }, (_, s) => ({
-    c: config.components.map(
-      (address) => new Float32Array(buffer, address + s * config.setBytes, config.paddedCells),
-    ) as FieldSet["c"],
-  }));
+  return Array.from({ length: config.sets }, (_, s) =>
+    allocateFieldSet(config, buffer, config.components[0] + s * config.setBytes),
+  );
 }
 
 const data = workerData as KernelThreadData;

@@ -10,9 +10,9 @@
  * energy, fields, the convergence test's sums), which are the only transfers from the GPU.
  * The convergence test's sums over the monitors' running DFT are reduced on the GPU
  * (`monitorChange`): reading every running sum back at each check cost more than the steps
- * between checks on a fine grid (a 100 nm gold sphere on 0.625 nm cells: 130 MB and about a
- * second of the CPU's time per check of 200 steps; 172 s → 108 s on an H200). Per step the CPU writes the
- * auxiliary line's incident samples (and, when the monitors sample, e^{iωt} per wavelength
+ * between checks on a fine grid (a 100 nm gold sphere on 0.625 nm cells: 130 MB and a few
+ * tenths of a second of the CPU's time per check of 200 steps; 172 s → 108 s on an H200).
+ * Per step the CPU writes the auxiliary line's incident samples (and, when the monitors sample, e^{iωt} per wavelength
  * computed in float64) into a step table; each step's dispatches find their row through a
  * dynamic uniform offset, so a batch of steps needs one buffer write and one submit.
  * `timing.kernelSeconds` is the CPU's encoding plus its waits for the GPU at `synchronize`
