@@ -291,8 +291,10 @@ export const EstimateSchema = Type.Object(
     mcells_per_second_assumed: Type.Number(),
     notes: Type.Array(Type.String(), {
       description:
-        "What the run report will note about the request before it runs: a metal sphere or " +
-        "cylinder with fewer than 20 cells across its radius (its staircase surface moves " +
+        "What the run report will note about the request before it runs: a graded grid's " +
+        "range of steps and how much shorter its time step is (mesh_overrides), a " +
+        "max_step_ratio given without mesh_overrides (it has no effect), and a metal sphere " +
+        "or cylinder with fewer than 20 cells across its radius (its staircase surface moves " +
         "plasmon resonances).",
     }),
   },
