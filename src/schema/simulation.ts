@@ -27,6 +27,7 @@ const stringEnum = <const Values extends string[]>(
 ) => Type.Enum(values, { type: "string", ...options });
 
 export const BOUNDARIES = ["pml", "periodic", "pec", "pmc"] as const;
+export const SYMMETRIES = ["none", "pec", "pmc"] as const;
 export const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"] as const;
 export const MAX_STRUCTURES = 1000;
 export const MAX_MONITORS = 64;
@@ -98,6 +99,12 @@ export const DomainSchema = Type.Object(
         maximum: 2,
         description:
           "Largest ratio of neighbouring cells' steps where the grid grades from a mesh override to `resolution`. Default 1.2.",
+      }),
+    ),
+    symmetry: Type.Optional(
+      Type.Tuple([stringEnum(SYMMETRIES), stringEnum(SYMMETRIES), stringEnum(SYMMETRIES)], {
+        description:
+          "Mirror symmetry of the fields about the plane through the origin normal to each axis: pec (tangential E odd about the plane, e.g. x for a plane wave along z polarised along x), pmc (tangential E even, e.g. y for that wave) or none. Along a symmetric axis the solver steps only the half of the domain at coordinates ≥ 0 (half the cells and time per axis) and returns results for the whole domain. The source, the structures and the monitors must be symmetric too. Default none.",
       }),
     ),
   },

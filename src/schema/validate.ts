@@ -14,11 +14,14 @@ import {
   type RunEstimate,
   type SimulationSpec,
   type StructureSpec,
+  type Symmetry,
   type Vec3,
 } from "../solver/types.js";
 import { formatAjvErrors } from "./ajv.js";
 import { compileBounded } from "./bounded.js";
 import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
+
+type Vec3Of<T> = [T, T, T];
 
 export const DEFAULTS = {
   boundary_conditions: ["pml", "pml", "pml"] as SimulationSpec["domain"]["boundary_conditions"],
@@ -68,6 +71,9 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
         : request.domain.max_step_ratio !== undefined
           ? { max_step_ratio: request.domain.max_step_ratio }
           : {}),
+      ...(request.domain.symmetry && request.domain.symmetry.some((s) => s !== "none")
+        ? { symmetry: [...request.domain.symmetry] as Vec3Of<Symmetry> }
+        : {}),
     },
     source: {
       source_type: "plane_wave",

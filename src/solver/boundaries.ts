@@ -12,8 +12,10 @@
  * - pmc: tangential H is odd about the wall (the image of a perfect magnetic conductor), so
  *   tangential E on the wall is updated with H(−½) = −H(+½).
  * - pec and the PML's outer wall: tangential E on the wall is never updated and stays zero.
+ * - a mirror wall (domain.symmetry) on the low face only: pmc as above on that face, pec
+ *   needs no copy.
  */
-import type { Boundary } from "./types.js";
+import type { Boundary, Symmetry } from "./types.js";
 
 /** One ghost plane: component `comp`'s plane `dst` along `axis` ← plane `src`·e^{iθ}. */
 export interface GhostCopy {
@@ -35,13 +37,15 @@ export interface GhostCopies {
  * The ghost copies of a grid with `n` cells per axis. A component on nodes along a periodic
  * axis owns planes 0…n−1 and gets plane n from plane 0; one half a cell off the nodes gets
  * plane −1 from plane n−1 (the only neighbours the next half step reads). PMC mirrors the
- * tangential H on both faces.
+ * tangential H on both faces; a pmc mirror wall on the low face only.
  * @param blochPhase k·L per axis in radians (0 for real runs)
+ * @param mirrors the low faces' mirror walls (grid.ts YeeLayout.mirrors)
  */
 export function ghostCopies(
   boundaries: readonly Boundary[],
   n: readonly number[],
   blochPhase: readonly number[],
+  mirrors: readonly Symmetry[] = ["none", "none", "none"],
 ): GhostCopies {
   const h: GhostCopy[] = [];
   const e: GhostCopy[] = [];
@@ -59,11 +63,14 @@ export function ghostCopies(
           e.push({ axis, comp: c, src: 0, dst: n[axis], theta });
         }
       }
-    } else if (boundaries[axis] === "pmc") {
+    } else {
+      const lowPmc =
+        mirrors[axis] === "pmc" || (mirrors[axis] === "none" && boundaries[axis] === "pmc");
+      const highPmc = boundaries[axis] === "pmc";
       for (let c = 0; c < 3; c++) {
         if (c === axis) continue;
-        h.push({ axis, comp: 3 + c, src: 0, dst: -1, theta: Math.PI });
-        h.push({ axis, comp: 3 + c, src: last, dst: n[axis], theta: Math.PI });
+        if (lowPmc) h.push({ axis, comp: 3 + c, src: 0, dst: -1, theta: Math.PI });
+        if (highPmc) h.push({ axis, comp: 3 + c, src: last, dst: n[axis], theta: Math.PI });
       }
     }
   }

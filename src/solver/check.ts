@@ -2,7 +2,8 @@
  * Semantic checks of a schema-valid request: everything that would make a run fail or be
  * meaningless and that can be known before running (DESIGN §2: a job that is accepted must
  * not fail for a reason that could have been checked at submission). Each part of the request
- * has its checks in checks/: domain and settings, source, structures, materials, monitors.
+ * has its checks in checks/: domain and settings, source, structures, materials, monitors,
+ * symmetry.
  */
 import { checkContext } from "./checks/common.js";
 import {
@@ -15,6 +16,7 @@ import { checkMaterials } from "./checks/materials.js";
 import { checkMonitors } from "./checks/monitors.js";
 import { checkSource } from "./checks/source.js";
 import { checkStructures } from "./checks/structures.js";
+import { checkSymmetry } from "./checks/symmetry.js";
 import type { MaterialResolver } from "./simulation.js";
 import type { SimulationSpec, SpecProblem } from "./types.js";
 
@@ -38,6 +40,7 @@ export function checkSimulationWith(
   checkStructures(ctx);
   const dense = checkMaterials(ctx);
   const wavelengths = checkMonitors(ctx, geometry);
+  checkSymmetry(ctx, geometry);
   checkResolution(ctx, dense, wavelengths);
   return ctx.problems;
 }

@@ -5,7 +5,7 @@
 import { largestCube, type BackendChoice } from "./backend.js";
 import { solverBackend } from "./backends.js";
 import { cpmlBytes } from "./cpml.js";
-import { fluxShape } from "./flux.js";
+import { fluxShape, spansMirror } from "./flux.js";
 import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { sampleBox } from "./monitors.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
@@ -64,6 +64,9 @@ export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto
   for (const m of spec.monitors) {
     const box = sampleBox(plan, m.center, m.size);
     const n = [0, 1, 2].map((a) => Math.max(1, box.hi[a] - box.lo[a] + 1));
+    // Across a mirror plane the grid holds half the monitor; the result holds its images too.
+    const mirrored = [0, 1, 2].map((a) => spansMirror(plan, a, m.center, m.size));
+    const coordinateBytes = 8 * n.reduce((s, v, a) => s + (mirrored[a] ? 2 : 1) * v, 0);
     const ws = m.wavelengths;
     const W = ws === undefined ? 1 : Array.isArray(ws) ? ws.length : ws.points;
     if (Array.isArray(ws)) for (const w of ws) wavelengths.add(w);
@@ -81,16 +84,17 @@ export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto
       const samples = 2 * points * W;
       monitorSamples += samples;
       monitorBytes += samples * (16 + 16 + 32) + points * 4;
-      resultBytes += W * 8 * 6 + (n[0] + n[1] + n[2]) * 8;
+      resultBytes += W * 8 * 6 + coordinateBytes;
       continue;
     }
     const points = n[0] * n[1] * n[2];
     const samples = points * m.components.length * W;
-    monitorSamples += samples;
-    // Running sums + convergence snapshot (float64 complex), the float32 result, point
+    const images = 2 ** mirrored.filter((f) => f).length;
+    monitorSamples += images * samples;
+    // Running sums + convergence snapshot (float64 complex), the float32 results, point
     // indices and gather buffers.
-    monitorBytes += samples * (16 + 16 + 8) + points * (4 + 16);
-    resultBytes += samples * 8 + (n[0] + n[1] + n[2]) * 8;
+    monitorBytes += samples * (16 + 16 + 8 * images) + points * (4 + 16);
+    resultBytes += images * samples * 8 + coordinateBytes;
   }
 
   // The plane wave's auxiliary line: the region of interest plus its own thick absorber.
@@ -107,11 +111,11 @@ export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto
 
   // The backend's own bound (wasm: one WebAssembly memory of at most 4 GiB).
   const chosen = solverBackend(backend);
-  const layout = new YeeLayout(grid, [
-    plan.axes[0].boundary,
-    plan.axes[1].boundary,
-    plan.axes[2].boundary,
-  ]);
+  const layout = new YeeLayout(
+    grid,
+    [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
+    plan.axes.map((a) => a.mirror),
+  );
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
   const backendMemory = chosen.memory({ layout, pml, complex });
 

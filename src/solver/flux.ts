@@ -50,8 +50,13 @@ export interface FluxSurface {
   isBox: boolean;
   /** Normal axis of a plane; −1 for a box. */
   axis: number;
-  /** Area of the plane or of the box's surface, m². */
+  /** Area of the plane or of the box's surface, m², its mirror images included. */
   areaM2: number;
+  /**
+   * The symmetric axes (domain.symmetry) the monitor spans both sides of: the grid holds the
+   * half at ≥ 0 of each, so the whole surface's power is 2^mirrored.length times the faces'.
+   */
+  mirrored: number[];
 }
 
 /** The axis along which a monitor of this size is a plane, −1 for a box, null otherwise. */
@@ -146,7 +151,10 @@ function face(
  * The surface of a flux monitor: a plane (zero extent along one axis) on the node plane
  * nearest its centre, over the cells whose centres lie within its extent, with positive flux
  * along +axis; or a box's six faces, on the nodes bounding the cells whose centres lie within
- * it, with positive flux outward. Both stay inside the region of interest.
+ * it, with positive flux outward. Both stay inside the region of interest. On a grid holding
+ * half of a symmetric axis (AxisPlan.mirror), a monitor centred on the mirror plane is the
+ * half at ≥ 0 of its own mirror image: a box has no face on the plane (the normal flux there
+ * is zero by symmetry) and the whole surface carries twice the power of the half.
  */
 export function fluxSurface(
   plan: GridPlan,
@@ -157,8 +165,10 @@ export function fluxSurface(
   const shape = fluxShape(size);
   if (shape === null) throw new RangeError("a flux monitor is a plane or a box");
   const box = sampleBox(plan, center, size);
+  const mirrored = [0, 1, 2].filter((a) => spansMirror(plan, a, center, size));
   const lengthAcross = (a: number) =>
-    nodeM(plan.axes[a], box.hi[a] + 1) - nodeM(plan.axes[a], box.lo[a]);
+    (mirrored.includes(a) ? 2 : 1) *
+    (nodeM(plan.axes[a], box.hi[a] + 1) - nodeM(plan.axes[a], box.lo[a]));
   if (shape >= 0) {
     const ax = plan.axes[shape];
     const node = Math.round(nodeIndexAt(ax, center[shape]));
@@ -174,6 +184,7 @@ export function fluxSurface(
       isBox: false,
       axis: shape,
       areaM2: lengthAcross(b) * lengthAcross(c),
+      mirrored,
     };
   }
   const faces: FluxFace[] = [];
@@ -185,10 +196,28 @@ export function fluxSurface(
     if (ax.boundary === "periodic" && box.lo[a] === 0 && box.hi[a] === ax.cells - 1) continue;
     // On a periodic axis the face at node n is the one at node 0 (whose H beyond is kept).
     const hiFace = ax.boundary === "periodic" && box.hi[a] === ax.cells - 1 ? 0 : box.hi[a] + 1;
-    faces.push(face(plan, layout, box, a, box.lo[a], -1), face(plan, layout, box, a, hiFace, 1));
+    // A face on a mirror wall carries no normal flux (tangential E or H is zero there).
+    if (!(ax.mirror !== "none" && box.lo[a] === 0)) {
+      faces.push(face(plan, layout, box, a, box.lo[a], -1));
+    }
+    faces.push(face(plan, layout, box, a, hiFace, 1));
     area += 2 * lengthAcross((a + 1) % 3) * lengthAcross((a + 2) % 3);
   }
-  return { faces, box, isBox: true, axis: -1, areaM2: area };
+  return { faces, box, isBox: true, axis: -1, areaM2: area, mirrored };
+}
+
+/**
+ * Whether a monitor spans both sides of axis a's mirror plane (the grid holding the half at
+ * ≥ 0 of a symmetric axis): its results are those of the half and its mirror image together.
+ * The checks (checks/monitors.ts) admit only monitors centred on the plane or wholly at ≥ 0.
+ */
+export function spansMirror(
+  plan: GridPlan,
+  a: number,
+  center: readonly number[],
+  size: readonly number[],
+): boolean {
+  return plan.axes[a].mirror !== "none" && size[a] > 0 && center[a] - size[a] / 2 < 0;
 }
 
 /**

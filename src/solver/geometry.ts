@@ -16,7 +16,7 @@
  * absorber (DESIGN §1): box faces at or beyond that face move to infinity, and curved shapes
  * are evaluated at the query point projected onto the face (an extrusion).
  */
-import type { GridPlan } from "./grid.js";
+import { interiorSpanM, type GridPlan } from "./grid.js";
 import { overlap1d, overlapSlope } from "./overlap.js";
 import { polySlabShape } from "./polyslab.js";
 import type { StructureSpec, Vec3 } from "./types.js";
@@ -50,7 +50,8 @@ export function domainFaces(plan: GridPlan): DomainFaces {
     const ax = plan.axes[a];
     // The smaller of the requested and the rounded extent: a structure that reaches the
     // requested face counts as touching it even when rounding moved the grid face outward.
-    const interior = ax.nodesM[ax.cells - ax.pmlHi] - ax.nodesM[ax.pmlLo];
+    const [from, to] = interiorSpanM(ax);
+    const interior = to - from;
     const half = Math.min(ax.requestedSizeM, interior) / 2;
     lo[a] = -half;
     hi[a] = half;

@@ -21,7 +21,7 @@
  *   periodic (Bloch) and PMC images so the bulk loops never branch on the boundary.
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
-import { DEFAULT_MAX_STEP_RATIO, type Boundary, type DomainSpec } from "./types.js";
+import { DEFAULT_MAX_STEP_RATIO, type Boundary, type DomainSpec, type Symmetry } from "./types.js";
 
 /** Field component numbers used by the kernels: E then H, x y z. */
 export const EX = 0;
@@ -34,6 +34,11 @@ export const COMPONENT_NAMES = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"] as const;
 
 export interface AxisPlan {
   boundary: Boundary;
+  /**
+   * The low face's mirror wall (domain.symmetry): `pec` or `pmc` when the axis is symmetric and
+   * the grid holds only its half at coordinates ≥ 0, node 0 on the plane; else `none`.
+   */
+  mirror: Symmetry;
   /** Requested extent of the region of interest (domain.size) in metres. */
   requestedSizeM: number;
   /** Cells of the region of interest. */
@@ -204,21 +209,29 @@ export function planGrid(domain: DomainSpec, courantFactor: number): GridPlan {
   const ratio = domain.max_step_ratio ?? DEFAULT_MAX_STEP_RATIO;
   const axes = [0, 1, 2].map((a): AxisPlan => {
     const boundary = domain.boundary_conditions[a];
-    const interiorCells = interiorCellsFor(domain.size[a], h);
+    const mirror = domain.symmetry?.[a] ?? "none";
+    // A symmetric axis holds the half at coordinates ≥ 0: half the cells (rounded up), the
+    // mirror wall at node 0 and the absorber on the high face only.
+    const full = interiorCellsFor(domain.size[a], h);
+    const interiorCells = mirror === "none" ? full : Math.ceil(full / 2);
     const pml = boundary === "pml" ? domain.pml_layers : 0;
+    const pmlLo = mirror === "none" ? pml : 0;
+    const loM = mirror === "none" ? -(interiorCells / 2) * h : 0;
+    const hiM = mirror === "none" ? (interiorCells / 2) * h : interiorCells * h;
     const fine = fineIntervals(domain, a);
     const interior = fine.some((iv) => iv.stepM < h * (1 - 1e-9))
-      ? planAxisNodes(-(interiorCells / 2) * h, (interiorCells / 2) * h, h, fine, ratio)
+      ? planAxisNodes(loM, hiM, h, fine, ratio)
       : null;
     if (!interior) {
-      const originM = -(interiorCells / 2 + pml) * h;
-      const cells = interiorCells + 2 * pml;
+      const originM = loM - pmlLo * h;
+      const cells = interiorCells + pmlLo + pml;
       const nodesM = Float64Array.from({ length: cells + 1 }, (_, i) => originM + i * h);
       return {
         boundary,
+        mirror,
         requestedSizeM: domain.size[a],
         interiorCells,
-        pmlLo: pml,
+        pmlLo,
         pmlHi: pml,
         cells,
         originM,
@@ -231,10 +244,10 @@ export function planGrid(domain: DomainSpec, courantFactor: number): GridPlan {
     const n = interior.length - 1;
     const first = interior[1] - interior[0];
     const last = interior[n] - interior[n - 1];
-    const nodesM = new Float64Array(n + 1 + 2 * pml);
-    for (let i = 0; i < pml; i++) nodesM[i] = interior[0] - (pml - i) * first;
-    nodesM.set(interior, pml);
-    for (let i = 1; i <= pml; i++) nodesM[pml + n + i] = interior[n] + i * last;
+    const nodesM = new Float64Array(n + 1 + pmlLo + pml);
+    for (let i = 0; i < pmlLo; i++) nodesM[i] = interior[0] - (pmlLo - i) * first;
+    nodesM.set(interior, pmlLo);
+    for (let i = 1; i <= pml; i++) nodesM[pmlLo + n + i] = interior[n] + i * last;
     let minStepM = Infinity;
     let maxStepM = 0;
     for (let i = 0; i + 1 < nodesM.length; i++) {
@@ -243,11 +256,12 @@ export function planGrid(domain: DomainSpec, courantFactor: number): GridPlan {
     }
     return {
       boundary,
+      mirror,
       requestedSizeM: domain.size[a],
       interiorCells: n,
-      pmlLo: pml,
+      pmlLo,
       pmlHi: pml,
-      cells: n + 2 * pml,
+      cells: n + pmlLo + pml,
       originM: nodesM[0],
       nodesM,
       uniformStepM: null,
@@ -260,6 +274,15 @@ export function planGrid(domain: DomainSpec, courantFactor: number): GridPlan {
   plan.dtSeconds =
     (courantFactor * equivalentStepM(plan)) / (SPEED_OF_LIGHT_M_PER_S * Math.sqrt(3));
   return plan;
+}
+
+/**
+ * The region of interest along an axis in the whole domain's coordinates, metres: the grid's
+ * interior, and on a symmetric axis (AxisPlan.mirror) that and its mirror image.
+ */
+export function interiorSpanM(ax: AxisPlan): [number, number] {
+  const hi = ax.nodesM[ax.cells - ax.pmlHi];
+  return ax.mirror === "none" ? [ax.nodesM[ax.pmlLo], hi] : [-hi, hi];
 }
 
 /**
@@ -405,13 +428,20 @@ export class YeeLayout {
   readonly cells: number;
   readonly paddedCells: number;
   readonly boundaries: [Boundary, Boundary, Boundary];
+  /** The low faces' mirror walls (AxisPlan.mirror): `pec`, `pmc` or `none` per axis. */
+  readonly mirrors: [Symmetry, Symmetry, Symmetry];
   /** lo[comp * 3 + axis], hi[comp * 3 + axis]: inclusive update range. */
   readonly lo = new Int32Array(18);
   readonly hi = new Int32Array(18);
 
-  constructor(n: [number, number, number], boundaries: [Boundary, Boundary, Boundary]) {
+  constructor(
+    n: [number, number, number],
+    boundaries: [Boundary, Boundary, Boundary],
+    mirrors: readonly Symmetry[] = ["none", "none", "none"],
+  ) {
     this.n = [n[0], n[1], n[2]];
     this.boundaries = [boundaries[0], boundaries[1], boundaries[2]];
+    this.mirrors = [mirrors[0], mirrors[1], mirrors[2]];
     this.padded = [n[0] + 2, n[1] + 2, n[2] + 2];
     this.strides = [this.padded[1] * this.padded[2], this.padded[2], 1];
     this.cells = n[0] * n[1] * n[2];
@@ -431,6 +461,10 @@ export class YeeLayout {
             lo = 0;
             hi = size;
           }
+          // A mirror wall on the low face: tangential E on it stays zero (pec) or is updated
+          // from the mirrored H ghosts (pmc).
+          if (this.mirrors[axis] === "pec") lo = 1;
+          else if (this.mirrors[axis] === "pmc") lo = 0;
         }
         this.lo[comp * 3 + axis] = lo;
         this.hi[comp * 3 + axis] = hi;

@@ -9,6 +9,7 @@ import { FdtdSimulation, type InternalRunOptions, type MaterialResolver } from "
 import {
   FIELD_COMPONENTS,
   SolverDivergenceError,
+  type FieldComponent,
   type FluxMonitorResult,
   type FluxQuantity,
   type MonitorResult,
@@ -18,7 +19,7 @@ import {
   type SolverResult,
   type Vec3,
 } from "./types.js";
-import { facePower, planeNormal, planeQuantity } from "./flux.js";
+import { facePower, planeNormal, planeQuantity, spansMirror } from "./flux.js";
 import { centreM, nodeM } from "./grid.js";
 
 /** Compute time between yields to the event loop. */
@@ -381,19 +382,83 @@ function monitorResults(sim: FdtdSimulation, allSums: Float64Array[][]): Monitor
       }
       data[FIELD_COMPONENTS[comp]] = values;
     });
+    // Across a mirror plane the monitor holds the half at ≥ 0; the other half is its image.
+    let shape: MonitorResult["shape"] = [W, nx, ny, nz];
+    const coords = [...m.coords];
+    for (let a = 0; a < 3; a++) {
+      if (!spansMirror(sim.plan, a, m.spec.center, m.spec.size)) continue;
+      const mirror = sim.plan.axes[a].mirror as "pec" | "pmc";
+      for (const name of Object.keys(data) as FieldComponent[]) {
+        const comp = FIELD_COMPONENTS.indexOf(name);
+        data[name] = unfoldAlong(data[name]!, shape, a, mirrorSign(mirror, comp, a));
+      }
+      coords[a] = mirroredCoordinates(coords[a]);
+      shape = shape.map((v, d) => (d === a + 1 ? 2 * v : v)) as MonitorResult["shape"];
+    }
     out.push({
       name: m.spec.name,
       center: [...m.spec.center],
       size: [...m.spec.size],
       wavelengthsM: m.wavelengthsM,
       frequenciesHz: m.frequencyIndex.map((f) => sim.omegas[f] / (2 * Math.PI)),
-      x: m.coords[0],
-      y: m.coords[1],
-      z: m.coords[2],
-      shape: [W, nx, ny, nz],
+      x: coords[0],
+      y: coords[1],
+      z: coords[2],
+      shape,
       data,
     });
   });
+  return out;
+}
+
+/**
+ * The sign a component takes in the mirror image across a symmetry plane normal to `axis`:
+ * with `pec` symmetry tangential E and normal H are odd, with `pmc` normal E and tangential H
+ * (H is a pseudovector: it mirrors with the opposite signs to E).
+ */
+export function mirrorSign(mirror: "pec" | "pmc", comp: number, axis: number): number {
+  const normal = comp % 3 === axis;
+  const isE = comp < 3;
+  const odd = mirror === "pec" ? isE !== normal : isE === normal;
+  return odd ? -1 : 1;
+}
+
+/** Sample coordinates on the ≥ 0 side with their mirror images before them: −c reversed, c. */
+function mirroredCoordinates(c: Float64Array): Float64Array {
+  const out = new Float64Array(2 * c.length);
+  for (let i = 0; i < c.length; i++) {
+    out[c.length - 1 - i] = -c[i];
+    out[c.length + i] = c[i];
+  }
+  return out;
+}
+
+/**
+ * Interleaved complex samples over `shape` ([W, nx, ny, nz], C order) with their mirror image
+ * along `axis` before them, times `sign`: the array over the shape doubled along that axis.
+ */
+function unfoldAlong(
+  values: Float32Array,
+  shape: readonly number[],
+  axis: number,
+  sign: number,
+): Float32Array {
+  const d = axis + 1;
+  const n = shape[d];
+  // Complex values per index along the axis (everything inside it) and blocks outside it.
+  const inner = 2 * shape.slice(d + 1).reduce((p, v) => p * v, 1);
+  const outer = shape.slice(0, d).reduce((p, v) => p * v, 1);
+  const out = new Float32Array(2 * values.length);
+  for (let o = 0; o < outer; o++) {
+    const src = o * n * inner;
+    const dst = o * 2 * n * inner;
+    for (let i = 0; i < n; i++) {
+      const from = src + i * inner;
+      out.set(values.subarray(from, from + inner), dst + (n + i) * inner);
+      const image = dst + (n - 1 - i) * inner;
+      for (let q = 0; q < inner; q++) out[image + q] = sign * values[from + q];
+    }
+  }
   return out;
 }
 
@@ -419,15 +484,18 @@ function fluxResults(sim: FdtdSimulation, allSums: Float64Array[][]): FluxMonito
     const toScattered = m.streams.map((st) =>
       source.incidentSums(st, layout, freqs, "total").map((v) => -v),
     );
+    // The mirror images of the surface carry the same power as the half on the grid.
+    const images = 2 ** surface.mirrored.length;
     const power = (corrections: Float64Array[], w: number) => {
       let p = 0;
       surface.faces.forEach((f, fi) => {
         const at = 4 * fi;
         p += facePower(f, allSums[mi].slice(at, at + 4), corrections.slice(at, at + 4), w);
       });
-      return p;
+      return images * p;
     };
     const coords = [...m.coords] as [Float64Array, Float64Array, Float64Array];
+    for (const a of surface.mirrored) coords[a] = mirroredCoordinates(coords[a]);
     let quantity: FluxQuantity = "box";
     let normal: Vec3 | null = null;
     if (!surface.isBox) {

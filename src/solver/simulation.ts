@@ -18,7 +18,7 @@ import { dftSampleInterval } from "./fast/dft-cadence.js";
 import { MAX_BLOCK_STEPS } from "./fast/barrier.js";
 import type { FieldSet } from "./fields.js";
 import { domainFaces, shapeOf } from "./geometry.js";
-import { YeeLayout, nodeM, planGrid, type GridPlan } from "./grid.js";
+import { YeeLayout, interiorSpanM, nodeM, planGrid, type GridPlan } from "./grid.js";
 import type { PoleModel } from "./dispersion/model.js";
 import {
   buildMedium,
@@ -186,6 +186,7 @@ function planMedium(
   const layout = new YeeLayout(
     [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
     [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
+    plan.axes.map((a) => a.mirror),
   );
   const geometry = planeWaveGeometry(spec.source);
   // Before the medium (the largest set-up allocation): a grid too big for the backend fails
@@ -535,13 +536,25 @@ export class FdtdSimulation {
     const names = "xyz";
     const graded = gradedGridNote(plan) ?? unusedStepRatioNote(this.spec.domain);
     if (graded) this.notes.push(graded);
+    const mirrors = [0, 1, 2].filter((a) => plan.axes[a].mirror !== "none");
+    if (mirrors.length > 0) {
+      const walls = mirrors.map((a) => `${plan.axes[a].mirror} on ${names[a]} = 0`).join(", ");
+      this.notes.push(
+        `mirror symmetry (${walls}): the grid holds the part at ` +
+          `${mirrors.map((a) => `${names[a]} ≥ 0`).join(", ")}, ${2 ** mirrors.length} times ` +
+          "fewer cells; monitors centred on those planes report the whole domain (field phasors " +
+          "mirrored with each component's parity, flux over the whole surface)",
+      );
+    }
     for (let a = 0; a < 3; a++) {
       const ax = plan.axes[a];
-      const actual = ax.nodesM[ax.cells - ax.pmlHi] - ax.nodesM[ax.pmlLo];
+      const [from, to] = interiorSpanM(ax);
+      const actual = to - from;
       if (Math.abs(actual - ax.requestedSizeM) > 1e-9 * ax.requestedSizeM) {
+        const cells = ax.mirror === "none" ? ax.interiorCells : 2 * ax.interiorCells;
         this.notes.push(
           `domain.size along ${names[a]} rounded from ${metres(ax.requestedSizeM)} m to ` +
-            `${ax.interiorCells} cells = ${metres(actual)} m`,
+            `${cells} cells = ${metres(actual)} m`,
         );
       }
       if (a !== axis && ax.boundary === "pml") {

@@ -262,6 +262,7 @@ export class PlaneWaveSource {
       const step = m.uniformStepM ?? mainPlan.baseStepM;
       return {
         boundary: "periodic",
+        mirror: "none",
         requestedSizeM: step,
         interiorCells: 1,
         pmlLo: 0,

@@ -17,6 +17,13 @@ export type { BackendChoice, BackendName } from "./backend.js";
 export type Vec3 = [number, number, number];
 export type Axis = "x" | "y" | "z";
 export type Boundary = "pml" | "periodic" | "pec" | "pmc";
+/**
+ * Mirror symmetry of the fields about the plane through the origin normal to an axis
+ * (`domain.symmetry`): `pec`, tangential E odd (zero on the plane, as on a perfect electric
+ * conductor); `pmc`, tangential E even (tangential H zero); `none`. The solver steps only the
+ * half of the domain at coordinates ≥ 0 along each such axis, with that wall on its low face.
+ */
+export type Symmetry = "none" | "pec" | "pmc";
 export type FieldComponent = "Ex" | "Ey" | "Ez" | "Hx" | "Hy" | "Hz";
 export const FIELD_COMPONENTS: readonly FieldComponent[] = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"];
 
@@ -52,6 +59,8 @@ export interface DomainSpec {
   mesh_overrides?: MeshOverrideSpec[];
   /** Largest ratio of neighbouring steps where the grid grades (default 1.2). */
   max_step_ratio?: number;
+  /** Mirror symmetry per axis (absent: none); see `Symmetry`. */
+  symmetry?: [Symmetry, Symmetry, Symmetry];
 }
 
 export interface SourceSpec {

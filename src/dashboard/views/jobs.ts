@@ -295,6 +295,7 @@ interface SpecSummary {
     boundary_conditions?: string[];
     pml_layers?: number;
     mesh_overrides?: { resolution?: number | number[] }[];
+    symmetry?: string[];
   };
   source?: { wavelength?: number; direction?: number[]; polarization?: string; amplitude?: number };
   structures?: { type?: string; material?: string }[];
@@ -344,6 +345,14 @@ function setupFacts(spec: SpecSummary): SafeHtml {
             <dd>
               ${d.boundary_conditions.join(", ")}${d.pml_layers ? ` · ${d.pml_layers} PML layers` : ""}
             </dd>
+          </div>`
+        : ""
+    }
+    ${
+      d.symmetry && d.symmetry.some((m) => m !== "none")
+        ? html`<div>
+            <dt>Mirror symmetry (x, y, z)</dt>
+            <dd>${d.symmetry.join(", ")}</dd>
           </div>`
         : ""
     }

@@ -90,6 +90,23 @@ const CASES: AgreementCase[] = [
     polarization: "tm",
     cells: [15, 24, 9],
   },
+  {
+    name: "+z, pmc mirror on x and pec mirror on y (te: E ∥ y), pml",
+    boundaries: ["pml", "pml", "pml"],
+    direction: [0, 0, 1],
+    polarization: "te",
+    cells: [8, 8, 20],
+    symmetry: ["pmc", "pec", "none"],
+  },
+  {
+    name: "+y, graded, pmc mirror on x and pec mirror on z (tm: E ∥ z), pml",
+    boundaries: ["pml", "pml", "pml"],
+    direction: [0, 1, 0],
+    polarization: "tm",
+    cells: [8, 20, 8],
+    refine: [true, true, true],
+    symmetry: ["pmc", "none", "pec"],
+  },
 ];
 
 /** The monitors 7 cells behind the centre and 9 in front. */
@@ -133,7 +150,17 @@ describe("fast kernel agrees with the reference kernel", () => {
       { threads: 3, minCellsPerThread: 0, stepsPerSweep: 2 },
       { threads: 4, minCellsPerThread: 0, stepsPerSweep: 1 },
     ];
-    for (const c of [CASES[0], CASES[1], CASES[2], CASES[4], CASES[5], CASES[6], CASES[7]]) {
+    for (const c of [
+      CASES[0],
+      CASES[1],
+      CASES[2],
+      CASES[4],
+      CASES[5],
+      CASES[6],
+      CASES[7],
+      CASES[9],
+      CASES[10],
+    ]) {
       const steps = stepsOf(c);
       const s = spec(c, steps);
       const ref = new FdtdSimulation(s, materials, { backend: "reference", dftEvery: 4 });

@@ -61,7 +61,7 @@ export interface Relabelled {
 
 export function relabelProblem(problem: SteppingProblem, shift: number): Relabelled {
   const L = problem.layout;
-  const layout = new YeeLayout(axes(L.n, shift), axes(L.boundaries, shift));
+  const layout = new YeeLayout(axes(L.n, shift), axes(L.boundaries, shift), axes(L.mirrors, shift));
   const cellMap = new Int32Array(L.paddedCells);
   const x = [0, 0, 0];
   for (x[0] = -1; x[0] <= L.n[0]; x[0]++) {

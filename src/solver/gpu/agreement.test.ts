@@ -100,6 +100,23 @@ const CASES: AgreementCase[] = [
     polarization: "tm",
     cells: [11, 20, 9],
   },
+  {
+    name: "+z, pmc mirror on x and pec mirror on y (te: E ∥ y), pml",
+    boundaries: ["pml", "pml", "pml"],
+    direction: [0, 0, 1],
+    polarization: "te",
+    cells: [8, 8, 20],
+    symmetry: ["pmc", "pec", "none"],
+  },
+  {
+    name: "+y, graded, pmc mirror on x and pec mirror on z (tm: E ∥ z), pml",
+    boundaries: ["pml", "pml", "pml"],
+    direction: [0, 1, 0],
+    polarization: "tm",
+    cells: [8, 20, 8],
+    refine: [true, true, true],
+    symmetry: ["pmc", "none", "pec"],
+  },
 ];
 
 /** The monitors 6 cells behind the centre and 7 in front. */
@@ -131,7 +148,7 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
     // A graded case's time step follows its cells a third of the step: three times the steps
     // reach the same time.
     const stepsOf = (c: AgreementCase) => (c.refine ? 3 : 1) * 120;
-    for (const c of [CASES[0], CASES[2], CASES[3], CASES[5], CASES[7]]) {
+    for (const c of [CASES[0], CASES[2], CASES[3], CASES[5], CASES[7], CASES[8], CASES[9]]) {
       const steps = stepsOf(c);
       const s = spec(c, steps);
       const ref = new FdtdSimulation(s, materials, { backend: "reference", dftEvery: 4 });

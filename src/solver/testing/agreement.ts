@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { withUserMaterials } from "../dispersion/user.js";
 import type { FieldSet } from "../fields.js";
-import type { Boundary, MonitorResult, SimulationSpec, Vec3 } from "../types.js";
+import type { Boundary, MonitorResult, SimulationSpec, Symmetry, Vec3 } from "../types.js";
 import { constantMaterials } from "./index.js";
 
 export const AGREEMENT_WAVELENGTH = 1e-6;
@@ -42,6 +42,8 @@ export interface AgreementCase {
    * (a graded grid, grid.ts), else a uniform grid.
    */
   refine?: [boolean, boolean, boolean];
+  /** domain.symmetry (the grid then holds the half at ≥ 0 of those axes). */
+  symmetry?: [Symmetry, Symmetry, Symmetry];
 }
 
 /** Monitor planes' distances from the centre along the propagation axis, in cells. */
@@ -77,6 +79,7 @@ export function agreementSpec(
       resolution: step,
       boundary_conditions: c.boundaries,
       pml_layers: 6,
+      ...(c.symmetry ? { symmetry: c.symmetry } : {}),
       ...(c.refine
         ? {
             mesh_overrides: [

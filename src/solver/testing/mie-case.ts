@@ -55,9 +55,15 @@ export interface MieRow {
 /**
  * The spec of a case on a grid of step `stepM`, 10 PML layers; with `baseStepM` (larger), a
  * grid of that step refined to `stepM` over the sphere and the flux box (a mesh override,
- * graded back outside it).
+ * graded back outside it). With `quarter`, the mirror symmetry of the sphere under the wave
+ * along z polarised along y (pmc about x = 0, pec about y = 0): the grid holds a quarter of it.
  */
-export function mieSpec(c: MieCaseSpec, stepM: number, baseStepM = stepM): SimulationSpec {
+export function mieSpec(
+  c: MieCaseSpec,
+  stepM: number,
+  baseStepM = stepM,
+  quarter = false,
+): SimulationSpec {
   // The flux box 4 cells outside the sphere; the absorber beyond it by a quarter of the longest
   // wavelength or three radii, whichever is less, out of the sphere's near field.
   const boxHalf = c.radiusM + 4 * stepM;
@@ -76,6 +82,7 @@ export function mieSpec(c: MieCaseSpec, stepM: number, baseStepM = stepM): Simul
       resolution: baseStepM,
       boundary_conditions: ["pml", "pml", "pml"],
       pml_layers: 10,
+      ...(quarter ? { symmetry: ["pmc", "pec", "none"] as ["pmc", "pec", "none"] } : {}),
       ...(baseStepM > stepM
         ? {
             mesh_overrides: [
@@ -120,8 +127,9 @@ export async function mieCase(
   stepM: number,
   backend?: BackendName,
   baseStepM = stepM,
+  quarter = false,
 ): Promise<MieRow[]> {
-  return (await mieRun(name, stepM, backend, baseStepM)).rows;
+  return (await mieRun(name, stepM, backend, baseStepM, quarter)).rows;
 }
 
 /** `mieCase` with the run's report (steps, speed, where the stepping time went). */
@@ -130,9 +138,10 @@ export async function mieRun(
   stepM: number,
   backend?: BackendName,
   baseStepM = stepM,
+  quarter = false,
 ): Promise<{ rows: MieRow[]; report: RunReport }> {
   const c: MieCaseSpec = MIE_CASES[name];
-  const spec = mieSpec(c, stepM, baseStepM);
+  const spec = mieSpec(c, stepM, baseStepM, quarter);
   const result = backend ? await runOn(backend, spec) : await runSimulation(spec);
   const box = result.fluxMonitors.find((f) => f.name === "box")!;
   const area = Math.PI * c.radiusM * c.radiusM;

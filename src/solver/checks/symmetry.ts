@@ -1,0 +1,177 @@
+/**
+ * Checks of `domain.symmetry`: the solver steps only the half at coordinates ≥ 0 of each
+ * symmetric axis (grid.ts, AxisPlan.mirror), so what it leaves out must be the mirror image of
+ * what it steps. The plane wave must be symmetric with the stated parity (its E along the axis:
+ * odd, pec; across it: even, pmc), the structures must be the mirror images of one another (or
+ * of themselves), and each monitor must be its own mirror image (centred on the plane) or lie
+ * in the half that is stepped.
+ */
+import type { StructureSpec, Vec3 } from "../types.js";
+import { AXES, finite, fmt, type CheckContext } from "./common.js";
+import type { PlaneWave } from "./source.js";
+
+/** The problems of `domain.symmetry`, after the source's and the structures' own checks. */
+export function checkSymmetry(ctx: CheckContext, geometry: PlaneWave | null): void {
+  const { spec, add } = ctx;
+  const symmetry = spec.domain.symmetry;
+  if (!symmetry) return;
+  for (let a = 0; a < 3; a++) {
+    const s = symmetry[a];
+    if (s === "none") continue;
+    const path = `domain.symmetry[${a}]`;
+    const plane = `${AXES[a]} = 0`;
+    if (spec.domain.boundary_conditions[a] === "periodic") {
+      add(
+        path,
+        `a symmetric axis cannot be periodic: the solver steps the half at ${AXES[a]} ≥ 0 ` +
+          `with a ${s} wall on the plane ${plane}; use pml, pec or pmc along ${AXES[a]}, or none here`,
+      );
+    }
+    if (geometry) checkSourceParity(ctx, geometry, a, path);
+    checkStructuresMirror(ctx, a);
+    spec.monitors.forEach((m, i) => {
+      const c = m.center[a];
+      const half = m.size[a] / 2;
+      if (!finite(c) || !finite(half)) return;
+      const tol = 1e-9 * Math.max(spec.domain.size[a], Math.abs(c));
+      if (Math.abs(c) <= tol || c - half >= -tol) return;
+      add(
+        `monitors[${i}].center`,
+        `with symmetry along ${AXES[a]} the solver steps only ${AXES[a]} ≥ 0: a monitor must be ` +
+          `centred on ${plane} (its own mirror image) or lie at ${AXES[a]} ≥ 0; this one spans ` +
+          `[${fmt(c - half)}, ${fmt(c + half)}] m`,
+      );
+    });
+  }
+}
+
+/** The plane wave's parity about the plane normal to axis a against the one requested. */
+function checkSourceParity(ctx: CheckContext, g: PlaneWave, a: number, path: string): void {
+  const { add, spec } = ctx;
+  const s = spec.domain.symmetry![a];
+  if (Math.abs(g.direction[a]) > 1e-9) {
+    add(
+      path,
+      `the plane wave travels along (${g.direction.map(fmt).join(", ")}), which has a ` +
+        `${AXES[a]} component: it is not its own mirror image about ${AXES[a]} = 0; use none here`,
+    );
+    return;
+  }
+  const e = g.polarization;
+  const along = Math.abs(e[a]) > 1e-9;
+  const across = [0, 1, 2].some((t) => t !== a && Math.abs(e[t]) > 1e-9);
+  if (along && across) {
+    add(
+      path,
+      `the plane wave's E = (${e.map(fmt).join(", ")}) has parts along and across ${AXES[a]}: ` +
+        `it is neither odd nor even about ${AXES[a]} = 0; use none here`,
+    );
+    return;
+  }
+  const needed = along ? "pec" : "pmc";
+  if (s !== needed) {
+    add(
+      path,
+      `the plane wave's E = (${e.map(fmt).join(", ")}) is ${along ? "along" : "across"} ` +
+        `${AXES[a]}, so its tangential E is ${along ? "odd" : "even"} about ${AXES[a]} = 0: ` +
+        `the symmetry is ${needed}, not ${s} (with ${spec.source.polarization} polarisation)`,
+    );
+  }
+}
+
+/** Every structure's mirror image about the plane normal to axis a must be in the list too. */
+function checkStructuresMirror(ctx: CheckContext, a: number): void {
+  const { spec, add } = ctx;
+  // A thousandth of a cell: closer than any grid can tell apart.
+  const tol = 1e-3 * spec.domain.resolution;
+  spec.structures.forEach((s, i) => {
+    const image = mirrorStructure(s, a);
+    if (image === null) {
+      add(
+        `structures[${i}]`,
+        `a polyslab with a sidewall angle is not its own mirror image about z = 0 (nor any ` +
+          `polyslab's); symmetry along z needs vertical sidewalls`,
+      );
+      return;
+    }
+    if (spec.structures.some((t) => sameStructure(image, t, tol))) return;
+    add(
+      `structures[${i}]`,
+      `with symmetry along ${AXES[a]} every structure needs its mirror image about ` +
+        `${AXES[a]} = 0 (itself, centred there, or another of the same material): this ` +
+        `${s.type} has none, and the solver would simulate it mirrored`,
+    );
+  });
+}
+
+/** A structure's mirror image about the plane normal to axis a; null if no spec describes it. */
+export function mirrorStructure(s: StructureSpec, a: number): StructureSpec | null {
+  const flip = (c: Vec3): Vec3 => c.map((v, d) => (d === a ? -v : v)) as Vec3;
+  switch (s.type) {
+    case "box":
+    case "sphere":
+    case "cylinder":
+      return { ...s, center: flip(s.center) };
+    case "polyslab": {
+      if (a === 2) {
+        if ((s.sidewall_angle_deg ?? 0) !== 0) return null;
+        return { ...s, z_min: -s.z_max, z_max: -s.z_min };
+      }
+      const pt = (p: [number, number]): [number, number] =>
+        a === 0 ? [-p[0], p[1]] : [p[0], -p[1]];
+      return {
+        ...s,
+        vertices: s.vertices.map(pt),
+        ...(s.holes ? { holes: s.holes.map((h) => h.map(pt)) } : {}),
+      };
+    }
+  }
+}
+
+const close = (x: number, y: number, tol: number) => Math.abs(x - y) <= tol;
+const closeVec = (x: readonly number[], y: readonly number[], tol: number) =>
+  x.length === y.length && x.every((v, d) => close(v, y[d], tol));
+
+/** The same points, in any order (an outline's start and orientation do not matter). */
+function samePoints(p: [number, number][], q: [number, number][], tol: number): boolean {
+  if (p.length !== q.length) return false;
+  const used = new Array<boolean>(q.length).fill(false);
+  return p.every((v) => {
+    const k = q.findIndex((w, j) => !used[j] && closeVec(v, w, tol));
+    if (k < 0) return false;
+    used[k] = true;
+    return true;
+  });
+}
+
+function sameStructure(s: StructureSpec, t: StructureSpec, tol: number): boolean {
+  if (s.type !== t.type || s.material !== t.material) return false;
+  switch (s.type) {
+    case "box":
+      return t.type === "box" && closeVec(s.center, t.center, tol) && closeVec(s.size, t.size, tol);
+    case "sphere":
+      return (
+        t.type === "sphere" && closeVec(s.center, t.center, tol) && close(s.radius, t.radius, tol)
+      );
+    case "cylinder":
+      return (
+        t.type === "cylinder" &&
+        s.axis === t.axis &&
+        closeVec(s.center, t.center, tol) &&
+        close(s.radius, t.radius, tol) &&
+        close(s.height, t.height, tol)
+      );
+    case "polyslab": {
+      if (t.type !== "polyslab") return false;
+      const holes = (x: typeof s) => x.holes ?? [];
+      return (
+        close(s.z_min, t.z_min, tol) &&
+        close(s.z_max, t.z_max, tol) &&
+        close(s.sidewall_angle_deg ?? 0, t.sidewall_angle_deg ?? 0, 1e-9) &&
+        samePoints(s.vertices, t.vertices, tol) &&
+        holes(s).length === holes(t).length &&
+        holes(s).every((h) => holes(t).some((k) => samePoints(h, k, tol)))
+      );
+    }
+  }
+}
