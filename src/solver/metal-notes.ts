@@ -3,7 +3,8 @@
  * in the run report (simulation.ts) and the estimate (index.ts setupNotes). A metal's curved
  * surface is a staircase (medium.ts, isMetal), and a particle's plasmon resonance moves with
  * it: the 100 nm gold sphere's Q_ext is up to 38 % above the Mie series at 10 cells per radius,
- * 14 % at 20, 7 % at 40 and 3.6 % at 80 (docs/validation.md), where a dielectric sphere (n = 2, r = 0.2 µm) is within
+ * 14 % at 20, 7 % at 40, 3.6 % at 80 and 1.8 % at 160 (docs/validation.md), where a dielectric
+ * sphere (n = 2, r = 0.2 µm) is within
  * 2 % at 20 cells per radius. Boxes and polyslabs are left out: their faces are planes, and a
  * face normal to an axis is smoothed as a dielectric's is.
  */
@@ -45,7 +46,8 @@ export function metalSurfaceNotes(
       `structures[${i}] (a ${s.type} of ${s.material}) has ${cells.toFixed(1)} cells across ` +
         "its radius: a metal's curved surface is painted as a staircase, which shifts a " +
         "particle's plasmon resonances (a 100 nm gold sphere's extinction is up to 38 % off " +
-        `at 10 cells per radius, 14 % at 20, 7 % at 40, 3.6 % at 80); use ${METAL_RADIUS_CELLS} or more ` +
+        `at 10 cells per radius, 14 % at 20, 7 % at 40, 3.6 % at 80, 1.8 % at 160); use ` +
+        `${METAL_RADIUS_CELLS} or more ` +
         "(a mesh override around the particle refines it without refining the whole grid) " +
         "and compare two resolutions (docs/materials.md)",
     );

@@ -344,9 +344,11 @@ async function assembleResult(
 ): Promise<SolverResult> {
   const plan = sim.plan;
   const sums = await sim.monitorSums();
+  // The whole grid's cell centres: along a symmetric axis, the half that ran and its image.
   const gridCoords = [0, 1, 2].map((a) => {
     const ax = plan.axes[a];
-    return Float64Array.from({ length: ax.cells }, (_, i) => centreM(ax, i));
+    const centres = Float64Array.from({ length: ax.cells }, (_, i) => centreM(ax, i));
+    return ax.mirror === "none" ? centres : mirroredCoordinates(centres);
   });
   return {
     grid: { x: gridCoords[0], y: gridCoords[1], z: gridCoords[2], dtSeconds: plan.dtSeconds },
