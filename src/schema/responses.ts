@@ -293,7 +293,8 @@ export const EstimateSchema = Type.Object(
       description:
         "What the run report will note about the request before it runs: a graded grid's " +
         "range of steps and how much shorter its time step is (mesh_overrides), a " +
-        "max_step_ratio given without mesh_overrides (it has no effect), and a metal sphere " +
+        "max_step_ratio given without mesh_overrides (it has no effect), the part of the " +
+        "domain a mirror symmetry steps (domain.symmetry), and a metal sphere " +
         "or cylinder with fewer than 20 cells across its radius (its staircase surface moves " +
         "plasmon resonances).",
     }),

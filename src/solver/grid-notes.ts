@@ -43,3 +43,20 @@ export function unusedStepRatioNote(domain: DomainSpec): string | null {
     `of domain.resolution (${metres(domain.resolution)} m)`
   );
 }
+
+/**
+ * What `domain.symmetry` does to a run (grid.ts planGrid, run.ts), for the estimate and the
+ * run report; null without it.
+ */
+export function symmetryNote(domain: DomainSpec): string | null {
+  const names = "xyz";
+  const mirrors = [0, 1, 2].filter((a) => (domain.symmetry?.[a] ?? "none") !== "none");
+  if (mirrors.length === 0) return null;
+  const walls = mirrors.map((a) => `${domain.symmetry![a]} on ${names[a]} = 0`).join(", ");
+  return (
+    `mirror symmetry (${walls}): the grid holds the part at ` +
+    `${mirrors.map((a) => `${names[a]} ≥ 0`).join(", ")}, ${2 ** mirrors.length} times ` +
+    "fewer cells; monitors centred on those planes report the whole domain (field phasors " +
+    "mirrored with each component's parity, flux over the whole surface)"
+  );
+}

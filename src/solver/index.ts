@@ -8,7 +8,7 @@ import { runWithMaterials } from "./run.js";
 import { withUserMaterials } from "./dispersion/user.js";
 import { isMetal } from "./medium.js";
 import { planGrid } from "./grid.js";
-import { gradedGridNote, unusedStepRatioNote } from "./grid-notes.js";
+import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
 import type { MaterialResolver } from "./simulation.js";
 import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
@@ -52,8 +52,9 @@ export function runSimulation(
 
 /**
  * What the run report will note about a schema-valid request before it runs (the estimate
- * shows them): a graded grid's steps and time step, or a max_step_ratio that grades nothing
- * (grid-notes.ts), metal particles too coarsely resolved (metal-notes.ts).
+ * shows them): a graded grid's steps and time step, or a max_step_ratio that grades nothing,
+ * the part a mirror symmetry steps (grid-notes.ts), metal particles too coarsely resolved
+ * (metal-notes.ts).
  */
 export function setupNotes(spec: SimulationSpec): string[] {
   const materials = withUserMaterials(libraryMaterials, spec.materials);
@@ -62,8 +63,10 @@ export function setupNotes(spec: SimulationSpec): string[] {
       ? planGrid(spec.domain, spec.fdtd_settings.courant_factor)
       : undefined;
   const graded = plan ? gradedGridNote(plan) : unusedStepRatioNote(spec.domain);
+  const mirrored = symmetryNote(spec.domain);
   return [
     ...(graded ? [graded] : []),
+    ...(mirrored ? [mirrored] : []),
     ...metalSurfaceNotes(
       spec,
       (i) => isMetal(materials.dispersion?.(spec.structures[i]!.material)?.model.poles),

@@ -30,7 +30,7 @@ import {
   type UpdateMaterial,
 } from "./medium.js";
 import { fluxSurface, type FluxSurface } from "./flux.js";
-import { gradedGridNote, unusedStepRatioNote } from "./grid-notes.js";
+import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
 import {
   cellCentreStreams,
@@ -536,16 +536,8 @@ export class FdtdSimulation {
     const names = "xyz";
     const graded = gradedGridNote(plan) ?? unusedStepRatioNote(this.spec.domain);
     if (graded) this.notes.push(graded);
-    const mirrors = [0, 1, 2].filter((a) => plan.axes[a].mirror !== "none");
-    if (mirrors.length > 0) {
-      const walls = mirrors.map((a) => `${plan.axes[a].mirror} on ${names[a]} = 0`).join(", ");
-      this.notes.push(
-        `mirror symmetry (${walls}): the grid holds the part at ` +
-          `${mirrors.map((a) => `${names[a]} ≥ 0`).join(", ")}, ${2 ** mirrors.length} times ` +
-          "fewer cells; monitors centred on those planes report the whole domain (field phasors " +
-          "mirrored with each component's parity, flux over the whole surface)",
-      );
-    }
+    const mirrored = symmetryNote(this.spec.domain);
+    if (mirrored) this.notes.push(mirrored);
     for (let a = 0; a < 3; a++) {
       const ax = plan.axes[a];
       const [from, to] = interiorSpanM(ax);

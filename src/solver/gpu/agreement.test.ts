@@ -26,6 +26,7 @@ import {
   agreementSpec,
   worstFieldDifference,
   worstMonitorDifference,
+  MIRROR_CASES,
   type AgreementCase,
 } from "../testing/agreement.js";
 import { fieldEnergy } from "../yee.js";
@@ -100,23 +101,7 @@ const CASES: AgreementCase[] = [
     polarization: "tm",
     cells: [11, 20, 9],
   },
-  {
-    name: "+z, pmc mirror on x and pec mirror on y (te: E ∥ y), pml",
-    boundaries: ["pml", "pml", "pml"],
-    direction: [0, 0, 1],
-    polarization: "te",
-    cells: [8, 8, 20],
-    symmetry: ["pmc", "pec", "none"],
-  },
-  {
-    name: "+y, graded, pmc mirror on x and pec mirror on z (tm: E ∥ z), pml",
-    boundaries: ["pml", "pml", "pml"],
-    direction: [0, 1, 0],
-    polarization: "tm",
-    cells: [8, 20, 8],
-    refine: [true, true, true],
-    symmetry: ["pmc", "none", "pec"],
-  },
+  ...MIRROR_CASES,
 ];
 
 /** The monitors 6 cells behind the centre and 7 in front. */

@@ -46,6 +46,30 @@ export interface AgreementCase {
   symmetry?: [Symmetry, Symmetry, Symmetry];
 }
 
+/**
+ * Cases with mirror walls (domain.symmetry; the grid holds the half at ≥ 0 of those axes): pmc
+ * across the sweep axis x, pec along y and along z, one of them graded.
+ */
+export const MIRROR_CASES: AgreementCase[] = [
+  {
+    name: "+z, pmc mirror on x and pec mirror on y (te: E ∥ y), pml",
+    boundaries: ["pml", "pml", "pml"],
+    direction: [0, 0, 1],
+    polarization: "te",
+    cells: [8, 8, 20],
+    symmetry: ["pmc", "pec", "none"],
+  },
+  {
+    name: "+y, graded, pmc mirror on x and pec mirror on z (tm: E ∥ z), pml",
+    boundaries: ["pml", "pml", "pml"],
+    direction: [0, 1, 0],
+    polarization: "tm",
+    cells: [8, 20, 8],
+    refine: [true, true, true],
+    symmetry: ["pmc", "none", "pec"],
+  },
+];
+
 /** Monitor planes' distances from the centre along the propagation axis, in cells. */
 export interface AgreementMonitors {
   transmitted: number;
