@@ -14,14 +14,12 @@ import {
   type RunEstimate,
   type SimulationSpec,
   type StructureSpec,
-  type Symmetry,
+  type DomainSpec,
   type Vec3,
 } from "../solver/types.js";
 import { formatAjvErrors } from "./ajv.js";
 import { compileBounded } from "./bounded.js";
 import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
-
-type Vec3Of<T> = [T, T, T];
 
 export const DEFAULTS = {
   boundary_conditions: ["pml", "pml", "pml"] as SimulationSpec["domain"]["boundary_conditions"],
@@ -72,7 +70,7 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
           ? { max_step_ratio: request.domain.max_step_ratio }
           : {}),
       ...(request.domain.symmetry && request.domain.symmetry.some((s) => s !== "none")
-        ? { symmetry: [...request.domain.symmetry] as Vec3Of<Symmetry> }
+        ? { symmetry: [...request.domain.symmetry] as NonNullable<DomainSpec["symmetry"]> }
         : {}),
     },
     source: {

@@ -38,15 +38,18 @@ export interface GhostCopies {
  * axis owns planes 0…n−1 and gets plane n from plane 0; one half a cell off the nodes gets
  * plane −1 from plane n−1 (the only neighbours the next half step reads). PMC mirrors the
  * tangential H on both faces; a pmc mirror wall on the low face only.
+ * @param layout the grid's cells, boundaries and low-face mirror walls (grid.ts YeeLayout)
  * @param blochPhase k·L per axis in radians (0 for real runs)
- * @param mirrors the low faces' mirror walls (grid.ts YeeLayout.mirrors)
  */
 export function ghostCopies(
-  boundaries: readonly Boundary[],
-  n: readonly number[],
+  layout: {
+    readonly boundaries: readonly Boundary[];
+    readonly n: readonly number[];
+    readonly mirrors: readonly Symmetry[];
+  },
   blochPhase: readonly number[],
-  mirrors: readonly Symmetry[] = ["none", "none", "none"],
 ): GhostCopies {
+  const { boundaries, n, mirrors } = layout;
   const h: GhostCopy[] = [];
   const e: GhostCopy[] = [];
   for (let axis = 0; axis < 3; axis++) {

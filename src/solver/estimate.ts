@@ -111,11 +111,7 @@ export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto
 
   // The backend's own bound (wasm: one WebAssembly memory of at most 4 GiB).
   const chosen = solverBackend(backend);
-  const layout = new YeeLayout(
-    grid,
-    [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
-    plan.axes.map((a) => a.mirror),
-  );
+  const layout = YeeLayout.ofPlan(plan);
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
   const backendMemory = chosen.memory({ layout, pml, complex });
 

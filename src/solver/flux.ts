@@ -209,7 +209,7 @@ export function fluxSurface(
 /**
  * Whether a monitor spans both sides of axis a's mirror plane (the grid holding the half at
  * ≥ 0 of a symmetric axis): its results are those of the half and its mirror image together.
- * The checks (checks/monitors.ts) admit only monitors centred on the plane or wholly at ≥ 0.
+ * The checks (checks/symmetry.ts) admit only monitors centred on the plane or wholly at ≥ 0.
  */
 export function spansMirror(
   plan: GridPlan,

@@ -472,6 +472,16 @@ export class YeeLayout {
     }
   }
 
+  /** The layout of a planned grid: its cells, boundaries and mirror walls per axis. */
+  static ofPlan(plan: Pick<GridPlan, "axes">): YeeLayout {
+    const [x, y, z] = plan.axes;
+    return new YeeLayout(
+      [x.cells, y.cells, z.cells],
+      [x.boundary, y.boundary, z.boundary],
+      [x.mirror, y.mirror, z.mirror],
+    );
+  }
+
   /** Flat index of logical cell (i, j, k); each may be -1 … n (ghosts). */
   index(i: number, j: number, k: number): number {
     return (i + 1) * this.strides[0] + (j + 1) * this.strides[1] + (k + 1);

@@ -183,11 +183,7 @@ function planMedium(
     shape: shapeOf(s, faces),
     material: resolve(s.material),
   }));
-  const layout = new YeeLayout(
-    [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
-    [plan.axes[0].boundary, plan.axes[1].boundary, plan.axes[2].boundary],
-    plan.axes.map((a) => a.mirror),
-  );
+  const layout = YeeLayout.ofPlan(plan);
   const geometry = planeWaveGeometry(spec.source);
   // Before the medium (the largest set-up allocation): a grid too big for the backend fails
   // fast.

@@ -281,10 +281,7 @@ export class PlaneWaveSource {
       uniform: auxAxes.every((x) => x.uniformStepM === mainPlan.baseStepM),
     };
     this.auxAxes = auxAxes;
-    const auxLayout = new YeeLayout(
-      [auxAxes[0].cells, auxAxes[1].cells, auxAxes[2].cells],
-      [auxAxes[0].boundary, auxAxes[1].boundary, auxAxes[2].boundary],
-    );
+    const auxLayout = YeeLayout.ofPlan(auxPlan);
     const auxMedium = buildMedium(auxPlan, auxLayout, setup.medium, []);
     this.aux = new YeeGrid(
       buildGridModel(auxPlan, auxLayout, auxMedium, {
@@ -384,7 +381,7 @@ export class PlaneWaveSource {
   private realCellStreams(streams: SampledComponent[]): SampledComponent[] {
     const layout = this.aux.layout;
     const across = [0, 1, 2].map((b) => b !== this.geometry.axis);
-    const { thin } = splitGhosts(ghostCopies(layout.boundaries, layout.n, [0, 0, 0]), across);
+    const { thin } = splitGhosts(ghostCopies(layout, [0, 0, 0]), across);
     const remapped = remapStreams(streams, layout, across, thin);
     if (!remapped) throw new Error("the incident reference sample spans several cells");
     return remapped;

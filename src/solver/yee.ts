@@ -145,7 +145,7 @@ export class YeeGrid {
     this.im = model.complex ? allocateFieldSet(layout) : null;
     this.slabsRe = createCpmlSlabs(kernelGrid, plan.axes);
     this.slabsIm = model.complex ? createCpmlSlabs(kernelGrid, plan.axes) : [];
-    this.ghostCopies = ghostCopies(layout.boundaries, layout.n, model.blochPhase, layout.mirrors);
+    this.ghostCopies = ghostCopies(layout, model.blochPhase);
     const sets = this.im ? [this.re.c, this.im.c] : [this.re.c];
     this.ghosts = new GhostPlanes(sets, layout.n, layout.strides);
     this.ade = model.ade ? new AdeState(model.ade, 0, layout.n[0] + 1, sets.length) : null;

@@ -207,7 +207,7 @@ export class FastEngine implements Stepper {
       this.pieces,
     );
     if (problem.ade && adePlan) writeAdeTables(buffer, mp.ade, adePlan, problem.ade);
-    const ghosts = ghostCopies(layout.boundaries, layout.n, problem.blochPhase, layout.mirrors);
+    const ghosts = ghostCopies(layout, problem.blochPhase);
     let invariant = invariantAxes(layout, problem.blochPhase);
     let split = splitGhosts(ghosts, invariant);
     let samplings = problem.monitors;

@@ -408,7 +408,7 @@ class GpuStepper implements Stepper {
       }
       if (kind === "E" && problem.ade) passes.push(...this.adePasses(problem.ade, limits));
       // Ghost planes: copies along y, then z (within each x-plane), then whole x-planes.
-      const copies = ghostCopies(layout.boundaries, layout.n, problem.blochPhase, layout.mirrors);
+      const copies = ghostCopies(layout, problem.blochPhase);
       const list = kind === "H" ? copies.h : copies.e;
       for (const axis of [1, 2, 0]) {
         for (const copy of list) {

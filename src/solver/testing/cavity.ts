@@ -19,8 +19,7 @@ export interface NoisyCavity {
 
 export function noisyCavity(domain: DomainSpec, courantFactor: number): NoisyCavity {
   const plan = planGrid(domain, courantFactor);
-  const n = plan.axes.map((ax) => ax.cells) as [number, number, number];
-  const layout = new YeeLayout(n, domain.boundary_conditions);
+  const layout = YeeLayout.ofPlan(plan);
   const medium = buildMedium(plan, layout, { epsRe: 1, sigma: 0 }, []);
   const grid = new YeeGrid(buildGridModel(plan, layout, medium, { omega0: 1e15 }));
   let seed = 12345;

@@ -127,9 +127,8 @@ export async function mieCase(
   stepM: number,
   backend?: BackendName,
   baseStepM = stepM,
-  quarter = false,
 ): Promise<MieRow[]> {
-  return (await mieRun(name, stepM, backend, baseStepM, quarter)).rows;
+  return (await mieRun(name, stepM, backend, baseStepM)).rows;
 }
 
 /** `mieCase` with the run's report (steps, speed, where the stepping time went). */
