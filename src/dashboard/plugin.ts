@@ -37,7 +37,7 @@ import { signInRoutes } from "./routes/auth/sign-in.js";
 import { fabricationRoutes } from "./routes/fabrication.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { keyRoutes } from "./routes/keys.js";
-import { drainBody } from "../http/drain.js";
+import { lingerAfterAnswer } from "../http/linger.js";
 import { crossSiteReason, setSecurityHeaders } from "./security.js";
 import { errorBody, errorTitle } from "./views/errors.js";
 
@@ -208,8 +208,12 @@ export function dashboardPlugin(
         const query = next ? `?next=${encodeURIComponent(next)}` : "?notice=session-ended";
         return reply.redirect(`/dashboard/sign-in${query}`, 303);
       }
-      // The rest of a form above the limit is read first, so that the 413 reaches the browser.
-      if ((err as FastifyError).code === "FST_ERR_CTP_BODY_TOO_LARGE") await drainBody(req.raw);
+      // A form above the limit is answered at once and its connection closed lingeringly, so
+      // that the 413 reaches a browser still sending (src/http/linger.ts).
+      if ((err as FastifyError).code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+        reply.header("Connection", "close");
+        lingerAfterAnswer(req.raw);
+      }
       return sendFailure(req, reply, describeFailure(err, req));
     });
     app.setNotFoundHandler(async (req, reply) => {

@@ -11,7 +11,7 @@ import type { Duplex } from "node:stream";
 import { ApiError, errors } from "../errors.js";
 import { formatAjvErrors } from "../schema/ajv.js";
 import { storeUnavailability } from "../store/errors.js";
-import { drainBody } from "./drain.js";
+import { lingerAfterAnswer } from "./linger.js";
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
@@ -49,8 +49,12 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
     const apiError = toApiError(err, req, bodyLimit);
-    // The rest of a body above the limit is read first, so that the 413 reaches the client.
-    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") await drainBody(req.raw);
+    // A body above the limit is answered at once; the connection then closes lingeringly, so
+    // that the 413 reaches a client still sending.
+    if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      reply.header("Connection", "close");
+      lingerAfterAnswer(req.raw);
+    }
     if (apiError.statusCode >= 500) {
       req.log.error(
         { err },

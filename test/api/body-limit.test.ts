@@ -8,8 +8,10 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
+import { connect } from "node:net";
 import { createKeyWithCli, startServerProcess, type ServerProcess } from "../helpers/process.js";
 import { call, freePort, smallSimulation, tempDir } from "../helpers/service.js";
+import { parseResponse, type RawResponse } from "../hardening/raw-http.js";
 
 let server: ServerProcess;
 let key: string;
@@ -76,3 +78,55 @@ test("the server stays up and answers the next request on the same footing", asy
   });
   assert.equal(res.status, 200);
 });
+
+/**
+ * A POST announcing a 2 GB body over a raw socket: its first bytes, then either nothing more
+ * (`keepWriting` false: a client waiting for an answer before it sends on) or 64 KiB writes as
+ * fast as the socket takes them. Resolves with the response as soon as it is whole.
+ */
+function announceHugeBody(port: number, keepWriting: boolean): Promise<RawResponse> {
+  const start = Date.now();
+  const socket = connect(port, "127.0.0.1");
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  let data = "";
+  return new Promise((resolve, reject) => {
+    const finish = (err?: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      const res = parseResponse(data, Date.now() - start);
+      if (res) resolve(res);
+      else reject(err ?? new Error(`no HTTP response (got ${JSON.stringify(data)})`));
+    };
+    const timer = setTimeout(() => finish(new Error("no response within 5 s")), 5000);
+    socket.on("data", (d: Buffer) => {
+      data += d.toString("latin1");
+      const res = parseResponse(data, 0);
+      if (res && res.body.length >= Number(res.headers["content-length"])) finish();
+    });
+    socket.on("error", (err) => finish(err));
+    socket.on("close", () => finish());
+    const write = () => {
+      while (!socket.destroyed && socket.write(chunk));
+      if (!socket.destroyed) socket.once("drain", write);
+    };
+    socket.once("connect", () => {
+      socket.write(
+        "POST /v1/simulations HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+          `Authorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
+          'Content-Length: 2000000000\r\n\r\n{"solver": "fdtd", "metadata": {"pad": "',
+      );
+      if (keepWriting) write();
+    });
+  });
+}
+
+for (const keepWriting of [false, true]) {
+  const who = keepWriting ? "keeps writing" : "stops sending after the headers";
+  test(`a client announcing 2 GB that ${who} gets the 413 within a second`, async () => {
+    const port = Number(new URL(server.baseUrl).port);
+    const res = await announceHugeBody(port, keepWriting);
+    assert.equal(res.status, 413, res.body);
+    assert.equal(res.json?.error_code, "body_too_large");
+    assert.ok(res.elapsedMs < 1000, `answered after ${res.elapsedMs} ms`);
+  });
+}
