@@ -1,12 +1,14 @@
 /**
- * Run control: early stopping on convergence, progress, abort, divergence, and energy
+ * Run control: early stopping on convergence (never before the source pulse is in), the note
+ * when time_steps ends a run before it is, progress, abort, divergence, and energy
  * conservation of the lossless update in a closed PEC cavity.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runWithMaterials } from "./run.js";
 import { noisyCavity } from "./testing/cavity.js";
-import { boxSpec, constantMaterials, lineSpec, pointMonitor } from "./testing/index.js";
+import { pulseFor } from "./source.js";
+import { boxSpec, constantMaterials, fluxPlane, lineSpec, pointMonitor } from "./testing/index.js";
 import { SolverDivergenceError, type SimulationSpec, type SolverProgress } from "./types.js";
 
 const WAVELENGTH = 1e-6;
@@ -134,5 +136,72 @@ describe("run control", () => {
     );
     assert.ok(late / early < 1.01, `energy drift ${late / early}`);
     assert.ok(max / min < 2, `energy range ${min}…${max}`);
+  });
+});
+
+/** A vacuum line with a transmittance plane downstream of the source. */
+function vacuumFlux(threshold: number, timeSteps: number, checkEvery: number): SimulationSpec {
+  const spec = vacuumLine(threshold, timeSteps);
+  spec.monitors = [fluxPlane("T", 2, 0.3 * WAVELENGTH)];
+  spec.fdtd_settings.check_every_n = checkEvery;
+  return spec;
+}
+
+/**
+ * The pulse of these runs: its Gaussian envelope exp(−((t−t0)/τ)²) falls below 1e-8 of its
+ * peak at t0 + τ·√ln(1e8) ≈ t0 + 4.3τ, from when what is left of it is below what float32
+ * fields resolve: the pulse is then fully injected.
+ */
+const pulse = pulseFor(WAVELENGTH, [WAVELENGTH]);
+const injectedSeconds = pulse.t0 + pulse.tau * Math.sqrt(Math.log(1e8));
+const pulseNote = /source pulse/;
+
+describe("the source pulse and the end of the run", () => {
+  // The change between checks knows nothing of the pulse still to come, so a check interval
+  // short against τ (116 steps here) let these runs converge early, and wrongly. In vacuum the
+  // plane is normalised by the incident wave's own flux there: T = 1 for a run that saw the
+  // whole pulse (1 + 2e-8 after 100 000 steps), and −6e-8 and +1e-7 off in these two.
+  const earlyStops = [
+    { checkEvery: 1, threshold: 1e-3, before: "converged at step 645, just past the peak: T 0.73" },
+    { checkEvery: 10, threshold: 1e-6, before: "converged at step 1010, tail 9e-7: T 1 − 6.1e-6" },
+  ];
+  for (const { checkEvery, threshold, before } of earlyStops) {
+    it(`converges only once the pulse is in (check_every_n ${checkEvery}, ${threshold})`, async () => {
+      const spec = vacuumFlux(threshold, 100000, checkEvery);
+      const { report, fluxMonitors } = await runWithMaterials(spec, vacuum);
+      const T = fluxMonitors[0].flux[0];
+      const seen = `step ${report.stepsRun}, T ${T} (without the rule: ${before})`;
+      assert.equal(report.converged, true);
+      assert.ok(report.stepsRun * report.dtSeconds >= injectedSeconds, seen);
+      assert.ok(Math.abs(T - 1) < 1e-6, seen);
+      assert.deepEqual(
+        report.notes.filter((n) => pulseNote.test(n)),
+        [],
+      );
+    });
+  }
+
+  it("notes when the time_steps limit ends the run before the pulse is in", async () => {
+    const needed = (dt: number) => Math.ceil(injectedSeconds / dt);
+    // 300 steps end the run before the pulse's peak; 900 after it, with its tail still to come.
+    for (const timeSteps of [300, 900]) {
+      const { report } = await runWithMaterials(vacuumFlux(1e-6, timeSteps, 100), vacuum);
+      assert.equal(report.converged, false);
+      assert.equal(report.stepsRun, timeSteps);
+      assert.ok(timeSteps < needed(report.dtSeconds));
+      assert.equal(report.notes.length, 1, report.notes.join("\n"));
+      const note = report.notes[0];
+      const limit = `the time_steps limit (${timeSteps}) ended the run before the source pulse`;
+      assert.ok(note.startsWith(`${limit} was fully injected`), note);
+      assert.match(note, new RegExp(`raise time_steps to at least ${needed(report.dtSeconds)}`));
+      assert.doesNotMatch(note, /not converged/);
+    }
+  });
+
+  it("notes a run that ran to time_steps after the pulse as not converged, not cut short", async () => {
+    const { report } = await runWithMaterials(vacuumFlux(1e-12, 2000, 100), vacuum);
+    assert.equal(report.converged, false);
+    assert.equal(report.notes.length, 1, report.notes.join("\n"));
+    assert.match(report.notes[0], /^not converged within time_steps/);
   });
 });
