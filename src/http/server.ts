@@ -5,18 +5,18 @@
  * the certificate and key (see reloadTls).
  */
 import { readFileSync } from "node:fs";
-import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import http from "node:http";
 import https from "node:https";
 import type { Config } from "../config.js";
-
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+import { inFairTurns, type RequestHandler } from "./fair-turns.js";
 
 /** The certificate chain and key as Node's TLS layer takes them. */
 export function readTlsFiles(tls: NonNullable<Config["tls"]>): { cert: Buffer; key: Buffer } {
   return { cert: readFileSync(tls.certPath), key: readFileSync(tls.keyPath) };
 }
 
-export function createHttpServer(config: Config, handler: Handler): http.Server {
+export function createHttpServer(config: Config, app: RequestHandler): http.Server {
+  const handler = inFairTurns(app);
   const common: http.ServerOptions = {
     headersTimeout: config.headersTimeoutMs,
     requestTimeout: config.requestTimeoutMs,
