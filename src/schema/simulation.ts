@@ -6,15 +6,41 @@
  */
 import Type, { type Static } from "typebox";
 import {
+  MAX_AMPLITUDE_V_PER_M,
+  MAX_LENGTH_M,
+  MAX_POLE_DELTA_EPS,
+  MAX_POLE_RATE_RAD_PER_S,
+  MIN_AMPLITUDE_V_PER_M,
+  MIN_COURANT_FACTOR,
+} from "../solver/bounds.js";
+import {
   MAX_POLYSLAB_HOLES,
   MAX_POLYSLAB_VERTICES,
   MAX_SIDEWALL_ANGLE_DEG,
 } from "../solver/polyslab.js";
 import type { StructureSpec } from "../solver/types.js";
 
-const vec3 = (description: string, bounds: { exclusiveMinimum?: number; minimum?: number } = {}) =>
+type NumberBounds = {
+  exclusiveMinimum?: number;
+  minimum?: number;
+  maximum?: number;
+};
+const vec3 = (description: string, bounds: NumberBounds = {}) =>
   Type.Tuple([Type.Number(bounds), Type.Number(bounds), Type.Number(bounds)], { description });
-const positive = (description: string) => Type.Number({ exclusiveMinimum: 0, description });
+/**
+ * Lengths and coordinates in metres, within ±MAX_LENGTH_M (solver/bounds.ts: beyond it areas
+ * and cell counts overflow; issue #26). `domain.size` is held to it by the checks instead
+ * (checks/domain.ts), beside its bound by the grid step.
+ */
+const coordinateBounds = { minimum: -MAX_LENGTH_M, maximum: MAX_LENGTH_M };
+const coordinates3 = (description: string) => vec3(description, coordinateBounds);
+const extents3 = (description: string, lowest: NumberBounds) =>
+  vec3(description, { ...lowest, maximum: MAX_LENGTH_M });
+const length = (description: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: MAX_LENGTH_M, description });
+/** An angular frequency or damping rate of a pole, rad/s (solver/bounds.ts). */
+const poleRate = (description: string, lowest: NumberBounds) =>
+  Type.Number({ ...lowest, maximum: MAX_POLE_RATE_RAD_PER_S, description });
 /**
  * An enumeration of strings that says it is a string: with `type` Ajv checks `uniqueItems`
  * over such items with a hash in linear time; without it, it compares every pair. Its
@@ -38,22 +64,22 @@ export const MAX_MESH_OVERRIDES = 100;
 
 const MeshOverrideSchema = Type.Object(
   {
-    center: vec3("Centre in metres."),
-    size: vec3(
+    center: coordinates3("Centre in metres."),
+    size: extents3(
       "Extent in metres; 0 along an axis refines the grid around the plane through `center` there.",
       { minimum: 0 },
     ),
     resolution: Type.Union(
       [
-        positive("Largest grid step inside the box along every axis, in metres."),
-        vec3(
+        length("Largest grid step inside the box along every axis, in metres."),
+        extents3(
           "Largest grid step inside the box along x, y and z, in metres; domain.resolution along an axis not to refine.",
           { exclusiveMinimum: 0 },
         ),
       ],
       {
         description:
-          "Largest grid step inside the box, in metres: one number for every axis, or one per axis. At most domain.resolution.",
+          "Largest grid step inside the box, in metres: one number for every axis, or one per axis. At most domain.resolution, and at least 1/1000 of it.",
       },
     ),
   },
@@ -71,8 +97,8 @@ export const DomainSchema = Type.Object(
       "Extent of the region of interest along x, y, z in metres; the domain is centred on the origin.",
       { exclusiveMinimum: 0 },
     ),
-    resolution: positive(
-      "Grid step (cell edge length) in metres; with mesh overrides, the longest step of the grid.",
+    resolution: length(
+      "Grid step (cell edge length) in metres, at least 1e-12; with mesh overrides, the longest step of the grid.",
     ),
     boundary_conditions: Type.Optional(
       Type.Tuple([stringEnum(BOUNDARIES), stringEnum(BOUNDARIES), stringEnum(BOUNDARIES)], {
@@ -118,7 +144,7 @@ export const DomainSchema = Type.Object(
 export const SourceSchema = Type.Object(
   {
     source_type: Type.Literal("plane_wave", { description: "Only plane_wave." }),
-    wavelength: positive("Vacuum wavelength of the carrier in metres."),
+    wavelength: length("Vacuum wavelength of the carrier in metres."),
     polarization: Type.Optional(
       stringEnum(["te", "tm"], {
         description:
@@ -127,7 +153,11 @@ export const SourceSchema = Type.Object(
     ),
     direction: vec3("Propagation direction; normalised by the server, never zero."),
     amplitude: Type.Optional(
-      Type.Number({ exclusiveMinimum: 0, description: "Amplitude of E in V/m. Default 1." }),
+      Type.Number({
+        minimum: MIN_AMPLITUDE_V_PER_M,
+        maximum: MAX_AMPLITUDE_V_PER_M,
+        description: "Amplitude of E in V/m. Default 1.",
+      }),
     ),
   },
   {
@@ -147,8 +177,8 @@ const material = Type.String({
 const BoxSchema = Type.Object(
   {
     type: Type.Literal("box"),
-    center: vec3("Centre in metres."),
-    size: vec3("Extent in metres.", { exclusiveMinimum: 0 }),
+    center: coordinates3("Centre in metres."),
+    size: extents3("Extent in metres.", { exclusiveMinimum: 0 }),
     material,
   },
   {
@@ -160,8 +190,8 @@ const BoxSchema = Type.Object(
 const SphereSchema = Type.Object(
   {
     type: Type.Literal("sphere"),
-    center: vec3("Centre in metres."),
-    radius: positive("Radius in metres."),
+    center: coordinates3("Centre in metres."),
+    radius: length("Radius in metres."),
     material,
   },
   {
@@ -173,9 +203,9 @@ const SphereSchema = Type.Object(
 const CylinderSchema = Type.Object(
   {
     type: Type.Literal("cylinder"),
-    center: vec3("Centre in metres."),
-    radius: positive("Radius in metres."),
-    height: positive("Length along the axis in metres."),
+    center: coordinates3("Centre in metres."),
+    radius: length("Radius in metres."),
+    height: length("Length along the axis in metres."),
     axis: stringEnum(["x", "y", "z"]),
     material,
   },
@@ -186,7 +216,7 @@ const CylinderSchema = Type.Object(
   },
 );
 
-const xy = Type.Tuple([Type.Number(), Type.Number()]);
+const xy = Type.Tuple([Type.Number(coordinateBounds), Type.Number(coordinateBounds)]);
 const outline = (description: string) =>
   Type.Array(xy, { minItems: 3, maxItems: MAX_POLYSLAB_VERTICES, description });
 const sidewallAngle = Type.Optional(
@@ -209,8 +239,8 @@ const PolySlabSchema = Type.Object(
         description: "Outlines cut out of the polygon (each inside it, none touching).",
       }),
     ),
-    z_min: Type.Number({ description: "Bottom in metres." }),
-    z_max: Type.Number({ description: "Top in metres (greater than z_min)." }),
+    z_min: Type.Number({ ...coordinateBounds, description: "Bottom in metres." }),
+    z_max: Type.Number({ ...coordinateBounds, description: "Top in metres (greater than z_min)." }),
     sidewall_angle_deg: sidewallAngle,
     material,
   },
@@ -231,8 +261,11 @@ const GdsLayerSchema = Type.Object(
     layer: gdsLayerNumber("GDS layer number."),
     datatype: Type.Optional(gdsLayerNumber("GDS datatype. Default 0.")),
     material,
-    z_min: Type.Number({ description: "Bottom of this layer's polyslabs in metres." }),
-    z_max: Type.Number({ description: "Top in metres." }),
+    z_min: Type.Number({
+      ...coordinateBounds,
+      description: "Bottom of this layer's polyslabs in metres.",
+    }),
+    z_max: Type.Number({ ...coordinateBounds, description: "Top in metres." }),
     sidewall_angle_deg: sidewallAngle,
   },
   { additionalProperties: false, title: "GdsLayerMapping" },
@@ -259,7 +292,7 @@ const GdsStructureSchema = Type.Object(
       description: "Which layers to import, each with its material and z range.",
     }),
     offset: Type.Optional(
-      Type.Tuple([Type.Number(), Type.Number()], {
+      Type.Tuple([Type.Number(coordinateBounds), Type.Number(coordinateBounds)], {
         description: "[x, y] in metres added to the layout's coordinates. Default [0, 0].",
       }),
     ),
@@ -308,8 +341,8 @@ const monitorName = Type.String({
 
 export const WavelengthRangeSchema = Type.Object(
   {
-    start: positive("First vacuum wavelength in metres."),
-    stop: positive("Last vacuum wavelength in metres."),
+    start: length("First vacuum wavelength in metres."),
+    stop: length("Last vacuum wavelength in metres."),
     points: Type.Integer({
       minimum: 1,
       maximum: MAX_FLUX_WAVELENGTHS,
@@ -323,7 +356,10 @@ const monitorWavelengths = (most: number) =>
   Type.Optional(
     Type.Union(
       [
-        Type.Array(Type.Number({ exclusiveMinimum: 0 }), { minItems: 1, maxItems: most }),
+        Type.Array(Type.Number({ exclusiveMinimum: 0, maximum: MAX_LENGTH_M }), {
+          minItems: 1,
+          maxItems: most,
+        }),
         WavelengthRangeSchema,
       ],
       {
@@ -337,8 +373,10 @@ export const FieldMonitorSchema = Type.Object(
   {
     name: monitorName,
     monitor_type: Type.Literal("field"),
-    center: vec3("Centre in metres."),
-    size: vec3("Extent in metres; a zero extent along an axis makes a plane.", { minimum: 0 }),
+    center: coordinates3("Centre in metres."),
+    size: extents3("Extent in metres; a zero extent along an axis makes a plane.", {
+      minimum: 0,
+    }),
     components: Type.Optional(
       Type.Array(stringEnum(COMPONENTS), {
         minItems: 1,
@@ -361,8 +399,8 @@ export const FluxMonitorSchema = Type.Object(
   {
     name: monitorName,
     monitor_type: Type.Literal("flux"),
-    center: vec3("Centre in metres."),
-    size: vec3(
+    center: coordinates3("Centre in metres."),
+    size: extents3(
       "Extent in metres: a zero extent along exactly one axis makes a plane (flux through it), none a box (net flux out of it).",
       { minimum: 0 },
     ),
@@ -395,9 +433,13 @@ export const MAX_POLES = 8;
 const LorentzPoleSchema = Type.Object(
   {
     type: Type.Literal("lorentz"),
-    delta_eps: Type.Number({ description: "Strength Δε (dimensionless)." }),
-    omega0: positive("Resonance angular frequency ω0 in rad/s."),
-    gamma: Type.Number({ minimum: 0, description: "Damping γ in rad/s." }),
+    delta_eps: Type.Number({
+      minimum: -MAX_POLE_DELTA_EPS,
+      maximum: MAX_POLE_DELTA_EPS,
+      description: "Strength Δε (dimensionless).",
+    }),
+    omega0: poleRate("Resonance angular frequency ω0 in rad/s.", { exclusiveMinimum: 0 }),
+    gamma: poleRate("Damping γ in rad/s.", { minimum: 0 }),
   },
   {
     additionalProperties: false,
@@ -408,8 +450,8 @@ const LorentzPoleSchema = Type.Object(
 const DrudePoleSchema = Type.Object(
   {
     type: Type.Literal("drude"),
-    omega_p: positive("Plasma angular frequency ωp in rad/s."),
-    gamma: Type.Number({ minimum: 0, description: "Damping γ in rad/s." }),
+    omega_p: poleRate("Plasma angular frequency ωp in rad/s.", { exclusiveMinimum: 0 }),
+    gamma: poleRate("Damping γ in rad/s.", { minimum: 0 }),
   },
   { additionalProperties: false, title: "DrudePole", description: "−ωp² / (ω² + iγω)." },
 );
@@ -466,9 +508,9 @@ export const FdtdSettingsSchema = Type.Object(
     ),
     courant_factor: Type.Optional(
       Type.Number({
-        exclusiveMinimum: 0,
+        minimum: MIN_COURANT_FACTOR,
         maximum: 1,
-        description: "S in dt = S·dx/(c·√3). Default 0.99.",
+        description: "S in dt = S·dx/(c·√3), from 0.01 to 1. Default 0.99.",
       }),
     ),
     convergence_threshold: Type.Optional(

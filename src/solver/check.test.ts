@@ -121,6 +121,45 @@ describe("checkSimulation", () => {
     assert.ok(p.includes("monitors[1].wavelengths"));
     assert.ok(p.includes("monitors[2].wavelengths[0]"));
   });
+
+  it("refuses grids whose numbers would overflow the plan: tiny steps, huge extents (issue #26)", () => {
+    const problems = (edit: (s: SimulationSpec) => void) => {
+      const s = base();
+      edit(s);
+      return checkSimulation(s);
+    };
+    const tiny = problems((s) => (s.domain.resolution = 5e-324));
+    assert.ok(
+      tiny.some((p) => p.path === "domain.resolution" && /at least 1e-12 m/.test(p.message)),
+    );
+    const huge = problems((s) => (s.domain.size[1] = 1.7976931348623157e308));
+    assert.ok(huge.some((p) => p.path === "domain.size[1]" && /at most 1000 m/.test(p.message)));
+    // 1 km at 20 nm: 5e10 cells along x, refused before anything is planned.
+    const long = problems((s) => (s.domain.size[0] = 1e3));
+    const axis = long.find((p) => p.path === "domain.resolution");
+    assert.ok(axis && /along x \(domain\.size\[0\]/.test(axis.message), JSON.stringify(long));
+    assert.ok(!long.some((p) => p.path === "domain.mesh_overrides"), JSON.stringify(long));
+    const thin = problems((s) => (s.domain.size[2] = 5e-324));
+    assert.ok(
+      thin.some((p) => p.path === "domain.resolution" && /domain\.size\[2\]/.test(p.message)),
+    );
+  });
+
+  it("refuses a mesh override step more than 1000 times finer than the grid's", () => {
+    for (const step of [5e-324, 1e-25, 19.9e-12]) {
+      const s = base();
+      s.domain.mesh_overrides = [
+        { center: [0, 0, 0], size: [0, 0, 0], resolution: [20e-9, 20e-9, step] },
+      ];
+      const p = checkSimulation(s).find((x) => x.path === "domain.mesh_overrides[0].resolution");
+      assert.ok(p && /more than 1000 times finer/.test(p.message), `${step}: ${JSON.stringify(p)}`);
+    }
+    const s = base();
+    s.domain.mesh_overrides = [
+      { center: [0, 0, 0], size: [0, 0, 0], resolution: [20e-9, 20e-9, 20e-12] },
+    ];
+    assert.deepEqual(checkSimulation(s), []);
+  });
 });
 
 describe("estimateRun", () => {

@@ -20,6 +20,7 @@
  *   array holds (nx+2)(ny+2)(nz+2) values, z innermost (contiguous). The ghosts carry
  *   periodic (Bloch) and PMC images so the bulk loops never branch on the boundary.
  */
+import { MAX_MESH_REFINEMENT } from "./bounds.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { DEFAULT_MAX_STEP_RATIO, type Boundary, type DomainSpec, type Symmetry } from "./types.js";
 
@@ -99,6 +100,9 @@ function gradingSlope(maxRatio: number): number {
  * n = ⌈∫dx/d⌉ equal parts of ∫dx/d, so each is at most d long and they grade smoothly. A
  * fixed point closer than half the local step to the previous one is dropped (it would make
  * a sliver cell, and the time step with it).
+ * @throws RangeError for an interval step more than MAX_MESH_REFINEMENT times finer than
+ *   `baseStepM`, or not positive: the walk below could not advance past it (bounds.ts), and
+ *   validation refuses such a step (checks/domain.ts)
  */
 export function planAxisNodes(
   loM: number,
@@ -114,6 +118,13 @@ export function planAxisNodes(
       hi: Math.min(hiM, iv.hiM),
       step: iv.stepM,
     }));
+  const finest = fine.find((iv) => !(iv.step >= (baseStepM / MAX_MESH_REFINEMENT) * (1 - 1e-9)));
+  if (finest) {
+    throw new RangeError(
+      `a mesh step of ${finest.step} m is more than ${MAX_MESH_REFINEMENT} times finer than ` +
+        `the grid step ${baseStepM} m`,
+    );
+  }
   const g = gradingSlope(maxRatio);
   type Fine = (typeof fine)[number];
   const gap = (iv: Fine, a: number, b: number) =>

@@ -128,6 +128,27 @@ function domain(extra: Partial<DomainSpec>): DomainSpec {
   };
 }
 
+describe("planAxisNodes at the limits of a double (issue #26)", () => {
+  it("refuses a step it could not walk past instead of looping until the heap is gone", () => {
+    for (const stepM of [5e-324, 1e-25, 0]) {
+      const fine = [{ loM: 0, hiM: 0, stepM }];
+      assert.throws(() => planAxisNodes(-1e-6, 1e-6, 20e-9, fine, 1.2), RangeError);
+    }
+  });
+
+  it("plans a plane refined the most validation allows (1000 times) in few cells", () => {
+    const h = 20e-9;
+    const nodes = planAxisNodes(-1e-6, 1e-6, h, [{ loM: 0, hiM: 0, stepM: h / 1000 }], 1.05);
+    const s = steps(nodes);
+    // A point interval: the cells either side of it are about its step long.
+    assert.ok(Math.min(...s) < 1.1 * (h / 1000), `${Math.min(...s)}`);
+    assert.ok(Math.max(...s) <= h * (1 + 1e-9));
+    // Geometric grading from h/1000 to h at ratio ≤ 1.05: about 2·ln(1000)/ln(1.04) cells more.
+    assert.ok(s.length < 2e-6 / h + 400, `${s.length} cells`);
+    assert.ok(worstRatio(nodes) <= 1.05 + 1e-6);
+  });
+});
+
 describe("planGrid with mesh overrides", () => {
   it("without overrides is the uniform grid of DESIGN §1, node i at origin + i·h", () => {
     const plan = planGrid(domain({}), 0.99);

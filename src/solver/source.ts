@@ -78,8 +78,12 @@ const DIRECTION_EPS = 1e-9;
  * +z has E ∥ x, te along +x has E ∥ y and tm along +x has E ∥ −z.
  */
 export function planeWaveGeometry(source: SourceSpec): PlaneWaveGeometry {
-  const len = norm(source.direction);
-  const d = source.direction.map((v) => {
+  // Over the largest component first: the length of finite components can overflow (three of
+  // 1.8e308) or underflow (5e-324), which made the unit vector 0/0 or x/∞ (issue #26).
+  const peak = Math.max(...source.direction.map(Math.abs));
+  const scaled = source.direction.map((v) => v / peak) as Vec3;
+  const len = norm(scaled);
+  const d = scaled.map((v) => {
     const u = v / len;
     return Math.abs(u) < DIRECTION_EPS ? 0 : u;
   }) as Vec3;

@@ -134,6 +134,33 @@ describe("surface cells", () => {
     );
   });
 
+  it("a sphere, cylinder or box far larger than the grid: a finite count, its part inside (issue #26)", () => {
+    const d: Vec3 = [2e-6, 2e-6, 2e-6];
+    const cells = (structure: StructureSpec) => {
+      const s = spec(d, [structure]);
+      const plan = planGrid(s.domain, 0.99);
+      const n = surfaceCells(s, plan);
+      const total = plan.axes[0].cells * plan.axes[1].cells * plan.axes[2].cells;
+      assert.ok(Number.isInteger(n) && n >= 0 && n <= total, `${JSON.stringify(structure)}: ${n}`);
+      return n;
+    };
+    const around = { center: [0, 0, 0] as Vec3, material: "x" };
+    for (const r of [1e308, 1.7976931348623157e308]) {
+      // The grid lies deep inside: no surface crosses it.
+      assert.equal(cells({ type: "sphere", radius: r, ...around }), 0);
+      assert.equal(cells({ type: "box", size: [r, r, r], ...around }), 0);
+      // Only the caps of a wide, thin disc cross the grid: about their area there.
+      const disc = cells({ type: "cylinder", radius: r, height: 1e-6, axis: "z", ...around });
+      const plan = planGrid(spec(d, []).domain, 0.99);
+      const across = (plan.axes[0].nodesM.at(-1)! - plan.axes[0].nodesM[0]) ** 2;
+      const caps = (2 * 1.5 * across) / H ** 2;
+      assert.ok(disc > 0.25 * caps && disc <= caps, `${disc} for caps of ${caps}`);
+      const rod = cells({ type: "cylinder", radius: 0.2e-6, height: r, axis: "x", ...around });
+      assert.ok(rod > 0, `rod: ${rod}`);
+    }
+    assert.equal(cells({ type: "sphere", radius: 5e-324, ...around }), 0);
+  });
+
   it("tracks the cells painting mixes, within a third, from a box and a sphere to a lattice", () => {
     const cases: [string, StructureSpec[]][] = [
       [

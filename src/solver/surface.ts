@@ -35,14 +35,28 @@ function boxArea(lo: Vec3, hi: Vec3, grid: { lo: Vec3; hi: Vec3 }): number {
   return area;
 }
 
-/** The fraction of a box inside the grid (scales a curved surface crossing the grid's faces). */
-function insideFraction(lo: Vec3, hi: Vec3, grid: { lo: Vec3; hi: Vec3 }): number {
-  let f = 1;
+/**
+ * The part inside the grid of a box `center` ± `half`, per axis: `reach`, half the length of
+ * the box inside the grid, and `fraction`, the share of the box's extent that is (reach over
+ * half). A curved surface crossing the grid's faces is counted as its whole area times the
+ * box's fraction inside; written as products of reaches (never more than the grid's
+ * half-extent) and fractions (at most 1), that product neither overflows nor makes ∞ · 0 for
+ * a structure far larger than the grid, as 4π·r² times a fraction did for r = 1e308 (issue #26).
+ */
+function clipToGrid(
+  center: Vec3,
+  half: Vec3,
+  grid: { lo: Vec3; hi: Vec3 },
+): { reach: Vec3; fraction: Vec3 } {
+  const reach: Vec3 = [0, 0, 0];
+  const fraction: Vec3 = [0, 0, 0];
   for (let a = 0; a < 3; a++) {
-    const size = hi[a] - lo[a];
-    f *= size > 0 ? overlap(lo[a], hi[a], grid.lo[a], grid.hi[a]) / size : 0;
+    const lo = center[a] - half[a];
+    const hi = center[a] + half[a];
+    reach[a] = overlap(lo, hi, grid.lo[a], grid.hi[a]) / 2;
+    fraction[a] = half[a] > 0 ? Math.min(1, reach[a] / half[a]) : 0;
   }
-  return f;
+  return { reach, fraction };
 }
 
 /**
@@ -71,16 +85,21 @@ function surfaceArea(s: StructureSpec, grid: { lo: Vec3; hi: Vec3 }): number {
       return PLANAR * boxArea(lo, hi, grid);
     }
     case "sphere": {
-      const lo = s.center.map((c) => c - s.radius) as Vec3;
-      const hi = s.center.map((c) => c + s.radius) as Vec3;
-      return CURVED * 4 * Math.PI * s.radius ** 2 * insideFraction(lo, hi, grid);
+      // 4π·r² times the fraction inside: 4π·(r·f_x)·(r·f_y)·f_z.
+      const r = s.radius;
+      const { reach, fraction } = clipToGrid(s.center, [r, r, r], grid);
+      return CURVED * 4 * Math.PI * reach[0] * reach[1] * fraction[2];
     }
     case "cylinder": {
+      // 2π·r·(CURVED·height + PLANAR·r) times the fraction inside, with r·f = reach across the
+      // axis and height·f = 2·reach along it.
       const a = "xyz".indexOf(s.axis);
-      const lo = s.center.map((c, b) => c - (b === a ? s.height / 2 : s.radius)) as Vec3;
-      const hi = s.center.map((c, b) => c + (b === a ? s.height / 2 : s.radius)) as Vec3;
-      const whole = 2 * Math.PI * s.radius * (CURVED * s.height + PLANAR * s.radius);
-      return whole * insideFraction(lo, hi, grid);
+      const [b, c] = [(a + 1) % 3, (a + 2) % 3];
+      const half = [0, 1, 2].map((k) => (k === a ? s.height / 2 : s.radius)) as Vec3;
+      const { reach, fraction: f } = clipToGrid(s.center, half, grid);
+      const side = CURVED * 2 * reach[a] * reach[b] * f[c];
+      const caps = PLANAR * reach[b] * reach[c] * f[a];
+      return 2 * Math.PI * (side + caps);
     }
     case "polyslab": {
       const { rings, area: signedArea } = orientRings(s);
@@ -89,7 +108,8 @@ function surfaceArea(s: StructureSpec, grid: { lo: Vec3; hi: Vec3 }): number {
       const height = overlap(s.z_min, s.z_max, grid.lo[2], grid.hi[2]);
       let caps = 0;
       for (const z of [s.z_min, s.z_max]) if (z > grid.lo[2] && z < grid.hi[2]) caps += area;
-      return sides * height + PLANAR * caps;
+      // A slab outside the grid's z range has no sides in it (and no ∞ · 0 from a long outline).
+      return (height > 0 ? sides * height : 0) + PLANAR * caps;
     }
   }
 }

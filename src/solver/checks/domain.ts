@@ -2,26 +2,56 @@
  * Checks of `domain` and `fdtd_settings`: sizes, grid step, absorber, time stepping, and the
  * grid step's resolution of the shortest wavelength in the densest material.
  */
+import {
+  MAX_LENGTH_M,
+  MAX_MESH_REFINEMENT,
+  MIN_COURANT_FACTOR,
+  MIN_GRID_STEP_M,
+} from "../bounds.js";
 import { stepsOver } from "../grid.js";
 import { structureBounds } from "../surface.js";
+import type { Vec3 } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 
 /** Fewest grid cells per wavelength in the densest material we accept. */
 export const MIN_CELLS_PER_WAVELENGTH = 10;
 
-/** `domain`: a positive grid step no larger than any extent, and pml layers where needed. */
+/**
+ * Cells a graded axis may hold before planning it is refused: far beyond any grid the
+ * backends hold (541³ cells fill the wasm backend's 4 GiB), and few enough that planning the
+ * nodes of a request that asks for more costs nothing noticeable. A uniform axis is held to it
+ * too, so that the grid plan of any request that passes the checks is small.
+ */
+export const MAX_AXIS_CELLS = 100_000;
+
+/**
+ * `domain`: a grid step from MIN_GRID_STEP_M up to the smallest extent, extents up to
+ * MAX_LENGTH_M and MAX_AXIS_CELLS steps, and pml layers where needed.
+ */
 export function checkDomain(ctx: CheckContext): void {
   const { spec, add, dx, size } = ctx;
   const { domain } = spec;
+  const dxOk = finite(dx) && dx >= MIN_GRID_STEP_M;
   if (!(finite(dx) && dx > 0)) add("domain.resolution", "must be a positive number of metres");
+  else if (!dxOk) add("domain.resolution", `must be at least ${MIN_GRID_STEP_M} m`);
   for (let a = 0; a < 3; a++) {
+    const at = `domain.size[${a}]`;
     if (!(finite(size[a]) && size[a] > 0)) {
-      add(`domain.size[${a}]`, "must be a positive number of metres");
-    } else if (finite(dx) && dx > size[a] * (1 + 1e-9)) {
+      add(at, "must be a positive number of metres");
+    } else if (size[a] > MAX_LENGTH_M) {
+      add(at, `must be at most ${MAX_LENGTH_M} m`);
+    } else if (dxOk && dx > size[a] * (1 + 1e-9)) {
       add(
         "domain.resolution",
         `grid step ${fmt(dx)} m is larger than the domain extent along ${AXES[a]} ` +
-          `(${fmt(size[a])} m); it must be at most the smallest extent`,
+          `(${at} = ${fmt(size[a])} m); it must be at most the smallest extent`,
+      );
+    } else if (dxOk && size[a] / dx > MAX_AXIS_CELLS) {
+      add(
+        "domain.resolution",
+        `the grid would have about ${fmt(size[a] / dx)} cells along ${AXES[a]} (${at} = ` +
+          `${fmt(size[a])} m at ${fmt(dx)} m), more than ${MAX_AXIS_CELLS}; use a coarser ` +
+          "resolution or a smaller domain",
       );
     }
   }
@@ -32,16 +62,47 @@ export function checkDomain(ctx: CheckContext): void {
 }
 
 /**
- * Cells a graded axis may hold before planning it is refused: far beyond any grid the
- * backends hold (541³ cells fill the wasm backend's 4 GiB), and few enough that planning the
- * nodes of a request that asks for more costs nothing noticeable.
+ * A mesh override's steps along x, y and z, with a problem added for any that is not positive,
+ * coarser than domain.resolution, or more than MAX_MESH_REFINEMENT times finer (the planner
+ * cannot grade to it: bounds.ts). Null when one is not positive or coarser; steps that are too
+ * fine are returned, so that the cells they would make are counted (and reported) too.
  */
-export const MAX_AXIS_CELLS = 100_000;
+function overrideSteps(ctx: CheckContext, resolution: number | Vec3, path: string): Vec3 | null {
+  const { add, dx } = ctx;
+  const steps: Vec3 =
+    typeof resolution === "number" ? [resolution, resolution, resolution] : resolution;
+  const dxOk = finite(dx) && dx > 0;
+  for (let a = 0; a < 3; a++) {
+    const r = steps[a];
+    if (!(finite(r) && r > 0)) {
+      add(`${path}.resolution`, "must be a positive number of metres, or three of them");
+      return null;
+    }
+    if (dxOk && r > dx * (1 + 1e-9)) {
+      add(
+        `${path}.resolution`,
+        `${fmt(r)} m along ${AXES[a]} is coarser than domain.resolution (${fmt(dx)} m): ` +
+          "a mesh override can only make the grid finer",
+      );
+      return null;
+    }
+  }
+  const finest = Math.min(...steps);
+  if (dxOk && finest < (dx / MAX_MESH_REFINEMENT) * (1 - 1e-9)) {
+    add(
+      `${path}.resolution`,
+      `${fmt(finest)} m along ${AXES[steps.indexOf(finest)]} is more than ` +
+        `${MAX_MESH_REFINEMENT} times finer than domain.resolution (${fmt(dx)} m); use a step ` +
+        `of at least ${fmt(dx / MAX_MESH_REFINEMENT)} m`,
+    );
+  }
+  return steps;
+}
 
 /**
  * `domain.mesh_overrides` and `max_step_ratio`: finite boxes that overlap the region of
- * interest, with steps no coarser than `resolution`, and not so fine that planning the axis
- * would be the work (MAX_AXIS_CELLS).
+ * interest, with usable steps (overrideSteps), and not so fine that planning the axis would be
+ * the work (MAX_AXIS_CELLS).
  */
 export function checkMeshOverrides(ctx: CheckContext): void {
   const { spec, add, dx, halfSize } = ctx;
@@ -53,7 +114,8 @@ export function checkMeshOverrides(ctx: CheckContext): void {
   const overrides = domain.mesh_overrides ?? [];
   // Per axis, an upper bound on the cells the overrides make: each one's extent at its step
   // (the grading adds fewer than the base cells it replaces, and a point one cell).
-  const bound = [0, 1, 2].map((a) => (finite(dx) && dx > 0 ? halfSize[a] / dx : 0) * 2);
+  const base = [0, 1, 2].map((a) => (finite(dx) && dx > 0 ? halfSize[a] / dx : 0) * 2);
+  const bound = [...base];
   overrides.forEach((o, i) => {
     const path = `domain.mesh_overrides[${i}]`;
     if (!o.center.every(finite)) {
@@ -64,25 +126,7 @@ export function checkMeshOverrides(ctx: CheckContext): void {
       add(`${path}.size`, "must be three finite numbers of metres, each at least 0");
       return;
     }
-    const steps =
-      typeof o.resolution === "number" ? [o.resolution, o.resolution, o.resolution] : o.resolution;
-    let stepsOk = true;
-    for (let a = 0; a < 3; a++) {
-      const r = steps[a];
-      if (!(finite(r) && r > 0)) {
-        add(`${path}.resolution`, "must be a positive number of metres, or three of them");
-        stepsOk = false;
-        break;
-      }
-      if (finite(dx) && dx > 0 && r > dx * (1 + 1e-9)) {
-        add(
-          `${path}.resolution`,
-          `${fmt(r)} m along ${AXES[a]} is coarser than domain.resolution (${fmt(dx)} m): ` +
-            "a mesh override can only make the grid finer",
-        );
-        stepsOk = false;
-      }
-    }
+    const steps = overrideSteps(ctx, o.resolution, path);
     for (let a = 0; a < 3; a++) {
       const lo = o.center[a] - o.size[a] / 2;
       const hi = o.center[a] + o.size[a] / 2;
@@ -94,14 +138,15 @@ export function checkMeshOverrides(ctx: CheckContext): void {
         );
         return;
       }
-      if (stepsOk && steps[a] < dx) {
+      if (steps && steps[a] < dx) {
         const inside = Math.min(hi, halfSize[a]) - Math.max(lo, -halfSize[a]);
         bound[a] += inside / steps[a] + 1;
       }
     }
   });
   for (let a = 0; a < 3; a++) {
-    if (bound[a] > MAX_AXIS_CELLS) {
+    // A base grid already over the limit is checkDomain's to report.
+    if (base[a] <= MAX_AXIS_CELLS && bound[a] > MAX_AXIS_CELLS) {
       add(
         "domain.mesh_overrides",
         `the overrides would put more than ${MAX_AXIS_CELLS} cells along ${AXES[a]} ` +
@@ -116,8 +161,11 @@ export function checkSettings(ctx: CheckContext): void {
   const { add } = ctx;
   const fdtd = ctx.spec.fdtd_settings;
   const S = fdtd.courant_factor;
-  if (!(finite(S) && S > 0 && S <= 1)) {
-    add("fdtd_settings.courant_factor", "must be in (0, 1] (dt = S·dx/(c·√3))");
+  if (!(finite(S) && S >= MIN_COURANT_FACTOR && S <= 1)) {
+    add(
+      "fdtd_settings.courant_factor",
+      `must be from ${MIN_COURANT_FACTOR} to 1 (dt = S·dx/(c·√3))`,
+    );
   }
   if (!(Number.isInteger(fdtd.time_steps) && fdtd.time_steps >= 1)) {
     add("fdtd_settings.time_steps", "must be an integer of at least 1");

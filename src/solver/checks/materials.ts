@@ -11,6 +11,15 @@ import { equivalentStepM } from "../grid.js";
 import { finite, fmt, wavelengthsToCheck, type CheckContext } from "./common.js";
 import type { DenseStructure } from "./domain.js";
 
+/** What to check in a material that no Courant factor steps stably: its definition, if ours. */
+function checkWhat(spec: SimulationSpec, name: string): string {
+  const defined = spec.materials !== undefined && Object.hasOwn(spec.materials, name);
+  return defined
+    ? `check its definition, materials.${name} (a permittivity far below 1, or a gain pole ` +
+        "with Δε < 0, grows)"
+    : "check the poles (a gain pole, Δε < 0, grows)";
+}
+
 /**
  * A multi-pole material's problems: the update's stability at the requested Courant factor
  * (stability.ts), and, over a band, monitor wavelengths outside the range its model holds.
@@ -37,18 +46,18 @@ function poleProblems(
               `with a ${fmt(dx)} m grid; the largest stable courant_factor is ` +
               `${fmt(limit.largestStable)}: set fdtd_settings.courant_factor to at most that`
           : `${name}'s poles make the time stepping unstable at any courant_factor above 0.01 ` +
-              `with a ${fmt(dx)} m grid; check the poles (a gain pole, Δε < 0, grows)`,
+              `with a ${fmt(dx)} m grid; ${checkWhat(spec, name)}`,
       );
     }
   }
   if (broadband) {
     const [lo, hi] = validRangeM;
-    for (const m of spec.monitors) {
+    for (const [j, m] of spec.monitors.entries()) {
       for (const { w, at } of wavelengthsToCheck(m)) {
         if (finite(w) && (w < lo * (1 - 1e-9) || w > hi * (1 + 1e-9))) {
           out.push(
             `${name} is modelled from ${fmt(lo)} m to ${fmt(hi)} m; monitor "${m.name}" ` +
-              `records ${fmt(w)} m (wavelengths${at}), outside that range`,
+              `records ${fmt(w)} m (monitors[${j}].wavelengths${at}), outside that range`,
           );
         }
       }
@@ -95,7 +104,7 @@ export function checkMaterials(ctx: CheckContext): DenseStructure[] {
         add(
           `${path}.material`,
           `${info.name} is valid from ${fmt(lo)} m to ${fmt(hi)} m; the source wavelength ` +
-            `${fmt(lambda0)} m is outside that range`,
+            `(source.wavelength) ${fmt(lambda0)} m is outside that range`,
         );
       } else if (indexOf.has(info.name)) {
         const n = indexOf.get(info.name)!;

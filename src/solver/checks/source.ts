@@ -26,7 +26,8 @@ export function checkSource(ctx: CheckContext): PlaneWave | null {
     if (b !== "pml") {
       add(
         `domain.boundary_conditions[${a}]`,
-        `the plane wave propagates along ${AXES[a]}, so this boundary must be pml ` +
+        `the plane wave propagates along ${AXES[a]} (source.direction), so this boundary ` +
+          "must be pml " +
           `(a ${b} boundary along the propagation axis would reflect it back into the source)`,
       );
     }
