@@ -10,7 +10,7 @@ import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { sampleBox } from "./monitors.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { permittivityAt } from "./materials.js";
-import { AUX_PML_LAYERS, planeWaveGeometry, pulseFor } from "./source.js";
+import { AUX_PML_LAYERS, planeWaveGeometry, pulseFor, sourceOffStep } from "./source.js";
 import { surfaceCells } from "./surface.js";
 import type { RunEstimate, SimulationSpec, Vec3 } from "./types.js";
 
@@ -150,7 +150,8 @@ const CONVERGENCE_TRANSITS = 3.2;
 /**
  * The time steps a run is expected to take: `time_steps` without a convergence threshold;
  * with one, the first convergence check after the pulse's peak plus CONVERGENCE_TRANSITS
- * transits of the grid (at most `time_steps`).
+ * transits of the grid, and not before the pulse is fully injected, since the run cannot
+ * converge earlier (sourceOffStep); at most `time_steps`.
  */
 function expectedSteps(
   spec: SimulationSpec,
@@ -176,6 +177,7 @@ function expectedSteps(
   const transitSeconds = ((ax.nodesM[ax.cells] - ax.nodesM[0]) * index) / SPEED_OF_LIGHT_M_PER_S;
   const seconds = pulse.t0 + CONVERGENCE_TRANSITS * transitSeconds;
   const checkEvery = Math.max(1, Math.floor(settings.check_every_n));
-  const steps = Math.ceil(seconds / plan.dtSeconds / checkEvery) * checkEvery;
+  const first = Math.max(seconds / plan.dtSeconds, sourceOffStep(pulse, plan.dtSeconds));
+  const steps = Math.ceil(first / checkEvery) * checkEvery;
   return Math.min(maxSteps, steps);
 }

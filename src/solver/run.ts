@@ -21,7 +21,7 @@ import {
 } from "./types.js";
 import { facePower, planeNormal, planeQuantity, spansMirror } from "./flux.js";
 import { centreM, nodeM } from "./grid.js";
-import type { PulseShape } from "./source.js";
+import { sourceOffStep } from "./source.js";
 
 /** Compute time between yields to the event loop. */
 const SLICE_MS = 50;
@@ -33,27 +33,6 @@ const SETUP_PROGRESS_MS = 250;
 const DIVERGENCE_EVERY = 100;
 /** Energy growth over its value while the source was on that counts as divergence. */
 const DIVERGENCE_GROWTH = 100;
-/**
- * Fraction of its peak below which the pulse's Gaussian envelope counts as off: what is left
- * of the pulse then changes the phasors by less than the ~1e-8 floor that float32 fields put
- * on the relative change. A run that stops earlier misses the rest of the pulse, and its
- * phasors are off by about the envelope's value at the stop (a 1-D vacuum column at 2 nm,
- * 1.55 µm, τ = 2990 steps, stopped with the envelope at 1, 3.9e-2, 7.1e-4, 1.2e-5 and 3.3e-7
- * of its peak: transmittance 0.879, 0.9961, 0.99960, 0.999992 and 1 − 4e-9).
- */
-const SOURCE_OFF_ENVELOPE = 1e-8;
-
-/**
- * The first time step at which the source pulse is fully injected: its envelope
- * exp(−((t−t0)/τ)²) has fallen below SOURCE_OFF_ENVELOPE, at t0 + τ·√ln(1/ε) ≈ t0 + 4.3τ
- * (9.3τ from the start, since t0 = 5τ).
- * @param dtSeconds the time step in seconds
- */
-export function sourceOffStep(pulse: PulseShape, dtSeconds: number): number {
-  const offSeconds = pulse.t0 + pulse.tau * Math.sqrt(Math.log(1 / SOURCE_OFF_ENVELOPE));
-  return Math.ceil(offSeconds / dtSeconds);
-}
-
 function abortError(): Error {
   const err = new Error("the simulation was cancelled");
   err.name = "AbortError";
