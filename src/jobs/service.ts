@@ -109,7 +109,7 @@ export class JobService {
   estimate(request: SimulationRequest): Estimate {
     const outcome = checkRequest(request, this.requestLimits());
     if (!outcome.ok) throw errors.validation(outcome.errors);
-    return this.toEstimate(outcome.estimate, setupNotes(outcome.spec));
+    return this.toEstimate(outcome.estimate, setupNotes(outcome.spec, outcome.plan));
   }
 
   /** Validates (the body already passed the JSON schema) and admits a job, or throws. */

@@ -5,7 +5,7 @@
  * can run; one that fails yields field errors that name the field and the bound.
  */
 import type { FieldError } from "../errors.js";
-import { checkSimulation, estimateRun } from "../solver/index.js";
+import { checkAndPlan, estimateRun, type GridPlan } from "../solver/index.js";
 import {
   DEFAULT_MAX_STEP_RATIO,
   type BackendChoice,
@@ -162,7 +162,14 @@ function limitErrors(
 }
 
 export type ValidationOutcome =
-  | { ok: true; request: SimulationRequest; spec: SimulationSpec; estimate: RunEstimate }
+  | {
+      ok: true;
+      request: SimulationRequest;
+      spec: SimulationSpec;
+      /** The request's grid, planned once for the checks, the estimate and the notes. */
+      plan: GridPlan;
+      estimate: RunEstimate;
+    }
   | { ok: false; errors: FieldError[] };
 
 /**
@@ -208,12 +215,12 @@ export function checkRequest(
     return { ok: false, errors: [{ path: "metadata", message }] };
   }
   const spec = applyDefaults(request);
-  const problems = checkSimulation(spec);
-  if (problems.length > 0) return { ok: false, errors: problems };
-  const estimate = estimateRun(spec, limits.solverBackend);
+  const { problems, plan } = checkAndPlan(spec);
+  if (problems.length > 0 || plan === null) return { ok: false, errors: problems };
+  const estimate = estimateRun(spec, limits.solverBackend, plan);
   const over = limitErrors(spec, estimate, limits);
   if (over.length > 0) return { ok: false, errors: over };
-  return { ok: true, request, spec, estimate };
+  return { ok: true, request, spec, plan, estimate };
 }
 
 /** Everything: schema, defaults, physics and limits. */

@@ -18,6 +18,7 @@ import { checkSource } from "./checks/source.js";
 import { checkStructures } from "./checks/structures.js";
 import { checkSymmetry } from "./checks/symmetry.js";
 import type { MaterialResolver } from "./simulation.js";
+import type { GridPlan } from "./grid.js";
 import type { SimulationSpec, SpecProblem } from "./types.js";
 
 export { MIN_CELLS_PER_WAVELENGTH } from "./checks/domain.js";
@@ -27,11 +28,20 @@ export {
   MAX_OBLIQUE_ANGLE_DEG,
 } from "./checks/monitors.js";
 
-/** Every problem found; an empty list means the request can run. */
-export function checkSimulationWith(
+/**
+ * A request's problems and, when it has none, its grid: planned once here for the checks, and
+ * handed on to the estimate and the set-up notes (one plan per submission).
+ */
+export interface CheckedSimulation {
+  problems: SpecProblem[];
+  plan: GridPlan | null;
+}
+
+/** Every problem found (an empty list means the request can run), and the grid it plans. */
+export function checkAndPlanWith(
   spec: SimulationSpec,
   materials: MaterialResolver,
-): SpecProblem[] {
+): CheckedSimulation {
   const ctx = checkContext(spec, materials);
   checkDomain(ctx);
   checkMeshOverrides(ctx);
@@ -42,5 +52,13 @@ export function checkSimulationWith(
   const wavelengths = checkMonitors(ctx, geometry);
   checkSymmetry(ctx, geometry);
   checkResolution(ctx, dense, wavelengths);
-  return ctx.problems;
+  return { problems: ctx.problems, plan: ctx.problems.length === 0 ? ctx.grid() : null };
+}
+
+/** Every problem found; an empty list means the request can run. */
+export function checkSimulationWith(
+  spec: SimulationSpec,
+  materials: MaterialResolver,
+): SpecProblem[] {
+  return checkAndPlanWith(spec, materials).problems;
 }

@@ -36,10 +36,14 @@ function gridBytes(plan: GridPlan, cells: Vec3, complex: boolean): number {
 
 /**
  * Grid, steps, monitor samples and memory of a run on the backend `backend` would choose,
- * with that backend's own bound (RunEstimate.backendBytes/backendLimitBytes).
+ * with that backend's own bound (RunEstimate.backendBytes/backendLimitBytes). `plan` is the
+ * request's grid when the checks have planned it (checkAndPlan).
  */
-export function estimateRun(spec: SimulationSpec, backend: BackendChoice = "auto"): RunEstimate {
-  const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
+export function estimateRun(
+  spec: SimulationSpec,
+  backend: BackendChoice = "auto",
+  plan: GridPlan = planGrid(spec.domain, spec.fdtd_settings.courant_factor),
+): RunEstimate {
   const grid: Vec3 = [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells];
   const interiorGrid: Vec3 = [
     plan.axes[0].interiorCells,

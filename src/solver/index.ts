@@ -2,12 +2,12 @@
  * The FDTD solver's public entry points (see docs/solver.md for the physics and conventions).
  * Everything here is pure computation; the service runs `runSimulation` in a worker thread.
  */
-import { checkSimulationWith } from "./check.js";
+import { checkAndPlanWith, type CheckedSimulation } from "./check.js";
 import { findMaterial, permittivityAt } from "./materials.js";
 import { runWithMaterials } from "./run.js";
 import { withUserMaterials } from "./dispersion/user.js";
 import { isMetal } from "./medium.js";
-import { planGrid } from "./grid.js";
+import { planGrid, type GridPlan } from "./grid.js";
 import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
 import type { MaterialResolver } from "./simulation.js";
@@ -15,6 +15,8 @@ import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./ty
 
 export * from "./types.js";
 export { estimateRun } from "./estimate.js";
+export type { GridPlan } from "./grid.js";
+export type { CheckedSimulation } from "./check.js";
 export { surfaceCells } from "./surface.js";
 export { BACKEND_CHOICES, BACKEND_NAMES } from "./backend.js";
 export { initSolverBackend, solverBackend, wasmBackendSupported } from "./backends.js";
@@ -54,15 +56,14 @@ export function runSimulation(
  * What the run report will note about a schema-valid request before it runs (the estimate
  * shows them): a graded grid's steps and time step, or a max_step_ratio that grades nothing,
  * the part a mirror symmetry steps (grid-notes.ts), metal particles too coarsely resolved
- * (metal-notes.ts).
+ * (metal-notes.ts). `plan` is the request's grid (checkAndPlan), planned here when absent.
  */
-export function setupNotes(spec: SimulationSpec): string[] {
+export function setupNotes(spec: SimulationSpec, plan?: GridPlan): string[] {
   const materials = withUserMaterials(libraryMaterials, spec.materials);
-  const plan =
+  const graded =
     spec.domain.mesh_overrides && spec.domain.mesh_overrides.length > 0
-      ? planGrid(spec.domain, spec.fdtd_settings.courant_factor)
-      : undefined;
-  const graded = plan ? gradedGridNote(plan) : unusedStepRatioNote(spec.domain);
+      ? gradedGridNote((plan ??= planGrid(spec.domain, spec.fdtd_settings.courant_factor)))
+      : unusedStepRatioNote(spec.domain);
   const mirrored = symmetryNote(spec.domain);
   return [
     ...(graded ? [graded] : []),
@@ -77,8 +78,13 @@ export function setupNotes(spec: SimulationSpec): string[] {
 
 /**
  * Physics and geometry problems of a schema-valid request, each with a dotted `path` and a
- * message naming the bound; an empty list means it can run.
+ * message naming the bound (an empty list means it can run), and, when it has none, its grid.
  */
+export function checkAndPlan(spec: SimulationSpec): CheckedSimulation {
+  return checkAndPlanWith(spec, withUserMaterials(libraryMaterials, spec.materials));
+}
+
+/** The problems of checkAndPlan alone. */
 export function checkSimulation(spec: SimulationSpec): SpecProblem[] {
-  return checkSimulationWith(spec, withUserMaterials(libraryMaterials, spec.materials));
+  return checkAndPlan(spec).problems;
 }
