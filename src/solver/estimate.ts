@@ -34,6 +34,78 @@ function gridBytes(plan: GridPlan, cells: Vec3, complex: boolean): number {
   return fields + indices + cpml;
 }
 
+/** What a run's monitors cost: samples, memory and result bytes, and the wavelengths named. */
+interface MonitorCosts {
+  samples: number;
+  bytes: number;
+  resultBytes: number;
+  wavelengths: Set<number>;
+}
+
+/** One flux monitor's points: four streams per face (flux.ts), each over about (cells + 1)·cells. */
+function fluxPoints(size: Vec3, n: number[]): number {
+  const shape = fluxShape(size);
+  const faceAxes = shape === null || shape < 0 ? [0, 1, 2, 0, 1, 2] : [shape];
+  let points = 0;
+  for (const a of faceAxes) {
+    const [nb, nc] = [n[(a + 1) % 3]!, n[(a + 2) % 3]!];
+    points += nb * (nc + 1) + (nb + 1) * nc;
+  }
+  return points;
+}
+
+function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
+  const costs = {
+    samples: 0,
+    bytes: 0,
+    resultBytes: 0,
+    wavelengths: new Set([spec.source.wavelength]),
+  };
+  for (const m of spec.monitors) {
+    const box = sampleBox(plan, m.center, m.size);
+    const n = [0, 1, 2].map((a) => Math.max(1, box.hi[a] - box.lo[a] + 1));
+    // Across a mirror plane the grid holds half the monitor; the result holds its images too.
+    const mirrored = [0, 1, 2].map((a) => spansMirror(plan, a, m.center, m.size));
+    const coordinateBytes = 8 * n.reduce((s, v, a) => s + (mirrored[a] ? 2 : 1) * v, 0);
+    const ws = m.wavelengths;
+    const W = ws === undefined ? 1 : Array.isArray(ws) ? ws.length : ws.points;
+    if (Array.isArray(ws)) for (const w of ws) costs.wavelengths.add(w);
+    else if (ws) costs.wavelengths.add(ws.start).add(ws.stop);
+    if (m.monitor_type === "flux") {
+      // The sums, the convergence snapshot and the two incident corrections are float64 complex.
+      const points = fluxPoints(m.size, n);
+      const samples = 2 * points * W;
+      costs.samples += samples;
+      costs.bytes += samples * (16 + 16 + 32) + points * 4;
+      costs.resultBytes += W * 8 * 6 + coordinateBytes;
+      continue;
+    }
+    const points = n[0]! * n[1]! * n[2]!;
+    const samples = points * m.components.length * W;
+    const images = 2 ** mirrored.filter((f) => f).length;
+    costs.samples += images * samples;
+    // Running sums + convergence snapshot (float64 complex), the float32 results, point
+    // indices and gather buffers.
+    costs.bytes += samples * (16 + 16 + 8 * images) + points * (4 + 16);
+    costs.resultBytes += images * samples * 8 + coordinateBytes;
+  }
+  return costs;
+}
+
+/** The plane wave's propagation axis, whether its fields are complex (oblique), and sin θ. */
+function incidence(spec: SimulationSpec): { axis: number; complex: boolean; sinTheta: number } {
+  const d = spec.source.direction;
+  if (!(d.every(Number.isFinite) && Math.hypot(d[0], d[1], d[2]) > 0)) {
+    return { axis: 2, complex: false, sinTheta: 0 };
+  }
+  const g = planeWaveGeometry(spec.source);
+  return {
+    axis: g.axis,
+    complex: g.cosTheta < 1,
+    sinTheta: Math.sqrt(Math.max(0, 1 - g.cosTheta ** 2)),
+  };
+}
+
 /**
  * Grid, steps, monitor samples and memory of a run on the backend `backend` would choose,
  * with that backend's own bound (RunEstimate.backendBytes/backendLimitBytes). `plan` is the
@@ -50,56 +122,9 @@ export function estimateRun(
     plan.axes[1].interiorCells,
     plan.axes[2].interiorCells,
   ];
-  const totalCells = grid[0] * grid[1] * grid[2];
-
-  let complex = false;
-  let propagationAxis = 2;
-  const d = spec.source.direction;
-  if (d.every(Number.isFinite) && Math.hypot(d[0], d[1], d[2]) > 0) {
-    const g = planeWaveGeometry(spec.source);
-    propagationAxis = g.axis;
-    complex = g.cosTheta < 1;
-  }
-
-  let monitorSamples = 0;
-  let monitorBytes = 0;
-  let resultBytes = 0;
-  const wavelengths = new Set<number>([spec.source.wavelength]);
-  for (const m of spec.monitors) {
-    const box = sampleBox(plan, m.center, m.size);
-    const n = [0, 1, 2].map((a) => Math.max(1, box.hi[a] - box.lo[a] + 1));
-    // Across a mirror plane the grid holds half the monitor; the result holds its images too.
-    const mirrored = [0, 1, 2].map((a) => spansMirror(plan, a, m.center, m.size));
-    const coordinateBytes = 8 * n.reduce((s, v, a) => s + (mirrored[a] ? 2 : 1) * v, 0);
-    const ws = m.wavelengths;
-    const W = ws === undefined ? 1 : Array.isArray(ws) ? ws.length : ws.points;
-    if (Array.isArray(ws)) for (const w of ws) wavelengths.add(w);
-    else if (ws) wavelengths.add(ws.start).add(ws.stop);
-    if (m.monitor_type === "flux") {
-      // Four streams per face (flux.ts), each over about (cells + 1)·cells points; the sums,
-      // the convergence snapshot and the two incident corrections are float64 complex.
-      const shape = fluxShape(m.size);
-      const faceAxes = shape === null || shape < 0 ? [0, 1, 2, 0, 1, 2] : [shape];
-      let points = 0;
-      for (const a of faceAxes) {
-        const [nb, nc] = [n[(a + 1) % 3], n[(a + 2) % 3]];
-        points += nb * (nc + 1) + (nb + 1) * nc;
-      }
-      const samples = 2 * points * W;
-      monitorSamples += samples;
-      monitorBytes += samples * (16 + 16 + 32) + points * 4;
-      resultBytes += W * 8 * 6 + coordinateBytes;
-      continue;
-    }
-    const points = n[0] * n[1] * n[2];
-    const samples = points * m.components.length * W;
-    const images = 2 ** mirrored.filter((f) => f).length;
-    monitorSamples += images * samples;
-    // Running sums + convergence snapshot (float64 complex), the float32 results, point
-    // indices and gather buffers.
-    monitorBytes += samples * (16 + 16 + 8 * images) + points * (4 + 16);
-    resultBytes += images * samples * 8 + coordinateBytes;
-  }
+  const { axis: propagationAxis, complex, sinTheta } = incidence(spec);
+  const monitors = monitorCosts(spec, plan);
+  const wavelengths = monitors.wavelengths;
 
   // The plane wave's auxiliary line: the region of interest plus its own thick absorber.
   const auxCells: Vec3 = [1, 1, 1];
@@ -107,7 +132,7 @@ export function estimateRun(
   const memoryBytes =
     gridBytes(plan, grid, complex) +
     gridBytes(plan, auxCells, complex) +
-    monitorBytes +
+    monitors.bytes +
     MEDIUM_TABLE_BYTES +
     // Result grid coordinates and the reference recorder.
     (grid[0] + grid[1] + grid[2]) * 8 +
@@ -118,22 +143,17 @@ export function estimateRun(
   const layout = YeeLayout.ofPlan(plan);
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
   const backendMemory = chosen.memory({ layout, pml, complex });
-
-  let sinTheta = 0;
-  if (d.every(Number.isFinite) && Math.hypot(d[0], d[1], d[2]) > 0) {
-    sinTheta = Math.sqrt(Math.max(0, 1 - planeWaveGeometry(spec.source).cosTheta ** 2));
-  }
   return {
     grid,
     interiorGrid,
-    totalCells,
+    totalCells: grid[0] * grid[1] * grid[2],
     surfaceCells: surfaceCells(spec, plan),
     timeSteps: spec.fdtd_settings.time_steps,
     expectedSteps: expectedSteps(spec, plan, propagationAxis, [...wavelengths], sinTheta),
     dtSeconds: plan.dtSeconds,
-    monitorSamples,
+    monitorSamples: monitors.samples,
     memoryBytes,
-    resultBytes,
+    resultBytes: monitors.resultBytes,
     backend: chosen.name,
     backendBytes: backendMemory.bytes,
     backendLimitBytes: backendMemory.limitBytes,
