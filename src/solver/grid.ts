@@ -531,3 +531,13 @@ export function coupledComponents(
   }
   return on;
 }
+
+/** Sample coordinates on the ≥ 0 side with their mirror images before them: −c reversed, c. */
+export function mirroredCoordinates(c: Float64Array): Float64Array {
+  const out = new Float64Array(2 * c.length);
+  for (let i = 0; i < c.length; i++) {
+    out[c.length - 1 - i] = -c[i];
+    out[c.length + i] = c[i];
+  }
+  return out;
+}

@@ -10,17 +10,15 @@ import {
   FIELD_COMPONENTS,
   SolverDivergenceError,
   type FieldComponent,
-  type FluxMonitorResult,
-  type FluxQuantity,
   type MonitorResult,
   type RunReport,
   type SimulationSpec,
   type SolverProgress,
   type SolverResult,
-  type Vec3,
 } from "./types.js";
-import { facePower, planeNormal, planeQuantity, spansMirror } from "./flux.js";
-import { centreM, nodeM } from "./grid.js";
+import { spansMirror } from "./flux.js";
+import { centreM, mirroredCoordinates } from "./grid.js";
+import { fluxResults } from "./flux-results.js";
 import { sourceOffStep } from "./source.js";
 
 /** Compute time between yields to the event loop. */
@@ -430,16 +428,6 @@ export function mirrorSign(mirror: "pec" | "pmc", comp: number, axis: number): n
   return odd ? -1 : 1;
 }
 
-/** Sample coordinates on the ≥ 0 side with their mirror images before them: −c reversed, c. */
-function mirroredCoordinates(c: Float64Array): Float64Array {
-  const out = new Float64Array(2 * c.length);
-  for (let i = 0; i < c.length; i++) {
-    out[c.length - 1 - i] = -c[i];
-    out[c.length + i] = c[i];
-  }
-  return out;
-}
-
 /**
  * Interleaved complex samples over `shape` ([W, nx, ny, nz], C order) with their mirror image
  * along `axis` before them, times `sign`: the array over the shape doubled along that axis.
@@ -466,118 +454,6 @@ function unfoldAlong(
       for (let q = 0; q < inner; q++) out[image + q] = sign * values[from + q];
     }
   }
-  return out;
-}
-
-/**
- * Each flux monitor's power per wavelength (flux.ts): of the total field, or of the scattered
- * field (total − incident), summed over its faces and normalised by the incident wave's flux
- * computed on the grid the same way (so the DFT's scale and N(ω) cancel).
- */
-function fluxResults(sim: FdtdSimulation, allSums: Float64Array[][]): FluxMonitorResult[] {
-  const { source, plan } = sim;
-  const g = source.geometry;
-  const layout = sim.model.layout;
-  const norm = source.normalisation();
-  const sourcePlaneM = nodeM(plan.axes[g.axis], source.tfsfIndex);
-  const out: FluxMonitorResult[] = [];
-  sim.monitors.forEach((m, mi) => {
-    const surface = m.flux;
-    if (!surface) return;
-    const freqs = m.frequencyIndex;
-    const W = freqs.length;
-    // Per stream, what turns the stored samples into the total or the scattered field.
-    const toTotal = m.streams.map((st) => source.incidentSums(st, layout, freqs, "scattered"));
-    const toScattered = m.streams.map((st) =>
-      source.incidentSums(st, layout, freqs, "total").map((v) => -v),
-    );
-    // The mirror images of the surface carry the same power as the half on the grid.
-    const images = 2 ** surface.mirrored.length;
-    const power = (corrections: Float64Array[], w: number) => {
-      let p = 0;
-      surface.faces.forEach((f, fi) => {
-        const at = 4 * fi;
-        p += facePower(f, allSums[mi].slice(at, at + 4), corrections.slice(at, at + 4), w);
-      });
-      return images * p;
-    };
-    const coords = [...m.coords] as [Float64Array, Float64Array, Float64Array];
-    for (const a of surface.mirrored) coords[a] = mirroredCoordinates(coords[a]);
-    let quantity: FluxQuantity = "box";
-    let normal: Vec3 | null = null;
-    if (!surface.isBox) {
-      const a = surface.axis;
-      const plane = surface.faces[0].plane;
-      const at = nodeM(plan.axes[a], plane);
-      coords[a] = Float64Array.of(at);
-      quantity = planeQuantity(a, at, g.axis, g.sign, sourcePlaneM, sim.structureExtents);
-      // Transmittance along the propagation direction, reflectance against it.
-      const sign = quantity === "transmittance" ? g.sign : quantity === "reflectance" ? -g.sign : 1;
-      normal = planeNormal(a, sign);
-    }
-    const flux = new Float64Array(W);
-    const intensity = new Float64Array(W);
-    const cross = surface.isBox
-      ? {
-          scattering: new Float64Array(W),
-          absorption: new Float64Array(W),
-          extinction: new Float64Array(W),
-        }
-      : null;
-    // The node along the propagation axis where the incident flux density is taken: the
-    // reference node (source.ts incidentFluxDensity), except on a graded grid, where the mean
-    // of H either side of a node depends on the cells' steps there: a plane normal to that
-    // axis at its own node, a box at its upstream face's; never upstream of the TFSF plane,
-    // where the auxiliary line holds the wave its sheet sends backwards, not the incident one
-    // (the cells just downstream of the TFSF plane have the steps of those upstream of it).
-    const normalAxis = surface.isBox ? g.axis : surface.axis;
-    const own =
-      normalAxis === g.axis && !plan.uniform
-        ? surface.isBox
-          ? surface.box.lo[g.axis]
-          : surface.faces[0].plane
-        : undefined;
-    const s = source.tfsfIndex;
-    const node =
-      own === undefined ? undefined : g.sign > 0 ? Math.max(own, s + 1) : Math.min(own, s - 1);
-    for (let w = 0; w < W; w++) {
-      const f = freqs[w];
-      // |S_a| of the incident wave in raw units; |S| = |S_a|/cos θ.
-      const incident = Math.abs(source.incidentFluxDensity(f, node));
-      intensity[w] = (incident * (norm[2 * f] ** 2 + norm[2 * f + 1] ** 2)) / g.cosTheta;
-      if (!(incident > 0)) {
-        flux[w] = Number.NaN;
-        continue;
-      }
-      if (cross) {
-        const perIntensity = g.cosTheta / incident;
-        flux[w] = power(toTotal, w) * perIntensity;
-        cross.absorption[w] = -flux[w];
-        cross.scattering[w] = power(toScattered, w) * perIntensity;
-        cross.extinction[w] = cross.absorption[w] + cross.scattering[w];
-      } else {
-        const sign = normal![surface.axis];
-        const field = quantity === "reflectance" ? toScattered : toTotal;
-        flux[w] = (sign * power(field, w)) / (incident * surface.areaM2);
-      }
-    }
-    out.push({
-      name: m.spec.name,
-      center: [...m.spec.center],
-      size: [...m.spec.size],
-      wavelengthsM: m.wavelengthsM,
-      frequenciesHz: freqs.map((f) => sim.omegas[f] / (2 * Math.PI)),
-      quantity,
-      normal,
-      areaM2: surface.areaM2,
-      flux,
-      crossSections: cross,
-      incidentIntensityWPerM2: intensity,
-      x: coords[0],
-      y: coords[1],
-      z: coords[2],
-    });
-  });
   return out;
 }
 

@@ -1,0 +1,165 @@
+/**
+ * Each flux monitor's power per wavelength (flux.ts): of the total field, or of the scattered
+ * field (total − incident), summed over its faces and normalised by the incident wave's flux
+ * computed on the grid the same way (so the DFT's scale and N(ω) cancel). A plane gives a
+ * transmittance, reflectance or flux; a closed box its net outflow and cross-sections.
+ */
+import { facePower, planeNormal, planeQuantity, type FluxSurface } from "./flux.js";
+import { mirroredCoordinates, nodeM } from "./grid.js";
+import type { FdtdSimulation, MonitorState } from "./simulation.js";
+import type { FluxMonitorResult, FluxQuantity, Vec3 } from "./types.js";
+
+type Coordinates = [Float64Array, Float64Array, Float64Array];
+type CrossSections = NonNullable<FluxMonitorResult["crossSections"]>;
+
+/** Every flux monitor's result, in the order of the monitors; `allSums` per monitor. */
+export function fluxResults(sim: FdtdSimulation, allSums: Float64Array[][]): FluxMonitorResult[] {
+  const out: FluxMonitorResult[] = [];
+  sim.monitors.forEach((m, mi) => {
+    if (m.flux) out.push(fluxResult(sim, m, m.flux, allSums[mi]!));
+  });
+  return out;
+}
+
+function fluxResult(
+  sim: FdtdSimulation,
+  m: MonitorState,
+  surface: FluxSurface,
+  sums: Float64Array[],
+): FluxMonitorResult {
+  const coords = [...m.coords] as Coordinates;
+  for (const a of surface.mirrored) coords[a] = mirroredCoordinates(coords[a]);
+  const { quantity, normal } = orientation(sim, surface, coords);
+  const spectrum = fluxSpectrum(sim, m, surface, sums, quantity, normal);
+  return {
+    name: m.spec.name,
+    center: [...m.spec.center],
+    size: [...m.spec.size],
+    wavelengthsM: m.wavelengthsM,
+    frequenciesHz: m.frequencyIndex.map((f) => sim.omegas[f]! / (2 * Math.PI)),
+    quantity,
+    normal,
+    areaM2: surface.areaM2,
+    flux: spectrum.flux,
+    crossSections: spectrum.cross,
+    incidentIntensityWPerM2: spectrum.intensity,
+    x: coords[0],
+    y: coords[1],
+    z: coords[2],
+  };
+}
+
+/**
+ * What a plane measures (transmittance along the propagation direction, reflectance against
+ * it, or flux across it) and its normal, with its coordinate along its axis put in `coords`;
+ * a box measures its net outflow.
+ */
+function orientation(
+  sim: FdtdSimulation,
+  surface: FluxSurface,
+  coords: Coordinates,
+): { quantity: FluxQuantity; normal: Vec3 | null } {
+  if (surface.isBox) return { quantity: "box", normal: null };
+  const g = sim.source.geometry;
+  const a = surface.axis;
+  const at = nodeM(sim.plan.axes[a], surface.faces[0]!.plane);
+  coords[a] = Float64Array.of(at);
+  const sourcePlaneM = nodeM(sim.plan.axes[g.axis], sim.source.tfsfIndex);
+  const quantity = planeQuantity(a, at, g.axis, g.sign, sourcePlaneM, sim.structureExtents);
+  const sign = quantity === "transmittance" ? g.sign : quantity === "reflectance" ? -g.sign : 1;
+  return { quantity, normal: planeNormal(a, sign) };
+}
+
+/**
+ * The node along the propagation axis where the incident flux density is taken: the
+ * reference node (source.ts incidentFluxDensity; undefined here), except on a graded grid,
+ * where the mean of H either side of a node depends on the cells' steps there: a plane normal
+ * to that axis at its own node, a box at its upstream face's; never upstream of the TFSF
+ * plane, where the auxiliary line holds the wave its sheet sends backwards, not the incident
+ * one (the cells just downstream of the TFSF plane have the steps of those upstream of it).
+ */
+function incidentNode(sim: FdtdSimulation, surface: FluxSurface): number | undefined {
+  const g = sim.source.geometry;
+  const normalAxis = surface.isBox ? g.axis : surface.axis;
+  if (normalAxis !== g.axis || sim.plan.uniform) return undefined;
+  const own = surface.isBox ? surface.box.lo[g.axis] : surface.faces[0]!.plane;
+  const s = sim.source.tfsfIndex;
+  return g.sign > 0 ? Math.max(own, s + 1) : Math.min(own, s - 1);
+}
+
+/** The normalised flux per wavelength, a box's cross-sections, and the incident intensity. */
+function fluxSpectrum(
+  sim: FdtdSimulation,
+  m: MonitorState,
+  surface: FluxSurface,
+  sums: Float64Array[],
+  quantity: FluxQuantity,
+  normal: Vec3 | null,
+): { flux: Float64Array; cross: CrossSections | null; intensity: Float64Array } {
+  const { source } = sim;
+  const g = source.geometry;
+  const norm = source.normalisation();
+  const freqs = m.frequencyIndex;
+  const W = freqs.length;
+  const power = surfacePower(sim, m, surface, sums);
+  const node = incidentNode(sim, surface);
+  const flux = new Float64Array(W);
+  const intensity = new Float64Array(W);
+  const cross = surface.isBox
+    ? {
+        scattering: new Float64Array(W),
+        absorption: new Float64Array(W),
+        extinction: new Float64Array(W),
+      }
+    : null;
+  for (let w = 0; w < W; w++) {
+    const f = freqs[w]!;
+    // |S_a| of the incident wave in raw units; |S| = |S_a|/cos θ.
+    const incident = Math.abs(source.incidentFluxDensity(f, node));
+    intensity[w] = (incident * (norm[2 * f]! ** 2 + norm[2 * f + 1]! ** 2)) / g.cosTheta;
+    if (!(incident > 0)) {
+      flux[w] = Number.NaN;
+    } else if (cross) {
+      const perIntensity = g.cosTheta / incident;
+      flux[w] = power.total(w) * perIntensity;
+      cross.absorption[w] = -flux[w]!;
+      cross.scattering[w] = power.scattered(w) * perIntensity;
+      cross.extinction[w] = cross.absorption[w]! + cross.scattering[w]!;
+    } else {
+      const sign = normal![surface.axis]!;
+      const field = quantity === "reflectance" ? power.scattered(w) : power.total(w);
+      flux[w] = (sign * field) / (incident * surface.areaM2);
+    }
+  }
+  return { flux, cross, intensity };
+}
+
+/**
+ * The power through the whole surface at wavelength index w, of the total or the scattered
+ * field: per stream, what turns the stored samples into that field, summed over the faces;
+ * the mirror images of the surface carry the same power as the half on the grid.
+ */
+function surfacePower(
+  sim: FdtdSimulation,
+  m: MonitorState,
+  surface: FluxSurface,
+  sums: Float64Array[],
+): { total: (w: number) => number; scattered: (w: number) => number } {
+  const { source } = sim;
+  const layout = sim.model.layout;
+  const freqs = m.frequencyIndex;
+  const toTotal = m.streams.map((st) => source.incidentSums(st, layout, freqs, "scattered"));
+  const toScattered = m.streams.map((st) =>
+    source.incidentSums(st, layout, freqs, "total").map((v) => -v),
+  );
+  const images = 2 ** surface.mirrored.length;
+  const power = (corrections: Float64Array[], w: number) => {
+    let p = 0;
+    surface.faces.forEach((f, fi) => {
+      const at = 4 * fi;
+      p += facePower(f, sums.slice(at, at + 4), corrections.slice(at, at + 4), w);
+    });
+    return images * p;
+  };
+  return { total: (w) => power(toTotal, w), scattered: (w) => power(toScattered, w) };
+}
