@@ -93,6 +93,30 @@ function gradingSlope(maxRatio: number): number {
 }
 
 /**
+ * The intervals finer than `baseStepM` that reach into [loM, hiM], clipped to it.
+ * @throws RangeError for a step more than MAX_MESH_REFINEMENT times finer than `baseStepM`, or
+ *   not positive (see planAxisNodes)
+ */
+function fineIntervalsWithin(
+  loM: number,
+  hiM: number,
+  baseStepM: number,
+  intervals: readonly FineInterval[],
+): { lo: number; hi: number; step: number }[] {
+  const fine = intervals
+    .filter((iv) => iv.stepM < baseStepM * (1 - 1e-9) && iv.hiM >= loM && iv.loM <= hiM)
+    .map((iv) => ({ lo: Math.max(loM, iv.loM), hi: Math.min(hiM, iv.hiM), step: iv.stepM }));
+  const finest = fine.find((iv) => !(iv.step >= (baseStepM / MAX_MESH_REFINEMENT) * (1 - 1e-9)));
+  if (finest) {
+    throw new RangeError(
+      `a mesh step of ${finest.step} m is more than ${MAX_MESH_REFINEMENT} times finer than ` +
+        `the grid step ${baseStepM} m`,
+    );
+  }
+  return fine;
+}
+
+/**
  * The nodes of a region of interest [loM, hiM] whose cells are at most `baseStepM` long, at
  * most each interval's step inside it, growing by at most `maxRatio` from cell to cell away
  * from the intervals. The largest allowed step is d(x) = min(h, min_i(s_i + g·dist(x, I_i)));
@@ -111,20 +135,7 @@ export function planAxisNodes(
   intervals: readonly FineInterval[],
   maxRatio: number,
 ): Float64Array {
-  const fine = intervals
-    .filter((iv) => iv.stepM < baseStepM * (1 - 1e-9) && iv.hiM >= loM && iv.loM <= hiM)
-    .map((iv) => ({
-      lo: Math.max(loM, iv.loM),
-      hi: Math.min(hiM, iv.hiM),
-      step: iv.stepM,
-    }));
-  const finest = fine.find((iv) => !(iv.step >= (baseStepM / MAX_MESH_REFINEMENT) * (1 - 1e-9)));
-  if (finest) {
-    throw new RangeError(
-      `a mesh step of ${finest.step} m is more than ${MAX_MESH_REFINEMENT} times finer than ` +
-        `the grid step ${baseStepM} m`,
-    );
-  }
+  const fine = fineIntervalsWithin(loM, hiM, baseStepM, intervals);
   const g = gradingSlope(maxRatio);
   type Fine = (typeof fine)[number];
   const gap = (iv: Fine, a: number, b: number) =>
