@@ -310,11 +310,22 @@ function ringName(ring: number): string {
   return ring === 0 ? "vertices" : `holes[${ring - 1}]`;
 }
 
+type AddProblem = (path: string, message: string) => void;
+const isFinite = (v: unknown) => typeof v === "number" && Number.isFinite(v);
+
 /** Geometry problems of one polyslab (the caller checks the material). */
 export function polySlabProblems(s: PolySlabSpec, path: string): SpecProblem[] {
   const problems: SpecProblem[] = [];
   const add = (p: string, message: string) => problems.push({ path: `${path}${p}`, message });
-  const finite = (v: unknown) => typeof v === "number" && Number.isFinite(v);
+  checkNumbers(s, add);
+  if (problems.length > 0) return problems;
+  const { rings, area } = orientRings(s);
+  if (checkRings(rings, area, add)) checkSidewall(s, rings, add);
+  return problems;
+}
+
+/** Vertices (finite pairs, three distinct per ring, not too many), z range and angle. */
+function checkNumbers(s: PolySlabSpec, add: AddProblem): void {
   const lists: [string, readonly (readonly number[])[]][] = [
     ["vertices", s.vertices],
     ...(s.holes ?? []).map((h, k): [string, readonly (readonly number[])[]] => [`holes[${k}]`, h]),
@@ -322,15 +333,9 @@ export function polySlabProblems(s: PolySlabSpec, path: string): SpecProblem[] {
   let total = 0;
   for (const [name, list] of lists) {
     total += list.length;
-    const bad = list.findIndex((v) => v.length !== 2 || !finite(v[0]) || !finite(v[1]));
-    if (bad >= 0) {
-      add(`.${name}[${bad}]`, "must be a finite [x, y] pair in metres");
-      return problems;
-    }
-    if (dedupe(list).length < 6) {
-      add(`.${name}`, "must have at least 3 distinct vertices");
-      return problems;
-    }
+    const bad = list.findIndex((v) => v.length !== 2 || !isFinite(v[0]) || !isFinite(v[1]));
+    if (bad >= 0) return add(`.${name}[${bad}]`, "must be a finite [x, y] pair in metres");
+    if (dedupe(list).length < 6) return add(`.${name}`, "must have at least 3 distinct vertices");
   }
   if ((s.holes?.length ?? 0) > MAX_POLYSLAB_HOLES) {
     add(".holes", `has ${s.holes!.length} holes; at most ${MAX_POLYSLAB_HOLES} are allowed`);
@@ -341,21 +346,25 @@ export function polySlabProblems(s: PolySlabSpec, path: string): SpecProblem[] {
       `the outline and holes have ${total} vertices; at most ${MAX_POLYSLAB_VERTICES} are allowed per polyslab`,
     );
   }
-  if (!finite(s.z_min)) add(".z_min", "must be a finite number of metres");
-  if (!finite(s.z_max)) add(".z_max", "must be a finite number of metres");
-  else if (finite(s.z_min) && !(s.z_max > s.z_min)) {
+  if (!isFinite(s.z_min)) add(".z_min", "must be a finite number of metres");
+  if (!isFinite(s.z_max)) add(".z_max", "must be a finite number of metres");
+  else if (isFinite(s.z_min) && !(s.z_max > s.z_min)) {
     add(".z_max", `must be greater than z_min (${fmt(s.z_min)} m)`);
   }
   const angle = s.sidewall_angle_deg ?? 0;
-  if (!(finite(angle) && Math.abs(angle) <= MAX_SIDEWALL_ANGLE_DEG)) {
+  if (!(isFinite(angle) && Math.abs(angle) <= MAX_SIDEWALL_ANGLE_DEG)) {
     add(
       ".sidewall_angle_deg",
       `must be between −${MAX_SIDEWALL_ANGLE_DEG} and ${MAX_SIDEWALL_ANGLE_DEG} degrees`,
     );
   }
-  if (problems.length > 0) return problems;
+}
 
-  const { rings, area } = orientRings(s);
+/**
+ * The outline and holes are simple and disjoint, each hole inside the outline and outside the
+ * other holes, and they enclose an area. Returns whether they passed.
+ */
+function checkRings(rings: Float64Array[], area: number, add: AddProblem): boolean {
   const hit = firstIntersection(rings);
   if (hit) {
     const [a, b] = hit;
@@ -367,70 +376,86 @@ export function polySlabProblems(s: PolySlabSpec, path: string): SpecProblem[] {
       a.ring === 0 && b.ring === 0 ? ".vertices" : "",
       `is not a simple polygon: ${where} cross or touch (outlines must not intersect themselves or each other; vertices are not reordered)`,
     );
-    return problems;
+    return false;
   }
+  let ok = true;
   const outline = rings[0]!;
   for (let k = 1; k < rings.length; k++) {
     const h = rings[k]!;
-    if (!insideRing(outline, h[0]!, h[1]!)) add(`.holes[${k - 1}]`, "must lie inside the outline");
-    for (let j = 1; j < rings.length; j++) {
-      if (j !== k && insideRing(rings[j]!, h[0]!, h[1]!)) {
-        add(`.holes[${k - 1}]`, `must not lie inside holes[${j - 1}]`);
-        break;
-      }
+    if (!insideRing(outline, h[0]!, h[1]!)) {
+      add(`.holes[${k - 1}]`, "must lie inside the outline");
+      ok = false;
+    }
+    const j = rings.findIndex((r, j) => j > 0 && j !== k && insideRing(r, h[0]!, h[1]!));
+    if (j > 0) {
+      add(`.holes[${k - 1}]`, `must not lie inside holes[${j - 1}]`);
+      ok = false;
     }
   }
-  if (problems.length > 0) return problems;
-  const box = boundsOf(rings);
-  const size = Math.max(box[2] - box[0], box[3] - box[1]);
-  if (!(area > 1e-12 * size * size)) {
+  if (!ok) return false;
+  if (!(area > 1e-12 * ringsSize(rings) ** 2)) {
     add(".vertices", "encloses no area");
-    return problems;
+    return false;
   }
+  return true;
+}
 
-  // The sidewall: every edge's length is linear in the offset, so no edge collapses between
-  // bottom and top when none has at the top; then the top outline must still be simple.
+/** The larger side of the rings' bounding box. */
+function ringsSize(rings: readonly ArrayLike<number>[]): number {
+  const box = boundsOf(rings);
+  return Math.max(box[2] - box[0], box[3] - box[1]);
+}
+
+/**
+ * The sidewall: every edge's length is linear in the offset, so no edge collapses between
+ * bottom and top when none has at the top; then the top outline must still be simple.
+ */
+function checkSidewall(s: PolySlabSpec, rings: Float64Array[], add: AddProblem): void {
   const dTop = topOffset(s);
-  if (dTop !== 0) {
-    const m = miters(rings);
-    let worst: { ring: number; index: number; dZero: number } | null = null;
-    rings.forEach((r, k) => {
-      const n = r.length >> 1;
-      for (let i = 0; i < n; i++) {
-        const j = (i + 1) % n;
-        const tx = r[2 * j]! - r[2 * i]!;
-        const ty = r[2 * j + 1]! - r[2 * i + 1]!;
-        const len = Math.hypot(tx, ty);
-        const rate =
-          ((m[k]![2 * j]! - m[k]![2 * i]!) * tx + (m[k]![2 * j + 1]! - m[k]![2 * i + 1]!) * ty) /
-          len;
-        const atTop = len + dTop * rate;
-        if (atTop <= 1e-9 * len) {
-          const dZero = -len / rate;
-          if (!worst || Math.abs(dZero) < Math.abs(worst.dZero))
-            worst = { ring: k, index: i, dZero };
-        }
-      }
-    });
-    if (worst) {
-      const w = worst as { ring: number; index: number; dZero: number };
-      const zCollapse = s.z_min + w.dZero / tanDeg(angle);
-      add(
-        ".sidewall_angle_deg",
-        `with a sidewall angle of ${fmt(angle)}° edge ${w.index} of ${ringName(w.ring)} shrinks to nothing at z = ${fmt(zCollapse)} m, below z_max (${fmt(s.z_max)} m); use a smaller angle or a thinner slab`,
-      );
-      return problems;
-    }
-    const top = offsetRings(rings, m, dTop);
-    const topArea = top.reduce((sum, r) => sum + area2(r) / 2, 0);
-    if (firstIntersection(top) || !(topArea > 1e-12 * size * size)) {
-      add(
-        ".sidewall_angle_deg",
-        `with a sidewall angle of ${fmt(angle)}° the outline at z_max is no longer a simple polygon (parts of it collide); use a smaller angle or a thinner slab`,
-      );
-    }
+  if (dTop === 0) return;
+  const angle = s.sidewall_angle_deg ?? 0;
+  const m = miters(rings);
+  const worst = firstCollapsingEdge(rings, m, dTop);
+  if (worst) {
+    const zCollapse = s.z_min + worst.dZero / tanDeg(angle);
+    add(
+      ".sidewall_angle_deg",
+      `with a sidewall angle of ${fmt(angle)}° edge ${worst.index} of ${ringName(worst.ring)} shrinks to nothing at z = ${fmt(zCollapse)} m, below z_max (${fmt(s.z_max)} m); use a smaller angle or a thinner slab`,
+    );
+    return;
   }
-  return problems;
+  const top = offsetRings(rings, m, dTop);
+  const topArea = top.reduce((sum, r) => sum + area2(r) / 2, 0);
+  if (firstIntersection(top) || !(topArea > 1e-12 * ringsSize(rings) ** 2)) {
+    add(
+      ".sidewall_angle_deg",
+      `with a sidewall angle of ${fmt(angle)}° the outline at z_max is no longer a simple polygon (parts of it collide); use a smaller angle or a thinner slab`,
+    );
+  }
+}
+
+/** The edge that shrinks to nothing soonest before the offset `dTop` (miters `m`), or null. */
+function firstCollapsingEdge(
+  rings: Float64Array[],
+  m: Float64Array[],
+  dTop: number,
+): { ring: number; index: number; dZero: number } | null {
+  let worst: { ring: number; index: number; dZero: number } | null = null;
+  rings.forEach((r, k) => {
+    const n = r.length >> 1;
+    for (let i = 0; i < n; i++) {
+      const j = (i + 1) % n;
+      const tx = r[2 * j]! - r[2 * i]!;
+      const ty = r[2 * j + 1]! - r[2 * i + 1]!;
+      const len = Math.hypot(tx, ty);
+      const rate =
+        ((m[k]![2 * j]! - m[k]![2 * i]!) * tx + (m[k]![2 * j + 1]! - m[k]![2 * i + 1]!) * ty) / len;
+      if (len + dTop * rate > 1e-9 * len) continue;
+      const dZero = -len / rate;
+      if (!worst || Math.abs(dZero) < Math.abs(worst.dZero)) worst = { ring: k, index: i, dZero };
+    }
+  });
+  return worst;
 }
 
 /** [xmin, ymin, xmax, ymax] of flat rings [x0, y0, x1, y1, …] (infinite when there are none). */
