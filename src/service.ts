@@ -15,7 +15,7 @@ import { FabricationService } from "./fabrication/service.js";
 import { buildApp } from "./http/app.js";
 import { storageDownload } from "./http/routes/storage/download.js";
 import type { App } from "./http/types.js";
-import { TAKE_BACK_RULES } from "./jobs/lifecycle.js";
+import { RUN_FAILURE_WORDS, TAKE_BACK_RULES } from "./jobs/lifecycle.js";
 import { JobService } from "./jobs/service.js";
 import { ServiceMetrics } from "./metrics/registry.js";
 import { openStorage } from "./storage/open.js";
@@ -126,6 +126,7 @@ export async function createService(
       storage,
       scratchDir,
       takeBack: TAKE_BACK_RULES,
+      failureWords: RUN_FAILURE_WORDS,
       runs: jobs,
       config,
       log: app.log as WorkerLogger,
@@ -188,6 +189,7 @@ export async function createWorker(
     storage,
     scratchDir,
     takeBack: TAKE_BACK_RULES,
+    failureWords: RUN_FAILURE_WORDS,
     config,
     log,
   });

@@ -1,13 +1,16 @@
 /**
  * What users read when a job changes state for a reason of the service's own: the
- * `error_detail` of cancelled jobs and of jobs that ran out of attempts. The stores apply the
- * transitions (src/store/*); the words live here, once, whatever the database.
+ * `error_detail` of cancelled jobs, of runs that failed and of jobs that ran out of attempts.
+ * The stores apply the transitions (src/store/*) and the worker decides what a run came to
+ * (src/worker/run-outcome.ts); the words live here, once, whatever the database.
  */
 import type { RecoveryRule } from "../store/types.js";
+import type { RunFailure, RunFailureWords } from "../worker/run-outcome.js";
 import type { TakeBackCause, TakeBackRules } from "../worker/worker.js";
 
 export const CANCELLED_BEFORE_START = "Cancelled by the user before it started.";
 export const CANCELLED_WHILE_RUNNING = "Cancelled by the user.";
+export const CANCELLED_DURING_SETUP = "Cancelled by the user while the run was being set up.";
 
 /** Why a run is taken back from its worker, as the start of a sentence. */
 export const RECOVERY_CAUSES: Readonly<Record<TakeBackCause, string>> = {
@@ -42,3 +45,33 @@ export function recoveryRule(maxAttempts: number, cause: string): RecoveryRule {
 export const TAKE_BACK_RULES: TakeBackRules = {
   rule: (cause, maxAttempts) => recoveryRule(maxAttempts, RECOVERY_CAUSES[cause]),
 };
+
+/**
+ * The error_detail of a run that failed. Where the cause is a fault of ours (a solver bug, a
+ * stuck or crashed thread) users get the job id to report; the cause itself, which may name
+ * the server's paths, goes to the worker's log only.
+ */
+export function runFailureDetail(failure: RunFailure, jobId: string): string {
+  switch (failure.cause) {
+    case "cancelledDuringSetup":
+      return CANCELLED_DURING_SETUP;
+    case "cancelledAtStep": {
+      const of = failure.totalSteps === null ? "" : ` of ${failure.totalSteps}`;
+      return `Cancelled by the user at time step ${failure.step}${of}.`;
+    }
+    case "diverged":
+      // The solver's own sentence: it says which field grew and what to change.
+      return failure.message;
+    case "solverError":
+      return `The solver failed with an internal error; report job ${jobId} to the operators.`;
+    case "stalled":
+      return `The solver made no progress for ${Math.round(failure.stallLimitMs / 1000)} s and was stopped; report job ${jobId} to the operators.`;
+    case "threadCrashed":
+      return `The solver thread crashed; report job ${jobId} to the operators.`;
+    case "threadExited":
+      return `The solver thread exited unexpectedly (exit code ${failure.exitCode}); the run may have needed more memory than the worker has.`;
+  }
+}
+
+/** The words the composition root hands to workers for the runs that fail. */
+export const RUN_FAILURE_WORDS: RunFailureWords = { detail: runFailureDetail };

@@ -1,28 +1,27 @@
 /**
- * A job worker: claims the oldest QUEUED job, runs it in a solver thread, heartbeats while it
- * runs (carrying progress and picking up cancellations), stores the result file with its
- * SHA-256 and completes the job. It also takes back jobs whose worker died: at start, those
- * of dead processes on this host at once; always, those whose heartbeat went stale.
+ * A job worker: claims the oldest QUEUED job, runs it in a solver thread (solver-threads.ts,
+ * solver-session.ts), reads what the run came to (run-outcome.ts), then stores the result file
+ * with its SHA-256 and completes the job, retries it, or fails it in the lifecycle's words. It
+ * also takes back jobs whose worker died: at start, those of dead processes on this host at
+ * once; always, those whose heartbeat went stale.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
 import type { SolverReport } from "../schema/responses.js";
 import { surfaceCells } from "../solver/surface.js";
 import type { SimulationSpec } from "../solver/types.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
-import type { JobProgress, JobQueue, JobRow, RecoveryRule } from "../store/types.js";
-import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
+import type { JobQueue, JobRow, RecoveryRule } from "../store/types.js";
+import type { WorkerLogger } from "./logger.js";
+import { classifyRun, type RunFailureWords, type RunOutcome } from "./run-outcome.js";
+import { SolverSession } from "./solver-session.js";
+import { keepsThread, SolverThreads } from "./solver-threads.js";
 
-export interface WorkerLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type { WorkerLogger } from "./logger.js";
 
 /** A completed run's size and times, for whoever estimates run times (jobs/timing.ts). */
 export interface RunObserver {
@@ -56,52 +55,30 @@ export interface WorkerMetrics {
   ): void;
 }
 
-/** Grids up to this many cells leave their solver thread running for the next job. */
-const REUSE_THREAD_MAX_CELLS = 4_000_000;
-
 /** The result file could not be stored intact; the run deserves another attempt. */
 class StoringFailed extends Error {}
 
 const HOST = hostname();
-/**
- * How long a solver thread has to stop after a cancellation before it is terminated. The
- * solver checks for cancellation between slices of about 50 ms, painting included; what
- * runs without a break (kernel compile, a large grid's allocation) is shorter than this.
- */
-const CANCEL_GRACE_MS = 5_000;
-
-/**
- * How long a fresh solver thread's warm-up may take (it takes about half a second) before it
- * is given up, and the next job starts a thread of its own.
- */
-const WARM_UP_LIMIT_MS = 60_000;
 
 /** `host:pid:random` as a file-name part: `host_pid_random`, host reduced to [A-Za-z0-9-]. */
 function scratchTag(workerId: string): string {
   const [host, pid, random] = workerId.split(":");
   return `${host!.replace(/[^A-Za-z0-9-]/g, "-")}_${pid}_${random}`;
 }
-/** Solver threads load TypeScript sources under tsx in development and tests. */
-const THREAD_URL = new URL(
-  `./solver-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
-  import.meta.url,
-);
-
-/**
- * Starts the solver thread. Compiled (dist/) it is a plain module; from TypeScript sources
- * (development, tests under tsx) the thread registers tsx's loader itself first, because Node 20
- * does not carry `--import` loaders into worker threads.
- */
-function startSolverThread(): Worker {
-  if (!THREAD_URL.pathname.endsWith(".ts")) return new Worker(THREAD_URL);
-  const bootstrap = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); })`;
-  return new Worker(bootstrap, { eval: true });
-}
 
 async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest("hex");
+}
+
+/**
+ * Removes a run's scratch file. A failed or retried job's partial file goes before the store
+ * hears of it, so nobody who sees the job FAILED (or QUEUED again) finds the file still there;
+ * whatever else a run leaves goes once it is settled.
+ */
+function discardScratch(outPath: string): Promise<void> {
+  return rm(outPath, { force: true });
 }
 
 function processAlive(pid: number): boolean {
@@ -121,6 +98,8 @@ export interface JobWorkerParts {
   scratchDir: string;
   /** What a job taken back from a worker becomes (src/jobs/lifecycle.ts). */
   takeBack: TakeBackRules;
+  /** What users read when a run fails (src/jobs/lifecycle.ts). */
+  failureWords: RunFailureWords;
   /** Told of every completed run (the API's estimates learn from it); absent in a lone worker. */
   runs?: RunObserver | null;
   config: Config;
@@ -134,21 +113,17 @@ export class JobWorker {
   private stopping = false;
   private wake: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
-  private current: { jobId: string; thread: Worker; cancel: () => void } | null = null;
+  private current: { jobId: string; session: SolverSession } | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void)[] = [];
-  /** The solver thread of the last job that ended cleanly, kept for the next one. */
-  private idleThread: Worker | null = null;
-  /** A fresh solver thread being warmed up for the next job (prepareThread). */
-  private warming: Promise<void> | null = null;
-  /** Ends the warm-up under way as failed (its thread is then terminated). */
-  private stopWarming: (() => void) | null = null;
+  private readonly threads: SolverThreads;
   private recovered: Promise<void> | null = null;
 
   private readonly store: JobQueue;
   private readonly storage: StorageBackend;
   private readonly scratchDir: string;
   private readonly takeBack: TakeBackRules;
+  private readonly failureWords: RunFailureWords;
   private readonly runs: RunObserver | null;
   private readonly config: Config;
   private readonly log: WorkerLogger;
@@ -159,10 +134,13 @@ export class JobWorker {
     this.storage = parts.storage;
     this.scratchDir = parts.scratchDir;
     this.takeBack = parts.takeBack;
+    this.failureWords = parts.failureWords;
     this.runs = parts.runs ?? null;
     this.config = parts.config;
     this.log = parts.log;
     this.metrics = parts.metrics ?? null;
+    const warmUpPath = join(this.scratchDir, `warm-up.${scratchTag(this.id)}.h5`);
+    this.threads = new SolverThreads(this.config.solverBackend, warmUpPath, this.log);
   }
 
   /**
@@ -182,7 +160,7 @@ export class JobWorker {
 
   async start(): Promise<void> {
     await this.recover();
-    this.prepareThread();
+    this.threads.prepare();
     this.sweepTimer = setInterval(() => {
       this.sweepStale().catch((err) => this.log.error({ err }, "stale-job sweep failed"));
     }, this.config.heartbeatIntervalMs);
@@ -197,15 +175,14 @@ export class JobWorker {
   /** Stops taking jobs; a job still running is handed back to the queue. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.threads.close();
     for (const stop of this.unsubscribe.splice(0)) stop();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.wake?.();
-    if (this.current) await this.current.thread.terminate();
-    this.stopWarming?.();
+    if (this.current) await this.current.session.thread.terminate();
+    this.threads.abandonWarmUp();
     await this.loopDone;
-    await this.warming;
-    await this.idleThread?.terminate();
-    this.idleThread = null;
+    await this.threads.terminateIdle();
     // Handed back without using up an attempt's worth of patience: the job was not at fault.
     await this.store.recoverJobsOfWorkers(
       [this.id],
@@ -214,63 +191,15 @@ export class JobWorker {
     );
   }
 
-  /**
-   * Starts a solver thread and warms it up (solver/warm-up.ts) to be the next job's, unless
-   * one is kept or warming already: at start and after a job whose thread was let go. A cold
-   * thread costs a job about half a second (loading and compiling the solver, the result
-   * file's library, the kernel compiler): most of a small job's time. A thread that fails its
-   * warm-up is dropped, and the next job starts its own (and meets the failure as a job error).
-   */
-  private prepareThread(): void {
-    if (this.idleThread || this.warming || this.stopping) return;
-    const thread = startSolverThread();
-    thread.unref();
-    const scratchPath = join(this.scratchDir, `warm-up.${scratchTag(this.id)}.h5`);
-    const warmed = new Promise<boolean>((resolve) => {
-      thread.on("message", (msg: ThreadMessage) => {
-        if (msg.type === "warm") {
-          this.log.info({ seconds: msg.seconds }, "solver thread warmed up");
-          resolve(true);
-        } else if (msg.type === "failed") {
-          this.log.warn({ detail: msg.message }, "solver thread warm-up failed");
-          resolve(false);
-        }
-      });
-      thread.once("error", (err) => {
-        this.log.warn({ err }, "solver thread warm-up failed");
-        resolve(false);
-      });
-      thread.once("exit", () => resolve(false));
-      // A warm-up that hangs (a GPU driver, say) must not keep the worker from its jobs.
-      this.stopWarming = () => resolve(false);
-    });
-    const limit = setTimeout(() => {
-      this.log.warn({ ms: WARM_UP_LIMIT_MS }, "solver thread warm-up took too long");
-      this.stopWarming?.();
-    }, WARM_UP_LIMIT_MS);
-    thread.postMessage({ type: "warm", warm: { backend: this.config.solverBackend, scratchPath } });
-    this.warming = warmed.then(async (ok) => {
-      clearTimeout(limit);
-      this.stopWarming = null;
-      thread.removeAllListeners("message");
-      thread.removeAllListeners("error");
-      thread.removeAllListeners("exit");
-      if (ok && !this.stopping && !this.idleThread) this.idleThread = thread;
-      else await thread.terminate();
-      this.warming = null;
-    });
-  }
-
   /** Whether a solver thread is ready for the next job, once any warm-up under way is over. */
-  async threadReady(): Promise<boolean> {
-    await this.warming;
-    return this.idleThread !== null;
+  threadReady(): Promise<boolean> {
+    return this.threads.ready();
   }
 
   private readonly onSubmitted = (): void => this.wake?.();
 
   private readonly onCancel = (jobId: string): void => {
-    if (this.current?.jobId === jobId) this.current.cancel();
+    if (this.current?.jobId === jobId) this.current.session.cancel();
   };
 
   private async recoverDeadLocalWorkers(): Promise<void> {
@@ -305,8 +234,9 @@ export class JobWorker {
     while (!this.stopping) {
       // Claim only with a solver thread ready: a claimed job kept waiting for the warm-up would
       // have no heartbeat, and could be taken for a dead worker's.
-      if (this.warming) {
-        await this.warming;
+      const warmingUp = this.threads.warmingUp;
+      if (warmingUp) {
+        await warmingUp;
         continue;
       }
       let job: JobRow | null = null;
@@ -344,6 +274,18 @@ export class JobWorker {
     report: SolverReport,
   ): Promise<void> {
     const checksum = await sha256File(outPath);
+    const stored = await this.putResultFile(job, outPath);
+    const ok = await this.recordCompletion(job, stored, checksum, seconds, report);
+    if (ok) {
+      this.noteCompleted(job, seconds, report);
+    } else {
+      await this.storage.delete(stored.key);
+      this.log.warn({ jobId: job.jobId }, "job was taken back before it completed");
+    }
+  }
+
+  /** Puts the result file into storage, whole; throws StoringFailed where it could not. */
+  private async putResultFile(job: JobRow, outPath: string): Promise<StoredObject> {
     const localBytes = (await stat(outPath)).size;
     // One key per attempt: a worker that lost its job (and may finish late) never overwrites
     // or deletes the file of the attempt that completed it.
@@ -359,10 +301,23 @@ export class JobWorker {
       await this.storage.delete(key).catch(() => undefined);
       throw new StoringFailed(`storage holds ${stored.bytes} bytes of a ${localBytes}-byte file`);
     }
-    const rate = report.mcells_per_second;
-    let ok: boolean;
+    return stored;
+  }
+
+  /**
+   * Marks the job COMPLETED with its stored result; false where the job is no longer this
+   * worker's. Where the database refuses, the stored file is removed again before the error
+   * goes on.
+   */
+  private async recordCompletion(
+    job: JobRow,
+    stored: StoredObject,
+    checksum: string,
+    seconds: number,
+    report: SolverReport,
+  ): Promise<boolean> {
     try {
-      ok = await this.store.completeJob(job.jobId, this.id, new Date().toISOString(), {
+      return await this.store.completeJob(job.jobId, this.id, new Date().toISOString(), {
         resultKey: stored.key,
         resultBytes: stored.bytes,
         checksum,
@@ -375,7 +330,7 @@ export class JobWorker {
           totalSteps: report.time_steps_limit,
           fraction: 1,
           lastRelativeChange: report.last_relative_change,
-          mcellsPerSecond: rate,
+          mcellsPerSecond: report.mcells_per_second,
         },
       });
     } catch (err) {
@@ -383,20 +338,20 @@ export class JobWorker {
       await this.storage.delete(stored.key).catch(() => undefined);
       throw err;
     }
-    if (ok) {
-      this.runs?.noteRun({
-        cells: report.cells,
-        surfaceCells: surfaceCells(JSON.parse(job.specJson) as SimulationSpec),
-        steps: report.steps_run,
-        steppingSeconds: report.stepping_seconds ?? 0,
-        setupSeconds: report.setup_seconds ?? 0,
-      });
-      this.metrics?.jobFinished("COMPLETED", seconds, rate);
-      this.log.info({ jobId: job.jobId, seconds, mcellsPerSecond: rate }, "job completed");
-    } else {
-      await this.storage.delete(stored.key);
-      this.log.warn({ jobId: job.jobId }, "job was taken back before it completed");
-    }
+  }
+
+  /** Tells the run-time estimates, the metrics and the log of a completed job. */
+  private noteCompleted(job: JobRow, seconds: number, report: SolverReport): void {
+    const rate = report.mcells_per_second;
+    this.runs?.noteRun({
+      cells: report.cells,
+      surfaceCells: surfaceCells(JSON.parse(job.specJson) as SimulationSpec),
+      steps: report.steps_run,
+      steppingSeconds: report.stepping_seconds ?? 0,
+      setupSeconds: report.setup_seconds ?? 0,
+    });
+    this.metrics?.jobFinished("COMPLETED", seconds, rate);
+    this.log.info({ jobId: job.jobId, seconds, mcellsPerSecond: rate }, "job completed");
   }
 
   /** Another attempt for a run whose result could not be stored, or FAILED after the last. */
@@ -421,196 +376,105 @@ export class JobWorker {
     }
   }
 
+  /**
+   * One job: its run in a solver thread, the thread kept or replaced, then the job settled as
+   * the run came to. The scratch file never outlives the run.
+   */
   private async runJob(job: JobRow): Promise<void> {
     const started = Date.now();
     const outPath = join(this.scratchDir, `${job.jobId}.${scratchTag(this.id)}.h5`);
     this.log.info({ jobId: job.jobId, attempt: job.attempts }, "job started");
-    let progress: JobProgress | null = null;
-    let progressDirty = false;
+    const session = this.startSession(job, outPath);
+    const end = await session.ended;
+    this.current = null;
+    await this.threads.release(session.thread, keepsThread(end));
+    const seconds = (Date.now() - started) / 1000;
+    try {
+      const outcome = classifyRun(end, this.config.solverStallMs, this.stopping);
+      await this.settleRun(job, outPath, seconds, outcome);
+    } finally {
+      await discardScratch(outPath);
+    }
+  }
 
-    const input: ThreadInput = {
+  /** Hands the job to a solver thread, heartbeating for it while it runs. */
+  private startSession(job: JobRow, outPath: string): SolverSession {
+    const input = {
       jobId: job.jobId,
       specJson: job.specJson,
       outPath,
       threads: this.config.solverThreads,
       backend: this.config.solverBackend,
     };
-    // The thread of the previous job, if it ended cleanly: a small job then skips the ≈ 0.4 s
-    // of loading the solver and compiling kernels that a fresh thread costs.
-    // Else the one warmed up since (the loop waits for it), or, where that failed, a new one.
-    const thread = this.idleThread ?? startSolverThread();
-    thread.ref();
-    this.idleThread = null;
-    thread.postMessage({ type: "run", input });
-    let cancelTimer: NodeJS.Timeout | null = null;
-    let cancelForced = false;
-    const cancel = (): void => {
-      thread.postMessage({ type: "cancel" });
-      cancelTimer ??= setTimeout(() => {
-        cancelForced = true;
-        void thread.terminate();
-      }, CANCEL_GRACE_MS);
-    };
-    this.current = { jobId: job.jobId, thread, cancel };
-
-    // Watchdog: the solver reports progress at least every half second while it steps; a
-    // thread silent for solverStallMs is stuck (a deadlock would otherwise hold the job
-    // RUNNING forever while this process keeps heartbeating for it).
-    let lastProgressAt = Date.now();
-    let stalled = false;
-    let lost = false;
-    const beat = async (): Promise<void> => {
-      if (Date.now() - lastProgressAt > this.config.solverStallMs) {
-        stalled = true;
-        await thread.terminate();
-        return;
-      }
-      const answer = await this.store.heartbeat(
-        job.jobId,
-        this.id,
-        new Date().toISOString(),
-        progressDirty ? progress : null,
-      );
-      progressDirty = false;
-      if (answer === null) {
-        // The job is no longer ours (taken back as stale); stop computing it.
-        this.log.warn({ jobId: job.jobId }, "lost the job; stopping its run");
-        lost = true;
-        await thread.terminate();
-      } else if (answer.cancelRequested) {
-        cancel();
-      }
-    };
-    const heartbeat = setInterval(() => {
-      beat().catch((err) => this.log.error({ err }, "heartbeat failed"));
-    }, this.config.heartbeatIntervalMs);
-
-    type Outcome =
-      | Exclude<ThreadMessage, { type: "progress" } | { type: "warm" }>
-      | { type: "exited"; code: number; error?: Error };
-    let onMessage: (msg: ThreadMessage) => void = () => undefined;
-    let onError: (error: Error) => void = () => undefined;
-    let onExit: (code: number) => void = () => undefined;
-    const outcome = await new Promise<Outcome>((resolve) => {
-      let settled = false;
-      const settle = (v: Outcome) => {
-        if (!settled) {
-          settled = true;
-          resolve(v);
-        }
-      };
-      onMessage = (msg: ThreadMessage) => {
-        if (msg.type === "progress") {
-          progress = {
-            phase: msg.phase,
-            setupFraction: msg.setupFraction,
-            step: msg.step,
-            totalSteps: msg.totalSteps,
-            fraction: msg.fraction,
-            lastRelativeChange: msg.lastRelativeChange,
-            mcellsPerSecond: msg.mcellsPerSecond,
-          };
-          progressDirty = true;
-          lastProgressAt = Date.now();
-        } else if (msg.type !== "warm") settle(msg);
-      };
-      onError = (error: Error) => settle({ type: "exited", code: -1, error });
-      onExit = (code: number) => settle({ type: "exited", code });
-      thread.on("message", onMessage);
-      thread.on("error", onError);
-      thread.on("exit", onExit);
+    const session = new SolverSession(this.threads.take(), input, {
+      heartbeatIntervalMs: this.config.heartbeatIntervalMs,
+      solverStallMs: this.config.solverStallMs,
+      heartbeat: (progress) =>
+        this.store.heartbeat(job.jobId, this.id, new Date().toISOString(), progress),
+      log: this.log,
     });
-    thread.off("message", onMessage);
-    thread.off("error", onError);
-    thread.off("exit", onExit);
-    clearInterval(heartbeat);
-    if (cancelTimer) clearTimeout(cancelTimer);
-    this.current = null;
-    // The thread of a small job that completed is kept for the next job: for such jobs the
-    // thread's start is most of the cost. One that was stopped (a forced cancel, a stall, a
-    // lost job, a crash), that failed, or that held a large grid (whose memory it should give
-    // back) is not, nor is any thread of a stopping worker.
-    const clean =
-      outcome.type === "done" &&
-      outcome.report.cells <= REUSE_THREAD_MAX_CELLS &&
-      !cancelForced &&
-      !stalled &&
-      !lost &&
-      !this.stopping;
-    if (clean) {
-      // An idle thread must not keep the process alive on its own.
-      thread.unref();
-      this.idleThread = thread;
-    } else {
-      await thread.terminate();
-      this.prepareThread();
-    }
-    const seconds = (Date.now() - started) / 1000;
-    const now = () => new Date().toISOString();
-    // A failed or retried job's partial file goes before the store hears of it, so nobody who
-    // sees the job FAILED (or QUEUED again) finds the file still there; `finally` covers the rest.
-    const discardScratch = () => rm(outPath, { force: true });
+    this.current = { jobId: job.jobId, session };
+    return session;
+  }
 
-    try {
-      if (outcome.type === "done") {
-        try {
-          await this.finishCompleted(job, outPath, seconds, outcome.report);
-        } catch (err) {
-          // The cause (with the server's paths) goes to the log only.
-          this.log.error({ err, jobId: job.jobId }, "storing a result failed");
-          if (err instanceof StoringFailed) {
-            await discardScratch();
-            await this.retryAfterStorageFailure(job, seconds);
-          }
-          // Otherwise the database refused the completion (e.g. its disk is full): the job
-          // stays RUNNING without heartbeats, and the stale-job sweep takes it back once the
-          // database accepts writes again.
-        }
-        return;
-      }
-      if (outcome.type === "failed" && outcome.kind === "storage") {
-        this.log.error({ jobId: job.jobId, cause: outcome.message }, "writing a result failed");
-        await discardScratch();
-        await this.retryAfterStorageFailure(job, seconds);
-        return;
-      }
-      let detail: string;
-      const reached = progress as JobProgress | null;
-      if (outcome.type === "failed" && outcome.kind === "cancelled") {
-        const total = reached?.totalSteps ?? 0;
-        detail =
-          reached?.phase === "setup"
-            ? "Cancelled by the user while the run was being set up."
-            : `Cancelled by the user at time step ${outcome.step}${total ? ` of ${total}` : ""}.`;
-      } else if (outcome.type === "exited" && cancelForced) {
-        detail = reached
-          ? `Cancelled by the user at time step ${reached.step} of ${reached.totalSteps}.`
-          : "Cancelled by the user while the run was being set up.";
-      } else if (outcome.type === "failed" && outcome.kind === "diverged") {
-        detail = outcome.message;
-      } else if (outcome.type === "failed") {
-        // An unexpected solver exception is a bug of ours: its message may name server paths,
-        // so the user gets the job id to report and the log gets the cause.
-        this.log.error({ jobId: job.jobId, cause: outcome.message }, "solver failed");
-        detail = `The solver failed with an internal error; report job ${job.jobId} to the operators.`;
-      } else if (stalled) {
-        detail = `The solver made no progress for ${Math.round(this.config.solverStallMs / 1000)} s and was stopped; report job ${job.jobId} to the operators.`;
-      } else if (this.stopping) {
+  /** Completes, retries, hands back or fails the job, as its run came to. */
+  private async settleRun(
+    job: JobRow,
+    outPath: string,
+    seconds: number,
+    outcome: RunOutcome,
+  ): Promise<void> {
+    switch (outcome.kind) {
+      case "completed":
+        return this.completeOrRetry(job, outPath, seconds, outcome.report);
+      case "resultNotWritten":
+        this.log.error({ jobId: job.jobId, cause: outcome.cause }, "writing a result failed");
+        await discardScratch(outPath);
+        return this.retryAfterStorageFailure(job, seconds);
+      case "handedBack":
         return; // stop() hands the job back to the queue
-      } else {
-        if (outcome.error) {
-          this.log.error({ jobId: job.jobId, err: outcome.error }, "solver thread crashed");
-        }
-        detail = outcome.error
-          ? `The solver thread crashed; report job ${job.jobId} to the operators.`
-          : `The solver thread exited unexpectedly (exit code ${outcome.code}); the run may have needed more memory than the worker has.`;
-      }
-      await discardScratch();
-      const failed = await this.store.failJob(job.jobId, this.id, now(), detail, seconds);
-      if (failed) this.metrics?.jobFinished("FAILED", seconds, null);
-      this.log.info({ jobId: job.jobId, detail }, "job failed");
-    } finally {
-      await discardScratch();
+      case "failed":
+        return this.failRun(job, outPath, seconds, outcome);
     }
+  }
+
+  /** Completes the job with its result, or retries it when the result could not be stored. */
+  private async completeOrRetry(
+    job: JobRow,
+    outPath: string,
+    seconds: number,
+    report: SolverReport,
+  ): Promise<void> {
+    try {
+      await this.finishCompleted(job, outPath, seconds, report);
+    } catch (err) {
+      // The cause (with the server's paths) goes to the log only.
+      this.log.error({ err, jobId: job.jobId }, "storing a result failed");
+      if (err instanceof StoringFailed) {
+        await discardScratch(outPath);
+        await this.retryAfterStorageFailure(job, seconds);
+      }
+      // Otherwise the database refused the completion (e.g. its disk is full): the job
+      // stays RUNNING without heartbeats, and the stale-job sweep takes it back once the
+      // database accepts writes again.
+    }
+  }
+
+  /** Marks the job FAILED, saying why in the lifecycle's words. */
+  private async failRun(
+    job: JobRow,
+    outPath: string,
+    seconds: number,
+    outcome: RunOutcome & { kind: "failed" },
+  ): Promise<void> {
+    if (outcome.fault) {
+      this.log.error({ jobId: job.jobId, ...outcome.fault.fields }, outcome.fault.msg);
+    }
+    const detail = this.failureWords.detail(outcome.failure, job.jobId);
+    await discardScratch(outPath);
+    const now = new Date().toISOString();
+    const failed = await this.store.failJob(job.jobId, this.id, now, detail, seconds);
+    if (failed) this.metrics?.jobFinished("FAILED", seconds, null);
+    this.log.info({ jobId: job.jobId, detail }, "job failed");
   }
 }
