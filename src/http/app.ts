@@ -141,7 +141,7 @@ export async function buildApp(
     done();
   });
 
-  await app.register(swagger, openApiOptions(deps.config, deps.jobs));
+  await app.register(swagger, openApiOptions(deps.config));
 
   const authenticate = createAuthenticator(deps.stores.accounts);
   const rateLimit = createRateLimiter(deps.config.rateLimitPerMinute);

@@ -4,21 +4,22 @@
  *
  * Those schemas are draft-07, the dialect TypeBox writes and the server's Ajv validates
  * (tuples as `items: [...]` with `additionalItems`). OpenAPI 3.1 is JSON Schema 2020-12, so
- * `toOpenApiSchema` rewrites each schema for the document only (tuples become `prefixItems`),
- * and validation stays exactly what it was. A schema declared with a `title` becomes a named
+ * `SchemaComponents.convert` rewrites each schema for the document only (tuples become
+ * `prefixItems`), and validation stays exactly what it was. A schema declared with a `title` becomes a named
  * component (`#/components/schemas/<title>`) that generated clients turn into a named type.
  *
  * The document also says what the route schemas cannot: every coded error an operation can
- * answer with (`OPERATIONS`, built from the error registry in src/errors.ts, so that the
- * examples are the bodies the server really sends), the response headers, the non-JSON
- * bodies, and examples of every request and response body.
+ * answer with (built from the error registry in src/errors.ts, so that the examples are the
+ * bodies the server really sends), the response headers, the non-JSON bodies, and examples of
+ * the request and response bodies. Each route says these of itself, beside its handler, as
+ * `openapi` in its schema (src/http/openapi-operation.ts); this module only converts the
+ * schemas and assembles the document.
  */
 import type { FastifyDynamicSwaggerOptions } from "@fastify/swagger";
-import { ApiError, errors } from "../errors.js";
+import type { FastifySchema } from "fastify";
+import type { ApiError } from "../errors.js";
 import type { Config } from "../config.js";
-import type { JobService } from "../jobs/service.js";
-import { MATERIALS } from "../solver/materials.js";
-import { validateSimulationRequest } from "../schema/validate.js";
+import { RESPONSE_HEADERS, type OperationDoc } from "./openapi-operation.js";
 import { ConflictBody, ErrorBody, NotReadyBody, ValidationErrorBody } from "./schemas.js";
 
 type Json = Record<string, unknown>;
@@ -140,284 +141,7 @@ function discriminatorMapping(schema: Json): Record<string, string> {
   return mapping;
 }
 
-// ------------------------------------------------------------------ what each operation says
-
-/** A response body that is not JSON. */
-interface RawBody {
-  mediaType: string;
-  schema: Json;
-}
-
-interface OperationDoc {
-  /** Every coded error the operation can answer with, as the server builds it. */
-  errors: ApiError[];
-  /** Response headers beyond those every response has, by status. */
-  headers?: Record<number, string[]>;
-  /** Descriptions and non-JSON bodies of success responses, by status. */
-  success?: Record<number, { description: string; body?: RawBody }>;
-  /** Name and description of the path's `*` wildcard. */
-  wildcard?: { name: string; description: string };
-}
-
-const EXAMPLE_JOB_ID = "5b0e6f7c-2d1a-4c8e-9f3b-7a6d5c4b3a21";
-const OTHER_JOB_ID = "0c3d9a8e-61f4-4b7a-8e2d-94c1b0a7f563";
-
-/** Answers of every /v1 operation: the key is checked before anything else. */
-const AUTH_ERRORS = [errors.missingApiKey(), errors.malformedApiKey(), errors.unauthorized()];
-/**
- * Answers any operation can give: a malformed URL or request, a compressed body, a request
- * too slow or with too many headers (answered before routing, src/http/error-handler.ts), a
- * server fault.
- */
-const ANY_ERRORS = [
-  errors.badRequest("The URL is malformed (invalid percent-encoding)."),
-  errors.badRequest("An HTTP/1.1 request must carry a Host header."),
-  new ApiError(
-    408,
-    "request_timeout",
-    "The request was not received in time; send the headers and body without pausing.",
-  ),
-  errors.unsupportedContentEncoding("gzip"),
-  new ApiError(
-    431,
-    "headers_too_large",
-    "The request's headers are too large (the limit is 16 KiB in all).",
-  ),
-  errors.internal(),
-];
-/** Every /v1 operation: the key, the rate limit, and a database that cannot be used. */
-const V1_ERRORS = [
-  ...AUTH_ERRORS,
-  errors.badRequest("The request has more than one Authorization header; send exactly one."),
-  errors.rateLimited(12),
-  errors.storeUnavailable("unavailable"),
-  ...ANY_ERRORS,
-];
-/** A JSON body was required. */
-const BODY_ERRORS = (maxBodyBytes: number) => [
-  errors.malformedJson("Unexpected end of JSON input"),
-  errors.forbiddenJsonKey(),
-  errors.bodyTooLarge(maxBodyBytes),
-  errors.unsupportedMediaType("text/plain"),
-];
-const JOB_ID_ERRORS = [errors.jobNotFound(EXAMPLE_JOB_ID)];
-
-const HDF5_BODY: RawBody = {
-  mediaType: "application/x-hdf5",
-  schema: { type: "string", format: "binary", description: "The HDF5 result file." },
-};
-
-/** The body of a 422 for `request`, from the real validator. */
-function validationExample(request: unknown, config: Config): ApiError {
-  const outcome = validateSimulationRequest(request, config.limits);
-  if (outcome.ok) throw new Error("the invalid example request passed validation");
-  return errors.validation(outcome.errors);
-}
-
-/** The fabrication interface (src/http/routes/fabrication/). */
-function fabricationOperations(config: Config): Record<string, OperationDoc> {
-  const invalidGds = errors.gdsInvalid(
-    "truncated",
-    "the file ends inside a record (byte 4 096 of a 4 100-byte record).",
-  );
-  const tooLarge = errors.fabricationTooLarge(
-    "The layout has more than 10 000 000 points after flattening; split it or check it in parts.",
-  );
-  const busy = errors.fabricationBusy(5);
-  const fieldError = (path: string, message: string) => errors.validation([{ path, message }]);
-  return {
-    exportGds: {
-      errors: [
-        ...BODY_ERRORS(config.limits.maxBodyBytes),
-        fieldError("layer_mapping", "maps no material of the job"),
-        ...JOB_ID_ERRORS,
-        errors.resultsNotReady(EXAMPLE_JOB_ID, "RUNNING", 30),
-        ...V1_ERRORS,
-      ],
-      success: { 200: { description: "The stored GDS II file and what it holds." } },
-    },
-    uploadGds: {
-      errors: [
-        errors.bodyTooLarge(config.limits.maxBodyBytes),
-        errors.unsupportedMediaType("application/json"),
-        invalidGds,
-        tooLarge,
-        busy,
-        ...V1_ERRORS,
-      ],
-      success: { 201: { description: "The file is stored; its address and contents." } },
-    },
-    runDrc: {
-      errors: [
-        ...BODY_ERRORS(config.limits.maxBodyBytes),
-        fieldError("pdk", "is not a known process design kit"),
-        errors.gdsNotFound(),
-        invalidGds,
-        tooLarge,
-        busy,
-        ...V1_ERRORS,
-      ],
-      success: { 200: { description: "Whether the layout passes, and every violation." } },
-    },
-    listPdks: {
-      errors: V1_ERRORS,
-      success: { 200: { description: "The process design kits." } },
-    },
-    makeRecipe: {
-      errors: [
-        ...BODY_ERRORS(config.limits.maxBodyBytes),
-        fieldError("body", "give gds_url or job_id"),
-        errors.gdsNotFound(),
-        ...JOB_ID_ERRORS,
-        invalidGds,
-        busy,
-        ...V1_ERRORS,
-      ],
-      success: { 200: { description: "The ordered process flow, with warnings." } },
-    },
-  };
-}
-
-function operations(config: Config): Record<string, OperationDoc> {
-  const invalid = validationExample(
-    {
-      ...EXAMPLE_REQUEST,
-      domain: { ...EXAMPLE_REQUEST.domain, resolution: -20e-9 },
-      source: { ...EXAMPLE_REQUEST.source, wavelength: "1.55um" },
-    },
-    config,
-  );
-  const conflict = errors.activeJobConflict(OTHER_JOB_ID, 42, 1);
-  return {
-    submitSimulation: {
-      errors: [
-        ...BODY_ERRORS(config.limits.maxBodyBytes),
-        invalid,
-        conflict,
-        errors.storeUnavailable("full"),
-        ...V1_ERRORS,
-      ],
-      headers: { 202: ["Location"], 409: ["Retry-After"] },
-    },
-    estimateSimulation: {
-      errors: [...BODY_ERRORS(config.limits.maxBodyBytes), invalid, ...V1_ERRORS],
-      success: { 200: { description: "The grid, memory and time the run would take." } },
-    },
-    listSimulations: {
-      errors: [
-        errors.validation([{ path: "query.limit", message: 'must match pattern "^[0-9]{1,3}$"' }]),
-        ...V1_ERRORS,
-      ],
-      success: { 200: { description: "One page of your jobs, newest first." } },
-    },
-    getSimulation: {
-      errors: [...JOB_ID_ERRORS, ...V1_ERRORS],
-      success: { 200: { description: "The job's record." } },
-    },
-    downloadResults: {
-      errors: [
-        ...JOB_ID_ERRORS,
-        errors.resultsNotReady(EXAMPLE_JOB_ID, "RUNNING", 30),
-        errors.resultsNotReady(EXAMPLE_JOB_ID, "FAILED", 30),
-        ...V1_ERRORS,
-      ],
-      headers: { 302: ["Location", "Cache-Control"], 409: ["Retry-After"] },
-      success: {
-        302: {
-          description: `Found: \`Location\` is a pre-signed address of the result file, valid ${config.downloadUrlTtlSeconds} s.`,
-        },
-      },
-    },
-    cancelSimulation: {
-      errors: [...JOB_ID_ERRORS, errors.jobFinished(EXAMPLE_JOB_ID, "COMPLETED"), ...V1_ERRORS],
-      success: {
-        200: { description: "The job's record: FAILED, or RUNNING with cancel_requested." },
-      },
-    },
-    listMaterials: {
-      errors: V1_ERRORS,
-      success: { 200: { description: "The material library." } },
-    },
-    ...fabricationOperations(config),
-    getHealth: {
-      errors: [
-        new ApiError(503, "not_ready", "The database is not reachable.", {
-          status: "unavailable",
-          database: "unavailable",
-          worker: "running",
-        }),
-        new ApiError(
-          503,
-          "not_ready",
-          "The database answers but does not take writes (is its disk full?): jobs can be read, not submitted.",
-          {
-            status: "degraded",
-            database: "not_writable",
-            worker: "running",
-            jobs: { QUEUED: 0, RUNNING: 0, COMPLETED: 12, FAILED: 1 },
-          },
-        ),
-        ...ANY_ERRORS,
-      ],
-      success: { 200: { description: "The database answers." } },
-    },
-    getMetrics: {
-      errors: ANY_ERRORS,
-      success: {
-        200: {
-          description: "Prometheus text exposition format.",
-          body: { mediaType: "text/plain", schema: { type: "string" } },
-        },
-      },
-    },
-    getOpenApiDocument: {
-      errors: ANY_ERRORS,
-      success: {
-        200: {
-          description: "This document.",
-          body: {
-            mediaType: "application/json",
-            schema: { type: "object", description: "An OpenAPI 3.1 document." },
-          },
-        },
-      },
-    },
-    getApiReference: {
-      errors: ANY_ERRORS,
-      success: {
-        200: {
-          description: "A self-contained HTML page rendered from this document.",
-          body: { mediaType: "text/html", schema: { type: "string" } },
-        },
-      },
-    },
-    downloadStoredResult: {
-      errors: [
-        errors.validation([{ path: "query.expires", message: "is required" }]),
-        errors.forbidden("The download address signature is invalid."),
-        errors.forbidden(
-          "The download address has expired; request GET /v1/simulations/{job_id}/results again.",
-        ),
-        new ApiError(404, "object_not_found", "The stored result no longer exists."),
-        new ApiError(416, "range_not_satisfiable", "The file has 1048576 bytes."),
-        ...ANY_ERRORS,
-      ],
-      headers: {
-        200: ["Accept-Ranges", "Content-Length", "Content-Disposition"],
-        206: ["Accept-Ranges", "Content-Length", "Content-Range", "Content-Disposition"],
-        416: ["Content-Range"],
-      },
-      success: {
-        200: { description: "The whole file.", body: HDF5_BODY },
-        206: { description: "The requested byte range (one `bytes=` range).", body: HDF5_BODY },
-      },
-      wildcard: {
-        name: "key",
-        description: "The stored object's key: part of the address the API redirects to.",
-      },
-    },
-  };
-}
+// ------------------------------------------------------------------ error responses
 
 /** The schema of an error body with this code (those with extra fields have their own). */
 function errorSchema(code: string): Json {
@@ -447,40 +171,6 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   431: "The request's headers exceed 16 KiB; the connection is closed.",
   500: "Internal error; quote X-Correlation-ID when reporting it.",
   503: "Not ready, or nothing could be stored; see Retry-After when present.",
-};
-
-const HEADERS: Record<string, Json> = {
-  "X-Correlation-ID": {
-    description:
-      "Identifies the request in the server's logs: the one the client sent, if valid, else a new UUID.",
-    schema: { type: "string" },
-  },
-  "Retry-After": {
-    description: "Seconds to wait before trying again.",
-    schema: { type: "integer", minimum: 1 },
-  },
-  "WWW-Authenticate": {
-    description: 'The authentication scheme: `Bearer realm="emsim"`.',
-    schema: { type: "string" },
-  },
-  Location: {
-    description: "The address of the created or redirected-to resource.",
-    schema: { type: "string", format: "uri" },
-  },
-  "Cache-Control": { description: "Caching policy.", schema: { type: "string" } },
-  "Accept-Ranges": {
-    description: "`bytes`: Range requests are supported.",
-    schema: { type: "string" },
-  },
-  "Content-Length": { description: "Bytes in this response's body.", schema: { type: "integer" } },
-  "Content-Range": {
-    description: "`bytes start-end/size`, or `bytes */size` on 416.",
-    schema: { type: "string" },
-  },
-  "Content-Disposition": {
-    description: "`attachment` with the file name `emsim-<job_id>.h5`.",
-    schema: { type: "string" },
-  },
 };
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -517,238 +207,150 @@ function errorResponses(
   return out;
 }
 
-// ------------------------------------------------------------------ examples
+// ------------------------------------------------------------------ the document
 
-/** A small valid request: a plane wave along z through an empty periodic column. */
-export const EXAMPLE_REQUEST = {
-  solver: "fdtd",
-  domain: {
-    size: [0.05e-6, 0.05e-6, 3e-6],
-    resolution: 25e-9,
-    boundary_conditions: ["periodic", "periodic", "pml"],
-    pml_layers: 12,
-  },
-  source: {
-    source_type: "plane_wave",
-    wavelength: 1.55e-6,
-    polarization: "te",
-    direction: [0, 0, 1],
-    amplitude: 1,
-  },
-  structures: [
-    { type: "box", center: [0, 0, 0.5e-6], size: [0.05e-6, 0.05e-6, 0.5e-6], material: "SiO2" },
-  ],
-  monitors: [
-    {
-      name: "axis",
-      monitor_type: "field",
-      center: [0, 0, 0],
-      size: [0, 0, 2.5e-6],
-      components: ["Ex", "Ey"],
-    },
-  ],
-  fdtd_settings: { time_steps: 6000, check_every_n: 500, convergence_threshold: 1e-6 },
-  metadata: { project: "demo" },
-};
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
 
-const EXAMPLE_JOB = {
-  job_id: EXAMPLE_JOB_ID,
-  status: "COMPLETED",
-  created_at: "2026-11-23T10:15:02.113Z",
-  updated_at: "2026-11-23T10:15:09.871Z",
-  result_url: `https://emsim.example/v1/simulations/${EXAMPLE_JOB_ID}/results`,
-  checksum: "9f2c4e1d7b8a6f5e3c2d1b0a9e8f7d6c5b4a3e2d1c0b9a8f7e6d5c4b3a2e1f0d",
-  checksum_algorithm: "sha256",
-  error_detail: null,
-  solver: "fdtd",
-  duration_seconds: 6.9,
-  metadata: { project: "demo" },
-  progress: {
-    step: 3500,
-    total_steps: 6000,
-    fraction: 0.583,
-    last_relative_change: 8.1e-7,
-    mcells_per_second: 152.4,
-  },
-  started_at: "2026-11-23T10:15:02.950Z",
-  finished_at: "2026-11-23T10:15:09.871Z",
-  cancel_requested: false,
-  attempts: 1,
-  result_bytes: 58_112,
-  solver_report: {
-    steps_run: 3500,
-    time_steps_limit: 6000,
-    converged: true,
-    converged_at_step: 3500,
-    last_relative_change: 8.1e-7,
-    cells: 576,
-    grid: [4, 1, 144],
-    grid_step_m: 2.5e-8,
-    min_grid_step_m: 2.5e-8,
-    dt_seconds: 4.77e-17,
-    wall_seconds: 0.41,
-    mcells_per_second: 152.4,
-    kernel: "wasm",
-    threads: 2,
-    steps_per_sweep: 2,
-    notes: [],
-  },
-};
-
-/** Example bodies by component: shown on every request and response of that schema. */
-function componentExamples(jobs: JobService): Record<string, unknown> {
-  const [first, second] = [...MATERIALS.values()];
+/** What the document says of the service as a whole. */
+function documentHead(config: Config): FastifyDynamicSwaggerOptions["openapi"] {
   return {
-    SimulationRequest: EXAMPLE_REQUEST,
-    SubmissionAck: {
-      job_id: EXAMPLE_JOB_ID,
-      status: "QUEUED",
-      created_at: EXAMPLE_JOB.created_at,
-      message: `Simulation queued. Poll GET /v1/simulations/${EXAMPLE_JOB_ID} for its status.`,
+    openapi: "3.1.0",
+    info: {
+      title: "emsim",
+      version: "1",
+      summary: "3-D electromagnetic FDTD simulations as a job service.",
+      description:
+        "Simulation job service for 3D electromagnetic FDTD simulations. Lengths and wavelengths in metres, times in seconds. Submit a simulation, poll it, download the fields as HDF5. Every error body is `{detail, error_code}` plus the fields its schema lists; every response carries `X-Correlation-ID`.",
+      license: { name: "Proprietary", identifier: "LicenseRef-emsim-proprietary" },
     },
-    JobRecord: EXAMPLE_JOB,
-    JobList: { jobs: [EXAMPLE_JOB], next_cursor: null },
-    // What the server estimates for the example request.
-    Estimate: jobs.estimate(EXAMPLE_REQUEST as never),
-    MaterialList: {
-      materials: [first!, second!].map((m) => ({
-        name: m.name,
-        aliases: m.aliases,
-        model: m.model,
-        reference: m.reference,
-        valid_range_m: m.validRangeM,
-      })),
-    },
-    Health: {
-      status: "ok",
-      database: "ok",
-      worker: "running",
-      jobs: { QUEUED: 0, RUNNING: 1, COMPLETED: 12, FAILED: 1 },
-      solver: {
-        backend: "webgpu",
-        adapter: {
-          vendor: "nvidia",
-          architecture: "hopper",
-          device: "NVIDIA H100 80GB HBM3",
-          description: "NVIDIA: 550.54.15",
-          software: false,
+    servers: [{ url: config.baseUrl, description: "This server." }],
+    tags: [
+      { name: "simulations", description: "Submit, follow, cancel and download simulations." },
+      { name: "materials", description: "The material library." },
+      { name: "service", description: "Health, metrics and this document; no key needed." },
+      {
+        name: "storage",
+        description: "Pre-signed result addresses; the signature is the credential.",
+      },
+    ],
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "emsim_ followed by 38 base62 characters",
+          description:
+            "An API key, created in the dashboard or with `emsim keys create`, sent as `Authorization: Bearer <API_KEY>`.",
         },
       },
     },
   };
 }
 
-// ------------------------------------------------------------------ the document
-
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
-
-/** @fastify/swagger options producing the OpenAPI 3.1 document of this server. */
-export function openApiOptions(config: Config, jobs: JobService): FastifyDynamicSwaggerOptions {
+/**
+ * @fastify/swagger options producing the OpenAPI 3.1 document of this server. The job service
+ * is not read any more (each route's examples are its own); the parameter stays until
+ * src/http/app.ts stops passing it.
+ */
+export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
   const components = new SchemaComponents();
-  const docs = operations(config);
+  // Each route's description, by operationId: filled by `transform`, which @fastify/swagger
+  // calls for every route before it calls `transformObject` once.
+  const docs = new Map<string, OperationDoc>();
   return {
-    openapi: {
-      openapi: "3.1.0",
-      info: {
-        title: "emsim",
-        version: "1",
-        summary: "3-D electromagnetic FDTD simulations as a job service.",
-        description:
-          "Simulation job service for 3D electromagnetic FDTD simulations. Lengths and wavelengths in metres, times in seconds. Submit a simulation, poll it, download the fields as HDF5. Every error body is `{detail, error_code}` plus the fields its schema lists; every response carries `X-Correlation-ID`.",
-        license: { name: "Proprietary", identifier: "LicenseRef-emsim-proprietary" },
-      },
-      servers: [{ url: config.baseUrl, description: "This server." }],
-      tags: [
-        { name: "simulations", description: "Submit, follow, cancel and download simulations." },
-        { name: "materials", description: "The material library." },
-        { name: "service", description: "Health, metrics and this document; no key needed." },
-        {
-          name: "storage",
-          description: "Pre-signed result addresses; the signature is the credential.",
-        },
-      ],
-      components: {
-        securitySchemes: {
-          bearerAuth: {
-            type: "http",
-            scheme: "bearer",
-            bearerFormat: "emsim_ followed by 38 base62 characters",
-            description:
-              "An API key, created in the dashboard or with `emsim keys create`, sent as `Authorization: Bearer <API_KEY>`.",
-          },
-        },
-      },
-    },
+    openapi: documentHead(config),
     // `const` is JSON Schema 2020-12 and means what it says: keep it.
     convertConstToEnum: false,
     transform: ({ schema, url }) => {
       if (!schema || schema.hide) return { schema, url };
-      const doc: Json = { ...schema };
-      const operationId = schema.operationId;
-      if (!operationId || !docs[operationId]) {
-        throw new Error(`route ${url} has no operationId documented in src/http/openapi.ts`);
-      }
-      let docUrl = url;
-      const wildcard = docs[operationId].wildcard;
-      if (wildcard && url.endsWith("/*")) {
-        docUrl = `${url.slice(0, -1)}:${wildcard.name}`;
-        doc.params = {
-          type: "object",
-          properties: { [wildcard.name]: { type: "string", description: wildcard.description } },
-          required: [wildcard.name],
-        };
-      }
-      for (const part of ["params", "querystring", "headers"]) {
-        if (doc[part]) doc[part] = components.convert(doc[part], true, true);
-      }
-      if (doc.body) doc.body = components.convert(doc.body);
-      if (isObject(schema.response)) {
-        // Error responses come from OPERATIONS (decorateOperation). A success response's
-        // `description` describes the response, not its body's schema.
-        const success = Object.entries(schema.response).filter(([status]) => Number(status) < 400);
-        doc.response = Object.fromEntries(
-          success.map(([status, s]) => {
-            const { description, ...body } = s as Json;
-            return [status, { ...components.convert(body), description }];
-          }),
-        );
-      }
-      return { schema: doc, url: docUrl };
+      return routeForDocument(schema, url, docs, components);
     },
     transformObject: (input) => {
       if (!("openapiObject" in input)) throw new Error("expected an OpenAPI document");
-      const document = input.openapiObject as Json;
-      const examples = componentExamples(jobs);
-      const paths = document.paths as Record<string, Record<string, Json>>;
-      for (const item of Object.values(paths)) {
-        for (const method of METHODS) {
-          const op = item[method];
-          if (!op) continue;
-          const spec = docs[String(op.operationId)]!;
-          item[method] = decorateOperation(op, method, spec, examples, components);
-        }
-      }
-      const schemas = Object.fromEntries(
-        [...components.schemas].sort(([a], [b]) => a.localeCompare(b)),
-      );
-      document.components = {
-        ...(document.components as Json),
-        schemas,
-        headers: HEADERS,
-        parameters: {
-          CorrelationId: {
-            name: "X-Correlation-ID",
-            in: "header",
-            required: false,
-            description:
-              "Your own request id (letters, digits and `._:-`, at most 128): echoed back and logged.",
-            schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
-          },
-        },
-      };
-      return document;
+      return assembleDocument(input.openapiObject as Json, docs, components);
     },
   };
+}
+
+/**
+ * A route's schema as @fastify/swagger should see it: the route's own description taken out
+ * (into `docs`), the wildcard named, the schemas converted to 2020-12 and the success
+ * responses only (the errors come from the description, in `decorateOperation`).
+ */
+function routeForDocument(
+  schema: FastifySchema,
+  url: string,
+  docs: Map<string, OperationDoc>,
+  components: SchemaComponents,
+): { schema: FastifySchema; url: string } {
+  const { openapi: describe, ...doc } = schema as FastifySchema & Json;
+  const operationId = schema.operationId;
+  if (!operationId || !describe) {
+    throw new Error(`route ${url} needs an operationId and an \`openapi\` description`);
+  }
+  const spec = describe();
+  docs.set(operationId, spec);
+  let docUrl = url;
+  const wildcard = spec.wildcard;
+  if (wildcard && url.endsWith("/*")) {
+    docUrl = `${url.slice(0, -1)}:${wildcard.name}`;
+    doc.params = {
+      type: "object",
+      properties: { [wildcard.name]: { type: "string", description: wildcard.description } },
+      required: [wildcard.name],
+    };
+  }
+  for (const part of ["params", "querystring", "headers"]) {
+    if (doc[part]) doc[part] = components.convert(doc[part], true, true);
+  }
+  if (doc.body) doc.body = components.convert(doc.body);
+  if (isObject(schema.response)) {
+    // A success response's `description` describes the response, not its body's schema.
+    const success = Object.entries(schema.response).filter(([status]) => Number(status) < 400);
+    doc.response = Object.fromEntries(
+      success.map(([status, s]) => {
+        const { description, ...body } = s as Json;
+        return [status, { ...components.convert(body), description }];
+      }),
+    );
+  }
+  return { schema: doc, url: docUrl };
+}
+
+/** The generated document with every operation decorated and the shared components added. */
+function assembleDocument(
+  document: Json,
+  docs: Map<string, OperationDoc>,
+  components: SchemaComponents,
+): Json {
+  const paths = document.paths as Record<string, Record<string, Json>>;
+  for (const item of Object.values(paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const spec = docs.get(String(op.operationId))!;
+      item[method] = decorateOperation(op, method, spec, components);
+    }
+  }
+  const schemas = Object.fromEntries(
+    [...components.schemas].sort(([a], [b]) => a.localeCompare(b)),
+  );
+  document.components = {
+    ...(document.components as Json),
+    schemas,
+    headers: RESPONSE_HEADERS,
+    parameters: {
+      CorrelationId: {
+        name: "X-Correlation-ID",
+        in: "header",
+        required: false,
+        description:
+          "Your own request id (letters, digits and `._:-`, at most 128): echoed back and logged.",
+        schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+      },
+    },
+  };
+  return document;
 }
 
 /** Adds the errors, headers, examples and non-JSON bodies the route schema cannot carry. */
@@ -756,7 +358,6 @@ function decorateOperation(
   generated: Json,
   method: string,
   spec: OperationDoc,
-  examples: Record<string, unknown>,
   components: SchemaComponents,
 ): Json {
   // GET and HEAD of one route share one generated object: copy before changing either.
@@ -770,6 +371,7 @@ function decorateOperation(
     ...((op.parameters as Json[] | undefined) ?? []),
     { $ref: "#/components/parameters/CorrelationId" },
   ];
+  const examples = spec.examples ?? {};
   const media = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
   for (const m of Object.values(media ?? {})) addExample(m, examples);
 
@@ -801,7 +403,7 @@ function decorateOperation(
   return op;
 }
 
-/** Sets `example` on a media type whose schema is a component that has one. */
+/** Sets `example` on a media type whose schema is a component the operation has one of. */
 function addExample(media: Json, examples: Record<string, unknown>): void {
   const ref = (media.schema as Json | undefined)?.$ref;
   if (typeof ref !== "string" || !ref.startsWith(SCHEMAS)) return;

@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { EXAMPLE_REQUEST } from "../../src/http/openapi.js";
+import { EXAMPLE_REQUEST } from "../../src/http/openapi-examples.js";
 import { validateSimulationRequest } from "../../src/schema/validate.js";
 import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
 

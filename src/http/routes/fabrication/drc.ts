@@ -1,9 +1,11 @@
+import { errors } from "../../../errors.js";
 import { DrcRequestSchema, DrcResponseSchema } from "../../../schema/fabrication.js";
 import { errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
-import { fabricationErrors } from "./schemas.js";
+import { FABRICATION_BUSY, GDS_INVALID, LAYOUT_TOO_LARGE, fabricationErrors } from "./schemas.js";
+import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
 
-export function drcRoute(app: App, { fabrication }: RouteDeps): void {
+export function drcRoute(app: App, { fabrication, config }: RouteDeps): void {
   app.post(
     "/v1/fabrication/drc",
     {
@@ -20,6 +22,18 @@ export function drcRoute(app: App, { fabrication }: RouteDeps): void {
           ...fabricationErrors,
           ...errorResponses,
         },
+        openapi: () => ({
+          errors: [
+            ...bodyErrors(config.limits.maxBodyBytes),
+            errors.validation([{ path: "pdk", message: "is not a known process design kit" }]),
+            errors.gdsNotFound(),
+            GDS_INVALID,
+            LAYOUT_TOO_LARGE,
+            FABRICATION_BUSY,
+            ...V1_ERRORS,
+          ],
+          success: { 200: { description: "Whether the layout passes, and every violation." } },
+        }),
       },
     },
     async (req) =>

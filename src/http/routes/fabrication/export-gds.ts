@@ -1,9 +1,16 @@
+import { errors } from "../../../errors.js";
 import { ExportGdsRequestSchema, ExportGdsResponseSchema } from "../../../schema/fabrication.js";
 import { errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { fabricationErrors } from "./schemas.js";
+import {
+  JOB_ID_ERRORS,
+  RESULTS_NOT_READY,
+  V1_ERRORS,
+  bodyErrors,
+} from "../../openapi-operation.js";
 
-export function exportGdsRoute(app: App, { jobs, fabrication }: RouteDeps): void {
+export function exportGdsRoute(app: App, { jobs, fabrication, config }: RouteDeps): void {
   app.post(
     "/v1/fabrication/export-gds",
     {
@@ -20,6 +27,16 @@ export function exportGdsRoute(app: App, { jobs, fabrication }: RouteDeps): void
           ...fabricationErrors,
           ...errorResponses,
         },
+        openapi: () => ({
+          errors: [
+            ...bodyErrors(config.limits.maxBodyBytes),
+            errors.validation([{ path: "layer_mapping", message: "maps no material of the job" }]),
+            ...JOB_ID_ERRORS,
+            RESULTS_NOT_READY,
+            ...V1_ERRORS,
+          ],
+          success: { 200: { description: "The stored GDS II file and what it holds." } },
+        }),
       },
     },
     async (req) => {

@@ -1,6 +1,7 @@
 import { PdkListSchema } from "../../../schema/fabrication.js";
 import { errorResponses } from "../../schemas.js";
 import type { App, RouteDeps } from "../../types.js";
+import { V1_ERRORS } from "../../openapi-operation.js";
 
 export function listPdksRoute(app: App, { fabrication }: RouteDeps): void {
   const body = { pdks: [...fabrication.pdks()] };
@@ -18,6 +19,10 @@ export function listPdksRoute(app: App, { fabrication }: RouteDeps): void {
           200: PdkListSchema,
           ...errorResponses,
         },
+        openapi: () => ({
+          errors: V1_ERRORS,
+          success: { 200: { description: "The process design kits." } },
+        }),
       },
     },
     async () => body,

@@ -4,9 +4,10 @@ import type { SimulationSpec } from "../../../solver/types.js";
 import { errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { RecipeRequestSchema, RecipeResponseSchema } from "../../../schema/fabrication.js";
-import { fabricationErrors } from "./schemas.js";
+import { FABRICATION_BUSY, GDS_INVALID, fabricationErrors } from "./schemas.js";
+import { JOB_ID_ERRORS, V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
 
-export function recipeRoute(app: App, { fabrication, jobs }: RouteDeps): void {
+export function recipeRoute(app: App, { fabrication, jobs, config }: RouteDeps): void {
   app.post(
     "/v1/fabrication/recipe",
     {
@@ -23,6 +24,18 @@ export function recipeRoute(app: App, { fabrication, jobs }: RouteDeps): void {
           ...fabricationErrors,
           ...errorResponses,
         },
+        openapi: () => ({
+          errors: [
+            ...bodyErrors(config.limits.maxBodyBytes),
+            errors.validation([{ path: "body", message: "give gds_url or job_id" }]),
+            errors.gdsNotFound(),
+            ...JOB_ID_ERRORS,
+            GDS_INVALID,
+            FABRICATION_BUSY,
+            ...V1_ERRORS,
+          ],
+          success: { 200: { description: "The ordered process flow, with warnings." } },
+        }),
       },
     },
     async (req) => {

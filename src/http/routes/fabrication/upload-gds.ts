@@ -1,8 +1,9 @@
-import { UploadGdsResponseSchema } from "../../../schema/fabrication.js";
 import { errors } from "../../../errors.js";
+import { UploadGdsResponseSchema } from "../../../schema/fabrication.js";
 import { ErrorBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
-import { fabricationErrors } from "./schemas.js";
+import { FABRICATION_BUSY, GDS_INVALID, LAYOUT_TOO_LARGE, fabricationErrors } from "./schemas.js";
+import { V1_ERRORS } from "../../openapi-operation.js";
 
 /**
  * Upload of a GDS II file (application/octet-stream, at most config.fabrication.maxGdsBytes).
@@ -41,6 +42,17 @@ export function uploadGdsRoute(app: App, { fabrication, config }: RouteDeps): vo
           ...fabricationErrors,
           ...errorResponses,
         },
+        openapi: () => ({
+          errors: [
+            errors.bodyTooLarge(config.limits.maxBodyBytes),
+            errors.unsupportedMediaType("application/json"),
+            GDS_INVALID,
+            LAYOUT_TOO_LARGE,
+            FABRICATION_BUSY,
+            ...V1_ERRORS,
+          ],
+          success: { 201: { description: "The file is stored; its address and contents." } },
+        }),
       },
     },
     async (req, reply) => {

@@ -4,6 +4,7 @@
  * server: no scripts, no fonts or styles from elsewhere.
  */
 import type { App, RouteDeps } from "../../types.js";
+import { ANY_ERRORS, type RawBody } from "../../openapi-operation.js";
 
 type Json = Record<string, unknown>;
 
@@ -81,23 +82,36 @@ ${ops.join("\n")}
 </body></html>`;
 }
 
-const documentSchema = (operationId: string, summary: string) => ({
+const documentSchema = (operationId: string, summary: string, answer: string, body: RawBody) => ({
   operationId,
   summary,
   description: "No authentication.",
   tags: ["service"],
   security: [],
+  openapi: () => ({ errors: ANY_ERRORS, success: { 200: { description: answer, body } } }),
 });
 
 export function docsRoutes(app: App, _deps: RouteDeps): void {
   app.get(
     "/openapi.json",
-    { schema: documentSchema("getOpenApiDocument", "This OpenAPI 3.1 document") },
+    {
+      schema: documentSchema("getOpenApiDocument", "This OpenAPI 3.1 document", "This document.", {
+        mediaType: "application/json",
+        schema: { type: "object", description: "An OpenAPI 3.1 document." },
+      }),
+    },
     async () => app.swagger(),
   );
   app.get(
     "/docs",
-    { schema: documentSchema("getApiReference", "API reference page") },
+    {
+      schema: documentSchema(
+        "getApiReference",
+        "API reference page",
+        "A self-contained HTML page rendered from this document.",
+        { mediaType: "text/html", schema: { type: "string" } },
+      ),
+    },
     async (_req, reply) =>
       reply
         .type("text/html; charset=utf-8")

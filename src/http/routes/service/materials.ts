@@ -1,6 +1,7 @@
 import { MATERIALS } from "../../../solver/materials.js";
 import { MaterialListSchema, errorResponses } from "../../schemas.js";
 import type { App, RouteDeps } from "../../types.js";
+import { V1_ERRORS } from "../../openapi-operation.js";
 
 export function listMaterials(app: App, _deps: RouteDeps): void {
   const body = {
@@ -26,6 +27,11 @@ export function listMaterials(app: App, _deps: RouteDeps): void {
           200: MaterialListSchema,
           ...errorResponses,
         },
+        openapi: () => ({
+          errors: V1_ERRORS,
+          success: { 200: { description: "The material library." } },
+          examples: { MaterialList: { materials: body.materials.slice(0, 2) } },
+        }),
       },
     },
     async () => body,

@@ -1,5 +1,8 @@
+import { errors } from "../../../errors.js";
 import { ErrorBody, JobIdParams, JobRecordSchema, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
+import { EXAMPLE_JOB, EXAMPLE_JOB_ID } from "../../openapi-examples.js";
+import { JOB_ID_ERRORS, V1_ERRORS } from "../../openapi-operation.js";
 
 export function cancelSimulation(app: App, { jobs }: RouteDeps): void {
   app.post(
@@ -18,6 +21,13 @@ export function cancelSimulation(app: App, { jobs }: RouteDeps): void {
           409: { ...ErrorBody, description: "The job has already finished." },
           ...errorResponses,
         },
+        openapi: () => ({
+          errors: [...JOB_ID_ERRORS, errors.jobFinished(EXAMPLE_JOB_ID, "COMPLETED"), ...V1_ERRORS],
+          success: {
+            200: { description: "The job's record: FAILED, or RUNNING with cancel_requested." },
+          },
+          examples: { JobRecord: EXAMPLE_JOB },
+        }),
       },
     },
     async (req) => jobs.record(await jobs.cancel(callerOf(req).accountId, req.params.job_id)),

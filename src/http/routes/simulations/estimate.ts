@@ -1,8 +1,10 @@
 import { SimulationRequestSchema } from "../../../schema/simulation.js";
 import { EstimateSchema, ValidationErrorBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
+import { EXAMPLE_REQUEST, invalidRequestExample } from "../../openapi-examples.js";
+import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
 
-export function estimateSimulation(app: App, { jobs, fabrication }: RouteDeps): void {
+export function estimateSimulation(app: App, { jobs, fabrication, config }: RouteDeps): void {
   app.post(
     "/v1/simulations/estimate",
     {
@@ -15,6 +17,20 @@ export function estimateSimulation(app: App, { jobs, fabrication }: RouteDeps): 
         security: [{ bearerAuth: [] }],
         body: SimulationRequestSchema,
         response: { 200: EstimateSchema, 422: ValidationErrorBody, ...errorResponses },
+        openapi: () => ({
+          errors: [
+            ...bodyErrors(config.limits.maxBodyBytes),
+            invalidRequestExample(config),
+            ...V1_ERRORS,
+          ],
+          success: { 200: { description: "The grid, memory and time the run would take." } },
+          examples: {
+            SimulationRequest: EXAMPLE_REQUEST,
+            // What the server estimates for the example request, with the run-time model as
+            // it stands when the document is built.
+            Estimate: jobs.estimate(EXAMPLE_REQUEST as never),
+          },
+        }),
       },
     },
     async (req) => {

@@ -1,6 +1,9 @@
+import { errors } from "../../../errors.js";
 import Type from "typebox";
 import { JobListSchema, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
+import { EXAMPLE_JOB } from "../../openapi-examples.js";
+import { V1_ERRORS } from "../../openapi-operation.js";
 
 export function listSimulations(app: App, { jobs }: RouteDeps): void {
   app.get(
@@ -23,6 +26,16 @@ export function listSimulations(app: App, { jobs }: RouteDeps): void {
           { additionalProperties: false },
         ),
         response: { 200: JobListSchema, ...errorResponses },
+        openapi: () => ({
+          errors: [
+            errors.validation([
+              { path: "query.limit", message: 'must match pattern "^[0-9]{1,3}$"' },
+            ]),
+            ...V1_ERRORS,
+          ],
+          success: { 200: { description: "One page of your jobs, newest first." } },
+          examples: { JobList: { jobs: [EXAMPLE_JOB], next_cursor: null } },
+        }),
       },
     },
     async (req) => {

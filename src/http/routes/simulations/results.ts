@@ -1,6 +1,9 @@
+import { errors } from "../../../errors.js";
 import Type from "typebox";
 import { ErrorBody, JobIdParams, NotReadyBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
+import { EXAMPLE_JOB_ID } from "../../openapi-examples.js";
+import { JOB_ID_ERRORS, RESULTS_NOT_READY, V1_ERRORS } from "../../openapi-operation.js";
 
 export function downloadResults(app: App, { jobs, config }: RouteDeps): void {
   app.get(
@@ -19,6 +22,20 @@ export function downloadResults(app: App, { jobs, config }: RouteDeps): void {
           ...errorResponses,
           500: ErrorBody,
         },
+        openapi: () => ({
+          errors: [
+            ...JOB_ID_ERRORS,
+            RESULTS_NOT_READY,
+            errors.resultsNotReady(EXAMPLE_JOB_ID, "FAILED", 30),
+            ...V1_ERRORS,
+          ],
+          headers: { 302: ["Location", "Cache-Control"], 409: ["Retry-After"] },
+          success: {
+            302: {
+              description: `Found: \`Location\` is a pre-signed address of the result file, valid ${config.downloadUrlTtlSeconds} s.`,
+            },
+          },
+        }),
       },
     },
     async (req, reply) => {

@@ -1,5 +1,7 @@
 import { JobIdParams, JobRecordSchema, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
+import { EXAMPLE_JOB } from "../../openapi-examples.js";
+import { JOB_ID_ERRORS, V1_ERRORS } from "../../openapi-operation.js";
 
 export function getSimulation(app: App, { jobs }: RouteDeps): void {
   app.get(
@@ -12,6 +14,11 @@ export function getSimulation(app: App, { jobs }: RouteDeps): void {
         security: [{ bearerAuth: [] }],
         params: JobIdParams,
         response: { 200: JobRecordSchema, ...errorResponses },
+        openapi: () => ({
+          errors: [...JOB_ID_ERRORS, ...V1_ERRORS],
+          success: { 200: { description: "The job's record." } },
+          examples: { JobRecord: EXAMPLE_JOB },
+        }),
       },
     },
     async (req) => {

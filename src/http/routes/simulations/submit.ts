@@ -1,3 +1,5 @@
+import type { Config } from "../../../config.js";
+import { errors } from "../../../errors.js";
 import { SimulationRequestSchema } from "../../../schema/simulation.js";
 import {
   ConflictBody,
@@ -7,6 +9,37 @@ import {
   errorResponses,
 } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
+import {
+  EXAMPLE_JOB,
+  EXAMPLE_JOB_ID,
+  EXAMPLE_REQUEST,
+  OTHER_JOB_ID,
+  invalidRequestExample,
+} from "../../openapi-examples.js";
+import { V1_ERRORS, bodyErrors, type OperationDoc } from "../../openapi-operation.js";
+
+/** What the OpenAPI document says of a submission beyond its schema. */
+function submitDoc(config: Config): OperationDoc {
+  return {
+    errors: [
+      ...bodyErrors(config.limits.maxBodyBytes),
+      invalidRequestExample(config),
+      errors.activeJobConflict(OTHER_JOB_ID, 42, 1),
+      errors.storeUnavailable("full"),
+      ...V1_ERRORS,
+    ],
+    headers: { 202: ["Location"], 409: ["Retry-After"] },
+    examples: {
+      SimulationRequest: EXAMPLE_REQUEST,
+      SubmissionAck: {
+        job_id: EXAMPLE_JOB_ID,
+        status: "QUEUED",
+        created_at: EXAMPLE_JOB.created_at,
+        message: `Simulation queued. Poll GET /v1/simulations/${EXAMPLE_JOB_ID} for its status.`,
+      },
+    },
+  };
+}
 
 export function submitSimulation(app: App, { jobs, config, fabrication }: RouteDeps): void {
   app.post(
@@ -29,6 +62,7 @@ export function submitSimulation(app: App, { jobs, config, fabrication }: RouteD
           422: { ...ValidationErrorBody, description: "The request is not valid." },
           ...errorResponses,
         },
+        openapi: () => submitDoc(config),
       },
     },
     async (req, reply) => {

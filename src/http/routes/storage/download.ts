@@ -10,6 +10,7 @@ import type { LocalFileStorage } from "../../../storage/local.js";
 import { sendApiError } from "../../error-handler.js";
 import { ErrorBody } from "../../schemas.js";
 import type { App } from "../../types.js";
+import { ANY_ERRORS, type OperationDoc, type RawBody } from "../../openapi-operation.js";
 
 /** Parses a single `bytes=` range against a size; null = whole file, "bad" = unsatisfiable. */
 export function parseRange(
@@ -33,6 +34,38 @@ export function parseRange(
   if (start > end || start >= size) return "bad";
   return { start, end };
 }
+
+const HDF5_BODY: RawBody = {
+  mediaType: "application/x-hdf5",
+  schema: { type: "string", format: "binary", description: "The HDF5 result file." },
+};
+
+/** What the OpenAPI document says of the download beyond its schema. */
+const downloadDoc = (): OperationDoc => ({
+  errors: [
+    errors.validation([{ path: "query.expires", message: "is required" }]),
+    errors.forbidden("The download address signature is invalid."),
+    errors.forbidden(
+      "The download address has expired; request GET /v1/simulations/{job_id}/results again.",
+    ),
+    new ApiError(404, "object_not_found", "The stored result no longer exists."),
+    new ApiError(416, "range_not_satisfiable", "The file has 1048576 bytes."),
+    ...ANY_ERRORS,
+  ],
+  headers: {
+    200: ["Accept-Ranges", "Content-Length", "Content-Disposition"],
+    206: ["Accept-Ranges", "Content-Length", "Content-Range", "Content-Disposition"],
+    416: ["Content-Range"],
+  },
+  success: {
+    200: { description: "The whole file.", body: HDF5_BODY },
+    206: { description: "The requested byte range (one `bytes=` range).", body: HDF5_BODY },
+  },
+  wildcard: {
+    name: "key",
+    description: "The stored object's key: part of the address the API redirects to.",
+  },
+});
 
 /**
  * Mounted by the composition root with the local backend only (S3 serves its own pre-signed
@@ -63,6 +96,7 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
         404: ErrorBody,
         416: ErrorBody,
       },
+      openapi: downloadDoc,
     },
     handler: async (req, reply) => {
       const key = (req.params as { "*": string })["*"];
