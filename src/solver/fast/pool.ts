@@ -1,7 +1,7 @@
 /**
  * Starts the kernel's worker threads. Compiled (dist/) the thread is a plain module; from
  * TypeScript sources (development, tests under tsx) it registers tsx's loader first, because
- * Node 20 does not carry `--import` loaders into worker threads (as src/worker/worker.ts does
+ * Node 20 does not carry `--import` loaders into worker threads (as src/worker/solver-threads.ts does
  * for the solver thread; kernel threads nest inside it, which Node allows).
  */
 import { Worker } from "node:worker_threads";
