@@ -173,6 +173,121 @@ export function pulseValue(p: PulseShape, t: number): number {
 }
 
 /**
+ * The Bloch phase across the main grid along each axis, k_b·(cells·h) (0 along the propagation
+ * axis and where k_b = 0).
+ * @throws Error where k_b ≠ 0 across a boundary that is not periodic or a graded axis
+ */
+function mainBlochPhases(mainPlan: GridPlan, kt: Vec3): [number, number, number] {
+  return [0, 1, 2].map((b) => {
+    if (kt[b] === 0) return 0;
+    const across = mainPlan.axes[b];
+    if (across.boundary !== "periodic") {
+      throw new Error("oblique incidence needs periodic boundaries across the direction");
+    }
+    // The discrete plane wave the auxiliary line computes is the main grid's only where the
+    // cells across are all alike (checks/source.ts refuses mesh overrides there).
+    if (across.uniformStepM === null) {
+      throw new Error("oblique incidence needs a uniform grid across the direction");
+    }
+    return kt[b] * across.cells * across.uniformStepM;
+  }) as [number, number, number];
+}
+
+/**
+ * The auxiliary line's axes: along `a`, the main axis' nodes with AUX_PML_LAYERS absorber
+ * cells of the end steps either side (main node i is aux node i + auxShift); across, one
+ * periodic cell, whose step matters only with a Bloch phase along it, where the main grid is
+ * uniform.
+ */
+function auxiliaryAxes(mainPlan: GridPlan, a: number, auxShift: number): GridPlan["axes"] {
+  const ax = mainPlan.axes[a];
+  return [0, 1, 2].map((b): AxisPlan => {
+    if (b === a) {
+      const cells = ax.interiorCells + 2 * AUX_PML_LAYERS;
+      const nodesM = Float64Array.from({ length: cells + 1 }, (_, i) => nodeM(ax, i - auxShift));
+      return {
+        ...ax,
+        pmlLo: AUX_PML_LAYERS,
+        pmlHi: AUX_PML_LAYERS,
+        cells,
+        originM: nodesM[0]!,
+        nodesM,
+      };
+    }
+    const m = mainPlan.axes[b];
+    const step = m.uniformStepM ?? mainPlan.baseStepM;
+    return {
+      boundary: "periodic",
+      mirror: "none",
+      requestedSizeM: step,
+      interiorCells: 1,
+      pmlLo: 0,
+      pmlHi: 0,
+      cells: 1,
+      originM: m.originM,
+      nodesM: Float64Array.of(m.originM, m.originM + step),
+      uniformStepM: step,
+      minStepM: step,
+      maxStepM: step,
+    };
+  }) as GridPlan["axes"];
+}
+
+/**
+ * Current sheet K (A/m) that radiates E = A·p̂ downstream, from the continuum sheet
+ * impedances η/cosθ (s) and η·cosθ (p) in a medium of index n; exactness does not matter,
+ * N(ω) normalises.
+ */
+function sheetCurrent(g: PlaneWaveGeometry, amplitude: number, n: number): Vec3 {
+  const a = g.axis;
+  const eta = ETA0 / n;
+  const e = g.polarization;
+  const normal: Vec3 = [0, 0, 0];
+  normal[a] = 1;
+  const dt: Vec3 = [0, 0, 0];
+  for (let b = 0; b < 3; b++) if (b !== a) dt[b] = g.direction[b];
+  let sheet: Vec3;
+  if (norm(dt) < DIRECTION_EPS) {
+    sheet = scale(e, (-2 * amplitude) / eta);
+  } else {
+    const kHat = scale(dt, 1 / norm(dt));
+    const sHat = cross(normal, kHat);
+    const es = dot(e, sHat) * g.cosTheta;
+    const ep = dot(e, kHat) / g.cosTheta;
+    sheet = scale(
+      [0, 1, 2].map((b) => es * sHat[b] + ep * kHat[b]) as Vec3,
+      (-2 * amplitude) / eta,
+    );
+  }
+  sheet[a] = 0;
+  return sheet;
+}
+
+/**
+ * Transverse phase factors cos and sin of k_b·i·h over the main grid's indices along each
+ * axis, ghosts included (uniform across wherever k_b ≠ 0; 1 and 0 elsewhere).
+ */
+function transversePhases(mainPlan: GridPlan, kt: Vec3): [Float64Array[], Float64Array[]] {
+  const cosines: Float64Array[] = [];
+  const sines: Float64Array[] = [];
+  for (let b = 0; b < 3; b++) {
+    const count = mainPlan.axes[b].cells + 2;
+    const c = new Float64Array(count).fill(1);
+    const s = new Float64Array(count);
+    const h = mainPlan.axes[b].uniformStepM;
+    if (kt[b] !== 0 && h !== null) {
+      for (let i = 0; i < count; i++) {
+        c[i] = Math.cos(kt[b] * (i - 1) * h);
+        s[i] = Math.sin(kt[b] * (i - 1) * h);
+      }
+    }
+    cosines.push(c);
+    sines.push(s);
+  }
+  return [cosines, sines];
+}
+
+/**
  * The sheet current's sample for the step from t to t + dt: the difference quotient of
  * P(t) = −exp(−((t−t0)/τ)²)·cos(ω0(t−t0))/ω0, whose derivative is g(t) up to O(1/(ω0τ)).
  * Being a difference, the samples sum to zero exactly (to e^{−25}), so a sheet whose current
@@ -246,60 +361,14 @@ export class PlaneWaveSource {
     for (let b = 0; b < 3; b++) if (b !== a) kt[b] = k0 * g.direction[b];
     this.kTransverse = kt;
     this.complex = kt[0] !== 0 || kt[1] !== 0 || kt[2] !== 0;
-    this.mainBlochPhase = [0, 1, 2].map((b) => {
-      if (kt[b] === 0) return 0;
-      const across = mainPlan.axes[b];
-      if (across.boundary !== "periodic") {
-        throw new Error("oblique incidence needs periodic boundaries across the direction");
-      }
-      // The discrete plane wave the auxiliary line computes is the main grid's only where the
-      // cells across are all alike (checks/source.ts refuses mesh overrides there).
-      if (across.uniformStepM === null) {
-        throw new Error("oblique incidence needs a uniform grid across the direction");
-      }
-      return kt[b] * across.cells * across.uniformStepM;
-    }) as [number, number, number];
+    this.mainBlochPhase = mainBlochPhases(mainPlan, kt);
 
     // The auxiliary line: the main axis' region of interest with its own, much thicker
     // absorber (so the incident field carries no absorber reflection that the TFSF plane
     // would then hide), one periodic cell across. Main node i is aux node i + auxShift.
     const ax = mainPlan.axes[a];
     this.auxShift = AUX_PML_LAYERS - ax.pmlLo;
-    const auxAxes = [0, 1, 2].map((b): AxisPlan => {
-      if (b === a) {
-        // The main axis' nodes with AUX_PML_LAYERS absorber cells of the end steps either side.
-        const cells = ax.interiorCells + 2 * AUX_PML_LAYERS;
-        const nodesM = Float64Array.from({ length: cells + 1 }, (_, i) =>
-          nodeM(ax, i - this.auxShift),
-        );
-        return {
-          ...ax,
-          pmlLo: AUX_PML_LAYERS,
-          pmlHi: AUX_PML_LAYERS,
-          cells,
-          originM: nodesM[0],
-          nodesM,
-        };
-      }
-      // One periodic cell across: its step matters only with a Bloch phase along it, where
-      // the main grid is uniform.
-      const m = mainPlan.axes[b];
-      const step = m.uniformStepM ?? mainPlan.baseStepM;
-      return {
-        boundary: "periodic",
-        mirror: "none",
-        requestedSizeM: step,
-        interiorCells: 1,
-        pmlLo: 0,
-        pmlHi: 0,
-        cells: 1,
-        originM: m.originM,
-        nodesM: Float64Array.of(m.originM, m.originM + step),
-        uniformStepM: step,
-        minStepM: step,
-        maxStepM: step,
-      };
-    }) as GridPlan["axes"];
+    const auxAxes = auxiliaryAxes(mainPlan, a, this.auxShift);
     const auxPlan: GridPlan = {
       ...mainPlan,
       axes: auxAxes,
@@ -339,29 +408,7 @@ export class PlaneWaveSource {
       { comp: 3 + u, index: auxIndex(hIdx) },
     ];
 
-    // Current sheet K (A/m) that radiates E = A·p̂ downstream, from the continuum sheet
-    // impedances η/cosθ (s) and η·cosθ (p); exactness does not matter, N(ω) normalises.
-    const eta = ETA0 / n;
-    const e = g.polarization;
-    const normal: Vec3 = [0, 0, 0];
-    normal[a] = 1;
-    const dt: Vec3 = [0, 0, 0];
-    for (let b = 0; b < 3; b++) if (b !== a) dt[b] = g.direction[b];
-    let sheet: Vec3;
-    if (norm(dt) < DIRECTION_EPS) {
-      sheet = scale(e, (-2 * setup.amplitude) / eta);
-    } else {
-      const kHat = scale(dt, 1 / norm(dt));
-      const sHat = cross(normal, kHat);
-      const es = dot(e, sHat) * g.cosTheta;
-      const ep = dot(e, kHat) / g.cosTheta;
-      sheet = scale(
-        [0, 1, 2].map((b) => es * sHat[b] + ep * kHat[b]) as Vec3,
-        (-2 * setup.amplitude) / eta,
-      );
-    }
-    sheet[a] = 0;
-    this.sheet = sheet;
+    this.sheet = sheetCurrent(g, setup.amplitude, n);
 
     // Reference sample: the cell centre nearest the origin along a, downstream of the sheet.
     let kRef = Math.round(centreIndexAt(ax, 0));
@@ -379,24 +426,7 @@ export class PlaneWaveSource {
     ) as Vec3;
     this.sheetStepM = dualStepM(ax, this.tfsfIndex - g.sign);
 
-    // Transverse phase factors e^{i k_b·i·h} of the main grid's indices (uniform across
-    // wherever k_b ≠ 0).
-    this.phaseCos = [];
-    this.phaseSin = [];
-    for (let b = 0; b < 3; b++) {
-      const count = mainPlan.axes[b].cells + 2;
-      const c = new Float64Array(count).fill(1);
-      const s = new Float64Array(count);
-      const h = mainPlan.axes[b].uniformStepM;
-      if (kt[b] !== 0 && h !== null) {
-        for (let i = 0; i < count; i++) {
-          c[i] = Math.cos(kt[b] * (i - 1) * h);
-          s[i] = Math.sin(kt[b] * (i - 1) * h);
-        }
-      }
-      this.phaseCos.push(c);
-      this.phaseSin.push(s);
-    }
+    [this.phaseCos, this.phaseSin] = transversePhases(mainPlan, kt);
   }
 
   /**
