@@ -256,19 +256,9 @@ export function fields(pairs: [string, string][]): string {
     .join("\n");
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let v = bytes / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
-}
+/** Sizes in binary units, as the dashboard shows them. */
+export { formatBytes } from "../plot/units.js";
 
-/** 75 → "1:15", 3725 → "1:02:05". */
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return "--:--";
   const s = Math.round(seconds);

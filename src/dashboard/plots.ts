@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { readFieldMap, readResultInfo, type FieldMap, type MonitorInfo } from "../results/read.js";
-import { polySlabShapeOf } from "../plot/structures.js";
+import { structureShape } from "../plot/structures.js";
+import type { SimulationSpec, StructureSpec } from "../solver/types.js";
 import type { StorageBackend } from "../storage/types.js";
 import { DashboardError } from "./context.js";
 
@@ -148,34 +149,51 @@ export function summarizeMonitor(m: MonitorInfo): MonitorSummary {
   };
 }
 
-function structuresOf(request: Record<string, unknown>): StructureOutline[] {
-  const list = Array.isArray(request.structures) ? request.structures : [];
+/** What of a structure the browser draws; a polyslab's rings only while the total allows. */
+function outlineOf(
+  s: StructureSpec,
+  rings: StructureOutline["rings_m"] | undefined,
+): StructureOutline {
+  const common = { type: s.type, material: s.material };
+  switch (s.type) {
+    case "box":
+      return { ...common, center_m: s.center, size_m: s.size };
+    case "sphere":
+      return { ...common, center_m: s.center, radius_m: s.radius };
+    case "cylinder":
+      return {
+        ...common,
+        center_m: s.center,
+        radius_m: s.radius,
+        height_m: s.height,
+        axis: s.axis,
+      };
+    case "polyslab":
+      return {
+        ...common,
+        z_min_m: s.z_min,
+        z_max_m: s.z_max,
+        ...(rings ? { rings_m: rings } : {}),
+      };
+    default:
+      return common; // a kind this version does not draw
+  }
+}
+
+function structuresOf(spec: SimulationSpec): StructureOutline[] {
   let vertices = 0;
-  return list.map((s: Record<string, unknown>) => {
-    const slab = polySlabShapeOf(s);
-    const ends = slab?.ends;
+  return spec.structures.map((s) => {
+    const ends = s.type === "polyslab" ? structureShape(s).ends : undefined;
     const count = ends ? ends.bottom.reduce((n, ring) => n + ring.length, 0) : 0;
     const drawn = ends !== undefined && vertices + count <= OUTLINE_MAX_VERTICES;
     if (drawn) vertices += count;
-    return {
-      type: String(s.type),
-      material: String(s.material),
-      ...(Array.isArray(s.center) ? { center_m: s.center as number[] } : {}),
-      ...(Array.isArray(s.size) ? { size_m: s.size as number[] } : {}),
-      ...(typeof s.radius === "number" ? { radius_m: s.radius } : {}),
-      ...(typeof s.height === "number" ? { height_m: s.height } : {}),
-      ...(typeof s.axis === "string" ? { axis: s.axis } : {}),
-      ...(slab ? { z_min_m: slab.z_min!, z_max_m: slab.z_max! } : {}),
-      ...(drawn ? { rings_m: ends as NonNullable<StructureOutline["rings_m"]> } : {}),
-    };
+    return outlineOf(s, drawn ? (ends as StructureOutline["rings_m"]) : undefined);
   });
 }
 
 /** The file lists monitors alphabetically; show them in the order the request gave. */
-function inRequestOrder(monitors: MonitorInfo[], request: Record<string, unknown>): MonitorInfo[] {
-  const names = (Array.isArray(request.monitors) ? request.monitors : []).map(
-    (m: { name?: unknown }) => String(m.name),
-  );
+function inRequestOrder(monitors: MonitorInfo[], spec: SimulationSpec): MonitorInfo[] {
+  const names = spec.monitors.map((m) => m.name);
   const rank = (name: string) => {
     const i = names.indexOf(name);
     return i < 0 ? names.length : i;
@@ -281,15 +299,14 @@ export class PlotService {
     const cached = this.summaries.get(resultKey);
     if (cached) return cached;
     const info = await readResultInfo(await this.localPath(resultKey));
-    const request = info.request;
-    const source = request.source as Record<string, unknown> | undefined;
-    const domain = request.domain as Record<string, unknown> | undefined;
+    // The stored request: the validated spec, with its defaults filled in.
+    const spec = info.request as unknown as SimulationSpec;
     const summary: ResultSummary = {
       job_id: jobId,
-      source_wavelength_m: typeof source?.wavelength === "number" ? source.wavelength : null,
-      domain_size_m: Array.isArray(domain?.size) ? (domain.size as number[]) : null,
-      monitors: inRequestOrder(info.monitors, request).map(summarizeMonitor),
-      structures: structuresOf(request),
+      source_wavelength_m: spec.source.wavelength,
+      domain_size_m: spec.domain.size,
+      monitors: inRequestOrder(info.monitors, spec).map(summarizeMonitor),
+      structures: structuresOf(spec),
     };
     this.summaries.set(resultKey, summary, JSON.stringify(summary).length);
     return summary;

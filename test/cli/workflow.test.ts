@@ -234,7 +234,15 @@ test("plot writes a PNG heat map; inspect lists the monitors", async () => {
 
   assert.equal(inspect.code, 0, inspect.stderr);
   assert.match(inspect.stdout, new RegExp(`job ${done.job.job_id}`));
-  assert.match(inspect.stdout, /run: +\d+ of 3000 steps, converged at step/);
+  // The set-up and the solver report in the dashboard's words (src/plot/job-setup.ts,
+  // src/plot/run-report.ts): labels, units, rounding, the time split by phase.
+  assert.match(inspect.stdout, /^Setup\ndomain: +[\d.]+ × [\d.]+ × [\d.]+ µm$/m);
+  assert.match(inspect.stdout, /^source: +plane wave, λ = 1\.55 µm, TE, direction/m);
+  assert.match(inspect.stdout, /^Solver report\nsteps: +[\d,]+ of 3,000, converged at step /m);
+  assert.match(inspect.stdout, /^time split: +set-up [\d.]+ m?s \(\d+ %\): grid and monitors /m);
+  assert.match(inspect.stdout, /^ +stepping [\d.]+ m?s \(\d+ %\): kernel [\d.]+ m?s/m);
+  assert.match(inspect.stdout, /^speed: +[\d.,]+ Mcell\/s while stepping$/m);
+  assert.doesNotMatch(inspect.stdout, /\d\.\d{7,}/, "an unrounded number");
   assert.match(inspect.stdout, /Si +12\.08\d+/);
   assert.match(inspect.stdout, /xz +plane +16 × 1 × 50 +Ex Ey Ez +1\.55/);
   assert.match(inspect.stdout, /probe +point +1 × 1 × 1 +Ey/);

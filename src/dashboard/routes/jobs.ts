@@ -5,7 +5,8 @@
 import type { FastifyInstance } from "fastify";
 import { DashboardError, field, type Dashboard } from "../context.js";
 import { spectraPng } from "../../plot/spectrum.js";
-import { cancelConfirmBody, jobBody, jobsBody, spectraOfReport } from "../views/jobs.js";
+import { cancelConfirmBody, jobBody, jobsBody } from "../views/jobs.js";
+import { spectraOfReport } from "../views/spectra.js";
 
 type JobParams = { Params: { id: string } };
 

@@ -1,4 +1,5 @@
-/** Formatting shared by the dashboard's pages: times, durations, sizes, ids. */
+/** Formatting shared by the dashboard's pages: times, durations, sizes, ids, label: value lists. */
+import { formatBytes as formatSize } from "../../plot/units.js";
 import { html, type SafeHtml } from "../html.js";
 
 /** "2025-11-22 10:31 UTC" — the script turns it into local, relative time. */
@@ -27,15 +28,7 @@ export function formatDuration(seconds: number | null | undefined): string {
 }
 
 export function formatBytes(bytes: number | null | undefined): string {
-  if (bytes === null || bytes === undefined) return "—";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+  return bytes === null || bytes === undefined ? "—" : formatSize(bytes);
 }
 
 export function shortId(id: string): string {
@@ -47,10 +40,29 @@ export function metadataValue(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** Lengths in metres shown in µm or nm, whichever reads better. */
-export function formatLength(metres: number): string {
-  if (!Number.isFinite(metres)) return String(metres);
-  const abs = Math.abs(metres);
-  if (abs !== 0 && abs < 1e-6) return `${+(metres * 1e9).toPrecision(4)} nm`;
-  return `${+(metres * 1e6).toPrecision(4)} µm`;
+/**
+ * A definition list of label: value rows (the job page's set-up and solver report). A value of
+ * several lines is a list; `render` draws the rows that are more than words (the time split).
+ */
+export function factsList<Row extends { key: string; label: string; value: string }>(
+  rows: readonly Row[],
+  render: (row: Row) => SafeHtml | null = () => null,
+): SafeHtml {
+  return html`<dl class="facts">
+    ${rows.map(
+      (row) =>
+        html`<div>
+          <dt>${row.label}</dt>
+          <dd>${render(row) ?? lines(row.value)}</dd>
+        </div>`,
+    )}
+  </dl>`;
+}
+
+function lines(value: string): SafeHtml | string {
+  const parts = value.split("\n");
+  if (parts.length === 1) return value;
+  return html`<ul class="plain-list">
+    ${parts.map((line) => html`<li>${line}</li>`)}
+  </ul>`;
 }

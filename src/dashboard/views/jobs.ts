@@ -2,19 +2,15 @@
  * Jobs: the account's list (live while jobs run), one job's page with its progress, details,
  * result download and field plots, and the cancel confirmation.
  */
-import type { Spectrum } from "../../results/read.js";
 import type { JobRecord } from "../../jobs/records.js";
+import type { SimulationSpec } from "../../solver/types.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField } from "./forms.js";
 import { fabricationSection } from "./fabrication.js";
-import {
-  formatBytes,
-  formatDuration,
-  formatLength,
-  metadataValue,
-  shortId,
-  timeElement,
-} from "./format.js";
+import { formatBytes, formatDuration, metadataValue, shortId, timeElement } from "./format.js";
+import { setupFacts, storedSpec } from "./job-setup.js";
+import { reportCard } from "./run-report.js";
+import { spectraOfReport, spectraSection } from "./spectra.js";
 
 const ACTIVE = new Set(["QUEUED", "RUNNING"]);
 
@@ -288,168 +284,6 @@ export function jobLive(job: JobRecord): SafeHtml {
     }`;
 }
 
-interface SpecSummary {
-  domain?: {
-    size?: number[];
-    resolution?: number;
-    boundary_conditions?: string[];
-    pml_layers?: number;
-    mesh_overrides?: { resolution?: number | number[] }[];
-    symmetry?: string[];
-  };
-  source?: { wavelength?: number; direction?: number[]; polarization?: string; amplitude?: number };
-  structures?: { type?: string; material?: string }[];
-  monitors?: { name?: string; size?: number[]; components?: string[] }[];
-  fdtd_settings?: { time_steps?: number; courant_factor?: number; convergence_threshold?: number };
-}
-
-function monitorKind(size: number[] | undefined): string {
-  const extended = (size ?? []).filter((s) => s > 0).length;
-  return ["point", "line", "plane", "volume"][extended] ?? "monitor";
-}
-
-/** " · refined to 10 nm (2 mesh overrides)" for a graded grid, "" for a uniform one. */
-function refinement(overrides: { resolution?: number | number[] }[] | undefined): string {
-  const steps = (overrides ?? []).flatMap((o) =>
-    typeof o.resolution === "number" ? [o.resolution] : (o.resolution ?? []),
-  );
-  if (steps.length === 0) return "";
-  const n = overrides!.length;
-  return ` · refined to ${formatLength(Math.min(...steps))} (${n} mesh override${n === 1 ? "" : "s"})`;
-}
-
-function setupFacts(spec: SpecSummary): SafeHtml {
-  const d = spec.domain ?? {};
-  const s = spec.source ?? {};
-  return html`<dl class="facts">
-    ${
-      d.size
-        ? html`<div>
-            <dt>Domain</dt>
-            <dd>${d.size.map((v) => +(v * 1e6).toPrecision(4)).join(" × ")} µm</dd>
-          </div>`
-        : ""
-    }
-    ${
-      d.resolution
-        ? html`<div>
-            <dt>Grid step</dt>
-            <dd>${formatLength(d.resolution)}${refinement(d.mesh_overrides)}</dd>
-          </div>`
-        : ""
-    }
-    ${
-      d.boundary_conditions
-        ? html`<div>
-            <dt>Boundaries (x, y, z)</dt>
-            <dd>
-              ${d.boundary_conditions.join(", ")}${d.pml_layers ? ` · ${d.pml_layers} PML layers` : ""}
-            </dd>
-          </div>`
-        : ""
-    }
-    ${
-      d.symmetry && d.symmetry.some((m) => m !== "none")
-        ? html`<div>
-            <dt>Mirror symmetry (x, y, z)</dt>
-            <dd>${d.symmetry.join(", ")}</dd>
-          </div>`
-        : ""
-    }
-    ${
-      s.wavelength
-        ? html`<div>
-            <dt>Source</dt>
-            <dd>
-              plane wave, λ = ${+(s.wavelength * 1e9).toPrecision(5)}
-              nm${s.polarization ? `, ${s.polarization.toUpperCase()}` : ""}${s.direction ? `, direction (${s.direction.join(", ")})` : ""}
-            </dd>
-          </div>`
-        : ""
-    }
-    <div>
-      <dt>Structures</dt>
-      <dd>
-        ${
-          spec.structures && spec.structures.length > 0
-            ? spec.structures.map((st) => `${st.type ?? "?"} (${st.material ?? "?"})`).join(", ")
-            : "none"
-        }
-      </dd>
-    </div>
-    <div>
-      <dt>Monitors</dt>
-      <dd>
-        ${
-          spec.monitors && spec.monitors.length > 0
-            ? spec.monitors.map(
-                (m, i) =>
-                  html`${i > 0 ? ", " : ""}<strong>${m.name ?? "?"}</strong>
-                    (${monitorKind(m.size)}; ${(m.components ?? []).join(" ")})`,
-              )
-            : "none"
-        }
-      </dd>
-    </div>
-    ${
-      spec.fdtd_settings?.time_steps
-        ? html`<div>
-            <dt>Time steps (max)</dt>
-            <dd>${spec.fdtd_settings.time_steps.toLocaleString("en")}</dd>
-          </div>`
-        : ""
-    }
-  </dl>`;
-}
-
-const REPORT_LABELS: Record<string, string> = {
-  steps_run: "Steps run",
-  time_steps_limit: "Step limit",
-  converged: "Converged",
-  converged_at_step: "Converged at step",
-  last_relative_change: "Last relative change",
-  cells: "Cells (with PML)",
-  grid: "Grid",
-  dt_seconds: "Time step",
-  wall_seconds: "Solver time",
-  mcells_per_second: "Speed",
-  kernel: "Kernel",
-  adapter: "GPU adapter",
-  threads: "Threads",
-  notes: "Notes",
-};
-
-function reportValue(key: string, value: unknown): string {
-  if (value === null || value === undefined) return "—";
-  if (key === "converged") return value ? "yes" : "no";
-  if (key === "mcells_per_second" && typeof value === "number")
-    return `${value.toFixed(0)} Mcell/s`;
-  if (key === "wall_seconds" && typeof value === "number") return formatDuration(value);
-  if (key === "dt_seconds" && typeof value === "number") return `${value.toExponential(3)} s`;
-  if (key === "grid" && Array.isArray(value)) return value.join(" × ");
-  if (key === "adapter" && typeof value === "object") {
-    const a = value as { device?: string; description?: string; software?: boolean };
-    return `${a.device || "unknown"}${a.description ? ` (${a.description})` : ""}${a.software ? ", software" : ""}`;
-  }
-  if (key === "last_relative_change" && typeof value === "number") return value.toExponential(2);
-  if (Array.isArray(value)) return value.length === 0 ? "—" : value.map(String).join("\n");
-  if (typeof value === "number")
-    return Number.isInteger(value) ? value.toLocaleString("en") : String(+value.toPrecision(5));
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
-function reportFacts(report: Record<string, unknown>): SafeHtml {
-  return html`<dl class="facts">
-    ${Object.entries(report).map(
-      ([k, v]) =>
-        html`<div>
-          <dt>${REPORT_LABELS[k] ?? k}</dt>
-          <dd class="pre-line">${reportValue(k, v)}</dd>
-        </div>`,
-    )}
-  </dl>`;
-}
-
 export interface JobView {
   job: JobRecord;
   specJson: string;
@@ -473,45 +307,6 @@ function jobHead(job: JobRecord, csrf: string): SafeHtml {
         ${isActive(job.status) && !job.cancel_requested ? cancelForm(job, csrf, false) : ""}
       </div>
     </div>`;
-}
-
-/** The flux monitors' spectra in a job record's solver report (worker/report.ts's shape). */
-export function spectraOfReport(report: JobRecord["solver_report"]): Spectrum[] {
-  const flux = (report as { flux?: Record<string, Record<string, unknown>> } | null | undefined)
-    ?.flux;
-  if (!flux) return [];
-  const numbers = (v: unknown) => (Array.isArray(v) ? v.map((x) => Number(x ?? NaN)) : []);
-  return Object.entries(flux).map(([name, m]) => ({
-    name,
-    quantity: String(m.quantity),
-    wavelengthsM: numbers(m.wavelengths_m),
-    flux: numbers(m.flux),
-    ...(m.scattering_cross_section_m2 && m.absorption_cross_section_m2
-      ? {
-          crossSections: {
-            scattering: numbers(m.scattering_cross_section_m2),
-            absorption: numbers(m.absorption_cross_section_m2),
-          },
-        }
-      : {}),
-  }));
-}
-
-/** The spectra of a completed job's flux monitors, as an image (routes/jobs.ts draws it). */
-function spectraSection(id: string): SafeHtml {
-  return html`<section class="card" id="spectra" aria-labelledby="spectra-title">
-    <h2 id="spectra-title">Spectra</h2>
-    <p class="muted">
-      Flux monitors against wavelength (transmittance and reflectance as fractions of the incident
-      power; a box's cross-sections in µm²). The numbers are in the solver report below and in the
-      result file.
-    </p>
-    <img
-      class="spectra"
-      src="/dashboard/jobs/${id}/spectra.png"
-      alt="Spectra of the job's flux monitors against wavelength"
-    />
-  </section>`;
 }
 
 /** The interactive field plots of a completed job (drawn by the dashboard's plot script). */
@@ -611,7 +406,7 @@ function detailsCard(job: JobRecord): SafeHtml {
 }
 
 /** The submitted metadata and a summary of the set-up. */
-function metadataCard(job: JobRecord, spec: SpecSummary): SafeHtml {
+function metadataCard(job: JobRecord, spec: SimulationSpec | null): SafeHtml {
   const metadata = Object.entries(job.metadata);
   return html`<section class="card" aria-labelledby="metadata-title">
     <h2 id="metadata-title">Metadata</h2>
@@ -628,21 +423,16 @@ function metadataCard(job: JobRecord, spec: SpecSummary): SafeHtml {
             )}
           </dl>`
     }
-    <h2 class="subhead">Setup</h2>
+    <h2 class="subhead" id="setup-title">Setup</h2>
     ${setupFacts(spec)}
   </section>`;
 }
 
 export function jobBody(view: JobView): SafeHtml {
   const { job } = view;
-  let spec: SpecSummary = {};
-  let specPretty = view.specJson;
-  try {
-    spec = JSON.parse(view.specJson) as SpecSummary;
-    specPretty = JSON.stringify(spec, null, 2);
-  } catch {
-    // shown as stored
-  }
+  const spec = storedSpec(view.specJson);
+  const completed = job.status === "COMPLETED";
+  const spectra = completed ? spectraOfReport(job.solver_report) : [];
   return html`${jobHead(job, view.csrf)}
     <section
       class="card live"
@@ -654,25 +444,14 @@ export function jobBody(view: JobView): SafeHtml {
     >
       ${jobLive(job)}
     </section>
-    ${
-      job.status === "COMPLETED" && spectraOfReport(job.solver_report).length > 0
-        ? spectraSection(job.job_id)
-        : ""
-    }
-    ${job.status === "COMPLETED" ? plotsSection(job.job_id) : ""}
-    ${job.status === "COMPLETED" ? fabricationSection(job.job_id, view.csrf) : ""}
+    ${spectra.length > 0 ? spectraSection(job.job_id, spectra) : ""}
+    ${completed ? plotsSection(job.job_id) : ""}
+    ${completed ? fabricationSection(job.job_id, view.csrf) : ""}
     <div class="grid-2">${detailsCard(job)} ${metadataCard(job, spec)}</div>
-    ${
-      job.solver_report
-        ? html`<section class="card" aria-labelledby="report-title">
-            <h2 id="report-title">Solver report</h2>
-            ${reportFacts(job.solver_report)}
-          </section>`
-        : ""
-    }
+    ${job.solver_report ? reportCard(job.solver_report) : ""}
     <details class="card disclosure">
       <summary>Simulation request (with defaults filled in)</summary>
-      <pre class="code"><code>${specPretty}</code></pre>
+      <pre class="code"><code>${spec ? JSON.stringify(spec, null, 2) : view.specJson}</code></pre>
     </details>`;
 }
 

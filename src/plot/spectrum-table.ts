@@ -1,0 +1,27 @@
+/**
+ * A flux monitor's spectrum as a table of numbers — `emsim inspect` prints it, the dashboard's
+ * Spectra section lists it under the plot: λ, the normalised flux (a box's net outflow), and a
+ * box's cross-sections.
+ */
+import type { Spectrum } from "../results/read.js";
+
+/** The header row, then one row per wavelength, every cell already rounded. */
+export function spectrumTable(s: Spectrum): string[][] {
+  const cs = s.crossSections;
+  const header = ["λ (µm)", s.quantity === "box" ? "net outflow (m²)" : s.quantity];
+  if (cs) header.push("σ_ext (m²)", "σ_sca (m²)", "σ_abs (m²)");
+  // Fractions of the incident power to 5 decimals; areas, which span decades, in exponent form.
+  const g = (v: number) => (s.quantity === "box" || cs ? v.toExponential(4) : v.toFixed(5));
+  return [
+    header,
+    ...s.wavelengthsM.map((w, i) => [
+      String(Number((w * 1e6).toPrecision(4))),
+      g(s.flux[i]!),
+      ...(cs
+        ? [cs.scattering[i]! + cs.absorption[i]!, cs.scattering[i]!, cs.absorption[i]!].map((v) =>
+            v.toExponential(4),
+          )
+        : []),
+    ]),
+  ];
+}
