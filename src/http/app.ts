@@ -67,11 +67,23 @@ function headerProblem(raw: IncomingMessage): ApiError | null {
   return null;
 }
 
-export async function buildApp(
-  deps: RouteDeps,
-  logger: FastifyServerOptions["logger"] = false,
-): Promise<App> {
-  const app = Fastify({
+/** The answer to a URL refused before routing, where no hook or error handler runs. */
+function frameworkError(err: { code?: string }): ApiError {
+  if (err.code === "FST_ERR_BAD_URL") {
+    return errors.badRequest("The URL is malformed (invalid percent-encoding).");
+  }
+  if (err.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    return new ApiError(
+      404,
+      "not_found",
+      "Nothing is at this address (a path segment is too long).",
+    );
+  }
+  return errors.internal();
+}
+
+function createFastify(deps: RouteDeps, logger: FastifyServerOptions["logger"]) {
+  return Fastify({
     logger: withRedactingSerializers(logger),
     bodyLimit: deps.config.limits.maxBodyBytes,
     trustProxy: false,
@@ -85,26 +97,19 @@ export async function buildApp(
       return typeof given === "string" && CORRELATION_PATTERN.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
-    // Bad percent-encoding and over-long path segments are refused before routing, where no
-    // hook or error handler runs: give them the usual body and correlation id, and echo
-    // nothing of the URL (its query may hold a download signature).
+    // Bad percent-encoding and over-long path segments: the usual body and correlation id, and
+    // nothing of the URL echoed (its query may hold a download signature).
     frameworkErrors: (err, req, reply) => {
       reply.header("X-Correlation-ID", req.id);
-      return sendApiError(
-        reply,
-        err.code === "FST_ERR_BAD_URL"
-          ? errors.badRequest("The URL is malformed (invalid percent-encoding).")
-          : err.code === "FST_ERR_MAX_PARAM_LENGTH"
-            ? new ApiError(
-                404,
-                "not_found",
-                "Nothing is at this address (a path segment is too long).",
-              )
-            : errors.internal(),
-      );
+      return sendApiError(reply, frameworkError(err));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+}
 
+type TypedApp = ReturnType<typeof createFastify>;
+
+/** Strict JSON only: one Ajv without coercion or stripping, and a 415 for other bodies. */
+function installParsing(app: TypedApp): void {
   // One Ajv for requests everywhere (see src/schema/ajv.ts); no coercion, no stripping; and
   // oversize arrays and objects refused before Ajv sees them (src/schema/bounded.ts).
   app.setValidatorCompiler(({ schema }) => compileBounded(schema));
@@ -117,9 +122,10 @@ export async function buildApp(
       done(err as Error, undefined);
     }
   });
+}
 
-  installErrorHandling(app, deps.config.limits.maxBodyBytes);
-
+/** Every response's headers and the request-duration metric. */
+function installCommonHooks(app: TypedApp, deps: RouteDeps): void {
   // Hooks that do not wait for anything take Fastify's callback form: an async hook costs a
   // promise and a microtask per request, on every route.
   app.addHook("onRequest", (req, reply, done) => {
@@ -140,12 +146,12 @@ export async function buildApp(
     );
     done();
   });
+}
 
-  await app.register(swagger, openApiOptions(deps.config));
-
+/** The /v1 routes, behind API-key authentication, the rate limit and the JSON media type. */
+async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
   const authenticate = createAuthenticator(deps.stores.accounts);
   const rateLimit = createRateLimiter(deps.config.rateLimitPerMinute);
-
   await app.register(async (v1) => {
     v1.addHook("onRequest", async (req) => {
       const caller = await authenticate(req);
@@ -176,7 +182,18 @@ export async function buildApp(
     // Binary uploads get their own scope: only this route parses application/octet-stream.
     await typed.register(async (scope) => uploadGdsRoute(scope, deps));
   });
+}
 
+export async function buildApp(
+  deps: RouteDeps,
+  logger: FastifyServerOptions["logger"] = false,
+): Promise<App> {
+  const app = createFastify(deps, logger);
+  installParsing(app);
+  installErrorHandling(app, deps.config.limits.maxBodyBytes);
+  installCommonHooks(app, deps);
+  await app.register(swagger, openApiOptions(deps.config));
+  await registerV1(app, deps);
   health(app, deps);
   metricsRoute(app, deps);
   docsRoutes(app, deps);
