@@ -26,6 +26,11 @@ export function formatSeconds(seconds: number): string {
   const ms = +(seconds * 1e3).toPrecision(2);
   if (ms < 1000) return `${ms} ms`;
   if (seconds < 59.95) return `${+seconds.toPrecision(3)} s`;
+  return formatMinutes(seconds);
+}
+
+/** A duration of a minute or more, to the second: `2 min 05 s`, `1 h 02 min`. */
+export function formatMinutes(seconds: number): string {
   const total = Math.round(seconds);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);

@@ -1,5 +1,5 @@
 /** Formatting shared by the dashboard's pages: times, durations, sizes, ids, label: value lists. */
-import { formatBytes as formatSize } from "../../plot/units.js";
+import { formatBytes as formatSize, formatMinutes } from "../../plot/units.js";
 import { html, type SafeHtml } from "../html.js";
 
 /** "2025-11-22 10:31 UTC" — the script turns it into local, relative time. */
@@ -18,13 +18,7 @@ export function formatDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "—";
   if (seconds < 10) return `${seconds.toFixed(1)} s`;
   if (seconds < 60) return `${Math.round(seconds)} s`;
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return h > 0
-    ? `${h} h ${String(m).padStart(2, "0")} min`
-    : `${m} min ${String(s).padStart(2, "0")} s`;
+  return formatMinutes(seconds);
 }
 
 export function formatBytes(bytes: number | null | undefined): string {
