@@ -23,7 +23,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { writeGds } from "../src/fabrication/gds/writer.js";
-import { denseLayout } from "../test/fabrication/random-layouts.js";
+import { denseLayout } from "../src/fabrication/testing/random-layouts.js";
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const SIZES = [10_000, 100_000];

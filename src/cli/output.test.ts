@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fields } from "../../src/cli/output.js";
+import { fields } from "./output.js";
 
 test("labels padded to the widest; later lines of a value under its first", () => {
   const out = fields([

@@ -2,11 +2,11 @@
  * The progress display with a fake stream and clock: redrawn in place on a terminal and
  * fitted to its width; throttled plain lines in a log; the ETA from the job's own progress.
  */
-import { solverReportWith as report } from "../helpers/reports.js";
+import { solverReportWith as report } from "../schema/testing/reports.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JobRecord } from "../../src/client/index.js";
-import { etaSeconds, JobProgressView, StatusLine } from "../../src/cli/progress.js";
+import type { JobRecord } from "../client/index.js";
+import { etaSeconds, JobProgressView, StatusLine } from "./progress.js";
 
 function stream(isTTY: boolean, columns?: number) {
   const writes: string[] = [];

@@ -4,18 +4,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  EmsimApiError,
-  EmsimClient,
-  EmsimNetworkError,
-  DEFAULT_RETRY_POLICY,
-} from "../../src/client/index.js";
-import {
-  isRetryable,
-  mayHaveBeenSent,
-  parseRetryAfter,
-  retryDelayMs,
-} from "../../src/client/retry.js";
+import { EmsimApiError, EmsimClient, EmsimNetworkError, DEFAULT_RETRY_POLICY } from "./index.js";
+import { isRetryable, mayHaveBeenSent, parseRetryAfter, retryDelayMs } from "./retry.js";
 
 type Step =
   { status: number; body?: unknown; headers?: Record<string, string> } | { error: string };

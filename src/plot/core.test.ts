@@ -1,28 +1,29 @@
 /**
  * The plotting core against what the CLI's PNGs were before the dashboard's plots moved onto it
- * (fixtures/, written from cases.ts by the code of that time): the colour tables byte for
- * byte, the ticks and their labels, and whole heat-map and line PNGs pixel for pixel.
+ * (testing/fixtures/, written from testing/cases.ts by the code of that time): the colour
+ * tables byte for byte, the ticks and their labels, and whole heat-map and line PNGs pixel for
+ * pixel.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { diverging, sequential } from "../../src/plot/colormap.js";
-import { fieldPlotPng } from "../../src/plot/field-plot.js";
+import { diverging, sequential } from "./colormap.js";
+import { fieldPlotPng } from "./field-plot.js";
 import {
   lineCrossings,
   normalOf,
   planeSections,
   sectionContains,
   type StructureShape,
-} from "../../src/plot/sections.js";
-import { structureShape } from "../../src/plot/structures.js";
-import { niceTicks, ROUND_STEPS, tickLabel } from "../../src/plot/ticks.js";
-import { polySlabContains, polySlabProblems } from "../../src/solver/polyslab.js";
-import type { PolySlabSpec } from "../../src/solver/types.js";
-import { decodePng } from "../cli/helpers.js";
-import { PLOT_CASES, TICK_CASES } from "./cases.js";
+} from "./sections.js";
+import { structureShape } from "./structures.js";
+import { niceTicks, ROUND_STEPS, tickLabel } from "./ticks.js";
+import { polySlabContains, polySlabProblems } from "../solver/polyslab.js";
+import type { PolySlabSpec } from "../solver/types.js";
+import { decodePng } from "./testing/decode-png.js";
+import { PLOT_CASES, TICK_CASES } from "./testing/cases.js";
 
-const FIXTURES = new URL("./fixtures/", import.meta.url);
+const FIXTURES = new URL("./testing/fixtures/", import.meta.url);
 
 interface Scales {
   ticks: { range: [number, number, number]; step: number; ticks: number[]; labels: string[] }[];

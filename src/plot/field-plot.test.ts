@@ -12,15 +12,15 @@ import {
   toHex,
   paint,
   sequential,
-} from "../../src/plot/colormap.js";
-import { encodePng } from "../../src/plot/png.js";
-import { fieldPlotPng, renderFieldPlot } from "../../src/plot/field-plot.js";
-import { niceTicks, tickLabel } from "../../src/plot/ticks.js";
-import { glyph, hasGlyph, textWidth } from "../../src/plot/font.js";
-import type { FieldMap } from "../../src/results/read.js";
-import { contains, structureAt } from "../../src/plot/structures.js";
-import type { StructureSpec } from "../../src/solver/types.js";
-import { coloursIn, decodePng } from "./helpers.js";
+} from "./colormap.js";
+import { encodePng } from "./png.js";
+import { fieldPlotPng, renderFieldPlot } from "./field-plot.js";
+import { niceTicks, tickLabel } from "./ticks.js";
+import { glyph, hasGlyph, textWidth } from "./font.js";
+import type { FieldMap } from "../results/read.js";
+import { contains, structureAt } from "./structures.js";
+import type { StructureSpec } from "../solver/types.js";
+import { coloursIn, decodePng } from "./testing/decode-png.js";
 
 test("PNG encoder: an independent decoder reads back the exact pixels and text", () => {
   const width = 7;

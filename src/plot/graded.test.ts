@@ -8,9 +8,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Colormap } from "../../src/plot/colormap.js";
-import { sequential } from "../../src/plot/colormap.js";
-import { renderFieldPlot } from "../../src/plot/field-plot.js";
+import type { Colormap } from "./colormap.js";
+import { sequential } from "./colormap.js";
+import { renderFieldPlot } from "./field-plot.js";
 import {
   cellEdges,
   gridImage,
@@ -19,10 +19,10 @@ import {
   sampleImage,
   smoothGridImage,
   type ColourScale,
-} from "../../src/plot/heatmap.js";
-import type { Canvas } from "../../src/plot/canvas.js";
-import type { FieldMap } from "../../src/results/read.js";
-import { planAxisNodes } from "../../src/solver/grid.js";
+} from "./heatmap.js";
+import type { Canvas } from "./canvas.js";
+import type { FieldMap } from "../results/read.js";
+import { planAxisNodes } from "../solver/grid.js";
 
 const BASE_STEP = 50e-9;
 const FINE_STEP = 10e-9;

@@ -8,7 +8,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
-import { GdsBuilder } from "../fabrication/gds-builder.js";
+import { GdsBuilder } from "../../src/fabrication/testing/gds-builder.js";
 import type { PolySlabSpec, SimulationSpec } from "../../src/solver/types.js";
 
 let svc: TestService;

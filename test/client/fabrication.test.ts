@@ -10,7 +10,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { EmsimApiError, EmsimClient, type GdsExport } from "../../src/client/index.js";
 import { readGds } from "../../src/fabrication/gds/reader.js";
-import { GdsBuilder } from "../fabrication/gds-builder.js";
+import { GdsBuilder } from "../../src/fabrication/testing/gds-builder.js";
 import { GAP_NM, SILICON_BLOCKS_NM, twoBlockSimulation } from "../helpers/fabrication.js";
 import { startService, tempDir, type TestService } from "../helpers/service.js";
 import { startRecordingProxy, type RecordingProxy } from "./helpers.js";

@@ -17,7 +17,7 @@ import { writeGds } from "../../src/fabrication/gds/writer.js";
 import { circleRing } from "../../src/fabrication/geometry/circle.js";
 import { mergePolygons } from "../../src/fabrication/geometry/merge.js";
 import { rectangleRing, ringArea2 } from "../../src/fabrication/geometry/polygon.js";
-import { lastJson, runKlayout, scratchDir } from "./klayout.js";
+import { lastJson, runKlayout, scratchDir } from "../../src/fabrication/testing/klayout.js";
 
 const DESCRIBE = `
 import pya, json

@@ -9,8 +9,8 @@ import { readGds } from "../../src/fabrication/gds/reader.js";
 import { writeGds } from "../../src/fabrication/gds/writer.js";
 import { rectangleRing } from "../../src/fabrication/geometry/polygon.js";
 import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
-import { GdsBuilder } from "./gds-builder.js";
-import { denseLayout } from "./random-layouts.js";
+import { GdsBuilder } from "../../src/fabrication/testing/gds-builder.js";
+import { denseLayout } from "../../src/fabrication/testing/random-layouts.js";
 
 let svc: TestService;
 let key: string;

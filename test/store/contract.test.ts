@@ -20,7 +20,7 @@ import { openPostgresStores } from "../../src/store/postgres/index.js";
 import { openSqliteStores } from "../../src/store/sqlite/index.js";
 import type { NewJob, Stores } from "../../src/store/types.js";
 import { freshPgDatabase } from "../helpers/postgres.js";
-import { solverReportWith } from "../helpers/reports.js";
+import { solverReportWith } from "../../src/schema/testing/reports.js";
 import { tempDir } from "../helpers/service.js";
 
 interface Backend {

@@ -15,13 +15,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeGds } from "../../src/fabrication/gds/writer.js";
-import { mergePolygons } from "../../src/fabrication/geometry/merge.js";
-import { ringArea2 } from "../../src/fabrication/geometry/polygon.js";
-import { runDrc } from "../../src/fabrication/drc/run.js";
-import { segmentDistance, type Edge } from "../../src/fabrication/drc/relation.js";
-import { lastJson, runKlayout, scratchDir } from "./klayout.js";
-import { denseLayout, randomLayout } from "./random-layouts.js";
+import { writeGds } from "../gds/writer.js";
+import { mergePolygons } from "../geometry/merge.js";
+import { ringArea2 } from "../geometry/polygon.js";
+import { runDrc } from "./run.js";
+import { segmentDistance, type Edge } from "./relation.js";
+import { lastJson, runKlayout, scratchDir } from "../testing/klayout.js";
+import { denseLayout, randomLayout } from "../testing/random-layouts.js";
 
 const KLAYOUT_SCRIPT = `
 import pya, json

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { GdsBuilder } from "../../../test/fabrication/gds-builder.js";
+import { GdsBuilder } from "../testing/gds-builder.js";
 import { ringArea2 } from "../geometry/polygon.js";
 import { GdsError, type GdsErrorReason } from "./errors.js";
 import { readGds, type GdsReadLimits } from "./reader.js";

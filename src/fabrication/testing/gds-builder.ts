@@ -4,8 +4,8 @@
  * manual describes them; nothing here is used by the service.
  */
 
-import { encodeReal8 } from "../../src/fabrication/gds/real8.js";
-import { DataType, Rec } from "../../src/fabrication/gds/records.js";
+import { encodeReal8 } from "../gds/real8.js";
+import { DataType, Rec } from "../gds/records.js";
 
 export class GdsBuilder {
   private chunks: number[] = [];

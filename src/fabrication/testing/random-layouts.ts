@@ -4,8 +4,8 @@
  * neighbours, on a coarse grid (so distances often equal a rule exactly) or on 1 nm.
  */
 
-import { circleRing } from "../../src/fabrication/geometry/circle.js";
-import { rectangleRing, type Ring } from "../../src/fabrication/geometry/polygon.js";
+import { circleRing } from "../geometry/circle.js";
+import { rectangleRing, type Ring } from "../geometry/polygon.js";
 
 /** Mulberry32: a small, fast, seedable generator (not for cryptography). */
 export function seededRandom(seed: number): () => number {

@@ -1,11 +1,12 @@
 /**
- * The inputs of the plotting core's regression tests (core.test.ts): ranges for the ticks and
- * synthetic field maps with structures for the CLI's PNGs. The references in fixtures/ were
- * written from these by the CLI's plotting code before the dashboard's plots moved onto it.
+ * The inputs of the plotting core's regression tests (src/plot/core.test.ts): ranges for the
+ * ticks and synthetic field maps with structures for the CLI's PNGs. The references in
+ * fixtures/ were written from these by the CLI's plotting code before the dashboard's plots
+ * moved onto it.
  */
-import type { FieldPlotOptions } from "../../src/plot/field-plot.js";
-import type { FieldMap } from "../../src/results/read.js";
-import type { StructureSpec } from "../../src/solver/types.js";
+import type { FieldPlotOptions } from "../field-plot.js";
+import type { FieldMap } from "../../results/read.js";
+import type { StructureSpec } from "../../solver/types.js";
 
 /** [min, max, target] of axes and colour bars: µm spans, field values, odd and degenerate. */
 export const TICK_CASES: [number, number, number][] = [

@@ -1,4 +1,4 @@
-import type { SolverReport } from "../../src/schema/responses.js";
+import type { SolverReport } from "../responses.js";
 
 /** A solver report with the fields a test cares about. */
 export function solverReportWith(fields: Partial<SolverReport>): SolverReport {
