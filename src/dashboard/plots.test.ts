@@ -8,17 +8,17 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { DashboardError } from "../../src/dashboard/context.js";
+import { DashboardError } from "./context.js";
 import {
   OUTLINE_MAX_VERTICES,
   PLOT_MAX_SAMPLES,
   PlotService,
   type FieldPayload,
-} from "../../src/dashboard/plots.js";
-import { writeResultFile } from "../../src/results/hdf5.js";
-import { planAxisNodes } from "../../src/solver/grid.js";
-import type { MonitorResult, SolverResult } from "../../src/solver/types.js";
-import { LocalFileStorage } from "../../src/storage/local.js";
+} from "./plots.js";
+import { writeResultFile } from "../results/hdf5.js";
+import { planAxisNodes } from "../solver/grid.js";
+import type { MonitorResult, SolverResult } from "../solver/types.js";
+import { LocalFileStorage } from "../storage/local.js";
 
 const STEP = 20e-9;
 /** A 400 nm square, clockwise (the summary sends it counter-clockwise, as the solver has it). */

@@ -13,7 +13,7 @@ import {
   needsRehash,
   passwordProblem,
   verifyPassword,
-} from "../../src/auth/passwords.js";
+} from "../auth/passwords.js";
 import {
   csrfKeyFrom,
   csrfToken,
@@ -21,12 +21,12 @@ import {
   SESSION_IDLE_MS,
   SESSION_LIFETIME_MS,
   SessionManager,
-} from "../../src/auth/sessions.js";
-import { safeNext } from "../../src/dashboard/context.js";
-import { parseCookies, serializeCookie } from "../../src/dashboard/cookies.js";
-import { html, raw } from "../../src/dashboard/html.js";
-import { SignInThrottle } from "../../src/dashboard/throttle.js";
-import { openSqliteStores } from "../../src/store/sqlite/index.js";
+} from "../auth/sessions.js";
+import { safeNext } from "./context.js";
+import { parseCookies, serializeCookie } from "./cookies.js";
+import { html, raw } from "./html.js";
+import { SignInThrottle } from "./throttle.js";
+import { openSqliteStores } from "../store/sqlite/index.js";
 
 test("passwords: scrypt, salted, self-describing, verified in constant time", async () => {
   const a = await hashPassword("correct horse battery");
