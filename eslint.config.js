@@ -15,4 +15,17 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  {
+    // A function fits on a screen (docs/architecture.md): at most 80 lines of code, comments
+    // and blank lines not counted. Tests are left out. Each function not yet split is marked
+    // where it starts, with the reason "not yet split (issue #27)": a list to shrink.
+    files: ["src/**/*.ts", "src/**/*.js"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "max-lines-per-function": [
+        "error",
+        { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+    },
+  },
 );

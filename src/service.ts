@@ -66,6 +66,7 @@ export interface Service {
   close(): Promise<void>;
 }
 
+// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export async function createService(
   config: Config,
   logger: FastifyServerOptions["logger"] = false,

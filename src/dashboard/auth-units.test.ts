@@ -8,12 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  hashPassword,
-  needsRehash,
-  passwordProblem,
-  verifyPassword,
-} from "../auth/passwords.js";
+import { hashPassword, needsRehash, passwordProblem, verifyPassword } from "../auth/passwords.js";
 import {
   csrfKeyFrom,
   csrfToken,

@@ -9,12 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DashboardError } from "./context.js";
-import {
-  OUTLINE_MAX_VERTICES,
-  PLOT_MAX_SAMPLES,
-  PlotService,
-  type FieldPayload,
-} from "./plots.js";
+import { OUTLINE_MAX_VERTICES, PLOT_MAX_SAMPLES, PlotService, type FieldPayload } from "./plots.js";
 import { writeResultFile } from "../results/hdf5.js";
 import { planAxisNodes } from "../solver/grid.js";
 import type { MonitorResult, SolverResult } from "../solver/types.js";

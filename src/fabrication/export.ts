@@ -102,6 +102,7 @@ function canonicalMaterial(name: string): string {
 }
 
 /** Exports the structures' cut as GDS II. Throws {@link ExportInputError} for bad options. */
+// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function exportGds(options: ExportOptions): ExportResult {
   const grid = options.gridResolutionNm;
   if (!Number.isInteger(grid) || grid < 1 || grid > 10_000) {

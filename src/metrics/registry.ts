@@ -20,6 +20,7 @@ export class ServiceMetrics {
   private readonly jobDuration: Histogram<"status">;
   private readonly solverThroughput: Gauge;
 
+  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
   constructor(
     queue: JobQueue,
     solverBackend = "auto",

@@ -80,6 +80,7 @@ const nmToUm = (v: number): number => Math.round(v * 10) / 1e4;
  * Checks `layers` (flattened polygons per "L/D", integer nm) against `rules` per layer key.
  * Layers without rules are listed as unchecked.
  */
+// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function runDrc(
   layers: ReadonlyMap<string, readonly Ring[]>,
   rules: Readonly<Record<string, LayerRules>>,

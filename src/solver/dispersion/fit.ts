@@ -345,6 +345,7 @@ function nonNegativeLeastSquares(rows: number[][], rhs: number[]): number[] {
  * @param data measured points (vacuum wavelengths in metres), at least 3 + 3·lorentzPoles
  * @throws Error for too few points, bad data, or bounds that leave no room
  */
+// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function fitDrudeLorentzModel(
   data: readonly MeasuredIndex[],
   options: DrudeLorentzFitOptions,

@@ -230,6 +230,7 @@ export function writeAdeTables(
  * group 0), and of the P and h state of group g0. Stored E values below `flushBelow` in
  * magnitude become zero, as in the kernel.
  */
+// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function adeWat(flushBelow: string): string {
   const splat = (offset: number) => `(v128.load32_splat offset=${offset} (local.get $c))`;
   const lane = (k: number) =>

@@ -151,6 +151,7 @@ export class FastEngine implements Stepper {
     monitorSeconds: 0,
   };
 
+  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
   constructor(problem: SteppingProblem, options: StepperOptions = {}) {
     this.problem = problem;
     const { layout, medium, plan } = problem;
