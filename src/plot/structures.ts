@@ -6,7 +6,7 @@
  * a polyslab's from its rings at both ends, which only the solver knows how to offset.
  */
 import { polySlabEnds } from "../solver/polyslab.js";
-import type { PolySlabSpec, StructureSpec } from "../solver/types.js";
+import type { StructureSpec } from "../solver/types.js";
 import { planeSections, sectionContains, type AxisIndex, type StructureShape } from "./sections.js";
 
 export type Point3 = { x: number; y: number; z: number };
@@ -17,16 +17,6 @@ const AXES: readonly AxisName[] = ["x", "y", "z"];
 export function structureShape(s: StructureSpec): StructureShape {
   if (s.type !== "polyslab") return s;
   return { type: s.type, z_min: s.z_min, z_max: s.z_max, ends: polySlabEnds(s) };
-}
-
-/** A polyslab's shape from a stored request's structure (unchecked JSON), or null. */
-export function polySlabShapeOf(s: Record<string, unknown>): StructureShape | null {
-  const ok =
-    s.type === "polyslab" &&
-    Array.isArray(s.vertices) &&
-    typeof s.z_min === "number" &&
-    typeof s.z_max === "number";
-  return ok ? structureShape(s as unknown as PolySlabSpec) : null;
 }
 
 /**
