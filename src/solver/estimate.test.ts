@@ -10,6 +10,7 @@ import { applyDefaults } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import { estimateRun } from "./estimate.js";
 import { runSimulation } from "./index.js";
+import { vacuumColumnRequest } from "./testing/index.js";
 
 const strip = JSON.parse(
   readFileSync(new URL("../../examples/si-strip-waveguide.json", import.meta.url), "utf8"),
@@ -53,20 +54,7 @@ test("the README's strip waveguide converges within a factor 1.5 of the expected
 });
 
 test("a short column is expected to run until its pulse is in, where it converges (issue #26)", async () => {
-  // 2 nm cells at 1.55 µm: the pulse is long against the grid's transit, so the source, not
-  // the transits, sets the step the run converges at.
-  const spec = applyDefaults({
-    solver: "fdtd",
-    domain: {
-      size: [2e-9, 2e-9, 1e-6],
-      resolution: 2e-9,
-      boundary_conditions: ["periodic", "periodic", "pml"],
-      pml_layers: 16,
-    },
-    source: { source_type: "plane_wave", wavelength: 1.55e-6, direction: [0, 0, 1] },
-    monitors: [{ name: "T", monitor_type: "flux", center: [0, 0, 0.3e-6], size: [2e-9, 2e-9, 0] }],
-    fdtd_settings: { time_steps: 200000, convergence_threshold: 1e-6, check_every_n: 500 },
-  } as SimulationRequest);
+  const spec = applyDefaults(vacuumColumnRequest(200000) as SimulationRequest);
   const expected = estimateRun(spec).expectedSteps;
   const result = await runSimulation(spec, { threads: 1 });
   assert.equal(result.report.convergedAtStep, expected);

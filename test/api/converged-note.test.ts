@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { createKeyWithCli, startServerProcess, type ServerProcess } from "../helpers/process.js";
 import { call, freePort, tempDir, waitForStatus } from "../helpers/service.js";
+import { vacuumColumnRequest } from "../../src/solver/testing/index.js";
 
 let server: ServerProcess;
 let key: string;
@@ -25,22 +26,6 @@ after(async () => {
   await server.kill();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** The issue's column: 2 nm × 2 nm × 1 µm at 2 nm, a plane wave at 1.55 µm along +z. */
-function column(timeSteps: number) {
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [2e-9, 2e-9, 1e-6],
-      resolution: 2e-9,
-      boundary_conditions: ["periodic", "periodic", "pml"],
-      pml_layers: 16,
-    },
-    source: { source_type: "plane_wave", wavelength: 1.55e-6, direction: [0, 0, 1] },
-    monitors: [{ name: "T", monitor_type: "flux", center: [0, 0, 0.3e-6], size: [2e-9, 2e-9, 0] }],
-    fdtd_settings: { time_steps: timeSteps, convergence_threshold: 1e-6, check_every_n: 500 },
-  };
-}
 
 interface Report {
   converged: boolean;
@@ -61,7 +46,7 @@ async function run(body: unknown): Promise<Report> {
 const pulseNote = /source pulse/;
 
 test("a converged column has no note about the pulse, and its transmittance is 1", async () => {
-  const report = await run(column(200000));
+  const report = await run(vacuumColumnRequest(200000));
   assert.equal(report.converged, true);
   assert.deepEqual(
     report.notes.filter((n) => pulseNote.test(n) || /not meaningful/.test(n)),
@@ -75,7 +60,7 @@ test("a converged column has no note about the pulse, and its transmittance is 1
 });
 
 test("a column cut short by time_steps says that the step limit ended it", async () => {
-  const report = await run(column(10000));
+  const report = await run(vacuumColumnRequest(10000));
   assert.equal(report.converged, false);
   assert.equal(report.steps_run, 10000);
   const notes = report.notes.filter((n) => pulseNote.test(n));

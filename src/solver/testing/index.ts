@@ -393,3 +393,24 @@ export function poleMaterials(table: Record<string, PoleModel>): MaterialResolve
     },
   };
 }
+
+/**
+ * A request (no defaults filled in) for issue #26's column: 2 nm × 2 nm × 1 µm of vacuum at
+ * 2 nm cells, periodic across and pml along z (16 layers), a plane wave at 1.55 µm along +z and
+ * a flux plane "T" at z = 0.3 µm, converging to 1e-6 checked every 500 steps. Its pulse is long
+ * against the grid's transit, so the source sets the step at which it may converge.
+ */
+export function vacuumColumnRequest(timeSteps: number) {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [2e-9, 2e-9, 1e-6],
+      resolution: 2e-9,
+      boundary_conditions: ["periodic", "periodic", "pml"],
+      pml_layers: 16,
+    },
+    source: { source_type: "plane_wave", wavelength: 1.55e-6, direction: [0, 0, 1] },
+    monitors: [{ name: "T", monitor_type: "flux", center: [0, 0, 0.3e-6], size: [2e-9, 2e-9, 0] }],
+    fdtd_settings: { time_steps: timeSteps, convergence_threshold: 1e-6, check_every_n: 500 },
+  };
+}
