@@ -16,7 +16,7 @@ import autocannon from "autocannon";
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { freePort, smallSimulation, tempDir } from "../test/helpers/service.js";
-import { emsim as runEmsim, stop, waitUp } from "./processes.js";
+import { emsim as runEmsim, startServer, stop, waitUp } from "./processes.js";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -43,21 +43,6 @@ async function measure(name: string, opts: autocannon.Options): Promise<Figures>
   };
 }
 
-async function startEmsim(dataDir: string, env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["dist/cli/main.js", "server", "--port", String(port), "--data-dir", dataDir],
-    {
-      env: { ...process.env, EMSIM_LOG_LEVEL: "warn", EMSIM_RATE_LIMIT_PER_MINUTE: "0", ...env },
-      stdio: "ignore",
-    },
-  );
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUp(`${baseUrl}/health`);
-  return { child, baseUrl };
-}
-
 async function main(): Promise<void> {
   const barePort = await freePort();
   const bare = spawn(process.execPath, ["bench/bare-server.mjs", String(barePort)], {
@@ -76,7 +61,7 @@ async function main(): Promise<void> {
     "--data-dir",
     dataDir,
   ]);
-  const emsim = await startEmsim(dataDir, { EMSIM_EMBEDDED_WORKER: "false" });
+  const emsim = await startServer(dataDir, { EMSIM_EMBEDDED_WORKER: "false" });
   const sub = await fetch(`${emsim.baseUrl}/v1/simulations`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -126,7 +111,7 @@ async function main(): Promise<void> {
     "--data-dir",
     dataDir2,
   ]);
-  const emsim2 = await startEmsim(dataDir2, {
+  const emsim2 = await startServer(dataDir2, {
     EMSIM_EMBEDDED_WORKER: "false",
     EMSIM_MAX_ACTIVE_JOBS: "100000000",
   });

@@ -12,13 +12,13 @@
  *
  * "Cold" is the first crowd after the server process starts (V8 not yet warm), "warm" the next.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { haveWrk, hammer } from "../test/helpers/hammer.js";
 import type { PollerFigures } from "../test/helpers/pollers.js";
-import { freePort, smallSimulation, tempDir } from "../test/helpers/service.js";
-import { emsim, stop, waitUp } from "./processes.js";
+import { smallSimulation, tempDir } from "../test/helpers/service.js";
+import { emsim, startServer, stop } from "./processes.js";
 
 const CLIENTS = Number(process.env.BENCH_POLLERS ?? 1000);
 const HAMMER_SECONDS = Number(process.env.BENCH_HAMMER_SECONDS ?? 10);
@@ -32,38 +32,18 @@ function crowd(port: number, path: string, key: string): PollerFigures {
   return JSON.parse(r.stdout) as PollerFigures;
 }
 
-interface Server {
-  child: ChildProcess;
-  base: string;
-}
-
-async function startServer(dataDir: string, env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["dist/cli/main.js", "server", "--port", String(port), "--data-dir", dataDir],
-    {
-      env: { ...process.env, EMSIM_LOG_LEVEL: "warn", EMSIM_RATE_LIMIT_PER_MINUTE: "0", ...env },
-      stdio: "ignore",
-    },
-  );
-  const base = `http://127.0.0.1:${port}`;
-  await waitUp(`${base}/health`);
-  return { child, base };
-}
-
 /** Submits the small job and waits until it is COMPLETED (the embedded worker runs it). */
 async function completedJob(dataDir: string, key: string): Promise<string> {
   const server = await startServer(dataDir, {});
   const auth = { authorization: `Bearer ${key}` };
-  const res = await fetch(`${server.base}/v1/simulations`, {
+  const res = await fetch(`${server.baseUrl}/v1/simulations`, {
     method: "POST",
     headers: { ...auth, "content-type": "application/json" },
     body: JSON.stringify(smallSimulation()),
   });
   const path = `/v1/simulations/${((await res.json()) as { job_id: string }).job_id}`;
   for (;;) {
-    const job = (await (await fetch(`${server.base}${path}`, { headers: auth })).json()) as {
+    const job = (await (await fetch(`${server.baseUrl}${path}`, { headers: auth })).json()) as {
       status: string;
     };
     if (job.status === "COMPLETED") break;
@@ -81,7 +61,7 @@ async function reconnecting(dataDir: string, key: string, path: string): Promise
       EMSIM_EMBEDDED_WORKER: "false",
       EMSIM_LISTEN_BACKLOG: backlog,
     });
-    const port = Number(new URL(server.base).port);
+    const port = Number(new URL(server.baseUrl).port);
     for (const phase of ["cold", "warm"]) {
       const f = crowd(port, path, key);
       rows.push(
@@ -103,7 +83,7 @@ async function hammering(dataDir: string, key: string, path: string): Promise<st
   const rows: string[] = [];
   for (const phase of ["cold", "warm"]) {
     const f = hammer({
-      url: `${server.base}${path}`,
+      url: `${server.baseUrl}${path}`,
       key,
       clients: CLIENTS,
       seconds: HAMMER_SECONDS,
