@@ -18,7 +18,66 @@ import {
   MAX_POLYSLAB_VERTICES,
   MAX_SIDEWALL_ANGLE_DEG,
 } from "../solver/polyslab.js";
-import type { StructureSpec } from "../solver/types.js";
+import {
+  DEFAULT_MAX_STEP_RATIO,
+  type Boundary,
+  type DomainSpec,
+  type FdtdSettings,
+  type FieldComponent,
+  type FieldMonitorSpec,
+  type PolySlabSpec,
+  type SourceSpec,
+  type StructureSpec,
+} from "../solver/types.js";
+
+/**
+ * The default of every optional field that `applyDefaults` (validate.ts) fills in, written once:
+ * the field's schema below says it in its description (`withDefault`), and applyDefaults reads
+ * it from here. Not a JSON-schema `default`: Ajv would then fill requests in itself, and the
+ * OpenAPI document would change. `max_step_ratio`'s is defined in the solver
+ * (solver/types.ts), which grades a grid with it when a spec leaves the ratio out, and which may
+ * not import this layer (docs/architecture.md, "A request field, from schema to solver").
+ */
+export const DEFAULTS = {
+  domain: {
+    boundary_conditions: ["pml", "pml", "pml"] as [Boundary, Boundary, Boundary],
+    pml_layers: 12,
+    max_step_ratio: DEFAULT_MAX_STEP_RATIO,
+  },
+  source: { polarization: "te" as SourceSpec["polarization"], amplitude: 1 },
+  polyslab: { sidewall_angle_deg: 0 },
+  field_monitor: { components: ["Ex", "Ey", "Ez"] as FieldComponent[] },
+  fdtd_settings: {
+    time_steps: 20000,
+    courant_factor: 0.99,
+    convergence_threshold: 1e-6,
+    check_every_n: 1000,
+  },
+} satisfies {
+  domain: Partial<DomainSpec>;
+  source: Partial<SourceSpec>;
+  polyslab: Partial<PolySlabSpec>;
+  field_monitor: Partial<FieldMonitorSpec>;
+  fdtd_settings: FdtdSettings;
+};
+
+/** How a description says a default: 1e-6 rather than 0.000001, lists as JSON. */
+function defaultWords(value: number | string | readonly string[]): string {
+  if (typeof value === "string") return value;
+  if (typeof value !== "number") return JSON.stringify(value);
+  return value !== 0 && Math.abs(value) < 1e-3 ? value.toExponential() : String(value);
+}
+
+/**
+ * A field's description followed by the sentence that gives its default ("Default 1.2."), so
+ * the prose cannot drift from the value applyDefaults fills in. `words` replaces the value's
+ * own spelling where prose reads better ("all pml").
+ */
+const withDefault = (
+  description: string,
+  value: number | string | readonly string[],
+  words = defaultWords(value),
+) => `${description}${description === "" ? "" : " "}Default ${words}.`;
 
 type NumberBounds = {
   exclusiveMinimum?: number;
@@ -62,7 +121,7 @@ export const MAX_FLUX_WAVELENGTHS = 200;
 
 export const MAX_MESH_OVERRIDES = 100;
 
-const MeshOverrideSchema = Type.Object(
+export const MeshOverrideSchema = Type.Object(
   {
     center: coordinates3("Centre in metres."),
     size: extents3(
@@ -102,14 +161,21 @@ export const DomainSchema = Type.Object(
     ),
     boundary_conditions: Type.Optional(
       Type.Tuple([stringEnum(BOUNDARIES), stringEnum(BOUNDARIES), stringEnum(BOUNDARIES)], {
-        description: "One per axis: pml, periodic, pec or pmc. Default all pml.",
+        description: withDefault(
+          "One per axis: pml, periodic, pec or pmc.",
+          DEFAULTS.domain.boundary_conditions,
+          `all ${DEFAULTS.domain.boundary_conditions[0]}`,
+        ),
       }),
     ),
     pml_layers: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: 100,
-        description: "Absorbing cells added outside `size` on each pml face. Default 12.",
+        description: withDefault(
+          "Absorbing cells added outside `size` on each pml face.",
+          DEFAULTS.domain.pml_layers,
+        ),
       }),
     ),
     mesh_overrides: Type.Optional(
@@ -123,8 +189,10 @@ export const DomainSchema = Type.Object(
       Type.Number({
         minimum: 1.05,
         maximum: 2,
-        description:
-          "Largest ratio of neighbouring cells' steps where the grid grades from a mesh override to `resolution`. Default 1.2.",
+        description: withDefault(
+          "Largest ratio of neighbouring cells' steps where the grid grades from a mesh override to `resolution`.",
+          DEFAULTS.domain.max_step_ratio,
+        ),
       }),
     ),
     symmetry: Type.Optional(
@@ -147,8 +215,10 @@ export const SourceSchema = Type.Object(
     wavelength: length("Vacuum wavelength of the carrier in metres."),
     polarization: Type.Optional(
       stringEnum(["te", "tm"], {
-        description:
-          "te: E perpendicular to the plane holding the direction and z (s); tm: in it (p). Default te.",
+        description: withDefault(
+          "te: E perpendicular to the plane holding the direction and z (s); tm: in it (p).",
+          DEFAULTS.source.polarization,
+        ),
       }),
     ),
     direction: vec3("Propagation direction; normalised by the server, never zero."),
@@ -156,7 +226,7 @@ export const SourceSchema = Type.Object(
       Type.Number({
         minimum: MIN_AMPLITUDE_V_PER_M,
         maximum: MAX_AMPLITUDE_V_PER_M,
-        description: "Amplitude of E in V/m. Default 1.",
+        description: withDefault("Amplitude of E in V/m.", DEFAULTS.source.amplitude),
       }),
     ),
   },
@@ -174,7 +244,7 @@ const material = Type.String({
     "Name from the material library (see GET /v1/materials) or of a material defined in the request's `materials`.",
 });
 
-const BoxSchema = Type.Object(
+export const BoxSchema = Type.Object(
   {
     type: Type.Literal("box"),
     center: coordinates3("Centre in metres."),
@@ -187,7 +257,7 @@ const BoxSchema = Type.Object(
     description: "An axis-aligned box of one material.",
   },
 );
-const SphereSchema = Type.Object(
+export const SphereSchema = Type.Object(
   {
     type: Type.Literal("sphere"),
     center: coordinates3("Centre in metres."),
@@ -200,7 +270,7 @@ const SphereSchema = Type.Object(
     description: "A sphere of one material.",
   },
 );
-const CylinderSchema = Type.Object(
+export const CylinderSchema = Type.Object(
   {
     type: Type.Literal("cylinder"),
     center: coordinates3("Centre in metres."),
@@ -223,11 +293,13 @@ const sidewallAngle = Type.Optional(
   Type.Number({
     minimum: -MAX_SIDEWALL_ANGLE_DEG,
     maximum: MAX_SIDEWALL_ANGLE_DEG,
-    description:
-      "Degrees from vertical; positive shrinks the outline going up (the vertices are the outline at z_min). Default 0.",
+    description: withDefault(
+      "Degrees from vertical; positive shrinks the outline going up (the vertices are the outline at z_min).",
+      DEFAULTS.polyslab.sidewall_angle_deg,
+    ),
   }),
 );
-const PolySlabSchema = Type.Object(
+export const PolySlabSchema = Type.Object(
   {
     type: Type.Literal("polyslab"),
     vertices: outline(
@@ -270,7 +342,7 @@ const GdsLayerSchema = Type.Object(
   },
   { additionalProperties: false, title: "GdsLayerMapping" },
 );
-const GdsStructureSchema = Type.Object(
+export const GdsStructureSchema = Type.Object(
   {
     type: Type.Literal("gds"),
     gds_url: Type.String({
@@ -382,7 +454,7 @@ export const FieldMonitorSchema = Type.Object(
         minItems: 1,
         maxItems: 6,
         uniqueItems: true,
-        description: 'Default ["Ex","Ey","Ez"].',
+        description: withDefault("", DEFAULTS.field_monitor.components),
       }),
     ),
     wavelengths: monitorWavelengths(MAX_MONITOR_WAVELENGTHS),
@@ -504,24 +576,42 @@ export const MaterialsSchema = Type.Unsafe<Record<string, Static<typeof UserMate
 export const FdtdSettingsSchema = Type.Object(
   {
     time_steps: Type.Optional(
-      Type.Integer({ minimum: 1, description: "Maximum number of time steps. Default 20000." }),
+      Type.Integer({
+        minimum: 1,
+        description: withDefault(
+          "Maximum number of time steps.",
+          DEFAULTS.fdtd_settings.time_steps,
+        ),
+      }),
     ),
     courant_factor: Type.Optional(
       Type.Number({
         minimum: MIN_COURANT_FACTOR,
         maximum: 1,
-        description: "S in dt = S·dx/(c·√3), from 0.01 to 1. Default 0.99.",
+        description: withDefault(
+          "S in dt = S·dx/(c·√3), from 0.01 to 1.",
+          DEFAULTS.fdtd_settings.courant_factor,
+        ),
       }),
     ),
     convergence_threshold: Type.Optional(
       Type.Number({
         minimum: 0,
         exclusiveMaximum: 1,
-        description: "Relative L2 change between checks that stops the run; 0 = off. Default 1e-6.",
+        description: withDefault(
+          "Relative L2 change between checks that stops the run; 0 = off.",
+          DEFAULTS.fdtd_settings.convergence_threshold,
+        ),
       }),
     ),
     check_every_n: Type.Optional(
-      Type.Integer({ minimum: 1, description: "Steps between convergence checks. Default 1000." }),
+      Type.Integer({
+        minimum: 1,
+        description: withDefault(
+          "Steps between convergence checks.",
+          DEFAULTS.fdtd_settings.check_every_n,
+        ),
+      }),
     ),
   },
   {

@@ -6,32 +6,19 @@
  */
 import type { FieldError } from "../errors.js";
 import { checkAndPlan, estimateRun, type GridPlan } from "../solver/index.js";
-import {
-  DEFAULT_MAX_STEP_RATIO,
-  type BackendChoice,
-  type FieldComponent,
-  type MonitorSpec,
-  type RunEstimate,
-  type SimulationSpec,
-  type StructureSpec,
-  type DomainSpec,
-  type Vec3,
+import type {
+  BackendChoice,
+  FieldComponent,
+  MonitorSpec,
+  RunEstimate,
+  SimulationSpec,
+  StructureSpec,
+  DomainSpec,
+  Vec3,
 } from "../solver/types.js";
 import { formatAjvErrors } from "./ajv.js";
 import { compileBounded } from "./bounded.js";
-import { SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
-
-export const DEFAULTS = {
-  boundary_conditions: ["pml", "pml", "pml"] as SimulationSpec["domain"]["boundary_conditions"],
-  pml_layers: 12,
-  polarization: "te" as const,
-  amplitude: 1,
-  components: ["Ex", "Ey", "Ez"] as FieldComponent[],
-  time_steps: 20000,
-  courant_factor: 0.99,
-  convergence_threshold: 1e-6,
-  check_every_n: 1000,
-};
+import { DEFAULTS, SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
 
 export interface RequestLimits {
   maxCells: number;
@@ -44,7 +31,12 @@ export interface RequestLimits {
 
 export const validateRequestSchema = compileBounded<SimulationRequest>(SimulationRequestSchema);
 
-/** The request with every default filled in (the form stored with the job and in the result). */
+/**
+ * The request with every default filled in (the form stored with the job and in the result),
+ * from `DEFAULTS` beside the schema. `max_step_ratio` is filled only with mesh overrides: without
+ * them it grades nothing, and a ratio left in the spec is what the "has no effect" note reports.
+ * The spec's type is held to the schema's by spec-type.ts.
+ */
 export function applyDefaults(request: SimulationRequest): SimulationSpec {
   const settings = request.fdtd_settings ?? {};
   return {
@@ -53,9 +45,9 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
       size: [...request.domain.size],
       resolution: request.domain.resolution,
       boundary_conditions: (request.domain.boundary_conditions ?? [
-        ...DEFAULTS.boundary_conditions,
+        ...DEFAULTS.domain.boundary_conditions,
       ]) as SimulationSpec["domain"]["boundary_conditions"],
-      pml_layers: request.domain.pml_layers ?? DEFAULTS.pml_layers,
+      pml_layers: request.domain.pml_layers ?? DEFAULTS.domain.pml_layers,
       ...(request.domain.mesh_overrides && request.domain.mesh_overrides.length > 0
         ? {
             mesh_overrides: request.domain.mesh_overrides.map((o) => ({
@@ -64,7 +56,7 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
               resolution:
                 typeof o.resolution === "number" ? o.resolution : ([...o.resolution] as Vec3),
             })),
-            max_step_ratio: request.domain.max_step_ratio ?? DEFAULT_MAX_STEP_RATIO,
+            max_step_ratio: request.domain.max_step_ratio ?? DEFAULTS.domain.max_step_ratio,
           }
         : request.domain.max_step_ratio !== undefined
           ? { max_step_ratio: request.domain.max_step_ratio }
@@ -76,16 +68,18 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
     source: {
       source_type: "plane_wave",
       wavelength: request.source.wavelength,
-      polarization: (request.source.polarization ?? DEFAULTS.polarization) as "te" | "tm",
+      polarization: (request.source.polarization ??
+        DEFAULTS.source.polarization) as SimulationSpec["source"]["polarization"],
       direction: [...request.source.direction],
-      amplitude: request.source.amplitude ?? DEFAULTS.amplitude,
+      amplitude: request.source.amplitude ?? DEFAULTS.source.amplitude,
     },
     // gds entries are replaced by polyslabs before this (fabrication/gds-import.ts); the
     // checks below refuse or skip any left (see checkRequest).
     structures: (request.structures ?? []).flatMap((s): StructureSpec[] => {
       if (s.type === "gds") return [];
       if (s.type === "polyslab") {
-        return [{ ...s, sidewall_angle_deg: s.sidewall_angle_deg ?? 0 }];
+        const sidewall_angle_deg = s.sidewall_angle_deg ?? DEFAULTS.polyslab.sidewall_angle_deg;
+        return [{ ...s, sidewall_angle_deg }];
       }
       return [{ ...s }];
     }),
@@ -107,14 +101,15 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
       return {
         ...common,
         monitor_type: "field",
-        components: (m.components ?? [...DEFAULTS.components]) as FieldComponent[],
+        components: (m.components ?? [...DEFAULTS.field_monitor.components]) as FieldComponent[],
       };
     }),
     fdtd_settings: {
-      time_steps: settings.time_steps ?? DEFAULTS.time_steps,
-      courant_factor: settings.courant_factor ?? DEFAULTS.courant_factor,
-      convergence_threshold: settings.convergence_threshold ?? DEFAULTS.convergence_threshold,
-      check_every_n: settings.check_every_n ?? DEFAULTS.check_every_n,
+      time_steps: settings.time_steps ?? DEFAULTS.fdtd_settings.time_steps,
+      courant_factor: settings.courant_factor ?? DEFAULTS.fdtd_settings.courant_factor,
+      convergence_threshold:
+        settings.convergence_threshold ?? DEFAULTS.fdtd_settings.convergence_threshold,
+      check_every_n: settings.check_every_n ?? DEFAULTS.fdtd_settings.check_every_n,
     },
   };
 }

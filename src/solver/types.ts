@@ -44,7 +44,12 @@ export interface MeshOverrideSpec {
   resolution: number | Vec3;
 }
 
-/** Largest ratio of neighbouring cells' steps where the grid grades (`max_step_ratio`). */
+/**
+ * Largest ratio of neighbouring cells' steps where the grid grades (`max_step_ratio`): the one
+ * definition of the request's default. The grid (grid.ts) grades with it when a spec leaves the
+ * ratio out; the schema (src/schema/simulation.ts DEFAULTS) imports it for its description and
+ * for applyDefaults, since the solver may not import the schema.
+ */
 export const DEFAULT_MAX_STEP_RATIO = 1.2;
 
 export interface DomainSpec {
@@ -57,7 +62,7 @@ export interface DomainSpec {
   pml_layers: number;
   /** Finer regions (absent or empty: a uniform grid). */
   mesh_overrides?: MeshOverrideSpec[];
-  /** Largest ratio of neighbouring steps where the grid grades (default 1.2). */
+  /** Largest ratio of neighbouring steps where the grid grades (default DEFAULT_MAX_STEP_RATIO). */
   max_step_ratio?: number;
   /** Mirror symmetry per axis (absent: none); see `Symmetry`. */
   symmetry?: [Symmetry, Symmetry, Symmetry];
