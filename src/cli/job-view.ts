@@ -36,7 +36,7 @@ export function jobDetails(job: JobRecord): string {
         : "did not converge";
     rows.push([
       "solver",
-      `${String(report.steps_run)} of ${String(report.time_steps_limit)} steps, ${conv}, ${Number(report.mcells_per_second).toFixed(1)} Mcells/s`,
+      `${String(report.steps_run)} of ${String(report.time_steps_limit)} steps, ${conv}, ${Number(report.mcells_per_second).toFixed(1)} Mcell/s`,
     ]);
   }
   if (job.error_detail) rows.push(["error", job.error_detail]);

@@ -41,7 +41,7 @@ export async function runEstimate(args: string[], io: CommandIo = defaultIo()): 
         ["result file", `about ${formatBytes(e.result_bytes)}`],
         [
           "run time",
-          `at most about ${formatDuration(e.estimated_seconds)} at ${e.mcells_per_second_assumed} Mcells/s (less if it converges early)`,
+          `at most about ${formatDuration(e.estimated_seconds)} at ${e.mcells_per_second_assumed} Mcell/s (less if it converges early)`,
         ],
         [
           "expected",
