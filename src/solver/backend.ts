@@ -1,11 +1,12 @@
 /**
  * The one interface every time-stepping backend implements. FdtdSimulation (simulation.ts)
- * builds the physics once — grid model, medium, TFSF terms, monitor cells, DFT cadence — as a
+ * builds the physics once — grid model, medium, the source's injection terms, monitor cells, DFT cadence — as a
  * `SteppingProblem`; a backend turns it into a `Stepper` that owns the main grid's fields
  * (wherever it keeps them: JS arrays, a shared WebAssembly memory, GPU buffers), advances them,
  * runs the monitors' DFT and hands back what the driver reads (monitor sums, energy, fields)
- * through the interface, never by sharing memory. The plane-wave source's 1-D auxiliary line
- * stays outside the backends: it is stepped on the CPU and passes its incident samples in.
+ * through the interface, never by sharing memory. Sources stay outside the backends: each
+ * computes its drive values on the CPU (a plane wave steps its 1-D auxiliary line) and passes
+ * them in with every step (sources/injection.ts).
  *
  * Backends: `reference` (plain TypeScript, one thread; reference-backend.ts), `wasm`
  * (generated WebAssembly SIMD kernels on several threads; fast/) and `webgpu` (generated WGSL
@@ -14,7 +15,7 @@
  */
 import { YeeLayout } from "./grid.js";
 import type { MonitorSampling } from "./monitors.js";
-import type { TfsfConfig } from "./tfsf.js";
+import type { InjectionConfig } from "./sources/injection.js";
 import type { FieldSet } from "./fields.js";
 import type { GridModel } from "./yee.js";
 import type { GpuAdapterReport } from "./gpu/device.js";
@@ -26,10 +27,10 @@ export type BackendName = (typeof BACKEND_NAMES)[number];
 export const BACKEND_CHOICES = ["auto", ...BACKEND_NAMES] as const;
 export type BackendChoice = (typeof BACKEND_CHOICES)[number];
 
-/** A main grid to step: the model plus the source's TFSF terms and the monitors. */
+/** A main grid to step: the model plus the source's injection terms and the monitors. */
 export interface SteppingProblem extends GridModel {
-  /** TFSF corrections (tfsf.ts), or null without a source. */
-  tfsf: TfsfConfig | null;
+  /** The source's injection terms (sources/injection.ts), or null without a source. */
+  injection: InjectionConfig | null;
   monitors: MonitorSampling[];
   /** Monitors take a DFT sample after every step m with m % dftEvery === 0, weighted by it. */
   dftEvery: number;
@@ -38,7 +39,7 @@ export interface SteppingProblem extends GridModel {
    * multiple of it: DFT samples, checks): a sweep length must divide it.
    */
   alignSteps: number;
-  /** Amplitude of the incident E in V/m (a scale for flushing denormals). */
+  /** The scale of E in V/m the source drives (a scale for flushing denormals). */
   amplitudeVPerM: number;
 }
 
@@ -67,7 +68,7 @@ export interface StepperTiming {
   compileSeconds: number;
   /** Starting the kernel threads (set-up). */
   threadStartSeconds: number;
-  /** The sweeps themselves: field updates, CPML, boundaries, TFSF, on every thread. */
+  /** The sweeps themselves: field updates, CPML, boundaries, sources, on every thread. */
   kernelSeconds: number;
   /** The monitors' running DFT, on the calling thread between sweeps. */
   monitorSeconds: number;
@@ -82,11 +83,11 @@ export interface Stepper {
   readonly stepsPerSweep: number;
   /**
    * Advances E^n, H^{n−½} → E^{n+count}, H^{n+count−½} (count 1, or stepsPerSweep at a
-   * multiple of it) with CPML, boundaries and the TFSF terms, whose incident values for step
-   * n + l are at `incident[INCIDENT_VALUES_PER_STEP·l …]` (tfsf.ts); then takes the monitors'
+   * multiple of it) with CPML, boundaries and the injection terms, whose drive values for
+   * step n + l are at `drive[DRIVE_VALUES_PER_STEP·l …]` (sources/injection.ts); then takes the monitors'
    * DFT sample if n + count is a multiple of dftEvery.
    */
-  advance(n: number, count: number, incident: Float64Array): void;
+  advance(n: number, count: number, drive: Float64Array): void;
   /**
    * Resolves once every step `advance` was given has run (backends that only enqueue work:
    * webgpu); absent where `advance` returns when the work is done.

@@ -10,7 +10,8 @@ import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { sampleBox } from "./monitors.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { permittivityAt } from "./materials.js";
-import { AUX_PML_LAYERS, planeWaveGeometry, pulseFor, sourceOffStep } from "./source.js";
+import { AUX_PML_LAYERS, planeWaveGeometry } from "./sources/plane-wave.js";
+import { pulseFor, sourceOffStep } from "./sources/pulse.js";
 import { surfaceCells } from "./surface.js";
 import type { RunEstimate, SimulationSpec, Vec3 } from "./types.js";
 

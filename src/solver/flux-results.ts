@@ -65,14 +65,15 @@ function orientation(
   const at = nodeM(sim.plan.axes[a], surface.faces[0]!.plane);
   coords[a] = Float64Array.of(at);
   const sourcePlaneM = nodeM(sim.plan.axes[g.axis], sim.source.tfsfIndex);
-  const quantity = planeQuantity(a, at, g.axis, g.sign, sourcePlaneM, sim.structureExtents);
+  const extents = sim.structureBounds.map((b): [number, number] => [b.lo[g.axis]!, b.hi[g.axis]!]);
+  const quantity = planeQuantity(a, at, g.axis, g.sign, sourcePlaneM, extents);
   const sign = quantity === "transmittance" ? g.sign : quantity === "reflectance" ? -g.sign : 1;
   return { quantity, normal: planeNormal(a, sign) };
 }
 
 /**
  * The node along the propagation axis where the incident flux density is taken: the
- * reference node (source.ts incidentFluxDensity; undefined here), except on a graded grid,
+ * reference node (sources/plane-wave.ts incidentFluxDensity; undefined here), except on a graded grid,
  * where the mean of H either side of a node depends on the cells' steps there: a plane normal
  * to that axis at its own node, a box at its upstream face's; never upstream of the TFSF
  * plane, where the auxiliary line holds the wave its sheet sends backwards, not the incident

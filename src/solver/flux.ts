@@ -14,7 +14,7 @@
  * (end nodes weigh ½), or a plain sum where a plane wraps a periodic axis completely.
  *
  * Incident field. The plane-wave source's auxiliary line knows the incident field in the grid's
- * own discretisation at every index along the propagation axis (source.ts, incident line);
+ * own discretisation at every index along the propagation axis (sources/plane-wave.ts, incident line);
  * with the transverse Bloch phase it gives the incident value of any stored sample. So the
  * total field is known everywhere (the stored value, plus the incident one where the grid
  * holds the scattered field, upstream of the TFSF plane) and so is the scattered field (minus

@@ -2,7 +2,7 @@
  * Reading a grid that is invariant along some axes (one periodic cell without a Bloch phase:
  * every field equals its images across the axis) without keeping the ghosts across them up
  * to date: the wasm backend's thin grids (fast/thin.ts) and the plane-wave source's
- * auxiliary line at normal incidence (source.ts). The ghost copies across those axes are set
+ * auxiliary line at normal incidence (sources/plane-wave.ts). The ghost copies across those axes are set
  * apart, and sampled streams read the real cell a filled ghost is copied from.
  */
 import type { GhostCopies, GhostCopy } from "./boundaries.js";

@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planeWaveGeometry } from "./source.js";
+import { planeWaveGeometry } from "./sources/plane-wave.js";
 import type { BackendName } from "./backend.js";
 import { forEachBackend, runOn } from "./testing/backends.js";
 import { abs2, constantMaterials, lineSpec, phasor, pointMonitor, slab } from "./testing/index.js";

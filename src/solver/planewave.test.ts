@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planeWaveGeometry } from "./source.js";
+import { planeWaveGeometry } from "./sources/plane-wave.js";
 import { forEachBackend, runOn } from "./testing/backends.js";
 import { constantMaterials, lineSpec } from "./testing/index.js";
 import type { FieldComponent, Vec3 } from "./types.js";

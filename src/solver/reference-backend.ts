@@ -1,6 +1,6 @@
 /**
  * The reference backend: the plain TypeScript kernel (kernel.ts) over the whole grid on one
- * thread, each half step in the textbook order — bulk update, CPML ψ pass, TFSF terms,
+ * thread, each half step in the textbook order — bulk update, CPML ψ pass, injection terms (sources/injection.ts),
  * boundary ghosts — on float32 fields in JS arrays with float64 arithmetic. It is the
  * baseline the WebAssembly and WebGPU backends are checked against (fast/agreement.test.ts,
  * gpu/agreement.test.ts) and the fallback where WebAssembly SIMD or shared memory is missing.
@@ -16,7 +16,7 @@ import type {
 import type { FieldSet } from "./fields.js";
 import { referenceKernel } from "./kernel.js";
 import { MonitorRecorders } from "./monitors.js";
-import { INCIDENT_VALUES_PER_STEP, TfsfPlanes } from "./tfsf.js";
+import { DRIVE_VALUES_PER_STEP, InjectionPlanes } from "./sources/injection.js";
 import { YeeGrid } from "./yee.js";
 
 /**
@@ -35,28 +35,30 @@ class ReferenceStepper implements Stepper {
     monitorSeconds: 0,
   };
   private readonly grid: YeeGrid;
-  private readonly tfsf: TfsfPlanes | null;
+  private readonly injection: InjectionPlanes | null;
   private readonly monitors: MonitorRecorders;
 
   constructor(private readonly problem: SteppingProblem) {
     this.grid = new YeeGrid(problem);
     const sets = this.grid.im ? [this.grid.re.c, this.grid.im.c] : [this.grid.re.c];
-    this.tfsf = problem.tfsf ? new TfsfPlanes(problem.tfsf, sets, problem.layout) : null;
+    this.injection = problem.injection
+      ? new InjectionPlanes(problem.injection, sets, problem.layout)
+      : null;
     this.monitors = new MonitorRecorders(problem.monitors);
   }
 
-  advance(n: number, count: number, incident: Float64Array): void {
-    const { grid, tfsf, problem } = this;
+  advance(n: number, count: number, drive: Float64Array): void {
+    const { grid, injection, problem } = this;
     const dt = problem.plan.dtSeconds;
     const timing = this.timing;
     for (let l = 0; l < count; l++) {
-      const slotBase = INCIDENT_VALUES_PER_STEP * l;
+      const slotBase = DRIVE_VALUES_PER_STEP * l;
       const start = performance.now();
       grid.updateH(referenceKernel);
-      tfsf?.applyAll(true, incident, slotBase);
+      injection?.applyAll(true, drive, slotBase);
       grid.fillGhostsH();
       grid.updateE(referenceKernel);
-      tfsf?.applyAll(false, incident, slotBase);
+      injection?.applyAll(false, drive, slotBase);
       grid.updatePolarization();
       grid.fillGhostsE();
       const swept = performance.now();

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { runWithMaterials } from "./run.js";
 import { noisyCavity } from "./testing/cavity.js";
-import { pulseFor } from "./source.js";
+import { pulseFor } from "./sources/pulse.js";
 import { boxSpec, constantMaterials, fluxPlane, lineSpec, pointMonitor } from "./testing/index.js";
 import { SolverDivergenceError, type SimulationSpec, type SolverProgress } from "./types.js";
 

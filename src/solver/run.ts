@@ -19,7 +19,7 @@ import {
 import { spansMirror } from "./flux.js";
 import { centreM, mirroredCoordinates } from "./grid.js";
 import { fluxResults } from "./flux-results.js";
-import { sourceOffStep } from "./source.js";
+import { sourceOffStep } from "./sources/index.js";
 
 /** Compute time between yields to the event loop. */
 const SLICE_MS = 50;

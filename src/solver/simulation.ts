@@ -1,14 +1,13 @@
 /**
- * Sets a request up as a stepping simulation: grid, medium, plane-wave source, monitors, and
- * the time step on the chosen backend (backend.ts). run.ts drives it (slicing, convergence,
- * abort).
+ * Sets a request up as a stepping simulation: grid, medium, source, monitors, and the time
+ * step on the chosen backend (backend.ts). run.ts drives it (slicing, convergence, abort).
  *
  * Order of one step n (fields E^n, H^{n−½} → E^{n+1}, H^{n+½}):
- *   aux H; main H (bulk + CPML) + TFSF(H, aux E^n) + ghosts;
- *   aux E + sheet current over [n·dt, (n+1)·dt]; main E + TFSF(E, aux H^{n+½}) + ghosts;
+ *   main H (bulk + CPML) + the source's H terms + ghosts;
+ *   main E (bulk + CPML) + the source's E terms + ghosts;
  *   monitors record E at (n+1)·dt and H at (n+½)·dt.
- * The auxiliary line runs first (source.advance) and hands its incident samples to the
- * backend, which may then advance several steps in one sweep.
+ * The source computes its drive values first (source.advance; a plane wave steps its auxiliary
+ * line) and hands them to the backend, which may then advance several steps in one sweep.
  */
 import { assertFits, type SolverBackend, type Stepper } from "./backend.js";
 import { solverBackend } from "./backends.js";
@@ -18,12 +17,13 @@ import { dftSampleInterval } from "./fast/dft-cadence.js";
 import { MAX_BLOCK_STEPS } from "./fast/barrier.js";
 import type { FieldSet } from "./fields.js";
 import { domainFaces, shapeOf } from "./geometry.js";
-import { YeeLayout, interiorSpanM, nodeM, planGrid, type GridPlan } from "./grid.js";
+import { YeeLayout, interiorSpanM, planGrid, type GridPlan } from "./grid.js";
 import type { PoleModel } from "./dispersion/model.js";
 import {
   buildMedium,
   buildMediumSliced,
   isMetal,
+  PERFECT_CONDUCTOR,
   type Medium,
   type PaintSlicing,
   type PaintedStructure,
@@ -40,8 +40,12 @@ import {
   type SampleBox,
   type SampledComponent,
 } from "./monitors.js";
-import { PlaneWaveSource, TFSF_OFFSET_CELLS, planeWaveGeometry, pulseFor } from "./source.js";
-import { INCIDENT_VALUES_PER_STEP } from "./tfsf.js";
+import {
+  createSource,
+  needsComplexFields,
+  DRIVE_VALUES_PER_STEP,
+  type AnySource,
+} from "./sources/index.js";
 import type {
   FieldComponent,
   MaterialUsed,
@@ -53,9 +57,16 @@ import { buildGridModel, type GridModel } from "./yee.js";
 
 /** Where the solver gets materials from; the default is the materials library. */
 export interface MaterialResolver {
-  describe(
-    name: string,
-  ): { name: string; model: string; reference: string; validRangeM: [number, number] } | undefined;
+  /** `perfectConductor`: PEC, which has no permittivity; the update holds E at zero in it. */
+  describe(name: string):
+    | {
+        name: string;
+        model: string;
+        reference: string;
+        validRangeM: [number, number];
+        perfectConductor?: boolean;
+      }
+    | undefined;
   /** Relative permittivity (Im ≥ 0 for loss); throws outside the valid range. */
   permittivity(name: string, wavelengthM: number): { re: number; im: number };
   /**
@@ -115,7 +126,8 @@ export interface MediumInputs {
   backend: SolverBackend;
   plan: GridPlan;
   layout: YeeLayout;
-  geometry: ReturnType<typeof planeWaveGeometry>;
+  /** Whether the source makes the fields complex (Bloch phases). */
+  complex: boolean;
   background: UpdateMaterial;
   painted: PaintedStructure[];
   /** The materials the run uses, as the result reports them. */
@@ -156,6 +168,12 @@ function planMedium(
     if (hit) return hit.mat;
     const info = materials.describe(name);
     if (!info) throw new Error(`unknown material "${name}"`);
+    if (info.perfectConductor) {
+      const { model, reference, validRangeM: [lo, hi] } = info;
+      const pec: MaterialUsed = { name: info.name, timeDomain: "perfect_conductor", model, reference, validRangeM: [lo, hi] };
+      used.set(key, { mat: PERFECT_CONDUCTOR, info: pec });
+      return PERFECT_CONDUCTOR;
+    }
     const eps = materials.permittivity(name, lambda0);
     const dispersion = materials.dispersion?.(name);
     const model = dispersion && (dispersion.always || broadband) ? dispersion.model : null;
@@ -184,22 +202,88 @@ function planMedium(
     material: resolve(s.material),
   }));
   const layout = YeeLayout.ofPlan(plan);
-  const geometry = planeWaveGeometry(spec.source);
+  const complex = needsComplexFields(spec.source);
   // Before the medium (the largest set-up allocation): a grid too big for the backend fails
   // fast.
   assertFits(backend, {
     layout,
     pml: plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi })),
-    complex: geometry.cosTheta < 1,
+    complex,
   });
   return {
     backend,
     plan,
     layout,
-    geometry,
+    complex,
     background,
     painted,
     materials: [...used.values()].map((u) => u.info),
+  };
+}
+
+/** The medium of a plan, painted in one go (`FdtdSimulation.create` paints it in slices). */
+function paintMedium(inputs: MediumInputs, options: InternalRunOptions): Medium {
+  return buildMedium(
+    inputs.plan,
+    inputs.layout,
+    inputs.background,
+    inputs.painted,
+    options.smoothing ?? true,
+  );
+}
+
+/**
+ * The run's recorded wavelengths — the source's, then every monitor wavelength not yet
+ * listed — and, per monitor, the index of each of its wavelengths in that list.
+ */
+function recordedWavelengths(spec: SimulationSpec): {
+  wavelengths: number[];
+  monitorFrequencies: number[][];
+} {
+  const lambda0 = spec.source.wavelength;
+  const wavelengths: number[] = [lambda0];
+  const indexOf = (w: number) => {
+    let i = wavelengths.findIndex((x) => Math.abs(x - w) <= 1e-12 * w);
+    if (i < 0) {
+      wavelengths.push(w);
+      i = wavelengths.length - 1;
+    }
+    return i;
+  };
+  const monitorFrequencies = spec.monitors.map((m) =>
+    wavelengthList(m.wavelengths, lambda0).map(indexOf),
+  );
+  return { wavelengths, monitorFrequencies };
+}
+
+/** A monitor on the grid: its sample box, the streams the backend records, its wavelengths. */
+function placeMonitor(
+  plan: GridPlan,
+  layout: YeeLayout,
+  m: MonitorSpec,
+  frequencyIndex: number[],
+  wavelengths: readonly number[],
+): MonitorState {
+  let flux: FluxSurface | null = null;
+  let box: SampleBox;
+  let streams: SampledComponent[];
+  if (m.monitor_type === "flux") {
+    flux = fluxSurface(plan, layout, m.center, m.size);
+    box = flux.box;
+    streams = flux.faces.flatMap((f) => f.streams);
+  } else {
+    box = sampleBox(plan, m.center, m.size);
+    const comps = m.components.map((c) => COMPONENT_NUMBER[c]);
+    streams = cellCentreStreams(layout, box, comps);
+  }
+  return {
+    spec: m,
+    box,
+    streams,
+    flux,
+    frequencyIndex,
+    wavelengthsM: frequencyIndex.map((j) => wavelengths[j]!),
+    coords: [0, 1, 2].map((a) => sampleCoordinates(plan, box, a)) as MonitorState["coords"],
   };
 }
 
@@ -208,7 +292,7 @@ export class FdtdSimulation {
   readonly plan: GridPlan;
   /** The main grid as every backend steps it (no fields: the stepper holds those). */
   readonly model: GridModel;
-  readonly source: PlaneWaveSource;
+  readonly source: AnySource;
   readonly monitors: MonitorState[];
   readonly materials: MaterialUsed[];
   readonly notes: string[] = [];
@@ -217,21 +301,20 @@ export class FdtdSimulation {
   readonly omegas: Float64Array;
   /** Monitors take a DFT sample every `dftEvery` steps (weighted by it). */
   readonly dftEvery: number;
-  /** Each structure's [lo, hi] along the propagation axis in metres (may be infinite). */
-  readonly structureExtents: [number, number][];
+  /** Each structure's bounding box in metres (may be infinite). */
+  readonly structureBounds: { lo: readonly number[]; hi: readonly number[] }[];
   /** Seconds of set-up spent on the grid (plan, model, source, monitors) and on painting. */
   readonly setupTimes: { gridSeconds: number; paintingSeconds: number };
   /** Seconds `prepare` took: the backend's fields, kernel compile and threads. */
   prepareSeconds = 0;
-  /** Seconds spent advancing the plane wave's auxiliary line (on the calling thread). */
+  /** Seconds the source spent computing its drive values (on the calling thread). */
   sourceSeconds = 0;
   stepIndex = 0;
   private readonly options: InternalRunOptions;
   private stepperOrNull: Stepper | null = null;
-  /** The auxiliary line's incident samples for the steps of one sweep (tfsf.ts). */
-  private readonly incident = new Float64Array(INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS);
+  /** The source's drive values for the steps of one sweep (sources/injection.ts). */
+  private readonly drive = new Float64Array(DRIVE_VALUES_PER_STEP * MAX_BLOCK_STEPS);
 
-  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
   constructor(
     spec: SimulationSpec,
     materials: MaterialResolver,
@@ -245,107 +328,54 @@ export class FdtdSimulation {
     const inputs = painted?.inputs ?? planMedium(spec, materials, options);
     const planSeconds = (performance.now() - setupStart) / 1000;
     const paintStart = performance.now();
-    const medium =
-      painted?.medium ??
-      buildMedium(
-        inputs.plan,
-        inputs.layout,
-        inputs.background,
-        inputs.painted,
-        options.smoothing ?? true,
-      );
+    const medium = painted?.medium ?? paintMedium(inputs, options);
     const paintingSeconds = painted?.paintingSeconds ?? (performance.now() - paintStart) / 1000;
     const modelStart = performance.now();
-    const { plan, layout, geometry } = inputs;
+    const { plan, layout } = inputs;
     this.backend = inputs.backend;
     this.plan = plan;
     this.materials = inputs.materials;
-    const lambda0 = spec.source.wavelength;
-    const omega0 = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / lambda0;
-    const structures = inputs.painted;
-
-    // Frequencies: the source's, then every monitor wavelength not yet listed.
-    const wavelengths: number[] = [lambda0];
-    const freqIndex = (w: number) => {
-      let i = wavelengths.findIndex((x) => Math.abs(x - w) <= 1e-12 * w);
-      if (i < 0) {
-        wavelengths.push(w);
-        i = wavelengths.length - 1;
-      }
-      return i;
-    };
-    const monitorFreqs = spec.monitors.map((m) =>
-      wavelengthList(m.wavelengths, lambda0).map(freqIndex),
-    );
+    const { wavelengths, monitorFrequencies } = recordedWavelengths(spec);
     this.omegas = Float64Array.from(wavelengths, (w) => (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / w);
-
-    const pulse = pulseFor(lambda0, wavelengths, Math.sqrt(1 - geometry.cosTheta ** 2));
-    const sourceMedium = this.sourcePlaneMedium(layout, medium, geometry.axis, geometry.sign);
-    this.source = new PlaneWaveSource(plan, {
-      geometry,
-      pulse,
-      amplitude: spec.source.amplitude,
-      medium: sourceMedium,
+    this.source = createSource({
+      spec,
+      plan,
+      layout,
+      medium,
+      wavelengthsM: wavelengths,
       omegas: this.omegas,
     });
     this.model = buildGridModel(plan, layout, medium, {
       complex: this.source.complex,
-      blochPhase: this.source.mainBlochPhase,
-      omega0,
+      blochPhase: this.source.blochPhase,
+      omega0: this.omegas[0]!,
       cpml: options.cpml,
     });
-
-    this.monitors = spec.monitors.map((m, i) => {
-      const idx = monitorFreqs[i];
-      let flux: FluxSurface | null = null;
-      let box: SampleBox;
-      let streams: SampledComponent[];
-      if (m.monitor_type === "flux") {
-        flux = fluxSurface(plan, layout, m.center, m.size);
-        box = flux.box;
-        streams = flux.faces.flatMap((f) => f.streams);
-      } else {
-        box = sampleBox(plan, m.center, m.size);
-        const comps = m.components.map((c) => COMPONENT_NUMBER[c]);
-        streams = cellCentreStreams(layout, box, comps);
-      }
-      return {
-        spec: m,
-        box,
-        streams,
-        flux,
-        frequencyIndex: idx,
-        wavelengthsM: idx.map((j) => wavelengths[j]),
-        coords: [0, 1, 2].map((a) => sampleCoordinates(plan, box, a)) as MonitorState["coords"],
-      };
-    });
-    this.dftEvery =
-      options.dftEvery ??
-      dftSampleInterval(
-        pulse,
-        this.omegas,
-        plan.dtSeconds,
-        spec.fdtd_settings.check_every_n,
-        !plan.uniform,
-      );
-    if (this.monitors.some((m) => m.flux)) {
-      // Flux monitors add or remove the incident field (flux.ts): record it along the whole
-      // region of interest, one index beyond on each side.
-      const ax = plan.axes[geometry.axis];
-      this.source.recordIncidentLine(ax.pmlLo - 1, ax.cells - ax.pmlHi + 1, this.dftEvery);
-    }
-    this.structureExtents = structures.map((p): [number, number] => [
-      p.shape.lo[geometry.axis],
-      p.shape.hi[geometry.axis],
-    ]);
-    this.addNotes(geometry.axis, geometry.sign);
-    this.notes.push(
-      ...metalSurfaceNotes(spec, (i) => isMetal(structures[i]?.material.poles), plan),
+    this.monitors = spec.monitors.map((m, i) =>
+      placeMonitor(plan, layout, m, monitorFrequencies[i]!, wavelengths),
     );
+    this.dftEvery = options.dftEvery ?? this.defaultDftEvery();
+    this.source.attachMonitors(
+      this.monitors.map((m) => ({ name: m.spec.name, box: m.box, flux: m.flux })),
+      this.dftEvery,
+    );
+    this.structureBounds = inputs.painted.map((p) => ({ lo: p.shape.lo, hi: p.shape.hi }));
+    this.addNotes(inputs.painted);
     this.setupTimes = {
       gridSeconds: (painted?.planSeconds ?? planSeconds) + (performance.now() - modelStart) / 1000,
       paintingSeconds,
     };
+  }
+
+  /** The monitors' DFT cadence (fast/dft-cadence.ts) for this run's pulse and grid. */
+  private defaultDftEvery(): number {
+    return dftSampleInterval(
+      this.source.pulse,
+      this.omegas,
+      this.plan.dtSeconds,
+      this.spec.fdtd_settings.check_every_n,
+      !this.plan.uniform,
+    );
   }
 
   /**
@@ -409,7 +439,7 @@ export class FdtdSimulation {
     this.stepperOrNull = await this.backend.prepare(
       {
         ...model,
-        tfsf: source.tfsfConfig(model.layout, model.medium, model.kernelGrid.hCoefficient),
+        injection: source.injection(model.layout, model.medium, model.kernelGrid.hCoefficient),
         monitors: monitors.map((m) => ({
           streams: m.streams,
           omegas: Float64Array.from(m.frequencyIndex, (j) => this.omegas[j]),
@@ -418,7 +448,7 @@ export class FdtdSimulation {
         // Sweeps of several steps end on every step the driver looks at: DFT samples and,
         // in run.ts, the checks every check_every_n and every 100 steps.
         alignSteps: gcd(this.dftEvery, 100),
-        amplitudeVPerM: this.spec.source.amplitude,
+        amplitudeVPerM: this.source.fieldScaleVPerM,
       },
       {
         threads: options.threads,
@@ -446,9 +476,9 @@ export class FdtdSimulation {
     const d = stepper.stepsPerSweep;
     const count = d > 1 && n % d === 0 && until - n >= d ? d : 1;
     const start = performance.now();
-    this.source.advance(n, count, this.incident);
+    this.source.advance(n, count, this.drive);
     this.sourceSeconds += (performance.now() - start) / 1000;
-    stepper.advance(n, count, this.incident);
+    stepper.advance(n, count, this.drive);
     this.stepIndex = n + count;
   }
 
@@ -478,59 +508,13 @@ export class FdtdSimulation {
   }
 
   /**
-   * The medium the incident wave travels in at the TFSF plane: that of the plane when one
-   * material fills it, else vacuum (and a note, since the TFSF plane then is approximate).
+   * The run's notes: the grid's (grading, symmetry, rounded sizes), the source's, and metal
+   * surfaces too coarse for their skin depth.
    */
-  private sourcePlaneMedium(
-    layout: YeeLayout,
-    medium: Medium,
-    axis: number,
-    sign: number,
-  ): UpdateMaterial {
-    const ax = this.plan.axes[axis];
-    const s = sign > 0 ? ax.pmlLo + TFSF_OFFSET_CELLS : ax.cells - ax.pmlHi - TFSF_OFFSET_CELLS;
-    let entry = -1;
-    let uniform = true;
-    for (let c = 0; c < 3 && uniform; c++) {
-      if (c === axis) continue;
-      const u = (axis + 1) % 3;
-      const v = (axis + 2) % 3;
-      for (let iu = layout.lo[c * 3 + u]; iu <= layout.hi[c * 3 + u] && uniform; iu++) {
-        for (let iv = layout.lo[c * 3 + v]; iv <= layout.hi[c * 3 + v]; iv++) {
-          const pos = [0, 0, 0];
-          pos[axis] = s;
-          pos[u] = iu;
-          pos[v] = iv;
-          const m = medium.index[c][layout.index(pos[0], pos[1], pos[2])];
-          if (entry < 0) entry = m;
-          else if (m !== entry) {
-            uniform = false;
-            break;
-          }
-        }
-      }
-    }
-    if (!uniform) {
-      this.notes.push(
-        "structures cross the plane-wave source plane non-uniformly: the incident field is " +
-          "computed for vacuum there, so the injection is approximate",
-      );
-      return { epsRe: 1, sigma: 0 };
-    }
-    const e = Math.max(entry, 0);
-    const poles = medium.poles?.[e];
-    return {
-      epsRe: medium.epsEff[e],
-      sigma: medium.sigma[e],
-      ...(poles && poles.length > 0 ? { poles } : {}),
-    };
-  }
-
-  private addNotes(axis: number, sign: number): void {
+  private addNotes(structures: readonly PaintedStructure[]): void {
     /** Six significant digits: -9.2e-7, not -9.199999999999999e-7. */
     const metres = (v: number) => String(Number(v.toPrecision(6)));
     const plan = this.plan;
-    const names = "xyz";
     const graded = gradedGridNote(plan) ?? unusedStepRatioNote(this.spec.domain);
     if (graded) this.notes.push(graded);
     const mirrored = symmetryNote(this.spec.domain);
@@ -542,40 +526,14 @@ export class FdtdSimulation {
       if (Math.abs(actual - ax.requestedSizeM) > 1e-9 * ax.requestedSizeM) {
         const cells = ax.mirror === "none" ? ax.interiorCells : 2 * ax.interiorCells;
         this.notes.push(
-          `domain.size along ${names[a]} rounded from ${metres(ax.requestedSizeM)} m to ` +
+          `domain.size along ${"xyz"[a]} rounded from ${metres(ax.requestedSizeM)} m to ` +
             `${cells} cells = ${metres(actual)} m`,
         );
       }
-      if (a !== axis && ax.boundary === "pml") {
-        this.notes.push(
-          `the plane wave is truncated by the pml boundaries along ${names[a]}: fields ` +
-            "within a few wavelengths of those faces are approximate",
-        );
-      }
     }
-    if (this.source.complex) {
-      const deg = (Math.acos(this.source.geometry.cosTheta) * 180) / Math.PI;
-      this.notes.push(
-        `oblique incidence (${deg.toFixed(2)}° from the ${names[axis]} axis) uses ` +
-          "Bloch-periodic boundaries with the transverse wavevector fixed at the source " +
-          "wavelength; at another wavelength λ the angle is asin(sin θ0 · λ/λ0)",
-      );
-    }
-    const ax = plan.axes[axis];
-    const tfsf = this.source.tfsfIndex;
-    const tfsfCoord = nodeM(ax, tfsf);
-    for (const m of this.monitors) {
-      // Flux monitors add the incident field back where the grid holds only the scattered one.
-      if (m.flux) continue;
-      const lo = m.box.lo[axis];
-      const hi = m.box.hi[axis];
-      const upstream = sign > 0 ? lo + 0.5 < tfsf : hi + 0.5 > tfsf;
-      if (upstream) {
-        this.notes.push(
-          `monitor "${m.spec.name}" has samples upstream of the source plane at ` +
-            `${names[axis]} = ${metres(tfsfCoord)} m: there it records only the scattered field`,
-        );
-      }
-    }
+    this.notes.push(...this.source.notes);
+    this.notes.push(
+      ...metalSurfaceNotes(this.spec, (i) => isMetal(structures[i]?.material.poles), plan),
+    );
   }
 }

@@ -68,7 +68,7 @@ export interface DomainSpec {
   symmetry?: [Symmetry, Symmetry, Symmetry];
 }
 
-export interface SourceSpec {
+export interface PlaneWaveSpec {
   source_type: "plane_wave";
   /** Vacuum wavelength of the carrier in metres. */
   wavelength: number;
@@ -79,6 +79,9 @@ export interface SourceSpec {
   /** Amplitude of E in V/m. */
   amplitude: number;
 }
+
+/** The request's source: one of the source types (sources/). */
+export type SourceSpec = PlaneWaveSpec;
 
 export interface BoxSpec {
   type: "box";
@@ -343,8 +346,18 @@ export interface FluxMonitorResult {
   z: Float64Array;
 }
 
-export interface MaterialUsed {
+/** A material a run used, as the run report and the result file describe it. */
+export type MaterialUsed = OpticalMaterialUsed | PerfectConductorUsed;
+
+interface MaterialUsedBase {
   name: string;
+  model: string;
+  reference: string;
+  validRangeM: [number, number];
+}
+
+/** A material with a permittivity: a dielectric, a metal, or one defined in the request. */
+export interface OpticalMaterialUsed extends MaterialUsedBase {
   /** Relative permittivity at the source wavelength, real and imaginary parts. */
   permittivity: [number, number];
   /**
@@ -357,9 +370,14 @@ export interface MaterialUsed {
   poleModel: PoleModel | null;
   /** Conductivity in S/m used by the time-domain update to model absorption. */
   conductivitySPerM: number;
-  model: string;
-  reference: string;
-  validRangeM: [number, number];
+}
+
+/**
+ * The perfect electric conductor (PEC): no permittivity or conductivity to report; the update
+ * holds E at zero in its cells (medium.ts).
+ */
+export interface PerfectConductorUsed extends MaterialUsedBase {
+  timeDomain: "perfect_conductor";
 }
 
 export interface RunReport {

@@ -3,7 +3,7 @@
  * and wavelengths the source pulse covers (narrower at oblique incidence, and not grazing).
  */
 import { fluxShape } from "../flux.js";
-import { MAX_RELATIVE_DETUNING, pulseFor } from "../source.js";
+import { MAX_RELATIVE_DETUNING, pulseFor } from "../sources/pulse.js";
 import { AXES, finite, fmt, wavelengthsToCheck, type CheckContext } from "./common.js";
 import type { PlaneWave } from "./source.js";
 import type { MonitorSpec } from "../types.js";
@@ -15,7 +15,7 @@ export const MAX_FLUX_WAVELENGTHS = 200;
 /** Largest angle from the sheet normal at a monitor wavelength for oblique incidence. */
 export const MAX_OBLIQUE_ANGLE_DEG = 85;
 
-/** For oblique incidence the pulse is narrowed (source.ts, pulseFor): the band it covers. */
+/** For oblique incidence the pulse is narrowed (sources/pulse.ts, pulseFor): the band it covers. */
 interface ObliqueBand {
   relative: number;
   loM: number;

@@ -4,7 +4,7 @@
  * not short out its field).
  */
 import { interiorCellsFor } from "../grid.js";
-import { TFSF_OFFSET_CELLS, planeWaveGeometry } from "../source.js";
+import { TFSF_OFFSET_CELLS, planeWaveGeometry } from "../sources/plane-wave.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 
 export type PlaneWave = ReturnType<typeof planeWaveGeometry>;

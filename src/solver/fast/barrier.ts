@@ -1,6 +1,6 @@
 /**
  * The control block at the start of the kernel's shared memory: a generation barrier, the
- * command the threads run next, an error flag, the incident-field samples of the current step
+ * command the threads run next, an error flag, the source's drive values of the current step
  * and per-thread partial sums. Threads meet at the barrier three times per time step (start,
  * between the sweep and the deferred planes, end); no message is posted per step.
  *
@@ -8,7 +8,7 @@
  * takes milliseconds, but the threads of a small one arrive within microseconds of each
  * other, and a futex wake-up costs tens of microseconds.
  */
-import { INCIDENT_VALUES_PER_STEP } from "../tfsf.js";
+import { DRIVE_VALUES_PER_STEP } from "../sources/injection.js";
 
 const COUNT = 0;
 const GENERATION = 1;
@@ -16,23 +16,23 @@ const COMMAND = 2;
 const FAILED = 3;
 const BLOCK_BASE = 4;
 const BLOCK_DEPTH = 5;
-/** Most time steps one sweep may advance (incident slots are reserved for this many). */
+/** Most time steps one sweep may advance (drive slots are reserved for this many). */
 export const MAX_BLOCK_STEPS = 4;
-/** Byte offset of the f64 incident-field slots, INCIDENT_VALUES_PER_STEP per step of a block. */
-export const INCIDENT_BYTE_OFFSET = 64;
+/** Byte offset of the f64 drive slots, DRIVE_VALUES_PER_STEP per step of a block. */
+export const DRIVE_BYTE_OFFSET = 64;
 /**
  * Byte offset of the f64 slots of a Dft command: E's and H's time stamps, the sample weight;
- * past the incident slots and before the partial sums (checked below).
+ * past the drive slots and before the partial sums (checked below).
  */
 export const DFT_BYTE_OFFSET = 448;
 /** Byte offset of the per-thread f64 partial sums. */
 export const PARTIAL_BYTE_OFFSET = 512;
 export const MAX_THREADS = (4096 - PARTIAL_BYTE_OFFSET) / 8;
 if (
-  INCIDENT_BYTE_OFFSET + 8 * INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS > DFT_BYTE_OFFSET ||
+  DRIVE_BYTE_OFFSET + 8 * DRIVE_VALUES_PER_STEP * MAX_BLOCK_STEPS > DFT_BYTE_OFFSET ||
   DFT_BYTE_OFFSET + 3 * 8 > PARTIAL_BYTE_OFFSET
 ) {
-  throw new Error("the control block's incident, DFT and partial-sum slots overlap");
+  throw new Error("the control block's drive, DFT and partial-sum slots overlap");
 }
 
 export const Command = { Step: 1, Energy: 2, Exit: 3, Dft: 4 } as const;
@@ -46,7 +46,7 @@ export class KernelFailure extends Error {
 
 export class ControlBlock {
   private readonly i32: Int32Array;
-  readonly incident: Float64Array;
+  readonly drive: Float64Array;
   readonly partial: Float64Array;
   /** The sample a Dft command adds: [tE, tH, sample weight] (monitors.ts DftRecorder.record). */
   readonly dft: Float64Array;
@@ -56,10 +56,10 @@ export class ControlBlock {
     private readonly parties: number,
   ) {
     this.i32 = new Int32Array(buffer, 0, 16);
-    this.incident = new Float64Array(
+    this.drive = new Float64Array(
       buffer,
-      INCIDENT_BYTE_OFFSET,
-      INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS,
+      DRIVE_BYTE_OFFSET,
+      DRIVE_VALUES_PER_STEP * MAX_BLOCK_STEPS,
     );
     this.dft = new Float64Array(buffer, DFT_BYTE_OFFSET, 3);
     this.partial = new Float64Array(buffer, PARTIAL_BYTE_OFFSET, MAX_THREADS);

@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation } from "../simulation.js";
-import { pulseFor } from "../source.js";
+import { pulseFor } from "../sources/pulse.js";
 import { constantMaterials, lineSpec, pointMonitor, slab } from "../testing/index.js";
 import { dftSampleInterval } from "./dft-cadence.js";
 

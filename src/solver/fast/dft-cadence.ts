@@ -5,11 +5,11 @@
  * T = k·dt; by the Poisson summation formula it equals the continuous transform plus aliases
  * F(ω + l·Ω) with Ω = 2π/T, l ≠ 0. The fields are the source pulse filtered by a linear,
  * passive structure, so their spectrum is bounded by the pulse's Gaussian envelope
- * ∝ exp(−(ω−ω0)²τ²/4) (source.ts) times the structure's response. The nearest alias of a
+ * ∝ exp(−(ω−ω0)²τ²/4) (sources/pulse.ts) times the structure's response. The nearest alias of a
  * monitored ω comes from ω' = Ω − ω; requiring Ω ≥ ω_max + ω0 + X/τ with
  * X = 2·√ln(1/ε) puts every alias at least X/τ beyond the pulse's centre, where the envelope
  * is below ε = 1e-10 of its peak. Since every monitored frequency lies where the envelope is
- * at least e^{−3} of its peak (source.ts's band), the relative error is below e³·ε ≈ 2e-9
+ * at least e^{−3} of its peak (sources/pulse.ts's band), the relative error is below e³·ε ≈ 2e-9
  * times the ratio of the structure's response at the alias and at ω (1 for a lossless
  * layered medium away from resonances). What does fold in is float32 round-off: it is
  * white, about 2e-8 of the spectral peak at every frequency (measured on a slab run), and
@@ -31,7 +31,7 @@
  * number of new samples (a check that saw none would report zero change), and preferably
  * as a multiple of 4 or 2, the fast kernel's time steps per sweep.
  */
-import type { PulseShape } from "../source.js";
+import type { PulseShape } from "../sources/pulse.js";
 
 /** Envelope level (relative to its peak) beyond which aliases may fall. */
 export const DFT_ALIAS_LEVEL = 1e-10;

@@ -22,7 +22,7 @@ import { ETA0 } from "../constants.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
 import { coupledComponents, type YeeLayout } from "../grid.js";
 import { MonitorRecorders, sharedMonitorSums, sharedSamplings } from "../monitors.js";
-import { INCIDENT_VALUES_PER_STEP } from "../tfsf.js";
+import { DRIVE_VALUES_PER_STEP } from "../sources/injection.js";
 import { Command, ControlBlock, KernelFailure, MAX_BLOCK_STEPS, MAX_THREADS } from "./barrier.js";
 import { adeSweep, planAdeMemory, writeAdeTables, type AdeMemoryPlan } from "./ade-wasm.js";
 import { compileWat } from "./compile.js";
@@ -140,7 +140,7 @@ export class FastEngine implements Stepper {
   readonly wholeGrid: boolean;
   /**
    * Per component, whether it is updated: on an invariant grid only the polarisation the
-   * source drives (its TFSF terms' components, closed under the curl couplings); all six
+   * source drives (its injection terms' components, closed under the curl couplings); all six
    * otherwise. The others stay exactly zero.
    */
   readonly stepped: boolean[];
@@ -225,11 +225,11 @@ export class FastEngine implements Stepper {
     }
     this.invariant = invariant;
     this.thinGhosts = split.thin;
-    const tfsf = problem.tfsf;
+    const injection = problem.injection;
     this.stepped =
-      tfsf && invariant.some((f) => f)
+      injection && invariant.some((f) => f)
         ? coupledComponents(
-            [...tfsf.h, ...tfsf.e].map((t) => t.comp),
+            [...injection.h, ...injection.e].map((t) => t.comp),
             invariant.map((f) => !f),
           )
         : [true, true, true, true, true, true];
@@ -251,7 +251,7 @@ export class FastEngine implements Stepper {
       hi: Array.from(layout.hi),
       slabs: slabsFor(layout, this.threads),
       progress: mp.progress,
-      tfsf: problem.tfsf,
+      injection: problem.injection,
       ade:
         problem.ade && adePlan
           ? adeSweep(adePlan, mp.ade, mp.components, mp.setBytes, mp.sets)
@@ -378,12 +378,12 @@ export class FastEngine implements Stepper {
    * One sweep of `count` time steps (1, or stepsPerSweep from a multiple of it) on every
    * thread, in the order of the reference backend (sweep.ts), then the monitors' sample.
    */
-  advance(n: number, count: number, incident: Float64Array): void {
+  advance(n: number, count: number, drive: Float64Array): void {
     const sweeper = this.requireSweeper();
     if (count !== 1 && (count !== this.stepsPerSweep || n % count !== 0)) {
       throw new RangeError(`a sweep advances 1 or ${this.stepsPerSweep} steps, not ${count}`);
     }
-    this.control.incident.set(incident.subarray(0, INCIDENT_VALUES_PER_STEP * count));
+    this.control.drive.set(drive.subarray(0, DRIVE_VALUES_PER_STEP * count));
     this.control.setBlock(n, count);
     const start = performance.now();
     if (this.wholeGrid) this.run(Command.Step, () => sweeper.runWhole(count));

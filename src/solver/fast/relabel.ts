@@ -10,8 +10,8 @@
  * by the same amount), so the relabelled problem is the same Yee problem, field for field:
  * component c of the physical grid is component (c + shift) mod 3 of the stored one, cell
  * (x0, x1, x2) is stored at y[(a + shift) mod 3] = x[a]. Everything the backend is handed is
- * relabelled once (layout, plan, medium, CPML profiles, inverse steps, Bloch phases, TFSF
- * terms, monitor streams, dispersive cells); the TFSF weight patterns keep their layout (their u, v axes follow
+ * relabelled once (layout, plan, medium, CPML profiles, inverse steps, Bloch phases, source
+ * terms, monitor streams, dispersive cells); the source terms' weight patterns keep their layout (their u, v axes follow
  * the propagation axis), monitor sums keep their order, and the fields are relabelled back
  * when read whole.
  */
@@ -22,7 +22,7 @@ import { YeeLayout, type GridPlan } from "../grid.js";
 import type { KernelGrid } from "../kernel.js";
 import type { Medium } from "../medium.js";
 import type { MonitorSampling } from "../monitors.js";
-import type { TfsfConfig } from "../tfsf.js";
+import type { InjectionConfig } from "../sources/injection.js";
 import type { FastEngine } from "./engine.js";
 
 /**
@@ -88,10 +88,10 @@ export function relabelProblem(problem: SteppingProblem, shift: number): Relabel
     invStepHalf: axes(kg.invStepHalf, shift),
     materialIndex: medium.index,
   };
-  const tfsf: TfsfConfig | null = problem.tfsf && {
-    axis: (problem.tfsf.axis + shift) % 3,
-    h: problem.tfsf.h.map((t) => ({ ...t, comp: storedComponent(t.comp, shift) })),
-    e: problem.tfsf.e.map((t) => ({ ...t, comp: storedComponent(t.comp, shift) })),
+  const injection: InjectionConfig | null = problem.injection && {
+    axis: (problem.injection.axis + shift) % 3,
+    h: problem.injection.h.map((t) => ({ ...t, comp: storedComponent(t.comp, shift) })),
+    e: problem.injection.e.map((t) => ({ ...t, comp: storedComponent(t.comp, shift) })),
   };
   const monitors: MonitorSampling[] = problem.monitors.map((mon) => ({
     ...mon,
@@ -124,7 +124,7 @@ export function relabelProblem(problem: SteppingProblem, shift: number): Relabel
       // The dispersive cells' lists are ordered by stored cell: built again from the medium.
       ade: problem.ade ? buildAdeTerms(layout, medium, plan.dtSeconds) : null,
       blochPhase: axes(problem.blochPhase, shift),
-      tfsf,
+      injection,
       monitors,
     },
   };
@@ -162,8 +162,8 @@ export class RelabelledStepper implements Stepper {
   get stepsPerSweep(): number {
     return this.engine.stepsPerSweep;
   }
-  advance(n: number, count: number, incident: Float64Array): void {
-    this.engine.advance(n, count, incident);
+  advance(n: number, count: number, drive: Float64Array): void {
+    this.engine.advance(n, count, drive);
   }
   energy(): Promise<number> {
     return this.engine.energy();

@@ -2,7 +2,7 @@
  * One thread's share of time stepping: its slab of x-planes, swept so that each plane's data
  * is loaded from memory once per *block* of D time steps instead of once per half step.
  *
- * Per plane i and time level L (steps done), two tasks: H_L(i) (bulk + fused CPML, TFSF,
+ * Per plane i and time level L (steps done), two tasks: H_L(i) (bulk + fused CPML, source terms,
  * ghosts along y and z) and E_L(i) (likewise). Their dependencies are only
  *   H_L(i) after E_{L−1}(i) and E_{L−1}(i+1),   E_L(i) after H_L(i) and H_L(i−1),
  * which also cover the write-after-read hazards of updating in place (H_L(i) overwrites the
@@ -29,10 +29,14 @@
  * shared memory.
  */
 import { GhostPlanes, type GhostCopies, type GhostCopy } from "../boundaries.js";
-import { INCIDENT_VALUES_PER_STEP, TfsfPlanes, type TfsfConfig } from "../tfsf.js";
+import {
+  DRIVE_VALUES_PER_STEP,
+  InjectionPlanes,
+  type InjectionConfig,
+} from "../sources/injection.js";
 import type { Boundary } from "../types.js";
 import type { AdeSweep } from "./ade-wasm.js";
-import { INCIDENT_BYTE_OFFSET, KernelFailure, MAX_BLOCK_STEPS } from "./barrier.js";
+import { DRIVE_BYTE_OFFSET, KernelFailure, MAX_BLOCK_STEPS } from "./barrier.js";
 
 /** Everything a thread needs besides the memory and the compiled kernel (structured-clonable). */
 export interface SweepConfig {
@@ -52,7 +56,7 @@ export interface SweepConfig {
   slabs: [number, number][];
   /** Byte address of the progress counters (memory-plan.ts). */
   progress: number;
-  tfsf: TfsfConfig | null;
+  injection: InjectionConfig | null;
   /** The dispersive cells' pass (ade-wasm.ts), or null without poles. */
   ade: AdeSweep | null;
 }
@@ -98,7 +102,7 @@ const E = 1;
 
 export class SlabSweeper {
   private readonly f: Float32Array[][];
-  private readonly incident: Float64Array;
+  private readonly drive: Float64Array;
   /** Steps completed per plane: H at plane + 1, E at planes + plane + 1. */
   private readonly progress: Int32Array;
   private readonly planes: number;
@@ -118,7 +122,7 @@ export class SlabSweeper {
   private readonly xCopies: Map<number, GhostCopy[]>[];
   /** Task lists (kind, plane, level) per block depth, built on first use. */
   private readonly orders = new Map<number, Int32Array>();
-  private readonly tfsf: TfsfPlanes | null;
+  private readonly injection: InjectionPlanes | null;
   /** Incident slot offset of the task being run (8 per step of the block). */
   private slotBase = 0;
 
@@ -137,10 +141,10 @@ export class SlabSweeper {
         ),
       );
     }
-    this.incident = new Float64Array(
+    this.drive = new Float64Array(
       buffer,
-      INCIDENT_BYTE_OFFSET,
-      INCIDENT_VALUES_PER_STEP * MAX_BLOCK_STEPS,
+      DRIVE_BYTE_OFFSET,
+      DRIVE_VALUES_PER_STEP * MAX_BLOCK_STEPS,
     );
     this.planes = cfg.n[0] + 2;
     this.progress = new Int32Array(buffer, cfg.progress, 2 * this.planes);
@@ -161,7 +165,7 @@ export class SlabSweeper {
     });
     this.linkLeft = !this.first || this.periodicX;
     this.linkRight = !this.last || this.periodicX;
-    this.tfsf = cfg.tfsf ? new TfsfPlanes(cfg.tfsf, this.f, cfg) : null;
+    this.injection = cfg.injection ? new InjectionPlanes(cfg.injection, this.f, cfg) : null;
   }
 
   /**
@@ -179,7 +183,7 @@ export class SlabSweeper {
     const order = this.order(depth);
     for (let t = 0; t < order.length; t += 3) {
       const level = base + order[t + 2];
-      this.slotBase = INCIDENT_VALUES_PER_STEP * (order[t + 2] - 1);
+      this.slotBase = DRIVE_VALUES_PER_STEP * (order[t + 2] - 1);
       if (order[t] === H) this.taskH(order[t + 1], level);
       else this.taskE(order[t + 1], level);
     }
@@ -187,7 +191,7 @@ export class SlabSweeper {
 
   /**
    * Advances the whole grid from `base` to `base + depth` time steps, one half step at a time:
-   * every plane's H in one kernel call, the TFSF terms, the ghosts; then E likewise, with the
+   * every plane's H in one kernel call, the source's terms, the ghosts; then E likewise, with the
    * dispersive cells. Alone on the grid only (one thread): for grids whose planes are so small
    * (a row each on a grid one cell thick along y, fast/thin.ts) that the per-plane work of
    * `runBlock` in JavaScript outweighs their update; the same operations on the same values
@@ -198,12 +202,12 @@ export class SlabSweeper {
     if (this.cfg.slabs.length !== 1) throw new Error("whole-grid passes need one thread");
     const cfg = this.cfg;
     for (let l = 1; l <= depth; l++) {
-      this.slotBase = INCIDENT_VALUES_PER_STEP * (l - 1);
+      this.slotBase = DRIVE_VALUES_PER_STEP * (l - 1);
       for (let s = 0; s < cfg.sets; s++) this.kernel.hPlanes(0, this.taskPlanes, s);
-      this.tfsf?.applyAll(true, this.incident, this.slotBase);
+      this.injection?.applyAll(true, this.drive, this.slotBase);
       this.ghosts.fillAll(cfg.ghosts.h);
       for (let s = 0; s < cfg.sets; s++) this.kernel.ePlanes(0, this.taskPlanes, s);
-      this.tfsf?.applyAll(false, this.incident, this.slotBase);
+      this.injection?.applyAll(false, this.drive, this.slotBase);
       if (cfg.ade) for (let i = 0; i < this.taskPlanes; i++) this.adePlane(i, cfg.ade);
       this.ghosts.fillAll(cfg.ghosts.e);
     }
@@ -277,23 +281,23 @@ export class SlabSweeper {
     if (this.cfg.slabs.length > 1) Atomics.notify(this.progress, idx);
   }
 
-  /** H of plane i to `level` steps, then its TFSF terms and ghosts. */
+  /** H of plane i to `level` steps, then its source terms and ghosts. */
   private taskH(i: number, level: number): void {
     this.waitFor(E, i, level - 1);
     this.waitFor(E, i + 1, level - 1);
     for (let s = 0; s < this.cfg.sets; s++) this.kernel.h(i, s);
-    this.tfsf?.apply(i, true, this.incident, this.slotBase);
+    this.injection?.apply(i, true, this.drive, this.slotBase);
     this.ghosts.inPlane(i, this.cfg.ghosts.h);
     this.copyXPlanes(H, i, level);
     this.publish(H, i, level);
   }
 
-  /** E of plane i to `level` steps, then its TFSF terms, dispersive cells and ghosts. */
+  /** E of plane i to `level` steps, then its source terms, dispersive cells and ghosts. */
   private taskE(i: number, level: number): void {
     this.waitFor(H, i, level);
     this.waitFor(H, i - 1, level);
     for (let s = 0; s < this.cfg.sets; s++) this.kernel.e(i, s);
-    this.tfsf?.apply(i, false, this.incident, this.slotBase);
+    this.injection?.apply(i, false, this.drive, this.slotBase);
     if (this.cfg.ade) this.adePlane(i, this.cfg.ade);
     this.ghosts.inPlane(i, this.cfg.ghosts.e);
     this.copyXPlanes(E, i, level);

@@ -2,7 +2,7 @@
  * The WebGPU backend (`webgpu`): the main grid's fields, CPML ψ, material indices and tables in
  * GPU storage buffers, stepped by the WGSL compute shaders of shaders.ts in the reference
  * backend's order (reference-backend.ts): per half step the bulk update and the CPML ψ pass of
- * each field set, the TFSF terms, then the boundary ghost planes; after a step that the
+ * each field set, the source's injection terms, then the boundary ghost planes; after a step that the
  * monitors sample, their running DFT.
  *
  * `advance` only encodes: steps go into one compute pass, and the pass is submitted when
@@ -12,7 +12,7 @@
  * (`monitorChange`): reading every running sum back at each check cost more than the steps
  * between checks on a fine grid (a 100 nm gold sphere on 0.625 nm cells: 130 MB and a few
  * tenths of a second of the CPU's time per check of 200 steps; 172 s → 108 s on an H200).
- * Per step the CPU writes the auxiliary line's incident samples (and, when the monitors sample, e^{iωt} per wavelength
+ * Per step the CPU writes the source's drive values (and, when the monitors sample, e^{iωt} per wavelength
  * computed in float64) into a step table; each step's dispatches find their row through a
  * dynamic uniform offset, so a batch of steps needs one buffer write and one submit.
  * `timing.kernelSeconds` is the CPU's encoding plus its waits for the GPU at `synchronize`
@@ -20,7 +20,7 @@
  * only where the CPU waits for it. `energy` and `monitorChange` are the driver's
  * checks, timed there; `timing.monitorSeconds` is reading the monitor sums back.
  *
- * Dispersive cells (dispersion/ade.ts) get their ADE pass after the E half step's TFSF terms,
+ * Dispersive cells (dispersion/ade.ts) get their ADE pass after the E half step's source terms,
  * one dispatch per E component and field set over the component's dispersive cells only, with
  * the polarisation state (P, J per pole; Σh, E^n, E^{n−1} per cell) in float32 GPU buffers.
  */
@@ -36,7 +36,7 @@ import { ghostCopies, type GhostCopy } from "../boundaries.js";
 import { ETA0 } from "../constants.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
 import type { YeeLayout } from "../grid.js";
-import { INCIDENT_VALUES_PER_STEP, type TfsfTerm } from "../tfsf.js";
+import { DRIVE_VALUES_PER_STEP, type InjectionTerm } from "../sources/injection.js";
 import { describeAdapter, type GpuAdapterHandle, type GpuLimits } from "./device.js";
 import type { AdeTerms } from "../dispersion/ade.js";
 import {
@@ -59,8 +59,8 @@ import {
   GHOST_FLOAT_PARAMS,
   GHOST_PARAMS,
   packParams,
-  tfsfShader,
-  TFSF_PARAMS,
+  injectionShader,
+  INJECTION_PARAMS,
   updateEShader,
   updateHShader,
   WORKGROUP_LINEAR,
@@ -295,14 +295,14 @@ class GpuStepper implements Stepper {
     });
     this.trigPerRow = trigAt;
     this.sumsLength = sumsAt;
-    const rowWords = INCIDENT_VALUES_PER_STEP + this.trigPerRow;
+    const rowWords = DRIVE_VALUES_PER_STEP + this.trigPerRow;
     this.stepRows = new Float32Array(BATCH_STEPS * rowWords);
     this.stepTable = this.buffer(4 * this.stepRows.length, STORAGE | COPY_DST);
     const align = this.slotAlign;
     const slots = new Uint32Array((BATCH_STEPS * align) / 4);
     for (let l = 0; l < BATCH_STEPS; l++) {
-      slots[(l * align) / 4] = INCIDENT_VALUES_PER_STEP * l;
-      slots[(l * align) / 4 + 1] = BATCH_STEPS * INCIDENT_VALUES_PER_STEP + this.trigPerRow * l;
+      slots[(l * align) / 4] = DRIVE_VALUES_PER_STEP * l;
+      slots[(l * align) / 4 + 1] = BATCH_STEPS * DRIVE_VALUES_PER_STEP + this.trigPerRow * l;
     }
     const slotBuffer = this.upload(slots, UNIFORM);
 
@@ -369,12 +369,15 @@ class GpuStepper implements Stepper {
       ]);
     const ghostLayout = fieldLayout(true, [[2, "uniform"]]);
     const ghost = this.pipeline("ghost", ghostShader(complex), [ghostLayout]);
-    const tfsfLayout = fieldLayout(true, [
+    const injectionLayout = fieldLayout(true, [
       [2, "read-only-storage"],
       [3, "uniform"],
     ]);
-    const tfsf = this.pipeline("tfsf", tfsfShader(shaderGrid, complex), [tfsfLayout, stepLayout]);
-    const tfsfStep = stepGroup(stepLayout);
+    const injection = this.pipeline("injection", injectionShader(shaderGrid, complex), [
+      injectionLayout,
+      stepLayout,
+    ]);
+    const injectionStep = stepGroup(stepLayout);
 
     const fieldEntries = (comp: number): GPUBindGroupEntry[] =>
       this.fieldBuffers.map((set, s) => ({ binding: s, resource: { buffer: set[comp] } }));
@@ -398,12 +401,19 @@ class GpuStepper implements Stepper {
           passes.push(this.cpmlPass(kind, s, slab, cpml, cpmlLayout, tables.offsets));
         }
       }
-      // TFSF terms.
-      if (problem.tfsf) {
-        const terms = kind === "H" ? problem.tfsf.h : problem.tfsf.e;
-        for (const term of terms) {
+      // The source's injection terms.
+      const sourceTerms = problem.injection;
+      if (sourceTerms) {
+        for (const term of kind === "H" ? sourceTerms.h : sourceTerms.e) {
           passes.push(
-            this.tfsfPass(term, problem.tfsf.axis, tfsf, tfsfLayout, tfsfStep, fieldEntries),
+            this.injectionPass(
+              term,
+              sourceTerms.axis,
+              injection,
+              injectionLayout,
+              injectionStep,
+              fieldEntries,
+            ),
           );
         }
       }
@@ -545,7 +555,7 @@ class GpuStepper implements Stepper {
     return stepper;
   }
 
-  advance(n: number, count: number, incident: Float64Array): void {
+  advance(n: number, count: number, drive: Float64Array): void {
     this.check();
     const start = performance.now();
     for (let l = 0; l < count; l++) {
@@ -553,8 +563,8 @@ class GpuStepper implements Stepper {
       const pass = this.openPass();
       const row = this.slot;
       this.stepRows.set(
-        incident.subarray(INCIDENT_VALUES_PER_STEP * l, INCIDENT_VALUES_PER_STEP * (l + 1)),
-        INCIDENT_VALUES_PER_STEP * row,
+        drive.subarray(DRIVE_VALUES_PER_STEP * l, DRIVE_VALUES_PER_STEP * (l + 1)),
+        DRIVE_VALUES_PER_STEP * row,
       );
       this.encode(pass, this.hPasses, row);
       this.encode(pass, this.ePasses, row);
@@ -689,10 +699,10 @@ class GpuStepper implements Stepper {
     this.pass.end();
     const rows = this.slot;
     const q = this.device.queue;
-    const incidentWords = INCIDENT_VALUES_PER_STEP * rows;
-    q.writeBuffer(this.stepTable, 0, this.stepRows, 0, incidentWords);
+    const driveWords = DRIVE_VALUES_PER_STEP * rows;
+    q.writeBuffer(this.stepTable, 0, this.stepRows, 0, driveWords);
     if (this.trigPerRow > 0) {
-      const trig0 = BATCH_STEPS * INCIDENT_VALUES_PER_STEP;
+      const trig0 = BATCH_STEPS * DRIVE_VALUES_PER_STEP;
       q.writeBuffer(this.stepTable, 4 * trig0, this.stepRows, trig0, this.trigPerRow * rows);
     }
     q.submit([this.encoder.finish()]);
@@ -721,7 +731,7 @@ class GpuStepper implements Stepper {
     const dt = plan.dtSeconds;
     const tE = m * dt;
     const tH = (m - 0.5) * dt;
-    const at = BATCH_STEPS * INCIDENT_VALUES_PER_STEP + this.trigPerRow * row;
+    const at = BATCH_STEPS * DRIVE_VALUES_PER_STEP + this.trigPerRow * row;
     for (const st of this.streams) {
       const t = st.comp < 3 ? tE : tH;
       for (let w = 0; w < st.wavelengths; w++) {
@@ -956,9 +966,9 @@ class GpuStepper implements Stepper {
     return { pipeline, group0, size: linearSize(threads, this.maxPerDim) };
   }
 
-  /** One TFSF term over its plane (tfsf.ts), both field sets in Bloch runs. */
-  private tfsfPass(
-    term: TfsfTerm,
+  /** One injection term over its plane (sources/injection.ts), both field sets in Bloch runs. */
+  private injectionPass(
+    term: InjectionTerm,
     axis: number,
     pipeline: GPUComputePipeline,
     bindLayout: GPUBindGroupLayout,
@@ -974,7 +984,7 @@ class GpuStepper implements Stepper {
     const c = term.comp;
     const lo = (x: number) => layout.lo[c * 3 + x];
     const hi = (x: number) => layout.hi[c * 3 + x];
-    const params = packParams(TFSF_PARAMS, new Set(), {
+    const params = packParams(INJECTION_PARAMS, new Set(), {
       axis,
       plane: term.plane,
       slot: term.slot,

@@ -4,9 +4,9 @@
  * no uniform loads and no range arithmetic beyond compares against literals).
  *
  * Every shader steps one real field set; Bloch runs dispatch the linear passes (bulk, CPML)
- * once per set, and the passes that mix the sets (Bloch ghost copies, TFSF terms with complex
+ * once per set, and the passes that mix the sets (Bloch ghost copies, source terms with complex
  * weights, the monitors' DFT) bind both. The equations are those of the reference backend:
- * kernel.ts (bulk Yee update, κ folded into the inverse steps), cpml.ts (ψ recursion), tfsf.ts
+ * kernel.ts (bulk Yee update, κ folded into the inverse steps), cpml.ts (ψ recursion), sources/injection.ts
  * (plane-wave corrections), boundaries.ts (ghost planes), monitors.ts (running DFT) and
  * yee.ts's fieldEnergy, in float32 throughout.
  *
@@ -25,7 +25,7 @@ import type { YeeLayout } from "../grid.js";
 
 /** Threads per workgroup along z (the contiguous axis) in the 3-D passes. */
 export const WORKGROUP_X = 64;
-/** Threads per workgroup of the 1-D passes (CPML, ghosts, TFSF, DFT, energy): WebGPU compatibility mode allows 128. */
+/** Threads per workgroup of the 1-D passes (CPML, ghosts, sources, DFT, energy): WebGPU compatibility mode allows 128. */
 export const WORKGROUP_LINEAR = 128;
 /** Stored values each thread of the energy reduction sums before the workgroup reduction. */
 export const ENERGY_VALUES_PER_THREAD = 16;
@@ -331,8 +331,8 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
 `;
 }
 
-/** Uniform parameters of one TFSF term (tfsf.ts TfsfTerm on its plane). */
-export const TFSF_PARAMS = [
+/** Uniform parameters of one injection term (sources/injection.ts InjectionTerm on its plane). */
+export const INJECTION_PARAMS = [
   "axis",
   "plane",
   "slot",
@@ -349,7 +349,7 @@ export const TFSF_PARAMS = [
 
 /** Where a step's values sit in the step table (dynamic uniform offset per step, engine.ts). */
 const STEP_STRUCT = `struct StepSlot {
-  incident: u32,
+  drive: u32,
   trig: u32,
   pad0: u32,
   pad1: u32,
@@ -358,21 +358,21 @@ const STEP_STRUCT = `struct StepSlot {
 @group(1) @binding(1) var<storage, read> steps: array<f32>;`;
 
 /**
- * One TFSF term (tfsf.ts): F += w·inc over the term's plane, w = wRe + i·wIm per transverse
- * cell, inc the step's incident sample (re, im) from the step table.
+ * One injection term (sources/injection.ts): F += w·d over the term's plane, w = wRe + i·wIm per
+ * transverse cell, d the step's drive value (re, im) from the step table.
  */
-export function tfsfShader(g: ShaderGrid, complex: boolean): string {
+export function injectionShader(g: ShaderGrid, complex: boolean): string {
   const body = complex
-    ? `fr[p] = fr[p] + (wr * incRe - wi * incIm);
-  fi[p] = fi[p] + (wi * incRe + wr * incIm);`
-    : `fr[p] = fr[p] + wr * incRe;`;
+    ? `fr[p] = fr[p] + (wr * dRe - wi * dIm);
+  fi[p] = fi[p] + (wi * dRe + wr * dIm);`
+    : `fr[p] = fr[p] + wr * dRe;`;
   return `${prelude(g)}
-${structOf("TfsfParams", TFSF_PARAMS, new Set())}
+${structOf("InjectionParams", INJECTION_PARAMS, new Set())}
 ${STEP_STRUCT}
 @group(0) @binding(0) var<storage, read_write> fr: array<f32>;
 ${complex ? "@group(0) @binding(1) var<storage, read_write> fi: array<f32>;" : ""}
 @group(0) @binding(2) var<storage, read> w: array<f32>;
-@group(0) @binding(3) var<uniform> P: TfsfParams;
+@group(0) @binding(3) var<uniform> P: InjectionParams;
 
 @compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
@@ -382,7 +382,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
   let iu = P.loU + i32(t / nv);
   let iv = P.loV + i32(t % nv);
   var c = vec3i(0, 0, 0);
-  // u = a + 1, v = a + 2 (mod 3) as in tfsf.ts.
+  // u = a + 1, v = a + 2 (mod 3) as in sources/injection.ts.
   if (P.axis == 0) { c = vec3i(P.plane, iu, iv); }
   if (P.axis == 1) { c = vec3i(iv, P.plane, iu); }
   if (P.axis == 2) { c = vec3i(iu, iv, P.plane); }
@@ -390,8 +390,8 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
   let wi0 = u32((iu + 1) * P.nv2 + iv + 1);
   let wr = w[wi0];
   let wi = w[u32(P.wIm) + wi0];
-  let incRe = steps[S.incident + 2u * u32(P.slot)];
-  let incIm = steps[S.incident + 2u * u32(P.slot) + 1u];
+  let dRe = steps[S.drive + 2u * u32(P.slot)];
+  let dIm = steps[S.drive + 2u * u32(P.slot) + 1u];
   ${body}
 }
 `;

@@ -11,16 +11,14 @@
  * (also for oblique incidence), and the TFSF plane injects the wave without leaking into the
  * scattered-field region.
  *
- * Time signal: a Gaussian-modulated sine, g(t) ≈ exp(−((t−t0)/τ)²)·sin(ω0(t−t0)), whose
- * spectrum is still e^{−3} ≈ 5 % of its peak at ω0 ± Δω; Δω covers every monitor frequency
- * (at least ±25 % of ω0). The sine carrier makes g odd about t0, so it has no DC content.
+ * Time signal: the pulse every source shares (pulse.ts), driving the current sheet.
  *
  * Normalisation: the auxiliary grid records the incident E at the cell centre nearest the
  * origin along `a`; monitor phasors are multiplied by N(ω) chosen so that this incident
  * reading equals A·p̂·e^{ik·r} there: |E| = A and the dominant polarisation component has the
  * phase k·r (zero phase at the origin), exactly, at every recorded frequency.
  */
-import { ETA0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
+import { ETA0, SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import {
   cellStepM,
   centreIndexAt,
@@ -32,16 +30,18 @@ import {
   YeeLayout,
   type AxisPlan,
   type GridPlan,
-} from "./grid.js";
-import { referenceKernel } from "./kernel.js";
-import { refractiveIndex } from "./dispersion/model.js";
-import { ghostCopies } from "./boundaries.js";
-import { remapStreams, splitGhosts } from "./invariant.js";
-import { buildMedium, type Medium, type UpdateMaterial } from "./medium.js";
-import { cellCentreStreams, DftRecorder, type SampledComponent } from "./monitors.js";
-import { INCIDENT_VALUES_PER_STEP, type TfsfConfig } from "./tfsf.js";
-import type { SourceSpec, Vec3 } from "./types.js";
-import { buildGridModel, YeeGrid } from "./yee.js";
+} from "../grid.js";
+import { referenceKernel } from "../kernel.js";
+import { refractiveIndex } from "../dispersion/model.js";
+import { ghostCopies } from "../boundaries.js";
+import { remapStreams, splitGhosts } from "../invariant.js";
+import { buildMedium, type Medium, type UpdateMaterial } from "../medium.js";
+import { cellCentreStreams, DftRecorder, type SampledComponent } from "../monitors.js";
+import { DRIVE_VALUES_PER_STEP, type InjectionConfig } from "./injection.js";
+import { currentSample, pulseFor, type PulseShape } from "./pulse.js";
+import type { PlaneWaveSpec, Vec3 } from "../types.js";
+import type { PlacedMonitor, Source, SourceContext } from "./source.js";
+import { buildGridModel, YeeGrid } from "../yee.js";
 
 /** Absorber cells at each end of the auxiliary line (1-D, so a thick one costs nothing). */
 export const AUX_PML_LAYERS = 48;
@@ -77,7 +77,7 @@ const DIRECTION_EPS = 1e-9;
  * te: ŝ = (ẑ × d)/|ẑ × d|, or ŷ when d ∥ z; tm: p̂ = ŝ × d. So te along +z has E ∥ y, tm along
  * +z has E ∥ x, te along +x has E ∥ y and tm along +x has E ∥ −z.
  */
-export function planeWaveGeometry(source: SourceSpec): PlaneWaveGeometry {
+export function planeWaveGeometry(source: PlaneWaveSpec): PlaneWaveGeometry {
   // Over the largest component first: the length of finite components can overflow (three of
   // 1.8e308) or underflow (5e-324), which made the unit vector 0/0 or x/∞ (issue #26).
   const peak = Math.max(...source.direction.map(Math.abs));
@@ -103,73 +103,10 @@ export function planeWaveGeometry(source: SourceSpec): PlaneWaveGeometry {
   };
 }
 
-export interface PulseShape {
-  omega0: number;
-  /** Gaussian width τ in seconds. */
-  tau: number;
-  /** Peak time t0 = 5τ in seconds. */
-  t0: number;
-  /** Half-width Δω of the band the spectrum covers (≥ 5 % of its peak). */
-  bandwidth: number;
-}
-
-/** Largest relative detuning |ω − ω0|/ω0 of a monitor frequency the pulse can cover. */
-export const MAX_RELATIVE_DETUNING = 0.5;
-
-/**
- * The pulse for a run: Δω covers every monitor frequency (at least ±25 % of ω0). For oblique
- * incidence with a fixed transverse wavevector the waves at ω near ω0·sin θ travel almost
- * parallel to the sheet and ring down very slowly, so τ is also made long enough that the
- * spectrum there is below e^{−16} ≈ 1e-7 of its peak; that narrows the band.
- * @param sinTheta sine of the angle between the direction and the sheet normal
- */
-/**
- * Fraction of its peak below which the pulse's Gaussian envelope counts as off: what is left
- * of the pulse then changes the phasors by less than the ~1e-8 floor that float32 fields put
- * on the relative change. A run that stops earlier misses the rest of the pulse, and its
- * phasors are off by about the envelope's value at the stop (a 1-D vacuum column at 2 nm,
- * 1.55 µm, τ = 2990 steps, stopped with the envelope at 1, 3.9e-2, 7.1e-4, 1.2e-5 and 3.3e-7
- * of its peak: transmittance 0.879, 0.9961, 0.99960, 0.999992 and 1 − 4e-9).
- */
-const SOURCE_OFF_ENVELOPE = 1e-8;
-
-/**
- * The first time step at which the source pulse is fully injected: its envelope
- * exp(−((t−t0)/τ)²) has fallen below SOURCE_OFF_ENVELOPE, at t0 + τ·√ln(1/ε) ≈ t0 + 4.3τ
- * (9.3τ from the start, since t0 = 5τ). A run converges no earlier (run.ts stepToEnd).
- * @param dtSeconds the time step in seconds
- */
-export function sourceOffStep(pulse: PulseShape, dtSeconds: number): number {
-  const offSeconds = pulse.t0 + pulse.tau * Math.sqrt(Math.log(1 / SOURCE_OFF_ENVELOPE));
-  return Math.ceil(offSeconds / dtSeconds);
-}
-
 /** Re n of an update material at ω (its poles included). */
 function realIndex(m: UpdateMaterial, omega: number): number {
   if (!m.poles) return Math.sqrt(m.epsRe);
   return refractiveIndex({ epsInf: m.epsRe, sigma: m.sigma, poles: m.poles }, omega).n;
-}
-
-export function pulseFor(
-  wavelengthM: number,
-  monitorWavelengthsM: readonly number[],
-  sinTheta = 0,
-): PulseShape {
-  const omega0 = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / wavelengthM;
-  let detune = 0;
-  for (const w of monitorWavelengthsM) {
-    const om = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / w;
-    detune = Math.max(detune, Math.abs(om - omega0));
-  }
-  const wanted = Math.max(0.25 * omega0, 1.1 * detune);
-  const tauCutoff = sinTheta > 0 ? 8 / (omega0 * (1 - sinTheta)) : 0;
-  const tau = Math.max((2 * Math.sqrt(3)) / wanted, tauCutoff);
-  return { omega0, tau, t0: 5 * tau, bandwidth: (2 * Math.sqrt(3)) / tau };
-}
-
-export function pulseValue(p: PulseShape, t: number): number {
-  const u = t - p.t0;
-  return Math.exp(-((u / p.tau) ** 2)) * Math.sin(p.omega0 * u);
 }
 
 /**
@@ -287,21 +224,6 @@ function transversePhases(mainPlan: GridPlan, kt: Vec3): [Float64Array[], Float6
   return [cosines, sines];
 }
 
-/**
- * The sheet current's sample for the step from t to t + dt: the difference quotient of
- * P(t) = −exp(−((t−t0)/τ)²)·cos(ω0(t−t0))/ω0, whose derivative is g(t) up to O(1/(ω0τ)).
- * Being a difference, the samples sum to zero exactly (to e^{−25}), so a sheet whose current
- * has a divergence (tm at oblique incidence) leaves no static charge behind, whose field
- * would otherwise keep the monitors' DFT from converging.
- */
-export function sheetCurrentSample(p: PulseShape, t: number, dt: number): number {
-  const P = (x: number) => {
-    const u = x - p.t0;
-    return (-Math.exp(-((u / p.tau) ** 2)) * Math.cos(p.omega0 * u)) / p.omega0;
-  };
-  return (P(t + dt) - P(t)) / dt;
-}
-
 export interface PlaneWaveSetup {
   geometry: PlaneWaveGeometry;
   pulse: PulseShape;
@@ -312,15 +234,21 @@ export interface PlaneWaveSetup {
   omegas: Float64Array;
 }
 
-export class PlaneWaveSource {
+export class PlaneWaveSource implements Source {
+  readonly kind = "plane_wave";
+  readonly notes: string[] = [];
   readonly geometry: PlaneWaveGeometry;
   readonly pulse: PulseShape;
   readonly aux: YeeGrid;
   /** Transverse wavevector per axis (rad/m), zero along the propagation axis. */
   readonly kTransverse: Vec3;
   /** Bloch phases k·L of the main grid's axes. */
-  readonly mainBlochPhase: [number, number, number];
+  readonly blochPhase: [number, number, number];
   readonly complex: boolean;
+  /** The amplitude of its E. */
+  get fieldScaleVPerM(): number {
+    return this.setup.amplitude;
+  }
   /** Node index of the TFSF plane along the propagation axis. */
   readonly tfsfIndex: number;
   readonly reference: DftRecorder;
@@ -348,6 +276,30 @@ export class PlaneWaveSource {
   /** The incident field along the axis at the monitors' DFT cadence (flux monitors only). */
   private incidentLine: { recorder: DftRecorder; first: number; every: number } | null = null;
 
+  /**
+   * The plane wave of a run: its pulse covers every recorded wavelength, its auxiliary line
+   * holds the medium found at the source plane.
+   */
+  static forRun(ctx: SourceContext, spec: PlaneWaveSpec): PlaneWaveSource {
+    const geometry = planeWaveGeometry(spec);
+    const pulse = pulseFor(
+      spec.wavelength,
+      ctx.wavelengthsM,
+      Math.sqrt(1 - geometry.cosTheta ** 2),
+    );
+    const notes: string[] = [];
+    const medium = sourcePlaneMedium(ctx, geometry, notes);
+    const source = new PlaneWaveSource(ctx.plan, {
+      geometry,
+      pulse,
+      amplitude: spec.amplitude,
+      medium,
+      omegas: ctx.omegas,
+    });
+    source.notes.push(...notes, ...planeWaveNotes(ctx.plan, source));
+    return source;
+  }
+
   constructor(mainPlan: GridPlan, setup: PlaneWaveSetup) {
     this.setup = setup;
     this.mainPlan = mainPlan;
@@ -361,7 +313,7 @@ export class PlaneWaveSource {
     for (let b = 0; b < 3; b++) if (b !== a) kt[b] = k0 * g.direction[b];
     this.kTransverse = kt;
     this.complex = kt[0] !== 0 || kt[1] !== 0 || kt[2] !== 0;
-    this.mainBlochPhase = mainBlochPhases(mainPlan, kt);
+    this.blochPhase = mainBlochPhases(mainPlan, kt);
 
     // The auxiliary line: the main axis' region of interest with its own, much thicker
     // absorber (so the incident field carries no absorber reflection that the TFSF plane
@@ -458,7 +410,7 @@ export class PlaneWaveSource {
     const a = this.geometry.axis;
     if (this.realLine) aux.updateLine("E", a);
     else aux.updateE(referenceKernel);
-    const g = sheetCurrentSample(this.pulse, t, this.mainPlan.dtSeconds);
+    const g = currentSample(this.pulse, t, this.mainPlan.dtSeconds);
     for (let b = 0; b < 3; b++) {
       if (b === a || this.sheet[b] === 0) continue;
       const pos: [number, number, number] = [0, 0, 0];
@@ -482,7 +434,7 @@ export class PlaneWaveSource {
    * half step two terms on the plane normal to the propagation axis, whose incident values
    * `advance` samples from the auxiliary line (E at the TFSF plane, H half a cell upstream).
    */
-  tfsfConfig(layout: YeeLayout, medium: Medium, hCoefficient: number): TfsfConfig {
+  injection(layout: YeeLayout, medium: Medium, hCoefficient: number): InjectionConfig {
     const g = this.geometry;
     const a = g.axis;
     const u = (a + 1) % 3;
@@ -558,8 +510,8 @@ export class PlaneWaveSource {
   /**
    * Advances the auxiliary line `count` time steps from step n and writes, for each step l,
    * the incident samples the TFSF terms of step n + l use (aux E^{n+l} at the TFSF plane and
-   * aux H^{n+l+½} half a cell upstream, slots as in tfsfConfig) to
-   * `incident[INCIDENT_VALUES_PER_STEP·l …]`; records the incident reference at every step.
+   * aux H^{n+l+½} half a cell upstream, slots as in `injection`) to
+   * `incident[DRIVE_VALUES_PER_STEP·l …]`; records the incident reference at every step.
    */
   advance(n: number, count: number, incident: Float64Array): void {
     const dt = this.mainPlan.dtSeconds;
@@ -567,7 +519,7 @@ export class PlaneWaveSource {
     for (let l = 0; l < count; l++) {
       this.stepAuxH();
       // The E samples are still E^{n+l}: aux E moves on only below.
-      const at = INCIDENT_VALUES_PER_STEP * l;
+      const at = DRIVE_VALUES_PER_STEP * l;
       this.incidentAt.forEach(({ comp, index }, slot) => {
         incident[at + 2 * slot] = aux.re.c[comp][index];
         incident[at + 2 * slot + 1] = aux.im ? aux.im.c[comp][index] : 0;
@@ -577,6 +529,31 @@ export class PlaneWaveSource {
       const line = this.incidentLine;
       if (line && (n + l + 1) % line.every === 0) {
         line.recorder.record(aux.re, aux.im, (n + l + 1) * dt, (n + l + 0.5) * dt, line.every);
+      }
+    }
+  }
+
+  /**
+   * Flux monitors add or remove the incident field (flux.ts): record it along the whole region
+   * of interest, one index beyond on each side. Field monitors with samples upstream of the
+   * TFSF plane record only the scattered field there: a note says so.
+   */
+  attachMonitors(monitors: readonly PlacedMonitor[], dftEvery: number): void {
+    const { axis, sign } = this.geometry;
+    const ax = this.mainPlan.axes[axis];
+    if (monitors.some((m) => m.flux)) {
+      this.recordIncidentLine(ax.pmlLo - 1, ax.cells - ax.pmlHi + 1, dftEvery);
+    }
+    const s = this.tfsfIndex;
+    for (const m of monitors) {
+      // Flux monitors add the incident field back where the grid holds only the scattered one.
+      if (m.flux) continue;
+      const upstream = sign > 0 ? m.box.lo[axis] + 0.5 < s : m.box.hi[axis] + 0.5 > s;
+      if (upstream) {
+        this.notes.push(
+          `monitor "${m.name}" has samples upstream of the source plane at ` +
+            `${"xyz"[axis]} = ${metres(nodeM(ax, s))} m: there it records only the scattered field`,
+        );
       }
     }
   }
@@ -726,4 +703,75 @@ export class PlaneWaveSource {
     }
     return out;
   }
+}
+
+/** Six significant digits: -9.2e-7, not -9.199999999999999e-7. */
+const metres = (v: number) => String(Number(v.toPrecision(6)));
+
+/**
+ * The medium the incident wave travels in at the TFSF plane: that of the plane when one
+ * material fills it, else vacuum (and a note, since the TFSF plane then is approximate).
+ */
+function sourcePlaneMedium(
+  ctx: SourceContext,
+  geometry: PlaneWaveGeometry,
+  notes: string[],
+): UpdateMaterial {
+  const { layout, medium } = ctx;
+  const { axis, sign } = geometry;
+  const ax = ctx.plan.axes[axis];
+  const s = sign > 0 ? ax.pmlLo + TFSF_OFFSET_CELLS : ax.cells - ax.pmlHi - TFSF_OFFSET_CELLS;
+  const u = (axis + 1) % 3;
+  const v = (axis + 2) % 3;
+  const entries = new Set<number>();
+  for (let c = 0; c < 3 && entries.size < 2; c++) {
+    if (c === axis) continue;
+    for (let iu = layout.lo[c * 3 + u]; iu <= layout.hi[c * 3 + u] && entries.size < 2; iu++) {
+      for (let iv = layout.lo[c * 3 + v]; iv <= layout.hi[c * 3 + v]; iv++) {
+        const pos = [0, 0, 0];
+        pos[axis] = s;
+        pos[u] = iu;
+        pos[v] = iv;
+        entries.add(medium.index[c][layout.index(pos[0], pos[1], pos[2])]);
+        if (entries.size > 1) break;
+      }
+    }
+  }
+  if (entries.size > 1) {
+    notes.push(
+      "structures cross the plane-wave source plane non-uniformly: the incident field is " +
+        "computed for vacuum there, so the injection is approximate",
+    );
+    return { epsRe: 1, sigma: 0 };
+  }
+  const e = Math.max([...entries][0] ?? -1, 0);
+  const poles = medium.poles?.[e];
+  return {
+    epsRe: medium.epsEff[e],
+    sigma: medium.sigma[e],
+    ...(poles && poles.length > 0 ? { poles } : {}),
+  };
+}
+
+/** Notes on the plane wave's approximations: truncation by transverse PML, oblique incidence. */
+function planeWaveNotes(plan: GridPlan, source: PlaneWaveSource): string[] {
+  const notes: string[] = [];
+  const { axis, cosTheta } = source.geometry;
+  for (let a = 0; a < 3; a++) {
+    if (a !== axis && plan.axes[a].boundary === "pml") {
+      notes.push(
+        `the plane wave is truncated by the pml boundaries along ${"xyz"[a]}: fields ` +
+          "within a few wavelengths of those faces are approximate",
+      );
+    }
+  }
+  if (source.complex) {
+    const deg = (Math.acos(cosTheta) * 180) / Math.PI;
+    notes.push(
+      `oblique incidence (${deg.toFixed(2)}° from the ${"xyz"[axis]} axis) uses ` +
+        "Bloch-periodic boundaries with the transverse wavevector fixed at the source " +
+        "wavelength; at another wavelength λ the angle is asin(sin θ0 · λ/λ0)",
+    );
+  }
+  return notes;
 }

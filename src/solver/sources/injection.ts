@@ -1,33 +1,42 @@
 /**
- * The total-field/scattered-field correction (Taflove & Hagness §5.9) as data, and the one
- * routine that applies it. The plane-wave source (source.ts) describes the corrections of a
- * run once, as terms F += w·inc on a plane normal to the propagation axis, with the weight
- * w = coef·(cb)·e^{i k_t·r} precomputed per cell and the incident value read from the
- * auxiliary line at every step. Every backend applies the same terms: the reference stepper
- * over all x-planes after a half step, the WebAssembly sweep one x-plane at a time as it goes
- * (fast/sweep.ts); a GPU backend uploads the weights once and the incident values per step.
+ * The source seam: how every source reaches the main grid, as data, and the one routine that
+ * applies it on the CPU. A source (sources/*.ts) is the shared time profile (pulse.ts) times
+ * injection terms, F += w·drive, each on a plane of cells normal to one axis a, with a weight
+ * w per cell precomputed once and a drive value per time step that the source computes on
+ * the CPU (`Source.advance`). Every backend applies the same terms after its half steps: the
+ * reference stepper over the whole grid (`applyAll`), the WebAssembly sweep one x-plane at a
+ * time as it goes (fast/sweep.ts, `apply`); the GPU backend uploads the weights once and the
+ * drive values per step (gpu/engine.ts). So a new source is a new file here, and no backend
+ * changes.
  *
- * At the TFSF plane s (node index along the propagation axis a, sign sg of the direction,
- * u = a+1, v = a+2 mod 3, h the grid step, ch = dt/μ0):
- *   H_u[hIdx] −= sg·ch/h·Einc_v(s),   H_v[hIdx] += sg·ch/h·Einc_u(s),
- *   E_u[s]    += sg·cb/h·Hinc_v(hIdx), E_v[s]    −= sg·cb/h·Hinc_u(hIdx),
- * with hIdx = s − 1 for sg > 0 and s for sg < 0 (the H plane on the scattered-field side).
+ * What the terms stand for:
+ * - A total-field/scattered-field plane (Taflove & Hagness §5.9; the plane wave, plane-wave.ts):
+ *   at the plane s (node index along a, sign sg of the direction, u = a+1, v = a+2 mod 3, h the
+ *   grid step, ch = dt/μ0)
+ *     H_u[hIdx] −= sg·ch/h·Einc_v(s),   H_v[hIdx] += sg·ch/h·Einc_u(s),
+ *     E_u[s]    += sg·cb/h·Hinc_v(hIdx), E_v[s]    −= sg·cb/h·Hinc_u(hIdx),
+ *   with hIdx = s − 1 for sg > 0 and s for sg < 0 (the H plane on the scattered-field side),
+ *   w = coef·(cb)·e^{i k_t·r} and the drive the incident field of the auxiliary line.
+ * - A current J (or a magnetic current M) on cells (point-dipole.ts): E −= cb·J, H −= (dt/μ0)·M
+ *   after the update, i.e. w = −cb·(moment/volume) on the cells it is spread over, and the drive
+ *   the current's time sample.
+ * A real grid adds w_re·drive_re only; a complex (Bloch) grid the complex product.
  */
 
-/** Incident values per time step: 4 complex samples (re, im). */
-export const INCIDENT_VALUES_PER_STEP = 8;
+/** Drive values per time step: 4 complex samples (re, im), whatever the source. */
+export const DRIVE_VALUES_PER_STEP = 8;
 
 /**
- * A TFSF correction of one component on one plane normal to the propagation axis:
- * F += w·inc per cell of the plane, w = coef·(cb)·e^{i k_t·r} precomputed per cell.
+ * An injection term of one component on one plane normal to the config's axis: F += w·drive
+ * per cell of the plane, w precomputed per cell (zero where the term does not reach).
  */
-export interface TfsfTerm {
+export interface InjectionTerm {
   comp: number;
-  /** Index of the plane along the propagation axis. */
+  /** Index of the plane along the config's axis. */
   plane: number;
   /**
-   * Slot of the incident value: re, im at 2·slot, 2·slot+1, plus INCIDENT_VALUES_PER_STEP
-   * per step of a block (0–1: E at the plane for H terms, 2–3: H for E terms).
+   * Slot of the drive value: re, im at 2·slot, 2·slot+1, plus DRIVE_VALUES_PER_STEP per step
+   * of a block (which slot means what is the source's business).
    */
   slot: number;
   /** Re and Im of w per transverse cell (u, v), indexed (iu+1)·(nv+2) + (iv+1). */
@@ -35,16 +44,16 @@ export interface TfsfTerm {
   wIm: Float64Array;
 }
 
-/** The TFSF corrections of a run (structured-clonable, so kernel threads get a copy). */
-export interface TfsfConfig {
-  /** Propagation axis a: the terms' planes are normal to it. */
+/** The injection terms of a run (structured-clonable, so kernel threads get a copy). */
+export interface InjectionConfig {
+  /** The axis a the terms' planes are normal to (a plane wave's propagation axis). */
   axis: number;
-  h: TfsfTerm[];
-  e: TfsfTerm[];
+  h: InjectionTerm[];
+  e: InjectionTerm[];
 }
 
 /** What the applier needs to know of the padded layout (grid.ts YeeLayout, or a clone). */
-export interface TfsfLayout {
+export interface InjectionLayout {
   n: readonly number[];
   strides: readonly number[];
   /** Inclusive update range per component and axis: lo[comp·3 + axis]. */
@@ -53,17 +62,17 @@ export interface TfsfLayout {
 }
 
 /**
- * Applies a run's TFSF terms to field arrays, one x-plane at a time.
+ * Applies a run's injection terms to field arrays, over the grid or one x-plane at a time.
  * `sets[s][comp]` are the padded float32 arrays of field set s (two for Bloch runs).
  */
-export class TfsfPlanes {
+export class InjectionPlanes {
   /** Row length of the weight patterns: n_v + 2 along the second transverse axis. */
   private readonly nv: number;
 
   constructor(
-    private readonly cfg: TfsfConfig,
+    private readonly cfg: InjectionConfig,
     private readonly sets: readonly (readonly Float32Array[])[],
-    private readonly layout: TfsfLayout,
+    private readonly layout: InjectionLayout,
   ) {
     this.nv = layout.n[(cfg.axis + 2) % 3] + 2;
   }
@@ -71,15 +80,15 @@ export class TfsfPlanes {
   /**
    * Adds every H (`isH`) or E term over the whole grid (after a half step): the cells `apply`
    * visits plane by plane, here in runs along the longer of the plane's axes, so that a grid
-   * whose x-planes hold one cell of the term each (one cell thick along y, with the TFSF plane
+   * whose x-planes hold one cell of the term each (one cell thick along y, with the terms' plane
    * normal to z) costs one call, not one per plane.
    */
-  applyAll(isH: boolean, incident: Float64Array, slotBase: number): void {
+  applyAll(isH: boolean, drive: Float64Array, slotBase: number): void {
     const { lo, hi, strides } = this.layout;
     const a = this.cfg.axis;
     if (a === 0) {
       for (const term of isH ? this.cfg.h : this.cfg.e) {
-        this.applyTerm(term, term.plane, incident, slotBase);
+        this.applyTerm(term, term.plane, drive, slotBase);
       }
       return;
     }
@@ -87,8 +96,8 @@ export class TfsfPlanes {
     const nv = this.nv;
     for (const term of isH ? this.cfg.h : this.cfg.e) {
       const comp = term.comp;
-      const incRe = incident[slotBase + 2 * term.slot];
-      const incIm = incident[slotBase + 2 * term.slot + 1];
+      const dRe = drive[slotBase + 2 * term.slot];
+      const dIm = drive[slotBase + 2 * term.slot + 1];
       const re = this.sets[0][comp];
       const im = this.sets.length > 1 ? this.sets[1][comp] : null;
       const { wRe, wIm } = term;
@@ -107,27 +116,27 @@ export class TfsfPlanes {
         for (let i = i0; i <= i1; i++) {
           const p0 = atX(i) + m0 * fieldStep;
           const w0 = weightAtX(i) + weightAtM(m0);
-          addTerm(re, im, p0, fieldStep, wRe, wIm, w0, weightStep, m1 - m0 + 1, incRe, incIm);
+          addTerm(re, im, p0, fieldStep, wRe, wIm, w0, weightStep, m1 - m0 + 1, dRe, dIm);
         }
       } else {
         const dw = a === 1 ? 1 : nv;
         for (let m = m0; m <= m1; m++) {
           const p0 = atX(i0) + m * fieldStep;
           const w0 = weightAtX(i0) + weightAtM(m);
-          addTerm(re, im, p0, sx, wRe, wIm, w0, dw, i1 - i0 + 1, incRe, incIm);
+          addTerm(re, im, p0, sx, wRe, wIm, w0, dw, i1 - i0 + 1, dRe, dIm);
         }
       }
     }
   }
 
-  /** The terms' cells on x-plane i for a = 0 (the TFSF plane is that x-plane). */
-  private applyTerm(term: TfsfTerm, i: number, incident: Float64Array, slotBase: number): void {
+  /** The terms' cells on x-plane i for a = 0 (the terms' plane is that x-plane). */
+  private applyTerm(term: InjectionTerm, i: number, drive: Float64Array, slotBase: number): void {
     const { lo, hi, strides } = this.layout;
     const [sx, sy] = strides;
     const nv = this.nv;
     const comp = term.comp;
-    const incRe = incident[slotBase + 2 * term.slot];
-    const incIm = incident[slotBase + 2 * term.slot + 1];
+    const dRe = drive[slotBase + 2 * term.slot];
+    const dIm = drive[slotBase + 2 * term.slot + 1];
     const re = this.sets[0][comp];
     const im = this.sets.length > 1 ? this.sets[1][comp] : null;
     const k0 = lo[comp * 3 + 2];
@@ -135,15 +144,15 @@ export class TfsfPlanes {
     for (let j = lo[comp * 3 + 1]; j <= hi[comp * 3 + 1]; j++) {
       const p0 = (i + 1) * sx + (j + 1) * sy + 1 + k0;
       const w0 = (j + 1) * nv + k0 + 1;
-      addTerm(re, im, p0, 1, term.wRe, term.wIm, w0, 1, k1 - k0 + 1, incRe, incIm);
+      addTerm(re, im, p0, 1, term.wRe, term.wIm, w0, 1, k1 - k0 + 1, dRe, dIm);
     }
   }
 
   /**
-   * Adds the H (`isH`) or E terms that fall on x-plane i, with the incident values at
-   * `incident[slotBase + 2·slot]` (re) and the next entry (im).
+   * Adds the H (`isH`) or E terms that fall on x-plane i, with the drive values at
+   * `drive[slotBase + 2·slot]` (re) and the next entry (im).
    */
-  apply(i: number, isH: boolean, incident: Float64Array, slotBase: number): void {
+  apply(i: number, isH: boolean, drive: Float64Array, slotBase: number): void {
     const { lo, hi, strides } = this.layout;
     const [sx, sy] = strides;
     const a = this.cfg.axis;
@@ -152,14 +161,14 @@ export class TfsfPlanes {
     for (let t = 0; t < terms.length; t++) {
       const term = terms[t];
       const comp = term.comp;
-      const incRe = incident[slotBase + 2 * term.slot];
-      const incIm = incident[slotBase + 2 * term.slot + 1];
+      const dRe = drive[slotBase + 2 * term.slot];
+      const dIm = drive[slotBase + 2 * term.slot + 1];
       const re = this.sets[0][comp];
       const im = this.sets.length > 1 ? this.sets[1][comp] : null;
       const { wRe, wIm } = term;
       if (a === 0) {
         // u = y, v = z: the whole plane, row by row.
-        if (i === term.plane) this.applyTerm(term, i, incident, slotBase);
+        if (i === term.plane) this.applyTerm(term, i, drive, slotBase);
         continue;
       }
       if (i < lo[comp * 3] || i > hi[comp * 3]) continue;
@@ -170,13 +179,13 @@ export class TfsfPlanes {
         const from = lo[comp * 3 + 2];
         const to = hi[comp * 3 + 2];
         const p0 = (i + 1) * sx + (term.plane + 1) * sy + 1 + from;
-        addTerm(re, im, p0, 1, wRe, wIm, (from + 1) * nv + i + 1, nv, to - from + 1, incRe, incIm);
+        addTerm(re, im, p0, 1, wRe, wIm, (from + 1) * nv + i + 1, nv, to - from + 1, dRe, dIm);
       } else {
         // u = x, v = y: the column k = plane, j along it.
         const from = lo[comp * 3 + 1];
         const to = hi[comp * 3 + 1];
         const p0 = (i + 1) * sx + (from + 1) * sy + term.plane + 1;
-        addTerm(re, im, p0, sy, wRe, wIm, (i + 1) * nv + from + 1, 1, to - from + 1, incRe, incIm);
+        addTerm(re, im, p0, sy, wRe, wIm, (i + 1) * nv + from + 1, 1, to - from + 1, dRe, dIm);
       }
     }
   }
@@ -193,17 +202,17 @@ function addTerm(
   w0: number,
   dw: number,
   count: number,
-  incRe: number,
-  incIm: number,
+  dRe: number,
+  dIm: number,
 ): void {
   let p = p0;
   let w = w0;
   if (im === null) {
-    for (let n = 0; n < count; n++, p += dp, w += dw) re[p] += wRe[w] * incRe;
+    for (let n = 0; n < count; n++, p += dp, w += dw) re[p] += wRe[w] * dRe;
     return;
   }
   for (let n = 0; n < count; n++, p += dp, w += dw) {
-    re[p] += wRe[w] * incRe - wIm[w] * incIm;
-    im[p] += wIm[w] * incRe + wRe[w] * incIm;
+    re[p] += wRe[w] * dRe - wIm[w] * dIm;
+    im[p] += wIm[w] * dRe + wRe[w] * dIm;
   }
 }

@@ -1,0 +1,28 @@
+/**
+ * The sources there are, one file each, behind one interface (source.ts): what the simulation
+ * builds from a request's `source`.
+ */
+import type { SourceSpec } from "../types.js";
+import { PlaneWaveSource, planeWaveGeometry } from "./plane-wave.js";
+import type { SourceContext } from "./source.js";
+
+export type { PlacedMonitor, Source, SourceContext } from "./source.js";
+export { DRIVE_VALUES_PER_STEP, type InjectionConfig } from "./injection.js";
+export { sourceOffStep, type PulseShape } from "./pulse.js";
+
+/** Every source type, narrowed by `kind`. */
+export type AnySource = PlaneWaveSource;
+
+/** The source a run's request asks for, set up on its grid. */
+export function createSource(ctx: SourceContext): AnySource {
+  const spec: SourceSpec = ctx.spec.source;
+  switch (spec.source_type) {
+    case "plane_wave":
+      return PlaneWaveSource.forRun(ctx, spec);
+  }
+}
+
+/** Whether a source makes the main grid complex (Bloch phases), known before the medium. */
+export function needsComplexFields(spec: SourceSpec): boolean {
+  return spec.source_type === "plane_wave" && planeWaveGeometry(spec).cosTheta < 1;
+}
