@@ -2,37 +2,20 @@
 /* global document, fetch, FormData, URLSearchParams */
 /**
  * The job page's Fabrication panel (views/fabrication.ts): fills the layer mapping from the
- * chosen kit, exports the layout as GDS II, draws its merged polygons as SVG (one colour per
- * layer, y up, in nanometres), runs the design-rule check and marks each violation on the
- * drawing (its two edges and a ring at its location) and in a table. Requests are the
- * dashboard's own session routes; POSTs are urlencoded forms carrying the page's CSRF token.
+ * chosen kit, exports the layout as GDS II and draws it (fabrication-layout.js), runs the
+ * design-rule check and marks each violation on the drawing and in a table, and lists the
+ * kit's recipe. Requests are the dashboard's own session routes; POSTs are urlencoded forms
+ * carrying the page's CSRF token.
  */
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-/** Fill colours by layer, in order of the layers in the file (readable on light and dark). */
-const LAYER_COLOURS = ["#3a56d4", "#0d9488", "#c2410c", "#7c3aed", "#b45309", "#0e7490"];
+import { drawLayout, markViolation, removeViolationMarks, um } from "./fabrication-layout.js";
 
 /**
  * @typedef {{key: string, name: string, description: string}} KitLayer
  * @typedef {{name: string, title: string, illustrative: boolean, layers: KitLayer[],
  *   suggested_mapping: Record<string, string | null>}} Kit
- * @typedef {{outline: number[], holes: number[][]}} Polygon
- * @typedef {{layers: Record<string, Polygon[]>, bbox_nm: number[] | null, polygon_count: number,
- *   too_large: boolean}} Layout
- * @typedef {{rule: string, severity: string, location: number[], actual_nm: number,
- *   required_nm: number, layer: string, edges_nm: number[][]}} Violation
+ * @typedef {{materials: string[], pdks: Kit[]}} Setup
+ * @typedef {import("./fabrication-layout.js").Violation} Violation
  */
-
-/**
- * @param {string} tag
- * @param {Record<string, string | number>} attrs
- * @returns {SVGElement}
- */
-function svg(tag, attrs = {}) {
-  const el = /** @type {SVGElement} */ (document.createElementNS(SVG_NS, tag));
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  return el;
-}
 
 /**
  * @param {string} tag
@@ -46,50 +29,95 @@ function el(tag, text, className) {
   return node;
 }
 
-/** A flat ring [x0, y0, x1, y1, …] (nm) as an SVG path, y flipped so that up is up. */
-/** @param {number[]} ring */
-function ringPath(ring) {
-  let d = "";
-  for (let i = 0; i < ring.length; i += 2) {
-    d += `${i === 0 ? "M" : "L"}${ring[i]},${-(ring[i + 1] ?? 0)}`;
-  }
-  return `${d}Z`;
+/** @param {HTMLElement} root the #fabrication section */
+export async function initFabrication(root) {
+  await new FabricationPanel(root).start();
 }
 
-/** @param {number} v µm */
-const um = (v) => `${Number(v.toFixed(4))}`;
+class FabricationPanel {
+  /** @param {HTMLElement} root the #fabrication section */
+  constructor(root) {
+    this.root = root;
+    /** @param {string} selector */
+    const find = (selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
+    this.form = /** @type {HTMLFormElement} */ (find("#fab-form"));
+    this.pdkSelect = /** @type {HTMLSelectElement} */ (find("#fab-pdk"));
+    this.mappingBody = find("#fab-mapping");
+    this.exportButton = /** @type {HTMLButtonElement} */ (find("#fab-export"));
+    this.drcButton = /** @type {HTMLButtonElement} */ (find("#fab-drc"));
+    this.recipeButton = /** @type {HTMLButtonElement} */ (find("#fab-recipe"));
+    this.status = find("#fab-status");
+    this.result = find("#fab-result");
+    this.summary = find("#fab-summary");
+    this.drawing = /** @type {SVGElement} */ (root.querySelector("#fab-layout"));
+    this.legend = find("#fab-layout-caption");
+    this.drcResult = find("#fab-drc-result");
+    this.drcSummary = find("#fab-drc-summary");
+    this.violationRows = find("#fab-violations tbody");
+    this.recipeList = find("#fab-recipe-steps");
+    /** What the panel offers: the job's materials and the kits. */
+    /** @type {Setup} */
+    this.setup = { materials: [], pdks: [] };
+    /** @type {Map<string, Kit>} */
+    this.kits = new Map();
+    /** The exported file and the scale of its drawing. */
+    /** @type {{gdsUrl: string, pdk: string, markerRadius: number} | null} */
+    this.current = null;
+  }
 
-/** @param {HTMLElement} root the #fabrication section */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
-export async function initFabrication(root) {
-  const form = /** @type {HTMLFormElement} */ (root.querySelector("#fab-form"));
-  const pdkSelect = /** @type {HTMLSelectElement} */ (root.querySelector("#fab-pdk"));
-  const mappingBody = /** @type {HTMLElement} */ (root.querySelector("#fab-mapping"));
-  const exportButton = /** @type {HTMLButtonElement} */ (root.querySelector("#fab-export"));
-  const drcButton = /** @type {HTMLButtonElement} */ (root.querySelector("#fab-drc"));
-  const recipeButton = /** @type {HTMLButtonElement} */ (root.querySelector("#fab-recipe"));
-  const status = /** @type {HTMLElement} */ (root.querySelector("#fab-status"));
-  const result = /** @type {HTMLElement} */ (root.querySelector("#fab-result"));
-  const summary = /** @type {HTMLElement} */ (root.querySelector("#fab-summary"));
-  const drawing = /** @type {SVGElement} */ (root.querySelector("#fab-layout"));
-  const legend = /** @type {HTMLElement} */ (root.querySelector("#fab-layout-caption"));
-  const drcResult = /** @type {HTMLElement} */ (root.querySelector("#fab-drc-result"));
-  const drcSummary = /** @type {HTMLElement} */ (root.querySelector("#fab-drc-summary"));
-  const violationRows = /** @type {HTMLElement} */ (root.querySelector("#fab-violations tbody"));
-  const recipeList = /** @type {HTMLElement} */ (root.querySelector("#fab-recipe-steps"));
-
-  /** The exported file and the scale of its drawing. */
-  /** @type {{gdsUrl: string, pdk: string, markerRadius: number} | null} */
-  let current = null;
+  async start() {
+    const setup = await this.loadSetup();
+    if (!setup) return;
+    this.setup = setup;
+    this.kits = new Map(setup.pdks.map((k) => [k.name, k]));
+    for (const kit of setup.pdks) {
+      const option = el("option", `${kit.name} — ${kit.title}`);
+      /** @type {HTMLOptionElement} */ (option).value = kit.name;
+      this.pdkSelect.append(option);
+    }
+    this.pdkSelect.addEventListener("change", () => this.onKit());
+    this.pdkSelect.disabled = false;
+    this.exportButton.disabled = false;
+    this.fillMapping();
+    this.say(
+      setup.materials.length
+        ? "Choose a layer for each material to export (empty: left out)."
+        : "This job has no structures to export.",
+    );
+    this.form.addEventListener("submit", (event) => this.exportLayout(event));
+    this.drcButton.addEventListener("click", () => this.checkDesignRules());
+    this.recipeButton.addEventListener("click", () => this.showRecipe());
+  }
 
   /**
    * @param {string} text
    * @param {boolean} [error]
    */
-  function say(text, error = false) {
-    status.textContent = text;
-    status.classList.toggle("error-note", error);
-    status.setAttribute("role", error ? "alert" : "status");
+  say(text, error = false) {
+    this.status.textContent = text;
+    this.status.classList.toggle("error-note", error);
+    this.status.setAttribute("role", error ? "alert" : "status");
+  }
+
+  /**
+   * The job's materials and the kits, or null (said in the panel) if they could not be had.
+   * @returns {Promise<Setup | null>}
+   */
+  async loadSetup() {
+    try {
+      const res = await fetch(this.root.dataset.setup ?? "", {
+        headers: { accept: "application/json" },
+        cache: "no-store",
+      });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      return /** @type {Setup} */ (await res.json());
+    } catch (err) {
+      this.say(
+        `The fabrication panel could not load (${/** @type {Error} */ (err).message}).`,
+        true,
+      );
+      return null;
+    }
   }
 
   /**
@@ -98,8 +126,8 @@ export async function initFabrication(root) {
    * @param {string} url
    * @param {URLSearchParams} fields
    */
-  async function post(url, fields) {
-    const csrf = /** @type {HTMLInputElement} */ (form.querySelector('input[name="_csrf"]'));
+  async post(url, fields) {
+    const csrf = /** @type {HTMLInputElement} */ (this.form.querySelector('input[name="_csrf"]'));
     fields.set("_csrf", csrf.value);
     const res = await fetch(url, {
       method: "POST",
@@ -115,31 +143,19 @@ export async function initFabrication(root) {
     return body;
   }
 
-  /** @type {{materials: string[], pdks: Kit[]}} */
-  let setup;
-  try {
-    const res = await fetch(root.dataset.setup ?? "", {
-      headers: { accept: "application/json" },
-      cache: "no-store",
-    });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    setup = /** @type {{materials: string[], pdks: Kit[]}} */ (await res.json());
-  } catch (err) {
-    say(`The fabrication panel could not load (${/** @type {Error} */ (err).message}).`, true);
-    return;
-  }
-  const kits = new Map(setup.pdks.map((k) => [k.name, k]));
-  for (const kit of setup.pdks) {
-    const option = el("option", `${kit.name} — ${kit.title}`);
-    /** @type {HTMLOptionElement} */ (option).value = kit.name;
-    pdkSelect.append(option);
+  /** Another kit: its layers in the mapping, and the last check's results gone. */
+  onKit() {
+    this.fillMapping();
+    this.drcResult.hidden = true;
+    this.recipeList.hidden = true;
+    removeViolationMarks(this.drawing);
   }
 
   /** One row per material: a layer input prefilled with the kit's suggestion. */
-  function fillMapping() {
-    const kit = kits.get(pdkSelect.value);
-    mappingBody.replaceChildren();
-    for (const [i, material] of setup.materials.entries()) {
+  fillMapping() {
+    const kit = this.kits.get(this.pdkSelect.value);
+    this.mappingBody.replaceChildren();
+    for (const [i, material] of this.setup.materials.entries()) {
       const suggested = kit?.suggested_mapping[material] ?? null;
       const row = el("tr");
       // A td, not a row header: the table's headers are set in capitals, material names not.
@@ -161,113 +177,92 @@ export async function initFabrication(root) {
         "muted",
       );
       row.append(name, cell, note);
-      mappingBody.append(row);
+      this.mappingBody.append(row);
     }
   }
 
-  pdkSelect.addEventListener("change", () => {
-    fillMapping();
-    drcResult.hidden = true;
-    recipeList.hidden = true;
-    for (const mark of drawing.querySelectorAll(".fab-violation")) mark.remove();
-  });
-  pdkSelect.disabled = false;
-  exportButton.disabled = false;
-  fillMapping();
-  say(
-    setup.materials.length
-      ? "Choose a layer for each material to export (empty: left out)."
-      : "This job has no structures to export.",
-  );
+  /** @param {Event} event the form's submission */
+  async exportLayout(event) {
+    event.preventDefault();
+    this.exportButton.disabled = true;
+    this.drcButton.disabled = true;
+    this.recipeButton.disabled = true;
+    this.say("Exporting…");
+    try {
+      const fields = new URLSearchParams();
+      for (const [k, v] of new FormData(this.form)) if (typeof v === "string") fields.append(k, v);
+      const body = await this.post(this.root.dataset.export ?? "", fields);
+      this.showExport(body);
+      this.drcButton.disabled = false;
+      this.recipeButton.disabled = false;
+      this.say("Exported. Run the design-rule check against the chosen kit.");
+    } catch (err) {
+      this.say(`Export failed: ${/** @type {Error} */ (err).message}`, true);
+    } finally {
+      this.exportButton.disabled = false;
+    }
+  }
 
-  /** @param {Layout} layout */
-  function draw(layout) {
-    drawing.replaceChildren();
-    legend.replaceChildren();
-    const box = layout.bbox_nm;
-    if (!box || layout.too_large) {
-      drawing.setAttribute("hidden", "");
-      legend.textContent = layout.too_large
-        ? `${layout.polygon_count} polygons: too many to draw here; download the file.`
-        : "The layout is empty.";
-      return;
-    }
-    drawing.removeAttribute("hidden");
-    const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = box;
-    const w = Math.max(x1 - x0, 1);
-    const h = Math.max(y1 - y0, 1);
-    const pad = 0.06 * Math.max(w, h);
-    drawing.setAttribute("viewBox", `${x0 - pad} ${-y1 - pad} ${w + 2 * pad} ${h + 2 * pad}`);
-    const keys = Object.keys(layout.layers).sort();
-    for (const [i, key] of keys.entries()) {
-      const colour = LAYER_COLOURS[i % LAYER_COLOURS.length] ?? "#3a56d4";
-      const group = svg("g", { "data-layer": key, fill: colour, "fill-opacity": 0.55 });
-      for (const polygon of layout.layers[key] ?? []) {
-        const d = [polygon.outline, ...polygon.holes].map(ringPath).join("");
-        group.append(
-          svg("path", {
-            d,
-            class: "fab-poly",
-            "fill-rule": "evenodd",
-            stroke: colour,
-            "stroke-width": 1.5,
-            "vector-effect": "non-scaling-stroke",
-          }),
-        );
-      }
-      drawing.append(group);
-      const item = el("span", "", "fab-legend-item");
-      const sw = svg("svg", { width: 12, height: 12, "aria-hidden": "true" });
-      sw.append(svg("rect", { width: 12, height: 12, fill: colour, "fill-opacity": 0.7 }));
-      item.append(sw, ` ${key} (${layout.layers[key]?.length ?? 0})`);
-      legend.append(item);
-    }
-    legend.append(
-      el("span", `${um(w / 1000)} × ${um(h / 1000)} µm, y up`, "fab-legend-item muted"),
+  /**
+   * The export's drawing and summary, the previous check's and recipe's results hidden.
+   * @param {any} body the export route's answer
+   */
+  showExport(body) {
+    const e = body.export;
+    this.result.hidden = false;
+    this.drcResult.hidden = true;
+    this.recipeList.hidden = true;
+    const size = drawLayout(this.drawing, this.legend, body.layout) ?? 1000;
+    this.current = { gdsUrl: e.gds_url, pdk: this.pdkSelect.value, markerRadius: size * 0.04 };
+    this.summary.replaceChildren();
+    const link = /** @type {HTMLAnchorElement} */ (el("a", "Download GDS", "btn btn-small"));
+    link.id = "fab-download";
+    link.href = e.gds_url;
+    link.setAttribute("download", "");
+    const bbox = e.bbox_um ? `[${e.bbox_um.map(um).join(", ")}] µm` : "empty";
+    this.summary.append(
+      link,
+      ` ${e.polygon_count} polygons on ${e.layer_details.map((/** @type {{key: string}} */ l) => l.key).join(", ") || "no layers"}; box ${bbox}` +
+        (e.unmapped_materials.length ? `; left out: ${e.unmapped_materials.join(", ")}` : "") +
+        (e.skipped.length ? `; ${e.skipped.length} structure(s) skipped` : ""),
     );
-    return Math.max(w, h);
   }
 
-  /** @param {Violation[]} violations */
-  function markViolations(violations) {
-    for (const mark of drawing.querySelectorAll(".fab-violation")) mark.remove();
-    violationRows.replaceChildren();
-    const r = current?.markerRadius ?? 10;
-    for (const [i, v] of violations.entries()) {
-      const mark = svg("g", {
-        class: "fab-violation",
-        "data-index": i,
-        "data-rule": v.rule,
-        stroke: v.severity === "error" ? "#c42a3d" : "#8f5b00",
-        fill: "none",
-      });
-      const title = svg("title");
-      title.textContent = `${v.rule} on ${v.layer}: ${v.actual_nm} nm < ${v.required_nm} nm`;
-      mark.append(title);
-      for (const e of v.edges_nm) {
-        mark.append(
-          svg("line", {
-            x1: e[0] ?? 0,
-            y1: -(e[1] ?? 0),
-            x2: e[2] ?? 0,
-            y2: -(e[3] ?? 0),
-            "stroke-width": 3,
-            "vector-effect": "non-scaling-stroke",
-          }),
-        );
-      }
-      mark.append(
-        svg("circle", {
-          class: "fab-violation-ring",
-          cx: (v.location[0] ?? 0) * 1000,
-          cy: -(v.location[1] ?? 0) * 1000,
-          r,
-          "stroke-width": 2,
-          "vector-effect": "non-scaling-stroke",
-        }),
+  async checkDesignRules() {
+    if (!this.current) return;
+    this.drcButton.disabled = true;
+    this.say("Checking…");
+    try {
+      const drc = await this.post(
+        this.root.dataset.drc ?? "",
+        new URLSearchParams({ gds_url: this.current.gdsUrl, pdk: this.pdkSelect.value }),
       );
-      drawing.append(mark);
+      this.markViolations(drc.violations);
+      this.drcSummary.textContent = drc.summary;
+      this.drcSummary.className = drc.passed ? "fab-passed" : "fab-failed";
+      this.drcResult.hidden = false;
+      this.root
+        .querySelector("#fab-violations")
+        ?.toggleAttribute("hidden", drc.violations.length === 0);
+      this.say(drc.passed ? "DRC passed." : `DRC failed: ${drc.violations.length} violation(s).`);
+    } catch (err) {
+      this.say(`DRC failed to run: ${/** @type {Error} */ (err).message}`, true);
+    } finally {
+      this.drcButton.disabled = false;
+    }
+  }
 
+  /**
+   * Each violation marked on the drawing and listed in the table; hovering its row highlights
+   * its mark.
+   * @param {Violation[]} violations
+   */
+  markViolations(violations) {
+    removeViolationMarks(this.drawing);
+    this.violationRows.replaceChildren();
+    const r = this.current?.markerRadius ?? 10;
+    for (const [i, v] of violations.entries()) {
+      const mark = markViolation(this.drawing, v, i, r);
       const row = el("tr");
       row.dataset.index = String(i);
       for (const text of [
@@ -283,88 +278,30 @@ export async function initFabrication(root) {
       }
       row.addEventListener("mouseenter", () => mark.classList.add("fab-violation-active"));
       row.addEventListener("mouseleave", () => mark.classList.remove("fab-violation-active"));
-      violationRows.append(row);
+      this.violationRows.append(row);
     }
   }
 
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    exportButton.disabled = true;
-    drcButton.disabled = true;
-    recipeButton.disabled = true;
-    say("Exporting…");
+  async showRecipe() {
+    if (!this.current) return;
+    this.recipeButton.disabled = true;
     try {
-      const fields = new URLSearchParams();
-      for (const [k, v] of new FormData(form)) if (typeof v === "string") fields.append(k, v);
-      const body = await post(root.dataset.export ?? "", fields);
-      const e = body.export;
-      result.hidden = false;
-      drcResult.hidden = true;
-      recipeList.hidden = true;
-      const size = draw(body.layout) ?? 1000;
-      current = { gdsUrl: e.gds_url, pdk: pdkSelect.value, markerRadius: size * 0.04 };
-      summary.replaceChildren();
-      const link = /** @type {HTMLAnchorElement} */ (el("a", "Download GDS", "btn btn-small"));
-      link.id = "fab-download";
-      link.href = e.gds_url;
-      link.setAttribute("download", "");
-      const bbox = e.bbox_um ? `[${e.bbox_um.map(um).join(", ")}] µm` : "empty";
-      summary.append(
-        link,
-        ` ${e.polygon_count} polygons on ${e.layer_details.map((/** @type {{key: string}} */ l) => l.key).join(", ") || "no layers"}; box ${bbox}` +
-          (e.unmapped_materials.length ? `; left out: ${e.unmapped_materials.join(", ")}` : "") +
-          (e.skipped.length ? `; ${e.skipped.length} structure(s) skipped` : ""),
+      const recipe = await this.post(
+        this.root.dataset.recipe ?? "",
+        new URLSearchParams({ gds_url: this.current.gdsUrl, pdk: this.pdkSelect.value }),
       );
-      drcButton.disabled = false;
-      recipeButton.disabled = false;
-      say("Exported. Run the design-rule check against the chosen kit.");
-    } catch (err) {
-      say(`Export failed: ${/** @type {Error} */ (err).message}`, true);
-    } finally {
-      exportButton.disabled = false;
-    }
-  });
-
-  drcButton.addEventListener("click", async () => {
-    if (!current) return;
-    drcButton.disabled = true;
-    say("Checking…");
-    try {
-      const drc = await post(
-        root.dataset.drc ?? "",
-        new URLSearchParams({ gds_url: current.gdsUrl, pdk: pdkSelect.value }),
-      );
-      markViolations(drc.violations);
-      drcSummary.textContent = drc.summary;
-      drcSummary.className = drc.passed ? "fab-passed" : "fab-failed";
-      drcResult.hidden = false;
-      root.querySelector("#fab-violations")?.toggleAttribute("hidden", drc.violations.length === 0);
-      say(drc.passed ? "DRC passed." : `DRC failed: ${drc.violations.length} violation(s).`);
-    } catch (err) {
-      say(`DRC failed to run: ${/** @type {Error} */ (err).message}`, true);
-    } finally {
-      drcButton.disabled = false;
-    }
-  });
-
-  recipeButton.addEventListener("click", async () => {
-    if (!current) return;
-    recipeButton.disabled = true;
-    try {
-      const recipe = await post(
-        root.dataset.recipe ?? "",
-        new URLSearchParams({ gds_url: current.gdsUrl, pdk: pdkSelect.value }),
-      );
-      recipeList.replaceChildren();
+      this.recipeList.replaceChildren();
       for (const step of recipe.steps) {
-        recipeList.append(el("li", `${step.step}: ${step.description}`));
+        this.recipeList.append(el("li", `${step.step}: ${step.description}`));
       }
-      for (const w of recipe.warnings) recipeList.append(el("li", `Warning: ${w}`, "warning-text"));
-      recipeList.hidden = false;
+      for (const w of recipe.warnings) {
+        this.recipeList.append(el("li", `Warning: ${w}`, "warning-text"));
+      }
+      this.recipeList.hidden = false;
     } catch (err) {
-      say(`Recipe failed: ${/** @type {Error} */ (err).message}`, true);
+      this.say(`Recipe failed: ${/** @type {Error} */ (err).message}`, true);
     } finally {
-      recipeButton.disabled = false;
+      this.recipeButton.disabled = false;
     }
-  });
+  }
 }

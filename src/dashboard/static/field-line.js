@@ -22,6 +22,12 @@ import { axisTitles, bottomTicks } from "./field-axes.js";
  * @typedef {import("./field-format.js").Monitor} Monitor
  * @typedef {import("./field-format.js").Field} Field
  * @typedef {import("./plot.js").FieldPlots} FieldPlots
+ * @typedef {{ label: string, values: Float32Array, color: string, width: number }} Series
+ * @typedef {ReturnType<FieldPlots["colors"]>} Colors
+ * @typedef {{ x0: number, y0: number, w: number, h: number, te: number[], ymin: number,
+ *   ymax: number, lo: number, hi: number, yt: { ticks: number[], step: number },
+ *   toX: (v: number) => number, toY: (v: number) => number }} LineFrame the plot area (CSS
+ *   pixels), the line's extent `te` (µm), the values' range and their axis
  */
 
 /**
@@ -29,7 +35,6 @@ import { axisTitles, bottomTicks } from "./field-axes.js";
  * crosses shaded.
  * @param {FieldPlots} plots @param {Monitor} monitor @param {Field[]} fields
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function drawLine(plots, monitor, fields) {
   const c = plots.colors();
   const magnitudeField = fields.find((f) => isMagnitude(f.payload.quantity));
@@ -37,7 +42,36 @@ export function drawLine(plots, monitor, fields) {
   const p = (componentField ?? magnitudeField)?.payload;
   if (!p) return;
   const t = p.coords_um[0] ?? [];
-  /** @type {{ label: string, values: Float32Array, color: string, width: number }[]} */
+  const series = curvesOf(magnitudeField, componentField, c);
+
+  const width = Math.max(240, plots.stage.clientWidth);
+  const height = Math.round(Math.max(240, Math.min(420, width * 0.42)));
+  const { ctx } = plots.context(height);
+  const frame = lineFrame(t, series, width, height);
+  const along = /** @type {0|1|2} */ (AXES.indexOf(p.axes[0] ?? "z"));
+  shadeCrossedStructures(ctx, c, frame, plots.summary?.structures ?? [], along, monitor);
+  drawValueAxes(ctx, c, frame, p);
+  drawCurves(ctx, c, frame, t, series, plots.hoverX);
+  drawLegend(ctx, c, frame, series);
+
+  const { x0, y0, w, h, te, ymin, ymax, lo, hi } = frame;
+  plots.frame = { x0, y0, w, h, u: t, v: [], ue: te, ve: [ymin, ymax] };
+  plots.lineSeries = series;
+  plots.setCaption(monitor, p, false);
+  plots.canvas.setAttribute(
+    "aria-label",
+    `Line plot of ${series.map((s) => s.label).join(" and ")} along ${p.axes[0]} on monitor ${monitor.name}, from ${formatUm(te[0] ?? 0)} to ${formatUm(te[1] ?? 0)} µm; values between ${formatValue(lo)} and ${formatValue(hi)} ${unitOf(p.quantity)}.`,
+  );
+}
+
+/**
+ * The curves drawn: the magnitude bold, the component's real part thinner beside it.
+ * @param {Field | undefined} magnitudeField @param {Field | undefined} componentField
+ * @param {Colors} c
+ * @returns {Series[]}
+ */
+function curvesOf(magnitudeField, componentField, c) {
+  /** @type {Series[]} */
   const series = [];
   if (magnitudeField?.abs)
     series.push({
@@ -53,10 +87,17 @@ export function drawLine(plots, monitor, fields) {
       color: c.line2,
       width: 1.75,
     });
+  return series;
+}
 
-  const width = Math.max(240, plots.stage.clientWidth);
-  const height = Math.round(Math.max(240, Math.min(420, width * 0.42)));
-  const { ctx } = plots.context(height);
+/**
+ * Where the plot area lies on a canvas of `width` × `height` and how values map onto it: the
+ * value axis spans every curve and zero, padded above (and below when it goes negative).
+ * @param {number[]} t the samples' coordinates (µm) @param {Series[]} series
+ * @param {number} width @param {number} height
+ * @returns {LineFrame}
+ */
+function lineFrame(t, series, width, height) {
   const margin = { left: 62, right: 18, top: 34, bottom: 48 };
   const x0 = margin.left;
   const y0 = margin.top;
@@ -79,16 +120,19 @@ export function drawLine(plots, monitor, fields) {
   const span = (te[1] ?? 1) - (te[0] ?? 0) || 1;
   const toX = (/** @type {number} */ v) => x0 + ((v - (te[0] ?? 0)) / span) * w;
   const toY = (/** @type {number} */ v) => y0 + h - ((v - ymin) / (ymax - ymin)) * h;
+  return { x0, y0, w, h, te, ymin, ymax, lo, hi, yt, toX, toY };
+}
 
-  // Structures the line passes through, as shaded bands.
-  const along = AXES.indexOf(p.axes[0] ?? "z");
-  const structures = plots.summary?.structures ?? [];
+/**
+ * The structures the line passes through, as shaded bands named by their material.
+ * @param {CanvasRenderingContext2D} ctx @param {Colors} c @param {LineFrame} frame
+ * @param {import("./field-format.js").Structure[]} structures
+ * @param {0|1|2} along the line's axis @param {Monitor} monitor
+ */
+function shadeCrossedStructures(ctx, c, frame, structures, along, monitor) {
+  const { x0, y0, w, h, toX } = frame;
   ctx.font = SMALL_FONT;
-  for (const band of lineCrossings(
-    shapes(structures),
-    /** @type {0|1|2} */ (along),
-    monitor.center_m,
-  )) {
+  for (const band of lineCrossings(shapes(structures), along, monitor.center_m)) {
     const bx0 = Math.max(x0, toX(band.t0 * 1e6));
     const bx1 = Math.min(x0 + w, toX(band.t1 * 1e6));
     if (bx1 <= bx0) continue;
@@ -100,8 +144,16 @@ export function drawLine(plots, monitor, fields) {
     const material = structures[band.index]?.material ?? "";
     if (bx1 - bx0 > 30) ctx.fillText(material, (bx0 + bx1) / 2, y0 + 4);
   }
+}
 
-  // Grid and axes.
+/**
+ * The values' grid lines with their labels (zero's line stronger), the ticks along the line,
+ * the plot area's border and the axes' titles.
+ * @param {CanvasRenderingContext2D} ctx @param {Colors} c @param {LineFrame} frame
+ * @param {import("./field-format.js").Payload} p
+ */
+function drawValueAxes(ctx, c, frame, p) {
+  const { x0, y0, w, h, te, yt, toX, toY } = frame;
   ctx.font = FONT;
   ctx.lineWidth = 1;
   ctx.textAlign = "right";
@@ -126,8 +178,16 @@ export function drawLine(plots, monitor, fields) {
     { text: `${p.axes[0]} (µm)`, at: [x0 + w / 2, y0 + h + 42] },
     { text: unitOf(p.quantity), at: [14, y0 + h / 2] },
   );
+}
 
-  // Curves.
+/**
+ * The curves, clipped to the plot area, and where the pointer hovers a dashed line with a dot
+ * on each curve at the nearest sample.
+ * @param {CanvasRenderingContext2D} ctx @param {Colors} c @param {LineFrame} frame
+ * @param {number[]} t @param {Series[]} series @param {number | null} hoverX µm
+ */
+function drawCurves(ctx, c, frame, t, series, hoverX) {
+  const { x0, y0, w, h, toX, toY } = frame;
   ctx.save();
   ctx.beginPath();
   ctx.rect(x0, y0, w, h);
@@ -145,8 +205,8 @@ export function drawLine(plots, monitor, fields) {
     ctx.lineWidth = s.width;
     ctx.stroke();
   }
-  if (plots.hoverX !== null) {
-    const i = nearestIndex(t, plots.hoverX);
+  if (hoverX !== null) {
+    const i = nearestIndex(t, hoverX);
     const x = toX(t[i] ?? 0);
     ctx.strokeStyle = c.muted;
     ctx.lineWidth = 1;
@@ -164,8 +224,15 @@ export function drawLine(plots, monitor, fields) {
     }
   }
   ctx.restore();
+}
 
-  // Legend.
+/**
+ * A sample of each curve's stroke and its label, right-aligned above the plot area.
+ * @param {CanvasRenderingContext2D} ctx @param {Colors} c @param {LineFrame} frame
+ * @param {Series[]} series
+ */
+function drawLegend(ctx, c, frame, series) {
+  const { x0, y0, w } = frame;
   ctx.font = FONT;
   ctx.textBaseline = "middle";
   ctx.textAlign = "left";
@@ -182,12 +249,4 @@ export function drawLine(plots, monitor, fields) {
     ctx.fillStyle = c.text;
     ctx.fillText(s.label, lx + 26, y0 - 14);
   }
-
-  plots.frame = { x0, y0, w, h, u: t, v: [], ue: te, ve: [ymin, ymax] };
-  plots.lineSeries = series;
-  plots.setCaption(monitor, p, false);
-  plots.canvas.setAttribute(
-    "aria-label",
-    `Line plot of ${series.map((s) => s.label).join(" and ")} along ${p.axes[0]} on monitor ${monitor.name}, from ${formatUm(te[0] ?? 0)} to ${formatUm(te[1] ?? 0)} µm; values between ${formatValue(lo)} and ${formatValue(hi)} ${unitOf(p.quantity)}.`,
-  );
 }

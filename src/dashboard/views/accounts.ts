@@ -49,7 +49,6 @@ function lockBadge(seconds: number | undefined): SafeHtml | string {
   >`;
 }
 
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function accountsBody(view: AccountsView): SafeHtml {
   return html`<div class="page-head">
       <h1>Accounts</h1>
@@ -57,92 +56,105 @@ export function accountsBody(view: AccountsView): SafeHtml {
         Everyone who can sign in to this dashboard. Each account has its own jobs and API keys.
       </p>
     </div>
-    ${view.invitation ? invitationPanel(view.invitation) : ""}
-    <section class="card" aria-labelledby="create-title">
-      <h2 id="create-title">Create an account</h2>
-      ${formError(view.error)}
-      <form method="post" action="/dashboard/accounts" class="form form-inline">
-        ${csrfField(view.csrf)}
-        ${emailField({
-          id: "new-email",
-          value: view.email ?? "",
-          autocomplete: "off",
-          grow: true,
-        })}
-        <div class="field field-check">
-          <input id="new-admin" name="is_admin" type="checkbox" value="yes" />
-          <label for="new-admin">Administrator</label>
-        </div>
-        <button type="submit" class="btn btn-primary">Create and get invitation</button>
-      </form>
-      <p class="hint">
-        You get a one-time address to send to the person; they choose their own password there.
-      </p>
-    </section>
-    <section class="card" aria-labelledby="accounts-title">
-      <h2 id="accounts-title">All accounts <span class="count">${view.accounts.length}</span></h2>
-      <div class="table-wrap">
-        <table class="table responsive" id="accounts-table">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Created</th>
-              <th scope="col">Sign-in</th>
-              <th scope="col"><span class="sr-only">Actions</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            ${view.accounts.map(
-              (a) =>
-                html`<tr>
-                  <td data-label="Email">
-                    <strong>${a.email}</strong
-                    >${a.id === view.self.id ? html` <span class="muted small">(you)</span>` : ""}
-                  </td>
-                  <td data-label="Role">
-                    ${a.isAdmin ? html`<span class="badge badge-admin">Admin</span>` : "User"}
-                  </td>
-                  <td data-label="Created">${timeElement(a.createdAt)}</td>
-                  <td data-label="Sign-in">
-                    ${a.hasPassword ? "Password set" : html`<span class="muted">No password yet</span>`}
-                    ${lockBadge(view.lockouts.get(a.email.toLowerCase()))}
-                  </td>
-                  <td class="actions">
-                    ${
-                      view.lockouts.has(a.email.toLowerCase())
-                        ? html`<form
-                            method="post"
-                            action="/dashboard/accounts/${a.id}/unlock"
-                            class="inline-form"
-                          >
-                            ${csrfField(view.csrf)}
-                            <button type="submit" class="btn btn-quiet btn-small">Lift lock</button>
-                          </form>`
-                        : ""
-                    }
-                    ${
-                      a.id === view.self.id
-                        ? ""
-                        : html`<form
-                            method="post"
-                            action="/dashboard/accounts/${a.id}/invitation"
-                            class="inline-form"
-                            ${a.hasPassword ? html`data-confirm="Make a new sign-in address for ${a.email}? Whoever opens it can replace the account's password; the current password keeps working until then." data-confirm-button="Make address"` : ""}
-                          >
-                            ${csrfField(view.csrf)}
-                            <button type="submit" class="btn btn-quiet btn-small">
-                              ${a.hasPassword ? "New sign-in address" : "Invitation address"}
-                            </button>
-                          </form>`
-                    }
-                  </td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
+    ${view.invitation ? invitationPanel(view.invitation) : ""} ${createAccountCard(view)}
+    ${accountsCard(view)}`;
+}
+
+function createAccountCard(view: AccountsView): SafeHtml {
+  return html`<section class="card" aria-labelledby="create-title">
+    <h2 id="create-title">Create an account</h2>
+    ${formError(view.error)}
+    <form method="post" action="/dashboard/accounts" class="form form-inline">
+      ${csrfField(view.csrf)}
+      ${emailField({
+        id: "new-email",
+        value: view.email ?? "",
+        autocomplete: "off",
+        grow: true,
+      })}
+      <div class="field field-check">
+        <input id="new-admin" name="is_admin" type="checkbox" value="yes" />
+        <label for="new-admin">Administrator</label>
       </div>
-    </section>`;
+      <button type="submit" class="btn btn-primary">Create and get invitation</button>
+    </form>
+    <p class="hint">
+      You get a one-time address to send to the person; they choose their own password there.
+    </p>
+  </section>`;
+}
+
+function accountsCard(view: AccountsView): SafeHtml {
+  return html`<section class="card" aria-labelledby="accounts-title">
+    <h2 id="accounts-title">All accounts <span class="count">${view.accounts.length}</span></h2>
+    <div class="table-wrap">
+      <table class="table responsive" id="accounts-table">
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Created</th>
+            <th scope="col">Sign-in</th>
+            <th scope="col"><span class="sr-only">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${view.accounts.map((a) => accountRow(a, view))}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+function accountRow(a: AccountSummary, view: AccountsView): SafeHtml {
+  const locked = view.lockouts.has(a.email.toLowerCase());
+  const isSelf = a.id === view.self.id;
+  return html`<tr>
+    <td data-label="Email">
+      <strong>${a.email}</strong>${isSelf ? html` <span class="muted small">(you)</span>` : ""}
+    </td>
+    <td data-label="Role">
+      ${a.isAdmin ? html`<span class="badge badge-admin">Admin</span>` : "User"}
+    </td>
+    <td data-label="Created">${timeElement(a.createdAt)}</td>
+    <td data-label="Sign-in">
+      ${a.hasPassword ? "Password set" : html`<span class="muted">No password yet</span>`}
+      ${lockBadge(view.lockouts.get(a.email.toLowerCase()))}
+    </td>
+    <td class="actions">
+      ${locked ? liftLockForm(a, view.csrf) : ""} ${isSelf ? "" : signInAddressForm(a, view.csrf)}
+    </td>
+  </tr>`;
+}
+
+function liftLockForm(a: AccountSummary, csrf: string): SafeHtml {
+  return html`<form method="post" action="/dashboard/accounts/${a.id}/unlock" class="inline-form">
+    ${csrfField(csrf)}
+    <button type="submit" class="btn btn-quiet btn-small">Lift lock</button>
+  </form>`;
+}
+
+/**
+ * An invitation address for an account without a password; for one with a password, a new
+ * sign-in address, confirmed first since it lets whoever opens it replace the password.
+ */
+function signInAddressForm(a: AccountSummary, csrf: string): SafeHtml {
+  const confirm = a.hasPassword
+    ? html`data-confirm="Make a new sign-in address for ${a.email}? Whoever opens it can replace the
+      account's password; the current password keeps working until then." data-confirm-button="Make
+      address"`
+    : "";
+  return html`<form
+    method="post"
+    action="/dashboard/accounts/${a.id}/invitation"
+    class="inline-form"
+    ${confirm}
+  >
+    ${csrfField(csrf)}
+    <button type="submit" class="btn btn-quiet btn-small">
+      ${a.hasPassword ? "New sign-in address" : "Invitation address"}
+    </button>
+  </form>`;
 }
 
 export function accountBody(options: {
