@@ -66,7 +66,12 @@ export interface Service {
   close(): Promise<void>;
 }
 
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
+/** What the API, the dashboard and the embedded worker of one service share. */
+type ServiceParts = Pick<
+  Service,
+  "config" | "stores" | "storage" | "accounts" | "jobs" | "metrics" | "solver"
+> & { fabrication: FabricationService };
+
 export async function createService(
   config: Config,
   logger: FastifyServerOptions["logger"] = false,
@@ -80,13 +85,7 @@ export async function createService(
   const { storage, local, scratchDir } = openStorage(config, secret);
   const accounts = new AccountService(stores.accounts);
   const jobs = new JobService(stores.jobs, storage, config);
-  // The backend is chosen once: `auto` looks for a hardware GPU adapter (asynchronously), and
-  // validation, the estimate, /health and /metrics then name what the worker threads will run.
-  const backend = await initSolverBackend(config.solverBackend);
-  const solver: SolverBackendInfo = {
-    backend: backend.name,
-    adapter: backend.adapter ? adapterReport(backend.adapter) : null,
-  };
+  const solver = await chooseSolverBackend(config);
   const metrics = new ServiceMetrics(
     stores.jobs,
     solver.backend,
@@ -95,50 +94,88 @@ export async function createService(
     solver.adapter,
   );
   const fabrication = new FabricationService(storage, config);
+  const parts: ServiceParts = {
+    config,
+    stores,
+    storage,
+    accounts,
+    jobs,
+    metrics,
+    solver,
+    fabrication,
+  };
   let worker: JobWorker | null = null;
-  app = await buildApp(
-    {
-      config,
-      stores,
-      storage,
-      jobs,
-      fabrication,
-      metrics,
-      solver,
-      workerRunning: () => (config.embeddedWorker ? worker !== null : null),
-    },
+  app = await apiFor(parts, () => (config.embeddedWorker ? worker !== null : null), logger);
+  if (local) storageDownload(app, local, config.storageUrl);
+  await app.register(dashboardFor(parts, secret));
+  if (config.embeddedWorker) worker = embeddedWorker(parts, scratchDir, app.log as WorkerLogger);
+  return serviceOf(parts, app, worker);
+}
+
+/**
+ * The backend is chosen once: `auto` looks for a hardware GPU adapter (asynchronously), and
+ * validation, the estimate, /health and /metrics then name what the worker threads will run.
+ */
+async function chooseSolverBackend(config: Config): Promise<SolverBackendInfo> {
+  const backend = await initSolverBackend(config.solverBackend);
+  return {
+    backend: backend.name,
+    adapter: backend.adapter ? adapterReport(backend.adapter) : null,
+  };
+}
+
+/** The API over the service's parts, told whether the embedded worker runs (for /health). */
+function apiFor(
+  parts: ServiceParts,
+  workerRunning: () => boolean | null,
+  logger: FastifyServerOptions["logger"],
+): Promise<App> {
+  const { config, stores, storage, jobs, fabrication, metrics, solver } = parts;
+  return buildApp(
+    { config, stores, storage, jobs, fabrication, metrics, solver, workerRunning },
     logger,
   );
-  if (local) storageDownload(app, local, config.storageUrl);
-  await app.register(
-    dashboardPlugin({
-      config,
-      stores,
-      accountService: accounts,
-      jobs,
-      storage,
-      fabrication,
-      signingSecret: secret,
-    }),
-  );
-  if (config.embeddedWorker) {
-    worker = new JobWorker({
-      store: stores.jobs,
-      storage,
-      scratchDir,
-      takeBack: TAKE_BACK_RULES,
-      failureWords: RUN_FAILURE_WORDS,
-      runs: jobs,
-      config,
-      log: app.log as WorkerLogger,
-      metrics,
-    });
-  }
+}
+
+/** The dashboard over the service's parts; the signing secret keys its CSRF tokens. */
+function dashboardFor(parts: ServiceParts, signingSecret: string) {
+  const { config, stores, accounts, jobs, storage, fabrication } = parts;
+  return dashboardPlugin({
+    config,
+    stores,
+    accountService: accounts,
+    jobs,
+    storage,
+    fabrication,
+    signingSecret,
+  });
+}
+
+/**
+ * The worker inside an API process. Unlike a lone worker's (`createWorker`), it reports every
+ * run to the job service, which refits its run-time estimates, and to the metrics.
+ */
+function embeddedWorker(parts: ServiceParts, scratchDir: string, log: WorkerLogger): JobWorker {
+  return new JobWorker({
+    store: parts.stores.jobs,
+    storage: parts.storage,
+    scratchDir,
+    takeBack: TAKE_BACK_RULES,
+    failureWords: RUN_FAILURE_WORDS,
+    runs: parts.jobs,
+    config: parts.config,
+    log,
+    metrics: parts.metrics,
+  });
+}
+
+/** The service's parts, with how they start (the worker around the listener) and stop. */
+function serviceOf(parts: ServiceParts, app: App, worker: JobWorker | null): Service {
+  const { config, stores, storage, accounts, jobs, metrics, solver, fabrication } = parts;
   let closed = false;
-  const started = app;
   return {
     config,
-    app: started,
+    app,
     stores,
     storage,
     accounts,
@@ -149,7 +186,7 @@ export async function createService(
     async listen() {
       // Jobs of a dead process are taken back before any request can see them RUNNING.
       if (worker) await worker.recover();
-      const address = await started.listen({
+      const address = await app.listen({
         host: config.host,
         port: config.port,
         backlog: config.listenBacklog,
@@ -160,7 +197,7 @@ export async function createService(
     async close() {
       if (closed) return;
       closed = true;
-      await started.close();
+      await app.close();
       await fabrication.close();
       if (worker) await worker.stop();
       await stores.close();

@@ -76,7 +76,6 @@ function fieldLines(errors: FieldError[]): string[] {
 }
 
 /** The exit code and message for any error a client command can meet. */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function describeError(err: unknown, baseUrl?: string): ErrorReport {
   if (err instanceof InvalidRequestError) {
     return {
@@ -92,91 +91,9 @@ export function describeError(err: unknown, baseUrl?: string): ErrorReport {
       json: { detail: err.message, ...err.extra },
     };
   }
-  if (err instanceof EmsimApiError) {
-    const json = { status: err.status, ...err.body };
-    const s = err.status;
-    if (s === 401) {
-      return {
-        exitCode: EXIT.auth,
-        lines: [
-          `authentication failed: ${err.detail}`,
-          "Check EMSIM_API_KEY or run 'emsim login' with a valid key.",
-        ],
-        json,
-      };
-    }
-    if (s === 403) return { exitCode: EXIT.auth, lines: [`forbidden: ${err.detail}`], json };
-    if (s === 404) return { exitCode: EXIT.notFound, lines: [`not found: ${err.detail}`], json };
-    if (s === 409) {
-      const lines = [err.detail];
-      if (err.code === "simulation_already_running") {
-        lines.push(
-          `Active job: ${err.activeJobId ?? "unknown"}; retry in about ${err.retryAfterSeconds ?? "?"} s, or submit with --queue to wait for it.`,
-        );
-      }
-      return { exitCode: EXIT.conflict, lines, json };
-    }
-    if (s === 422 || s === 400 || s === 413 || s === 415) {
-      const errors = err.fieldErrors;
-      return {
-        exitCode: EXIT.invalid,
-        lines:
-          errors.length > 0
-            ? ["the server refused the request as invalid:", ...fieldLines(errors)]
-            : [`the server refused the request: ${err.detail}`],
-        json,
-      };
-    }
-    if (s === 429) {
-      return {
-        exitCode: EXIT.server,
-        lines: [`rate limited: ${err.detail}`],
-        json,
-      };
-    }
-    return {
-      exitCode: s >= 500 ? EXIT.server : EXIT.failure,
-      lines: [
-        `the server answered HTTP ${s}: ${err.detail}${err.correlationId ? ` (correlation id ${err.correlationId})` : ""}`,
-      ],
-      json,
-    };
-  }
-  if (err instanceof EmsimNetworkError) {
-    return {
-      exitCode: EXIT.unreachable,
-      lines: [
-        err.message,
-        ...(err.errno === "ECONNREFUSED"
-          ? [`Is emsim running there? Set EMSIM_BASE_URL or run 'emsim login' to use another.`]
-          : []),
-      ],
-      json: {
-        error_code: "unreachable",
-        detail: err.message,
-        url: err.url ?? baseUrl,
-        errno: err.errno,
-      },
-    };
-  }
-  if (err instanceof EmsimChecksumError) {
-    return {
-      exitCode: EXIT.checksum,
-      lines: [
-        `checksum mismatch: refusing the download of job ${err.jobId}`,
-        `  expected sha256 ${err.expected}`,
-        `  got      sha256 ${err.actual}`,
-        `The file was kept aside as ${err.corruptPath}; download it again.`,
-      ],
-      json: {
-        error_code: "checksum_mismatch",
-        detail: err.message,
-        expected: err.expected,
-        actual: err.actual,
-        corrupt_path: err.corruptPath,
-      },
-    };
-  }
+  if (err instanceof EmsimApiError) return describeApiError(err);
+  if (err instanceof EmsimNetworkError) return describeNetworkError(err, baseUrl);
+  if (err instanceof EmsimChecksumError) return describeChecksumError(err);
   if (err instanceof EmsimJobFailedError) {
     return {
       exitCode: EXIT.jobFailed,
@@ -197,6 +114,98 @@ export function describeError(err: unknown, baseUrl?: string): ErrorReport {
     exitCode: EXIT.failure,
     lines: [message],
     json: { error_code: "error", detail: message },
+  };
+}
+
+/** An error status from the API: its exit code by status, with the server's answer as JSON. */
+function describeApiError(err: EmsimApiError): ErrorReport {
+  const json = { status: err.status, ...err.body };
+  const s = err.status;
+  if (s === 401) {
+    return {
+      exitCode: EXIT.auth,
+      lines: [
+        `authentication failed: ${err.detail}`,
+        "Check EMSIM_API_KEY or run 'emsim login' with a valid key.",
+      ],
+      json,
+    };
+  }
+  if (s === 403) return { exitCode: EXIT.auth, lines: [`forbidden: ${err.detail}`], json };
+  if (s === 404) return { exitCode: EXIT.notFound, lines: [`not found: ${err.detail}`], json };
+  if (s === 409) return { exitCode: EXIT.conflict, lines: conflictLines(err), json };
+  if (s === 422 || s === 400 || s === 413 || s === 415) {
+    const errors = err.fieldErrors;
+    return {
+      exitCode: EXIT.invalid,
+      lines:
+        errors.length > 0
+          ? ["the server refused the request as invalid:", ...fieldLines(errors)]
+          : [`the server refused the request: ${err.detail}`],
+      json,
+    };
+  }
+  if (s === 429) {
+    return {
+      exitCode: EXIT.server,
+      lines: [`rate limited: ${err.detail}`],
+      json,
+    };
+  }
+  return {
+    exitCode: s >= 500 ? EXIT.server : EXIT.failure,
+    lines: [
+      `the server answered HTTP ${s}: ${err.detail}${err.correlationId ? ` (correlation id ${err.correlationId})` : ""}`,
+    ],
+    json,
+  };
+}
+
+/** A 409's detail and, when another job holds the slot, which one and what to do. */
+function conflictLines(err: EmsimApiError): string[] {
+  const lines = [err.detail];
+  if (err.code === "simulation_already_running") {
+    lines.push(
+      `Active job: ${err.activeJobId ?? "unknown"}; retry in about ${err.retryAfterSeconds ?? "?"} s, or submit with --queue to wait for it.`,
+    );
+  }
+  return lines;
+}
+
+function describeNetworkError(err: EmsimNetworkError, baseUrl?: string): ErrorReport {
+  return {
+    exitCode: EXIT.unreachable,
+    lines: [
+      err.message,
+      ...(err.errno === "ECONNREFUSED"
+        ? [`Is emsim running there? Set EMSIM_BASE_URL or run 'emsim login' to use another.`]
+        : []),
+    ],
+    json: {
+      error_code: "unreachable",
+      detail: err.message,
+      url: err.url ?? baseUrl,
+      errno: err.errno,
+    },
+  };
+}
+
+function describeChecksumError(err: EmsimChecksumError): ErrorReport {
+  return {
+    exitCode: EXIT.checksum,
+    lines: [
+      `checksum mismatch: refusing the download of job ${err.jobId}`,
+      `  expected sha256 ${err.expected}`,
+      `  got      sha256 ${err.actual}`,
+      `The file was kept aside as ${err.corruptPath}; download it again.`,
+    ],
+    json: {
+      error_code: "checksum_mismatch",
+      detail: err.message,
+      expected: err.expected,
+      actual: err.actual,
+      corrupt_path: err.corruptPath,
+    },
   };
 }
 

@@ -5,24 +5,14 @@
  * `EmsimJobFailedError`; retries follow src/client/retry.ts.
  */
 import { rename, rm, writeFile } from "node:fs/promises";
+import { attemptRequest, type AttemptRequest } from "./attempt.js";
 import { downloadPart, type DownloadProgress } from "./download.js";
+import { EmsimApiError, EmsimChecksumError, EmsimError, EmsimJobFailedError } from "./errors.js";
 import {
-  EmsimApiError,
-  EmsimChecksumError,
-  EmsimError,
-  EmsimJobFailedError,
-  EmsimNetworkError,
-  errorBodyOf,
-} from "./errors.js";
-import {
-  errorCodes,
   isRetryable,
-  mayHaveBeenSent,
-  parseRetryAfter,
   retryDelayMs,
   retryPolicy,
   sleep as realSleep,
-  type AttemptOutcome,
   type RequestKind,
   type RetryPolicy,
 } from "./retry.js";
@@ -153,22 +143,6 @@ export interface RunResult {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
-}
-
-/** A readable reason for a fetch failure, for messages. */
-function networkReason(err: unknown, timeoutMs: number): string {
-  const codes = errorCodes(err);
-  if ((err as Error).name === "TimeoutError") return `no answer within ${timeoutMs / 1000} s`;
-  if (codes.includes("ECONNREFUSED")) return "connection refused";
-  if (codes.includes("ENOTFOUND") || codes.includes("EAI_AGAIN")) return "unknown host";
-  if (codes.includes("ECONNRESET") || codes.includes("UND_ERR_SOCKET")) {
-    return "the connection was closed";
-  }
-  if (codes[0]) return codes[0];
-  // No system error code (e.g. undici's "bad port"): the innermost cause says the most.
-  let inner = err as { cause?: unknown; message?: string };
-  while (inner.cause && typeof inner.cause === "object") inner = inner.cause as typeof inner;
-  return inner.message ?? String(err);
 }
 
 export class EmsimClient {
@@ -514,7 +488,6 @@ export class EmsimClient {
    * application/octet-stream. `absolute`: `path` is a whole URL; `anonymous`: without the API
    * key (a signed storage address).
    */
-  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
   private async send(
     method: string,
     path: string,
@@ -531,54 +504,17 @@ export class EmsimClient {
     const url = options.absolute ? path : this.baseUrl + path;
     const kind: RequestKind =
       options.kind ?? (method === "GET" || method === "HEAD" ? "idempotent" : "submit");
-    const headers: Record<string, string> = options.anonymous
-      ? {}
-      : { authorization: `Bearer ${this.apiKey}`, accept: "application/json" };
-    let body: string | Uint8Array | undefined;
-    if (options.rawBody !== undefined) {
-      body = options.rawBody;
-      headers["content-type"] = "application/octet-stream";
-    } else if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers["content-type"] = "application/json";
-    }
+    const request: AttemptRequest = {
+      url,
+      method,
+      ...this.content(options),
+      redirect: options.redirect ?? "follow",
+    };
+    const limits = { baseUrl: this.baseUrl, timeoutMs: this.timeoutMs, signal: options.signal };
     for (let retry = 0; ; retry++) {
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-      let outcome: AttemptOutcome;
-      let failure: Error;
-      try {
-        const res = await this.fetchImpl(url, {
-          method,
-          headers,
-          body,
-          signal,
-          redirect: options.redirect ?? "follow",
-        });
-        if (res.status < 400) return res;
-        failure = new EmsimApiError(
-          res.status,
-          await errorBodyOf(res),
-          res.headers.get("x-correlation-id"),
-        );
-        outcome = {
-          kind: "response",
-          status: res.status,
-          retryAfterMs: parseRetryAfter(res.headers.get("retry-after")),
-        };
-      } catch (err) {
-        if (options.signal?.aborted) throw options.signal.reason;
-        const timedOut = timeout.aborted;
-        const sent = timedOut || mayHaveBeenSent(err);
-        failure = new EmsimNetworkError(
-          `the server at ${this.baseUrl} is not reachable (${networkReason(timedOut ? timeout.reason : err, this.timeoutMs)})`,
-          this.baseUrl,
-          sent,
-          timedOut ? "ETIMEDOUT" : (errorCodes(err)[0] ?? null),
-          { cause: err },
-        );
-        outcome = { kind: "network", sent };
-      }
+      const attempt = await attemptRequest(this.fetchImpl, request, limits);
+      if (attempt.response) return attempt.response;
+      const { failure, outcome } = attempt;
       const retryAfterMs = outcome.kind === "response" ? outcome.retryAfterMs : null;
       const retryable =
         retry < this.policy.retries &&
@@ -595,5 +531,24 @@ export class EmsimClient {
       });
       await this.sleep(delayMs, options.signal);
     }
+  }
+
+  /** A request's headers and body: the API key unless anonymous; JSON or raw bytes. */
+  private content(options: { body?: unknown; rawBody?: Uint8Array; anonymous?: boolean }): {
+    headers: Record<string, string>;
+    body: string | Uint8Array | undefined;
+  } {
+    const headers: Record<string, string> = options.anonymous
+      ? {}
+      : { authorization: `Bearer ${this.apiKey}`, accept: "application/json" };
+    if (options.rawBody !== undefined) {
+      headers["content-type"] = "application/octet-stream";
+      return { headers, body: options.rawBody };
+    }
+    if (options.body !== undefined) {
+      headers["content-type"] = "application/json";
+      return { headers, body: JSON.stringify(options.body) };
+    }
+    return { headers, body: undefined };
   }
 }

@@ -83,50 +83,77 @@ export function parseContentRange(
  * interrupted bodies, 429/5xx and expired addresses within `policy.retries` consecutive
  * failures (a retry that made progress resets the count).
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export async function downloadPart(
   partPath: string,
   deps: PartDownloadDeps,
 ): Promise<PartDownload> {
-  let offset = await sizeOf(partPath);
-  const resumedFromBytes = offset;
-  let hash = await hashPrefix(partPath, offset);
-  let url: string | null = null;
-  let failures = 0;
-  let total: number | null = deps.expectedBytes;
+  const resumedFromBytes = await sizeOf(partPath);
+  const hash = await hashPrefix(partPath, resumedFromBytes);
+  const download = new ResumableDownload(partPath, deps, resumedFromBytes, hash);
+  await download.run();
+  return download.result();
+}
 
-  const restart = async () => {
-    await truncate(partPath, 0).catch(() => undefined);
-    offset = 0;
-    hash = createHash("sha256");
-  };
+/** What a response's status says: read its body, ask again, or the part file is whole. */
+type Verdict = "read" | "again" | "whole";
 
-  /** Counts a failure; throws `err` once the budget is spent, else waits. */
-  const retryOrThrow = async (err: Error, retryAfterMs: number | null = null) => {
-    failures++;
-    if (failures > deps.policy.retries) throw err;
-    if (retryAfterMs !== null && retryAfterMs > deps.policy.maxRetryAfterMs) throw err;
-    const delay = retryDelayMs(failures, deps.policy, retryAfterMs, deps.random);
-    deps.onRetry?.(err.message, delay, failures);
-    await deps.sleep(delay, deps.signal);
-  };
+/** One download into a part file: what it has so far, carried from attempt to attempt. */
+class ResumableDownload {
+  /** Bytes in the part file, every one of them in `hash`. */
+  private offset: number;
+  /** The signed address; null until asked for, and again once it has expired. */
+  private url: string | null = null;
+  /** Consecutive failures. */
+  private failures = 0;
+  /** The size of the whole file, once known. */
+  private total: number | null;
 
-  for (;;) {
-    if (total !== null && offset === total) break;
-    url ??= await deps.signedUrl();
+  constructor(
+    private readonly partPath: string,
+    private readonly deps: PartDownloadDeps,
+    private readonly resumedFromBytes: number,
+    private hash: Hash,
+  ) {
+    this.offset = resumedFromBytes;
+    this.total = deps.expectedBytes;
+  }
+
+  async run(): Promise<void> {
+    for (;;) {
+      if (this.total !== null && this.offset === this.total) return;
+      this.url ??= await this.deps.signedUrl();
+      const url = this.url;
+      const res = await this.request(url);
+      if (!res) continue;
+      const verdict = await this.judgeStatus(res);
+      if (verdict === "whole") return;
+      if (verdict === "again" || !(await this.placeBody(res))) continue;
+      if (await this.receive(res, url)) return;
+    }
+  }
+
+  result(): PartDownload {
+    return {
+      bytes: this.offset,
+      sha256: this.hash.digest("hex"),
+      resumedFromBytes: this.resumedFromBytes,
+    };
+  }
+
+  /** Asks for the bytes from `offset` on; null when the storage was not reached (retried). */
+  private async request(url: string): Promise<Response | null> {
     const headers: Record<string, string> = {};
-    if (offset > 0) headers.range = `bytes=${offset}-`;
-    let res: Response;
+    if (this.offset > 0) headers.range = `bytes=${this.offset}-`;
     try {
-      res = await deps.fetch(url, {
+      return await this.deps.fetch(url, {
         headers,
         redirect: "follow",
-        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(this.deps.signal ? { signal: this.deps.signal } : {}),
       });
     } catch (err) {
-      if (deps.signal?.aborted) throw deps.signal.reason;
+      if (this.deps.signal?.aborted) throw this.deps.signal.reason;
       const origin = new URL(url).origin;
-      await retryOrThrow(
+      await this.retryOrThrow(
         new EmsimNetworkError(
           `the storage at ${origin} is not reachable (${errorCodes(err)[0] ?? (err as Error).message})`,
           origin,
@@ -135,77 +162,115 @@ export async function downloadPart(
           { cause: err },
         ),
       );
-      continue;
+      return null;
     }
+  }
 
-    if (res.status === 416 && offset > 0) {
+  /** The error statuses: a range past the end, an expired address, and the rest. */
+  private async judgeStatus(res: Response): Promise<Verdict> {
+    if (res.status === 416 && this.offset > 0) {
       await res.body?.cancel();
       const range = parseContentRange(res.headers.get("content-range"));
-      if (range?.total === offset) {
-        total = offset;
-        break;
+      if (range?.total === this.offset) {
+        this.total = this.offset;
+        return "whole";
       }
       // The part file is longer than the stored file: it belongs to something else.
-      await restart();
-      continue;
+      await this.restart();
+      return "again";
     }
     if (res.status === 403) {
       // Most likely the 15-minute address expired during a long or resumed download.
       const err = new EmsimApiError(403, await errorBodyOf(res));
-      url = null;
-      await retryOrThrow(err);
-      continue;
+      this.url = null;
+      await this.retryOrThrow(err);
+      return "again";
     }
     if (!res.ok) {
       const err = new EmsimApiError(res.status, await errorBodyOf(res));
       if (res.status === 429 || res.status >= 500) {
-        await retryOrThrow(err, parseRetryAfter(res.headers.get("retry-after")));
-        continue;
+        await this.retryOrThrow(err, parseRetryAfter(res.headers.get("retry-after")));
+        return "again";
       }
       throw err;
     }
+    return "read";
+  }
 
+  /**
+   * Where a successful body starts: at `offset` (appended), or at zero (the part file is
+   * started again); false when a range starts elsewhere, to ask again from zero. Learns the
+   * file's size from the headers.
+   */
+  private async placeBody(res: Response): Promise<boolean> {
     const range = parseContentRange(res.headers.get("content-range"));
-    if (res.status === 206 && range?.start !== offset) {
+    if (res.status === 206 && range?.start !== this.offset) {
       await res.body?.cancel();
-      await restart();
-      continue;
+      await this.restart();
+      return false;
     }
-    if (res.status === 200 && offset > 0) await restart(); // the server ignored the Range
+    if (res.status === 200 && this.offset > 0) await this.restart(); // the server ignored the Range
     const length = Number(res.headers.get("content-length") ?? NaN);
-    if (range?.total != null) total = range.total;
-    else if (Number.isFinite(length)) total = offset + length;
+    if (range?.total != null) this.total = range.total;
+    else if (Number.isFinite(length)) this.total = this.offset + length;
+    return true;
+  }
 
-    const file = await open(partPath, offset > 0 ? "a" : "w");
-    const before = offset;
+  /** Writes and hashes the body; false when it broke off (the failure is counted and waited). */
+  private async receive(res: Response, url: string): Promise<boolean> {
+    const file = await open(this.partPath, this.offset > 0 ? "a" : "w");
+    const before = this.offset;
     try {
       if (res.body) {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
           await file.write(chunk);
-          hash.update(chunk);
-          offset += chunk.byteLength;
-          deps.onProgress?.({ receivedBytes: offset, totalBytes: total, resumedFromBytes });
+          this.hash.update(chunk);
+          this.offset += chunk.byteLength;
+          this.deps.onProgress?.({
+            receivedBytes: this.offset,
+            totalBytes: this.total,
+            resumedFromBytes: this.resumedFromBytes,
+          });
         }
       }
-      if (total !== null && offset < total) throw new Error("the connection closed early");
+      if (this.total !== null && this.offset < this.total) {
+        throw new Error("the connection closed early");
+      }
     } catch (err) {
       await file.close();
-      if (deps.signal?.aborted) throw deps.signal.reason;
-      if (offset > before) failures = 0;
+      if (this.deps.signal?.aborted) throw this.deps.signal.reason;
+      if (this.offset > before) this.failures = 0;
       const origin = new URL(url).origin;
-      await retryOrThrow(
+      await this.retryOrThrow(
         new EmsimNetworkError(
-          `the download from ${origin} was interrupted at ${offset}${total !== null ? ` of ${total}` : ""} bytes (${errorCodes(err)[0] ?? (err as Error).message}); run it again to resume`,
+          `the download from ${origin} was interrupted at ${this.offset}${this.total !== null ? ` of ${this.total}` : ""} bytes (${errorCodes(err)[0] ?? (err as Error).message}); run it again to resume`,
           origin,
           true,
           errorCodes(err)[0] ?? null,
           { cause: err },
         ),
       );
-      continue;
+      return false;
     }
     await file.close();
-    break;
+    return true;
   }
-  return { bytes: offset, sha256: hash.digest("hex"), resumedFromBytes };
+
+  /** Empties the part file, to write the file from its first byte. */
+  private async restart(): Promise<void> {
+    await truncate(this.partPath, 0).catch(() => undefined);
+    this.offset = 0;
+    this.hash = createHash("sha256");
+  }
+
+  /** Counts a failure; throws `err` once the budget is spent, else waits. */
+  private async retryOrThrow(err: Error, retryAfterMs: number | null = null): Promise<void> {
+    this.failures++;
+    const { policy } = this.deps;
+    if (this.failures > policy.retries) throw err;
+    if (retryAfterMs !== null && retryAfterMs > policy.maxRetryAfterMs) throw err;
+    const delay = retryDelayMs(this.failures, policy, retryAfterMs, this.deps.random);
+    this.deps.onRetry?.(err.message, delay, this.failures);
+    await this.deps.sleep(delay, this.deps.signal);
+  }
 }

@@ -20,7 +20,6 @@ export class ServiceMetrics {
   private readonly jobDuration: Histogram<"status">;
   private readonly solverThroughput: Gauge;
 
-  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
   constructor(
     queue: JobQueue,
     solverBackend = "auto",
@@ -31,16 +30,56 @@ export class ServiceMetrics {
     /** The GPU adapter of the webgpu backend, if that runs. */
     adapter: SolverAdapterReport | null = null,
   ) {
+    const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     if (solverThreads !== null) {
       new Gauge({
         name: "emsim_solver_threads",
         help: "Threads a job's solver may use in this process (fewer on small grids)",
-        registers: [this.registry],
+        registers,
       }).set(solverThreads);
     }
     if (runTimes) this.registerEstimates(runTimes);
     // What the solver's speed depends on: the machine and the backend this process runs.
+    this.registerMachine(solverBackend, adapter);
+    this.httpDuration = new Histogram({
+      name: "emsim_http_request_duration_seconds",
+      help: "HTTP request duration by route",
+      labelNames: ["method", "route", "status_code"],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
+    this.registerQueue(queue);
+    this.jobsFinished = new Counter({
+      name: "emsim_jobs_finished_total",
+      help: "Jobs finished by this process's worker, by final status",
+      labelNames: ["status"],
+      registers,
+    });
+    this.jobDuration = new Histogram({
+      name: "emsim_job_duration_seconds",
+      help: "Wall time of jobs run by this process's worker",
+      labelNames: ["status"],
+      buckets: [1, 5, 15, 60, 300, 900, 3600, 14400],
+      registers,
+    });
+    this.solverThroughput = new Gauge({
+      name: "emsim_solver_mcells_per_second",
+      help: "Solver throughput of the last completed job (million cell-updates per second)",
+      registers,
+    });
+  }
+
+  jobFinished(status: "COMPLETED" | "FAILED", seconds: number, mcellsPerSecond: number | null) {
+    this.jobsFinished.inc({ status });
+    this.jobDuration.observe({ status }, seconds);
+    if (mcellsPerSecond !== null && Number.isFinite(mcellsPerSecond)) {
+      this.solverThroughput.set(mcellsPerSecond);
+    }
+  }
+
+  /** The machine and solver backend, and the GPU adapter when the webgpu backend runs. */
+  private registerMachine(solverBackend: string, adapter: SolverAdapterReport | null): void {
     new Gauge({
       name: "emsim_machine_info",
       help: "The machine and solver backend of this process (value 1; facts in the labels)",
@@ -55,30 +94,26 @@ export class ServiceMetrics {
       },
       1,
     );
-    if (adapter) {
-      new Gauge({
-        name: "emsim_solver_adapter_info",
-        help: "The GPU adapter the webgpu solver backend runs on (value 1; facts in the labels)",
-        labelNames: ["vendor", "architecture", "device", "description", "software"],
-        registers: [this.registry],
-      }).set(
-        {
-          vendor: adapter.vendor,
-          architecture: adapter.architecture,
-          device: adapter.device,
-          description: adapter.description,
-          software: String(adapter.software),
-        },
-        1,
-      );
-    }
-    this.httpDuration = new Histogram({
-      name: "emsim_http_request_duration_seconds",
-      help: "HTTP request duration by route",
-      labelNames: ["method", "route", "status_code"],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    if (!adapter) return;
+    new Gauge({
+      name: "emsim_solver_adapter_info",
+      help: "The GPU adapter the webgpu solver backend runs on (value 1; facts in the labels)",
+      labelNames: ["vendor", "architecture", "device", "description", "software"],
       registers: [this.registry],
-    });
+    }).set(
+      {
+        vendor: adapter.vendor,
+        architecture: adapter.architecture,
+        device: adapter.device,
+        description: adapter.description,
+        software: String(adapter.software),
+      },
+      1,
+    );
+  }
+
+  /** Jobs by status and the queue's depth, counted in the store when /metrics is read. */
+  private registerQueue(queue: JobQueue): void {
     new Gauge({
       name: "emsim_jobs",
       help: "Jobs by status",
@@ -97,32 +132,6 @@ export class ServiceMetrics {
         this.set((await queue.countJobsByStatus()).QUEUED);
       },
     });
-    this.jobsFinished = new Counter({
-      name: "emsim_jobs_finished_total",
-      help: "Jobs finished by this process's worker, by final status",
-      labelNames: ["status"],
-      registers: [this.registry],
-    });
-    this.jobDuration = new Histogram({
-      name: "emsim_job_duration_seconds",
-      help: "Wall time of jobs run by this process's worker",
-      labelNames: ["status"],
-      buckets: [1, 5, 15, 60, 300, 900, 3600, 14400],
-      registers: [this.registry],
-    });
-    this.solverThroughput = new Gauge({
-      name: "emsim_solver_mcells_per_second",
-      help: "Solver throughput of the last completed job (million cell-updates per second)",
-      registers: [this.registry],
-    });
-  }
-
-  jobFinished(status: "COMPLETED" | "FAILED", seconds: number, mcellsPerSecond: number | null) {
-    this.jobsFinished.inc({ status });
-    this.jobDuration.observe({ status }, seconds);
-    if (mcellsPerSecond !== null && Number.isFinite(mcellsPerSecond)) {
-      this.solverThroughput.set(mcellsPerSecond);
-    }
   }
 
   /**

@@ -8,7 +8,6 @@
 import type { FieldMap } from "../results/read.js";
 import { Canvas } from "./canvas.js";
 import {
-  CHAR_H,
   drawCurve,
   drawLineAxes,
   INK,
@@ -16,16 +15,20 @@ import {
   MARGIN,
   MUTED,
   S,
-  TICK,
   X_AXIS_HEIGHT,
 } from "./line-chart.js";
-import { colorAt, type Rgb } from "./colormap.js";
-import { LINE_HEIGHT, textWidth } from "./font.js";
+import type { Rgb } from "./colormap.js";
+import { LINE_HEIGHT } from "./font.js";
+import {
+  drawColourBar,
+  drawHeatMapAxes,
+  heatMapFrame,
+  type HeatMapFrame,
+} from "./heatmap-frame.js";
 import { fieldLabel, formatMicrons, unitOf, type FieldPart } from "./labels.js";
 import { cellEdges, colourScale, gridImage, maxAbsOf } from "./heatmap.js";
 import { encodePng } from "./png.js";
 import { structureLookup } from "./structures.js";
-import { niceTicks, tickLabel } from "./ticks.js";
 import type { StructureSpec } from "../solver/types.js";
 
 export { FIELD_PARTS, type FieldPart } from "./labels.js";
@@ -116,119 +119,72 @@ export function fieldPlotPng(map: FieldMap, options: FieldPlotOptions): Buffer {
   });
 }
 
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 function renderHeatMap(map: FieldMap, options: FieldPlotOptions): Canvas {
   const values = fieldValues(map, options.part);
   const colours = scaleOf(values, options.part);
-  const { map: cmap, lo: vmin, hi: vmax } = colours;
-  const [uLo, uHi] = cellEdges(map.u);
-  const [vLo, vHi] = cellEdges(map.v);
+  const unit = unitOf(map.component);
+  const f = heatMapFrame(cellEdges(map.u), cellEdges(map.v), colours, unit, options.size ?? 520);
+  const c = new Canvas(f.width, f.height);
+  drawTitles(c, f.left + f.plotW / 2, map, options);
+  // The map: every plot pixel shows the sample nearest it by coordinate (no smoothing that
+  // would invent data), so a graded grid's finely sampled part keeps its physical size.
+  drawImage(c, f, gridImage(values, map.u, map.v, colours, f.plotW, f.plotH));
+  const at = geometryLookup(map, options);
+  if (at) drawOutlines(c, f, at, colours.map.diverging ? [40, 40, 40] : [255, 255, 255]);
+  drawHeatMapAxes(c, f, map.axes);
+  drawColourBar(c, f, colours, unit);
+  return c;
+}
 
-  // Square pixels in physical units, unless that makes one side unreadably thin.
-  const size = options.size ?? 520;
-  const scale = size / Math.max(uHi - uLo, vHi - vLo);
-  const plotW = Math.max(160, Math.round((uHi - uLo) * scale));
-  const plotH = Math.max(160, Math.round((vHi - vLo) * scale));
-
-  const xTicks = niceTicks(um(uLo), um(uHi), Math.max(2, Math.round(plotW / 110)));
-  const yTicks = niceTicks(um(vLo), um(vHi), Math.max(2, Math.round(plotH / 70)));
-  const cTicks = niceTicks(vmin, vmax, 5);
-  const yLabels = yTicks.ticks.map((t) => tickLabel(t, yTicks.step));
-  const cLabels = cTicks.ticks.map((t) => tickLabel(t, cTicks.step));
-  const yLabelW = Math.max(0, ...yLabels.map((l) => textWidth(l, S)));
-  const cLabelW = Math.max(
-    textWidth(unitOf(map.component), S),
-    ...cLabels.map((l) => textWidth(l, S)),
-  );
-
-  const left = MARGIN + CHAR_H + 10 + yLabelW + TICK + 4;
-  const top = MARGIN + 2 * LINE_HEIGHT * S + 12;
-  const barX = left + plotW + 24;
-  const barW = 22;
-  const width = barX + barW + TICK + 4 + cLabelW + MARGIN;
-  const height = top + plotH + TICK + 6 + CHAR_H + 12 + CHAR_H + MARGIN;
-  const c = new Canvas(width, height);
-
+/** The two title lines, centred on `centreX` above the plot area. */
+function drawTitles(c: Canvas, centreX: number, map: FieldMap, options: FieldPlotOptions): void {
   const [title, subtitle] = defaultTitles(map, options);
-  c.text(left + plotW / 2, MARGIN, title, INK, { scale: S, align: "center" });
-  c.text(left + plotW / 2, MARGIN + LINE_HEIGHT * S + 4, subtitle, MUTED, {
+  c.text(centreX, MARGIN, title, INK, { scale: S, align: "center" });
+  c.text(centreX, MARGIN + LINE_HEIGHT * S + 4, subtitle, MUTED, {
     scale: S,
     align: "center",
   });
+}
 
-  // The map: every plot pixel shows the sample nearest it by coordinate (no smoothing that
-  // would invent data), so a graded grid's finely sampled part keeps its physical size.
-  const image = gridImage(values, map.u, map.v, colours, plotW, plotH);
+/** An RGBA image of the plot area's size, into the plot area. */
+function drawImage(c: Canvas, f: HeatMapFrame, image: Uint8ClampedArray): void {
+  const { left, top, plotW, plotH } = f;
   for (let py = 0; py < plotH; py++) {
     for (let px = 0; px < plotW; px++) {
       const k = (py * plotW + px) * 4;
       c.setPixel(left + px, top + py, [image[k]!, image[k + 1]!, image[k + 2]!]);
     }
   }
-  // Structure outlines: pixels whose structure differs from a neighbour's.
-  const at = geometryLookup(map, options);
-  if (at) {
-    const ids = new Int32Array(plotW * plotH);
-    for (let py = 0; py < plotH; py++) {
-      const v = vHi - ((py + 0.5) / plotH) * (vHi - vLo);
-      for (let px = 0; px < plotW; px++) {
-        ids[py * plotW + px] = at(uLo + ((px + 0.5) / plotW) * (uHi - uLo), v);
-      }
-    }
-    const edge: Rgb = cmap.diverging ? [40, 40, 40] : [255, 255, 255];
-    for (let py = 0; py < plotH; py++) {
-      for (let px = 0; px < plotW; px++) {
-        const id = ids[py * plotW + px]!;
-        const right = px + 1 < plotW && ids[py * plotW + px + 1] !== id;
-        const below = py + 1 < plotH && ids[(py + 1) * plotW + px] !== id;
-        if (right || below) c.setPixel(left + px, top + py, edge);
-      }
-    }
-  }
-  c.strokeRect(left, top, plotW, plotH, INK);
+}
 
-  // x axis
-  for (let k = 0; k < xTicks.ticks.length; k++) {
-    const t = xTicks.ticks[k]!;
-    const x = left + ((t - um(uLo)) / (um(uHi) - um(uLo))) * (plotW - 1);
-    c.fillRect(x, top + plotH + 1, 1, TICK, INK);
-    c.text(x, top + plotH + TICK + 4, tickLabel(t, xTicks.step), INK, {
-      scale: S,
-      align: "center",
-    });
-  }
-  c.text(left + plotW / 2, top + plotH + TICK + 6 + CHAR_H + 10, `${map.axes[0]} (µm)`, INK, {
-    scale: S,
-    align: "center",
-  });
-
-  // y axis
-  for (let k = 0; k < yTicks.ticks.length; k++) {
-    const t = yTicks.ticks[k]!;
-    const y = top + plotH - 1 - ((t - um(vLo)) / (um(vHi) - um(vLo))) * (plotH - 1);
-    c.fillRect(left - 1 - TICK, y, TICK, 1, INK);
-    c.text(left - TICK - 6, y - CHAR_H / 2, yLabels[k]!, INK, { scale: S, align: "right" });
-  }
-  c.text(MARGIN, top + plotH / 2, `${map.axes[1]} (µm)`, INK, {
-    scale: S,
-    align: "center",
-    vertical: true,
-  });
-
-  // colour bar
+/**
+ * Structure outlines in `edge`: the pixels whose structure (`at` the pixel's centre) differs
+ * from that of the pixel to their right or below.
+ */
+function drawOutlines(
+  c: Canvas,
+  f: HeatMapFrame,
+  at: (u: number, v: number) => number,
+  edge: Rgb,
+): void {
+  const { left, top, plotW, plotH } = f;
+  const [uLo, uHi] = f.u;
+  const [vLo, vHi] = f.v;
+  const ids = new Int32Array(plotW * plotH);
   for (let py = 0; py < plotH; py++) {
-    const color = colorAt(cmap, 1 - (py + 0.5) / plotH);
-    c.fillRect(barX, top + py, barW, 1, color);
+    const v = vHi - ((py + 0.5) / plotH) * (vHi - vLo);
+    for (let px = 0; px < plotW; px++) {
+      ids[py * plotW + px] = at(uLo + ((px + 0.5) / plotW) * (uHi - uLo), v);
+    }
   }
-  c.strokeRect(barX, top, barW, plotH, INK);
-  for (let k = 0; k < cTicks.ticks.length; k++) {
-    const t = cTicks.ticks[k]!;
-    const y = top + plotH - 1 - ((t - vmin) / (vmax - vmin)) * (plotH - 1);
-    c.fillRect(barX + barW + 1, y, TICK, 1, INK);
-    c.text(barX + barW + TICK + 4, y - CHAR_H / 2, cLabels[k]!, INK, { scale: S });
+  for (let py = 0; py < plotH; py++) {
+    for (let px = 0; px < plotW; px++) {
+      const id = ids[py * plotW + px]!;
+      const right = px + 1 < plotW && ids[py * plotW + px + 1] !== id;
+      const below = py + 1 < plotH && ids[(py + 1) * plotW + px] !== id;
+      if (right || below) c.setPixel(left + px, top + py, edge);
+    }
   }
-  c.text(barX, top - CHAR_H - 8, unitOf(map.component), MUTED, { scale: S });
-  return c;
 }
 
 function renderLine(map: FieldMap, options: FieldPlotOptions): Canvas {
@@ -248,12 +204,7 @@ function renderLine(map: FieldMap, options: FieldPlotOptions): Canvas {
   );
   const { left, top, plotW, plotH } = f;
   const c = new Canvas(left + plotW + MARGIN * 2, top + plotH + X_AXIS_HEIGHT + MARGIN);
-  const [title, subtitle] = defaultTitles(map, options);
-  c.text(left + plotW / 2, MARGIN, title, INK, { scale: S, align: "center" });
-  c.text(left + plotW / 2, MARGIN + LINE_HEIGHT * S + 4, subtitle, MUTED, {
-    scale: S,
-    align: "center",
-  });
+  drawTitles(c, left + plotW / 2, map, options);
 
   // Structures along the line: shaded behind the curve.
   const at = geometryLookup(map, options);

@@ -28,8 +28,25 @@
  * their CF `coordinates` attribute: scalar coordinates.
  */
 import h5wasm from "h5wasm/node";
-import { closeSync, fsyncSync, openSync } from "node:fs";
-import type { FluxMonitorResult, MonitorResult, SolverResult } from "../solver/types.js";
+import type {
+  FluxMonitorResult,
+  MaterialUsed,
+  MonitorResult,
+  RunReport,
+  SolverResult,
+} from "../solver/types.js";
+import {
+  bytesOf,
+  compareDataset,
+  lowLevelModule,
+  rawReader,
+  reopen,
+  ResultFileError,
+  syncToDisk,
+  type RawReader,
+} from "./read-back.js";
+
+export { ResultFileError } from "./read-back.js";
 
 export const RESULT_FORMAT = "emsim-result";
 /** 2: coordinates are HDF5 dimension scales with CF attributes (1 had the same datasets without). */
@@ -171,21 +188,33 @@ function writeMonitor(monitors: H5Group, m: MonitorResult): void {
 
 /** The per-wavelength datasets of a flux monitor, with their units and meaning. */
 function fluxSpectra(m: FluxMonitorResult): [string, Float64Array, string, string][] {
-  const perIncident = m.quantity === "box" ? "m2" : "1";
+  if (m.powerW) {
+    return [
+      [
+        "flux",
+        m.flux,
+        "1",
+        "power (out of a box, or along the normal through a plane) over the power the same dipole radiates in vacuum",
+      ],
+      ["power", m.powerW, "W", "power out of a box, or along the normal through a plane"],
+    ];
+  }
   const out: [string, Float64Array, string, string][] = [
     [
       "flux",
       m.flux,
-      perIncident,
+      m.quantity === "box" ? "m2" : "1",
       `net Poynting flux (${m.quantity}), normalised to the incident wave`,
     ],
-    [
+  ];
+  if (m.incidentIntensityWPerM2) {
+    out.push([
       "incident_intensity",
       m.incidentIntensityWPerM2,
       "W m-2",
       "intensity of the incident plane wave",
-    ],
-  ];
+    ]);
+  }
   if (m.crossSections) {
     out.push(
       ["scattering_cross_section", m.crossSections.scattering, "m2", "scattering cross-section"],
@@ -223,88 +252,16 @@ export interface ResultFileInput {
   result: SolverResult;
 }
 
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export async function writeResultFile(path: string, input: ResultFileInput): Promise<void> {
   await h5wasm.ready;
   const { result } = input;
   const file = new h5wasm.File(path, "w");
   try {
-    str(file, "format", RESULT_FORMAT);
-    i64(file, "format_version", RESULT_FORMAT_VERSION);
-    str(file, "job_id", input.jobId);
-    str(file, "solver_version", input.solverVersion);
-    str(file, "units", "SI");
-    str(file, "created_at", new Date().toISOString());
-
-    const sim = file.create_group("simulation");
-    str(sim, "request_json", input.specJson);
-
-    const grid = file.create_group("grid");
-    grid.create_dataset({ name: "x", data: result.grid.x });
-    grid.create_dataset({ name: "y", data: result.grid.y });
-    grid.create_dataset({ name: "z", data: result.grid.z });
-    f64(grid, "dt", result.grid.dtSeconds);
-    f64(grid, "grid_step", result.report.gridStepM);
-    f64(grid, "min_grid_step", result.report.minGridStepM);
-
-    const r = result.report;
-    const solver = file.create_group("solver");
-    i64(solver, "steps_run", r.stepsRun);
-    i64(solver, "time_steps_limit", r.timeStepsLimit);
-    i64(solver, "converged", r.converged ? 1 : 0);
-    i64(solver, "converged_at_step", r.convergedAtStep ?? -1);
-    f64(solver, "last_relative_change", r.lastRelativeChange ?? Number.NaN);
-    i64(solver, "cells", r.cells);
-    f64(solver, "grid_shape", r.grid);
-    f64(solver, "dt", r.dtSeconds);
-    f64(solver, "wall_seconds", r.wallSeconds);
-    f64(solver, "mcells_per_second", r.mcellsPerSecond);
-    str(solver, "kernel", r.kernel);
-    if (r.adapter) {
-      // The GPU adapter of a webgpu run (absent on the CPU backends).
-      str(solver, "adapter_vendor", r.adapter.vendor);
-      str(solver, "adapter_architecture", r.adapter.architecture);
-      str(solver, "adapter_device", r.adapter.device);
-      str(solver, "adapter_description", r.adapter.description);
-      i64(solver, "adapter_software", r.adapter.software ? 1 : 0);
-    }
-    i64(solver, "threads", r.threads);
-    i64(solver, "steps_per_sweep", r.stepsPerSweep);
-    f64(solver, "setup_seconds", r.setupSeconds);
-    f64(solver, "stepping_seconds", r.steppingSeconds);
-    f64(solver, "setup_grid_seconds", r.setup.gridSeconds);
-    f64(solver, "setup_painting_seconds", r.setup.paintingSeconds);
-    f64(solver, "setup_fields_seconds", r.setup.fieldsSeconds);
-    f64(solver, "setup_compile_seconds", r.setup.compileSeconds);
-    f64(solver, "setup_thread_start_seconds", r.setup.threadStartSeconds);
-    f64(solver, "stepping_kernel_seconds", r.stepping.kernelSeconds);
-    f64(solver, "stepping_source_seconds", r.stepping.sourceSeconds);
-    f64(solver, "stepping_monitor_seconds", r.stepping.monitorSeconds);
-    f64(solver, "stepping_checks_seconds", r.stepping.checksSeconds);
-    f64(solver, "stepping_yield_seconds", r.stepping.yieldSeconds);
-    f64(solver, "stepping_other_seconds", r.stepping.otherSeconds);
-    i64(solver, "machine_cores", r.machine.cores);
-    str(solver, "machine_cpu", r.machine.cpu);
-    f64(solver, "machine_memory_bytes", r.machine.memoryBytes);
-    str(solver, "notes", r.notes.join("\n"));
-
-    const materials = file.create_group("materials");
-    for (const m of result.materials) {
-      const g = materials.create_group(m.name);
-      f64(g, "permittivity_real", m.permittivity[0]);
-      f64(g, "permittivity_imag", m.permittivity[1]);
-      f64(g, "conductivity", m.conductivitySPerM);
-      str(g, "time_domain", m.timeDomain);
-      if (m.poleModel) {
-        f64(g, "eps_inf", m.poleModel.epsInf);
-        // Lorentz {deltaEps, omega0, gamma} and Drude {omegaP, gamma} poles, rad/s.
-        str(g, "poles", JSON.stringify(m.poleModel.poles));
-      }
-      str(g, "model", m.model);
-      str(g, "reference", m.reference);
-      f64(g, "valid_range", m.validRangeM);
-    }
-
+    writeFileAttributes(file, input);
+    str(file.create_group("simulation"), "request_json", input.specJson);
+    writeGrid(file.create_group("grid"), result);
+    writeRunReport(file.create_group("solver"), result.report);
+    writeMaterials(file.create_group("materials"), result.materials);
     const monitors = file.create_group("monitors");
     for (const m of result.monitors) writeMonitor(monitors, m);
     for (const m of result.fluxMonitors) writeFluxMonitor(monitors, m);
@@ -313,35 +270,90 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
   }
 }
 
-/** A result file that did not reach the disk as written (full disk, I/O error). */
-export class ResultFileError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ResultFileError";
-  }
+/** The root's attributes: what the file is and which job and solver wrote it. */
+function writeFileAttributes(file: HasAttrs, input: ResultFileInput): void {
+  str(file, "format", RESULT_FORMAT);
+  i64(file, "format_version", RESULT_FORMAT_VERSION);
+  str(file, "job_id", input.jobId);
+  str(file, "solver_version", input.solverVersion);
+  str(file, "units", "SI");
+  str(file, "created_at", new Date().toISOString());
 }
 
-/** Raw bytes (`bytes` of them) of a dataset's first-axis rows [start, stop). */
-type RawReader = (
-  path: string,
-  shape: number[],
-  start: number,
-  stop: number,
-  bytes: number,
-) => Uint8Array;
+/** /grid: the cell coordinates, the time step and the grid steps. */
+function writeGrid(grid: H5Group, result: SolverResult): void {
+  grid.create_dataset({ name: "x", data: result.grid.x });
+  grid.create_dataset({ name: "y", data: result.grid.y });
+  grid.create_dataset({ name: "z", data: result.grid.z });
+  f64(grid, "dt", result.grid.dtSeconds);
+  f64(grid, "grid_step", result.report.gridStepM);
+  f64(grid, "min_grid_step", result.report.minGridStepM);
+}
 
-/** Compares the bytes of one dataset with what was meant to be written, a slab at a time. */
-function compareDataset(read: RawReader, path: string, shape: number[], expected: Uint8Array) {
-  const rowBytes = expected.byteLength / (shape[0] || 1);
-  // About 8 MiB per read, so that checking a large monitor does not double the memory.
-  const rowsPerSlab = Math.max(1, Math.floor((8 << 20) / Math.max(1, rowBytes)));
-  for (let start = 0; start < shape[0]!; start += rowsPerSlab) {
-    const stop = Math.min(shape[0]!, start + rowsPerSlab);
-    const want = expected.subarray(start * rowBytes, stop * rowBytes);
-    const got = read(path, shape, start, stop, want.byteLength);
-    if (got.byteLength !== want.byteLength || Buffer.compare(got, want) !== 0) {
-      throw new ResultFileError(`dataset ${path} reads back different from what was written`);
+/** /solver: the run report, one attribute per fact, its times split by phase. */
+function writeRunReport(solver: HasAttrs, r: RunReport): void {
+  i64(solver, "steps_run", r.stepsRun);
+  i64(solver, "time_steps_limit", r.timeStepsLimit);
+  i64(solver, "converged", r.converged ? 1 : 0);
+  i64(solver, "converged_at_step", r.convergedAtStep ?? -1);
+  f64(solver, "last_relative_change", r.lastRelativeChange ?? Number.NaN);
+  i64(solver, "cells", r.cells);
+  f64(solver, "grid_shape", r.grid);
+  f64(solver, "dt", r.dtSeconds);
+  f64(solver, "wall_seconds", r.wallSeconds);
+  f64(solver, "mcells_per_second", r.mcellsPerSecond);
+  str(solver, "kernel", r.kernel);
+  if (r.adapter) {
+    // The GPU adapter of a webgpu run (absent on the CPU backends).
+    str(solver, "adapter_vendor", r.adapter.vendor);
+    str(solver, "adapter_architecture", r.adapter.architecture);
+    str(solver, "adapter_device", r.adapter.device);
+    str(solver, "adapter_description", r.adapter.description);
+    i64(solver, "adapter_software", r.adapter.software ? 1 : 0);
+  }
+  i64(solver, "threads", r.threads);
+  i64(solver, "steps_per_sweep", r.stepsPerSweep);
+  f64(solver, "setup_seconds", r.setupSeconds);
+  f64(solver, "stepping_seconds", r.steppingSeconds);
+  f64(solver, "setup_grid_seconds", r.setup.gridSeconds);
+  f64(solver, "setup_painting_seconds", r.setup.paintingSeconds);
+  f64(solver, "setup_fields_seconds", r.setup.fieldsSeconds);
+  f64(solver, "setup_compile_seconds", r.setup.compileSeconds);
+  f64(solver, "setup_thread_start_seconds", r.setup.threadStartSeconds);
+  f64(solver, "stepping_kernel_seconds", r.stepping.kernelSeconds);
+  f64(solver, "stepping_source_seconds", r.stepping.sourceSeconds);
+  f64(solver, "stepping_monitor_seconds", r.stepping.monitorSeconds);
+  f64(solver, "stepping_checks_seconds", r.stepping.checksSeconds);
+  f64(solver, "stepping_yield_seconds", r.stepping.yieldSeconds);
+  f64(solver, "stepping_other_seconds", r.stepping.otherSeconds);
+  i64(solver, "machine_cores", r.machine.cores);
+  str(solver, "machine_cpu", r.machine.cpu);
+  f64(solver, "machine_memory_bytes", r.machine.memoryBytes);
+  str(solver, "notes", r.notes.join("\n"));
+}
+
+/**
+ * /materials/<name>: each material used, as the run saw it, and where its data comes from. A
+ * perfect conductor (time_domain "perfect_conductor") has no permittivity or conductivity.
+ */
+function writeMaterials(materials: H5Group, used: MaterialUsed[]): void {
+  for (const m of used) {
+    const g = materials.create_group(m.name);
+    const optical = m.timeDomain === "perfect_conductor" ? null : m;
+    if (optical) {
+      f64(g, "permittivity_real", optical.permittivity[0]);
+      f64(g, "permittivity_imag", optical.permittivity[1]);
+      f64(g, "conductivity", optical.conductivitySPerM);
     }
+    str(g, "time_domain", m.timeDomain);
+    if (optical?.poleModel) {
+      f64(g, "eps_inf", optical.poleModel.epsInf);
+      // Lorentz {deltaEps, omega0, gamma} and Drude {omegaP, gamma} poles, rad/s.
+      str(g, "poles", JSON.stringify(optical.poleModel.poles));
+    }
+    str(g, "model", m.model);
+    str(g, "reference", m.reference);
+    f64(g, "valid_range", m.validRangeM);
   }
 }
 
@@ -350,92 +362,46 @@ function compareDataset(read: RawReader, path: string, shape: number[], expected
  * `writeResultFile` was given. h5wasm reports failed writes (ENOSPC, EIO) only on stderr, and
  * a file written to a full disk opens and reads with holes of zeros where data should be —
  * its checksum is then the checksum of a corrupt file. So the file is synced, reopened, and
- * every dataset's bytes are compared with the arrays that were written.
+ * every dataset's bytes are compared with the arrays that were written (read-back.ts).
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export async function verifyResultFile(path: string, input: ResultFileInput): Promise<void> {
-  const module = (await h5wasm.ready) as unknown as {
-    get_dataset_data(
-      fileId: bigint,
-      path: string,
-      count: bigint[] | null,
-      offset: bigint[] | null,
-      strides: bigint[] | null,
-      ptr: bigint,
-    ): number;
-    _malloc(bytes: number): number;
-    _free(ptr: number): void;
-    HEAPU8: Uint8Array;
-  };
-  try {
-    const fd = openSync(path, "r");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch (err) {
-    throw new ResultFileError(`the result file could not be synced: ${(err as Error).message}`);
-  }
-  let file: InstanceType<typeof h5wasm.File>;
-  try {
-    file = new h5wasm.File(path, "r");
-  } catch (err) {
-    throw new ResultFileError(`the result file does not open: ${(err as Error).message}`);
-  }
-  const fileId = (file as unknown as { file_id: bigint }).file_id;
-  const read: RawReader = (dsPath, shape, start, stop, bytes) => {
-    const count = shape.map((n, i) => BigInt(i === 0 ? stop - start : n));
-    const offset = shape.map((_, i) => BigInt(i === 0 ? start : 0));
-    const ptr = module._malloc(Math.max(1, bytes));
-    if (!ptr) throw new ResultFileError(`no memory to read ${dsPath} back`);
-    try {
-      module.get_dataset_data(
-        fileId,
-        dsPath,
-        count,
-        offset,
-        count.map(() => 1n),
-        BigInt(ptr),
-      );
-      return module.HEAPU8.slice(ptr, ptr + bytes);
-    } finally {
-      module._free(ptr);
-    }
-  };
-  // Coordinates are float64 and fields complex64 ({r, i} float32 pairs): in memory they are
-  // exactly the arrays that were written, interleaved as HDF5 stores them.
-  const bytesOf = (a: Float64Array | Float32Array) =>
-    new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const module = await lowLevelModule();
+  syncToDisk(path);
+  const file = reopen(path);
+  const read = rawReader(module, file);
   try {
     if (file.attrs.format?.value !== RESULT_FORMAT) {
       throw new ResultFileError("the result file's format attribute is missing");
     }
-    const { result } = input;
-    for (const axis of ["x", "y", "z"] as const) {
-      const data = result.grid[axis];
-      compareDataset(read, `/grid/${axis}`, [data.length], bytesOf(data));
-    }
-    for (const m of result.monitors) {
-      for (const axis of ["x", "y", "z"] as const) {
-        compareDataset(read, `/monitors/${m.name}/${axis}`, [m[axis].length], bytesOf(m[axis]));
-      }
-      const [nw, nx, ny, nz] = m.shape;
-      const shape = nw === 1 ? [nx, ny, nz] : [nw, nx, ny, nz];
-      for (const [component, data] of Object.entries(m.data)) {
-        if (!data) continue;
-        compareDataset(read, `/monitors/${m.name}/${component}`, shape, bytesOf(data));
-      }
-    }
-    for (const m of result.fluxMonitors) {
-      for (const [name, data] of fluxSpectra(m)) {
-        compareDataset(read, `/monitors/${m.name}/${name}`, [data.length], bytesOf(data));
-      }
-    }
+    compareDatasets(read, input.result);
   } catch (err) {
     if (err instanceof ResultFileError) throw err;
     throw new ResultFileError(`the result file does not read back: ${(err as Error).message}`);
   } finally {
     file.close();
+  }
+}
+
+/** Compares every dataset `writeResultFile` wrote, where it wrote it, with its array. */
+function compareDatasets(read: RawReader, result: SolverResult): void {
+  for (const axis of ["x", "y", "z"] as const) {
+    const data = result.grid[axis];
+    compareDataset(read, `/grid/${axis}`, [data.length], bytesOf(data));
+  }
+  for (const m of result.monitors) {
+    for (const axis of ["x", "y", "z"] as const) {
+      compareDataset(read, `/monitors/${m.name}/${axis}`, [m[axis].length], bytesOf(m[axis]));
+    }
+    const [nw, nx, ny, nz] = m.shape;
+    const shape = nw === 1 ? [nx, ny, nz] : [nw, nx, ny, nz];
+    for (const [component, data] of Object.entries(m.data)) {
+      if (!data) continue;
+      compareDataset(read, `/monitors/${m.name}/${component}`, shape, bytesOf(data));
+    }
+  }
+  for (const m of result.fluxMonitors) {
+    for (const [name, data] of fluxSpectra(m)) {
+      compareDataset(read, `/monitors/${m.name}/${name}`, [data.length], bytesOf(data));
+    }
   }
 }

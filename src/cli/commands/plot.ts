@@ -11,7 +11,9 @@ import {
   readFieldMap,
   readResultInfo,
   readSpectra,
+  type FieldMap,
   type MonitorInfo,
+  type ResultInfo,
   type Spectrum,
 } from "../../results/read.js";
 import { FIELD_PARTS, fieldPlotPng, type FieldPart } from "../../plot/field-plot.js";
@@ -68,7 +70,22 @@ function wavelengthIndex(m: MonitorInfo, wavelengthM: number): number {
   return best;
 }
 
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
+/** What `emsim plot` was asked for, its options read and checked. */
+interface PlotRequest {
+  file: string;
+  out: string;
+  part: FieldPart;
+  /** --wavelength in metres; null: the source's wavelength (or the monitor's first). */
+  wavelengthM: number | null;
+  sliceIndex: number | undefined;
+  monitor: string | undefined;
+  component: string | undefined;
+  spectrum: boolean;
+  outline: boolean;
+}
+
+type FieldMapOptions = { wavelengthIndex: number; sliceIndex?: number };
+
 export async function runPlot(args: string[], io: CommandIo = defaultIo()): Promise<number> {
   const { values, positionals } = parse(
     args,
@@ -91,131 +108,199 @@ export async function runPlot(args: string[], io: CommandIo = defaultIo()): Prom
   if (!FIELD_PARTS.includes(part)) {
     throw new UsageError(`--part must be one of ${FIELD_PARTS.join(", ")}, got '${values.part}'`);
   }
-  const wavelengthM = values.wavelength !== undefined ? parseWavelength(values.wavelength) : null;
-  let sliceIndex: number | undefined;
-  if (values.slice !== undefined) {
-    sliceIndex = Number(values.slice);
-    if (!Number.isInteger(sliceIndex) || sliceIndex < 0) {
-      throw new UsageError(`--slice must be a sample index (integer >= 0), got '${values.slice}'`);
-    }
-  }
   const file = positionals[0]!;
-  const out = values.out ?? join(dirname(file), `${basename(file, extname(file))}.png`);
+  const request: PlotRequest = {
+    file,
+    part,
+    wavelengthM: values.wavelength !== undefined ? parseWavelength(values.wavelength) : null,
+    sliceIndex: parseSlice(values.slice),
+    out: values.out ?? join(dirname(file), `${basename(file, extname(file))}.png`),
+    monitor: values.monitor,
+    component: values.component,
+    spectrum: values.spectrum === true,
+    outline: !values["no-outline"],
+  };
   io = { ...io, json: values.json === true };
+  return runClientCommand(io, () => plotResultFile(io, request));
+}
 
-  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
-  return runClientCommand(io, async () => {
-    const info = await readResult(file);
-    const spectra = await readSpectra(file);
-    const fluxNames = new Set(spectra.map((s) => s.name));
-    const chosenFlux = values.monitor !== undefined && fluxNames.has(values.monitor);
-    const plottable = info.monitors.filter(
-      (m) => monitorKind(m) !== "point" && !fluxNames.has(m.name),
-    );
-    if (
-      values.spectrum ||
-      chosenFlux ||
-      (values.monitor === undefined && plottable.length === 0 && spectra.length > 0)
-    ) {
-      const shown = chosenFlux ? spectra.filter((s) => s.name === values.monitor) : spectra;
-      if (shown.length === 0) {
-        throw new CliError(
-          `${file} has no flux monitor (see 'emsim inspect ${file}')`,
-          EXIT.failure,
-        );
-      }
-      return writeSpectra(io, out, shown, `spectra of ${shown.map((s) => s.name).join(", ")}`);
-    }
-    let monitor: MonitorInfo | undefined;
-    if (values.monitor !== undefined) {
-      monitor = info.monitors.find((m) => m.name === values.monitor);
-      if (!monitor) {
-        throw new CliError(
-          `no monitor '${values.monitor}' in ${file}; it has ${info.monitors.map((m) => m.name).join(", ") || "none"}`,
-          EXIT.usage,
-        );
-      }
-    } else {
-      monitor = plottable[0];
-      if (!monitor) {
-        throw new CliError(
-          `${file} has no line, plane or volume monitor to plot (see 'emsim inspect ${file}')`,
-          EXIT.failure,
-        );
-      }
-    }
-    // Default: the source wavelength when the monitor recorded it, else its first one.
-    const sourceM = (info.request as { source?: { wavelength?: number } }).source?.wavelength;
-    const w =
-      wavelengthM !== null
-        ? wavelengthIndex(monitor, wavelengthM)
-        : Math.max(
-            0,
-            monitor.wavelengthsM.findIndex(
-              (x) => sourceM !== undefined && Math.abs(x - sourceM) <= 1e-9 * sourceM,
-            ),
-          );
-    const options = { wavelengthIndex: w, ...(sliceIndex !== undefined ? { sliceIndex } : {}) };
+/** --slice: a sample index along the axis a volume monitor is cut across. */
+function parseSlice(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const sliceIndex = Number(text);
+  if (!Number.isInteger(sliceIndex) || sliceIndex < 0) {
+    throw new UsageError(`--slice must be a sample index (integer >= 0), got '${text}'`);
+  }
+  return sliceIndex;
+}
 
-    let component = values.component;
-    if (component !== undefined && !monitor.components.includes(component)) {
+/**
+ * Plots the spectra when asked for (--spectrum, or a flux monitor named) or when the file has
+ * nothing else to draw; otherwise one field monitor's component.
+ */
+async function plotResultFile(io: CommandIo, p: PlotRequest): Promise<number> {
+  const info = await readResult(p.file);
+  const spectra = await readSpectra(p.file);
+  const fluxNames = new Set(spectra.map((s) => s.name));
+  const chosenFlux = p.monitor !== undefined && fluxNames.has(p.monitor);
+  const plottable = info.monitors.filter(
+    (m) => monitorKind(m) !== "point" && !fluxNames.has(m.name),
+  );
+  if (
+    p.spectrum ||
+    chosenFlux ||
+    (p.monitor === undefined && plottable.length === 0 && spectra.length > 0)
+  ) {
+    const shown = chosenFlux ? spectra.filter((s) => s.name === p.monitor) : spectra;
+    if (shown.length === 0) {
       throw new CliError(
-        `monitor '${monitor.name}' did not record ${component}; it has ${monitor.components.join(", ")}`,
+        `${p.file} has no flux monitor (see 'emsim inspect ${p.file}')`,
+        EXIT.failure,
+      );
+    }
+    return writeSpectra(io, p.out, shown, `spectra of ${shown.map((s) => s.name).join(", ")}`);
+  }
+  const monitor = chooseMonitor(p, info.monitors, plottable);
+  return plotField(io, p, info, monitor);
+}
+
+/** The monitor named with --monitor, else the first one a field plot can show. */
+function chooseMonitor(
+  p: PlotRequest,
+  monitors: MonitorInfo[],
+  plottable: MonitorInfo[],
+): MonitorInfo {
+  if (p.monitor !== undefined) {
+    const named = monitors.find((m) => m.name === p.monitor);
+    if (!named) {
+      throw new CliError(
+        `no monitor '${p.monitor}' in ${p.file}; it has ${monitors.map((m) => m.name).join(", ") || "none"}`,
         EXIT.usage,
       );
     }
-    let map;
-    if (component === undefined) {
-      // The strongest recorded E component (H if no E was recorded): for a plane wave that is
-      // the polarisation direction, not a component that is zero everywhere.
-      const electric = monitor.components.filter((c) => c.startsWith("E"));
-      let best = -1;
-      for (const c of electric.length > 0 ? electric : monitor.components) {
-        const candidate = await readFieldMap(file, monitor.name, c, options);
-        let peak = 0;
-        for (let i = 0; i < candidate.re.length; i++) {
-          peak = Math.max(peak, Math.hypot(candidate.re[i]!, candidate.im[i]!));
-        }
-        if (peak > best) {
-          best = peak;
-          map = candidate;
-          component = c;
-        }
-      }
-    } else {
-      map = await readFieldMap(file, monitor.name, component, options);
-    }
-    // The geometry to draw: the structures, cut where the monitor lies.
-    const fixed: Partial<Record<"x" | "y" | "z", number>> = {};
-    for (const axis of ["x", "y", "z"] as const) {
-      if (monitor[axis].length === 1) fixed[axis] = monitor[axis][0]!;
-    }
-    if (map!.slice) fixed[map!.slice.axis as "x" | "y" | "z"] = map!.slice.coordinate;
-    const structures = (info.request as { structures?: StructureSpec[] }).structures ?? [];
-    const png = fieldPlotPng(map!, {
-      part,
-      ...(values["no-outline"] ? {} : { geometry: { structures, fixed } }),
+    return named;
+  }
+  const first = plottable[0];
+  if (!first) {
+    throw new CliError(
+      `${p.file} has no line, plane or volume monitor to plot (see 'emsim inspect ${p.file}')`,
+      EXIT.failure,
+    );
+  }
+  return first;
+}
+
+/** Draws one component of a field monitor, writes the PNG and says what it shows. */
+async function plotField(
+  io: CommandIo,
+  p: PlotRequest,
+  info: ResultInfo,
+  monitor: MonitorInfo,
+): Promise<number> {
+  const options: FieldMapOptions = {
+    wavelengthIndex: chosenWavelengthIndex(monitor, p.wavelengthM, info.request),
+    ...(p.sliceIndex !== undefined ? { sliceIndex: p.sliceIndex } : {}),
+  };
+  if (p.component !== undefined && !monitor.components.includes(p.component)) {
+    throw new CliError(
+      `monitor '${monitor.name}' did not record ${p.component}; it has ${monitor.components.join(", ")}`,
+      EXIT.usage,
+    );
+  }
+  const { component, map } =
+    p.component === undefined
+      ? await strongestComponent(p.file, monitor, options)
+      : {
+          component: p.component,
+          map: await readFieldMap(p.file, monitor.name, p.component, options),
+        };
+  const structures = (info.request as { structures?: StructureSpec[] }).structures ?? [];
+  const geometry = { structures, fixed: monitorPosition(monitor, map) };
+  const png = fieldPlotPng(map, { part: p.part, ...(p.outline ? { geometry } : {}) });
+  await writeFile(p.out, png);
+  if (io.json) {
+    printJson(io, {
+      out: p.out,
+      bytes: png.length,
+      monitor: monitor.name,
+      component,
+      part: p.part,
+      wavelength_m: map.wavelengthM,
+      axes: map.axes,
+      samples: [map.u.length, map.v.length],
+      slice: map.slice,
     });
-    await writeFile(out, png);
-    const description = `${part === "abs" ? `|${component}|` : `${part} part of ${component}`} of monitor '${monitor.name}' at ${formatMicrons(map!.wavelengthM)}`;
-    if (io.json) {
-      printJson(io, {
-        out,
-        bytes: png.length,
-        monitor: monitor.name,
-        component,
-        part,
-        wavelength_m: map!.wavelengthM,
-        axes: map!.axes,
-        samples: [map!.u.length, map!.v.length],
-        slice: map!.slice,
-      });
-    } else {
-      io.stderr.write(`plotted ${description}\n`);
-      io.stdout.write(`${out}\n`);
+  } else {
+    const shown = p.part === "abs" ? `|${component}|` : `${p.part} part of ${component}`;
+    io.stderr.write(
+      `plotted ${shown} of monitor '${monitor.name}' at ${formatMicrons(map.wavelengthM)}\n`,
+    );
+    io.stdout.write(`${p.out}\n`);
+  }
+  return EXIT.ok;
+}
+
+/**
+ * The wavelength asked for with --wavelength; by default the source wavelength when the
+ * monitor recorded it, else its first one.
+ */
+function chosenWavelengthIndex(
+  monitor: MonitorInfo,
+  wavelengthM: number | null,
+  request: Record<string, unknown>,
+): number {
+  if (wavelengthM !== null) return wavelengthIndex(monitor, wavelengthM);
+  const sourceM = (request as { source?: { wavelength?: number } }).source?.wavelength;
+  return Math.max(
+    0,
+    monitor.wavelengthsM.findIndex(
+      (x) => sourceM !== undefined && Math.abs(x - sourceM) <= 1e-9 * sourceM,
+    ),
+  );
+}
+
+/**
+ * The strongest recorded E component (H if no E was recorded), by its peak magnitude: for a
+ * plane wave that is the polarisation direction, not a component that is zero everywhere.
+ */
+async function strongestComponent(
+  file: string,
+  monitor: MonitorInfo,
+  options: FieldMapOptions,
+): Promise<{ component: string; map: FieldMap }> {
+  const electric = monitor.components.filter((c) => c.startsWith("E"));
+  let best = -1;
+  let component: string | undefined;
+  let map: FieldMap | undefined;
+  for (const c of electric.length > 0 ? electric : monitor.components) {
+    const candidate = await readFieldMap(file, monitor.name, c, options);
+    let peak = 0;
+    for (let i = 0; i < candidate.re.length; i++) {
+      peak = Math.max(peak, Math.hypot(candidate.re[i]!, candidate.im[i]!));
     }
-    return EXIT.ok;
-  });
+    if (peak > best) {
+      best = peak;
+      map = candidate;
+      component = c;
+    }
+  }
+  return { component: component!, map: map! };
+}
+
+/**
+ * Where the plotted plane lies: the coordinates of the axes the monitor does not span, and of
+ * a volume's slice, so that the structures are drawn cut there.
+ */
+function monitorPosition(
+  monitor: MonitorInfo,
+  map: FieldMap,
+): Partial<Record<"x" | "y" | "z", number>> {
+  const fixed: Partial<Record<"x" | "y" | "z", number>> = {};
+  for (const axis of ["x", "y", "z"] as const) {
+    if (monitor[axis].length === 1) fixed[axis] = monitor[axis][0]!;
+  }
+  if (map.slice) fixed[map.slice.axis as "x" | "y" | "z"] = map.slice.coordinate;
+  return fixed;
 }
 
 /** Writes the spectra's PNG and says so (or, with --json, what it holds). */
