@@ -60,9 +60,18 @@ function boundariesText(domain: DomainSpec): string {
   return `${domain.boundary_conditions.join(", ")}${pml}`;
 }
 
-/** `plane wave, λ = 1.55 µm, TE, direction (0, 0, 1), amplitude 1 V/m`. */
+/**
+ * `plane wave, λ = 1.55 µm, TE, direction (0, 0, 1), amplitude 1 V/m`, or
+ * `point dipole Ez, λ = 1.55 µm, at (0, 0, 0.1) µm, amplitude 1 A·m`.
+ */
 function sourceText(s: SourceSpec): string {
-  return `plane wave, λ = ${formatLength(s.wavelength)}, ${s.polarization.toUpperCase()}, direction (${s.direction.join(", ")}), amplitude ${s.amplitude} V/m`;
+  const lambda = `λ = ${formatLength(s.wavelength)}`;
+  if (s.source_type === "point_dipole") {
+    const unit = s.polarization.startsWith("H") ? "V·m" : "A·m";
+    const at = s.center.map((v) => +(v * 1e6).toPrecision(4)).join(", ");
+    return `point dipole ${s.polarization}, ${lambda}, at (${at}) µm, amplitude ${s.amplitude} ${unit}`;
+  }
+  return `plane wave, ${lambda}, ${s.polarization.toUpperCase()}, direction (${s.direction.join(", ")}), amplitude ${s.amplitude} V/m`;
 }
 
 /** `box (SiO2), 40 × polyslab (Si)`: alike structures counted, so a layout stays one line. */

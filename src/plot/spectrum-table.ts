@@ -8,7 +8,10 @@ import type { Spectrum } from "../results/read.js";
 /** The header row, then one row per wavelength, every cell already rounded. */
 export function spectrumTable(s: Spectrum): string[][] {
   const cs = s.crossSections;
-  const header = ["λ (µm)", s.quantity === "box" ? "net outflow (m²)" : s.quantity];
+  const header = [
+    "λ (µm)",
+    s.quantity === "box" ? "net outflow (m²)" : s.quantity === "power" ? "P/P_vacuum" : s.quantity,
+  ];
   if (cs) header.push("σ_ext (m²)", "σ_sca (m²)", "σ_abs (m²)");
   // Fractions of the incident power to 5 decimals; areas, which span decades, in exponent form.
   const g = (v: number) => (s.quantity === "box" || cs ? v.toExponential(4) : v.toFixed(5));

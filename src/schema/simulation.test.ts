@@ -44,7 +44,7 @@ test("applyDefaults fills in the schema's defaults, and each is within its field
   );
   assert.deepEqual(
     { polarization: source.polarization, amplitude: source.amplitude },
-    DEFAULTS.source,
+    DEFAULTS.plane_wave,
   );
   assert.deepEqual(structures[0], { ...bare.structures?.[0], ...DEFAULTS.polyslab });
   assert.deepEqual(monitors[0], { ...bare.monitors?.[0], ...DEFAULTS.field_monitor });

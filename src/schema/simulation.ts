@@ -7,10 +7,12 @@
 import Type, { type Static } from "typebox";
 import {
   MAX_AMPLITUDE_V_PER_M,
+  MAX_DIPOLE_MOMENT,
   MAX_LENGTH_M,
   MAX_POLE_DELTA_EPS,
   MAX_POLE_RATE_RAD_PER_S,
   MIN_AMPLITUDE_V_PER_M,
+  MIN_DIPOLE_MOMENT,
   MIN_COURANT_FACTOR,
 } from "../solver/bounds.js";
 import {
@@ -25,8 +27,9 @@ import {
   type FdtdSettings,
   type FieldComponent,
   type FieldMonitorSpec,
+  type PlaneWaveSpec,
+  type PointDipoleSpec,
   type PolySlabSpec,
-  type SourceSpec,
   type StructureSpec,
 } from "../solver/types.js";
 
@@ -44,7 +47,8 @@ export const DEFAULTS = {
     pml_layers: 12,
     max_step_ratio: DEFAULT_MAX_STEP_RATIO,
   },
-  source: { polarization: "te" as SourceSpec["polarization"], amplitude: 1 },
+  plane_wave: { polarization: "te" as PlaneWaveSpec["polarization"], amplitude: 1 },
+  point_dipole: { amplitude: 1 },
   polyslab: { sidewall_angle_deg: 0 },
   field_monitor: { components: ["Ex", "Ey", "Ez"] as FieldComponent[] },
   fdtd_settings: {
@@ -55,7 +59,8 @@ export const DEFAULTS = {
   },
 } satisfies {
   domain: Partial<DomainSpec>;
-  source: Partial<SourceSpec>;
+  plane_wave: Partial<PlaneWaveSpec>;
+  point_dipole: Partial<PointDipoleSpec>;
   polyslab: Partial<PolySlabSpec>;
   field_monitor: Partial<FieldMonitorSpec>;
   fdtd_settings: FdtdSettings;
@@ -209,15 +214,15 @@ export const DomainSchema = Type.Object(
   },
 );
 
-export const SourceSchema = Type.Object(
+export const PlaneWaveSourceSchema = Type.Object(
   {
-    source_type: Type.Literal("plane_wave", { description: "Only plane_wave." }),
+    source_type: Type.Literal("plane_wave"),
     wavelength: length("Vacuum wavelength of the carrier in metres."),
     polarization: Type.Optional(
       stringEnum(["te", "tm"], {
         description: withDefault(
           "te: E perpendicular to the plane holding the direction and z (s); tm: in it (p).",
-          DEFAULTS.source.polarization,
+          DEFAULTS.plane_wave.polarization,
         ),
       }),
     ),
@@ -226,22 +231,73 @@ export const SourceSchema = Type.Object(
       Type.Number({
         minimum: MIN_AMPLITUDE_V_PER_M,
         maximum: MAX_AMPLITUDE_V_PER_M,
-        description: withDefault("Amplitude of E in V/m.", DEFAULTS.source.amplitude),
+        description: withDefault("Amplitude of E in V/m.", DEFAULTS.plane_wave.amplitude),
       }),
     ),
   },
   {
     additionalProperties: false,
     title: "PlaneWaveSource",
-    description: "A plane wave modulated by a Gaussian pulse around the carrier wavelength.",
+    description:
+      "A plane wave modulated by a Gaussian pulse around the carrier wavelength, injected through a total-field/scattered-field plane.",
   },
 );
+
+export const PointDipoleSourceSchema = Type.Object(
+  {
+    source_type: Type.Literal("point_dipole"),
+    wavelength: length("Vacuum wavelength of the carrier in metres."),
+    center: coordinates3(
+      "Position of the dipole in metres: inside the domain, not in the absorber; in any material.",
+    ),
+    polarization: stringEnum(["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"], {
+      description:
+        "The dipole's axis: Ex, Ey, Ez an electric dipole (a current along that axis), Hx, Hy, Hz a magnetic one.",
+    }),
+    amplitude: Type.Optional(
+      Type.Number({
+        minimum: MIN_DIPOLE_MOMENT,
+        maximum: MAX_DIPOLE_MOMENT,
+        description: withDefault(
+          "The dipole's moment at every recorded wavelength: for an electric dipole its current moment I·ℓ in A·m (a charge dipole p has I·ℓ = ωp), for a magnetic dipole its magnetic current moment in V·m.",
+          DEFAULTS.point_dipole.amplitude,
+        ),
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: "PointDipoleSource",
+    examples: [
+      {
+        source_type: "point_dipole",
+        wavelength: 1.55e-6,
+        center: [0, 0, 0.1e-6],
+        polarization: "Ez",
+      },
+    ],
+    description:
+      "A point dipole modulated by a Gaussian pulse around the carrier wavelength: an emitter, e.g. for Purcell factors and radiation patterns. Flux monitors then report power relative to the same dipole in vacuum.",
+  },
+);
+
+/** A discriminated union on `source_type`, so that a bad dipole is reported as a bad dipole. */
+export const SourceSchema = Type.Unsafe<
+  Static<typeof PlaneWaveSourceSchema> | Static<typeof PointDipoleSourceSchema>
+>({
+  type: "object",
+  required: ["source_type"],
+  discriminator: { propertyName: "source_type" },
+  oneOf: [PlaneWaveSourceSchema, PointDipoleSourceSchema],
+  title: "Source",
+  description: "A plane wave (plane_wave) or a point dipole (point_dipole).",
+});
 
 const material = Type.String({
   minLength: 1,
   maxLength: 64,
   description:
-    "Name from the material library (see GET /v1/materials) or of a material defined in the request's `materials`.",
+    "Name from the material library (see GET /v1/materials; `PEC` is the perfect electric conductor, E = 0 inside it) or of a material defined in the request's `materials`.",
 });
 
 export const BoxSchema = Type.Object(

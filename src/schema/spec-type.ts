@@ -21,7 +21,8 @@ import type {
   MeshOverrideSpec,
   PolySlabSpec,
   SimulationSpec,
-  SourceSpec,
+  PlaneWaveSpec,
+  PointDipoleSpec,
   SphereSpec,
   UserMaterialSpec,
 } from "../solver/types.js";
@@ -38,7 +39,8 @@ import type {
   MeshOverrideSchema,
   PolySlabSchema,
   SimulationRequest,
-  SourceSchema,
+  PlaneWaveSourceSchema,
+  PointDipoleSourceSchema,
   SphereSchema,
   UserMaterialSchema,
 } from "./simulation.js";
@@ -103,7 +105,16 @@ export type SpecAgreesWithSchema = [
   >,
   Agree<FieldsThatDiffer<Static<typeof MeshOverrideSchema>, MeshOverrideSpec>>,
   Agree<
-    FieldsThatDiffer<WithDefaults<Static<typeof SourceSchema>, Defaulted<"source">>, SourceSpec>
+    FieldsThatDiffer<
+      WithDefaults<Static<typeof PlaneWaveSourceSchema>, Defaulted<"plane_wave">>,
+      PlaneWaveSpec
+    >
+  >,
+  Agree<
+    FieldsThatDiffer<
+      WithDefaults<Static<typeof PointDipoleSourceSchema>, Defaulted<"point_dipole">>,
+      PointDipoleSpec
+    >
   >,
   Agree<FieldsThatDiffer<Static<typeof BoxSchema>, BoxSpec>>,
   Agree<FieldsThatDiffer<Static<typeof SphereSchema>, SphereSpec>>,

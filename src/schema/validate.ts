@@ -12,6 +12,7 @@ import type {
   MonitorSpec,
   RunEstimate,
   SimulationSpec,
+  SourceSpec,
   StructureSpec,
   DomainSpec,
   Vec3,
@@ -30,6 +31,26 @@ export interface RequestLimits {
 }
 
 export const validateRequestSchema = compileBounded<SimulationRequest>(SimulationRequestSchema);
+
+/** The request's source with its defaults filled in. */
+function sourceWithDefaults(source: SimulationRequest["source"]): SourceSpec {
+  if (source.source_type === "point_dipole") {
+    return {
+      source_type: "point_dipole",
+      wavelength: source.wavelength,
+      center: [...source.center],
+      polarization: source.polarization,
+      amplitude: source.amplitude ?? DEFAULTS.point_dipole.amplitude,
+    };
+  }
+  return {
+    source_type: "plane_wave",
+    wavelength: source.wavelength,
+    polarization: source.polarization ?? DEFAULTS.plane_wave.polarization,
+    direction: [...source.direction],
+    amplitude: source.amplitude ?? DEFAULTS.plane_wave.amplitude,
+  };
+}
 
 /**
  * The request with every default filled in (the form stored with the job and in the result),
@@ -65,14 +86,7 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
         ? { symmetry: [...request.domain.symmetry] as NonNullable<DomainSpec["symmetry"]> }
         : {}),
     },
-    source: {
-      source_type: "plane_wave",
-      wavelength: request.source.wavelength,
-      polarization: (request.source.polarization ??
-        DEFAULTS.source.polarization) as SimulationSpec["source"]["polarization"],
-      direction: [...request.source.direction],
-      amplitude: request.source.amplitude ?? DEFAULTS.source.amplitude,
-    },
+    source: sourceWithDefaults(request.source),
     // gds entries are replaced by polyslabs before this (fabrication/gds-import.ts); the
     // checks below refuse or skip any left (see checkRequest).
     structures: (request.structures ?? []).flatMap((s): StructureSpec[] => {

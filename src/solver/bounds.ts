@@ -40,6 +40,15 @@ export const MIN_AMPLITUDE_V_PER_M = 1e-12;
 export const MAX_AMPLITUDE_V_PER_M = 1e12;
 
 /**
+ * A point dipole's moment (A·m, or V·m for a magnetic one). Its near field one cell away is
+ * about moment/(4π·ε0·ω·h³): 2e21 V/m per A·m on 1 nm cells at 500 nm, so up to 1e6 A·m keeps
+ * float32 fields far from overflow on the finest grid; its far field at 10 µm, 1e18 V/m per A·m
+ * at 10 µm wavelength, keeps clear of subnormal numbers down to 1e-20 A·m.
+ */
+export const MIN_DIPOLE_MOMENT = 1e-20;
+export const MAX_DIPOLE_MOMENT = 1e6;
+
+/**
  * Largest angular frequency or damping rate of a dispersive pole, rad/s: about 65 keV, far
  * beyond the ultraviolet poles of the library's fits (~1e16 rad/s).
  */

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { checkSimulation, estimateRun } from "./index.js";
-import type { SimulationSpec } from "./types.js";
+import type { PlaneWaveSpec, SimulationSpec } from "./types.js";
 
 function base(): SimulationSpec {
   return {
@@ -95,7 +95,7 @@ describe("checkSimulation", () => {
     s.domain.boundary_conditions = ["periodic", "periodic", "periodic"];
     assert.ok(paths(s).includes("domain.boundary_conditions[2]"));
     const t = base();
-    t.source.direction = [1, 0, 2];
+    (t.source as PlaneWaveSpec).direction = [1, 0, 2];
     assert.ok(paths(t).includes("source.direction"));
     t.domain.boundary_conditions = ["periodic", "pml", "pml"];
     assert.ok(!paths(t).includes("source.direction"));
@@ -176,5 +176,65 @@ describe("estimateRun", () => {
     // At least the six float32 fields of the padded grid, and not absurdly more.
     const fields = 6 * 4 * 126 * 126 * 226;
     assert.ok(e.memoryBytes > fields && e.memoryBytes < 2 * fields, String(e.memoryBytes));
+  });
+});
+
+describe("a point dipole's checks", () => {
+  const dipole = (center: [number, number, number], polarization: "Ez" | "Hz" = "Ez") => {
+    const s = base();
+    s.source = {
+      source_type: "point_dipole",
+      wavelength: 1.55e-6,
+      center,
+      polarization,
+      amplitude: 1,
+    };
+    return s;
+  };
+  const problemsOf = (s: SimulationSpec) => checkSimulation(s);
+
+  it("accepts a dipole anywhere inside the domain, and estimates it without a plane-wave line", () => {
+    const s = dipole([0.3e-6, -0.2e-6, 0.9e-6]);
+    assert.deepEqual(problemsOf(s), []);
+    const withWave = estimateRun(base());
+    const est = estimateRun(s);
+    assert.deepEqual(est.grid, withWave.grid);
+    assert.ok(est.memoryBytes < withWave.memoryBytes, "no auxiliary line");
+  });
+
+  it("refuses one outside the domain (in the absorber), naming source.center", () => {
+    const p = problemsOf(dipole([0, 1.2e-6, 0]));
+    assert.equal(p.length, 1);
+    assert.equal(p[0]!.path, "source.center");
+    assert.match(p[0]!.message, /y = 0.0000012 m is outside the domain, which spans \[-0.000001, 0.000001\] m along y/);
+  });
+
+  it("with symmetry: on the plane, with the parity of its kind", () => {
+    const mirrored = (
+      s: SimulationSpec,
+      symmetry: ["pec" | "pmc" | "none", "pec" | "pmc" | "none", "pec" | "pmc" | "none"],
+    ) => {
+      s.domain.symmetry = symmetry;
+      s.structures = [];
+      s.monitors = [];
+      return problemsOf(s);
+    };
+    assert.deepEqual(mirrored(dipole([0, 0, 0]), ["pmc", "pmc", "pec"]), []);
+    assert.deepEqual(mirrored(dipole([0, 0, 0], "Hz"), ["pec", "pec", "pmc"]), []);
+    const wrong = mirrored(dipole([0, 0, 0]), ["pec", "pmc", "pec"]);
+    assert.deepEqual(
+      wrong.map((p) => p.path),
+      ["domain.symmetry[0]"],
+    );
+    assert.match(
+      wrong[0]!.message,
+      /an electric dipole across x \(Ez\) has even tangential E about x = 0: the symmetry is pmc, not pec/,
+    );
+    const off = mirrored(dipole([0.1e-6, 0, 0]), ["pmc", "none", "none"]);
+    assert.deepEqual(
+      off.map((p) => p.path),
+      ["domain.symmetry[0]"],
+    );
+    assert.match(off[0]!.message, /not its own mirror image/);
   });
 });

@@ -46,11 +46,11 @@ export function checkAndPlanWith(
   checkDomain(ctx);
   checkMeshOverrides(ctx);
   checkSettings(ctx);
-  const geometry = checkSource(ctx);
+  const source = checkSource(ctx);
   checkStructures(ctx);
   const dense = checkMaterials(ctx);
-  const wavelengths = checkMonitors(ctx, geometry);
-  checkSymmetry(ctx, geometry);
+  const wavelengths = checkMonitors(ctx, source.planeWave);
+  checkSymmetry(ctx, source);
   checkResolution(ctx, dense, wavelengths);
   return { problems: ctx.problems, plan: ctx.problems.length === 0 ? ctx.grid() : null };
 }

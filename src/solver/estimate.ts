@@ -9,7 +9,7 @@ import { fluxShape, spansMirror } from "./flux.js";
 import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { sampleBox } from "./monitors.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
-import { permittivityAt } from "./materials.js";
+import { findMaterial, permittivityAt } from "./materials.js";
 import { AUX_PML_LAYERS, planeWaveGeometry } from "./sources/plane-wave.js";
 import { pulseFor, sourceOffStep } from "./sources/pulse.js";
 import { surfaceCells } from "./surface.js";
@@ -93,17 +93,31 @@ function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
   return costs;
 }
 
-/** The plane wave's propagation axis, whether its fields are complex (oblique), and sin θ. */
-function incidence(spec: SimulationSpec): { axis: number; complex: boolean; sinTheta: number } {
-  const d = spec.source.direction;
-  if (!(d.every(Number.isFinite) && Math.hypot(d[0], d[1], d[2]) > 0)) {
-    return { axis: 2, complex: false, sinTheta: 0 };
+/**
+ * The axis light crosses the grid along (a plane wave's propagation axis; for other sources
+ * the longest axis), whether the fields are complex (oblique incidence), sin θ, and whether
+ * the source steps an auxiliary line (the plane wave).
+ */
+function incidence(
+  spec: SimulationSpec,
+  plan: GridPlan,
+): { axis: number; complex: boolean; sinTheta: number; auxLine: boolean } {
+  const source = spec.source;
+  if (source.source_type !== "plane_wave") {
+    const extent = plan.axes.map((ax) => ax.nodesM[ax.cells]! - ax.nodesM[0]!);
+    const axis = extent.indexOf(Math.max(...extent));
+    return { axis, complex: false, sinTheta: 0, auxLine: false };
   }
-  const g = planeWaveGeometry(spec.source);
+  const d = source.direction;
+  if (!(d.every(Number.isFinite) && Math.hypot(d[0], d[1], d[2]) > 0)) {
+    return { axis: 2, complex: false, sinTheta: 0, auxLine: true };
+  }
+  const g = planeWaveGeometry(source);
   return {
     axis: g.axis,
     complex: g.cosTheta < 1,
     sinTheta: Math.sqrt(Math.max(0, 1 - g.cosTheta ** 2)),
+    auxLine: true,
   };
 }
 
@@ -123,7 +137,7 @@ export function estimateRun(
     plan.axes[1].interiorCells,
     plan.axes[2].interiorCells,
   ];
-  const { axis: propagationAxis, complex, sinTheta } = incidence(spec);
+  const { axis: propagationAxis, complex, sinTheta, auxLine } = incidence(spec, plan);
   const monitors = monitorCosts(spec, plan);
   const wavelengths = monitors.wavelengths;
 
@@ -132,7 +146,7 @@ export function estimateRun(
   auxCells[propagationAxis] = interiorGrid[propagationAxis] + 2 * AUX_PML_LAYERS;
   const memoryBytes =
     gridBytes(plan, grid, complex) +
-    gridBytes(plan, auxCells, complex) +
+    (auxLine ? gridBytes(plan, auxCells, complex) : 0) +
     monitors.bytes +
     MEDIUM_TABLE_BYTES +
     // Result grid coordinates and the reference recorder.
@@ -191,6 +205,8 @@ function expectedSteps(
   const lambda0 = spec.source.wavelength;
   let index = 1;
   for (const s of spec.structures) {
+    // No wave travels inside a perfect conductor, so it slows none down.
+    if (findMaterial(s.material)?.perfectConductor) continue;
     try {
       index = Math.max(index, Math.sqrt(Math.max(1, permittivityAt(s.material, lambda0).re)));
     } catch {

@@ -1,12 +1,17 @@
 /**
- * Each flux monitor's power per wavelength (flux.ts): of the total field, or of the scattered
- * field (total − incident), summed over its faces and normalised by the incident wave's flux
- * computed on the grid the same way (so the DFT's scale and N(ω) cancel). A plane gives a
- * transmittance, reflectance or flux; a closed box its net outflow and cross-sections.
+ * Each flux monitor's power per wavelength (flux.ts), normalised by what its source gives:
+ * - a plane wave: of the total field, or of the scattered field (total − incident), summed over
+ *   its faces and normalised by the incident wave's flux computed on the grid the same way (so
+ *   the DFT's scale and N(ω) cancel). A plane gives a transmittance, reflectance or flux; a
+ *   closed box its net outflow and cross-sections.
+ * - a point dipole: the power of the total field in watts (the raw sums times |N(ω)|²) and
+ *   that power over what the same dipole radiates in vacuum (a box around it: the Purcell
+ *   factor).
  */
 import { facePower, planeNormal, planeQuantity, type FluxSurface } from "./flux.js";
 import { mirroredCoordinates, nodeM } from "./grid.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
+import type { PlaneWaveSource, PointDipoleSource } from "./sources/index.js";
 import type { FluxMonitorResult, FluxQuantity, Vec3 } from "./types.js";
 
 type Coordinates = [Float64Array, Float64Array, Float64Array];
@@ -29,8 +34,11 @@ function fluxResult(
 ): FluxMonitorResult {
   const coords = [...m.coords] as Coordinates;
   for (const a of surface.mirrored) coords[a] = mirroredCoordinates(coords[a]);
-  const { quantity, normal } = orientation(sim, surface, coords);
-  const spectrum = fluxSpectrum(sim, m, surface, sums, quantity, normal);
+  const source = sim.source;
+  const { quantity, normal, spectrum } =
+    source.kind === "point_dipole"
+      ? dipolePower(sim, source, m, surface, sums, coords)
+      : planeWaveFlux(sim, source, m, surface, sums, coords);
   return {
     name: m.spec.name,
     center: [...m.spec.center],
@@ -43,9 +51,69 @@ function fluxResult(
     flux: spectrum.flux,
     crossSections: spectrum.cross,
     incidentIntensityWPerM2: spectrum.intensity,
+    powerW: spectrum.powerW,
     x: coords[0],
     y: coords[1],
     z: coords[2],
+  };
+}
+
+type Spectrum = {
+  flux: Float64Array;
+  cross: CrossSections | null;
+  intensity: Float64Array | null;
+  powerW: Float64Array | null;
+};
+type Measured = { quantity: FluxQuantity; normal: Vec3 | null; spectrum: Spectrum };
+
+function planeWaveFlux(
+  sim: FdtdSimulation,
+  source: PlaneWaveSource,
+  m: MonitorState,
+  surface: FluxSurface,
+  sums: Float64Array[],
+  coords: Coordinates,
+): Measured {
+  const { quantity, normal } = orientation(sim, source, surface, coords);
+  const spectrum = fluxSpectrum(sim, source, m, surface, sums, quantity, normal);
+  return { quantity, normal, spectrum: { ...spectrum, powerW: null } };
+}
+
+/**
+ * A dipole's power out of a box, or through a plane along +axis, in watts and over the power
+ * the dipole radiates in vacuum.
+ */
+function dipolePower(
+  sim: FdtdSimulation,
+  source: PointDipoleSource,
+  m: MonitorState,
+  surface: FluxSurface,
+  sums: Float64Array[],
+  coords: Coordinates,
+): Measured {
+  let normal: Vec3 | null = null;
+  if (!surface.isBox) {
+    const a = surface.axis;
+    coords[a] = Float64Array.of(nodeM(sim.plan.axes[a], surface.faces[0]!.plane));
+    normal = planeNormal(a, 1);
+  }
+  const norm = source.normalisation();
+  const power = surfacePower(
+    surface,
+    sums,
+    m.streams.map(() => null),
+  );
+  const W = m.frequencyIndex.length;
+  const flux = new Float64Array(W);
+  const powerW = new Float64Array(W);
+  m.frequencyIndex.forEach((f, w) => {
+    powerW[w] = power(w) * (norm[2 * f]! ** 2 + norm[2 * f + 1]! ** 2);
+    flux[w] = powerW[w]! / source.vacuumPowerW(sim.omegas[f]!);
+  });
+  return {
+    quantity: "power",
+    normal,
+    spectrum: { flux, cross: null, intensity: null, powerW },
   };
 }
 
@@ -56,15 +124,16 @@ function fluxResult(
  */
 function orientation(
   sim: FdtdSimulation,
+  source: PlaneWaveSource,
   surface: FluxSurface,
   coords: Coordinates,
 ): { quantity: FluxQuantity; normal: Vec3 | null } {
   if (surface.isBox) return { quantity: "box", normal: null };
-  const g = sim.source.geometry;
+  const g = source.geometry;
   const a = surface.axis;
   const at = nodeM(sim.plan.axes[a], surface.faces[0]!.plane);
   coords[a] = Float64Array.of(at);
-  const sourcePlaneM = nodeM(sim.plan.axes[g.axis], sim.source.tfsfIndex);
+  const sourcePlaneM = nodeM(sim.plan.axes[g.axis], source.tfsfIndex);
   const extents = sim.structureBounds.map((b): [number, number] => [b.lo[g.axis]!, b.hi[g.axis]!]);
   const quantity = planeQuantity(a, at, g.axis, g.sign, sourcePlaneM, extents);
   const sign = quantity === "transmittance" ? g.sign : quantity === "reflectance" ? -g.sign : 1;
@@ -79,31 +148,35 @@ function orientation(
  * plane, where the auxiliary line holds the wave its sheet sends backwards, not the incident
  * one (the cells just downstream of the TFSF plane have the steps of those upstream of it).
  */
-function incidentNode(sim: FdtdSimulation, surface: FluxSurface): number | undefined {
-  const g = sim.source.geometry;
+function incidentNode(
+  sim: FdtdSimulation,
+  source: PlaneWaveSource,
+  surface: FluxSurface,
+): number | undefined {
+  const g = source.geometry;
   const normalAxis = surface.isBox ? g.axis : surface.axis;
   if (normalAxis !== g.axis || sim.plan.uniform) return undefined;
   const own = surface.isBox ? surface.box.lo[g.axis] : surface.faces[0]!.plane;
-  const s = sim.source.tfsfIndex;
+  const s = source.tfsfIndex;
   return g.sign > 0 ? Math.max(own, s + 1) : Math.min(own, s - 1);
 }
 
 /** The normalised flux per wavelength, a box's cross-sections, and the incident intensity. */
 function fluxSpectrum(
   sim: FdtdSimulation,
+  source: PlaneWaveSource,
   m: MonitorState,
   surface: FluxSurface,
   sums: Float64Array[],
   quantity: FluxQuantity,
   normal: Vec3 | null,
 ): { flux: Float64Array; cross: CrossSections | null; intensity: Float64Array } {
-  const { source } = sim;
   const g = source.geometry;
   const norm = source.normalisation();
   const freqs = m.frequencyIndex;
   const W = freqs.length;
-  const power = surfacePower(sim, m, surface, sums);
-  const node = incidentNode(sim, surface);
+  const power = totalAndScatteredPower(sim, source, m, surface, sums);
+  const node = incidentNode(sim, source, surface);
   const flux = new Float64Array(W);
   const intensity = new Float64Array(W);
   const cross = surface.isBox
@@ -136,25 +209,41 @@ function fluxSpectrum(
 }
 
 /**
- * The power through the whole surface at wavelength index w, of the total or the scattered
- * field: per stream, what turns the stored samples into that field, summed over the faces;
- * the mirror images of the surface carry the same power as the half on the grid.
+ * A plane wave's total and scattered power through the surface per wavelength index: the grid
+ * holds the total field downstream of the TFSF plane and the scattered one upstream, so each
+ * adds or removes the incident field where the grid holds the other.
  */
-function surfacePower(
+function totalAndScatteredPower(
   sim: FdtdSimulation,
+  source: PlaneWaveSource,
   m: MonitorState,
   surface: FluxSurface,
   sums: Float64Array[],
 ): { total: (w: number) => number; scattered: (w: number) => number } {
-  const { source } = sim;
   const layout = sim.model.layout;
   const freqs = m.frequencyIndex;
   const toTotal = m.streams.map((st) => source.incidentSums(st, layout, freqs, "scattered"));
   const toScattered = m.streams.map((st) =>
     source.incidentSums(st, layout, freqs, "total").map((v) => -v),
   );
+  return {
+    total: surfacePower(surface, sums, toTotal),
+    scattered: surfacePower(surface, sums, toScattered),
+  };
+}
+
+/**
+ * The power through the whole surface at wavelength index w, of the stored samples plus
+ * `corrections` per stream (the incident field to add or remove; null: none), summed over the
+ * faces; the mirror images of the surface carry the same power as the half on the grid.
+ */
+function surfacePower(
+  surface: FluxSurface,
+  sums: Float64Array[],
+  corrections: (Float64Array | null)[],
+): (w: number) => number {
   const images = 2 ** surface.mirrored.length;
-  const power = (corrections: Float64Array[], w: number) => {
+  return (w) => {
     let p = 0;
     surface.faces.forEach((f, fi) => {
       const at = 4 * fi;
@@ -162,5 +251,4 @@ function surfacePower(
     });
     return images * p;
   };
-  return { total: (w) => power(toTotal, w), scattered: (w) => power(toScattered, w) };
 }

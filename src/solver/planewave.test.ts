@@ -10,7 +10,7 @@ import { describe, it } from "node:test";
 import { planeWaveGeometry } from "./sources/plane-wave.js";
 import { forEachBackend, runOn } from "./testing/backends.js";
 import { constantMaterials, lineSpec } from "./testing/index.js";
-import type { FieldComponent, Vec3 } from "./types.js";
+import type { FieldComponent, PlaneWaveSpec, Vec3 } from "./types.js";
 
 const WAVELENGTH = 1e-6;
 const STEP = WAVELENGTH / 60;
@@ -57,7 +57,7 @@ describe("plane wave in vacuum", () => {
             const m = result.monitors[0];
             const coords = [m.x, m.y, m.z][axis];
             assert.ok(coords.length >= 180, "the line spans 3 wavelengths");
-            const p = planeWaveGeometry(spec.source).polarization;
+            const p = planeWaveGeometry(spec.source as PlaneWaveSpec).polarization;
             const k = (2 * Math.PI) / WAVELENGTH;
             let worstAmp = 0;
             let worstPhaseDeg = 0;

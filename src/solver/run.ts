@@ -158,7 +158,8 @@ async function stepToEnd(
 
 /**
  * Energy can only come from the source: it is bounded by a generous multiple of what the
- * source could inject (A² per cell and unit ε_r), and, once the pulse is over, by its value
+ * source could inject (the square of its field scale, Source.fieldScaleVPerM — a plane wave's
+ * amplitude, a dipole's near field — per cell and unit ε_r), and, once the pulse is over, by its value
  * while the source was on. Non-finite or larger energy means the update is unstable.
  *
  * The energy the backends sum weighs every cell alike (fieldEnergy). On a graded grid a wave
@@ -178,7 +179,7 @@ class DivergenceGuard {
     /** Step from which the source pulse is fully injected (sourceOffStep). */
     private readonly sourceOffStep: number,
   ) {
-    const amplitude = Math.max(Math.abs(sim.spec.source.amplitude), 1e-30);
+    const amplitude = Math.max(Math.abs(sim.source.fieldScaleVPerM), 1e-30);
     let maxEps = 1;
     for (const e of sim.model.medium.epsEff) maxEps = Math.max(maxEps, e);
     this.bound = 1e6 * amplitude * amplitude * sim.model.layout.cells * maxEps;

@@ -20,7 +20,14 @@ import {
   maxAbs,
   worstMonitorDifference,
 } from "./testing/agreement.js";
-import type { SimulationSpec, SolverResult, StructureSpec, Symmetry, Vec3 } from "./types.js";
+import type {
+  PlaneWaveSpec,
+  SimulationSpec,
+  SolverResult,
+  StructureSpec,
+  Symmetry,
+  Vec3,
+} from "./types.js";
 
 /**
  * A dispersive sphere and a lossy slab (testing/agreement.ts) under a plane wave along +z, te
@@ -139,7 +146,7 @@ describe("mirror symmetry", () => {
     const spec = (symmetry?: [Symmetry, Symmetry, Symmetry]) => {
       const s = sphereSpec(symmetry);
       s.domain.boundary_conditions = ["pml", "periodic", "pml"];
-      s.source.direction = [0, 0.3, 1];
+      (s.source as PlaneWaveSpec).direction = [0, 0.3, 1];
       return s;
     };
     const whole = await runWithMaterials(spec(), materials, { backend: "reference" });
@@ -266,7 +273,7 @@ describe("mirror symmetry", () => {
     );
     p = problems((s) => {
       s.domain.symmetry = ["none", "none", "none"];
-      s.source.direction = [1, 0, 0];
+      (s.source as PlaneWaveSpec).direction = [1, 0, 0];
       s.domain.symmetry = ["none", "none", "pec"];
       s.structures = [{ ...slab, sidewall_angle_deg: 5 }];
       s.monitors = [];

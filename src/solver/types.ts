@@ -80,8 +80,23 @@ export interface PlaneWaveSpec {
   amplitude: number;
 }
 
+/**
+ * A point dipole (sources/point-dipole.ts): a current element at `center`, in any material.
+ * Electric (`Ex`, `Ey`, `Ez`: the axis of its current) with `amplitude` its current moment
+ * I·ℓ in A·m, or magnetic (`Hx`, `Hy`, `Hz`) with `amplitude` its magnetic current moment in
+ * V·m; at every recorded wavelength the fields are those of that time-harmonic moment.
+ */
+export interface PointDipoleSpec {
+  source_type: "point_dipole";
+  /** Vacuum wavelength of the carrier in metres. */
+  wavelength: number;
+  center: Vec3;
+  polarization: FieldComponent;
+  amplitude: number;
+}
+
 /** The request's source: one of the source types (sources/). */
-export type SourceSpec = PlaneWaveSpec;
+export type SourceSpec = PlaneWaveSpec | PointDipoleSpec;
 
 export interface BoxSpec {
   type: "box";
@@ -306,7 +321,7 @@ export interface MonitorResult {
 }
 
 /** What a flux monitor's `flux` measures (flux.ts, docs/solver.md "Flux monitors"). */
-export type FluxQuantity = "transmittance" | "reflectance" | "flux" | "box";
+export type FluxQuantity = "transmittance" | "reflectance" | "flux" | "box" | "power";
 
 export interface FluxMonitorResult {
   name: string;
@@ -319,7 +334,9 @@ export interface FluxMonitorResult {
    * propagation direction; reflectance: power flowing back, of the field upstream of the
    * source plane or, in front of every structure, of the total minus the incident field;
    * flux: total power along +axis through a plane normal to another axis; box: net power
-   * out of a closed box.
+   * out of a closed box; power (a point dipole): the power out of a box or along +axis through
+   * a plane over the power the same dipole radiates in vacuum (the Purcell factor for a box
+   * around it).
    */
   quantity: FluxQuantity;
   /** Unit vector of positive flux for a plane; null for a box (outward). */
@@ -338,8 +355,10 @@ export interface FluxMonitorResult {
     absorption: Float64Array;
     extinction: Float64Array;
   } | null;
-  /** Incident intensity |S| in W/m² per wavelength, for the source's amplitude. */
-  incidentIntensityWPerM2: Float64Array;
+  /** Incident intensity |S| in W/m² per wavelength, for the source's amplitude (plane wave). */
+  incidentIntensityWPerM2: Float64Array | null;
+  /** The power in watts per wavelength (point dipole), null for a plane wave. */
+  powerW: Float64Array | null;
   /** Box coordinates of the cell centres the surface spans, per axis (m). */
   x: Float64Array;
   y: Float64Array;

@@ -9,7 +9,7 @@ import type { FluxMonitorResult, SolverResult } from "../solver/types.js";
 /**
  * The flux monitors' spectra for the job record (the result file has them too): per monitor,
  * what it measures, the wavelengths in metres and the normalised flux (and a box's
- * cross-sections in m²), rounded to 6 significant digits.
+ * cross-sections in m², a dipole's power in watts), rounded to 6 significant digits.
  */
 function fluxSummary(monitors: FluxMonitorResult[]): Record<string, unknown> {
   const round = (values: ArrayLike<number>) =>
@@ -21,6 +21,7 @@ function fluxSummary(monitors: FluxMonitorResult[]): Record<string, unknown> {
         quantity: m.quantity,
         wavelengths_m: round(m.wavelengthsM),
         flux: round(m.flux),
+        ...(m.powerW ? { power_w: round(m.powerW) } : {}),
         ...(m.crossSections
           ? {
               scattering_cross_section_m2: round(m.crossSections.scattering),

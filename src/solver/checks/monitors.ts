@@ -5,7 +5,7 @@
 import { fluxShape } from "../flux.js";
 import { MAX_RELATIVE_DETUNING, pulseFor } from "../sources/pulse.js";
 import { AXES, finite, fmt, wavelengthsToCheck, type CheckContext } from "./common.js";
-import type { PlaneWave } from "./source.js";
+import type { PlaneWave } from "./plane-wave.js";
 import type { MonitorSpec } from "../types.js";
 
 /** Most wavelengths one field monitor may record. */

@@ -1,88 +1,38 @@
 /**
- * Checks of `source`: the wavelength, amplitude and direction, and what the plane wave needs of
- * the boundaries (pml along its axis, periodic across it at oblique incidence, walls that do
- * not short out its field).
+ * Checks of `source`: what every source needs (a usable wavelength), then its type's own checks
+ * (plane-wave.ts, point-dipole.ts), and its parity about a symmetry plane.
  */
-import { interiorCellsFor } from "../grid.js";
-import { TFSF_OFFSET_CELLS, planeWaveGeometry } from "../sources/plane-wave.js";
-import { AXES, finite, fmt, type CheckContext } from "./common.js";
+import type { CheckContext } from "./common.js";
+import { checkPlaneWave, checkPlaneWaveParity, type PlaneWave } from "./plane-wave.js";
+import { checkPointDipole, checkPointDipoleParity } from "./point-dipole.js";
 
-export type PlaneWave = ReturnType<typeof planeWaveGeometry>;
+/** What later checks need of the source: a plane wave's geometry once its direction is usable. */
+export interface SourceFacts {
+  planeWave: PlaneWave | null;
+}
 
-/** The source's problems; returns its geometry when the direction is usable. */
-export function checkSource(ctx: CheckContext): PlaneWave | null {
-  const { spec, add, dx, size, lambdaOk } = ctx;
-  const { domain, source } = spec;
+/** The source's problems, and what later checks need of it. */
+export function checkSource(ctx: CheckContext): SourceFacts {
+  const { spec, add, lambdaOk } = ctx;
   if (!lambdaOk) add("source.wavelength", "must be a positive number of metres");
-  if (!finite(source.amplitude)) add("source.amplitude", "must be a finite number of V/m");
-  const dir = source.direction;
-  const dirOk = dir.every(finite) && Math.hypot(dir[0], dir[1], dir[2]) > 0;
-  let geometry: ReturnType<typeof planeWaveGeometry> | null = null;
-  if (!dirOk) add("source.direction", "must be a finite, non-zero vector");
-  else geometry = planeWaveGeometry(source);
-  if (geometry) {
-    const a = geometry.axis;
-    const b = domain.boundary_conditions[a];
-    if (b !== "pml") {
-      add(
-        `domain.boundary_conditions[${a}]`,
-        `the plane wave propagates along ${AXES[a]} (source.direction), so this boundary ` +
-          "must be pml " +
-          `(a ${b} boundary along the propagation axis would reflect it back into the source)`,
-      );
-    }
-    if (finite(size[a]) && finite(dx) && dx > 0) {
-      const cells = interiorCellsFor(size[a], dx);
-      const need = 2 * TFSF_OFFSET_CELLS + 2;
-      if (cells < need) {
-        add(
-          `domain.size[${a}]`,
-          `along the propagation axis ${AXES[a]} the domain needs at least ${need} cells ` +
-            `(${fmt(need * dx)} m) to hold the source plane; it has ${cells}`,
-        );
-      }
-    }
-    for (let t = 0; t < 3; t++) {
-      if (t === a) continue;
-      const bt = domain.boundary_conditions[t];
-      const u = 3 - a - t; // the other transverse axis
-      const e = geometry.polarization;
-      if (geometry.direction[t] !== 0) {
-        // The Bloch phase across needs the same cells all along the period (source.ts).
-        (domain.mesh_overrides ?? []).forEach((o, i) => {
-          const r = typeof o.resolution === "number" ? o.resolution : o.resolution[t];
-          if (finite(r) && finite(dx) && r < dx * (1 - 1e-9)) {
-            add(
-              `domain.mesh_overrides[${i}].resolution`,
-              `oblique incidence (direction has a ${AXES[t]} component) needs a uniform grid ` +
-                `along ${AXES[t]}; give this override domain.resolution (${fmt(dx)} m) along ` +
-                `${AXES[t]} and refine along ${AXES[a]}, the propagation axis, only`,
-            );
-          }
-        });
-      }
-      if (geometry.direction[t] !== 0 && bt !== "periodic") {
-        add(
-          "source.direction",
-          `oblique incidence (direction has a ${AXES[t]} component) needs a periodic ` +
-            `boundary along ${AXES[t]}; boundary_conditions[${t}] is ${bt}`,
-        );
-      } else if (bt === "pec" && Math.abs(e[u]) > 1e-9) {
-        add(
-          `domain.boundary_conditions[${t}]`,
-          `pec walls normal to ${AXES[t]} short out the plane wave's E along ${AXES[u]} ` +
-            `(${source.polarization} polarisation has E = (${e.map(fmt).join(", ")})); use ` +
-            "pmc, periodic or pml here, or the other polarisation",
-        );
-      } else if (bt === "pmc" && Math.abs(e[t]) > 1e-9) {
-        add(
-          `domain.boundary_conditions[${t}]`,
-          `pmc walls normal to ${AXES[t]} short out the plane wave's H (its E along ` +
-            `${AXES[t]} is ${fmt(e[t])}); use pec, periodic or pml here, or the other polarisation`,
-        );
-      }
-    }
+  const source = spec.source;
+  switch (source.source_type) {
+    case "plane_wave":
+      return { planeWave: checkPlaneWave(ctx, source) };
+    case "point_dipole":
+      checkPointDipole(ctx, source);
+      return { planeWave: null };
   }
+}
 
-  return geometry;
+/** The source's parity about the plane normal to axis a against `domain.symmetry[a]`. */
+export function checkSourceParity(
+  ctx: CheckContext,
+  facts: SourceFacts,
+  a: number,
+  path: string,
+): void {
+  const source = ctx.spec.source;
+  if (source.source_type === "point_dipole") checkPointDipoleParity(ctx, source, a, path);
+  else if (facts.planeWave) checkPlaneWaveParity(ctx, facts.planeWave, a, path);
 }

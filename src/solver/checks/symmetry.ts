@@ -1,17 +1,17 @@
 /**
  * Checks of `domain.symmetry`: the solver steps only the half at coordinates ≥ 0 of each
  * symmetric axis (grid.ts, AxisPlan.mirror), so what it leaves out must be the mirror image of
- * what it steps. The plane wave must be symmetric with the stated parity (its E along the axis:
- * odd, pec; across it: even, pmc), the structures must be the mirror images of one another (or
+ * what it steps. The source must be symmetric with the stated parity (checks/source.ts), the
+ * structures must be the mirror images of one another (or
  * of themselves), and each monitor must be its own mirror image (centred on the plane) or lie
  * in the half that is stepped.
  */
 import type { StructureSpec, Vec3 } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
-import type { PlaneWave } from "./source.js";
+import { checkSourceParity, type SourceFacts } from "./source.js";
 
 /** The problems of `domain.symmetry`, after the source's and the structures' own checks. */
-export function checkSymmetry(ctx: CheckContext, geometry: PlaneWave | null): void {
+export function checkSymmetry(ctx: CheckContext, source: SourceFacts): void {
   const { spec, add } = ctx;
   const symmetry = spec.domain.symmetry;
   if (!symmetry) return;
@@ -27,7 +27,7 @@ export function checkSymmetry(ctx: CheckContext, geometry: PlaneWave | null): vo
           `with a ${s} wall on the plane ${plane}; use pml, pec or pmc along ${AXES[a]}, or none here`,
       );
     }
-    if (geometry) checkSourceParity(ctx, geometry, a, path);
+    checkSourceParity(ctx, source, a, path);
     checkStructuresMirror(ctx, a);
     spec.monitors.forEach((m, i) => {
       const c = m.center[a];
@@ -42,40 +42,6 @@ export function checkSymmetry(ctx: CheckContext, geometry: PlaneWave | null): vo
           `[${fmt(c - half)}, ${fmt(c + half)}] m`,
       );
     });
-  }
-}
-
-/** The plane wave's parity about the plane normal to axis a against the one requested. */
-function checkSourceParity(ctx: CheckContext, g: PlaneWave, a: number, path: string): void {
-  const { add, spec } = ctx;
-  const s = spec.domain.symmetry![a];
-  if (Math.abs(g.direction[a]) > 1e-9) {
-    add(
-      path,
-      `the plane wave travels along (${g.direction.map(fmt).join(", ")}), which has a ` +
-        `${AXES[a]} component: it is not its own mirror image about ${AXES[a]} = 0; use none here`,
-    );
-    return;
-  }
-  const e = g.polarization;
-  const along = Math.abs(e[a]) > 1e-9;
-  const across = [0, 1, 2].some((t) => t !== a && Math.abs(e[t]) > 1e-9);
-  if (along && across) {
-    add(
-      path,
-      `the plane wave's E = (${e.map(fmt).join(", ")}) has parts along and across ${AXES[a]}: ` +
-        `it is neither odd nor even about ${AXES[a]} = 0; use none here`,
-    );
-    return;
-  }
-  const needed = along ? "pec" : "pmc";
-  if (s !== needed) {
-    add(
-      path,
-      `the plane wave's E = (${e.map(fmt).join(", ")}) is ${along ? "along" : "across"} ` +
-        `${AXES[a]}, so its tangential E is ${along ? "odd" : "even"} about ${AXES[a]} = 0: ` +
-        `the symmetry is ${needed}, not ${s} (with ${spec.source.polarization} polarisation)`,
-    );
   }
 }
 

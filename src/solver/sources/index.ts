@@ -4,14 +4,17 @@
  */
 import type { SourceSpec } from "../types.js";
 import { PlaneWaveSource, planeWaveGeometry } from "./plane-wave.js";
+import { PointDipoleSource } from "./point-dipole.js";
 import type { SourceContext } from "./source.js";
 
 export type { PlacedMonitor, Source, SourceContext } from "./source.js";
 export { DRIVE_VALUES_PER_STEP, type InjectionConfig } from "./injection.js";
 export { sourceOffStep, type PulseShape } from "./pulse.js";
+export { PlaneWaveSource } from "./plane-wave.js";
+export { PointDipoleSource } from "./point-dipole.js";
 
 /** Every source type, narrowed by `kind`. */
-export type AnySource = PlaneWaveSource;
+export type AnySource = PlaneWaveSource | PointDipoleSource;
 
 /** The source a run's request asks for, set up on its grid. */
 export function createSource(ctx: SourceContext): AnySource {
@@ -19,6 +22,8 @@ export function createSource(ctx: SourceContext): AnySource {
   switch (spec.source_type) {
     case "plane_wave":
       return PlaneWaveSource.forRun(ctx, spec);
+    case "point_dipole":
+      return new PointDipoleSource(ctx, spec);
   }
 }
 

@@ -25,6 +25,7 @@ _FIELD = {"E": "electric field", "H": "magnetic field"}
 SPECTRA = {
     "flux": (None, "normalised flux"),
     "incident_intensity": ("W/m2", "incident intensity for the source amplitude"),
+    "power": ("W", "power radiated by the point dipole through the monitor"),
     "extinction_cross_section": ("m2", "extinction cross-section"),
     "scattering_cross_section": ("m2", "scattering cross-section"),
     "absorption_cross_section": ("m2", "absorption cross-section"),
@@ -61,7 +62,9 @@ class Monitor:
     the incident power through it, ``attrs["quantity"]`` saying which; a box's net outward
     power over the incident intensity, m²), ``incident_intensity`` (W/m²) and, for a box around
     a total-field/scattered-field source, ``extinction_cross_section``,
-    ``scattering_cross_section`` and ``absorption_cross_section`` (m²).
+    ``scattering_cross_section`` and ``absorption_cross_section`` (m²). With a point dipole,
+    ``flux`` is the power over what the same dipole radiates in vacuum (``quantity``
+    "power"; the Purcell factor for a box around it) and ``power`` that power in watts.
     """
 
     name: str

@@ -1,0 +1,117 @@
+/**
+ * A point dipole through the service: the estimate and a submission accept it, bad ones are
+ * refused with field errors, the job record's flux report holds the power relative to the
+ * dipole in vacuum and in watts, the result file holds /monitors/<name>/power beside the
+ * ratio, and `emsim inspect` describes the source.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runInspect } from "../../src/cli/commands/inspect.js";
+import { defaultIo, type CommandIo } from "../../src/cli/output.js";
+import { readSpectra } from "../../src/results/read.js";
+import {
+  call,
+  startService,
+  tempDir,
+  waitForStatus,
+  type TestService,
+} from "../helpers/service.js";
+
+let svc: TestService;
+let key: string;
+before(async () => {
+  svc = await startService();
+  key = await svc.newKey("dipole@example.com");
+});
+after(async () => svc.close());
+
+/** A z dipole at the origin on three mirror planes (an eighth of the grid), a box around it. */
+function dipoleJob(source: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [0.8e-6, 0.8e-6, 0.8e-6],
+      resolution: 0.05e-6,
+      symmetry: ["pmc", "pmc", "pec"],
+    },
+    source: {
+      source_type: "point_dipole",
+      wavelength: 1e-6,
+      center: [0, 0, 0],
+      polarization: "Ez",
+      ...source,
+    },
+    monitors: [
+      {
+        name: "box",
+        monitor_type: "flux",
+        center: [0, 0, 0],
+        size: [0.5e-6, 0.5e-6, 0.5e-6],
+        wavelengths: [0.9e-6, 1e-6, 1.1e-6],
+      },
+    ],
+    fdtd_settings: { time_steps: 20000, check_every_n: 200, convergence_threshold: 1e-5 },
+  };
+}
+
+test("a dipole job: its power over the vacuum dipole's in the record and in the file", async () => {
+  const estimate = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
+    key,
+    body: dipoleJob(),
+  });
+  assert.equal(estimate.status, 200, estimate.text);
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: dipoleJob() });
+  assert.equal(sub.status, 202, sub.text);
+  const id = String(sub.body.job_id);
+  const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"]);
+  assert.equal(done.status, "COMPLETED", String(done.error_detail));
+  const flux = (done.solver_report as Record<string, unknown>).flux as Record<
+    string,
+    Record<string, unknown>
+  >;
+  assert.equal(flux.box.quantity, "power");
+  const ratio = flux.box.flux as number[];
+  const watts = flux.box.power_w as number[];
+  // 20 cells per wavelength: within 2 % of the vacuum dipole (docs/validation.md).
+  ratio.forEach((p) => assert.ok(Math.abs(p - 1) < 0.02, `P/P0 ${ratio.join(", ")}`));
+  // P0 = η0·k0²·(1 A·m)²/(12π) at 1 µm.
+  const k0 = (2 * Math.PI) / 1e-6;
+  const p0 = (376.730313 * k0 * k0) / (12 * Math.PI);
+  assert.ok(Math.abs(watts[1]! / (ratio[1]! * p0) - 1) < 1e-5, `${watts[1]} W`);
+
+  const redirect = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/results`, { key });
+  const file = await fetch(redirect.headers.get("location")!);
+  const path = join(tempDir(), "dipole.h5");
+  writeFileSync(path, Buffer.from(await file.arrayBuffer()));
+  const [box] = await readSpectra(path);
+  assert.equal(box!.quantity, "power");
+  box!.flux.forEach((v, i) => assert.ok(Math.abs(v - ratio[i]!) < 1e-5 * ratio[i]!));
+
+  let text = "";
+  const io = { ...defaultIo(), stdout: { write: (t: string) => ((text += t), true) } };
+  assert.equal(await runInspect([path], io as CommandIo), 0);
+  assert.match(text, /point dipole Ez, λ = 1 µm, at \(0, 0, 0\) µm, amplitude 1 A·m/);
+});
+
+test("bad dipoles are refused with the field named", async () => {
+  const refused = async (body: Record<string, unknown>) => {
+    const res = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body });
+    assert.equal(res.status, 422, res.text);
+    return (res.body.errors as { path: string; message: string }[]).map((e) => e.path);
+  };
+  // Outside the domain, and so off the z mirror plane too.
+  assert.deepEqual(await refused(dipoleJob({ center: [0, 0, 0.5e-6] })), [
+    "source.center",
+    "domain.symmetry[2]",
+  ]);
+  assert.ok((await refused(dipoleJob({ polarization: "te" }))).includes("source.polarization"));
+  assert.ok((await refused(dipoleJob({ center: undefined }))).includes("source.center"));
+  // A plane wave's field is not a dipole's.
+  assert.ok((await refused(dipoleJob({ direction: [0, 0, 1] }))).includes("source.direction"));
+  // On the mirror planes an Ez dipole is odd about z = 0 only.
+  const wrong = dipoleJob();
+  (wrong.domain as Record<string, unknown>).symmetry = ["pmc", "pec", "pec"];
+  assert.deepEqual(await refused(wrong), ["domain.symmetry[1]"]);
+});
