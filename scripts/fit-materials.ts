@@ -4,7 +4,11 @@
 // Usage: node --import tsx scripts/fit-materials.ts
 import { LIBRARY_FITS, LIBRARY_MEASURED_FITS } from "../src/solver/dispersion/library.js";
 import { fitDrudeLorentzModel, fitLorentzModel } from "../src/solver/dispersion/fit.js";
-import { EV_TO_RAD_PER_S, findMaterial, refractiveIndexAt } from "../src/solver/materials.js";
+import {
+  EV_TO_RAD_PER_S,
+  findOpticalMaterial,
+  refractiveIndexAt,
+} from "../src/solver/materials.js";
 
 // The library stores 8 significant digits (12 for air, whose ε − 1 is only 3×10⁻⁴).
 const sig = (v: number, digits = 12) => Number(v.toPrecision(digits));
@@ -15,7 +19,7 @@ const roundUp = (v: number) => {
 };
 
 for (const [name, counts] of Object.entries(LIBRARY_FITS)) {
-  const entry = findMaterial(name);
+  const entry = findOpticalMaterial(name);
   if (entry === undefined) throw new Error(name);
   const windowM = entry.validRangeM;
   const fit = fitLorentzModel((l) => refractiveIndexAt(name, l).n, { windowM, ...counts });
@@ -30,7 +34,7 @@ for (const [name, counts] of Object.entries(LIBRARY_FITS)) {
 // The metals fitted to measured n, k: parameters in eV, as drudeLorentzEv takes them.
 const ev = (omega: number) => sig(omega / EV_TO_RAD_PER_S, 8);
 for (const [name, options] of Object.entries(LIBRARY_MEASURED_FITS)) {
-  const entry = findMaterial(name);
+  const entry = findOpticalMaterial(name);
   if (entry?.fitData === undefined) throw new Error(name);
   const fit = fitDrudeLorentzModel(entry.fitData, options);
   const [drude, ...lorentz] = fit.model.poles;

@@ -112,6 +112,7 @@ before(async () => {
     grid: { x: axis(3), y: axis(3), z: axis(3), dtSeconds: 1e-17 },
     monitors,
     fluxMonitors: [],
+    farFieldMonitors: [],
     materials: [],
     report: {
       stepsRun: 10,

@@ -96,11 +96,12 @@ function monitorKind(size: readonly number[]): string {
 function monitorsText(monitors: readonly MonitorSpec[]): string {
   if (monitors.length === 0) return "none";
   return monitors
-    .map((m) =>
-      m.monitor_type === "flux"
-        ? `${m.name} (flux ${monitorKind(m.size) === "volume" ? "box" : "plane"})`
-        : `${m.name} (${monitorKind(m.size)}; ${m.components.join(" ")})`,
-    )
+    .map((m) => {
+      const surface = monitorKind(m.size) === "volume" ? "box" : "plane";
+      if (m.monitor_type === "flux") return `${m.name} (flux ${surface})`;
+      if (m.monitor_type === "far_field") return `${m.name} (far field of a ${surface})`;
+      return `${m.name} (${monitorKind(m.size)}; ${m.components.join(" ")})`;
+    })
     .join(", ");
 }
 

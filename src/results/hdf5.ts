@@ -5,7 +5,8 @@
  *   /grid                  datasets x, y, z (cell coordinates, m); attrs dt (s), grid_step (m),
  *                          min_grid_step (m; smaller than grid_step on a graded grid)
  *   /solver                attrs of the run report (steps_run, converged, …, mcells_per_second)
- *   /materials/<name>      attrs permittivity_real/imag, conductivity, model, reference, valid range
+ *   /materials/<name>      attrs permittivity_real/imag, conductivity (none for PEC), time_domain,
+ *                          model, reference, valid range
  *   /monitors/<name>       attrs type, center, size, wavelengths, frequencies; datasets x, y, z
  *                          and one complex64 dataset per component, compound {r, i} (what h5py
  *                          reads as complex), shaped (nx, ny, nz), or (nw, nx, ny, nz) when the
@@ -15,7 +16,12 @@
  *                          size, wavelengths, frequencies; datasets wavelength (a scale) and
  *                          frequency (nw,), flux, incident_intensity, and for a box
  *                          scattering/absorption/extinction_cross_section (m²), all (nw,);
- *                          x, y, z: the cells the surface spans.
+ *                          x, y, z: the cells the surface spans. A dipole's: flux and power (W).
+ *   /monitors/<name>       (far-field monitors) attrs type="far_field", center, size,
+ *                          wavelengths, frequencies, background_permittivity; scales
+ *                          wavelength, theta, phi (degrees); radiant_intensity (W/sr) and the
+ *                          complex128 E_theta, E_phi (V: r·E at r = 1 m, e^{ikr} removed),
+ *                          all (nw, ntheta, nphi).
  * Whole-number JS attributes would become int32 and overflow silently, so every numeric
  * attribute is written with an explicit dtype.
  *
@@ -29,6 +35,7 @@
  */
 import h5wasm from "h5wasm/node";
 import type {
+  FarFieldMonitorResult,
   FluxMonitorResult,
   MaterialUsed,
   MonitorResult,
@@ -70,10 +77,12 @@ function str(group: HasAttrs, name: string, value: string): void {
 }
 
 /** Splits interleaved (re, im) float32 into the two columns h5wasm interleaves again. */
-function complexColumns(interleaved: Float32Array): Map<string, Float32Array> {
+function complexColumns<T extends Float32Array | Float64Array>(interleaved: T): Map<string, T> {
   const n = interleaved.length / 2;
-  const re = new Float32Array(n);
-  const im = new Float32Array(n);
+  const make = () =>
+    (interleaved instanceof Float32Array ? new Float32Array(n) : new Float64Array(n)) as T;
+  const re = make();
+  const im = make();
   for (let i = 0; i < n; i++) {
     re[i] = interleaved[2 * i]!;
     im[i] = interleaved[2 * i + 1]!;
@@ -130,7 +139,7 @@ function monitorGroup(
  */
 function wavelengthAxis(
   g: H5Group,
-  m: MonitorResult | FluxMonitorResult,
+  m: Pick<MonitorResult, "wavelengthsM" | "frequenciesHz">,
   several: boolean,
 ): string {
   const nw = m.wavelengthsM.length;
@@ -244,6 +253,76 @@ function writeFluxMonitor(monitors: H5Group, m: FluxMonitorResult): void {
   }
 }
 
+/** A far-field monitor's datasets: name, data, shape, units, long name (complex: interleaved). */
+function farFieldDatasets(
+  m: FarFieldMonitorResult,
+): { name: string; data: Float64Array; complex: boolean; units: string; longName: string }[] {
+  return [
+    {
+      name: "radiant_intensity",
+      data: m.radiantIntensityWPerSr,
+      complex: false,
+      units: "W sr-1",
+      longName: "radiant intensity",
+    },
+    {
+      name: "E_theta",
+      data: m.eTheta,
+      complex: true,
+      units: "V",
+      longName: "far-field E_theta times r (e^{ikr} removed)",
+    },
+    {
+      name: "E_phi",
+      data: m.ePhi,
+      complex: true,
+      units: "V",
+      longName: "far-field E_phi times r (e^{ikr} removed)",
+    },
+  ];
+}
+
+/**
+ * A far-field monitor's group: the pattern along wavelength, theta and phi dimension scales;
+ * E_theta and E_phi complex128 ({r, i} compounds).
+ */
+function writeFarFieldMonitor(monitors: H5Group, m: FarFieldMonitorResult): void {
+  const g = monitors.create_group(m.name);
+  str(g, "type", "far_field");
+  f64(g, "center", m.center);
+  f64(g, "size", m.size);
+  f64(g, "wavelengths", m.wavelengthsM);
+  f64(g, "frequencies", m.frequenciesHz);
+  f64(g, "background_permittivity", m.backgroundEps);
+  const wavelength = wavelengthAxis(g, m, true);
+  const scales = [wavelength];
+  for (const [axis, values, longName] of [
+    ["theta", m.thetaDeg, "polar angle from +z"],
+    ["phi", m.phiDeg, "azimuth from +x about +z"],
+  ] as const) {
+    const scale = g.create_dataset({ name: axis, data: new Float64Array(values) });
+    scale.make_scale(axis);
+    describe(scale, "degree", longName);
+    scales.push(scale.path);
+  }
+  const shape = [m.wavelengthsM.length, m.thetaDeg.length, m.phiDeg.length];
+  for (const d of farFieldDatasets(m)) {
+    const dataset = d.complex
+      ? g.create_dataset({
+          name: d.name,
+          data: complexColumns(d.data),
+          shape,
+          dtype: [
+            ["r", "<d"],
+            ["i", "<d"],
+          ],
+        })
+      : g.create_dataset({ name: d.name, data: d.data, shape });
+    scales.forEach((path, index) => dataset.attach_scale(index, path));
+    describe(dataset, d.units, d.longName, { coordinates: "frequency" });
+  }
+}
+
 export interface ResultFileInput {
   jobId: string;
   solverVersion: string;
@@ -265,6 +344,7 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     const monitors = file.create_group("monitors");
     for (const m of result.monitors) writeMonitor(monitors, m);
     for (const m of result.fluxMonitors) writeFluxMonitor(monitors, m);
+    for (const m of result.farFieldMonitors) writeFarFieldMonitor(monitors, m);
   } finally {
     file.close();
   }
@@ -402,6 +482,12 @@ function compareDatasets(read: RawReader, result: SolverResult): void {
   for (const m of result.fluxMonitors) {
     for (const [name, data] of fluxSpectra(m)) {
       compareDataset(read, `/monitors/${m.name}/${name}`, [data.length], bytesOf(data));
+    }
+  }
+  for (const m of result.farFieldMonitors) {
+    const shape = [m.wavelengthsM.length, m.thetaDeg.length, m.phiDeg.length];
+    for (const d of farFieldDatasets(m)) {
+      compareDataset(read, `/monitors/${m.name}/${d.name}`, shape, bytesOf(d.data));
     }
   }
 }

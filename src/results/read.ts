@@ -9,6 +9,8 @@ import { RESULT_FORMAT } from "./hdf5.js";
 
 export interface MonitorInfo {
   name: string;
+  /** The group's `type`: field, flux or far_field. */
+  type: string;
   center: number[];
   size: number[];
   wavelengthsM: number[];
@@ -128,13 +130,15 @@ export async function withResultFile<T>(path: string, fn: (file: H5File) => T): 
   }
 }
 
+/** A monitor's summary; a far-field monitor has no sample coordinates (shape 0 × 0 × 0). */
 function monitorInfo(g: Group, name: string): MonitorInfo {
-  const x = (g.get("x") as Dataset).value as Float64Array;
-  const y = (g.get("y") as Dataset).value as Float64Array;
-  const z = (g.get("z") as Dataset).value as Float64Array;
+  const axis = (a: string) =>
+    ((g.get(a) as Dataset | null)?.value as Float64Array | undefined) ?? new Float64Array(0);
+  const [x, y, z] = [axis("x"), axis("y"), axis("z")];
   const keys = g.keys();
   return {
     name,
+    type: String(g.attrs.type?.value ?? "field"),
     center: numbers(g.attrs.center?.value),
     size: numbers(g.attrs.size?.value),
     wavelengthsM: numbers(g.attrs.wavelengths?.value),

@@ -217,7 +217,13 @@ export const SolverReportSchema = Type.Object(
     flux: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description:
-          "Per flux monitor: quantity, wavelengths_m, flux (normalised), and a box's cross-sections in m².",
+          "Per flux monitor: quantity, wavelengths_m, flux (normalised: to the incident plane wave, or for a point dipole to the power it radiates in vacuum), a box's cross-sections in m² (plane wave), and power_w, the power in watts (point dipole).",
+      }),
+    ),
+    far_field: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "Per far-field monitor: wavelengths_m, theta_deg, phi_deg and radiant_intensity in W/sr as [wavelength][theta][phi] (the result file also holds the complex E_theta and E_phi).",
       }),
     ),
   },
@@ -309,6 +315,16 @@ export const MaterialSchema = Type.Object(
   {
     name: Type.String(),
     aliases: Type.Array(Type.String()),
+    kind: Type.Union(
+      [Type.Literal("dielectric"), Type.Literal("metal"), Type.Literal("perfect_conductor")],
+      {
+        description:
+          "dielectric: a real refractive index inside the valid range (vacuum and air too); " +
+          "metal: a Drude pole, always stepped with its pole model; perfect_conductor: PEC, " +
+          "with no refractive index: E is zero inside it and tangential E on its surface, at " +
+          "every wavelength.",
+      },
+    ),
     model: Type.String(),
     reference: Type.String(),
     valid_range_m: Type.Array(Type.Number(), {

@@ -15,6 +15,8 @@ import {
   MIN_DIPOLE_MOMENT,
   MIN_COURANT_FACTOR,
 } from "../solver/bounds.js";
+import { MAX_FLUX_WAVELENGTHS, MAX_MONITOR_WAVELENGTHS } from "../solver/checks/monitors.js";
+import { MAX_FAR_FIELD_WAVELENGTHS } from "../solver/checks/far-field.js";
 import {
   MAX_POLYSLAB_HOLES,
   MAX_POLYSLAB_VERTICES,
@@ -26,6 +28,7 @@ import {
   type DomainSpec,
   type FdtdSettings,
   type FieldComponent,
+  type FarFieldMonitorSpec,
   type FieldMonitorSpec,
   type PlaneWaveSpec,
   type PointDipoleSpec,
@@ -51,6 +54,10 @@ export const DEFAULTS = {
   point_dipole: { amplitude: 1 },
   polyslab: { sidewall_angle_deg: 0 },
   field_monitor: { components: ["Ex", "Ey", "Ez"] as FieldComponent[] },
+  far_field_monitor: {
+    theta_deg: { start: 0, stop: 180, points: 37 },
+    phi_deg: { start: 0, stop: 355, points: 72 },
+  },
   fdtd_settings: {
     time_steps: 20000,
     courant_factor: 0.99,
@@ -63,6 +70,7 @@ export const DEFAULTS = {
   point_dipole: Partial<PointDipoleSpec>;
   polyslab: Partial<PolySlabSpec>;
   field_monitor: Partial<FieldMonitorSpec>;
+  far_field_monitor: Partial<FarFieldMonitorSpec>;
   fdtd_settings: FdtdSettings;
 };
 
@@ -121,8 +129,8 @@ export const SYMMETRIES = ["none", "pec", "pmc"] as const;
 export const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"] as const;
 export const MAX_STRUCTURES = 1000;
 export const MAX_MONITORS = 64;
-export const MAX_MONITOR_WAVELENGTHS = 64;
-export const MAX_FLUX_WAVELENGTHS = 200;
+export { MAX_MONITOR_WAVELENGTHS, MAX_FLUX_WAVELENGTHS } from "../solver/checks/monitors.js";
+export { MAX_FAR_FIELD_WAVELENGTHS } from "../solver/checks/far-field.js";
 
 export const MAX_MESH_OVERRIDES = 100;
 
@@ -542,17 +550,68 @@ export const FluxMonitorSchema = Type.Object(
   },
 );
 
+/** Angles in degrees within [0, most]: a list, or {start, stop, points}. */
+const angles = (
+  what: string,
+  most: number,
+  value: { start: number; stop: number; points: number },
+) =>
+  Type.Optional(
+    Type.Union(
+      [
+        Type.Array(Type.Number({ minimum: 0, maximum: most }), { minItems: 1, maxItems: 361 }),
+        Type.Object(
+          {
+            start: Type.Number({ minimum: 0, maximum: most }),
+            stop: Type.Number({ minimum: 0, maximum: most }),
+            points: Type.Integer({ minimum: 1, maximum: 361 }),
+          },
+          { additionalProperties: false },
+        ),
+      ],
+      {
+        description: withDefault(
+          `${what} in degrees (0 to ${most}), a list or {start, stop, points} (both ends included).`,
+          `{start: ${value.start}, stop: ${value.stop}, points: ${value.points}}`,
+        ),
+      },
+    ),
+  );
+
+export const FarFieldMonitorSchema = Type.Object(
+  {
+    name: monitorName,
+    monitor_type: Type.Literal("far_field"),
+    center: coordinates3("Centre in metres."),
+    size: extents3(
+      "Extent in metres: a box (no zero extent) around the emitters or scatterers, in one medium, inside the domain; a plane (one zero extent) projects the half-space it faces.",
+      { minimum: 0 },
+    ),
+    wavelengths: monitorWavelengths(MAX_FAR_FIELD_WAVELENGTHS),
+    theta_deg: angles("Polar angles from +z", 180, DEFAULTS.far_field_monitor.theta_deg),
+    phi_deg: angles("Azimuths from +x about +z", 360, DEFAULTS.far_field_monitor.phi_deg),
+  },
+  {
+    additionalProperties: false,
+    title: "FarFieldMonitor",
+    description:
+      "Projects the fields on a closed box (or a plane) to the far field: radiant intensity in W/sr over (θ, φ) at each wavelength, in the medium around the box. With a plane wave it projects the scattered field, with a dipole the total field.",
+  },
+);
+
 /** A discriminated union on `monitor_type`, so that a bad flux monitor is reported as one. */
 export const MonitorSchema = Type.Unsafe<
-  Static<typeof FieldMonitorSchema> | Static<typeof FluxMonitorSchema>
+  | Static<typeof FieldMonitorSchema>
+  | Static<typeof FluxMonitorSchema>
+  | Static<typeof FarFieldMonitorSchema>
 >({
   type: "object",
   required: ["monitor_type"],
   discriminator: { propertyName: "monitor_type" },
-  oneOf: [FieldMonitorSchema, FluxMonitorSchema],
+  oneOf: [FieldMonitorSchema, FluxMonitorSchema, FarFieldMonitorSchema],
   title: "Monitor",
   description:
-    "A field monitor (phasors of components) or a flux monitor (Poynting flux through a plane or out of a box).",
+    "A field monitor (phasors of components), a flux monitor (Poynting flux through a plane or out of a box) or a far-field monitor (radiation pattern).",
 });
 
 export const MAX_USER_MATERIALS = 16;

@@ -17,6 +17,7 @@ import type {
   DomainSpec,
   FdtdSettings,
   FieldMonitorSpec,
+  FarFieldMonitorSpec,
   FluxMonitorSpec,
   MeshOverrideSpec,
   PolySlabSpec,
@@ -33,6 +34,7 @@ import type {
   DomainSchema,
   FdtdSettingsSchema,
   FieldMonitorSchema,
+  FarFieldMonitorSchema,
   FluxMonitorSchema,
   GdsStructureSchema,
   GdsStructureSpec,
@@ -128,6 +130,12 @@ export type SpecAgreesWithSchema = [
     >
   >,
   Agree<FieldsThatDiffer<Static<typeof FluxMonitorSchema>, FluxMonitorSpec>>,
+  Agree<
+    FieldsThatDiffer<
+      WithDefaults<Static<typeof FarFieldMonitorSchema>, Defaulted<"far_field_monitor">>,
+      FarFieldMonitorSpec
+    >
+  >,
   Agree<FieldsThatDiffer<Static<typeof UserMaterialSchema>, UserMaterialSpec>>,
   Agree<
     FieldsThatDiffer<

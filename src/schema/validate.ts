@@ -7,6 +7,7 @@
 import type { FieldError } from "../errors.js";
 import { checkAndPlan, estimateRun, type GridPlan } from "../solver/index.js";
 import type {
+  AngleRange,
   BackendChoice,
   FieldComponent,
   MonitorSpec,
@@ -112,6 +113,16 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
           : {}),
       };
       if (m.monitor_type === "flux") return { ...common, monitor_type: "flux" };
+      if (m.monitor_type === "far_field") {
+        const angles = (v: number[] | AngleRange | undefined, fallback: AngleRange) =>
+          Array.isArray(v) ? [...v] : { ...(v ?? fallback) };
+        return {
+          ...common,
+          monitor_type: "far_field",
+          theta_deg: angles(m.theta_deg, DEFAULTS.far_field_monitor.theta_deg),
+          phi_deg: angles(m.phi_deg, DEFAULTS.far_field_monitor.phi_deg),
+        };
+      }
       return {
         ...common,
         monitor_type: "field",

@@ -7,7 +7,7 @@ import { solverBackend } from "./backends.js";
 import { cpmlBytes } from "./cpml.js";
 import { fluxShape, spansMirror } from "./flux.js";
 import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
-import { sampleBox } from "./monitors.js";
+import { listOf, sampleBox } from "./monitors.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { findMaterial, permittivityAt } from "./materials.js";
 import { AUX_PML_LAYERS, planeWaveGeometry } from "./sources/plane-wave.js";
@@ -72,13 +72,16 @@ function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
     const W = ws === undefined ? 1 : Array.isArray(ws) ? ws.length : ws.points;
     if (Array.isArray(ws)) for (const w of ws) costs.wavelengths.add(w);
     else if (ws) costs.wavelengths.add(ws.start).add(ws.stop);
-    if (m.monitor_type === "flux") {
-      // The sums, the convergence snapshot and the two incident corrections are float64 complex.
+    if (m.monitor_type === "flux" || m.monitor_type === "far_field") {
+      // The sums, the convergence snapshot and the two incident corrections are float64 complex;
+      // a far-field pattern is 5 float64 per direction and wavelength.
+      const directions =
+        m.monitor_type === "far_field" ? listOf(m.theta_deg).length * listOf(m.phi_deg).length : 0;
       const points = fluxPoints(m.size, n);
       const samples = 2 * points * W;
       costs.samples += samples;
       costs.bytes += samples * (16 + 16 + 32) + points * 4;
-      costs.resultBytes += W * 8 * 6 + coordinateBytes;
+      costs.resultBytes += W * 8 * (6 + 5 * directions) + coordinateBytes;
       continue;
     }
     const points = n[0]! * n[1]! * n[2]!;

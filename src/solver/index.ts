@@ -27,14 +27,15 @@ export const SOLVER_VERSION = "0.1.0";
 
 /**
  * The materials library as the solver sees it: each entry's pole model steps it over a band;
- * metals (a Drude pole: Re ε < 0 has no constant form) always.
+ * metals (a Drude pole: Re ε < 0 has no constant form) always. PEC is described as a perfect
+ * conductor and has neither a permittivity nor a pole model.
  */
 export const libraryMaterials: MaterialResolver = {
   describe: (name) => findMaterial(name),
   permittivity: (name, wavelengthM) => permittivityAt(name, wavelengthM),
   dispersion: (name) => {
     const entry = findMaterial(name);
-    if (!entry) return undefined;
+    if (!entry || entry.perfectConductor) return undefined;
     const model = entry.dispersion;
     return { model, always: model.poles.some((p) => p.kind === "drude") };
   },

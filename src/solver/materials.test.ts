@@ -3,10 +3,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
   MATERIALS,
+  PerfectConductorError,
   UnknownMaterialError,
   WavelengthOutOfRangeError,
   findMaterial,
+  findOpticalMaterial,
   materialNames,
+  opticalMaterials,
   permittivityAt,
   refractiveIndexAt,
 } from "./materials.js";
@@ -127,7 +130,7 @@ test("wavelengths outside the valid range throw a RangeError naming material and
 });
 
 test("range edges are inside, including edges computed in floating point", () => {
-  for (const entry of MATERIALS.values()) {
+  for (const entry of opticalMaterials()) {
     if (entry.name === "vacuum") continue;
     const [lo, hi] = entry.validRangeM;
     for (const wavelengthM of [lo, hi, lo * (1 + 1e-12), hi * (1 - 1e-12)]) {
@@ -180,6 +183,36 @@ test("lookup is case-insensitive and accepts aliases", () => {
   assert.equal(refractiveIndexAt("SILICON", 1.55e-6).n, refractiveIndexAt("Si", 1.55e-6).n);
 });
 
+test("PEC: found by its names, valid at every wavelength, listed last, and without an index", () => {
+  for (const name of ["PEC", "pec", " Pec ", "perfect electric conductor", "PERFECT_CONDUCTOR"]) {
+    const entry = findMaterial(name);
+    assert.equal(entry?.name, "PEC", name);
+    assert.equal(entry.perfectConductor, true, name);
+    assert.equal(findOpticalMaterial(name), undefined, name);
+  }
+  assert.equal(materialNames().at(-1), "PEC");
+  assert.ok(!opticalMaterials().some((e) => e.name === "PEC"));
+  assert.deepEqual(JSON.parse(JSON.stringify(findMaterial("pec")!.validRangeM)), [
+    0,
+    Number.MAX_VALUE,
+  ]);
+  // It has no refractive index or permittivity at any wavelength, inside its range or not:
+  // asking is an error that says why, not an out-of-range or an unknown name.
+  for (const wavelengthM of [1e-9, 1.55e-6, 1]) {
+    for (const ask of [refractiveIndexAt, permittivityAt]) {
+      assert.throws(
+        () => ask("pec", wavelengthM),
+        (error: unknown) => {
+          assert.ok(error instanceof PerfectConductorError);
+          assert.ok(!(error instanceof RangeError) && !(error instanceof UnknownMaterialError));
+          assert.match(error.message, /^PEC is a perfect electric conductor: it has no refractive/);
+          return true;
+        },
+      );
+    }
+  }
+});
+
 test("MATERIALS is keyed by lower-case canonical name and holds every required entry", () => {
   const required = ["vacuum", "air", "Si", "SiO2", "Si3N4", "Al2O3", "TiO2", "LiNbO3", "InP"];
   for (const name of [...required, "GaAs", "Ge"]) {
@@ -204,7 +237,7 @@ test("MATERIALS is keyed by lower-case canonical name and holds every required e
 });
 
 test("every dielectric has normal dispersion (n falls as λ grows) over its valid range", () => {
-  for (const entry of MATERIALS.values()) {
+  for (const entry of opticalMaterials()) {
     if (entry.name === "vacuum" || isMetal(entry.name)) continue;
     const [lo, hi] = entry.validRangeM;
     let previous = Number.POSITIVE_INFINITY;
@@ -219,8 +252,8 @@ test("every dielectric has normal dispersion (n falls as λ grows) over its vali
   }
 });
 
-test("ε = (n + i k)² for every entry", () => {
-  for (const entry of MATERIALS.values()) {
+test("ε = (n + i k)² for every optical entry", () => {
+  for (const entry of opticalMaterials()) {
     const [lo, hi] = entry.validRangeM;
     const wavelengthM = entry.name === "vacuum" ? 1.55e-6 : Math.sqrt(lo * hi);
     const { n, k } = refractiveIndexAt(entry.name, wavelengthM);
@@ -233,19 +266,23 @@ test("ε = (n + i k)² for every entry", () => {
   assertClose(permittivityAt("Si", 1.55e-6).re, 12.0805, 1e-4, "Si ε(1.55 µm)");
 });
 
+/** n (n + i k for an absorber) at a wavelength, as the docs table prints it. */
+function indexCell(name: string, wavelengthM: number): string {
+  try {
+    const { n, k } = refractiveIndexAt(name, wavelengthM);
+    return k > 0 ? `${n.toFixed(4)} + ${k.toFixed(3)}i` : n.toFixed(4);
+  } catch {
+    return "— (out of range)";
+  }
+}
+
 /** The docs table rows, cell by cell (Prettier pads cells; compare trimmed contents). */
 function expectedDocsRows(): string[][] {
   return [...MATERIALS.values()].map((e) => {
     const [lo, hi] = e.validRangeM;
     const um = (m: number) => Number((m / UM).toPrecision(6));
-    const range = e.name === "vacuum" ? "all" : `${um(lo)}–${um(hi)}`;
-    let n155: string;
-    try {
-      const { n, k } = refractiveIndexAt(e.name, 1.55e-6);
-      n155 = k > 0 ? `${n.toFixed(4)} + ${k.toFixed(3)}i` : n.toFixed(4);
-    } catch {
-      n155 = "— (out of range)";
-    }
+    const range = hi === Number.MAX_VALUE ? "all" : `${um(lo)}–${um(hi)}`;
+    const n155 = e.perfectConductor ? "— (perfect conductor)" : indexCell(e.name, 1.55e-6);
     const aliases = e.aliases.length > 0 ? e.aliases.join(", ") : "—";
     return [e.name, aliases, e.model, range, n155, e.reference];
   });
@@ -263,7 +300,7 @@ test("docs/materials.md table matches the library", () => {
 function expectedDispersionRows(): string[][] {
   const um = (m: number) => Number((m / UM).toPrecision(6));
   const err = (v: number) => (v === 0 ? "0 (exact)" : v.toExponential(1));
-  return [...MATERIALS.values()].map((e) => {
+  return opticalMaterials().map((e) => {
     const [lo, hi] = e.fitWindowM;
     const window = e.name === "vacuum" ? "all" : `${um(lo)}–${um(hi)}`;
     const source = e.dispersionSource.split(" (")[0];
@@ -309,7 +346,7 @@ test("docs/materials.md pole-model table matches the library", () => {
 test("every pole model reproduces its material to the stated error over its window", async () => {
   const { refractiveIndex } = await import("./dispersion/model.js");
   const TWO_PI_C = 2 * Math.PI * 299_792_458;
-  for (const e of MATERIALS.values()) {
+  for (const e of opticalMaterials()) {
     const [lo, hi] = e.name === "vacuum" ? [0.1 * UM, 100 * UM] : e.fitWindowM;
     assert.ok(lo >= e.validRangeM[0] && hi <= e.validRangeM[1], `${e.name}: window in range`);
     let worstN = 0;
@@ -364,13 +401,13 @@ test("every pole model reproduces its material to the stated error over its wind
   }
   // The fits are worth having: no more than 2×10⁻³ anywhere, and 10⁻⁴ for SiO2 (the telecom
   // cladding, where waveguide phase accumulates over millimetres).
-  for (const e of MATERIALS.values()) {
+  for (const e of opticalMaterials()) {
     if (e.fitData === undefined) assert.ok(e.maxFitErrorN <= 2.5e-3, e.name);
   }
-  assert.ok(findMaterial("SiO2")!.maxFitErrorN <= 1e-4);
+  assert.ok(findOpticalMaterial("SiO2")!.maxFitErrorN <= 1e-4);
   // A fit to a metal's measured points: within 2 % of |n + i k| at every point (a few times
   // less than the spread between TiN films; docs/materials.md).
-  for (const e of MATERIALS.values()) {
+  for (const e of opticalMaterials()) {
     for (const { wavelengthM, n, k } of e.fitData ?? []) {
       const model = refractiveIndex(e.dispersion, TWO_PI_C / wavelengthM);
       const relative = Math.hypot(model.n - n, model.k - k) / Math.hypot(n, k);
@@ -524,7 +561,7 @@ test("the metals behave as metals: Re ε < 0, loss, and aluminium's 1.5 eV inter
 });
 
 test("TiN: a metal from 0.49 µm up, its ε = 0 crossing where the measured film has it", () => {
-  const entry = findMaterial("titanium nitride")!;
+  const entry = findOpticalMaterial("titanium nitride")!;
   assert.equal(entry.name, "TiN");
   const data = entry.fitData!;
   assert.ok(Object.isFrozen(data) && data.every((point) => Object.isFrozen(point)));

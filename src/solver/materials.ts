@@ -23,23 +23,33 @@
  *   wavelength and a run over a band see the same ε.
  * - Outside the valid range the functions throw rather than extrapolate: a Sellmeier fit is
  *   silent nonsense across an absorption edge (Si below 1.1 µm, Ge below 1.9 µm).
+ * - PEC, the perfect electric conductor (Tidy3D's PECMedium, Meep's `metal`), is in the library
+ *   by name but is no optical material: it has no refractive index and no dispersion model, and
+ *   is valid at every wavelength. The field update holds E at zero in it (medium.ts); asking it
+ *   for an index throws PerfectConductorError.
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { type MeasuredIndex, lorentzModel } from "./dispersion/fit.js";
 import { type PoleModel, refractiveIndex } from "./dispersion/model.js";
 import { TIN_BELIAEV_2023_SPUTTERED } from "./material-data/tin-beliaev-2023.js";
 
-export interface MaterialEntry {
-  /** Canonical display name, e.g. "Si", "SiO2", "vacuum". */
+/** What every library entry has: its names, what it is, where it comes from, where it holds. */
+interface LibraryEntry {
+  /** Canonical display name, e.g. "Si", "SiO2", "vacuum", "PEC". */
   name: string;
   /** Other accepted names, matched case-insensitively, e.g. ["silicon"]. */
   aliases: string[];
-  /** The dispersion model, e.g. "Sellmeier (3-term)". */
+  /** The dispersion model, e.g. "Sellmeier (3-term)"; for PEC, what a perfect conductor is. */
   model: string;
   /** Citation: authors, journal, year, and the refractiveindex.info page. */
   reference: string;
   /** Vacuum wavelength range in metres over which the model is valid, inclusive. */
   validRangeM: [number, number];
+}
+
+/** A material with a refractive index: a dielectric or a metal, with its dispersion models. */
+export interface OpticalMaterialEntry extends LibraryEntry {
+  perfectConductor?: false;
   /**
    * The multi-pole model (ε∞, σ, Lorentz and Drude poles in rad/s; exp(−iωt)) that stands for
    * this material in the time-domain update.
@@ -64,6 +74,18 @@ export interface MaterialEntry {
   fitData?: readonly MeasuredIndex[];
 }
 
+/**
+ * The perfect electric conductor: the σ → ∞ limit, where E vanishes inside the conductor and
+ * its tangential part on the surface. It has no refractive index, no loss and no dispersion,
+ * and holds at every wavelength; the time-domain update holds E at zero in its cells.
+ */
+export interface PerfectConductorEntry extends LibraryEntry {
+  perfectConductor: true;
+}
+
+/** An entry of the library: an optical material, or the perfect electric conductor. */
+export type MaterialEntry = OpticalMaterialEntry | PerfectConductorEntry;
+
 /** Thrown for a material name that is neither a canonical name nor an alias. */
 export class UnknownMaterialError extends Error {
   override name = "UnknownMaterialError";
@@ -87,12 +109,23 @@ export class WavelengthOutOfRangeError extends RangeError {
   }
 }
 
+/** Thrown when an index or a permittivity is asked of the perfect conductor, which has none. */
+export class PerfectConductorError extends Error {
+  override name = "PerfectConductorError";
+  constructor(readonly material: string) {
+    super(
+      `${material} is a perfect electric conductor: it has no refractive index or ` +
+        "permittivity (the field update holds E at zero in it)",
+    );
+  }
+}
+
 type ComplexIndex = { n: number; k: number };
 
 interface MaterialDefinition {
   /** The entry; `fitWindowM` defaults to the valid range, the errors to 0. */
-  entry: Omit<MaterialEntry, "fitWindowM" | "maxFitErrorN" | "maxFitErrorK"> &
-    Partial<Pick<MaterialEntry, "fitWindowM" | "maxFitErrorN" | "maxFitErrorK">>;
+  entry: Omit<OpticalMaterialEntry, "fitWindowM" | "maxFitErrorN" | "maxFitErrorK"> &
+    Partial<Pick<OpticalMaterialEntry, "fitWindowM" | "maxFitErrorN" | "maxFitErrorK">>;
   /** Complex refractive index at a vacuum wavelength in micrometres, inside the valid range. */
   indexAtUm: (wavelengthUm: number) => ComplexIndex;
 }
@@ -617,52 +650,111 @@ function metal(name: string, aliases: string[], model: PoleModel): MaterialDefin
   ];
 }
 
+/**
+ * The perfect electric conductor, after the optical materials. Names match ignoring case, so
+ * "pec" is PEC too. Meep's name for it, `metal`, is no alias: here it would be taken for the
+ * real metals.
+ */
+const PERFECT_CONDUCTOR: PerfectConductorEntry = {
+  name: "PEC",
+  aliases: ["perfect electric conductor", "perfect conductor", "perfect_conductor"],
+  model:
+    "perfect electric conductor: E = 0 inside and tangential E = 0 on the surface " +
+    "(no refractive index, no loss, no dispersion)",
+  reference: "definition (the σ → ∞ limit of a conductor; Tidy3D's PECMedium, Meep's metal)",
+  // Valid at every wavelength, as vacuum is (Number.MAX_VALUE: JSON has no Infinity).
+  validRangeM: [0, Number.MAX_VALUE],
+  perfectConductor: true,
+};
+
 function normalise(name: string): string {
   return name.trim().toLowerCase();
 }
 
-/** Every canonical name and alias, lower-cased, to its definition. */
-const BY_ANY_NAME: ReadonlyMap<string, MaterialDefinition> = (() => {
-  const map = new Map<string, MaterialDefinition>();
-  for (const def of DEFINITIONS) {
-    for (const key of [def.entry.name, ...def.entry.aliases].map(normalise)) {
+/** Every canonical name and alias, lower-cased, to its definition (PEC to its entry). */
+const BY_ANY_NAME: ReadonlyMap<string, MaterialDefinition | PerfectConductorEntry> = (() => {
+  const map = new Map<string, MaterialDefinition | PerfectConductorEntry>();
+  const named: [LibraryEntry, MaterialDefinition | PerfectConductorEntry][] = [
+    ...DEFINITIONS.map((def): [LibraryEntry, MaterialDefinition] => [def.entry, def]),
+    [PERFECT_CONDUCTOR, PERFECT_CONDUCTOR],
+  ];
+  for (const [entry, item] of named) {
+    for (const key of [entry.name, ...entry.aliases].map(normalise)) {
       if (map.has(key)) throw new Error(`material name "${key}" is defined twice`);
-      map.set(key, def);
+      map.set(key, item);
     }
   }
   return map;
 })();
 
-/** The library, keyed by lower-case canonical name. Entries are frozen. */
-export const MATERIALS: ReadonlyMap<string, MaterialEntry> = new Map(
-  DEFINITIONS.map((def) => {
-    const entry: MaterialEntry = {
-      ...def.entry,
-      fitWindowM: def.entry.fitWindowM ?? [...def.entry.validRangeM],
-      maxFitErrorN: def.entry.maxFitErrorN ?? 0,
-      maxFitErrorK: def.entry.maxFitErrorK ?? 0,
-    };
-    Object.freeze(entry.aliases);
-    Object.freeze(entry.validRangeM);
-    Object.freeze(entry.fitWindowM);
-    entry.dispersion.poles.forEach((pole) => Object.freeze(pole));
-    Object.freeze(entry.dispersion.poles);
-    Object.freeze(entry.dispersion);
-    entry.fitData?.forEach((point) => Object.freeze(point));
-    if (entry.fitData) Object.freeze(entry.fitData);
-    return [normalise(entry.name), Object.freeze(entry)] as const;
-  }),
-);
+/** An optical entry with its defaults filled in, frozen. */
+function opticalEntry(def: MaterialDefinition): OpticalMaterialEntry {
+  const entry: OpticalMaterialEntry = {
+    ...def.entry,
+    fitWindowM: def.entry.fitWindowM ?? [...def.entry.validRangeM],
+    maxFitErrorN: def.entry.maxFitErrorN ?? 0,
+    maxFitErrorK: def.entry.maxFitErrorK ?? 0,
+  };
+  Object.freeze(entry.aliases);
+  Object.freeze(entry.validRangeM);
+  Object.freeze(entry.fitWindowM);
+  entry.dispersion.poles.forEach((pole) => Object.freeze(pole));
+  Object.freeze(entry.dispersion.poles);
+  Object.freeze(entry.dispersion);
+  entry.fitData?.forEach((point) => Object.freeze(point));
+  if (entry.fitData) Object.freeze(entry.fitData);
+  return Object.freeze(entry);
+}
+
+Object.freeze(PERFECT_CONDUCTOR.aliases);
+Object.freeze(PERFECT_CONDUCTOR.validRangeM);
+Object.freeze(PERFECT_CONDUCTOR);
+
+/**
+ * The library, keyed by lower-case canonical name, in library order: the optical materials,
+ * then PEC. Entries are frozen.
+ */
+export const MATERIALS: ReadonlyMap<string, MaterialEntry> = new Map<string, MaterialEntry>([
+  ...DEFINITIONS.map((def) => [normalise(def.entry.name), opticalEntry(def)] as const),
+  [normalise(PERFECT_CONDUCTOR.name), PERFECT_CONDUCTOR],
+]);
 
 /** Looks a material up by canonical name or alias, ignoring case and surrounding spaces. */
 export function findMaterial(name: string): MaterialEntry | undefined {
-  const def = BY_ANY_NAME.get(normalise(name));
-  return def === undefined ? undefined : MATERIALS.get(normalise(def.entry.name));
+  const item = BY_ANY_NAME.get(normalise(name));
+  return item === undefined ? undefined : MATERIALS.get(normalise(entryOf(item).name));
+}
+
+/** findMaterial for an optical material: undefined for an unknown name and for PEC. */
+export function findOpticalMaterial(name: string): OpticalMaterialEntry | undefined {
+  const entry = findMaterial(name);
+  return entry?.perfectConductor ? undefined : entry;
+}
+
+/** The optical materials (every entry but PEC), in library order. */
+export function opticalMaterials(): OpticalMaterialEntry[] {
+  return [...MATERIALS.values()].filter(
+    (entry): entry is OpticalMaterialEntry => !entry.perfectConductor,
+  );
+}
+
+/**
+ * What an entry is, as the materials listing says it: a metal has a Drude pole (free
+ * electrons, Re ε < 0 below its plasma frequency; the solver always steps its poles), PEC is the
+ * perfect conductor, and everything else (vacuum and air included) is a dielectric.
+ */
+export function materialKind(entry: MaterialEntry): "dielectric" | "metal" | "perfect_conductor" {
+  if (entry.perfectConductor) return "perfect_conductor";
+  return entry.dispersion.poles.some((pole) => pole.kind === "drude") ? "metal" : "dielectric";
 }
 
 /** Canonical names in library order, for error messages and docs. */
 export function materialNames(): string[] {
-  return DEFINITIONS.map((def) => def.entry.name);
+  return [...MATERIALS.values()].map((entry) => entry.name);
+}
+
+function entryOf(item: MaterialDefinition | PerfectConductorEntry): LibraryEntry {
+  return "entry" in item ? item.entry : item;
 }
 
 /**
@@ -670,11 +762,13 @@ export function materialNames(): string[] {
  * @param name canonical name or alias, case-insensitive
  * @param wavelengthM vacuum wavelength in metres
  * @throws UnknownMaterialError (an Error) for an unknown name
+ * @throws PerfectConductorError (an Error) for PEC, which has no index
  * @throws WavelengthOutOfRangeError (a RangeError) outside the model's valid range
  */
 export function refractiveIndexAt(name: string, wavelengthM: number): { n: number; k: number } {
   const def = BY_ANY_NAME.get(normalise(name));
   if (def === undefined) throw new UnknownMaterialError(name);
+  if (!("entry" in def)) throw new PerfectConductorError(def.name);
   const [lo, hi] = def.entry.validRangeM;
   // A relative slack of 1e-9 so that a range edge computed another way (0.21 * 1e-6 versus
   // 2.1e-7) still counts as inside.
@@ -690,7 +784,8 @@ export function refractiveIndexAt(name: string, wavelengthM: number): { n: numbe
 
 /**
  * Relative permittivity ε = (n + i k)² = (n² − k²) + i 2nk of a material at a vacuum
- * wavelength; Im ε ≥ 0 means loss. Same arguments and errors as {@link refractiveIndexAt}.
+ * wavelength; Im ε ≥ 0 means loss. Same arguments and errors as {@link refractiveIndexAt}
+ * (PerfectConductorError for PEC).
  */
 export function permittivityAt(name: string, wavelengthM: number): { re: number; im: number } {
   const { n, k } = refractiveIndexAt(name, wavelengthM);

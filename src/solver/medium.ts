@@ -14,6 +14,14 @@
  * at a metal's surface, where a component takes the material at the cube's centre unless it
  * lies in a planar face (isMetal).
  *
+ * A perfect electric conductor (PEC) is not averaged at all: ε is infinite in it, and no mean
+ * with an infinite ε is a permittivity. Its surface is a staircase by sample point
+ * (conductorStep): an E component whose Yee sample point lies inside a PEC structure or on its
+ * surface takes the conductor's coefficients ca = cb = 0, so that E there is zero from the
+ * first step on and tangential E vanishes on every grid face of the conductor; a structure
+ * painted later takes such a component back only where its sample point lies strictly inside
+ * that structure. Tidy3D's default for PEC is the same staircase.
+ *
  * Interface cubes are deduplicated by their quantised state; pure materials are stored
  * exactly. If a grid needs more than 65 536 distinct entries the quantum is coarsened.
  */
@@ -26,6 +34,7 @@ import {
   centreIndexAt,
   cubeAlong,
   nodeIndexAt,
+  positionM,
   staggerOf,
   type GridPlan,
   type YeeLayout,
@@ -46,7 +55,19 @@ export interface UpdateMaterial {
   sigma: number;
   /** The poles of a dispersive material (dispersion/model.ts), updated by ade.ts. */
   poles?: readonly Pole[];
+  /**
+   * A perfect electric conductor: its cells' E is held at zero (ca = cb = 0) and it is never
+   * averaged with another material; `epsRe` and `sigma` are then placeholders (1 and 0).
+   */
+  perfectConductor?: true;
 }
+
+/** The perfect electric conductor (materials.ts's PEC) as the update takes it. */
+export const PERFECT_CONDUCTOR: UpdateMaterial = Object.freeze({
+  epsRe: 1,
+  sigma: 0,
+  perfectConductor: true,
+});
 
 export interface PaintedStructure {
   shape: Shape;
@@ -58,7 +79,10 @@ export interface Medium {
   index: [Uint16Array, Uint16Array, Uint16Array];
   ca: Float64Array;
   cb: Float64Array;
-  /** Effective relative permittivity and conductivity of each table entry. */
+  /**
+   * Effective relative permittivity and conductivity of each table entry; 1 and 0 for a
+   * perfect conductor's entry, whose E is zero (they weigh nothing in the field energy).
+   */
   epsEff: Float64Array;
   sigma: Float64Array;
   /**
@@ -99,6 +123,36 @@ export function scalePole(pole: Pole, w: number): Pole {
 }
 
 const MAX_ENTRIES = 65536;
+
+/** Side of the probe cube, relative to the cell's, with which conductorStep samples a point. */
+const POINT_PROBE = 1e-6;
+
+/**
+ * The staircase where a perfect conductor is painted, or painted over: whether the structure
+ * takes the E component sampled at `at` (1) or leaves it (0). A PEC structure takes it where
+ * `at` lies inside the structure or on its surface (the closed shape), so that tangential E is
+ * zero on the conductor's faces that lie on grid planes; a structure painted over PEC takes it
+ * back only where `at` lies strictly inside it, so a face that a dielectric shares with the
+ * conductor (a spacer on a mirror) stays on the conductor, whichever was painted first.
+ * Membership is the fill of a cube POINT_PROBE of a cell wide around `at` (the shapes' own
+ * geometry, images and extension through the absorber included): 1/2 on a face, 1/4 on an
+ * edge, 1/8 on a corner, 0 or 1 more than half the probe away, with a rounding error far below
+ * the thresholds.
+ * @param h the cell's steps, metres; `probe` and `normal` are scratch
+ */
+function conductorStep(
+  shape: Shape,
+  at: Vec3,
+  h: Vec3,
+  conductor: boolean,
+  probe: Vec3,
+  normal: Vec3,
+): 0 | 1 {
+  for (let a = 0; a < 3; a++) probe[a] = h[a] * POINT_PROBE;
+  const f = shape.fill(at, probe, normal);
+  if (conductor) return f > 1e-3 ? 1 : 0;
+  return f >= 1 - 1e-3 ? 1 : 0;
+}
 
 /**
  * ca and cb of E^{n+1} = ca·E^n + cb·∇×H for relative permittivity ε, conductivity σ and, for
@@ -279,10 +333,13 @@ function* tryBuild(
   // Entries holding some metal, and which dispersive sets are metals.
   const metalEntry: number[] = [];
   const metalSets = dispersive.map((poles) => isMetal(poles));
+  // Entries that are a perfect conductor: only pure ones, since PEC never mixes.
+  const conductorEntry: number[] = [];
   const pureEntry = (m: UpdateMaterial): number => {
     const weights = dispersive.map((poles) => (poles === m.poles ? 1 : 0));
     entries.push({ epsMean: m.epsRe, epsInvMean: 1 / m.epsRe, sigma: m.sigma, n2: 0, weights });
     metalEntry.push(isMetal(m.poles) ? 1 : 0);
+    conductorEntry.push(m.perfectConductor ? 1 : 0);
     return entries.length - 1;
   };
   pureEntry(background);
@@ -298,6 +355,9 @@ function* tryBuild(
   const p: Vec3 = [0, 0, 0];
   const h: Vec3 = [0, 0, 0];
   const normal: Vec3 = [0, 0, 0];
+  // The E component's Yee sample point, and scratch for conductorStep.
+  const at: Vec3 = [0, 0, 0];
+  const probe: Vec3 = [0, 0, 0];
   // Per structure and component, the cells whose cube may touch the shape; their count is
   // the work, for progress.
   const visits = structures.map((st) =>
@@ -313,37 +373,48 @@ function* tryBuild(
     const shape = structures[s].shape;
     const mat = entries[pure[s]];
     const metal = isMetal(structures[s].material.poles);
+    const conductor = structures[s].material.perfectConductor === true;
     for (let c = 0; c < 3; c++) {
       const idx = index[c];
       const visit = visits[s][c];
       const stag = [staggerOf(c, 0), staggerOf(c, 1), staggerOf(c, 2)];
       // The cube of each index along each axis: centre and length (grid.ts cubeAlong).
       const cubes = [0, 1, 2].map((b) => visit[b].map((i) => cubeAlong(plan.axes[b], i, stag[b])));
+      const points = [0, 1, 2].map((b) => visit[b].map((i) => positionM(plan.axes[b], i, stag[b])));
       const rowVisits = visit[1].length * visit[2].length;
       for (let vi = 0; vi < visit[0].length; vi++) {
         const i = visit[0][vi];
         p[0] = cubes[0][vi].centreM;
         h[0] = cubes[0][vi].lengthM;
+        at[0] = points[0][vi];
         for (let vj = 0; vj < visit[1].length; vj++) {
           const j = visit[1][vj];
           p[1] = cubes[1][vj].centreM;
           h[1] = cubes[1][vj].lengthM;
+          at[1] = points[1][vj];
           for (let vk = 0; vk < visit[2].length; vk++) {
             const k = visit[2][vk];
             p[2] = cubes[2][vk].centreM;
             h[2] = cubes[2][vk].lengthM;
+            at[2] = points[2][vk];
             const fill = shape.fill(p, h, normal);
             const cell = layout.index(i, j, k);
-            // Without smoothing (validation only), and at a metal's surface unless this
-            // component lies in a planar face of it, a cube takes the material at its centre
-            // (isMetal).
-            const acrossMetal =
-              (metal || metalEntry[idx[cell]] === 1) &&
-              fill > 0 &&
-              fill < 1 &&
-              normal[c] * normal[c] > 1e-9;
-            const hard = !smoothing || acrossMetal;
-            const f = hard ? (fill >= 0.5 ? 1 : 0) : fill;
+            let f: number;
+            if (conductor || conductorEntry[idx[cell]] === 1) {
+              // A perfect conductor painted or painted over: a staircase by sample point.
+              f = fill > 1e-12 ? conductorStep(shape, at, h, conductor, probe, normal) : 0;
+            } else {
+              // Without smoothing (validation only), and at a metal's surface unless this
+              // component lies in a planar face of it, a cube takes the material at its centre
+              // (isMetal).
+              const acrossMetal =
+                (metal || metalEntry[idx[cell]] === 1) &&
+                fill > 0 &&
+                fill < 1 &&
+                normal[c] * normal[c] > 1e-9;
+              const hard = !smoothing || acrossMetal;
+              f = hard ? (fill >= 0.5 ? 1 : 0) : fill;
+            }
             if (f <= 1e-12) continue;
             if (f >= 1 - 1e-12) {
               idx[cell] = pure[s];
@@ -386,6 +457,13 @@ function* tryBuild(
   };
   for (let m = 0; m < count; m++) {
     const e = entries[m];
+    if (m < conductorEntry.length && conductorEntry[m] === 1) {
+      // E^{n+1} = 0·E^n + 0·∇×H: zero at every step, whatever the curl and the source terms
+      // (each scaled by cb) bring. ε and σ are placeholders that weigh nothing (E = 0).
+      medium.epsEff[m] = 1;
+      medium.poles?.push([]);
+      continue;
+    }
     const eps = 1 / (e.n2 * e.epsInvMean + (1 - e.n2) / e.epsMean);
     const poles = e.weights.flatMap((w, d) =>
       w > 1e-12 ? dispersive[d].map((p) => scalePole(p, w)) : [],

@@ -320,8 +320,13 @@ export function wavelengthList(
   sourceWavelengthM: number,
 ): number[] {
   if (wavelengths === undefined) return [sourceWavelengthM];
-  if (Array.isArray(wavelengths)) return [...wavelengths];
-  const { start, stop, points } = wavelengths;
+  return listOf(wavelengths);
+}
+
+/** The values of a list, or of a range {start, stop, points} (equally spaced, both ends). */
+export function listOf(values: number[] | WavelengthRange): number[] {
+  if (Array.isArray(values)) return [...values];
+  const { start, stop, points } = values;
   if (points <= 1) return [start];
   // Interpolated from both ends, so the ends and the points between are as exact as can be.
   return Array.from(

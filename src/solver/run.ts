@@ -18,6 +18,7 @@ import {
 } from "./types.js";
 import { spansMirror } from "./flux.js";
 import { centreM, mirroredCoordinates } from "./grid.js";
+import { farFieldResults } from "./far-field-results.js";
 import { fluxResults } from "./flux-results.js";
 import { sourceOffStep } from "./sources/index.js";
 
@@ -358,6 +359,7 @@ async function assembleResult(
     grid: { x: gridCoords[0], y: gridCoords[1], z: gridCoords[2], dtSeconds: plan.dtSeconds },
     monitors: monitorResults(sim, sums),
     fluxMonitors: fluxResults(sim, sums),
+    farFieldMonitors: farFieldResults(sim, sums),
     materials: sim.materials,
     report: runReport(sim, outcome, wallSeconds),
   };
@@ -368,7 +370,7 @@ function monitorResults(sim: FdtdSimulation, allSums: Float64Array[][]): Monitor
   const norm = sim.source.normalisation();
   const out: MonitorResult[] = [];
   sim.monitors.forEach((m, mi) => {
-    if (m.flux) return;
+    if (m.spec.monitor_type !== "field") return;
     const [nx, ny, nz] = m.coords.map((c) => c.length);
     const W = m.frequencyIndex.length;
     const data: MonitorResult["data"] = {};

@@ -34,6 +34,7 @@ import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.
 import { metalSurfaceNotes } from "./metal-notes.js";
 import {
   cellCentreStreams,
+  listOf,
   sampleBox,
   sampleCoordinates,
   wavelengthList,
@@ -102,8 +103,10 @@ export interface MonitorState {
   /** What the backend records (the order of its sums): one stream per component of a field
    * monitor, four per face of a flux monitor (flux.ts). */
   streams: SampledComponent[];
-  /** Flux monitors: the surface; null for field monitors. */
+  /** Flux monitors: the surface; null for the others. */
   flux: FluxSurface | null;
+  /** Far-field monitors: the surface whose fields are projected, and the directions. */
+  farField: { surface: FluxSurface; thetaDeg: number[]; phiDeg: number[] } | null;
   /** Index into the reference's frequency list for each of this monitor's wavelengths. */
   frequencyIndex: number[];
   wavelengthsM: number[];
@@ -169,8 +172,14 @@ function planMedium(
     const info = materials.describe(name);
     if (!info) throw new Error(`unknown material "${name}"`);
     if (info.perfectConductor) {
-      const { model, reference, validRangeM: [lo, hi] } = info;
-      const pec: MaterialUsed = { name: info.name, timeDomain: "perfect_conductor", model, reference, validRangeM: [lo, hi] };
+      const { model, reference, validRangeM } = info;
+      const pec: MaterialUsed = {
+        name: info.name,
+        timeDomain: "perfect_conductor",
+        model,
+        reference,
+        validRangeM: [validRangeM[0], validRangeM[1]],
+      };
       used.set(key, { mat: PERFECT_CONDUCTOR, info: pec });
       return PERFECT_CONDUCTOR;
     }
@@ -265,12 +274,15 @@ function placeMonitor(
   wavelengths: readonly number[],
 ): MonitorState {
   let flux: FluxSurface | null = null;
+  let farField: MonitorState["farField"] = null;
   let box: SampleBox;
   let streams: SampledComponent[];
-  if (m.monitor_type === "flux") {
-    flux = fluxSurface(plan, layout, m.center, m.size);
-    box = flux.box;
-    streams = flux.faces.flatMap((f) => f.streams);
+  if (m.monitor_type === "flux" || m.monitor_type === "far_field") {
+    const surface = fluxSurface(plan, layout, m.center, m.size);
+    if (m.monitor_type === "flux") flux = surface;
+    else farField = { surface, thetaDeg: listOf(m.theta_deg), phiDeg: listOf(m.phi_deg) };
+    box = surface.box;
+    streams = surface.faces.flatMap((f) => f.streams);
   } else {
     box = sampleBox(plan, m.center, m.size);
     const comps = m.components.map((c) => COMPONENT_NUMBER[c]);
@@ -281,6 +293,7 @@ function placeMonitor(
     box,
     streams,
     flux,
+    farField,
     frequencyIndex,
     wavelengthsM: frequencyIndex.map((j) => wavelengths[j]!),
     coords: [0, 1, 2].map((a) => sampleCoordinates(plan, box, a)) as MonitorState["coords"],
@@ -356,7 +369,11 @@ export class FdtdSimulation {
     );
     this.dftEvery = options.dftEvery ?? this.defaultDftEvery();
     this.source.attachMonitors(
-      this.monitors.map((m) => ({ name: m.spec.name, box: m.box, flux: m.flux })),
+      this.monitors.map((m) => ({
+        name: m.spec.name,
+        box: m.box,
+        flux: m.flux ?? m.farField?.surface ?? null,
+      })),
       this.dftEvery,
     );
     this.structureBounds = inputs.painted.map((p) => ({ lo: p.shape.lo, hi: p.shape.hi }));

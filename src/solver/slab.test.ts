@@ -116,6 +116,7 @@ describe("dielectric slab at normal incidence", () => {
       assert.ok(Math.abs(T - airy.T) < 0.005, `T ${T} vs ${airy.T}`);
       assert.ok(1 - R - T > 0.05, "the slab absorbs");
       const used = result.materials.find((m) => m.name === "glass")!;
+      assert.ok(used.timeDomain === "constant", used.timeDomain);
       const omega0 = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / WAVELENGTH;
       assert.ok(Math.abs(used.conductivitySPerM / (omega0 * EPS0 * 0.4) - 1) < 1e-12);
     });

@@ -165,7 +165,26 @@ export interface FluxMonitorSpec extends MonitorBase {
   monitor_type: "flux";
 }
 
-export type MonitorSpec = FieldMonitorSpec | FluxMonitorSpec;
+/** `points` angles in degrees equally spaced from `start` to `stop`, both included. */
+export interface AngleRange {
+  start: number;
+  stop: number;
+  points: number;
+}
+
+/**
+ * Near-to-far-field projection (far-field.ts, far-field-results.ts): the radiant intensity
+ * over the directions (θ from +z, φ from +x about z, degrees) of what the closed surface of a
+ * box holds, in the medium around it (a plane: of the half-space it faces). With a plane wave
+ * it projects the scattered field; with a dipole the total field.
+ */
+export interface FarFieldMonitorSpec extends MonitorBase {
+  monitor_type: "far_field";
+  theta_deg: number[] | AngleRange;
+  phi_deg: number[] | AngleRange;
+}
+
+export type MonitorSpec = FieldMonitorSpec | FluxMonitorSpec | FarFieldMonitorSpec;
 
 export interface FdtdSettings {
   time_steps: number;
@@ -366,6 +385,24 @@ export interface FluxMonitorResult {
 }
 
 /** A material a run used, as the run report and the result file describe it. */
+/** A far-field monitor's pattern (far-field-results.ts). */
+export interface FarFieldMonitorResult {
+  name: string;
+  center: Vec3;
+  size: Vec3;
+  wavelengthsM: number[];
+  frequenciesHz: number[];
+  thetaDeg: number[];
+  phiDeg: number[];
+  /** Relative permittivity of the medium it projects into. */
+  backgroundEps: number;
+  /** Per wavelength, θ, φ (in that order, φ fastest): W/sr. */
+  radiantIntensityWPerSr: Float64Array;
+  /** E_θ and E_φ at r = 1 m without e^{ikr}, interleaved (re, im) over [λ][θ][φ], V. */
+  eTheta: Float64Array;
+  ePhi: Float64Array;
+}
+
 export type MaterialUsed = OpticalMaterialUsed | PerfectConductorUsed;
 
 interface MaterialUsedBase {
@@ -442,6 +479,8 @@ export interface SolverResult {
   monitors: MonitorResult[];
   /** Flux monitors. */
   fluxMonitors: FluxMonitorResult[];
+  /** Far-field monitors. */
+  farFieldMonitors: FarFieldMonitorResult[];
   materials: MaterialUsed[];
   report: RunReport;
 }

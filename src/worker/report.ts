@@ -4,7 +4,7 @@
  */
 import type { SolverAdapterReport, SolverReport } from "../schema/responses.js";
 import type { GpuAdapterReport } from "../solver/gpu/device.js";
-import type { FluxMonitorResult, SolverResult } from "../solver/types.js";
+import type { FarFieldMonitorResult, FluxMonitorResult, SolverResult } from "../solver/types.js";
 
 /**
  * The flux monitors' spectra for the job record (the result file has them too): per monitor,
@@ -31,6 +31,35 @@ function fluxSummary(monitors: FluxMonitorResult[]): Record<string, unknown> {
           : {}),
       },
     ]),
+  );
+}
+
+/**
+ * The far-field monitors' patterns for the job record (the result file has E_θ and E_φ too):
+ * per monitor, the wavelengths in metres, the angles in degrees and the radiant intensity in
+ * W/sr as [wavelength][theta][phi], rounded to 6 significant digits.
+ */
+function farFieldSummary(monitors: FarFieldMonitorResult[]): Record<string, unknown> {
+  const round = (v: number) => (Number.isFinite(v) ? Number(v.toPrecision(6)) : null);
+  return Object.fromEntries(
+    monitors.map((m) => {
+      const [nt, np] = [m.thetaDeg.length, m.phiDeg.length];
+      const u = m.radiantIntensityWPerSr;
+      const intensity = m.wavelengthsM.map((_, w) =>
+        Array.from({ length: nt }, (_, t) =>
+          Array.from(u.subarray((w * nt + t) * np, (w * nt + t + 1) * np), round),
+        ),
+      );
+      return [
+        m.name,
+        {
+          wavelengths_m: m.wavelengthsM.map(round),
+          theta_deg: m.thetaDeg,
+          phi_deg: m.phiDeg,
+          radiant_intensity: intensity,
+        },
+      ];
+    }),
   );
 }
 
@@ -84,5 +113,8 @@ export function solverReport(result: SolverResult): SolverReport {
     machine: { cores: r.machine.cores, cpu: r.machine.cpu, memory_bytes: r.machine.memoryBytes },
     notes: r.notes,
     ...(result.fluxMonitors.length > 0 ? { flux: fluxSummary(result.fluxMonitors) } : {}),
+    ...(result.farFieldMonitors.length > 0
+      ? { far_field: farFieldSummary(result.farFieldMonitors) }
+      : {}),
   };
 }

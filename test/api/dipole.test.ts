@@ -6,6 +6,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runInspect } from "../../src/cli/commands/inspect.js";
@@ -114,4 +115,107 @@ test("bad dipoles are refused with the field named", async () => {
   const wrong = dipoleJob();
   (wrong.domain as Record<string, unknown>).symmetry = ["pmc", "pec", "pec"];
   assert.deepEqual(await refused(wrong), ["domain.symmetry[1]"]);
+});
+
+test("a far-field monitor: the pattern in the record and in the file, a cut box refused", async () => {
+  const body = dipoleJob();
+  (body.domain as Record<string, unknown>).symmetry = undefined;
+  body.monitors = [
+    {
+      name: "pattern",
+      monitor_type: "far_field",
+      center: [0, 0, 0],
+      size: [0.5e-6, 0.5e-6, 0.5e-6],
+      wavelengths: [0.9e-6, 1.1e-6],
+      theta_deg: [0, 45, 90, 135, 180],
+      phi_deg: { start: 0, stop: 270, points: 4 },
+    },
+  ];
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body });
+  assert.equal(sub.status, 202, sub.text);
+  const id = String(sub.body.job_id);
+  const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"]);
+  assert.equal(done.status, "COMPLETED", String(done.error_detail));
+  const far = (done.solver_report as Record<string, unknown>).far_field as Record<
+    string,
+    { theta_deg: number[]; phi_deg: number[]; radiant_intensity: number[][][] }
+  >;
+  const u = far.pattern!.radiant_intensity;
+  assert.deepEqual(far.pattern!.phi_deg, [0, 90, 180, 270]);
+  assert.deepEqual([u.length, u[0]!.length, u[0]![0]!.length], [2, 5, 4]);
+  // A z dipole: nothing along its axis, the most across it.
+  assert.ok(
+    u[0]![0]![0]! < 0.02 * u[0]![2]![0]!,
+    `U(0°) ${u[0]![0]![0]} vs U(90°) ${u[0]![2]![0]}`,
+  );
+
+  const redirect = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/results`, { key });
+  const file = await fetch(redirect.headers.get("location")!);
+  const path = join(tempDir(), "far.h5");
+  writeFileSync(path, Buffer.from(await file.arrayBuffer()));
+  const py = spawnSync(
+    "/usr/bin/python3",
+    [
+      "-c",
+      [
+        "import h5py, json, sys",
+        "g = h5py.File(sys.argv[1])['monitors/pattern']",
+        "u = g['radiant_intensity']",
+        "print(json.dumps({'type': g.attrs['type'], 'shape': list(u.shape),",
+        "  'dims': [d[0].name for d in u.dims], 'e': str(g['E_theta'].dtype),",
+        "  'u': float(u[0, 2, 0])}))",
+      ].join("\n"),
+      path,
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(py.status, 0, py.stderr);
+  const h5 = JSON.parse(py.stdout) as Record<string, unknown>;
+  assert.equal(h5.type, "far_field");
+  assert.deepEqual(h5.shape, [2, 5, 4]);
+  assert.deepEqual(h5.dims, [
+    "/monitors/pattern/wavelength",
+    "/monitors/pattern/theta",
+    "/monitors/pattern/phi",
+  ]);
+  assert.equal(h5.e, "complex128");
+  // The Python client's load: an xarray Dataset along wavelength, theta, phi.
+  const client = spawnSync(
+    "/usr/bin/python3",
+    [
+      "-c",
+      [
+        "import json, sys, emsim",
+        "ds = emsim.load(sys.argv[1], 'pattern')",
+        "print(json.dumps({'dims': list(ds['radiant_intensity'].dims),",
+        "  'complex': str(ds['E_theta'].dtype), 'theta': ds['theta'].values.tolist()}))",
+      ].join("\n"),
+      path,
+    ],
+    {
+      encoding: "utf8",
+      env: { ...process.env, PYTHONPATH: join(process.cwd(), "clients/python/src") },
+    },
+  );
+  assert.equal(client.status, 0, client.stderr);
+  const loaded = JSON.parse(client.stdout) as Record<string, unknown>;
+  assert.deepEqual(loaded.dims, ["wavelength", "theta", "phi"]);
+  assert.equal(loaded.complex, "complex128");
+  assert.deepEqual(loaded.theta, [0, 45, 90, 135, 180]);
+  assert.ok(Math.abs((h5.u as number) / u[0]![2]![0]! - 1) < 1e-5);
+  let text = "";
+  const io = { ...defaultIo(), stdout: { write: (t: string) => ((text += t), true) } };
+  assert.equal(await runInspect([path], io as CommandIo), 0);
+  assert.match(text, /pattern\s+far field/);
+
+  // A structure crossing the surface: the projection needs one medium all round it.
+  const cut = structuredClone(body);
+  cut.structures = [
+    { type: "box", center: [0, 0, -0.3e-6], size: [1, 1, 0.2e-6], material: "SiO2" },
+  ];
+  const res = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: cut });
+  assert.equal(res.status, 422, res.text);
+  const errors = res.body.errors as { path: string; message: string }[];
+  assert.equal(errors[0]!.path, "monitors[0].size");
+  assert.match(errors[0]!.message, /structures\[0\] \(box of SiO2\) crosses the far-field surface/);
 });

@@ -11,6 +11,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { permittivity } from "../../src/solver/dispersion/model.js";
 import { userPoleModel } from "../../src/solver/dispersion/user.js";
+import { readResultInfo } from "../../src/results/read.js";
 import { airySlab } from "../../src/solver/testing/index.js";
 import {
   call,
@@ -185,4 +186,59 @@ test("the estimate notes a coarsely resolved metal particle, library or request-
     await estimate([{ type: "sphere", center: [0, 0, 0], radius: 50e-9, material: "Ag" }]),
     [],
   );
+});
+
+test("PEC: listed as the perfect conductor, accepted by any of its names, and so in the result file", async () => {
+  const list = await call(svc.baseUrl, "GET", "/v1/materials", { key });
+  assert.equal(list.status, 200, list.text);
+  const entries = list.body.materials as { name: string; kind: string; valid_range_m: number[] }[];
+  const pec = entries.find((m) => m.name === "PEC");
+  assert.ok(pec, list.text);
+  assert.equal(pec.kind, "perfect_conductor");
+  assert.deepEqual(pec.valid_range_m, [0, Number.MAX_VALUE]);
+  assert.equal(entries.find((m) => m.name === "Au")?.kind, "metal");
+  assert.equal(entries.find((m) => m.name === "SiO2")?.kind, "dielectric");
+
+  // A mirror behind the film's place: every wavelength of the band reflects fully.
+  const mirror = (material: string) => {
+    const body = filmJob({ materials: {}, material });
+    delete (body as { materials?: unknown }).materials;
+    body.structures[0] = { type: "box", center: [0, 0, 0.2e-6], size: [1, 1, 0.1e-6], material };
+    return body;
+  };
+  for (const name of ["perfect conductor", "pec"]) {
+    const estimate = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
+      key,
+      body: mirror(name),
+    });
+    assert.equal(estimate.status, 200, estimate.text);
+  }
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: mirror("PEC") });
+  assert.equal(sub.status, 202, sub.text);
+  const id = String(sub.body.job_id);
+  const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"], 120_000);
+  assert.equal(done.status, "COMPLETED", String(done.error_detail));
+  const flux = (done.solver_report as { flux: Record<string, { flux: number[] }> }).flux;
+  for (const R of flux.R.flux) assert.ok(Math.abs(R - 1) < 0.005, `R ${R}`);
+  for (const T of flux.T.flux) assert.ok(Math.abs(T) < 1e-6, `T ${T}`);
+
+  const redirect = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/results`, { key });
+  const file = await fetch(redirect.headers.get("location")!);
+  const path = join(tempDir(), "mirror.h5");
+  writeFileSync(path, Buffer.from(await file.arrayBuffer()));
+  // The file says what it is, and has no permittivity or conductivity to give.
+  const attrs = (await readResultInfo(path)).materials.PEC;
+  assert.ok(attrs, "the result file has /materials/PEC");
+  assert.equal(attrs.time_domain, "perfect_conductor");
+  assert.ok(!("permittivity_real" in attrs) && !("conductivity" in attrs), JSON.stringify(attrs));
+});
+
+test("a request material may not be called PEC", async () => {
+  const res = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: filmJob({ materials: { Pec: METAL }, material: "Pec" }),
+  });
+  assert.equal(res.status, 422, res.text);
+  assert.match(res.text, /materials\.Pec/);
+  assert.match(res.text, /library's PEC/);
 });

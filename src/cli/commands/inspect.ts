@@ -31,6 +31,7 @@ import { readResult } from "./plot.js";
 
 function kind(m: MonitorInfo, spectrum?: Spectrum): string {
   if (spectrum) return `flux (${spectrum.quantity})`;
+  if (m.type === "far_field") return "far field";
   return ["point", "line", "plane", "volume"][m.shape.filter((n) => n > 1).length]!;
 }
 
@@ -141,13 +142,22 @@ function validRange(stored: number | string): string {
   }
 }
 
+/** A material's ε at λ0 and σ as the table shows them; PEC has neither (time_domain says so). */
+function permittivityCells(a: Record<string, number | string>): [string, string] {
+  if (a.time_domain === "perfect_conductor") return ["— (PEC)", "—"];
+  const [re, im] = [num(a.permittivity_real), num(a.permittivity_imag)];
+  return [
+    `${re.toFixed(4)}${im !== 0 ? ` + ${im.toExponential(2)}i` : ""}`,
+    String(num(a.conductivity)),
+  ];
+}
+
 function materialsTable(info: ResultInfo): string {
   return table([
     ["NAME", "ε AT λ0", "σ (S/m)", "VALID (µm)", "MODEL"],
     ...Object.entries(info.materials).map(([name, a]) => [
       name,
-      `${num(a.permittivity_real).toFixed(4)}${num(a.permittivity_imag) !== 0 ? ` + ${num(a.permittivity_imag).toExponential(2)}i` : ""}`,
-      String(num(a.conductivity)),
+      ...permittivityCells(a),
       validRange(a.valid_range!),
       String(a.model),
     ]),

@@ -1,7 +1,9 @@
 /**
  * Checks of the materials structures name: known, valid at the source wavelength, steppable
  * (a constant with Re ε ≥ 1, or a multi-pole model stable at the requested Courant factor and
- * holding every band wavelength), and request-defined ones not hiding library names.
+ * holding every band wavelength), and request-defined ones not hiding library names (PEC's
+ * included). PEC, the perfect conductor, needs none of the others: it holds at every
+ * wavelength and the update holds E at zero in it.
  */
 import type { PoleModel } from "../dispersion/model.js";
 import { courantLimit } from "../dispersion/stability.js";
@@ -98,6 +100,9 @@ export function checkMaterials(ctx: CheckContext): DenseStructure[] {
     const info = materials.describe(s.material);
     if (!info) {
       add(`${path}.material`, `unknown material "${s.material}"`);
+    } else if (info.perfectConductor) {
+      // Nothing to check: PEC holds at every wavelength, has no index for the grid to resolve
+      // and no poles to step.
     } else if (lambdaOk) {
       const [lo, hi] = info.validRangeM;
       if (lambda0 < lo * (1 - 1e-9) || lambda0 > hi * (1 + 1e-9)) {

@@ -1,10 +1,11 @@
 /**
  * Checks of `monitors`: unique names, inside the domain, a flux monitor's shape, components,
- * and wavelengths the source pulse covers (narrower at oblique incidence, and not grazing).
+ * a far-field monitor's surface (far-field.ts), and wavelengths the source pulse covers (narrower at oblique incidence, and not grazing).
  */
 import { fluxShape } from "../flux.js";
 import { MAX_RELATIVE_DETUNING, pulseFor } from "../sources/pulse.js";
 import { AXES, finite, fmt, wavelengthsToCheck, type CheckContext } from "./common.js";
+import { checkFarField, MAX_FAR_FIELD_WAVELENGTHS } from "./far-field.js";
 import type { PlaneWave } from "./plane-wave.js";
 import type { MonitorSpec } from "../types.js";
 
@@ -88,8 +89,15 @@ function checkPlacement(ctx: CheckContext, m: MonitorSpec, path: string): void {
   }
 }
 
-/** A flux monitor is a plane or a box; a field monitor lists its components once each. */
+/**
+ * A flux monitor is a plane or a box; a far-field monitor has its own checks (far-field.ts); a
+ * field monitor lists its components once each.
+ */
 function checkKind(ctx: CheckContext, m: MonitorSpec, path: string): void {
+  if (m.monitor_type === "far_field") {
+    checkFarField(ctx, m, path);
+    return;
+  }
   if (m.monitor_type === "flux") {
     if (fluxShape(m.size) === null) {
       ctx.add(
@@ -109,7 +117,11 @@ function checkKind(ctx: CheckContext, m: MonitorSpec, path: string): void {
 /** A list of wavelengths or a range's points: at least one, at most the monitor's kind's. */
 function checkWavelengthCount(ctx: CheckContext, m: MonitorSpec, path: string): void {
   const ws = m.wavelengths;
-  const most = m.monitor_type === "flux" ? MAX_FLUX_WAVELENGTHS : MAX_MONITOR_WAVELENGTHS;
+  const most = {
+    field: MAX_MONITOR_WAVELENGTHS,
+    flux: MAX_FLUX_WAVELENGTHS,
+    far_field: MAX_FAR_FIELD_WAVELENGTHS,
+  }[m.monitor_type];
   if (Array.isArray(ws)) {
     if (ws.length === 0)
       ctx.add(`${path}.wavelengths`, "must list at least one wavelength or be omitted");

@@ -5,7 +5,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
-import { MATERIALS, UnknownMaterialError, findMaterial, refractiveIndexAt } from "../materials.js";
+import {
+  PerfectConductorError,
+  UnknownMaterialError,
+  findOpticalMaterial,
+  opticalMaterials,
+  refractiveIndexAt,
+} from "../materials.js";
 import {
   fitDrudeLorentzModel,
   fitLorentzModel,
@@ -21,7 +27,7 @@ const TWO_PI_C = 2 * Math.PI * SPEED_OF_LIGHT_M_PER_S;
 describe("library pole models", () => {
   it("re-running each fit reproduces the stored model", () => {
     for (const [name, counts] of Object.entries(LIBRARY_FITS)) {
-      const entry = findMaterial(name)!;
+      const entry = findOpticalMaterial(name)!;
       assert.ok(entry.dispersionSource.startsWith("least-squares fit"), name);
       const fit = fitLorentzModel((l) => refractiveIndexAt(name, l).n, {
         windowM: entry.fitWindowM,
@@ -40,7 +46,7 @@ describe("library pole models", () => {
 
   it("re-running each fit to measured data reproduces the stored model and errors", () => {
     for (const [name, options] of Object.entries(LIBRARY_MEASURED_FITS)) {
-      const entry = findMaterial(name)!;
+      const entry = findOpticalMaterial(name)!;
       assert.ok(entry.dispersionSource.startsWith("least-squares fit to measured"), name);
       const fit = fitDrudeLorentzModel(entry.fitData!, options);
       assert.equal(fit.model.poles.length, entry.dispersion.poles.length, name);
@@ -60,7 +66,7 @@ describe("library pole models", () => {
   });
 
   it("every fitted material is listed, and only those", () => {
-    for (const e of MATERIALS.values()) {
+    for (const e of opticalMaterials()) {
       const measured = e.dispersionSource.startsWith("least-squares fit to measured");
       const fitted = !measured && e.dispersionSource.startsWith("least-squares fit");
       assert.equal(fitted, e.name in LIBRARY_FITS, e.name);
@@ -70,10 +76,12 @@ describe("library pole models", () => {
   });
 
   it("poleModelOf looks a material up by any of its names", () => {
-    assert.equal(poleModelOf("gold"), findMaterial("Au")!.dispersion);
-    assert.equal(poleModelOf(" SiO2 "), findMaterial("silica")!.dispersion);
+    assert.equal(poleModelOf("gold"), findOpticalMaterial("Au")!.dispersion);
+    assert.equal(poleModelOf(" SiO2 "), findOpticalMaterial("silica")!.dispersion);
     assert.deepEqual(poleModelOf("vacuum"), { epsInf: 1, sigma: 0, poles: [] });
     assert.throws(() => poleModelOf("unobtainium"), UnknownMaterialError);
+    // The perfect conductor has no pole model: the update holds E at zero in it instead.
+    assert.throws(() => poleModelOf("pec"), PerfectConductorError);
     // Au at 1 µm from its pole model is the library's index there.
     const au = refractiveIndex(poleModelOf("Au"), TWO_PI_C / 1e-6);
     const lib = refractiveIndexAt("Au", 1e-6);

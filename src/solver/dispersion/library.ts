@@ -3,18 +3,21 @@
  * update; and how each dielectric's model was fitted, so that the fit can be re-run
  * (scripts/fit-materials.ts prints the library's numbers, library.test.ts checks them).
  */
-import { UnknownMaterialError, findMaterial } from "../materials.js";
+import { PerfectConductorError, UnknownMaterialError, findMaterial } from "../materials.js";
 import type { PoleModel } from "./model.js";
 
 /**
  * The pole model of a library material (canonical name or alias, case-insensitive): ε∞, σ and
  * Lorentz/Drude poles in rad/s (model.ts). It reproduces the material's published n + i k to
- * within `maxFitErrorN` / `maxFitErrorK` over `fitWindowM` (see the MaterialEntry).
+ * within `maxFitErrorN` / `maxFitErrorK` over `fitWindowM` (see the OpticalMaterialEntry).
  * @throws UnknownMaterialError for an unknown name
+ * @throws PerfectConductorError for PEC, which no pole model stands for (medium.ts holds E at
+ *   zero in it)
  */
 export function poleModelOf(name: string): PoleModel {
   const entry = findMaterial(name);
   if (entry === undefined) throw new UnknownMaterialError(name);
+  if (entry.perfectConductor) throw new PerfectConductorError(entry.name);
   return entry.dispersion;
 }
 

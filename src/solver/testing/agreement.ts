@@ -1,13 +1,21 @@
 /**
  * What the backend agreement tests (fast/agreement.test.ts, gpu/agreement.test.ts) share: the
- * materials (a dispersive sphere and a constant lossy slab), the plane-wave problem each case
+ * materials (a dispersive sphere, a constant lossy slab and, in some cases, a PEC plate), the
+ * plane-wave problem each case
  * builds, and the comparisons of monitor phasors and stored fields against the reference
  * backend, as the largest difference relative to the largest value compared.
  */
 import assert from "node:assert/strict";
 import { withUserMaterials } from "../dispersion/user.js";
 import type { FieldSet } from "../fields.js";
-import type { Boundary, MonitorResult, SimulationSpec, Symmetry, Vec3 } from "../types.js";
+import type {
+  Boundary,
+  MonitorResult,
+  SimulationSpec,
+  StructureSpec,
+  Symmetry,
+  Vec3,
+} from "../types.js";
 import { constantMaterials } from "./index.js";
 
 export const AGREEMENT_WAVELENGTH = 1e-6;
@@ -15,7 +23,7 @@ export const AGREEMENT_STEP = AGREEMENT_WAVELENGTH / 16;
 
 /**
  * The sphere is dispersive (a Lorentz and a weak Drude pole: the ADE pass on every backend);
- * the slab a constant lossy dielectric.
+ * the slab a constant lossy dielectric; the plate (`pecPlate`) the library's PEC.
  */
 export const AGREEMENT_MATERIALS = withUserMaterials(
   constantMaterials({ lossy: { re: 3, im: 0.2 } }),
@@ -44,6 +52,12 @@ export interface AgreementCase {
   refine?: [boolean, boolean, boolean];
   /** domain.symmetry (the grid then holds the half at ≥ 0 of those axes). */
   symmetry?: [Symmetry, Symmetry, Symmetry];
+  /**
+   * A PEC plate 1.5 cells thick in front of the sphere, over the half of the cross-section at
+   * u ≥ 0 (u the axis after the propagation axis): the conductor's cells (E held at zero), its
+   * staircase faces and edge, and the wave diffracted around it.
+   */
+  pecPlate?: boolean;
 }
 
 /**
@@ -131,6 +145,7 @@ export function agreementSpec(
         size: along(2.5 * step, 10),
         material: "lossy",
       },
+      ...(c.pecPlate ? [pecPlate(a, sign, size)] : []),
     ],
     monitors: [
       {
@@ -156,6 +171,21 @@ export function agreementSpec(
       check_every_n: 100,
     },
   };
+}
+
+/**
+ * AgreementCase.pecPlate: from −6.25 to −4.75 cells along the propagation axis (upstream), the
+ * half u ≥ 0 of the cross-section (to its face, or through the absorber), all of v.
+ */
+function pecPlate(axis: number, sign: number, size: Vec3): StructureSpec {
+  const u = (axis + 1) % 3;
+  const center: Vec3 = [0, 0, 0];
+  const extent: Vec3 = [...size];
+  center[axis] = -sign * 5.5 * AGREEMENT_STEP;
+  extent[axis] = 1.5 * AGREEMENT_STEP;
+  center[u] = size[u] / 4;
+  extent[u] = size[u] / 2;
+  return { type: "box", center, size: extent, material: "PEC" };
 }
 
 export function maxAbs(a: ArrayLike<number>): number {

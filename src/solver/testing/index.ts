@@ -5,6 +5,7 @@
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import { permittivity, type PoleModel } from "../dispersion/model.js";
+import { findMaterial } from "../materials.js";
 import type { MaterialResolver } from "../simulation.js";
 import type {
   Boundary,
@@ -15,7 +16,10 @@ import type {
   Vec3,
 } from "../types.js";
 
-/** vacuum/air plus the given names with constant relative permittivity re + i·im. */
+/**
+ * vacuum/air plus the given names with constant relative permittivity re + i·im, and the
+ * library's PEC (by any of its names) as the perfect conductor.
+ */
 export function constantMaterials(
   table: Record<string, number | { re: number; im: number }>,
 ): MaterialResolver {
@@ -27,15 +31,18 @@ export function constantMaterials(
     all.set(k.toLowerCase(), typeof v === "number" ? { re: v, im: 0 } : v);
   }
   return {
-    describe: (name) =>
-      all.has(name.toLowerCase())
+    describe: (name) => {
+      const library = findMaterial(name);
+      if (library?.perfectConductor) return library;
+      return all.has(name.toLowerCase())
         ? {
             name,
             model: "constant (test)",
             reference: "test fixture",
             validRangeM: [0, Number.MAX_VALUE],
           }
-        : undefined,
+        : undefined;
+    },
     permittivity: (name) => {
       const eps = all.get(name.toLowerCase());
       if (!eps) throw new Error(`unknown material ${name}`);

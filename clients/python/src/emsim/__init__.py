@@ -54,7 +54,7 @@ from .errors import (
     ValidationError,
     WaitTimeout,
 )
-from .results import Monitor, Result, load
+from .results import FarField, Monitor, Result, load
 
 __all__ = [
     "__version__",
@@ -63,6 +63,7 @@ __all__ = [
     "load",
     "Result",
     "Monitor",
+    "FarField",
     "ERROR_CODES",
     "ApiError",
     "AuthenticationError",

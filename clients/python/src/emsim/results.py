@@ -89,6 +89,26 @@ class Monitor:
         )
 
 
+@dataclass
+class FarField:
+    """A far-field monitor's pattern as numpy arrays, each shaped (wavelength, theta, phi).
+
+    ``radiant_intensity`` in W/sr; ``E_theta`` and ``E_phi`` complex, r·E at r = 1 m with the
+    e^{ikr} phase removed (V). ``theta`` from +z and ``phi`` from +x about +z, in degrees.
+    """
+
+    name: str
+    wavelength: Any
+    frequency: Any
+    theta: Any
+    phi: Any
+    data: Dict[str, Any]
+    attrs: Dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.data[name]
+
+
 class Result(Mapping[str, Any]):
     """A result file: monitors by name (``xarray.Dataset`` or :class:`Monitor`), plus metadata.
 
@@ -186,6 +206,47 @@ def _read_monitor(group: Any, np: Any) -> Monitor:
     )
 
 
+_FAR_FIELD = {
+    "radiant_intensity": ("W/sr", "radiant intensity"),
+    "E_theta": ("V", "far-field E_theta times r, e^{ikr} removed"),
+    "E_phi": ("V", "far-field E_phi times r, e^{ikr} removed"),
+}
+
+
+def _read_far_field(group: Any, np: Any) -> FarField:
+    attrs = {k: _attr(v) for k, v in group.attrs.items()}
+    data = {}
+    for name in _FAR_FIELD:
+        values = np.asarray(group[name][...])
+        if values.dtype.names:  # the {r, i} compound, should h5py not map it to complex
+            values = values["r"] + 1j * values["i"]
+        data[name] = values
+    return FarField(
+        str(group.name).rsplit("/", 1)[-1],
+        np.atleast_1d(np.asarray(group["wavelength"][...], dtype=np.float64)),
+        np.atleast_1d(np.asarray(group["frequency"][...], dtype=np.float64)),
+        np.asarray(group["theta"][...], dtype=np.float64),
+        np.asarray(group["phi"][...], dtype=np.float64),
+        data,
+        attrs,
+    )
+
+
+def _far_field_dataset(m: FarField, xr: Any) -> Any:
+    dims = ("wavelength", "theta", "phi")
+    data_vars = {
+        name: (dims, m.data[name], {"units": units, "long_name": long_name})
+        for name, (units, long_name) in _FAR_FIELD.items()
+    }
+    coords = {
+        "wavelength": ("wavelength", m.wavelength, _coordinate_attrs("wavelength")),
+        "frequency": ("wavelength", m.frequency, _coordinate_attrs("frequency")),
+        "theta": ("theta", m.theta, {"units": "degree", "long_name": "polar angle from +z"}),
+        "phi": ("phi", m.phi, {"units": "degree", "long_name": "azimuth from +x about +z"}),
+    }
+    return xr.Dataset(data_vars, coords=coords, attrs={"monitor": m.name, **m.attrs})
+
+
 def _to_dataset(m: Monitor, xr: Any) -> Any:
     dims = ("wavelength", "x", "y", "z")
     data_vars = {}
@@ -227,7 +288,9 @@ def load(
     Returns a :class:`Result` (monitors by name, with ``request`` and ``solver``), or only the
     monitor named ``monitor``. Each monitor is an ``xarray.Dataset`` with coordinates
     ``wavelength`` (m), ``frequency`` (Hz), ``x``, ``y``, ``z`` (m) when xarray is installed,
-    else a :class:`Monitor` of numpy arrays. ``as_xarray=False`` asks for numpy even when
+    else a :class:`Monitor` of numpy arrays. A far-field monitor is a Dataset along
+    ``wavelength``, ``theta`` and ``phi`` (degrees) with ``radiant_intensity`` (W/sr) and the
+    complex ``E_theta``, ``E_phi``, or a :class:`FarField`. ``as_xarray=False`` asks for numpy even when
     xarray is there; ``as_xarray=True`` fails without it.
     """
     h5py, np = _numpy_h5py()
@@ -250,7 +313,12 @@ def load(
             raise KeyError(f"no monitor {monitor!r} in {path}; it has {', '.join(names) or 'none'}")
         monitors = {}
         for name in [monitor] if monitor is not None else names:
-            m = _read_monitor(f["monitors"][name], np)
+            group = f["monitors"][name]
+            if _attr(group.attrs.get("type")) == "far_field":
+                ff = _read_far_field(group, np)
+                monitors[name] = _far_field_dataset(ff, xr) if xr is not None else ff
+                continue
+            m = _read_monitor(group, np)
             monitors[name] = _to_dataset(m, xr) if xr is not None else m
     if monitor is not None:
         return monitors[monitor]

@@ -1,4 +1,4 @@
-import { MATERIALS } from "../../../solver/materials.js";
+import { MATERIALS, materialKind } from "../../../solver/materials.js";
 import { MaterialListSchema, errorResponses } from "../../schemas.js";
 import type { App, RouteDeps } from "../../types.js";
 import { V1_ERRORS } from "../../openapi-operation.js";
@@ -8,6 +8,7 @@ export function listMaterials(app: App, _deps: RouteDeps): void {
     materials: [...MATERIALS.values()].map((m) => ({
       name: m.name,
       aliases: m.aliases,
+      kind: materialKind(m),
       model: m.model,
       reference: m.reference,
       valid_range_m: m.validRangeM,
@@ -20,7 +21,7 @@ export function listMaterials(app: App, _deps: RouteDeps): void {
         operationId: "listMaterials",
         summary: "List materials",
         description:
-          "The material library: names usable in structures, models, references and valid wavelength ranges (metres).",
+          "The material library: names usable in structures, what each is (a dielectric, a metal, or PEC, the perfect electric conductor), models, references and valid wavelength ranges (metres).",
         tags: ["materials"],
         security: [{ bearerAuth: [] }],
         response: {

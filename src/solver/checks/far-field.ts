@@ -1,0 +1,99 @@
+/**
+ * Checks of a far-field monitor (far-field-results.ts): a box (or a plane) clear of the
+ * absorber, in one medium all round (no structure crossing its surface: the projection
+ * assumes a homogeneous medium outside it), not spanning a mirror plane (the projection needs
+ * the whole surface's fields), and a bounded number of directions.
+ */
+import type { FarFieldMonitorSpec, StructureSpec, Vec3 } from "../types.js";
+import { AXES, finite, fmt, type CheckContext } from "./common.js";
+
+/** Most wavelengths one far-field monitor may record (each a pattern over every direction). */
+export const MAX_FAR_FIELD_WAVELENGTHS = 16;
+/** Most directions (θ × φ) of one far-field monitor: a 1° grid over the whole sphere. */
+export const MAX_FAR_FIELD_DIRECTIONS = 181 * 181;
+
+export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: string): void {
+  const { add, spec, halfSize } = ctx;
+  if (!m.center.every(finite) || !m.size.every(finite)) return;
+  const zeros = m.size.filter((s) => s === 0).length;
+  if (zeros > 1) {
+    add(`${path}.size`, "a far-field monitor is a box (no zero extent) or a plane (one zero)");
+    return;
+  }
+  for (let a = 0; a < 3; a++) {
+    const reach = Math.abs(m.center[a]) + m.size[a] / 2;
+    if (reach >= halfSize[a] * (1 - 1e-9) && spec.domain.boundary_conditions[a] === "pml") {
+      add(
+        `${path}.size[${a}]`,
+        `the far-field surface must lie inside the domain, clear of the absorber: along ` +
+          `${AXES[a]} it reaches ${fmt(reach)} m of the domain's ±${fmt(halfSize[a])} m`,
+      );
+    }
+    if ((spec.domain.symmetry?.[a] ?? "none") !== "none") {
+      add(
+        `${path}`,
+        `far-field monitors need the whole surface's fields: use no symmetry along ${AXES[a]}`,
+      );
+    }
+  }
+  spec.structures.forEach((s, i) => {
+    const [lo, hi] = boundsOf(s);
+    if (crossesSurface(lo, hi, m.center, m.size)) {
+      add(
+        `${path}.size`,
+        `structures[${i}] (${s.type} of ${s.material}) crosses the far-field surface: the ` +
+          "projection needs one medium all round it; enlarge or shrink the box so that each " +
+          "structure lies wholly inside it, wholly outside it, or around all of it",
+      );
+    }
+  });
+  const count = (v: FarFieldMonitorSpec["theta_deg"]) => (Array.isArray(v) ? v.length : v.points);
+  const directions = count(m.theta_deg) * count(m.phi_deg);
+  if (directions > MAX_FAR_FIELD_DIRECTIONS) {
+    add(
+      `${path}.phi_deg`,
+      `${directions} directions (θ × φ); at most ${MAX_FAR_FIELD_DIRECTIONS} are allowed`,
+    );
+  }
+}
+
+/** Whether a structure's bounding box [lo, hi] meets the surface without holding all of it. */
+function crossesSurface(lo: Vec3, hi: Vec3, center: Vec3, size: Vec3): boolean {
+  const bLo = center.map((c, a) => c - size[a]! / 2);
+  const bHi = center.map((c, a) => c + size[a]! / 2);
+  const disjoint = [0, 1, 2].some((a) => hi[a]! <= bLo[a]! || lo[a]! >= bHi[a]!);
+  const inside = [0, 1, 2].every((a) => lo[a]! > bLo[a]! && hi[a]! < bHi[a]!);
+  const around = [0, 1, 2].every((a) => lo[a]! < bLo[a]! && hi[a]! > bHi[a]!);
+  return !(disjoint || inside || around);
+}
+
+/** A structure's axis-aligned bounding box (a polyslab's grown by its sloped walls). */
+function boundsOf(s: StructureSpec): [Vec3, Vec3] {
+  switch (s.type) {
+    case "box":
+      return [
+        s.center.map((c, a) => c - s.size[a]! / 2) as Vec3,
+        s.center.map((c, a) => c + s.size[a]! / 2) as Vec3,
+      ];
+    case "sphere":
+      return [s.center.map((c) => c - s.radius) as Vec3, s.center.map((c) => c + s.radius) as Vec3];
+    case "cylinder": {
+      const axis = "xyz".indexOf(s.axis);
+      const half = s.center.map((_, a) => (a === axis ? s.height / 2 : s.radius));
+      return [
+        s.center.map((c, a) => c - half[a]!) as Vec3,
+        s.center.map((c, a) => c + half[a]!) as Vec3,
+      ];
+    }
+    case "polyslab": {
+      const grow =
+        Math.abs(Math.tan(((s.sidewall_angle_deg ?? 0) * Math.PI) / 180)) * (s.z_max - s.z_min);
+      const xs = s.vertices.map((v) => v[0]);
+      const ys = s.vertices.map((v) => v[1]);
+      return [
+        [Math.min(...xs) - grow, Math.min(...ys) - grow, s.z_min],
+        [Math.max(...xs) + grow, Math.max(...ys) + grow, s.z_max],
+      ];
+    }
+  }
+}
