@@ -11,7 +11,6 @@ import { AXES, finite, fmt, type CheckContext } from "./common.js";
 export type PlaneWave = ReturnType<typeof planeWaveGeometry>;
 
 /** The plane wave's problems; returns its geometry when the direction is usable. */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function checkPlaneWave(ctx: CheckContext, source: PlaneWaveSpec): PlaneWave | null {
   const { spec, add, dx, size } = ctx;
   const { domain } = spec;
