@@ -26,7 +26,7 @@ import { compareLayerKeys } from "./drc/run.js";
 import { writeGds } from "./gds/writer.js";
 import { circleRing, snap } from "./geometry/circle.js";
 import { mergePolygons } from "./geometry/merge.js";
-import { type Ring } from "./geometry/polygon.js";
+import { ringsBox, type Ring } from "./geometry/polygon.js";
 
 export type ExportStructure = StructureSpec;
 
@@ -102,8 +102,46 @@ function canonicalMaterial(name: string): string {
 }
 
 /** Exports the structures' cut as GDS II. Throws {@link ExportInputError} for bad options. */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function exportGds(options: ExportOptions): ExportResult {
+  const grid = checkedGrid(options);
+  const sagitta = options.maxSagittaNm ?? Math.max(0.5, grid / 2);
+  const mapping = checkedLayerMapping(options.layerMapping);
+  const { byLayer, unmapped, skipped } = cutStructures(options, mapping, grid, sagitta);
+
+  const keys = [...byLayer.keys()].sort(compareLayerKeys);
+  const cuts = keys.map((k) => byLayer.get(k)!);
+  const written = writeGds({
+    cellName: options.cellName,
+    modified: options.modified,
+    layers: cuts.map((c) => ({
+      layer: c.target.layer,
+      datatype: c.target.datatype,
+      polygons: c.rings,
+    })),
+  });
+  const layers = keys.map((k, li) => exportedLayer(k, cuts[li]!, written.elementsPerLayer[li]!));
+  const box = ringsBox(cuts.flatMap((c) => c.rings));
+  const um = (nm: number): number => nm / 1000;
+  const bbox: [number, number, number, number] | null = box
+    ? [um(box[0]), um(box[1]), um(box[2]), um(box[3])]
+    : null;
+  return {
+    bytes: written.bytes,
+    layers,
+    bounding_box_um: box ? [um(box[2] - box[0]), um(box[3] - box[1])] : [0, 0],
+    bbox_um: bbox,
+    polygon_count: written.elementCount,
+    merged_polygon_count: layers.reduce((sum, l) => sum + l.merged_polygon_count, 0),
+    unmapped_materials: [...unmapped].sort(),
+    skipped,
+    grid_resolution_nm: grid,
+    max_sagitta_nm: sagitta,
+    cut_plane: options.zUm ?? "structure_centre",
+  };
+}
+
+/** The grid step, after checking it and the cut plane's height. */
+function checkedGrid(options: ExportOptions): number {
   const grid = options.gridResolutionNm;
   if (!Number.isInteger(grid) || grid < 1 || grid > 10_000) {
     throw new ExportInputError(
@@ -114,9 +152,21 @@ export function exportGds(options: ExportOptions): ExportResult {
   if (options.zUm !== undefined && !Number.isFinite(options.zUm)) {
     throw new ExportInputError("z_um", "must be a finite number");
   }
-  const sagitta = options.maxSagittaNm ?? Math.max(0.5, grid / 2);
-  const mapping = new Map<string, { target: GdsLayerTarget; name: string }>();
-  for (const [material, target] of Object.entries(options.layerMapping)) {
+  return grid;
+}
+
+interface MappedMaterial {
+  target: GdsLayerTarget;
+  /** The material as the mapping spells it. */
+  name: string;
+}
+
+/** The layer mapping by canonical material name, after checking every layer number. */
+function checkedLayerMapping(
+  layerMapping: ExportOptions["layerMapping"],
+): Map<string, MappedMaterial> {
+  const mapping = new Map<string, MappedMaterial>();
+  for (const [material, target] of Object.entries(layerMapping)) {
     for (const [field, v] of [
       ["layer", target.layer],
       ["datatype", target.datatype],
@@ -130,12 +180,29 @@ export function exportGds(options: ExportOptions): ExportResult {
     }
     mapping.set(canonicalMaterial(material), { target, name: material });
   }
+  return mapping;
+}
 
+/** The cuts drawn on one GDS layer. */
+interface LayerCuts {
+  target: GdsLayerTarget;
+  rings: Ring[];
+  materials: Set<string>;
+}
+
+/** Cuts every mapped structure and sorts the cuts by layer; lists what was left out, and why. */
+function cutStructures(
+  options: ExportOptions,
+  mapping: ReadonlyMap<string, MappedMaterial>,
+  grid: number,
+  sagitta: number,
+): {
+  byLayer: Map<string, LayerCuts>;
+  unmapped: Set<string>;
+  skipped: Array<{ index: number; reason: string }>;
+} {
   const zCutNm = options.zUm === undefined ? undefined : options.zUm * 1000;
-  const byLayer = new Map<
-    string,
-    { target: GdsLayerTarget; rings: Ring[]; materials: Set<string> }
-  >();
+  const byLayer = new Map<string, LayerCuts>();
   const unmapped = new Set<string>();
   const skipped: Array<{ index: number; reason: string }> = [];
   const s = (vNm: number): number => snap(vNm, grid);
@@ -160,59 +227,18 @@ export function exportGds(options: ExportOptions): ExportResult {
     entry.rings.push(cut);
     entry.materials.add(structure.material);
   });
+  return { byLayer, unmapped, skipped };
+}
 
-  const keys = [...byLayer.keys()].sort(compareLayerKeys);
-  const written = writeGds({
-    cellName: options.cellName,
-    modified: options.modified,
-    layers: keys.map((k) => ({
-      layer: byLayer.get(k)!.target.layer,
-      datatype: byLayer.get(k)!.target.datatype,
-      polygons: byLayer.get(k)!.rings,
-    })),
-  });
-
-  let xmin = Infinity;
-  let ymin = Infinity;
-  let xmax = -Infinity;
-  let ymax = -Infinity;
-  let mergedTotal = 0;
-  const layers: ExportedLayer[] = keys.map((k, li) => {
-    const e = byLayer.get(k)!;
-    for (const r of e.rings) {
-      for (let i = 0; i < r.length; i += 2) {
-        xmin = Math.min(xmin, r[i]!);
-        xmax = Math.max(xmax, r[i]!);
-        ymin = Math.min(ymin, r[i + 1]!);
-        ymax = Math.max(ymax, r[i + 1]!);
-      }
-    }
-    const merged = mergePolygons(e.rings).polygonCount;
-    mergedTotal += merged;
-    return {
-      layer: e.target.layer,
-      datatype: e.target.datatype,
-      key: k,
-      materials: [...e.materials].sort(),
-      polygon_count: written.elementsPerLayer[li]!,
-      merged_polygon_count: merged,
-    };
-  });
-  const um = (nm: number): number => nm / 1000;
-  const bbox: [number, number, number, number] | null =
-    xmin === Infinity ? null : [um(xmin), um(ymin), um(xmax), um(ymax)];
+/** A layer's line in the result; `written` is the number of elements the writer wrote on it. */
+function exportedLayer(key: string, cuts: LayerCuts, written: number): ExportedLayer {
   return {
-    bytes: written.bytes,
-    layers,
-    bounding_box_um: bbox ? [um(xmax - xmin), um(ymax - ymin)] : [0, 0],
-    bbox_um: bbox,
-    polygon_count: written.elementCount,
-    merged_polygon_count: mergedTotal,
-    unmapped_materials: [...unmapped].sort(),
-    skipped,
-    grid_resolution_nm: grid,
-    max_sagitta_nm: sagitta,
-    cut_plane: options.zUm ?? "structure_centre",
+    layer: cuts.target.layer,
+    datatype: cuts.target.datatype,
+    key,
+    materials: [...cuts.materials].sort(),
+    polygon_count: written,
+    merged_polygon_count: mergePolygons(cuts.rings).polygonCount,
   };
 }
 

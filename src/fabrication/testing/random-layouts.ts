@@ -31,93 +31,121 @@ export interface RandomLayout {
  * One random layout of `count` shapes in a field about 3 µm across; with `manhattan`, no
  * circles (every edge horizontal or vertical).
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function randomLayout(seed: number, count = 8, manhattan = false): RandomLayout {
   const rnd = seededRandom(seed);
-  const grid = rnd() < 0.5 ? 10 : 1;
-  const q = (v: number): number => Math.round(v / grid) * grid;
-  const between = (lo: number, hi: number): number => q(lo + rnd() * (hi - lo));
-  const field = 3000;
-  const polygons: Ring[] = [];
-  const boxes: Array<[number, number, number, number]> = [];
-  const widthNm = between(100, 200);
-  const spaceNm = between(100, 200);
-  for (let k = 0; k < count; k += 1) {
-    const kind = rnd();
-    const x = between(0, field);
-    const y = between(0, field);
-    const w = between(40, 600);
-    const h = between(40, 600);
-    if (kind < 0.3) {
-      polygons.push(rectangleRing(x, y, x + w, y + h));
-      boxes.push([x, y, x + w, y + h]);
-    } else if (kind < 0.42) {
-      // L shape: a w × h box minus its upper-right part.
-      const t1 = between(30, Math.max(31, w - 10));
-      const t2 = between(30, Math.max(31, h - 10));
-      polygons.push(
-        Int32Array.of(x, y, x + w, y, x + w, y + t2, x + t1, y + t2, x + t1, y + h, x, y + h),
-      );
-    } else if (kind < 0.54) {
-      // U shape: two arms and a base; the notch is often narrower than the space rule.
-      const arm = between(40, 200);
-      const gap = between(40, 300);
-      const base = between(40, 200);
-      const height = between(base + 40, base + 600);
-      const right = x + 2 * arm + gap;
-      polygons.push(
-        Int32Array.of(
-          x,
-          y,
-          right,
-          y,
-          right,
-          y + height,
-          right - arm,
-          y + height,
-          right - arm,
-          y + base,
-          x + arm,
-          y + base,
-          x + arm,
-          y + height,
-          x,
-          y + height,
-        ),
-      );
-    } else if (kind < 0.66 && !manhattan) {
-      const r = between(40, 400);
-      polygons.push(circleRing(x, y, r, 1 + rnd() * 4, 1));
-    } else if (kind < 0.78 && boxes.length > 0) {
-      // Abutting box: shares the right edge of an earlier box (partly or fully).
-      const [, b0y, b1x, b1y] = boxes[Math.floor(rnd() * boxes.length)]!;
-      const y0 = between(b0y - 100, b1y - 20);
-      const box: [number, number, number, number] = [b1x, y0, b1x + w, y0 + between(20, 400)];
-      polygons.push(rectangleRing(...box));
-      boxes.push(box);
-    } else if (kind < 0.88 && boxes.length > 0) {
-      // Kissing corner, or a diagonal neighbour just inside or outside the space rule.
-      const [, , b1x, b1y] = boxes[Math.floor(rnd() * boxes.length)]!;
-      const off = rnd() < 0.4 ? 0 : between(0, 150);
-      const off2 = rnd() < 0.4 ? off : between(0, 150);
-      const box: [number, number, number, number] = [
-        b1x + off,
-        b1y + off2,
-        b1x + off + w,
-        b1y + off2 + h,
-      ];
-      polygons.push(rectangleRing(...box));
-      boxes.push(box);
-    } else {
-      // A thin line (often below the width rule), horizontal or vertical.
-      const t = between(30, 260);
-      const box: [number, number, number, number] =
-        rnd() < 0.5 ? [x, y, x + w * 2, y + t] : [x, y, x + t, y + h * 2];
-      polygons.push(rectangleRing(...box));
-      boxes.push(box);
-    }
+  const shapes = new RandomShapes(rnd, rnd() < 0.5 ? 10 : 1);
+  const widthNm = shapes.between(100, 200);
+  const spaceNm = shapes.between(100, 200);
+  for (let k = 0; k < count; k += 1) shapes.add(manhattan);
+  return { polygons: shapes.polygons, widthNm, spaceNm };
+}
+
+type Box = [number, number, number, number];
+
+/** The field about 3 µm across that shapes are placed in, nm. */
+const FIELD_NM = 3000;
+
+/**
+ * Shapes drawn one after another from one random stream, on a grid of `grid` nm. The boxes
+ * drawn so far are kept, for shapes placed against them. Every shape draws its numbers in a
+ * fixed order: a seed always gives the same layout.
+ */
+class RandomShapes {
+  readonly polygons: Ring[] = [];
+  private readonly boxes: Box[] = [];
+
+  constructor(
+    private readonly rnd: () => number,
+    private readonly grid: number,
+  ) {}
+
+  /** A random number in [lo, hi], on the grid. */
+  between(lo: number, hi: number): number {
+    const v = lo + this.rnd() * (hi - lo);
+    return Math.round(v / this.grid) * this.grid;
   }
-  return { polygons, widthNm, spaceNm };
+
+  /** Adds one shape, of a random kind, at a random place. */
+  add(manhattan: boolean): void {
+    const kind = this.rnd();
+    const x = this.between(0, FIELD_NM);
+    const y = this.between(0, FIELD_NM);
+    const w = this.between(40, 600);
+    const h = this.between(40, 600);
+    if (kind < 0.3) this.addBox([x, y, x + w, y + h]);
+    else if (kind < 0.42) this.addLShape(x, y, w, h);
+    else if (kind < 0.54) this.addUShape(x, y);
+    else if (kind < 0.66 && !manhattan) this.addCircle(x, y);
+    else if (kind < 0.78 && this.boxes.length > 0) this.addAbuttingBox(w);
+    else if (kind < 0.88 && this.boxes.length > 0) this.addCornerNeighbour(w, h);
+    else this.addThinLine(x, y, w, h);
+  }
+
+  private addBox(box: Box): void {
+    this.polygons.push(rectangleRing(...box));
+    this.boxes.push(box);
+  }
+
+  /** L shape: a w × h box minus its upper-right part. */
+  private addLShape(x: number, y: number, w: number, h: number): void {
+    const t1 = this.between(30, Math.max(31, w - 10));
+    const t2 = this.between(30, Math.max(31, h - 10));
+    this.polygons.push(
+      Int32Array.of(x, y, x + w, y, x + w, y + t2, x + t1, y + t2, x + t1, y + h, x, y + h),
+    );
+  }
+
+  /** U shape: two arms and a base; the notch is often narrower than the space rule. */
+  private addUShape(x: number, y: number): void {
+    const arm = this.between(40, 200);
+    const gap = this.between(40, 300);
+    const base = this.between(40, 200);
+    const height = this.between(base + 40, base + 600);
+    const right = x + 2 * arm + gap;
+    // prettier-ignore
+    this.polygons.push(
+      Int32Array.of(
+        x, y,
+        right, y,
+        right, y + height,
+        right - arm, y + height,
+        right - arm, y + base,
+        x + arm, y + base,
+        x + arm, y + height,
+        x, y + height,
+      ),
+    );
+  }
+
+  private addCircle(x: number, y: number): void {
+    const r = this.between(40, 400);
+    this.polygons.push(circleRing(x, y, r, 1 + this.rnd() * 4, 1));
+  }
+
+  /** A box sharing the right edge of an earlier box (partly or fully). */
+  private addAbuttingBox(w: number): void {
+    const [, b0y, b1x, b1y] = this.pickBox();
+    const y0 = this.between(b0y - 100, b1y - 20);
+    this.addBox([b1x, y0, b1x + w, y0 + this.between(20, 400)]);
+  }
+
+  /** Kissing corner, or a diagonal neighbour just inside or outside the space rule. */
+  private addCornerNeighbour(w: number, h: number): void {
+    const [, , b1x, b1y] = this.pickBox();
+    const off = this.rnd() < 0.4 ? 0 : this.between(0, 150);
+    const off2 = this.rnd() < 0.4 ? off : this.between(0, 150);
+    this.addBox([b1x + off, b1y + off2, b1x + off + w, b1y + off2 + h]);
+  }
+
+  /** A thin line (often below the width rule), horizontal or vertical. */
+  private addThinLine(x: number, y: number, w: number, h: number): void {
+    const t = this.between(30, 260);
+    this.addBox(this.rnd() < 0.5 ? [x, y, x + w * 2, y + t] : [x, y, x + t, y + h * 2]);
+  }
+
+  private pickBox(): Box {
+    return this.boxes[Math.floor(this.rnd() * this.boxes.length)]!;
+  }
 }
 
 /**
