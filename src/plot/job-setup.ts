@@ -71,7 +71,13 @@ function sourceText(s: SourceSpec): string {
     const at = s.center.map((v) => +(v * 1e6).toPrecision(4)).join(", ");
     return `point dipole ${s.polarization}, ${lambda}, at (${at}) µm, amplitude ${s.amplitude} ${unit}`;
   }
-  return `plane wave, ${lambda}, ${s.polarization.toUpperCase()}, direction (${s.direction.join(", ")}), amplitude ${s.amplitude} V/m`;
+  const along = `${s.polarization.toUpperCase()}, direction (${s.direction.join(", ")})`;
+  if (s.source_type === "gaussian_beam") {
+    const focus =
+      s.waist_distance === 0 ? "at the plane" : `${formatLength(s.waist_distance)} past it`;
+    return `Gaussian beam, ${lambda}, ${along}, waist ${formatLength(s.waist_radius)} focused ${focus}, amplitude ${s.amplitude} V/m`;
+  }
+  return `plane wave, ${lambda}, ${along}, amplitude ${s.amplitude} V/m`;
 }
 
 /** `box (SiO2), 40 × polyslab (Si)`: alike structures counted, so a layout stays one line. */

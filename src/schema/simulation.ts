@@ -30,6 +30,7 @@ import {
   type FieldComponent,
   type FarFieldMonitorSpec,
   type FieldMonitorSpec,
+  type GaussianBeamSpec,
   type PlaneWaveSpec,
   type PointDipoleSpec,
   type PolySlabSpec,
@@ -52,6 +53,11 @@ export const DEFAULTS = {
   },
   plane_wave: { polarization: "te" as PlaneWaveSpec["polarization"], amplitude: 1 },
   point_dipole: { amplitude: 1 },
+  gaussian_beam: {
+    polarization: "te" as GaussianBeamSpec["polarization"],
+    waist_distance: 0,
+    amplitude: 1,
+  },
   polyslab: { sidewall_angle_deg: 0 },
   field_monitor: { components: ["Ex", "Ey", "Ez"] as FieldComponent[] },
   far_field_monitor: {
@@ -68,6 +74,7 @@ export const DEFAULTS = {
   domain: Partial<DomainSpec>;
   plane_wave: Partial<PlaneWaveSpec>;
   point_dipole: Partial<PointDipoleSpec>;
+  gaussian_beam: Partial<GaussianBeamSpec>;
   polyslab: Partial<PolySlabSpec>;
   field_monitor: Partial<FieldMonitorSpec>;
   far_field_monitor: Partial<FarFieldMonitorSpec>;
@@ -289,16 +296,78 @@ export const PointDipoleSourceSchema = Type.Object(
   },
 );
 
+export const GaussianBeamSourceSchema = Type.Object(
+  {
+    source_type: Type.Literal("gaussian_beam"),
+    wavelength: length("Vacuum wavelength of the carrier in metres."),
+    center: coordinates3(
+      "A point on the injection plane, where the beam's axis crosses it (metres); inside the domain.",
+    ),
+    size: extents3(
+      "The injection plane's extent in metres: zero along the dominant axis of `direction` (the plane's normal), a few waists across.",
+      { minimum: 0 },
+    ),
+    direction: vec3(
+      "Propagation direction (at most 45° from the plane's normal); normalised by the server.",
+    ),
+    polarization: Type.Optional(
+      stringEnum(["te", "tm"], {
+        description: withDefault(
+          "te: E perpendicular to the plane holding the direction and z; tm: in it (as the plane wave).",
+          DEFAULTS.gaussian_beam.polarization,
+        ),
+      }),
+    ),
+    waist_radius: length("Waist radius w0 in metres: the 1/e radius of |E| at the focus."),
+    waist_distance: Type.Optional(
+      Type.Number({
+        ...coordinateBounds,
+        description: withDefault(
+          "Distance in metres from the injection plane to the focus along `direction` (negative: a focus behind the plane, a diverging beam).",
+          DEFAULTS.gaussian_beam.waist_distance,
+        ),
+      }),
+    ),
+    amplitude: Type.Optional(
+      Type.Number({
+        minimum: MIN_AMPLITUDE_V_PER_M,
+        maximum: MAX_AMPLITUDE_V_PER_M,
+        description: withDefault("Peak |E| at the focus in V/m.", DEFAULTS.gaussian_beam.amplitude),
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: "GaussianBeamSource",
+    examples: [
+      {
+        source_type: "gaussian_beam",
+        wavelength: 1.55e-6,
+        center: [0, 0, -2e-6],
+        size: [8e-6, 8e-6, 0],
+        direction: [0, 0, 1],
+        waist_radius: 2.5e-6,
+        waist_distance: 2e-6,
+      },
+    ],
+    description:
+      "A focused Gaussian beam (the exact vector beam, not the paraxial one) modulated by a Gaussian pulse, injected one way through a plane of finite size. Field monitors read the beam whose peak |E| at its focus is `amplitude`; flux monitors report power over the beam's power.",
+  },
+);
+
 /** A discriminated union on `source_type`, so that a bad dipole is reported as a bad dipole. */
 export const SourceSchema = Type.Unsafe<
-  Static<typeof PlaneWaveSourceSchema> | Static<typeof PointDipoleSourceSchema>
+  | Static<typeof PlaneWaveSourceSchema>
+  | Static<typeof PointDipoleSourceSchema>
+  | Static<typeof GaussianBeamSourceSchema>
 >({
   type: "object",
   required: ["source_type"],
   discriminator: { propertyName: "source_type" },
-  oneOf: [PlaneWaveSourceSchema, PointDipoleSourceSchema],
+  oneOf: [PlaneWaveSourceSchema, PointDipoleSourceSchema, GaussianBeamSourceSchema],
   title: "Source",
-  description: "A plane wave (plane_wave) or a point dipole (point_dipole).",
+  description:
+    "A plane wave (plane_wave), a point dipole (point_dipole) or a Gaussian beam (gaussian_beam).",
 });
 
 const material = Type.String({

@@ -22,6 +22,7 @@ import type {
   MeshOverrideSpec,
   PolySlabSpec,
   SimulationSpec,
+  GaussianBeamSpec,
   PlaneWaveSpec,
   PointDipoleSpec,
   SphereSpec,
@@ -41,6 +42,7 @@ import type {
   MeshOverrideSchema,
   PolySlabSchema,
   SimulationRequest,
+  GaussianBeamSourceSchema,
   PlaneWaveSourceSchema,
   PointDipoleSourceSchema,
   SphereSchema,
@@ -116,6 +118,12 @@ export type SpecAgreesWithSchema = [
     FieldsThatDiffer<
       WithDefaults<Static<typeof PointDipoleSourceSchema>, Defaulted<"point_dipole">>,
       PointDipoleSpec
+    >
+  >,
+  Agree<
+    FieldsThatDiffer<
+      WithDefaults<Static<typeof GaussianBeamSourceSchema>, Defaulted<"gaussian_beam">>,
+      GaussianBeamSpec
     >
   >,
   Agree<FieldsThatDiffer<Static<typeof BoxSchema>, BoxSpec>>,

@@ -44,6 +44,19 @@ function sourceWithDefaults(source: SimulationRequest["source"]): SourceSpec {
       amplitude: source.amplitude ?? DEFAULTS.point_dipole.amplitude,
     };
   }
+  if (source.source_type === "gaussian_beam") {
+    return {
+      source_type: "gaussian_beam",
+      wavelength: source.wavelength,
+      center: [...source.center],
+      size: [...source.size],
+      direction: [...source.direction],
+      polarization: source.polarization ?? DEFAULTS.gaussian_beam.polarization,
+      waist_radius: source.waist_radius,
+      waist_distance: source.waist_distance ?? DEFAULTS.gaussian_beam.waist_distance,
+      amplitude: source.amplitude ?? DEFAULTS.gaussian_beam.amplitude,
+    };
+  }
   return {
     source_type: "plane_wave",
     wavelength: source.wavelength,

@@ -206,7 +206,10 @@ describe("a point dipole's checks", () => {
     const p = problemsOf(dipole([0, 1.2e-6, 0]));
     assert.equal(p.length, 1);
     assert.equal(p[0]!.path, "source.center");
-    assert.match(p[0]!.message, /y = 0.0000012 m is outside the domain, which spans \[-0.000001, 0.000001\] m along y/);
+    assert.match(
+      p[0]!.message,
+      /y = 0.0000012 m is outside the domain, which spans \[-0.000001, 0.000001\] m along y/,
+    );
   });
 
   it("with symmetry: on the plane, with the parity of its kind", () => {
@@ -236,5 +239,45 @@ describe("a point dipole's checks", () => {
       ["domain.symmetry[0]"],
     );
     assert.match(off[0]!.message, /not its own mirror image/);
+  });
+});
+
+describe("a Gaussian beam's checks", () => {
+  const beam = (extra: Record<string, unknown> = {}) => {
+    const s = base();
+    s.source = {
+      source_type: "gaussian_beam",
+      wavelength: 1.55e-6,
+      center: [0, 0, -1.5e-6],
+      size: [2e-6, 2e-6, 0],
+      direction: [0, 0, 1],
+      polarization: "te",
+      waist_radius: 0.6e-6,
+      waist_distance: 1.5e-6,
+      amplitude: 1,
+      ...extra,
+    } as SimulationSpec["source"];
+    return s;
+  };
+
+  it("accepts a beam on a plane normal to its direction", () => {
+    assert.deepEqual(checkSimulation(beam()), []);
+    assert.deepEqual(checkSimulation(beam({ direction: [0.5, 0, 1] })), []);
+  });
+
+  it("refuses a plane not normal to the dominant axis of its direction, naming source.size", () => {
+    const p = checkSimulation(beam({ direction: [1, 0, 0.2] }));
+    assert.ok(p.some((e) => e.path === "source.size" && /must be normal to x/.test(e.message)));
+  });
+
+  it("refuses a plane in the absorber and a waist below a quarter wavelength", () => {
+    assert.ok(
+      checkSimulation(beam({ center: [0, 0, -2e-6] })).some((e) => e.path === "source.center"),
+    );
+    const p = checkSimulation(beam({ waist_radius: 0.3e-6 }));
+    assert.deepEqual(
+      p.map((e) => e.path),
+      ["source.waist_radius"],
+    );
   });
 });

@@ -106,6 +106,13 @@ function incidence(
   plan: GridPlan,
 ): { axis: number; complex: boolean; sinTheta: number; auxLine: boolean } {
   const source = spec.source;
+  if (source.source_type === "gaussian_beam") {
+    const d = source.direction;
+    const axis = d.every(Number.isFinite)
+      ? d.map(Math.abs).indexOf(Math.max(...d.map(Math.abs)))
+      : 2;
+    return { axis, complex: false, sinTheta: 0, auxLine: false };
+  }
   if (source.source_type !== "plane_wave") {
     const extent = plan.axes.map((ax) => ax.nodesM[ax.cells]! - ax.nodesM[0]!);
     const axis = extent.indexOf(Math.max(...extent));

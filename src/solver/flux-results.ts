@@ -11,7 +11,7 @@
 import { facePower, planeNormal, planeQuantity, type FluxSurface } from "./flux.js";
 import { mirroredCoordinates, nodeM } from "./grid.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
-import type { PlaneWaveSource, PointDipoleSource } from "./sources/index.js";
+import type { GaussianBeamSource, PlaneWaveSource, PointDipoleSource } from "./sources/index.js";
 import type { FluxMonitorResult, FluxQuantity, Vec3 } from "./types.js";
 
 type Coordinates = [Float64Array, Float64Array, Float64Array];
@@ -36,9 +36,9 @@ function fluxResult(
   for (const a of surface.mirrored) coords[a] = mirroredCoordinates(coords[a]);
   const source = sim.source;
   const { quantity, normal, spectrum } =
-    source.kind === "point_dipole"
-      ? dipolePower(sim, source, m, surface, sums, coords)
-      : planeWaveFlux(sim, source, m, surface, sums, coords);
+    source.kind === "plane_wave"
+      ? planeWaveFlux(sim, source, m, surface, sums, coords)
+      : sourcePower(sim, m, surface, sums, coords, referencePower(source));
   return {
     name: m.spec.name,
     center: [...m.spec.center],
@@ -80,16 +80,26 @@ function planeWaveFlux(
 }
 
 /**
- * A dipole's power out of a box, or through a plane along +axis, in watts and over the power
- * the dipole radiates in vacuum.
+ * What a source's power is measured against, in watts at angular frequency ω: the power the
+ * same dipole radiates in vacuum, or the beam's power through a plane normal to it.
  */
-function dipolePower(
+function referencePower(source: PointDipoleSource | GaussianBeamSource): (omega: number) => number {
+  if (source.kind === "point_dipole") return (omega) => source.vacuumPowerW(omega);
+  const beam = source.beamPowerW();
+  return () => beam;
+}
+
+/**
+ * The power out of a box, or through a plane along +axis, in watts and over the source's
+ * reference power (a dipole's in vacuum, a beam's own).
+ */
+function sourcePower(
   sim: FdtdSimulation,
-  source: PointDipoleSource,
   m: MonitorState,
   surface: FluxSurface,
   sums: Float64Array[],
   coords: Coordinates,
+  reference: (omega: number) => number,
 ): Measured {
   let normal: Vec3 | null = null;
   if (!surface.isBox) {
@@ -97,7 +107,7 @@ function dipolePower(
     coords[a] = Float64Array.of(nodeM(sim.plan.axes[a], surface.faces[0]!.plane));
     normal = planeNormal(a, 1);
   }
-  const norm = source.normalisation();
+  const norm = sim.source.normalisation();
   const power = surfacePower(
     surface,
     sums,
@@ -108,7 +118,7 @@ function dipolePower(
   const powerW = new Float64Array(W);
   m.frequencyIndex.forEach((f, w) => {
     powerW[w] = power(w) * (norm[2 * f]! ** 2 + norm[2 * f + 1]! ** 2);
-    flux[w] = powerW[w]! / source.vacuumPowerW(sim.omegas[f]!);
+    flux[w] = powerW[w]! / reference(sim.omegas[f]!);
   });
   return {
     quantity: "power",

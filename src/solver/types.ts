@@ -95,8 +95,26 @@ export interface PointDipoleSpec {
   amplitude: number;
 }
 
+/**
+ * A Gaussian beam (sources/gaussian-beam.ts) injected one way through a plane: `center` a
+ * point on it, where the beam's axis crosses it; `size` its extent, zero along the axis it is
+ * normal to (the dominant axis of `direction`); the focus at `waist_distance` from `center`
+ * along `direction`; `amplitude` the peak |E| at the focus (V/m).
+ */
+export interface GaussianBeamSpec {
+  source_type: "gaussian_beam";
+  wavelength: number;
+  center: Vec3;
+  size: Vec3;
+  direction: Vec3;
+  polarization: "te" | "tm";
+  waist_radius: number;
+  waist_distance: number;
+  amplitude: number;
+}
+
 /** The request's source: one of the source types (sources/). */
-export type SourceSpec = PlaneWaveSpec | PointDipoleSpec;
+export type SourceSpec = PlaneWaveSpec | PointDipoleSpec | GaussianBeamSpec;
 
 export interface BoxSpec {
   type: "box";

@@ -1,9 +1,10 @@
 /**
  * Checks of `source`: what every source needs (a usable wavelength), then its type's own checks
- * (plane-wave.ts, point-dipole.ts), and its parity about a symmetry plane.
+ * (plane-wave.ts, point-dipole.ts, gaussian-beam.ts), and its parity about a symmetry plane.
  */
 import type { CheckContext } from "./common.js";
 import { checkPlaneWave, checkPlaneWaveParity, type PlaneWave } from "./plane-wave.js";
+import { checkGaussianBeam, checkGaussianBeamParity } from "./gaussian-beam.js";
 import { checkPointDipole, checkPointDipoleParity } from "./point-dipole.js";
 
 /** What later checks need of the source: a plane wave's geometry once its direction is usable. */
@@ -22,6 +23,9 @@ export function checkSource(ctx: CheckContext): SourceFacts {
     case "point_dipole":
       checkPointDipole(ctx, source);
       return { planeWave: null };
+    case "gaussian_beam":
+      checkGaussianBeam(ctx, source);
+      return { planeWave: null };
   }
 }
 
@@ -34,5 +38,6 @@ export function checkSourceParity(
 ): void {
   const source = ctx.spec.source;
   if (source.source_type === "point_dipole") checkPointDipoleParity(ctx, source, a, path);
+  else if (source.source_type === "gaussian_beam") checkGaussianBeamParity(ctx, source, a, path);
   else if (facts.planeWave) checkPlaneWaveParity(ctx, facts.planeWave, a, path);
 }

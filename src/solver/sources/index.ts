@@ -4,6 +4,7 @@
  */
 import type { SourceSpec } from "../types.js";
 import { PlaneWaveSource, planeWaveGeometry } from "./plane-wave.js";
+import { GaussianBeamSource } from "./gaussian-beam.js";
 import { PointDipoleSource } from "./point-dipole.js";
 import type { SourceContext } from "./source.js";
 
@@ -12,9 +13,10 @@ export { DRIVE_VALUES_PER_STEP, type InjectionConfig } from "./injection.js";
 export { sourceOffStep, type PulseShape } from "./pulse.js";
 export { PlaneWaveSource } from "./plane-wave.js";
 export { PointDipoleSource } from "./point-dipole.js";
+export { GaussianBeamSource } from "./gaussian-beam.js";
 
 /** Every source type, narrowed by `kind`. */
-export type AnySource = PlaneWaveSource | PointDipoleSource;
+export type AnySource = PlaneWaveSource | PointDipoleSource | GaussianBeamSource;
 
 /** The source a run's request asks for, set up on its grid. */
 export function createSource(ctx: SourceContext): AnySource {
@@ -24,6 +26,8 @@ export function createSource(ctx: SourceContext): AnySource {
       return PlaneWaveSource.forRun(ctx, spec);
     case "point_dipole":
       return new PointDipoleSource(ctx, spec);
+    case "gaussian_beam":
+      return new GaussianBeamSource(ctx, spec);
   }
 }
 

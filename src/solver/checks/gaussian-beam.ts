@@ -1,0 +1,82 @@
+/**
+ * Checks of a Gaussian-beam `source`: its amplitude, waist and direction, a plane normal to the
+ * dominant axis of the direction (the beam crosses it at 45° at most), inside the domain and
+ * clear of the absorber, pml along the beam's axis, and its parity about a symmetry plane (as a
+ * plane wave's, once its axis lies in that plane).
+ */
+import { planeWaveGeometry } from "../sources/plane-wave.js";
+import type { GaussianBeamSpec } from "../types.js";
+import { AXES, finite, fmt, type CheckContext } from "./common.js";
+import { checkPlaneWaveParity } from "./plane-wave.js";
+
+export function checkGaussianBeam(ctx: CheckContext, source: GaussianBeamSpec): void {
+  const { add, spec, lambda0, lambdaOk } = ctx;
+  if (!finite(source.amplitude)) add("source.amplitude", "must be a finite number of V/m");
+  if (!finite(source.waist_distance))
+    add("source.waist_distance", "must be a finite number of metres");
+  if (!(finite(source.waist_radius) && source.waist_radius > 0)) {
+    add("source.waist_radius", "must be a positive number of metres");
+  } else if (lambdaOk && source.waist_radius < lambda0 / 4) {
+    add(
+      "source.waist_radius",
+      `${fmt(source.waist_radius)} m is below a quarter of the wavelength (${fmt(lambda0 / 4)} m): ` +
+        "no propagating beam has so small a waist",
+    );
+  }
+  const d = source.direction;
+  if (!(d.every(finite) && Math.hypot(d[0], d[1], d[2]) > 0)) {
+    add("source.direction", "must be a finite, non-zero vector");
+    return;
+  }
+  if (!source.center.every(finite) || !source.size.every((s) => finite(s) && s >= 0)) return;
+  const axis = planeWaveGeometry({ ...source, source_type: "plane_wave" }).axis;
+  const zeros = [0, 1, 2].filter((a) => source.size[a] === 0);
+  if (zeros.length !== 1 || zeros[0] !== axis) {
+    add(
+      "source.size",
+      `the injection plane must be normal to ${AXES[axis]}, the dominant axis of the direction ` +
+        `(${d.map(fmt).join(", ")}): give size[${axis}] = 0 and a non-zero extent across`,
+    );
+  }
+  checkPlacement(ctx, source, axis);
+  if (spec.domain.boundary_conditions[axis] !== "pml") {
+    add(
+      `domain.boundary_conditions[${axis}]`,
+      `the beam travels along ${AXES[axis]}, so this boundary must be pml (another would ` +
+        "reflect it back through the injection plane)",
+    );
+  }
+}
+
+/** The plane inside the domain, a cell clear of the absorber along the beam's axis. */
+function checkPlacement(ctx: CheckContext, source: GaussianBeamSpec, axis: number): void {
+  const { add, halfSize, dx } = ctx;
+  for (let a = 0; a < 3; a++) {
+    const margin = a === axis ? dx : 0;
+    if (Math.abs(source.center[a]) <= halfSize[a] - margin) continue;
+    add(
+      "source.center",
+      `the injection plane's centre at ${AXES[a]} = ${fmt(source.center[a])} m is outside the ` +
+        `domain${margin > 0 ? " or within a cell of the absorber" : ""} (±${fmt(halfSize[a])} m)`,
+    );
+  }
+}
+
+/** On the plane normal to axis a and travelling in it, the beam has the plane wave's parity. */
+export function checkGaussianBeamParity(
+  ctx: CheckContext,
+  source: GaussianBeamSpec,
+  a: number,
+  path: string,
+): void {
+  if (!source.direction.every(finite) || !finite(source.center[a])) return;
+  if (Math.abs(source.center[a]) > 1e-9 * ctx.spec.domain.size[a]) {
+    ctx.add(
+      path,
+      `the beam's centre at ${AXES[a]} = ${fmt(source.center[a])} m is not on the plane ` +
+        `${AXES[a]} = 0: it is not its own mirror image; use none here`,
+    );
+    return;
+  }
+  checkPlaneWaveParity(ctx, planeWaveGeometry({ ...source, source_type: "plane_wave" }), a, path);
+}
