@@ -1,8 +1,10 @@
 /**
- * A point dipole through the service: the estimate and a submission accept it, bad ones are
- * refused with field errors, the job record's flux report holds the power relative to the
- * dipole in vacuum and in watts, the result file holds /monitors/<name>/power beside the
- * ratio, and `emsim inspect` describes the source.
+ * The sources and far-field monitors of issue #28 through the service: a point dipole's job
+ * (the estimate and a submission accept it, bad ones are refused with field errors, the job
+ * record's flux report holds the power relative to the dipole in vacuum and in watts, the
+ * result file holds /monitors/<name>/power, `emsim inspect` describes the source); a far-field
+ * monitor's pattern in the record, the file (h5py) and the Python client; a Gaussian beam's
+ * estimate and its plane's check.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -218,4 +220,36 @@ test("a far-field monitor: the pattern in the record and in the file, a cut box 
   const errors = res.body.errors as { path: string; message: string }[];
   assert.equal(errors[0]!.path, "monitors[0].size");
   assert.match(errors[0]!.message, /structures\[0\] \(box of SiO2\) crosses the far-field surface/);
+});
+
+test("a Gaussian beam through the API: estimated, and a plane across its direction refused", async () => {
+  const beam = (size: number[]) => ({
+    solver: "fdtd",
+    domain: { size: [4e-6, 4e-6, 4e-6], resolution: 0.1e-6 },
+    source: {
+      source_type: "gaussian_beam",
+      wavelength: 1.55e-6,
+      center: [0, 0, -1.5e-6],
+      size,
+      direction: [0, 0, 1],
+      waist_radius: 1e-6,
+      waist_distance: 1.5e-6,
+    },
+    monitors: [{ name: "focus", monitor_type: "field", center: [0, 0, 0], size: [3e-6, 3e-6, 0] }],
+  });
+  const ok = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
+    key,
+    body: beam([3.5e-6, 3.5e-6, 0]),
+  });
+  assert.equal(ok.status, 200, ok.text);
+  const bad = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
+    key,
+    body: beam([3.5e-6, 0, 3.5e-6]),
+  });
+  assert.equal(bad.status, 422, bad.text);
+  const errors = bad.body.errors as { path: string; message: string }[];
+  assert.ok(
+    errors.some((e) => e.path === "source.size" && /normal to z/.test(e.message)),
+    bad.text,
+  );
 });
