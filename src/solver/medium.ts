@@ -315,7 +315,6 @@ class EntryTable {
  * after each row of cells it yields the fraction of all cell visits done, so a caller can
  * pause it (buildMediumSliced); buildMedium runs it straight through.
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 function* tryBuild(
   plan: GridPlan,
   layout: YeeLayout,
@@ -324,163 +323,223 @@ function* tryBuild(
   quantum: number,
   smoothing: boolean,
 ): Generator<number, Medium | null, void> {
-  const entries: Entry[] = [];
-  // The distinct pole sets (by object identity of the material's `poles`).
-  const dispersive: (readonly Pole[])[] = [];
-  for (const m of [background, ...structures.map((s) => s.material)]) {
-    if (m.poles && m.poles.length > 0 && !dispersive.includes(m.poles)) dispersive.push(m.poles);
-  }
-  // Entries holding some metal, and which dispersive sets are metals.
-  const metalEntry: number[] = [];
-  const metalSets = dispersive.map((poles) => isMetal(poles));
-  // Entries that are a perfect conductor: only pure ones, since PEC never mixes.
-  const conductorEntry: number[] = [];
-  const pureEntry = (m: UpdateMaterial): number => {
-    const weights = dispersive.map((poles) => (poles === m.poles ? 1 : 0));
-    entries.push({ epsMean: m.epsRe, epsInvMean: 1 / m.epsRe, sigma: m.sigma, n2: 0, weights });
-    metalEntry.push(isMetal(m.poles) ? 1 : 0);
-    conductorEntry.push(m.perfectConductor ? 1 : 0);
-    return entries.length - 1;
-  };
-  pureEntry(background);
-  const pure = structures.map((s) => pureEntry(s.material));
-  const table = new EntryTable(entries, quantum);
-  const weights = dispersive.map(() => 0);
-
-  const index: [Uint16Array, Uint16Array, Uint16Array] = [
-    new Uint16Array(layout.paddedCells),
-    new Uint16Array(layout.paddedCells),
-    new Uint16Array(layout.paddedCells),
-  ];
-  const p: Vec3 = [0, 0, 0];
-  const h: Vec3 = [0, 0, 0];
-  const normal: Vec3 = [0, 0, 0];
-  // The E component's Yee sample point, and scratch for conductorStep.
-  const at: Vec3 = [0, 0, 0];
-  const probe: Vec3 = [0, 0, 0];
-  // Per structure and component, the cells whose cube may touch the shape; their count is
-  // the work, for progress.
-  const visits = structures.map((st) =>
-    [0, 1, 2].map((c) => [0, 1, 2].map((b) => indicesToVisit(plan, layout, c, b, st.shape))),
-  );
-  let totalVisits = 0;
-  for (const perComponent of visits) {
-    for (const v of perComponent) totalVisits += v[0].length * v[1].length * v[2].length;
-  }
-  let visitsDone = 0;
-
+  const painter = new Painter(plan, layout, background, structures, quantum, smoothing);
   for (let s = 0; s < structures.length; s++) {
-    const shape = structures[s].shape;
-    const mat = entries[pure[s]];
-    const metal = isMetal(structures[s].material.poles);
-    const conductor = structures[s].material.perfectConductor === true;
     for (let c = 0; c < 3; c++) {
-      const idx = index[c];
-      const visit = visits[s][c];
-      const stag = [staggerOf(c, 0), staggerOf(c, 1), staggerOf(c, 2)];
-      // The cube of each index along each axis: centre and length (grid.ts cubeAlong).
-      const cubes = [0, 1, 2].map((b) => visit[b].map((i) => cubeAlong(plan.axes[b], i, stag[b])));
-      const points = [0, 1, 2].map((b) => visit[b].map((i) => positionM(plan.axes[b], i, stag[b])));
-      const rowVisits = visit[1].length * visit[2].length;
-      for (let vi = 0; vi < visit[0].length; vi++) {
-        const i = visit[0][vi];
-        p[0] = cubes[0][vi].centreM;
-        h[0] = cubes[0][vi].lengthM;
-        at[0] = points[0][vi];
-        for (let vj = 0; vj < visit[1].length; vj++) {
-          const j = visit[1][vj];
-          p[1] = cubes[1][vj].centreM;
-          h[1] = cubes[1][vj].lengthM;
-          at[1] = points[1][vj];
-          for (let vk = 0; vk < visit[2].length; vk++) {
-            const k = visit[2][vk];
-            p[2] = cubes[2][vk].centreM;
-            h[2] = cubes[2][vk].lengthM;
-            at[2] = points[2][vk];
-            const fill = shape.fill(p, h, normal);
-            const cell = layout.index(i, j, k);
-            let f: number;
-            if (conductor || conductorEntry[idx[cell]] === 1) {
-              // A perfect conductor painted or painted over: a staircase by sample point.
-              f = fill > 1e-12 ? conductorStep(shape, at, h, conductor, probe, normal) : 0;
-            } else {
-              // Without smoothing (validation only), and at a metal's surface unless this
-              // component lies in a planar face of it, a cube takes the material at its centre
-              // (isMetal).
-              const acrossMetal =
-                (metal || metalEntry[idx[cell]] === 1) &&
-                fill > 0 &&
-                fill < 1 &&
-                normal[c] * normal[c] > 1e-9;
-              const hard = !smoothing || acrossMetal;
-              f = hard ? (fill >= 0.5 ? 1 : 0) : fill;
-            }
-            if (f <= 1e-12) continue;
-            if (f >= 1 - 1e-12) {
-              idx[cell] = pure[s];
-              continue;
-            }
-            const old = entries[idx[cell]];
-            const epsMean = (1 - f) * old.epsMean + f * mat.epsMean;
-            const epsInvMean = (1 - f) * old.epsInvMean + f * mat.epsInvMean;
-            const sigma = (1 - f) * old.sigma + f * mat.sigma;
-            const n2 = normal[c] * normal[c];
-            for (let d = 0; d < dispersive.length; d++) {
-              weights[d] = (1 - f) * old.weights[d] + f * mat.weights[d];
-            }
-            let id = table.find(epsMean, epsInvMean, sigma, n2, weights);
-            if (id < 0) {
-              if (entries.length >= MAX_ENTRIES) return null;
-              const e: Entry = { epsMean, epsInvMean, sigma, n2, weights: [...weights] };
-              entries.push(e);
-              metalEntry.push(e.weights.some((w, d) => w > 0 && metalSets[d]) ? 1 : 0);
-              id = entries.length - 1;
-              table.add(id);
-            }
-            idx[cell] = id;
-          }
-        }
-        visitsDone += rowVisits;
-        yield visitsDone / totalVisits;
-      }
+      const painted = yield* painter.paint(s, c);
+      if (!painted) return null;
     }
   }
+  return painter.medium();
+}
 
-  const count = entries.length;
-  const medium: Medium = {
-    index,
-    ca: new Float64Array(count),
-    cb: new Float64Array(count),
-    epsEff: new Float64Array(count),
-    sigma: new Float64Array(count),
-    poles: dispersive.length > 0 ? [] : null,
-  };
-  for (let m = 0; m < count; m++) {
-    const e = entries[m];
-    if (m < conductorEntry.length && conductorEntry[m] === 1) {
+/**
+ * The state of one painting: the table's entries (the background's and each structure's pure
+ * material first, then the mixtures smoothing makes), the distinct pole sets, which entries
+ * hold a metal or are a perfect conductor, and the index arrays being painted.
+ */
+class Painter {
+  private readonly entries: Entry[] = [];
+  /** The distinct pole sets (by object identity of the material's `poles`). */
+  private readonly dispersive: (readonly Pole[])[] = [];
+  /** Entries holding some metal, and which dispersive sets are metals. */
+  private readonly metalEntry: number[] = [];
+  private readonly metalSets: boolean[];
+  /** Whether each structure's material is a metal. */
+  private readonly metals: boolean[];
+  /** Entries that are a perfect conductor: only pure ones, since PEC never mixes. */
+  private readonly conductorEntry: number[] = [];
+  /** Each structure's pure entry. */
+  private readonly pure: number[];
+  private readonly table: EntryTable;
+  private readonly weights: number[];
+  private readonly index: [Uint16Array, Uint16Array, Uint16Array];
+  /** Per structure and component, the cells whose cube may touch the shape (the work). */
+  private readonly visits: number[][][][];
+  private readonly totalVisits: number;
+  private visitsDone = 0;
+  // The cube's centre and size, the surface normal, the E component's Yee sample point, and
+  // scratch for conductorStep.
+  private readonly p: Vec3 = [0, 0, 0];
+  private readonly h: Vec3 = [0, 0, 0];
+  private readonly normal: Vec3 = [0, 0, 0];
+  private readonly at: Vec3 = [0, 0, 0];
+  private readonly probe: Vec3 = [0, 0, 0];
+
+  constructor(
+    private readonly plan: GridPlan,
+    private readonly layout: YeeLayout,
+    background: UpdateMaterial,
+    private readonly structures: readonly PaintedStructure[],
+    quantum: number,
+    private readonly smoothing: boolean,
+  ) {
+    for (const m of [background, ...structures.map((s) => s.material)]) {
+      if (m.poles && m.poles.length > 0 && !this.dispersive.includes(m.poles)) {
+        this.dispersive.push(m.poles);
+      }
+    }
+    this.metalSets = this.dispersive.map((poles) => isMetal(poles));
+    this.metals = structures.map((s) => isMetal(s.material.poles));
+    this.pureEntry(background);
+    this.pure = structures.map((s) => this.pureEntry(s.material));
+    this.table = new EntryTable(this.entries, quantum);
+    this.weights = this.dispersive.map(() => 0);
+    const cells = layout.paddedCells;
+    this.index = [new Uint16Array(cells), new Uint16Array(cells), new Uint16Array(cells)];
+    this.visits = structures.map((st) =>
+      [0, 1, 2].map((c) => [0, 1, 2].map((b) => indicesToVisit(plan, layout, c, b, st.shape))),
+    );
+    let total = 0;
+    for (const perComponent of this.visits) {
+      for (const v of perComponent) total += v[0].length * v[1].length * v[2].length;
+    }
+    this.totalVisits = total;
+  }
+
+  private pureEntry(m: UpdateMaterial): number {
+    const weights = this.dispersive.map((poles) => (poles === m.poles ? 1 : 0));
+    this.entries.push({
+      epsMean: m.epsRe,
+      epsInvMean: 1 / m.epsRe,
+      sigma: m.sigma,
+      n2: 0,
+      weights,
+    });
+    this.metalEntry.push(isMetal(m.poles) ? 1 : 0);
+    this.conductorEntry.push(m.perfectConductor ? 1 : 0);
+    return this.entries.length - 1;
+  }
+
+  /**
+   * Paints structure s into component c's index, yielding the fraction of all visits done after
+   * each row; returns false when the table would overflow.
+   */
+  *paint(s: number, c: number): Generator<number, boolean, void> {
+    const { plan, layout, p, h, at } = this;
+    const visit = this.visits[s][c];
+    const stag = [staggerOf(c, 0), staggerOf(c, 1), staggerOf(c, 2)];
+    // The cube of each index along each axis: centre and length (grid.ts cubeAlong).
+    const cubes = [0, 1, 2].map((b) => visit[b].map((i) => cubeAlong(plan.axes[b], i, stag[b])));
+    const points = [0, 1, 2].map((b) => visit[b].map((i) => positionM(plan.axes[b], i, stag[b])));
+    const rowVisits = visit[1].length * visit[2].length;
+    for (let vi = 0; vi < visit[0].length; vi++) {
+      p[0] = cubes[0][vi].centreM;
+      h[0] = cubes[0][vi].lengthM;
+      at[0] = points[0][vi];
+      for (let vj = 0; vj < visit[1].length; vj++) {
+        p[1] = cubes[1][vj].centreM;
+        h[1] = cubes[1][vj].lengthM;
+        at[1] = points[1][vj];
+        for (let vk = 0; vk < visit[2].length; vk++) {
+          p[2] = cubes[2][vk].centreM;
+          h[2] = cubes[2][vk].lengthM;
+          at[2] = points[2][vk];
+          const cell = layout.index(visit[0][vi], visit[1][vj], visit[2][vk]);
+          if (!this.paintCell(s, c, cell)) return false;
+        }
+      }
+      this.visitsDone += rowVisits;
+      yield this.visitsDone / this.totalVisits;
+    }
+    return true;
+  }
+
+  /** Paints structure s into one cell of component c (the cube in p, h); false on overflow. */
+  private paintCell(s: number, c: number, cell: number): boolean {
+    const idx = this.index[c];
+    const f = this.fraction(s, c, idx[cell]);
+    if (f <= 1e-12) return true;
+    if (f >= 1 - 1e-12) {
+      idx[cell] = this.pure[s];
+      return true;
+    }
+    const id = this.mixture(this.entries[idx[cell]], this.entries[this.pure[s]], f, c);
+    if (id < 0) return false;
+    idx[cell] = id;
+    return true;
+  }
+
+  /**
+   * The share of the cube structure s takes: a perfect conductor painted or painted over by
+   * sample point (a staircase); without smoothing (validation only), and at a metal's surface
+   * unless this component lies in a planar face of it, the material at the cube's centre
+   * (isMetal); else the fill fraction.
+   */
+  private fraction(s: number, c: number, entry: number): number {
+    const { shape, material } = this.structures[s];
+    const fill = shape.fill(this.p, this.h, this.normal);
+    const conductor = material.perfectConductor === true;
+    if (conductor || this.conductorEntry[entry] === 1) {
+      return fill > 1e-12
+        ? conductorStep(shape, this.at, this.h, conductor, this.probe, this.normal)
+        : 0;
+    }
+    const acrossMetal =
+      (this.metals[s] || this.metalEntry[entry] === 1) &&
+      fill > 0 &&
+      fill < 1 &&
+      this.normal[c] * this.normal[c] > 1e-9;
+    const hard = !this.smoothing || acrossMetal;
+    return hard ? (fill >= 0.5 ? 1 : 0) : fill;
+  }
+
+  /** The entry of `old` with a share f of `mat` (found, or added); −1 when the table is full. */
+  private mixture(old: Entry, mat: Entry, f: number, c: number): number {
+    const { entries, weights } = this;
+    const epsMean = (1 - f) * old.epsMean + f * mat.epsMean;
+    const epsInvMean = (1 - f) * old.epsInvMean + f * mat.epsInvMean;
+    const sigma = (1 - f) * old.sigma + f * mat.sigma;
+    const n2 = this.normal[c] * this.normal[c];
+    for (let d = 0; d < this.dispersive.length; d++) {
+      weights[d] = (1 - f) * old.weights[d] + f * mat.weights[d];
+    }
+    const found = this.table.find(epsMean, epsInvMean, sigma, n2, weights);
+    if (found >= 0) return found;
+    if (entries.length >= MAX_ENTRIES) return -1;
+    const e: Entry = { epsMean, epsInvMean, sigma, n2, weights: [...weights] };
+    entries.push(e);
+    this.metalEntry.push(e.weights.some((w, d) => w > 0 && this.metalSets[d]) ? 1 : 0);
+    this.table.add(entries.length - 1);
+    return entries.length - 1;
+  }
+
+  /** The medium of the painted index: each entry's coefficients and poles. */
+  medium(): Medium {
+    const count = this.entries.length;
+    const medium: Medium = {
+      index: this.index,
+      ca: new Float64Array(count),
+      cb: new Float64Array(count),
+      epsEff: new Float64Array(count),
+      sigma: new Float64Array(count),
+      poles: this.dispersive.length > 0 ? [] : null,
+    };
+    for (let m = 0; m < count; m++) this.setCoefficients(medium, m);
+    return medium;
+  }
+
+  private setCoefficients(medium: Medium, m: number): void {
+    const e = this.entries[m];
+    if (m < this.conductorEntry.length && this.conductorEntry[m] === 1) {
       // E^{n+1} = 0·E^n + 0·∇×H: zero at every step, whatever the curl and the source terms
       // (each scaled by cb) bring. ε and σ are placeholders that weigh nothing (E = 0).
       medium.epsEff[m] = 1;
       medium.poles?.push([]);
-      continue;
+      return;
     }
     const eps = 1 / (e.n2 * e.epsInvMean + (1 - e.n2) / e.epsMean);
     const poles = e.weights.flatMap((w, d) =>
-      w > 1e-12 ? dispersive[d].map((p) => scalePole(p, w)) : [],
+      w > 1e-12 ? this.dispersive[d].map((p) => scalePole(p, w)) : [],
     );
-    const { ca, cb } = updateCoefficients(
-      eps,
-      e.sigma,
-      plan.dtSeconds,
-      instantaneousSusceptibility(poles, plan.dtSeconds),
-    );
+    const dt = this.plan.dtSeconds;
+    const { ca, cb } = updateCoefficients(eps, e.sigma, dt, instantaneousSusceptibility(poles, dt));
     medium.ca[m] = ca;
     medium.cb[m] = cb;
     medium.epsEff[m] = eps;
     medium.sigma[m] = e.sigma;
     medium.poles?.push(poles);
   }
-  return medium;
 }
 
 /** Indices along axis b of E component c whose cube may touch the shape (images included). */
