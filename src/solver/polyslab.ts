@@ -698,6 +698,19 @@ export interface SquareCut {
   ny: number;
 }
 
+/** Tolerance, in rows, of a band's edges against the rows' (rounding of the bands' y). */
+const ROW_TOL = 1e-7;
+
+/** The rectangle `cut` is measuring: its sides, width and larger side. */
+interface Square {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  w: number;
+  h: number;
+}
+
 /** Exact area of polygon ∩ square, with the normal sum, for an outline given as rings. */
 export class PolygonArea {
   private readonly edges: Edges;
@@ -709,6 +722,8 @@ export class PolygonArea {
   private rowH = NaN;
   private rowY0 = 0;
   private readonly box: [number, number, number, number];
+  /** The square of the current `cut` (reused: `cut` runs once per cell and structure). */
+  private readonly square: Square = { x0: 0, x1: 0, y0: 0, y1: 0, w: 0, h: 0 };
 
   constructor(rings: readonly Float64Array[], dTop = 0) {
     this.edges = buildEdges(rings, miters(rings), dTop);
@@ -735,109 +750,166 @@ export class PolygonArea {
    * The rectangle [x − hx/2, x + hx/2] × [y − hy/2, y + hy/2] against the outline offset
    * inward by `d` (0 ≤ d/dTop ≤ 1). Writes into `out`.
    */
-  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
   cut(x: number, y: number, hx: number, hy: number, d: number, out: SquareCut): SquareCut {
     out.area = 0;
     out.nx = 0;
     out.ny = 0;
-    const x0 = x - hx / 2;
-    const x1 = x + hx / 2;
-    const y0 = y - hy / 2;
-    const y1 = y + hy / 2;
-    const h = Math.max(hx, hy);
+    const sq = this.square;
+    sq.x0 = x - hx / 2;
+    sq.x1 = x + hx / 2;
+    sq.y0 = y - hy / 2;
+    sq.y1 = y + hy / 2;
+    sq.w = sq.x1 - sq.x0;
+    sq.h = Math.max(hx, hy);
     const [bx0, by0, bx1, by1] = this.box;
-    if (x1 <= bx0 || y1 <= by0 || y0 >= by1) return out;
-    if (x0 >= bx1) return out;
-    // Rows aligned with the first band asked for: the Yee bands of a uniform grid are all
-    // whole multiples of h/2 away from it, so they cover whole rows and the suffix sums apply.
-    // On a graded grid rows follow the shortest band seen; a band that covers a row only in
-    // part sums that row's edges instead (below), which is exact too.
+    if (sq.x1 <= bx0 || sq.y1 <= by0 || sq.y0 >= by1) return out;
+    if (sq.x0 >= bx1) return out;
+    this.alignRows(hy, sq.y0);
+    const rh = this.rowH;
+    const rFirst = Math.floor((Math.max(sq.y0, by0) - this.rowY0) / rh + ROW_TOL);
+    const rLast = Math.ceil((Math.min(sq.y1, by1) - this.rowY0) / rh - ROW_TOL) - 1;
+    let area = 0;
+    for (let r = rFirst; r <= rLast; r++) area = this.cutRow(r, d, out, area);
+    out.area = Math.min(Math.max(area, 0), sq.w * (sq.y1 - sq.y0));
+    return out;
+  }
+
+  /**
+   * Rows aligned with the first band asked for: the Yee bands of a uniform grid are all whole
+   * multiples of h/2 away from it, so they cover whole rows and the suffix sums apply. On a
+   * graded grid rows follow the shortest band seen; a band that covers a row only in part sums
+   * that row's edges instead (rightOfSquare), which is exact too.
+   */
+  private alignRows(hy: number, y0: number): void {
     if (!(this.rowH <= hy / 2)) {
       this.rows.clear();
       this.rowH = hy / 2;
       this.rowY0 = y0;
     }
-    const e = this.edges;
-    const rh = this.rowH;
-    const tol = 1e-7;
-    const rFirst = Math.floor((Math.max(y0, by0) - this.rowY0) / rh + tol);
-    const rLast = Math.ceil((Math.min(y1, by1) - this.rowY0) / rh - tol) - 1;
-    const w = x1 - x0;
-    const edgeTol = 1e-9 * h;
-    let area = 0;
-    for (let r = rFirst; r <= rLast; r++) {
-      const rowLo = this.rowY0 + r * rh;
-      const rowHi = rowLo + rh;
-      const ya = Math.max(y0, rowLo);
-      const yb = Math.min(y1, rowHi);
-      if (yb <= ya) continue;
-      let row = this.rows.get(r);
-      if (!row) this.rows.set(r, (row = buildRow(e, rowLo, rowHi)));
-      const ids = row.ids;
-      const end = lowerBound(row.xlo, x1);
-      const start = lowerBound(row.xlo, x0 - row.width - 1e-12 * h);
-      for (let i = start; i < end; i++) {
-        const k = ids[i]!;
-        const ax = e.ax[k]! + d * e.max[k]!;
-        const ay = e.ay[k]! + d * e.may[k]!;
-        const bx = e.bx[k]! + d * e.mbx[k]!;
-        const by = e.by[k]! + d * e.mby[k]!;
-        // An edge lying along a side of the square only touches it; like the box's gradient,
-        // it adds no normal (this is also where an outline meets an absorbing face).
-        const onSide =
-          (ax === bx && (Math.abs(ax - x0) <= edgeTol || Math.abs(ax - x1) <= edgeTol)) ||
-          (ay === by && (Math.abs(ay - y0) <= edgeTol || Math.abs(ay - y1) <= edgeTol));
-        const len = onSide ? 0 : clippedLength(ax, ay, bx, by, x0, x1, ya, yb);
-        if (len > 0) {
-          out.nx += len * e.nx[k]!;
-          out.ny += len * e.ny[k]!;
-        }
-        if (ay === by) continue;
-        // Lower and upper end of the edge, σ = +1 going up.
-        const up = by > ay;
-        const lx = up ? ax : bx;
-        const ly = up ? ay : by;
-        const ux = up ? bx : ax;
-        const uy = up ? by : ay;
-        const lo = Math.max(ly, ya);
-        const hi = Math.min(uy, yb);
-        if (hi <= lo) continue;
-        const slope = (ux - lx) / (uy - ly);
-        const xa = lx + (lo - ly) * slope - x0;
-        const xb = lx + (hi - ly) * slope - x0;
-        const dy = hi - lo;
-        let strips: number;
-        if (Math.abs(xb - xa) <= 1e-9 * w) {
-          strips = dy * Math.min(w, Math.max(0, (xa + xb) / 2));
-        } else {
-          strips = (dy * (strip(xb, w) - strip(xa, w))) / (xb - xa);
-        }
-        area += up ? strips : -strips;
-      }
-      // Edges wholly right of the square: σ·w per unit of y inside the row.
-      const whole = ya <= rowLo + tol * rh && yb >= rowHi - tol * rh;
-      if (d === 0 && whole) {
-        area += w * row.suffix[end]!;
-      } else if (ids.length - end <= end) {
-        let s = 0;
-        for (let i = end; i < ids.length; i++) {
-          const k = ids[i]!;
-          s += signedSpan(e.ay[k]! + d * e.may[k]!, e.by[k]! + d * e.mby[k]!, ya, yb);
-        }
-        area += w * s;
-      } else {
-        // The signed crossings of a closed outline cancel on every line.
-        let s = 0;
-        for (let i = 0; i < end; i++) {
-          const k = ids[i]!;
-          s += signedSpan(e.ay[k]! + d * e.may[k]!, e.by[k]! + d * e.mby[k]!, ya, yb);
-        }
-        area -= w * s;
-      }
-    }
-    out.area = Math.min(Math.max(area, 0), w * (y1 - y0));
-    return out;
   }
+
+  /**
+   * Row r's part of the square: each edge crossing it adds its normal (into `out`) and its
+   * strip of area, then the edges wholly right of the square theirs; returns `area` with them
+   * added, in that order.
+   */
+  private cutRow(r: number, d: number, out: SquareCut, area: number): number {
+    const sq = this.square;
+    const rh = this.rowH;
+    const rowLo = this.rowY0 + r * rh;
+    const rowHi = rowLo + rh;
+    const ya = Math.max(sq.y0, rowLo);
+    const yb = Math.min(sq.y1, rowHi);
+    if (yb <= ya) return area;
+    let row = this.rows.get(r);
+    if (!row) this.rows.set(r, (row = buildRow(this.edges, rowLo, rowHi)));
+    const end = lowerBound(row.xlo, sq.x1);
+    const start = lowerBound(row.xlo, sq.x0 - row.width - 1e-12 * sq.h);
+    for (let i = start; i < end; i++) area = this.crossEdge(row.ids[i]!, d, ya, yb, out, area);
+    const whole = ya <= rowLo + ROW_TOL * rh && yb >= rowHi - ROW_TOL * rh;
+    return area + this.rightOfSquare(row, end, ya, yb, d, whole);
+  }
+
+  /**
+   * Edge k, offset by d, within the band [ya, yb]: its length inside the square times its
+   * normal into `out`, and its strip ∫ (clamp(x(y), x0, x1) − x0) dy, signed by its direction,
+   * added to `area`.
+   */
+  private crossEdge(
+    k: number,
+    d: number,
+    ya: number,
+    yb: number,
+    out: SquareCut,
+    area: number,
+  ): number {
+    const e = this.edges;
+    const { x0, x1, y0, y1, w, h } = this.square;
+    const ax = e.ax[k]! + d * e.max[k]!;
+    const ay = e.ay[k]! + d * e.may[k]!;
+    const bx = e.bx[k]! + d * e.mbx[k]!;
+    const by = e.by[k]! + d * e.mby[k]!;
+    // An edge lying along a side of the square only touches it; like the box's gradient,
+    // it adds no normal (this is also where an outline meets an absorbing face).
+    const edgeTol = 1e-9 * h;
+    const onSide =
+      (ax === bx && (Math.abs(ax - x0) <= edgeTol || Math.abs(ax - x1) <= edgeTol)) ||
+      (ay === by && (Math.abs(ay - y0) <= edgeTol || Math.abs(ay - y1) <= edgeTol));
+    const len = onSide ? 0 : clippedLength(ax, ay, bx, by, x0, x1, ya, yb);
+    if (len > 0) {
+      out.nx += len * e.nx[k]!;
+      out.ny += len * e.ny[k]!;
+    }
+    if (ay === by) return area;
+    return area + signedStrip(ax, ay, bx, by, x0, w, ya, yb);
+  }
+
+  /**
+   * What the edges wholly right of the square add in the band [ya, yb] of a row: σ·w per unit
+   * of y, from the row's suffix sums where the band covers the row at offset 0, else summed
+   * over the shorter side (the signed crossings of a closed outline cancel on every line).
+   */
+  private rightOfSquare(
+    row: Row,
+    end: number,
+    ya: number,
+    yb: number,
+    d: number,
+    whole: boolean,
+  ): number {
+    const w = this.square.w;
+    if (d === 0 && whole) return w * row.suffix[end]!;
+    if (row.ids.length - end <= end)
+      return w * this.offsetSpans(row, end, row.ids.length, d, ya, yb);
+    return -(w * this.offsetSpans(row, 0, end, d, ya, yb));
+  }
+
+  /** Σ σ·(y extent inside [ya, yb]) of the row's edges from..to−1, offset by d. */
+  private offsetSpans(row: Row, from: number, to: number, d: number, ya: number, yb: number) {
+    const e = this.edges;
+    let s = 0;
+    for (let i = from; i < to; i++) {
+      const k = row.ids[i]!;
+      s += signedSpan(e.ay[k]! + d * e.may[k]!, e.by[k]! + d * e.mby[k]!, ya, yb);
+    }
+    return s;
+  }
+}
+
+/**
+ * The strip of the band [ya, yb] left of a non-horizontal edge from (ax, ay) to (bx, by),
+ * ∫ (clamp(x(y) − x0, 0, w)) dy over the band, signed +1 going up (Green's theorem per line).
+ */
+function signedStrip(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  x0: number,
+  w: number,
+  ya: number,
+  yb: number,
+): number {
+  // Lower and upper end of the edge, σ = +1 going up.
+  const up = by > ay;
+  const lx = up ? ax : bx;
+  const ly = up ? ay : by;
+  const ux = up ? bx : ax;
+  const uy = up ? by : ay;
+  const lo = Math.max(ly, ya);
+  const hi = Math.min(uy, yb);
+  if (hi <= lo) return 0;
+  const slope = (ux - lx) / (uy - ly);
+  const xa = lx + (lo - ly) * slope - x0;
+  const xb = lx + (hi - ly) * slope - x0;
+  const dy = hi - lo;
+  let strips: number;
+  if (Math.abs(xb - xa) <= 1e-9 * w) {
+    strips = dy * Math.min(w, Math.max(0, (xa + xb) / 2));
+  } else {
+    strips = (dy * (strip(xb, w) - strip(xa, w))) / (xb - xa);
+  }
+  return up ? strips : -strips;
 }
 
 /**

@@ -345,7 +345,6 @@ function nonNegativeLeastSquares(rows: number[][], rhs: number[]): number[] {
  * @param data measured points (vacuum wavelengths in metres), at least 3 + 3·lorentzPoles
  * @throws Error for too few points, bad data, or bounds that leave no room
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function fitDrudeLorentzModel(
   data: readonly MeasuredIndex[],
   options: DrudeLorentzFitOptions,
@@ -353,6 +352,24 @@ export function fitDrudeLorentzModel(
   const lorentzPoles = options.lorentzPoles;
   const minRes = options.minResonanceM ?? 0.1e-6;
   const maxRes = options.maxResonanceM ?? 20e-6;
+  checkDrudeLorentzInput(data, lorentzPoles, minRes, maxRes);
+  const projection = new DrudeLorentzProjection(data, lorentzPoles, minRes, maxRes);
+  let best: DrudeLorentzSolution | undefined;
+  for (const start of projection.starts()) {
+    const current = levenbergMarquardt(start, (u) => projection.solve(u));
+    if (current !== undefined && (best === undefined || current.cost < best.cost)) best = current;
+  }
+  if (best === undefined) throw new Error("no passive Drude–Lorentz fit found");
+  const model = drudeLorentzModel(best);
+  return { model, maxError: measuredIndexError(model, data) };
+}
+
+function checkDrudeLorentzInput(
+  data: readonly MeasuredIndex[],
+  lorentzPoles: number,
+  minRes: number,
+  maxRes: number,
+): void {
   if (!Number.isInteger(lorentzPoles) || lorentzPoles < 0) {
     throw new Error(`lorentzPoles must be a whole number ≥ 0, got ${lorentzPoles}`);
   }
@@ -365,42 +382,82 @@ export function fitDrudeLorentzModel(
   if (!(minRes > 0 && maxRes > minRes)) {
     throw new Error(`resonance bounds ${minRes}–${maxRes} m leave no room`);
   }
-  // Frequencies in units of OMEGA_UNIT; complex weights w = 1/(2ñ) and targets w·(ε − 1).
-  const omega = data.map((d) => 1e-6 / d.wavelengthM);
-  const weight = data.map(({ n, k }) => {
-    const d = 2 * (n * n + k * k);
-    return [n / d, -k / d] as const;
-  });
-  const target = data.map(({ n, k }, i) => {
-    const [wr, wi] = weight[i];
-    const er = n * n - k * k - 1;
-    const ei = 2 * n * k;
-    return [wr * er - wi * ei, wr * ei + wi * er] as const;
-  });
-  const rhs = target.flatMap(([re, im]) => [re, im]);
+}
 
-  // Nonlinear unknowns: γ_D, then (ω_j, γ_j) per Lorentz pole, each exp(a + (b − a)·sigmoid(u)).
-  const gammaBounds: [number, number] = [Math.log(1e-3), Math.log(10)];
-  const resonanceBounds: [number, number] = [Math.log(1e-6 / maxRes), Math.log(1e-6 / minRes)];
-  const bounds: Array<[number, number]> = [
-    gammaBounds,
-    ...Array.from({ length: lorentzPoles }, () => [resonanceBounds, gammaBounds]).flat(),
-  ];
-  const valuesOf = (u: number[]) =>
-    u.map((ui, i) => Math.exp(bounds[i][0] + (bounds[i][1] - bounds[i][0]) / (1 + Math.exp(-ui))));
-  const unknownOf = (value: number, i: number) => {
+/**
+ * The Drude–Lorentz fit at given nonlinear unknowns: their values v (γ_D, then ω_j, γ_j per
+ * Lorentz pole, in units of OMEGA_UNIT), the linear unknowns (ε∞ − 1, ωp², Δε_j) and the
+ * weighted residual.
+ */
+interface DrudeLorentzSolution extends Projection {
+  v: number[];
+  coef: number[];
+}
+
+/**
+ * The variable projection of fitDrudeLorentzModel: the weighted data, the bounds of the
+ * nonlinear unknowns, the non-negative linear solve at given unknowns, and the starts.
+ */
+class DrudeLorentzProjection {
+  /** Frequencies in units of OMEGA_UNIT. */
+  private readonly omega: number[];
+  /** Complex weights w = 1/(2ñ) per point. */
+  private readonly weight: (readonly [number, number])[];
+  /** The targets w·(ε − 1), real and imaginary part per point. */
+  private readonly rhs: number[];
+  /** Log bounds of the resonances ω_j and of every damping rate. */
+  private readonly resonanceBounds: [number, number];
+  /** Log bounds of each nonlinear unknown: γ_D, then (ω_j, γ_j) per Lorentz pole. */
+  private readonly bounds: Array<[number, number]>;
+
+  constructor(
+    data: readonly MeasuredIndex[],
+    private readonly lorentzPoles: number,
+    minRes: number,
+    maxRes: number,
+  ) {
+    this.omega = data.map((d) => 1e-6 / d.wavelengthM);
+    this.weight = data.map(({ n, k }) => {
+      const d = 2 * (n * n + k * k);
+      return [n / d, -k / d] as const;
+    });
+    const target = data.map(({ n, k }, i) => {
+      const [wr, wi] = this.weight[i];
+      const er = n * n - k * k - 1;
+      const ei = 2 * n * k;
+      return [wr * er - wi * ei, wr * ei + wi * er] as const;
+    });
+    this.rhs = target.flatMap(([re, im]) => [re, im]);
+    // Each unknown is exp(a + (b − a)·sigmoid(u)) for its bounds [a, b].
+    const gammaBounds: [number, number] = [Math.log(1e-3), Math.log(10)];
+    this.resonanceBounds = [Math.log(1e-6 / maxRes), Math.log(1e-6 / minRes)];
+    this.bounds = [
+      gammaBounds,
+      ...Array.from({ length: lorentzPoles }, () => [this.resonanceBounds, gammaBounds]).flat(),
+    ];
+  }
+
+  private valuesOf(u: number[]): number[] {
+    const bounds = this.bounds;
+    return u.map((ui, i) =>
+      Math.exp(bounds[i][0] + (bounds[i][1] - bounds[i][0]) / (1 + Math.exp(-ui))),
+    );
+  }
+
+  private unknownOf(value: number, i: number): number {
+    const bounds = this.bounds;
     const t = (Math.log(value) - bounds[i][0]) / (bounds[i][1] - bounds[i][0]);
     return Math.log(t / (1 - t));
-  };
+  }
 
   /** Columns of the linear unknowns (ε∞ − 1, ωp², Δε_j) at one point, complex. */
-  const basis = (w: number, v: number[]): Array<[number, number]> => {
+  private basis(w: number, v: number[]): Array<[number, number]> {
     // −1/(ω² + iγω) and ω_j²/(ω_j² − ω² − iγ_j ω).
     const cols: Array<[number, number]> = [[1, 0]];
     const gd = v[0];
     const dd = w ** 4 + gd * gd * w * w;
     cols.push([-(w * w) / dd, (gd * w) / dd]);
-    for (let j = 0; j < lorentzPoles; j++) {
+    for (let j = 0; j < this.lorentzPoles; j++) {
       const w0 = v[1 + 2 * j];
       const g = v[2 + 2 * j];
       const dr = w0 * w0 - w * w;
@@ -409,45 +466,49 @@ export function fitDrudeLorentzModel(
       cols.push([(w0 * w0 * dr) / d2, -(w0 * w0 * di) / d2]);
     }
     return cols;
-  };
+  }
 
-  const solve = (u: number[]) => {
-    const v = valuesOf(u);
+  /** The linear unknowns by non-negative least squares at the nonlinear unknowns u. */
+  solve(u: number[]): DrudeLorentzSolution {
+    const v = this.valuesOf(u);
     const rows: number[][] = [];
-    omega.forEach((w, i) => {
-      const [wr, wi] = weight[i];
-      const cols = basis(w, v);
+    this.omega.forEach((w, i) => {
+      const [wr, wi] = this.weight[i];
+      const cols = this.basis(w, v);
       rows.push(cols.map(([re, im]) => wr * re - wi * im));
       rows.push(cols.map(([re, im]) => wr * im + wi * re));
     });
+    const rhs = this.rhs;
     const coef = nonNegativeLeastSquares(rows, rhs);
     const residual = rows.map((row, i) => row.reduce((s, x, j) => s + x * coef[j], 0) - rhs[i]);
     return { v, coef, residual, cost: residual.reduce((s, r) => s + r * r, 0) };
-  };
-
-  // Starts: every choice of distinct resonances from six spread log-uniformly over the bounds
-  // (ordered, so no start is a relabelling of another), each damped at half its frequency;
-  // the Drude damping starts at 0.1 (0.12 eV), typical of metals.
-  const candidates = Array.from({ length: 6 }, (_, i) =>
-    Math.exp(resonanceBounds[0] + ((resonanceBounds[1] - resonanceBounds[0]) * (i + 0.5)) / 6),
-  );
-  const choices = (from: number, count: number): number[][] =>
-    count === 0
-      ? [[]]
-      : candidates
-          .slice(from)
-          .flatMap((c, i) => choices(from + i + 1, count - 1).map((rest) => [c, ...rest]));
-  let best: ReturnType<typeof solve> | undefined;
-  for (const resonances of choices(0, lorentzPoles)) {
-    const values = [0.1, ...resonances.flatMap((w0) => [w0, w0 / 2])];
-    const current = levenbergMarquardt(
-      values.map((value, i) => unknownOf(value, i)),
-      solve,
-    );
-    if (current !== undefined && (best === undefined || current.cost < best.cost)) best = current;
   }
-  if (best === undefined) throw new Error("no passive Drude–Lorentz fit found");
-  const { v, coef } = best;
+
+  /**
+   * Starts: every choice of distinct resonances from six spread log-uniformly over the bounds
+   * (ordered, so no start is a relabelling of another), each damped at half its frequency;
+   * the Drude damping starts at 0.1 (0.12 eV), typical of metals.
+   */
+  starts(): number[][] {
+    const [lo, hi] = this.resonanceBounds;
+    const candidates = Array.from({ length: 6 }, (_, i) =>
+      Math.exp(lo + ((hi - lo) * (i + 0.5)) / 6),
+    );
+    const choices = (from: number, count: number): number[][] =>
+      count === 0
+        ? [[]]
+        : candidates
+            .slice(from)
+            .flatMap((c, i) => choices(from + i + 1, count - 1).map((rest) => [c, ...rest]));
+    return choices(0, this.lorentzPoles).map((resonances) => {
+      const values = [0.1, ...resonances.flatMap((w0) => [w0, w0 / 2])];
+      return values.map((value, i) => this.unknownOf(value, i));
+    });
+  }
+}
+
+/** The passive model of a fit: ε∞, the Drude pole, the Lorentz poles of nonzero strength by ω0. */
+function drudeLorentzModel({ v, coef }: DrudeLorentzSolution): PoleModel {
   const [epsInfMinusOne, plasmaSq, ...strengths] = coef;
   const lorentz = strengths
     .map((deltaEps, j) => ({
@@ -458,7 +519,7 @@ export function fitDrudeLorentzModel(
     }))
     .filter((pole) => pole.deltaEps > 0)
     .sort((a, b) => a.omega0 - b.omega0);
-  const model: PoleModel = {
+  return {
     epsInf: 1 + epsInfMinusOne,
     sigma: 0,
     poles: [
@@ -466,7 +527,6 @@ export function fitDrudeLorentzModel(
       ...lorentz,
     ],
   };
-  return { model, maxError: measuredIndexError(model, data) };
 }
 
 /** max |n_model − n| and max |k_model − k| over measured points. */

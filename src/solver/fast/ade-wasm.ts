@@ -223,25 +223,29 @@ export function writeAdeTables(
   }
 }
 
+/** The coefficient at byte `offset` of the row at $c, in all four lanes. */
+const splat = (offset: number) => `(v128.load32_splat offset=${offset} (local.get $c))`;
+/** The address of the group's cell in lane k. */
+const lane = (k: number) =>
+  `(i32.add (local.get $field) (i32x4.extract_lane ${k} (local.get $cells)))`;
+/** The store of lane k of the corrected E to its cell. */
+const store = (k: number) => `(v128.store32_lane ${k} (local.get $a${k}) (local.get $stored))`;
+/** J^{n+1} = h^n + cE·E^{n+1}, the row at $c. */
+const NEXT_J = `(f32x4.add (local.get $vh) (f32x4.mul ${splat(8)} (local.get $value)))`;
+/** cJ·J + cE·(2E^{n+1} + E^n), cJ·J written J − (1 − cJ)·J. */
+const J_TERMS = `(f32x4.add
+              (f32x4.sub (local.get $vj) (f32x4.mul ${splat(4)} (local.get $vj)))
+              (f32x4.mul ${splat(8)} (local.get $x)))`;
+
 /**
  * The WAT of `ade(g0, g1, field, groups, e1, p, h)`: the pass over groups [g0, g1) of one
  * component, whose array (of the field set being stepped) starts at byte `field`; the other
  * arguments are absolute byte addresses of that component's group records and E^n state (for
  * group 0), and of the P and h state of group g0. Stored E values below `flushBelow` in
- * magnitude become zero, as in the kernel.
+ * magnitude become zero, as in the kernel. Per group, in order: its record, Σh^n, the
+ * corrected E^{n+1}, the E history, the poles without P, the poles with P.
  */
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
 export function adeWat(flushBelow: string): string {
-  const splat = (offset: number) => `(v128.load32_splat offset=${offset} (local.get $c))`;
-  const lane = (k: number) =>
-    `(i32.add (local.get $field) (i32x4.extract_lane ${k} (local.get $cells)))`;
-  const store = (k: number) => `(v128.store32_lane ${k} (local.get $a${k}) (local.get $stored))`;
-  // J^{n+1} = h^n + cE·E^{n+1}, the row at $c.
-  const nextJ = `(f32x4.add (local.get $vh) (f32x4.mul ${splat(8)} (local.get $value)))`;
-  // cJ·J + cE·(2E^{n+1} + E^n), cJ·J written J − (1 − cJ)·J.
-  const jTerms = `(f32x4.add
-              (f32x4.sub (local.get $vj) (f32x4.mul ${splat(4)} (local.get $vj)))
-              (f32x4.mul ${splat(8)} (local.get $x)))`;
   return `
   (func (export "ade") (param $g0 i32) (param $g1 i32) (param $field i32) (param $groups i32)
       (param $e1 i32) (param $p i32) (param $h i32)
@@ -256,7 +260,21 @@ export function adeWat(flushBelow: string): string {
     (block $done
       (loop $group
         (br_if $done (i32.ge_u (local.get $rec) (local.get $end)))
-        (local.set $cells (v128.load (local.get $rec)))
+        ${groupRecord()}
+        ${historySum()}
+        ${correctedE(flushBelow)}
+        ${eHistory()}
+        ${polesWithoutP()}
+        ${polesWithP()}
+        (local.set $rec (i32.add (local.get $rec) (i32.const ${GROUP_BYTES})))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $group)))
+  )`;
+}
+
+/** The group's record: its cells, whether they are adjacent, its entry's coefficient rows. */
+function groupRecord(): string {
+  return `(local.set $cells (v128.load (local.get $rec)))
         (local.set $a0 ${lane(0)})
         ;; whether the four cells are adjacent in memory (most groups inside a body)
         (local.set $runs (i32x4.all_true (i32x4.eq (local.get $cells) (i32x4.add
@@ -264,8 +282,12 @@ export function adeWat(flushBelow: string): string {
           (v128.const i32x4 0 4 8 12)))))
         (local.set $c (i32.load offset=16 (local.get $rec)))
         (local.set $mid (i32.load offset=8 (local.get $c)))
-        (local.set $cEnd (i32.load offset=12 (local.get $c)))
-        ;; Σh^n over the group's poles: one h vector per coefficient row, from $h on
+        (local.set $cEnd (i32.load offset=12 (local.get $c)))`;
+}
+
+/** Σh^n over the group's poles into $sum. */
+function historySum(): string {
+  return `;; Σh^n over the group's poles: one h vector per coefficient row, from $h on
         (local.set $hEnd (i32.add (local.get $h)
           (i32.sub (local.get $cEnd) (i32.add (local.get $c) (i32.const ${ROW_BYTES})))))
         (local.set $sum (v128.load (local.get $h)))
@@ -275,8 +297,12 @@ export function adeWat(flushBelow: string): string {
             (br_if $summed (i32.ge_u (local.get $s) (local.get $hEnd)))
             (local.set $sum (f32x4.add (local.get $sum) (v128.load (local.get $s))))
             (local.set $s (i32.add (local.get $s) (i32.const 16)))
-            (br $add)))
-        ;; E^{n+1} = bulk − ε0·cb/Δt·Σh^n, four cells at once
+            (br $add)))`;
+}
+
+/** E^{n+1} from the bulk update's value and Σh^n, stored flushed (one vector or per lane). */
+function correctedE(flushBelow: string): string {
+  return `;; E^{n+1} = bulk − ε0·cb/Δt·Σh^n, four cells at once
         (local.set $value (f32x4.sub
           (if (result v128) (local.get $runs)
             (then (v128.load (local.get $a0)))
@@ -295,42 +321,49 @@ export function adeWat(flushBelow: string): string {
             ${store(0)}
             ${store(1)}
             ${store(2)}
-            ${store(3)}))
-        ;; X = 2E^{n+1} + E^n; E^n ← E^{n+1}
+            ${store(3)}))`;
+}
+
+/** X = 2E^{n+1} + E^n, the E^n state stepped, and $c on to the first pole row. */
+function eHistory(): string {
+  return `;; X = 2E^{n+1} + E^n; E^n ← E^{n+1}
         (local.set $x (f32x4.add (f32x4.add (local.get $value) (local.get $value))
           (v128.load (i32.add (local.get $e1) (local.get $o)))))
         (v128.store (i32.add (local.get $e1) (local.get $o)) (local.get $value))
-        (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
-        ;; the poles with cP = 0 (Drude): J = h + cE·E^{n+1}, h ← cJ·J + cE·X
+        (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))`;
+}
+
+/** The poles with cP = 0 (Drude): h stepped, no P. */
+function polesWithoutP(): string {
+  return `;; the poles with cP = 0 (Drude): J = h + cE·E^{n+1}, h ← cJ·J + cE·X
         (block $jPoles
           (loop $jPole
             (br_if $jPoles (i32.ge_u (local.get $c) (local.get $mid)))
             (local.set $vh (v128.load (local.get $h)))
-            (local.set $vj ${nextJ})
-            (v128.store (local.get $h) ${jTerms})
+            (local.set $vj ${NEXT_J})
+            (v128.store (local.get $h) ${J_TERMS})
             (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
             (local.set $h (i32.add (local.get $h) (i32.const 16)))
-            (br $jPole)))
-        ;; the other poles: J = h + cE·E^{n+1}, P ← P + J, h ← cP·P + cJ·J + cE·X (new P)
+            (br $jPole)))`;
+}
+
+/** The poles with cP ≠ 0: P and h stepped. */
+function polesWithP(): string {
+  return `;; the other poles: J = h + cE·E^{n+1}, P ← P + J, h ← cP·P + cJ·J + cE·X (new P)
         (block $poles
           (loop $pole
             (br_if $poles (i32.ge_u (local.get $c) (local.get $cEnd)))
             (local.set $vh (v128.load (local.get $h)))
-            (local.set $vj ${nextJ})
+            (local.set $vj ${NEXT_J})
             (local.set $vp (f32x4.add (v128.load (local.get $p)) (local.get $vj)))
             (v128.store (local.get $p) (local.get $vp))
             (v128.store (local.get $h) (f32x4.add (f32x4.mul ${splat(0)} (local.get $vp))
-              ${jTerms}))
+              ${J_TERMS}))
             (local.set $c (i32.add (local.get $c) (i32.const ${ROW_BYTES})))
             (local.set $p (i32.add (local.get $p) (i32.const 16)))
             (local.set $h (i32.add (local.get $h) (i32.const 16)))
-            (br $pole)))
-        (local.set $rec (i32.add (local.get $rec) (i32.const ${GROUP_BYTES})))
-        (local.set $o (i32.add (local.get $o) (i32.const 16)))
-        (br $group)))
-  )`;
+            (br $pole)))`;
 }
-
 /** What a kernel thread needs to run the pass (structured-clonable). */
 export interface AdeSweep {
   /** Per component, per x-plane index i from −1 to n + 1: the plane's first group. */

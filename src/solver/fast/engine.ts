@@ -21,7 +21,12 @@ import { ghostCopies, GhostPlanes, type GhostCopies } from "../boundaries.js";
 import { ETA0 } from "../constants.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
 import { coupledComponents, type YeeLayout } from "../grid.js";
-import { MonitorRecorders, sharedMonitorSums, sharedSamplings } from "../monitors.js";
+import {
+  MonitorRecorders,
+  sharedMonitorSums,
+  sharedSamplings,
+  type MonitorSampling,
+} from "../monitors.js";
 import { DRIVE_VALUES_PER_STEP } from "../sources/injection.js";
 import { Command, ControlBlock, KernelFailure, MAX_BLOCK_STEPS, MAX_THREADS } from "./barrier.js";
 import { adeSweep, planAdeMemory, writeAdeTables, type AdeMemoryPlan } from "./ade-wasm.js";
@@ -108,6 +113,127 @@ function slabsFor(layout: YeeLayout, threads: number): [number, number][] {
   return slabs;
 }
 
+/** The kernel's memory plan and the fused pieces it holds (planEngineMemory). */
+interface EngineMemory {
+  pieces: FusedPieces;
+  plan: FastMemoryPlan;
+  ade: AdeMemoryPlan | null;
+}
+
+/**
+ * Plans the kernel's memory: with the mixed pieces (unless `options` leave them out), without
+ * them where that alone fits the limit; throws a RangeError naming the limit where nothing does.
+ */
+function planEngineMemory(
+  problem: SteppingProblem,
+  runs: readonly MaterialRuns[],
+  options: StepperOptions,
+): EngineMemory {
+  const { layout, medium, plan } = problem;
+  const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
+  const sets = problem.complex ? 2 : 1;
+  const ade = problem.ade ? planAdeMemory(problem.ade, sets) : null;
+  const planFor = (pieces: FusedPieces) =>
+    planFastMemory(
+      layout,
+      pml,
+      medium.ca.length,
+      runs.map((r) => r.runs.length),
+      sets,
+      ade?.bytes ?? 0,
+      { pieces: pieces.pieces.length / 4, mixedCells: pieces.mixedCells },
+    );
+  const shortest = options.mixedPieces === false ? 0 : SHORTEST_UNIFORM_PIECE;
+  let pieces = buildFusedPieces(layout, medium.index, shortest);
+  let memoryPlan = planFor(pieces);
+  const limit = Math.min(MAX_MEMORY_BYTES, options.memoryLimitBytes ?? MAX_MEMORY_BYTES);
+  if (memoryPlan.totalBytes > limit && pieces.mixedCells > 0) {
+    // The mixed pieces are a speed-up only (6 bytes per cell in them, against 16 per plain
+    // piece: mostly the smaller plan, but not where uniform stretches of 3–7 cells fill the
+    // rows): without them such a grid may fit, and runs at the per-run rate
+    // (fast/pieces.test.ts).
+    pieces = buildFusedPieces(layout, medium.index, 0);
+    memoryPlan = planFor(pieces);
+  }
+  if (memoryPlan.totalBytes > limit) {
+    throw new RangeError(
+      `the grid needs ${(memoryPlan.totalBytes / 2 ** 30).toFixed(2)} GiB of kernel ` +
+        `memory; the fast kernel's WebAssembly memory holds at most ${+(limit / 2 ** 30).toFixed(2)} GiB`,
+    );
+  }
+  return { pieces, plan: memoryPlan, ade };
+}
+
+/**
+ * The axes the kernel treats as invariant (thin.ts), the ghost copies split into those kept up
+ * while stepping and those across invariant axes (made only when the fields are read whole),
+ * and the monitors with their streams remapped off the latter. Where a monitor's streams cannot
+ * be remapped, no axis is treated as invariant.
+ */
+function thinLayout(problem: SteppingProblem): {
+  invariant: [boolean, boolean, boolean];
+  ghosts: { kept: GhostCopies; thin: GhostCopies };
+  samplings: MonitorSampling[];
+} {
+  const { layout } = problem;
+  const copies = ghostCopies(layout, problem.blochPhase);
+  let invariant = invariantAxes(layout, problem.blochPhase);
+  let ghosts = splitGhosts(copies, invariant);
+  let samplings = problem.monitors;
+  if (invariant.some((f) => f)) {
+    const remapped = problem.monitors.map((m) =>
+      remapStreams(m.streams, layout, invariant, ghosts.thin),
+    );
+    if (remapped.every((r) => r !== null)) {
+      samplings = problem.monitors.map((m, i) => ({ ...m, streams: remapped[i]! }));
+    } else {
+      invariant = [false, false, false];
+      ghosts = splitGhosts(copies, invariant);
+    }
+  }
+  return { invariant, ghosts, samplings };
+}
+
+/**
+ * Per component, whether the kernel updates it: on an invariant grid only the polarisation the
+ * source drives (its injection terms' components, closed under the curl couplings); all six
+ * otherwise.
+ */
+function steppedComponents(
+  injection: SteppingProblem["injection"],
+  invariant: readonly boolean[],
+): boolean[] {
+  if (!injection || !invariant.some((f) => f)) return [true, true, true, true, true, true];
+  return coupledComponents(
+    [...injection.h, ...injection.e].map((t) => t.comp),
+    invariant.map((f) => !f),
+  );
+}
+
+/**
+ * The monitors' recorders: with enough (point, wavelength) pairs on several threads, their
+ * point indices and sums in shared memory, each thread adding its part of the same ones.
+ */
+function monitorRecorders(
+  samplings: MonitorSampling[],
+  threads: number,
+  stepped: boolean[],
+): { dft: DftThreadData | null; monitors: MonitorRecorders } {
+  const pairs = samplings.reduce(
+    (sum, m) => sum + m.omegas.length * m.streams.reduce((a, st) => a + st.base.length, 0),
+    0,
+  );
+  if (threads > 1 && pairs >= MIN_PARALLEL_DFT_PAIRS) {
+    const shared = sharedSamplings(samplings);
+    const sums = sharedMonitorSums(shared);
+    return {
+      dft: { monitors: shared, nonzero: [...stepped], sums },
+      monitors: new MonitorRecorders(shared, stepped, sums),
+    };
+  }
+  return { dft: null, monitors: new MonitorRecorders(samplings, stepped) };
+}
+
 export class FastEngine implements Stepper {
   readonly memory: WasmMemory;
   readonly threads: number;
@@ -151,98 +277,62 @@ export class FastEngine implements Stepper {
     monitorSeconds: 0,
   };
 
-  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
   constructor(problem: SteppingProblem, options: StepperOptions = {}) {
     this.problem = problem;
-    const { layout, medium, plan } = problem;
+    const { layout, medium } = problem;
     this.runs = [0, 1, 2].map((c) => buildMaterialRuns(layout, medium.index[c], c));
-    const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
-    const sets = problem.complex ? 2 : 1;
-    const adePlan = problem.ade ? planAdeMemory(problem.ade, sets) : null;
-    const planFor = (pieces: FusedPieces) =>
-      planFastMemory(
-        layout,
-        pml,
-        medium.ca.length,
-        this.runs.map((r) => r.runs.length),
-        sets,
-        adePlan?.bytes ?? 0,
-        { pieces: pieces.pieces.length / 4, mixedCells: pieces.mixedCells },
-      );
-    const shortest = options.mixedPieces === false ? 0 : SHORTEST_UNIFORM_PIECE;
-    this.pieces = buildFusedPieces(layout, medium.index, shortest);
-    this.memoryPlan = planFor(this.pieces);
-    const limit = Math.min(MAX_MEMORY_BYTES, options.memoryLimitBytes ?? MAX_MEMORY_BYTES);
-    if (this.memoryPlan.totalBytes > limit && this.pieces.mixedCells > 0) {
-      // The mixed pieces are a speed-up only (6 bytes per cell in them, against 16 per plain
-      // piece: mostly the smaller plan, but not where uniform stretches of 3–7 cells fill the
-      // rows): without them such a grid may fit, and runs at the per-run rate
-      // (fast/pieces.test.ts).
-      this.pieces = buildFusedPieces(layout, medium.index, 0);
-      this.memoryPlan = planFor(this.pieces);
-    }
-    this.adePlan = adePlan;
-    if (this.memoryPlan.totalBytes > limit) {
-      throw new RangeError(
-        `the grid needs ${(this.memoryPlan.totalBytes / 2 ** 30).toFixed(2)} GiB of kernel ` +
-          `memory; the fast kernel's WebAssembly memory holds at most ${+(limit / 2 ** 30).toFixed(2)} GiB`,
-      );
-    }
+    const planned = planEngineMemory(problem, this.runs, options);
+    this.pieces = planned.pieces;
+    this.memoryPlan = planned.plan;
+    this.adePlan = planned.ade;
     const pages = this.memoryPlan.pages;
     this.memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
-    const buffer = this.memory.buffer;
     const wanted = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
     this.threads = threadsFor(layout, wanted, options.minCellsPerThread ?? MIN_CELLS_PER_THREAD);
-    this.control = new ControlBlock(buffer, this.threads);
+    this.control = new ControlBlock(this.memory.buffer, this.threads);
     const mp = this.memoryPlan;
     this.sets = Array.from({ length: mp.sets }, (_, s) =>
-      allocateFieldSet(layout, buffer, mp.fields + s * mp.setBytes),
+      allocateFieldSet(layout, this.memory.buffer, mp.fields + s * mp.setBytes),
     );
-    writeKernelTables(
-      buffer,
-      mp,
-      problem.kernelGrid,
-      problem.profiles,
-      medium,
-      this.runs,
-      this.pieces,
+    this.writeTables();
+    const thin = thinLayout(problem);
+    this.invariant = thin.invariant;
+    this.thinGhosts = thin.ghosts.thin;
+    this.stepped = steppedComponents(problem.injection, thin.invariant);
+    this.wholeGrid = this.threads === 1 && thin.invariant.some((f) => f);
+    this.config = this.sweepConfig(thin.ghosts.kept);
+    // Whole-grid passes gain nothing from the cache by longer sweeps, but fewer calls.
+    this.stepsPerSweep = this.blockLength(
+      problem.alignSteps,
+      options.stepsPerSweep ?? (this.wholeGrid ? MAX_BLOCK_STEPS : DEFAULT_BLOCK_STEPS),
     );
-    if (problem.ade && adePlan) writeAdeTables(buffer, mp.ade, adePlan, problem.ade);
-    const ghosts = ghostCopies(layout, problem.blochPhase);
-    let invariant = invariantAxes(layout, problem.blochPhase);
-    let split = splitGhosts(ghosts, invariant);
-    let samplings = problem.monitors;
-    if (invariant.some((f) => f)) {
-      const remapped = problem.monitors.map((m) =>
-        remapStreams(m.streams, layout, invariant, split.thin),
-      );
-      if (remapped.every((r) => r !== null)) {
-        samplings = problem.monitors.map((m, i) => ({ ...m, streams: remapped[i]! }));
-      } else {
-        invariant = [false, false, false];
-        split = splitGhosts(ghosts, invariant);
-      }
-    }
-    this.invariant = invariant;
-    this.thinGhosts = split.thin;
-    const injection = problem.injection;
-    this.stepped =
-      injection && invariant.some((f) => f)
-        ? coupledComponents(
-            [...injection.h, ...injection.e].map((t) => t.comp),
-            invariant.map((f) => !f),
-          )
-        : [true, true, true, true, true, true];
-    this.wholeGrid = this.threads === 1 && invariant.some((f) => f);
-    this.config = {
+    const recorders = monitorRecorders(thin.samplings, this.threads, this.stepped);
+    this.dft = recorders.dft;
+    this.monitors = recorders.monitors;
+  }
+
+  /** Copies the kernel's tables (and the dispersive cells') into its memory. */
+  private writeTables(): void {
+    const { kernelGrid, profiles, medium, ade } = this.problem;
+    const buffer = this.memory.buffer;
+    const mp = this.memoryPlan;
+    writeKernelTables(buffer, mp, kernelGrid, profiles, medium, this.runs, this.pieces);
+    if (ade && this.adePlan) writeAdeTables(buffer, mp.ade, this.adePlan, ade);
+  }
+
+  /** What every thread's sweeper needs (sweep.ts), `ghosts` the copies kept up while stepping. */
+  private sweepConfig(ghosts: GhostCopies): SweepConfig {
+    const { layout, ade } = this.problem;
+    const mp = this.memoryPlan;
+    return {
       n: [layout.n[0], layout.n[1], layout.n[2]],
       strides: [layout.strides[0], layout.strides[1], layout.strides[2]],
       paddedCells: layout.paddedCells,
       boundaries: [layout.boundaries[0], layout.boundaries[1], layout.boundaries[2]],
       // Ghosts of components that stay zero would copy zeros.
       ghosts: {
-        h: split.kept.h.filter((c) => this.stepped[c.comp]),
-        e: split.kept.e.filter((c) => this.stepped[c.comp]),
+        h: ghosts.h.filter((c) => this.stepped[c.comp]),
+        e: ghosts.e.filter((c) => this.stepped[c.comp]),
       },
       sets: mp.sets,
       components: [...mp.components],
@@ -251,31 +341,12 @@ export class FastEngine implements Stepper {
       hi: Array.from(layout.hi),
       slabs: slabsFor(layout, this.threads),
       progress: mp.progress,
-      injection: problem.injection,
+      injection: this.problem.injection,
       ade:
-        problem.ade && adePlan
-          ? adeSweep(adePlan, mp.ade, mp.components, mp.setBytes, mp.sets)
+        ade && this.adePlan
+          ? adeSweep(this.adePlan, mp.ade, mp.components, mp.setBytes, mp.sets)
           : null,
     };
-    // Whole-grid passes gain nothing from the cache by longer sweeps, but fewer calls.
-    this.stepsPerSweep = this.blockLength(
-      problem.alignSteps,
-      options.stepsPerSweep ?? (this.wholeGrid ? MAX_BLOCK_STEPS : DEFAULT_BLOCK_STEPS),
-    );
-    const pairs = samplings.reduce(
-      (sum, m) => sum + m.omegas.length * m.streams.reduce((a, st) => a + st.base.length, 0),
-      0,
-    );
-    if (this.threads > 1 && pairs >= MIN_PARALLEL_DFT_PAIRS) {
-      // Point indices and sums in shared memory: each thread reads and adds to the same ones.
-      const shared = sharedSamplings(samplings);
-      const sums = sharedMonitorSums(shared);
-      this.dft = { monitors: shared, nonzero: [...this.stepped], sums };
-      this.monitors = new MonitorRecorders(shared, this.stepped, sums);
-    } else {
-      this.dft = null;
-      this.monitors = new MonitorRecorders(samplings, this.stepped);
-    }
   }
 
   /**

@@ -115,7 +115,11 @@ export function absorberFaces(
   return out;
 }
 
-// eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
+/**
+ * Where everything goes, in the order of the module comment: each region starts on a 64-byte
+ * boundary, and the ψ arrays of field set 1 follow those of set 0 at `psiSetBytes`, as its
+ * fields follow set 0's at `setBytes`.
+ */
 export function planFastMemory(
   layout: YeeLayout,
   pml: readonly { lo: number; hi: number }[],
@@ -129,30 +133,76 @@ export function planFastMemory(
   fused: { pieces: number; mixedCells: number } = { pieces: 0, mixedCells: 0 },
 ): FastMemoryPlan {
   const bump = new Bump(CONTROL_BYTES);
-  const perAxis = (count: (a: number) => number) =>
-    [0, 1, 2].map((a) => bump.take(4 * count(a))) as [number, number, number];
-  const invNode = perAxis((a) => layout.padded[a] + 1);
-  const invHalf = perAxis((a) => layout.padded[a] + 1);
-  const bNode = perAxis((a) => layout.n[a] + 1);
-  const cNode = perAxis((a) => layout.n[a] + 1);
-  const bHalf = perAxis((a) => layout.n[a] + 1);
-  const cHalf = perAxis((a) => layout.n[a] + 1);
-  const ca = bump.take(4 * tableEntries);
-  const cb = bump.take(4 * tableEntries);
-  const cbOverStep = bump.take(4 * tableEntries);
-  const eps = bump.take(4 * tableEntries);
-  const caCb = bump.take(8 * tableEntries);
-  const caCbOverStep = bump.take(8 * tableEntries);
-  const runStart = perAxis(() => layout.padded[0] * layout.padded[1] + 1);
-  const runsAt = perAxis((c) => Math.max(1, runCounts[c]));
-  const pieceStart = bump.take(4 * (layout.padded[0] * layout.padded[1] + 1));
-  const pieces = bump.take(16 * Math.max(1, fused.pieces));
-  const mixedEntries = bump.take(6 * fused.mixedCells);
+  const tables = planTables(bump, layout, tableEntries);
+  const rows = planRowTables(bump, layout, runCounts, fused);
   const progress = bump.take(2 * 4 * layout.padded[0]);
   // Before psiStart: the set-up's page faulting zeroes words from there on, and this region
   // holds tables as well as state.
   const ade = bump.take(adeBytes);
+  const psi = planPsi(bump, layout, pml, sets);
+  const fields = planFields(bump, layout, sets);
+  // A 16-byte vector load at the last element of the last array reads 12 bytes beyond it.
+  const totalBytes = bump.offset + 64;
+  return {
+    totalBytes,
+    pages: Math.ceil(totalBytes / PAGE_BYTES),
+    ...tables,
+    tableEntries,
+    ...rows,
+    progress,
+    ...psi,
+    ade,
+    ...fields,
+    sets,
+  };
+}
 
+type PerAxis = [number, number, number];
+
+/** The 1-D tables: per-axis inverse steps and CPML b, c; the material entries' coefficients. */
+function planTables(bump: Bump, layout: YeeLayout, tableEntries: number) {
+  const perAxis = (count: (a: number) => number) =>
+    [0, 1, 2].map((a) => bump.take(4 * count(a))) as PerAxis;
+  return {
+    invNode: perAxis((a) => layout.padded[a] + 1),
+    invHalf: perAxis((a) => layout.padded[a] + 1),
+    bNode: perAxis((a) => layout.n[a] + 1),
+    cNode: perAxis((a) => layout.n[a] + 1),
+    bHalf: perAxis((a) => layout.n[a] + 1),
+    cHalf: perAxis((a) => layout.n[a] + 1),
+    ca: bump.take(4 * tableEntries),
+    cb: bump.take(4 * tableEntries),
+    cbOverStep: bump.take(4 * tableEntries),
+    eps: bump.take(4 * tableEntries),
+    caCb: bump.take(8 * tableEntries),
+    caCbOverStep: bump.take(8 * tableEntries),
+  };
+}
+
+/** Per row: each E component's material runs, the fused pieces, the mixed pieces' entries. */
+function planRowTables(
+  bump: Bump,
+  layout: YeeLayout,
+  runCounts: readonly number[],
+  fused: { pieces: number; mixedCells: number },
+) {
+  const rows = layout.padded[0] * layout.padded[1];
+  return {
+    runStart: [0, 1, 2].map(() => bump.take(4 * (rows + 1))) as PerAxis,
+    runs: [0, 1, 2].map((c) => bump.take(4 * Math.max(1, runCounts[c]))) as PerAxis,
+    pieceStart: bump.take(4 * (rows + 1)),
+    pieces: bump.take(16 * Math.max(1, fused.pieces)),
+    mixedEntries: bump.take(6 * fused.mixedCells),
+  };
+}
+
+/** ψ of each absorber slab (four arrays per face), for every field set. */
+function planPsi(
+  bump: Bump,
+  layout: YeeLayout,
+  pml: readonly { lo: number; hi: number }[],
+  sets: number,
+) {
   const psiStart = bump.offset;
   const faces: PsiFacePlan[] = absorberFaces(layout, pml).map((f) => {
     const dims = [layout.padded[0], layout.padded[1], layout.padded[2]];
@@ -166,51 +216,18 @@ export function planFastMemory(
   });
   const psiSetBytes = bump.offset - psiStart;
   bump.offset += (sets - 1) * psiSetBytes;
+  return { faces, psiStart, psiSetBytes };
+}
 
+/** The field sets: six padded float32 arrays each. */
+function planFields(bump: Bump, layout: YeeLayout, sets: number) {
   const setBytes = fieldSetBytes(layout);
   const fields = bump.take(sets * setBytes);
   const compBytes = setBytes / 6;
-  const components = [0, 1, 2, 3, 4, 5].map((c) => fields + c * compBytes) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  // A 16-byte vector load at the last element of the last array reads 12 bytes beyond it.
-  const totalBytes = bump.offset + 64;
-  return {
-    totalBytes,
-    pages: Math.ceil(totalBytes / PAGE_BYTES),
-    invNode,
-    invHalf,
-    bNode,
-    cNode,
-    bHalf,
-    cHalf,
-    ca,
-    cb,
-    cbOverStep,
-    eps,
-    caCb,
-    caCbOverStep,
-    tableEntries,
-    runStart,
-    runs: runsAt,
-    pieceStart,
-    pieces,
-    mixedEntries,
-    progress,
-    faces,
-    psiStart,
-    psiSetBytes,
-    ade,
-    fields,
-    components,
-    setBytes,
-    sets,
-  };
+  const components = [0, 1, 2, 3, 4, 5].map(
+    (c) => fields + c * compBytes,
+  ) as FastMemoryPlan["components"];
+  return { fields, components, setBytes };
 }
 
 /**

@@ -197,6 +197,109 @@ interface ChangePlan {
   pairs: number;
 }
 
+/** The monitors' streams laid out (planStreams), with the totals the buffers need. */
+interface StreamLayout {
+  streams: StreamPlan[];
+  /** Points of all streams (the base-index buffer's length). */
+  points: number;
+  /** Floats of the running sums and their compensations, and trig values per step row. */
+  sumsLength: number;
+  trigPerRow: number;
+}
+
+/** The monitors' streams, one plan per stream, in the order monitorSums returns them. */
+function planStreams(problem: SteppingProblem): StreamLayout {
+  const streams: StreamPlan[] = [];
+  let baseAt = 0;
+  let sumsAt = 0;
+  let trigAt = 0;
+  problem.monitors.forEach((m, monitor) => {
+    for (const st of m.streams) {
+      const points = st.base.length;
+      const wavelengths = m.omegas.length;
+      streams.push({
+        monitor,
+        comp: st.comp,
+        points,
+        wavelengths,
+        omegas: m.omegas,
+        offsets: st.offsets,
+        base: baseAt,
+        sums: sumsAt,
+        trig: trigAt,
+      });
+      baseAt += points;
+      // Running sums (re, im per wavelength and point), then their Kahan compensations.
+      sumsAt += 4 * wavelengths * points;
+      trigAt += 2 * wavelengths;
+    }
+  });
+  return { streams, points: baseAt, sumsLength: sumsAt, trigPerRow: trigAt };
+}
+
+/** A stream's DFT pass parameters (dftShader). */
+function dftParams(st: StreamPlan): ArrayBuffer {
+  return packParams(DFT_PARAMS, DFT_FLOAT_PARAMS, {
+    points: st.points,
+    wavelengths: st.wavelengths,
+    offsets: st.offsets.length,
+    base: st.base,
+    o0: st.offsets[0],
+    o1: st.offsets[1] ?? 0,
+    o2: st.offsets[2] ?? 0,
+    o3: st.offsets[3] ?? 0,
+    sums: st.sums,
+    trig: st.trig,
+    weight: 1 / st.offsets.length,
+  });
+}
+
+/** One absorber slab (cpml.ts createCpmlSlabs): axis, node range, local strides, size. */
+interface AbsorberSlab {
+  axis: number;
+  a0: number;
+  a1: number;
+  strides: number[];
+  size: number;
+}
+
+/** The cells a CPML pass covers: every node across the slab's axis, its nodes along it. */
+function slabBox(layout: YeeLayout, slab: AbsorberSlab): { lo: number[]; hi: number[] } {
+  const lo = [0, 0, 0];
+  const hi = [layout.n[0], layout.n[1], layout.n[2]];
+  lo[slab.axis] = slab.a0;
+  hi[slab.axis] = slab.a1;
+  return { lo, hi };
+}
+
+/** Component `comp`'s update range, clipped to the slab along its axis. */
+function slabRange(
+  layout: YeeLayout,
+  comp: number,
+  slab: AbsorberSlab,
+): { l: number[]; h: number[] } {
+  const a = slab.axis;
+  const l = [0, 1, 2].map((x) => layout.lo[comp * 3 + x]);
+  const h = [0, 1, 2].map((x) => layout.hi[comp * 3 + x]);
+  l[a] = Math.max(l[a], slab.a0);
+  h[a] = Math.min(h[a], slab.a1);
+  return { l, h };
+}
+
+/** The step table's bind layout (group 1) and a maker of its bind groups. */
+interface StepBinding {
+  layout: GPUBindGroupLayout;
+  group: () => GPUBindGroup;
+}
+
+/** A time step's pipelines, each with its bind layout (group 0). */
+interface StepPipelines {
+  bulk: Record<"H" | "E", [GPUComputePipeline, GPUBindGroupLayout]>;
+  cpml: [GPUComputePipeline, GPUBindGroupLayout];
+  ghost: [GPUComputePipeline, GPUBindGroupLayout];
+  injection: [GPUComputePipeline, GPUBindGroupLayout];
+}
+
 class GpuStepper implements Stepper {
   readonly threads = 1;
   readonly stepsPerSweep: number;
@@ -219,14 +322,14 @@ class GpuStepper implements Stepper {
   private readonly trigPerRow: number;
   private readonly streams: StreamPlan[];
   private readonly sumsBuffer: GPUBuffer | null;
-  private readonly change: ChangePlan | null = null;
+  private readonly change: ChangePlan | null;
   /** monitorChange calls so far (the first has no previous sums to compare with). */
   private changeChecks = 0;
   private readonly sumsLength: number;
-  private readonly hPasses: Dispatch[] = [];
-  private readonly ePasses: Dispatch[] = [];
-  private readonly dftPasses: Dispatch[] = [];
-  private readonly energyPasses: Dispatch[] = [];
+  private readonly hPasses: Dispatch[];
+  private readonly ePasses: Dispatch[];
+  private readonly dftPasses: Dispatch[];
+  private readonly energyPasses: Dispatch[];
   private readonly energyPartials: GPUBuffer;
   private readonly energyCount: number;
   private readonly maxPerDim: number;
@@ -237,7 +340,6 @@ class GpuStepper implements Stepper {
   private failure: Error | null = null;
   private disposed = false;
 
-  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
   private constructor(device: GPUDevice, problem: SteppingProblem, limits: GpuLimits) {
     this.device = device;
     this.problem = problem;
@@ -245,13 +347,7 @@ class GpuStepper implements Stepper {
     this.sets = problem.complex ? 2 : 1;
     this.maxPerDim = device.limits.maxComputeWorkgroupsPerDimension;
     this.stepsPerSweep = [4, 2].find((d) => problem.alignSteps % d === 0) ?? 1;
-    device.addEventListener("uncapturederror", (event) => {
-      const err = (event as GPUUncapturedErrorEvent).error;
-      this.failure ??= new Error(`webgpu: ${err.message}`);
-    });
-    void device.lost.then((info) => {
-      if (!this.disposed) this.failure ??= new Error(`webgpu device lost: ${info.message}`);
-    });
+    this.watchDevice();
 
     const layout = this.layout;
     const fieldBytes = 4 * layout.paddedCells;
@@ -267,37 +363,47 @@ class GpuStepper implements Stepper {
       indexWords: indexWords(layout),
     };
 
-    // Monitors: one plan per stream, in the order monitorSums returns them.
-    this.streams = [];
-    let baseAt = 0;
-    let sumsAt = 0;
-    let trigAt = 0;
-    problem.monitors.forEach((m, monitor) => {
-      for (const st of m.streams) {
-        const points = st.base.length;
-        const wavelengths = m.omegas.length;
-        this.streams.push({
-          monitor,
-          comp: st.comp,
-          points,
-          wavelengths,
-          omegas: m.omegas,
-          offsets: st.offsets,
-          base: baseAt,
-          sums: sumsAt,
-          trig: trigAt,
-        });
-        baseAt += points;
-        // Running sums (re, im per wavelength and point), then their Kahan compensations.
-        sumsAt += 4 * wavelengths * points;
-        trigAt += 2 * wavelengths;
-      }
-    });
-    this.trigPerRow = trigAt;
-    this.sumsLength = sumsAt;
+    const monitors = planStreams(problem);
+    this.streams = monitors.streams;
+    this.trigPerRow = monitors.trigPerRow;
+    this.sumsLength = monitors.sumsLength;
     const rowWords = DRIVE_VALUES_PER_STEP + this.trigPerRow;
     this.stepRows = new Float32Array(BATCH_STEPS * rowWords);
     this.stepTable = this.buffer(4 * this.stepRows.length, STORAGE | COPY_DST);
+    const step = this.stepBinding();
+
+    const pipelines = this.stepPipelines(shaderGrid, step.layout);
+    const injectionStep = step.group();
+    this.hPasses = this.halfStepPasses("H", pipelines, tables.offsets, injectionStep, limits);
+    this.ePasses = this.halfStepPasses("E", pipelines, tables.offsets, injectionStep, limits);
+
+    const dft = this.streams.length > 0 ? this.dftPlan(monitors.points, step) : null;
+    this.sumsBuffer = dft?.sums ?? null;
+    this.dftPasses = dft?.passes ?? [];
+    this.change = dft ? this.changePlan() : null;
+
+    const energy = this.energyPlan(shaderGrid);
+    this.energyPasses = energy.passes;
+    this.energyPartials = energy.partials;
+    this.energyCount = energy.count;
+  }
+
+  /** Records the device's uncaptured errors and its loss as the stepper's failure. */
+  private watchDevice(): void {
+    this.device.addEventListener("uncapturederror", (event) => {
+      const err = (event as GPUUncapturedErrorEvent).error;
+      this.failure ??= new Error(`webgpu: ${err.message}`);
+    });
+    void this.device.lost.then((info) => {
+      if (!this.disposed) this.failure ??= new Error(`webgpu device lost: ${info.message}`);
+    });
+  }
+
+  /**
+   * The step table's binding (group 1 of the passes that read it): each step row's offsets
+   * into the table, one aligned uniform slot per row for the dynamic offset, and the table.
+   */
+  private stepBinding(): StepBinding {
     const align = this.slotAlign;
     const slots = new Uint32Array((BATCH_STEPS * align) / 4);
     for (let l = 0; l < BATCH_STEPS; l++) {
@@ -305,27 +411,23 @@ class GpuStepper implements Stepper {
       slots[(l * align) / 4 + 1] = BATCH_STEPS * DRIVE_VALUES_PER_STEP + this.trigPerRow * l;
     }
     const slotBuffer = this.upload(slots, UNIFORM);
-
-    const complex = this.sets > 1;
-    const stepLayout = this.bindLayout([
+    const layout = this.bindLayout([
       [0, "dynamic-uniform"],
       [1, "read-only-storage"],
     ]);
-    const stepGroup = (l: GPUBindGroupLayout) =>
-      device.createBindGroup({
-        layout: l,
+    const group = () =>
+      this.device.createBindGroup({
+        layout,
         entries: [
           { binding: 0, resource: { buffer: slotBuffer, offset: 0, size: 16 } },
           { binding: 1, resource: { buffer: this.stepTable } },
         ],
       });
+    return { layout, group };
+  }
 
-    // Bulk updates.
-    const bulkSize: [number, number, number] = [
-      Math.ceil((layout.n[2] + 1) / WORKGROUP_X),
-      layout.n[1] + 1,
-      layout.n[0] + 1,
-    ];
+  /** The bind layouts and pipelines of a time step's passes (bulk, CPML, ghosts, injection). */
+  private stepPipelines(shaderGrid: ShaderGrid, stepLayout: GPUBindGroupLayout): StepPipelines {
     const hLayout = this.bindLayout([
       [0, "read-only-storage"],
       [1, "read-only-storage"],
@@ -358,18 +460,10 @@ class GpuStepper implements Stepper {
       [7, "uniform"],
     ]);
     const cpml = this.pipeline("cpml", cpmlShader(shaderGrid), [cpmlLayout]);
-
-    const fieldLayout = (writable: boolean, extra: [number, BindingKind][]) =>
-      this.bindLayout([
-        [0, writable ? "storage" : "read-only-storage"],
-        ...(complex
-          ? [[1, writable ? "storage" : "read-only-storage"] as [number, BindingKind]]
-          : []),
-        ...extra,
-      ]);
-    const ghostLayout = fieldLayout(true, [[2, "uniform"]]);
+    const complex = this.sets > 1;
+    const ghostLayout = this.fieldsLayout(true, [[2, "uniform"]]);
     const ghost = this.pipeline("ghost", ghostShader(complex), [ghostLayout]);
-    const injectionLayout = fieldLayout(true, [
+    const injectionLayout = this.fieldsLayout(true, [
       [2, "read-only-storage"],
       [3, "uniform"],
     ]);
@@ -377,114 +471,141 @@ class GpuStepper implements Stepper {
       injectionLayout,
       stepLayout,
     ]);
-    const injectionStep = stepGroup(stepLayout);
+    return {
+      bulk: { H: [updateH, hLayout], E: [updateE, eLayout] },
+      cpml: [cpml, cpmlLayout],
+      ghost: [ghost, ghostLayout],
+      injection: [injection, injectionLayout],
+    };
+  }
 
-    const fieldEntries = (comp: number): GPUBindGroupEntry[] =>
-      this.fieldBuffers.map((set, s) => ({ binding: s, resource: { buffer: set[comp] } }));
+  /**
+   * A bind layout of one field component's buffers (one per field set, binding 0 and, in Bloch
+   * runs, 1), then `extra`.
+   */
+  private fieldsLayout(writable: boolean, extra: [number, BindingKind][]): GPUBindGroupLayout {
+    const complex = this.sets > 1;
+    return this.bindLayout([
+      [0, writable ? "storage" : "read-only-storage"],
+      ...(complex
+        ? [[1, writable ? "storage" : "read-only-storage"] as [number, BindingKind]]
+        : []),
+      ...extra,
+    ]);
+  }
 
-    for (const kind of ["H", "E"] as const) {
-      const passes = kind === "H" ? this.hPasses : this.ePasses;
-      for (let s = 0; s < this.sets; s++) {
-        const f = this.fieldBuffers[s];
-        const entries: GPUBindGroupEntry[] = f.map((buffer, c) => ({
-          binding: c,
-          resource: { buffer },
-        }));
-        entries.push({ binding: 6, resource: { buffer: this.tableBuffer } });
-        if (kind === "E") entries.push({ binding: 7, resource: { buffer: this.indexBuffer } });
-        passes.push({
-          pipeline: kind === "H" ? updateH : updateE,
-          group0: device.createBindGroup({ layout: kind === "H" ? hLayout : eLayout, entries }),
-          size: bulkSize,
-        });
-        for (const slab of this.cpmlSlabs()) {
-          passes.push(this.cpmlPass(kind, s, slab, cpml, cpmlLayout, tables.offsets));
-        }
-      }
-      // The source's injection terms.
-      const sourceTerms = problem.injection;
-      if (sourceTerms) {
-        for (const term of kind === "H" ? sourceTerms.h : sourceTerms.e) {
-          passes.push(
-            this.injectionPass(
-              term,
-              sourceTerms.axis,
-              injection,
-              injectionLayout,
-              injectionStep,
-              fieldEntries,
-            ),
-          );
-        }
-      }
-      if (kind === "E" && problem.ade) passes.push(...this.adePasses(problem.ade, limits));
-      // Ghost planes: copies along y, then z (within each x-plane), then whole x-planes.
-      const copies = ghostCopies(layout, problem.blochPhase);
-      const list = kind === "H" ? copies.h : copies.e;
-      for (const axis of [1, 2, 0]) {
-        for (const copy of list) {
-          if (copy.axis !== axis) continue;
-          passes.push(this.ghostPass(copy, ghost, ghostLayout, fieldEntries));
-        }
+  /** Component `comp`'s buffers of every field set, as fieldsLayout binds them. */
+  private fieldEntries(comp: number): GPUBindGroupEntry[] {
+    return this.fieldBuffers.map((set, s) => ({ binding: s, resource: { buffer: set[comp] } }));
+  }
+
+  /**
+   * One kind's half step, in the reference backend's order: per field set the bulk update and
+   * its CPML slabs; the source's injection terms; for E the ADE pass; the ghost planes.
+   */
+  private halfStepPasses(
+    kind: "H" | "E",
+    pipelines: StepPipelines,
+    tables: TableOffsets,
+    injectionStep: GPUBindGroup,
+    limits: GpuLimits,
+  ): Dispatch[] {
+    const problem = this.problem;
+    const passes: Dispatch[] = [];
+    const [cpml, cpmlLayout] = pipelines.cpml;
+    for (let s = 0; s < this.sets; s++) {
+      passes.push(this.bulkPass(kind, s, pipelines));
+      for (const slab of this.cpmlSlabs()) {
+        passes.push(this.cpmlPass(kind, s, slab, cpml, cpmlLayout, tables));
       }
     }
-
-    // Monitors' DFT.
-    this.sumsBuffer = null;
-    if (this.streams.length > 0) {
-      const base = new Uint32Array(baseAt);
-      let at = 0;
-      for (const m of problem.monitors) {
-        for (const st of m.streams) {
-          base.set(st.base, at);
-          at += st.base.length;
-        }
-      }
-      const baseBuffer = this.upload(base, STORAGE);
-      this.sumsBuffer = this.buffer(4 * this.sumsLength, STORAGE | COPY_SRC | COPY_DST);
-      const dftLayout = fieldLayout(false, [
-        [2, "read-only-storage"],
-        [3, "storage"],
-        [4, "uniform"],
-      ]);
-      const dft = this.pipeline("dft", dftShader(complex), [dftLayout, stepLayout]);
-      const dftStep = stepGroup(stepLayout);
-      for (const st of this.streams) {
-        const params = this.upload(
-          packParams(DFT_PARAMS, DFT_FLOAT_PARAMS, {
-            points: st.points,
-            wavelengths: st.wavelengths,
-            offsets: st.offsets.length,
-            base: st.base,
-            o0: st.offsets[0],
-            o1: st.offsets[1] ?? 0,
-            o2: st.offsets[2] ?? 0,
-            o3: st.offsets[3] ?? 0,
-            sums: st.sums,
-            trig: st.trig,
-            weight: 1 / st.offsets.length,
-          }),
-          UNIFORM,
+    // The source's injection terms.
+    const sourceTerms = problem.injection;
+    if (sourceTerms) {
+      const [injection, injectionLayout] = pipelines.injection;
+      for (const term of kind === "H" ? sourceTerms.h : sourceTerms.e) {
+        passes.push(
+          this.injectionPass(term, sourceTerms.axis, injection, injectionLayout, injectionStep),
         );
-        this.dftPasses.push({
-          pipeline: dft,
-          group0: device.createBindGroup({
-            layout: dftLayout,
-            entries: [
-              ...fieldEntries(st.comp),
-              { binding: 2, resource: { buffer: baseBuffer } },
-              { binding: 3, resource: { buffer: this.sumsBuffer } },
-              { binding: 4, resource: { buffer: params } },
-            ],
-          }),
-          stepGroup: dftStep,
-          size: linearSize(st.points, this.maxPerDim),
-        });
       }
-      this.change = this.changePlan();
     }
+    if (kind === "E" && problem.ade) passes.push(...this.adePasses(problem.ade, limits));
+    // Ghost planes: copies along y, then z (within each x-plane), then whole x-planes.
+    const copies = ghostCopies(this.layout, problem.blochPhase);
+    const list = kind === "H" ? copies.h : copies.e;
+    const [ghost, ghostLayout] = pipelines.ghost;
+    for (const axis of [1, 2, 0]) {
+      for (const copy of list) {
+        if (copy.axis !== axis) continue;
+        passes.push(this.ghostPass(copy, ghost, ghostLayout));
+      }
+    }
+    return passes;
+  }
 
-    // Energy: one reduction per component and set.
+  /** The bulk update of `kind` on field set `set`: one thread per cell, three components. */
+  private bulkPass(kind: "H" | "E", set: number, pipelines: StepPipelines): Dispatch {
+    const layout = this.layout;
+    const [pipeline, bindLayout] = pipelines.bulk[kind];
+    const entries: GPUBindGroupEntry[] = this.fieldBuffers[set].map((buffer, c) => ({
+      binding: c,
+      resource: { buffer },
+    }));
+    entries.push({ binding: 6, resource: { buffer: this.tableBuffer } });
+    if (kind === "E") entries.push({ binding: 7, resource: { buffer: this.indexBuffer } });
+    return {
+      pipeline,
+      group0: this.device.createBindGroup({ layout: bindLayout, entries }),
+      size: [Math.ceil((layout.n[2] + 1) / WORKGROUP_X), layout.n[1] + 1, layout.n[0] + 1],
+    };
+  }
+
+  /**
+   * The monitors' running DFT: their point indices (`points` in all) and sums in two buffers,
+   * one pass per stream.
+   */
+  private dftPlan(points: number, step: StepBinding): { sums: GPUBuffer; passes: Dispatch[] } {
+    const base = new Uint32Array(points);
+    let at = 0;
+    for (const m of this.problem.monitors) {
+      for (const st of m.streams) {
+        base.set(st.base, at);
+        at += st.base.length;
+      }
+    }
+    const baseBuffer = this.upload(base, STORAGE);
+    const sums = this.buffer(4 * this.sumsLength, STORAGE | COPY_SRC | COPY_DST);
+    const dftLayout = this.fieldsLayout(false, [
+      [2, "read-only-storage"],
+      [3, "storage"],
+      [4, "uniform"],
+    ]);
+    const dft = this.pipeline("dft", dftShader(this.sets > 1), [dftLayout, step.layout]);
+    const dftStep = step.group();
+    const passes = this.streams.map((st) => ({
+      pipeline: dft,
+      group0: this.device.createBindGroup({
+        layout: dftLayout,
+        entries: [
+          ...this.fieldEntries(st.comp),
+          { binding: 2, resource: { buffer: baseBuffer } },
+          { binding: 3, resource: { buffer: sums } },
+          { binding: 4, resource: { buffer: this.upload(dftParams(st), UNIFORM) } },
+        ],
+      }),
+      stepGroup: dftStep,
+      size: linearSize(st.points, this.maxPerDim),
+    }));
+    return { sums, passes };
+  }
+
+  /** The energy reduction: one pass per component and set into per-workgroup partials. */
+  private energyPlan(shaderGrid: ShaderGrid): {
+    passes: Dispatch[];
+    partials: GPUBuffer;
+    count: number;
+  } {
+    const layout = this.layout;
     const energyLayout = this.bindLayout([
       [0, "read-only-storage"],
       [1, "read-only-storage"],
@@ -495,8 +616,9 @@ class GpuStepper implements Stepper {
     const energy = this.pipeline("energy", energyShader(shaderGrid), [energyLayout]);
     const perValue = WORKGROUP_LINEAR * ENERGY_VALUES_PER_THREAD;
     const groups = Math.ceil(layout.paddedCells / perValue);
-    this.energyCount = groups * 6 * this.sets;
-    this.energyPartials = this.buffer(4 * this.energyCount, STORAGE | COPY_SRC);
+    const count = groups * 6 * this.sets;
+    const partials = this.buffer(4 * count, STORAGE | COPY_SRC);
+    const passes: Dispatch[] = [];
     let out = 0;
     for (let s = 0; s < this.sets; s++) {
       for (let c = 0; c < 6; c++) {
@@ -511,15 +633,15 @@ class GpuStepper implements Stepper {
           UNIFORM,
         );
         out += groups;
-        this.energyPasses.push({
+        passes.push({
           pipeline: energy,
-          group0: device.createBindGroup({
+          group0: this.device.createBindGroup({
             layout: energyLayout,
             entries: [
               { binding: 0, resource: { buffer: this.fieldBuffers[s][c] } },
               { binding: 1, resource: { buffer: this.indexBuffer } },
               { binding: 2, resource: { buffer: this.tableBuffer } },
-              { binding: 3, resource: { buffer: this.energyPartials } },
+              { binding: 3, resource: { buffer: partials } },
               { binding: 4, resource: { buffer: params } },
             ],
           }),
@@ -527,6 +649,7 @@ class GpuStepper implements Stepper {
         });
       }
     }
+    return { passes, partials, count };
   }
 
   /** Opens a device on the adapter, uploads the grid and compiles the shaders. */
@@ -853,7 +976,7 @@ class GpuStepper implements Stepper {
   }
 
   /** The absorber slabs (cpml.ts createCpmlSlabs): axis, node range, local strides. */
-  private cpmlSlabs(): { axis: number; a0: number; a1: number; strides: number[]; size: number }[] {
+  private cpmlSlabs(): AbsorberSlab[] {
     const { plan } = this.problem;
     const padded = this.layout.padded;
     const slabs = [];
@@ -879,43 +1002,68 @@ class GpuStepper implements Stepper {
 
   private readonly psiBuffers = new Map<string, GPUBuffer>();
 
-  /** One CPML slab pass of `kind` on field set `set` (cpml.ts applyCpml). */
-  // eslint-disable-next-line max-lines-per-function -- not yet split (issue #27)
-  private cpmlPass(
-    kind: "E" | "H",
-    set: number,
-    slab: { axis: number; a0: number; a1: number; strides: number[]; size: number },
-    pipeline: GPUComputePipeline,
-    bindLayout: GPUBindGroupLayout,
-    t: TableOffsets,
-  ): Dispatch {
-    const layout = this.layout;
-    const a = slab.axis;
-    const key = `${set} ${a} ${slab.a0}`;
+  /** ψ of one absorber slab and field set (E e1, e2, then H h1, h2), made on first use. */
+  private psiBuffer(set: number, slab: AbsorberSlab): GPUBuffer {
+    const key = `${set} ${slab.axis} ${slab.a0}`;
     let psi = this.psiBuffers.get(key);
     if (!psi) {
       psi = this.buffer(16 * slab.size, STORAGE);
       this.psiBuffers.set(key, psi);
     }
+    return psi;
+  }
+
+  /** One CPML slab pass of `kind` on field set `set` (cpml.ts applyCpml). */
+  private cpmlPass(
+    kind: "E" | "H",
+    set: number,
+    slab: AbsorberSlab,
+    pipeline: GPUComputePipeline,
+    bindLayout: GPUBindGroupLayout,
+    t: TableOffsets,
+  ): Dispatch {
+    const psi = this.psiBuffer(set, slab);
     const isE = kind === "E";
+    const a = slab.axis;
+    // The two components differentiated along the slab's axis, and what they differentiate.
     const f = (a + 2) % 3;
     const s = (a + 1) % 3;
     const target = (c: number) => (isE ? c : 3 + c);
     const source = (c: number) => (isE ? 3 + c : c);
-    const lo = [0, 0, 0];
-    const hi = [layout.n[0], layout.n[1], layout.n[2]];
-    lo[a] = slab.a0;
-    hi[a] = slab.a1;
-    const range = (comp: number) => {
-      const l = [0, 1, 2].map((x) => layout.lo[comp * 3 + x]);
-      const h = [0, 1, 2].map((x) => layout.hi[comp * 3 + x]);
-      l[a] = Math.max(l[a], slab.a0);
-      h[a] = Math.min(h[a], slab.a1);
-      return { l, h };
-    };
-    const r0 = range(target(f));
-    const r1 = range(target(s));
-    const params = packParams(CPML_PARAMS, CPML_FLOAT_PARAMS, {
+    const { lo, hi } = slabBox(this.layout, slab);
+    const params = this.cpmlParams(kind, slab, t);
+    const fields = this.fieldBuffers[set];
+    const group0 = this.device.createBindGroup({
+      layout: bindLayout,
+      entries: [
+        { binding: 0, resource: { buffer: fields[target(f)] } },
+        { binding: 1, resource: { buffer: fields[target(s)] } },
+        { binding: 2, resource: { buffer: fields[source(s)] } },
+        { binding: 3, resource: { buffer: fields[source(f)] } },
+        { binding: 4, resource: { buffer: psi } },
+        { binding: 5, resource: { buffer: this.tableBuffer } },
+        { binding: 6, resource: { buffer: this.indexBuffer } },
+        { binding: 7, resource: { buffer: this.upload(params, UNIFORM) } },
+      ],
+    });
+    const threads = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
+    return { pipeline, group0, size: linearSize(threads, this.maxPerDim) };
+  }
+
+  /**
+   * A CPML pass's parameters (cpmlShader): the box of cells it covers, the slab's layout and
+   * coefficients, and the two components' update ranges within the slab.
+   */
+  private cpmlParams(kind: "E" | "H", slab: AbsorberSlab, t: TableOffsets): ArrayBuffer {
+    const layout = this.layout;
+    const isE = kind === "E";
+    const a = slab.axis;
+    const f = (a + 2) % 3;
+    const s = (a + 1) % 3;
+    const { lo, hi } = slabBox(layout, slab);
+    const r0 = slabRange(layout, isE ? f : 3 + f, slab);
+    const r1 = slabRange(layout, isE ? s : 3 + s, slab);
+    return packParams(CPML_PARAMS, CPML_FLOAT_PARAMS, {
       boxLoI: lo[0],
       boxLoJ: lo[1],
       boxLoK: lo[2],
@@ -948,22 +1096,6 @@ class GpuStepper implements Stepper {
       comp0: f,
       comp1: s,
     });
-    const fields = this.fieldBuffers[set];
-    const group0 = this.device.createBindGroup({
-      layout: bindLayout,
-      entries: [
-        { binding: 0, resource: { buffer: fields[target(f)] } },
-        { binding: 1, resource: { buffer: fields[target(s)] } },
-        { binding: 2, resource: { buffer: fields[source(s)] } },
-        { binding: 3, resource: { buffer: fields[source(f)] } },
-        { binding: 4, resource: { buffer: psi } },
-        { binding: 5, resource: { buffer: this.tableBuffer } },
-        { binding: 6, resource: { buffer: this.indexBuffer } },
-        { binding: 7, resource: { buffer: this.upload(params, UNIFORM) } },
-      ],
-    });
-    const threads = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
-    return { pipeline, group0, size: linearSize(threads, this.maxPerDim) };
   }
 
   /** One injection term over its plane (sources/injection.ts), both field sets in Bloch runs. */
@@ -973,7 +1105,6 @@ class GpuStepper implements Stepper {
     pipeline: GPUComputePipeline,
     bindLayout: GPUBindGroupLayout,
     stepGroup: GPUBindGroup,
-    fieldEntries: (comp: number) => GPUBindGroupEntry[],
   ): Dispatch {
     const layout = this.layout;
     const u = (axis + 1) % 3;
@@ -998,7 +1129,7 @@ class GpuStepper implements Stepper {
     const group0 = this.device.createBindGroup({
       layout: bindLayout,
       entries: [
-        ...fieldEntries(c),
+        ...this.fieldEntries(c),
         { binding: 2, resource: { buffer: this.upload(weights, STORAGE) } },
         { binding: 3, resource: { buffer: this.upload(params, UNIFORM) } },
       ],
@@ -1089,7 +1220,6 @@ class GpuStepper implements Stepper {
     copy: GhostCopy,
     pipeline: GPUComputePipeline,
     bindLayout: GPUBindGroupLayout,
-    fieldEntries: (comp: number) => GPUBindGroupEntry[],
   ): Dispatch {
     const { n, strides } = this.layout;
     const [sx, sy] = strides;
@@ -1131,7 +1261,7 @@ class GpuStepper implements Stepper {
     const group0 = this.device.createBindGroup({
       layout: bindLayout,
       entries: [
-        ...fieldEntries(copy.comp),
+        ...this.fieldEntries(copy.comp),
         { binding: 2, resource: { buffer: this.upload(params, UNIFORM) } },
       ],
     });
