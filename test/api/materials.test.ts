@@ -189,7 +189,9 @@ test("the estimate notes a coarsely resolved metal particle, library or request-
 });
 
 test("PEC: listed as the perfect conductor, accepted by any of its names, and so in the result file", async () => {
-  const list = await call(svc.baseUrl, "GET", "/v1/materials", { key });
+  // Its own key: the earlier test's cancelled job may still hold the first one (409).
+  const pecKey = await svc.newKey("pec@example.com");
+  const list = await call(svc.baseUrl, "GET", "/v1/materials", { key: pecKey });
   assert.equal(list.status, 200, list.text);
   const entries = list.body.materials as { name: string; kind: string; valid_range_m: number[] }[];
   const pec = entries.find((m) => m.name === "PEC");
@@ -208,21 +210,24 @@ test("PEC: listed as the perfect conductor, accepted by any of its names, and so
   };
   for (const name of ["perfect conductor", "pec"]) {
     const estimate = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
-      key,
+      key: pecKey,
       body: mirror(name),
     });
     assert.equal(estimate.status, 200, estimate.text);
   }
-  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: mirror("PEC") });
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key: pecKey,
+    body: mirror("PEC"),
+  });
   assert.equal(sub.status, 202, sub.text);
   const id = String(sub.body.job_id);
-  const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"], 120_000);
+  const done = await waitForStatus(svc.baseUrl, pecKey, id, ["COMPLETED", "FAILED"], 120_000);
   assert.equal(done.status, "COMPLETED", String(done.error_detail));
   const flux = (done.solver_report as { flux: Record<string, { flux: number[] }> }).flux;
   for (const R of flux.R.flux) assert.ok(Math.abs(R - 1) < 0.005, `R ${R}`);
   for (const T of flux.T.flux) assert.ok(Math.abs(T) < 1e-6, `T ${T}`);
 
-  const redirect = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/results`, { key });
+  const redirect = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/results`, { key: pecKey });
   const file = await fetch(redirect.headers.get("location")!);
   const path = join(tempDir(), "mirror.h5");
   writeFileSync(path, Buffer.from(await file.arrayBuffer()));
