@@ -27,6 +27,8 @@ Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim log
   emsim download ID [--out F]                          verified (SHA-256), resumable download
   emsim plot result.h5 [--monitor M] [--component C] [--wavelength W] [--part abs|real|imag]
              [--slice I] [--out F.png]                 heat map or line plot as PNG
+  emsim plot result.h5 --far-field [--monitor M] [--wavelength W] [--phi DEG ...] [--db]
+                                                       radiation pattern as a polar plot (PNG)
   emsim inspect result.h5                              monitors, shapes, materials, solver report
 
 Fabrication (docs/fabrication.md):

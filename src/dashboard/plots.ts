@@ -305,7 +305,12 @@ export class PlotService {
       job_id: jobId,
       source_wavelength_m: spec.source.wavelength,
       domain_size_m: spec.domain.size,
-      monitors: inRequestOrder(info.monitors, spec).map(summarizeMonitor),
+      // Only monitors with field samples: a flux or far-field monitor has none to draw here (the
+      // job's page shows their spectra and radiation patterns, from the job record).
+      monitors: inRequestOrder(
+        info.monitors.filter((m) => m.components.length > 0),
+        spec,
+      ).map(summarizeMonitor),
       structures: structuresOf(spec),
     };
     this.summaries.set(resultKey, summary, JSON.stringify(summary).length);

@@ -19,4 +19,5 @@ export {
   type FieldPlotOptions,
 } from "./field-plot.js";
 export { encodePng, PNG_SIGNATURE } from "./png.js";
+export { polarPatternPng, renderPolarPattern, type PolarPlotOptions } from "./polar.js";
 export { renderSpectra, spectraPng } from "./spectrum.js";

@@ -21,7 +21,7 @@ import {
 import { encodePng } from "./png.js";
 
 /** Curve colours, in order. */
-const PALETTE: Rgb[] = [
+export const PALETTE: Rgb[] = [
   [31, 95, 168],
   [204, 85, 0],
   [46, 139, 87],

@@ -1,7 +1,8 @@
 /**
  * Reading result files back (CLI `inspect`/`plot`, dashboard plots): the monitors with their
- * coordinates and shapes, the solver report, and one component at one wavelength as a 2-D
- * field map with real and imaginary parts, downsampled when large.
+ * coordinates and shapes, the solver report, one component at one wavelength as a 2-D
+ * field map with real and imaginary parts, downsampled when large, the flux monitors' spectra
+ * and the far-field monitors' radiation patterns.
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import h5wasm, { type Dataset, type File as H5File, type Group } from "h5wasm/node";
@@ -42,6 +43,21 @@ export interface Spectrum {
   flux: readonly number[];
   /** A box's cross-sections in m². */
   crossSections?: { scattering: readonly number[]; absorption: readonly number[] };
+}
+
+/**
+ * One far-field monitor's radiation pattern (the file's /monitors/<name>/radiant_intensity with
+ * its scales, or the job record's solver_report.far_field.<name>).
+ */
+export interface FarFieldPattern {
+  name: string;
+  wavelengthsM: readonly number[];
+  /** Polar angles from +z, degrees. */
+  thetaDeg: readonly number[];
+  /** Azimuths from +x about +z, degrees. */
+  phiDeg: readonly number[];
+  /** Radiant intensity in W/sr as [wavelength][theta][phi]; NaN where not finite. */
+  radiantIntensity: readonly (readonly (readonly number[])[])[];
 }
 
 /** A 2-D map of one component: value[i * ny2 + j] with axes `axes[0]` (rows) × `axes[1]`. */
@@ -170,6 +186,44 @@ export async function readSpectra(path: string): Promise<Spectrum[]> {
         wavelengthsM: numbers(g.attrs.wavelengths?.value),
         flux: values("flux") ?? [],
         ...(scattering && absorption ? { crossSections: { scattering, absorption } } : {}),
+      });
+    }
+    return out;
+  });
+}
+
+/**
+ * The far-field monitors' patterns of a result file (/monitors/<name> with type "far_field"):
+ * radiant_intensity, shaped (nw, ntheta, nphi), along the wavelengths and the theta and phi
+ * scales, in the job record's nesting.
+ */
+export async function readFarFields(path: string): Promise<FarFieldPattern[]> {
+  return withResultFile(path, (file) => {
+    const monitors = file.get("monitors") as Group | null;
+    const out: FarFieldPattern[] = [];
+    for (const name of monitors?.keys() ?? []) {
+      const g = monitors!.get(name) as Group;
+      if (String(g.attrs.type?.value) !== "far_field") continue;
+      const values = (key: string) =>
+        Array.from(((g.get(key) as Dataset | null)?.value ?? []) as ArrayLike<number>, Number);
+      const [thetaDeg, phiDeg, flat] = [
+        values("theta"),
+        values("phi"),
+        values("radiant_intensity"),
+      ];
+      const wavelengthsM = numbers(g.attrs.wavelengths?.value);
+      const [nt, np] = [thetaDeg.length, phiDeg.length];
+      if (flat.length !== wavelengthsM.length * nt * np) {
+        throw new Error(`far-field monitor '${name}': radiant_intensity has the wrong size`);
+      }
+      out.push({
+        name,
+        wavelengthsM,
+        thetaDeg,
+        phiDeg,
+        radiantIntensity: wavelengthsM.map((_, w) =>
+          thetaDeg.map((_, t) => flat.slice((w * nt + t) * np, (w * nt + t + 1) * np)),
+        ),
       });
     }
     return out;

@@ -3,11 +3,13 @@
  * [--slice I] [--out plot.png]`: a PNG of one field component — a heat map with axes in µm
  * and a colour bar for plane and volume monitors, a line plot for line monitors, and the
  * spectrum of flux monitors (one named with --monitor, or all of them with --spectrum or when the
- * file has no field monitor to draw).
+ * file has no field monitor to draw), and a far-field monitor's radiation pattern as a polar plot
+ * (--far-field, plot-far-field.ts).
  */
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import {
+  readFarFields,
   readFieldMap,
   readResultInfo,
   readSpectra,
@@ -29,45 +31,17 @@ import {
 } from "../output.js";
 import type { StructureSpec } from "../../solver/types.js";
 import { parse, UsageError } from "../usage.js";
+import { parsePhi, plotFarField, type FarFieldRequest } from "./plot-far-field.js";
+import { chosenWavelengthIndex, parseWavelength } from "./plot-wavelength.js";
+
+export { parseWavelength } from "./plot-wavelength.js";
 
 export const PLOT_USAGE =
-  "emsim plot <result.h5> [--monitor M] [--spectrum] [--component Ex|Ey|Ez|Hx|Hy|Hz] [--wavelength W] [--part abs|real|imag] [--slice INDEX] [--out FILE.png] [--no-outline] [--json]";
-
-/** "1.55e-6", "1.55um", "1.55µm", "1550nm" → metres. */
-export function parseWavelength(text: string): number {
-  const m = /^\s*([0-9]*\.?[0-9]+(?:e[-+]?\d+)?)\s*(nm|um|µm|m)?\s*$/i.exec(text);
-  if (!m)
-    throw new UsageError(`--wavelength: cannot read '${text}' (e.g. 1.55um, 1550nm, 1.55e-6)`);
-  const value = Number(m[1]);
-  const unit = (m[2] ?? "").toLowerCase();
-  if (unit === "nm") return value * 1e-9;
-  if (unit === "um" || unit === "µm") return value * 1e-6;
-  if (unit === "" && value >= 1e-3) {
-    throw new UsageError(
-      `--wavelength ${text}: plain numbers are metres; add a unit, e.g. ${text}um or ${text}nm`,
-    );
-  }
-  return value;
-}
+  "emsim plot <result.h5> [--monitor M] [--spectrum] [--component Ex|Ey|Ez|Hx|Hy|Hz] [--wavelength W] [--part abs|real|imag] [--slice INDEX] [--far-field] [--phi DEG ...] [--db] [--out FILE.png] [--no-outline] [--json]";
 
 function monitorKind(m: MonitorInfo): string {
   const extended = m.shape.filter((n) => n > 1).length;
   return ["point", "line", "plane", "volume"][extended]!;
-}
-
-/** Index of the recorded wavelength nearest `wavelengthM`, if within 1 %. */
-function wavelengthIndex(m: MonitorInfo, wavelengthM: number): number {
-  let best = 0;
-  m.wavelengthsM.forEach((w, i) => {
-    if (Math.abs(w - wavelengthM) < Math.abs(m.wavelengthsM[best]! - wavelengthM)) best = i;
-  });
-  if (Math.abs(m.wavelengthsM[best]! - wavelengthM) > 0.01 * wavelengthM) {
-    throw new CliError(
-      `monitor '${m.name}' did not record ${formatMicrons(wavelengthM)}; it has ${m.wavelengthsM.map((w) => formatMicrons(w)).join(", ")}`,
-      EXIT.usage,
-    );
-  }
-  return best;
 }
 
 /** What `emsim plot` was asked for, its options read and checked. */
@@ -82,6 +56,10 @@ interface PlotRequest {
   component: string | undefined;
   spectrum: boolean;
   outline: boolean;
+  /** --far-field (or --phi, --db): a far-field monitor's pattern. */
+  farField: boolean;
+  phiDeg: number[];
+  db: boolean;
 }
 
 type FieldMapOptions = { wavelengthIndex: number; sliceIndex?: number };
@@ -98,6 +76,9 @@ export async function runPlot(args: string[], io: CommandIo = defaultIo()): Prom
       out: { type: "string", short: "o" },
       "no-outline": { type: "boolean" },
       spectrum: { type: "boolean" },
+      "far-field": { type: "boolean" },
+      phi: { type: "string", multiple: true },
+      db: { type: "boolean" },
       json: { type: "boolean" },
     },
     true,
@@ -119,7 +100,13 @@ export async function runPlot(args: string[], io: CommandIo = defaultIo()): Prom
     component: values.component,
     spectrum: values.spectrum === true,
     outline: !values["no-outline"],
+    farField: values["far-field"] === true || values.phi !== undefined || values.db === true,
+    phiDeg: parsePhi(values.phi),
+    db: values.db === true,
   };
+  if (request.spectrum && request.farField) {
+    throw new UsageError("--spectrum and --far-field (--phi, --db) draw different plots: pick one");
+  }
   io = { ...io, json: values.json === true };
   return runClientCommand(io, () => plotResultFile(io, request));
 }
@@ -140,12 +127,25 @@ function parseSlice(text: string | undefined): number | undefined {
  */
 async function plotResultFile(io: CommandIo, p: PlotRequest): Promise<number> {
   const info = await readResult(p.file);
+  const farFields = info.monitors.some((m) => m.type === "far_field")
+    ? await readFarFields(p.file)
+    : [];
   const spectra = await readSpectra(p.file);
   const fluxNames = new Set(spectra.map((s) => s.name));
   const chosenFlux = p.monitor !== undefined && fluxNames.has(p.monitor);
   const plottable = info.monitors.filter(
     (m) => monitorKind(m) !== "point" && !fluxNames.has(m.name),
   );
+  if (
+    p.farField ||
+    farFields.some((m) => m.name === p.monitor) ||
+    (p.monitor === undefined &&
+      plottable.length === 0 &&
+      spectra.length === 0 &&
+      farFields.length > 0)
+  ) {
+    return plotFarField(io, farFieldRequest(p), farFields, info.request);
+  }
   if (
     p.spectrum ||
     chosenFlux ||
@@ -162,6 +162,11 @@ async function plotResultFile(io: CommandIo, p: PlotRequest): Promise<number> {
   }
   const monitor = chooseMonitor(p, info.monitors, plottable);
   return plotField(io, p, info, monitor);
+}
+
+function farFieldRequest(p: PlotRequest): FarFieldRequest {
+  const { file, out, monitor, wavelengthM, phiDeg } = p;
+  return { file, out, monitor, wavelengthM, phiDeg, scale: p.db ? "db" : "linear" };
 }
 
 /** The monitor named with --monitor, else the first one a field plot can show. */
@@ -238,25 +243,6 @@ async function plotField(
     io.stdout.write(`${p.out}\n`);
   }
   return EXIT.ok;
-}
-
-/**
- * The wavelength asked for with --wavelength; by default the source wavelength when the
- * monitor recorded it, else its first one.
- */
-function chosenWavelengthIndex(
-  monitor: MonitorInfo,
-  wavelengthM: number | null,
-  request: Record<string, unknown>,
-): number {
-  if (wavelengthM !== null) return wavelengthIndex(monitor, wavelengthM);
-  const sourceM = (request as { source?: { wavelength?: number } }).source?.wavelength;
-  return Math.max(
-    0,
-    monitor.wavelengthsM.findIndex(
-      (x) => sourceM !== undefined && Math.abs(x - sourceM) <= 1e-9 * sourceM,
-    ),
-  );
 }
 
 /**

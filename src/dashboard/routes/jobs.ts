@@ -4,8 +4,10 @@
  */
 import type { FastifyInstance } from "fastify";
 import { DashboardError, field, type Dashboard } from "../context.js";
+import { polarPatternPng } from "../../plot/polar.js";
 import { spectraPng } from "../../plot/spectrum.js";
 import { cancelConfirmBody, jobBody, jobsBody } from "../views/jobs.js";
+import { farFieldsOfReport } from "../views/far-field.js";
 import { spectraOfReport } from "../views/spectra.js";
 
 type JobParams = { Params: { id: string } };
@@ -65,6 +67,24 @@ export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
       .header("Content-Type", "image/png")
       .header("Cache-Control", "private, max-age=3600")
       .send(png);
+  });
+
+  // A far-field monitor's radiation pattern at one of its wavelengths (?monitor=&wavelength=,
+  // an index), drawn from the job record like the spectra, by the CLI's `emsim plot --far-field`.
+  app.get<JobParams>("/jobs/:id/far-field.png", async (req, reply) => {
+    const { account } = d.requireAccount(req);
+    const record = jobs.record(await jobs.getOwnJob(account.id, jobIdOf(req.params.id)));
+    const query = req.query as Record<string, unknown>;
+    const pattern = farFieldsOfReport(record.solver_report).find((p) => p.name === query.monitor);
+    if (!pattern) throw new DashboardError(404, "This job has no such far-field monitor.");
+    const w = Number(query.wavelength ?? 0);
+    if (!Number.isInteger(w) || w < 0 || w >= pattern.wavelengthsM.length) {
+      throw new DashboardError(404, "That far-field monitor did not record such a wavelength.");
+    }
+    return reply
+      .header("Content-Type", "image/png")
+      .header("Cache-Control", "private, max-age=3600")
+      .send(polarPatternPng(pattern, { wavelengthIndex: w }));
   });
 
   app.get<JobParams>("/jobs/:id/download", async (req, reply) => {

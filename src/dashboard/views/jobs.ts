@@ -10,6 +10,7 @@ import { fabricationSection } from "./fabrication.js";
 import { formatBytes, formatDuration, metadataValue, shortId, timeElement } from "./format.js";
 import { setupFacts, storedSpec } from "./job-setup.js";
 import { reportCard } from "./run-report.js";
+import { farFieldSection, farFieldsOfReport } from "./far-field.js";
 import { spectraOfReport, spectraSection } from "./spectra.js";
 
 const ACTIVE = new Set(["QUEUED", "RUNNING"]);
@@ -433,6 +434,7 @@ export function jobBody(view: JobView): SafeHtml {
   const spec = storedSpec(view.specJson);
   const completed = job.status === "COMPLETED";
   const spectra = completed ? spectraOfReport(job.solver_report) : [];
+  const farFields = completed ? farFieldsOfReport(job.solver_report) : [];
   return html`${jobHead(job, view.csrf)}
     <section
       class="card live"
@@ -445,6 +447,7 @@ export function jobBody(view: JobView): SafeHtml {
       ${jobLive(job)}
     </section>
     ${spectra.length > 0 ? spectraSection(job.job_id, spectra) : ""}
+    ${farFields.length > 0 ? farFieldSection(job.job_id, farFields, spec?.source?.wavelength) : ""}
     ${completed ? plotsSection(job.job_id) : ""}
     ${completed ? fabricationSection(job.job_id, view.csrf) : ""}
     <div class="grid-2">${detailsCard(job)} ${metadataCard(job, spec)}</div>
