@@ -18,14 +18,16 @@ import type { MonitorSampling } from "./monitors.js";
 import type { InjectionConfig } from "./sources/injection.js";
 import type { FieldSet } from "./fields.js";
 import type { GridModel } from "./yee.js";
-import type { GpuAdapterReport } from "./gpu/device.js";
+import type { BackendName } from "./backend-names.js";
+import type { GpuAdapterReport } from "./gpu/adapter-report.js";
 
-/** The backends there are. */
-export const BACKEND_NAMES = ["wasm", "webgpu", "reference"] as const;
-export type BackendName = (typeof BACKEND_NAMES)[number];
-/** What configuration may ask for: a backend, or `auto` (the fastest this machine runs). */
-export const BACKEND_CHOICES = ["auto", ...BACKEND_NAMES] as const;
-export type BackendChoice = (typeof BACKEND_CHOICES)[number];
+/** The backends' names and choices live in the leaf backend-names.ts (types.ts names them). */
+export {
+  BACKEND_CHOICES,
+  BACKEND_NAMES,
+  type BackendChoice,
+  type BackendName,
+} from "./backend-names.js";
 
 /** A main grid to step: the model plus the source's injection terms and the monitors. */
 export interface SteppingProblem extends GridModel {

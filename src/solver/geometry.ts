@@ -19,27 +19,8 @@
 import { interiorSpanM, type GridPlan } from "./grid.js";
 import { overlap1d, overlapSlope } from "./overlap.js";
 import { polySlabShape } from "./polyslab.js";
+import type { DomainFaces, Shape } from "./shape.js";
 import type { StructureSpec, Vec3 } from "./types.js";
-
-export interface Shape {
-  /** Axis-aligned bounds of the (possibly extended) shape in metres; may be ±Infinity. */
-  readonly lo: Vec3;
-  readonly hi: Vec3;
-  /**
-   * Fill fraction of the box of sides `h` (metres, per axis) centred on `p`; writes the
-   * outward unit normal into `normal` when 0 < f < 1.
-   */
-  fill(p: Vec3, h: Vec3, normal: Vec3): number;
-}
-
-/** Faces of the region of interest, per axis, and whether the axis absorbs (pml). */
-export interface DomainFaces {
-  lo: Vec3;
-  hi: Vec3;
-  extends: [boolean, boolean, boolean];
-  /** Period (grid length) along periodic axes, 0 elsewhere. */
-  period: Vec3;
-}
 
 export function domainFaces(plan: GridPlan): DomainFaces {
   const lo: Vec3 = [0, 0, 0];

@@ -18,9 +18,10 @@ export { estimateRun } from "./estimate.js";
 export type { GridPlan } from "./grid.js";
 export type { CheckedSimulation } from "./check.js";
 export { surfaceCells } from "./surface.js";
-export { BACKEND_CHOICES, BACKEND_NAMES } from "./backend.js";
+export { BACKEND_CHOICES, BACKEND_NAMES } from "./backend-names.js";
 export { initSolverBackend, solverBackend, wasmBackendSupported } from "./backends.js";
-export { describeAdapter, type GpuAdapterReport } from "./gpu/device.js";
+export type { GpuAdapterReport } from "./gpu/adapter-report.js";
+export { describeAdapter } from "./gpu/device.js";
 
 /** Version of the physics core, recorded in every result file. */
 export const SOLVER_VERSION = "0.1.0";

@@ -28,7 +28,8 @@
 import { EPS0 } from "./constants.js";
 import { instantaneousSusceptibility } from "./dispersion/ade.js";
 import type { Pole } from "./dispersion/model.js";
-import type { Shape } from "./geometry.js";
+import type { Medium } from "./medium-types.js";
+import type { Shape } from "./shape.js";
 import {
   cellStepM,
   centreIndexAt,
@@ -72,24 +73,6 @@ export const PERFECT_CONDUCTOR: UpdateMaterial = Object.freeze({
 export interface PaintedStructure {
   shape: Shape;
   material: UpdateMaterial;
-}
-
-export interface Medium {
-  /** Per E component, table index per padded cell. */
-  index: [Uint16Array, Uint16Array, Uint16Array];
-  ca: Float64Array;
-  cb: Float64Array;
-  /**
-   * Effective relative permittivity and conductivity of each table entry; 1 and 0 for a
-   * perfect conductor's entry, whose E is zero (they weigh nothing in the field energy).
-   */
-  epsEff: Float64Array;
-  sigma: Float64Array;
-  /**
-   * Per table entry, the poles its cells carry, each dispersive material's scaled by its
-   * fill fraction (empty for none); null when no material has poles.
-   */
-  poles: (readonly Pole[])[] | null;
 }
 
 interface Entry {

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { domainFaces, shapeOf, type DomainFaces, type Shape } from "./geometry.js";
+import { domainFaces, shapeOf } from "./geometry.js";
+import type { DomainFaces, Shape } from "./shape.js";
 import { planGrid, YeeLayout } from "./grid.js";
 import { buildMedium } from "./medium.js";
 import { polySlabContains, polySlabProblems } from "./polyslab.js";

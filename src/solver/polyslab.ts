@@ -33,7 +33,7 @@
  * times its outward normal, which is −∇ of the area), tilted by the sidewall angle, plus the
  * top/bottom faces' part, weighted as the box's gradient is.
  */
-import type { DomainFaces, Shape } from "./geometry.js";
+import type { DomainFaces, Shape } from "./shape.js";
 import { overlap1d, overlapSlope } from "./overlap.js";
 import type { PolySlabSpec, SpecProblem, Vec3 } from "./types.js";
 

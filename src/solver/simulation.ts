@@ -24,11 +24,11 @@ import {
   buildMediumSliced,
   isMetal,
   PERFECT_CONDUCTOR,
-  type Medium,
   type PaintSlicing,
   type PaintedStructure,
   type UpdateMaterial,
 } from "./medium.js";
+import type { Medium } from "./medium-types.js";
 import { fluxSurface, type FluxSurface } from "./flux.js";
 import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";

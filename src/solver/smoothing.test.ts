@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { domainFaces, shapeOf, type Shape } from "./geometry.js";
+import { domainFaces, shapeOf } from "./geometry.js";
+import type { Shape } from "./shape.js";
 import { planGrid, YeeLayout } from "./grid.js";
 import { buildMedium } from "./medium.js";
 import type { BackendName } from "./backend.js";

@@ -10,10 +10,10 @@
  */
 import type { PoleModel } from "./dispersion/model.js";
 
-import type { BackendChoice, BackendName } from "./backend.js";
-import type { GpuAdapterReport } from "./gpu/device.js";
+import type { BackendChoice, BackendName } from "./backend-names.js";
+import type { GpuAdapterReport } from "./gpu/adapter-report.js";
 
-export type { BackendChoice, BackendName } from "./backend.js";
+export type { BackendChoice, BackendName } from "./backend-names.js";
 export type Vec3 = [number, number, number];
 export type Axis = "x" | "y" | "z";
 export type Boundary = "pml" | "periodic" | "pec" | "pmc";

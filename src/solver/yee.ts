@@ -22,7 +22,7 @@ import { AdeState, buildAdeTerms, type AdeTerms } from "./dispersion/ade.js";
 import { allocateFieldSet, type FieldSet } from "./fields.js";
 import { cellStepM, dualStepM, type AxisPlan, type GridPlan, type YeeLayout } from "./grid.js";
 import type { FieldKernel, KernelGrid } from "./kernel.js";
-import type { Medium } from "./medium.js";
+import type { Medium } from "./medium-types.js";
 
 /**
  * Everything about a grid that a stepper needs besides field storage: the plan, the Yee

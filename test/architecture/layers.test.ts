@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -115,4 +115,113 @@ test("the scan sees the kinds of import that would break the layering", () => {
     "../jobs/timing.js",
   ]);
   assert.ok(layerOf("jobs") > layerOf("worker"));
+});
+
+const SOLVER = join(SRC, "solver");
+
+/**
+ * The imports among src/solver's modules, tests (`*.test.ts`) and their helpers (`testing/`)
+ * aside: per file (relative to src/solver), the files it imports, `import type` included.
+ */
+function solverImports(): Map<string, string[]> {
+  const files = sourceFiles(SOLVER).filter((f) => !relative(SOLVER, f).startsWith(`testing${sep}`));
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets: string[] = [];
+    for (const ref of ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles) {
+      if (!ref.fileName.startsWith(".")) continue;
+      const target = resolve(dirname(file), ref.fileName);
+      const asTs = target.replace(/\.js$/, ".ts");
+      targets.push(relative(SOLVER, existsSync(asTs) ? asTs : target));
+    }
+    graph.set(relative(SOLVER, file), targets);
+  }
+  for (const [file, targets] of graph)
+    graph.set(
+      file,
+      targets.filter((t) => graph.has(t)),
+    );
+  return graph;
+}
+
+/**
+ * One cycle per strongly connected component of more than one file (or a file importing
+ * itself), as the files in import order with the first repeated at the end.
+ */
+function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)?.includes(v)) components.push(component);
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return components.map((component) => cycleThrough(graph, new Set(component)));
+}
+
+/** The shortest cycle through the component's first file (in order), by breadth-first search. */
+function cycleThrough(
+  graph: ReadonlyMap<string, readonly string[]>,
+  within: Set<string>,
+): string[] {
+  const start = [...within].sort()[0]!;
+  const previous = new Map<string, string>();
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    const v = queue[i]!;
+    for (const w of graph.get(v) ?? []) {
+      if (!within.has(w)) continue;
+      if (w === start) {
+        const path: string[] = [];
+        for (let u = v; u !== start; u = previous.get(u)!) path.unshift(u);
+        return [start, ...path, start];
+      }
+      if (!previous.has(w)) {
+        previous.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  throw new Error(`no cycle through ${start}`);
+}
+
+test("no import cycle among src/solver's modules (type imports included)", () => {
+  const graph = solverImports();
+  assert.ok(graph.size > 50, `only ${graph.size} solver files found: the scan is broken`);
+  const cycles = importCycles(graph).map((c) => c.map((f) => `src/solver/${f}`).join(" → "));
+  assert.deepEqual(cycles, [], `import cycles in src/solver:\n${cycles.join("\n")}`);
+});
+
+test("the cycle search finds a cycle and names its files", () => {
+  const graph = new Map([
+    ["a.ts", ["b.ts"]],
+    ["b.ts", ["c.ts", "d.ts"]],
+    ["c.ts", ["a.ts"]],
+    ["d.ts", []],
+    ["e.ts", ["e.ts"]],
+  ]);
+  assert.deepEqual(importCycles(graph), [
+    ["a.ts", "b.ts", "c.ts", "a.ts"],
+    ["e.ts", "e.ts"],
+  ]);
 });

@@ -42,7 +42,7 @@
  */
 import { EPS0 } from "../constants.js";
 import type { YeeLayout } from "../grid.js";
-import type { Medium } from "../medium.js";
+import type { Medium } from "../medium-types.js";
 import { oscillator, type Pole } from "./model.js";
 
 /** The update coefficients of one pole at time step Δt (see the module comment). */

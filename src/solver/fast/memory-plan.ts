@@ -16,7 +16,7 @@ import type { CpmlProfile } from "../cpml.js";
 import { fieldSetBytes } from "../fields.js";
 import type { YeeLayout } from "../grid.js";
 import type { KernelGrid } from "../kernel.js";
-import type { Medium } from "../medium.js";
+import type { Medium } from "../medium-types.js";
 import type { FusedPieces, MaterialRuns } from "./runs.js";
 
 const PAGE_BYTES = 65536;

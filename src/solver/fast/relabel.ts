@@ -20,10 +20,9 @@ import { buildAdeTerms } from "../dispersion/ade.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
 import { YeeLayout, type GridPlan } from "../grid.js";
 import type { KernelGrid } from "../kernel.js";
-import type { Medium } from "../medium.js";
+import type { Medium } from "../medium-types.js";
 import type { MonitorSampling } from "../monitors.js";
 import type { InjectionConfig } from "../sources/injection.js";
-import type { FastEngine } from "./engine.js";
 
 /**
  * The relabelling a grid is stored with: the shift s of (axis + s) mod 3 that makes a grid
@@ -130,11 +129,24 @@ export function relabelProblem(problem: SteppingProblem, shift: number): Relabel
   };
 }
 
+/**
+ * What the wrapper reads of the engine (engine.ts's FastEngine), declared here so that this
+ * module does not import engine.ts, which imports it.
+ */
+export interface RelabelledEngine extends Stepper {
+  /** Per stored axis, whether the grid is invariant along it. */
+  readonly invariant: readonly boolean[];
+  /** Per stored component, whether it is updated. */
+  readonly stepped: readonly boolean[];
+  /** Whether each sweep is whole-grid passes. */
+  readonly wholeGrid: boolean;
+}
+
 /** A FastEngine on a relabelled grid, read back in the physical labels. */
 export class RelabelledStepper implements Stepper {
   constructor(
     /** The engine stepping the stored (relabelled) grid. */
-    readonly engine: FastEngine,
+    readonly engine: RelabelledEngine,
     private readonly physical: SteppingProblem,
     private readonly relabelled: Relabelled,
   ) {}

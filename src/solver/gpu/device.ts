@@ -18,18 +18,10 @@
  * module's cache for the life of the process.
  */
 import type { create as createGpu } from "webgpu";
+import type { GpuAdapterReport } from "./adapter-report.js";
 
-/** The adapter a `webgpu` backend runs on, as reports name it. */
-export interface GpuAdapterReport {
-  vendor: string;
-  architecture: string;
-  device: string;
-  description: string;
-  /** Dawn backend: "default" (Vulkan, Metal, D3D12) or "opengles" (compatibility mode). */
-  dawnBackend: "default" | "opengles";
-  /** A CPU implementation (llvmpipe, lavapipe, SwiftShader, WARP): correctness only. */
-  software: boolean;
-}
+/** The adapter report (adapter-report.ts), re-exported for the probe's importers. */
+export type { GpuAdapterReport } from "./adapter-report.js";
 
 /** The adapter limits the backend plans buffers against (bytes, counts). */
 export interface GpuLimits {

@@ -31,7 +31,7 @@ import {
   staggerOf,
   type YeeLayout,
 } from "../grid.js";
-import type { Medium } from "../medium.js";
+import type { Medium } from "../medium-types.js";
 import type { GaussianBeamSpec, Vec3 } from "../types.js";
 import { beamFields, beamPower, type GaussianBeam } from "./beam-profile.js";
 import { DRIVE_VALUES_PER_STEP, type InjectionConfig, type InjectionTerm } from "./injection.js";

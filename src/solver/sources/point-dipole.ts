@@ -21,7 +21,7 @@
  */
 import { ETA0, EPS0, SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import { cubeAlong, nodeIndexAt, centreIndexAt, staggerOf, type YeeLayout } from "../grid.js";
-import type { Medium } from "../medium.js";
+import type { Medium } from "../medium-types.js";
 import type { PointDipoleSpec } from "../types.js";
 import { DRIVE_VALUES_PER_STEP, type InjectionConfig, type InjectionTerm } from "./injection.js";
 import { currentSample, pulseFor, type PulseShape } from "./pulse.js";

@@ -8,7 +8,7 @@
  */
 import type { FluxSurface } from "../flux.js";
 import type { GridPlan, YeeLayout } from "../grid.js";
-import type { Medium } from "../medium.js";
+import type { Medium } from "../medium-types.js";
 import type { SampleBox } from "../monitors.js";
 import type { SimulationSpec } from "../types.js";
 import type { InjectionConfig } from "./injection.js";

@@ -1,0 +1,27 @@
+/**
+ * What a structure is to the smoothing (geometry.ts, polyslab.ts, medium.ts): its bounds and
+ * the fill fraction of a cell box, and the faces of the region of interest its shape is built
+ * against. Declared apart from geometry.ts, which builds the shapes with polyslab.ts, so that
+ * polyslab.ts names them without importing geometry.ts.
+ */
+import type { Vec3 } from "./types.js";
+
+export interface Shape {
+  /** Axis-aligned bounds of the (possibly extended) shape in metres; may be ±Infinity. */
+  readonly lo: Vec3;
+  readonly hi: Vec3;
+  /**
+   * Fill fraction of the box of sides `h` (metres, per axis) centred on `p`; writes the
+   * outward unit normal into `normal` when 0 < f < 1.
+   */
+  fill(p: Vec3, h: Vec3, normal: Vec3): number;
+}
+
+/** Faces of the region of interest, per axis, and whether the axis absorbs (pml). */
+export interface DomainFaces {
+  lo: Vec3;
+  hi: Vec3;
+  extends: [boolean, boolean, boolean];
+  /** Period (grid length) along periodic axes, 0 elsewhere. */
+  period: Vec3;
+}
