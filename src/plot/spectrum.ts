@@ -65,7 +65,13 @@ function seriesOf(spectra: readonly Spectrum[]): { series: Series[]; yTitle: str
       });
     }
   }
-  return { series, yTitle: boxesOnly ? "cross-section (µm²)" : "fraction of incident power" };
+  const powerOnly = spectra.every((s) => s.quantity === "power");
+  const yTitle = boxesOnly
+    ? "cross-section (µm²)"
+    : powerOnly
+      ? "power over the source's reference power"
+      : "fraction of incident power";
+  return { series, yTitle };
 }
 
 /** The spectra on one chart (wavelength in µm across, legend below). */

@@ -92,6 +92,18 @@ describe("point dipole: power out of a closed box", () => {
     assert.ok(Math.abs(watts[0]! / expected - ratio[0]!) < 1e-9 * ratio[0]!);
   });
 
+  it("the moment scales the power as its square, and P/P0 not at all", async () => {
+    const spec = dipoleSpec("Ez", LAMBDA / 20, [{ ...box, wavelengths: [LAMBDA] }]);
+    const one = await boxPower(spec);
+    (spec.source as { amplitude: number }).amplitude = 3e-4;
+    const small = await boxPower(spec);
+    assert.ok(
+      Math.abs(small.ratio[0]! / one.ratio[0]! - 1) < 1e-6,
+      `${small.ratio} vs ${one.ratio}`,
+    );
+    assert.ok(Math.abs(small.watts[0]! / (9e-8 * one.watts[0]!) - 1) < 1e-6, `${small.watts}`);
+  });
+
   it("a magnetic dipole in vacuum reads 1 within 1 %", async () => {
     const { ratio } = await boxPower(dipoleSpec("Hx", LAMBDA / 30, [box]));
     ratio.forEach((p) => assert.ok(Math.abs(p - 1) < 0.01, `P/P0 = ${ratio.join(", ")}`));

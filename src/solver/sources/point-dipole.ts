@@ -13,9 +13,10 @@
  * Time: the current follows the pulse every source shares (pulse.ts) as a difference quotient,
  * so it sums to zero and leaves no static charge behind; J^{n+½} for E, M^n for H.
  *
- * Normalisation: the source spectrum S(ω) = Σ_n s_n·e^{iωt_n} of the injected samples, at the
- * times the updates see them, is accumulated as the run goes; monitors are multiplied by
- * N(ω) = amplitude/S(ω), so their phasors are those of a time-harmonic dipole of that moment.
+ * Normalisation: the source spectrum S(ω) = Σ_n s_n·e^{iωt_n} of the unit samples, at the
+ * times the updates see them, is accumulated as the run goes; the weights carry the moment, so
+ * monitors are multiplied by N(ω) = 1/S(ω) and their phasors are those of a time-harmonic
+ * dipole of moment `amplitude`.
  * Its power in vacuum, for the flux monitors' Purcell ratio (flux-results.ts), is
  * η0·k0²·|I·ℓ|²/(12π) (electric) or k0²·|Mℓ|²/(12π·η0) (magnetic).
  */
@@ -144,7 +145,10 @@ export class PointDipoleSource implements Source {
 
   attachMonitors(): void {}
 
-  /** amplitude/S(ω): the monitors then read a dipole of moment `amplitude` at every ω. */
+  /**
+   * 1/S(ω): the injected current is `amplitude`·s(t) (the weights hold the moment), so the
+   * monitors then read a dipole of moment `amplitude` at every ω.
+   */
   normalisation(): Float64Array {
     const out = new Float64Array(this.spectrum.length);
     for (let w = 0; w < out.length / 2; w++) {
@@ -152,8 +156,8 @@ export class PointDipoleSource implements Source {
       const im = this.spectrum[2 * w + 1]!;
       const mag2 = re * re + im * im;
       if (mag2 === 0) continue;
-      out[2 * w] = (this.spec.amplitude * re) / mag2;
-      out[2 * w + 1] = (-this.spec.amplitude * im) / mag2;
+      out[2 * w] = re / mag2;
+      out[2 * w + 1] = -im / mag2;
     }
     return out;
   }
