@@ -3,19 +3,22 @@
  *   node --import tsx bench/solver-case.ts '{"kind":"wasm","cells":256,"threads":2,"steps":40}'
  *   node --import tsx bench/solver-case.ts '{"kind":"bandwidth","threads":[1,2]}'
  *   node --import tsx bench/solver-case.ts '{"kind":"webgpu","cells":128,"threads":1,"steps":5}'
+ *   node --import tsx bench/solver-case.ts '{"kind":"wasm","cells":128,"threads":2,"steps":200,
+ *     "source":"point_dipole","monitor":"far_field_box"}'
  *   node --import tsx bench/solver-case.ts '{"kind":"gpu-probe"}'
  * Prints one JSON line.
  */
 import { bytesPerCellUpdate, planFastMemory } from "../src/solver/fast/memory-plan.js";
 import { planGrid, YeeLayout } from "../src/solver/grid.js";
 import { initSolverBackend, runSimulation } from "../src/solver/index.js";
+import type { SolverProgress } from "../src/solver/types.js";
 import { findGpuAdapter } from "../src/solver/gpu/device.js";
 import { BYTES_PER_CELL_UPDATE } from "../src/solver/gpu/shaders.js";
 import { measureBandwidth } from "./bandwidth.js";
 import { benchSpec, PML_LAYERS, type SolverCase } from "./solver-spec.js";
 
 async function solverCase(c: SolverCase) {
-  const spec = benchSpec(c.cells, c.steps);
+  const spec = benchSpec(c.cells, c.steps, c.source, c.monitor);
   // The design's memory plan for this grid (material runs left out: a few kB here).
   const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
   const layout = new YeeLayout(
@@ -26,8 +29,22 @@ async function solverCase(c: SolverCase) {
   const memoryPlan = planFastMemory(layout, pml, 8, [0, 0, 0], 1);
   const interiorCells = (c.cells - 2 * PML_LAYERS) ** 3;
   if (c.kind === "webgpu") await initSolverBackend("webgpu");
+  // The process's CPU time at the progress reports while stepping: on a loaded machine the
+  // wall time counts the other processes' turns on the cores too, the CPU time much less.
+  const cpu: { step: number; seconds: number }[] = [];
+  const onProgress = (p: SolverProgress) => {
+    if (p.phase !== "stepping" || p.step === 0) return;
+    const { user, system } = process.cpuUsage();
+    cpu.push({ step: p.step, seconds: (user + system) / 1e6 });
+  };
   const t0 = performance.now();
-  const r = await runSimulation(spec, { backend: c.kind, threads: c.threads });
+  const r = await runSimulation(spec, { backend: c.kind, threads: c.threads, onProgress });
+  const totalSeconds = (performance.now() - t0) / 1000;
+  const [first, last] = [cpu[0], cpu[cpu.length - 1]];
+  const cpuMcellsPerSecond =
+    first && last && last.step > first.step
+      ? (layout.cells * (last.step - first.step)) / (last.seconds - first.seconds) / 1e6
+      : null;
   return {
     ...c,
     gridCells: layout.cells,
@@ -36,10 +53,16 @@ async function solverCase(c: SolverCase) {
     threadsUsed: r.report.threads,
     kernel: r.report.kernel,
     mcellsPerSecond: r.report.mcellsPerSecond,
+    // Cell updates per second of the process's CPU time (all its threads) between the first
+    // and the last progress report while stepping; null with fewer than two reports.
+    cpuMcellsPerSecond,
     wallSeconds: r.report.wallSeconds,
     setupSeconds:
-      (performance.now() - t0) / 1000 -
-      (r.report.cells * r.report.stepsRun) / (r.report.mcellsPerSecond * 1e6),
+      totalSeconds - (r.report.cells * r.report.stepsRun) / (r.report.mcellsPerSecond * 1e6),
+    // The report's wall time ends with the last step: what follows it is the result's assembly
+    // (monitor sums read back, normalised, flux summed, far fields projected) and clean-up.
+    resultSeconds: totalSeconds - r.report.wallSeconds,
+    stepping: r.report.stepping,
     bytesPerCellUpdate:
       c.kind === "webgpu" ? BYTES_PER_CELL_UPDATE : bytesPerCellUpdate(memoryPlan, layout),
     adapter: r.report.adapter,

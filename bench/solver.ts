@@ -5,8 +5,12 @@
  *  2. runSimulation on 128³ and 256³ grids (12 CPML layers on every face, a Si3N4 box, a
  *     plane monitor) with the fast kernel on 1 thread and on all threads, and the plain-JS
  *     reference kernel on the same grids for a few steps.
- *  3. A 500³ grid, a few steps on all threads: does it fit, and how much memory per cell.
- *  4. The webgpu backend on the adapter it finds. On a software adapter (Mesa's llvmpipe on a
+ *  3. Sources and monitors on the same 128³ grid, one thread, interleaved repeats: the plane
+ *     wave against a point dipole (same plane monitor), and a closed box around the dipole
+ *     recorded as a flux monitor against the same box as a far-field monitor (the same DFT;
+ *     the projection runs after the last step, so it shows in the result's seconds).
+ *  4. A 500³ grid, a few steps on all threads: does it fit, and how much memory per cell.
+ *  5. The webgpu backend on the adapter it finds. On a software adapter (Mesa's llvmpipe on a
  *     machine without a GPU) the figures are for correctness only and labelled so; on a GPU,
  *     the bound is the adapter's memory bandwidth (not measured here: docs/benchmarks.md
  *     gives the H100's) ÷ the shaders' 78 B per cell-update.
@@ -17,12 +21,15 @@
  * triad GB/s (same thread count) ÷ the design's bytes per cell-update: every field and ψ
  * value read and written once per sweep (memory-plan.ts), i.e. per time step with one step
  * per sweep, and per D steps with D steps per sweep if the planes in flight stay cached.
- * Environment: BENCH_THREADS (default: available cores), BENCH_QUICK=1 (smaller step counts).
+ * Environment: BENCH_THREADS (default: available cores), BENCH_QUICK=1 (smaller step counts);
+ * section 3: BENCH_PAIR_THREADS (default 1), BENCH_PAIR_STEPS (400), BENCH_PAIR_REPEATS (5);
+ * BENCH_ONLY=sources runs section 3 alone.
  */
 import { spawnSync } from "node:child_process";
 import { availableParallelism, cpus, totalmem } from "node:os";
 import type { GpuAdapterReport } from "../src/solver/gpu/device.js";
 import type { BandwidthFigures } from "./bandwidth.js";
+import type { BenchMonitor, BenchSource } from "./solver-spec.js";
 
 const THREADS = Number(process.env.BENCH_THREADS ?? availableParallelism());
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -41,6 +48,9 @@ interface CaseResult {
   kernelBytes: number;
   maxRssBytes: number;
   stepsPerSweep: number;
+  resultSeconds: number;
+  cpuMcellsPerSecond: number | null;
+  stepping: { kernelSeconds: number; sourceSeconds: number; monitorSeconds: number };
 }
 
 function runCase<T>(arg: object): T {
@@ -60,6 +70,11 @@ console.log(
   `# bench:solver — ${new Date().toISOString()}, ${cpus()[0]?.model ?? "unknown CPU"}, ` +
     `${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}\n`,
 );
+
+if (process.env.BENCH_ONLY === "sources") {
+  sourcesAndMonitors();
+  process.exit(0);
+}
 
 const threadCounts = THREADS > 1 ? [1, THREADS] : [1];
 const gpu = runCase<{ adapter: GpuAdapterReport | null; reason?: string }>({ kind: "gpu-probe" });
@@ -106,6 +121,8 @@ for (const [cells, steps, refSteps] of sizes) {
     );
   }
 }
+
+sourcesAndMonitors();
 
 console.log("\n## 500³ (all threads, a few steps)\n");
 const big = runCase<CaseResult>({
@@ -155,3 +172,84 @@ if (!gpu.adapter) {
   }
 }
 console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+
+/**
+ * Section 3: what a point dipole and a far-field monitor cost against the plane wave and a
+ * flux box on the same grid. On one thread (no second thread to wait for when a shared
+ * machine's load takes a core away), each repeat runs the four cases once, in alternating
+ * order, so that a change of the load falls on both sides of each ratio. Two speeds per run:
+ * Mcell/s of wall time (the report's), and of the process's CPU time while stepping, which a
+ * loaded machine disturbs much less (other processes' turns on the core are not counted).
+ * Printed: each repeat's figures, the ratios per repeat with their median, and the parts that
+ * do differ: the source's and the DFT's seconds in the loop, and the seconds after the last
+ * step (the result's assembly, where the far field is projected).
+ */
+function sourcesAndMonitors(): void {
+  const cells = 128;
+  const threads = Number(process.env.BENCH_PAIR_THREADS ?? 1);
+  const steps = QUICK ? 100 : Number(process.env.BENCH_PAIR_STEPS ?? 400);
+  const repeats = QUICK ? 1 : Number(process.env.BENCH_PAIR_REPEATS ?? 5);
+  const variants: [string, BenchSource, BenchMonitor][] = [
+    ["plane wave, plane", "plane_wave", "plane"],
+    ["dipole, plane", "point_dipole", "plane"],
+    ["dipole, flux box", "point_dipole", "flux_box"],
+    ["dipole, far-field box", "point_dipole", "far_field_box"],
+  ];
+  const runs = new Map<string, CaseResult[]>(variants.map(([label]) => [label, []]));
+  for (let rep = 0; rep < repeats; rep++) {
+    const order = rep % 2 === 0 ? variants : [...variants].reverse();
+    for (const [label, source, monitor] of order) {
+      runs
+        .get(label)!
+        .push(runCase<CaseResult>({ kind: "wasm", cells, threads, steps, source, monitor }));
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const list = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(" / ");
+  const wall = (label: string) => runs.get(label)!.map((r) => r.mcellsPerSecond);
+  const cpu = (label: string) => runs.get(label)!.map((r) => r.cpuMcellsPerSecond ?? NaN);
+  console.log(
+    `\n## Sources and monitors on the same grid (${cells}³, ${threads} thread(s), ${steps} steps, ` +
+      `${repeats} repeats)\n`,
+  );
+  console.log(
+    "| case | Mcell/s (wall) per repeat | Mcell/s (CPU) per repeat | source s | DFT s | after the last step s |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const [label] of variants) {
+    const rs = runs.get(label)!;
+    const med = (f: (r: CaseResult) => number, digits: number) => median(rs.map(f)).toFixed(digits);
+    console.log(
+      `| ${label} | ${list(wall(label), 0)} | ${list(cpu(label), 0)} | ` +
+        `${med((r) => r.stepping.sourceSeconds, 3)} | ${med((r) => r.stepping.monitorSeconds, 3)} | ` +
+        `${med((r) => r.resultSeconds, 2)} |`,
+    );
+  }
+  console.log("\n(source, DFT and after-the-last-step seconds: medians over the repeats)\n");
+  const ratios = (speed: (label: string) => number[], a: string, b: string) => {
+    const [x, y] = [speed(a), speed(b)];
+    const each = x.map((v, i) => v / y[i]!);
+    return `${list(each, 3)} (median ${median(each).toFixed(3)})`;
+  };
+  for (const [what, a, b] of [
+    [
+      "dipole over plane wave (same grid, same plane monitor)",
+      "dipole, plane",
+      "plane wave, plane",
+    ],
+    [
+      "far-field box over flux box (same box around the dipole)",
+      "dipole, far-field box",
+      "dipole, flux box",
+    ],
+  ] as const) {
+    console.log(`Mcell/s, ${what}: wall ${ratios(wall, a, b)}; CPU ${ratios(cpu, a, b)}`);
+  }
+  const projection = runs
+    .get("dipole, far-field box")!
+    .map((r, i) => r.resultSeconds - runs.get("dipole, flux box")![i]!.resultSeconds);
+  console.log(
+    `Seconds after the last step, far-field box less flux box (the projection, 37 × 72 ` +
+      `directions, one wavelength): ${list(projection, 2)} (median ${median(projection).toFixed(2)})`,
+  );
+}
