@@ -181,7 +181,7 @@ function monitorsTable({ info, spectra }: Inspection): string {
     ...info.monitors.map((m) => [
       m.name,
       kind(m, spectra.get(m.name)),
-      m.shape.join(" × "),
+      m.type === "far_field" ? "—" : m.shape.join(" × "),
       m.components.join(" "),
       microns(m.wavelengthsM),
       vec(m.center),
