@@ -2,7 +2,7 @@
  * Jobs: the list, one job's page, cancel, and the result download (the same pre-signed
  * storage address the API's /results redirect gives, made by JobService).
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { DashboardError, field, type Dashboard } from "../context.js";
 import { polarPatternPng } from "../../plot/polar.js";
 import { spectraPng } from "../../plot/spectrum.js";
@@ -21,6 +21,21 @@ export function jobIdOf(value: string): string {
 }
 
 export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
+  jobPageRoutes(app, d);
+  jobPlotRoutes(app, d);
+  jobActionRoutes(app, d);
+}
+
+/** A job's plots as PNG images, cached privately for an hour (a finished job's do not change). */
+function sendPng(reply: FastifyReply, png: Uint8Array) {
+  return reply
+    .header("Content-Type", "image/png")
+    .header("Cache-Control", "private, max-age=3600")
+    .send(png);
+}
+
+/** The list of jobs and one job's page. */
+function jobPageRoutes(app: FastifyInstance, d: Dashboard): void {
   const { jobs, config } = d.deps;
 
   app.get("/jobs", async (req, reply) => {
@@ -54,7 +69,11 @@ export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
       body: jobBody({ job: jobs.record(row), specJson: row.specJson, csrf: d.csrfFor(req, reply) }),
     });
   });
+}
 
+/** The plots drawn from the job record: flux spectra and far-field patterns. */
+function jobPlotRoutes(app: FastifyInstance, d: Dashboard): void {
+  const { jobs } = d.deps;
   // The flux monitors' spectra, drawn from the job record (no result file needed) by the same
   // plotting code as the CLI's `emsim plot`.
   app.get<JobParams>("/jobs/:id/spectra.png", async (req, reply) => {
@@ -62,11 +81,7 @@ export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
     const record = jobs.record(await jobs.getOwnJob(account.id, jobIdOf(req.params.id)));
     const spectra = spectraOfReport(record.solver_report);
     if (spectra.length === 0) throw new DashboardError(404, "This job has no flux monitors.");
-    const png = spectraPng(spectra, `spectra of job ${record.job_id.slice(0, 8)}`);
-    return reply
-      .header("Content-Type", "image/png")
-      .header("Cache-Control", "private, max-age=3600")
-      .send(png);
+    return sendPng(reply, spectraPng(spectra, `spectra of job ${record.job_id.slice(0, 8)}`));
   });
 
   // A far-field monitor's radiation pattern at one of its wavelengths (?monitor=&wavelength=,
@@ -81,11 +96,13 @@ export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
     if (!Number.isInteger(w) || w < 0 || w >= pattern.wavelengthsM.length) {
       throw new DashboardError(404, "That far-field monitor did not record such a wavelength.");
     }
-    return reply
-      .header("Content-Type", "image/png")
-      .header("Cache-Control", "private, max-age=3600")
-      .send(polarPatternPng(pattern, { wavelengthIndex: w }));
+    return sendPng(reply, polarPatternPng(pattern, { wavelengthIndex: w }));
   });
+}
+
+/** The result download and cancelling. */
+function jobActionRoutes(app: FastifyInstance, d: Dashboard): void {
+  const { jobs } = d.deps;
 
   app.get<JobParams>("/jobs/:id/download", async (req, reply) => {
     const { account } = d.requireAccount(req);
