@@ -20,6 +20,7 @@ import type { FieldSet } from "./fields.js";
 import type { GridModel } from "./yee.js";
 import type { BackendName } from "./backend-names.js";
 import type { GpuAdapterReport } from "./gpu/adapter-report.js";
+import type { GpuSteppingReport } from "./types.js";
 
 /** The backends' names and choices live in the leaf backend-names.ts (types.ts names them). */
 export {
@@ -62,6 +63,8 @@ export interface StepperOptions {
    * addresses); tests set less to reach the fallbacks of a grid near that limit.
    */
   memoryLimitBytes?: number;
+  /** webgpu backend: time each kind of pass with timestamp queries (benchmarks; slower). */
+  profilePasses?: boolean;
 }
 
 /** Where a stepper's time went, in seconds, for the run report (zero what does not apply). */
@@ -74,6 +77,8 @@ export interface StepperTiming {
   kernelSeconds: number;
   /** The monitors' running DFT, on the calling thread between sweeps. */
   monitorSeconds: number;
+  /** GPU backends: dispatches and bytes per step, and the GPU's time per pass when profiled. */
+  gpu?: GpuSteppingReport;
 }
 
 /** A prepared grid: fields allocated, kernels ready, threads started. */

@@ -507,6 +507,7 @@ function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: n
     checksSeconds: outcome.checksSeconds,
     yieldSeconds: outcome.yieldSeconds,
     otherSeconds: 0,
+    ...(timing.gpu ? { gpu: timing.gpu } : {}),
   };
   stepping.otherSeconds = Math.max(
     0,

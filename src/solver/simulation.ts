@@ -95,6 +95,8 @@ export interface InternalRunOptions extends RunOptions {
   cpml?: CpmlParameters;
   /** false: staircased permittivity, for validation comparisons only. */
   smoothing?: boolean;
+  /** webgpu backend: time each kind of pass with timestamp queries (benchmarks; slower). */
+  profilePasses?: boolean;
 }
 
 export interface MonitorState {
@@ -473,6 +475,7 @@ export class FdtdSimulation {
         stepsPerSweep: options.stepsPerSweep,
         mixedPieces: options.mixedPieces,
         memoryLimitBytes: options.memoryLimitBytes,
+        profilePasses: options.profilePasses,
       },
     );
     this.prepareSeconds = (performance.now() - prepareStart) / 1000;

@@ -307,6 +307,22 @@ export interface SteppingTimes {
   yieldSeconds: number;
   /** The loop itself and anything not counted above. */
   otherSeconds: number;
+  /** GPU backends: what one time step dispatches and moves, and (profiled runs) where it went. */
+  gpu?: GpuSteppingReport;
+}
+
+/** A GPU backend's time step: its dispatches, its bytes, and the GPU's time per pass. */
+export interface GpuSteppingReport {
+  /** Compute dispatches one time step encodes (the DFT's, on the steps it samples, included). */
+  dispatchesPerStep: number;
+  /** DRAM bytes of one cell-update averaged over the grid (fields, indices, CPML ψ). */
+  bytesPerCellUpdate: number;
+  /**
+   * Profiled runs (InternalRunOptions.profilePasses) only: the GPU's seconds per kind of pass
+   * ("H bulk", "E bulk", "sources", "ghosts", "ADE", "DFT", …) over the whole run, from
+   * timestamp queries where the adapter has them.
+   */
+  passSeconds?: Record<string, number>;
 }
 
 export interface SolverProgress {

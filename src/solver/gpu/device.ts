@@ -16,6 +16,10 @@
  * Dawn frees the native instance when the object `create()` returned is collected, and the
  * adapters and devices made from it then crash the process: the instances live in this
  * module's cache for the life of the process.
+ *
+ * EMSIM_WEBGPU_TOGGLES (comma-separated Dawn toggle names, e.g.
+ * `disable_robustness,skip_validation`) enables those toggles on both tries' instances, and
+ * through them on their adapters and devices, to measure what Dawn's safety checks cost.
  */
 import type { create as createGpu } from "webgpu";
 import type { GpuAdapterReport } from "./adapter-report.js";
@@ -36,8 +40,8 @@ export interface GpuLimits {
 export interface GpuAdapterHandle {
   report: GpuAdapterReport;
   limits: GpuLimits;
-  /** Opens a device with the adapter's buffer limits (one per stepper). */
-  openDevice(): Promise<GPUDevice>;
+  /** Opens a device with the adapter's buffer limits (one per stepper) and `features`. */
+  openDevice(features?: GPUFeatureName[]): Promise<GPUDevice>;
 }
 
 /** What `findGpuAdapter` found: the adapter, or why there is none. */
@@ -65,6 +69,18 @@ export function findGpuAdapter(allowSoftware: boolean): Promise<GpuProbe> {
   return probe;
 }
 
+/**
+ * The `create()` flags that enable the Dawn toggles named in `list` (default:
+ * EMSIM_WEBGPU_TOGGLES, comma-separated); none where the list is empty or unset.
+ */
+export function dawnToggleFlags(list = process.env.EMSIM_WEBGPU_TOGGLES): string[] {
+  const names = (list ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  return names.length > 0 ? [`enable-dawn-features=${names.join(",")}`] : [];
+}
+
 async function probeAdapter(allowSoftware: boolean): Promise<GpuProbe> {
   let dawn: { create: typeof createGpu; globals: object };
   try {
@@ -78,7 +94,7 @@ async function probeAdapter(allowSoftware: boolean): Promise<GpuProbe> {
   }
   const tried: string[] = [];
   try {
-    const gpu = dawn.create([]);
+    const gpu = dawn.create(dawnToggleFlags());
     instances.push(gpu);
     const options: GPURequestAdapterOptions = { powerPreference: "high-performance" };
     const adapter = await gpu.requestAdapter(options);
@@ -96,7 +112,7 @@ async function probeAdapter(allowSoftware: boolean): Promise<GpuProbe> {
   try {
     // Mesa's EGL needs a platform without a window system on a headless machine.
     process.env.EGL_PLATFORM ??= "surfaceless";
-    const gpu = dawn.create(["backend=opengles"]);
+    const gpu = dawn.create(["backend=opengles", ...dawnToggleFlags()]);
     instances.push(gpu);
     const options: GPURequestAdapterOptions = { featureLevel: "compatibility" };
     const adapter = await gpu.requestAdapter(options);
@@ -145,7 +161,7 @@ function adapterHandle(
   return {
     report,
     limits,
-    async openDevice() {
+    async openDevice(features: GPUFeatureName[] = []) {
       if (limits.maxStorageBuffersPerShaderStage < STORAGE_BUFFERS_NEEDED) {
         throw new Error(
           `the GPU adapter binds ${limits.maxStorageBuffersPerShaderStage} storage buffers per ` +
@@ -155,6 +171,7 @@ function adapterHandle(
       const fresh = await gpu.requestAdapter(options);
       if (!fresh) throw new Error(`the GPU adapter ${describeAdapter(report)} is gone`);
       const device = await fresh.requestDevice({
+        requiredFeatures: features.filter((f) => fresh.features.has(f)),
         requiredLimits: {
           maxBufferSize: limits.maxBufferSize,
           maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,

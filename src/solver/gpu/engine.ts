@@ -29,6 +29,7 @@ import type {
   GridSize,
   SolverBackend,
   Stepper,
+  StepperOptions,
   StepperTiming,
   SteppingProblem,
 } from "../backend.js";
@@ -38,6 +39,14 @@ import { allocateFieldSet, type FieldSet } from "../fields.js";
 import type { YeeLayout } from "../grid.js";
 import { DRIVE_VALUES_PER_STEP, type InjectionTerm } from "../sources/injection.js";
 import { describeAdapter, type GpuAdapterHandle, type GpuLimits } from "./device.js";
+import { PassProfiler, PROFILE_FEATURE } from "./pass-profiler.js";
+import {
+  absorberBytes,
+  absorberNodes,
+  planAbsorber,
+  type AbsorberLayers,
+  type AbsorberPlan,
+} from "./absorber.js";
 import type { AdeTerms } from "../dispersion/ade.js";
 import {
   adeShader,
@@ -45,9 +54,6 @@ import {
   changeShader,
   CHANGE_PARAMS,
   CHANGE_VALUES_PER_THREAD,
-  cpmlShader,
-  CPML_FLOAT_PARAMS,
-  CPML_PARAMS,
   dftShader,
   DFT_FLOAT_PARAMS,
   DFT_PARAMS,
@@ -65,6 +71,7 @@ import {
   updateHShader,
   WORKGROUP_LINEAR,
   WORKGROUP_X,
+  BYTES_PER_CELL_UPDATE,
   type ShaderGrid,
   type TableOffsets,
 } from "./shaders.js";
@@ -88,6 +95,8 @@ type BindingKind = "storage" | "read-only-storage" | "uniform" | "dynamic-unifor
 
 /** A dispatch as encoded: pipeline, bind groups, workgroup counts. */
 interface Dispatch {
+  /** What it does, as profiled runs report it ("H bulk", "sources", "DFT", …). */
+  kind: string;
   pipeline: GPUComputePipeline;
   group0: GPUBindGroup;
   /** Group 1 (step row) for passes that read the step table. */
@@ -105,14 +114,15 @@ export function gpuLargestBuffer(grid: GridSize): number {
   const { layout } = grid;
   const indexBytes = 3 * 4 * indexWords(layout);
   const fieldBytes = 4 * layout.paddedCells;
-  let psiBytes = 0;
-  for (let a = 0; a < 3; a++) {
-    const cross = layout.paddedCells / layout.padded[a];
-    for (const layers of [grid.pml[a].lo, grid.pml[a].hi]) {
-      if (layers > 0) psiBytes = Math.max(psiBytes, 16 * cross * (layers + 1));
-    }
-  }
-  return Math.max(indexBytes, fieldBytes, psiBytes);
+  // The aux buffer: ψ of every absorber slab behind the tables (ten per-axis profiles and the
+  // per-material ones, a few KiB: 64 KiB is a bound).
+  const auxBytes = absorberBytes(layout, grid.pml) + 2 ** 16;
+  return Math.max(indexBytes, fieldBytes, auxBytes);
+}
+
+/** The run's absorber cells per face (its plan's CPML layers). */
+function absorberLayers(problem: SteppingProblem): AbsorberLayers {
+  return problem.plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
 }
 
 /** 32-bit words per E component in the packed 16-bit material-index buffer. */
@@ -254,38 +264,6 @@ function dftParams(st: StreamPlan): ArrayBuffer {
   });
 }
 
-/** One absorber slab (cpml.ts createCpmlSlabs): axis, node range, local strides, size. */
-interface AbsorberSlab {
-  axis: number;
-  a0: number;
-  a1: number;
-  strides: number[];
-  size: number;
-}
-
-/** The cells a CPML pass covers: every node across the slab's axis, its nodes along it. */
-function slabBox(layout: YeeLayout, slab: AbsorberSlab): { lo: number[]; hi: number[] } {
-  const lo = [0, 0, 0];
-  const hi = [layout.n[0], layout.n[1], layout.n[2]];
-  lo[slab.axis] = slab.a0;
-  hi[slab.axis] = slab.a1;
-  return { lo, hi };
-}
-
-/** Component `comp`'s update range, clipped to the slab along its axis. */
-function slabRange(
-  layout: YeeLayout,
-  comp: number,
-  slab: AbsorberSlab,
-): { l: number[]; h: number[] } {
-  const a = slab.axis;
-  const l = [0, 1, 2].map((x) => layout.lo[comp * 3 + x]);
-  const h = [0, 1, 2].map((x) => layout.hi[comp * 3 + x]);
-  l[a] = Math.max(l[a], slab.a0);
-  h[a] = Math.min(h[a], slab.a1);
-  return { l, h };
-}
-
 /** The step table's bind layout (group 1) and a maker of its bind groups. */
 interface StepBinding {
   layout: GPUBindGroupLayout;
@@ -295,7 +273,6 @@ interface StepBinding {
 /** A time step's pipelines, each with its bind layout (group 0). */
 interface StepPipelines {
   bulk: Record<"H" | "E", [GPUComputePipeline, GPUBindGroupLayout]>;
-  cpml: [GPUComputePipeline, GPUBindGroupLayout];
   ghost: [GPUComputePipeline, GPUBindGroupLayout];
   injection: [GPUComputePipeline, GPUBindGroupLayout];
 }
@@ -316,7 +293,9 @@ class GpuStepper implements Stepper {
   /** [set][component] */
   private readonly fieldBuffers: GPUBuffer[][];
   private readonly indexBuffer: GPUBuffer;
-  private readonly tableBuffer: GPUBuffer;
+  /** Per field set: the small tables, then the absorber's ψ (absorber.ts). */
+  private readonly auxBuffers: GPUBuffer[];
+  private readonly absorber: AbsorberPlan;
   private readonly stepTable: GPUBuffer;
   private readonly stepRows: Float32Array;
   private readonly trigPerRow: number;
@@ -339,8 +318,15 @@ class GpuStepper implements Stepper {
   private slot = 0;
   private failure: Error | null = null;
   private disposed = false;
+  /** Profiled runs: times each kind of pass (null otherwise, or without timestamp queries). */
+  private readonly profiler: PassProfiler | null;
 
-  private constructor(device: GPUDevice, problem: SteppingProblem, limits: GpuLimits) {
+  private constructor(
+    device: GPUDevice,
+    problem: SteppingProblem,
+    limits: GpuLimits,
+    profile: boolean,
+  ) {
     this.device = device;
     this.problem = problem;
     this.layout = problem.layout;
@@ -356,10 +342,13 @@ class GpuStepper implements Stepper {
     );
     this.indexBuffer = this.upload(packIndices(problem), STORAGE);
     const tables = buildTables(problem);
-    this.tableBuffer = this.upload(tables.data, STORAGE);
+    this.absorber = planAbsorber(layout, absorberLayers(problem), tables.data.length);
+    this.auxBuffers = Array.from({ length: this.sets }, () => this.auxBuffer(tables.data));
     const shaderGrid: ShaderGrid = {
       layout,
       tables: tables.offsets,
+      absorber: this.absorber,
+      hCoefficient: problem.kernelGrid.hCoefficient,
       indexWords: indexWords(layout),
     };
 
@@ -374,8 +363,8 @@ class GpuStepper implements Stepper {
 
     const pipelines = this.stepPipelines(shaderGrid, step.layout);
     const injectionStep = step.group();
-    this.hPasses = this.halfStepPasses("H", pipelines, tables.offsets, injectionStep, limits);
-    this.ePasses = this.halfStepPasses("E", pipelines, tables.offsets, injectionStep, limits);
+    this.hPasses = this.halfStepPasses("H", pipelines, injectionStep, limits);
+    this.ePasses = this.halfStepPasses("E", pipelines, injectionStep, limits);
 
     const dft = this.streams.length > 0 ? this.dftPlan(monitors.points, step) : null;
     this.sumsBuffer = dft?.sums ?? null;
@@ -386,6 +375,16 @@ class GpuStepper implements Stepper {
     this.energyPasses = energy.passes;
     this.energyPartials = energy.partials;
     this.energyCount = energy.count;
+
+    const perStep = this.hPasses.length + this.ePasses.length + this.dftPasses.length;
+    this.timing.gpu = {
+      dispatchesPerStep: perStep,
+      bytesPerCellUpdate: this.bytesPerCellUpdate(),
+    };
+    this.profiler =
+      profile && PassProfiler.supported(device)
+        ? new PassProfiler(device, BATCH_STEPS * perStep)
+        : null;
   }
 
   /** Records the device's uncaptured errors and its loss as the stepper's failure. */
@@ -435,7 +434,7 @@ class GpuStepper implements Stepper {
       [3, "storage"],
       [4, "storage"],
       [5, "storage"],
-      [6, "read-only-storage"],
+      [6, "storage"],
     ]);
     const eLayout = this.bindLayout([
       [0, "storage"],
@@ -444,22 +443,11 @@ class GpuStepper implements Stepper {
       [3, "read-only-storage"],
       [4, "read-only-storage"],
       [5, "read-only-storage"],
-      [6, "read-only-storage"],
+      [6, "storage"],
       [7, "read-only-storage"],
     ]);
     const updateH = this.pipeline("updateH", updateHShader(shaderGrid), [hLayout]);
     const updateE = this.pipeline("updateE", updateEShader(shaderGrid), [eLayout]);
-    const cpmlLayout = this.bindLayout([
-      [0, "storage"],
-      [1, "storage"],
-      [2, "read-only-storage"],
-      [3, "read-only-storage"],
-      [4, "storage"],
-      [5, "read-only-storage"],
-      [6, "read-only-storage"],
-      [7, "uniform"],
-    ]);
-    const cpml = this.pipeline("cpml", cpmlShader(shaderGrid), [cpmlLayout]);
     const complex = this.sets > 1;
     const ghostLayout = this.fieldsLayout(true, [[2, "uniform"]]);
     const ghost = this.pipeline("ghost", ghostShader(complex), [ghostLayout]);
@@ -473,7 +461,6 @@ class GpuStepper implements Stepper {
     ]);
     return {
       bulk: { H: [updateH, hLayout], E: [updateE, eLayout] },
-      cpml: [cpml, cpmlLayout],
       ghost: [ghost, ghostLayout],
       injection: [injection, injectionLayout],
     };
@@ -500,25 +487,18 @@ class GpuStepper implements Stepper {
   }
 
   /**
-   * One kind's half step, in the reference backend's order: per field set the bulk update and
-   * its CPML slabs; the source's injection terms; for E the ADE pass; the ghost planes.
+   * One kind's half step, in the reference backend's order: per field set the bulk update with
+   * its CPML corrections; the source's injection terms; for E the ADE pass; the ghost planes.
    */
   private halfStepPasses(
     kind: "H" | "E",
     pipelines: StepPipelines,
-    tables: TableOffsets,
     injectionStep: GPUBindGroup,
     limits: GpuLimits,
   ): Dispatch[] {
     const problem = this.problem;
     const passes: Dispatch[] = [];
-    const [cpml, cpmlLayout] = pipelines.cpml;
-    for (let s = 0; s < this.sets; s++) {
-      passes.push(this.bulkPass(kind, s, pipelines));
-      for (const slab of this.cpmlSlabs()) {
-        passes.push(this.cpmlPass(kind, s, slab, cpml, cpmlLayout, tables));
-      }
-    }
+    for (let s = 0; s < this.sets; s++) passes.push(this.bulkPass(kind, s, pipelines));
     // The source's injection terms.
     const sourceTerms = problem.injection;
     if (sourceTerms) {
@@ -551,9 +531,10 @@ class GpuStepper implements Stepper {
       binding: c,
       resource: { buffer },
     }));
-    entries.push({ binding: 6, resource: { buffer: this.tableBuffer } });
+    entries.push({ binding: 6, resource: { buffer: this.auxBuffers[set] } });
     if (kind === "E") entries.push({ binding: 7, resource: { buffer: this.indexBuffer } });
     return {
+      kind: `${kind} bulk`,
       pipeline,
       group0: this.device.createBindGroup({ layout: bindLayout, entries }),
       size: [Math.ceil((layout.n[2] + 1) / WORKGROUP_X), layout.n[1] + 1, layout.n[0] + 1],
@@ -583,6 +564,7 @@ class GpuStepper implements Stepper {
     const dft = this.pipeline("dft", dftShader(this.sets > 1), [dftLayout, step.layout]);
     const dftStep = step.group();
     const passes = this.streams.map((st) => ({
+      kind: "DFT",
       pipeline: dft,
       group0: this.device.createBindGroup({
         layout: dftLayout,
@@ -634,13 +616,14 @@ class GpuStepper implements Stepper {
         );
         out += groups;
         passes.push({
+          kind: "checks",
           pipeline: energy,
           group0: this.device.createBindGroup({
             layout: energyLayout,
             entries: [
               { binding: 0, resource: { buffer: this.fieldBuffers[s][c] } },
               { binding: 1, resource: { buffer: this.indexBuffer } },
-              { binding: 2, resource: { buffer: this.tableBuffer } },
+              { binding: 2, resource: { buffer: this.auxBuffers[0] } },
               { binding: 3, resource: { buffer: partials } },
               { binding: 4, resource: { buffer: params } },
             ],
@@ -653,14 +636,19 @@ class GpuStepper implements Stepper {
   }
 
   /** Opens a device on the adapter, uploads the grid and compiles the shaders. */
-  static async create(handle: GpuAdapterHandle, problem: SteppingProblem): Promise<GpuStepper> {
+  static async create(
+    handle: GpuAdapterHandle,
+    problem: SteppingProblem,
+    options: StepperOptions,
+  ): Promise<GpuStepper> {
     const start = performance.now();
-    const device = await handle.openDevice();
+    const profile = options.profilePasses === true;
+    const device = await handle.openDevice(profile ? [PROFILE_FEATURE] : []);
     device.pushErrorScope("validation");
     device.pushErrorScope("out-of-memory");
     let stepper: GpuStepper;
     try {
-      stepper = new GpuStepper(device, problem, handle.limits);
+      stepper = new GpuStepper(device, problem, handle.limits, profile);
     } catch (err) {
       device.destroy();
       throw err;
@@ -683,19 +671,18 @@ class GpuStepper implements Stepper {
     const start = performance.now();
     for (let l = 0; l < count; l++) {
       if (this.slot === BATCH_STEPS) this.flush();
-      const pass = this.openPass();
       const row = this.slot;
       this.stepRows.set(
         drive.subarray(DRIVE_VALUES_PER_STEP * l, DRIVE_VALUES_PER_STEP * (l + 1)),
         DRIVE_VALUES_PER_STEP * row,
       );
-      this.encode(pass, this.hPasses, row);
-      this.encode(pass, this.ePasses, row);
       const m = n + l + 1;
-      if (m % this.problem.dftEvery === 0 && this.dftPasses.length > 0) {
-        this.writeTrig(row, m);
-        this.encode(pass, this.dftPasses, row);
-      }
+      const sample = m % this.problem.dftEvery === 0 && this.dftPasses.length > 0;
+      if (sample) this.writeTrig(row, m);
+      const lists = sample
+        ? [this.hPasses, this.ePasses, this.dftPasses]
+        : [this.hPasses, this.ePasses];
+      for (const list of lists) this.encodeStep(list, row);
       this.slot++;
     }
     this.timing.kernelSeconds += (performance.now() - start) / 1000;
@@ -707,6 +694,7 @@ class GpuStepper implements Stepper {
     await this.device.queue.onSubmittedWorkDone();
     this.check();
     this.timing.kernelSeconds += (performance.now() - start) / 1000;
+    if (this.profiler) this.timing.gpu!.passSeconds = await this.profiler.seconds();
   }
 
   async energy(): Promise<number> {
@@ -799,6 +787,7 @@ class GpuStepper implements Stepper {
     this.disposed = true;
     this.pass = null;
     this.encoder = null;
+    this.profiler?.dispose();
     this.device.destroy();
   }
 
@@ -807,19 +796,32 @@ class GpuStepper implements Stepper {
     if (this.failure) throw this.failure;
   }
 
-  private openPass(): GPUComputePassEncoder {
-    if (!this.pass) {
-      this.encoder = this.device.createCommandEncoder();
-      this.pass = this.encoder.beginComputePass();
+  /**
+   * Encodes a step's dispatches into the batch: into its one compute pass, or, profiled, each
+   * run of dispatches of one kind into a timed pass of its own.
+   */
+  private encodeStep(list: readonly Dispatch[], row: number): void {
+    this.encoder ??= this.device.createCommandEncoder();
+    if (!this.profiler) {
+      this.pass ??= this.encoder.beginComputePass();
+      this.encode(this.pass, list, row);
+      return;
     }
-    return this.pass;
+    for (let i = 0; i < list.length;) {
+      let j = i + 1;
+      while (j < list.length && list[j].kind === list[i].kind) j++;
+      const pass = this.profiler.beginPass(this.encoder, list[i].kind);
+      this.encode(pass, list.slice(i, j), row);
+      pass.end();
+      i = j;
+    }
   }
 
   /** Ends the open pass, writes the batch's step rows and submits it. */
   private flush(): void {
     this.check();
-    if (!this.pass || !this.encoder) return;
-    this.pass.end();
+    if (!this.encoder) return;
+    this.pass?.end();
     const rows = this.slot;
     const q = this.device.queue;
     const driveWords = DRIVE_VALUES_PER_STEP * rows;
@@ -828,7 +830,9 @@ class GpuStepper implements Stepper {
       const trig0 = BATCH_STEPS * DRIVE_VALUES_PER_STEP;
       q.writeBuffer(this.stepTable, 4 * trig0, this.stepRows, trig0, this.trigPerRow * rows);
     }
+    const collect = this.profiler?.endBatch(this.encoder);
     q.submit([this.encoder.finish()]);
+    collect?.();
     this.pass = null;
     this.encoder = null;
     this.slot = 0;
@@ -883,6 +887,26 @@ class GpuStepper implements Stepper {
     }
   }
 
+  /** A field set's aux buffer: the tables, then zeroed ψ for every absorber slab. */
+  private auxBuffer(tables: Float32Array): GPUBuffer {
+    const aux = this.buffer(4 * (tables.length + this.absorber.psiWords), STORAGE | COPY_DST);
+    this.device.queue.writeBuffer(aux, 0, tables);
+    return aux;
+  }
+
+  /**
+   * DRAM bytes of one cell-update averaged over the grid, from what the bulk passes bind: per
+   * node and field set H reads six components and writes three (36 B), E the same and three
+   * 16-bit indices (42 B); per absorber node and half step ψ of two components is read and
+   * written (16 B, twice a step). Planes (sources, ghosts) and the monitors are left out.
+   */
+  private bytesPerCellUpdate(): number {
+    const { n, cells } = this.layout;
+    const nodes = (n[0] + 1) * (n[1] + 1) * (n[2] + 1);
+    const perSet = BYTES_PER_CELL_UPDATE * nodes + 2 * 16 * absorberNodes(this.absorber);
+    return (this.sets * perSet) / cells;
+  }
+
   private buffer(bytes: number, usage: number): GPUBuffer {
     return this.device.createBuffer({ size: Math.max(16, Math.ceil(bytes / 4) * 4), usage });
   }
@@ -935,6 +959,7 @@ class GpuStepper implements Stepper {
         UNIFORM,
       );
       passes.push({
+        kind: "checks",
         pipeline,
         group0: device.createBindGroup({
           layout,
@@ -975,129 +1000,6 @@ class GpuStepper implements Stepper {
     });
   }
 
-  /** The absorber slabs (cpml.ts createCpmlSlabs): axis, node range, local strides. */
-  private cpmlSlabs(): AbsorberSlab[] {
-    const { plan } = this.problem;
-    const padded = this.layout.padded;
-    const slabs = [];
-    for (let a = 0; a < 3; a++) {
-      const ax = plan.axes[a];
-      const faces: [number, number][] = [];
-      if (ax.pmlLo > 0) faces.push([0, ax.pmlLo]);
-      if (ax.pmlHi > 0) faces.push([ax.cells - ax.pmlHi, ax.cells]);
-      for (const [a0, a1] of faces) {
-        const dims = [padded[0], padded[1], padded[2]];
-        dims[a] = a1 - a0 + 1;
-        slabs.push({
-          axis: a,
-          a0,
-          a1,
-          strides: [dims[1] * dims[2], dims[2], 1],
-          size: dims[0] * dims[1] * dims[2],
-        });
-      }
-    }
-    return slabs;
-  }
-
-  private readonly psiBuffers = new Map<string, GPUBuffer>();
-
-  /** ψ of one absorber slab and field set (E e1, e2, then H h1, h2), made on first use. */
-  private psiBuffer(set: number, slab: AbsorberSlab): GPUBuffer {
-    const key = `${set} ${slab.axis} ${slab.a0}`;
-    let psi = this.psiBuffers.get(key);
-    if (!psi) {
-      psi = this.buffer(16 * slab.size, STORAGE);
-      this.psiBuffers.set(key, psi);
-    }
-    return psi;
-  }
-
-  /** One CPML slab pass of `kind` on field set `set` (cpml.ts applyCpml). */
-  private cpmlPass(
-    kind: "E" | "H",
-    set: number,
-    slab: AbsorberSlab,
-    pipeline: GPUComputePipeline,
-    bindLayout: GPUBindGroupLayout,
-    t: TableOffsets,
-  ): Dispatch {
-    const psi = this.psiBuffer(set, slab);
-    const isE = kind === "E";
-    const a = slab.axis;
-    // The two components differentiated along the slab's axis, and what they differentiate.
-    const f = (a + 2) % 3;
-    const s = (a + 1) % 3;
-    const target = (c: number) => (isE ? c : 3 + c);
-    const source = (c: number) => (isE ? 3 + c : c);
-    const { lo, hi } = slabBox(this.layout, slab);
-    const params = this.cpmlParams(kind, slab, t);
-    const fields = this.fieldBuffers[set];
-    const group0 = this.device.createBindGroup({
-      layout: bindLayout,
-      entries: [
-        { binding: 0, resource: { buffer: fields[target(f)] } },
-        { binding: 1, resource: { buffer: fields[target(s)] } },
-        { binding: 2, resource: { buffer: fields[source(s)] } },
-        { binding: 3, resource: { buffer: fields[source(f)] } },
-        { binding: 4, resource: { buffer: psi } },
-        { binding: 5, resource: { buffer: this.tableBuffer } },
-        { binding: 6, resource: { buffer: this.indexBuffer } },
-        { binding: 7, resource: { buffer: this.upload(params, UNIFORM) } },
-      ],
-    });
-    const threads = (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
-    return { pipeline, group0, size: linearSize(threads, this.maxPerDim) };
-  }
-
-  /**
-   * A CPML pass's parameters (cpmlShader): the box of cells it covers, the slab's layout and
-   * coefficients, and the two components' update ranges within the slab.
-   */
-  private cpmlParams(kind: "E" | "H", slab: AbsorberSlab, t: TableOffsets): ArrayBuffer {
-    const layout = this.layout;
-    const isE = kind === "E";
-    const a = slab.axis;
-    const f = (a + 2) % 3;
-    const s = (a + 1) % 3;
-    const { lo, hi } = slabBox(layout, slab);
-    const r0 = slabRange(layout, isE ? f : 3 + f, slab);
-    const r1 = slabRange(layout, isE ? s : 3 + s, slab);
-    return packParams(CPML_PARAMS, CPML_FLOAT_PARAMS, {
-      boxLoI: lo[0],
-      boxLoJ: lo[1],
-      boxLoK: lo[2],
-      boxNI: hi[0] - lo[0] + 1,
-      boxNJ: hi[1] - lo[1] + 1,
-      boxNK: hi[2] - lo[2] + 1,
-      axis: a,
-      a0: slab.a0,
-      slabSX: slab.strides[0],
-      slabSY: slab.strides[1],
-      diffStride: layout.strides[a],
-      isE: isE ? 1 : 0,
-      bOff: isE ? t.bNode[a] : t.bHalf[a],
-      ctOff: isE ? t.ctNode[a] : t.ctHalf[a],
-      psiStride: slab.size,
-      psiBase: isE ? 0 : 2 * slab.size,
-      scale: isE ? 1 : -this.problem.kernelGrid.hCoefficient,
-      lo0I: r0.l[0],
-      lo0J: r0.l[1],
-      lo0K: r0.l[2],
-      hi0I: r0.h[0],
-      hi0J: r0.h[1],
-      hi0K: r0.h[2],
-      lo1I: r1.l[0],
-      lo1J: r1.l[1],
-      lo1K: r1.l[2],
-      hi1I: r1.h[0],
-      hi1J: r1.h[1],
-      hi1K: r1.h[2],
-      comp0: f,
-      comp1: s,
-    });
-  }
-
   /** One injection term over its plane (sources/injection.ts), both field sets in Bloch runs. */
   private injectionPass(
     term: InjectionTerm,
@@ -1135,7 +1037,8 @@ class GpuStepper implements Stepper {
       ],
     });
     const threads = Math.max(0, hi(u) - lo(u) + 1) * Math.max(0, hi(v) - lo(v) + 1);
-    return { pipeline, group0, stepGroup, size: linearSize(threads, this.maxPerDim) };
+    const size = linearSize(threads, this.maxPerDim);
+    return { kind: "sources", pipeline, group0, stepGroup, size };
   }
 
   /**
@@ -1195,6 +1098,7 @@ class GpuStepper implements Stepper {
       );
       for (let s = 0; s < this.sets; s++) {
         passes.push({
+          kind: "ADE",
           pipeline,
           group0: this.device.createBindGroup({
             layout: bindLayout,
@@ -1266,6 +1170,7 @@ class GpuStepper implements Stepper {
       ],
     });
     return {
+      kind: "ghosts",
       pipeline,
       group0,
       size: linearSize(values.countA * values.countB, this.maxPerDim),
@@ -1292,8 +1197,8 @@ export function webgpuBackend(handle: GpuAdapterHandle): SolverBackend {
 
     threadsFor: () => 1,
 
-    prepare(problem: SteppingProblem): Promise<Stepper> {
-      return GpuStepper.create(handle, problem);
+    prepare(problem: SteppingProblem, options: StepperOptions): Promise<Stepper> {
+      return GpuStepper.create(handle, problem, options);
     },
   };
 }

@@ -3,15 +3,16 @@
  * strides, update ranges and table offsets written in as constants (so the bulk updates have
  * no uniform loads and no range arithmetic beyond compares against literals).
  *
- * Every shader steps one real field set; Bloch runs dispatch the linear passes (bulk, CPML)
- * once per set, and the passes that mix the sets (Bloch ghost copies, source terms with complex
+ * Every shader steps one real field set; Bloch runs dispatch the linear passes (bulk with its
+ * CPML corrections) once per set, and the passes that mix the sets (Bloch ghost copies, source terms with complex
  * weights, the monitors' DFT) bind both. The equations are those of the reference backend:
  * kernel.ts (bulk Yee update, κ folded into the inverse steps), cpml.ts (ψ recursion), sources/injection.ts
  * (plane-wave corrections), boundaries.ts (ghost planes), monitors.ts (running DFT) and
  * yee.ts's fieldEnergy, in float32 throughout.
  *
  * Storage buffers per shader stay at or below 8 (the core WebGPU default): the fused E update
- * binds six field components, the packed material indices and the tables. The material index
+ * binds six field components, the packed material indices and the aux buffer (the tables and
+ * the absorber's ψ, absorber.ts). The material index
  * of every E component is a 16-bit number, two to a 32-bit word (WGSL has no 16-bit storage),
  * the three components one after another in one buffer.
  *
@@ -19,13 +20,15 @@
  * neighbour value read once from DRAM and re-read from cache: H pass reads Ex Ey Ez and
  * Hx Hy Hz and writes Hx Hy Hz (36 B); E pass reads Hx Hy Hz, Ex Ey Ez and three 16-bit
  * indices and writes Ex Ey Ez (42 B); 78 B in all. The coefficient tables (per axis and per
- * material) are a few KiB and stay in cache. See BYTES_PER_CELL_UPDATE.
+ * material) are a few KiB and stay in cache; the absorber adds ψ (absorber.ts). See
+ * BYTES_PER_CELL_UPDATE.
  */
 import type { YeeLayout } from "../grid.js";
+import { absorberCorrections, type AbsorberPlan, type CorrectionTerm } from "./absorber.js";
 
 /** Threads per workgroup along z (the contiguous axis) in the 3-D passes. */
 export const WORKGROUP_X = 64;
-/** Threads per workgroup of the 1-D passes (CPML, ghosts, sources, DFT, energy): WebGPU compatibility mode allows 128. */
+/** Threads per workgroup of the 1-D passes (ghosts, sources, DFT, energy): WebGPU compatibility mode allows 128. */
 export const WORKGROUP_LINEAR = 128;
 /** Stored values each thread of the energy reduction sums before the workgroup reduction. */
 export const ENERGY_VALUES_PER_THREAD = 16;
@@ -55,6 +58,10 @@ export interface TableOffsets {
 export interface ShaderGrid {
   layout: YeeLayout;
   tables: TableOffsets;
+  /** The CPML slabs the bulk passes step (absorber.ts), their ψ behind the tables in aux. */
+  absorber: AbsorberPlan;
+  /** dt/μ0 (H's update coefficient), for the absorber's H corrections. */
+  hCoefficient: number;
   /** 32-bit words per E component in the packed index buffer (paddedCells rounded up to even, halved). */
   indexWords: number;
 }
@@ -106,10 +113,11 @@ const STRIDES = ["SX", "SY", "1u"] as const;
  * One fused bulk update of the three components of H or of E, from one description: component
  * c = (c, a1, a2) cyclic is updated by the curl ∂_{a1}F_{a2} − ∂_{a2}F_{a1} of the other field
  * F, forward differences of E at half positions for H, backward differences of H at nodes for
- * E, each times its axis's inverse step with κ folded in (the `tab` tables).
+ * E, each times its axis's inverse step with κ folded in (the `tab` tables), then, in the
+ * absorber, by its CPML corrections (absorber.ts). `aux` holds the tables and the ψ arrays.
  */
 function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
-  const { layout, tables: t } = g;
+  const { tables: t } = g;
   const updatesH = kind === "H";
   const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
   const coef = updatesH ? "c" : "i";
@@ -119,31 +127,8 @@ function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
     (name, b) =>
       `@group(0) @binding(${b}) var<storage, ${name[0] === own ? "read_write" : "read"}> ${name}: array<f32>;`,
   );
-  bindings.push(`@group(0) @binding(6) var<storage, read> tab: array<f32>;`);
+  bindings.push(`@group(0) @binding(6) var<storage, read_write> aux: array<f32>;`);
   if (!updatesH) bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
-  const diff = (comp: number, axis: number) => {
-    const f = `${other}${AXES[comp]}`;
-    return updatesH
-      ? `(${f}[p + ${STRIDES[axis]}] - ${f}p0)`
-      : `(${f}p0 - ${f}[p - ${STRIDES[axis]}])`;
-  };
-  const curl = (c: number) => {
-    const a1 = (c + 1) % 3;
-    const a2 = (c + 2) % 3;
-    return `(${diff(a2, a1)} * ${coef}${AXES[a1]} - ${diff(a1, a2)} * ${coef}${AXES[a2]})`;
-  };
-  const update = (c: number) => {
-    const f = `${own}${AXES[c]}`;
-    return updatesH
-      ? `  if (${inRange(layout, 3 + c)}) {
-    ${f}[p] = ${f}[p] - ${curl(c)};
-  }`
-      : `  if (${inRange(layout, c)}) {
-    let m = materialOf(${c}u, p);
-    ${f}[p] = tab[${u32(t.ca)} + m] * ${f}[p]
-      + tab[${u32(t.cb)} + m] * ${curl(c)};
-  }`;
-  };
   const index = ["i", "j", "k"];
   return `${prelude(g)}
 ${bindings.join("\n")}
@@ -155,11 +140,54 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let i = i32(gid.z);
   if (k > NZ || j > NY || i > NX) { return; }
   let p = at(i, j, k);
-${AXES.map((a, d) => `  let ${coef}${a} = tab[${u32(steps[d])} + u32(${index[d]} + 1)];`).join("\n")}
+${AXES.map((a, d) => `  let ${coef}${a} = aux[${u32(steps[d])} + u32(${index[d]} + 1)];`).join("\n")}
 ${AXES.map((a) => `  let ${other}${a}p0 = ${other}${a}[p];`).join("\n")}
-${[0, 1, 2].map(update).join("\n")}
+${[0, 1, 2].map((c) => componentUpdate(g, kind, c)).join("\n")}
 }
 `;
+}
+
+/**
+ * The update of component c of the bulk pass `kind` (curlUpdateShader): its two raw
+ * differences, the curl, the new value and the absorber's corrections to it.
+ */
+function componentUpdate(g: ShaderGrid, kind: "H" | "E", c: number): string {
+  const updatesH = kind === "H";
+  const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
+  const coef = updatesH ? "c" : "i";
+  const a1 = (c + 1) % 3;
+  const a2 = (c + 2) % 3;
+  // The raw difference along `axis` of the other field's component `comp`.
+  const diff = (comp: number, axis: number) => {
+    const f = `${other}${AXES[comp]}`;
+    return updatesH
+      ? `(${f}[p + ${STRIDES[axis]}] - ${f}p0)`
+      : `(${f}p0 - ${f}[p - ${STRIDES[axis]}])`;
+  };
+  const terms: CorrectionTerm[] = [
+    { axis: a1, diff: "d1", sign: 1 },
+    { axis: a2, diff: "d2", sign: -1 },
+  ];
+  const scale = updatesH ? `${-Math.fround(g.hCoefficient)}` : "cb";
+  const corrections = absorberCorrections(g.absorber, g.tables, kind, c, terms, scale);
+  const f = `${own}${AXES[c]}`;
+  const curl = `(d1 * ${coef}${AXES[a1]} - d2 * ${coef}${AXES[a2]})`;
+  const value = updatesH
+    ? `${f}[p] - ${curl}`
+    : `aux[${u32(g.tables.ca)} + m] * ${f}[p] + cb * ${curl}`;
+  return `  if (${inRange(g.layout, updatesH ? 3 + c : c)}) {
+    let d1 = ${diff(a2, a1)};
+    let d2 = ${diff(a1, a2)};
+${
+  updatesH
+    ? ""
+    : `    let m = materialOf(${c}u, p);
+    let cb = aux[${u32(g.tables.cb)} + m];
+`
+}    var v = ${value};
+${corrections}
+    ${f}[p] = v;
+  }`;
 }
 
 /**
@@ -178,115 +206,8 @@ export function updateEShader(g: ShaderGrid): string {
   return curlUpdateShader(g, "E");
 }
 
-/**
- * Uniform parameters of one CPML slab pass (the order of CpmlParams below). A pass handles one
- * slab (axis a, node range a0…a1) for one kind (E or H) on one field set: two ψ recursions
- * and corrections, pair 0 on component f = a+2 and pair 1 on s = a+1 (cpml.ts applyCpml).
- */
-export const CPML_PARAMS = [
-  "boxLoI",
-  "boxLoJ",
-  "boxLoK",
-  "boxNI",
-  "boxNJ",
-  "boxNK",
-  "axis",
-  "a0",
-  "slabSX",
-  "slabSY",
-  "diffStride",
-  "isE",
-  "bOff",
-  "ctOff",
-  "psiStride",
-  "psiBase",
-  "scale",
-  "lo0I",
-  "lo0J",
-  "lo0K",
-  "hi0I",
-  "hi0J",
-  "hi0K",
-  "lo1I",
-  "lo1J",
-  "lo1K",
-  "hi1I",
-  "hi1J",
-  "hi1K",
-  "comp0",
-  "comp1",
-  "pad0",
-] as const;
-/** Parameters stored as float32 (the rest are int32). */
-export const CPML_FLOAT_PARAMS: ReadonlySet<string> = new Set(["scale"]);
-
 function structOf(name: string, fields: readonly string[], floats: ReadonlySet<string>): string {
   return `struct ${name} {\n${fields.map((f) => `  ${f}: ${floats.has(f) ? "f32" : "i32"},`).join("\n")}\n}`;
-}
-
-/**
- * One CPML slab pass (cpml.ts correct): per cell of the slab, for each pair whose target
- * component's range holds it, ψ ← b·ψ + (c/step)·ΔF (backward difference of H for E, forward
- * difference of E for H), then target ±= (cb or dt/μ0)·ψ. Binding t0/t1 are the targets of pair
- * 0 and 1, s0/s1 their sources; ψ holds the slab's four arrays.
- */
-export function cpmlShader(g: ShaderGrid): string {
-  return `${prelude(g)}
-${structOf("CpmlParams", CPML_PARAMS, CPML_FLOAT_PARAMS)}
-@group(0) @binding(0) var<storage, read_write> t0: array<f32>;
-@group(0) @binding(1) var<storage, read_write> t1: array<f32>;
-@group(0) @binding(2) var<storage, read> s0: array<f32>;
-@group(0) @binding(3) var<storage, read> s1: array<f32>;
-@group(0) @binding(4) var<storage, read_write> psi: array<f32>;
-@group(0) @binding(5) var<storage, read> tab: array<f32>;
-@group(0) @binding(6) var<storage, read> idx: array<u32>;
-@group(0) @binding(7) var<uniform> P: CpmlParams;
-${INDEX_FN}
-fn inBox(c: vec3i, lo: vec3i, hi: vec3i) -> bool {
-  return all(c >= lo) && all(c <= hi);
-}
-
-@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let t = gid.x + gid.y * nwg.x * ${u32(WORKGROUP_LINEAR)};
-  let nk = u32(P.boxNK);
-  let nj = u32(P.boxNJ);
-  if (t >= u32(P.boxNI) * nj * nk) { return; }
-  let c = vec3i(P.boxLoI + i32(t / (nj * nk)), P.boxLoJ + i32((t / nk) % nj), P.boxLoK + i32(t % nk));
-  // Position along the slab's axis: selects the profile entry and the local ψ row.
-  let along = select(select(c.z, c.y, P.axis == 1), c.x, P.axis == 0);
-  let ct = tab[u32(P.ctOff + along)];
-  if (ct == 0.0) { return; }
-  let b = tab[u32(P.bOff + along)];
-  let p = at(c.x, c.y, c.z);
-  var local = vec3i(c.x + 1, c.y + 1, c.z + 1);
-  if (P.axis == 0) { local.x = c.x - P.a0; }
-  if (P.axis == 1) { local.y = c.y - P.a0; }
-  if (P.axis == 2) { local.z = c.z - P.a0; }
-  let q = u32(local.x * P.slabSX + local.y * P.slabSY + local.z);
-  let ds = u32(P.diffStride);
-  if (inBox(c, vec3i(P.lo0I, P.lo0J, P.lo0K), vec3i(P.hi0I, P.hi0J, P.hi0K))) {
-    var diff: f32;
-    if (P.isE == 1) { diff = s0[p] - s0[p - ds]; } else { diff = s0[p + ds] - s0[p]; }
-    let at0 = u32(P.psiBase) + q;
-    let v = b * psi[at0] + ct * diff;
-    psi[at0] = v;
-    var k = P.scale;
-    if (P.isE == 1) { k = k * tab[${u32(g.tables.cb)} + materialOf(u32(P.comp0), p)]; }
-    t0[p] = t0[p] + k * v;
-  }
-  if (inBox(c, vec3i(P.lo1I, P.lo1J, P.lo1K), vec3i(P.hi1I, P.hi1J, P.hi1K))) {
-    var diff: f32;
-    if (P.isE == 1) { diff = s1[p] - s1[p - ds]; } else { diff = s1[p + ds] - s1[p]; }
-    let at1 = u32(P.psiBase + P.psiStride) + q;
-    let v = b * psi[at1] + ct * diff;
-    psi[at1] = v;
-    var k = -P.scale;
-    if (P.isE == 1) { k = k * tab[${u32(g.tables.cb)} + materialOf(u32(P.comp1), p)]; }
-    t1[p] = t1[p] + k * v;
-  }
-}
-`;
 }
 
 /** Uniform parameters of a ghost-plane copy (boundaries.ts GhostPlanes.copy, two strides). */
