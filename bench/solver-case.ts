@@ -6,18 +6,29 @@
  *   node --import tsx bench/solver-case.ts '{"kind":"wasm","cells":128,"threads":2,"steps":200,
  *     "source":"point_dipole","monitor":"far_field_box"}'
  *   node --import tsx bench/solver-case.ts '{"kind":"gpu-probe"}'
- * Prints one JSON line.
+ *   node --import tsx bench/solver-case.ts '{"kind":"gpu-bandwidth"}'
+ *   node --import tsx bench/solver-case.ts '{"kind":"webgpu","cells":128,"threads":1,"steps":50,
+ *     "profile":true}'
+ * Prints one JSON line. `profile` (webgpu): time each kind of pass on the GPU (the run's
+ * `profilePasses` option; slower). The gpu-bandwidth case also takes `maxBytes` and
+ * `maxGroupsPerDimension` (bench/gpu-bandwidth.ts), to try it small.
  */
 import { bytesPerCellUpdate, planFastMemory } from "../src/solver/fast/memory-plan.js";
 import { planGrid, YeeLayout } from "../src/solver/grid.js";
-import { initSolverBackend, runSimulation } from "../src/solver/index.js";
+import { initSolverBackend, libraryMaterials } from "../src/solver/index.js";
+import { withUserMaterials } from "../src/solver/dispersion/user.js";
+import { runWithMaterials } from "../src/solver/run.js";
 import type { SolverProgress } from "../src/solver/types.js";
 import { findGpuAdapter } from "../src/solver/gpu/device.js";
 import { BYTES_PER_CELL_UPDATE } from "../src/solver/gpu/shaders.js";
 import { measureBandwidth } from "./bandwidth.js";
+import { measureGpuBandwidth, type GpuBandwidthOptions } from "./gpu-bandwidth.js";
 import { benchSpec, PML_LAYERS, type SolverCase } from "./solver-spec.js";
 
-async function solverCase(c: SolverCase) {
+/** A solver case; `profile`: the webgpu backend times its passes (InternalRunOptions). */
+type BenchCase = SolverCase & { profile?: boolean };
+
+async function solverCase(c: BenchCase) {
   const spec = benchSpec(c.cells, c.steps, c.source, c.monitor);
   // The design's memory plan for this grid (material runs left out: a few kB here).
   const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
@@ -38,7 +49,13 @@ async function solverCase(c: SolverCase) {
     cpu.push({ step: p.step, seconds: (user + system) / 1e6 });
   };
   const t0 = performance.now();
-  const r = await runSimulation(spec, { backend: c.kind, threads: c.threads, onProgress });
+  // What runSimulation does, with the internal option `profilePasses` where asked for.
+  const r = await runWithMaterials(spec, withUserMaterials(libraryMaterials, spec.materials), {
+    backend: c.kind,
+    threads: c.threads,
+    onProgress,
+    ...(c.profile ? { profilePasses: true } : {}),
+  });
   const totalSeconds = (performance.now() - t0) / 1000;
   const [first, last] = [cpu[0], cpu[cpu.length - 1]];
   const cpuMcellsPerSecond =
@@ -81,11 +98,16 @@ async function gpuProbe() {
 }
 
 const arg = JSON.parse(process.argv[2] ?? "{}") as
-  SolverCase | { kind: "bandwidth"; threads: number[] } | { kind: "gpu-probe" };
+  | BenchCase
+  | { kind: "bandwidth"; threads: number[] }
+  | { kind: "gpu-probe" }
+  | ({ kind: "gpu-bandwidth" } & GpuBandwidthOptions);
 const result =
   arg.kind === "bandwidth"
     ? await measureBandwidth(arg.threads)
     : arg.kind === "gpu-probe"
       ? await gpuProbe()
-      : await solverCase(arg);
+      : arg.kind === "gpu-bandwidth"
+        ? await measureGpuBandwidth(arg)
+        : await solverCase(arg);
 console.log(JSON.stringify(result));

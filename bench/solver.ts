@@ -10,10 +10,13 @@
  *     recorded as a flux monitor against the same box as a far-field monitor (the same DFT;
  *     the projection runs after the last step, so it shows in the result's seconds).
  *  4. A 500³ grid, a few steps on all threads: does it fit, and how much memory per cell.
- *  5. The webgpu backend on the adapter it finds. On a software adapter (Mesa's llvmpipe on a
- *     machine without a GPU) the figures are for correctness only and labelled so; on a GPU,
- *     the bound is the adapter's memory bandwidth (not measured here: docs/benchmarks.md
- *     gives the H100's) ÷ the shaders' 78 B per cell-update.
+ *  5. The webgpu backend on the adapter it finds: a WGSL copy kernel's bandwidth there
+ *     (bench/gpu-bandwidth.ts), runSimulation on 128³–500³ against it (the run's bytes per
+ *     cell-update × Mcell/s ÷ the copy's GB/s, and Gcell/s per TB/s of it), the same grids
+ *     with each kind of pass timed on the GPU (timestamp queries), and with Dawn's
+ *     robustness and validation turned off (EMSIM_WEBGPU_TOGGLES, src/solver/gpu/device.ts).
+ *     On a software adapter (Mesa's llvmpipe on a machine without a GPU) every figure is for
+ *     correctness only, labelled so, and the step counts are tiny.
  *
  * Each case runs in its own process (bench/solver-case.ts) so its peak RSS is its own.
  * Mcell/s is report.mcellsPerSecond: cells × steps over the time-stepping wall time (kernel
@@ -23,12 +26,15 @@
  * per sweep, and per D steps with D steps per sweep if the planes in flight stay cached.
  * Environment: BENCH_THREADS (default: available cores), BENCH_QUICK=1 (smaller step counts);
  * section 3: BENCH_PAIR_THREADS (default 1), BENCH_PAIR_STEPS (400), BENCH_PAIR_REPEATS (5);
- * BENCH_ONLY=sources runs section 3 alone.
+ * BENCH_ONLY=sources runs section 3 alone; BENCH_ONLY=webgpu runs section 5 alone (the adapter
+ * probe, the copy probe and the webgpu cases; nothing on the wasm kernels).
  */
 import { spawnSync } from "node:child_process";
 import { availableParallelism, cpus, totalmem } from "node:os";
 import type { GpuAdapterReport } from "../src/solver/gpu/device.js";
+import type { GpuSteppingReport } from "../src/solver/types.js";
 import type { BandwidthFigures } from "./bandwidth.js";
+import type { GpuBandwidthFigures } from "./gpu-bandwidth.js";
 import type { BenchMonitor, BenchSource } from "./solver-spec.js";
 
 const THREADS = Number(process.env.BENCH_THREADS ?? availableParallelism());
@@ -39,6 +45,7 @@ interface CaseResult {
   cells: number;
   threads: number;
   steps: number;
+  stepsRun: number;
   gridCells: number;
   interiorCells: number;
   threadsUsed: number;
@@ -50,14 +57,25 @@ interface CaseResult {
   stepsPerSweep: number;
   resultSeconds: number;
   cpuMcellsPerSecond: number | null;
-  stepping: { kernelSeconds: number; sourceSeconds: number; monitorSeconds: number };
+  stepping: {
+    kernelSeconds: number;
+    sourceSeconds: number;
+    monitorSeconds: number;
+    gpu?: GpuSteppingReport;
+  };
 }
 
-function runCase<T>(arg: object): T {
+/** Runs one case in its own process (bench/solver-case.ts), with `env` added to this one's. */
+function runCase<T>(arg: object, env?: Record<string, string>): T {
   const r = spawnSync(
     process.execPath,
     ["--import", "tsx", "bench/solver-case.ts", JSON.stringify(arg)],
-    { encoding: "utf8", maxBuffer: 1 << 24, stdio: ["ignore", "pipe", "inherit"] },
+    {
+      encoding: "utf8",
+      maxBuffer: 1 << 24,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: env ? { ...process.env, ...env } : process.env,
+    },
   );
   if (r.status !== 0) throw new Error(`case ${JSON.stringify(arg)} failed (exit ${r.status})`);
   const line = r.stdout.trim().split("\n").pop() ?? "";
@@ -75,9 +93,13 @@ if (process.env.BENCH_ONLY === "sources") {
   sourcesAndMonitors();
   process.exit(0);
 }
+if (process.env.BENCH_ONLY === "webgpu") {
+  webgpuSection();
+  console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  process.exit(0);
+}
 
 const threadCounts = THREADS > 1 ? [1, THREADS] : [1];
-const gpu = runCase<{ adapter: GpuAdapterReport | null; reason?: string }>({ kind: "gpu-probe" });
 const bandwidth = runCase<BandwidthFigures[]>({ kind: "bandwidth", threads: threadCounts });
 console.log("## Memory bandwidth (WASM SIMD, float32, 3 × 256 MiB)\n");
 console.log("| threads | copy GB/s | triad GB/s |\n|---|---|---|");
@@ -139,38 +161,7 @@ console.log(
     `of fields outside the absorber), peak RSS ${mib(big.maxRssBytes)} ` +
     `(${(big.maxRssBytes / big.gridCells).toFixed(1)} B/cell), set-up ${big.setupSeconds.toFixed(0)} s`,
 );
-console.log("\n## WebGPU\n");
-if (!gpu.adapter) {
-  console.log(`not available: ${gpu.reason}`);
-} else {
-  const a = gpu.adapter;
-  const label = a.software ? "correctness only (software adapter)" : "GPU";
-  console.log(
-    `Adapter: ${a.device || "unknown"} (${a.description}), vendor "${a.vendor}", ` +
-      `architecture "${a.architecture}", Dawn ${a.dawnBackend}${a.software ? ", software" : ""}.\n`,
-  );
-  console.log(
-    "| grid | steps | Mcell/s | B/cell-update | set-up s | note |\n|---|---|---|---|---|---|",
-  );
-  // llvmpipe manages a few Mcell/s: a handful of steps shows the backend runs these grids.
-  const gpuSizes: [number, number][] = a.software
-    ? [
-        [128, QUICK ? 2 : 5],
-        [256, QUICK ? 1 : 2],
-      ]
-    : [
-        [128, QUICK ? 200 : 2000],
-        [256, QUICK ? 100 : 1000],
-        [500, QUICK ? 20 : 200],
-      ];
-  for (const [cells, steps] of gpuSizes) {
-    const r = runCase<CaseResult>({ kind: "webgpu", cells, threads: 1, steps });
-    console.log(
-      `| ${cells}³ | ${r.steps} | ${r.mcellsPerSecond.toFixed(a.software ? 1 : 0)} | ` +
-        `${r.bytesPerCellUpdate} + CPML | ${r.setupSeconds.toFixed(1)} | ${label} |`,
-    );
-  }
-}
+webgpuSection();
 console.log(`\n(total ${((performance.now() - started) / 1000).toFixed(0)} s)`);
 
 /**
@@ -252,4 +243,183 @@ function sourcesAndMonitors(): void {
     `Seconds after the last step, far-field box less flux box (the projection, 37 × 72 ` +
       `directions, one wavelength): ${list(projection, 2)} (median ${median(projection).toFixed(2)})`,
   );
+}
+
+/** A webgpu grid of section 5: steps of its plain, profiled and toggled runs. */
+interface GpuGrid {
+  cells: number;
+  steps: number;
+  profileSteps: number;
+  toggleSteps: number;
+}
+
+/**
+ * Section 5: the webgpu backend on the adapter it finds. On a GPU the step counts keep the
+ * section to a few minutes on an H200 (each run ≈ 1 s of stepping); llvmpipe manages a few
+ * Mcell/s, so there a handful of steps shows that the backend runs these grids, nothing more.
+ * Each case's row is printed when it ends, so a run cut short still says what it got to.
+ */
+function webgpuSection(): void {
+  console.log("\n## WebGPU\n");
+  const gpu = runCase<{ adapter: GpuAdapterReport | null; reason?: string }>({ kind: "gpu-probe" });
+  if (!gpu.adapter) {
+    console.log(`not available: ${gpu.reason}`);
+    return;
+  }
+  const a = gpu.adapter;
+  console.log(
+    `Adapter: ${a.device || "unknown"} (${a.description}), vendor "${a.vendor}", ` +
+      `architecture "${a.architecture}", Dawn ${a.dawnBackend}${a.software ? ", software" : ""}.\n`,
+  );
+  // On a GPU: the toggled runs as long as the plain ones, the profiled ones shorter.
+  const onGpu = (cells: number, steps: number, profileSteps: number): GpuGrid => {
+    const scale = (n: number) => Math.max(1, Math.round(QUICK ? n / 10 : n));
+    return {
+      cells,
+      steps: scale(steps),
+      profileSteps: scale(profileSteps),
+      toggleSteps: scale(steps),
+    };
+  };
+  const grids: GpuGrid[] = a.software
+    ? [
+        { cells: 128, steps: QUICK ? 2 : 5, profileSteps: 2, toggleSteps: 2 },
+        { cells: 256, steps: QUICK ? 1 : 2, profileSteps: 1, toggleSteps: 1 },
+      ]
+    : [onGpu(128, 2000, 500), onGpu(200, 1500, 400), onGpu(256, 600, 200), onGpu(500, 150, 50)];
+  const probe = gpuCopyProbe();
+  const plain = gpuThroughput(grids, probe, a.software);
+  const note = a.software ? " (software adapter, a step or two a run: correctness only)" : "";
+  gpuPassProfiles(grids, plain, note);
+  gpuToggles(grids, plain, note);
+}
+
+/** runCase, or null where the case fails (its error is on stderr): the section goes on. */
+function tryCase<T>(arg: object, env?: Record<string, string>): T | null {
+  try {
+    return runCase<T>(arg, env);
+  } catch {
+    return null;
+  }
+}
+
+/** The copy probe (bench/gpu-bandwidth.ts), printed; null where it failed. */
+function gpuCopyProbe(): GpuBandwidthFigures | null {
+  const p = tryCase<GpuBandwidthFigures>({ kind: "gpu-bandwidth" });
+  if (!p) {
+    console.log("Copy probe: failed (see stderr); no bandwidth to compare with.\n");
+    return null;
+  }
+  const gbs = (x: number) => x.toFixed(x >= 100 ? 0 : 1);
+  const stamps =
+    p.timestampGBs === null ? "no timestamp queries" : `${gbs(p.timestampGBs)} by timestamps`;
+  console.log(
+    `Copy probe (2 × ${mib(p.bytes)}, GB/s of bytes read + written${p.software ? ", software" : ""}): ` +
+      `WGSL vec4<f32> copy kernel ${gbs(p.copyKernelGBs)} by wall clock (${stamps}); ` +
+      `copyBufferToBuffer ${gbs(p.copyBufferGBs)}. The "of copy" and "Gcell/s per TB/s" ` +
+      `columns are against the kernel's wall-clock figure.\n`,
+  );
+  return p;
+}
+
+/**
+ * The plain runs: Mcell/s, what one cell-update moves and one step dispatches (the run's
+ * report; without one, the shaders' bulk bytes), and that against the copy probe: the share of
+ * its bandwidth the run moves, and Gcell/s per TB/s of it (= Mcell/s per GB/s).
+ */
+function gpuThroughput(
+  grids: GpuGrid[],
+  probe: GpuBandwidthFigures | null,
+  software: boolean,
+): Map<number, CaseResult> {
+  const label = software ? "correctness only (software adapter)" : "GPU";
+  console.log(
+    "| grid | steps | Mcell/s | B/cell-update | dispatches/step | of copy | Gcell/s per TB/s | set-up s | note |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  const runs = new Map<number, CaseResult>();
+  for (const { cells, steps } of grids) {
+    const r = tryCase<CaseResult>({ kind: "webgpu", cells, threads: 1, steps });
+    if (!r) {
+      console.log(`| ${cells}³ | ${steps} | failed (see stderr) | | | | | | ${label} |`);
+      continue;
+    }
+    runs.set(cells, r);
+    const g = r.stepping.gpu;
+    const bytes = g?.bytesPerCellUpdate ?? r.bytesPerCellUpdate;
+    // Without the report's figure the bytes are the bulk's alone: the share is a lower bound.
+    const share = probe
+      ? `${g ? "" : "≥ "}${((r.mcellsPerSecond * bytes) / probe.copyKernelGBs / 10).toFixed(0)} %`
+      : "–";
+    const perTBs = probe ? (r.mcellsPerSecond / probe.copyKernelGBs).toFixed(2) : "–";
+    console.log(
+      `| ${cells}³ | ${r.stepsRun} | ${r.mcellsPerSecond.toFixed(software ? 1 : 0)} | ` +
+        `${g ? g.bytesPerCellUpdate.toFixed(1) : `${r.bytesPerCellUpdate} + CPML`} | ` +
+        `${g ? g.dispatchesPerStep : "–"} | ${share} | ${perTBs} | ${r.setupSeconds.toFixed(1)} | ${label} |`,
+    );
+  }
+  return runs;
+}
+
+/**
+ * The profiled runs: the GPU's µs per step in each kind of pass (the report's passSeconds ÷
+ * steps, largest first), their sum, and the step time of the plain run and of this one (the
+ * timestamps between passes cost something).
+ */
+function gpuPassProfiles(grids: GpuGrid[], plain: Map<number, CaseResult>, note: string): void {
+  console.log(`\nWhere a step goes, by timestamp queries around each kind of pass${note}:\n`);
+  console.log(
+    "| grid | steps | GPU µs per step, by pass | sum µs | step µs (plain run) | step µs (this run) |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const { cells, profileSteps } of grids) {
+    const r = tryCase<CaseResult>({
+      kind: "webgpu",
+      cells,
+      threads: 1,
+      steps: profileSteps,
+      profile: true,
+    });
+    if (!r) {
+      console.log(`| ${cells}³ | ${profileSteps} | failed (see stderr) | | | |`);
+      continue;
+    }
+    const micros = (x: number) => x.toFixed(x >= 1000 ? 0 : 1);
+    const stepMicros = (c: CaseResult) => micros(c.gridCells / c.mcellsPerSecond);
+    const base = plain.get(cells);
+    const passes = Object.entries(r.stepping.gpu?.passSeconds ?? {})
+      .map(([name, seconds]): [string, number] => [name, (1e6 * seconds) / r.stepsRun])
+      .sort((x, y) => y[1] - x[1]);
+    const split = passes.map(([name, us]) => `${name} ${micros(us)}`).join(", ");
+    const sum = passes.reduce((total, [, us]) => total + us, 0);
+    console.log(
+      `| ${cells}³ | ${r.stepsRun} | ${split || "– (no pass times in the report)"} | ` +
+        `${passes.length > 0 ? micros(sum) : "–"} | ${base ? stepMicros(base) : "–"} | ` +
+        `${stepMicros(r)} |`,
+    );
+  }
+}
+
+/**
+ * The plain runs again with Dawn toggles set (EMSIM_WEBGPU_TOGGLES of the case's process), one
+ * row per run: Mcell/s and its ratio to the plain run's, i.e. what Dawn's robustness (indices
+ * clamped in the shaders) and its validation cost.
+ */
+function gpuToggles(grids: GpuGrid[], plain: Map<number, CaseResult>, note: string): void {
+  const toggleSets = ["disable_robustness", "disable_robustness,skip_validation"];
+  console.log(`\nWith Dawn toggles set by EMSIM_WEBGPU_TOGGLES${note}:\n`);
+  console.log("| grid | steps | toggles | Mcell/s | over the plain run |\n|---|---|---|---|---|");
+  const mcells = (x: number) => x.toFixed(x >= 100 ? 0 : 1);
+  for (const { cells, toggleSteps } of grids) {
+    const base = plain.get(cells);
+    for (const toggles of toggleSets) {
+      const arg = { kind: "webgpu", cells, threads: 1, steps: toggleSteps };
+      const r = tryCase<CaseResult>(arg, { EMSIM_WEBGPU_TOGGLES: toggles });
+      const ratio = r && base ? (r.mcellsPerSecond / base.mcellsPerSecond).toFixed(3) : "–";
+      console.log(
+        `| ${cells}³ | ${toggleSteps} | ${toggles} | ` +
+          `${r ? mcells(r.mcellsPerSecond) : "failed (see stderr)"} | ${ratio} |`,
+      );
+    }
+  }
 }

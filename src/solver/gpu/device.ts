@@ -70,15 +70,24 @@ export function findGpuAdapter(allowSoftware: boolean): Promise<GpuProbe> {
 }
 
 /**
- * The `create()` flags that enable the Dawn toggles named in `list` (default:
- * EMSIM_WEBGPU_TOGGLES, comma-separated); none where the list is empty or unset.
+ * Always disabled: Dawn's rounding of timestamp queries to 65.536 µs, which would make the
+ * per-pass times of profiled runs (gpu/pass-profiler.ts) sums of rounded-down values.
+ */
+const DISABLED_TOGGLES = "disable-dawn-features=timestamp_quantization";
+
+/**
+ * The `create()` flags: the one that disables DISABLED_TOGGLES, and one that enables the
+ * Dawn toggles named in `list` (default: EMSIM_WEBGPU_TOGGLES, comma-separated) unless it is
+ * empty or unset.
  */
 export function dawnToggleFlags(list = process.env.EMSIM_WEBGPU_TOGGLES): string[] {
   const names = (list ?? "")
     .split(",")
     .map((name) => name.trim())
     .filter((name) => name !== "");
-  return names.length > 0 ? [`enable-dawn-features=${names.join(",")}`] : [];
+  return names.length > 0
+    ? [DISABLED_TOGGLES, `enable-dawn-features=${names.join(",")}`]
+    : [DISABLED_TOGGLES];
 }
 
 async function probeAdapter(allowSoftware: boolean): Promise<GpuProbe> {
