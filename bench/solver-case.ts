@@ -25,8 +25,14 @@ import { measureBandwidth } from "./bandwidth.js";
 import { measureGpuBandwidth, type GpuBandwidthOptions } from "./gpu-bandwidth.js";
 import { benchSpec, PML_LAYERS, type SolverCase } from "./solver-spec.js";
 
-/** A solver case; `profile`: the webgpu backend times its passes (InternalRunOptions). */
-type BenchCase = SolverCase & { profile?: boolean };
+/**
+ * A solver case; `profile`: the webgpu backend times its passes, `bulkShape`: the shape of its
+ * bulk passes (both InternalRunOptions).
+ */
+type BenchCase = SolverCase & {
+  profile?: boolean;
+  bulkShape?: { x: number; y: number; planes: number };
+};
 
 async function solverCase(c: BenchCase) {
   const spec = benchSpec(c.cells, c.steps, c.source, c.monitor);
@@ -55,6 +61,7 @@ async function solverCase(c: BenchCase) {
     threads: c.threads,
     onProgress,
     ...(c.profile ? { profilePasses: true } : {}),
+    ...(c.bulkShape ? { bulkShape: c.bulkShape } : {}),
   });
   const totalSeconds = (performance.now() - t0) / 1000;
   const [first, last] = [cpu[0], cpu[cpu.length - 1]];

@@ -27,7 +27,9 @@
  * Environment: BENCH_THREADS (default: available cores), BENCH_QUICK=1 (smaller step counts);
  * section 3: BENCH_PAIR_THREADS (default 1), BENCH_PAIR_STEPS (400), BENCH_PAIR_REPEATS (5);
  * BENCH_ONLY=sources runs section 3 alone; BENCH_ONLY=webgpu runs section 5 alone (the adapter
- * probe, the copy probe and the webgpu cases; nothing on the wasm kernels).
+ * probe, the copy probe and the webgpu cases; nothing on the wasm kernels); section 5:
+ * BENCH_GPU_PARTS (default "profile,toggles,shapes": which runs follow the plain ones),
+ * BENCH_GPU_SHAPES (the bulk shapes compared).
  */
 import { spawnSync } from "node:child_process";
 import { availableParallelism, cpus, totalmem } from "node:os";
@@ -287,11 +289,54 @@ function webgpuSection(): void {
         { cells: 256, steps: QUICK ? 1 : 2, profileSteps: 1, toggleSteps: 1 },
       ]
     : [onGpu(128, 2000, 500), onGpu(200, 1500, 400), onGpu(256, 600, 200), onGpu(500, 150, 50)];
+  // BENCH_GPU_PARTS: which of the profiled, toggled and bulk-shape runs to add (default all).
+  const parts = (process.env.BENCH_GPU_PARTS ?? "profile,toggles,shapes").split(",");
   const probe = gpuCopyProbe();
   const plain = gpuThroughput(grids, probe, a.software);
   const note = a.software ? " (software adapter, a step or two a run: correctness only)" : "";
-  gpuPassProfiles(grids, plain, note);
-  gpuToggles(grids, plain, note);
+  if (parts.includes("profile")) gpuPassProfiles(grids, plain, note);
+  if (parts.includes("toggles")) gpuToggles(grids, plain, note);
+  if (parts.includes("shapes") && !a.software) {
+    gpuBulkShapes(grids.filter((g) => g.cells === 128 || g.cells === 500));
+  }
+}
+
+/**
+ * The bulk passes' shapes (gpu/shaders.ts BulkShape) compared: BENCH_GPU_SHAPES (comma-
+ * separated XxYxP: workgroup x threads along z by y along y, P cells per thread along x) or the
+ * list below, each profiled on the grids given, printing the GPU's µs per step in the H and E
+ * bulk passes and what they move per second (the bulk bytes of the report's count).
+ */
+function gpuBulkShapes(grids: GpuGrid[]): void {
+  const list =
+    process.env.BENCH_GPU_SHAPES ?? "64x1x1,128x1x1,256x1x1,32x4x1,64x4x1,64x1x4,64x1x16,32x4x4";
+  const shapes = list.split(",").map((t) => {
+    const [x, y, planes] = t.split("x").map(Number);
+    return { x, y, planes };
+  });
+  console.log("\nBulk pass shapes (workgroup x·y, cells per thread along x), profiled:\n");
+  console.log(
+    "| grid | steps | shape | H bulk µs | E bulk µs | step µs | bulk GB/s |\n|---|---|---|---|---|---|---|",
+  );
+  for (const { cells, profileSteps } of grids) {
+    for (const bulkShape of shapes) {
+      const name = `${bulkShape.x}×${bulkShape.y}, ${bulkShape.planes}`;
+      const arg = { kind: "webgpu", cells, threads: 1, steps: profileSteps, profile: true };
+      const r = tryCase<CaseResult>({ ...arg, bulkShape });
+      const pass = r?.stepping.gpu?.passSeconds;
+      if (!r || !pass) {
+        console.log(`| ${cells}³ | ${profileSteps} | ${name} | failed | | | |`);
+        continue;
+      }
+      const us = (kind: string) => (1e6 * (pass[kind] ?? 0)) / r.stepsRun;
+      const bytes = (r.stepping.gpu?.bytesPerCellUpdate ?? 0) * r.gridCells;
+      const gbs = bytes / ((us("H bulk") + us("E bulk")) * 1e3);
+      console.log(
+        `| ${cells}³ | ${r.stepsRun} | ${name} | ${us("H bulk").toFixed(1)} | ` +
+          `${us("E bulk").toFixed(1)} | ${(r.gridCells / r.mcellsPerSecond).toFixed(1)} | ${gbs.toFixed(0)} |`,
+      );
+    }
+  }
 }
 
 /** runCase, or null where the case fails (its error is on stderr): the section goes on. */

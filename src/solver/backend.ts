@@ -65,6 +65,11 @@ export interface StepperOptions {
   memoryLimitBytes?: number;
   /** webgpu backend: time each kind of pass with timestamp queries (benchmarks; slower). */
   profilePasses?: boolean;
+  /**
+   * webgpu backend: the bulk passes' workgroup (x threads along z by y along y) and cells per
+   * thread along x (gpu/shaders.ts BulkShape); benchmarks compare shapes with it.
+   */
+  bulkShape?: { x: number; y: number; planes: number };
 }
 
 /** Where a stepper's time went, in seconds, for the run report (zero what does not apply). */

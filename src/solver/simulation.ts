@@ -97,6 +97,11 @@ export interface InternalRunOptions extends RunOptions {
   smoothing?: boolean;
   /** webgpu backend: time each kind of pass with timestamp queries (benchmarks; slower). */
   profilePasses?: boolean;
+  /**
+   * webgpu backend: the bulk passes' workgroup (x threads along z by y along y) and cells per
+   * thread along x (gpu/shaders.ts BulkShape); benchmarks compare shapes with it.
+   */
+  bulkShape?: { x: number; y: number; planes: number };
 }
 
 export interface MonitorState {
@@ -476,6 +481,7 @@ export class FdtdSimulation {
         mixedPieces: options.mixedPieces,
         memoryLimitBytes: options.memoryLimitBytes,
         profilePasses: options.profilePasses,
+        bulkShape: options.bulkShape,
       },
     );
     this.prepareSeconds = (performance.now() - prepareStart) / 1000;

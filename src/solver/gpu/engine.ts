@@ -1,12 +1,13 @@
 /**
  * The WebGPU backend (`webgpu`): the main grid's fields, CPML ψ, material indices and tables in
  * GPU storage buffers, stepped by the WGSL compute shaders of shaders.ts in the reference
- * backend's order (reference-backend.ts): per half step the bulk update and the CPML ψ pass of
- * each field set, the source's injection terms, then the boundary ghost planes; after a step that the
- * monitors sample, their running DFT.
+ * backend's order (reference-backend.ts): per half step the bulk update of each field set with
+ * its CPML corrections (absorber.ts), the source's injection terms, then the boundary ghost
+ * planes; after a step that the monitors sample, their running DFT.
  *
- * `advance` only encodes: steps go into one compute pass, and the pass is submitted when
- * BATCH_STEPS steps have been encoded or when the driver reads something back (monitor sums,
+ * `advance` only encodes: steps go into one compute pass, and the pass is submitted when a
+ * batch of steps has been encoded (FIRST_BATCH_STEPS growing to BATCH_STEPS) or when the
+ * driver reads something back (monitor sums,
  * energy, fields, the convergence test's sums), which are the only transfers from the GPU.
  * The convergence test's sums over the monitors' running DFT are reduced on the GPU
  * (`monitorChange`): reading every running sum back at each check cost more than the steps
@@ -70,7 +71,9 @@ import {
   updateEShader,
   updateHShader,
   WORKGROUP_LINEAR,
-  WORKGROUP_X,
+  bulkGroups,
+  DEFAULT_BULK_SHAPE,
+  type BulkShape,
   BYTES_PER_CELL_UPDATE,
   type ShaderGrid,
   type TableOffsets,
@@ -82,6 +85,15 @@ import {
  * driver's checks (every 100 steps at most) bound how far the CPU runs ahead.
  */
 export const BATCH_STEPS = 64;
+
+/**
+ * The first batch after the GPU ran dry (a check or read-back waited for it) is this short,
+ * and each one after it twice as long up to BATCH_STEPS: the GPU starts on the first steps
+ * while the CPU encodes the next. With 64 at once a small grid's GPU sat idle while the CPU
+ * encoded them (≈ 6 API calls per dispatch, tens of µs a step): 128³ on an H200 stepped at
+ * 186 µs a step of which its passes took 153.
+ */
+const FIRST_BATCH_STEPS = 4;
 
 const STORAGE = 0x80; // GPUBufferUsage.STORAGE
 const COPY_SRC = 0x04;
@@ -312,10 +324,12 @@ class GpuStepper implements Stepper {
   private readonly energyPartials: GPUBuffer;
   private readonly energyCount: number;
   private readonly maxPerDim: number;
+  private readonly bulkShape: BulkShape;
   private encoder: GPUCommandEncoder | null = null;
   private pass: GPUComputePassEncoder | null = null;
-  /** Step rows of the open batch used so far. */
+  /** Step rows of the open batch used so far, and the most it takes (FIRST_BATCH_STEPS). */
   private slot = 0;
+  private batchSteps = FIRST_BATCH_STEPS;
   private failure: Error | null = null;
   private disposed = false;
   /** Profiled runs: times each kind of pass (null otherwise, or without timestamp queries). */
@@ -325,13 +339,14 @@ class GpuStepper implements Stepper {
     device: GPUDevice,
     problem: SteppingProblem,
     limits: GpuLimits,
-    profile: boolean,
+    options: StepperOptions,
   ) {
     this.device = device;
     this.problem = problem;
     this.layout = problem.layout;
     this.sets = problem.complex ? 2 : 1;
     this.maxPerDim = device.limits.maxComputeWorkgroupsPerDimension;
+    this.bulkShape = options.bulkShape ?? DEFAULT_BULK_SHAPE;
     this.stepsPerSweep = [4, 2].find((d) => problem.alignSteps % d === 0) ?? 1;
     this.watchDevice();
 
@@ -349,6 +364,7 @@ class GpuStepper implements Stepper {
       tables: tables.offsets,
       absorber: this.absorber,
       hCoefficient: problem.kernelGrid.hCoefficient,
+      bulk: this.bulkShape,
       indexWords: indexWords(layout),
     };
 
@@ -382,7 +398,7 @@ class GpuStepper implements Stepper {
       bytesPerCellUpdate: this.bytesPerCellUpdate(),
     };
     this.profiler =
-      profile && PassProfiler.supported(device)
+      options.profilePasses && PassProfiler.supported(device)
         ? new PassProfiler(device, BATCH_STEPS * perStep)
         : null;
   }
@@ -537,7 +553,7 @@ class GpuStepper implements Stepper {
       kind: `${kind} bulk`,
       pipeline,
       group0: this.device.createBindGroup({ layout: bindLayout, entries }),
-      size: [Math.ceil((layout.n[2] + 1) / WORKGROUP_X), layout.n[1] + 1, layout.n[0] + 1],
+      size: bulkGroups(layout, this.bulkShape),
     };
   }
 
@@ -648,7 +664,7 @@ class GpuStepper implements Stepper {
     device.pushErrorScope("out-of-memory");
     let stepper: GpuStepper;
     try {
-      stepper = new GpuStepper(device, problem, handle.limits, profile);
+      stepper = new GpuStepper(device, problem, handle.limits, options);
     } catch (err) {
       device.destroy();
       throw err;
@@ -670,7 +686,10 @@ class GpuStepper implements Stepper {
     this.check();
     const start = performance.now();
     for (let l = 0; l < count; l++) {
-      if (this.slot === BATCH_STEPS) this.flush();
+      if (this.slot === this.batchSteps) {
+        this.flush();
+        this.batchSteps = Math.min(2 * this.batchSteps, BATCH_STEPS);
+      }
       const row = this.slot;
       this.stepRows.set(
         drive.subarray(DRIVE_VALUES_PER_STEP * l, DRIVE_VALUES_PER_STEP * (l + 1)),
@@ -692,6 +711,7 @@ class GpuStepper implements Stepper {
     const start = performance.now();
     this.flush();
     await this.device.queue.onSubmittedWorkDone();
+    this.batchSteps = FIRST_BATCH_STEPS;
     this.check();
     this.timing.kernelSeconds += (performance.now() - start) / 1000;
     if (this.profiler) this.timing.gpu!.passSeconds = await this.profiler.seconds();
@@ -840,8 +860,11 @@ class GpuStepper implements Stepper {
 
   private encode(pass: GPUComputePassEncoder, list: readonly Dispatch[], row: number): void {
     const align = this.slotAlign;
+    let pipeline: GPUComputePipeline | null = null;
     for (const d of list) {
-      pass.setPipeline(d.pipeline);
+      // Each call into Dawn costs the CPU a µs or two: the pipeline is set where it changes.
+      if (d.pipeline !== pipeline) pass.setPipeline(d.pipeline);
+      pipeline = d.pipeline;
       pass.setBindGroup(0, d.group0);
       if (d.stepGroup) pass.setBindGroup(1, d.stepGroup, [row * align]);
       pass.dispatchWorkgroups(d.size[0], d.size[1], d.size[2]);
@@ -879,6 +902,7 @@ class GpuStepper implements Stepper {
     this.device.queue.submit([encoder.finish()]);
     try {
       await staging.mapAsync(MAP_MODE_READ);
+      this.batchSteps = FIRST_BATCH_STEPS;
       this.check();
       return staging.getMappedRange().slice(0);
     } finally {

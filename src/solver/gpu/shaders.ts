@@ -26,8 +26,28 @@
 import type { YeeLayout } from "../grid.js";
 import { absorberCorrections, type AbsorberPlan, type CorrectionTerm } from "./absorber.js";
 
-/** Threads per workgroup along z (the contiguous axis) in the 3-D passes. */
-export const WORKGROUP_X = 64;
+/**
+ * How the bulk passes cover the grid: workgroups of x threads along z (the contiguous axis) by
+ * y along y, each thread updating `planes` cells one after another along x.
+ */
+export interface BulkShape {
+  x: number;
+  y: number;
+  planes: number;
+}
+
+/** The bulk passes' shape unless a benchmark asks for another (StepperOptions.bulkShape). */
+export const DEFAULT_BULK_SHAPE: BulkShape = { x: 64, y: 1, planes: 1 };
+
+/** Workgroup counts of a bulk pass over nodes 0…n along each axis. */
+export function bulkGroups(layout: YeeLayout, shape: BulkShape): [number, number, number] {
+  const [nx, ny, nz] = layout.n;
+  return [
+    Math.ceil((nz + 1) / shape.x),
+    Math.ceil((ny + 1) / shape.y),
+    Math.ceil((nx + 1) / shape.planes),
+  ];
+}
 /** Threads per workgroup of the 1-D passes (ghosts, sources, DFT, energy): WebGPU compatibility mode allows 128. */
 export const WORKGROUP_LINEAR = 128;
 /** Stored values each thread of the energy reduction sums before the workgroup reduction. */
@@ -62,6 +82,7 @@ export interface ShaderGrid {
   absorber: AbsorberPlan;
   /** dt/μ0 (H's update coefficient), for the absorber's H corrections. */
   hCoefficient: number;
+  bulk: BulkShape;
   /** 32-bit words per E component in the packed index buffer (paddedCells rounded up to even, halved). */
   indexWords: number;
 }
@@ -80,6 +101,7 @@ const NZ: i32 = ${i32(layout.n[2])};
 const SX: u32 = ${u32(sx)};
 const SY: u32 = ${u32(sy)};
 const IDX_WORDS: u32 = ${u32(g.indexWords)};
+const LAST: u32 = ${u32(layout.paddedCells - 1)};
 fn at(i: i32, j: i32, k: i32) -> u32 {
   return u32(i + 1) * SX + u32(j + 1) * SY + u32(k + 1);
 }
@@ -113,13 +135,13 @@ const STRIDES = ["SX", "SY", "1u"] as const;
  * One fused bulk update of the three components of H or of E, from one description: component
  * c = (c, a1, a2) cyclic is updated by the curl ∂_{a1}F_{a2} − ∂_{a2}F_{a1} of the other field
  * F, forward differences of E at half positions for H, backward differences of H at nodes for
- * E, each times its axis's inverse step with κ folded in (the `tab` tables), then, in the
+ * E, each times its axis's inverse step with κ folded in (tables in `aux`), then, in the
  * absorber, by its CPML corrections (absorber.ts). `aux` holds the tables and the ψ arrays.
  */
 function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   const { tables: t } = g;
   const updatesH = kind === "H";
-  const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
+  const own = updatesH ? "h" : "e";
   const coef = updatesH ? "c" : "i";
   const steps = updatesH ? t.chHalf : t.invNode;
   const fields = ["e", "h"].flatMap((f) => AXES.map((a) => `${f}${a}`));
@@ -130,21 +152,55 @@ function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   bindings.push(`@group(0) @binding(6) var<storage, read_write> aux: array<f32>;`);
   if (!updatesH) bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
   const index = ["i", "j", "k"];
+  const { x, y, planes } = g.bulk;
   return `${prelude(g)}
 ${bindings.join("\n")}
 ${updatesH ? "" : INDEX_FN}
-@compute @workgroup_size(${WORKGROUP_X}, 1, 1)
+@compute @workgroup_size(${x}, ${y}, 1)
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let k = i32(gid.x);
   let j = i32(gid.y);
-  let i = i32(gid.z);
-  if (k > NZ || j > NY || i > NX) { return; }
+  if (k > NZ || j > NY) { return; }
+  let iFirst = i32(gid.z) * ${i32(planes)};
+  for (var i = iFirst; i <= min(iFirst + ${i32(planes - 1)}, NX); i++) {
   let p = at(i, j, k);
 ${AXES.map((a, d) => `  let ${coef}${a} = aux[${u32(steps[d])} + u32(${index[d]} + 1)];`).join("\n")}
-${AXES.map((a) => `  let ${other}${a}p0 = ${other}${a}[p];`).join("\n")}
+${bulkLoads(g, kind)}
 ${[0, 1, 2].map((c) => componentUpdate(g, kind, c)).join("\n")}
+  }
 }
 `;
+}
+
+/**
+ * Every value a bulk thread's three updates read, loaded before any of them, so that the loads
+ * are in flight together (inside each update's range test, each test's loads waited for the
+ * one before: a memory latency per component). The other field at p (`exp0`) and at each
+ * neighbour a difference needs (`ey_z`: Ey one node along z; forward for H, backward for E),
+ * the own field at p (`hxp`) and, for E, the material's ca and cb per component. H's forward
+ * neighbours of the last nodes would lie past the padded arrays: their index is clamped (the
+ * values there are never used).
+ */
+function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
+  const updatesH = kind === "H";
+  const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
+  const lines = AXES.map((a) => `  let ${other}${a}p0 = ${other}${a}[p];`);
+  for (let comp = 0; comp < 3; comp++) {
+    for (let axis = 0; axis < 3; axis++) {
+      if (axis === comp) continue;
+      const at = updatesH ? `min(p + ${STRIDES[axis]}, LAST)` : `p - ${STRIDES[axis]}`;
+      lines.push(`  let ${other}${AXES[comp]}_${AXES[axis]} = ${other}${AXES[comp]}[${at}];`);
+    }
+  }
+  lines.push(...AXES.map((a) => `  let ${own}${a}p = ${own}${a}[p];`));
+  if (!updatesH) {
+    for (let c = 0; c < 3; c++) {
+      lines.push(`  let m${c} = materialOf(${c}u, p);`);
+      lines.push(`  let ca${c} = aux[${u32(g.tables.ca)} + m${c}];`);
+      lines.push(`  let cb${c} = aux[${u32(g.tables.cb)} + m${c}];`);
+    }
+  }
+  return lines.join("\n");
 }
 
 /**
@@ -157,34 +213,25 @@ function componentUpdate(g: ShaderGrid, kind: "H" | "E", c: number): string {
   const coef = updatesH ? "c" : "i";
   const a1 = (c + 1) % 3;
   const a2 = (c + 2) % 3;
-  // The raw difference along `axis` of the other field's component `comp`.
+  // The raw difference along `axis` of the other field's component `comp` (bulkLoads' names).
   const diff = (comp: number, axis: number) => {
     const f = `${other}${AXES[comp]}`;
-    return updatesH
-      ? `(${f}[p + ${STRIDES[axis]}] - ${f}p0)`
-      : `(${f}p0 - ${f}[p - ${STRIDES[axis]}])`;
+    const next = `${f}_${AXES[axis]}`;
+    return updatesH ? `(${next} - ${f}p0)` : `(${f}p0 - ${next})`;
   };
   const terms: CorrectionTerm[] = [
     { axis: a1, diff: "d1", sign: 1 },
     { axis: a2, diff: "d2", sign: -1 },
   ];
-  const scale = updatesH ? `${-Math.fround(g.hCoefficient)}` : "cb";
+  const scale = updatesH ? `${-Math.fround(g.hCoefficient)}` : `cb${c}`;
   const corrections = absorberCorrections(g.absorber, g.tables, kind, c, terms, scale);
   const f = `${own}${AXES[c]}`;
   const curl = `(d1 * ${coef}${AXES[a1]} - d2 * ${coef}${AXES[a2]})`;
-  const value = updatesH
-    ? `${f}[p] - ${curl}`
-    : `aux[${u32(g.tables.ca)} + m] * ${f}[p] + cb * ${curl}`;
+  const value = updatesH ? `${f}p - ${curl}` : `ca${c} * ${f}p + cb${c} * ${curl}`;
   return `  if (${inRange(g.layout, updatesH ? 3 + c : c)}) {
     let d1 = ${diff(a2, a1)};
     let d2 = ${diff(a1, a2)};
-${
-  updatesH
-    ? ""
-    : `    let m = materialOf(${c}u, p);
-    let cb = aux[${u32(g.tables.cb)} + m];
-`
-}    var v = ${value};
+    var v = ${value};
 ${corrections}
     ${f}[p] = v;
   }`;
