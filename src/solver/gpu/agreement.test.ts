@@ -23,6 +23,7 @@ import { FdtdSimulation } from "../simulation.js";
 import { constantMaterials, lineSpec, pointMonitor, slab } from "../testing/index.js";
 import {
   AGREEMENT_MATERIALS as materials,
+  AGREEMENT_STEP,
   AGREEMENT_WAVELENGTH as WAVELENGTH,
   agreementSpec,
   worstFieldDifference,
@@ -250,6 +251,37 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
   // against the reference's float64 sums, within 5e-6 of each phasor. Measured on llvmpipe the
   // difference (8.5e-7) is the float32 fields' own, the same with the Kahan compensation
   // switched off: what the compensation is worth over 10⁵ samples on a GPU is not measured.
+  // Most grids here tabulate a few dozen materials (8-bit indices, material-index.ts); a
+  // large smoothed sphere needs hundreds of interface entries, which 16-bit indices hold.
+  it("16-bit material indices: a smoothed sphere of more than 256 table entries", async (t) => {
+    const c: AgreementCase = {
+      name: "a lossy sphere 12 cells in radius, pml on every face",
+      boundaries: ["pml", "pml", "pml"],
+      direction: [0, 0, 1],
+      polarization: "te",
+      cells: [30, 30, 36],
+    };
+    const steps = 60;
+    const s = agreementSpec(c, steps, { transmitted: 15, reflected: 16 });
+    const radius = 12 * AGREEMENT_STEP;
+    s.structures[0] = { type: "sphere", center: [0, 0, 0], radius, material: "lossy" };
+    const ref = new FdtdSimulation(s, materials, { backend: "reference", dftEvery: 4 });
+    const gpu = new FdtdSimulation(s, materials, { backend: "webgpu", dftEvery: 4 });
+    const entries = gpu.model.medium.ca.length;
+    assert.ok(entries > 256, `${entries} table entries: the case must need 16-bit indices`);
+    await ref.prepare();
+    await gpu.prepare();
+    try {
+      for (let n = 0; n < steps; n++) ref.step();
+      while (gpu.stepIndex < steps) gpu.step();
+      const worst = worstFieldDifference(await ref.fields(), await gpu.fields());
+      t.diagnostic(`${entries} entries: largest field difference ${worst.toExponential(2)}`);
+      assert.ok(worst < 2 * TOLERANCE, `${worst}`);
+    } finally {
+      gpu.dispose();
+    }
+  });
+
   it("monitor DFT over 4000 samples agrees with float64 sums", async (t) => {
     const length = 3e-6;
     const step = WAVELENGTH / 40;

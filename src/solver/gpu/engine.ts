@@ -41,6 +41,7 @@ import type { YeeLayout } from "../grid.js";
 import { DRIVE_VALUES_PER_STEP, type InjectionTerm } from "../sources/injection.js";
 import { describeAdapter, type GpuAdapterHandle, type GpuLimits } from "./device.js";
 import { PassProfiler, PROFILE_FEATURE } from "./pass-profiler.js";
+import { indexBits, indexWords, packIndices, type IndexBits } from "./material-index.js";
 import {
   absorberBytes,
   absorberNodes,
@@ -74,7 +75,7 @@ import {
   bulkGroups,
   DEFAULT_BULK_SHAPE,
   type BulkShape,
-  BYTES_PER_CELL_UPDATE,
+  bulkBytesPerCellUpdate,
   type ShaderGrid,
   type TableOffsets,
 } from "./shaders.js";
@@ -124,7 +125,8 @@ export function gpuBindingLimit(limits: GpuLimits): number {
 /** Bytes of the largest storage buffer a grid needs (the bound that applies per buffer). */
 export function gpuLargestBuffer(grid: GridSize): number {
   const { layout } = grid;
-  const indexBytes = 3 * 4 * indexWords(layout);
+  // Indices of 16 bits unless the table turns out small (not known before the medium is built).
+  const indexBytes = 3 * 4 * indexWords(layout, 16);
   const fieldBytes = 4 * layout.paddedCells;
   // The aux buffer: ψ of every absorber slab behind the tables (ten per-axis profiles and the
   // per-material ones, a few KiB: 64 KiB is a bound).
@@ -135,11 +137,6 @@ export function gpuLargestBuffer(grid: GridSize): number {
 /** The run's absorber cells per face (its plan's CPML layers). */
 function absorberLayers(problem: SteppingProblem): AbsorberLayers {
   return problem.plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
-}
-
-/** 32-bit words per E component in the packed 16-bit material-index buffer. */
-function indexWords(layout: YeeLayout): number {
-  return Math.ceil(layout.paddedCells / 2);
 }
 
 /** Workgroup counts for `threads` threads of WORKGROUP_LINEAR, folded into 2-D when many. */
@@ -183,15 +180,6 @@ function buildTables(problem: SteppingProblem): { data: Float32Array; offsets: T
     data,
     offsets: { chHalf, invNode, ca, cb, eps, bNode, ctNode, bHalf, ctHalf, length: at },
   };
-}
-
-/** The three E components' 16-bit material indices, two to a word, one component after another. */
-function packIndices(problem: SteppingProblem): Uint32Array {
-  const words = indexWords(problem.layout);
-  const out = new Uint32Array(3 * words);
-  const halves = new Uint16Array(out.buffer);
-  for (let c = 0; c < 3; c++) halves.set(problem.medium.index[c], 2 * c * words);
-  return out;
 }
 
 /** The monitors' streams flattened: where each one's indices, sums and e^{iωt} values sit. */
@@ -305,6 +293,7 @@ class GpuStepper implements Stepper {
   /** [set][component] */
   private readonly fieldBuffers: GPUBuffer[][];
   private readonly indexBuffer: GPUBuffer;
+  private readonly indexBits: IndexBits;
   /** Per field set: the small tables, then the absorber's ψ (absorber.ts). */
   private readonly auxBuffers: GPUBuffer[];
   private readonly absorber: AbsorberPlan;
@@ -355,7 +344,8 @@ class GpuStepper implements Stepper {
     this.fieldBuffers = Array.from({ length: this.sets }, () =>
       Array.from({ length: 6 }, () => this.buffer(fieldBytes, STORAGE | COPY_SRC | COPY_DST)),
     );
-    this.indexBuffer = this.upload(packIndices(problem), STORAGE);
+    this.indexBits = indexBits(problem.medium);
+    this.indexBuffer = this.upload(packIndices(problem.medium, layout, this.indexBits), STORAGE);
     const tables = buildTables(problem);
     this.absorber = planAbsorber(layout, absorberLayers(problem), tables.data.length);
     this.auxBuffers = Array.from({ length: this.sets }, () => this.auxBuffer(tables.data));
@@ -365,7 +355,8 @@ class GpuStepper implements Stepper {
       absorber: this.absorber,
       hCoefficient: problem.kernelGrid.hCoefficient,
       bulk: this.bulkShape,
-      indexWords: indexWords(layout),
+      indexBits: this.indexBits,
+      indexWords: indexWords(layout, this.indexBits),
     };
 
     const monitors = planStreams(problem);
@@ -921,13 +912,14 @@ class GpuStepper implements Stepper {
   /**
    * DRAM bytes of one cell-update averaged over the grid, from what the bulk passes bind: per
    * node and field set H reads six components and writes three (36 B), E the same and three
-   * 16-bit indices (42 B); per absorber node and half step ψ of two components is read and
+   * material indices (39 or 42 B); per absorber node and half step ψ of two components is read and
    * written (16 B, twice a step). Planes (sources, ghosts) and the monitors are left out.
    */
   private bytesPerCellUpdate(): number {
     const { n, cells } = this.layout;
     const nodes = (n[0] + 1) * (n[1] + 1) * (n[2] + 1);
-    const perSet = BYTES_PER_CELL_UPDATE * nodes + 2 * 16 * absorberNodes(this.absorber);
+    const bulk = bulkBytesPerCellUpdate(this.indexBits);
+    const perSet = bulk * nodes + 2 * 16 * absorberNodes(this.absorber);
     return (this.sets * perSet) / cells;
   }
 
@@ -1214,7 +1206,7 @@ export function webgpuBackend(handle: GpuAdapterHandle): SolverBackend {
         bytes: gpuLargestBuffer(grid),
         limitBytes: limit,
         what:
-          "its largest GPU storage buffer (the material indices, 6 B per cell; fields take " +
+          "its largest GPU storage buffer (the material indices, up to 6 B per cell; fields take " +
           `${grid.complex ? 48 : 24} B per cell in six buffers of 4 B per cell each)`,
       };
     },

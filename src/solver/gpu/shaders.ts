@@ -11,20 +11,19 @@
  * yee.ts's fieldEnergy, in float32 throughout.
  *
  * Storage buffers per shader stay at or below 8 (the core WebGPU default): the fused E update
- * binds six field components, the packed material indices and the aux buffer (the tables and
- * the absorber's ψ, absorber.ts). The material index
- * of every E component is a 16-bit number, two to a 32-bit word (WGSL has no 16-bit storage),
- * the three components one after another in one buffer.
+ * binds six field components, the packed material indices (material-index.ts: 8 or 16 bits) and
+ * the aux buffer (the tables and the absorber's ψ, absorber.ts).
  *
  * Bytes one cell-update moves (the figure docs/benchmarks.md works from), with each
  * neighbour value read once from DRAM and re-read from cache: H pass reads Ex Ey Ez and
  * Hx Hy Hz and writes Hx Hy Hz (36 B); E pass reads Hx Hy Hz, Ex Ey Ez and three 16-bit
- * indices and writes Ex Ey Ez (42 B); 78 B in all. The coefficient tables (per axis and per
+ * indices and writes Ex Ey Ez (42 B; 39 B with 8-bit indices); 78 B in all (75 B). The coefficient tables (per axis and per
  * material) are a few KiB and stay in cache; the absorber adds ψ (absorber.ts). See
  * BYTES_PER_CELL_UPDATE.
  */
 import type { YeeLayout } from "../grid.js";
 import { absorberCorrections, type AbsorberPlan, type CorrectionTerm } from "./absorber.js";
+import { materialOfWgsl, type IndexBits } from "./material-index.js";
 
 /**
  * How the bulk passes cover the grid: workgroups of x threads along z (the contiguous axis) by
@@ -36,8 +35,13 @@ export interface BulkShape {
   planes: number;
 }
 
-/** The bulk passes' shape unless a benchmark asks for another (StepperOptions.bulkShape). */
-export const DEFAULT_BULK_SHAPE: BulkShape = { x: 64, y: 1, planes: 1 };
+/**
+ * The bulk passes' shape unless a benchmark asks for another (StepperOptions.bulkShape). On an
+ * H200 (bench:solver, profiled): 128 × 1 moved 3.1 TB/s at 500³ against 2.9 for 64 × 1 and
+ * 2.7 for 32 × 4, and was as fast or faster at 128³; cells per thread along x (4, 16) were
+ * slower everywhere. WebGPU's compatibility mode allows 128 threads per workgroup.
+ */
+export const DEFAULT_BULK_SHAPE: BulkShape = { x: 128, y: 1, planes: 1 };
 
 /** Workgroup counts of a bulk pass over nodes 0…n along each axis. */
 export function bulkGroups(layout: YeeLayout, shape: BulkShape): [number, number, number] {
@@ -53,8 +57,13 @@ export const WORKGROUP_LINEAR = 128;
 /** Stored values each thread of the energy reduction sums before the workgroup reduction. */
 export const ENERGY_VALUES_PER_THREAD = 16;
 
-/** DRAM bytes of one cell-update of the fused kernels (module comment). */
+/** DRAM bytes of one cell-update of the bulk passes with 16-bit material indices (module comment). */
 export const BYTES_PER_CELL_UPDATE = 78;
+
+/** The same with `bits`-wide indices: 72 B of fields and 3 indices. */
+export function bulkBytesPerCellUpdate(bits: IndexBits): number {
+  return 72 + (3 * bits) / 8;
+}
 
 /** Offsets (in f32 words) of the small tables in the tables buffer. */
 export interface TableOffsets {
@@ -83,7 +92,8 @@ export interface ShaderGrid {
   /** dt/μ0 (H's update coefficient), for the absorber's H corrections. */
   hCoefficient: number;
   bulk: BulkShape;
-  /** 32-bit words per E component in the packed index buffer (paddedCells rounded up to even, halved). */
+  /** Bits per material index and 32-bit words per E component (material-index.ts). */
+  indexBits: IndexBits;
   indexWords: number;
 }
 
@@ -107,14 +117,6 @@ fn at(i: i32, j: i32, k: i32) -> u32 {
 }
 `;
 }
-
-/** The material-index lookup of E component c at padded cell p. */
-const INDEX_FN = `
-fn materialOf(c: u32, p: u32) -> u32 {
-  let word = idx[c * IDX_WORDS + (p >> 1u)];
-  return (word >> ((p & 1u) * 16u)) & 0xffffu;
-}
-`;
 
 /** Whether (i, j, k) lies in component comp's update range (grid.ts YeeLayout.lo/hi). */
 function inRange(layout: YeeLayout, comp: number): string {
@@ -155,7 +157,7 @@ function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   const { x, y, planes } = g.bulk;
   return `${prelude(g)}
 ${bindings.join("\n")}
-${updatesH ? "" : INDEX_FN}
+${updatesH ? "" : materialOfWgsl(g.indexBits)}
 @compute @workgroup_size(${x}, ${y}, 1)
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let k = i32(gid.x);
@@ -554,7 +556,7 @@ ${structOf("EnergyParams", ENERGY_PARAMS, ENERGY_FLOAT_PARAMS)}
 @group(0) @binding(3) var<storage, read_write> partials: array<f32>;
 @group(0) @binding(4) var<uniform> P: EnergyParams;
 var<workgroup> part: array<f32, ${WORKGROUP_LINEAR}>;
-${INDEX_FN}
+${materialOfWgsl(g.indexBits)}
 ${reductionEntry(span)}
   var sum = 0.0;
   for (var r = 0u; r < ${u32(ENERGY_VALUES_PER_THREAD)}; r = r + 1u) {
