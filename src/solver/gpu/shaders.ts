@@ -22,7 +22,12 @@
  * BYTES_PER_CELL_UPDATE.
  */
 import type { YeeLayout } from "../grid.js";
-import { absorberCorrections, type AbsorberPlan, type CorrectionTerm } from "./absorber.js";
+import {
+  absorberCorrections,
+  absorberProfileLoads,
+  type AbsorberPlan,
+  type CorrectionTerm,
+} from "./absorber.js";
 import { materialOfWgsl, type IndexBits } from "./material-index.js";
 
 /**
@@ -155,6 +160,7 @@ function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   if (!updatesH) bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
   const index = ["i", "j", "k"];
   const { x, y, planes } = g.bulk;
+  const updates = [0, 1, 2].map((c) => componentUpdate(g, kind, c));
   return `${prelude(g)}
 ${bindings.join("\n")}
 ${updatesH ? "" : materialOfWgsl(g.indexBits)}
@@ -168,7 +174,9 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let p = at(i, j, k);
 ${AXES.map((a, d) => `  let ${coef}${a} = aux[${u32(steps[d])} + u32(${index[d]} + 1)];`).join("\n")}
 ${bulkLoads(g, kind)}
-${[0, 1, 2].map((c) => componentUpdate(g, kind, c)).join("\n")}
+${absorberProfileLoads(g.absorber, g.tables, kind).join("\n")}
+${updates.flatMap((u) => u.loads).join("\n")}
+${updates.map((u) => u.code).join("\n")}
   }
 }
 `;
@@ -207,9 +215,14 @@ function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
 
 /**
  * The update of component c of the bulk pass `kind` (curlUpdateShader): its two raw
- * differences, the curl, the new value and the absorber's corrections to it.
+ * differences, the curl, the new value and the absorber's corrections to it; and the loads of
+ * its absorber's ψ, which curlUpdateShader places with the other loads.
  */
-function componentUpdate(g: ShaderGrid, kind: "H" | "E", c: number): string {
+function componentUpdate(
+  g: ShaderGrid,
+  kind: "H" | "E",
+  c: number,
+): { loads: string[]; code: string } {
   const updatesH = kind === "H";
   const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
   const coef = updatesH ? "c" : "i";
@@ -226,17 +239,18 @@ function componentUpdate(g: ShaderGrid, kind: "H" | "E", c: number): string {
     { axis: a2, diff: "d2", sign: -1 },
   ];
   const scale = updatesH ? `${-Math.fround(g.hCoefficient)}` : `cb${c}`;
-  const corrections = absorberCorrections(g.absorber, g.tables, kind, c, terms, scale);
+  const absorber = absorberCorrections(g.absorber, kind, c, terms, scale);
   const f = `${own}${AXES[c]}`;
   const curl = `(d1 * ${coef}${AXES[a1]} - d2 * ${coef}${AXES[a2]})`;
   const value = updatesH ? `${f}p - ${curl}` : `ca${c} * ${f}p + cb${c} * ${curl}`;
-  return `  if (${inRange(g.layout, updatesH ? 3 + c : c)}) {
+  const code = `  if (${inRange(g.layout, updatesH ? 3 + c : c)}) {
     let d1 = ${diff(a2, a1)};
     let d2 = ${diff(a1, a2)};
     var v = ${value};
-${corrections}
+${absorber.updates}
     ${f}[p] = v;
   }`;
+  return { loads: absorber.loads, code };
 }
 
 /**
