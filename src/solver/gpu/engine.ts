@@ -38,9 +38,10 @@ import { ghostCopies, type GhostCopy } from "../boundaries.js";
 import { ETA0 } from "../constants.js";
 import { allocateFieldSet, type FieldSet } from "../fields.js";
 import type { YeeLayout } from "../grid.js";
-import { DRIVE_VALUES_PER_STEP, type InjectionTerm } from "../sources/injection.js";
+import { DRIVE_VALUES_PER_STEP } from "../sources/injection.js";
 import { describeAdapter, type GpuAdapterHandle, type GpuLimits } from "./device.js";
 import { PassProfiler, PROFILE_FEATURE } from "./pass-profiler.js";
+import { injectionWeights, planInjection, type GpuInjection } from "./injection-terms.js";
 import { indexBits, indexWords, packIndices, type IndexBits } from "./material-index.js";
 import {
   absorberBytes,
@@ -67,8 +68,6 @@ import {
   GHOST_FLOAT_PARAMS,
   GHOST_PARAMS,
   packParams,
-  injectionShader,
-  INJECTION_PARAMS,
   updateEShader,
   updateHShader,
   WORKGROUP_LINEAR,
@@ -274,7 +273,6 @@ interface StepBinding {
 interface StepPipelines {
   bulk: Record<"H" | "E", [GPUComputePipeline, GPUBindGroupLayout]>;
   ghost: [GPUComputePipeline, GPUBindGroupLayout];
-  injection: [GPUComputePipeline, GPUBindGroupLayout];
 }
 
 class GpuStepper implements Stepper {
@@ -298,7 +296,11 @@ class GpuStepper implements Stepper {
   private readonly auxBuffers: GPUBuffer[];
   private readonly absorber: AbsorberPlan;
   private readonly stepTable: GPUBuffer;
+  /** The open batch's e^{iωt} rows (trigPerRow words a step) and drive slots (slotAlign bytes). */
   private readonly stepRows: Float32Array;
+  private readonly driveRows: Float32Array;
+  private readonly driveBuffer: GPUBuffer;
+  private driveGroup: GPUBindGroup | null = null;
   private readonly trigPerRow: number;
   private readonly streams: StreamPlan[];
   private readonly sumsBuffer: GPUBuffer | null;
@@ -348,7 +350,11 @@ class GpuStepper implements Stepper {
     this.indexBuffer = this.upload(packIndices(problem.medium, layout, this.indexBits), STORAGE);
     const tables = buildTables(problem);
     this.absorber = planAbsorber(layout, absorberLayers(problem), tables.data.length);
-    this.auxBuffers = Array.from({ length: this.sets }, () => this.auxBuffer(tables.data));
+    const injectionStart = tables.data.length + this.absorber.psiWords;
+    const injection = planInjection(problem.injection, layout, injectionStart);
+    this.auxBuffers = Array.from({ length: this.sets }, (_, set) =>
+      this.auxBuffer(tables.data, injection, set),
+    );
     const shaderGrid: ShaderGrid = {
       layout,
       tables: tables.offsets,
@@ -357,21 +363,22 @@ class GpuStepper implements Stepper {
       bulk: this.bulkShape,
       indexBits: this.indexBits,
       indexWords: indexWords(layout, this.indexBits),
+      injection,
     };
 
     const monitors = planStreams(problem);
     this.streams = monitors.streams;
     this.trigPerRow = monitors.trigPerRow;
     this.sumsLength = monitors.sumsLength;
-    const rowWords = DRIVE_VALUES_PER_STEP + this.trigPerRow;
-    this.stepRows = new Float32Array(BATCH_STEPS * rowWords);
+    this.stepRows = new Float32Array(BATCH_STEPS * this.trigPerRow);
     this.stepTable = this.buffer(4 * this.stepRows.length, STORAGE | COPY_DST);
     const step = this.stepBinding();
+    this.driveRows = new Float32Array((BATCH_STEPS * this.slotAlign) / 4);
+    this.driveBuffer = this.buffer(4 * this.driveRows.length, UNIFORM | COPY_DST);
 
-    const pipelines = this.stepPipelines(shaderGrid, step.layout);
-    const injectionStep = step.group();
-    this.hPasses = this.halfStepPasses("H", pipelines, injectionStep, limits);
-    this.ePasses = this.halfStepPasses("E", pipelines, injectionStep, limits);
+    const pipelines = this.stepPipelines(shaderGrid);
+    this.hPasses = this.halfStepPasses("H", pipelines, limits);
+    this.ePasses = this.halfStepPasses("E", pipelines, limits);
 
     const dft = this.streams.length > 0 ? this.dftPlan(monitors.points, step) : null;
     this.sumsBuffer = dft?.sums ?? null;
@@ -406,16 +413,13 @@ class GpuStepper implements Stepper {
   }
 
   /**
-   * The step table's binding (group 1 of the passes that read it): each step row's offsets
-   * into the table, one aligned uniform slot per row for the dynamic offset, and the table.
+   * The step table's binding (group 1 of the DFT passes): each step row's offset into the
+   * table, one aligned uniform slot per row for the dynamic offset, and the table.
    */
   private stepBinding(): StepBinding {
     const align = this.slotAlign;
     const slots = new Uint32Array((BATCH_STEPS * align) / 4);
-    for (let l = 0; l < BATCH_STEPS; l++) {
-      slots[(l * align) / 4] = DRIVE_VALUES_PER_STEP * l;
-      slots[(l * align) / 4 + 1] = BATCH_STEPS * DRIVE_VALUES_PER_STEP + this.trigPerRow * l;
-    }
+    for (let l = 0; l < BATCH_STEPS; l++) slots[(l * align) / 4] = this.trigPerRow * l;
     const slotBuffer = this.upload(slots, UNIFORM);
     const layout = this.bindLayout([
       [0, "dynamic-uniform"],
@@ -432,8 +436,8 @@ class GpuStepper implements Stepper {
     return { layout, group };
   }
 
-  /** The bind layouts and pipelines of a time step's passes (bulk, CPML, ghosts, injection). */
-  private stepPipelines(shaderGrid: ShaderGrid, stepLayout: GPUBindGroupLayout): StepPipelines {
+  /** The bind layouts and pipelines of a time step's passes (bulk with CPML and sources, ghosts). */
+  private stepPipelines(shaderGrid: ShaderGrid): StepPipelines {
     const hLayout = this.bindLayout([
       [0, "read-only-storage"],
       [1, "read-only-storage"],
@@ -453,23 +457,26 @@ class GpuStepper implements Stepper {
       [6, "storage"],
       [7, "read-only-storage"],
     ]);
-    const updateH = this.pipeline("updateH", updateHShader(shaderGrid), [hLayout]);
-    const updateE = this.pipeline("updateE", updateEShader(shaderGrid), [eLayout]);
+    // Group 1: the step's drive values (injection-terms.ts), a dynamic offset per step.
+    const driveLayout = this.bindLayout([[0, "dynamic-uniform"]]);
+    this.driveGroup = this.device.createBindGroup({
+      layout: driveLayout,
+      entries: [{ binding: 0, resource: { buffer: this.driveBuffer, offset: 0, size: 32 } }],
+    });
+    const bulk = (kind: "H" | "E", code: string, layout: GPUBindGroupLayout) =>
+      [this.pipeline(`update${kind}`, code, [layout, driveLayout]), layout] as [
+        GPUComputePipeline,
+        GPUBindGroupLayout,
+      ];
     const complex = this.sets > 1;
     const ghostLayout = this.fieldsLayout(true, [[2, "uniform"]]);
     const ghost = this.pipeline("ghost", ghostShader(complex), [ghostLayout]);
-    const injectionLayout = this.fieldsLayout(true, [
-      [2, "read-only-storage"],
-      [3, "uniform"],
-    ]);
-    const injection = this.pipeline("injection", injectionShader(shaderGrid, complex), [
-      injectionLayout,
-      stepLayout,
-    ]);
     return {
-      bulk: { H: [updateH, hLayout], E: [updateE, eLayout] },
+      bulk: {
+        H: bulk("H", updateHShader(shaderGrid), hLayout),
+        E: bulk("E", updateEShader(shaderGrid), eLayout),
+      },
       ghost: [ghost, ghostLayout],
-      injection: [injection, injectionLayout],
     };
   }
 
@@ -495,27 +502,12 @@ class GpuStepper implements Stepper {
 
   /**
    * One kind's half step, in the reference backend's order: per field set the bulk update with
-   * its CPML corrections; the source's injection terms; for E the ADE pass; the ghost planes.
+   * its CPML corrections and the source's injection terms; for E the ADE pass; the ghost planes.
    */
-  private halfStepPasses(
-    kind: "H" | "E",
-    pipelines: StepPipelines,
-    injectionStep: GPUBindGroup,
-    limits: GpuLimits,
-  ): Dispatch[] {
+  private halfStepPasses(kind: "H" | "E", pipelines: StepPipelines, limits: GpuLimits): Dispatch[] {
     const problem = this.problem;
     const passes: Dispatch[] = [];
     for (let s = 0; s < this.sets; s++) passes.push(this.bulkPass(kind, s, pipelines));
-    // The source's injection terms.
-    const sourceTerms = problem.injection;
-    if (sourceTerms) {
-      const [injection, injectionLayout] = pipelines.injection;
-      for (const term of kind === "H" ? sourceTerms.h : sourceTerms.e) {
-        passes.push(
-          this.injectionPass(term, sourceTerms.axis, injection, injectionLayout, injectionStep),
-        );
-      }
-    }
     if (kind === "E" && problem.ade) passes.push(...this.adePasses(problem.ade, limits));
     // Ghost planes: copies along y, then z (within each x-plane), then whole x-planes.
     const copies = ghostCopies(this.layout, problem.blochPhase);
@@ -544,6 +536,7 @@ class GpuStepper implements Stepper {
       kind: `${kind} bulk`,
       pipeline,
       group0: this.device.createBindGroup({ layout: bindLayout, entries }),
+      stepGroup: this.driveGroup!,
       size: bulkGroups(layout, this.bulkShape),
     };
   }
@@ -682,9 +675,9 @@ class GpuStepper implements Stepper {
         this.batchSteps = Math.min(2 * this.batchSteps, BATCH_STEPS);
       }
       const row = this.slot;
-      this.stepRows.set(
+      this.driveRows.set(
         drive.subarray(DRIVE_VALUES_PER_STEP * l, DRIVE_VALUES_PER_STEP * (l + 1)),
-        DRIVE_VALUES_PER_STEP * row,
+        (this.slotAlign / 4) * row,
       );
       const m = n + l + 1;
       const sample = m % this.problem.dftEvery === 0 && this.dftPasses.length > 0;
@@ -835,12 +828,9 @@ class GpuStepper implements Stepper {
     this.pass?.end();
     const rows = this.slot;
     const q = this.device.queue;
-    const driveWords = DRIVE_VALUES_PER_STEP * rows;
-    q.writeBuffer(this.stepTable, 0, this.stepRows, 0, driveWords);
-    if (this.trigPerRow > 0) {
-      const trig0 = BATCH_STEPS * DRIVE_VALUES_PER_STEP;
-      q.writeBuffer(this.stepTable, 4 * trig0, this.stepRows, trig0, this.trigPerRow * rows);
-    }
+    q.writeBuffer(this.driveBuffer, 0, this.driveRows, 0, (this.slotAlign / 4) * rows);
+    if (this.trigPerRow > 0)
+      q.writeBuffer(this.stepTable, 0, this.stepRows, 0, this.trigPerRow * rows);
     const collect = this.profiler?.endBatch(this.encoder);
     q.submit([this.encoder.finish()]);
     collect?.();
@@ -862,8 +852,9 @@ class GpuStepper implements Stepper {
     }
   }
 
+  /** Bytes between steps' uniform slots: room for a step's drive values (32 B), aligned. */
   private get slotAlign(): number {
-    return Math.max(16, this.device.limits.minUniformBufferOffsetAlignment);
+    return Math.max(4 * DRIVE_VALUES_PER_STEP, this.device.limits.minUniformBufferOffsetAlignment);
   }
 
   /** e^{iωt}·dftEvery per stream and wavelength for the sample after step m (monitors.ts). */
@@ -872,7 +863,7 @@ class GpuStepper implements Stepper {
     const dt = plan.dtSeconds;
     const tE = m * dt;
     const tH = (m - 0.5) * dt;
-    const at = BATCH_STEPS * DRIVE_VALUES_PER_STEP + this.trigPerRow * row;
+    const at = this.trigPerRow * row;
     for (const st of this.streams) {
       const t = st.comp < 3 ? tE : tH;
       for (let w = 0; w < st.wavelengths; w++) {
@@ -902,10 +893,18 @@ class GpuStepper implements Stepper {
     }
   }
 
-  /** A field set's aux buffer: the tables, then zeroed ψ for every absorber slab. */
-  private auxBuffer(tables: Float32Array): GPUBuffer {
-    const aux = this.buffer(4 * (tables.length + this.absorber.psiWords), STORAGE | COPY_DST);
+  /**
+   * Field set `set`'s aux buffer: the tables, zeroed ψ for every absorber slab, the source's
+   * injection weights (injection-terms.ts).
+   */
+  private auxBuffer(tables: Float32Array, injection: GpuInjection | null, set: number): GPUBuffer {
+    const head = tables.length + this.absorber.psiWords;
+    const aux = this.buffer(4 * (head + (injection?.words ?? 0)), STORAGE | COPY_DST);
     this.device.queue.writeBuffer(aux, 0, tables);
+    if (injection) {
+      const weights = injectionWeights(injection, this.problem.injection!, set, this.sets > 1);
+      this.device.queue.writeBuffer(aux, 4 * head, weights);
+    }
     return aux;
   }
 
@@ -1014,47 +1013,6 @@ class GpuStepper implements Stepper {
       layout: this.device.createPipelineLayout({ bindGroupLayouts: layouts }),
       compute: { module, entryPoint: "main" },
     });
-  }
-
-  /** One injection term over its plane (sources/injection.ts), both field sets in Bloch runs. */
-  private injectionPass(
-    term: InjectionTerm,
-    axis: number,
-    pipeline: GPUComputePipeline,
-    bindLayout: GPUBindGroupLayout,
-    stepGroup: GPUBindGroup,
-  ): Dispatch {
-    const layout = this.layout;
-    const u = (axis + 1) % 3;
-    const v = (axis + 2) % 3;
-    const weights = new Float32Array(term.wRe.length + term.wIm.length);
-    weights.set(term.wRe, 0);
-    weights.set(term.wIm, term.wRe.length);
-    const c = term.comp;
-    const lo = (x: number) => layout.lo[c * 3 + x];
-    const hi = (x: number) => layout.hi[c * 3 + x];
-    const params = packParams(INJECTION_PARAMS, new Set(), {
-      axis,
-      plane: term.plane,
-      slot: term.slot,
-      nv2: layout.n[v] + 2,
-      loU: lo(u),
-      hiU: hi(u),
-      loV: lo(v),
-      hiV: hi(v),
-      wIm: term.wRe.length,
-    });
-    const group0 = this.device.createBindGroup({
-      layout: bindLayout,
-      entries: [
-        ...this.fieldEntries(c),
-        { binding: 2, resource: { buffer: this.upload(weights, STORAGE) } },
-        { binding: 3, resource: { buffer: this.upload(params, UNIFORM) } },
-      ],
-    });
-    const threads = Math.max(0, hi(u) - lo(u) + 1) * Math.max(0, hi(v) - lo(v) + 1);
-    const size = linearSize(threads, this.maxPerDim);
-    return { kind: "sources", pipeline, group0, stepGroup, size };
   }
 
   /**

@@ -29,6 +29,7 @@ import {
   type CorrectionTerm,
 } from "./absorber.js";
 import { materialOfWgsl, type IndexBits } from "./material-index.js";
+import { DRIVE_UNIFORM, injectionUpdates, type GpuInjection } from "./injection-terms.js";
 
 /**
  * How the bulk passes cover the grid: workgroups of x threads along z (the contiguous axis) by
@@ -97,6 +98,8 @@ export interface ShaderGrid {
   /** dt/μ0 (H's update coefficient), for the absorber's H corrections. */
   hCoefficient: number;
   bulk: BulkShape;
+  /** The source's injection terms, added in the bulk passes (injection-terms.ts). */
+  injection: GpuInjection | null;
   /** Bits per material index and 32-bit words per E component (material-index.ts). */
   indexBits: IndexBits;
   indexWords: number;
@@ -158,6 +161,7 @@ function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   );
   bindings.push(`@group(0) @binding(6) var<storage, read_write> aux: array<f32>;`);
   if (!updatesH) bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
+  bindings.push(DRIVE_UNIFORM);
   const index = ["i", "j", "k"];
   const { x, y, planes } = g.bulk;
   const updates = [0, 1, 2].map((c) => componentUpdate(g, kind, c));
@@ -248,6 +252,7 @@ function componentUpdate(
     let d2 = ${diff(a1, a2)};
     var v = ${value};
 ${absorber.updates}
+${injectionUpdates(g.injection, updatesH ? 3 + c : c)}
     ${f}[p] = v;
   }`;
   return { loads: absorber.loads, code };
@@ -315,71 +320,15 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
 `;
 }
 
-/** Uniform parameters of one injection term (sources/injection.ts InjectionTerm on its plane). */
-export const INJECTION_PARAMS = [
-  "axis",
-  "plane",
-  "slot",
-  "nv2",
-  "loU",
-  "hiU",
-  "loV",
-  "hiV",
-  "wIm",
-  "pad0",
-  "pad1",
-  "pad2",
-] as const;
-
 /** Where a step's values sit in the step table (dynamic uniform offset per step, engine.ts). */
 const STEP_STRUCT = `struct StepSlot {
-  drive: u32,
   trig: u32,
   pad0: u32,
   pad1: u32,
+  pad2: u32,
 }
 @group(1) @binding(0) var<uniform> S: StepSlot;
 @group(1) @binding(1) var<storage, read> steps: array<f32>;`;
-
-/**
- * One injection term (sources/injection.ts): F += w·d over the term's plane, w = wRe + i·wIm per
- * transverse cell, d the step's drive value (re, im) from the step table.
- */
-export function injectionShader(g: ShaderGrid, complex: boolean): string {
-  const body = complex
-    ? `fr[p] = fr[p] + (wr * dRe - wi * dIm);
-  fi[p] = fi[p] + (wi * dRe + wr * dIm);`
-    : `fr[p] = fr[p] + wr * dRe;`;
-  return `${prelude(g)}
-${structOf("InjectionParams", INJECTION_PARAMS, new Set())}
-${STEP_STRUCT}
-@group(0) @binding(0) var<storage, read_write> fr: array<f32>;
-${complex ? "@group(0) @binding(1) var<storage, read_write> fi: array<f32>;" : ""}
-@group(0) @binding(2) var<storage, read> w: array<f32>;
-@group(0) @binding(3) var<uniform> P: InjectionParams;
-
-@compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let t = gid.x + gid.y * nwg.x * ${u32(WORKGROUP_LINEAR)};
-  let nv = u32(P.hiV - P.loV + 1);
-  if (t >= u32(P.hiU - P.loU + 1) * nv) { return; }
-  let iu = P.loU + i32(t / nv);
-  let iv = P.loV + i32(t % nv);
-  var c = vec3i(0, 0, 0);
-  // u = a + 1, v = a + 2 (mod 3) as in sources/injection.ts.
-  if (P.axis == 0) { c = vec3i(P.plane, iu, iv); }
-  if (P.axis == 1) { c = vec3i(iv, P.plane, iu); }
-  if (P.axis == 2) { c = vec3i(iu, iv, P.plane); }
-  let p = at(c.x, c.y, c.z);
-  let wi0 = u32((iu + 1) * P.nv2 + iv + 1);
-  let wr = w[wi0];
-  let wi = w[u32(P.wIm) + wi0];
-  let dRe = steps[S.drive + 2u * u32(P.slot)];
-  let dIm = steps[S.drive + 2u * u32(P.slot) + 1u];
-  ${body}
-}
-`;
-}
 
 /** Uniform parameters of one monitor stream's DFT pass (monitors.ts DftRecorder.record). */
 export const DFT_PARAMS = [
