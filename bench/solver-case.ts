@@ -18,7 +18,8 @@ import { planGrid, YeeLayout } from "../src/solver/grid.js";
 import { initSolverBackend, libraryMaterials } from "../src/solver/index.js";
 import { withUserMaterials } from "../src/solver/dispersion/user.js";
 import { runWithMaterials } from "../src/solver/run.js";
-import type { SolverProgress } from "../src/solver/types.js";
+import type { SimulationSpec, SolverProgress } from "../src/solver/types.js";
+import { MIE_CASES, mieSpec } from "../src/solver/testing/mie-case.js";
 import { findGpuAdapter } from "../src/solver/gpu/device.js";
 import { BYTES_PER_CELL_UPDATE } from "../src/solver/gpu/shaders.js";
 import { measureBandwidth } from "./bandwidth.js";
@@ -32,10 +33,30 @@ import { benchSpec, PML_LAYERS, type SolverCase } from "./solver-spec.js";
 type BenchCase = SolverCase & {
   profile?: boolean;
   bulkShape?: { x: number; y: number; planes: number };
+  /** In place of the bench grid, a real job's (jobSpec). */
+  job?: BenchJob;
 };
 
+/**
+ * A real job: the 100 nm gold sphere of the Mie validation (scripts/validation/mie.ts gold
+ * 1.25 10: a 10 nm grid graded to 1.25 nm over the sphere and its flux box, a TFSF plane wave,
+ * 12 wavelengths, the library's 6-pole gold, a convergence check every 200 steps that never
+ * stops it here), or the same grid and monitors with no sphere ("empty"), or the gold sphere
+ * on a quarter of the grid (domain.symmetry).
+ */
+type BenchJob = "gold" | "empty" | "gold-quarter";
+
+function jobSpec(job: BenchJob, steps: number): SimulationSpec {
+  const spec = mieSpec(MIE_CASES.gold, 1.25e-9, 10e-9, job === "gold-quarter");
+  return {
+    ...spec,
+    structures: job === "empty" ? [] : spec.structures,
+    fdtd_settings: { ...spec.fdtd_settings, time_steps: steps, convergence_threshold: 1e-30 },
+  };
+}
+
 async function solverCase(c: BenchCase) {
-  const spec = benchSpec(c.cells, c.steps, c.source, c.monitor);
+  const spec = c.job ? jobSpec(c.job, c.steps) : benchSpec(c.cells, c.steps, c.source, c.monitor);
   // The design's memory plan for this grid (material runs left out: a few kB here).
   const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
   const layout = new YeeLayout(

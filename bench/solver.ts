@@ -28,7 +28,7 @@
  * section 3: BENCH_PAIR_THREADS (default 1), BENCH_PAIR_STEPS (400), BENCH_PAIR_REPEATS (5);
  * BENCH_ONLY=sources runs section 3 alone; BENCH_ONLY=webgpu runs section 5 alone (the adapter
  * probe, the copy probe and the webgpu cases; nothing on the wasm kernels); section 5:
- * BENCH_GPU_PARTS (default "profile,toggles,shapes": which runs follow the plain ones),
+ * BENCH_GPU_PARTS (default "profile,toggles,job,shapes": which runs follow the plain ones),
  * BENCH_GPU_SHAPES (the bulk shapes compared).
  */
 import { spawnSync } from "node:child_process";
@@ -288,16 +288,65 @@ function webgpuSection(): void {
         { cells: 128, steps: QUICK ? 2 : 5, profileSteps: 2, toggleSteps: 2 },
         { cells: 256, steps: QUICK ? 1 : 2, profileSteps: 1, toggleSteps: 1 },
       ]
-    : [onGpu(128, 2000, 500), onGpu(200, 1500, 400), onGpu(256, 600, 200), onGpu(500, 150, 50)];
+    : [onGpu(128, 2000, 500), onGpu(200, 1500, 400), onGpu(256, 1000, 200), onGpu(500, 300, 50)];
   // BENCH_GPU_PARTS: which of the profiled, toggled and bulk-shape runs to add (default all).
-  const parts = (process.env.BENCH_GPU_PARTS ?? "profile,toggles,shapes").split(",");
+  const parts = (process.env.BENCH_GPU_PARTS ?? "profile,toggles,job,shapes").split(",");
   const probe = gpuCopyProbe();
   const plain = gpuThroughput(grids, probe, a.software);
   const note = a.software ? " (software adapter, a step or two a run: correctness only)" : "";
   if (parts.includes("profile")) gpuPassProfiles(grids, plain, note);
   if (parts.includes("toggles")) gpuToggles(grids, plain, note);
+  if (parts.includes("job") && !a.software) gpuJobs();
   if (parts.includes("shapes") && !a.software) {
     gpuBulkShapes(grids.filter((g) => g.cells === 128 || g.cells === 500));
+  }
+}
+
+/**
+ * A real job against the empty grid on the same grid (solver-case.ts BenchJob): the gold
+ * sphere of the Mie validation (graded grid, TFSF, a 12-wavelength flux box, 6-pole gold,
+ * checks every 200 steps), the same with no sphere, and the sphere on a quarter of the grid
+ * (mirror symmetry); then the gold sphere profiled. The ratio is what the job's extras cost.
+ */
+function gpuJobs(): void {
+  const steps = QUICK ? 300 : 3000;
+  console.log(
+    "\nA real job (the 100 nm gold sphere, 10 nm graded to 1.25 nm) and its grid empty:\n",
+  );
+  console.log(
+    "| job | cells | steps | Mcell/s | over the empty grid | dispatches/step |\n|---|---|---|---|---|---|",
+  );
+  let empty: CaseResult | null = null;
+  for (const job of ["empty", "gold", "gold-quarter"]) {
+    const r = tryCase<CaseResult>({ kind: "webgpu", cells: 0, threads: 1, steps, job });
+    if (!r) {
+      console.log(`| ${job} | | ${steps} | failed (see stderr) | | |`);
+      continue;
+    }
+    if (job === "empty") empty = r;
+    const ratio =
+      empty && job !== "empty" ? (r.mcellsPerSecond / empty.mcellsPerSecond).toFixed(3) : "–";
+    console.log(
+      `| ${job} | ${r.gridCells} | ${r.stepsRun} | ${r.mcellsPerSecond.toFixed(0)} | ${ratio} | ` +
+        `${r.stepping.gpu?.dispatchesPerStep ?? "–"} |`,
+    );
+  }
+  const p = tryCase<CaseResult>({
+    kind: "webgpu",
+    cells: 0,
+    threads: 1,
+    steps: steps / 3,
+    job: "gold",
+    profile: true,
+  });
+  const pass = p?.stepping.gpu?.passSeconds;
+  if (p && pass) {
+    const split = Object.entries(pass)
+      .map(([name, sec]): [string, number] => [name, (1e6 * sec) / p.stepsRun])
+      .sort((x, y) => y[1] - x[1])
+      .map(([name, us]) => `${name} ${us.toFixed(1)}`)
+      .join(", ");
+    console.log(`\nThe gold sphere, GPU µs per step by pass: ${split}.`);
   }
 }
 
