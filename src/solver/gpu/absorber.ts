@@ -87,77 +87,50 @@ export interface CorrectionTerm {
   sign: 1 | -1;
 }
 
-/** A component's absorber code in two parts: loads (hoisted before the updates) and updates. */
-export interface AbsorberCode {
-  loads: string[];
-  updates: string;
-}
-
 const COORD = ["i", "j", "k"] as const;
-const AXIS_NAMES = ["x", "y", "z"] as const;
 
 /**
- * WGSL loads of the CPML profiles b and c/step at the thread's node along each axis with slabs
- * (`bx`, `ctx`, …; H's at half positions, E's at nodes), for every thread: unconditional, so
- * they are in flight with the field loads. Indices past an axis's profile read the next table's
- * words, which no update uses (only nodes in a slab do).
- */
-export function absorberProfileLoads(
-  plan: AbsorberPlan,
-  tables: TableOffsets,
-  kind: "H" | "E",
-): string[] {
-  const lines: string[] = [];
-  for (let d = 0; d < 3; d++) {
-    if (!plan.slabs.some((s) => s.axis === d)) continue;
-    const b = kind === "E" ? tables.bNode[d] : tables.bHalf[d];
-    const ct = kind === "E" ? tables.ctNode[d] : tables.ctHalf[d];
-    lines.push(`  let b${AXIS_NAMES[d]} = aux[${b}u + u32(${COORD[d]})];`);
-    lines.push(`  let ct${AXIS_NAMES[d]} = aux[${ct}u + u32(${COORD[d]})];`);
-  }
-  return lines;
-}
-
-/**
- * The absorber's code for component `comp` (0–2) of H or E: per derivative axis with slabs and
- * per slab, a load of ψ (from word 0, a table word, where the node is not in the slab: every
- * thread loads, and the loads are in flight with the field loads) and the update that steps ψ
- * and adds its correction to `v`, the component's updated value, in x, y, z order. `scale` is
- * the WGSL expression a plus-sign term's correction is multiplied by (E: cb; H: −dt/μ0).
+ * WGSL statements adding the absorber's corrections to `v`, the updated value of component
+ * `comp` (0–2) of H or E, for its curl's two derivative axes in x, y, z order. `scale` is the
+ * WGSL expression the correction is multiplied by for a plus-sign term (E: cb; H: −dt/μ0).
  */
 export function absorberCorrections(
   plan: AbsorberPlan,
+  tables: TableOffsets,
   kind: "H" | "E",
   comp: number,
   terms: readonly CorrectionTerm[],
   scale: string,
-): AbsorberCode {
-  const loads: string[] = [];
-  const updates: string[] = [];
+): string {
+  const out: string[] = [];
   for (const term of [...terms].sort((x, y) => x.axis - y.axis)) {
+    const slabs = plan.slabs.filter((s) => s.axis === term.axis);
+    if (slabs.length === 0) continue;
     // Pair 0 targets component (d+2) mod 3, pair 1 component (d+1) mod 3; E's pairs come first.
     const pair = comp === (term.axis + 2) % 3 ? 0 : 1;
     const array = (kind === "E" ? 0 : 2) + pair;
     const x = COORD[term.axis];
-    const name = AXIS_NAMES[term.axis];
-    plan.slabs.forEach((s, n) => {
-      if (s.axis !== term.axis) return;
+    const b = kind === "E" ? tables.bNode[term.axis] : tables.bHalf[term.axis];
+    const ct = kind === "E" ? tables.ctNode[term.axis] : tables.ctHalf[term.axis];
+    const branches = slabs.map((s) => {
       const test = s.low ? `${x} <= ${s.a1}i` : `${x} >= ${s.a0}i`;
-      const local = COORD.map((c, a) =>
-        a === term.axis ? `u32(${c} - ${s.a0}i)` : `u32(${c} + 1)`,
+      const local = COORD.map((name, a) =>
+        a === term.axis ? `u32(${name} - ${s.a0}i)` : `u32(${name} + 1)`,
       );
       const q = `${local[0]} * ${s.strides[0]}u + ${local[1]} * ${s.strides[1]}u + ${local[2]}`;
-      const at = `psiAt${comp}_${n}`;
-      loads.push(`  let ${at} = select(0u, ${s.psi + array * s.size}u + ${q}, ${test});`);
-      loads.push(`  let psi${comp}_${n} = aux[${at}];`);
-      // Separate tests, not else-if: on a grid thin enough for two slabs to share a node, both
-      // apply there, as the reference backend's slab passes do.
-      updates.push(`    if (${test} && ct${name} != 0.0) {
-      let w = b${name} * psi${comp}_${n} + ct${name} * ${term.diff};
-      aux[${at}] = w;
-      v = v + ${term.sign === 1 ? "" : "-"}(${scale}) * w;
-    }`);
+      return `if (${test}) {
+      let ct = aux[${ct}u + u32(${x})];
+      if (ct != 0.0) {
+        let at = ${s.psi + array * s.size}u + ${q};
+        let w = aux[${b}u + u32(${x})] * aux[at] + ct * ${term.diff};
+        aux[at] = w;
+        v = v + ${term.sign === 1 ? "" : "-"}(${scale}) * w;
+      }
+    }`;
     });
+    // Separate tests, not else-if: on a grid thin enough for two slabs to share a node, both
+    // apply there, as the reference backend's slab passes do.
+    out.push(...branches.map((b) => `    ${b}`));
   }
-  return { loads, updates: updates.join("\n") };
+  return out.join("\n");
 }

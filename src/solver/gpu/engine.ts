@@ -351,7 +351,7 @@ class GpuStepper implements Stepper {
     const tables = buildTables(problem);
     this.absorber = planAbsorber(layout, absorberLayers(problem), tables.data.length);
     const injectionStart = tables.data.length + this.absorber.psiWords;
-    const injection = planInjection(problem.injection, layout, injectionStart);
+    const injection = planInjection(problem.injection, layout, injectionStart, this.sets > 1);
     this.auxBuffers = Array.from({ length: this.sets }, (_, set) =>
       this.auxBuffer(tables.data, injection, set),
     );
@@ -902,7 +902,7 @@ class GpuStepper implements Stepper {
     const aux = this.buffer(4 * (head + (injection?.words ?? 0)), STORAGE | COPY_DST);
     this.device.queue.writeBuffer(aux, 0, tables);
     if (injection) {
-      const weights = injectionWeights(injection, this.problem.injection!, set, this.sets > 1);
+      const weights = injectionWeights(injection, this.problem.injection!, set);
       this.device.queue.writeBuffer(aux, 4 * head, weights);
     }
     return aux;

@@ -22,12 +22,7 @@
  * BYTES_PER_CELL_UPDATE.
  */
 import type { YeeLayout } from "../grid.js";
-import {
-  absorberCorrections,
-  absorberProfileLoads,
-  type AbsorberPlan,
-  type CorrectionTerm,
-} from "./absorber.js";
+import { absorberCorrections, type AbsorberPlan, type CorrectionTerm } from "./absorber.js";
 import { materialOfWgsl, type IndexBits } from "./material-index.js";
 import { DRIVE_UNIFORM, injectionUpdates, type GpuInjection } from "./injection-terms.js";
 
@@ -164,7 +159,6 @@ function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   bindings.push(DRIVE_UNIFORM);
   const index = ["i", "j", "k"];
   const { x, y, planes } = g.bulk;
-  const updates = [0, 1, 2].map((c) => componentUpdate(g, kind, c));
   return `${prelude(g)}
 ${bindings.join("\n")}
 ${updatesH ? "" : materialOfWgsl(g.indexBits)}
@@ -178,9 +172,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let p = at(i, j, k);
 ${AXES.map((a, d) => `  let ${coef}${a} = aux[${u32(steps[d])} + u32(${index[d]} + 1)];`).join("\n")}
 ${bulkLoads(g, kind)}
-${absorberProfileLoads(g.absorber, g.tables, kind).join("\n")}
-${updates.flatMap((u) => u.loads).join("\n")}
-${updates.map((u) => u.code).join("\n")}
+${[0, 1, 2].map((c) => componentUpdate(g, kind, c)).join("\n")}
   }
 }
 `;
@@ -219,14 +211,9 @@ function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
 
 /**
  * The update of component c of the bulk pass `kind` (curlUpdateShader): its two raw
- * differences, the curl, the new value and the absorber's corrections to it; and the loads of
- * its absorber's ψ, which curlUpdateShader places with the other loads.
+ * differences, the curl, the new value and the absorber's corrections to it.
  */
-function componentUpdate(
-  g: ShaderGrid,
-  kind: "H" | "E",
-  c: number,
-): { loads: string[]; code: string } {
+function componentUpdate(g: ShaderGrid, kind: "H" | "E", c: number): string {
   const updatesH = kind === "H";
   const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
   const coef = updatesH ? "c" : "i";
@@ -243,19 +230,18 @@ function componentUpdate(
     { axis: a2, diff: "d2", sign: -1 },
   ];
   const scale = updatesH ? `${-Math.fround(g.hCoefficient)}` : `cb${c}`;
-  const absorber = absorberCorrections(g.absorber, kind, c, terms, scale);
+  const corrections = absorberCorrections(g.absorber, g.tables, kind, c, terms, scale);
   const f = `${own}${AXES[c]}`;
   const curl = `(d1 * ${coef}${AXES[a1]} - d2 * ${coef}${AXES[a2]})`;
   const value = updatesH ? `${f}p - ${curl}` : `ca${c} * ${f}p + cb${c} * ${curl}`;
-  const code = `  if (${inRange(g.layout, updatesH ? 3 + c : c)}) {
+  return `  if (${inRange(g.layout, updatesH ? 3 + c : c)}) {
     let d1 = ${diff(a2, a1)};
     let d2 = ${diff(a1, a2)};
     var v = ${value};
-${absorber.updates}
+${corrections}
 ${injectionUpdates(g.injection, updatesH ? 3 + c : c)}
     ${f}[p] = v;
   }`;
-  return { loads: absorber.loads, code };
 }
 
 /**
