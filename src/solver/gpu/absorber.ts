@@ -17,7 +17,7 @@
  * two sources (a further 24–28 B) and cost six dispatches per half step.
  */
 import type { YeeLayout } from "../grid.js";
-import type { TableOffsets } from "./shaders.js";
+import type { TableOffsets } from "./tables.js";
 
 /** One absorber slab: axis, node range a0…a1 along it, strides and size of its local arrays. */
 export interface AbsorberSlab {

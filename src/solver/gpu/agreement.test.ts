@@ -251,6 +251,24 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
   // against the reference's float64 sums, within 5e-6 of each phasor. Measured on llvmpipe the
   // difference (8.5e-7) is the float32 fields' own, the same with the Kahan compensation
   // switched off: what the compensation is worth over 10⁵ samples on a GPU is not measured.
+  // What bench:solver reads of a run: the dispatches of a step and the bytes of a cell-update.
+  it("the run report gives a step's dispatches and a cell-update's bytes", async () => {
+    const r = await runWithMaterials(spec(CASES[2], 4), materials, { backend: "webgpu" });
+    const gpu = r.report.stepping.gpu!;
+    // Two bulk passes, the sphere's ADE pass for each of Ex, Ey, Ez, one DFT pass per stream
+    // (six components on the plane monitor, three at the point); PML on every face: no ghosts.
+    assert.equal(gpu.dispatchesPerStep, 2 + 3 + 6 + 3);
+    // 8 × 8 × 20 cells and 6 PML layers a face: 20 × 20 × 32 cells, 21 × 21 × 33 nodes, padded
+    // 22 × 22 × 34; a slab along x holds 7 × 22 × 34 nodes, along y 22 × 7 × 34, along z
+    // 22 × 22 × 7, two of each. A handful of materials: 8-bit indices, 75 B a node; ψ 32 B
+    // per absorber node and step.
+    assert.deepEqual(r.report.grid, [20, 20, 32]);
+    const slabNodes = 2 * (7 * 22 * 34 + 22 * 7 * 34 + 22 * 22 * 7);
+    const expected = (75 * 21 * 21 * 33 + 32 * slabNodes) / (20 * 20 * 32);
+    assert.ok(Math.abs(gpu.bytesPerCellUpdate - expected) < 1e-9, `${gpu.bytesPerCellUpdate}`);
+    assert.equal(gpu.passSeconds, undefined, "not a profiled run");
+  });
+
   // Most grids here tabulate a few dozen materials (8-bit indices, material-index.ts); a
   // large smoothed sphere needs hundreds of interface entries, which 16-bit indices hold.
   it("16-bit material indices: a smoothed sphere of more than 256 table entries", async (t) => {

@@ -41,6 +41,7 @@ import type { YeeLayout } from "../grid.js";
 import { DRIVE_VALUES_PER_STEP } from "../sources/injection.js";
 import { describeAdapter, type GpuAdapterHandle, type GpuLimits } from "./device.js";
 import { PassProfiler, PROFILE_FEATURE } from "./pass-profiler.js";
+import { buildTables } from "./tables.js";
 import { injectionWeights, planInjection, type GpuInjection } from "./injection-terms.js";
 import { indexBits, indexWords, packIndices, type IndexBits } from "./material-index.js";
 import {
@@ -76,7 +77,6 @@ import {
   type BulkShape,
   bulkBytesPerCellUpdate,
   type ShaderGrid,
-  type TableOffsets,
 } from "./shaders.js";
 
 /**
@@ -145,40 +145,9 @@ function linearSize(threads: number, maxPerDim: number, perGroup = WORKGROUP_LIN
   return [maxPerDim, Math.ceil(groups / maxPerDim), 1] as [number, number, number];
 }
 
-/** The tables buffer (f32) and its offsets (shaders.ts TableOffsets). */
-function buildTables(problem: SteppingProblem): { data: Float32Array; offsets: TableOffsets } {
-  const { kernelGrid: kg, profiles, medium } = problem;
-  const parts: ArrayLike<number>[] = [];
-  let at = 0;
-  const push = (values: ArrayLike<number>) => {
-    const start = at;
-    parts.push(values);
-    at += values.length;
-    return start;
-  };
-  const ch = kg.hCoefficient;
-  const axes = [0, 1, 2] as const;
-  const triple = (f: (a: number) => ArrayLike<number>) =>
-    axes.map((a) => push(f(a))) as [number, number, number];
-  const chHalf = triple((a) => kg.invStepHalf[a].map((v) => ch * v));
-  const invNode = triple((a) => kg.invStepNode[a]);
-  const ca = push(medium.ca);
-  const cb = push(medium.cb);
-  const eps = push(medium.epsEff);
-  const bNode = triple((a) => profiles[a].bNode);
-  const ctNode = triple((a) => profiles[a].cOverStepNode);
-  const bHalf = triple((a) => profiles[a].bHalf);
-  const ctHalf = triple((a) => profiles[a].cOverStepHalf);
-  const data = new Float32Array(at);
-  let o = 0;
-  for (const p of parts) {
-    data.set(p, o);
-    o += p.length;
-  }
-  return {
-    data,
-    offsets: { chHalf, invNode, ca, cb, eps, bNode, ctNode, bHalf, ctHalf, length: at },
-  };
+/** Workgroup counts `size` repeated `depth` times along z. */
+function withDepth(size: [number, number, number], depth: number): [number, number, number] {
+  return [size[0], size[1], depth];
 }
 
 /** The monitors' streams flattened: where each one's indices, sums and e^{iωt} values sit. */
@@ -576,7 +545,8 @@ class GpuStepper implements Stepper {
         ],
       }),
       stepGroup: dftStep,
-      size: linearSize(st.points, this.maxPerDim),
+      // One thread per point and wavelength (dftShader): the wavelengths along z.
+      size: withDepth(linearSize(st.points, this.maxPerDim), st.wavelengths),
     }));
     return { sums, passes };
   }
