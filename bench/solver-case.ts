@@ -32,7 +32,7 @@ import { benchSpec, PML_LAYERS, type SolverCase } from "./solver-spec.js";
  */
 type BenchCase = SolverCase & {
   profile?: boolean;
-  bulkShape?: { x: number; y: number; planes: number };
+  bulkShape?: { x: number; y: number };
   /** In place of the bench grid, a real job's (jobSpec). */
   job?: BenchJob;
 };

@@ -352,24 +352,23 @@ function gpuJobs(): void {
 
 /**
  * The bulk passes' shapes (gpu/shaders.ts BulkShape) compared: BENCH_GPU_SHAPES (comma-
- * separated XxYxP: workgroup x threads along z by y along y, P cells per thread along x) or the
- * list below, each profiled on the grids given, printing the GPU's µs per step in the H and E
- * bulk passes and what they move per second (the bulk bytes of the report's count).
+ * separated XxY: workgroups of x threads along z by y along y) or the list below, each
+ * profiled on the grids given, printing the GPU's µs per step in the H and E bulk passes and
+ * what they move per second (the bulk bytes of the report's count).
  */
 function gpuBulkShapes(grids: GpuGrid[]): void {
-  const list =
-    process.env.BENCH_GPU_SHAPES ?? "64x1x1,128x1x1,256x1x1,32x4x1,64x4x1,64x1x4,64x1x16,32x4x4";
+  const list = process.env.BENCH_GPU_SHAPES ?? "64x1,128x1,256x1,32x4,64x4";
   const shapes = list.split(",").map((t) => {
-    const [x, y, planes] = t.split("x").map(Number);
-    return { x, y, planes };
+    const [x, y] = t.split("x").map(Number);
+    return { x, y };
   });
-  console.log("\nBulk pass shapes (workgroup x·y, cells per thread along x), profiled:\n");
+  console.log("\nBulk pass shapes (workgroup x·y), profiled:\n");
   console.log(
     "| grid | steps | shape | H bulk µs | E bulk µs | step µs | bulk GB/s |\n|---|---|---|---|---|---|---|",
   );
   for (const { cells, profileSteps } of grids) {
     for (const bulkShape of shapes) {
-      const name = `${bulkShape.x}×${bulkShape.y}, ${bulkShape.planes}`;
+      const name = `${bulkShape.x}×${bulkShape.y}`;
       const arg = { kind: "webgpu", cells, threads: 1, steps: profileSteps, profile: true };
       const r = tryCase<CaseResult>({ ...arg, bulkShape });
       const pass = r?.stepping.gpu?.passSeconds;

@@ -69,7 +69,7 @@ export interface StepperOptions {
    * webgpu backend: the bulk passes' workgroup (x threads along z by y along y) and cells per
    * thread along x (gpu/shaders.ts BulkShape); benchmarks compare shapes with it.
    */
-  bulkShape?: { x: number; y: number; planes: number };
+  bulkShape?: { x: number; y: number };
 }
 
 /** Where a stepper's time went, in seconds, for the run report (zero what does not apply). */

@@ -101,7 +101,7 @@ export interface InternalRunOptions extends RunOptions {
    * webgpu backend: the bulk passes' workgroup (x threads along z by y along y) and cells per
    * thread along x (gpu/shaders.ts BulkShape); benchmarks compare shapes with it.
    */
-  bulkShape?: { x: number; y: number; planes: number };
+  bulkShape?: { x: number; y: number };
 }
 
 export interface MonitorState {

@@ -73,7 +73,7 @@ import {
   updateHShader,
   WORKGROUP_LINEAR,
   bulkGroups,
-  DEFAULT_BULK_SHAPE,
+  defaultBulkShape,
   type BulkShape,
   bulkBytesPerCellUpdate,
   type ShaderGrid,
@@ -298,15 +298,16 @@ class GpuStepper implements Stepper {
   private constructor(
     device: GPUDevice,
     problem: SteppingProblem,
-    limits: GpuLimits,
+    handle: GpuAdapterHandle,
     options: StepperOptions,
   ) {
+    const limits = handle.limits;
     this.device = device;
     this.problem = problem;
     this.layout = problem.layout;
     this.sets = problem.complex ? 2 : 1;
     this.maxPerDim = device.limits.maxComputeWorkgroupsPerDimension;
-    this.bulkShape = options.bulkShape ?? DEFAULT_BULK_SHAPE;
+    this.bulkShape = options.bulkShape ?? defaultBulkShape(handle.report.software);
     this.stepsPerSweep = [4, 2].find((d) => problem.alignSteps % d === 0) ?? 1;
     this.watchDevice();
 
@@ -618,7 +619,7 @@ class GpuStepper implements Stepper {
     device.pushErrorScope("out-of-memory");
     let stepper: GpuStepper;
     try {
-      stepper = new GpuStepper(device, problem, handle.limits, options);
+      stepper = new GpuStepper(device, problem, handle, options);
     } catch (err) {
       device.destroy();
       throw err;

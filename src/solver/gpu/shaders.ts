@@ -29,30 +29,30 @@ import { DRIVE_UNIFORM, injectionUpdates, type GpuInjection } from "./injection-
 
 /**
  * How the bulk passes cover the grid: workgroups of x threads along z (the contiguous axis) by
- * y along y, each thread updating `planes` cells one after another along x.
+ * y along y, one thread per node.
  */
 export interface BulkShape {
   x: number;
   y: number;
-  planes: number;
 }
 
 /**
- * The bulk passes' shape unless a benchmark asks for another (StepperOptions.bulkShape). On an
- * H200 (bench:solver, profiled): 128 × 1 moved 3.1 TB/s at 500³ against 2.9 for 64 × 1 and
- * 2.7 for 32 × 4, and was as fast or faster at 128³; cells per thread along x (4, 16) were
- * slower everywhere. WebGPU's compatibility mode allows 128 threads per workgroup.
+ * The bulk passes' shape unless a benchmark asks for another (StepperOptions.bulkShape): on a
+ * GPU 128 × 1, on a software adapter 64 × 1 (the same WGSL but for the workgroup size). On an
+ * H200 (bench:solver, profiled) 128 × 1 moved 3.1 TB/s at 500³ against 2.9 for 64 × 1 and 2.7
+ * for 32 × 4, and was as fast at 128³; threads walking 4 or 16 nodes along x were slower
+ * everywhere (and that loop cost llvmpipe half again). On llvmpipe, which runs a workgroup's
+ * threads as SIMD lanes on a CPU core, the agreement tests' small grids ran 1.7 times as long
+ * with 128-wide groups, most of their lanes past the grid. Compatibility mode allows 128.
  */
-export const DEFAULT_BULK_SHAPE: BulkShape = { x: 128, y: 1, planes: 1 };
+export function defaultBulkShape(software: boolean): BulkShape {
+  return { x: software ? 64 : 128, y: 1 };
+}
 
 /** Workgroup counts of a bulk pass over nodes 0…n along each axis. */
 export function bulkGroups(layout: YeeLayout, shape: BulkShape): [number, number, number] {
   const [nx, ny, nz] = layout.n;
-  return [
-    Math.ceil((nz + 1) / shape.x),
-    Math.ceil((ny + 1) / shape.y),
-    Math.ceil((nx + 1) / shape.planes),
-  ];
+  return [Math.ceil((nz + 1) / shape.x), Math.ceil((ny + 1) / shape.y), nx + 1];
 }
 /** Threads per workgroup of the 1-D passes (ghosts, sources, DFT, energy): WebGPU compatibility mode allows 128. */
 export const WORKGROUP_LINEAR = 128;
@@ -141,7 +141,7 @@ function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   if (!updatesH) bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
   bindings.push(DRIVE_UNIFORM);
   const index = ["i", "j", "k"];
-  const { x, y, planes } = g.bulk;
+  const { x, y } = g.bulk;
   return `${prelude(g)}
 ${bindings.join("\n")}
 ${updatesH ? "" : materialOfWgsl(g.indexBits)}
@@ -149,14 +149,12 @@ ${updatesH ? "" : materialOfWgsl(g.indexBits)}
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let k = i32(gid.x);
   let j = i32(gid.y);
-  if (k > NZ || j > NY) { return; }
-  let iFirst = i32(gid.z) * ${i32(planes)};
-  for (var i = iFirst; i <= min(iFirst + ${i32(planes - 1)}, NX); i++) {
+  let i = i32(gid.z);
+  if (k > NZ || j > NY || i > NX) { return; }
   let p = at(i, j, k);
 ${AXES.map((a, d) => `  let ${coef}${a} = aux[${u32(steps[d])} + u32(${index[d]} + 1)];`).join("\n")}
 ${bulkLoads(g, kind)}
 ${[0, 1, 2].map((c) => componentUpdate(g, kind, c)).join("\n")}
-  }
 }
 `;
 }
