@@ -913,21 +913,15 @@ function signedStrip(
 }
 
 /**
- * The smoothing shape of a polyslab (without periodic images; geometry.ts adds them).
- *
- * Through absorbing faces: along z the slab continues to infinity when it reaches the face (as a
- * box does), keeping its outline there; along x and y, when the outline reaches a face, points
- * beyond it are evaluated as if the cube sat just inside (its centre half a cell from the face),
- * so the cross-section at the face is extruded through the absorber.
+ * A polyslab's bounds where they reach an absorbing face (within 1e-9 of the domain's span):
+ * open to infinity there, and along x and y the face as the clamp that keeps a cube's centre
+ * inside (polySlabShape).
  */
-export function polySlabShape(s: PolySlabSpec, faces: DomainFaces): Shape {
-  const { rings } = orientRings(s);
-  const tanT = tanDeg(s.sidewall_angle_deg ?? 0);
-  const dTop = (s.z_max - s.z_min) * tanT;
-  const poly = new PolygonArea(rings, dTop);
-  const [bx0, by0, bx1, by1] = poly.bounds;
-  const lo: Vec3 = [bx0, by0, s.z_min];
-  const hi: Vec3 = [bx1, by1, s.z_max];
+function throughAbsorbers(
+  lo: Vec3,
+  hi: Vec3,
+  faces: DomainFaces,
+): { lo: Vec3; hi: Vec3; clampLo: Vec3; clampHi: Vec3 } {
   const clampLo: Vec3 = [-Infinity, -Infinity, -Infinity];
   const clampHi: Vec3 = [Infinity, Infinity, Infinity];
   const tol = 1e-9;
@@ -943,6 +937,28 @@ export function polySlabShape(s: PolySlabSpec, faces: DomainFaces): Shape {
       if (reachHi) clampHi[a] = faces.hi[a];
     }
   }
+  return { lo, hi, clampLo, clampHi };
+}
+
+/**
+ * The smoothing shape of a polyslab (without periodic images; geometry.ts adds them).
+ *
+ * Through absorbing faces: along z the slab continues to infinity when it reaches the face (as a
+ * box does), keeping its outline there; along x and y, when the outline reaches a face, points
+ * beyond it are evaluated as if the cube sat just inside (its centre half a cell from the face),
+ * so the cross-section at the face is extruded through the absorber.
+ */
+export function polySlabShape(s: PolySlabSpec, faces: DomainFaces): Shape {
+  const { rings } = orientRings(s);
+  const tanT = tanDeg(s.sidewall_angle_deg ?? 0);
+  const dTop = (s.z_max - s.z_min) * tanT;
+  const poly = new PolygonArea(rings, dTop);
+  const [bx0, by0, bx1, by1] = poly.bounds;
+  const { lo, hi, clampLo, clampHi } = throughAbsorbers(
+    [bx0, by0, s.z_min],
+    [bx1, by1, s.z_max],
+    faces,
+  );
   const zlo = lo[2];
   const zhi = hi[2];
   const cut: SquareCut = { area: 0, nx: 0, ny: 0 };

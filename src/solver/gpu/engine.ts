@@ -285,6 +285,8 @@ class GpuStepper implements Stepper {
   private readonly energyCount: number;
   private readonly maxPerDim: number;
   private readonly bulkShape: BulkShape;
+  /** Bytes between steps' uniform slots: room for a step's drive values (32 B), aligned. */
+  private readonly slotAlign: number;
   private encoder: GPUCommandEncoder | null = null;
   private pass: GPUComputePassEncoder | null = null;
   /** Step rows of the open batch used so far, and the most it takes (FIRST_BATCH_STEPS). */
@@ -308,6 +310,10 @@ class GpuStepper implements Stepper {
     this.sets = problem.complex ? 2 : 1;
     this.maxPerDim = device.limits.maxComputeWorkgroupsPerDimension;
     this.bulkShape = options.bulkShape ?? defaultBulkShape(handle.report.software);
+    this.slotAlign = Math.max(
+      4 * DRIVE_VALUES_PER_STEP,
+      device.limits.minUniformBufferOffsetAlignment,
+    );
     this.stepsPerSweep = [4, 2].find((d) => problem.alignSteps % d === 0) ?? 1;
     this.watchDevice();
 
@@ -821,11 +827,6 @@ class GpuStepper implements Stepper {
       if (d.stepGroup) pass.setBindGroup(1, d.stepGroup, [row * align]);
       pass.dispatchWorkgroups(d.size[0], d.size[1], d.size[2]);
     }
-  }
-
-  /** Bytes between steps' uniform slots: room for a step's drive values (32 B), aligned. */
-  private get slotAlign(): number {
-    return Math.max(4 * DRIVE_VALUES_PER_STEP, this.device.limits.minUniformBufferOffsetAlignment);
   }
 
   /** e^{iωt}·dftEvery per stream and wavelength for the sample after step m (monitors.ts). */
