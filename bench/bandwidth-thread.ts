@@ -1,7 +1,7 @@
 /** Worker of the bandwidth probe (bench/bandwidth.ts): runs its share at each barrier. */
 import { parentPort, workerData } from "node:worker_threads";
-import { Command, ControlBlock } from "../src/solver/fast/barrier.js";
-import { wasm } from "../src/solver/fast/wasm-api.js";
+import { Command, ControlBlock } from "../src/solver/wasm/barrier.js";
+import { wasm } from "../src/solver/wasm/wasm-api.js";
 import { probeRun, type ProbeExports, type ProbeThreadData } from "./bandwidth.js";
 
 const data = workerData as ProbeThreadData;

@@ -6,10 +6,10 @@
  * counted as STREAM does: 8 per element for copy, 12 for triad (no write-allocate traffic).
  */
 import { Worker } from "node:worker_threads";
-import { Command, ControlBlock } from "../src/solver/fast/barrier.js";
-import { compileWat } from "../src/solver/fast/compile.js";
-import { CONTROL_BYTES } from "../src/solver/fast/memory-plan.js";
-import { wasm, type WasmMemory, type WasmModule } from "../src/solver/fast/wasm-api.js";
+import { Command, ControlBlock } from "../src/solver/wasm/barrier.js";
+import { compileWat } from "../src/solver/wasm/compile.js";
+import { CONTROL_BYTES } from "../src/solver/wasm/memory-plan.js";
+import { wasm, type WasmMemory, type WasmModule } from "../src/solver/wasm/wasm-api.js";
 
 export const PROBE_ELEMENTS = 64 * 1024 * 1024; // 256 MiB per array, three arrays
 

@@ -11,7 +11,7 @@
  */
 import { availableParallelism, cpus } from "node:os";
 import type { BackendName } from "../src/solver/backend.js";
-import { describeAdapter } from "../src/solver/gpu/device.js";
+import { describeAdapter } from "../src/solver/webgpu/device.js";
 import { initSolverBackend, runSimulation } from "../src/solver/index.js";
 import type { SimulationSpec } from "../src/solver/types.js";
 

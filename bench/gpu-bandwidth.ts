@@ -10,7 +10,7 @@
  * read and the bytes written. A few elements of the copy are read back and checked, so that a
  * dispatch that did not run cannot pass for a fast one.
  */
-import { findGpuAdapter } from "../src/solver/gpu/device.js";
+import { findGpuAdapter } from "../src/solver/webgpu/device.js";
 
 /** What `measureGpuBandwidth` returns (GB/s: 10⁹ bytes read + written per second). */
 export interface GpuBandwidthFigures {

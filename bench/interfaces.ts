@@ -4,7 +4,7 @@
  * A 160³ grid (12 CPML layers, 20 nm cells, a plane wave along z, a plane monitor) empty and
  * with Si3N4 spheres in a cubic lattice over the interior (1, 5³ and 10³ spheres of 0.45 of
  * the pitch, 10³ of 0.2), stepped 300 times on BENCH_THREADS threads (default 2) by the wasm
- * backend, with the mixed pieces of fast/runs.ts (the default) and without them (every
+ * backend, with the mixed pieces of wasm/runs.ts (the default) and without them (every
  * material change ends a span, as before them). Every smoothed interface cell is an entry
  * of its own, so without mixed pieces a row through a sphere's surface is cut into spans of
  * one cell.

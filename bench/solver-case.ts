@@ -13,15 +13,15 @@
  * `profilePasses` option; slower). The gpu-bandwidth case also takes `maxBytes` and
  * `maxGroupsPerDimension` (bench/gpu-bandwidth.ts), to try it small.
  */
-import { bytesPerCellUpdate, planFastMemory } from "../src/solver/fast/memory-plan.js";
+import { bytesPerCellUpdate, planFastMemory } from "../src/solver/wasm/memory-plan.js";
 import { planGrid, YeeLayout } from "../src/solver/grid.js";
 import { initSolverBackend, libraryMaterials } from "../src/solver/index.js";
 import { withUserMaterials } from "../src/solver/dispersion/user.js";
 import { runWithMaterials } from "../src/solver/run.js";
 import type { SimulationSpec, SolverProgress } from "../src/solver/types.js";
 import { MIE_CASES, mieSpec } from "../src/solver/testing/mie-case.js";
-import { findGpuAdapter } from "../src/solver/gpu/device.js";
-import { BYTES_PER_CELL_UPDATE } from "../src/solver/gpu/shaders.js";
+import { findGpuAdapter } from "../src/solver/webgpu/device.js";
+import { BYTES_PER_CELL_UPDATE } from "../src/solver/webgpu/shaders.js";
 import { measureBandwidth } from "./bandwidth.js";
 import { measureGpuBandwidth, type GpuBandwidthOptions } from "./gpu-bandwidth.js";
 import { benchSpec, PML_LAYERS, type SolverCase } from "./solver-spec.js";

@@ -14,7 +14,7 @@
  *     (bench/gpu-bandwidth.ts), runSimulation on 128³–500³ against it (the run's bytes per
  *     cell-update × Mcell/s ÷ the copy's GB/s, and Gcell/s per TB/s of it), the same grids
  *     with each kind of pass timed on the GPU (timestamp queries), and with Dawn's
- *     robustness and validation turned off (EMSIM_WEBGPU_TOGGLES, src/solver/gpu/device.ts).
+ *     robustness and validation turned off (EMSIM_WEBGPU_TOGGLES, src/solver/webgpu/device.ts).
  *     On a software adapter (Mesa's llvmpipe on a machine without a GPU) every figure is for
  *     correctness only, labelled so, and the step counts are tiny.
  *
@@ -33,7 +33,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { availableParallelism, cpus, totalmem } from "node:os";
-import type { GpuAdapterReport } from "../src/solver/gpu/device.js";
+import type { GpuAdapterReport } from "../src/solver/webgpu/device.js";
 import type { GpuSteppingReport } from "../src/solver/types.js";
 import type { BandwidthFigures } from "./bandwidth.js";
 import type { GpuBandwidthFigures } from "./gpu-bandwidth.js";
@@ -351,7 +351,7 @@ function gpuJobs(): void {
 }
 
 /**
- * The bulk passes' shapes (gpu/shaders.ts BulkShape) compared: BENCH_GPU_SHAPES (comma-
+ * The bulk passes' shapes (webgpu/shaders.ts BulkShape) compared: BENCH_GPU_SHAPES (comma-
  * separated XxY: workgroups of x threads along z by y along y) or the list below, each
  * profiled on the grids given, printing the GPU's µs per step in the H and E bulk passes and
  * what they move per second (the bulk bytes of the report's count).

@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { BACKEND_CHOICES, type BackendChoice } from "./solver/backend.js";
+import { BACKEND_CHOICES, type BackendChoice } from "./solver/index.js";
 
 export interface Config {
   host: string;

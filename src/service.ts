@@ -24,8 +24,7 @@ import { openStores } from "./store/open.js";
 import type { Stores } from "./store/types.js";
 import { JobWorker, type WorkerLogger } from "./worker/worker.js";
 import { adapterReport } from "./worker/report.js";
-import { initSolverBackend } from "./solver/backends.js";
-import { describeAdapter } from "./solver/gpu/device.js";
+import { describeAdapter, initSolverBackend } from "./solver/index.js";
 import type { SolverBackendInfo } from "./http/types.js";
 
 /**

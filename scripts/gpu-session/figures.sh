@@ -8,7 +8,7 @@ BENCH_ONLY=webgpu BENCH_GPU_PARTS=profile,toggles,job timeout 180 \
 date +%T
 timeout 80 node --import tsx scripts/validation/mie.ts gold 1.25 10 webgpu 2>&1 | quiet | tee "$OUT/mie.txt"
 date +%T
-timeout 100 node --import tsx --test src/solver/gpu/agreement.test.ts \
+timeout 100 node --import tsx --test src/solver/webgpu/agreement.test.ts \
   src/solver/sources/agreement.test.ts src/solver/backends.test.ts > "$OUT/agreement.txt" 2>&1
 grep -E "^# (tests|pass|fail|skipped)|^not ok|^    not ok" "$OUT/agreement.txt"
 date +%T

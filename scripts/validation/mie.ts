@@ -19,7 +19,7 @@
  */
 import type { BackendName } from "../../src/solver/backend.js";
 import { initSolverBackend } from "../../src/solver/backends.js";
-import { describeAdapter } from "../../src/solver/gpu/device.js";
+import { describeAdapter } from "../../src/solver/webgpu/device.js";
 import { mieRun, MIE_CASES, type MieCaseName } from "../../src/solver/testing/mie-case.js";
 
 const quarter = process.argv.includes("--quarter");

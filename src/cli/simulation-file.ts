@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import type { SimulationRequest } from "../client/index.js";
 import { loadConfig } from "../config.js";
 import { validateSimulationRequest } from "../schema/validate.js";
-import type { RunEstimate } from "../solver/types.js";
+import type { RunEstimate } from "../solver/index.js";
 import { CliError, EXIT, InvalidRequestError } from "./output.js";
 
 export interface LoadedSimulation {

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { readFieldMap, readResultInfo, type FieldMap, type MonitorInfo } from "../results/read.js";
 import { structureShape } from "../plot/structures.js";
-import type { SimulationSpec, StructureSpec } from "../solver/types.js";
+import type { SimulationSpec, StructureSpec } from "../solver/index.js";
 import type { StorageBackend } from "../storage/types.js";
 import { DashboardError } from "./context.js";
 

@@ -19,9 +19,7 @@
  *   [width, height].
  */
 
-import { findMaterial } from "../solver/materials.js";
-import { polySlabOutlineAt } from "../solver/polyslab.js";
-import type { StructureSpec } from "../solver/types.js";
+import { findMaterial, polySlabOutlineAt, type StructureSpec } from "../solver/index.js";
 import { compareLayerKeys } from "./drc/run.js";
 import { writeGds } from "./gds/writer.js";
 import { circleRing, snap } from "./geometry/circle.js";

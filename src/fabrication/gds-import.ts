@@ -15,8 +15,7 @@
  */
 import type { FieldError } from "../errors.js";
 import type { GdsStructureSpec } from "../schema/simulation.js";
-import { MAX_POLYSLAB_VERTICES } from "../solver/polyslab.js";
-import type { PolySlabSpec } from "../solver/types.js";
+import { MAX_POLYSLAB_VERTICES, type PolySlabSpec } from "../solver/index.js";
 import type { GdsLayout } from "./gds/reader.js";
 import { mergePolygons } from "./geometry/merge.js";
 import { ringArea2, type Ring } from "./geometry/polygon.js";

@@ -10,7 +10,7 @@
  * `in_material_library` false.
  */
 
-import { findMaterial } from "../solver/materials.js";
+import { findMaterial } from "../solver/index.js";
 import type { LayerRules } from "./drc/run.js";
 
 export interface PdkLayer {

@@ -18,7 +18,7 @@ import type { Config } from "../config.js";
 import { errors, type ApiError } from "../errors.js";
 import type { GdsStructureSpec, SimulationRequest } from "../schema/simulation.js";
 import { MAX_STRUCTURES } from "../schema/simulation.js";
-import type { SimulationSpec } from "../solver/types.js";
+import type { SimulationSpec } from "../solver/index.js";
 import { layerKey, polyslabsFromGds } from "./gds-import.js";
 import type { StorageBackend } from "../storage/types.js";
 import type { DrcResult, LayerRules } from "./drc/run.js";

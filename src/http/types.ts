@@ -14,7 +14,7 @@ import type { StorageBackend } from "../storage/types.js";
 import type { Stores } from "../store/types.js";
 import type { Caller } from "./plugins/auth.js";
 import type { SolverAdapterReport } from "../schema/responses.js";
-import type { BackendName } from "../solver/backend.js";
+import type { BackendName } from "../solver/index.js";
 
 export type App = FastifyInstance<
   RawServerDefault,

@@ -7,7 +7,7 @@
  *
  * The fixed per-step cost (sources, boundaries, monitors, thread synchronisation) is what
  * dominates small and thin jobs: a 2·10⁴-cell cross-section steps at about 300 Mcell/s (its
- * 2-D path, solver/fast/thin.ts) and a 1.3·10⁵-cell 3-D unit cell at about 350, where a 256³
+ * 2-D path, solver/wasm/thin.ts) and a 1.3·10⁵-cell 3-D unit cell at about 350, where a 256³
  * grid reaches 475–750 on the hosts measured, so one throughput figure misjudges one or the
  * other by several times. Set-up grows with the grid too (allocating and faulting in the
  * fields, painting): 0.1–0.2 s for small grids, 0.8 s for 250³. perStep and perCell are fitted
@@ -32,7 +32,7 @@ const PRIOR: readonly { cells: number; secondsPerStep: number }[] = [
 /**
  * w above: a cell that the structures' surfaces cross costs the time step about this many
  * plain cells more, its coefficients gathered lane by lane in a mixed piece of the kernel's row
- * (fast/runs.ts). Measured on a 160³ grid with lattices of 1 to 1 000 spheres, two threads,
+ * (wasm/runs.ts). Measured on a 160³ grid with lattices of 1 to 1 000 spheres, two threads,
  * 2026-11-26: 0.8–1.8 (3.5 before the mixed pieces, when each such cell was a kernel run of its
  * own).
  */

@@ -29,7 +29,7 @@ import { fieldLabel, formatMicrons, unitOf, type FieldPart } from "./labels.js";
 import { cellEdges, colourScale, gridImage, maxAbsOf } from "./heatmap.js";
 import { encodePng } from "./png.js";
 import { structureLookup } from "./structures.js";
-import type { StructureSpec } from "../solver/types.js";
+import type { StructureSpec } from "../solver/index.js";
 
 export { FIELD_PARTS, type FieldPart } from "./labels.js";
 

@@ -9,7 +9,7 @@ import type {
   SimulationSpec,
   SourceSpec,
   StructureSpec,
-} from "../solver/types.js";
+} from "../solver/index.js";
 import { formatCount, formatLength, formatSizeMicrons, plural } from "./units.js";
 
 export type SetupRowKey =

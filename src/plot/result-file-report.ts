@@ -6,7 +6,7 @@
  */
 import type { ResultInfo } from "../results/read.js";
 import type { SolverReport } from "../schema/responses.js";
-import type { SimulationSpec } from "../solver/types.js";
+import type { SimulationSpec } from "../solver/index.js";
 
 type Attributes = ResultInfo["solver"];
 

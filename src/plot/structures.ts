@@ -5,8 +5,7 @@
  * structure overrides an earlier one. Every kind comes from its cross-section (sections.ts);
  * a polyslab's from its rings at both ends, which only the solver knows how to offset.
  */
-import { polySlabEnds } from "../solver/polyslab.js";
-import type { StructureSpec } from "../solver/types.js";
+import { polySlabEnds, type StructureSpec } from "../solver/index.js";
 import { planeSections, sectionContains, type AxisIndex, type StructureShape } from "./sections.js";
 
 export type Point3 = { x: number; y: number; z: number };

@@ -41,7 +41,7 @@ import type {
   MonitorResult,
   RunReport,
   SolverResult,
-} from "../solver/types.js";
+} from "../solver/index.js";
 import {
   bytesOf,
   compareDataset,

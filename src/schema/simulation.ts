@@ -6,36 +6,33 @@
  */
 import Type, { type Static } from "typebox";
 import {
+  DEFAULT_MAX_STEP_RATIO,
   MAX_AMPLITUDE_V_PER_M,
   MAX_DIPOLE_MOMENT,
+  MAX_FAR_FIELD_WAVELENGTHS,
+  MAX_FLUX_WAVELENGTHS,
   MAX_LENGTH_M,
+  MAX_MONITOR_WAVELENGTHS,
   MAX_POLE_DELTA_EPS,
   MAX_POLE_RATE_RAD_PER_S,
-  MIN_AMPLITUDE_V_PER_M,
-  MIN_DIPOLE_MOMENT,
-  MIN_COURANT_FACTOR,
-} from "../solver/bounds.js";
-import { MAX_FLUX_WAVELENGTHS, MAX_MONITOR_WAVELENGTHS } from "../solver/checks/monitors.js";
-import { MAX_FAR_FIELD_WAVELENGTHS } from "../solver/checks/far-field.js";
-import {
   MAX_POLYSLAB_HOLES,
   MAX_POLYSLAB_VERTICES,
   MAX_SIDEWALL_ANGLE_DEG,
-} from "../solver/polyslab.js";
-import {
-  DEFAULT_MAX_STEP_RATIO,
+  MIN_AMPLITUDE_V_PER_M,
+  MIN_COURANT_FACTOR,
+  MIN_DIPOLE_MOMENT,
   type Boundary,
   type DomainSpec,
+  type FarFieldMonitorSpec,
   type FdtdSettings,
   type FieldComponent,
-  type FarFieldMonitorSpec,
   type FieldMonitorSpec,
   type GaussianBeamSpec,
   type PlaneWaveSpec,
   type PointDipoleSpec,
   type PolySlabSpec,
   type StructureSpec,
-} from "../solver/types.js";
+} from "../solver/index.js";
 
 /**
  * The default of every optional field that `applyDefaults` (validate.ts) fills in, written once:
@@ -136,8 +133,11 @@ export const SYMMETRIES = ["none", "pec", "pmc"] as const;
 export const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"] as const;
 export const MAX_STRUCTURES = 1000;
 export const MAX_MONITORS = 64;
-export { MAX_MONITOR_WAVELENGTHS, MAX_FLUX_WAVELENGTHS } from "../solver/checks/monitors.js";
-export { MAX_FAR_FIELD_WAVELENGTHS } from "../solver/checks/far-field.js";
+export {
+  MAX_FAR_FIELD_WAVELENGTHS,
+  MAX_FLUX_WAVELENGTHS,
+  MAX_MONITOR_WAVELENGTHS,
+} from "../solver/index.js";
 
 export const MAX_MESH_OVERRIDES = 100;
 

@@ -27,7 +27,7 @@ import type {
   PointDipoleSpec,
   SphereSpec,
   UserMaterialSpec,
-} from "../solver/types.js";
+} from "../solver/index.js";
 import type {
   BoxSchema,
   CylinderSchema,

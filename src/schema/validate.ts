@@ -5,19 +5,21 @@
  * can run; one that fails yields field errors that name the field and the bound.
  */
 import type { FieldError } from "../errors.js";
-import { checkAndPlan, estimateRun, type GridPlan } from "../solver/index.js";
-import type {
-  AngleRange,
-  BackendChoice,
-  FieldComponent,
-  MonitorSpec,
-  RunEstimate,
-  SimulationSpec,
-  SourceSpec,
-  StructureSpec,
-  DomainSpec,
-  Vec3,
-} from "../solver/types.js";
+import {
+  checkAndPlan,
+  estimateRun,
+  type AngleRange,
+  type BackendChoice,
+  type DomainSpec,
+  type FieldComponent,
+  type GridPlan,
+  type MonitorSpec,
+  type RunEstimate,
+  type SimulationSpec,
+  type SourceSpec,
+  type StructureSpec,
+  type Vec3,
+} from "../solver/index.js";
 import { formatAjvErrors } from "./ajv.js";
 import { compileBounded } from "./bounded.js";
 import { DEFAULTS, SimulationRequestSchema, type SimulationRequest } from "./simulation.js";

@@ -8,9 +8,9 @@
  * computes its drive values on the CPU (a plane wave steps its 1-D auxiliary line) and passes
  * them in with every step (sources/injection.ts).
  *
- * Backends: `reference` (plain TypeScript, one thread; reference-backend.ts), `wasm`
- * (generated WebAssembly SIMD kernels on several threads; fast/) and `webgpu` (generated WGSL
- * compute shaders on a GPU; gpu/), where `advance` only enqueues work and the read-backs wait
+ * Backends: `reference` (plain TypeScript, one thread; reference/backend.ts), `wasm`
+ * (generated WebAssembly SIMD kernels on several threads; wasm/) and `webgpu` (generated WGSL
+ * compute shaders on a GPU; webgpu/), where `advance` only enqueues work and the read-backs wait
  * for the GPU.
  */
 import { YeeLayout } from "./grid.js";
@@ -19,7 +19,7 @@ import type { InjectionConfig } from "./sources/injection.js";
 import type { FieldSet } from "./fields.js";
 import type { GridModel } from "./yee.js";
 import type { BackendName } from "./backend-names.js";
-import type { GpuAdapterReport } from "./gpu/adapter-report.js";
+import type { GpuAdapterReport } from "./adapter-report.js";
 import type { GpuSteppingReport } from "./types.js";
 
 /** The backends' names and choices live in the leaf backend-names.ts (types.ts names them). */
@@ -54,7 +54,7 @@ export interface StepperOptions {
   /** Most time steps one sweep may advance (temporal blocking). */
   stepsPerSweep?: number;
   /**
-   * wasm backend: false leaves out the mixed pieces (fast/runs.ts), every material change
+   * wasm backend: false leaves out the mixed pieces (wasm/runs.ts), every material change
    * then ending a span (comparisons and benchmarks only; the results are the same).
    */
   mixedPieces?: boolean;
@@ -67,7 +67,7 @@ export interface StepperOptions {
   profilePasses?: boolean;
   /**
    * webgpu backend: the bulk passes' workgroup (x threads along z by y along y) and cells per
-   * thread along x (gpu/shaders.ts BulkShape); benchmarks compare shapes with it.
+   * thread along x (webgpu/shaders.ts BulkShape); benchmarks compare shapes with it.
    */
   bulkShape?: { x: number; y: number };
 }

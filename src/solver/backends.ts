@@ -11,10 +11,11 @@
  * which the synchronous `solverBackend(choice)` returns the same backend.
  */
 import type { BackendChoice, SolverBackend } from "./backend.js";
-import { wasmBackend } from "./fast/engine.js";
-import { findGpuAdapter } from "./gpu/device.js";
-import { webgpuBackend } from "./gpu/engine.js";
-import { referenceBackend } from "./reference-backend.js";
+import { wasmBackend } from "./wasm/engine.js";
+import { findGpuAdapter } from "./webgpu/device.js";
+export { describeAdapter } from "./webgpu/device.js";
+import { webgpuBackend } from "./webgpu/engine.js";
+import { referenceBackend } from "./reference/backend.js";
 
 /** What start-up found: the GPU backend per choice, or why there is none. */
 const gpuFound = new Map<"auto" | "webgpu", SolverBackend | string>();

@@ -3,7 +3,7 @@
  * padded arrays are filled so the next half step reads the right neighbours. This module is
  * the one definition of what is copied where (`ghostCopies`) and of the copies themselves
  * (`GhostPlanes`); the reference stepper and the auxiliary line fill a whole grid at once
- * (`fillAll`), the wasm backend's sweep fills x-plane by x-plane as it goes (fast/sweep.ts,
+ * (`fillAll`), the wasm backend's sweep fills x-plane by x-plane as it goes (wasm/sweep.ts,
  * which decides only *when* an x-plane copy may run).
  *
  * - periodic: Bloch-periodic F(r + L) = F(r)·e^{i k·L} (Taflove & Hagness §13.3, "field

@@ -1,7 +1,7 @@
 /**
  * Reading a grid that is invariant along some axes (one periodic cell without a Bloch phase:
  * every field equals its images across the axis) without keeping the ghosts across them up
- * to date: the wasm backend's thin grids (fast/thin.ts) and the plane-wave source's
+ * to date: the wasm backend's thin grids (wasm/thin.ts) and the plane-wave source's
  * auxiliary line at normal incidence (sources/plane-wave.ts). The ghost copies across those axes are set
  * apart, and sampled streams read the real cell a filled ghost is copied from.
  */

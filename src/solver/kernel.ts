@@ -1,12 +1,12 @@
 /**
  * The reference backend's bulk Yee update (Taflove & Hagness, ch. 3 and 4): plain TypeScript
  * loops over a slab of x-planes of one real field set. YeeGrid (yee.ts) runs it over the whole
- * grid for the reference backend (reference-backend.ts) and for the plane-wave source's
+ * grid for the reference backend (reference/backend.ts) and for the plane-wave source's
  * auxiliary line, which every backend steps this way; the CPML ψ pass (cpml.ts), the source's
  * terms (sources/injection.ts) and the boundary ghosts (boundaries.ts) follow it as separate passes, so it
  * has no branches on boundaries or sources. The wasm backend does not call it: it generates its
- * own kernel from the same equations (fast/kernel-wat.ts), with the ψ terms fused in, and is
- * checked against this one (fast/agreement.test.ts).
+ * own kernel from the same equations (wasm/kernel-wat.ts), with the ψ terms fused in, and is
+ * checked against this one (wasm/agreement.test.ts).
  *
  * Update equations, with κ folded into the per-axis inverse steps (CPML, Roden & Gedney 2000):
  *   H ← H − (dt/μ0)·(∇×E),   E ← ca·E + cb·(∇×H),

@@ -132,7 +132,7 @@ export class DftRecorder {
 
   /**
    * Adds the current fields: E stamped at `tE`, H at `tH` seconds, weighted by `sampleWeight`
-   * (k when only every k-th step is recorded, see fast/dft-cadence.ts). With `parts` > 1, only
+   * (k when only every k-th step is recorded, see dft-cadence.ts). With `parts` > 1, only
    * part `part` of each stream's points (the parts are disjoint, so threads sharing the sums
    * may each add theirs at once, and every sum gets the same additions as with one part).
    */
@@ -359,7 +359,7 @@ export function sharedSamplings(monitors: readonly MonitorSampling[]): MonitorSa
 
 /**
  * Zeroed running sums for `monitors`, per monitor and stream, in one SharedArrayBuffer: for
- * recorders in several threads that each add part of the points (fast/engine.ts).
+ * recorders in several threads that each add part of the points (wasm/engine.ts).
  */
 export function sharedMonitorSums(monitors: readonly MonitorSampling[]): Float64Array[][] {
   const lengths = monitors.map((m) => m.streams.map((st) => 2 * m.omegas.length * st.base.length));

@@ -65,7 +65,7 @@ async function reflectance(
 /** docs/validation.md, "Every check on every backend". */
 const HALF_SPACE_TOO_SLOW = {
   webgpu:
-    "22 s on the software adapter here; flux.test.ts's Fresnel check runs on the reference and wasm backends, gpu/agreement.test.ts checks the WGSL kernels against the reference backend (Bloch about x, y, z)",
+    "22 s on the software adapter here; flux.test.ts's Fresnel check runs on the reference and wasm backends, webgpu/agreement.test.ts checks the WGSL kernels against the reference backend (Bloch about x, y, z)",
 };
 
 describe("oblique incidence at 45° on a dielectric half-space (n = 2)", () => {
@@ -120,7 +120,7 @@ describe("CPML reflection with the default 12 layers (20 cells per wavelength)",
 /** docs/validation.md, "Every check on every backend". */
 const OBLIQUE_TOO_SLOW = {
   webgpu:
-    "six 3-D runs: 21 s on the software adapter here; gpu/agreement.test.ts checks the WGSL kernels against the reference backend (oblique about x, y, z)",
+    "six 3-D runs: 21 s on the software adapter here; webgpu/agreement.test.ts checks the WGSL kernels against the reference backend (oblique about x, y, z)",
 };
 
 describe("oblique plane waves in vacuum read A·p̂·e^{ik·r}", () => {

@@ -11,8 +11,8 @@
  *   reflection of +1, a PMC's, would put antinodes there).
  * - In 3-D, every E value whose sample point lies in a PEC box or sphere is exactly 0 after
  *   the pulse has passed them, and a field monitor inside the box reads exactly 0.
- * Every check runs on every backend (testing/backends.ts); fast/agreement.test.ts and
- * gpu/agreement.test.ts compare whole runs with a PEC plate against the reference backend.
+ * Every check runs on every backend (testing/backends.ts); wasm/agreement.test.ts and
+ * webgpu/agreement.test.ts compare whole runs with a PEC plate against the reference backend.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

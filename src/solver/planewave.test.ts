@@ -18,7 +18,7 @@ const STEP = WAVELENGTH / 60;
 /** docs/validation.md, "Every check on every backend". */
 const VACUUM_TOO_SLOW = {
   webgpu:
-    "ten 3-D runs: 47 s on the software adapter here; gpu/agreement.test.ts checks the WGSL kernels against the reference backend",
+    "ten 3-D runs: 47 s on the software adapter here; webgpu/agreement.test.ts checks the WGSL kernels against the reference backend",
 };
 
 describe("plane wave in vacuum", () => {

@@ -13,8 +13,7 @@ import { assertFits, type SolverBackend, type Stepper } from "./backend.js";
 import { solverBackend } from "./backends.js";
 import { EPS0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import type { CpmlParameters } from "./cpml.js";
-import { dftSampleInterval } from "./fast/dft-cadence.js";
-import { MAX_BLOCK_STEPS } from "./fast/barrier.js";
+import { dftSampleInterval } from "./dft-cadence.js";
 import type { FieldSet } from "./fields.js";
 import { domainFaces, shapeOf } from "./geometry.js";
 import { YeeLayout, interiorSpanM, planGrid, type GridPlan } from "./grid.js";
@@ -45,6 +44,7 @@ import {
   createSource,
   needsComplexFields,
   DRIVE_VALUES_PER_STEP,
+  MAX_BLOCK_STEPS,
   type AnySource,
 } from "./sources/index.js";
 import type {
@@ -84,11 +84,11 @@ export interface InternalRunOptions extends RunOptions {
   courantOverride?: number;
   /** wasm backend: fewest cells per thread before it uses fewer threads (tests set 0). */
   minCellsPerThread?: number;
-  /** Steps between monitor DFT samples; default from fast/dft-cadence.ts. */
+  /** Steps between monitor DFT samples; default from dft-cadence.ts. */
   dftEvery?: number;
   /** wasm backend: most time steps per sweep (temporal blocking); default 2. */
   stepsPerSweep?: number;
-  /** wasm backend: false leaves out the mixed pieces (fast/runs.ts); default true. */
+  /** wasm backend: false leaves out the mixed pieces (wasm/runs.ts); default true. */
   mixedPieces?: boolean;
   /** wasm backend: the most bytes of kernel memory (tests); default 4 GiB. */
   memoryLimitBytes?: number;
@@ -99,7 +99,7 @@ export interface InternalRunOptions extends RunOptions {
   profilePasses?: boolean;
   /**
    * webgpu backend: the bulk passes' workgroup (x threads along z by y along y) and cells per
-   * thread along x (gpu/shaders.ts BulkShape); benchmarks compare shapes with it.
+   * thread along x (webgpu/shaders.ts BulkShape); benchmarks compare shapes with it.
    */
   bulkShape?: { x: number; y: number };
 }
@@ -391,7 +391,7 @@ export class FdtdSimulation {
     };
   }
 
-  /** The monitors' DFT cadence (fast/dft-cadence.ts) for this run's pulse and grid. */
+  /** The monitors' DFT cadence (dft-cadence.ts) for this run's pulse and grid. */
   private defaultDftEvery(): number {
     return dftSampleInterval(
       this.source.pulse,

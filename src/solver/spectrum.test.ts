@@ -45,7 +45,7 @@ function peakWavelengths(wavelengths: number[], values: number[]): number[] {
 /** docs/validation.md, "Every check on every backend". */
 const SPECTRA_TOO_SLOW = {
   webgpu:
-    "21 s on the software adapter here; gpu/agreement.test.ts checks the WGSL kernels against the reference backend (3-wavelength monitors) and flux.test.ts's lossless slab over a band runs on it",
+    "21 s on the software adapter here; webgpu/agreement.test.ts checks the WGSL kernels against the reference backend (3-wavelength monitors) and flux.test.ts's lossless slab over a band runs on it",
 };
 
 describe("multi-wavelength monitors", () => {

@@ -5,7 +5,7 @@
  * a curved or slanted one (surface.test.ts checks the count against painting). Such cells cost
  * the time step and the set-up more than the grid's size says: a smoothed interface cell is a
  * coefficient entry of its own (medium.ts), which the fast kernel gathers lane by lane in a
- * mixed piece of its row (fast/runs.ts), and painting computes a fill fraction for it
+ * mixed piece of its row (wasm/runs.ts), and painting computes a fill fraction for it
  * (docs/benchmarks.md). Estimates only (jobs/timing.ts): nothing is painted, and overlapping
  * structures are counted as if apart.
  */

@@ -11,7 +11,7 @@
 import type { PoleModel } from "./dispersion/model.js";
 
 import type { BackendChoice, BackendName } from "./backend-names.js";
-import type { GpuAdapterReport } from "./gpu/adapter-report.js";
+import type { GpuAdapterReport } from "./adapter-report.js";
 
 export type { BackendChoice, BackendName } from "./backend-names.js";
 export type Vec3 = [number, number, number];

@@ -7,7 +7,7 @@
  * "Jobs a user can submit"). The problems' kernels themselves are not reused: each grid
  * generates its own.
  */
-import { runSimulation } from "./index.js";
+import { runSimulation } from "./entry-points.js";
 import type { BackendChoice, SolverResult, SimulationSpec } from "./types.js";
 
 const NM = 1e-9;

@@ -3,8 +3,12 @@
  * SolverReportSchema in src/schema/responses.ts): the one place a RunReport is mapped.
  */
 import type { SolverAdapterReport, SolverReport } from "../schema/responses.js";
-import type { GpuAdapterReport } from "../solver/gpu/device.js";
-import type { FarFieldMonitorResult, FluxMonitorResult, SolverResult } from "../solver/types.js";
+import type {
+  FarFieldMonitorResult,
+  FluxMonitorResult,
+  GpuAdapterReport,
+  SolverResult,
+} from "../solver/index.js";
 
 /**
  * The flux monitors' spectra for the job record (the result file has them too): per monitor,

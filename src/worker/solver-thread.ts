@@ -7,9 +7,14 @@
 import { rm } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import { ResultFileError, verifyResultFile, writeResultFile } from "../results/hdf5.js";
-import { initSolverBackend, runSimulation, SOLVER_VERSION } from "../solver/index.js";
-import { SolverDivergenceError, type SimulationSpec } from "../solver/types.js";
-import { warmUp } from "../solver/warm-up.js";
+import {
+  initSolverBackend,
+  runSimulation,
+  SOLVER_VERSION,
+  SolverDivergenceError,
+  warmUp,
+  type SimulationSpec,
+} from "../solver/index.js";
 import { solverReport } from "./report.js";
 import type { ThreadInput, ThreadMessage, WarmInput } from "./thread-protocol.js";
 

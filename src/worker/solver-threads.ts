@@ -5,7 +5,7 @@
  * compiler): most of a small job's time.
  */
 import { Worker } from "node:worker_threads";
-import type { BackendChoice } from "../solver/types.js";
+import type { BackendChoice } from "../solver/index.js";
 import type { WorkerLogger } from "./logger.js";
 import type { SessionEnd } from "./solver-session.js";
 import type { ThreadMessage } from "./thread-protocol.js";

@@ -1,7 +1,7 @@
 /** Messages between a job worker and its solver thread. */
 import type { SolverReport } from "../schema/responses.js";
 
-import type { BackendChoice, SolverProgress } from "../solver/types.js";
+import type { BackendChoice, SolverProgress } from "../solver/index.js";
 
 export interface ThreadInput {
   jobId: string;

@@ -225,3 +225,54 @@ test("the cycle search finds a cycle and names its files", () => {
     ["e.ts", "e.ts"],
   ]);
 });
+
+/** The folders of src/solver that hold one backend each; the core (the rest) imports none. */
+const BACKEND_FOLDERS = ["reference", "wasm", "webgpu"] as const;
+/** The one core file that may import the backends: it picks which one runs. */
+const REGISTRY = "backends.ts";
+
+const backendOf = (file: string): string | undefined =>
+  BACKEND_FOLDERS.find((folder) => file.startsWith(`${folder}${sep}`));
+
+/** Imports into a backend folder from the core (the registry aside) or from another backend. */
+function backendBreaches(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const wrong: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = backendOf(file);
+    for (const target of targets) {
+      const to = backendOf(target);
+      if (to === undefined || to === from || (from === undefined && file === REGISTRY)) continue;
+      wrong.push(`src/solver/${file} (${from ?? "core"}) imports src/solver/${target}`);
+    }
+  }
+  return wrong;
+}
+
+test("each backend lives in a folder of its own, and only the registry imports the backends", () => {
+  const graph = solverImports();
+  for (const folder of BACKEND_FOLDERS) {
+    const files = [...graph.keys()].filter((f) => backendOf(f) === folder);
+    assert.ok(files.length > 0, `src/solver/${folder}/ holds no backend: the scan is broken`);
+  }
+  const wrong = backendBreaches(graph);
+  assert.deepEqual(wrong, [], `imports of a backend outside the registry:\n${wrong.join("\n")}`);
+  const caught = backendBreaches(new Map([["run.ts", [`wasm${sep}engine.ts`]]]));
+  assert.equal(caught.length, 1, "a core file importing a backend must be caught");
+});
+
+test("outside src/solver, the solver is imported through its index", () => {
+  const index = join(SOLVER, "index.ts");
+  const wrong: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    if (file.startsWith(SOLVER + sep)) continue;
+    const text = readFileSync(file, "utf8");
+    for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+      if (!ref.fileName.startsWith(".")) continue;
+      const target = resolve(dirname(file), ref.fileName).replace(/\.js$/, ".ts");
+      if (!target.startsWith(SOLVER + sep) || target === index) continue;
+      const line = text.slice(0, ref.pos).split("\n").length;
+      wrong.push(`src/${relative(SRC, file)}:${line} imports ${ref.fileName}`);
+    }
+  }
+  assert.deepEqual(wrong, [], `solver files imported past its index:\n${wrong.join("\n")}`);
+});

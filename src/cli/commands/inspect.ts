@@ -16,7 +16,7 @@ import {
   type ResultInfo,
   type Spectrum,
 } from "../../results/read.js";
-import type { SimulationSpec } from "../../solver/types.js";
+import type { SimulationSpec } from "../../solver/index.js";
 import {
   defaultIo,
   EXIT,

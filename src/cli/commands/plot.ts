@@ -29,7 +29,7 @@ import {
   runClientCommand,
   type CommandIo,
 } from "../output.js";
-import type { StructureSpec } from "../../solver/types.js";
+import type { StructureSpec } from "../../solver/index.js";
 import { parse, UsageError } from "../usage.js";
 import { parsePhi, plotFarField, type FarFieldRequest } from "./plot-far-field.js";
 import { chosenWavelengthIndex, parseWavelength } from "./plot-wavelength.js";

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { LayerMapping } from "../../schema/fabrication.js";
-import { findMaterial } from "../../solver/materials.js";
+import { findMaterial } from "../../solver/index.js";
 import type { Pdk } from "../../fabrication/pdks.js";
 import { DashboardError, field, type Dashboard } from "../context.js";
 import { jobIdOf } from "./jobs.js";

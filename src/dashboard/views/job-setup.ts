@@ -1,6 +1,6 @@
 /** The job page's set-up summary: the rows `emsim inspect` prints (src/plot/job-setup.ts). */
 import { jobSetupRows } from "../../plot/job-setup.js";
-import type { SimulationSpec } from "../../solver/types.js";
+import type { SimulationSpec } from "../../solver/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { factsList } from "./format.js";
 

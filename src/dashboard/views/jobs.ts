@@ -3,7 +3,7 @@
  * result download and field plots, and the cancel confirmation.
  */
 import type { JobRecord } from "../../jobs/records.js";
-import type { SimulationSpec } from "../../solver/types.js";
+import type { SimulationSpec } from "../../solver/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField } from "./forms.js";
 import { fabricationSection } from "./fabrication.js";

@@ -6,7 +6,7 @@
  * produced by {@link mergePolygons} follow KLayout's convention: the interior lies to the
  * right of each edge (outer outlines clockwise, holes counter-clockwise).
  */
-import { boundsOf } from "../../solver/polyslab.js";
+import { boundsOf } from "../../solver/index.js";
 
 export type Ring = Int32Array;
 

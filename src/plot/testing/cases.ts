@@ -6,7 +6,7 @@
  */
 import type { FieldPlotOptions } from "../field-plot.js";
 import type { FieldMap } from "../../results/read.js";
-import type { StructureSpec } from "../../solver/types.js";
+import type { StructureSpec } from "../../solver/index.js";
 
 /** [min, max, target] of axes and colour bars: µm spans, field values, odd and degenerate. */
 export const TICK_CASES: [number, number, number][] = [

@@ -38,7 +38,7 @@
  *
  * per cell it also keeps E^n and E^{n−1}. AdeState below is the pass in JavaScript, float64,
  * as the reference backend runs it; the fast kernel runs the same update as WebAssembly over
- * its shared memory (fast/ade-wasm.ts), checked against this one by fast/agreement.test.ts.
+ * its shared memory (wasm/ade-wasm.ts), checked against this one by wasm/agreement.test.ts.
  */
 import { EPS0 } from "../constants.js";
 import type { YeeLayout } from "../grid.js";

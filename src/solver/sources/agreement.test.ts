@@ -1,6 +1,6 @@
 /**
  * The backends against the reference for the sources of the seam other than the plane wave
- * (whose agreement cases are fast/agreement.test.ts and gpu/agreement.test.ts): a point dipole
+ * (whose agreement cases are wasm/agreement.test.ts and webgpu/agreement.test.ts): a point dipole
  * off every sample (spread over eight) with a field line, a flux box and a far-field box, and an
  * oblique Gaussian beam with a field plane. Float32 rounding accumulated over the run bounds
  * the difference at 1e-5 of the largest value compared; a wrong term anywhere gives order 1.

@@ -9,7 +9,7 @@ import { PointDipoleSource } from "./point-dipole.js";
 import type { SourceContext } from "./source.js";
 
 export type { PlacedMonitor, Source, SourceContext } from "./source.js";
-export { DRIVE_VALUES_PER_STEP, type InjectionConfig } from "./injection.js";
+export { DRIVE_VALUES_PER_STEP, MAX_BLOCK_STEPS, type InjectionConfig } from "./injection.js";
 export { sourceOffStep, type PulseShape } from "./pulse.js";
 export { PlaneWaveSource } from "./plane-wave.js";
 export { PointDipoleSource } from "./point-dipole.js";

@@ -5,8 +5,8 @@
  * w per cell precomputed once and a drive value per time step that the source computes on
  * the CPU (`Source.advance`). Every backend applies the same terms after its half steps: the
  * reference stepper over the whole grid (`applyAll`), the WebAssembly sweep one x-plane at a
- * time as it goes (fast/sweep.ts, `apply`); the GPU backend uploads the weights once and the
- * drive values per step (gpu/engine.ts). So a new source is a new file here, and no backend
+ * time as it goes (wasm/sweep.ts, `apply`); the GPU backend uploads the weights once and the
+ * drive values per step (webgpu/engine.ts). So a new source is a new file here, and no backend
  * changes.
  *
  * What the terms stand for:
@@ -25,6 +25,8 @@
 
 /** Drive values per time step: 4 complex samples (re, im), whatever the source. */
 export const DRIVE_VALUES_PER_STEP = 8;
+/** Most time steps one block of drive values covers (a backend's sweep advances at most this many). */
+export const MAX_BLOCK_STEPS = 4;
 
 /**
  * An injection term of one component on one plane normal to the config's axis: F += w·drive

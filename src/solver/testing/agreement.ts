@@ -1,5 +1,5 @@
 /**
- * What the backend agreement tests (fast/agreement.test.ts, gpu/agreement.test.ts) share: the
+ * What the backend agreement tests (wasm/agreement.test.ts, webgpu/agreement.test.ts) share: the
  * materials (a dispersive sphere, a constant lossy slab and, in some cases, a PEC plate), the
  * plane-wave problem each case
  * builds, and the comparisons of monitor phasors and stored fields against the reference

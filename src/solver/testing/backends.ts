@@ -15,8 +15,7 @@
  */
 import { describe } from "node:test";
 import type { BackendName } from "../backend.js";
-import { initSolverBackend } from "../backends.js";
-import { describeAdapter } from "../gpu/device.js";
+import { describeAdapter, initSolverBackend } from "../backends.js";
 import { webgpuSkipReason } from "./require-webgpu.js";
 
 /** A backend as the tests see it in this process. */

@@ -1,6 +1,5 @@
 import { errors } from "../../../errors.js";
-import { findMaterial } from "../../../solver/materials.js";
-import type { SimulationSpec } from "../../../solver/types.js";
+import { findMaterial, type SimulationSpec } from "../../../solver/index.js";
 import { errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { RecipeRequestSchema, RecipeResponseSchema } from "../../../schema/fabrication.js";

@@ -1,4 +1,4 @@
-import { MATERIALS, materialKind } from "../../../solver/materials.js";
+import { MATERIALS, materialKind } from "../../../solver/index.js";
 import { MaterialListSchema, errorResponses } from "../../schemas.js";
 import type { App, RouteDeps } from "../../types.js";
 import { V1_ERRORS } from "../../openapi-operation.js";

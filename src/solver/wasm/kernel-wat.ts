@@ -5,7 +5,7 @@
  *   h(i, set)       H bulk update with the CPML ψ terms fused in,
  *   e(i, set)       E bulk update with the CPML ψ terms fused in,
  *   hPlanes(i0, i1, set), ePlanes(…)  the same over planes i0 … i1−1 in one call (thin grids,
- *                   whose planes are a row or two each: fast/thin.ts),
+ *                   whose planes are a row or two each: wasm/thin.ts),
  *   energy(i, set)  Σ ε·|E|² + η0²·|H|² over the padded plane (f64),
  *   ade(…)          the dispersive cells of one plane and component (ade-wasm.ts), with poles.
  *

@@ -4,7 +4,7 @@
  * cross-section, the usual 2-D orientation elsewhere (Meep's) — would update rows of one cell:
  * about eight times slower than the same cross-section lying in x–z (measured on the README's
  * strip, docs/benchmarks.md). Relabelling the axes cyclically (x, y, z) → (z, x, y) turns it
- * into a y-thin grid for the kernel (fast/thin.ts): the physical x becomes the row axis.
+ * into a y-thin grid for the kernel (wasm/thin.ts): the physical x becomes the row axis.
  *
  * A cyclic relabelling keeps the curl's form (component c and its derivative axes all shift
  * by the same amount), so the relabelled problem is the same Yee problem, field for field:

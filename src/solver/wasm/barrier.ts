@@ -8,7 +8,7 @@
  * takes milliseconds, but the threads of a small one arrive within microseconds of each
  * other, and a futex wake-up costs tens of microseconds.
  */
-import { DRIVE_VALUES_PER_STEP } from "../sources/injection.js";
+import { DRIVE_VALUES_PER_STEP, MAX_BLOCK_STEPS } from "../sources/injection.js";
 
 const COUNT = 0;
 const GENERATION = 1;
@@ -16,8 +16,6 @@ const COMMAND = 2;
 const FAILED = 3;
 const BLOCK_BASE = 4;
 const BLOCK_DEPTH = 5;
-/** Most time steps one sweep may advance (drive slots are reserved for this many). */
-export const MAX_BLOCK_STEPS = 4;
 /** Byte offset of the f64 drive slots, DRIVE_VALUES_PER_STEP per step of a block. */
 export const DRIVE_BYTE_OFFSET = 64;
 /**

@@ -27,8 +27,8 @@ import {
   sharedSamplings,
   type MonitorSampling,
 } from "../monitors.js";
-import { DRIVE_VALUES_PER_STEP } from "../sources/injection.js";
-import { Command, ControlBlock, KernelFailure, MAX_BLOCK_STEPS, MAX_THREADS } from "./barrier.js";
+import { DRIVE_VALUES_PER_STEP, MAX_BLOCK_STEPS } from "../sources/injection.js";
+import { Command, ControlBlock, KernelFailure, MAX_THREADS } from "./barrier.js";
 import { adeSweep, planAdeMemory, writeAdeTables, type AdeMemoryPlan } from "./ade-wasm.js";
 import { compileWat } from "./compile.js";
 import { kernelWat } from "./kernel-wat.js";
@@ -151,7 +151,7 @@ function planEngineMemory(
     // The mixed pieces are a speed-up only (6 bytes per cell in them, against 16 per plain
     // piece: mostly the smaller plan, but not where uniform stretches of 3–7 cells fill the
     // rows): without them such a grid may fit, and runs at the per-run rate
-    // (fast/pieces.test.ts).
+    // (wasm/pieces.test.ts).
     pieces = buildFusedPieces(layout, medium.index, 0);
     memoryPlan = planFor(pieces);
   }

@@ -33,10 +33,11 @@ import {
   DRIVE_VALUES_PER_STEP,
   InjectionPlanes,
   type InjectionConfig,
+  MAX_BLOCK_STEPS,
 } from "../sources/injection.js";
 import type { Boundary } from "../types.js";
 import type { AdeSweep } from "./ade-wasm.js";
-import { DRIVE_BYTE_OFFSET, KernelFailure, MAX_BLOCK_STEPS } from "./barrier.js";
+import { DRIVE_BYTE_OFFSET, KernelFailure } from "./barrier.js";
 
 /** Everything a thread needs besides the memory and the compiled kernel (structured-clonable). */
 export interface SweepConfig {
@@ -193,7 +194,7 @@ export class SlabSweeper {
    * Advances the whole grid from `base` to `base + depth` time steps, one half step at a time:
    * every plane's H in one kernel call, the source's terms, the ghosts; then E likewise, with the
    * dispersive cells. Alone on the grid only (one thread): for grids whose planes are so small
-   * (a row each on a grid one cell thick along y, fast/thin.ts) that the per-plane work of
+   * (a row each on a grid one cell thick along y, wasm/thin.ts) that the per-plane work of
    * `runBlock` in JavaScript outweighs their update; the same operations on the same values
    * as `runBlock` (each plane's update reads only the other kind's fields), so the same
    * results. A run uses one or the other throughout (this leaves the plane counters alone).

@@ -1,5 +1,5 @@
 /**
- * Grids one cell thick (fast/thin.ts, fast/relabel.ts) against the reference backend, which
+ * Grids one cell thick (wasm/thin.ts, wasm/relabel.ts) against the reference backend, which
  * steps them with the full three-dimensional update and keeps every ghost: the wasm backend's
  * invariant-axis kernel (no derivative terms along the thin axis, no ghosts kept up across
  * it, only the polarisation the source drives), its whole-grid passes on one thread and its

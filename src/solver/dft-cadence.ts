@@ -31,7 +31,7 @@
  * number of new samples (a check that saw none would report zero change), and preferably
  * as a multiple of 4 or 2, the fast kernel's time steps per sweep.
  */
-import type { PulseShape } from "../sources/pulse.js";
+import type { PulseShape } from "./sources/pulse.js";
 
 /** Envelope level (relative to its peak) beyond which aliases may fall. */
 export const DFT_ALIAS_LEVEL = 1e-10;
@@ -64,7 +64,7 @@ export function dftSampleInterval(
     if (k % 4 === 0) four = k;
   }
   // Multiples of 4 (or 2) let the fast kernel advance 4 (2) steps per sweep between samples
-  // (fast/sweep.ts); worth up to half the sampling saving.
+  // (wasm/sweep.ts); worth up to half the sampling saving.
   if (2 * four >= best) return four;
   if (2 * even >= best) return even;
   return best;

@@ -36,7 +36,7 @@ export interface KernelWatInput {
   ade: boolean;
   /**
    * Per axis, whether the fields do not vary along it (one periodic cell without a Bloch phase,
-   * fast/thin.ts): every difference along it is exactly zero, so its terms are left out and
+   * wasm/thin.ts): every difference along it is exactly zero, so its terms are left out and
    * the kernel never reads the ghosts across it. Absent: none.
    */
   invariantAxes?: readonly boolean[];

@@ -1,15 +1,15 @@
 /**
- * The monitors' DFT sampled every k-th step (fast/dft-cadence.ts): the interval chosen, and
+ * The monitors' DFT sampled every k-th step (dft-cadence.ts): the interval chosen, and
  * phasors equal to the every-step DFT to the float32 noise floor of the time series (which
  * decimation folds in k − 1 more times), while sampling beyond Nyquist is wrong by O(1).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
-import { runWithMaterials } from "../run.js";
-import { FdtdSimulation } from "../simulation.js";
-import { pulseFor } from "../sources/pulse.js";
-import { constantMaterials, lineSpec, pointMonitor, slab } from "../testing/index.js";
+import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
+import { runWithMaterials } from "./run.js";
+import { FdtdSimulation } from "./simulation.js";
+import { pulseFor } from "./sources/pulse.js";
+import { constantMaterials, lineSpec, pointMonitor, slab } from "./testing/index.js";
 import { dftSampleInterval } from "./dft-cadence.js";
 
 const WAVELENGTH = 1e-6;

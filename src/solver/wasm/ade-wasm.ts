@@ -30,7 +30,7 @@
  * the float64 reference pass by a few float32 ulps (the pass alone at 40³, driven by a
  * prescribed E for 1000 steps: 1.4–3.2e-7 of the peak E for Au, Ag, SiO2, Si3N4 and TiN,
  * against 1.2–2.2e-7 for the earlier J, Σh, E^{n−1} state in the same test;
- * fast/agreement.test.ts's worst case 5.5e-6 of the peak, 7.2e-6 with the earlier state,
+ * wasm/agreement.test.ts's worst case 5.5e-6 of the peak, 7.2e-6 with the earlier state,
  * bound 1e-5). h's cJ·J is written J − (1 − cJ)·J with 1 − cJ rounded from
  * float64: cJ lies within 1e-3 of 1 for a Drude pole or a sharp resonance, where cJ's own
  * float32 rounding would move the damping by up to ~1e-4 relative. Measured on one thread

@@ -1,7 +1,7 @@
 /**
  * The WebGPU backend (`webgpu`): the main grid's fields, CPML ψ, material indices and tables in
  * GPU storage buffers, stepped by the WGSL compute shaders of shaders.ts in the reference
- * backend's order (reference-backend.ts): per half step the bulk update of each field set with
+ * backend's order (reference/backend.ts): per half step the bulk update of each field set with
  * its CPML corrections (absorber.ts), the source's injection terms, then the boundary ghost
  * planes; after a step that the monitors sample, their running DFT.
  *

@@ -22,10 +22,10 @@
  * through them on their adapters and devices, to measure what Dawn's safety checks cost.
  */
 import type { create as createGpu } from "webgpu";
-import type { GpuAdapterReport } from "./adapter-report.js";
+import type { GpuAdapterReport } from "../adapter-report.js";
 
 /** The adapter report (adapter-report.ts), re-exported for the probe's importers. */
-export type { GpuAdapterReport } from "./adapter-report.js";
+export type { GpuAdapterReport } from "../adapter-report.js";
 
 /** The adapter limits the backend plans buffers against (bytes, counts). */
 export interface GpuLimits {
@@ -49,7 +49,7 @@ export type GpuProbe = { adapter: GpuAdapterHandle } | { adapter: null; reason: 
 
 const SOFTWARE_NAMES = /llvmpipe|lavapipe|softpipe|swiftshader|software|warp|microsoft basic/i;
 
-/** Storage buffers one shader binds at most (gpu/shaders.ts): the core WebGPU default. */
+/** Storage buffers one shader binds at most (webgpu/shaders.ts): the core WebGPU default. */
 export const STORAGE_BUFFERS_NEEDED = 8;
 
 /** The instances `create()` returned: kept for the process's life (see the module comment). */
@@ -71,7 +71,7 @@ export function findGpuAdapter(allowSoftware: boolean): Promise<GpuProbe> {
 
 /**
  * Always disabled: Dawn's rounding of timestamp queries to 65.536 µs, which would make the
- * per-pass times of profiled runs (gpu/pass-profiler.ts) sums of rounded-down values.
+ * per-pass times of profiled runs (webgpu/pass-profiler.ts) sums of rounded-down values.
  */
 const DISABLED_TOGGLES = "disable-dawn-features=timestamp_quantization";
 

@@ -2,8 +2,8 @@
  * The reference backend: the plain TypeScript kernel (kernel.ts) over the whole grid on one
  * thread, each half step in the textbook order — bulk update, CPML ψ pass, injection terms (sources/injection.ts),
  * boundary ghosts — on float32 fields in JS arrays with float64 arithmetic. It is the
- * baseline the WebAssembly and WebGPU backends are checked against (fast/agreement.test.ts,
- * gpu/agreement.test.ts) and the fallback where WebAssembly SIMD or shared memory is missing.
+ * baseline the WebAssembly and WebGPU backends are checked against (wasm/agreement.test.ts,
+ * webgpu/agreement.test.ts) and the fallback where WebAssembly SIMD or shared memory is missing.
  */
 import type {
   BackendMemory,
@@ -12,12 +12,12 @@ import type {
   Stepper,
   StepperTiming,
   SteppingProblem,
-} from "./backend.js";
-import type { FieldSet } from "./fields.js";
-import { referenceKernel } from "./kernel.js";
-import { MonitorRecorders } from "./monitors.js";
-import { DRIVE_VALUES_PER_STEP, InjectionPlanes } from "./sources/injection.js";
-import { YeeGrid } from "./yee.js";
+} from "../backend.js";
+import type { FieldSet } from "../fields.js";
+import { referenceKernel } from "../kernel.js";
+import { MonitorRecorders } from "../monitors.js";
+import { DRIVE_VALUES_PER_STEP, InjectionPlanes } from "../sources/injection.js";
+import { YeeGrid } from "../yee.js";
 
 /**
  * The largest typed array V8 allocates (buffer.constants.MAX_LENGTH in Node 20: 4 GiB);

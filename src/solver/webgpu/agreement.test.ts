@@ -10,7 +10,7 @@
  * monitors. The reference computes in float64 on float32
  * storage, the GPU in float32 throughout, so they agree to float32 rounding accumulated over
  * the run: within 1e-5 of the largest value compared, where a wrong sign, index, phase or
- * coefficient anywhere gives differences of order 1 (fast/agreement.test.ts uses the same
+ * coefficient anywhere gives differences of order 1 (wasm/agreement.test.ts uses the same
  * bound for the wasm backend). The analytic checks (Airy, Fresnel, phase velocity, PML
  * reflection, flux, dispersion) run on the GPU with every other backend's, in the physics
  * tests themselves (testing/backends.ts).
@@ -161,7 +161,7 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
       CASES[8],
       CASES[9],
       // The oblique PEC case; the graded one's cross-polarised Hy is too small a peak to
-      // measure float32 rounding against (fast/agreement.test.ts).
+      // measure float32 rounding against (wasm/agreement.test.ts).
       CASES[11],
     ]) {
       const steps = stepsOf(c);
