@@ -1,12 +1,21 @@
 /**
  * The Mie series against published reference values (Wiscombe's MIEV0 test cases, Bohren &
  * Huffman's worked example), the Rayleigh limit, energy conservation and the extinction
- * paradox.
+ * paradox; its scattering amplitudes S1, S2 and differential cross-section against the
+ * efficiencies (integrated over the sphere, the optical theorem, backscattering), the Rayleigh
+ * pattern and their symmetries.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { describe, it } from "node:test";
-import { mieEfficiencies, mieSphere, mieTermCount } from "./mie.js";
+import {
+  mieAmplitudes,
+  mieDifferentialCrossSection,
+  mieEfficiencies,
+  mieSphere,
+  mieTermCount,
+  type ScatteringDirection,
+} from "./mie.js";
 
 function assertRel(actual: number, expected: number, rel: number, what: string) {
   assert.ok(
@@ -39,6 +48,32 @@ const WISCOMBE: ReadonlyArray<readonly [number, number, number, number, number, 
   [10, 10, 100, 2.071124, 1.836785, 1.021648],
   [10, 10, 10000, 2.005914, 1.795393, 9.842238e-1],
 ];
+
+/**
+ * Gauss–Legendre nodes and weights on [−1, 1] (Newton on P_n from Chebyshev starts): exact
+ * for polynomials of degree 2n − 1. |S1|² and |S2|² are polynomials in cos θ of degree at
+ * most 2N (π_n has degree n − 1, τ_n degree n), so N + 1 nodes integrate them to rounding.
+ */
+function gaussLegendre(n: number): { x: number[]; w: number[] } {
+  const x: number[] = [];
+  const w: number[] = [];
+  for (let i = 1; i <= n; i++) {
+    let t = Math.cos((Math.PI * (i - 0.25)) / (n + 0.5));
+    let dp = 0;
+    for (let iter = 0; iter < 100; iter++) {
+      let p0 = 1;
+      let p1 = t;
+      for (let k = 2; k <= n; k++) [p0, p1] = [p1, ((2 * k - 1) * t * p1 - (k - 1) * p0) / k];
+      dp = (n * (t * p1 - p0)) / (t * t - 1);
+      const step = p1 / dp;
+      t -= step;
+      if (Math.abs(step) < 1e-16) break;
+    }
+    x.push(t);
+    w.push(2 / ((1 - t * t) * dp * dp));
+  }
+  return { x, w };
+}
 
 describe("Mie series", () => {
   it("reproduces Wiscombe's MIEV0 test cases to the 7 printed digits", () => {
@@ -133,6 +168,145 @@ describe("Mie series", () => {
     assert.throws(() => mieEfficiencies(1.5, 0), RangeError);
     assert.throws(() => mieEfficiencies(1.5, Number.NaN), RangeError);
     assert.throws(() => mieSphere(-1e-6, 1e-6, 1.5), RangeError);
+  });
+
+  it("integrates dσ/dΩ over the sphere to C_sca, and cos θ·dσ/dΩ to g·C_sca", () => {
+    // Gauss–Legendre in cos θ (exact, see gaussLegendre) times the trapezoid rule in φ, exact
+    // for the trigonometric polynomial cos²φ, sin²φ from 4 points on. A wrong weight
+    // (2n+1)/(n(n+1)), π_n or τ_n fails this by far more than 1e-12 (swapped S1 and S2 would
+    // not: the Rayleigh pattern below catches that).
+    for (const [n, r, lambda] of [
+      [2, 0.2e-6, 0.6e-6],
+      [1.5, 0.5e-6, 0.8e-6],
+      [{ re: 1.55, im: 0.1 }, 0.525e-6, 0.6328e-6],
+      [{ re: 0.2, im: 3.5 }, 50e-9, 0.55e-6],
+    ] as const) {
+      const mie = mieSphere(r, lambda, n);
+      const gl = gaussLegendre(mie.terms + 2);
+      const nPhi = 8;
+      const directions: ScatteringDirection[] = [];
+      for (const mu of gl.x) {
+        for (let p = 0; p < nPhi; p++) {
+          directions.push({ thetaRad: Math.acos(mu), phiRad: (2 * Math.PI * p) / nPhi });
+        }
+      }
+      const dsigma = mieDifferentialCrossSection(r, lambda, n, directions);
+      let cSca = 0;
+      let gcSca = 0;
+      gl.x.forEach((mu, t) => {
+        for (let p = 0; p < nPhi; p++) {
+          const v = gl.w[t]! * ((2 * Math.PI) / nPhi) * dsigma[t * nPhi + p]!;
+          cSca += v;
+          gcSca += mu * v;
+        }
+      });
+      const label = `n = ${JSON.stringify(n)}, r = ${r}, λ = ${lambda}`;
+      assertRel(cSca, mie.cScaM2, 1e-12, `${label}: ∫ dσ/dΩ dΩ`);
+      assertRel(gcSca, mie.asymmetry * mie.cScaM2, 1e-10, `${label}: ∫ cos θ dσ/dΩ dΩ`);
+    }
+  });
+
+  it("gives Q_ext from S(0) (the optical theorem) and Q_back from S1(π)", () => {
+    // Q_ext = (4/x²) Re S(0°) and Q_back = (4/x²) |S1(180°)|² (Bohren & Huffman §4.4), with
+    // S1(0) = S2(0) and S1(π) = −S2(π) for a sphere.
+    for (const [m, x] of [
+      [2, 2.5],
+      [{ re: 1.55, im: 0 }, 5.213],
+      [{ re: 1.5, im: 1 }, 10],
+      [{ re: 10, im: 10 }, 1],
+    ] as const) {
+      const q = mieEfficiencies(m, x);
+      const { s1, s2 } = mieAmplitudes(m, x, [0, Math.PI]);
+      const label = `m = ${JSON.stringify(m)}, x = ${x}`;
+      assertRel((4 / (x * x)) * s1[0]!.re, q.qExt, 1e-12, `${label}: Q_ext`);
+      assertRel(
+        (4 / (x * x)) * (s1[1]!.re ** 2 + s1[1]!.im ** 2),
+        q.qBack,
+        1e-12,
+        `${label}: Q_back`,
+      );
+      for (const [u, v, sign, what] of [
+        [s1[0]!, s2[0]!, 1, "S1(0) = S2(0)"],
+        [s1[1]!, s2[1]!, -1, "S1(π) = −S2(π)"],
+      ] as const) {
+        const size = Math.hypot(u.re, u.im);
+        assert.ok(
+          Math.hypot(u.re - sign * v.re, u.im - sign * v.im) <= 1e-12 * size,
+          `${label}: ${what}`,
+        );
+      }
+    }
+  });
+
+  it("approaches the Rayleigh pattern k⁴a⁶|K|²(cos²θ cos²φ + sin²φ) for small spheres", () => {
+    // The dipole term a_1 = −(2i/3) x³ K alone (Bohren & Huffman §5.2): S1 = (3/2) a_1,
+    // S2 = (3/2) a_1 cos θ, to relative O(x²). A sign error in τ_n or swapped S1 and S2 (φ
+    // measured from H instead of E) fails at every angle off θ = 0, π.
+    for (const m of [1.5, 2, { re: 0.2, im: 3.5 }]) {
+      const mc = typeof m === "number" ? { re: m, im: 0 } : m;
+      const m2 = { re: mc.re * mc.re - mc.im * mc.im, im: 2 * mc.re * mc.im };
+      const num = { re: m2.re - 1, im: m2.im };
+      const den = { re: m2.re + 2, im: m2.im };
+      const k2 = (num.re ** 2 + num.im ** 2) / (den.re ** 2 + den.im ** 2);
+      const lambda = 1e-6;
+      const k = (2 * Math.PI) / lambda;
+      for (const x of [0.003, 0.01]) {
+        const a = x / k;
+        const directions: ScatteringDirection[] = [];
+        for (let t = 0; t <= 12; t++) {
+          for (const phiDeg of [0, 30, 90, 135]) {
+            directions.push({ thetaRad: (t * Math.PI) / 12, phiRad: (phiDeg * Math.PI) / 180 });
+          }
+        }
+        const got = mieDifferentialCrossSection(a, lambda, m, directions);
+        directions.forEach(({ thetaRad, phiRad }, i) => {
+          const pattern = Math.cos(thetaRad) ** 2 * Math.cos(phiRad) ** 2 + Math.sin(phiRad) ** 2;
+          const expected = k ** 4 * a ** 6 * k2 * pattern;
+          // Relative to the peak k⁴a⁶|K|²: the pattern vanishes at θ = 90°, φ = 0.
+          assert.ok(
+            Math.abs(got[i]! - expected) <= 20 * x * x * k ** 4 * a ** 6 * k2,
+            `m = ${JSON.stringify(m)}, x = ${x}, θ = ${thetaRad}, φ = ${phiRad}: ${got[i]} vs ${expected}`,
+          );
+        });
+      }
+    }
+  });
+
+  it("is symmetric about the scattering planes and periodic in φ", () => {
+    // dσ/dΩ(θ, φ) = dσ/dΩ(θ, −φ) = dσ/dΩ(θ, π − φ) = dσ/dΩ(θ, φ + π); in the E-plane (φ = 0)
+    // it is |S2|²/k², in the H-plane (φ = π/2) |S1|²/k².
+    const [r, lambda, n] = [0.3e-6, 0.7e-6, 1.8];
+    const k = (2 * Math.PI) / lambda;
+    const thetas = [0.1, 0.7, 1.3, 2, 2.9];
+    const { s1, s2 } = mieAmplitudes(n, k * r, thetas);
+    for (const [t, theta] of thetas.entries()) {
+      for (const phi of [0.2, 0.9, 1.4]) {
+        const [base, ...mirrors] = mieDifferentialCrossSection(r, lambda, n, [
+          { thetaRad: theta, phiRad: phi },
+          { thetaRad: theta, phiRad: -phi },
+          { thetaRad: theta, phiRad: Math.PI - phi },
+          { thetaRad: theta, phiRad: phi + Math.PI },
+        ]);
+        for (const v of mirrors) assertRel(v!, base!, 1e-13, `θ = ${theta}, φ = ${phi}`);
+      }
+      const [ePlane, hPlane] = mieDifferentialCrossSection(r, lambda, n, [
+        { thetaRad: theta, phiRad: 0 },
+        { thetaRad: theta, phiRad: Math.PI / 2 },
+      ]);
+      assertRel(ePlane!, (s2[t]!.re ** 2 + s2[t]!.im ** 2) / (k * k), 1e-14, "E-plane");
+      assertRel(hPlane!, (s1[t]!.re ** 2 + s1[t]!.im ** 2) / (k * k), 1e-14, "H-plane");
+    }
+    // In a medium: the sphere of index 2.66 in water scatters like one of index 2 in vacuum at
+    // the wavelength shortened by 1.33 (the same cross-section in m²/sr).
+    const dir = [{ thetaRad: 0.8, phiRad: 0.3 }];
+    assertRel(
+      mieDifferentialCrossSection(0.2e-6, 0.8e-6, 2.66, dir, 1.33)[0]!,
+      mieDifferentialCrossSection(0.2e-6, 0.8e-6 / 1.33, 2, dir)[0]!,
+      1e-12,
+      "scaling with the medium",
+    );
+    assert.throws(() => mieDifferentialCrossSection(0, 1e-6, 2, dir), RangeError);
+    assert.throws(() => mieAmplitudes(2, 1, [Number.NaN]), RangeError);
   });
 
   const scipy = spawnSync("/usr/bin/python3", ["-c", "import scipy.special"], { stdio: "ignore" });
