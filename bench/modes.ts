@@ -1,0 +1,28 @@
+/**
+ * Mode-solver benchmark (issue 29's goal: under 2 s on the 2-core machine): a 500 × 220 nm
+ * Si strip (n 3.4757) in SiO2 (n 1.444) at 1.55 µm on a 2 × 1.5 µm plane at 10 nm
+ * (200 × 150 cells, about 60 000 unknowns), PEC walls, one mode.
+ * Run: node --import tsx bench/modes.ts
+ */
+import { stripCase } from "../src/solver/modes/slab-case.js";
+import { solveModes } from "../src/solver/modes/solve.js";
+
+const plane = stripCase({
+  core: 3.4757 ** 2,
+  clad: 1.444 ** 2,
+  widthM: 0.5e-6,
+  heightM: 0.22e-6,
+  nu: 200,
+  nv: 150,
+  stepM: 10e-9,
+});
+for (let run = 0; run < 2; run++) {
+  const t0 = performance.now();
+  const r = solveModes({ axes: plane.axes, planeEps: plane.eps, wavelengths_m: [1.55e-6] });
+  const ms = performance.now() - t0;
+  const m = r.modes[0][0];
+  console.log(
+    `run ${run}: ${ms.toFixed(0)} ms, ${r.unknowns} unknowns, ${r.factorEntries} factor ` +
+      `entries, n_eff ${m.n_eff.toFixed(6)}, te_fraction ${m.te_fraction.toFixed(3)}`,
+  );
+}

@@ -1,0 +1,218 @@
+/**
+ * Waveguide modes of a cross-section plane at a list of wavelengths: the operator
+ * (operator.ts), a nested-dissection LU of M − σI (lu.ts, ordering.ts, analysed once for all
+ * wavelengths since only values change), shift-invert Arnoldi (arnoldi.ts) around
+ * σ = target_neff², the fields (fields.ts), and the bookkeeping of DESIGN §10's `mode_spec`:
+ * modes sorted by n_eff (descending), `filter_pol` putting the modes of that polarisation
+ * first, and modes tracked across wavelengths by their overlap so that `mode_index` names the
+ * same mode at every wavelength.
+ */
+import { shiftInvertArnoldi } from "./arnoldi.js";
+import { complexSqrt } from "./dense.js";
+import {
+  energyGroupIndex,
+  normaliseToOneWatt,
+  planeWeights,
+  reconstructFields,
+  teFraction,
+  type ModeFields,
+  type PlaneWeights,
+} from "./fields.js";
+import { SparseLu } from "./lu.js";
+import {
+  buildModeOperator,
+  type ModeAxis,
+  type OperatorOptions,
+  type PlanePermittivity,
+} from "./operator.js";
+import { nestedDissection } from "./ordering.js";
+import { csrShift, symmetricPattern } from "./sparse.js";
+import type { Symbolic } from "./symbolic.js";
+
+/** DESIGN §10's mode_spec. */
+export interface ModeSpec {
+  num_modes?: number;
+  /** Default: the largest refractive index on the plane. */
+  target_neff?: number | null;
+  /** `te`: E mostly along the plane's first axis u (te_fraction ≥ ½); `tm`: along v. */
+  filter_pol?: "te" | "tm" | null;
+}
+
+export interface SolveModesInput {
+  /** The plane's axes u and v (w = u × v is the propagation direction). */
+  axes: [ModeAxis, ModeAxis];
+  /** Permittivity per wavelength (a function lets the group index see material dispersion). */
+  planeEps: PlanePermittivity | ((wavelengthM: number) => PlanePermittivity);
+  wavelengths_m: readonly number[];
+  mode_spec?: ModeSpec;
+  bend?: OperatorOptions["bend"];
+  /** Report the group index (energy velocity; lossless guides). */
+  groupIndex?: boolean;
+  /**
+   * Set when (u, v, normal) is left-handed (e.g. a y-normal plane with u = x, v = z): H is
+   * then negated so that the fields are those of the mode travelling along +normal.
+   */
+  leftHanded?: boolean;
+}
+
+export interface SolvedMode {
+  wavelength_m: number;
+  mode_index: number;
+  n_eff: number;
+  /** Im n_eff: > 0 for a mode that decays as it propagates (loss, leakage, bend radiation). */
+  k_eff: number;
+  te_fraction: number;
+  group_index?: number;
+  /** The six components, normalised to 1 W through the plane. */
+  fields: ModeFields;
+}
+
+/** modes[w][m]: mode m at wavelength w. */
+export interface SolveModesResult {
+  modes: SolvedMode[][];
+  /** Unknowns of the eigenproblem and entries of its LU factors (for reports and limits). */
+  unknowns: number;
+  factorEntries: number;
+}
+
+/**
+ * Solves the plane's modes at every wavelength.
+ * @throws RangeError for inconsistent arrays; Error when the eigen-solver does not converge
+ */
+export function solveModes(input: SolveModesInput): SolveModesResult {
+  const spec = input.mode_spec ?? {};
+  const numModes = Math.max(1, spec.num_modes ?? 1);
+  const epsAt = (wl: number) =>
+    typeof input.planeEps === "function" ? input.planeEps(wl) : input.planeEps;
+  const weights = planeWeights(input.axes);
+  let symbolic: Symbolic | undefined;
+  let ordering: Int32Array | undefined;
+  let unknowns = 0;
+  const modes: SolvedMode[][] = [];
+  for (const wl of input.wavelengths_m) {
+    const eps = epsAt(wl);
+    const op = buildModeOperator(input.axes, eps, { wavelengthM: wl, bend: input.bend });
+    unknowns = op.matrix.rows;
+    const target = spec.target_neff ?? Math.sqrt(maxIndexSquared(eps));
+    const sigma = target * target;
+    const shifted = csrShift(op.matrix, sigma, 0);
+    ordering ??= nestedDissection(symmetricPattern(op.matrix), op.x, op.y);
+    symbolic ??= SparseLu.analyse(shifted, ordering);
+    const lu = SparseLu.factor(shifted, { symbolic });
+    // Extra modes when filtering, so that enough of the wanted polarisation are found.
+    const count = Math.min(spec.filter_pol ? 2 * numModes + 2 : numModes, op.matrix.rows);
+    const pairs = shiftInvertArnoldi(op.matrix.rows, { re: sigma, im: 0 }, (x) => lu.solve(x), {
+      count,
+    });
+    const found = pairs.values.map((lambda, k) => {
+      const [nr, ni] = complexSqrt(lambda.re, lambda.im);
+      const n = nr >= 0 ? { re: nr, im: ni } : { re: -nr, im: -ni };
+      const fields = reconstructFields(op, pairs.vectors[k], n);
+      normaliseToOneWatt(fields, weights);
+      if (input.leftHanded) negateH(fields);
+      const mode: SolvedMode = {
+        wavelength_m: wl,
+        mode_index: 0,
+        n_eff: n.re,
+        k_eff: n.im,
+        te_fraction: teFraction(fields, weights),
+        fields,
+      };
+      if (input.groupIndex) {
+        mode.group_index = energyGroupIndex(fields, weights, groupEps(epsAt, wl, op), op.mu);
+      }
+      return mode;
+    });
+    const chosen = choose(found, numModes, spec.filter_pol ?? null);
+    const previous = modes[modes.length - 1];
+    const ordered = previous ? trackByOverlap(previous, chosen, weights) : chosen;
+    ordered.forEach((m, i) => (m.mode_index = i));
+    modes.push(ordered);
+  }
+  return { modes, unknowns, factorEntries: symbolic?.factorEntries ?? 0 };
+}
+
+function maxIndexSquared(eps: PlanePermittivity): number {
+  let m = 1;
+  for (const c of [eps.uu, eps.vv, eps.ww]) for (const v of c.re) m = Math.max(m, v);
+  return m;
+}
+
+function negateH(f: ModeFields): void {
+  for (const c of [f.Hu, f.Hv, f.Hw]) {
+    for (let k = 0; k < c.re.length; k++) {
+      c.re[k] = -c.re[k];
+      c.im[k] = -c.im[k];
+    }
+  }
+}
+
+/** Sorted by n_eff descending; with a filter, the matching polarisation first. */
+function choose(found: SolvedMode[], count: number, pol: "te" | "tm" | null): SolvedMode[] {
+  const byIndex = [...found].sort((a, b) => b.n_eff - a.n_eff);
+  if (!pol) return byIndex.slice(0, count);
+  const matches = (m: SolvedMode) => (pol === "te" ? m.te_fraction >= 0.5 : m.te_fraction < 0.5);
+  return [...byIndex.filter(matches), ...byIndex.filter((m) => !matches(m))].slice(0, count);
+}
+
+/**
+ * ε_g = ∂(ωε)/∂ω = ε − λ·∂ε/∂λ per component (real parts, with the bend's factors as the
+ * operator has them), by a central difference of the permittivity in wavelength.
+ */
+function groupEps(
+  epsAt: (wl: number) => PlanePermittivity,
+  wl: number,
+  op: ReturnType<typeof buildModeOperator>,
+): { u: Float64Array; v: Float64Array; w: Float64Array } {
+  const dl = wl * 1e-4;
+  const lo = epsAt(wl - dl);
+  const hi = epsAt(wl + dl);
+  const mid = epsAt(wl);
+  const part = (opEps: Float64Array, a: Float64Array, b: Float64Array, c: Float64Array) =>
+    opEps.map((e, k) => (c[k] !== 0 ? e * (1 - (wl * (b[k] - a[k])) / (2 * dl) / c[k]) : e));
+  return {
+    u: part(op.eps.u.re, lo.uu.re, hi.uu.re, mid.uu.re),
+    v: part(op.eps.v.re, lo.vv.re, hi.vv.re, mid.vv.re),
+    w: part(op.eps.w.re, lo.ww.re, hi.ww.re, mid.ww.re),
+  };
+}
+
+/** |½∫(E_a × H_b* + E_b* × H_a)·w dA|: 1 for the same mode normalised to 1 W, 0 if orthogonal. */
+export function modeOverlap(a: ModeFields, b: ModeFields, w: PlaneWeights): number {
+  let re = 0;
+  let im = 0;
+  for (let k = 0; k < w.eu.length; k++) {
+    // E_a,u H_b,v* − E_a,v H_b,u* + E_b,u* H_a,v − E_b,v* H_a,u
+    const t1r = a.Eu.re[k] * b.Hv.re[k] + a.Eu.im[k] * b.Hv.im[k];
+    const t1i = a.Eu.im[k] * b.Hv.re[k] - a.Eu.re[k] * b.Hv.im[k];
+    const t2r = a.Ev.re[k] * b.Hu.re[k] + a.Ev.im[k] * b.Hu.im[k];
+    const t2i = a.Ev.im[k] * b.Hu.re[k] - a.Ev.re[k] * b.Hu.im[k];
+    const t3r = b.Eu.re[k] * a.Hv.re[k] + b.Eu.im[k] * a.Hv.im[k];
+    const t3i = b.Eu.re[k] * a.Hv.im[k] - b.Eu.im[k] * a.Hv.re[k];
+    const t4r = b.Ev.re[k] * a.Hu.re[k] + b.Ev.im[k] * a.Hu.im[k];
+    const t4i = b.Ev.re[k] * a.Hu.im[k] - b.Ev.im[k] * a.Hu.re[k];
+    re += (t1r + t3r) * w.eu[k] - (t2r + t4r) * w.ev[k];
+    im += (t1i + t3i) * w.eu[k] - (t2i + t4i) * w.ev[k];
+  }
+  return Math.hypot(re, im) / 4;
+}
+
+/** Reorders `next` so that next[i] is the mode most like previous[i] (greedy by overlap). */
+function trackByOverlap(previous: SolvedMode[], next: SolvedMode[], w: PlaneWeights): SolvedMode[] {
+  const pairs: { i: number; j: number; o: number }[] = [];
+  for (let i = 0; i < previous.length; i++) {
+    for (let j = 0; j < next.length; j++) {
+      pairs.push({ i, j, o: modeOverlap(previous[i].fields, next[j].fields, w) });
+    }
+  }
+  pairs.sort((p, q) => q.o - p.o);
+  const out: (SolvedMode | null)[] = next.map(() => null);
+  const used = new Set<number>();
+  for (const { i, j } of pairs) {
+    if (out[i] !== null || used.has(j) || i >= out.length) continue;
+    out[i] = next[j];
+    used.add(j);
+  }
+  const rest = next.filter((_, j) => !used.has(j));
+  return out.map((m) => m ?? rest.shift()!);
+}
