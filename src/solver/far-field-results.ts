@@ -5,10 +5,13 @@
  * the far field (far-field.ts) at every wavelength. Each current is integrated at its own
  * points, so nothing is interpolated. With a plane wave the grid holds the total field
  * downstream of the TFSF plane: the incident field is removed there first, so the pattern is
- * the scattered field's; with a dipole it is the total field's.
+ * the scattered field's; with a dipole it is the total field's. A surface centred on mirror
+ * planes (domain.symmetry) recorded the part at ≥ 0 of each: the rest is unfolded from it
+ * (far-field-symmetry.ts) before the projection, so the pattern is the whole surface's.
  */
 import type { FluxFace, FluxSurface } from "./flux.js";
 import { projectFarField, type FarFieldFace } from "./far-field.js";
+import { unfoldMirroredFaces, type MirrorPlane } from "./far-field-symmetry.js";
 import { positionM, staggerOf, type YeeLayout } from "./grid.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
 import type { FarFieldMonitorResult } from "./types.js";
@@ -43,13 +46,17 @@ function farFieldResult(
   const eTheta = new Float64Array(2 * W * directions);
   const ePhi = new Float64Array(2 * W * directions);
   const positions = surface.faces.map((f) => facePositions(sim, f));
+  const planes = surface.mirrored.map((axis): MirrorPlane => ({
+    axis,
+    mirror: sim.plan.axes[axis]!.mirror as MirrorPlane["mirror"],
+  }));
   m.frequencyIndex.forEach((f, w) => {
     const n: [number, number] = [norm[2 * f]!, norm[2 * f + 1]!];
     const faces = surface.faces.flatMap((face, fi) =>
       faceSamples(face, positions[fi]!, sums.slice(4 * fi, 4 * fi + 4), w, n),
     );
     const pattern = projectFarField(
-      faces,
+      unfoldMirroredFaces(faces, planes),
       m.wavelengthsM[w]!,
       epsR,
       thetaDeg.map((t) => t * DEG),

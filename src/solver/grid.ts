@@ -552,3 +552,15 @@ export function mirroredCoordinates(c: Float64Array): Float64Array {
   }
   return out;
 }
+
+/**
+ * The sign a component takes in the mirror image across a symmetry plane normal to `axis`:
+ * with `pec` symmetry tangential E and normal H are odd, with `pmc` normal E and tangential H
+ * (H is a pseudovector: it mirrors with the opposite signs to E).
+ */
+export function mirrorSign(mirror: "pec" | "pmc", comp: number, axis: number): number {
+  const normal = comp % 3 === axis;
+  const isE = comp < 3;
+  const odd = mirror === "pec" ? isE !== normal : isE === normal;
+  return odd ? -1 : 1;
+}

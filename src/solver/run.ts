@@ -17,7 +17,7 @@ import {
   type SolverResult,
 } from "./types.js";
 import { spansMirror } from "./flux.js";
-import { centreM, mirroredCoordinates } from "./grid.js";
+import { centreM, mirroredCoordinates, mirrorSign } from "./grid.js";
 import { farFieldResults } from "./far-field-results.js";
 import { fluxResults } from "./flux-results.js";
 import { sourceOffStep } from "./sources/index.js";
@@ -417,18 +417,6 @@ function monitorResults(sim: FdtdSimulation, allSums: Float64Array[][]): Monitor
     });
   });
   return out;
-}
-
-/**
- * The sign a component takes in the mirror image across a symmetry plane normal to `axis`:
- * with `pec` symmetry tangential E and normal H are odd, with `pmc` normal E and tangential H
- * (H is a pseudovector: it mirrors with the opposite signs to E).
- */
-export function mirrorSign(mirror: "pec" | "pmc", comp: number, axis: number): number {
-  const normal = comp % 3 === axis;
-  const isE = comp < 3;
-  const odd = mirror === "pec" ? isE !== normal : isE === normal;
-  return odd ? -1 : 1;
 }
 
 /**

@@ -12,7 +12,7 @@ import { describe, it } from "node:test";
 import { checkSimulationWith } from "./check.js";
 import { estimateRun } from "./estimate.js";
 import { runWithMaterials } from "./run.js";
-import { mirrorSign } from "./run.js";
+import { mirrorSign } from "./grid.js";
 import {
   AGREEMENT_MATERIALS as materials,
   AGREEMENT_STEP as step,

@@ -1,9 +1,11 @@
 /**
  * Checks of a far-field monitor (far-field-results.ts): a box (or a plane) clear of the
  * absorber, in one medium all round (no structure crossing its surface: the projection
- * assumes a homogeneous medium outside it), not spanning a mirror plane (the projection needs
- * the whole surface's fields), and a bounded number of directions.
+ * assumes a homogeneous medium outside it), centred on each mirror plane of domain.symmetry or
+ * clear of it (far-field-symmetry.ts unfolds the first; a face on the mirror wall would be left
+ * out), and a bounded number of directions.
  */
+import { centreIndexAt, nodeIndexAt } from "../grid.js";
 import type { FarFieldMonitorSpec, StructureSpec, Vec3 } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 
@@ -29,12 +31,7 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
           `${AXES[a]} it reaches ${fmt(reach)} m of the domain's ±${fmt(halfSize[a])} m`,
       );
     }
-    if ((spec.domain.symmetry?.[a] ?? "none") !== "none") {
-      add(
-        `${path}`,
-        `far-field monitors need the whole surface's fields: use no symmetry along ${AXES[a]}`,
-      );
-    }
+    if ((spec.domain.symmetry?.[a] ?? "none") !== "none") checkMirrorWall(ctx, m, a, path);
   }
   spec.structures.forEach((s, i) => {
     const [lo, hi] = boundsOf(s);
@@ -55,6 +52,34 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
       `${directions} directions (θ × φ); at most ${MAX_FAR_FIELD_DIRECTIONS} are allowed`,
     );
   }
+}
+
+/**
+ * With symmetry along axis a the grid's low face is a mirror wall on a = 0. A far-field box
+ * centred on it is the half at ≥ 0 of a whole box, unfolded before the projection; any other
+ * box must keep its low face off the wall, and a plane normal to a must not lie on it: the
+ * flux surface leaves a face on the wall out (no normal flux crosses it), but its tangential
+ * currents radiate, so the projection would miss them.
+ */
+function checkMirrorWall(ctx: CheckContext, m: FarFieldMonitorSpec, a: number, path: string): void {
+  const ax = ctx.grid()?.axes[a];
+  if (!ax) return;
+  const c = m.center[a];
+  const half = m.size[a] / 2;
+  const centred = Math.abs(c) <= 1e-9 * Math.max(ctx.spec.domain.size[a], Math.abs(c));
+  // The grid's choice of the low face (monitors.ts sampleBox, flux.ts fluxSurface).
+  const onWall =
+    half > 0
+      ? !centred && Math.ceil(centreIndexAt(ax, c - half) - 1e-9) <= 0
+      : Math.round(nodeIndexAt(ax, c)) <= 0;
+  if (!onWall) return;
+  ctx.add(
+    `${path}.center`,
+    `with symmetry along ${AXES[a]} the far-field surface must be centred on ${AXES[a]} = 0 ` +
+      `(its other half is then the mirror image) or keep clear of that plane, at least half a ` +
+      `cell above it: this one has a face on the mirror wall, whose currents the projection ` +
+      `would miss`,
+  );
 }
 
 /** Whether a structure's bounding box [lo, hi] meets the surface without holding all of it. */

@@ -1,8 +1,9 @@
 /**
  * The backends against the reference for the sources of the seam other than the plane wave
  * (whose agreement cases are wasm/agreement.test.ts and webgpu/agreement.test.ts): a point dipole
- * off every sample (spread over eight) with a field line, a flux box and a far-field box, and an
- * oblique Gaussian beam with a field plane. Float32 rounding accumulated over the run bounds
+ * off every sample (spread over eight) with a field line, a flux box and a far-field box, the
+ * same monitors around a dipole on three mirror planes (an eighth of the grid, the far field
+ * unfolded), and an oblique Gaussian beam with a field plane. Float32 rounding accumulated over the run bounds
  * the difference at 1e-5 of the largest value compared; a wrong term anywhere gives order 1.
  */
 import assert from "node:assert/strict";
@@ -51,6 +52,26 @@ const line: MonitorSpec = {
   components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
 };
 
+/**
+ * A z dipole at the origin inside a sphere there, on mirror planes of its parity (pmc on x and
+ * y, pec on z): the grid holds the eighth at x, y, z ≥ 0.
+ */
+function onMirrors(monitors: MonitorSpec[]): SimulationSpec {
+  const s = spec(
+    {
+      source_type: "point_dipole",
+      wavelength: 1e-6,
+      center: [0, 0, 0],
+      polarization: "Ez",
+      amplitude: 1,
+    },
+    monitors,
+  );
+  s.domain.symmetry = ["pmc", "pmc", "pec"];
+  s.structures = [{ type: "sphere", center: [0, 0, 0], radius: 0.12e-6, material: "glass" }];
+  return s;
+}
+
 const CASES: [string, SimulationSpec][] = [
   [
     "point dipole off every sample, field, flux box and far-field box",
@@ -75,6 +96,21 @@ const CASES: [string, SimulationSpec][] = [
         },
       ],
     ),
+  ],
+  [
+    "point dipole on three mirror planes, field line, flux box and far-field box",
+    onMirrors([
+      line,
+      { name: "box", monitor_type: "flux", center: [0, 0, 0], size: [0.5e-6, 0.5e-6, 0.5e-6] },
+      {
+        name: "far",
+        monitor_type: "far_field",
+        center: [0, 0, 0],
+        size: [0.6e-6, 0.6e-6, 0.6e-6],
+        theta_deg: [0, 60, 120],
+        phi_deg: [0, 45, 90],
+      },
+    ]),
   ],
   [
     "oblique Gaussian beam through a sphere, field line and flux plane",
