@@ -21,6 +21,7 @@ test("every example is a valid, modest simulation request", () => {
     "sin-slab-fabry-perot",
     "si-strip-waveguide",
     "dipole-above-gold-film",
+    "focused-beam-on-grating",
   ]) {
     assert.ok(files.includes(`${name}.json`), `examples/${name}.json exists`);
   }
@@ -80,4 +81,27 @@ test("the dipole example measures the Purcell factor in vacuum and the pattern a
     [false, false, true],
   );
   assert.ok(pattern.center[2] > body.source.center[2] && pattern.center[2] > filmTop);
+});
+
+test("the grating example focuses a beam on lines its mirror planes keep whole", () => {
+  const body = JSON.parse(readFileSync(`${DIR}focused-beam-on-grating.json`, "utf8")) as {
+    domain: { symmetry: string[] };
+    source: { source_type: string; center: Vec3; waist_distance: number; direction: Vec3 };
+    structures: { center: Vec3; size: Vec3 }[];
+    monitors: { name: string; monitor_type: string; center: Vec3 }[];
+  };
+  assert.equal(body.source.source_type, "gaussian_beam");
+  assert.deepEqual(body.domain.symmetry, ["pmc", "pec", "none"]);
+  // The focus sits within the lines' height (0 … 0.4 µm), below the injection plane.
+  const focusZ = body.source.center[2] + body.source.waist_distance * body.source.direction[2];
+  const lines = body.structures.slice(1);
+  for (const line of lines) {
+    assert.ok(Math.abs(focusZ - line.center[2]) <= line.size[2] / 2, "the focus is on the lines");
+  }
+  // Lines 1 µm apart, mirror images of one another about x = 0.
+  const xs = lines.map((l) => l.center[0]).sort((p, q) => p - q);
+  assert.deepEqual(xs, [-1e-6, 0, 1e-6]);
+  const orders = body.monitors.find((m) => m.name === "orders")!;
+  assert.equal(orders.monitor_type, "far_field");
+  assert.ok(orders.center[2] > body.source.center[2], "the far field looks at the reflection");
 });
