@@ -11,18 +11,16 @@
  */
 import { assertFits, type SolverBackend, type Stepper } from "./backend.js";
 import { solverBackend } from "./backends.js";
-import { EPS0, SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
+import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import type { CpmlParameters } from "./cpml.js";
 import { dftSampleInterval } from "./dft-cadence.js";
 import type { FieldSet } from "./fields.js";
 import { domainFaces, shapeOf } from "./geometry.js";
 import { YeeLayout, interiorSpanM, planGrid, type GridPlan } from "./grid.js";
-import type { PoleModel } from "./dispersion/model.js";
 import {
   buildMedium,
   buildMediumSliced,
   isMetal,
-  PERFECT_CONDUCTOR,
   type PaintSlicing,
   type PaintedStructure,
   type UpdateMaterial,
@@ -55,27 +53,13 @@ import type {
   SimulationSpec,
 } from "./types.js";
 import { buildGridModel, type GridModel } from "./yee.js";
+import {
+  resolveUpdateMaterial,
+  type MaterialResolver,
+  type ResolvedMaterial,
+} from "./update-material.js";
 
-/** Where the solver gets materials from; the default is the materials library. */
-export interface MaterialResolver {
-  /** `perfectConductor`: PEC, which has no permittivity; the update holds E at zero in it. */
-  describe(name: string):
-    | {
-        name: string;
-        model: string;
-        reference: string;
-        validRangeM: [number, number];
-        perfectConductor?: boolean;
-      }
-    | undefined;
-  /** Relative permittivity (Im ≥ 0 for loss); throws outside the valid range. */
-  permittivity(name: string, wavelengthM: number): { re: number; im: number };
-  /**
-   * The material's multi-pole model for the time-domain update, if it has one; `always`
-   * when it must be used even at a single wavelength (metals: Re ε < 0 has no constant form).
-   */
-  dispersion?(name: string): { model: PoleModel; always: boolean } | undefined;
-}
+export type { MaterialResolver } from "./update-material.js";
 
 /** Test and benchmark hooks on top of the public options. */
 export interface InternalRunOptions extends RunOptions {
@@ -167,49 +151,15 @@ function planMedium(
   const courant = options.courantOverride ?? spec.fdtd_settings.courant_factor;
   const plan = planGrid(spec.domain, courant);
   const lambda0 = spec.source.wavelength;
-  const omega0 = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / lambda0;
   const broadband = spec.monitors.some((m) =>
     wavelengthList(m.wavelengths, lambda0).some((w) => Math.abs(w - lambda0) > 1e-12 * w),
   );
-  const used = new Map<string, { mat: UpdateMaterial; info: MaterialUsed }>();
+  const used = new Map<string, ResolvedMaterial>();
   const resolve = (name: string) => {
     const key = name.trim().toLowerCase();
-    const hit = used.get(key);
-    if (hit) return hit.mat;
-    const info = materials.describe(name);
-    if (!info) throw new Error(`unknown material "${name}"`);
-    if (info.perfectConductor) {
-      const { model, reference, validRangeM } = info;
-      const pec: MaterialUsed = {
-        name: info.name,
-        timeDomain: "perfect_conductor",
-        model,
-        reference,
-        validRangeM: [validRangeM[0], validRangeM[1]],
-      };
-      used.set(key, { mat: PERFECT_CONDUCTOR, info: pec });
-      return PERFECT_CONDUCTOR;
-    }
-    const eps = materials.permittivity(name, lambda0);
-    const dispersion = materials.dispersion?.(name);
-    const model = dispersion && (dispersion.always || broadband) ? dispersion.model : null;
-    const mat: UpdateMaterial = model
-      ? { epsRe: model.epsInf, sigma: model.sigma, poles: model.poles }
-      : { epsRe: eps.re, sigma: omega0 * EPS0 * eps.im };
-    used.set(key, {
-      mat,
-      info: {
-        name: info.name,
-        permittivity: [eps.re, eps.im],
-        timeDomain: model && model.poles.length > 0 ? "poles" : "constant",
-        poleModel: model,
-        conductivitySPerM: mat.sigma,
-        model: info.model,
-        reference: info.reference,
-        validRangeM: [info.validRangeM[0], info.validRangeM[1]],
-      },
-    });
-    return mat;
+    let hit = used.get(key);
+    if (!hit) used.set(key, (hit = resolveUpdateMaterial(materials, name, lambda0, broadband)));
+    return hit.mat;
   };
   const background = resolve("vacuum");
   const faces = domainFaces(plan);

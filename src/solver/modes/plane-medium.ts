@@ -1,0 +1,216 @@
+/**
+ * The cross-section of a request's medium on a mode plane, as the FDTD paints it: the same
+ * grid (grid.ts planGrid), the same materials (update-material.ts) and the same sub-cell
+ * averaging (medium.ts buildMedium), so that a mode solved here is the mode of the FDTD's own
+ * grid. Only a slab two cells thick around the plane is painted: the painter works cell by
+ * cell from the shapes, so those cells' entries are the full grid's.
+ *
+ * The plane (`size` zero along exactly one axis, the normal a) is a node plane of the grid
+ * along a, the one nearest its centre. Its transverse axes are Tidy3D's: (y, z) for an
+ * x-normal plane, (x, z) for y, (x, y) for z; a y-normal plane is then left-handed, which the
+ * solver is told. Its window is the grid's nodes within the plane's extent; where it reaches
+ * into the domain's absorber, those cells are absorber on the plane too (leaky and bent
+ * guides), else its edges are PEC walls; a periodic axis the window covers whole stays
+ * periodic. Mirror symmetry of the domain is not used: the plane is solved whole.
+ *
+ * ε(ω) of each component's table entry is the entry's model at ω: its effective ε, its
+ * conductivity and its (fill-scaled) poles; a perfect conductor's entry becomes a very good
+ * conductor (ε = 1 + 10⁶ i), which holds the mode's E at zero there to a part in 10³.
+ */
+import { permittivity } from "../dispersion/model.js";
+import { domainFaces, shapeOf } from "../geometry.js";
+import { YeeLayout, nodeIndexAt, planGrid, type AxisPlan, type GridPlan } from "../grid.js";
+import { buildMedium, type PaintedStructure } from "../medium.js";
+import type { Medium } from "../medium-types.js";
+import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
+import type { DomainSpec, StructureSpec, Vec3 } from "../types.js";
+import { resolveUpdateMaterial, type MaterialResolver } from "../update-material.js";
+import type { ModeAxis, PlanePermittivity } from "./operator.js";
+
+/** ε of a perfect conductor's cells on a mode plane (see the module comment). */
+const PEC_EPS = { re: 1, im: 1e6 };
+
+export interface ModePlaneInput {
+  domain: DomainSpec;
+  structures: readonly StructureSpec[];
+  plane: { center: Vec3; size: Vec3 };
+  /** The wavelengths the modes are wanted at (more than one: materials step with poles). */
+  wavelengthsM: readonly number[];
+}
+
+/** A plane of the grid and its medium, ready for solveModes. */
+export interface ModePlane {
+  /** The plane's normal axis and its transverse axes u, v (0 x, 1 y, 2 z). */
+  normal: number;
+  transverse: [number, number];
+  /** Whether (u, v, normal) is left-handed (a y-normal plane). */
+  leftHanded: boolean;
+  /** The node plane's coordinate along the normal (metres). */
+  positionM: number;
+  axes: [ModeAxis, ModeAxis];
+  /** ε per component at a wavelength. */
+  permittivityAt(wavelengthM: number): PlanePermittivity;
+}
+
+/** The normal axis of a plane (the one axis of zero size), or −1 if it is not one plane. */
+export function planeNormal(size: Vec3): number {
+  const zeros = [0, 1, 2].filter((a) => size[a] === 0);
+  return zeros.length === 1 ? zeros[0]! : -1;
+}
+
+/** Tidy3D's transverse axes of a plane normal to `a`. */
+export function transverseAxes(a: number): [number, number] {
+  return a === 0 ? [1, 2] : a === 1 ? [0, 2] : [0, 1];
+}
+
+/** The nodes [first, last] of an axis within lo … hi (metres), clamped to the grid. */
+export function windowNodes(ax: AxisPlan, lo: number, hi: number): [number, number] {
+  const first = Math.max(0, Math.ceil(nodeIndexAt(ax, lo) - 1e-9));
+  const last = Math.min(ax.cells, Math.floor(nodeIndexAt(ax, hi) + 1e-9));
+  return [first, last];
+}
+
+/** The plane's grid and medium, painted as the FDTD paints the request. */
+export function modePlane(input: ModePlaneInput, materials: MaterialResolver): ModePlane {
+  const { domain, plane } = input;
+  const a = planeNormal(plane.size);
+  if (a < 0) throw new RangeError("a mode plane has zero size along exactly one axis");
+  const full = planGrid({ ...domain, symmetry: undefined }, 0.99);
+  const s = Math.round(nodeIndexAt(full.axes[a], plane.center[a]));
+  if (s < 1 || s > full.axes[a].cells - 1) {
+    throw new RangeError("the mode plane must lie inside the domain, off its faces");
+  }
+  const [u, v] = transverseAxes(a);
+  const windows = [u, v].map((b) =>
+    windowNodes(
+      full.axes[b],
+      plane.center[b] - plane.size[b] / 2,
+      plane.center[b] + plane.size[b] / 2,
+    ),
+  ) as [[number, number], [number, number]];
+  const thin = thinPlan(full, a, s, [u, v], windows);
+  const medium = paintPlane(full, thin, input, materials);
+  const layout = YeeLayout.ofPlan(thin);
+  return {
+    normal: a,
+    transverse: [u, v],
+    leftHanded: a === 1,
+    positionM: full.axes[a].nodesM[s]!,
+    axes: [modeAxis(full.axes[u], windows[0]), modeAxis(full.axes[v], windows[1])],
+    permittivityAt: (wavelengthM) => planeEps(medium, layout, a, [u, v], wavelengthM),
+  };
+}
+
+/** The plan of a slab two cells thick around node s along a, over the window across. */
+function thinPlan(
+  full: GridPlan,
+  a: number,
+  s: number,
+  [u, v]: [number, number],
+  windows: [[number, number], [number, number]],
+): GridPlan {
+  const axes = [...full.axes] as GridPlan["axes"];
+  axes[a] = subAxis(full.axes[a], s - 1, s + 1);
+  axes[u] = subAxis(full.axes[u], windows[0][0], windows[0][1]);
+  axes[v] = subAxis(full.axes[v], windows[1][0], windows[1][1]);
+  return { ...full, axes };
+}
+
+/** Nodes first … last of an axis as an axis of its own, walled (no absorber, no images). */
+function subAxis(ax: AxisPlan, first: number, last: number): AxisPlan {
+  const nodesM = ax.nodesM.slice(first, last + 1);
+  const steps = Array.from({ length: last - first }, (_, i) => nodesM[i + 1]! - nodesM[i]!);
+  return {
+    boundary: "pec",
+    mirror: "none",
+    requestedSizeM: nodesM[nodesM.length - 1]! - nodesM[0]!,
+    interiorCells: last - first,
+    pmlLo: 0,
+    pmlHi: 0,
+    cells: last - first,
+    originM: nodesM[0]!,
+    nodesM,
+    uniformStepM: ax.uniformStepM,
+    minStepM: Math.min(...steps),
+    maxStepM: Math.max(...steps),
+  };
+}
+
+/** The solver's view of one transverse axis: its nodes, and absorber where the grid has it. */
+function modeAxis(ax: AxisPlan, [first, last]: [number, number]): ModeAxis {
+  const nodesM = ax.nodesM.slice(first, last + 1);
+  if (ax.boundary === "periodic" && first === 0 && last === ax.cells) {
+    return { nodesM, boundary: "periodic" };
+  }
+  const pmlLo = Math.max(0, ax.pmlLo - first);
+  const pmlHi = Math.max(0, last - (ax.cells - ax.pmlHi));
+  if (pmlLo === 0 && pmlHi === 0) return { nodesM, boundary: "pec" };
+  return { nodesM, boundary: "pml", pmlLo, pmlHi };
+}
+
+/** The thin slab's medium: the request's structures, resolved as the FDTD resolves them. */
+function paintPlane(
+  full: GridPlan,
+  thin: GridPlan,
+  input: ModePlaneInput,
+  materials: MaterialResolver,
+): Medium {
+  const lambda0 = input.wavelengthsM[0]!;
+  const broadband = input.wavelengthsM.some((w) => Math.abs(w - lambda0) > 1e-12 * w);
+  const faces = domainFaces(full);
+  const resolve = (name: string) => resolveUpdateMaterial(materials, name, lambda0, broadband).mat;
+  const painted: PaintedStructure[] = input.structures.map((s) => ({
+    shape: shapeOf(s, faces),
+    material: resolve(s.material),
+  }));
+  return buildMedium(thin, YeeLayout.ofPlan(thin), resolve("vacuum"), painted);
+}
+
+/** ε of the E components on the plane (node 1 of the slab) at one wavelength. */
+function planeEps(
+  medium: Medium,
+  layout: YeeLayout,
+  a: number,
+  [u, v]: [number, number],
+  wavelengthM: number,
+): PlanePermittivity {
+  const omega = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / wavelengthM;
+  const entryEps = tableAt(medium, omega);
+  const [nu, nv] = [layout.n[u], layout.n[v]];
+  const sample = (comp: number) => {
+    const re = new Float64Array(nu * nv);
+    const im = new Float64Array(nu * nv);
+    const at: [number, number, number] = [0, 0, 0];
+    at[a] = 1;
+    for (let i = 0; i < nu; i++) {
+      for (let j = 0; j < nv; j++) {
+        at[u] = i;
+        at[v] = j;
+        const entry = medium.index[comp]![layout.index(at[0], at[1], at[2])]!;
+        re[i * nv + j] = entryEps.re[entry]!;
+        im[i * nv + j] = entryEps.im[entry]!;
+      }
+    }
+    return { re, im };
+  };
+  return { uu: sample(u), vv: sample(v), ww: sample(a) };
+}
+
+/** ε(ω) of every table entry. */
+function tableAt(medium: Medium, omega: number): { re: Float64Array; im: Float64Array } {
+  const n = medium.epsEff.length;
+  const re = new Float64Array(n);
+  const im = new Float64Array(n);
+  for (let e = 0; e < n; e++) {
+    const eps =
+      medium.cb[e] === 0
+        ? PEC_EPS
+        : permittivity(
+            { epsInf: medium.epsEff[e]!, sigma: medium.sigma[e]!, poles: medium.poles?.[e] ?? [] },
+            omega,
+          );
+    re[e] = eps.re;
+    im[e] = eps.im;
+  }
+  return { re, im };
+}
