@@ -12,6 +12,7 @@ import { planGrid, type GridPlan } from "./grid.js";
 import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
 import type { MaterialResolver } from "./simulation.js";
+import { solvePlaneModes, type PlaneModes, type PlaneModesRequest } from "./modes/plane-modes.js";
 import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
 
 /** Version of the physics core, recorded in every result file. */
@@ -80,4 +81,13 @@ export function checkAndPlan(spec: SimulationSpec): CheckedSimulation {
 /** The problems of checkAndPlan alone. */
 export function checkSimulation(spec: SimulationSpec): SpecProblem[] {
   return checkAndPlan(spec).problems;
+}
+
+/**
+ * The modes of a request's plane (POST /v1/modes): painted with the library's and the
+ * request's materials as a simulation of the same domain and structures would be.
+ * @throws RangeError, with a message for users, for a plane too large or not in the domain.
+ */
+export function solveModesOf(request: PlaneModesRequest): PlaneModes {
+  return solvePlaneModes(request, withUserMaterials(libraryMaterials, request.materials));
 }

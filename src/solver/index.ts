@@ -17,7 +17,16 @@ export {
   setupNotes,
   checkAndPlan,
   checkSimulation,
+  solveModesOf,
 } from "./entry-points.js";
+export {
+  MAX_MODE_PLANE_CELLS,
+  MAX_MODE_WAVELENGTHS,
+  MAX_MODES_PER_WAVELENGTH,
+  type PlaneModes,
+  type PlaneModesRequest,
+} from "./modes/plane-modes.js";
+export type { ModeSpec, SolvedMode } from "./modes/solve.js";
 export { estimateRun } from "./estimate.js";
 export type { GridPlan } from "./grid.js";
 export type { CheckedSimulation } from "./check.js";

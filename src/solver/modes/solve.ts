@@ -109,7 +109,6 @@ export function solveModes(input: SolveModesInput): SolveModesResult {
       const n = nr >= 0 ? { re: nr, im: ni } : { re: -nr, im: -ni };
       const fields = reconstructFields(op, pairs.vectors[k], n);
       normaliseToOneWatt(fields, weights);
-      if (input.leftHanded) negateH(fields);
       const mode: SolvedMode = {
         wavelength_m: wl,
         mode_index: 0,
@@ -118,9 +117,11 @@ export function solveModes(input: SolveModesInput): SolveModesResult {
         te_fraction: teFraction(fields, weights),
         fields,
       };
+      // In the (u, v, u × v) frame, before a left-handed plane's H turns round.
       if (input.groupIndex) {
         mode.group_index = energyGroupIndex(fields, weights, groupEps(epsAt, wl, op), op.mu);
       }
+      if (input.leftHanded) negateH(fields);
       return mode;
     });
     const chosen = choose(found, numModes, spec.filter_pol ?? null);

@@ -1,0 +1,60 @@
+/**
+ * A request's plane solved as the mode endpoint solves it (entry-points.ts solveModesOf):
+ * the 500 × 220 nm silicon strip in silica of the issue, with the library's materials, on a
+ * coarse grid (20 nm: the suite stays quick; scripts/validation has the converged
+ * comparison with MPB), and the limit on a plane's cells.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { solveModesOf } from "../entry-points.js";
+import type { DomainSpec, StructureSpec } from "../types.js";
+import { MAX_MODE_PLANE_CELLS, type PlaneModesRequest } from "./plane-modes.js";
+
+function strip(resolution: number, planeSize: number): PlaneModesRequest {
+  return {
+    domain: {
+      size: [2e-6, 1e-6, 2e-6],
+      resolution,
+      boundary_conditions: ["pml", "pml", "pml"],
+      pml_layers: 10,
+    } as DomainSpec,
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "SiO2" },
+      { type: "box", center: [0, 0, 0.11e-6], size: [0.5e-6, 10, 0.22e-6], material: "Si" },
+    ] as StructureSpec[],
+    plane: { center: [0, 0, 0.11e-6], size: [planeSize, 0, planeSize] },
+    wavelengths: { start: 1.5e-6, stop: 1.6e-6, points: 3 },
+    mode_spec: { num_modes: 2 },
+    group_index: true,
+  };
+}
+
+test("a 500 × 220 nm Si strip in SiO2 (y-normal plane, 20 nm): TE0 and TM0, normal dispersion, group index", () => {
+  const out = solveModesOf(strip(20e-9, 1.6e-6));
+  assert.deepEqual(out.plane.transverse, [0, 2]);
+  assert.equal(out.modes.length, 3);
+  const te = out.modes.map((w) => w[0]!);
+  const tm = out.modes.map((w) => w[1]!);
+  // TE0 (E along x, the plane's first axis) against the converged value, 2.4455 at 1.55 µm
+  // (MPB; NOTES.md): 20 nm cells read 2.7e-3 low at one wavelength, 10 nm 0.8e-3.
+  for (const m of te) assert.ok(m.te_fraction > 0.9, `te fraction ${m.te_fraction}`);
+  assert.ok(Math.abs(te[1]!.n_eff - 2.4455) < 5e-3, `TE0 n_eff ${te[1]!.n_eff}`);
+  for (const m of tm) assert.ok(m.te_fraction < 0.3, `TM te fraction ${m.te_fraction}`);
+  assert.ok(tm[1]!.n_eff > 1.45 && tm[1]!.n_eff < te[1]!.n_eff, `TM0 ${tm[1]!.n_eff}`);
+  // n_eff falls with wavelength; the group index of a silicon wire is about 4.2.
+  assert.ok(te[0]!.n_eff > te[1]!.n_eff && te[1]!.n_eff > te[2]!.n_eff);
+  const ng = te[1]!.group_index!;
+  assert.ok(ng > 3.9 && ng < 4.6, `group index ${ng}`);
+  // The group index from the dispersion across the band agrees with the energy velocity's.
+  const fromSlope = te[1]!.n_eff - 1.55e-6 * ((te[2]!.n_eff - te[0]!.n_eff) / (1.6e-6 - 1.5e-6));
+  assert.ok(Math.abs(fromSlope - ng) / ng < 0.02, `${fromSlope} vs ${ng}`);
+  // The guided modes are lossless, the plane's absorber edges notwithstanding.
+  for (const m of [...te, ...tm]) assert.ok(Math.abs(m.k_eff) < 1e-5, `k_eff ${m.k_eff}`);
+});
+
+test("a plane over the cell limit is refused with the limit in the message", () => {
+  assert.throws(
+    () => solveModesOf({ ...strip(5e-9, 1.2e-6), wavelengths: [1.55e-6] }),
+    (e: Error) => e instanceof RangeError && e.message.includes(`at most ${MAX_MODE_PLANE_CELLS}`),
+  );
+});
