@@ -12,6 +12,7 @@ import { planGrid, type GridPlan } from "./grid.js";
 import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
 import type { MaterialResolver } from "./simulation.js";
+import { checkModeRequest } from "./checks/mode-plane.js";
 import { solvePlaneModes, type PlaneModes, type PlaneModesRequest } from "./modes/plane-modes.js";
 import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
 
@@ -90,4 +91,9 @@ export function checkSimulation(spec: SimulationSpec): SpecProblem[] {
  */
 export function solveModesOf(request: PlaneModesRequest): PlaneModes {
   return solvePlaneModes(request, withUserMaterials(libraryMaterials, request.materials));
+}
+
+/** The problems of a schema-valid mode request, each with its path; empty: it can be solved. */
+export function checkModesOf(request: PlaneModesRequest): SpecProblem[] {
+  return checkModeRequest(request, withUserMaterials(libraryMaterials, request.materials));
 }

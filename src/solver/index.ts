@@ -18,6 +18,7 @@ export {
   checkAndPlan,
   checkSimulation,
   solveModesOf,
+  checkModesOf,
 } from "./entry-points.js";
 export {
   MAX_MODE_PLANE_CELLS,

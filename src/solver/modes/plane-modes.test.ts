@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { solveModesOf } from "../entry-points.js";
+import { checkModesOf, solveModesOf } from "../entry-points.js";
 import type { DomainSpec, StructureSpec } from "../types.js";
 import { MAX_MODE_PLANE_CELLS, type PlaneModesRequest } from "./plane-modes.js";
 
@@ -57,4 +57,33 @@ test("a plane over the cell limit is refused with the limit in the message", () 
     () => solveModesOf({ ...strip(5e-9, 1.2e-6), wavelengths: [1.55e-6] }),
     (e: Error) => e instanceof RangeError && e.message.includes(`at most ${MAX_MODE_PLANE_CELLS}`),
   );
+});
+
+test("a mode request's problems name the field: plane, wavelengths, materials, grid, mode_spec", () => {
+  const ok = strip(20e-9, 1.6e-6);
+  assert.deepEqual(checkModesOf(ok), []);
+  const paths = (r: PlaneModesRequest) => checkModesOf(r).map((p) => p.path);
+  assert.deepEqual(paths({ ...ok, plane: { center: [0, 0, 0], size: [0, 0, 1e-6] } }), [
+    "plane.size",
+  ]);
+  assert.deepEqual(paths({ ...ok, plane: { center: [0, 0.5e-6, 0], size: [1e-6, 0, 1e-6] } }), [
+    "plane.center[1]",
+  ]);
+  const big = checkModesOf({ ...strip(5e-9, 1.2e-6), wavelengths: [1.55e-6] });
+  assert.deepEqual(
+    big.map((p) => p.path),
+    ["plane.size"],
+  );
+  assert.match(big[0]!.message, new RegExp(`at most ${MAX_MODE_PLANE_CELLS}`));
+  // Silica's data end at 6.7 µm (docs/materials.md); silicon needs 10 cells per wavelength.
+  assert.deepEqual(paths({ ...ok, wavelengths: [1.55e-6, 20e-6] }), [
+    "structures[0].material",
+    "structures[1].material",
+  ]);
+  assert.deepEqual(paths(strip(50e-9, 1.6e-6)), ["domain.resolution"]);
+  assert.deepEqual(
+    paths({ ...ok, structures: [{ ...ok.structures[0]!, material: "unobtainium" }] }),
+    ["structures[0].material"],
+  );
+  assert.deepEqual(paths({ ...ok, mode_spec: { num_modes: 50 } }), ["mode_spec.num_modes"]);
 });

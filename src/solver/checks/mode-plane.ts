@@ -1,0 +1,144 @@
+/**
+ * Checks of a mode request (POST /v1/modes, modes/plane-modes.ts): the domain and the
+ * structures as a simulation's (domain.ts, structures.ts), the materials at every requested
+ * wavelength (known, within their valid range; a metal's Re ε < 0 is fine here: the mode
+ * solver takes complex ε as it is), the grid resolving the shortest wavelength in the densest
+ * material, the plane (zero size along exactly one axis, inside the domain and off its faces,
+ * at most MAX_MODE_PLANE_CELLS cells) and the mode_spec.
+ */
+import type { PlaneModesRequest } from "../modes/plane-modes.js";
+import {
+  MAX_MODE_PLANE_CELLS,
+  MAX_MODE_WAVELENGTHS,
+  MAX_MODES_PER_WAVELENGTH,
+} from "../modes/plane-modes.js";
+import { planeNormal, windowNodes } from "../modes/plane-medium.js";
+import { listOf } from "../monitors.js";
+import type { MaterialResolver } from "../update-material.js";
+import type { SimulationSpec, SpecProblem } from "../types.js";
+import { AXES, checkContext, finite, fmt, type CheckContext } from "./common.js";
+import {
+  checkDomain,
+  checkMeshOverrides,
+  checkResolution,
+  type DenseStructure,
+} from "./domain.js";
+import { checkStructures } from "./structures.js";
+
+/** Every problem of a schema-valid mode request; an empty list means it can be solved. */
+export function checkModeRequest(
+  request: PlaneModesRequest,
+  materials: MaterialResolver,
+): SpecProblem[] {
+  const wavelengths = listOf(request.wavelengths);
+  const ctx = checkContext(asSimulation(request, wavelengths), materials);
+  checkDomain(ctx);
+  checkMeshOverrides(ctx);
+  checkStructures(ctx);
+  const usable = checkWavelengths(ctx, wavelengths);
+  const dense = usable ? checkMaterialsAt(ctx, wavelengths) : [];
+  if (usable) checkResolution(ctx, dense, wavelengths);
+  checkPlane(ctx, request);
+  checkModeSpec(ctx, request);
+  return ctx.problems;
+}
+
+/** The request as the simulation the shared checks read (no source or monitors of its own). */
+function asSimulation(request: PlaneModesRequest, wavelengths: number[]): SimulationSpec {
+  return {
+    solver: "fdtd",
+    domain: request.domain,
+    structures: [...request.structures],
+    ...(request.materials ? { materials: request.materials } : {}),
+    source: { source_type: "plane_wave", wavelength: Math.min(...wavelengths) },
+    monitors: [],
+    fdtd_settings: { courant_factor: 0.99 },
+  } as unknown as SimulationSpec;
+}
+
+function checkWavelengths(ctx: CheckContext, wavelengths: number[]): boolean {
+  if (wavelengths.length > MAX_MODE_WAVELENGTHS) {
+    ctx.add("wavelengths", `at most ${MAX_MODE_WAVELENGTHS} wavelengths per request`);
+    return false;
+  }
+  const bad = wavelengths.findIndex((w) => !(finite(w) && w > 0));
+  if (bad >= 0) ctx.add(`wavelengths[${bad}]`, "must be a positive number of metres");
+  return bad < 0 && wavelengths.length > 0;
+}
+
+/** Known materials, valid at every wavelength; the dense ones for the resolution check. */
+function checkMaterialsAt(ctx: CheckContext, wavelengths: number[]): DenseStructure[] {
+  const [lo, hi] = [Math.min(...wavelengths), Math.max(...wavelengths)];
+  const dense: DenseStructure[] = [];
+  ctx.spec.structures.forEach((s, i) => {
+    const path = `structures[${i}].material`;
+    const info = ctx.materials.describe(s.material);
+    if (!info) return ctx.add(path, `unknown material "${s.material}"`);
+    if (info.perfectConductor) return;
+    const [from, to] = info.validRangeM;
+    if (lo < from * (1 - 1e-9) || hi > to * (1 + 1e-9)) {
+      return ctx.add(
+        path,
+        `${info.name} is valid from ${fmt(from)} m to ${fmt(to)} m; the wavelengths ` +
+          `span ${fmt(lo)} m to ${fmt(hi)} m`,
+      );
+    }
+    const eps = ctx.materials.permittivity(s.material, lo);
+    if (eps.re > 1) dense.push({ index: i, n: Math.sqrt(eps.re), name: info.name });
+  });
+  return dense;
+}
+
+function checkPlane(ctx: CheckContext, request: PlaneModesRequest): void {
+  const { center, size } = request.plane;
+  const a = planeNormal(size);
+  if (a < 0) {
+    ctx.add("plane.size", "a mode plane has zero size along exactly one axis (its normal)");
+    return;
+  }
+  if (size.some((v) => !(v >= 0))) ctx.add("plane.size", "must be non-negative");
+  const plan = ctx.grid();
+  if (!plan) return;
+  const ax = plan.axes[a];
+  const half = ctx.halfSize[a]!;
+  if (!(Math.abs(center[a]) < half)) {
+    ctx.add(
+      `plane.center[${a}]`,
+      `the plane (normal to ${AXES[a]}) must lie inside the domain, ` +
+        `(${fmt(-half)}, ${fmt(half)}) m along ${AXES[a]}`,
+    );
+    return;
+  }
+  const cells = [0, 1, 2]
+    .filter((b) => b !== a)
+    .map((b) => {
+      const [first, last] = windowNodes(
+        plan.axes[b],
+        center[b] - size[b] / 2,
+        center[b] + size[b] / 2,
+      );
+      return Math.max(0, last - first);
+    });
+  if (cells.some((n) => n < 2)) {
+    ctx.add("plane.size", "the plane covers fewer than two grid cells across");
+  } else if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
+    ctx.add(
+      "plane.size",
+      `the plane covers ${cells[0]} × ${cells[1]} = ${cells[0]! * cells[1]!} grid cells; at most ` +
+        `${MAX_MODE_PLANE_CELLS} are solved per request: make the plane smaller or the grid coarser`,
+    );
+  }
+  if (ax.cells < 2) ctx.add(`plane.center[${a}]`, `the domain is one cell thick along ${AXES[a]}`);
+}
+
+function checkModeSpec(ctx: CheckContext, request: PlaneModesRequest): void {
+  const spec = request.mode_spec ?? {};
+  const n = spec.num_modes ?? 1;
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_MODES_PER_WAVELENGTH)) {
+    ctx.add("mode_spec.num_modes", `must be a whole number from 1 to ${MAX_MODES_PER_WAVELENGTH}`);
+  }
+  const target = spec.target_neff;
+  if (target !== undefined && target !== null && !(finite(target) && target > 0)) {
+    ctx.add("mode_spec.target_neff", "must be a positive number");
+  }
+}
