@@ -1,8 +1,8 @@
 /**
  * The fabrication interface's service layer (no HTTP): exports a job's geometry, stores GDS II
  * files through the storage backend behind signed addresses, resolves those addresses back to
- * the stored objects (never fetching a URL), and runs reads and design-rule checks in a worker
- * thread with a time and heap limit and a cap on checks at once.
+ * the stored objects (never fetching a URL), and runs reads and design-rule checks in worker
+ * threads (src/threads) with a time and heap limit and a cap on checks at once.
  *
  * Stored files: `gds/<account id>/<random id>.gds`. A `gds_url` is accepted when the storage
  * backend signed it (expired or not) and its key is under the caller's account: another
@@ -13,7 +13,6 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
 import type { Config } from "../config.js";
 import { errors, type ApiError } from "../errors.js";
 import type { GdsStructureSpec, SimulationRequest } from "../schema/simulation.js";
@@ -21,6 +20,7 @@ import { MAX_STRUCTURES } from "../schema/simulation.js";
 import type { SimulationSpec } from "../solver/index.js";
 import { layerKey, polyslabsFromGds } from "./gds-import.js";
 import type { StorageBackend } from "../storage/types.js";
+import { TaskThreads, type TaskThreadErrors, type ThreadFailure } from "../threads/task-threads.js";
 import type { DrcResult, LayerRules } from "./drc/run.js";
 import { ExportInputError, exportGds, type ExportResult, type GdsLayerTarget } from "./export.js";
 import { findPdk, pdkNames, PDKS, type Pdk } from "./pdks.js";
@@ -84,8 +84,12 @@ export interface LayoutGeometry {
 }
 
 export class FabricationService {
-  private running = 0;
-  private readonly idle: Worker[] = [];
+  /** Reads and design-rule checks, under config.fabrication's time, heap and concurrency limits. */
+  private readonly threads = new TaskThreads<ThreadTask, unknown>(
+    THREAD_URL,
+    () => this.config.fabrication,
+    THREAD_ERRORS,
+  );
 
   constructor(
     private readonly storage: StorageBackend,
@@ -142,7 +146,7 @@ export class FabricationService {
 
   /** Reads an uploaded file (refusing what the reader refuses) and stores it. */
   async upload(accountId: string, bytes: Uint8Array): Promise<UploadResponse> {
-    const info = (await this.inThread({ op: "inspect", bytes })) as InspectResult;
+    const info = (await this.threads.run({ op: "inspect", bytes })) as InspectResult;
     const stored = await this.store(accountId, bytes, "layout.gds");
     const b = info.bboxNm;
     return {
@@ -179,7 +183,7 @@ export class FabricationService {
       fallback: Object.keys(fallback).length > 0 ? fallback : undefined,
       markers: pdk.layers.filter((l) => !l.fabricated).map((l) => l.key),
     };
-    const out = (await this.inThread(task)) as { drc: DrcResult; warnings: string[] };
+    const out = (await this.threads.run(task)) as { drc: DrcResult; warnings: string[] };
     const { drc } = out;
     return {
       passed: drc.passed,
@@ -210,7 +214,7 @@ export class FabricationService {
       const g = s as GdsStructureSpec;
       const path = `structures[${i}]`;
       const bytes = await this.fetchOwn(accountId, g.gds_url, `${path}.gds_url`);
-      const imported = (await this.inThread({
+      const imported = (await this.threads.run({
         op: "import",
         bytes,
         cell: g.cell,
@@ -243,7 +247,7 @@ export class FabricationService {
     let layers: string[];
     if ("gdsUrl" in source) {
       const bytes = await this.fetchOwn(accountId, source.gdsUrl);
-      layers = ((await this.inThread({ op: "inspect", bytes })) as InspectResult).layers;
+      layers = ((await this.threads.run({ op: "inspect", bytes })) as InspectResult).layers;
     } else {
       layers = source.layers;
     }
@@ -257,13 +261,14 @@ export class FabricationService {
    */
   async layout(accountId: string, gdsUrl: string, maxPolygons = 20_000): Promise<LayoutGeometry> {
     const bytes = await this.fetchOwn(accountId, gdsUrl);
-    const info = (await this.inThread({ op: "inspect", bytes })) as InspectResult;
+    const info = (await this.threads.run({ op: "inspect", bytes })) as InspectResult;
     const base = { bbox_nm: info.bboxNm, polygon_count: info.polygonCount };
     if (info.polygonCount > maxPolygons) return { ...base, layers: {}, too_large: true };
-    const merged = (await this.inThread({ op: "import", bytes, layers: info.layers })) as Extract<
-      ImportResult,
-      { ok: true }
-    >;
+    const merged = (await this.threads.run({
+      op: "import",
+      bytes,
+      layers: info.layers,
+    })) as Extract<ImportResult, { ok: true }>;
     const layers: LayoutGeometry["layers"] = {};
     for (const [key, polygons] of Object.entries(merged.layers)) {
       layers[key] = polygons.map((p) => ({
@@ -321,103 +326,29 @@ export class FabricationService {
     return new Uint8Array(Buffer.concat(chunks));
   }
 
-  /**
-   * Runs a task in a worker thread under the configured time, heap and concurrency limits.
-   * Threads are kept between tasks (warm code); one that times out or runs out of heap is
-   * terminated and replaced by a fresh one on the next task.
-   */
-  private async inThread(task: ThreadTask): Promise<unknown> {
-    const limits = this.config.fabrication;
-    if (this.running >= limits.maxConcurrent) throw errors.fabricationBusy(5);
-    this.running += 1;
-    const worker = this.idle.pop() ?? startThread(limits.maxMemoryMb);
-    worker.ref();
-    let healthy = true;
-    try {
-      return await new Promise((resolve, reject) => {
-        let settled = false;
-        const finish = (f: () => void): void => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          worker.off("message", onMessage);
-          worker.off("error", onError);
-          worker.off("exit", onExit);
-          f();
-        };
-        const timer = setTimeout(() => {
-          healthy = false;
-          finish(() =>
-            reject(
-              errors.fabricationTooLarge(
-                `The check did not finish within ${limits.timeoutSeconds} s; the layout is too large for this service.`,
-              ),
-            ),
-          );
-        }, limits.timeoutSeconds * 1000);
-        const onMessage = (msg: { ok: boolean; result?: unknown; error?: ThreadError }): void =>
-          finish(() => (msg.ok ? resolve(msg.result) : reject(toApiError(msg.error!))));
-        const onError = (err: Error & { code?: string }): void => {
-          healthy = false;
-          finish(() =>
-            reject(
-              err.code === "ERR_WORKER_OUT_OF_MEMORY"
-                ? errors.fabricationTooLarge(
-                    `The check needed more than ${limits.maxMemoryMb} MiB; the layout is too large for this service.`,
-                  )
-                : err,
-            ),
-          );
-        };
-        const onExit = (code: number): void => {
-          healthy = false;
-          finish(() => reject(new Error(`fabrication thread exited with code ${code}`)));
-        };
-        worker.on("message", onMessage);
-        worker.on("error", onError);
-        worker.on("exit", onExit);
-        // The bytes are copied into the thread; the caller keeps its own.
-        worker.postMessage(task);
-      });
-    } finally {
-      this.running -= 1;
-      if (healthy) {
-        worker.unref();
-        this.idle.push(worker);
-      } else {
-        void worker.terminate();
-      }
-    }
-  }
-
   /** Stops the idle threads (server shutdown). */
   async close(): Promise<void> {
-    const threads = this.idle.splice(0);
-    await Promise.all(threads.map((w) => w.terminate()));
+    await this.threads.close();
   }
 }
 
-interface ThreadError {
-  name: string;
-  reason?: string;
-  message: string;
-}
+/** Fabrication's words for the threads' failures: a layout past a limit is "too large". */
+const THREAD_ERRORS: TaskThreadErrors = {
+  busy: () => errors.fabricationBusy(5),
+  timedOut: (limits) =>
+    errors.fabricationTooLarge(
+      `The check did not finish within ${limits.timeoutSeconds} s; the layout is too large for this service.`,
+    ),
+  outOfMemory: (limits) =>
+    errors.fabricationTooLarge(
+      `The check needed more than ${limits.maxMemoryMb} MiB; the layout is too large for this service.`,
+    ),
+  failed: toApiError,
+};
 
-function toApiError(e: ThreadError): ApiError | Error {
+function toApiError(e: ThreadFailure): ApiError | Error {
   if (e.name === "GdsError") return errors.gdsInvalid(e.reason ?? "invalid", e.message);
   return new Error(`fabrication thread failed: ${e.name}: ${e.message}`);
-}
-
-/**
- * Starts the thread. Compiled (dist/) it is a plain module; from TypeScript sources (development,
- * tests under tsx) the thread registers tsx's loader itself, as Node 20 does not carry `--import`
- * loaders into worker threads (the solver's threads do the same).
- */
-function startThread(maxMemoryMb: number): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } };
-  if (!THREAD_URL.pathname.endsWith(".ts")) return new Worker(THREAD_URL, options);
-  const bootstrap = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); })`;
-  return new Worker(bootstrap, { ...options, eval: true });
 }
 
 function escapeRegExp(s: string): string {

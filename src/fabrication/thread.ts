@@ -3,17 +3,17 @@
  * rule checks take seconds on large layouts, so they run off the server's event loop, under a
  * heap limit, and are terminated when they pass their time limit.
  *
- * The thread stays up between checks (service.ts keeps a small pool), so the compiled code
- * is warm: a cold thread spends about 0.8 s compiling before a 10⁴-shape check, a warm one
- * 0.3 s on the whole check. Each message is a {@link ThreadTask}; each answer is
- * {ok: true, result} or {ok: false, error: {name, reason?, message}}.
+ * The thread stays up between checks (service.ts keeps a small pool of them, a TaskThreads
+ * of src/threads), so the compiled code is warm. Each message is a {@link ThreadTask}; each
+ * answer is {ok: true, result} or {ok: false, error: {name, reason?, message}}, the reason
+ * being a GdsError's (the service turns it into a 422 gds_invalid).
  */
 
-import { parentPort } from "node:worker_threads";
 import { runDrc, type LayerRules } from "./drc/run.js";
 import { GdsError } from "./gds/errors.js";
 import { readGds, type GdsReadLimits } from "./gds/reader.js";
 import { mergeLayers, type ImportedLayers } from "./gds-import.js";
+import { serveTasks } from "../threads/task-threads.js";
 
 export type ThreadTask =
   | { op: "inspect"; bytes: Uint8Array; limits?: Partial<GdsReadLimits> }
@@ -86,19 +86,8 @@ function run(task: ThreadTask): unknown {
   };
 }
 
-const port = parentPort;
-port?.on("message", (task: ThreadTask) => {
-  try {
-    port.postMessage({ ok: true, result: run(task) });
-  } catch (err) {
-    const e = err as Error;
-    port.postMessage({
-      ok: false,
-      error: {
-        name: e.name,
-        reason: err instanceof GdsError ? err.reason : undefined,
-        message: e.message,
-      },
-    });
-  }
-});
+serveTasks(run, (err) => ({
+  name: err instanceof Error ? err.name : "Error",
+  reason: err instanceof GdsError ? err.reason : undefined,
+  message: err instanceof Error ? err.message : String(err),
+}));

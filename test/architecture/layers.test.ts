@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["solver"], // pure physics
   ["errors.ts", "config.ts"], // coded errors; configuration (names the solver's backends)
   ["schema", "results"], // request and response shapes and checks; the HDF5 result file
-  ["store", "storage", "plot"], // SQLite/PostgreSQL; files/S3; drawing fields and structures
+  ["store", "storage", "plot", "threads"], // SQLite/PostgreSQL; files/S3; drawing; task threads
   ["worker", "auth", "fabrication"], // runs jobs; keys and sessions; GDS II, DRC, recipes
   ["jobs", "accounts"], // lifecycle and admission; issuing accounts and keys
   ["metrics"], // Prometheus metrics (reads the jobs' run-time model)
