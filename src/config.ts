@@ -60,6 +60,15 @@ export interface Config {
     /** Heap limit of the thread a check runs in. */
     maxMemoryMb: number;
   };
+  /** The mode solver (POST /v1/modes): solves run in threads, as the fabrication checks. */
+  modes: {
+    /** A solve running longer than this is stopped (422). */
+    timeoutSeconds: number;
+    /** Solves running at once in this server; more get 503 with Retry-After. */
+    maxConcurrent: number;
+    /** Heap limit of the thread a solve runs in. */
+    maxMemoryMb: number;
+  };
   /** Requests per minute per API key (token bucket); 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** How often a running worker records its heartbeat. */
@@ -138,6 +147,23 @@ function s3Storage(url: string, env: Env): NonNullable<Config["s3"]> {
   };
 }
 
+/** The services whose requests run in worker threads: their time, heap and concurrency limits. */
+function threadedServices(env: NodeJS.ProcessEnv): Pick<Config, "fabrication" | "modes"> {
+  return {
+    fabrication: {
+      maxGdsBytes: intVar(env, "EMSIM_GDS_MAX_BYTES", 64 * 1024 * 1024, 1024),
+      timeoutSeconds: intVar(env, "EMSIM_FABRICATION_TIMEOUT_SECONDS", 120, 1),
+      maxConcurrent: intVar(env, "EMSIM_FABRICATION_CONCURRENCY", 2, 1),
+      maxMemoryMb: intVar(env, "EMSIM_FABRICATION_MEMORY_MB", 4096, 64),
+    },
+    modes: {
+      timeoutSeconds: intVar(env, "EMSIM_MODES_TIMEOUT_SECONDS", 60, 1),
+      maxConcurrent: intVar(env, "EMSIM_MODES_CONCURRENCY", 1, 1),
+      maxMemoryMb: intVar(env, "EMSIM_MODES_MEMORY_MB", 2048, 64),
+    },
+  };
+}
+
 /** EMSIM_TLS_CERT and EMSIM_TLS_KEY: both (HTTPS) or neither (HTTP). */
 function tlsFiles(env: Env): Config["tls"] {
   const certPath = env.EMSIM_TLS_CERT || "";
@@ -206,12 +232,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxMemoryBytes: intVar(env, "EMSIM_MAX_MEMORY_BYTES", 16 * 1024 ** 3, 1),
       maxBodyBytes: intVar(env, "EMSIM_MAX_BODY_BYTES", 1024 * 1024, 1024),
     },
-    fabrication: {
-      maxGdsBytes: intVar(env, "EMSIM_GDS_MAX_BYTES", 64 * 1024 * 1024, 1024),
-      timeoutSeconds: intVar(env, "EMSIM_FABRICATION_TIMEOUT_SECONDS", 120, 1),
-      maxConcurrent: intVar(env, "EMSIM_FABRICATION_CONCURRENCY", 2, 1),
-      maxMemoryMb: intVar(env, "EMSIM_FABRICATION_MEMORY_MB", 4096, 64),
-    },
+    ...threadedServices(env),
     rateLimitPerMinute: intVar(env, "EMSIM_RATE_LIMIT_PER_MINUTE", 6000, 0),
     heartbeatIntervalMs: intVar(env, "EMSIM_HEARTBEAT_INTERVAL_MS", 2000, 10),
     heartbeatStaleMs: intVar(env, "EMSIM_HEARTBEAT_STALE_MS", 15000, 50),

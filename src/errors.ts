@@ -149,6 +149,15 @@ export const errors = {
       { retry_after: retryAfterSeconds },
       { "Retry-After": String(retryAfterSeconds) },
     ),
+  modesTooLarge: (detail: string) => new ApiError(422, "plane_too_large", detail),
+  modesBusy: (retryAfterSeconds: number) =>
+    new ApiError(
+      503,
+      "modes_busy",
+      `The mode solver is busy; try again in ${retryAfterSeconds} s.`,
+      { retry_after: retryAfterSeconds },
+      { "Retry-After": String(retryAfterSeconds) },
+    ),
   /** The database refused a write (full disk) or cannot be reached; the change was undone. */
   storeUnavailable: (reason: "full" | "unavailable") =>
     new ApiError(

@@ -12,6 +12,7 @@ import { AccountService } from "./accounts/service.js";
 import type { Config } from "./config.js";
 import { dashboardPlugin } from "./dashboard/plugin.js";
 import { FabricationService } from "./fabrication/service.js";
+import { ModeService } from "./modes/service.js";
 import { buildApp } from "./http/app.js";
 import { storageDownload } from "./http/routes/storage/download.js";
 import type { App } from "./http/types.js";
@@ -69,7 +70,7 @@ export interface Service {
 type ServiceParts = Pick<
   Service,
   "config" | "stores" | "storage" | "accounts" | "jobs" | "metrics" | "solver"
-> & { fabrication: FabricationService };
+> & { fabrication: FabricationService; modes: ModeService };
 
 export async function createService(
   config: Config,
@@ -93,6 +94,7 @@ export async function createService(
     solver.adapter,
   );
   const fabrication = new FabricationService(storage, config);
+  const modes = new ModeService(config, fabrication);
   const parts: ServiceParts = {
     config,
     stores,
@@ -102,6 +104,7 @@ export async function createService(
     metrics,
     solver,
     fabrication,
+    modes,
   };
   let worker: JobWorker | null = null;
   app = await apiFor(parts, () => (config.embeddedWorker ? worker !== null : null), logger);
@@ -129,9 +132,9 @@ function apiFor(
   workerRunning: () => boolean | null,
   logger: FastifyServerOptions["logger"],
 ): Promise<App> {
-  const { config, stores, storage, jobs, fabrication, metrics, solver } = parts;
+  const { config, stores, storage, jobs, fabrication, modes, metrics, solver } = parts;
   return buildApp(
-    { config, stores, storage, jobs, fabrication, metrics, solver, workerRunning },
+    { config, stores, storage, jobs, fabrication, modes, metrics, solver, workerRunning },
     logger,
   );
 }
@@ -170,7 +173,7 @@ function embeddedWorker(parts: ServiceParts, scratchDir: string, log: WorkerLogg
 
 /** The service's parts, with how they start (the worker around the listener) and stop. */
 function serviceOf(parts: ServiceParts, app: App, worker: JobWorker | null): Service {
-  const { config, stores, storage, accounts, jobs, metrics, solver, fabrication } = parts;
+  const { config, stores, storage, accounts, jobs, metrics, solver, fabrication, modes } = parts;
   let closed = false;
   return {
     config,
@@ -198,6 +201,7 @@ function serviceOf(parts: ServiceParts, app: App, worker: JobWorker | null): Ser
       closed = true;
       await app.close();
       await fabrication.close();
+      await modes.close();
       if (worker) await worker.stop();
       await stores.close();
     },

@@ -23,6 +23,7 @@ import { recipeRoute } from "./routes/fabrication/recipe.js";
 import { uploadGdsRoute } from "./routes/fabrication/upload-gds.js";
 import { cancelSimulation } from "./routes/simulations/cancel.js";
 import { estimateSimulation } from "./routes/simulations/estimate.js";
+import { solveModesRoute } from "./routes/modes/solve.js";
 import { listSimulations } from "./routes/simulations/list.js";
 import { downloadResults } from "./routes/simulations/results.js";
 import { getSimulation } from "./routes/simulations/status.js";
@@ -179,6 +180,7 @@ async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
     drcRoute(typed, deps);
     listPdksRoute(typed, deps);
     recipeRoute(typed, deps);
+    solveModesRoute(typed, deps);
     // Binary uploads get their own scope: only this route parses application/octet-stream.
     await typed.register(async (scope) => uploadGdsRoute(scope, deps));
   });

@@ -227,6 +227,10 @@ function documentHead(config: Config): FastifyDynamicSwaggerOptions["openapi"] {
     tags: [
       { name: "simulations", description: "Submit, follow, cancel and download simulations." },
       { name: "materials", description: "The material library." },
+      {
+        name: "modes",
+        description: "Waveguide modes of a cross-section, solved synchronously.",
+      },
       { name: "service", description: "Health, metrics and this document; no key needed." },
       {
         name: "storage",

@@ -7,6 +7,7 @@ import type {
 } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { Config } from "../config.js";
+import type { ModeService } from "../modes/service.js";
 import type { FabricationService } from "../fabrication/service.js";
 import type { JobService } from "../jobs/service.js";
 import type { ServiceMetrics } from "../metrics/registry.js";
@@ -30,6 +31,7 @@ export interface RouteDeps {
   storage: StorageBackend;
   jobs: JobService;
   fabrication: FabricationService;
+  modes: ModeService;
   metrics: ServiceMetrics;
   /** The solver backend this deployment runs (EMSIM_SOLVER_BACKEND resolved at start-up). */
   solver: SolverBackendInfo;

@@ -90,7 +90,7 @@ function defaultWords(value: number | string | readonly string[]): string {
  * the prose cannot drift from the value applyDefaults fills in. `words` replaces the value's
  * own spelling where prose reads better ("all pml").
  */
-const withDefault = (
+export const withDefault = (
   description: string,
   value: number | string | readonly string[],
   words = defaultWords(value),
@@ -109,10 +109,10 @@ const vec3 = (description: string, bounds: NumberBounds = {}) =>
  * (checks/domain.ts), beside its bound by the grid step.
  */
 const coordinateBounds = { minimum: -MAX_LENGTH_M, maximum: MAX_LENGTH_M };
-const coordinates3 = (description: string) => vec3(description, coordinateBounds);
-const extents3 = (description: string, lowest: NumberBounds) =>
+export const coordinates3 = (description: string) => vec3(description, coordinateBounds);
+export const extents3 = (description: string, lowest: NumberBounds) =>
   vec3(description, { ...lowest, maximum: MAX_LENGTH_M });
-const length = (description: string) =>
+export const length = (description: string) =>
   Type.Number({ exclusiveMinimum: 0, maximum: MAX_LENGTH_M, description });
 /** An angular frequency or damping rate of a pole, rad/s (solver/bounds.ts). */
 const poleRate = (description: string, lowest: NumberBounds) =>
@@ -123,7 +123,7 @@ const poleRate = (description: string, lowest: NumberBounds) =>
  * TypeScript type keeps the literals, so `SimulationRequest` is the type clients generate
  * from /openapi.json (test/openapi/document.test.ts).
  */
-const stringEnum = <const Values extends string[]>(
+export const stringEnum = <const Values extends string[]>(
   values: readonly [...Values],
   options: { description?: string } = {},
 ) => Type.Enum(values, { type: "string", ...options });

@@ -24,7 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["schema", "results"], // request and response shapes and checks; the HDF5 result file
   ["store", "storage", "plot", "threads"], // SQLite/PostgreSQL; files/S3; drawing; task threads
   ["worker", "auth", "fabrication"], // runs jobs; keys and sessions; GDS II, DRC, recipes
-  ["jobs", "accounts"], // lifecycle and admission; issuing accounts and keys
+  ["jobs", "accounts", "modes"], // lifecycle and admission; issuing accounts and keys; mode solves
   ["metrics"], // Prometheus metrics (reads the jobs' run-time model)
   ["http", "client"], // the API's routes; the typed SDK
   ["dashboard"], // the web dashboard (a Fastify plugin)

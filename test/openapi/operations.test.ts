@@ -5,6 +5,7 @@
  * to a client — is one the operation documents, and every body shown by reference has the
  * example that the route declares.
  */
+import { EXAMPLE_MODES_REQUEST } from "../../src/http/openapi-examples.js";
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
@@ -93,6 +94,16 @@ test("every answer of the simulation routes is documented by its operation", asy
   documents("cancelSimulation", await post(`${jobPath}/cancel`, { key }));
   documents("cancelSimulation", await post(`/v1/simulations/${UNKNOWN_JOB}/cancel`, { key }));
   documents("listMaterials", await get("/v1/materials"));
+  documents("solveModes", await post("/v1/modes", { key, body: EXAMPLE_MODES_REQUEST }));
+  documents(
+    "solveModes",
+    await post("/v1/modes", {
+      key,
+      body: { ...EXAMPLE_MODES_REQUEST, plane: { center: [0, 0, 0], size: [0, 0, 1] } },
+    }),
+  );
+  documents("solveModes", await post("/v1/modes", asText("{}")));
+  documents("solveModes", await post("/v1/modes", cutShort()));
   documents("listMaterials", await get("/v1/materials", { key: "not-a-key" }));
 });
 
