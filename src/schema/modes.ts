@@ -9,7 +9,6 @@ import type { FieldError } from "../errors.js";
 import {
   MAX_MODE_PLANE_CELLS,
   MAX_MODE_WAVELENGTHS,
-  MAX_MODES_PER_WAVELENGTH,
   checkModesOf,
   type PlaneModesRequest,
   type Vec3,
@@ -21,40 +20,15 @@ import {
   MAX_STRUCTURES,
   MaterialsSchema,
   StructureSchema,
+  ModeSpecSchema,
   WavelengthRangeSchema,
   coordinates3,
   extents3,
   length,
-  stringEnum,
   withDefault,
   type SimulationRequest,
 } from "./simulation.js";
 import { applyDefaults } from "./validate.js";
-
-export const ModeSpecSchema = Type.Object(
-  {
-    num_modes: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: MAX_MODES_PER_WAVELENGTH,
-        description: withDefault("Modes per wavelength, by n_eff (highest first).", 1),
-      }),
-    ),
-    target_neff: Type.Optional(
-      Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Type.Null()], {
-        description:
-          "The modes nearest this effective index are found. Default the largest refractive index on the plane (the most confined guided modes).",
-      }),
-    ),
-    filter_pol: Type.Optional(
-      Type.Union([stringEnum(["te", "tm"]), Type.Null()], {
-        description:
-          "Put the modes of this polarisation first: `te`, E mostly along the plane's first transverse axis (te_fraction ≥ ½), `tm` along the second. Default null (by n_eff only).",
-      }),
-    ),
-  },
-  { additionalProperties: false, title: "ModeSpec" },
-);
 
 export const ModesRequestSchema = Type.Object(
   {

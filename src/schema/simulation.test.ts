@@ -42,6 +42,7 @@ test("applyDefaults fills in the schema's defaults, and each is within its field
     },
     DEFAULTS.domain,
   );
+  assert.ok(source.source_type === "plane_wave");
   assert.deepEqual(
     { polarization: source.polarization, amplitude: source.amplitude },
     DEFAULTS.plane_wave,

@@ -28,6 +28,9 @@ import {
   type FieldComponent,
   type FieldMonitorSpec,
   type GaussianBeamSpec,
+  type ModeSourceSpec,
+  type ModeSpecSpec,
+  MAX_MODES_PER_WAVELENGTH,
   type PlaneWaveSpec,
   type PointDipoleSpec,
   type PolySlabSpec,
@@ -55,6 +58,10 @@ export const DEFAULTS = {
     waist_distance: 0,
     amplitude: 1,
   },
+  mode: {
+    mode_index: 0,
+    mode_spec: { num_modes: 1, target_neff: null, filter_pol: null } as ModeSpecSpec,
+  },
   polyslab: { sidewall_angle_deg: 0 },
   field_monitor: { components: ["Ex", "Ey", "Ez"] as FieldComponent[] },
   far_field_monitor: {
@@ -72,6 +79,7 @@ export const DEFAULTS = {
   plane_wave: Partial<PlaneWaveSpec>;
   point_dipole: Partial<PointDipoleSpec>;
   gaussian_beam: Partial<GaussianBeamSpec>;
+  mode: Partial<ModeSourceSpec>;
   polyslab: Partial<PolySlabSpec>;
   field_monitor: Partial<FieldMonitorSpec>;
   far_field_monitor: Partial<FarFieldMonitorSpec>;
@@ -355,19 +363,94 @@ export const GaussianBeamSourceSchema = Type.Object(
   },
 );
 
+export const ModeSpecSchema = Type.Object(
+  {
+    num_modes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_MODES_PER_WAVELENGTH,
+        description: withDefault(
+          "Modes per wavelength, by n_eff (highest first).",
+          DEFAULTS.mode.mode_spec.num_modes,
+        ),
+      }),
+    ),
+    target_neff: Type.Optional(
+      Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Type.Null()], {
+        description:
+          "The modes nearest this effective index are found. Default the largest refractive index on the plane (the most confined guided modes).",
+      }),
+    ),
+    filter_pol: Type.Optional(
+      Type.Union([stringEnum(["te", "tm"]), Type.Null()], {
+        description:
+          "Put the modes of this polarisation first: `te`, E mostly along the plane's first transverse axis (te_fraction ≥ ½), `tm` along the second. Default null (by n_eff only).",
+      }),
+    ),
+  },
+  { additionalProperties: false, title: "ModeSpec" },
+);
+
+export const ModeSourceSchema = Type.Object(
+  {
+    source_type: Type.Literal("mode"),
+    wavelength: length("Vacuum wavelength of the carrier in metres."),
+    center: coordinates3("A point on the mode's plane, in metres."),
+    size: extents3(
+      "The mode's plane in metres: zero along the axis of `direction`; its transverse axes are (y, z) for x, (x, z) for y, (x, y) for z.",
+      { minimum: 0 },
+    ),
+    direction: stringEnum(["+x", "-x", "+y", "-y", "+z", "-z"], {
+      description: "The way the mode is injected, along the plane's normal.",
+    }),
+    mode_index: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_MODES_PER_WAVELENGTH - 1,
+        description: withDefault(
+          "Which of the plane's modes (by n_eff, highest first, as POST /v1/modes numbers them); below mode_spec.num_modes.",
+          DEFAULTS.mode.mode_index,
+        ),
+      }),
+    ),
+    mode_spec: Type.Optional(ModeSpecSchema),
+  },
+  {
+    additionalProperties: false,
+    title: "ModeSource",
+    examples: [
+      {
+        source_type: "mode",
+        wavelength: 1.55e-6,
+        center: [0, 0, -2e-6],
+        size: [2e-6, 2e-6, 0],
+        direction: "+z",
+      },
+    ],
+    description:
+      "A waveguide mode of the plane, solved on the run's own grid, injected one way through the plane: exactly 1 W in that mode at every monitor wavelength. Flux monitors report power in watts over that 1 W.",
+  },
+);
+
 /** A discriminated union on `source_type`, so that a bad dipole is reported as a bad dipole. */
 export const SourceSchema = Type.Unsafe<
   | Static<typeof PlaneWaveSourceSchema>
   | Static<typeof PointDipoleSourceSchema>
   | Static<typeof GaussianBeamSourceSchema>
+  | Static<typeof ModeSourceSchema>
 >({
   type: "object",
   required: ["source_type"],
   discriminator: { propertyName: "source_type" },
-  oneOf: [PlaneWaveSourceSchema, PointDipoleSourceSchema, GaussianBeamSourceSchema],
+  oneOf: [
+    PlaneWaveSourceSchema,
+    PointDipoleSourceSchema,
+    GaussianBeamSourceSchema,
+    ModeSourceSchema,
+  ],
   title: "Source",
   description:
-    "A plane wave (plane_wave), a point dipole (point_dipole) or a Gaussian beam (gaussian_beam).",
+    "A plane wave (plane_wave), a point dipole (point_dipole), a Gaussian beam (gaussian_beam) or a waveguide mode (mode).",
 });
 
 const material = Type.String({

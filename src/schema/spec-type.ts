@@ -23,6 +23,8 @@ import type {
   PolySlabSpec,
   SimulationSpec,
   GaussianBeamSpec,
+  ModeSourceSpec,
+  ModeSpecSpec,
   PlaneWaveSpec,
   PointDipoleSpec,
   SphereSpec,
@@ -43,6 +45,8 @@ import type {
   PolySlabSchema,
   SimulationRequest,
   GaussianBeamSourceSchema,
+  ModeSourceSchema,
+  ModeSpecSchema,
   PlaneWaveSourceSchema,
   PointDipoleSourceSchema,
   SphereSchema,
@@ -124,6 +128,18 @@ export type SpecAgreesWithSchema = [
     FieldsThatDiffer<
       WithDefaults<Static<typeof GaussianBeamSourceSchema>, Defaulted<"gaussian_beam">>,
       GaussianBeamSpec
+    >
+  >,
+  Agree<
+    FieldsThatDiffer<
+      WithDefaults<Omit<Static<typeof ModeSourceSchema>, "mode_spec">, "mode_index">,
+      Omit<ModeSourceSpec, "mode_spec">
+    >
+  >,
+  Agree<
+    FieldsThatDiffer<
+      WithDefaults<Static<typeof ModeSpecSchema>, keyof Static<typeof ModeSpecSchema>>,
+      ModeSpecSpec
     >
   >,
   Agree<FieldsThatDiffer<Static<typeof BoxSchema>, BoxSpec>>,

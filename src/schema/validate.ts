@@ -37,6 +37,23 @@ export const validateRequestSchema = compileBounded<SimulationRequest>(Simulatio
 
 /** The request's source with its defaults filled in. */
 function sourceWithDefaults(source: SimulationRequest["source"]): SourceSpec {
+  if (source.source_type === "mode") {
+    const spec = source.mode_spec ?? {};
+    const defaults = DEFAULTS.mode.mode_spec;
+    return {
+      source_type: "mode",
+      wavelength: source.wavelength,
+      center: [...source.center],
+      size: [...source.size],
+      direction: source.direction,
+      mode_index: source.mode_index ?? DEFAULTS.mode.mode_index,
+      mode_spec: {
+        num_modes: spec.num_modes ?? defaults.num_modes,
+        target_neff: spec.target_neff ?? defaults.target_neff,
+        filter_pol: spec.filter_pol ?? defaults.filter_pol,
+      },
+    };
+  }
   if (source.source_type === "point_dipole") {
     return {
       source_type: "point_dipole",

@@ -106,6 +106,14 @@ function incidence(
   plan: GridPlan,
 ): { axis: number; complex: boolean; sinTheta: number; auxLine: boolean } {
   const source = spec.source;
+  if (source.source_type === "mode") {
+    return {
+      axis: "xyz".indexOf(source.direction[1]!),
+      complex: false,
+      sinTheta: 0,
+      auxLine: false,
+    };
+  }
   if (source.source_type === "gaussian_beam") {
     const d = source.direction;
     const axis = d.every(Number.isFinite)

@@ -6,12 +6,18 @@
  *   closed box its net outflow and cross-sections.
  * - a point dipole: the power of the total field in watts (the raw sums times |N(ω)|²) and
  *   that power over what the same dipole radiates in vacuum (a box around it: the Purcell
- *   factor).
+ *   factor); a Gaussian beam: over the beam's power; a mode source: over the 1 W it injects
+ *   into its mode at every wavelength.
  */
 import { facePower, planeNormal, planeQuantity, type FluxSurface } from "./flux.js";
 import { mirroredCoordinates, nodeM } from "./grid.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
-import type { GaussianBeamSource, PlaneWaveSource, PointDipoleSource } from "./sources/index.js";
+import type {
+  GaussianBeamSource,
+  ModeSource,
+  PlaneWaveSource,
+  PointDipoleSource,
+} from "./sources/index.js";
 import type { FluxMonitorResult, FluxQuantity, Vec3 } from "./types.js";
 
 type Coordinates = [Float64Array, Float64Array, Float64Array];
@@ -83,8 +89,12 @@ function planeWaveFlux(
  * What a source's power is measured against, in watts at angular frequency ω: the power the
  * same dipole radiates in vacuum, or the beam's power through a plane normal to it.
  */
-function referencePower(source: PointDipoleSource | GaussianBeamSource): (omega: number) => number {
+function referencePower(
+  source: PointDipoleSource | GaussianBeamSource | ModeSource,
+): (omega: number) => number {
   if (source.kind === "point_dipole") return (omega) => source.vacuumPowerW(omega);
+  // The mode source's monitors read 1 W of its mode at every wavelength (sources/mode.ts).
+  if (source.kind === "mode") return () => 1;
   const beam = source.beamPowerW();
   return () => beam;
 }

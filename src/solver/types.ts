@@ -113,8 +113,31 @@ export interface GaussianBeamSpec {
   amplitude: number;
 }
 
+/** A direction along an axis, as mode sources and ports name it. */
+export type AxisDirection = "+x" | "-x" | "+y" | "-y" | "+z" | "-z";
+
+/** Which modes of a plane (DESIGN §10's `mode_spec`), with its defaults. */
+export interface ModeSpecSpec {
+  num_modes: number;
+  /** null: the largest refractive index on the plane. */
+  target_neff: number | null;
+  filter_pol: "te" | "tm" | null;
+}
+
+/** One mode of a plane injected one way (`source_type: "mode"`, sources/mode.ts). */
+export interface ModeSourceSpec {
+  source_type: "mode";
+  wavelength: number;
+  center: Vec3;
+  /** The plane: zero along the axis of `direction`. */
+  size: Vec3;
+  direction: AxisDirection;
+  mode_index: number;
+  mode_spec: ModeSpecSpec;
+}
+
 /** The request's source: one of the source types (sources/). */
-export type SourceSpec = PlaneWaveSpec | PointDipoleSpec | GaussianBeamSpec;
+export type SourceSpec = PlaneWaveSpec | PointDipoleSpec | GaussianBeamSpec | ModeSourceSpec;
 
 export interface BoxSpec {
   type: "box";

@@ -1,11 +1,13 @@
 /**
  * Checks of `source`: what every source needs (a usable wavelength), then its type's own checks
- * (plane-wave.ts, point-dipole.ts, gaussian-beam.ts), and its parity about a symmetry plane.
+ * (plane-wave.ts, point-dipole.ts, gaussian-beam.ts, mode-source.ts), and its parity about a
+ * symmetry plane (a mode source's is its mode solver's: mode-source.ts).
  */
 import type { CheckContext } from "./common.js";
 import { checkPlaneWave, checkPlaneWaveParity, type PlaneWave } from "./plane-wave.js";
 import { checkGaussianBeam, checkGaussianBeamParity } from "./gaussian-beam.js";
 import { checkPointDipole, checkPointDipoleParity } from "./point-dipole.js";
+import { checkModeSource } from "./mode-source.js";
 
 /** What later checks need of the source: a plane wave's geometry once its direction is usable. */
 export interface SourceFacts {
@@ -25,6 +27,9 @@ export function checkSource(ctx: CheckContext): SourceFacts {
       return { planeWave: null };
     case "gaussian_beam":
       checkGaussianBeam(ctx, source);
+      return { planeWave: null };
+    case "mode":
+      checkModeSource(ctx, source);
       return { planeWave: null };
   }
 }

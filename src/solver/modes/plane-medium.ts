@@ -97,7 +97,17 @@ export function modePlane(input: ModePlaneInput, materials: MaterialResolver): M
     leftHanded: a === 1,
     positionM: full.axes[a].nodesM[s]!,
     axes: [modeAxis(full.axes[u], windows[0]), modeAxis(full.axes[v], windows[1])],
-    permittivityAt: (wavelengthM) => planeEps(medium, layout, a, [u, v], wavelengthM),
+    permittivityAt: (wavelengthM) =>
+      planePermittivity(
+        medium,
+        layout,
+        a,
+        1,
+        [u, v],
+        [0, 0],
+        [layout.n[u], layout.n[v]],
+        wavelengthM,
+      ),
   };
 }
 
@@ -136,16 +146,20 @@ function subAxis(ax: AxisPlan, first: number, last: number): AxisPlan {
   };
 }
 
-/** The solver's view of one transverse axis: its nodes, and absorber where the grid has it. */
-function modeAxis(ax: AxisPlan, [first, last]: [number, number]): ModeAxis {
+/**
+ * The solver's view of one transverse axis over nodes first … last: its nodes, absorber where
+ * the grid has it, a mirror where the grid's low face is one and the window starts there.
+ */
+export function modeAxis(ax: AxisPlan, [first, last]: [number, number]): ModeAxis {
   const nodesM = ax.nodesM.slice(first, last + 1);
   if (ax.boundary === "periodic" && first === 0 && last === ax.cells) {
     return { nodesM, boundary: "periodic" };
   }
+  const mirror = first === 0 && ax.mirror !== "none" ? { mirror: ax.mirror } : {};
   const pmlLo = Math.max(0, ax.pmlLo - first);
   const pmlHi = Math.max(0, last - (ax.cells - ax.pmlHi));
-  if (pmlLo === 0 && pmlHi === 0) return { nodesM, boundary: "pec" };
-  return { nodesM, boundary: "pml", pmlLo, pmlHi };
+  if (pmlLo === 0 && pmlHi === 0) return { nodesM, boundary: "pec", ...mirror };
+  return { nodesM, boundary: "pml", pmlLo, pmlHi, ...mirror };
 }
 
 /** The thin slab's medium: the request's structures, resolved as the FDTD resolves them. */
@@ -166,26 +180,31 @@ function paintPlane(
   return buildMedium(thin, YeeLayout.ofPlan(thin), resolve("vacuum"), painted);
 }
 
-/** ε of the E components on the plane (node 1 of the slab) at one wavelength. */
-function planeEps(
+/**
+ * ε of the E components on node plane s along a of a painted grid, at one wavelength, over the
+ * window of cells that starts at `origin` (grid indices along u, v) and spans `cells`.
+ */
+export function planePermittivity(
   medium: Medium,
   layout: YeeLayout,
   a: number,
-  [u, v]: [number, number],
+  s: number,
+  [u, v]: readonly [number, number],
+  origin: readonly [number, number],
+  [nu, nv]: readonly [number, number],
   wavelengthM: number,
 ): PlanePermittivity {
   const omega = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / wavelengthM;
   const entryEps = tableAt(medium, omega);
-  const [nu, nv] = [layout.n[u], layout.n[v]];
   const sample = (comp: number) => {
     const re = new Float64Array(nu * nv);
     const im = new Float64Array(nu * nv);
     const at: [number, number, number] = [0, 0, 0];
-    at[a] = 1;
+    at[a] = s;
     for (let i = 0; i < nu; i++) {
       for (let j = 0; j < nv; j++) {
-        at[u] = i;
-        at[v] = j;
+        at[u] = origin[0] + i;
+        at[v] = origin[1] + j;
         const entry = medium.index[comp]![layout.index(at[0], at[1], at[2])]!;
         re[i * nv + j] = entryEps.re[entry]!;
         im[i * nv + j] = entryEps.im[entry]!;

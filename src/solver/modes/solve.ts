@@ -19,6 +19,7 @@ import {
   type PlaneWeights,
 } from "./fields.js";
 import { SparseLu } from "./lu.js";
+import { complexOverlap } from "./overlap.js";
 import {
   buildModeOperator,
   type ModeAxis,
@@ -86,7 +87,6 @@ export function solveModes(input: SolveModesInput): SolveModesResult {
     typeof input.planeEps === "function" ? input.planeEps(wl) : input.planeEps;
   const weights = planeWeights(input.axes);
   let symbolic: Symbolic | undefined;
-  let ordering: Int32Array | undefined;
   let unknowns = 0;
   const modes: SolvedMode[][] = [];
   for (const wl of input.wavelengths_m) {
@@ -96,8 +96,11 @@ export function solveModes(input: SolveModesInput): SolveModesResult {
     const target = spec.target_neff ?? Math.sqrt(maxIndexSquared(eps));
     const sigma = target * target;
     const shifted = csrShift(op.matrix, sigma, 0);
-    ordering ??= nestedDissection(symmetricPattern(op.matrix), op.x, op.y);
-    symbolic ??= SparseLu.analyse(shifted, ordering);
+    if (!symbolic) {
+      // A − σI has A's pattern off the diagonal: one pattern for the ordering and the analysis.
+      const pattern = symmetricPattern(op.matrix);
+      symbolic = SparseLu.analyse(shifted, nestedDissection(pattern, op.x, op.y), pattern);
+    }
     const lu = SparseLu.factor(shifted, { symbolic });
     // Extra modes when filtering, so that enough of the wanted polarisation are found.
     const count = Math.min(spec.filter_pol ? 2 * numModes + 2 : numModes, op.matrix.rows);
@@ -180,22 +183,8 @@ function groupEps(
 
 /** |½∫(E_a × H_b* + E_b* × H_a)·w dA|: 1 for the same mode normalised to 1 W, 0 if orthogonal. */
 export function modeOverlap(a: ModeFields, b: ModeFields, w: PlaneWeights): number {
-  let re = 0;
-  let im = 0;
-  for (let k = 0; k < w.eu.length; k++) {
-    // E_a,u H_b,v* − E_a,v H_b,u* + E_b,u* H_a,v − E_b,v* H_a,u
-    const t1r = a.Eu.re[k] * b.Hv.re[k] + a.Eu.im[k] * b.Hv.im[k];
-    const t1i = a.Eu.im[k] * b.Hv.re[k] - a.Eu.re[k] * b.Hv.im[k];
-    const t2r = a.Ev.re[k] * b.Hu.re[k] + a.Ev.im[k] * b.Hu.im[k];
-    const t2i = a.Ev.im[k] * b.Hu.re[k] - a.Ev.re[k] * b.Hu.im[k];
-    const t3r = b.Eu.re[k] * a.Hv.re[k] + b.Eu.im[k] * a.Hv.im[k];
-    const t3i = b.Eu.re[k] * a.Hv.im[k] - b.Eu.im[k] * a.Hv.re[k];
-    const t4r = b.Ev.re[k] * a.Hu.re[k] + b.Ev.im[k] * a.Hu.im[k];
-    const t4i = b.Ev.re[k] * a.Hu.im[k] - b.Ev.im[k] * a.Hu.re[k];
-    re += (t1r + t3r) * w.eu[k] - (t2r + t4r) * w.ev[k];
-    im += (t1i + t3i) * w.eu[k] - (t2i + t4i) * w.ev[k];
-  }
-  return Math.hypot(re, im) / 4;
+  const [re, im] = complexOverlap(a, b, w);
+  return Math.hypot(re, im);
 }
 
 /** Reorders `next` so that next[i] is the mode most like previous[i] (greedy by overlap). */

@@ -6,6 +6,7 @@ import type { SourceSpec } from "../types.js";
 import { PlaneWaveSource, planeWaveGeometry } from "./plane-wave.js";
 import { GaussianBeamSource } from "./gaussian-beam.js";
 import { PointDipoleSource } from "./point-dipole.js";
+import { ModeSource } from "./mode.js";
 import type { SourceContext } from "./source.js";
 
 export type { PlacedMonitor, Source, SourceContext } from "./source.js";
@@ -14,9 +15,10 @@ export { sourceOffStep, type PulseShape } from "./pulse.js";
 export { PlaneWaveSource } from "./plane-wave.js";
 export { PointDipoleSource } from "./point-dipole.js";
 export { GaussianBeamSource } from "./gaussian-beam.js";
+export { ModeSource } from "./mode.js";
 
 /** Every source type, narrowed by `kind`. */
-export type AnySource = PlaneWaveSource | PointDipoleSource | GaussianBeamSource;
+export type AnySource = PlaneWaveSource | PointDipoleSource | GaussianBeamSource | ModeSource;
 
 /** The source a run's request asks for, set up on its grid. */
 export function createSource(ctx: SourceContext): AnySource {
@@ -28,6 +30,8 @@ export function createSource(ctx: SourceContext): AnySource {
       return new PointDipoleSource(ctx, spec);
     case "gaussian_beam":
       return new GaussianBeamSource(ctx, spec);
+    case "mode":
+      return new ModeSource(ctx, spec);
   }
 }
 

@@ -1,0 +1,102 @@
+/**
+ * Checks of a mode `source` (sources/mode.ts): a plane normal to the axis of its direction,
+ * inside the domain and a cell clear of the absorber along that axis, at least two cells
+ * across and at most MAX_MODE_PLANE_CELLS, pml along the axis (another boundary would send
+ * the mode back through the plane), a mode_index within mode_spec.num_modes. About a symmetry
+ * plane across the mode's plane, the plane must be centred on it or lie wholly at ≥ 0: the
+ * mode solver then solves the half with the same mirror wall as the run, so the modes it
+ * offers (and `mode_index` counts) are those of the run's parity.
+ */
+import { MAX_MODE_PLANE_CELLS, MAX_MODES_PER_WAVELENGTH } from "../modes/plane-modes.js";
+import { windowNodes } from "../modes/plane-medium.js";
+import type { ModeSourceSpec } from "../types.js";
+import { AXES, finite, fmt, type CheckContext } from "./common.js";
+
+export function checkModeSource(ctx: CheckContext, source: ModeSourceSpec): void {
+  const { add, spec } = ctx;
+  const axis = "xyz".indexOf(source.direction[1]!);
+  checkModeSpecOf(ctx, source);
+  if (!source.center.every(finite) || !source.size.every((s) => finite(s) && s >= 0)) return;
+  const zeros = [0, 1, 2].filter((a) => source.size[a] === 0);
+  if (zeros.length !== 1 || zeros[0] !== axis) {
+    add(
+      "source.size",
+      `the mode's plane must be normal to ${AXES[axis]}, the axis of its direction ` +
+        `"${source.direction}": give size[${axis}] = 0 and a non-zero extent across`,
+    );
+    return;
+  }
+  checkPlacement(ctx, source, axis);
+  if (spec.domain.boundary_conditions[axis] !== "pml") {
+    add(
+      `domain.boundary_conditions[${axis}]`,
+      `the mode travels along ${AXES[axis]}, so this boundary must be pml (another would ` +
+        "reflect it back through the source's plane)",
+    );
+  }
+}
+
+function checkModeSpecOf(ctx: CheckContext, source: ModeSourceSpec): void {
+  const { num_modes: n, target_neff: target } = source.mode_spec;
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_MODES_PER_WAVELENGTH)) {
+    ctx.add(
+      "source.mode_spec.num_modes",
+      `must be a whole number from 1 to ${MAX_MODES_PER_WAVELENGTH}`,
+    );
+  }
+  if (target !== null && !(finite(target) && target > 0)) {
+    ctx.add("source.mode_spec.target_neff", "must be a positive number");
+  }
+  if (!(Number.isInteger(source.mode_index) && source.mode_index >= 0 && source.mode_index < n)) {
+    ctx.add(
+      "source.mode_index",
+      `must be a whole number below mode_spec.num_modes (${n}): the modes are counted from 0`,
+    );
+  }
+}
+
+/** Inside the domain, clear of the absorber along the axis, of a size the solver takes. */
+function checkPlacement(ctx: CheckContext, source: ModeSourceSpec, axis: number): void {
+  const { add, halfSize, dx, spec } = ctx;
+  for (let a = 0; a < 3; a++) {
+    const margin = a === axis ? dx : 0;
+    if (Math.abs(source.center[a]) <= halfSize[a] - margin) continue;
+    add(
+      "source.center",
+      `the mode's plane centre at ${AXES[a]} = ${fmt(source.center[a])} m is outside the ` +
+        `domain${margin > 0 ? " or within a cell of the absorber" : ""} (±${fmt(halfSize[a])} m)`,
+    );
+    return;
+  }
+  const plan = ctx.grid();
+  if (!plan) return;
+  const cells = [0, 1, 2]
+    .filter((b) => b !== axis)
+    .map((b) => {
+      const lo = source.center[b] - source.size[b] / 2;
+      const [first, last] = windowNodes(plan.axes[b], lo, lo + source.size[b]);
+      return last - first;
+    });
+  const whole = [0, 1, 2].filter((b) => b !== axis).map((b) => plan.axes[b].cells);
+  if (cells.some((n, i) => n < Math.min(2, whole[i]!))) {
+    add("source.size", "the mode's plane covers fewer than two grid cells across");
+  } else if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
+    add(
+      "source.size",
+      `the mode's plane covers ${cells[0]! * cells[1]!} grid cells; the mode solver takes at ` +
+        `most ${MAX_MODE_PLANE_CELLS}: make the plane smaller or the grid coarser`,
+    );
+  }
+  for (let b = 0; b < 3; b++) {
+    if (b === axis || (spec.domain.symmetry?.[b] ?? "none") === "none") continue;
+    const c = source.center[b];
+    const centred = Math.abs(c) <= 1e-9 * spec.domain.size[b];
+    if (!centred && c - source.size[b] / 2 < 0) {
+      add(
+        "source.center",
+        `with symmetry along ${AXES[b]} the mode's plane must be centred on ${AXES[b]} = 0 ` +
+          `or lie at ${AXES[b]} ≥ 0`,
+      );
+    }
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * A waveguide mode injected one way (`source_type: "mode"`, DESIGN §10): the plane's mode
+ * `mode_index`, solved on the run's own grid and medium (modes/: the FDTD's cells, averaging
+ * and mirror walls, so the grid is handed the mode it carries), injected through the plane
+ * as a total-field/scattered-field surface (tfsf-plane.ts) whose incident field is the mode's.
+ *
+ * Incident field. E_t on the node plane s is the mode's E_t; H_t sits half a cell upstream,
+ * where the mode's H_t has the phase e^{−iβΔ} (Δ the half cell) at ω0. Over the band the
+ * phase should follow β(ω)Δ: the H terms' drive is advanced in time by τ = n_g·Δ/c (the group
+ * delay over Δ) and their weights carry e^{−i(β0Δ − ω0τ)}, which is β(ω)Δ to first order in
+ * ω − ω0, so the wave that leaks upstream stays small over the band (second order). A mode
+ * travelling along −a is the +a mode with H_t (and E_a) negated.
+ *
+ * Power: monitors read the injected profile P (the mode at λ0, 1 W) through 2/C(ω)
+ * (analytic-drive.ts). At another wavelength P is not quite that wavelength's mode: the run
+ * launches a(ω) = ⟨P, m(ω)⟩ of the source's mode there (modes/overlap.ts), so the
+ * normalisation is also divided by a(ω): every monitor reads the fields of exactly 1 W in the
+ * source's mode at every wavelength. Flux monitors report power in watts over 1 W.
+ */
+import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
+import { cellStepM, nodeIndexAt, type YeeLayout } from "../grid.js";
+import type { Medium } from "../medium-types.js";
+import { planeWeights, type ModeFields } from "../modes/fields.js";
+import type { ModeAxis } from "../modes/operator.js";
+import { complexOverlap } from "../modes/overlap.js";
+import { modeAxis, planePermittivity, transverseAxes, windowNodes } from "../modes/plane-medium.js";
+import { solveModes, type SolvedMode } from "../modes/solve.js";
+import type { ModeSourceSpec } from "../types.js";
+import { AnalyticDrive } from "./analytic-drive.js";
+import type { InjectionConfig } from "./injection.js";
+import { pulseFor, type PulseShape } from "./pulse.js";
+import type { Source, SourceContext } from "./source.js";
+import { tfsfInjection, upstreamHPlane, type TfsfPlane } from "./tfsf-plane.js";
+
+/** The mode's plane on the run's grid: transverse axes, first nodes, cells. */
+interface ModeWindow {
+  transverse: [number, number];
+  origin: [number, number];
+  cells: [number, number];
+  axes: [ModeAxis, ModeAxis];
+}
+
+export class ModeSource implements Source {
+  readonly kind = "mode";
+  readonly notes: string[] = [];
+  readonly complex = false;
+  readonly blochPhase: [number, number, number] = [0, 0, 0];
+  readonly pulse: PulseShape;
+  readonly plane: TfsfPlane;
+  /** The source's mode at each recorded wavelength (the source wavelength's first). */
+  readonly modes: SolvedMode[];
+  /** a(ω) = ⟨P, m(ω)⟩ per recorded wavelength, (re, im) interleaved. */
+  private readonly launched: Float64Array;
+  private readonly window: ModeWindow;
+  private readonly drive: AnalyticDrive;
+  /** e^{−i(β0Δ − ω0τ)}: the H terms' phase (see the module comment). */
+  private readonly hPhase: [number, number];
+
+  constructor(
+    private readonly ctx: SourceContext,
+    readonly spec: ModeSourceSpec,
+  ) {
+    const a = "xyz".indexOf(spec.direction[1]!);
+    const sign = spec.direction[0] === "-" ? -1 : 1;
+    const planeIndex = Math.round(nodeIndexAt(ctx.plan.axes[a], spec.center[a]));
+    this.plane = { axis: a, sign, planeIndex, center: spec.center, size: spec.size };
+    this.pulse = pulseFor(spec.wavelength, ctx.wavelengthsM);
+    this.window = this.placeWindow();
+    this.modes = this.solve();
+    this.launched = this.launchedAmplitudes();
+    const m0 = this.modes[0]!;
+    const delta = cellStepM(ctx.plan.axes[a], upstreamHPlane(this.plane)) / 2;
+    const omega0 = ctx.omegas[0]!;
+    const tau = ((m0.group_index ?? m0.n_eff) * delta) / SPEED_OF_LIGHT_M_PER_S;
+    const phase = m0.n_eff * (omega0 / SPEED_OF_LIGHT_M_PER_S) * delta - omega0 * tau;
+    this.hPhase = [Math.cos(phase), -Math.sin(phase)];
+    this.drive = new AnalyticDrive(this.pulse, ctx.omegas, ctx.plan.dtSeconds, tau);
+  }
+
+  /** The plane's window on the grid and the mode solver's axes over it. */
+  private placeWindow(): ModeWindow {
+    const { plan } = this.ctx;
+    const { axis: a, center, size } = this.plane;
+    const transverse = transverseAxes(a);
+    const nodes = transverse.map((b) =>
+      windowNodes(plan.axes[b], center[b] - size[b] / 2, center[b] + size[b] / 2),
+    ) as [[number, number], [number, number]];
+    return {
+      transverse,
+      origin: [nodes[0][0], nodes[1][0]],
+      cells: [nodes[0][1] - nodes[0][0], nodes[1][1] - nodes[1][0]],
+      axes: [
+        modeAxis(plan.axes[transverse[0]], nodes[0]),
+        modeAxis(plan.axes[transverse[1]], nodes[1]),
+      ],
+    };
+  }
+
+  /** The source's mode at every recorded wavelength, tracked from the source wavelength's. */
+  private solve(): SolvedMode[] {
+    const { layout, medium, wavelengthsM } = this.ctx;
+    const { transverse, origin, cells, axes } = this.window;
+    const a = this.plane.axis;
+    const result = solveModes({
+      axes,
+      planeEps: (w) =>
+        planePermittivity(medium, layout, a, this.plane.planeIndex, transverse, origin, cells, w),
+      wavelengths_m: wavelengthsM,
+      mode_spec: { ...this.spec.mode_spec, num_modes: this.spec.mode_index + 1 },
+      groupIndex: true,
+      leftHanded: a === 1,
+    });
+    return result.modes.map((w) => w[this.spec.mode_index]!);
+  }
+
+  /**
+   * ⟨P, m(ω)⟩ for the +a modes; then, for a source along −a, the modes are turned round (the
+   * overlap of two turned modes is the same up to the sign of the normal).
+   */
+  private launchedAmplitudes(): Float64Array {
+    const weights = planeWeights(this.window.axes);
+    const injected = this.modes[0]!.fields;
+    const out = new Float64Array(2 * this.modes.length);
+    this.modes.forEach((m, w) => {
+      [out[2 * w], out[2 * w + 1]] = complexOverlap(injected, m.fields, weights);
+    });
+    if (this.plane.sign < 0) for (const m of this.modes) backwards(m.fields);
+    return out;
+  }
+
+  get fieldScaleVPerM(): number {
+    const f = this.modes[0]!.fields;
+    let peak = 0;
+    for (const c of [f.Eu, f.Ev, f.Ew]) {
+      for (let k = 0; k < c.re.length; k++) peak = Math.max(peak, Math.hypot(c.re[k]!, c.im[k]!));
+    }
+    return peak;
+  }
+
+  injection(layout: YeeLayout, medium: Medium, hCoefficient: number): InjectionConfig {
+    return tfsfInjection(
+      this.ctx.plan,
+      layout,
+      medium,
+      hCoefficient,
+      this.plane,
+      (comp, _at, cells) => this.incident(comp, cells),
+    );
+  }
+
+  /** The mode's component `comp` (0–5) at the given cells (grid indices along a+1, a+2). */
+  private incident(comp: number, cells: readonly [number, number][]): Float64Array {
+    const a = this.plane.axis;
+    const [gu, gv] = [(a + 1) % 3, (a + 2) % 3];
+    const { transverse, origin, cells: n } = this.window;
+    const f = this.modes[0]!.fields;
+    const isE = comp < 3;
+    const along = comp % 3;
+    const values =
+      along === transverse[0]
+        ? isE
+          ? f.Eu
+          : f.Hu
+        : along === transverse[1]
+          ? isE
+            ? f.Ev
+            : f.Hv
+          : null;
+    const out = new Float64Array(2 * cells.length);
+    if (!values) return out;
+    const [pr, pi] = isE ? [1, 0] : this.hPhase;
+    const at = [0, 0, 0];
+    cells.forEach(([iu, iv], q) => {
+      at[gu] = iu;
+      at[gv] = iv;
+      const i = at[transverse[0]]! - origin[0];
+      const j = at[transverse[1]]! - origin[1];
+      if (i < 0 || j < 0 || i >= n[0] || j >= n[1]) return;
+      const k = i * n[1] + j;
+      out[2 * q] = values.re[k]! * pr - values.im[k]! * pi;
+      out[2 * q + 1] = values.re[k]! * pi + values.im[k]! * pr;
+    });
+    return out;
+  }
+
+  advance(n: number, count: number, drive: Float64Array): void {
+    this.drive.advance(n, count, drive);
+  }
+
+  attachMonitors(): void {}
+
+  /** 2/C(ω) over a(ω): monitors read 1 W of the source's mode at every wavelength. */
+  normalisation(): Float64Array {
+    const out = this.drive.normalisation();
+    this.modes.forEach((_, w) => {
+      const [ar, ai] = [this.launched[2 * w]!, this.launched[2 * w + 1]!];
+      const mag2 = ar * ar + ai * ai;
+      const [nr, ni] = [out[2 * w]!, out[2 * w + 1]!];
+      out[2 * w] = (nr * ar + ni * ai) / mag2;
+      out[2 * w + 1] = (ni * ar - nr * ai) / mag2;
+    });
+    return out;
+  }
+}
+
+/** The +a mode's fields turned into the −a mode's: H_t and E_a change sign. */
+function backwards(f: ModeFields): void {
+  for (const c of [f.Hu, f.Hv, f.Ew]) {
+    for (let k = 0; k < c.re.length; k++) {
+      c.re[k] = -c.re[k]!;
+      c.im[k] = -c.im[k]!;
+    }
+  }
+}
