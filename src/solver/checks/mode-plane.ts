@@ -17,12 +17,7 @@ import { listOf } from "../monitors.js";
 import type { MaterialResolver } from "../update-material.js";
 import type { SimulationSpec, SpecProblem } from "../types.js";
 import { AXES, checkContext, finite, fmt, type CheckContext } from "./common.js";
-import {
-  checkDomain,
-  checkMeshOverrides,
-  checkResolution,
-  type DenseStructure,
-} from "./domain.js";
+import { checkDomain, checkMeshOverrides, checkResolution, type DenseStructure } from "./domain.js";
 import { checkStructures } from "./structures.js";
 
 /** Every problem of a schema-valid mode request; an empty list means it can be solved. */

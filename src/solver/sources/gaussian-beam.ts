@@ -11,14 +11,7 @@
  * report power over the beam's power through a plane normal to it (its flux at the focus, W).
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
-import {
-  centreM,
-  nodeIndexAt,
-  nodeM,
-  positionM,
-  staggerOf,
-  type YeeLayout,
-} from "../grid.js";
+import { centreM, nodeIndexAt, nodeM, positionM, staggerOf, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import type { GaussianBeamSpec, Vec3 } from "../types.js";
 import { beamFields, beamPower, type GaussianBeam } from "./beam-profile.js";
