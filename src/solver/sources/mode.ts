@@ -21,24 +21,16 @@ import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import { cellStepM, nodeIndexAt, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import { planeWeights, type ModeFields } from "../modes/fields.js";
-import type { ModeAxis } from "../modes/operator.js";
+import { gridModeWindow, gridModes, type GridModeWindow } from "../modes/grid-modes.js";
 import { complexOverlap } from "../modes/overlap.js";
-import { modeAxis, planePermittivity, transverseAxes, windowNodes } from "../modes/plane-medium.js";
-import { solveModes, type SolvedMode } from "../modes/solve.js";
+import { transverseAxes, windowNodes } from "../modes/plane-medium.js";
+import type { SolvedMode } from "../modes/solve.js";
 import type { ModeSourceSpec } from "../types.js";
 import { AnalyticDrive } from "./analytic-drive.js";
 import type { InjectionConfig } from "./injection.js";
 import { pulseFor, type PulseShape } from "./pulse.js";
 import type { Source, SourceContext } from "./source.js";
 import { tfsfInjection, upstreamHPlane, type TfsfPlane } from "./tfsf-plane.js";
-
-/** The mode's plane on the run's grid: transverse axes, first nodes, cells. */
-interface ModeWindow {
-  transverse: [number, number];
-  origin: [number, number];
-  cells: [number, number];
-  axes: [ModeAxis, ModeAxis];
-}
 
 export class ModeSource implements Source {
   readonly kind = "mode";
@@ -51,7 +43,7 @@ export class ModeSource implements Source {
   readonly modes: SolvedMode[];
   /** a(ω) = ⟨P, m(ω)⟩ per recorded wavelength, (re, im) interleaved. */
   private readonly launched: Float64Array;
-  private readonly window: ModeWindow;
+  private readonly window: GridModeWindow;
   private readonly drive: AnalyticDrive;
   /** e^{−i(β0Δ − ω0τ)}: the H terms' phase (see the module comment). */
   private readonly hPhase: [number, number];
@@ -77,40 +69,22 @@ export class ModeSource implements Source {
     this.drive = new AnalyticDrive(this.pulse, ctx.omegas, ctx.plan.dtSeconds, tau);
   }
 
-  /** The plane's window on the grid and the mode solver's axes over it. */
-  private placeWindow(): ModeWindow {
+  /** The plane's window on the grid: the nodes within its extent across. */
+  private placeWindow(): GridModeWindow {
     const { plan } = this.ctx;
-    const { axis: a, center, size } = this.plane;
-    const transverse = transverseAxes(a);
-    const nodes = transverse.map((b) =>
+    const { axis: a, center, size, planeIndex } = this.plane;
+    const nodes = transverseAxes(a).map((b) =>
       windowNodes(plan.axes[b], center[b] - size[b] / 2, center[b] + size[b] / 2),
     ) as [[number, number], [number, number]];
-    return {
-      transverse,
-      origin: [nodes[0][0], nodes[1][0]],
-      cells: [nodes[0][1] - nodes[0][0], nodes[1][1] - nodes[1][0]],
-      axes: [
-        modeAxis(plan.axes[transverse[0]], nodes[0]),
-        modeAxis(plan.axes[transverse[1]], nodes[1]),
-      ],
-    };
+    return gridModeWindow(plan, a, planeIndex, nodes);
   }
 
   /** The source's mode at every recorded wavelength, tracked from the source wavelength's. */
   private solve(): SolvedMode[] {
     const { layout, medium, wavelengthsM } = this.ctx;
-    const { transverse, origin, cells, axes } = this.window;
-    const a = this.plane.axis;
-    const result = solveModes({
-      axes,
-      planeEps: (w) =>
-        planePermittivity(medium, layout, a, this.plane.planeIndex, transverse, origin, cells, w),
-      wavelengths_m: wavelengthsM,
-      mode_spec: { ...this.spec.mode_spec, num_modes: this.spec.mode_index + 1 },
-      groupIndex: true,
-      leftHanded: a === 1,
-    });
-    return result.modes.map((w) => w[this.spec.mode_index]!);
+    const spec = { ...this.spec.mode_spec, num_modes: this.spec.mode_index + 1 };
+    const modes = gridModes(layout, medium, this.window, wavelengthsM, spec, true);
+    return modes.map((w) => w[this.spec.mode_index]!);
   }
 
   /**

@@ -1,0 +1,66 @@
+/**
+ * The modes of a node plane of a run's own grid and painted medium: what a mode source
+ * injects and what a mode monitor decomposes into (sources/mode.ts, mode-results.ts), solved
+ * on exactly the cells, sub-cell averaging and mirror walls the FDTD steps, so that the grid
+ * carries the modes it is given. The plane's window is a range of nodes along each of its
+ * transverse axes (Tidy3D's order, plane-medium.ts).
+ */
+import type { GridPlan, YeeLayout } from "../grid.js";
+import type { Medium } from "../medium-types.js";
+import type { ModeAxis } from "./operator.js";
+import { modeAxis, planePermittivity, transverseAxes } from "./plane-medium.js";
+import { solveModes, type ModeSpec, type SolvedMode } from "./solve.js";
+
+/** A plane of the grid: its normal, node index, transverse axes and window. */
+export interface GridModeWindow {
+  normal: number;
+  planeIndex: number;
+  transverse: [number, number];
+  /** The first node of the window along each transverse axis. */
+  origin: [number, number];
+  /** Cells across along each transverse axis (the mode arrays are cells[0] × cells[1]). */
+  cells: [number, number];
+  axes: [ModeAxis, ModeAxis];
+}
+
+/** The window of nodes [first, last] along each of the plane's transverse axes. */
+export function gridModeWindow(
+  plan: GridPlan,
+  normal: number,
+  planeIndex: number,
+  nodes: readonly [readonly [number, number], readonly [number, number]],
+): GridModeWindow {
+  const transverse = transverseAxes(normal);
+  return {
+    normal,
+    planeIndex,
+    transverse,
+    origin: [nodes[0][0], nodes[1][0]],
+    cells: [nodes[0][1] - nodes[0][0], nodes[1][1] - nodes[1][0]],
+    axes: [
+      modeAxis(plan.axes[transverse[0]], [nodes[0][0], nodes[0][1]]),
+      modeAxis(plan.axes[transverse[1]], [nodes[1][0], nodes[1][1]]),
+    ],
+  };
+}
+
+/** modes[w][m] of the window at each wavelength, fields for propagation along +normal. */
+export function gridModes(
+  layout: YeeLayout,
+  medium: Medium,
+  window: GridModeWindow,
+  wavelengthsM: readonly number[],
+  modeSpec: ModeSpec,
+  groupIndex = false,
+): SolvedMode[][] {
+  const { normal, planeIndex, transverse, origin, cells, axes } = window;
+  return solveModes({
+    axes,
+    planeEps: (w) =>
+      planePermittivity(medium, layout, normal, planeIndex, transverse, origin, cells, w),
+    wavelengths_m: wavelengthsM,
+    mode_spec: modeSpec,
+    groupIndex,
+    leftHanded: normal === 1,
+  }).modes;
+}
