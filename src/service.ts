@@ -141,7 +141,7 @@ function apiFor(
 
 /** The dashboard over the service's parts; the signing secret keys its CSRF tokens. */
 function dashboardFor(parts: ServiceParts, signingSecret: string) {
-  const { config, stores, accounts, jobs, storage, fabrication } = parts;
+  const { config, stores, accounts, jobs, storage, fabrication, modes } = parts;
   return dashboardPlugin({
     config,
     stores,
@@ -149,6 +149,7 @@ function dashboardFor(parts: ServiceParts, signingSecret: string) {
     jobs,
     storage,
     fabrication,
+    modes,
     signingSecret,
   });
 }

@@ -58,8 +58,10 @@ export class InvalidRequestError extends CliError {
   constructor(
     readonly source: string,
     readonly fieldErrors: FieldError[],
+    /** What the request was meant to be, for the message. */
+    what = "simulation request",
   ) {
-    super(`${source} is not a valid simulation request:`, EXIT.invalid, { errors: fieldErrors });
+    super(`${source} is not a valid ${what}:`, EXIT.invalid, { errors: fieldErrors });
   }
 }
 

@@ -31,6 +31,8 @@ import {
   type JobRecord,
   type JobStatus,
   type MaterialInfo,
+  type ModesRequest,
+  type ModesResponse,
   type SimulationRequest,
   type SubmissionAck,
 } from "./types.js";
@@ -66,6 +68,14 @@ export interface RetryInfo {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+}
+
+export interface ModesOptions extends RequestOptions {
+  /**
+   * Time limit of the solve's request, in ms. Default the longer of the client's `timeoutMs`
+   * and 120 000: the server gives a solve up to `EMSIM_MODES_TIMEOUT_SECONDS` (60 by default).
+   */
+  timeoutMs?: number;
 }
 
 export interface ListOptions extends RequestOptions {
@@ -236,6 +246,22 @@ export class EmsimClient {
       ...options,
       body: request,
       kind: "idempotent",
+    });
+  }
+
+  /**
+   * The waveguide modes of a plane of a simulation's domain and structures (`POST /v1/modes`,
+   * docs/api.md "Modes"): n_eff, k_eff, TE fraction, and the group index and fields (V/m,
+   * A/m at the plane's cell centres, 1 W) when asked. Lengths and wavelengths in metres.
+   * Retried like a submission, on 429, 503 `modes_busy` and unsent requests only: a solve
+   * that timed out or failed would most likely do so again, and costs the server seconds.
+   */
+  modes(request: ModesRequest, options: ModesOptions = {}): Promise<ModesResponse> {
+    return this.json("POST", "/v1/modes", {
+      signal: options.signal,
+      body: request,
+      kind: "submit",
+      timeoutMs: options.timeoutMs ?? Math.max(this.timeoutMs, 120_000),
     });
   }
 
@@ -468,6 +494,7 @@ export class EmsimClient {
       rawBody?: Uint8Array;
       kind?: RequestKind;
       signal?: AbortSignal | undefined;
+      timeoutMs?: number;
     },
   ): Promise<T> {
     const res = await this.send(method, path, options);
@@ -499,6 +526,7 @@ export class EmsimClient {
       redirect?: "follow" | "manual";
       absolute?: boolean;
       anonymous?: boolean;
+      timeoutMs?: number;
     },
   ): Promise<Response> {
     const url = options.absolute ? path : this.baseUrl + path;
@@ -510,7 +538,11 @@ export class EmsimClient {
       ...this.content(options),
       redirect: options.redirect ?? "follow",
     };
-    const limits = { baseUrl: this.baseUrl, timeoutMs: this.timeoutMs, signal: options.signal };
+    const limits = {
+      baseUrl: this.baseUrl,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      signal: options.signal,
+    };
     for (let retry = 0; ; retry++) {
       const attempt = await attemptRequest(this.fetchImpl, request, limits);
       if (attempt.response) return attempt.response;

@@ -9,6 +9,7 @@ export {
   type GdsDownloadResult,
   type EmsimClientOptions,
   type ListOptions,
+  type ModesOptions,
   type QueueWaitInfo,
   type RequestOptions,
   type RetryInfo,
@@ -50,6 +51,9 @@ export {
   type JobRecord,
   type JobStatus,
   type MaterialInfo,
+  type ModeResult,
+  type ModesRequest,
+  type ModesResponse,
   type SimulationRequest,
   type SubmissionAck,
 } from "./types.js";

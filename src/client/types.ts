@@ -6,7 +6,9 @@
 import type { DrcSummary } from "../fabrication/drc/run.js";
 import type { Pdk } from "../fabrication/pdks.js";
 import type { RecipeStep } from "../fabrication/recipe.js";
+import type { Static } from "typebox";
 import type { DrcResponse, RecipeResponse } from "../schema/fabrication.js";
+import type { ModeResultSchema, ModesRequest, ModesResponseSchema } from "../schema/modes.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 
 export type { SimulationRequest };
@@ -59,3 +61,15 @@ export type { RecipeStep };
 
 /** A process design kit as `GET /v1/fabrication/pdks` lists it (src/fabrication/pdks.ts). */
 export type { Pdk };
+
+/** A plane to solve for its waveguide modes (`POST /v1/modes`, docs/api.md "Modes"). */
+export type { ModesRequest };
+
+/**
+ * The modes of a plane: the plane as the grid placed it, `wavelengths_m`, and `modes` by
+ * wavelength then `mode_index`; with `include_fields`, each mode's `fields` (V/m, A/m for 1 W)
+ * on the cell centres `grid` (`<u>_m`, `<v>_m`), index i·n_v + j with i along `plane.axes[0]`.
+ */
+export type ModesResponse = Static<typeof ModesResponseSchema>;
+/** One mode at one wavelength: n_eff, k_eff (> 0 decaying), te_fraction, group_index, fields. */
+export type ModeResult = Static<typeof ModeResultSchema>;

@@ -17,6 +17,7 @@ import type { AccountService } from "../accounts/service.js";
 import type { Config } from "../config.js";
 import type { FabricationService } from "../fabrication/service.js";
 import type { JobService } from "../jobs/service.js";
+import type { ModeService } from "../modes/service.js";
 import type { StorageBackend } from "../storage/types.js";
 import type { Account, Stores } from "../store/types.js";
 import {
@@ -76,6 +77,8 @@ export interface DashboardDeps {
   storage: StorageBackend;
   /** GDS export, design-rule checks and recipes for the job page's Fabrication panel. */
   fabrication: FabricationService;
+  /** The mode solver, for the Modes page. */
+  modes: ModeService;
   /** Keys the CSRF tokens (the service's signing secret). */
   signingSecret: string;
 }

@@ -30,6 +30,7 @@ import { signInRoutes } from "./routes/auth/sign-in.js";
 import { fabricationRoutes } from "./routes/fabrication.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { keyRoutes } from "./routes/keys.js";
+import { modesRoutes } from "./routes/modes.js";
 import { crossSiteReason, setSecurityHeaders } from "./security.js";
 
 export { dashboardSetupAddress } from "./setup.js";
@@ -66,6 +67,7 @@ export function dashboardPlugin(
     jobRoutes(app, d);
     apiRoutes(app, d, plots);
     fabricationRoutes(app, d);
+    modesRoutes(app, d);
     accountRoutes(app, d);
   }
 

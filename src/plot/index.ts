@@ -18,6 +18,14 @@ export {
   type FieldPart,
   type FieldPlotOptions,
 } from "./field-plot.js";
+export {
+  MODE_COMPONENTS,
+  modeFieldMap,
+  modePlotPng,
+  NEGLIGIBLE_K_EFF,
+  type ModeComponent,
+  type ModePlotOptions,
+} from "./mode-plot.js";
 export { encodePng, PNG_SIGNATURE } from "./png.js";
 export { polarPatternPng, renderPolarPattern, type PolarPlotOptions } from "./polar.js";
 export { renderSpectra, spectraPng } from "./spectrum.js";

@@ -115,6 +115,10 @@ test("fabrication: upload, design-rule check, recipe, kits and download", { skip
   unittest("test_fabrication"),
 );
 
+test("modes: a plane's n_eff, and an xarray Dataset of them", { skip }, () =>
+  unittest("test_modes"),
+);
+
 test("installs with pip --no-build-isolation, offline, and works installed", { skip }, async () => {
   // A copy, so building leaves nothing in the source tree; a venv that sees Debian's packages
   // (setuptools to build, numpy and friends to load results).

@@ -5,6 +5,8 @@
     path = client.run("examples/plane-wave-vacuum.json", "result.h5")
     axis = emsim.load(path)["axis"]          # xarray.Dataset: wavelength, x, y, z in metres
     print(abs(axis.Ey).mean().item())
+    answer = client.modes({**waveguide, "plane": plane, "wavelengths": [1.55e-6]})
+    emsim.modes_dataset(answer).n_eff   # xarray: n_eff(wavelength, mode)
 
 The client needs only the standard library; ``emsim.load`` needs h5py and numpy, and gives
 xarray Datasets when xarray is installed. Errors are in ``emsim.errors`` (also exported here).
@@ -39,9 +41,11 @@ from .errors import (
     MalformedJsonError,
     MethodNotAllowedError,
     MissingApiKeyError,
+    ModesBusyError,
     NotFoundError,
     NotReadyError,
     ObjectNotFoundError,
+    PlaneTooLargeError,
     RangeNotSatisfiableError,
     RateLimitedError,
     RequestTimeoutError,
@@ -54,6 +58,7 @@ from .errors import (
     ValidationError,
     WaitTimeout,
 )
+from .modes import modes_dataset
 from .results import FarField, Monitor, Result, load
 
 __all__ = [
@@ -61,6 +66,7 @@ __all__ = [
     "Client",
     "RetryPolicy",
     "load",
+    "modes_dataset",
     "Result",
     "Monitor",
     "FarField",
@@ -89,9 +95,11 @@ __all__ = [
     "MalformedJsonError",
     "MethodNotAllowedError",
     "MissingApiKeyError",
+    "ModesBusyError",
     "NotFoundError",
     "NotReadyError",
     "ObjectNotFoundError",
+    "PlaneTooLargeError",
     "RangeNotSatisfiableError",
     "RateLimitedError",
     "RequestTimeoutError",

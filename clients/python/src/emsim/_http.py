@@ -157,8 +157,10 @@ class Transport:
             handlers.append(urllib.request.HTTPSHandler(context=ssl_context))
         self.opener = urllib.request.build_opener(*handlers)
 
-    def connection_error(self, url: str, err: BaseException) -> EmsimConnectionError:
-        reason, sent = _network_reason(err, self.timeout)
+    def connection_error(
+        self, url: str, err: BaseException, timeout: Optional[float] = None
+    ) -> EmsimConnectionError:
+        reason, sent = _network_reason(err, timeout or self.timeout)
         parts = urllib.parse.urlsplit(url)
         hint = ""
         if "TLS" in reason:
@@ -182,10 +184,11 @@ class Transport:
         method: str = "GET",
         headers: Optional[Dict[str, str]] = None,
         data: Optional[bytes] = None,
+        timeout: Optional[float] = None,
     ) -> Any:
         """One attempt: the open response, or the urllib error (HTTPError for 3xx-5xx)."""
         req = urllib.request.Request(url, data=data, method=method, headers=headers or {})
-        return self.opener.open(req, timeout=self.timeout)
+        return self.opener.open(req, timeout=timeout or self.timeout)
 
     def request(
         self,
@@ -196,9 +199,11 @@ class Transport:
         raw: Optional[bytes] = None,
         query: Optional[Dict[str, Any]] = None,
         idempotent: Optional[bool] = None,
+        timeout: Optional[float] = None,
     ) -> Response:
         """An API request with a JSON ``body`` or ``raw`` bytes (application/octet-stream);
-        returns any 2xx/3xx answer, raises ApiError or EmsimConnectionError."""
+        returns any 2xx/3xx answer, raises ApiError or EmsimConnectionError. ``timeout``
+        replaces the client's for this request (seconds)."""
         url = self.base_url + path
         if query:
             pairs = {k: str(v) for k, v in query.items() if v is not None}
@@ -224,7 +229,9 @@ class Transport:
             failure: EmsimError
             retry_after: Optional[float] = None
             try:
-                with self.open(url, method=method, headers=headers, data=data) as res:
+                with self.open(
+                    url, method=method, headers=headers, data=data, timeout=timeout
+                ) as res:
                     return Response(res.status, dict(res.headers.items()), res.read())
             except urllib.error.HTTPError as err:
                 res = error_response(err)
@@ -235,7 +242,7 @@ class Transport:
                 retryable = err.code in (429, 503) or (err.code >= 500 and idempotent)
                 reason = f"HTTP {err.code}"
             except (urllib.error.URLError, OSError, http.client.HTTPException) as err:
-                unreachable = self.connection_error(url, err)
+                unreachable = self.connection_error(url, err, timeout)
                 failure = unreachable
                 retryable = idempotent or not unreachable.sent
                 reason = str(unreachable)

@@ -62,6 +62,25 @@ def _read_request(request: Request) -> Dict[str, Any]:
     return json.loads(text)
 
 
+def _modes_body(given: Dict[str, Any], **extra: Any) -> Dict[str, Any]:
+    """A mode request from a mode request (it has a ``plane``: sent whole, so the server names
+    any unknown key) or a simulation's (its geometry only), and the keywords given."""
+    if "plane" in given:
+        body = dict(given)
+    else:
+        body = {k: given[k] for k in ("domain", "structures", "materials") if k in given}
+    body.update({k: v for k, v in extra.items() if v is not None})
+    if "wavelengths" not in body:
+        source = given.get("source")
+        wavelength = source.get("wavelength") if isinstance(source, dict) else None
+        if not isinstance(wavelength, (int, float)):
+            raise ValueError("modes: give wavelengths= (the request has no source wavelength)")
+        body["wavelengths"] = [wavelength]
+    if "plane" not in body:
+        raise ValueError('modes: give plane={"center": [x, y, z], "size": [sx, sy, sz]}')
+    return body
+
+
 class Client:
     """A connection to an emsim server.
 
@@ -130,6 +149,40 @@ class Client:
         return self._json(
             "POST", "/v1/simulations/estimate", body=_read_request(request), idempotent=True
         )
+
+    def modes(
+        self,
+        request: Request,
+        *,
+        plane: Optional[Dict[str, Any]] = None,
+        wavelengths: Union[List[float], Dict[str, Any], None] = None,
+        mode_spec: Optional[Dict[str, Any]] = None,
+        group_index: Optional[bool] = None,
+        include_fields: Optional[bool] = None,
+        timeout: float = 120.0,
+    ) -> Dict[str, Any]:
+        """The waveguide modes of a plane (``POST /v1/modes``, docs/api.md "Modes").
+
+        ``request`` is a mode request (a dict, a JSON file or JSON text), or a simulation
+        request whose ``domain``, ``structures`` and ``materials`` are taken, with ``plane``
+        (``{"center": [x, y, z], "size": [...]}``, zero along the normal), ``wavelengths``
+        (default the simulation's source wavelength) and the other keywords added or
+        replacing the request's. Returns the answer: ``plane``, ``wavelengths_m``, ``modes``
+        (``n_eff``, ``k_eff``, ``te_fraction``, ``group_index`` and ``fields`` when asked) and,
+        with fields, ``grid``; ``modes_dataset`` turns it into an xarray Dataset.
+
+        Retried on 429 and 503 ``modes_busy`` (``ModesBusyError`` after the retries), not
+        after a timeout: a solve that outlasted ``timeout`` seconds would most likely again.
+        """
+        body = _modes_body(
+            _read_request(request),
+            plane=plane,
+            wavelengths=wavelengths,
+            mode_spec=mode_spec,
+            group_index=group_index,
+            include_fields=include_fields,
+        )
+        return self._json("POST", "/v1/modes", body=body, idempotent=False, timeout=timeout)
 
     def status(self, job_id: str) -> Dict[str, Any]:
         """A job's record (``GET /v1/simulations/{job_id}``): status, progress, checksum, …"""

@@ -204,6 +204,15 @@ class FabricationBusyError(ServiceUnavailableError):
     """503 ``fabrication_busy``: every fabrication check is busy; see ``retry_after``."""
 
 
+class ModesBusyError(ServiceUnavailableError):
+    """503 ``modes_busy``: the server's mode solves are all busy; see ``retry_after``."""
+
+
+class PlaneTooLargeError(ApiError):
+    """422 ``plane_too_large``: a mode solve ran past the server's time or memory limit; make
+    the plane smaller or the grid coarser."""
+
+
 class NotReadyError(ServiceUnavailableError):
     """503 ``not_ready``: the service is not ready (its database does not answer)."""
 
@@ -239,6 +248,8 @@ ERROR_CODES: Dict[str, Type[ApiError]] = {
     "layout_too_large": LayoutTooLargeError,
     "gds_not_found": GdsNotFoundError,
     "fabrication_busy": FabricationBusyError,
+    "modes_busy": ModesBusyError,
+    "plane_too_large": PlaneTooLargeError,
 }
 
 #: The class for a status whose ``error_code`` this client does not know (a newer server).
