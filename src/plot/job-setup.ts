@@ -109,6 +109,7 @@ function monitorsText(monitors: readonly MonitorSpec[]): string {
       const surface = monitorKind(m.size) === "volume" ? "box" : "plane";
       if (m.monitor_type === "flux") return `${m.name} (flux ${surface})`;
       if (m.monitor_type === "far_field") return `${m.name} (far field of a ${surface})`;
+      if (m.monitor_type === "mode") return `${m.name} (modes of a plane)`;
       return `${m.name} (${monitorKind(m.size)}; ${m.components.join(" ")})`;
     })
     .join(", ");

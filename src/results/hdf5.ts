@@ -22,6 +22,11 @@
  *                          wavelength, theta, phi (degrees); radiant_intensity (W/sr) and the
  *                          complex128 E_theta, E_phi (V: r·E at r = 1 m, e^{ikr} removed),
  *                          all (nw, ntheta, nphi).
+ *   /monitors/<name>       (mode monitors) attrs type="mode", normal, center, size,
+ *                          wavelengths, frequencies; scales direction (+1, -1), wavelength,
+ *                          mode_index; n_eff, k_eff (nw, nmode); amps complex128
+ *                          (2, nw, nmode), "+" first: sqrt(W) of the source's normalised fields
+ *                          (with a mode source |amps|² is the power over its 1 W).
  * Whole-number JS attributes would become int32 and overflow silently, so every numeric
  * attribute is written with an explicit dtype.
  *
@@ -38,6 +43,7 @@ import type {
   FarFieldMonitorResult,
   FluxMonitorResult,
   MaterialUsed,
+  ModeMonitorResult,
   MonitorResult,
   RunReport,
   SolverResult,
@@ -323,6 +329,63 @@ function writeFarFieldMonitor(monitors: H5Group, m: FarFieldMonitorResult): void
   }
 }
 
+/** A mode monitor's datasets: n_eff and k_eff (nw, nmode), amps complex128 (2, nw, nmode). */
+function modeDatasets(m: ModeMonitorResult) {
+  const amps = new Float64Array(m.forward.length + m.backward.length);
+  amps.set(m.forward, 0);
+  amps.set(m.backward, m.forward.length);
+  const [nw, nm] = [m.wavelengthsM.length, m.modes];
+  return [
+    { name: "n_eff", data: m.nEff, shape: [nw, nm], complex: false, longName: "effective index" },
+    { name: "k_eff", data: m.kEff, shape: [nw, nm], complex: false, longName: "Im n_eff" },
+    {
+      name: "amps",
+      data: amps,
+      shape: [2, nw, nm],
+      complex: true,
+      longName: "mode amplitude along +normal (direction +1) and -normal (-1), sqrt(W)",
+    },
+  ];
+}
+
+/**
+ * A mode monitor's group: scales direction (+1, −1), wavelength and mode_index; n_eff, k_eff
+ * (nw, nmode) and the complex128 amps (2, nw, nmode), "+" first (DESIGN §10).
+ */
+function writeModeMonitor(monitors: H5Group, m: ModeMonitorResult): void {
+  const g = monitors.create_group(m.name);
+  str(g, "type", "mode");
+  str(g, "normal", "xyz"[m.normal]!);
+  f64(g, "center", m.center);
+  f64(g, "size", m.size);
+  f64(g, "wavelengths", m.wavelengthsM);
+  f64(g, "frequencies", m.frequenciesHz);
+  const wavelength = wavelengthAxis(g, m, true);
+  const direction = g.create_dataset({ name: "direction", data: new Float64Array([1, -1]) });
+  direction.make_scale("direction");
+  describe(direction, "1", "+1 along the plane's normal, -1 against it");
+  const index = Float64Array.from({ length: m.modes }, (_, k) => k);
+  const mode = g.create_dataset({ name: "mode_index", data: index });
+  mode.make_scale("mode_index");
+  describe(mode, "1", "mode index (by n_eff, highest first)");
+  for (const d of modeDatasets(m)) {
+    const dataset = d.complex
+      ? g.create_dataset({
+          name: d.name,
+          data: complexColumns(d.data),
+          shape: d.shape,
+          dtype: [
+            ["r", "<d"],
+            ["i", "<d"],
+          ],
+        })
+      : g.create_dataset({ name: d.name, data: d.data, shape: d.shape });
+    const scales = d.complex ? [direction.path, wavelength, mode.path] : [wavelength, mode.path];
+    scales.forEach((path, axis) => dataset.attach_scale(axis, path));
+    describe(dataset, d.complex ? "W0.5" : "1", d.longName, { coordinates: "frequency" });
+  }
+}
+
 export interface ResultFileInput {
   jobId: string;
   solverVersion: string;
@@ -345,6 +408,7 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     for (const m of result.monitors) writeMonitor(monitors, m);
     for (const m of result.fluxMonitors) writeFluxMonitor(monitors, m);
     for (const m of result.farFieldMonitors) writeFarFieldMonitor(monitors, m);
+    for (const m of result.modeMonitors ?? []) writeModeMonitor(monitors, m);
   } finally {
     file.close();
   }
@@ -488,6 +552,11 @@ function compareDatasets(read: RawReader, result: SolverResult): void {
     const shape = [m.wavelengthsM.length, m.thetaDeg.length, m.phiDeg.length];
     for (const d of farFieldDatasets(m)) {
       compareDataset(read, `/monitors/${m.name}/${d.name}`, shape, bytesOf(d.data));
+    }
+  }
+  for (const m of result.modeMonitors ?? []) {
+    for (const d of modeDatasets(m)) {
+      compareDataset(read, `/monitors/${m.name}/${d.name}`, d.shape, bytesOf(d.data));
     }
   }
 }

@@ -226,6 +226,12 @@ export const SolverReportSchema = Type.Object(
           "Per far-field monitor: wavelengths_m, theta_deg, phi_deg and radiant_intensity in W/sr as [wavelength][theta][phi] (the result file also holds the complex E_theta and E_phi).",
       }),
     ),
+    modes: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'Per mode monitor: wavelengths_m, normal, n_eff and k_eff as [wavelength][mode], amps {"+", "-"} as [wavelength][mode] of [re, im] (along +normal and −normal), and power {"+", "-"} = |amp|²: with a mode source, the power in that mode over the 1 W the source injects.',
+      }),
+    ),
   },
   { title: "SolverReport", description: "How the solver ran the job." },
 );

@@ -31,6 +31,7 @@ import {
   type ModeSourceSpec,
   type ModeSpecSpec,
   MAX_MODES_PER_WAVELENGTH,
+  MAX_MODE_MONITOR_WAVELENGTHS,
   type PlaneWaveSpec,
   type PointDipoleSpec,
   type PolySlabSpec,
@@ -751,19 +752,40 @@ export const FarFieldMonitorSchema = Type.Object(
   },
 );
 
+export const ModeMonitorSchema = Type.Object(
+  {
+    name: monitorName,
+    monitor_type: Type.Literal("mode"),
+    center: coordinates3("Centre in metres."),
+    size: extents3(
+      'The plane in metres: zero along exactly one axis, its normal ("+" amplitudes travel along +normal); its transverse axes as for POST /v1/modes.',
+      { minimum: 0 },
+    ),
+    wavelengths: monitorWavelengths(MAX_MODE_MONITOR_WAVELENGTHS),
+    mode_spec: Type.Optional(ModeSpecSchema),
+  },
+  {
+    additionalProperties: false,
+    title: "ModeMonitor",
+    description:
+      "Decomposes the fields on a plane into the plane's modes (solved on the run's own grid): the amplitude of each mode along +normal and −normal at each wavelength, and its n_eff. With a mode source |amplitude|² is the power in that mode over the 1 W the source injects.",
+  },
+);
+
 /** A discriminated union on `monitor_type`, so that a bad flux monitor is reported as one. */
 export const MonitorSchema = Type.Unsafe<
   | Static<typeof FieldMonitorSchema>
   | Static<typeof FluxMonitorSchema>
   | Static<typeof FarFieldMonitorSchema>
+  | Static<typeof ModeMonitorSchema>
 >({
   type: "object",
   required: ["monitor_type"],
   discriminator: { propertyName: "monitor_type" },
-  oneOf: [FieldMonitorSchema, FluxMonitorSchema, FarFieldMonitorSchema],
+  oneOf: [FieldMonitorSchema, FluxMonitorSchema, FarFieldMonitorSchema, ModeMonitorSchema],
   title: "Monitor",
   description:
-    "A field monitor (phasors of components), a flux monitor (Poynting flux through a plane or out of a box) or a far-field monitor (radiation pattern).",
+    "A field monitor (phasors of components), a flux monitor (Poynting flux through a plane or out of a box), a far-field monitor (radiation pattern) or a mode monitor (mode amplitudes).",
 });
 
 export const MAX_USER_MATERIALS = 16;

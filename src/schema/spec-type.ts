@@ -24,6 +24,7 @@ import type {
   SimulationSpec,
   GaussianBeamSpec,
   ModeSourceSpec,
+  ModeMonitorSpec,
   ModeSpecSpec,
   PlaneWaveSpec,
   PointDipoleSpec,
@@ -46,6 +47,7 @@ import type {
   SimulationRequest,
   GaussianBeamSourceSchema,
   ModeSourceSchema,
+  ModeMonitorSchema,
   ModeSpecSchema,
   PlaneWaveSourceSchema,
   PointDipoleSourceSchema,
@@ -154,6 +156,12 @@ export type SpecAgreesWithSchema = [
     >
   >,
   Agree<FieldsThatDiffer<Static<typeof FluxMonitorSchema>, FluxMonitorSpec>>,
+  Agree<
+    FieldsThatDiffer<
+      Omit<Static<typeof ModeMonitorSchema>, "mode_spec">,
+      Omit<ModeMonitorSpec, "mode_spec">
+    >
+  >,
   Agree<
     FieldsThatDiffer<
       WithDefaults<Static<typeof FarFieldMonitorSchema>, Defaulted<"far_field_monitor">>,

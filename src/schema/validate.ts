@@ -85,6 +85,49 @@ function sourceWithDefaults(source: SimulationRequest["source"]): SourceSpec {
   };
 }
 
+/** A monitor with its defaults filled in. */
+function monitorWithDefaults(m: NonNullable<SimulationRequest["monitors"]>[number]): MonitorSpec {
+  const common = {
+    name: m.name,
+    center: [...m.center] as Vec3,
+    size: [...m.size] as Vec3,
+    ...(m.wavelengths
+      ? {
+          wavelengths: Array.isArray(m.wavelengths) ? [...m.wavelengths] : { ...m.wavelengths },
+        }
+      : {}),
+  };
+  if (m.monitor_type === "flux") return { ...common, monitor_type: "flux" };
+  if (m.monitor_type === "mode") {
+    const spec = m.mode_spec ?? {};
+    const defaults = DEFAULTS.mode.mode_spec;
+    return {
+      ...common,
+      monitor_type: "mode",
+      mode_spec: {
+        num_modes: spec.num_modes ?? defaults.num_modes,
+        target_neff: spec.target_neff ?? defaults.target_neff,
+        filter_pol: spec.filter_pol ?? defaults.filter_pol,
+      },
+    };
+  }
+  if (m.monitor_type === "far_field") {
+    const angles = (v: number[] | AngleRange | undefined, fallback: AngleRange) =>
+      Array.isArray(v) ? [...v] : { ...(v ?? fallback) };
+    return {
+      ...common,
+      monitor_type: "far_field",
+      theta_deg: angles(m.theta_deg, DEFAULTS.far_field_monitor.theta_deg),
+      phi_deg: angles(m.phi_deg, DEFAULTS.far_field_monitor.phi_deg),
+    };
+  }
+  return {
+    ...common,
+    monitor_type: "field",
+    components: (m.components ?? [...DEFAULTS.field_monitor.components]) as FieldComponent[],
+  };
+}
+
 /**
  * The request with every default filled in (the form stored with the job and in the result),
  * from `DEFAULTS` beside the schema. `max_step_ratio` is filled only with mesh overrides: without
@@ -133,34 +176,7 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
     ...(request.materials && Object.keys(request.materials).length > 0
       ? { materials: structuredClone(request.materials) }
       : {}),
-    monitors: (request.monitors ?? []).map((m): MonitorSpec => {
-      const common = {
-        name: m.name,
-        center: [...m.center] as Vec3,
-        size: [...m.size] as Vec3,
-        ...(m.wavelengths
-          ? {
-              wavelengths: Array.isArray(m.wavelengths) ? [...m.wavelengths] : { ...m.wavelengths },
-            }
-          : {}),
-      };
-      if (m.monitor_type === "flux") return { ...common, monitor_type: "flux" };
-      if (m.monitor_type === "far_field") {
-        const angles = (v: number[] | AngleRange | undefined, fallback: AngleRange) =>
-          Array.isArray(v) ? [...v] : { ...(v ?? fallback) };
-        return {
-          ...common,
-          monitor_type: "far_field",
-          theta_deg: angles(m.theta_deg, DEFAULTS.far_field_monitor.theta_deg),
-          phi_deg: angles(m.phi_deg, DEFAULTS.far_field_monitor.phi_deg),
-        };
-      }
-      return {
-        ...common,
-        monitor_type: "field",
-        components: (m.components ?? [...DEFAULTS.field_monitor.components]) as FieldComponent[],
-      };
-    }),
+    monitors: (request.monitors ?? []).map(monitorWithDefaults),
     fdtd_settings: {
       time_steps: settings.time_steps ?? DEFAULTS.fdtd_settings.time_steps,
       courant_factor: settings.courant_factor ?? DEFAULTS.fdtd_settings.courant_factor,

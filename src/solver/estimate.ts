@@ -72,7 +72,7 @@ function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
     const W = ws === undefined ? 1 : Array.isArray(ws) ? ws.length : ws.points;
     if (Array.isArray(ws)) for (const w of ws) costs.wavelengths.add(w);
     else if (ws) costs.wavelengths.add(ws.start).add(ws.stop);
-    if (m.monitor_type === "flux" || m.monitor_type === "far_field") {
+    if (m.monitor_type === "flux" || m.monitor_type === "far_field" || m.monitor_type === "mode") {
       // The sums, the convergence snapshot and the two incident corrections are float64 complex;
       // a far-field pattern is 5 float64 per direction and wavelength.
       const directions =
@@ -81,7 +81,8 @@ function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
       const samples = 2 * points * W;
       costs.samples += samples;
       costs.bytes += samples * (16 + 16 + 32) + points * 4;
-      costs.resultBytes += W * 8 * (6 + 5 * directions) + coordinateBytes;
+      const modes = m.monitor_type === "mode" ? m.mode_spec.num_modes : 0;
+      costs.resultBytes += W * 8 * (6 + 5 * directions + 6 * modes) + coordinateBytes;
       continue;
     }
     const points = n[0]! * n[1]! * n[2]!;

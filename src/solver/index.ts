@@ -44,6 +44,7 @@ export { warmUp } from "./warm-up.js";
 export * from "./bounds.js";
 export { MAX_FLUX_WAVELENGTHS, MAX_MONITOR_WAVELENGTHS } from "./checks/monitors.js";
 export { MAX_FAR_FIELD_WAVELENGTHS } from "./checks/far-field.js";
+export { MAX_MODE_MONITOR_WAVELENGTHS } from "./checks/mode-monitor.js";
 export {
   MAX_POLYSLAB_HOLES,
   MAX_POLYSLAB_VERTICES,

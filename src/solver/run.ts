@@ -19,6 +19,7 @@ import {
 import { spansMirror } from "./flux.js";
 import { centreM, mirroredCoordinates, mirrorSign } from "./grid.js";
 import { farFieldResults } from "./far-field-results.js";
+import { modeResults } from "./mode-results.js";
 import { fluxResults } from "./flux-results.js";
 import { sourceOffStep } from "./sources/index.js";
 
@@ -360,6 +361,7 @@ async function assembleResult(
     monitors: monitorResults(sim, sums),
     fluxMonitors: fluxResults(sim, sums),
     farFieldMonitors: farFieldResults(sim, sums),
+    modeMonitors: modeResults(sim, sums),
     materials: sim.materials,
     report: runReport(sim, outcome, wallSeconds),
   };

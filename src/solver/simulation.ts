@@ -98,6 +98,8 @@ export interface MonitorState {
   flux: FluxSurface | null;
   /** Far-field monitors: the surface whose fields are projected, and the directions. */
   farField: { surface: FluxSurface; thetaDeg: number[]; phiDeg: number[] } | null;
+  /** Mode monitors: the plane whose fields are decomposed into its modes (mode-results.ts). */
+  mode: FluxSurface | null;
   /** Index into the reference's frequency list for each of this monitor's wavelengths. */
   frequencyIndex: number[];
   wavelengthsM: number[];
@@ -232,11 +234,14 @@ function placeMonitor(
 ): MonitorState {
   let flux: FluxSurface | null = null;
   let farField: MonitorState["farField"] = null;
+  let mode: FluxSurface | null = null;
   let box: SampleBox;
   let streams: SampledComponent[];
-  if (m.monitor_type === "flux" || m.monitor_type === "far_field") {
+  if (m.monitor_type !== "field") {
+    // Flux, far-field and mode monitors record the tangential E and H on a surface (flux.ts).
     const surface = fluxSurface(plan, layout, m.center, m.size);
     if (m.monitor_type === "flux") flux = surface;
+    else if (m.monitor_type === "mode") mode = surface;
     else farField = { surface, thetaDeg: listOf(m.theta_deg), phiDeg: listOf(m.phi_deg) };
     box = surface.box;
     streams = surface.faces.flatMap((f) => f.streams);
@@ -251,6 +256,7 @@ function placeMonitor(
     streams,
     flux,
     farField,
+    mode,
     frequencyIndex,
     wavelengthsM: frequencyIndex.map((j) => wavelengths[j]!),
     coords: [0, 1, 2].map((a) => sampleCoordinates(plan, box, a)) as MonitorState["coords"],
@@ -329,7 +335,7 @@ export class FdtdSimulation {
       this.monitors.map((m) => ({
         name: m.spec.name,
         box: m.box,
-        flux: m.flux ?? m.farField?.surface ?? null,
+        flux: m.flux ?? m.farField?.surface ?? m.mode ?? null,
       })),
       this.dftEvery,
     );

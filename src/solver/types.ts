@@ -225,7 +225,17 @@ export interface FarFieldMonitorSpec extends MonitorBase {
   phi_deg: number[] | AngleRange;
 }
 
-export type MonitorSpec = FieldMonitorSpec | FluxMonitorSpec | FarFieldMonitorSpec;
+/**
+ * A plane's fields decomposed into its modes (`monitor_type: "mode"`, mode-results.ts): the
+ * forward and backward amplitude of each mode of `mode_spec` at each wavelength.
+ */
+export interface ModeMonitorSpec extends MonitorBase {
+  monitor_type: "mode";
+  mode_spec: ModeSpecSpec;
+}
+
+export type MonitorSpec =
+  FieldMonitorSpec | FluxMonitorSpec | FarFieldMonitorSpec | ModeMonitorSpec;
 
 export interface FdtdSettings {
   time_steps: number;
@@ -460,6 +470,28 @@ export interface FarFieldMonitorResult {
   ePhi: Float64Array;
 }
 
+/** A mode monitor's decomposition (mode-results.ts), per wavelength and mode. */
+export interface ModeMonitorResult {
+  name: string;
+  center: Vec3;
+  size: Vec3;
+  wavelengthsM: number[];
+  frequenciesHz: number[];
+  /** The plane's normal axis (0 x, 1 y, 2 z): "+" is along it. */
+  normal: number;
+  modes: number;
+  /** n_eff and k_eff of each mode, [λ][mode]. */
+  nEff: Float64Array;
+  kEff: Float64Array;
+  /**
+   * The amplitude of each mode along +normal and −normal, (re, im) over [λ][mode], in √W of
+   * the source's normalised fields: with a mode source, |a|² is the power in that mode over
+   * the 1 W the source injects.
+   */
+  forward: Float64Array;
+  backward: Float64Array;
+}
+
 export type MaterialUsed = OpticalMaterialUsed | PerfectConductorUsed;
 
 interface MaterialUsedBase {
@@ -538,6 +570,8 @@ export interface SolverResult {
   fluxMonitors: FluxMonitorResult[];
   /** Far-field monitors. */
   farFieldMonitors: FarFieldMonitorResult[];
+  /** Mode monitors (absent in results made before they existed, e.g. test fixtures). */
+  modeMonitors?: ModeMonitorResult[];
   materials: MaterialUsed[];
   report: RunReport;
 }

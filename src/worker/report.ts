@@ -4,6 +4,7 @@
  */
 import type { SolverAdapterReport, SolverReport } from "../schema/responses.js";
 import type {
+  ModeMonitorResult,
   FarFieldMonitorResult,
   FluxMonitorResult,
   GpuAdapterReport,
@@ -67,6 +68,33 @@ function farFieldSummary(monitors: FarFieldMonitorResult[]): Record<string, unkn
   );
 }
 
+/**
+ * Per mode monitor (DESIGN §10): wavelengths_m, n_eff [λ][mode], the amplitudes along +normal
+ * ("+") and −normal ("-") as [λ][mode] of [re, im], and their powers |a|².
+ */
+function modeSummary(monitors: ModeMonitorResult[]): Record<string, unknown> {
+  const round = (v: number) => (Number.isFinite(v) ? Number(v.toPrecision(7)) : null);
+  return Object.fromEntries(
+    monitors.map((m) => {
+      const table = <T>(f: (o: number) => T) =>
+        m.wavelengthsM.map((_, w) => Array.from({ length: m.modes }, (_, k) => f(w * m.modes + k)));
+      const amps = (a: Float64Array) => table((o) => [round(a[2 * o]!), round(a[2 * o + 1]!)]);
+      const power = (a: Float64Array) => table((o) => round(a[2 * o]! ** 2 + a[2 * o + 1]! ** 2));
+      return [
+        m.name,
+        {
+          wavelengths_m: m.wavelengthsM.map(round),
+          normal: "xyz"[m.normal],
+          n_eff: table((o) => round(m.nEff[o]!)),
+          k_eff: table((o) => round(m.kEff[o]!)),
+          amps: { "+": amps(m.forward), "-": amps(m.backward) },
+          power: { "+": power(m.forward), "-": power(m.backward) },
+        },
+      ];
+    }),
+  );
+}
+
 /** A GPU adapter as reports show it (the job record; the health and metrics endpoints). */
 export function adapterReport(a: GpuAdapterReport): SolverAdapterReport {
   return {
@@ -119,6 +147,9 @@ export function solverReport(result: SolverResult): SolverReport {
     ...(result.fluxMonitors.length > 0 ? { flux: fluxSummary(result.fluxMonitors) } : {}),
     ...(result.farFieldMonitors.length > 0
       ? { far_field: farFieldSummary(result.farFieldMonitors) }
+      : {}),
+    ...(result.modeMonitors && result.modeMonitors.length > 0
+      ? { modes: modeSummary(result.modeMonitors) }
       : {}),
   };
 }

@@ -3,11 +3,21 @@
  * comes back with its TE0 and TM0 modes (and, asked, their fields on the cell centres, which
  * carry 1 W through the plane); bad requests are refused with field errors (a plane of two
  * zero axes, one over the cell limit, a wavelength outside a material's data, an unknown
- * field); the solve runs in a thread, so the server answers /health meanwhile.
+ * field); the solve runs in a thread, so the server answers /health meanwhile. A job with a
+ * mode source and mode monitors: the record's solver_report.modes and the file's amps.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { call, startService, type TestService } from "../helpers/service.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import h5wasm, { type Dataset, type Group } from "h5wasm/node";
+import {
+  call,
+  startService,
+  tempDir,
+  waitForStatus,
+  type TestService,
+} from "../helpers/service.js";
 import { EXAMPLE_MODES_REQUEST } from "../../src/http/openapi-examples.js";
 
 let svc: TestService;
@@ -106,4 +116,68 @@ test("bad requests are refused with the field named", async () => {
   assert.match(big, /at most 40000/);
   await refused({ ...EXAMPLE_MODES_REQUEST, wavelengths: [20e-6] }, /structures\[0\]\.material/);
   await refused({ ...EXAMPLE_MODES_REQUEST, source: { source_type: "plane_wave" } }, /source/);
+});
+
+/** A slab waveguide's cross-section (2-D, invariant along y) with a mode source and monitors. */
+function slabJob(): Record<string, unknown> {
+  const plane = (name: string, z: number) => ({
+    name,
+    monitor_type: "mode",
+    center: [0, 0, z],
+    size: [3.4e-6, 0.025e-6, 0],
+    wavelengths: [1.5e-6, 1.55e-6, 1.6e-6],
+    mode_spec: { num_modes: 2 },
+  });
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [3.6e-6, 0.025e-6, 4e-6],
+      resolution: 0.025e-6,
+      boundary_conditions: ["pml", "periodic", "pml"],
+    },
+    materials: { core: { permittivity: 4 }, clad: { permittivity: 2.1025 } },
+    source: {
+      source_type: "mode",
+      wavelength: 1.55e-6,
+      center: [0, 0, -1e-6],
+      size: [3e-6, 0.025e-6, 0],
+      direction: "+z",
+    },
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
+      { type: "box", center: [0, 0, 0], size: [0.6e-6, 10, 10], material: "core" },
+    ],
+    monitors: [plane("down", 1e-6), plane("up", -1.5e-6)],
+    fdtd_settings: { convergence_threshold: 1e-6, check_every_n: 500 },
+  };
+}
+
+test("a mode source's job: 1 W in its mode downstream, nothing back, in the record and the file", async () => {
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: slabJob() });
+  assert.equal(sub.status, 202, sub.text);
+  const id = String(sub.body.job_id);
+  const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"]);
+  assert.equal(done.status, "COMPLETED", String(done.error_detail));
+  type Modes = Record<string, { n_eff: number[][]; power: Record<"+" | "-", number[][]> }>;
+  const modes = (done.solver_report as { modes: Modes }).modes;
+  for (const w of [0, 1, 2]) {
+    assert.ok(Math.abs(modes.down!.power["+"][w]![0]! - 1) < 1e-3, JSON.stringify(modes.down));
+    assert.ok(modes.up!.power["-"][w]![0]! < 1e-4, JSON.stringify(modes.up));
+  }
+  assert.ok(modes.down!.n_eff[1]![0]! > 1.45 && modes.down!.n_eff[1]![0]! < 2);
+  const redirect = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/results`, { key });
+  const file = await fetch(redirect.headers.get("location")!);
+  const path = join(tempDir(), "modes.h5");
+  writeFileSync(path, Buffer.from(await file.arrayBuffer()));
+  await h5wasm.ready;
+  const f = new h5wasm.File(path, "r");
+  try {
+    const group = f.get("monitors/down") as Group;
+    assert.equal(group.attrs.type!.value, "mode");
+    const amps = f.get("monitors/down/amps") as Dataset;
+    assert.deepEqual(amps.shape, [2, 3, 2]);
+    assert.deepEqual((f.get("monitors/down/n_eff") as Dataset).shape, [3, 2]);
+  } finally {
+    f.close();
+  }
 });

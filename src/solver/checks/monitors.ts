@@ -2,6 +2,7 @@
  * Checks of `monitors`: unique names, inside the domain, a flux monitor's shape, components,
  * a far-field monitor's surface (far-field.ts), and wavelengths the source pulse covers (narrower at oblique incidence, and not grazing).
  */
+import { MAX_MODE_MONITOR_WAVELENGTHS, checkModeMonitor } from "./mode-monitor.js";
 import { fluxShape } from "../flux.js";
 import { MAX_RELATIVE_DETUNING, pulseFor } from "../sources/pulse.js";
 import { AXES, finite, fmt, wavelengthsToCheck, type CheckContext } from "./common.js";
@@ -98,6 +99,10 @@ function checkKind(ctx: CheckContext, m: MonitorSpec, path: string): void {
     checkFarField(ctx, m, path);
     return;
   }
+  if (m.monitor_type === "mode") {
+    checkModeMonitor(ctx, m, path);
+    return;
+  }
   if (m.monitor_type === "flux") {
     if (fluxShape(m.size) === null) {
       ctx.add(
@@ -121,6 +126,7 @@ function checkWavelengthCount(ctx: CheckContext, m: MonitorSpec, path: string): 
     field: MAX_MONITOR_WAVELENGTHS,
     flux: MAX_FLUX_WAVELENGTHS,
     far_field: MAX_FAR_FIELD_WAVELENGTHS,
+    mode: MAX_MODE_MONITOR_WAVELENGTHS,
   }[m.monitor_type];
   if (Array.isArray(ws)) {
     if (ws.length === 0)

@@ -9,18 +9,30 @@
  * 3.7e-5 at the band's edges (it grows as (λ − λ0)²: 1.5e-4 at ±0.1 µm). The 0.4 % below 1 W
  * is the flux monitor's, not the source's: it averages H from the two half planes around its
  * node plane, which reads a wave e^{iβz} as cos(βh/2) of its power (0.9956 for n_eff ≈ 1.85
- * here); a source sending 1 % more or less, or leaking −30 dB, fails.
+ * here); a source sending 1 % more or less, or leaking −30 dB, fails. The mode monitors
+ * (mode-results.ts) read |a₊|² = 0.99998–1.00000 of the source's mode downstream (bound
+ * 1e-4: they undo the half-cell average of H for each mode), at most 7.5e-6 coming back
+ * upstream (−51 dB), and nothing in the other mode (of the other parity).
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { runWithMaterials } from "../run.js";
 import { constantMaterials } from "../testing/index.js";
-import type { AxisDirection, FluxMonitorResult, SimulationSpec } from "../types.js";
+import type {
+  AxisDirection,
+  FluxMonitorResult,
+  ModeMonitorResult,
+  SimulationSpec,
+} from "../types.js";
 
 const BAND = { start: 1.5e-6, stop: 1.6e-6, points: 5 };
+const twoModes = { num_modes: 2, target_neff: null, filter_pol: null };
 
 /** An n = 2 slab 0.6 µm wide (along x) along z in n = 1.45, the mode injected at z = ∓1.5 µm. */
-function slabRun(direction: AxisDirection, modeIndex = 0): Promise<FluxMonitorResult[]> {
+function slabRun(
+  direction: AxisDirection,
+  modeIndex = 0,
+): Promise<{ fluxes: FluxMonitorResult[]; modes: ModeMonitorResult[] }> {
   const s = direction[0] === "+" ? 1 : -1;
   const flux = (name: string, z: number) => ({
     name,
@@ -50,7 +62,12 @@ function slabRun(direction: AxisDirection, modeIndex = 0): Promise<FluxMonitorRe
       { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
       { type: "box", center: [0, 0, 0], size: [0.6e-6, 10, 10], material: "core" },
     ],
-    monitors: [flux("down", 1.5e-6 * s), flux("up", -2e-6 * s)],
+    monitors: [
+      flux("down", 1.5e-6 * s),
+      flux("up", -2e-6 * s),
+      { ...flux("down_modes", 1.5e-6 * s), monitor_type: "mode", mode_spec: twoModes },
+      { ...flux("up_modes", -2e-6 * s), monitor_type: "mode", mode_spec: twoModes },
+    ],
     fdtd_settings: {
       time_steps: 40000,
       courant_factor: 0.99,
@@ -59,7 +76,10 @@ function slabRun(direction: AxisDirection, modeIndex = 0): Promise<FluxMonitorRe
     },
   };
   const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
-  return runWithMaterials(spec, materials, { backend: "wasm" }).then((r) => r.fluxMonitors);
+  return runWithMaterials(spec, materials, { backend: "wasm" }).then((r) => ({
+    fluxes: r.fluxMonitors,
+    modes: r.modeMonitors ?? [],
+  }));
 }
 
 const flux = (m: FluxMonitorResult) => Array.from(m.flux as ArrayLike<number>);
@@ -70,11 +90,35 @@ for (const [direction, modeIndex] of [
   ["+z", 1],
 ] as const) {
   test(`mode ${modeIndex} along ${direction}: 1 W downstream within 1 % over 1.5–1.6 µm, under −40 dB upstream`, async () => {
-    const [down, up] = await slabRun(direction, modeIndex);
+    const { fluxes, modes } = await slabRun(direction, modeIndex);
+    const [down, up] = fluxes;
     const sign = direction[0] === "+" ? 1 : -1;
     const forward = flux(down!).map((f) => f * sign);
     const backward = flux(up!).map((f) => -f * sign);
     for (const f of forward) assert.ok(Math.abs(f - 1) < 0.01, `forward ${forward.join(", ")}`);
     for (const b of backward) assert.ok(Math.abs(b) < 1e-4, `backward ${backward.join(", ")}`);
+    // The mode monitors: downstream all of the power in the source's mode (|a|² = 1), none in
+    // the other; upstream nothing coming back.
+    const power = (amps: Float64Array, w: number, k: number) =>
+      amps[2 * (w * 2 + k)]! ** 2 + amps[2 * (w * 2 + k) + 1]! ** 2;
+    const [downModes, upModes] = modes;
+    const [along, against] =
+      sign > 0 ? [downModes!.forward, upModes!.backward] : [downModes!.backward, upModes!.forward];
+    for (let w = 0; w < 5; w++) {
+      console.log(
+        power(along, w, modeIndex),
+        power(along, w, 1 - modeIndex),
+        power(against, w, modeIndex),
+      );
+      assert.ok(
+        Math.abs(power(along, w, modeIndex) - 1) < 2e-3,
+        `|a|² ${power(along, w, modeIndex)}`,
+      );
+      assert.ok(
+        power(along, w, 1 - modeIndex) < 1e-4,
+        `other mode ${power(along, w, 1 - modeIndex)}`,
+      );
+      assert.ok(power(against, w, modeIndex) < 1e-4, `upstream ${power(against, w, modeIndex)}`);
+    }
   });
 }

@@ -1,0 +1,60 @@
+/**
+ * Checks of a mode monitor (mode-results.ts): a plane (zero size along exactly one axis), clear
+ * of the absorber along its normal (it records H half a cell either side), at least two cells
+ * across and at most MAX_MODE_PLANE_CELLS, and a usable mode_spec. Its placement about mirror
+ * planes is checked with every monitor's (symmetry.ts); across one, the mode solver solves the
+ * half with the run's mirror wall, so the modes it decomposes into are those of the run's
+ * parity.
+ */
+import { fluxShape } from "../flux.js";
+import { MAX_MODE_PLANE_CELLS, MAX_MODES_PER_WAVELENGTH } from "../modes/plane-modes.js";
+import { windowNodes } from "../modes/plane-medium.js";
+import { nodeIndexAt } from "../grid.js";
+import type { ModeMonitorSpec } from "../types.js";
+import { AXES, finite, type CheckContext } from "./common.js";
+
+/** The most wavelengths a mode monitor records (each is a mode solve after the run). */
+export const MAX_MODE_MONITOR_WAVELENGTHS = 64;
+
+export function checkModeMonitor(ctx: CheckContext, m: ModeMonitorSpec, path: string): void {
+  const { num_modes: n, target_neff: target } = m.mode_spec;
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_MODES_PER_WAVELENGTH)) {
+    ctx.add(
+      `${path}.mode_spec.num_modes`,
+      `must be a whole number from 1 to ${MAX_MODES_PER_WAVELENGTH}`,
+    );
+  }
+  if (target !== null && !(finite(target) && target > 0)) {
+    ctx.add(`${path}.mode_spec.target_neff`, "must be a positive number");
+  }
+  const axis = fluxShape(m.size);
+  if (axis === null || axis < 0) {
+    ctx.add(`${path}.size`, "a mode monitor is a plane: zero size along exactly one axis");
+    return;
+  }
+  const plan = ctx.grid();
+  if (!plan || !m.center.every(finite)) return;
+  const ax = plan.axes[axis];
+  const node = Math.round(nodeIndexAt(ax, m.center[axis]));
+  if (ax.boundary !== "periodic" && (node <= ax.pmlLo || node >= ax.cells - ax.pmlHi)) {
+    ctx.add(
+      `${path}.center`,
+      `the mode monitor's plane must lie inside the region of interest along ${AXES[axis]}, ` +
+        "off the absorber",
+    );
+  }
+  const cells = [0, 1, 2]
+    .filter((b) => b !== axis)
+    .map((b) => {
+      const lo = m.center[b] - m.size[b] / 2;
+      const [first, last] = windowNodes(plan.axes[b], lo, lo + m.size[b]);
+      return Math.max(0, last - first);
+    });
+  if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
+    ctx.add(
+      `${path}.size`,
+      `the mode monitor's plane covers ${cells[0]! * cells[1]!} grid cells; the mode solver ` +
+        `takes at most ${MAX_MODE_PLANE_CELLS}: make the plane smaller or the grid coarser`,
+    );
+  }
+}
