@@ -149,6 +149,12 @@ export const errors = {
       { retry_after: retryAfterSeconds },
       { "Retry-After": String(retryAfterSeconds) },
     ),
+  noSParameters: (jobId: string) =>
+    new ApiError(
+      404,
+      "sparameters_not_found",
+      `Job ${clip(jobId, 64)} has no S-parameters: only a job with source_type "ports" has them.`,
+    ),
   modesTooLarge: (detail: string) => new ApiError(422, "plane_too_large", detail),
   modesBusy: (retryAfterSeconds: number) =>
     new ApiError(

@@ -24,6 +24,7 @@ import { uploadGdsRoute } from "./routes/fabrication/upload-gds.js";
 import { cancelSimulation } from "./routes/simulations/cancel.js";
 import { estimateSimulation } from "./routes/simulations/estimate.js";
 import { solveModesRoute } from "./routes/modes/solve.js";
+import { sParametersRoute } from "./routes/simulations/sparameters.js";
 import { listSimulations } from "./routes/simulations/list.js";
 import { downloadResults } from "./routes/simulations/results.js";
 import { getSimulation } from "./routes/simulations/status.js";
@@ -174,6 +175,7 @@ async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
     listSimulations(typed, deps);
     getSimulation(typed, deps);
     downloadResults(typed, deps);
+    sParametersRoute(typed, deps);
     cancelSimulation(typed, deps);
     listMaterials(typed, deps);
     exportGdsRoute(typed, deps);

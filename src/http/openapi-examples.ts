@@ -131,3 +131,15 @@ export const EXAMPLE_MODES_RESPONSE = {
   unknowns: 12481,
   solve_seconds: 0.91,
 };
+
+/** The S-matrix of a straight waveguide between two ports (src/solver/ports.test.ts). */
+export const EXAMPLE_S_MATRIX = {
+  ports: ["o1@0", "o2@0"],
+  inputs: ["o1@0", "o2@0"],
+  wavelengths_m: [1.55e-6],
+  s: [
+    [[[1.2e-5, -5.7e-5]], [[-0.9612, 0.2758]]],
+    [[[-0.9612, 0.2758]], [[1.1e-5, -5.6e-5]]],
+  ],
+  n_eff: [[1.8475], [1.8475]],
+};

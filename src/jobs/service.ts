@@ -3,6 +3,7 @@
  * cancellation or a download, independent of HTTP. Validation runs here (schema-checked input
  * from the route, then defaults, physics and limits), admission is the store's transaction.
  */
+import type { SMatrixJson } from "../results/touchstone.js";
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
 import { errors } from "../errors.js";
@@ -205,6 +206,17 @@ export class JobService {
   }
 
   /** The pre-signed storage address of a completed job's result file. */
+  /** A COMPLETED ports job's S-matrix as its record holds it (solver_report.s_matrix). */
+  async sParameters(accountId: string, jobId: string, reads?: ReadScope): Promise<SMatrixJson> {
+    const job = await this.getOwnJob(accountId, jobId, reads);
+    if (job.status !== "COMPLETED") {
+      throw errors.resultsNotReady(jobId, job.status, this.retryAfter(job));
+    }
+    const sm = (job.report as { s_matrix?: SMatrixJson } | null)?.s_matrix;
+    if (!sm) throw errors.noSParameters(jobId);
+    return sm;
+  }
+
   async resultDownloadUrl(accountId: string, jobId: string, reads?: ReadScope): Promise<string> {
     const job = await this.getOwnJob(accountId, jobId, reads);
     if (job.status !== "COMPLETED" || !job.resultKey) {

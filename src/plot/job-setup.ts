@@ -71,6 +71,9 @@ function sourceText(s: SourceSpec): string {
     const at = s.center.map((v) => +(v * 1e6).toPrecision(4)).join(", ");
     return `point dipole ${s.polarization}, ${lambda}, at (${at}) µm, amplitude ${s.amplitude} ${unit}`;
   }
+  if (s.source_type === "ports") {
+    return `ports ${s.run_ports.join(", ")}, ${lambda}`;
+  }
   if (s.source_type === "mode") {
     return `mode ${s.mode_index}, ${lambda}, direction ${s.direction}`;
   }

@@ -27,6 +27,9 @@
  *                          mode_index; n_eff, k_eff (nw, nmode); amps complex128
  *                          (2, nw, nmode), "+" first: sqrt(W) of the source's normalised fields
  *                          (with a mode source |amps|² is the power over its 1 W).
+ *   /s_matrix              (a ports job) attr inputs; scales port_out, port_in (port@mode
+ *                          names), wavelength; S complex128 (port_out, port_in, nw), NaN for
+ *                          inputs not run; n_eff (port_out, nw).
  * Whole-number JS attributes would become int32 and overflow silently, so every numeric
  * attribute is written with an explicit dtype.
  *
@@ -45,6 +48,7 @@ import type {
   MaterialUsed,
   ModeMonitorResult,
   MonitorResult,
+  SMatrixResult,
   RunReport,
   SolverResult,
 } from "../solver/index.js";
@@ -386,6 +390,53 @@ function writeModeMonitor(monitors: H5Group, m: ModeMonitorResult): void {
   }
 }
 
+/** The S-matrix's datasets: S complex128 (port_out, port_in, nw), n_eff (port, nw). */
+function sMatrixDatasets(m: SMatrixResult) {
+  const [P, W] = [m.ports.length, m.wavelengthsM.length];
+  return [
+    { name: "S", data: m.s, shape: [P, P, W], complex: true },
+    { name: "n_eff", data: m.nEff, shape: [P, W], complex: false },
+  ];
+}
+
+/**
+ * /s_matrix of a ports job: scales port_out, port_in (the port@mode names, as strings, once
+ * each so that xarray sees two dimensions), wavelength; S (port_out, port_in, wavelength)
+ * complex128, NaN in the columns of inputs not run; n_eff (port_out, wavelength); attr inputs.
+ */
+function writeSMatrix(file: InstanceType<typeof h5wasm.File>, m: SMatrixResult): void {
+  const g = file.create_group("s_matrix");
+  str(g, "inputs", m.inputs.join(","));
+  const wavelength = wavelengthAxis(g, m, true);
+  const scales = (["port_out", "port_in"] as const).map((name) => {
+    const d = g.create_dataset({ name, data: m.ports });
+    d.make_scale(name);
+    describe(d, "1", name === "port_out" ? "port@mode the power goes into" : "port@mode launched");
+    return d.path;
+  });
+  for (const d of sMatrixDatasets(m)) {
+    const dataset = d.complex
+      ? g.create_dataset({
+          name: d.name,
+          data: complexColumns(d.data),
+          shape: d.shape,
+          dtype: [
+            ["r", "<d"],
+            ["i", "<d"],
+          ],
+        })
+      : g.create_dataset({ name: d.name, data: d.data, shape: d.shape });
+    const attached = d.complex ? [scales[0]!, scales[1]!, wavelength] : [scales[0]!, wavelength];
+    attached.forEach((path, axis) => dataset.attach_scale(axis, path));
+    describe(
+      dataset,
+      "1",
+      d.complex ? "scattering matrix S[out][in]" : "effective index of each port mode",
+      { coordinates: "frequency" },
+    );
+  }
+}
+
 export interface ResultFileInput {
   jobId: string;
   solverVersion: string;
@@ -409,6 +460,7 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     for (const m of result.fluxMonitors) writeFluxMonitor(monitors, m);
     for (const m of result.farFieldMonitors) writeFarFieldMonitor(monitors, m);
     for (const m of result.modeMonitors ?? []) writeModeMonitor(monitors, m);
+    if (result.sMatrix) writeSMatrix(file, result.sMatrix);
   } finally {
     file.close();
   }
@@ -557,6 +609,11 @@ function compareDatasets(read: RawReader, result: SolverResult): void {
   for (const m of result.modeMonitors ?? []) {
     for (const d of modeDatasets(m)) {
       compareDataset(read, `/monitors/${m.name}/${d.name}`, d.shape, bytesOf(d.data));
+    }
+  }
+  if (result.sMatrix) {
+    for (const d of sMatrixDatasets(result.sMatrix)) {
+      compareDataset(read, `/s_matrix/${d.name}`, d.shape, bytesOf(d.data));
     }
   }
 }

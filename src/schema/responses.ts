@@ -226,6 +226,12 @@ export const SolverReportSchema = Type.Object(
           "Per far-field monitor: wavelengths_m, theta_deg, phi_deg and radiant_intensity in W/sr as [wavelength][theta][phi] (the result file also holds the complex E_theta and E_phi).",
       }),
     ),
+    s_matrix: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "A ports job's scattering matrix: ports (port@mode), inputs (those run), wavelengths_m, s as [out][in][wavelength] of [re, im] (out first: s[1][0] is S21; null for inputs not run), n_eff of each port mode [port][wavelength]. Also GET /v1/simulations/{job_id}/sparameters (JSON or Touchstone).",
+      }),
+    ),
     modes: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description:

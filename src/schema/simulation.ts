@@ -433,12 +433,96 @@ export const ModeSourceSchema = Type.Object(
   },
 );
 
+export const WavelengthRangeSchema = Type.Object(
+  {
+    start: length("First vacuum wavelength in metres."),
+    stop: length("Last vacuum wavelength in metres."),
+    points: Type.Integer({
+      minimum: 1,
+      maximum: MAX_FLUX_WAVELENGTHS,
+      description: `Wavelengths from start to stop, equally spaced, both included (at most ${MAX_MONITOR_WAVELENGTHS} for a field monitor, ${MAX_FLUX_WAVELENGTHS} for a flux monitor).`,
+    }),
+  },
+  { additionalProperties: false, title: "WavelengthRange" },
+);
+
+export const MAX_PORTS = 16;
+
+export const PortSchema = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      pattern: "^[A-Za-z0-9_.-]+$",
+      description: "Unique label (letters, digits, _ . -), e.g. o1.",
+    }),
+    center: coordinates3("A point on the port's plane, in metres."),
+    size: extents3(
+      "The port's plane in metres: zero along the axis of `direction`, wide enough to hold its modes.",
+      { minimum: 0 },
+    ),
+    direction: stringEnum(["+x", "-x", "+y", "-y", "+z", "-z"], {
+      description: "The way into the device, along the plane's normal.",
+    }),
+    mode_spec: Type.Optional(ModeSpecSchema),
+  },
+  {
+    additionalProperties: false,
+    title: "Port",
+    description:
+      "A waveguide port: a plane across a guide, the way into the device, and its modes (mode_spec.num_modes of them enter the S-matrix as port@mode).",
+  },
+);
+
+export const PortsSourceSchema = Type.Object(
+  {
+    source_type: Type.Literal("ports"),
+    wavelength: length("Vacuum wavelength of every run's carrier in metres (mid-band)."),
+    wavelengths: Type.Optional(
+      Type.Union(
+        [
+          Type.Array(length("Vacuum wavelength in metres."), {
+            minItems: 1,
+            maxItems: MAX_MODE_MONITOR_WAVELENGTHS,
+          }),
+          WavelengthRangeSchema,
+        ],
+        {
+          description:
+            "The S-matrix's wavelengths, a list or {start, stop, points}; default the carrier's.",
+        },
+      ),
+    ),
+    run_ports: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
+        minItems: 1,
+        maxItems: MAX_PORTS,
+        description: "The ports whose modes are launched, one run each; default all.",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: "PortsSource",
+    examples: [
+      {
+        source_type: "ports",
+        wavelength: 1.55e-6,
+        wavelengths: { start: 1.5e-6, stop: 1.6e-6, points: 11 },
+      },
+    ],
+    description:
+      "Runs every input port's modes in turn (a mode source just inside the port, mode monitors on every port) and reports the scattering matrix: solver_report.s_matrix, GET …/sparameters.",
+  },
+);
+
 /** A discriminated union on `source_type`, so that a bad dipole is reported as a bad dipole. */
 export const SourceSchema = Type.Unsafe<
   | Static<typeof PlaneWaveSourceSchema>
   | Static<typeof PointDipoleSourceSchema>
   | Static<typeof GaussianBeamSourceSchema>
   | Static<typeof ModeSourceSchema>
+  | Static<typeof PortsSourceSchema>
 >({
   type: "object",
   required: ["source_type"],
@@ -448,10 +532,11 @@ export const SourceSchema = Type.Unsafe<
     PointDipoleSourceSchema,
     GaussianBeamSourceSchema,
     ModeSourceSchema,
+    PortsSourceSchema,
   ],
   title: "Source",
   description:
-    "A plane wave (plane_wave), a point dipole (point_dipole), a Gaussian beam (gaussian_beam) or a waveguide mode (mode).",
+    "A plane wave (plane_wave), a point dipole (point_dipole), a Gaussian beam (gaussian_beam), a waveguide mode (mode) or every port's modes in turn (ports: S-parameters).",
 });
 
 const material = Type.String({
@@ -627,19 +712,6 @@ const monitorName = Type.String({
   pattern: "^[A-Za-z0-9_.-]+$",
   description: "Unique label (letters, digits, _ . -).",
 });
-
-export const WavelengthRangeSchema = Type.Object(
-  {
-    start: length("First vacuum wavelength in metres."),
-    stop: length("Last vacuum wavelength in metres."),
-    points: Type.Integer({
-      minimum: 1,
-      maximum: MAX_FLUX_WAVELENGTHS,
-      description: `Wavelengths from start to stop, equally spaced, both included (at most ${MAX_MONITOR_WAVELENGTHS} for a field monitor, ${MAX_FLUX_WAVELENGTHS} for a flux monitor).`,
-    }),
-  },
-  { additionalProperties: false, title: "WavelengthRange" },
-);
 
 const monitorWavelengths = (most: number) =>
   Type.Optional(
@@ -918,6 +990,7 @@ export const SimulationRequestSchema = Type.Object(
     structures: Type.Optional(Type.Array(StructureSchema, { maxItems: MAX_STRUCTURES })),
     monitors: Type.Optional(Type.Array(MonitorSchema, { maxItems: MAX_MONITORS })),
     materials: Type.Optional(MaterialsSchema),
+    ports: Type.Optional(Type.Array(PortSchema, { maxItems: MAX_PORTS })),
     fdtd_settings: Type.Optional(FdtdSettingsSchema),
     // The schema TypeBox writes for an open object, typed as a record: TypeBox's own type for
     // it (`object`) accepts no property access and matches no generated client's type.

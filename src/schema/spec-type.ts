@@ -24,6 +24,8 @@ import type {
   SimulationSpec,
   GaussianBeamSpec,
   ModeSourceSpec,
+  PortSpec,
+  PortsSourceSpec,
   ModeMonitorSpec,
   ModeSpecSpec,
   PlaneWaveSpec,
@@ -47,6 +49,8 @@ import type {
   SimulationRequest,
   GaussianBeamSourceSchema,
   ModeSourceSchema,
+  PortSchema,
+  PortsSourceSchema,
   ModeMonitorSchema,
   ModeSpecSchema,
   PlaneWaveSourceSchema,
@@ -143,6 +147,15 @@ export type SpecAgreesWithSchema = [
       WithDefaults<Static<typeof ModeSpecSchema>, keyof Static<typeof ModeSpecSchema>>,
       ModeSpecSpec
     >
+  >,
+  Agree<
+    FieldsThatDiffer<
+      WithDefaults<Omit<Static<typeof PortsSourceSchema>, never>, "wavelengths" | "run_ports">,
+      PortsSourceSpec
+    >
+  >,
+  Agree<
+    FieldsThatDiffer<Omit<Static<typeof PortSchema>, "mode_spec">, Omit<PortSpec, "mode_spec">>
   >,
   Agree<FieldsThatDiffer<Static<typeof BoxSchema>, BoxSpec>>,
   Agree<FieldsThatDiffer<Static<typeof SphereSchema>, SphereSpec>>,

@@ -35,11 +35,33 @@ export interface RequestLimits {
 
 export const validateRequestSchema = compileBounded<SimulationRequest>(SimulationRequestSchema);
 
+/** A mode_spec with its defaults. */
+function modeSpecWithDefaults(
+  spec: { num_modes?: number; target_neff?: number | null; filter_pol?: "te" | "tm" | null } = {},
+) {
+  const defaults = DEFAULTS.mode.mode_spec;
+  return {
+    num_modes: spec.num_modes ?? defaults.num_modes,
+    target_neff: spec.target_neff ?? defaults.target_neff,
+    filter_pol: spec.filter_pol ?? defaults.filter_pol,
+  };
+}
+
 /** The request's source with its defaults filled in. */
-function sourceWithDefaults(source: SimulationRequest["source"]): SourceSpec {
+function sourceWithDefaults(
+  source: SimulationRequest["source"],
+  ports: NonNullable<SimulationRequest["ports"]>,
+): SourceSpec {
+  if (source.source_type === "ports") {
+    const ws = source.wavelengths ?? [source.wavelength];
+    return {
+      source_type: "ports",
+      wavelength: source.wavelength,
+      wavelengths: Array.isArray(ws) ? [...ws] : { ...ws },
+      run_ports: [...(source.run_ports ?? ports.map((p) => p.name))],
+    };
+  }
   if (source.source_type === "mode") {
-    const spec = source.mode_spec ?? {};
-    const defaults = DEFAULTS.mode.mode_spec;
     return {
       source_type: "mode",
       wavelength: source.wavelength,
@@ -47,11 +69,7 @@ function sourceWithDefaults(source: SimulationRequest["source"]): SourceSpec {
       size: [...source.size],
       direction: source.direction,
       mode_index: source.mode_index ?? DEFAULTS.mode.mode_index,
-      mode_spec: {
-        num_modes: spec.num_modes ?? defaults.num_modes,
-        target_neff: spec.target_neff ?? defaults.target_neff,
-        filter_pol: spec.filter_pol ?? defaults.filter_pol,
-      },
+      mode_spec: modeSpecWithDefaults(source.mode_spec),
     };
   }
   if (source.source_type === "point_dipole") {
@@ -99,17 +117,7 @@ function monitorWithDefaults(m: NonNullable<SimulationRequest["monitors"]>[numbe
   };
   if (m.monitor_type === "flux") return { ...common, monitor_type: "flux" };
   if (m.monitor_type === "mode") {
-    const spec = m.mode_spec ?? {};
-    const defaults = DEFAULTS.mode.mode_spec;
-    return {
-      ...common,
-      monitor_type: "mode",
-      mode_spec: {
-        num_modes: spec.num_modes ?? defaults.num_modes,
-        target_neff: spec.target_neff ?? defaults.target_neff,
-        filter_pol: spec.filter_pol ?? defaults.filter_pol,
-      },
-    };
+    return { ...common, monitor_type: "mode", mode_spec: modeSpecWithDefaults(m.mode_spec) };
   }
   if (m.monitor_type === "far_field") {
     const angles = (v: number[] | AngleRange | undefined, fallback: AngleRange) =>
@@ -162,7 +170,7 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
         ? { symmetry: [...request.domain.symmetry] as NonNullable<DomainSpec["symmetry"]> }
         : {}),
     },
-    source: sourceWithDefaults(request.source),
+    source: sourceWithDefaults(request.source, request.ports ?? []),
     // gds entries are replaced by polyslabs before this (fabrication/gds-import.ts); the
     // checks below refuse or skip any left (see checkRequest).
     structures: (request.structures ?? []).flatMap((s): StructureSpec[] => {
@@ -175,6 +183,16 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
     }),
     ...(request.materials && Object.keys(request.materials).length > 0
       ? { materials: structuredClone(request.materials) }
+      : {}),
+    ...(request.ports && request.ports.length > 0
+      ? {
+          ports: request.ports.map((p) => ({
+            ...p,
+            center: [...p.center] as Vec3,
+            size: [...p.size] as Vec3,
+            mode_spec: modeSpecWithDefaults(p.mode_spec),
+          })),
+        }
       : {}),
     monitors: (request.monitors ?? []).map(monitorWithDefaults),
     fdtd_settings: {

@@ -14,6 +14,7 @@ import {
 } from "./checks/domain.js";
 import { checkMaterials } from "./checks/materials.js";
 import { checkMonitors } from "./checks/monitors.js";
+import { checkPorts } from "./checks/ports.js";
 import { checkSource } from "./checks/source.js";
 import { checkStructures } from "./checks/structures.js";
 import { checkSymmetry } from "./checks/symmetry.js";
@@ -49,7 +50,7 @@ export function checkAndPlanWith(
   const source = checkSource(ctx);
   checkStructures(ctx);
   const dense = checkMaterials(ctx);
-  const wavelengths = checkMonitors(ctx, source.planeWave);
+  const wavelengths = [...checkMonitors(ctx, source.planeWave), ...checkPorts(ctx)];
   checkSymmetry(ctx, source);
   checkResolution(ctx, dense, wavelengths);
   return { problems: ctx.problems, plan: ctx.problems.length === 0 ? ctx.grid() : null };

@@ -13,6 +13,7 @@ import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.
 import { metalSurfaceNotes } from "./metal-notes.js";
 import type { MaterialResolver } from "./simulation.js";
 import { checkModeRequest } from "./checks/mode-plane.js";
+import { runPorts } from "./ports.js";
 import { solvePlaneModes, type PlaneModes, type PlaneModesRequest } from "./modes/plane-modes.js";
 import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
 
@@ -44,7 +45,11 @@ export function runSimulation(
   spec: SimulationSpec,
   options: RunOptions = {},
 ): Promise<SolverResult> {
-  return runWithMaterials(spec, withUserMaterials(libraryMaterials, spec.materials), options);
+  const materials = withUserMaterials(libraryMaterials, spec.materials);
+  if (spec.source.source_type === "ports") {
+    return runPorts(spec, (one, o) => runWithMaterials(one, materials, o), options);
+  }
+  return runWithMaterials(spec, materials, options);
 }
 
 /**

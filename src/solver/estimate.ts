@@ -107,6 +107,11 @@ function incidence(
   plan: GridPlan,
 ): { axis: number; complex: boolean; sinTheta: number; auxLine: boolean } {
   const source = spec.source;
+  if (source.source_type === "ports") {
+    const first = spec.ports?.[0];
+    const axis = first ? "xyz".indexOf(first.direction[1]!) : 2;
+    return { axis, complex: false, sinTheta: 0, auxLine: false };
+  }
   if (source.source_type === "mode") {
     return {
       axis: "xyz".indexOf(source.direction[1]!),
@@ -177,13 +182,15 @@ export function estimateRun(
   const layout = YeeLayout.ofPlan(plan);
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
   const backendMemory = chosen.memory({ layout, pml, complex });
+  // A ports job runs once per input port and mode (ports.ts): its steps are all of theirs.
+  const runs = portRunCount(spec);
   return {
     grid,
     interiorGrid,
     totalCells: grid[0] * grid[1] * grid[2],
     surfaceCells: surfaceCells(spec, plan),
-    timeSteps: spec.fdtd_settings.time_steps,
-    expectedSteps: expectedSteps(spec, plan, propagationAxis, [...wavelengths], sinTheta),
+    timeSteps: runs * spec.fdtd_settings.time_steps,
+    expectedSteps: runs * expectedSteps(spec, plan, propagationAxis, [...wavelengths], sinTheta),
     dtSeconds: plan.dtSeconds,
     monitorSamples: monitors.samples,
     memoryBytes,
@@ -194,6 +201,17 @@ export function estimateRun(
     backendMemoryWhat: backendMemory.what,
     backendLargestCube: largestCube(chosen, complex),
   };
+}
+
+/** The runs a request makes: one, or one per input port and mode of a ports request. */
+function portRunCount(spec: SimulationSpec): number {
+  const source = spec.source;
+  if (source.source_type !== "ports") return 1;
+  const ports = spec.ports ?? [];
+  const runs = ports
+    .filter((p) => source.run_ports.includes(p.name))
+    .reduce((n, p) => n + p.mode_spec.num_modes, 0);
+  return Math.max(1, runs);
 }
 
 /**

@@ -136,8 +136,34 @@ export interface ModeSourceSpec {
   mode_spec: ModeSpecSpec;
 }
 
+/**
+ * Every input port and mode of the request's `ports` run in turn (`source_type: "ports"`,
+ * ports.ts): the job's result is the scattering matrix at `wavelengths`.
+ */
+export interface PortsSourceSpec {
+  source_type: "ports";
+  /** The carrier of every run's pulse (the middle of the band, as a rule). */
+  wavelength: number;
+  /** The S-matrix's wavelengths. */
+  wavelengths: number[] | WavelengthRange;
+  /** The ports whose modes are launched (the others only receive). */
+  run_ports: string[];
+}
+
+/** A waveguide port: a plane, the way into the device, the modes it has. */
+export interface PortSpec {
+  name: string;
+  center: Vec3;
+  /** The plane: zero along the axis of `direction`. */
+  size: Vec3;
+  /** The way into the device. */
+  direction: AxisDirection;
+  mode_spec: ModeSpecSpec;
+}
+
 /** The request's source: one of the source types (sources/). */
-export type SourceSpec = PlaneWaveSpec | PointDipoleSpec | GaussianBeamSpec | ModeSourceSpec;
+export type SourceSpec =
+  PlaneWaveSpec | PointDipoleSpec | GaussianBeamSpec | ModeSourceSpec | PortsSourceSpec;
 
 export interface BoxSpec {
   type: "box";
@@ -267,6 +293,8 @@ export interface SimulationSpec {
   monitors: MonitorSpec[];
   /** Materials defined in the request, by name (optional: none). */
   materials?: Record<string, UserMaterialSpec>;
+  /** Waveguide ports, for `source_type: "ports"` (optional: none). */
+  ports?: PortSpec[];
   fdtd_settings: FdtdSettings;
 }
 
@@ -492,6 +520,23 @@ export interface ModeMonitorResult {
   backward: Float64Array;
 }
 
+/** The scattering matrix of a ports run (ports.ts). */
+export interface SMatrixResult {
+  /** Port@mode names, e.g. "o1@0": the rows (out) and columns (in) of `s`. */
+  ports: string[];
+  /** The inputs that were run (the columns of `s` filled); the others are NaN. */
+  inputs: string[];
+  wavelengthsM: number[];
+  frequenciesHz: number[];
+  /** n_eff of each port@mode at each wavelength, [port@mode][λ]. */
+  nEff: Float64Array;
+  /**
+   * S[out][in][λ] interleaved (re, im), out first: s[2·((o·P + i)·W + w)]; |S|² is the power
+   * fraction from port@mode `in` into `out`, phases referred to each port's plane.
+   */
+  s: Float64Array;
+}
+
 export type MaterialUsed = OpticalMaterialUsed | PerfectConductorUsed;
 
 interface MaterialUsedBase {
@@ -572,6 +617,8 @@ export interface SolverResult {
   farFieldMonitors: FarFieldMonitorResult[];
   /** Mode monitors (absent in results made before they existed, e.g. test fixtures). */
   modeMonitors?: ModeMonitorResult[];
+  /** The scattering matrix of a ports run (source_type "ports"). */
+  sMatrix?: SMatrixResult;
   materials: MaterialUsed[];
   report: RunReport;
 }

@@ -4,6 +4,7 @@
  */
 import type { SolverAdapterReport, SolverReport } from "../schema/responses.js";
 import type {
+  SMatrixResult,
   ModeMonitorResult,
   FarFieldMonitorResult,
   FluxMonitorResult,
@@ -95,6 +96,31 @@ function modeSummary(monitors: ModeMonitorResult[]): Record<string, unknown> {
   );
 }
 
+/**
+ * The S-matrix (DESIGN §10): ports (port@mode), wavelengths_m, s as [out][in][λ] of [re, im]
+ * (null where the input was not run), the inputs run, and each port mode's n_eff [port][λ].
+ */
+export function sMatrixSummary(m: SMatrixResult): Record<string, unknown> {
+  const P = m.ports.length;
+  const W = m.wavelengthsM.length;
+  const round = (v: number) => (Number.isFinite(v) ? Number(v.toPrecision(8)) : null);
+  const s = m.ports.map((_, o) =>
+    m.ports.map((_, i) =>
+      Array.from({ length: W }, (_, w) => {
+        const at = 2 * ((o * P + i) * W + w);
+        return Number.isNaN(m.s[at]!) ? null : [round(m.s[at]!), round(m.s[at + 1]!)];
+      }),
+    ),
+  );
+  return {
+    ports: m.ports,
+    inputs: m.inputs,
+    wavelengths_m: m.wavelengthsM.map(round),
+    s,
+    n_eff: m.ports.map((_, o) => Array.from(m.nEff.subarray(o * W, (o + 1) * W), round)),
+  };
+}
+
 /** A GPU adapter as reports show it (the job record; the health and metrics endpoints). */
 export function adapterReport(a: GpuAdapterReport): SolverAdapterReport {
   return {
@@ -151,5 +177,6 @@ export function solverReport(result: SolverResult): SolverReport {
     ...(result.modeMonitors && result.modeMonitors.length > 0
       ? { modes: modeSummary(result.modeMonitors) }
       : {}),
+    ...(result.sMatrix ? { s_matrix: sMatrixSummary(result.sMatrix) } : {}),
   };
 }

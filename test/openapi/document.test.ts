@@ -69,6 +69,7 @@ const OPERATIONS = [
   "post /v1/simulations/estimate estimateSimulation",
   "get /v1/simulations/{job_id} getSimulation",
   "get /v1/simulations/{job_id}/results downloadResults",
+  "get /v1/simulations/{job_id}/sparameters getSParameters",
   "post /v1/simulations/{job_id}/cancel cancelSimulation",
   "get /v1/materials listMaterials",
   "post /v1/modes solveModes",
@@ -147,7 +148,7 @@ test("JSON Schema 2020-12 forms only: prefixItems tuples, numeric exclusive boun
 
 test("@apidevtools/swagger-parser validates the document", async () => {
   const api = await SwaggerParser.validate(structuredClone(doc) as never);
-  assert.equal(Object.keys(api.paths ?? {}).length, 17);
+  assert.equal(Object.keys(api.paths ?? {}).length, 18);
 });
 
 test("Redocly lints it with zero errors and zero warnings, offline", () => {

@@ -90,6 +90,8 @@ test("every answer of the simulation routes is documented by its operation", asy
   documents("listSimulations", await get("/v1/simulations?limit=many"));
   documents("downloadResults", await get(`${jobPath}/results`));
   documents("downloadResults", await get(`/v1/simulations/${UNKNOWN_JOB}/results`));
+  documents("getSParameters", await get(`${jobPath}/sparameters`));
+  documents("getSParameters", await get(`/v1/simulations/${UNKNOWN_JOB}/sparameters`));
   documents("cancelSimulation", await post(`${jobPath}/cancel`, { key }));
   documents("cancelSimulation", await post(`${jobPath}/cancel`, { key }));
   documents("cancelSimulation", await post(`/v1/simulations/${UNKNOWN_JOB}/cancel`, { key }));

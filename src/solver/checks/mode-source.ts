@@ -13,20 +13,34 @@ import type { ModeSourceSpec } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 
 export function checkModeSource(ctx: CheckContext, source: ModeSourceSpec): void {
+  checkModePlane(ctx, source, "source");
+}
+
+/**
+ * The checks of a mode's plane, its direction and mode_spec, at `path` (`source`, or a port's
+ * `ports[i]`, which has no mode_index of its own).
+ */
+export function checkModePlane(
+  ctx: CheckContext,
+  source: Pick<ModeSourceSpec, "center" | "size" | "direction" | "mode_spec"> & {
+    mode_index?: number;
+  },
+  path: string,
+): void {
   const { add, spec } = ctx;
   const axis = "xyz".indexOf(source.direction[1]!);
-  checkModeSpecOf(ctx, source);
+  checkModeSpecOf(ctx, source, path);
   if (!source.center.every(finite) || !source.size.every((s) => finite(s) && s >= 0)) return;
   const zeros = [0, 1, 2].filter((a) => source.size[a] === 0);
   if (zeros.length !== 1 || zeros[0] !== axis) {
     add(
-      "source.size",
+      `${path}.size`,
       `the mode's plane must be normal to ${AXES[axis]}, the axis of its direction ` +
         `"${source.direction}": give size[${axis}] = 0 and a non-zero extent across`,
     );
     return;
   }
-  checkPlacement(ctx, source, axis);
+  checkPlacement(ctx, source, axis, path);
   if (spec.domain.boundary_conditions[axis] !== "pml") {
     add(
       `domain.boundary_conditions[${axis}]`,
@@ -36,33 +50,43 @@ export function checkModeSource(ctx: CheckContext, source: ModeSourceSpec): void
   }
 }
 
-function checkModeSpecOf(ctx: CheckContext, source: ModeSourceSpec): void {
+function checkModeSpecOf(
+  ctx: CheckContext,
+  source: Pick<ModeSourceSpec, "mode_spec"> & { mode_index?: number },
+  path: string,
+): void {
   const { num_modes: n, target_neff: target } = source.mode_spec;
   if (!(Number.isInteger(n) && n >= 1 && n <= MAX_MODES_PER_WAVELENGTH)) {
     ctx.add(
-      "source.mode_spec.num_modes",
+      `${path}.mode_spec.num_modes`,
       `must be a whole number from 1 to ${MAX_MODES_PER_WAVELENGTH}`,
     );
   }
   if (target !== null && !(finite(target) && target > 0)) {
-    ctx.add("source.mode_spec.target_neff", "must be a positive number");
+    ctx.add(`${path}.mode_spec.target_neff`, "must be a positive number");
   }
-  if (!(Number.isInteger(source.mode_index) && source.mode_index >= 0 && source.mode_index < n)) {
+  const index = source.mode_index;
+  if (index !== undefined && !(Number.isInteger(index) && index >= 0 && index < n)) {
     ctx.add(
-      "source.mode_index",
+      `${path}.mode_index`,
       `must be a whole number below mode_spec.num_modes (${n}): the modes are counted from 0`,
     );
   }
 }
 
 /** Inside the domain, clear of the absorber along the axis, of a size the solver takes. */
-function checkPlacement(ctx: CheckContext, source: ModeSourceSpec, axis: number): void {
+function checkPlacement(
+  ctx: CheckContext,
+  source: Pick<ModeSourceSpec, "center" | "size">,
+  axis: number,
+  path: string,
+): void {
   const { add, halfSize, dx, spec } = ctx;
   for (let a = 0; a < 3; a++) {
     const margin = a === axis ? dx : 0;
     if (Math.abs(source.center[a]) <= halfSize[a] - margin) continue;
     add(
-      "source.center",
+      `${path}.center`,
       `the mode's plane centre at ${AXES[a]} = ${fmt(source.center[a])} m is outside the ` +
         `domain${margin > 0 ? " or within a cell of the absorber" : ""} (±${fmt(halfSize[a])} m)`,
     );
@@ -79,10 +103,10 @@ function checkPlacement(ctx: CheckContext, source: ModeSourceSpec, axis: number)
     });
   const whole = [0, 1, 2].filter((b) => b !== axis).map((b) => plan.axes[b].cells);
   if (cells.some((n, i) => n < Math.min(2, whole[i]!))) {
-    add("source.size", "the mode's plane covers fewer than two grid cells across");
+    add(`${path}.size`, "the mode's plane covers fewer than two grid cells across");
   } else if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
     add(
-      "source.size",
+      `${path}.size`,
       `the mode's plane covers ${cells[0]! * cells[1]!} grid cells; the mode solver takes at ` +
         `most ${MAX_MODE_PLANE_CELLS}: make the plane smaller or the grid coarser`,
     );
@@ -93,7 +117,7 @@ function checkPlacement(ctx: CheckContext, source: ModeSourceSpec, axis: number)
     const centred = Math.abs(c) <= 1e-9 * spec.domain.size[b];
     if (!centred && c - source.size[b] / 2 < 0) {
       add(
-        "source.center",
+        `${path}.center`,
         `with symmetry along ${AXES[b]} the mode's plane must be centred on ${AXES[b]} = 0 ` +
           `or lie at ${AXES[b]} ≥ 0`,
       );

@@ -147,7 +147,7 @@ function checkWavelengthCount(ctx: CheckContext, m: MonitorSpec, path: string): 
  * One monitor wavelength: positive, within the source pulse's band (the narrower oblique band
  * at oblique incidence), and not grazing. Returns whether it is a wavelength the run records.
  */
-function checkWavelength(
+export function checkWavelength(
   ctx: CheckContext,
   w: number,
   wPath: string,

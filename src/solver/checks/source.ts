@@ -31,6 +31,9 @@ export function checkSource(ctx: CheckContext): SourceFacts {
     case "mode":
       checkModeSource(ctx, source);
       return { planeWave: null };
+    case "ports":
+      // Its ports have their own checks (ports.ts), after the structures'.
+      return { planeWave: null };
   }
 }
 

@@ -32,6 +32,8 @@ export function createSource(ctx: SourceContext): AnySource {
       return new GaussianBeamSource(ctx, spec);
     case "mode":
       return new ModeSource(ctx, spec);
+    case "ports":
+      throw new Error("a ports request runs as one mode source per input (ports.ts runPorts)");
   }
 }
 

@@ -101,6 +101,10 @@ class JobNotFoundError(NotFoundError):
     """404 ``job_not_found``: no such job for this account."""
 
 
+class SParametersNotFoundError(NotFoundError):
+    """404 ``sparameters_not_found``: the job has no S-matrix (it was not a ports job)."""
+
+
 class ObjectNotFoundError(NotFoundError):
     """404 ``object_not_found``: the stored result no longer exists."""
 
@@ -250,6 +254,7 @@ ERROR_CODES: Dict[str, Type[ApiError]] = {
     "fabrication_busy": FabricationBusyError,
     "modes_busy": ModesBusyError,
     "plane_too_large": PlaneTooLargeError,
+    "sparameters_not_found": SParametersNotFoundError,
 }
 
 #: The class for a status whose ``error_code`` this client does not know (a newer server).
