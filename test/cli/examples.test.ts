@@ -22,6 +22,7 @@ test("every example is a valid, modest simulation request", () => {
     "si-strip-waveguide",
     "dipole-above-gold-film",
     "focused-beam-on-grating",
+    "si-wire-sparameters",
   ]) {
     assert.ok(files.includes(`${name}.json`), `examples/${name}.json exists`);
   }
