@@ -60,6 +60,7 @@ export class ModeSource implements Source {
     this.window = this.placeWindow();
     this.modes = this.solve();
     this.launched = this.launchedAmplitudes();
+    this.notes.push(injectedNote(this.modes[0]!, spec, ctx.medium));
     const m0 = this.modes[0]!;
     const delta = cellStepM(ctx.plan.axes[a], upstreamHPlane(this.plane)) / 2;
     const omega0 = ctx.omegas[0]!;
@@ -185,4 +186,21 @@ function backwards(f: ModeFields): void {
       c.im[k] = -c.im[k]!;
     }
   }
+}
+
+/**
+ * What the run injects, for its report: the mode's n_eff and TE fraction at the source
+ * wavelength, and a warning when n_eff is below every index on the plane but the highest's
+ * cladding (a mode that does not guide: a target_neff far from the guide's, say).
+ */
+function injectedNote(m: SolvedMode, spec: ModeSourceSpec, medium: Medium): string {
+  const base =
+    `mode source: mode ${spec.mode_index} of its plane at ${spec.wavelength} m, n_eff ` +
+    `${m.n_eff.toPrecision(6)}, k_eff ${m.k_eff.toPrecision(3)}, TE fraction ` +
+    `${m.te_fraction.toFixed(3)}`;
+  const lowest = Math.min(...Array.from(medium.epsEff).filter((e) => e >= 1));
+  return m.n_eff < Math.sqrt(lowest)
+    ? `${base}; its n_eff is below every material's index on the grid: it is not a guided ` +
+        "mode (check mode_spec.target_neff and the plane's size)"
+    : base;
 }
