@@ -1,9 +1,13 @@
 /**
  * Mode-solver benchmark (issue 29's goal: under 2 s on the 2-core machine): a 500 × 220 nm
  * Si strip (n 3.4757) in SiO2 (n 1.444) at 1.55 µm on a 2 × 1.5 µm plane at 10 nm
- * (200 × 150 cells, about 60 000 unknowns), PEC walls, one mode.
- * Run: node --import tsx bench/modes.ts
+ * (200 × 150 cells, about 60 000 unknowns), PEC walls, one mode, the default target (the
+ * largest index on the plane). Prints each run's wall and CPU time (user + system, which
+ * other processes on a shared host disturb less than the wall time), then the best and the
+ * median, and the load average.
+ * Run: node --import tsx bench/modes.ts [runs, default 5]
  */
+import { loadavg } from "node:os";
 import { stripCase } from "../src/solver/modes/slab-case.js";
 import { solveModes } from "../src/solver/modes/solve.js";
 
@@ -16,13 +20,29 @@ const plane = stripCase({
   nv: 150,
   stepM: 10e-9,
 });
-for (let run = 0; run < 2; run++) {
+const runs = Number(process.argv[2] ?? 5);
+const wall: number[] = [];
+const cpu: number[] = [];
+for (let run = 0; run < runs; run++) {
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const r = solveModes({ axes: plane.axes, planeEps: plane.eps, wavelengths_m: [1.55e-6] });
   const ms = performance.now() - t0;
+  const used = process.cpuUsage(cpu0);
+  wall.push(ms);
+  cpu.push((used.user + used.system) / 1000);
   const m = r.modes[0][0];
   console.log(
-    `run ${run}: ${ms.toFixed(0)} ms, ${r.unknowns} unknowns, ${r.factorEntries} factor ` +
-      `entries, n_eff ${m.n_eff.toFixed(6)}, te_fraction ${m.te_fraction.toFixed(3)}`,
+    `run ${run}: ${ms.toFixed(0)} ms (CPU ${cpu[run].toFixed(0)} ms), ${r.unknowns} unknowns, ` +
+      `${r.factorEntries} factor entries, n_eff ${m.n_eff.toFixed(6)}, ` +
+      `te_fraction ${m.te_fraction.toFixed(3)}`,
   );
 }
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+console.log(
+  `best ${Math.min(...wall).toFixed(0)} ms, median ${median(wall).toFixed(0)} ms; CPU best ` +
+    `${Math.min(...cpu).toFixed(0)} ms, median ${median(cpu).toFixed(0)} ms; load average ` +
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" "),
+);

@@ -10,36 +10,47 @@
  * pivot perturbation, Li & Demmel, ACM TOMS 29, 110 (2003); Schenk & Gärtner, FGCS 20, 475
  * (2004)); the solver corrects for it by iterative refinement.
  *
- * The Schur update is the i-k-j loop (a row of F22 stays in cache while rows of U12 stream
- * past), rather than m rank-1 updates of the whole trailing block, which would stream the
- * whole front through the cache p times.
+ * The front lives in a kernel memory (kernels.ts) and the row operations run there as
+ * WebAssembly SIMD: the Schur update is the i-k-j loop (a row of F22 stays in cache while
+ * rows of U12 stream past, two at a time), rather than p rank-1 updates of the whole
+ * trailing block, which would stream the whole front through the cache p times; the panel's
+ * rank-1 updates touch only its p columns. The pivot search, the swaps and the multipliers
+ * stay in JavaScript (a column each, p per front).
  */
+import type { KernelArray, KernelExports } from "./kernels.js";
 
 /** Partial LU of a front in place; pivots[k] is the row swapped with row k. Returns the
  * number of perturbed pivots. */
 export function factorFront(
-  re: Float64Array,
-  im: Float64Array,
+  front: KernelArray,
+  kernels: KernelExports,
   m: number,
   p: number,
   pivots: Int32Array,
   smallPivot: number,
 ): number {
-  const perturbed = factorPanel(re, im, m, p, pivots, smallPivot);
-  solveU12(re, im, m, p);
-  schurUpdate(re, im, m, p);
+  const perturbed = factorPanel(front, kernels, m, p, pivots, smallPivot);
+  if (p < m) {
+    // U12 ← L11⁻¹·F12, then F22 ← F22 − L21·U12 (rows of U12 stream past a row of F22).
+    kernels.rowUpdate(front.reOff, front.imOff, m, 1, p, 0, 0, 1, p, m);
+    kernels.rowUpdate(front.reOff, front.imOff, m, p, m, 0, p, 0, p, m);
+  }
   return perturbed;
 }
-
-/** Factors columns 0 … p−1 of all m rows, updating only those columns. */
+/**
+ * Factors columns 0 … p−1 of all m rows, updating only those columns: at step k, the pivot
+ * search and swap among the fully summed rows, the multipliers L[i, k] = F[i, k]/F[k, k],
+ * then the rank-1 update of the panel's columns right of k (a kernel call).
+ */
 function factorPanel(
-  re: Float64Array,
-  im: Float64Array,
+  front: KernelArray,
+  kernels: KernelExports,
   m: number,
   p: number,
   pivots: Int32Array,
   smallPivot: number,
 ): number {
+  const { re, im } = front;
   let perturbed = 0;
   for (let k = 0; k < p; k++) {
     let best = k;
@@ -63,19 +74,13 @@ function factorPanel(
     const d = re[kk] * re[kk] + im[kk] * im[kk];
     const invR = re[kk] / d;
     const invI = -im[kk] / d;
-    for (let i = k + 1; i < m; i++) {
-      const ik = i * m + k;
+    for (let ik = kk + m; ik < m * m; ik += m) {
       const lr = re[ik] * invR - im[ik] * invI;
       const li = re[ik] * invI + im[ik] * invR;
       re[ik] = lr;
       im[ik] = li;
-      if (lr === 0 && li === 0) continue;
-      for (let j = k + 1; j < p; j++) {
-        const kj = k * m + j;
-        re[i * m + j] -= lr * re[kj] - li * im[kj];
-        im[i * m + j] -= lr * im[kj] + li * re[kj];
-      }
     }
+    if (k + 1 < p) kernels.rowUpdate(front.reOff, front.imOff, m, k + 1, m, k, k + 1, 0, k + 1, p);
   }
   return perturbed;
 }
@@ -88,41 +93,5 @@ function swapRows(re: Float64Array, im: Float64Array, m: number, a: number, b: n
     const ti = im[a * m + j];
     im[a * m + j] = im[b * m + j];
     im[b * m + j] = ti;
-  }
-}
-
-/** F12 ← L11⁻¹·F12 (unit lower triangular, forward by rows). */
-function solveU12(re: Float64Array, im: Float64Array, m: number, p: number): void {
-  for (let i = 1; i < p; i++) {
-    for (let k = 0; k < i; k++) {
-      const lr = re[i * m + k];
-      const li = im[i * m + k];
-      if (lr === 0 && li === 0) continue;
-      const ro = i * m;
-      const ko = k * m;
-      for (let j = p; j < m; j++) {
-        re[ro + j] -= lr * re[ko + j] - li * im[ko + j];
-        im[ro + j] -= lr * im[ko + j] + li * re[ko + j];
-      }
-    }
-  }
-}
-
-/** F22 ← F22 − L21·U12. */
-function schurUpdate(re: Float64Array, im: Float64Array, m: number, p: number): void {
-  for (let i = p; i < m; i++) {
-    const ro = i * m;
-    for (let k = 0; k < p; k++) {
-      const lr = re[ro + k];
-      const li = im[ro + k];
-      if (lr === 0 && li === 0) continue;
-      const ko = k * m;
-      for (let j = p; j < m; j++) {
-        const ur = re[ko + j];
-        const ui = im[ko + j];
-        re[ro + j] -= lr * ur - li * ui;
-        im[ro + j] -= lr * ui + li * ur;
-      }
-    }
   }
 }

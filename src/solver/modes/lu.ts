@@ -17,9 +17,15 @@
  * Threshold partial pivoting across the whole matrix (SuperLU's) would be the more general
  * choice, at the price of a dynamic structure and column-by-column sparse kernels that run
  * several times slower in JavaScript than the dense front kernels.
+ *
+ * Memory. The factors, the front being factored, the update stack (sized in advance by a
+ * dry run over the supernodes) and the solve's vectors share one WebAssembly memory, so that
+ * the dense work (kernels.ts) runs on them in place: the front kernels, the extend-add, the
+ * copies into the store and the solves' dot products and row updates.
  */
 import { factorFront } from "./dense-front.js";
-import { naturalOrdering } from "./ordering.js";
+import { kernelMemory, type KernelArray, type KernelExports } from "./kernels.js";
+import { naturalOrdering, type Pattern } from "./ordering.js";
 import {
   complexVector,
   csrMaxAbs,
@@ -54,9 +60,12 @@ export class SparseLu {
     this.factorEntries = symbolic.factorEntries;
   }
 
-  /** The symbolic analysis of a matrix's pattern under an ordering (natural if absent). */
-  static analyse(a: ComplexCsr, ordering?: Int32Array): Symbolic {
-    return analyse(symmetricPattern(a), ordering ?? naturalOrdering(a.rows));
+  /**
+   * The symbolic analysis of a matrix's pattern under an ordering (natural if absent);
+   * `pattern`, when the caller has it already, is A + Aᵀ's (sparse.ts's symmetricPattern).
+   */
+  static analyse(a: ComplexCsr, ordering?: Int32Array, pattern?: Pattern): Symbolic {
+    return analyse(pattern ?? symmetricPattern(a), ordering ?? naturalOrdering(a.rows));
   }
 
   /** Factors a square complex matrix. */
@@ -101,18 +110,17 @@ export class SparseLu {
   private solveOnce(b: ComplexVector): ComplexVector {
     const { perm } = this.symbolic;
     const n = perm.length;
-    const yr = new Float64Array(n);
-    const yi = new Float64Array(n);
+    const { y } = this.factor;
     for (let k = 0; k < n; k++) {
-      yr[k] = b.re[perm[k]];
-      yi[k] = b.im[perm[k]];
+      y.re[k] = b.re[perm[k]];
+      y.im[k] = b.im[perm[k]];
     }
-    forwardSolve(this.symbolic, this.factor, yr, yi);
-    backwardSolve(this.symbolic, this.factor, yr, yi);
+    forwardSolve(this.symbolic, this.factor);
+    backwardSolve(this.symbolic, this.factor);
     const x = complexVector(n);
     for (let k = 0; k < n; k++) {
-      x.re[perm[k]] = yr[k];
-      x.im[perm[k]] = yi[k];
+      x.re[perm[k]] = y.re[k];
+      x.im[perm[k]] = y.im[k];
     }
     return x;
   }
@@ -120,12 +128,18 @@ export class SparseLu {
 
 /**
  * Where supernode s's factors live: rows 0 … p−1 of its factored front (L11 below the
- * diagonal, U11 and U12) at upperOff[s], p × m; L21 (q × p) at lowerOff[s]; its row swaps at
- * pivots[snStart[s] …].
+ * diagonal, U11 and U12) at upperOff[s], p × m; L21ᵀ (p × q) at lowerOff[s]; its row swaps at
+ * pivots[snStart[s] …]. The factors, the front being factored, the solve's vector and a
+ * scratch vector share one kernel memory (kernels.ts).
  */
 interface FactorStore {
-  re: Float64Array;
-  im: Float64Array;
+  factor: KernelArray;
+  front: KernelArray;
+  y: KernelArray;
+  scratch: KernelArray;
+  kernels: KernelExports;
+  /** Bytes from any array's real plane to its imaginary plane in the kernel memory. */
+  planeGap: number;
   upperOff: Float64Array;
   lowerOff: Float64Array;
   pivots: Int32Array;
@@ -152,14 +166,57 @@ function transpose(a: ComplexCsr): ComplexCsr {
   return { rows: n, cols: a.rows, rowPtr, colIdx, re, im };
 }
 
-/** Per-factorisation scratch: the front, the global→local map and the update stack. */
+/**
+ * Per-factorisation scratch: the global→local map and the update stack (in the kernel
+ * memory, sized by `updateStackPeak`), with the child's row positions for the extend-add.
+ */
 interface Workspace {
-  fre: Float64Array;
-  fim: Float64Array;
   local: Int32Array;
-  stackRe: Float64Array;
-  stackIm: Float64Array;
+  stack: KernelArray;
   stackTop: number;
+  pos: { view: Int32Array; off: number };
+}
+
+/** The most entries the update stack holds at once (children pop before the parent pushes). */
+function updateStackPeak(sym: Symbolic): number {
+  const ns = sym.snStart.length - 1;
+  const sizes: number[] = [];
+  let top = 0;
+  let peak = 0;
+  for (let s = 0; s < ns; s++) {
+    for (let c = 0; c < sym.snChildren[s]; c++) top -= sizes.pop()!;
+    const q = sym.snRowPtr[s + 1] - sym.snRowPtr[s];
+    if (q === 0) continue;
+    sizes.push(q * q);
+    top += q * q;
+    peak = Math.max(peak, top);
+  }
+  return peak;
+}
+
+function newStore(sym: Symbolic): { store: FactorStore; ws: Workspace } {
+  const ns = sym.snStart.length - 1;
+  const mf = sym.maxFront;
+  const lengths = [sym.factorEntries, mf * mf, sym.n, mf, updateStackPeak(sym)];
+  const { arrays, k, planeGap, ints } = kernelMemory(lengths, mf);
+  const store: FactorStore = {
+    factor: arrays[0],
+    front: arrays[1],
+    y: arrays[2],
+    scratch: arrays[3],
+    kernels: k,
+    planeGap,
+    upperOff: new Float64Array(ns),
+    lowerOff: new Float64Array(ns),
+    pivots: new Int32Array(sym.n),
+  };
+  const ws: Workspace = {
+    local: new Int32Array(sym.n).fill(-1),
+    stack: arrays[4],
+    stackTop: 0,
+    pos: ints,
+  };
+  return { store, ws };
 }
 
 function factorNumeric(
@@ -168,23 +225,8 @@ function factorNumeric(
   smallPivot: number,
 ): { store: FactorStore; perturbed: number } {
   const ns = sym.snStart.length - 1;
-  const store: FactorStore = {
-    re: new Float64Array(sym.factorEntries),
-    im: new Float64Array(sym.factorEntries),
-    upperOff: new Float64Array(ns),
-    lowerOff: new Float64Array(ns),
-    pivots: new Int32Array(sym.n),
-  };
+  const { store, ws } = newStore(sym);
   const at = transpose(a);
-  const mf = sym.maxFront;
-  const ws: Workspace = {
-    fre: new Float64Array(mf * mf),
-    fim: new Float64Array(mf * mf),
-    local: new Int32Array(sym.n).fill(-1),
-    stackRe: new Float64Array(Math.max(16, mf * mf)),
-    stackIm: new Float64Array(Math.max(16, mf * mf)),
-    stackTop: 0,
-  };
   const pendingUpdates: number[] = [];
   let offset = 0;
   let perturbed = 0;
@@ -196,25 +238,19 @@ function factorNumeric(
     const rows = sym.snRows.subarray(sym.snRowPtr[s], sym.snRowPtr[s + 1]);
     for (let t = 0; t < p; t++) ws.local[c0 + t] = t;
     for (let t = 0; t < q; t++) ws.local[rows[t]] = p + t;
-    ws.fre.fill(0, 0, m * m);
-    ws.fim.fill(0, 0, m * m);
-    assembleOriginal(a, at, sym, ws, c0, p, m);
-    for (let c = 0; c < sym.snChildren[s]; c++) popUpdate(ws, sym, pendingUpdates.pop()!, m);
-    const piv = store.pivots.subarray(c0, c0 + p);
-    perturbed += factorFront(ws.fre, ws.fim, m, p, piv, smallPivot);
-    store.upperOff[s] = offset;
-    store.re.set(ws.fre.subarray(0, p * m), offset);
-    store.im.set(ws.fim.subarray(0, p * m), offset);
-    offset += p * m;
-    store.lowerOff[s] = offset;
-    for (let i = 0; i < q; i++) {
-      const src = (p + i) * m;
-      store.re.set(ws.fre.subarray(src, src + p), offset + i * p);
-      store.im.set(ws.fim.subarray(src, src + p), offset + i * p);
+    store.front.re.fill(0, 0, m * m);
+    store.front.im.fill(0, 0, m * m);
+    assembleOriginal(a, at, sym, ws.local, store.front, c0, p, m);
+    for (let c = 0; c < sym.snChildren[s]; c++) {
+      popUpdate(ws, store, sym, pendingUpdates.pop()!, m);
     }
-    offset += q * p;
+    const piv = store.pivots.subarray(c0, c0 + p);
+    perturbed += factorFront(store.front, store.kernels, m, p, piv, smallPivot);
+    store.upperOff[s] = offset;
+    offset = keepFactors(store, offset, m, p, q);
+    store.lowerOff[s] = offset - q * p;
     if (q > 0) {
-      pushUpdate(ws, m, p, q);
+      pushUpdate(ws, store, m, p, q);
       pendingUpdates.push(s);
     }
     for (let t = 0; t < p; t++) ws.local[c0 + t] = -1;
@@ -223,86 +259,86 @@ function factorNumeric(
   return { store, perturbed };
 }
 
+/**
+ * Copies a factored front's rows 0 … p−1 and then L21, transposed (p rows of q), into the
+ * store from `offset` on. Transposed, the forward solve's update by L21 is p long SIMD rows
+ * (kernels.ts's rowsSub) instead of q dot products of length p, which for the many small
+ * supernodes cost more in call overhead than in arithmetic (solves 28 → 22 ms on the
+ * benchmark's plane).
+ */
+function keepFactors(store: FactorStore, offset: number, m: number, p: number, q: number): number {
+  const { factor, front, kernels, planeGap } = store;
+  kernels.copyBlock(0, planeGap, front.reOff, 0, 1, p * m, factor.reOff + 8 * offset);
+  const at = offset + p * m;
+  if (q > 0) kernels.transposeL21(0, planeGap, front.reOff, m, p, q, factor.reOff + 8 * at);
+  return at + q * p;
+}
+
 /** Adds A's entries of the fully summed rows and columns c0 … c0+p−1 into the front. */
 function assembleOriginal(
   a: ComplexCsr,
   at: ComplexCsr,
   sym: Symbolic,
-  ws: Workspace,
+  local: Int32Array,
+  front: KernelArray,
   c0: number,
   p: number,
   m: number,
 ): void {
   const { perm, iperm } = sym;
+  const { re, im } = front;
   for (let t = 0; t < p; t++) {
     const orig = perm[c0 + t];
     // Row c0+t: every entry right of the supernode's first column.
     for (let k = a.rowPtr[orig]; k < a.rowPtr[orig + 1]; k++) {
       const j = iperm[a.colIdx[k]];
       if (j < c0) continue;
-      const pos = t * m + ws.local[j];
-      ws.fre[pos] += a.re[k];
-      ws.fim[pos] += a.im[k];
+      const pos = t * m + local[j];
+      re[pos] += a.re[k];
+      im[pos] += a.im[k];
     }
     // Column c0+t: the entries below the supernode's columns (those within are in its rows).
     for (let k = at.rowPtr[orig]; k < at.rowPtr[orig + 1]; k++) {
       const i = iperm[at.colIdx[k]];
       if (i < c0 + p) continue;
-      const pos = ws.local[i] * m + t;
-      ws.fre[pos] += at.re[k];
-      ws.fim[pos] += at.im[k];
+      const pos = local[i] * m + t;
+      re[pos] += at.re[k];
+      im[pos] += at.im[k];
     }
   }
 }
 
 /** Pushes the front's trailing q × q Schur complement onto the update stack. */
-function pushUpdate(ws: Workspace, m: number, p: number, q: number): void {
-  const need = ws.stackTop + q * q;
-  if (need > ws.stackRe.length) {
-    const size = Math.max(need, ws.stackRe.length * 2);
-    const re = new Float64Array(size);
-    const im = new Float64Array(size);
-    re.set(ws.stackRe.subarray(0, ws.stackTop));
-    im.set(ws.stackIm.subarray(0, ws.stackTop));
-    ws.stackRe = re;
-    ws.stackIm = im;
-  }
-  for (let i = 0; i < q; i++) {
-    const src = (p + i) * m + p;
-    ws.stackRe.set(ws.fre.subarray(src, src + q), ws.stackTop + i * q);
-    ws.stackIm.set(ws.fim.subarray(src, src + q), ws.stackTop + i * q);
-  }
-  ws.stackTop = need;
+function pushUpdate(ws: Workspace, store: FactorStore, m: number, p: number, q: number): void {
+  const src = store.front.reOff + 8 * (p * m + p);
+  const dst = ws.stack.reOff + 8 * ws.stackTop;
+  store.kernels.copyBlock(0, store.planeGap, src, 8 * m, q, q, dst);
+  ws.stackTop += q * q;
 }
 
 /** Pops child supernode c's update off the stack and adds it into the front (extend-add). */
-function popUpdate(ws: Workspace, sym: Symbolic, c: number, m: number): void {
-  const rows = sym.snRows.subarray(sym.snRowPtr[c], sym.snRowPtr[c + 1]);
-  const q = rows.length;
+function popUpdate(ws: Workspace, store: FactorStore, sym: Symbolic, c: number, m: number): void {
+  const rp = sym.snRowPtr[c];
+  const q = sym.snRowPtr[c + 1] - rp;
   const base = ws.stackTop - q * q;
-  const pos = new Int32Array(q);
-  for (let i = 0; i < q; i++) pos[i] = ws.local[rows[i]];
-  const { fre, fim, stackRe, stackIm } = ws;
-  for (let i = 0; i < q; i++) {
-    const ro = pos[i] * m;
-    const so = base + i * q;
-    for (let j = 0; j < q; j++) {
-      fre[ro + pos[j]] += stackRe[so + j];
-      fim[ro + pos[j]] += stackIm[so + j];
-    }
-  }
+  const pos = ws.pos.view;
+  for (let i = 0; i < q; i++) pos[i] = ws.local[sym.snRows[rp + i]];
+  const src = ws.stack.reOff + 8 * base;
+  store.kernels.extendAdd(0, store.planeGap, store.front.reOff, m, src, q, ws.pos.off);
   ws.stackTop = base;
 }
 
-/** y ← L⁻¹·P·y over the supernodes in order. */
-function forwardSolve(sym: Symbolic, f: FactorStore, yr: Float64Array, yi: Float64Array): void {
+/** y ← L⁻¹·P·y over the supernodes in order (y: the store's vector). */
+function forwardSolve(sym: Symbolic, f: FactorStore): void {
   const ns = sym.snStart.length - 1;
+  const { y, scratch, factor, kernels } = f;
+  const yr = y.re;
+  const yi = y.im;
   for (let s = 0; s < ns; s++) {
     const c0 = sym.snStart[s];
     const p = sym.snStart[s + 1] - c0;
     const rp = sym.snRowPtr[s];
     const q = sym.snRowPtr[s + 1] - rp;
-    const m = p + q;
     for (let k = 0; k < p; k++) {
       const r = f.pivots[c0 + k];
       if (r === k) continue;
@@ -313,64 +349,68 @@ function forwardSolve(sym: Symbolic, f: FactorStore, yr: Float64Array, yi: Float
       yi[c0 + k] = yi[c0 + r];
       yi[c0 + r] = ti;
     }
-    const u = f.upperOff[s];
-    for (let i = 1; i < p; i++) {
-      let sr = yr[c0 + i];
-      let si = yi[c0 + i];
-      for (let k = 0; k < i; k++) {
-        const lr = f.re[u + i * m + k];
-        const li = f.im[u + i * m + k];
-        sr -= lr * yr[c0 + k] - li * yi[c0 + k];
-        si -= lr * yi[c0 + k] + li * yr[c0 + k];
-      }
-      yr[c0 + i] = sr;
-      yi[c0 + i] = si;
-    }
-    const l = f.lowerOff[s];
+    const yOff = 8 * c0;
+    const u = 8 * f.upperOff[s];
+    kernels.lowerSolve(
+      factor.reOff + u,
+      factor.imOff + u,
+      8 * (p + q),
+      p,
+      y.reOff + yOff,
+      y.imOff + yOff,
+    );
+    if (q === 0) continue;
+    scratch.re.fill(0, 0, q);
+    scratch.im.fill(0, 0, q);
+    const l = 8 * f.lowerOff[s];
+    kernels.rowsSub(0, f.planeGap, scratch.reOff, factor.reOff + l, 8 * q, p, q, y.reOff + yOff);
+    // The scratch holds −L21·y_p: scatter it onto the rows below.
     for (let i = 0; i < q; i++) {
       const row = sym.snRows[rp + i];
-      let sr = 0;
-      let si = 0;
-      for (let k = 0; k < p; k++) {
-        const lr = f.re[l + i * p + k];
-        const li = f.im[l + i * p + k];
-        sr += lr * yr[c0 + k] - li * yi[c0 + k];
-        si += lr * yi[c0 + k] + li * yr[c0 + k];
-      }
-      yr[row] -= sr;
-      yi[row] -= si;
+      yr[row] += scratch.re[i];
+      yi[row] += scratch.im[i];
     }
   }
 }
 
-/** y ← U⁻¹·y over the supernodes in reverse. */
-function backwardSolve(sym: Symbolic, f: FactorStore, yr: Float64Array, yi: Float64Array): void {
+/** y ← U⁻¹·y over the supernodes in reverse (y: the store's vector). */
+function backwardSolve(sym: Symbolic, f: FactorStore): void {
   const ns = sym.snStart.length - 1;
+  const { y, scratch, factor, kernels } = f;
   for (let s = ns - 1; s >= 0; s--) {
     const c0 = sym.snStart[s];
     const p = sym.snStart[s + 1] - c0;
     const rp = sym.snRowPtr[s];
     const q = sym.snRowPtr[s + 1] - rp;
     const m = p + q;
-    const u = f.upperOff[s];
-    for (let i = p - 1; i >= 0; i--) {
-      let sr = yr[c0 + i];
-      let si = yi[c0 + i];
-      const ro = u + i * m;
-      for (let j = i + 1; j < p; j++) {
-        sr -= f.re[ro + j] * yr[c0 + j] - f.im[ro + j] * yi[c0 + j];
-        si -= f.re[ro + j] * yi[c0 + j] + f.im[ro + j] * yr[c0 + j];
-      }
+    const u = 8 * f.upperOff[s];
+    const yOff = 8 * c0;
+    if (q > 0) {
+      // Gather the solved unknowns below the supernode, then y_p −= U12·x_q.
       for (let t = 0; t < q; t++) {
         const x = sym.snRows[rp + t];
-        sr -= f.re[ro + p + t] * yr[x] - f.im[ro + p + t] * yi[x];
-        si -= f.re[ro + p + t] * yi[x] + f.im[ro + p + t] * yr[x];
+        scratch.re[t] = y.re[x];
+        scratch.im[t] = y.im[x];
       }
-      const dr = f.re[ro + i];
-      const di = f.im[ro + i];
-      const d = dr * dr + di * di;
-      yr[c0 + i] = (sr * dr + si * di) / d;
-      yi[c0 + i] = (si * dr - sr * di) / d;
+      kernels.dotSub(
+        factor.reOff + u + 8 * p,
+        factor.imOff + u + 8 * p,
+        8 * m,
+        p,
+        q,
+        scratch.reOff,
+        scratch.imOff,
+        y.reOff + yOff,
+        y.imOff + yOff,
+      );
     }
+    kernels.upperSolve(
+      factor.reOff + u,
+      factor.imOff + u,
+      8 * m,
+      p,
+      y.reOff + yOff,
+      y.imOff + yOff,
+    );
   }
 }

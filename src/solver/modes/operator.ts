@@ -40,7 +40,7 @@
  * n·√(εμ) scaling, is its scalar approximation. β is then the propagation constant along the
  * arc at radius R (angular order m = βR).
  */
-import { addBlocks, csrProduct, csrRestrict, csrScale, TripletBuilder } from "./sparse.js";
+import { csrBlockSum, csrProduct, csrRestrict, csrScale, TripletBuilder } from "./sparse.js";
 import type { ComplexCsr, ComplexVector } from "./sparse.js";
 
 /** One axis of the plane: its nodes, walls, mirror and absorber. */
@@ -325,33 +325,39 @@ function assemble(
   const epsWInv = reciprocal(eps.w);
   const muWInv = reciprocal(mu.w);
   const inv = 1 / (k0 * k0);
-  const b = new TripletBuilder(2 * N, 2 * N);
-  const diag = (x: ComplexVector, y: ComplexVector, off: number) => {
+  const diag = (x: ComplexVector, y: ComplexVector): ComplexCsr => {
+    const re = new Float64Array(N);
+    const im = new Float64Array(N);
     for (let k = 0; k < N; k++) {
-      b.push(
-        off + k,
-        off + k,
-        x.re[k] * y.re[k] - x.im[k] * y.im[k],
-        x.re[k] * y.im[k] + x.im[k] * y.re[k],
-      );
+      re[k] = x.re[k] * y.re[k] - x.im[k] * y.im[k];
+      im[k] = x.re[k] * y.im[k] + x.im[k] * y.re[k];
     }
+    const rowPtr = Int32Array.from({ length: N + 1 }, (_, k) => k);
+    return { rows: N, cols: N, rowPtr, colIdx: rowPtr.slice(0, N), re, im };
   };
-  diag(mu.v, eps.u, 0);
-  diag(mu.u, eps.v, N);
   // μ D^b μ_w⁻¹ D^f terms (curl curl through h_w) and D^f ε_w⁻¹ D^b ε terms (grad div).
   const curl = (rowMu: ComplexVector, back: ComplexCsr, fwdOp: ComplexCsr) =>
     csrProduct(csrScale(back, rowMu, muWInv), fwdOp);
   const grad = (fwdOp: ComplexCsr, back: ComplexCsr, colEps: ComplexVector) =>
     csrProduct(csrScale(fwdOp, null, epsWInv), csrScale(back, null, colEps));
-  addBlocks(b, curl(mu.v, d.dvB, d.dvF), 0, 0, inv);
-  addBlocks(b, grad(d.duF, d.duB, eps.u), 0, 0, inv);
-  addBlocks(b, curl(mu.v, d.dvB, d.duF), 0, N, -inv);
-  addBlocks(b, grad(d.duF, d.dvB, eps.v), 0, N, inv);
-  addBlocks(b, curl(mu.u, d.duB, d.dvF), N, 0, -inv);
-  addBlocks(b, grad(d.dvF, d.duB, eps.u), N, 0, inv);
-  addBlocks(b, curl(mu.u, d.duB, d.duF), N, N, inv);
-  addBlocks(b, grad(d.dvF, d.dvB, eps.v), N, N, inv);
-  return b.toCsr();
+  const at = (block: ComplexCsr, rowOffset: number, colOffset: number, factor: number) => ({
+    block,
+    rowOffset,
+    colOffset,
+    factor,
+  });
+  return csrBlockSum(2 * N, 2 * N, [
+    at(diag(mu.v, eps.u), 0, 0, 1),
+    at(diag(mu.u, eps.v), N, N, 1),
+    at(curl(mu.v, d.dvB, d.dvF), 0, 0, inv),
+    at(grad(d.duF, d.duB, eps.u), 0, 0, inv),
+    at(curl(mu.v, d.dvB, d.duF), 0, N, -inv),
+    at(grad(d.duF, d.dvB, eps.v), 0, N, inv),
+    at(curl(mu.u, d.duB, d.dvF), N, 0, -inv),
+    at(grad(d.dvF, d.duB, eps.u), N, 0, inv),
+    at(curl(mu.u, d.duB, d.duF), N, N, inv),
+    at(grad(d.dvF, d.dvB, eps.v), N, N, inv),
+  ]);
 }
 
 /** Full indices of the unknowns not held at zero by a PEC wall at node 0. */

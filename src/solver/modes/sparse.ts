@@ -145,14 +145,19 @@ export function csrMultiply(a: ComplexCsr, x: ComplexVector, y: ComplexVector): 
   }
 }
 
-/** A − σ·I for a square A (a new matrix). */
+/**
+ * A − σ·I for a square A (a new matrix), with A's exact zeros dropped as TripletBuilder
+ * drops them (the pattern, and so the LU's ordering, is that of the triplet assembly).
+ */
 export function csrShift(a: ComplexCsr, sigmaRe: number, sigmaIm: number): ComplexCsr {
-  const b = new TripletBuilder(a.rows, a.cols);
+  const out = new CsrWriter(a.rows, a.cols, a.colIdx.length + a.rows);
+  const acc = new RowAccumulator(a.cols);
   for (let i = 0; i < a.rows; i++) {
-    for (let k = a.rowPtr[i]; k < a.rowPtr[i + 1]; k++) b.push(i, a.colIdx[k], a.re[k], a.im[k]);
-    b.push(i, i, -sigmaRe, -sigmaIm);
+    for (let k = a.rowPtr[i]; k < a.rowPtr[i + 1]; k++) acc.add(a.colIdx[k], a.re[k], a.im[k]);
+    acc.add(i, -sigmaRe, -sigmaIm);
+    acc.flush(out);
   }
-  return b.toCsr();
+  return out.finish();
 }
 
 /** The largest |a_ij| of a matrix (0 for an empty one). */
@@ -219,8 +224,20 @@ export function csrScale(
     for (let k = a.rowPtr[i]; k < a.rowPtr[i + 1]; k++) {
       let r = re[k];
       let m = im[k];
-      if (rowScale) [r, m] = mul(rowScale.re[i], rowScale.im[i], r, m);
-      if (colScale) [r, m] = mul(colScale.re[a.colIdx[k]], colScale.im[a.colIdx[k]], r, m);
+      if (rowScale) {
+        const sr = rowScale.re[i];
+        const si = rowScale.im[i];
+        const t = sr * r - si * m;
+        m = sr * m + si * r;
+        r = t;
+      }
+      if (colScale) {
+        const sr = colScale.re[a.colIdx[k]];
+        const si = colScale.im[a.colIdx[k]];
+        const t = sr * r - si * m;
+        m = sr * m + si * r;
+        r = t;
+      }
       re[k] = r;
       im[k] = m;
     }
@@ -228,71 +245,188 @@ export function csrScale(
   return { ...a, re, im };
 }
 
-function mul(ar: number, ai: number, br: number, bi: number): [number, number] {
-  return [ar * br - ai * bi, ar * bi + ai * br];
+/**
+ * Rows of a CSR matrix written in order into preallocated arrays (a bound on the entries),
+ * for the products and sums that build the mode operator: a TripletBuilder would push every
+ * entry through a growing list and a bucket sort (a third of the operator's build time).
+ */
+class CsrWriter {
+  private readonly rowPtr: Int32Array;
+  private readonly colIdx: Int32Array;
+  private readonly re: Float64Array;
+  private readonly im: Float64Array;
+  private row = 0;
+  private nnz = 0;
+
+  constructor(
+    readonly rows: number,
+    readonly cols: number,
+    capacity: number,
+  ) {
+    this.rowPtr = new Int32Array(rows + 1);
+    this.colIdx = new Int32Array(capacity);
+    this.re = new Float64Array(capacity);
+    this.im = new Float64Array(capacity);
+  }
+
+  entry(col: number, re: number, im: number): void {
+    const k = this.nnz++;
+    this.colIdx[k] = col;
+    this.re[k] = re;
+    this.im[k] = im;
+  }
+
+  endRow(): void {
+    this.rowPtr[++this.row] = this.nnz;
+  }
+
+  finish(): ComplexCsr {
+    const { nnz } = this;
+    return {
+      rows: this.rows,
+      cols: this.cols,
+      rowPtr: this.rowPtr,
+      colIdx: this.colIdx.slice(0, nnz),
+      re: this.re.slice(0, nnz),
+      im: this.im.slice(0, nnz),
+    };
+  }
 }
 
-/** The product A·B of two complex sparse matrices (Gustavson's row-by-row algorithm). */
+/**
+ * One row's sum of contributions by column (Gustavson's dense accumulator). A column enters
+ * the row when a non-zero contribution reaches it (as TripletBuilder skips zero pushes);
+ * `flush` writes the row sorted by column and clears it.
+ */
+class RowAccumulator {
+  private readonly accRe: Float64Array;
+  private readonly accIm: Float64Array;
+  private readonly mark: Uint8Array;
+  private readonly touched: Int32Array;
+  private count = 0;
+
+  constructor(cols: number) {
+    this.accRe = new Float64Array(cols);
+    this.accIm = new Float64Array(cols);
+    this.mark = new Uint8Array(cols);
+    this.touched = new Int32Array(cols);
+  }
+
+  add(col: number, re: number, im: number): void {
+    if (re === 0 && im === 0) return;
+    if (this.mark[col] === 0) {
+      this.mark[col] = 1;
+      this.accRe[col] = re;
+      this.accIm[col] = im;
+      this.touched[this.count++] = col;
+      return;
+    }
+    this.accRe[col] += re;
+    this.accIm[col] += im;
+  }
+
+  /** As flush, leaving out columns whose sum is exactly zero (csrProduct's rule). */
+  flushNonZero(out: CsrWriter): void {
+    let kept = 0;
+    for (let a = 0; a < this.count; a++) {
+      const c = this.touched[a];
+      if (this.accRe[c] !== 0 || this.accIm[c] !== 0) this.touched[kept++] = c;
+      else this.mark[c] = 0;
+    }
+    this.count = kept;
+    this.flush(out);
+  }
+
+  flush(out: CsrWriter): void {
+    const t = this.touched;
+    // A row holds a handful of columns: insertion sort.
+    for (let a = 1; a < this.count; a++) {
+      const c = t[a];
+      let b = a - 1;
+      while (b >= 0 && t[b] > c) {
+        t[b + 1] = t[b];
+        b--;
+      }
+      t[b + 1] = c;
+    }
+    for (let a = 0; a < this.count; a++) {
+      out.entry(t[a], this.accRe[t[a]], this.accIm[t[a]]);
+      this.mark[t[a]] = 0;
+    }
+    this.count = 0;
+    out.endRow();
+  }
+}
+
+/**
+ * The product A·B of two complex sparse matrices (Gustavson's row-by-row algorithm); exact
+ * zero sums are dropped.
+ */
 export function csrProduct(a: ComplexCsr, b: ComplexCsr): ComplexCsr {
-  const out = new TripletBuilder(a.rows, b.cols);
-  const accRe = new Float64Array(b.cols);
-  const accIm = new Float64Array(b.cols);
-  const mark = new Int32Array(b.cols).fill(-1);
-  const touched = new Int32Array(b.cols);
+  let bound = 0;
+  for (let ka = 0; ka < a.colIdx.length; ka++) {
+    bound += b.rowPtr[a.colIdx[ka] + 1] - b.rowPtr[a.colIdx[ka]];
+  }
+  const out = new CsrWriter(a.rows, b.cols, bound);
+  const acc = new RowAccumulator(b.cols);
   for (let i = 0; i < a.rows; i++) {
-    let count = 0;
     for (let ka = a.rowPtr[i]; ka < a.rowPtr[i + 1]; ka++) {
       const j = a.colIdx[ka];
       const ar = a.re[ka];
       const ai = a.im[ka];
       for (let kb = b.rowPtr[j]; kb < b.rowPtr[j + 1]; kb++) {
-        const c = b.colIdx[kb];
-        if (mark[c] !== i) {
-          mark[c] = i;
-          accRe[c] = 0;
-          accIm[c] = 0;
-          touched[count++] = c;
-        }
-        accRe[c] += ar * b.re[kb] - ai * b.im[kb];
-        accIm[c] += ar * b.im[kb] + ai * b.re[kb];
+        acc.add(b.colIdx[kb], ar * b.re[kb] - ai * b.im[kb], ar * b.im[kb] + ai * b.re[kb]);
       }
     }
-    for (let t = 0; t < count; t++) out.push(i, touched[t], accRe[touched[t]], accIm[touched[t]]);
+    acc.flushNonZero(out);
   }
-  return out.toCsr();
+  return out.finish();
 }
 
-/** Adds factor·block into `target` with its (0, 0) entry at (rowOffset, colOffset). */
-export function addBlocks(
-  target: TripletBuilder,
-  block: ComplexCsr,
-  rowOffset: number,
-  colOffset: number,
-  factor = 1,
-): void {
-  for (let i = 0; i < block.rows; i++) {
-    for (let k = block.rowPtr[i]; k < block.rowPtr[i + 1]; k++) {
-      target.push(
-        i + rowOffset,
-        block.colIdx[k] + colOffset,
-        factor * block.re[k],
-        factor * block.im[k],
-      );
+/** One block of a block sum: factor·block with its (0, 0) entry at (rowOffset, colOffset). */
+export interface PlacedBlock {
+  block: ComplexCsr;
+  rowOffset: number;
+  colOffset: number;
+  factor: number;
+}
+
+/** Σ of placed blocks as one rows × cols matrix (entries with zero contributions left out). */
+export function csrBlockSum(rows: number, cols: number, parts: readonly PlacedBlock[]): ComplexCsr {
+  const out = new CsrWriter(
+    rows,
+    cols,
+    parts.reduce((n, p) => n + p.block.colIdx.length, 0),
+  );
+  const acc = new RowAccumulator(cols);
+  for (let i = 0; i < rows; i++) {
+    for (const { block, rowOffset, colOffset, factor } of parts) {
+      const r = i - rowOffset;
+      if (r < 0 || r >= block.rows) continue;
+      for (let k = block.rowPtr[r]; k < block.rowPtr[r + 1]; k++) {
+        acc.add(block.colIdx[k] + colOffset, factor * block.re[k], factor * block.im[k]);
+      }
     }
+    acc.flush(out);
   }
+  return out.finish();
 }
 
-/** The submatrix of rows and columns `keep` (keep[k]: the original index of new index k). */
+/**
+ * The submatrix of rows and columns `keep` (keep[k]: the original index of new index k,
+ * increasing), exact zeros dropped.
+ */
 export function csrRestrict(a: ComplexCsr, keep: Int32Array): ComplexCsr {
   const newIndex = new Int32Array(a.cols).fill(-1);
   for (let k = 0; k < keep.length; k++) newIndex[keep[k]] = k;
-  const out = new TripletBuilder(keep.length, keep.length);
+  const out = new CsrWriter(keep.length, keep.length, a.colIdx.length);
   for (let r = 0; r < keep.length; r++) {
     const i = keep[r];
     for (let k = a.rowPtr[i]; k < a.rowPtr[i + 1]; k++) {
       const c = newIndex[a.colIdx[k]];
-      if (c >= 0) out.push(r, c, a.re[k], a.im[k]);
+      if (c >= 0 && (a.re[k] !== 0 || a.im[k] !== 0)) out.entry(c, a.re[k], a.im[k]);
     }
+    out.endRow();
   }
-  return out.toCsr();
+  return out.finish();
 }
