@@ -382,6 +382,18 @@ export const ModeSpecSchema = Type.Object(
           "The modes nearest this effective index are found. Default the largest refractive index on the plane (the most confined guided modes).",
       }),
     ),
+    bend_radius: Type.Optional(
+      Type.Union([Type.Number({ minimum: -MAX_LENGTH_M, maximum: MAX_LENGTH_M }), Type.Null()], {
+        description:
+          "A bent guide's radius in metres, measured from the plane's centre along the radial axis (the transverse axis other than bend_axis), signed: positive puts the centre of curvature towards −radial. Its modes then lose power to radiation (k_eff > 0) where the plane has absorber on the outer side. Default null (straight).",
+      }),
+    ),
+    bend_axis: Type.Optional(
+      Type.Union([Type.Literal(0), Type.Literal(1)], {
+        description:
+          "The transverse axis (0 or 1, in the plane's order) the guide bends about. Default 1: for an x- or y-normal plane, z (a bend in the chip's plane).",
+      }),
+    ),
     filter_pol: Type.Optional(
       Type.Union([stringEnum(["te", "tm"]), Type.Null()], {
         description:

@@ -144,7 +144,7 @@ export type SpecAgreesWithSchema = [
   >,
   Agree<
     FieldsThatDiffer<
-      WithDefaults<Static<typeof ModeSpecSchema>, keyof Static<typeof ModeSpecSchema>>,
+      WithDefaults<Static<typeof ModeSpecSchema>, "num_modes" | "target_neff" | "filter_pol">,
       ModeSpecSpec
     >
   >,

@@ -13,6 +13,7 @@ import {
   type DomainSpec,
   type FieldComponent,
   type GridPlan,
+  type ModeSpecSpec,
   type MonitorSpec,
   type RunEstimate,
   type SimulationSpec,
@@ -37,13 +38,22 @@ export const validateRequestSchema = compileBounded<SimulationRequest>(Simulatio
 
 /** A mode_spec with its defaults. */
 function modeSpecWithDefaults(
-  spec: { num_modes?: number; target_neff?: number | null; filter_pol?: "te" | "tm" | null } = {},
-) {
+  spec: {
+    num_modes?: number;
+    target_neff?: number | null;
+    filter_pol?: "te" | "tm" | null;
+    bend_radius?: number | null;
+    bend_axis?: 0 | 1;
+  } = {},
+): ModeSpecSpec {
   const defaults = DEFAULTS.mode.mode_spec;
   return {
     num_modes: spec.num_modes ?? defaults.num_modes,
     target_neff: spec.target_neff ?? defaults.target_neff,
     filter_pol: spec.filter_pol ?? defaults.filter_pol,
+    ...(typeof spec.bend_radius === "number"
+      ? { bend_radius: spec.bend_radius, bend_axis: spec.bend_axis ?? 1 }
+      : {}),
   };
 }
 

@@ -122,6 +122,14 @@ export interface ModeSpecSpec {
   /** null: the largest refractive index on the plane. */
   target_neff: number | null;
   filter_pol: "te" | "tm" | null;
+  /**
+   * A bent guide (Tidy3D's bend_radius): the radius in metres, signed (the centre of curvature
+   * towards −radial for a positive one), measured from the plane's centre; null or absent for
+   * a straight guide.
+   */
+  bend_radius?: number | null;
+  /** Which of the plane's two transverse axes the bend turns about (the other is radial). */
+  bend_axis?: 0 | 1;
 }
 
 /** One mode of a plane injected one way (`source_type: "mode"`, sources/mode.ts). */

@@ -10,6 +10,7 @@ import { fluxShape } from "../flux.js";
 import { MAX_MODE_PLANE_CELLS, MAX_MODES_PER_WAVELENGTH } from "../modes/plane-modes.js";
 import { windowNodes } from "../modes/plane-medium.js";
 import { nodeIndexAt } from "../grid.js";
+import { checkBend } from "./mode-source.js";
 import type { ModeMonitorSpec } from "../types.js";
 import { AXES, finite, type CheckContext } from "./common.js";
 
@@ -32,6 +33,7 @@ export function checkModeMonitor(ctx: CheckContext, m: ModeMonitorSpec, path: st
     ctx.add(`${path}.size`, "a mode monitor is a plane: zero size along exactly one axis");
     return;
   }
+  checkBend(ctx, m.mode_spec, axis, m.size, `${path}.mode_spec`);
   const plan = ctx.grid();
   if (!plan || !m.center.every(finite)) return;
   const ax = plan.axes[axis];

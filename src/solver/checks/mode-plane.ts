@@ -19,6 +19,7 @@ import type { SimulationSpec, SpecProblem } from "../types.js";
 import { AXES, checkContext, finite, fmt, type CheckContext } from "./common.js";
 import { checkDomain, checkMeshOverrides, checkResolution, type DenseStructure } from "./domain.js";
 import { checkStructures } from "./structures.js";
+import { checkBend } from "./mode-source.js";
 
 /** Every problem of a schema-valid mode request; an empty list means it can be solved. */
 export function checkModeRequest(
@@ -35,6 +36,8 @@ export function checkModeRequest(
   if (usable) checkResolution(ctx, dense, wavelengths);
   checkPlane(ctx, request);
   checkModeSpec(ctx, request);
+  const normal = planeNormal(request.plane.size);
+  if (normal >= 0) checkBend(ctx, request.mode_spec ?? {}, normal, request.plane.size, "mode_spec");
   return ctx.problems;
 }
 
@@ -104,17 +107,15 @@ function checkPlane(ctx: CheckContext, request: PlaneModesRequest): void {
     );
     return;
   }
-  const cells = [0, 1, 2]
-    .filter((b) => b !== a)
-    .map((b) => {
-      const [first, last] = windowNodes(
-        plan.axes[b],
-        center[b] - size[b] / 2,
-        center[b] + size[b] / 2,
-      );
-      return Math.max(0, last - first);
-    });
-  if (cells.some((n) => n < 2)) {
+  const across = [0, 1, 2].filter((b) => b !== a);
+  const cells = across.map((b) => {
+    const lo = center[b] - size[b] / 2;
+    const [first, last] = windowNodes(plan.axes[b], lo, lo + size[b]);
+    return Math.max(0, last - first);
+  });
+  // A periodic axis one cell thick is a 2-D problem's invariant axis: one cell is all there is.
+  const fewest = across.map((b) => Math.min(2, plan.axes[b].cells));
+  if (cells.some((n, i) => n < fewest[i]!)) {
     ctx.add("plane.size", "the plane covers fewer than two grid cells across");
   } else if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
     ctx.add(

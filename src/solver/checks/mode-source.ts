@@ -8,7 +8,7 @@
  * offers (and `mode_index` counts) are those of the run's parity.
  */
 import { MAX_MODE_PLANE_CELLS, MAX_MODES_PER_WAVELENGTH } from "../modes/plane-modes.js";
-import { windowNodes } from "../modes/plane-medium.js";
+import { transverseAxes, windowNodes } from "../modes/plane-medium.js";
 import type { ModeSourceSpec } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 
@@ -30,6 +30,7 @@ export function checkModePlane(
   const { add, spec } = ctx;
   const axis = "xyz".indexOf(source.direction[1]!);
   checkModeSpecOf(ctx, source, path);
+  checkBend(ctx, source.mode_spec, axis, source.size, `${path}.mode_spec`);
   if (!source.center.every(finite) || !source.size.every((s) => finite(s) && s >= 0)) return;
   const zeros = [0, 1, 2].filter((a) => source.size[a] === 0);
   if (zeros.length !== 1 || zeros[0] !== axis) {
@@ -122,5 +123,29 @@ function checkPlacement(
           `or lie at ${AXES[b]} ≥ 0`,
       );
     }
+  }
+}
+
+/**
+ * A bend's radius must reach past the plane along its radial axis (the transformation
+ * 1 + x/R stays positive across it): |R| larger than the plane's half extent there.
+ */
+export function checkBend(
+  ctx: CheckContext,
+  spec: { bend_radius?: number | null; bend_axis?: 0 | 1 },
+  normal: number,
+  size: readonly number[],
+  path: string,
+): void {
+  const r = spec.bend_radius;
+  if (r === undefined || r === null) return;
+  const radial = transverseAxes(normal)[(spec.bend_axis ?? 1) === 0 ? 1 : 0];
+  const half = Math.min(size[radial]!, ctx.size[radial]!) / 2;
+  if (!(finite(r) && Math.abs(r) > half)) {
+    ctx.add(
+      `${path}.bend_radius`,
+      `must be a number of metres larger in size than the plane's half extent along ` +
+        `${AXES[radial]}, the radial axis (${fmt(half)} m)`,
+    );
   }
 }

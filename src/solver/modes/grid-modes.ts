@@ -9,7 +9,7 @@ import type { GridPlan, YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import type { ModeAxis } from "./operator.js";
 import { modeAxis, planePermittivity, transverseAxes } from "./plane-medium.js";
-import { solveModes, type ModeSpec, type SolvedMode } from "./solve.js";
+import { bendOf, solveModes, type ModeSpec, type SolvedMode } from "./solve.js";
 
 /** A plane of the grid: its normal, node index, transverse axes and window. */
 export interface GridModeWindow {
@@ -50,7 +50,7 @@ export function gridModes(
   medium: Medium,
   window: GridModeWindow,
   wavelengthsM: readonly number[],
-  modeSpec: ModeSpec,
+  modeSpec: ModeSpec & { bend_radius?: number | null; bend_axis?: 0 | 1 },
   groupIndex = false,
 ): SolvedMode[][] {
   const { normal, planeIndex, transverse, origin, cells, axes } = window;
@@ -60,6 +60,7 @@ export function gridModes(
       planePermittivity(medium, layout, normal, planeIndex, transverse, origin, cells, w),
     wavelengths_m: wavelengthsM,
     mode_spec: modeSpec,
+    bend: bendOf(modeSpec),
     groupIndex,
     leftHanded: normal === 1,
   }).modes;

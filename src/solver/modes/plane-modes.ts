@@ -8,6 +8,7 @@
 import { listOf } from "../monitors.js";
 import type {
   DomainSpec,
+  ModeSpecSpec,
   StructureSpec,
   UserMaterialSpec,
   Vec3,
@@ -15,7 +16,7 @@ import type {
 } from "../types.js";
 import type { MaterialResolver } from "../update-material.js";
 import { modePlane, type ModePlane } from "./plane-medium.js";
-import { solveModes, type ModeSpec, type SolvedMode } from "./solve.js";
+import { bendOf, solveModes, type SolvedMode } from "./solve.js";
 
 /** The most cells a mode plane may have (its window on the grid, absorber cells included). */
 export const MAX_MODE_PLANE_CELLS = 40_000;
@@ -31,7 +32,7 @@ export interface PlaneModesRequest {
   materials?: Record<string, UserMaterialSpec>;
   plane: { center: Vec3; size: Vec3 };
   wavelengths: number[] | WavelengthRange;
-  mode_spec?: ModeSpec;
+  mode_spec?: Partial<ModeSpecSpec>;
   /** Also the group index of each mode (lossless guides). */
   group_index?: boolean;
 }
@@ -81,6 +82,7 @@ export function solvePlaneModes(
     planeEps: plane.permittivityAt,
     wavelengths_m: wavelengthsM,
     mode_spec: request.mode_spec,
+    bend: request.mode_spec ? bendOf(request.mode_spec) : undefined,
     groupIndex: request.group_index,
     leftHanded: plane.leftHanded,
   });

@@ -30,7 +30,7 @@ import { nestedDissection } from "./ordering.js";
 import { csrShift, symmetricPattern } from "./sparse.js";
 import type { Symbolic } from "./symbolic.js";
 
-/** DESIGN §10's mode_spec. */
+/** DESIGN §10's mode_spec (the bend goes to solveModes as `bend`: bendOf). */
 export interface ModeSpec {
   num_modes?: number;
   /** Default: the largest refractive index on the plane. */
@@ -102,8 +102,11 @@ export function solveModes(input: SolveModesInput): SolveModesResult {
       symbolic = SparseLu.analyse(shifted, nestedDissection(pattern, op.x, op.y), pattern);
     }
     const lu = SparseLu.factor(shifted, { symbolic });
-    // Extra modes when filtering, so that enough of the wanted polarisation are found.
-    const count = Math.min(spec.filter_pol ? 2 * numModes + 2 : numModes, op.matrix.rows);
+    // Extra modes when filtering, so that enough of the wanted polarisation are found, and
+    // where the plane has absorber, so that modes living in it can be passed over.
+    const absorbing = input.axes.some((a) => a.boundary === "pml");
+    const wanted = spec.filter_pol ? 2 * numModes + 2 : numModes;
+    const count = Math.min(wanted + (absorbing ? 4 : 0), op.matrix.rows);
     const pairs = shiftInvertArnoldi(op.matrix.rows, { re: sigma, im: 0 }, (x) => lu.solve(x), {
       count,
     });
@@ -127,7 +130,7 @@ export function solveModes(input: SolveModesInput): SolveModesResult {
       if (input.leftHanded) negateH(fields);
       return mode;
     });
-    const chosen = choose(found, numModes, spec.filter_pol ?? null);
+    const chosen = choose(found, numModes, spec.filter_pol ?? null, input.axes);
     const previous = modes[modes.length - 1];
     const ordered = previous ? trackByOverlap(previous, chosen, weights) : chosen;
     ordered.forEach((m, i) => (m.mode_index = i));
@@ -152,11 +155,40 @@ function negateH(f: ModeFields): void {
 }
 
 /** Sorted by n_eff descending; with a filter, the matching polarisation first. */
-function choose(found: SolvedMode[], count: number, pol: "te" | "tm" | null): SolvedMode[] {
-  const byIndex = [...found].sort((a, b) => b.n_eff - a.n_eff);
+function choose(
+  found: SolvedMode[],
+  count: number,
+  pol: "te" | "tm" | null,
+  axes: readonly [ModeAxis, ModeAxis],
+): SolvedMode[] {
+  // Modes with most of their E in the plane's absorber are the absorber's, not the guide's:
+  // they go after the others (a bent guide's radiating mode keeps most of its E outside it).
+  const inAbsorber = new Map(found.map((m) => [m, absorberFraction(m.fields, axes) > 0.5]));
+  const byIndex = [...found].sort(
+    (a, b) => Number(inAbsorber.get(a)) - Number(inAbsorber.get(b)) || b.n_eff - a.n_eff,
+  );
   if (!pol) return byIndex.slice(0, count);
   const matches = (m: SolvedMode) => (pol === "te" ? m.te_fraction >= 0.5 : m.te_fraction < 0.5);
   return [...byIndex.filter(matches), ...byIndex.filter((m) => !matches(m))].slice(0, count);
+}
+
+/** The fraction of Σ|E|² over the plane's samples that lies in its absorber cells. */
+function absorberFraction(f: ModeFields, axes: readonly [ModeAxis, ModeAxis]): number {
+  const [nu, nv] = axes.map((a) => a.nodesM.length - 1) as [number, number];
+  const inside = (k: number, n: number, a: ModeAxis) =>
+    a.boundary !== "pml" || (k >= (a.pmlLo ?? 0) && k < n - (a.pmlHi ?? 0));
+  let total = 0;
+  let absorbed = 0;
+  for (let i = 0; i < nu; i++) {
+    for (let j = 0; j < nv; j++) {
+      const k = i * nv + j;
+      let e = 0;
+      for (const c of [f.Eu, f.Ev, f.Ew]) e += c.re[k]! ** 2 + c.im[k]! ** 2;
+      total += e;
+      if (!(inside(i, nu, axes[0]) && inside(j, nv, axes[1]))) absorbed += e;
+    }
+  }
+  return total > 0 ? absorbed / total : 0;
 }
 
 /**
@@ -205,4 +237,13 @@ function trackByOverlap(previous: SolvedMode[], next: SolvedMode[], w: PlaneWeig
   }
   const rest = next.filter((_, j) => !used.has(j));
   return out.map((m) => m ?? rest.shift()!);
+}
+
+/** A mode_spec's bend as solveModes takes it: the radial axis is the one not bent about. */
+export function bendOf(spec: {
+  bend_radius?: number | null;
+  bend_axis?: 0 | 1;
+}): OperatorOptions["bend"] {
+  if (typeof spec.bend_radius !== "number") return undefined;
+  return { radiusM: spec.bend_radius, radialAxis: (spec.bend_axis ?? 1) === 0 ? 1 : 0 };
 }
