@@ -69,6 +69,9 @@ function sourceWithDefaults(
       wavelength: source.wavelength,
       wavelengths: Array.isArray(ws) ? [...ws] : { ...ws },
       run_ports: [...(source.run_ports ?? ports.map((p) => p.name))],
+      ...(source.port_symmetries
+        ? { port_symmetries: structuredClone(source.port_symmetries) }
+        : {}),
     };
   }
   if (source.source_type === "mode") {

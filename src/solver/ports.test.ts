@@ -16,7 +16,7 @@ import { test } from "node:test";
 import { runPorts } from "./ports.js";
 import { runWithMaterials } from "./run.js";
 import { constantMaterials } from "./testing/index.js";
-import type { PortSpec, SimulationSpec } from "./types.js";
+import type { PortSpec, PortsSourceSpec, SimulationSpec } from "./types.js";
 import type { MaterialResolver } from "./update-material.js";
 import { planeWeights } from "./modes/fields.js";
 import { complexOverlap } from "./modes/overlap.js";
@@ -52,7 +52,7 @@ const spec: SimulationSpec = {
   },
 };
 
-test("a straight guide's S-matrix: |S21|² = 1, |S11|² < 1e-4, reciprocal, S21 = e^{iβL}", async () => {
+test("a straight guide's S-matrix: |S21|² = 1, |S11|² < 1e-4, reciprocal, S21 = e^{iβL}; from one run with port_symmetries", async () => {
   const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
   const result = await runPorts(
     spec,
@@ -75,6 +75,22 @@ test("a straight guide's S-matrix: |S21|² = 1, |S11|² < 1e-4, reciprocal, S21 
     assert.ok(p(s11) < 1e-4 && p(s22) < 1e-4, `|S11|² ${p(s11)}, |S22|² ${p(s22)}`);
     assert.ok(Math.hypot(s21[0] - s12[0], s21[1] - s12[1]) < 1e-6, `S12 ${s12} S21 ${s21}`);
   }
+  // From o1 alone, with the guide's symmetry naming the o2 column: the same matrix.
+  const oneRun = await runPorts(
+    {
+      ...spec,
+      source: {
+        ...(spec.source as PortsSourceSpec),
+        run_ports: ["o1"],
+        port_symmetries: { "o2@0,o1@0": ["o1@0,o2@0"], "o1@0,o1@0": ["o2@0,o2@0"] },
+      },
+    },
+    (one, o) => runWithMaterials(one, materials, { ...o, backend: "wasm" }),
+    {},
+  );
+  assert.deepEqual(oneRun.sMatrix!.inputs, ["o1@0"]);
+  const full = Array.from(sm.s);
+  oneRun.sMatrix!.s.forEach((v, k) => assert.ok(Math.abs(v - full[k]!) < 1e-6, `element ${k}`));
   for (let w = 0; w < W; w++) {
     const beta = (2 * Math.PI * sm.nEff[w]!) / sm.wavelengthsM[w]!;
     const [re, im] = at(1, 0, w);

@@ -149,6 +149,7 @@ export function assembleSMatrix(
       for (let w = 0; w < W; w++) nEff[o * W + w] = m.nEff[w * m.modes + k]!;
     }
   }
+  fillFromSymmetries(s, names, W, (spec.source as PortsSourceSpec).port_symmetries ?? {});
   return {
     ports: names,
     inputs: runs.map((r) => r.input),
@@ -157,6 +158,24 @@ export function assembleSMatrix(
     nEff,
     s,
   };
+}
+
+/** Copies each computed "out,in" element onto the elements its symmetry names (ports.ts). */
+function fillFromSymmetries(
+  s: Float64Array,
+  names: readonly string[],
+  W: number,
+  symmetries: Record<string, readonly string[]>,
+): void {
+  const P = names.length;
+  const offset = (key: string) => {
+    const [out, input] = key.split(",").map((x) => names.indexOf(x.trim()));
+    return 2 * (out! * P + input!) * W;
+  };
+  for (const [from, targets] of Object.entries(symmetries)) {
+    const src = offset(from);
+    for (const target of targets) s.copyWithin(offset(target), src, src + 2 * W);
+  }
 }
 
 /**

@@ -156,6 +156,12 @@ export interface PortsSourceSpec {
   wavelengths: number[] | WavelengthRange;
   /** The ports whose modes are launched (the others only receive). */
   run_ports: string[];
+  /**
+   * Elements of the S-matrix known from the device's symmetry or reciprocity: each key
+   * "out,in" (port@mode names, s[out][in]) is an element the runs compute, copied to each
+   * "out,in" of its list (whose inputs are not run). Absent: none.
+   */
+  port_symmetries?: Record<string, string[]>;
 }
 
 /** A waveguide port: a plane, the way into the device, the modes it has. */

@@ -122,4 +122,15 @@ test("a job without ports has no S-parameters; bad ports are refused by field", 
   });
   assert.equal(refused2.status, 422, refused2.text);
   assert.match(refused2.text, /"path":"ports"/);
+  const sym = twoPorts();
+  (sym.source as Record<string, unknown>).run_ports = ["o1"];
+  (sym.source as Record<string, unknown>).port_symmetries = {
+    "o2@0,o1@0": ["o1@0,o2@0", "o2@0,o1@0"],
+    "o1@0,o9@0": ["o2@0,o2@0"],
+  };
+  const refused3 = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", { key, body: sym });
+  assert.equal(refused3.status, 422, refused3.text);
+  // A target whose input is run, and a key naming no port@mode.
+  assert.match(refused3.text, /port_symmetries\[\\"o2@0,o1@0\\"\]\[1\]/);
+  assert.match(refused3.text, /port_symmetries\[\\"o1@0,o9@0\\"\]/);
 });

@@ -8,7 +8,7 @@
  */
 import { nodeIndexAt } from "../grid.js";
 import { listOf } from "../monitors.js";
-import { SOURCE_OFFSET_CELLS } from "../ports.js";
+import { SOURCE_OFFSET_CELLS, portModes } from "../ports.js";
 import type { PortSpec } from "../types.js";
 import { AXES, type CheckContext } from "./common.js";
 import { MAX_MODE_MONITOR_WAVELENGTHS } from "./mode-monitor.js";
@@ -47,6 +47,7 @@ export function checkPorts(ctx: CheckContext): number[] {
       );
     }
   });
+  checkSymmetries(ctx, ports, source.run_ports, source.port_symmetries ?? {});
   const wavelengths = listOf(source.wavelengths);
   if (wavelengths.length > MAX_MODE_MONITOR_WAVELENGTHS) {
     add("source.wavelengths", `at most ${MAX_MODE_MONITOR_WAVELENGTHS} wavelengths`);
@@ -78,5 +79,40 @@ function checkRoom(ctx: CheckContext, port: PortSpec, path: string): void {
       `the port's plane and its source, ${SOURCE_OFFSET_CELLS} cells inside along ` +
         `${AXES[a]}, must lie in the region of interest, off the absorber`,
     );
+  }
+}
+
+/** Each "out,in" names two port@modes; keys' inputs are run, their targets' are not. */
+function checkSymmetries(
+  ctx: CheckContext,
+  ports: readonly PortSpec[],
+  runPorts: readonly string[],
+  symmetries: Record<string, readonly string[]>,
+): void {
+  const names = new Set(portModes(ports));
+  const run = new Set(portModes(ports.filter((p) => runPorts.includes(p.name))));
+  const parse = (key: string) => key.split(",").map((x) => x.trim());
+  const bad = (key: string) => {
+    const parts = parse(key);
+    return parts.length !== 2 || !parts.every((x) => names.has(x));
+  };
+  for (const [from, targets] of Object.entries(symmetries)) {
+    const path = `source.port_symmetries["${from}"]`;
+    if (bad(from)) {
+      ctx.add(path, `"${from}" is not "out,in" of two port@modes (${[...names].join(", ")})`);
+      continue;
+    }
+    if (!run.has(parse(from)[1]!)) {
+      ctx.add(
+        path,
+        `its input ${parse(from)[1]} is not run (source.run_ports), so nothing computes it`,
+      );
+    }
+    targets.forEach((t, i) => {
+      if (bad(t)) ctx.add(`${path}[${i}]`, `"${t}" is not "out,in" of two port@modes`);
+      else if (run.has(parse(t)[1]!)) {
+        ctx.add(`${path}[${i}]`, `its input ${parse(t)[1]} is run: the run computes "${t}" itself`);
+      }
+    });
   }
 }
