@@ -30,6 +30,9 @@ Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim log
   emsim plot result.h5 --far-field [--monitor M] [--wavelength W] [--phi DEG ...] [--db]
                                                        radiation pattern as a polar plot (PNG)
   emsim inspect result.h5                              monitors, shapes, materials, solver report
+  emsim sparams ID [--out device.s2p] [--format touchstone|json] [--plot s.png]
+                                                       a ports job's S-parameters: a table of
+                                                       |S|² in dB, a Touchstone file, a plot
   emsim modes sim.json --plane y=0[,x=LO:HI,z=LO:HI] [--wavelength W | --wavelengths A:B:N]
              [--modes N] [--target-neff N] [--pol te|tm] [--group-index] [--out F.json]
              [--png F.png] [--component E|H|Ex…]   waveguide modes of a cross-section: a table
@@ -81,6 +84,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./commands/plot.js")).runPlot(rest);
       case "modes":
         return await (await import("./commands/modes.js")).runModes(rest);
+      case "sparams":
+        return await (await import("./commands/sparams.js")).runSparams(rest);
       case "inspect":
         return await (await import("./commands/inspect.js")).runInspect(rest);
       case "gds":

@@ -34,6 +34,7 @@ import {
   type ModesRequest,
   type ModesResponse,
   type SimulationRequest,
+  type SMatrix,
   type SubmissionAck,
 } from "./types.js";
 
@@ -76,6 +77,14 @@ export interface ModesOptions extends RequestOptions {
    * and 120 000: the server gives a solve up to `EMSIM_MODES_TIMEOUT_SECONDS` (60 by default).
    */
   timeoutMs?: number;
+}
+
+export interface SParametersOptions extends RequestOptions {
+  /**
+   * `"json"` (default): the S-matrix as `SMatrix`; `"touchstone"`: the server's Touchstone 1.1
+   * text (`# HZ S RI R 50`), to be saved as `.s<N>p` for N = `ports.length`.
+   */
+  format?: "json" | "touchstone";
 }
 
 export interface ListOptions extends RequestOptions {
@@ -263,6 +272,27 @@ export class EmsimClient {
       kind: "submit",
       timeoutMs: options.timeoutMs ?? Math.max(this.timeoutMs, 120_000),
     });
+  }
+
+  /**
+   * A COMPLETED ports job's S-matrix (`GET /v1/simulations/{id}/sparameters`, docs/api.md
+   * "Ports and S-parameters"): `s[out][in][λ]` as `[re, im]`, wavelengths in metres; with
+   * `format: "touchstone"` the Touchstone 1.1 file as text (frequency ascending, in Hz).
+   * `EmsimApiError` 409 `results_not_ready` before the job completes, 404
+   * `sparameters_not_found` for a job without ports.
+   */
+  sParameters(jobId: string, options?: SParametersOptions & { format?: "json" }): Promise<SMatrix>;
+  sParameters(
+    jobId: string,
+    options: SParametersOptions & { format: "touchstone" },
+  ): Promise<string>;
+  sParameters(jobId: string, options?: SParametersOptions): Promise<SMatrix | string>;
+  async sParameters(jobId: string, options: SParametersOptions = {}): Promise<SMatrix | string> {
+    const path = `/v1/simulations/${encodeURIComponent(jobId)}/sparameters`;
+    const { signal } = options;
+    if (options.format !== "touchstone") return this.json<SMatrix>("GET", path, { signal });
+    const res = await this.send("GET", `${path}?format=touchstone`, { signal });
+    return res.text();
   }
 
   /** The material library (`GET /v1/materials`). */

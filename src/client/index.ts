@@ -15,6 +15,7 @@ export {
   type RetryInfo,
   type RunOptions,
   type RunResult,
+  type SParametersOptions,
   type SubmitOptions,
   type WaitOptions,
 } from "./client.js";
@@ -55,5 +56,6 @@ export {
   type ModesRequest,
   type ModesResponse,
   type SimulationRequest,
+  type SMatrix,
   type SubmissionAck,
 } from "./types.js";

@@ -10,6 +10,7 @@ import type { Static } from "typebox";
 import type { DrcResponse, RecipeResponse } from "../schema/fabrication.js";
 import type { ModeResultSchema, ModesRequest, ModesResponseSchema } from "../schema/modes.js";
 import type { SimulationRequest } from "../schema/simulation.js";
+import type { SMatrixJson } from "../results/touchstone.js";
 
 export type { SimulationRequest };
 
@@ -73,3 +74,11 @@ export type { ModesRequest };
 export type ModesResponse = Static<typeof ModesResponseSchema>;
 /** One mode at one wavelength: n_eff, k_eff (> 0 decaying), te_fraction, group_index, fields. */
 export type ModeResult = Static<typeof ModeResultSchema>;
+
+/**
+ * A ports job's scattering matrix (`GET /v1/simulations/{id}/sparameters`, docs/api.md "Ports
+ * and S-parameters"): `ports` names the rows and columns (`"o1@0"`: port o1, mode 0), `inputs`
+ * those that were run, `s[out][in][λ]` is `[re, im]` (`s[1][0]` is S21) or null where the input
+ * was not run, `wavelengths_m` in metres, `n_eff[port][λ]` each port mode's effective index.
+ */
+export type SMatrix = SMatrixJson;

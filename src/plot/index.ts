@@ -28,4 +28,20 @@ export {
 } from "./mode-plot.js";
 export { encodePng, PNG_SIGNATURE } from "./png.js";
 export { polarPatternPng, renderPolarPattern, type PolarPlotOptions } from "./polar.js";
-export { renderSpectra, spectraPng } from "./spectrum.js";
+export {
+  formatDb,
+  powerDb,
+  renderSParameters,
+  sParameterCurves,
+  sParameterTable,
+  sParametersPng,
+  type SParameterCurve,
+} from "./s-parameters.js";
+export {
+  lineChartPng,
+  renderLineChart,
+  renderSpectra,
+  spectraPng,
+  type LineChartOptions,
+  type LineSeries,
+} from "./spectrum.js";

@@ -2,7 +2,8 @@
  * Spectra of flux monitors (transmittance, reflectance, flux, or a box's cross-sections) against
  * wavelength, as a PNG: the CLI's `emsim plot` of a flux monitor and the dashboard's job page
  * draw the same picture from this one function (the CLI from the result file, the dashboard
- * from the job record's solver report).
+ * from the job record's solver report). Its chart of curves against wavelength,
+ * `renderLineChart`, also draws the S-parameters (s-parameters.ts).
  */
 import type { Spectrum } from "../results/read.js";
 import { Canvas } from "./canvas.js";
@@ -30,16 +31,9 @@ export const PALETTE: Rgb[] = [
   [90, 90, 90],
 ];
 
-interface Series {
-  label: string;
-  x: readonly number[];
-  y: readonly number[];
-  color: Rgb;
-}
-
 /** The curves a set of spectra draws: one per flux plane, two per box (σ_sca, σ_abs in µm²). */
-function seriesOf(spectra: readonly Spectrum[]): { series: Series[]; yTitle: string } {
-  const series: Series[] = [];
+function seriesOf(spectra: readonly Spectrum[]): { series: LineSeries[]; yTitle: string } {
+  const series: LineSeries[] = [];
   const boxesOnly = spectra.every((s) => s.quantity === "box");
   for (const s of spectra) {
     const x = s.wavelengthsM.map((w) => w * 1e6);
@@ -74,10 +68,33 @@ function seriesOf(spectra: readonly Spectrum[]): { series: Series[]; yTitle: str
   return { series, yTitle };
 }
 
-/** The spectra on one chart (wavelength in µm across, legend below). */
-export function renderSpectra(spectra: readonly Spectrum[], title: string, size = 520): Canvas {
-  const { series, yTitle } = seriesOf(spectra);
-  if (series.length === 0) throw new RangeError("no spectrum to draw");
+/** One curve of a line chart against wavelength: x in µm, y in any unit, its legend label. */
+export interface LineSeries {
+  label: string;
+  x: readonly number[];
+  y: readonly number[];
+  color: Rgb;
+}
+
+export interface LineChartOptions {
+  title: string;
+  xTitle: string;
+  yTitle: string;
+  /** Values the y axis always spans (0 for a flux, 0 and 1 for a fraction, 0 dB). */
+  includeY: readonly number[];
+}
+
+/**
+ * Curves on one chart with a legend below, each point marked: the flux spectra and the
+ * S-parameters (src/plot/s-parameters.ts) draw with this. Points that are not finite break
+ * their curve.
+ */
+export function renderLineChart(
+  series: readonly LineSeries[],
+  options: LineChartOptions,
+  size = 520,
+): Canvas {
+  if (series.length === 0) throw new RangeError("no curve to draw");
   const xs = series.flatMap((s) => s.x);
   const ys = series.flatMap((s) => s.y).filter(Number.isFinite);
   let xMin = Math.min(...xs);
@@ -86,9 +103,8 @@ export function renderSpectra(spectra: readonly Spectrum[], title: string, size 
     xMin -= 0.01;
     xMax += 0.01;
   }
-  let yMin = Math.min(0, ...ys);
-  let yMax = Math.max(...ys);
-  if (yTitle.startsWith("fraction")) yMax = Math.max(yMax, 1);
+  let yMin = Math.min(...options.includeY, ...ys);
+  let yMax = Math.max(...options.includeY, ...ys);
   if (yMax === yMin) yMax = yMin + 1;
   const pad = (yMax - yMin) * 0.04;
   yMax += pad;
@@ -101,8 +117,8 @@ export function renderSpectra(spectra: readonly Spectrum[], title: string, size 
     left + plotW + MARGIN * 2,
     legendTop + series.length * (LINE_HEIGHT * S + 4) + MARGIN,
   );
-  c.text(left + plotW / 2, MARGIN, title, INK, { scale: S, align: "center" });
-  drawLineAxes(c, f, "wavelength (µm)", yTitle);
+  c.text(left + plotW / 2, MARGIN, options.title, INK, { scale: S, align: "center" });
+  drawLineAxes(c, f, options.xTitle, options.yTitle);
   series.forEach((s, k) => {
     drawCurve(c, f, s.x, s.y, s.color, true);
     const y = legendTop + k * (LINE_HEIGHT * S + 4);
@@ -112,11 +128,34 @@ export function renderSpectra(spectra: readonly Spectrum[], title: string, size 
   return c;
 }
 
-/** renderSpectra as PNG bytes. */
-export function spectraPng(spectra: readonly Spectrum[], title: string, size?: number): Buffer {
-  const c = renderSpectra(spectra, title, size);
+/** A chart as PNG bytes, its title in the file's tEXt. */
+export function lineChartPng(
+  series: readonly LineSeries[],
+  options: LineChartOptions,
+  size?: number,
+): Buffer {
+  const c = renderLineChart(series, options, size);
   return encodePng(c.width, c.height, c.data, {
-    Title: title.replace(/[^\x20-\x7e]/g, "?"),
+    Title: options.title.replace(/[^\x20-\x7e]/g, "?"),
     Software: "emsim",
   });
+}
+
+/** The spectra on one chart (wavelength in µm across, legend below). */
+export function renderSpectra(spectra: readonly Spectrum[], title: string, size = 520): Canvas {
+  const { series, yTitle } = seriesOf(spectra);
+  if (series.length === 0) throw new RangeError("no spectrum to draw");
+  return renderLineChart(series, spectraOptions(title, yTitle), size);
+}
+
+function spectraOptions(title: string, yTitle: string): LineChartOptions {
+  const includeY = yTitle.startsWith("fraction") ? [0, 1] : [0];
+  return { title, xTitle: "wavelength (µm)", yTitle, includeY };
+}
+
+/** renderSpectra as PNG bytes. */
+export function spectraPng(spectra: readonly Spectrum[], title: string, size?: number): Buffer {
+  const { series, yTitle } = seriesOf(spectra);
+  if (series.length === 0) throw new RangeError("no spectrum to draw");
+  return lineChartPng(series, spectraOptions(title, yTitle), size);
 }

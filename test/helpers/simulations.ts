@@ -45,3 +45,39 @@ export function crossSectionSimulation(): Record<string, unknown> {
     metadata: { project: "dashboard-test", sample: "Si block" },
   };
 }
+
+/**
+ * A two-port job (issue #29): a straight slab waveguide (ε 4 in ε 2.1025, 0.6 µm wide) in a
+ * 2-D cross-section between ports o1 (into +z) and o2 (into −z), three wavelengths from 1.5 to
+ * 1.6 µm. A straight guide transmits: |S21|² = |S12|² ≈ 1, |S11|² = |S22|² ≲ 1e-5
+ * (test/api/sparameters.test.ts). Two runs of about two seconds each; `runPorts` runs fewer.
+ */
+export function twoPortWaveguide(runPorts?: string[]): Record<string, unknown> {
+  const port = (name: string, z: number, direction: string) => ({
+    name,
+    center: [0, 0, z],
+    size: [3e-6, 0.025e-6, 0],
+    direction,
+  });
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [3.6e-6, 0.025e-6, 4e-6],
+      resolution: 0.025e-6,
+      boundary_conditions: ["pml", "periodic", "pml"],
+    },
+    materials: { core: { permittivity: 4 }, clad: { permittivity: 2.1025 } },
+    source: {
+      source_type: "ports",
+      wavelength: 1.55e-6,
+      wavelengths: { start: 1.5e-6, stop: 1.6e-6, points: 3 },
+      ...(runPorts ? { run_ports: runPorts } : {}),
+    },
+    ports: [port("o1", -1.4e-6, "+z"), port("o2", 1.4e-6, "-z")],
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
+      { type: "box", center: [0, 0, 0], size: [0.6e-6, 10, 10], material: "core" },
+    ],
+    fdtd_settings: { convergence_threshold: 1e-6, check_every_n: 500 },
+  };
+}

@@ -119,6 +119,12 @@ test("modes: a plane's n_eff, and an xarray Dataset of them", { skip }, () =>
   unittest("test_modes"),
 );
 
+test(
+  "S-parameters: the record, S(port_out, port_in, wavelength) from load, to_touchstone",
+  { skip },
+  () => unittest("test_sparameters"),
+);
+
 test("installs with pip --no-build-isolation, offline, and works installed", { skip }, async () => {
   // A copy, so building leaves nothing in the source tree; a venv that sees Debian's packages
   // (setuptools to build, numpy and friends to load results).

@@ -5,9 +5,12 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { DashboardError, field, type Dashboard } from "../context.js";
 import { polarPatternPng } from "../../plot/polar.js";
+import { sParametersPng } from "../../plot/s-parameters.js";
 import { spectraPng } from "../../plot/spectrum.js";
+import { touchstone } from "../../results/touchstone.js";
 import { cancelConfirmBody, jobBody, jobsBody } from "../views/jobs.js";
 import { farFieldsOfReport } from "../views/far-field.js";
+import { sMatrixOfReport, touchstoneFileName } from "../views/s-parameters.js";
 import { spectraOfReport } from "../views/spectra.js";
 
 type JobParams = { Params: { id: string } };
@@ -23,6 +26,7 @@ export function jobIdOf(value: string): string {
 export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
   jobPageRoutes(app, d);
   jobPlotRoutes(app, d);
+  sParameterRoutes(app, d);
   jobActionRoutes(app, d);
 }
 
@@ -97,6 +101,37 @@ function jobPlotRoutes(app: FastifyInstance, d: Dashboard): void {
       throw new DashboardError(404, "That far-field monitor did not record such a wavelength.");
     }
     return sendPng(reply, polarPatternPng(pattern, { wavelengthIndex: w }));
+  });
+}
+
+/**
+ * A ports job's |S|² in dB against wavelength, drawn from the job record like the spectra (by
+ * `emsim sparams --plot`'s code), and its Touchstone file as the API's `?format=touchstone`
+ * gives it (the same writer, the same name), for the browser to save.
+ */
+function sParameterRoutes(app: FastifyInstance, d: Dashboard): void {
+  const { jobs } = d.deps;
+  app.get<JobParams>("/jobs/:id/sparameters.png", async (req, reply) => {
+    const { account } = d.requireAccount(req);
+    const record = jobs.record(await jobs.getOwnJob(account.id, jobIdOf(req.params.id)));
+    const m = sMatrixOfReport(record.solver_report);
+    if (!m || m.inputs.length === 0) throw new DashboardError(404, "This job has no S-parameters.");
+    return sendPng(reply, sParametersPng(m, `S-parameters of job ${record.job_id.slice(0, 8)}`));
+  });
+
+  app.get<JobParams>("/jobs/:id/touchstone", async (req, reply) => {
+    const { account } = d.requireAccount(req);
+    const id = jobIdOf(req.params.id);
+    // The API's own checks: 409 until COMPLETED, 404 for a job without ports.
+    const m = await jobs.sParameters(account.id, id);
+    return reply
+      .header("Content-Type", "text/plain; charset=utf-8")
+      .header(
+        "Content-Disposition",
+        `attachment; filename="${touchstoneFileName(id, m.ports.length)}"`,
+      )
+      .header("Cache-Control", "private, max-age=3600")
+      .send(touchstone(m, `emsim S-parameters of job ${id}`));
   });
 }
 

@@ -11,6 +11,7 @@ import { formatBytes, formatDuration, metadataValue, shortId, timeElement } from
 import { setupFacts, storedSpec } from "./job-setup.js";
 import { reportCard } from "./run-report.js";
 import { farFieldSection, farFieldsOfReport } from "./far-field.js";
+import { sMatrixOfReport, sParametersSection } from "./s-parameters.js";
 import { spectraOfReport, spectraSection } from "./spectra.js";
 
 const ACTIVE = new Set(["QUEUED", "RUNNING"]);
@@ -435,6 +436,7 @@ export function jobBody(view: JobView): SafeHtml {
   const completed = job.status === "COMPLETED";
   const spectra = completed ? spectraOfReport(job.solver_report) : [];
   const farFields = completed ? farFieldsOfReport(job.solver_report) : [];
+  const sMatrix = completed ? sMatrixOfReport(job.solver_report) : null;
   return html`${jobHead(job, view.csrf)}
     <section
       class="card live"
@@ -446,6 +448,7 @@ export function jobBody(view: JobView): SafeHtml {
     >
       ${jobLive(job)}
     </section>
+    ${sMatrix ? sParametersSection(job.job_id, sMatrix) : ""}
     ${spectra.length > 0 ? spectraSection(job.job_id, spectra) : ""}
     ${farFields.length > 0 ? farFieldSection(job.job_id, farFields, spec?.source?.wavelength) : ""}
     ${completed ? plotsSection(job.job_id) : ""}

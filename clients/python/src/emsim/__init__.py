@@ -7,6 +7,8 @@
     print(abs(axis.Ey).mean().item())
     answer = client.modes({**waveguide, "plane": plane, "wavelengths": [1.55e-6]})
     emsim.modes_dataset(answer).n_eff   # xarray: n_eff(wavelength, mode)
+    S = emsim.load(ports_result).s_matrix  # xarray: S(port_out, port_in, wavelength)
+    emsim.to_touchstone(S, "device.s2p")
 
 The client needs only the standard library; ``emsim.load`` needs h5py and numpy, and gives
 xarray Datasets when xarray is installed. Errors are in ``emsim.errors`` (also exported here).
@@ -61,6 +63,7 @@ from .errors import (
 )
 from .modes import modes_dataset
 from .results import FarField, Monitor, Result, load
+from .sparameters import SMatrix, to_touchstone, touchstone_text
 
 __all__ = [
     "__version__",
@@ -68,6 +71,9 @@ __all__ = [
     "RetryPolicy",
     "load",
     "modes_dataset",
+    "to_touchstone",
+    "touchstone_text",
+    "SMatrix",
     "Result",
     "Monitor",
     "FarField",

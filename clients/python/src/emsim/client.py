@@ -218,6 +218,20 @@ class Client:
             "POST", f"/v1/simulations/{urllib.parse.quote(job_id, safe='')}/cancel", idempotent=True
         )
 
+    def sparameters(self, job_id: str, *, format: str = "json") -> Any:
+        """A COMPLETED ports job's S-matrix (``GET /v1/simulations/{job_id}/sparameters``):
+        ``{ports, inputs, wavelengths_m, s, n_eff}`` with ``s[out][in][k] = [re, im]`` (``s[1][0]``
+        is S21; None where the input was not run). ``format="touchstone"``: the server's
+        Touchstone 1.1 text instead. ``ResultsNotReadyError`` until the job has COMPLETED,
+        ``SParametersNotFoundError`` for a job without ports. For the result file's matrix as
+        xarray, see ``emsim.load(path).s_matrix``."""
+        if format not in ("json", "touchstone"):
+            raise ValueError(f"format must be 'json' or 'touchstone', not {format!r}")
+        path = f"/v1/simulations/{urllib.parse.quote(job_id, safe='')}/sparameters"
+        if format == "json":
+            return self._json("GET", path)
+        return self._http.request("GET", path, query={"format": format}).body.decode("utf-8")
+
     def materials(self) -> List[Dict[str, Any]]:
         """The material library (``GET /v1/materials``): names, models, valid ranges (m)."""
         return self._json("GET", "/v1/materials")["materials"]

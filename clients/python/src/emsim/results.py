@@ -17,6 +17,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Union
 
+from .sparameters import read_s_matrix, s_matrix_data_array
+
 COMPONENTS = ("Ex", "Ey", "Ez", "Hx", "Hy", "Hz")
 _UNITS = {"E": "V/m", "H": "A/m"}
 _FIELD = {"E": "electric field", "H": "magnetic field"}
@@ -113,7 +115,9 @@ class Result(Mapping[str, Any]):
     """A result file: monitors by name (``xarray.Dataset`` or :class:`Monitor`), plus metadata.
 
     ``request`` is the simulation with every default filled in, ``solver`` the run report
-    (steps run, converged, throughput), ``attrs`` the file's own attributes.
+    (steps run, converged, throughput), ``attrs`` the file's own attributes. ``s_matrix`` is a
+    ports job's S-matrix ``S(port_out, port_in, wavelength)`` (``emsim.sparameters``), None
+    for other jobs.
     """
 
     def __init__(
@@ -123,12 +127,14 @@ class Result(Mapping[str, Any]):
         request: Dict[str, Any],
         solver: Dict[str, Any],
         attrs: Dict[str, Any],
+        s_matrix: Any = None,
     ) -> None:
         self.path = path
         self.monitors = monitors
         self.request = request
         self.solver = solver
         self.attrs = attrs
+        self.s_matrix = s_matrix
 
     @property
     def job_id(self) -> Optional[str]:
@@ -290,7 +296,9 @@ def load(
     ``wavelength`` (m), ``frequency`` (Hz), ``x``, ``y``, ``z`` (m) when xarray is installed,
     else a :class:`Monitor` of numpy arrays. A far-field monitor is a Dataset along
     ``wavelength``, ``theta`` and ``phi`` (degrees) with ``radiant_intensity`` (W/sr) and the
-    complex ``E_theta``, ``E_phi``, or a :class:`FarField`. ``as_xarray=False`` asks for numpy even when
+    complex ``E_theta``, ``E_phi``, or a :class:`FarField`. A ports job's ``s_matrix`` is an
+    ``xarray.DataArray`` ``S(port_out, port_in, wavelength)`` (NaN in the columns of inputs not
+    run), or an :class:`emsim.sparameters.SMatrix`. ``as_xarray=False`` asks for numpy even when
     xarray is there; ``as_xarray=True`` fails without it.
     """
     h5py, np = _numpy_h5py()
@@ -320,6 +328,9 @@ def load(
                 continue
             m = _read_monitor(group, np)
             monitors[name] = _to_dataset(m, xr) if xr is not None else m
+        s_matrix = read_s_matrix(f["s_matrix"], np) if "s_matrix" in f else None
     if monitor is not None:
         return monitors[monitor]
-    return Result(path, monitors, request, solver, attrs)
+    if s_matrix is not None and xr is not None:
+        s_matrix = s_matrix_data_array(s_matrix, xr)
+    return Result(path, monitors, request, solver, attrs, s_matrix)
