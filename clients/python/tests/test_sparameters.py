@@ -52,6 +52,17 @@ def two_port_waveguide(run_ports=None):
             {"type": "box", "center": [0, 0, 0], "size": [10, 10, 10], "material": "clad"},
             {"type": "box", "center": [0, 0, 0], "size": [0.6e-6, 10, 10], "material": "core"},
         ],
+        # A mode monitor of the request's own, recorded in each run as mid@<input>.
+        "monitors": [
+            {
+                "name": "mid",
+                "monitor_type": "mode",
+                "center": [0, 0, 0],
+                "size": [3e-6, 0.025e-6, 0],
+                "wavelengths": [1.5e-6, 1.55e-6, 1.6e-6],
+                "mode_spec": {"num_modes": 2},
+            }
+        ],
         "fdtd_settings": {"convergence_threshold": 1e-6, "check_every_n": 500},
     }
 
@@ -114,6 +125,22 @@ class SParameters(unittest.TestCase):
         numpy_only = emsim.load(self.path, as_xarray=False).s_matrix
         self.assertIsInstance(numpy_only, emsim.SMatrix)
         np.testing.assert_array_equal(numpy_only.S, S.values)
+
+    def test_a_mode_monitor_loads_as_amplitudes(self):
+        # The request's own mode monitor, per run: from o1 all of the power travels along +z
+        # in mode 0; from o2 along -z.
+        result = emsim.load(self.path)
+        self.assertIn("mid@o1@0", result)
+        mid = result["mid@o1@0"]
+        self.assertEqual(mid.amps.dims, ("direction", "wavelength", "mode_index"))
+        np.testing.assert_allclose(mid.power.sel(direction="+", mode_index=0), 1, atol=1e-3)
+        self.assertTrue(bool((mid.power.sel(direction="-") < 1e-4).all()))
+        back = result["mid@o2@0"]
+        np.testing.assert_allclose(back.power.sel(direction="-", mode_index=0), 1, atol=1e-3)
+        self.assertTrue(bool((mid.n_eff.sel(mode_index=0) > 1.45).all()))
+        numpy_only = emsim.load(self.path, "mid@o1@0", as_xarray=False)
+        self.assertIsInstance(numpy_only, emsim.ModeAmplitudes)
+        self.assertEqual(numpy_only.amps.shape, (2, 3, 2))
 
     def test_to_touchstone_writes_the_servers_file(self):
         S = emsim.load(self.path).s_matrix

@@ -62,7 +62,7 @@ from .errors import (
     WaitTimeout,
 )
 from .modes import modes_dataset
-from .results import FarField, Monitor, Result, load
+from .results import FarField, ModeAmplitudes, Monitor, Result, load
 from .sparameters import SMatrix, to_touchstone, touchstone_text
 
 __all__ = [
@@ -77,6 +77,7 @@ __all__ = [
     "Result",
     "Monitor",
     "FarField",
+    "ModeAmplitudes",
     "ERROR_CODES",
     "ApiError",
     "AuthenticationError",

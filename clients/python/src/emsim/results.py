@@ -111,6 +111,23 @@ class FarField:
         return self.data[name]
 
 
+@dataclass
+class ModeAmplitudes:
+    """A mode monitor's decomposition as numpy arrays: ``amps`` complex shaped (direction,
+    wavelength, mode) with direction ``+`` (along the plane's normal) then ``-``, in sqrt(W) of
+    the source's normalised fields (with a mode source |amps|^2 is the power over its 1 W);
+    ``n_eff`` and ``k_eff`` shaped (wavelength, mode)."""
+
+    name: str
+    wavelength: Any
+    frequency: Any
+    mode_index: Any
+    amps: Any
+    n_eff: Any
+    k_eff: Any
+    attrs: Dict[str, Any] = field(default_factory=dict)
+
+
 class Result(Mapping[str, Any]):
     """A result file: monitors by name (``xarray.Dataset`` or :class:`Monitor`), plus metadata.
 
@@ -238,6 +255,40 @@ def _read_far_field(group: Any, np: Any) -> FarField:
     )
 
 
+def _read_mode_monitor(group: Any, np: Any) -> ModeAmplitudes:
+    attrs = {k: _attr(v) for k, v in group.attrs.items()}
+    amps = np.asarray(group["amps"][...])
+    if amps.dtype.names:  # the {r, i} compound, should h5py not map it to complex
+        amps = amps["r"] + 1j * amps["i"]
+    return ModeAmplitudes(
+        str(group.name).rsplit("/", 1)[-1],
+        np.atleast_1d(np.asarray(group["wavelength"][...], dtype=np.float64)),
+        np.atleast_1d(np.asarray(group["frequency"][...], dtype=np.float64)),
+        np.asarray(group["mode_index"][...]).astype(int),
+        amps,
+        np.asarray(group["n_eff"][...], dtype=np.float64),
+        np.asarray(group["k_eff"][...], dtype=np.float64),
+        attrs,
+    )
+
+
+def _mode_dataset(m: ModeAmplitudes, xr: Any) -> Any:
+    dims = ("wavelength", "mode_index")
+    data_vars = {
+        "amps": (("direction",) + dims, m.amps, {"units": "W0.5", "long_name": "mode amplitude"}),
+        "power": (("direction",) + dims, abs(m.amps) ** 2, {"units": "W", "long_name": "|amps|^2"}),
+        "n_eff": (dims, m.n_eff, {"units": "1", "long_name": "effective index"}),
+        "k_eff": (dims, m.k_eff, {"units": "1", "long_name": "Im n_eff"}),
+    }
+    coords = {
+        "direction": ("direction", ["+", "-"], {"long_name": "along or against the normal"}),
+        "wavelength": ("wavelength", m.wavelength, _coordinate_attrs("wavelength")),
+        "frequency": ("wavelength", m.frequency, _coordinate_attrs("frequency")),
+        "mode_index": ("mode_index", m.mode_index, {"long_name": "mode index"}),
+    }
+    return xr.Dataset(data_vars, coords=coords, attrs={"monitor": m.name, **m.attrs})
+
+
 def _far_field_dataset(m: FarField, xr: Any) -> Any:
     dims = ("wavelength", "theta", "phi")
     data_vars = {
@@ -296,7 +347,9 @@ def load(
     ``wavelength`` (m), ``frequency`` (Hz), ``x``, ``y``, ``z`` (m) when xarray is installed,
     else a :class:`Monitor` of numpy arrays. A far-field monitor is a Dataset along
     ``wavelength``, ``theta`` and ``phi`` (degrees) with ``radiant_intensity`` (W/sr) and the
-    complex ``E_theta``, ``E_phi``, or a :class:`FarField`. A ports job's ``s_matrix`` is an
+    complex ``E_theta``, ``E_phi``, or a :class:`FarField`. A mode monitor is a Dataset with
+    ``amps`` and ``power`` along ``direction`` (``+``, ``-``), ``wavelength`` and
+    ``mode_index``, and ``n_eff``, ``k_eff``, or a :class:`ModeAmplitudes`. A ports job's ``s_matrix`` is an
     ``xarray.DataArray`` ``S(port_out, port_in, wavelength)`` (NaN in the columns of inputs not
     run), or an :class:`emsim.sparameters.SMatrix`. ``as_xarray=False`` asks for numpy even when
     xarray is there; ``as_xarray=True`` fails without it.
@@ -325,6 +378,10 @@ def load(
             if _attr(group.attrs.get("type")) == "far_field":
                 ff = _read_far_field(group, np)
                 monitors[name] = _far_field_dataset(ff, xr) if xr is not None else ff
+                continue
+            if _attr(group.attrs.get("type")) == "mode":
+                mm = _read_mode_monitor(group, np)
+                monitors[name] = _mode_dataset(mm, xr) if xr is not None else mm
                 continue
             m = _read_monitor(group, np)
             monitors[name] = _to_dataset(m, xr) if xr is not None else m
