@@ -373,21 +373,35 @@ function writeModeMonitor(monitors: H5Group, m: ModeMonitorResult): void {
   mode.make_scale("mode_index");
   describe(mode, "1", "mode index (by n_eff, highest first)");
   for (const d of modeDatasets(m)) {
-    const dataset = d.complex
-      ? g.create_dataset({
-          name: d.name,
-          data: complexColumns(d.data),
-          shape: d.shape,
-          dtype: [
-            ["r", "<d"],
-            ["i", "<d"],
-          ],
-        })
-      : g.create_dataset({ name: d.name, data: d.data, shape: d.shape });
     const scales = d.complex ? [direction.path, wavelength, mode.path] : [wavelength, mode.path];
-    scales.forEach((path, axis) => dataset.attach_scale(axis, path));
-    describe(dataset, d.complex ? "W0.5" : "1", d.longName, { coordinates: "frequency" });
+    writeScaled(g, d, scales, d.complex ? "W0.5" : "1", d.longName);
   }
+}
+
+/**
+ * A float64 dataset, or a complex128 one ({r, i} compound) from interleaved values, with a
+ * scale attached to each axis and its CF attributes.
+ */
+function writeScaled(
+  g: H5Group,
+  d: { name: string; data: Float64Array; shape: number[]; complex: boolean },
+  scales: string[],
+  units: string,
+  longName: string,
+): void {
+  const dataset = d.complex
+    ? g.create_dataset({
+        name: d.name,
+        data: complexColumns(d.data),
+        shape: d.shape,
+        dtype: [
+          ["r", "<d"],
+          ["i", "<d"],
+        ],
+      })
+    : g.create_dataset({ name: d.name, data: d.data, shape: d.shape });
+  scales.forEach((path, axis) => dataset.attach_scale(axis, path));
+  describe(dataset, units, longName, { coordinates: "frequency" });
 }
 
 /** The S-matrix's datasets: S complex128 (port_out, port_in, nw), n_eff (port, nw). */
@@ -415,25 +429,11 @@ function writeSMatrix(file: InstanceType<typeof h5wasm.File>, m: SMatrixResult):
     return d.path;
   });
   for (const d of sMatrixDatasets(m)) {
-    const dataset = d.complex
-      ? g.create_dataset({
-          name: d.name,
-          data: complexColumns(d.data),
-          shape: d.shape,
-          dtype: [
-            ["r", "<d"],
-            ["i", "<d"],
-          ],
-        })
-      : g.create_dataset({ name: d.name, data: d.data, shape: d.shape });
     const attached = d.complex ? [scales[0]!, scales[1]!, wavelength] : [scales[0]!, wavelength];
-    attached.forEach((path, axis) => dataset.attach_scale(axis, path));
-    describe(
-      dataset,
-      "1",
-      d.complex ? "scattering matrix S[out][in]" : "effective index of each port mode",
-      { coordinates: "frequency" },
-    );
+    const longName = d.complex
+      ? "scattering matrix S[out][in]"
+      : "effective index of each port mode";
+    writeScaled(g, d, attached, "1", longName);
   }
 }
 

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import h5wasm, { type Dataset } from "h5wasm/node";
+import { twoPortWaveguide } from "../helpers/simulations.js";
 import {
   call,
   smallSimulation,
@@ -26,40 +27,10 @@ before(async () => {
 });
 after(async () => svc.close());
 
-const port = (name: string, z: number, direction: string) => ({
-  name,
-  center: [0, 0, z],
-  size: [3e-6, 0.025e-6, 0],
-  direction,
-});
-
-function twoPorts(): Record<string, unknown> {
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [3.6e-6, 0.025e-6, 4e-6],
-      resolution: 0.025e-6,
-      boundary_conditions: ["pml", "periodic", "pml"],
-    },
-    materials: { core: { permittivity: 4 }, clad: { permittivity: 2.1025 } },
-    source: {
-      source_type: "ports",
-      wavelength: 1.55e-6,
-      wavelengths: { start: 1.5e-6, stop: 1.6e-6, points: 3 },
-    },
-    ports: [port("o1", -1.4e-6, "+z"), port("o2", 1.4e-6, "-z")],
-    structures: [
-      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
-      { type: "box", center: [0, 0, 0], size: [0.6e-6, 10, 10], material: "core" },
-    ],
-    fdtd_settings: { convergence_threshold: 1e-6, check_every_n: 500 },
-  };
-}
-
 type SMatrix = { ports: string[]; s: [number, number][][][]; wavelengths_m: number[] };
 
 test("a two-port job: S21 ≈ 1, S11 ≈ 0 in the record, as JSON, as Touchstone and in the file", async () => {
-  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: twoPorts() });
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: twoPortWaveguide() });
   assert.equal(sub.status, 202, sub.text);
   const id = String(sub.body.job_id);
   const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"]);
@@ -110,19 +81,19 @@ test("a job without ports has no S-parameters; bad ports are refused by field", 
   const res = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/sparameters`, { key });
   assert.equal(res.status, 404, res.text);
   assert.match(res.text, /sparameters_not_found/);
-  const bad = twoPorts();
+  const bad = twoPortWaveguide();
   (bad.source as Record<string, unknown>).run_ports = ["o3"];
   const refused = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", { key, body: bad });
   assert.equal(refused.status, 422, refused.text);
   assert.match(refused.text, /source\.run_ports\[0\]/);
-  const noPorts = { ...twoPorts(), ports: [] };
+  const noPorts = { ...twoPortWaveguide(), ports: [] };
   const refused2 = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
     key,
     body: noPorts,
   });
   assert.equal(refused2.status, 422, refused2.text);
   assert.match(refused2.text, /"path":"ports"/);
-  const sym = twoPorts();
+  const sym = twoPortWaveguide();
   (sym.source as Record<string, unknown>).run_ports = ["o1"];
   (sym.source as Record<string, unknown>).port_symmetries = {
     "o2@0,o1@0": ["o1@0,o2@0", "o2@0,o1@0"],

@@ -7,10 +7,10 @@
  * parity.
  */
 import { fluxShape } from "../flux.js";
-import { MAX_MODE_PLANE_CELLS, MAX_MODES_PER_WAVELENGTH } from "../modes/plane-modes.js";
+import { MAX_MODE_PLANE_CELLS } from "../modes/plane-modes.js";
 import { windowNodes } from "../modes/plane-medium.js";
 import { nodeIndexAt } from "../grid.js";
-import { checkBend } from "./mode-source.js";
+import { checkBend, checkModeSpecOf } from "./mode-source.js";
 import type { ModeMonitorSpec } from "../types.js";
 import { AXES, finite, type CheckContext } from "./common.js";
 
@@ -18,16 +18,7 @@ import { AXES, finite, type CheckContext } from "./common.js";
 export const MAX_MODE_MONITOR_WAVELENGTHS = 64;
 
 export function checkModeMonitor(ctx: CheckContext, m: ModeMonitorSpec, path: string): void {
-  const { num_modes: n, target_neff: target } = m.mode_spec;
-  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_MODES_PER_WAVELENGTH)) {
-    ctx.add(
-      `${path}.mode_spec.num_modes`,
-      `must be a whole number from 1 to ${MAX_MODES_PER_WAVELENGTH}`,
-    );
-  }
-  if (target !== null && !(finite(target) && target > 0)) {
-    ctx.add(`${path}.mode_spec.target_neff`, "must be a positive number");
-  }
+  checkModeSpecOf(ctx, m, path);
   const axis = fluxShape(m.size);
   if (axis === null || axis < 0) {
     ctx.add(`${path}.size`, "a mode monitor is a plane: zero size along exactly one axis");

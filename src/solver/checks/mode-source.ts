@@ -51,7 +51,7 @@ export function checkModePlane(
   }
 }
 
-function checkModeSpecOf(
+export function checkModeSpecOf(
   ctx: CheckContext,
   source: Pick<ModeSourceSpec, "mode_spec"> & { mode_index?: number },
   path: string,
