@@ -125,3 +125,17 @@ test("a bent guide's modes lose power to radiation, less at larger radius; the r
   const refused = checkModesOf(request(2e-6)).map((p) => p.path);
   assert.deepEqual(refused, ["mode_spec.bend_radius"]);
 });
+
+test("a plane over the whole cross-section, absorber included, with the default target solves", () => {
+  // Once asked for extra eigenpairs wherever the plane had absorber, which did not converge
+  // among the absorber's clustered modes near the default target (silicon's index).
+  const out = solveModesOf({
+    ...strip(40e-9, 4e-6),
+    plane: { center: [0, 0, 0.11e-6], size: [4e-6, 0, 4e-6] },
+    wavelengths: [1.55e-6],
+    mode_spec: { num_modes: 1 },
+    group_index: false,
+  });
+  const m = out.modes[0]![0]!;
+  assert.ok(m.n_eff > 2.4 && m.n_eff < 2.5 && m.te_fraction > 0.9, `n_eff ${m.n_eff}`);
+});

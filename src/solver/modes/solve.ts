@@ -27,7 +27,7 @@ import {
   type PlanePermittivity,
 } from "./operator.js";
 import { nestedDissection } from "./ordering.js";
-import { csrShift, symmetricPattern } from "./sparse.js";
+import { csrShift, symmetricPattern, type ComplexVector } from "./sparse.js";
 import type { Symbolic } from "./symbolic.js";
 
 /** DESIGN §10's mode_spec (the bend goes to solveModes as `bend`: bendOf). */
@@ -103,13 +103,12 @@ export function solveModes(input: SolveModesInput): SolveModesResult {
     }
     const lu = SparseLu.factor(shifted, { symbolic });
     // Extra modes when filtering, so that enough of the wanted polarisation are found, and
-    // where the plane has absorber, so that modes living in it can be passed over.
-    const absorbing = input.axes.some((a) => a.boundary === "pml");
+    // around a bend with absorber, where the outer cladding's modes crowd the guide's, so that
+    // those living in the absorber can be passed over.
+    const crowded = input.bend !== undefined && input.axes.some((a) => a.boundary === "pml");
     const wanted = spec.filter_pol ? 2 * numModes + 2 : numModes;
-    const count = Math.min(wanted + (absorbing ? 4 : 0), op.matrix.rows);
-    const pairs = shiftInvertArnoldi(op.matrix.rows, { re: sigma, im: 0 }, (x) => lu.solve(x), {
-      count,
-    });
+    const count = Math.min(wanted + (crowded ? 4 : 0), op.matrix.rows);
+    const pairs = eigenpairs(op.matrix.rows, sigma, (x) => lu.solve(x), count, wanted);
     const found = pairs.values.map((lambda, k) => {
       const [nr, ni] = complexSqrt(lambda.re, lambda.im);
       const n = nr >= 0 ? { re: nr, im: ni } : { re: -nr, im: -ni };
@@ -170,6 +169,27 @@ function choose(
   if (!pol) return byIndex.slice(0, count);
   const matches = (m: SolvedMode) => (pol === "te" ? m.te_fraction >= 0.5 : m.te_fraction < 0.5);
   return [...byIndex.filter(matches), ...byIndex.filter((m) => !matches(m))].slice(0, count);
+}
+
+/**
+ * The `count` eigenpairs nearest σ, or, when the extra ones asked for beyond `wanted` do not
+ * converge (the absorber's modes can cluster near σ where no guided mode is), the `wanted`.
+ */
+function eigenpairs(
+  n: number,
+  sigma: number,
+  applyInverse: (x: ComplexVector) => ComplexVector,
+  count: number,
+  wanted: number,
+): ReturnType<typeof shiftInvertArnoldi> {
+  if (count <= wanted) return shiftInvertArnoldi(n, { re: sigma, im: 0 }, applyInverse, { count });
+  try {
+    // A few restarts only: the extra pairs are a convenience, not worth a long search.
+    return shiftInvertArnoldi(n, { re: sigma, im: 0 }, applyInverse, { count, maxRestarts: 3 });
+  } catch (e) {
+    if (count <= wanted) throw e;
+    return shiftInvertArnoldi(n, { re: sigma, im: 0 }, applyInverse, { count: wanted });
+  }
 }
 
 /** The fraction of Σ|E|² over the plane's samples that lies in its absorber cells. */
