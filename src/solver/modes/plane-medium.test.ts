@@ -119,3 +119,26 @@ test("a plane that is not one, or on the domain's face, is refused", () => {
     /inside the domain/,
   );
 });
+
+test("a cross-section one periodic cell thick is its own mode plane (a 2-D request's natural use)", () => {
+  const request = slabRequest(0.3e-6);
+  const thin = { ...request.domain, size: [20e-9, 10e-9, 2e-6] as Vec3 };
+  const plane = modePlane(
+    {
+      domain: thin,
+      structures: request.structures,
+      plane: { center: [0, 0, 0], size: [20e-9, 0, 4e-6] },
+      wavelengthsM: [LAMBDA],
+    },
+    materials,
+  );
+  const mode = solveModes({
+    axes: plane.axes,
+    planeEps: plane.permittivityAt,
+    wavelengths_m: [LAMBDA],
+    mode_spec: { num_modes: 1 },
+    leftHanded: plane.leftHanded,
+  }).modes[0]![0]!;
+  const { mode: reference } = fundamental(0.3e-6, 1);
+  assert.ok(Math.abs(mode.n_eff - reference.n_eff) < 1e-9, `${mode.n_eff} vs ${reference.n_eff}`);
+});

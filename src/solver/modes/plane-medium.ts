@@ -76,8 +76,13 @@ export function modePlane(input: ModePlaneInput, materials: MaterialResolver): M
   const a = planeNormal(plane.size);
   if (a < 0) throw new RangeError("a mode plane has zero size along exactly one axis");
   const full = planGrid({ ...domain, symmetry: undefined }, 0.99);
-  const s = Math.round(nodeIndexAt(full.axes[a], plane.center[a]));
-  if (s < 1 || s > full.axes[a].cells - 1) {
+  const normalAxis = full.axes[a];
+  const periodic = normalAxis.boundary === "periodic";
+  // A periodic normal axis (a cross-section invariant along it) wraps: any node will do.
+  const s = periodic
+    ? Math.round(nodeIndexAt(normalAxis, plane.center[a])) % normalAxis.cells
+    : Math.round(nodeIndexAt(normalAxis, plane.center[a]));
+  if (!periodic && (s < 1 || s > normalAxis.cells - 1)) {
     throw new RangeError("the mode plane must lie inside the domain, off its faces");
   }
   const [u, v] = transverseAxes(a);
@@ -120,10 +125,23 @@ function thinPlan(
   windows: [[number, number], [number, number]],
 ): GridPlan {
   const axes = [...full.axes] as GridPlan["axes"];
-  axes[a] = subAxis(full.axes[a], s - 1, s + 1);
+  axes[a] = slabAcross(full.axes[a], s);
   axes[u] = subAxis(full.axes[u], windows[0][0], windows[0][1]);
   axes[v] = subAxis(full.axes[v], windows[1][0], windows[1][1]);
   return { ...full, axes };
+}
+
+/**
+ * The two cells around node s along the normal: the grid's own, or, on a periodic axis whose
+ * period has fewer cells than that (a 2-D cross-section one cell thick), cells of its step
+ * either side of the node (the structures are invariant along it).
+ */
+function slabAcross(ax: AxisPlan, s: number): AxisPlan {
+  if (s >= 1 && s <= ax.cells - 1) return subAxis(ax, s - 1, s + 1);
+  const h = ax.nodesM[1]! - ax.nodesM[0]!;
+  const at = ax.nodesM[s]!;
+  const nodesM = Float64Array.of(at - h, at, at + h);
+  return { ...subAxis(ax, 0, 1), nodesM, cells: 2, interiorCells: 2, originM: at - h };
 }
 
 /** Nodes first … last of an axis as an axis of its own, walled (no absorber, no images). */
