@@ -8,6 +8,7 @@ import type { SolverReport } from "../../schema/responses.js";
 import { touchstoneExtension, type SMatrixJson } from "../../results/touchstone.js";
 import { sParameterTable } from "../../plot/s-parameters.js";
 import { html, type SafeHtml } from "../html.js";
+import { numbersTable } from "./numbers-table.js";
 
 /** The S-matrix of a job record's solver report (worker/report.ts's shape), if it has one. */
 export function sMatrixOfReport(report: SolverReport | null | undefined): SMatrixJson | null {
@@ -22,27 +23,6 @@ export function sMatrixOfReport(report: SolverReport | null | undefined): SMatri
 /** The file name the download gets, as the API's Content-Disposition gives it. */
 export function touchstoneFileName(jobId: string, ports: number): string {
   return `emsim-${jobId}${touchstoneExtension(ports)}`;
-}
-
-function numbersTable(m: SMatrixJson): SafeHtml {
-  const [header, ...rows] = sParameterTable(m);
-  return html`<div class="table-wrap">
-    <table class="table table-numbers" id="sparameters-table">
-      <thead>
-        <tr>
-          ${header!.map((cell) => html`<th scope="col" class="num">${cell}</th>`)}
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (row) =>
-            html`<tr>
-              ${row.map((cell) => html`<td class="num">${cell}</td>`)}
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
 }
 
 export function sParametersSection(id: string, m: SMatrixJson): SafeHtml {
@@ -71,7 +51,7 @@ export function sParametersSection(id: string, m: SMatrixJson): SafeHtml {
     </p>
     <details class="spectra-numbers">
       <summary>Numbers</summary>
-      ${numbersTable(m)}
+      ${numbersTable(sParameterTable(m), { id: "sparameters-table" })}
     </details>
   </section>`;
 }

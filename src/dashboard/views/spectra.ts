@@ -7,6 +7,7 @@ import type { Spectrum } from "../../results/read.js";
 import type { SolverReport } from "../../schema/responses.js";
 import { spectrumTable } from "../../plot/spectrum-table.js";
 import { html, type SafeHtml } from "../html.js";
+import { numbersTable } from "./numbers-table.js";
 
 /** The flux monitors' spectra in a job record's solver report (worker/report.ts's shape). */
 export function spectraOfReport(report: SolverReport | null | undefined): Spectrum[] {
@@ -29,29 +30,9 @@ export function spectraOfReport(report: SolverReport | null | undefined): Spectr
   }));
 }
 
-function numbersTable(spectrum: Spectrum): SafeHtml {
-  const [header, ...rows] = spectrumTable(spectrum);
-  return html`<div class="table-wrap">
-    <table class="table table-numbers">
-      <caption>
-        <strong>${spectrum.name}</strong>
-        (${spectrum.quantity})
-      </caption>
-      <thead>
-        <tr>
-          ${header!.map((cell) => html`<th scope="col" class="num">${cell}</th>`)}
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (row) =>
-            html`<tr>
-              ${row.map((cell) => html`<td class="num">${cell}</td>`)}
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+function spectrumNumbers(spectrum: Spectrum): SafeHtml {
+  const caption = html`<strong>${spectrum.name}</strong> (${spectrum.quantity})`;
+  return numbersTable(spectrumTable(spectrum), { caption });
 }
 
 export function spectraSection(id: string, spectra: readonly Spectrum[]): SafeHtml {
@@ -68,7 +49,7 @@ export function spectraSection(id: string, spectra: readonly Spectrum[]): SafeHt
     />
     <details class="spectra-numbers">
       <summary>Numbers</summary>
-      <div class="spectra-tables">${spectra.map(numbersTable)}</div>
+      <div class="spectra-tables">${spectra.map(spectrumNumbers)}</div>
     </details>
   </section>`;
 }
