@@ -9,7 +9,7 @@ import { errors } from "../errors.js";
 import type { FabricationService } from "../fabrication/service.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import { validateModesRequest, type ModesRequest } from "../schema/modes.js";
-import { TaskThreads, type ThreadFailure } from "../threads/task-threads.js";
+import { TaskThreads, type TaskThreadErrors, type ThreadFailure } from "../threads/task-threads.js";
 import type { ModesResponse } from "./response.js";
 import type { ModeTask } from "./thread.js";
 
@@ -21,6 +21,23 @@ const THREAD_URL = new URL(
 /** Seconds a caller told the solver is busy waits before trying again. */
 const BUSY_RETRY_SECONDS = 5;
 
+/** How a solve's thread failures reach callers (and the OpenAPI document's examples). */
+export const MODE_THREAD_ERRORS = {
+  busy: () => errors.modesBusy(BUSY_RETRY_SECONDS),
+  timedOut: (l) =>
+    errors.modesTooLarge(
+      `The solve did not finish within ${l.timeoutSeconds} s; make the plane smaller or the grid coarser.`,
+    ),
+  outOfMemory: (l) =>
+    errors.modesTooLarge(
+      `The solve needed more than ${l.maxMemoryMb} MiB; make the plane smaller or the grid coarser.`,
+    ),
+  failed: (f: ThreadFailure) =>
+    f.name === "RangeError"
+      ? errors.validation([{ path: "plane", message: f.message }])
+      : new Error(`mode solver thread failed: ${f.name}: ${f.message}`),
+} satisfies TaskThreadErrors;
+
 export class ModeService {
   private readonly threads: TaskThreads<ModeTask, ModesResponse>;
 
@@ -29,21 +46,7 @@ export class ModeService {
     private readonly fabrication: Pick<FabricationService, "resolveGdsStructures">,
   ) {
     const limits = () => config.modes;
-    this.threads = new TaskThreads<ModeTask, ModesResponse>(THREAD_URL, limits, {
-      busy: () => errors.modesBusy(BUSY_RETRY_SECONDS),
-      timedOut: (l) =>
-        errors.modesTooLarge(
-          `The solve did not finish within ${l.timeoutSeconds} s; make the plane smaller or the grid coarser.`,
-        ),
-      outOfMemory: (l) =>
-        errors.modesTooLarge(
-          `The solve needed more than ${l.maxMemoryMb} MiB; make the plane smaller or the grid coarser.`,
-        ),
-      failed: (f: ThreadFailure) =>
-        f.name === "RangeError"
-          ? errors.validation([{ path: "plane", message: f.message }])
-          : new Error(`mode solver thread failed: ${f.name}: ${f.message}`),
-    });
+    this.threads = new TaskThreads<ModeTask, ModesResponse>(THREAD_URL, limits, MODE_THREAD_ERRORS);
   }
 
   /** The modes of a request's plane; throws the API's coded errors for bad input. */

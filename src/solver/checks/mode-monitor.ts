@@ -7,10 +7,8 @@
  * parity.
  */
 import { fluxShape } from "../flux.js";
-import { MAX_MODE_PLANE_CELLS } from "../modes/plane-modes.js";
-import { windowNodes } from "../modes/plane-medium.js";
 import { nodeIndexAt } from "../grid.js";
-import { checkBend, checkModeSpecOf } from "./mode-source.js";
+import { checkBend, checkModeSpecOf, checkPlaneCells } from "./mode-source.js";
 import type { ModeMonitorSpec } from "../types.js";
 import { AXES, finite, type CheckContext } from "./common.js";
 
@@ -36,18 +34,5 @@ export function checkModeMonitor(ctx: CheckContext, m: ModeMonitorSpec, path: st
         "off the absorber",
     );
   }
-  const cells = [0, 1, 2]
-    .filter((b) => b !== axis)
-    .map((b) => {
-      const lo = m.center[b] - m.size[b] / 2;
-      const [first, last] = windowNodes(plan.axes[b], lo, lo + m.size[b]);
-      return Math.max(0, last - first);
-    });
-  if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
-    ctx.add(
-      `${path}.size`,
-      `the mode monitor's plane covers ${cells[0]! * cells[1]!} grid cells; the mode solver ` +
-        `takes at most ${MAX_MODE_PLANE_CELLS}: make the plane smaller or the grid coarser`,
-    );
-  }
+  checkPlaneCells(ctx, plan, axis, m, path, "the mode monitor's plane");
 }

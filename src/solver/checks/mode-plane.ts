@@ -7,19 +7,15 @@
  * at most MAX_MODE_PLANE_CELLS cells) and the mode_spec.
  */
 import type { PlaneModesRequest } from "../modes/plane-modes.js";
-import {
-  MAX_MODE_PLANE_CELLS,
-  MAX_MODE_WAVELENGTHS,
-  MAX_MODES_PER_WAVELENGTH,
-} from "../modes/plane-modes.js";
-import { planeNormal, windowNodes } from "../modes/plane-medium.js";
+import { MAX_MODE_WAVELENGTHS, MAX_MODES_PER_WAVELENGTH } from "../modes/plane-modes.js";
+import { planeNormal } from "../modes/plane-medium.js";
 import { listOf } from "../monitors.js";
 import type { MaterialResolver } from "../update-material.js";
 import type { SimulationSpec, SpecProblem } from "../types.js";
 import { AXES, checkContext, finite, fmt, type CheckContext } from "./common.js";
 import { checkDomain, checkMeshOverrides, checkResolution, type DenseStructure } from "./domain.js";
 import { checkStructures } from "./structures.js";
-import { checkBend } from "./mode-source.js";
+import { checkBend, checkPlaneCells } from "./mode-source.js";
 
 /** Every problem of a schema-valid mode request; an empty list means it can be solved. */
 export function checkModeRequest(
@@ -107,23 +103,7 @@ function checkPlane(ctx: CheckContext, request: PlaneModesRequest): void {
     );
     return;
   }
-  const across = [0, 1, 2].filter((b) => b !== a);
-  const cells = across.map((b) => {
-    const lo = center[b] - size[b] / 2;
-    const [first, last] = windowNodes(plan.axes[b], lo, lo + size[b]);
-    return Math.max(0, last - first);
-  });
-  // A periodic axis one cell thick is a 2-D problem's invariant axis: one cell is all there is.
-  const fewest = across.map((b) => Math.min(2, plan.axes[b].cells));
-  if (cells.some((n, i) => n < fewest[i]!)) {
-    ctx.add("plane.size", "the plane covers fewer than two grid cells across");
-  } else if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
-    ctx.add(
-      "plane.size",
-      `the plane covers ${cells[0]} × ${cells[1]} = ${cells[0]! * cells[1]!} grid cells; at most ` +
-        `${MAX_MODE_PLANE_CELLS} are solved per request: make the plane smaller or the grid coarser`,
-    );
-  }
+  checkPlaneCells(ctx, plan, a, request.plane, "plane", "the plane");
   if (ax.cells < 2 && ax.boundary !== "periodic") {
     ctx.add(`plane.center[${a}]`, `the domain is one cell thick along ${AXES[a]}`);
   }

@@ -9,6 +9,7 @@
  */
 import { MAX_MODE_PLANE_CELLS, MAX_MODES_PER_WAVELENGTH } from "../modes/plane-modes.js";
 import { transverseAxes, windowNodes } from "../modes/plane-medium.js";
+import type { GridPlan } from "../grid.js";
 import type { ModeSourceSpec } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 
@@ -95,23 +96,7 @@ function checkPlacement(
   }
   const plan = ctx.grid();
   if (!plan) return;
-  const cells = [0, 1, 2]
-    .filter((b) => b !== axis)
-    .map((b) => {
-      const lo = source.center[b] - source.size[b] / 2;
-      const [first, last] = windowNodes(plan.axes[b], lo, lo + source.size[b]);
-      return last - first;
-    });
-  const whole = [0, 1, 2].filter((b) => b !== axis).map((b) => plan.axes[b].cells);
-  if (cells.some((n, i) => n < Math.min(2, whole[i]!))) {
-    add(`${path}.size`, "the mode's plane covers fewer than two grid cells across");
-  } else if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
-    add(
-      `${path}.size`,
-      `the mode's plane covers ${cells[0]! * cells[1]!} grid cells; the mode solver takes at ` +
-        `most ${MAX_MODE_PLANE_CELLS}: make the plane smaller or the grid coarser`,
-    );
-  }
+  checkPlaneCells(ctx, plan, axis, source, path, "the mode's plane");
   for (let b = 0; b < 3; b++) {
     if (b === axis || (spec.domain.symmetry?.[b] ?? "none") === "none") continue;
     const c = source.center[b];
@@ -146,6 +131,37 @@ export function checkBend(
       `${path}.bend_radius`,
       `must be a number of metres larger in size than the plane's half extent along ` +
         `${AXES[radial]}, the radial axis (${fmt(half)} m)`,
+    );
+  }
+}
+
+/**
+ * The cells a mode plane covers across (its window on the grid): at least two along each axis
+ * (one where a periodic axis has only one: a 2-D problem's invariant axis), at most
+ * MAX_MODE_PLANE_CELLS in all. `what` names the plane in the messages.
+ */
+export function checkPlaneCells(
+  ctx: CheckContext,
+  plan: GridPlan,
+  normal: number,
+  plane: { center: readonly number[]; size: readonly number[] },
+  path: string,
+  what: string,
+): void {
+  const across = [0, 1, 2].filter((b) => b !== normal);
+  const cells = across.map((b) => {
+    const lo = plane.center[b]! - plane.size[b]! / 2;
+    const [first, last] = windowNodes(plan.axes[b], lo, lo + plane.size[b]!);
+    return Math.max(0, last - first);
+  });
+  const fewest = across.map((b) => Math.min(2, plan.axes[b].cells));
+  if (cells.some((n, i) => n < fewest[i]!)) {
+    ctx.add(`${path}.size`, `${what} covers fewer than two grid cells across`);
+  } else if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
+    ctx.add(
+      `${path}.size`,
+      `${what} covers ${cells[0]} × ${cells[1]} = ${cells[0]! * cells[1]!} grid cells; the ` +
+        `mode solver takes at most ${MAX_MODE_PLANE_CELLS}: make the plane smaller or the grid coarser`,
     );
   }
 }

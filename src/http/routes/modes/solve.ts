@@ -1,5 +1,10 @@
-import { ModesRequestSchema, ModesResponseSchema } from "../../../schema/modes.js";
-import { errors } from "../../../errors.js";
+import {
+  ModesRequestSchema,
+  ModesResponseSchema,
+  validateModesRequest,
+} from "../../../schema/modes.js";
+import { errors, type ApiError } from "../../../errors.js";
+import { MODE_THREAD_ERRORS } from "../../../modes/service.js";
 import { ValidationErrorBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
@@ -21,17 +26,9 @@ export function solveModesRoute(app: App, { modes, config }: RouteDeps): void {
         openapi: () => ({
           errors: [
             ...bodyErrors(config.limits.maxBodyBytes),
-            errors.validation([
-              {
-                path: "plane.size",
-                message:
-                  "the plane covers 240 × 300 = 72000 grid cells; at most 40000 are solved per request: make the plane smaller or the grid coarser",
-              },
-            ]),
-            errors.modesTooLarge(
-              `The solve did not finish within ${config.modes.timeoutSeconds} s; make the plane smaller or the grid coarser.`,
-            ),
-            errors.modesBusy(5),
+            tooManyCellsExample(),
+            MODE_THREAD_ERRORS.timedOut(config.modes),
+            MODE_THREAD_ERRORS.busy(),
             ...V1_ERRORS,
           ],
           headers: { 503: ["Retry-After"] },
@@ -42,4 +39,12 @@ export function solveModesRoute(app: App, { modes, config }: RouteDeps): void {
     },
     async (req) => modes.solve(callerOf(req).accountId, req.body),
   );
+}
+
+/** The 422 of a plane over the cell limit, as the checks word it (the example at 5 nm). */
+function tooManyCellsExample(): ApiError {
+  const domain = { ...EXAMPLE_MODES_REQUEST.domain, resolution: 5e-9 };
+  const outcome = validateModesRequest({ ...EXAMPLE_MODES_REQUEST, domain });
+  if (outcome.ok) throw new Error("the oversized modes example passed its checks");
+  return errors.validation(outcome.errors);
 }
