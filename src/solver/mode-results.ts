@@ -16,8 +16,7 @@
 import { cellStepM } from "./grid.js";
 import type { FluxFace } from "./flux.js";
 import type { SampleBox } from "./monitors.js";
-import { transverseAxes } from "./modes/plane-medium.js";
-import { gridModeWindow, gridModes, type GridModeWindow } from "./modes/grid-modes.js";
+import { gridModes, placedModeWindow, type GridModeWindow } from "./modes/grid-modes.js";
 import type { ModeFields } from "./modes/fields.js";
 import type { SolvedMode } from "./modes/solve.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
@@ -35,8 +34,10 @@ export function modeResults(sim: FdtdSimulation, allSums: Float64Array[][]): Mod
 function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]): ModeMonitorResult {
   const surface = m.mode!;
   const face = surface.faces[0]!;
-  const window = faceWindow(sim, m, face);
   const spec = m.spec as Extract<MonitorState["spec"], { monitor_type: "mode" }>;
+  // The whole plane the request names (absorber included where it reaches into it), as a
+  // mode source on it would solve it; the recorded face is the part of it off the absorber.
+  const window = placedModeWindow(sim.plan, face.axis, face.plane, spec.center, spec.size);
   const modes = gridModes(
     sim.model.layout,
     sim.model.medium,
@@ -84,15 +85,6 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
     modes: M,
     ...result,
   };
-}
-
-/** The mode solver's window over the face's points: the nodes bounding the face's cells. */
-function faceWindow(sim: FdtdSimulation, m: MonitorState, face: FluxFace): GridModeWindow {
-  const box = m.mode!.box;
-  const nodes = transverseAxes(face.axis).map(
-    (b) => [box.lo[b]!, box.hi[b]! + 1] as [number, number],
-  ) as [[number, number], [number, number]];
-  return gridModeWindow(sim.plan, face.axis, face.plane, nodes);
 }
 
 /**

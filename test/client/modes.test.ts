@@ -110,7 +110,9 @@ test("modes: a solve past the request's time limit is not sent again", async () 
     apiKey: key,
     onRetry: (info) => retries.push(info),
   });
-  await assert.rejects(hasty.modes(strip, { timeoutMs: 50 }), (e: unknown) => {
+  // A wavelength not solved before: the service keeps solved planes (modes/mode-cache.ts).
+  const unsolved = { ...strip, wavelengths: [1.5123e-6] };
+  await assert.rejects(hasty.modes(unsolved, { timeoutMs: 50 }), (e: unknown) => {
     assert.ok(e instanceof EmsimNetworkError);
     assert.equal(e.errno, "ETIMEDOUT");
     return true;

@@ -8,7 +8,8 @@
 import type { GridPlan, YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import type { ModeAxis } from "./operator.js";
-import { modeAxis, planePermittivity, transverseAxes } from "./plane-medium.js";
+import type { Vec3 } from "../types.js";
+import { modeAxis, planePermittivity, transverseAxes, windowNodes } from "./plane-medium.js";
 import { bendOf, solveModes, type ModeSpec, type SolvedMode } from "./solve.js";
 
 /** A plane of the grid: its normal, node index, transverse axes and window. */
@@ -42,6 +43,25 @@ export function gridModeWindow(
       modeAxis(plan.axes[transverse[1]], [nodes[1][0], nodes[1][1]]),
     ],
   };
+}
+
+/**
+ * The window of a plane given by its centre and size, on node plane `planeIndex` along
+ * `normal`: the nodes within its extent across, clamped to the grid. A mode source and a mode
+ * monitor on the same port both place their windows so, so that they solve the same plane
+ * (and the mode cache serves the second from the first).
+ */
+export function placedModeWindow(
+  plan: GridPlan,
+  normal: number,
+  planeIndex: number,
+  center: Readonly<Vec3>,
+  size: Readonly<Vec3>,
+): GridModeWindow {
+  const nodes = transverseAxes(normal).map((b) =>
+    windowNodes(plan.axes[b], center[b] - size[b] / 2, center[b] + size[b] / 2),
+  ) as [[number, number], [number, number]];
+  return gridModeWindow(plan, normal, planeIndex, nodes);
 }
 
 /** modes[w][m] of the window at each wavelength, fields for propagation along +normal. */

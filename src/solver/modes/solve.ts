@@ -26,6 +26,8 @@ import {
   type OperatorOptions,
   type PlanePermittivity,
 } from "./operator.js";
+import type { ModeCache} from "./mode-cache.js";
+import { sharedModeCache, type ModeKey, type SolvedPlane } from "./mode-cache.js";
 import { nestedDissection } from "./ordering.js";
 import { csrShift, symmetricPattern, type ComplexVector } from "./sparse.js";
 import type { Symbolic } from "./symbolic.js";
@@ -80,62 +82,155 @@ export interface SolveModesResult {
  * Solves the plane's modes at every wavelength.
  * @throws RangeError for inconsistent arrays; Error when the eigen-solver does not converge
  */
-export function solveModes(input: SolveModesInput): SolveModesResult {
-  const spec = input.mode_spec ?? {};
-  const numModes = Math.max(1, spec.num_modes ?? 1);
+export function solveModes(
+  input: SolveModesInput,
+  cache: ModeCache | null = sharedModeCache,
+): SolveModesResult {
   const epsAt = (wl: number) =>
     typeof input.planeEps === "function" ? input.planeEps(wl) : input.planeEps;
   const weights = planeWeights(input.axes);
-  let symbolic: Symbolic | undefined;
-  let unknowns = 0;
+  const shared: { symbolic?: Symbolic } = {};
   const modes: SolvedMode[][] = [];
+  let solved: SolvedPlane | undefined;
   for (const wl of input.wavelengths_m) {
     const eps = epsAt(wl);
-    const op = buildModeOperator(input.axes, eps, { wavelengthM: wl, bend: input.bend });
-    unknowns = op.matrix.rows;
-    const target = spec.target_neff ?? Math.sqrt(maxIndexSquared(eps));
-    const sigma = target * target;
-    const shifted = csrShift(op.matrix, sigma, 0);
-    if (!symbolic) {
-      // A − σI has A's pattern off the diagonal: one pattern for the ordering and the analysis.
-      const pattern = symmetricPattern(op.matrix);
-      symbolic = SparseLu.analyse(shifted, nestedDissection(pattern, op.x, op.y), pattern);
+    const key = cache && modeKey(input, wl, eps, epsAt, !!input.groupIndex);
+    solved = cache && key ? lookUp(cache, key, input, wl, eps, epsAt) : undefined;
+    if (!solved) {
+      solved = solveAt(input, wl, eps, epsAt, weights, shared);
+      if (cache && key) cache.set(key, solved);
     }
-    const lu = SparseLu.factor(shifted, { symbolic });
-    // Extra modes when filtering, so that enough of the wanted polarisation are found, and
-    // around a bend with absorber, where the outer cladding's modes crowd the guide's, so that
-    // those living in the absorber can be passed over.
-    const crowded = input.bend !== undefined && input.axes.some((a) => a.boundary === "pml");
-    const wanted = spec.filter_pol ? 2 * numModes + 2 : numModes;
-    const count = Math.min(wanted + (crowded ? 4 : 0), op.matrix.rows);
-    const pairs = eigenpairs(op.matrix.rows, sigma, (x) => lu.solve(x), count, wanted);
-    const found = pairs.values.map((lambda, k) => {
-      const [nr, ni] = complexSqrt(lambda.re, lambda.im);
-      const n = nr >= 0 ? { re: nr, im: ni } : { re: -nr, im: -ni };
-      const fields = reconstructFields(op, pairs.vectors[k], n);
-      normaliseToOneWatt(fields, weights);
-      const mode: SolvedMode = {
-        wavelength_m: wl,
-        mode_index: 0,
-        n_eff: n.re,
-        k_eff: n.im,
-        te_fraction: teFraction(fields, weights),
-        fields,
-      };
-      // In the (u, v, u × v) frame, before a left-handed plane's H turns round.
-      if (input.groupIndex) {
-        mode.group_index = energyGroupIndex(fields, weights, groupEps(epsAt, wl, op), op.mu);
-      }
-      if (input.leftHanded) negateH(fields);
-      return mode;
-    });
-    const chosen = choose(found, numModes, spec.filter_pol ?? null, input.axes);
     const previous = modes[modes.length - 1];
-    const ordered = previous ? trackByOverlap(previous, chosen, weights) : chosen;
+    const ordered = previous ? trackByOverlap(previous, solved.modes, weights) : solved.modes;
     ordered.forEach((m, i) => (m.mode_index = i));
     modes.push(ordered);
   }
-  return { modes, unknowns, factorEntries: symbolic?.factorEntries ?? 0 };
+  return { modes, unknowns: solved?.unknowns ?? 0, factorEntries: solved?.factorEntries ?? 0 };
+}
+
+/**
+ * The modes chosen at one wavelength, before they are tracked across wavelengths. `shared`
+ * carries the LU's analysis from one wavelength to the next (only the values change).
+ */
+function solveAt(
+  input: SolveModesInput,
+  wl: number,
+  eps: PlanePermittivity,
+  epsAt: (wl: number) => PlanePermittivity,
+  weights: PlaneWeights,
+  shared: { symbolic?: Symbolic },
+): SolvedPlane {
+  const spec = input.mode_spec ?? {};
+  const numModes = Math.max(1, spec.num_modes ?? 1);
+  const op = buildModeOperator(input.axes, eps, { wavelengthM: wl, bend: input.bend });
+  const target = spec.target_neff ?? Math.sqrt(maxIndexSquared(eps));
+  const sigma = target * target;
+  const shifted = csrShift(op.matrix, sigma, 0);
+  if (!shared.symbolic) {
+    // A − σI has A's pattern off the diagonal: one pattern for the ordering and the analysis.
+    const pattern = symmetricPattern(op.matrix);
+    shared.symbolic = SparseLu.analyse(shifted, nestedDissection(pattern, op.x, op.y), pattern);
+  }
+  const symbolic = shared.symbolic;
+  const lu = SparseLu.factor(shifted, { symbolic });
+  // Extra modes when filtering, so that enough of the wanted polarisation are found, and
+  // around a bend with absorber, where the outer cladding's modes crowd the guide's, so that
+  // those living in the absorber can be passed over.
+  const crowded = input.bend !== undefined && input.axes.some((a) => a.boundary === "pml");
+  const wanted = spec.filter_pol ? 2 * numModes + 2 : numModes;
+  const count = Math.min(wanted + (crowded ? 4 : 0), op.matrix.rows);
+  const pairs = eigenpairs(op.matrix.rows, sigma, (x) => lu.solve(x), count, wanted);
+  const found = pairs.values.map((lambda, k) => {
+    const [nr, ni] = complexSqrt(lambda.re, lambda.im);
+    const n = nr >= 0 ? { re: nr, im: ni } : { re: -nr, im: -ni };
+    const fields = reconstructFields(op, pairs.vectors[k], n);
+    normaliseToOneWatt(fields, weights);
+    const mode: SolvedMode = {
+      wavelength_m: wl,
+      mode_index: 0,
+      n_eff: n.re,
+      k_eff: n.im,
+      te_fraction: teFraction(fields, weights),
+      fields,
+    };
+    // In the (u, v, u × v) frame, before a left-handed plane's H turns round.
+    if (input.groupIndex) {
+      mode.group_index = energyGroupIndex(fields, weights, groupEps(epsAt, wl, op), op.mu);
+    }
+    if (input.leftHanded) negateH(fields);
+    return mode;
+  });
+  return {
+    modes: choose(found, numModes, spec.filter_pol ?? null, input.axes),
+    unknowns: op.matrix.rows,
+    factorEntries: symbolic.factorEntries,
+  };
+}
+
+/** A cached solve of this wavelength; one that found the group index serves one that did not. */
+function lookUp(
+  cache: ModeCache,
+  key: ModeKey,
+  input: SolveModesInput,
+  wl: number,
+  eps: PlanePermittivity,
+  epsAt: (wl: number) => PlanePermittivity,
+): SolvedPlane | undefined {
+  const hit = cache.get(key);
+  if (hit || input.groupIndex) return hit;
+  return cache.get(modeKey(input, wl, eps, epsAt, true));
+}
+
+/**
+ * Everything solveAt's result depends on, as numbers (mode-cache.ts): the mode_spec, bend and
+ * handedness, each axis's nodes, boundary, mirror and absorber, and the permittivity at the
+ * wavelength, with the permittivity either side of it when the group index (which sees the
+ * material dispersion) is asked for.
+ */
+function modeKey(
+  input: SolveModesInput,
+  wl: number,
+  eps: PlanePermittivity,
+  epsAt: (wl: number) => PlanePermittivity,
+  withGroupIndex: boolean,
+): ModeKey {
+  const spec = input.mode_spec ?? {};
+  const code = <T>(v: T, options: readonly T[]) => options.indexOf(v);
+  const parts: ArrayLike<number>[] = [
+    [
+      wl,
+      Math.max(1, spec.num_modes ?? 1),
+      spec.target_neff ?? Number.NaN,
+      code(spec.filter_pol ?? null, ["te", "tm", null]),
+      input.bend?.radiusM ?? Number.NaN,
+      input.bend?.radialAxis ?? -1,
+      withGroupIndex ? 1 : 0,
+      input.leftHanded ? 1 : 0,
+    ],
+  ];
+  for (const a of input.axes) {
+    parts.push(
+      [
+        a.nodesM.length,
+        code(a.boundary, ["pec", "pml", "periodic"]),
+        code(a.mirror ?? "none", ["none", "pec", "pmc"]),
+        a.pmlLo ?? 0,
+        a.pmlHi ?? 0,
+      ],
+      a.nodesM,
+    );
+  }
+  const dl = wl * GROUP_DL;
+  for (const e of withGroupIndex ? [eps, epsAt(wl - dl), epsAt(wl + dl)] : [eps]) {
+    for (const c of [e.uu, e.vv, e.ww]) parts.push(c.re, c.im ?? [Number.NaN]);
+  }
+  const key = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    key.set(p, at);
+    at += p.length;
+  }
+  return key;
 }
 
 function maxIndexSquared(eps: PlanePermittivity): number {
@@ -215,12 +310,15 @@ function absorberFraction(f: ModeFields, axes: readonly [ModeAxis, ModeAxis]): n
  * ε_g = ∂(ωε)/∂ω = ε − λ·∂ε/∂λ per component (real parts, with the bend's factors as the
  * operator has them), by a central difference of the permittivity in wavelength.
  */
+/** The relative wavelength step of the group index's central difference. */
+const GROUP_DL = 1e-4;
+
 function groupEps(
   epsAt: (wl: number) => PlanePermittivity,
   wl: number,
   op: ReturnType<typeof buildModeOperator>,
 ): { u: Float64Array; v: Float64Array; w: Float64Array } {
-  const dl = wl * 1e-4;
+  const dl = wl * GROUP_DL;
   const lo = epsAt(wl - dl);
   const hi = epsAt(wl + dl);
   const mid = epsAt(wl);

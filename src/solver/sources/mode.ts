@@ -21,9 +21,8 @@ import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import { cellStepM, nodeIndexAt, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import { planeWeights, type ModeFields } from "../modes/fields.js";
-import { gridModeWindow, gridModes, type GridModeWindow } from "../modes/grid-modes.js";
+import { gridModes, placedModeWindow, type GridModeWindow } from "../modes/grid-modes.js";
 import { complexOverlap } from "../modes/overlap.js";
-import { transverseAxes, windowNodes } from "../modes/plane-medium.js";
 import type { SolvedMode } from "../modes/solve.js";
 import type { ModeSourceSpec } from "../types.js";
 import { AnalyticDrive } from "./analytic-drive.js";
@@ -57,7 +56,7 @@ export class ModeSource implements Source {
     const planeIndex = Math.round(nodeIndexAt(ctx.plan.axes[a], spec.center[a]));
     this.plane = { axis: a, sign, planeIndex, center: spec.center, size: spec.size };
     this.pulse = pulseFor(spec.wavelength, ctx.wavelengthsM);
-    this.window = this.placeWindow();
+    this.window = placedModeWindow(ctx.plan, a, planeIndex, spec.center, spec.size);
     this.modes = this.solve();
     this.launched = this.launchedAmplitudes();
     this.notes.push(injectedNote(this.modes[0]!, spec, ctx.medium));
@@ -68,16 +67,6 @@ export class ModeSource implements Source {
     const phase = m0.n_eff * (omega0 / SPEED_OF_LIGHT_M_PER_S) * delta - omega0 * tau;
     this.hPhase = [Math.cos(phase), -Math.sin(phase)];
     this.drive = new AnalyticDrive(this.pulse, ctx.omegas, ctx.plan.dtSeconds, tau);
-  }
-
-  /** The plane's window on the grid: the nodes within its extent across. */
-  private placeWindow(): GridModeWindow {
-    const { plan } = this.ctx;
-    const { axis: a, center, size, planeIndex } = this.plane;
-    const nodes = transverseAxes(a).map((b) =>
-      windowNodes(plan.axes[b], center[b] - size[b] / 2, center[b] + size[b] / 2),
-    ) as [[number, number], [number, number]];
-    return gridModeWindow(plan, a, planeIndex, nodes);
   }
 
   /** The source's mode at every recorded wavelength, tracked from the source wavelength's. */

@@ -1,0 +1,115 @@
+/**
+ * The mode cache: a repeated solve is served from it with the very modes a fresh solve gives,
+ * callers cannot change what it holds, a solve that found the group index serves one that does
+ * not ask for it (not the other way round), any change of the plane misses, and the byte
+ * budget evicts the least recently used.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ModeCache } from "./mode-cache.js";
+import { stripCase } from "./slab-case.js";
+import { solveModes, type SolveModesInput } from "./solve.js";
+
+const strip = stripCase({
+  core: 12,
+  clad: 2.1,
+  widthM: 0.5e-6,
+  heightM: 0.22e-6,
+  nu: 40,
+  nv: 30,
+  stepM: 40e-9,
+});
+const input: SolveModesInput = {
+  axes: strip.axes,
+  planeEps: strip.eps,
+  wavelengths_m: [1.5e-6, 1.55e-6],
+  mode_spec: { num_modes: 2 },
+};
+
+/** Every number of every mode, for exact comparison. */
+function flat(r: ReturnType<typeof solveModes>): number[] {
+  return r.modes
+    .flat()
+    .flatMap((m) => [
+      m.wavelength_m,
+      m.mode_index,
+      m.n_eff,
+      m.k_eff,
+      m.te_fraction,
+      m.group_index ?? -1,
+      ...Object.values(m.fields).flatMap((c) => [...c.re, ...c.im]),
+    ]);
+}
+
+/** Solves `v` with `cache` and says how many of its wavelengths the cache served. */
+function served(v: SolveModesInput, cache: ModeCache): number {
+  const before = cache.hits;
+  solveModes(v, cache);
+  return cache.hits - before;
+}
+
+describe("mode cache", () => {
+  it("serves a repeated solve with exactly the modes a fresh solve gives", () => {
+    const cache = new ModeCache(64 << 20);
+    const fresh = solveModes(input, null);
+    const first = solveModes(input, cache);
+    assert.equal(cache.size, 2, "one entry per wavelength");
+    const again = solveModes(input, cache);
+    assert.deepEqual(flat(first), flat(fresh));
+    assert.deepEqual(flat(again), flat(fresh));
+    assert.equal(again.unknowns, fresh.unknowns);
+    assert.equal(again.factorEntries, fresh.factorEntries);
+  });
+
+  it("hands out copies: turning a served mode round does not change the next one served", () => {
+    const cache = new ModeCache(64 << 20);
+    const before = flat(solveModes(input, cache));
+    const served = solveModes(input, cache);
+    for (const m of served.modes.flat()) m.fields.Hu.re.fill(7);
+    assert.deepEqual(flat(solveModes(input, cache)), before);
+  });
+
+  it("a solve with the group index serves one without; not the other way round", () => {
+    const cache = new ModeCache(64 << 20);
+    solveModes(input, cache);
+    const withGroup = solveModes({ ...input, groupIndex: true }, cache);
+    assert.ok(withGroup.modes.flat().every((m) => (m.group_index ?? 0) > 2));
+    assert.equal(cache.size, 4, "the group-index solve missed and was stored apart");
+    const fresh = new ModeCache(64 << 20);
+    solveModes({ ...input, groupIndex: true }, fresh);
+    assert.equal(served(input, fresh), 2, "the plain solve was served by the group-index entries");
+    assert.equal(fresh.size, 2);
+  });
+
+  it("misses when anything the modes depend on changes", () => {
+    const cache = new ModeCache(64 << 20);
+    solveModes(input, cache);
+    const changed = strip.eps.uu.re.slice();
+    changed[changed.length >> 1] += 1e-12;
+    const variants: SolveModesInput[] = [
+      { ...input, wavelengths_m: [1.5e-6 * (1 + 1e-12)] },
+      { ...input, mode_spec: { num_modes: 1 } },
+      { ...input, mode_spec: { num_modes: 2, target_neff: 2.5 } },
+      { ...input, mode_spec: { num_modes: 2, filter_pol: "tm" } },
+      { ...input, leftHanded: true },
+      { ...input, planeEps: { ...strip.eps, uu: { re: changed } } },
+    ];
+    variants.forEach((v, k) => assert.equal(served(v, cache), 0, `variant ${k} missed`));
+    assert.equal(served(input, cache), 2, "the original request still hits");
+  });
+
+  it("keeps within its byte budget, evicting the least recently used", () => {
+    const at = (wl: number) => ({ ...input, wavelengths_m: [wl] });
+    const probe = new ModeCache(64 << 20);
+    solveModes(at(1.5e-6), probe);
+    // Room for two entries of this size, not three.
+    const cache = new ModeCache(2.5 * probe.heldBytes);
+    solveModes(at(1.5e-6), cache);
+    solveModes(at(1.51e-6), cache);
+    assert.equal(served(at(1.5e-6), cache), 1, "1.5 µm is now the most recent");
+    solveModes(at(1.52e-6), cache);
+    assert.equal(cache.size, 2);
+    assert.equal(served(at(1.5e-6), cache), 1, "1.5 µm was kept");
+    assert.equal(served(at(1.51e-6), cache), 0, "1.51 µm was evicted");
+  });
+});
