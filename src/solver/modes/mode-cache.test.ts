@@ -37,7 +37,10 @@ function flat(r: ReturnType<typeof solveModes>): number[] {
       m.k_eff,
       m.te_fraction,
       m.group_index ?? -1,
-      ...Object.values(m.fields).flatMap((c) => [...c.re, ...c.im]),
+      ...Object.values(m.fields).flatMap((c: { re: Float64Array; im: Float64Array }) => [
+        ...c.re,
+        ...c.im,
+      ]),
     ]);
 }
 

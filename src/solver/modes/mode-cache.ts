@@ -16,7 +16,7 @@
  */
 import type { ModeFields } from "./fields.js";
 import type { ComplexVector } from "./sparse.js";
-import type { SolvedMode } from "./solve.js";
+import type { SolvedMode } from "./solved-mode.js";
 
 /** What one solve depends on, flattened into numbers (see modeKey in solve.ts). */
 export type ModeKey = Float64Array;

@@ -26,6 +26,7 @@ import {
   type OperatorOptions,
   type PlanePermittivity,
 } from "./operator.js";
+import type { SolvedMode } from "./solved-mode.js";
 import type { ModeCache } from "./mode-cache.js";
 import { sharedModeCache, type ModeKey, type SolvedPlane } from "./mode-cache.js";
 import { nestedDissection } from "./ordering.js";
@@ -58,17 +59,7 @@ export interface SolveModesInput {
   leftHanded?: boolean;
 }
 
-export interface SolvedMode {
-  wavelength_m: number;
-  mode_index: number;
-  n_eff: number;
-  /** Im n_eff: > 0 for a mode that decays as it propagates (loss, leakage, bend radiation). */
-  k_eff: number;
-  te_fraction: number;
-  group_index?: number;
-  /** The six components, normalised to 1 W through the plane. */
-  fields: ModeFields;
-}
+export type { SolvedMode } from "./solved-mode.js";
 
 /** modes[w][m]: mode m at wavelength w. */
 export interface SolveModesResult {
