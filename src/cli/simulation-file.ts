@@ -5,14 +5,17 @@
 import { readFile } from "node:fs/promises";
 import type { SimulationRequest } from "../client/index.js";
 import { loadConfig } from "../config.js";
-import { validateSimulationRequest } from "../schema/validate.js";
+import { validateRequestSchema, validateSimulationRequest } from "../schema/validate.js";
 import type { RunEstimate } from "../solver/index.js";
 import { CliError, EXIT, InvalidRequestError } from "./output.js";
 
 export interface LoadedSimulation {
   request: SimulationRequest;
-  /** The local estimate (grid, cells, memory) of the validated request. */
-  estimate: RunEstimate;
+  /**
+   * The local estimate (grid, cells, memory) of the validated request; absent when only the
+   * server can finish the checks (ports from a layout's labels).
+   */
+  estimate?: RunEstimate;
 }
 
 /** The parsed JSON of a simulation file, unchecked. */
@@ -44,6 +47,16 @@ export async function loadSimulationFile(path: string): Promise<LoadedSimulation
   // (--skip-validation leaves the checks to it).
   // gds structures name a file stored on the server, which resolves them on submission.
   const outcome = validateSimulationRequest(body, loadConfig({}).limits, { unresolvedGds: "skip" });
-  if (!outcome.ok) throw new InvalidRequestError(path, outcome.errors);
-  return { request: outcome.request, estimate: outcome.estimate };
+  if (outcome.ok) return { request: outcome.request, estimate: outcome.estimate };
+  // A gds structure's `ports` become ports on the server, from the file's labels: the checks of
+  // ports cannot run here (a ports source may have none yet), so they are left to the server.
+  if (validateRequestSchema(body) && body.structures?.some((s) => s.type === "gds" && s.ports)) {
+    const left = outcome.errors.filter((e) => !PORT_CHECK_PATH.test(e.path));
+    if (left.length === 0) return { request: body };
+    throw new InvalidRequestError(path, left);
+  }
+  throw new InvalidRequestError(path, outcome.errors);
 }
+
+/** The paths of the checks that need the request's whole list of ports. */
+const PORT_CHECK_PATH = /^(ports\b|source\.(run_ports|port_symmetries)\b)/;

@@ -17,8 +17,9 @@ import type { Config } from "../config.js";
 import { errors, type ApiError } from "../errors.js";
 import type { GdsStructureSpec, SimulationRequest } from "../schema/simulation.js";
 import { MAX_STRUCTURES } from "../schema/simulation.js";
-import type { SimulationSpec } from "../solver/index.js";
+import type { PolySlabSpec, SimulationSpec } from "../solver/index.js";
 import { layerKey, polyslabsFromGds } from "./gds-import.js";
+import { portsFromLabels, withLayoutPorts, type RequestPort } from "./gds-ports.js";
 import type { StorageBackend } from "../storage/types.js";
 import { TaskThreads, type TaskThreadErrors, type ThreadFailure } from "../threads/task-threads.js";
 import type { DrcResult, LayerRules } from "./drc/run.js";
@@ -196,7 +197,8 @@ export class FabricationService {
   /**
    * The request with every `type: "gds"` structure replaced by the polyslabs of its mapped
    * layers (gds-import.ts), read from the caller's own stored file; other structures and
-   * their order are kept. A request without gds structures is returned as it is.
+   * their order are kept. A structure's `ports` adds the ports its labels give (gds-ports.ts)
+   * after the request's own. A request without gds structures is returned as it is.
    */
   async resolveGdsStructures(
     accountId: string,
@@ -204,36 +206,64 @@ export class FabricationService {
   ): Promise<SimulationRequest> {
     const structures = request.structures ?? [];
     if (!structures.some((s) => s.type === "gds")) return request;
+    // Ports go with a simulation's source: a /v1/modes request (no source) solves one plane
+    // and takes only the polyslabs.
+    const wantsPorts = "source" in request;
     const out: NonNullable<SimulationRequest["structures"]> = [];
+    const fromLayout: Array<{ path: string; ports: RequestPort[] }> = [];
     let budget = MAX_STRUCTURES - structures.filter((s) => s.type !== "gds").length;
     for (const [i, s] of structures.entries()) {
       if (s.type !== "gds") {
         out.push(s);
         continue;
       }
-      const g = s as GdsStructureSpec;
       const path = `structures[${i}]`;
-      const bytes = await this.fetchOwn(accountId, g.gds_url, `${path}.gds_url`);
-      const imported = (await this.threads.run({
-        op: "import",
-        bytes,
-        cell: g.cell,
-        layers: g.layers.map((l) => layerKey(l.layer, l.datatype)),
-      })) as ImportResult;
-      if (!imported.ok) {
-        throw errors.validation([
-          {
-            path: `${path}.cell`,
-            message: `the layout has no cell named "${g.cell}" (its cells: ${imported.cells.slice(0, 20).join(", ")}${imported.cells.length > 20 ? ", …" : ""})`,
-          },
-        ]);
-      }
-      const expanded = polyslabsFromGds(g, imported, path, budget);
-      if ("errors" in expanded) throw errors.validation(expanded.errors);
+      const expanded = await this.expandGds(accountId, s as GdsStructureSpec, path, budget, {
+        ports: wantsPorts,
+      });
       budget -= expanded.structures.length;
       out.push(...expanded.structures);
+      if (expanded.ports) fromLayout.push({ path, ports: expanded.ports });
     }
-    return { ...request, structures: out };
+    const withPorts = withLayoutPorts({ ...request, structures: out }, fromLayout);
+    if ("errors" in withPorts) throw errors.validation(withPorts.errors);
+    return withPorts.request;
+  }
+
+  /**
+   * One gds structure's polyslabs and, when `options.ports` and the structure has `ports`, the
+   * ports its labels give.
+   */
+  private async expandGds(
+    accountId: string,
+    g: GdsStructureSpec,
+    path: string,
+    budget: number,
+    options: { ports: boolean },
+  ): Promise<{ structures: PolySlabSpec[]; ports?: RequestPort[] }> {
+    const bytes = await this.fetchOwn(accountId, g.gds_url, `${path}.gds_url`);
+    const labels = options.ports && g.ports;
+    const imported = (await this.threads.run({
+      op: "import",
+      bytes,
+      cell: g.cell,
+      layers: g.layers.map((l) => layerKey(l.layer, l.datatype)),
+      ...(labels ? { labels: { layer: labels.layer, texttype: labels.texttype ?? 0 } } : {}),
+    })) as ImportResult;
+    if (!imported.ok) {
+      throw errors.validation([
+        {
+          path: `${path}.cell`,
+          message: `the layout has no cell named "${g.cell}" (its cells: ${imported.cells.slice(0, 20).join(", ")}${imported.cells.length > 20 ? ", …" : ""})`,
+        },
+      ]);
+    }
+    const expanded = polyslabsFromGds(g, imported, path, budget);
+    if ("errors" in expanded) throw errors.validation(expanded.errors);
+    if (!imported.portLabels) return expanded;
+    const ports = portsFromLabels(g, imported, imported.portLabels, path);
+    if ("errors" in ports) throw errors.validation(ports.errors);
+    return { ...expanded, ports: ports.ports };
   }
 
   /** A process flow for the layers of a stored file, or of an explicit layer list. */

@@ -13,6 +13,7 @@ import { runDrc, type LayerRules } from "./drc/run.js";
 import { GdsError } from "./gds/errors.js";
 import { readGds, type GdsReadLimits } from "./gds/reader.js";
 import { mergeLayers, type ImportedLayers } from "./gds-import.js";
+import { portLabelsOf, type PortLabels } from "./gds-ports.js";
 import { serveTasks } from "../threads/task-threads.js";
 
 export type ThreadTask =
@@ -24,6 +25,8 @@ export type ThreadTask =
       limits?: Partial<GdsReadLimits>;
       cell?: string;
       layers: string[];
+      /** Also the labels on this layer/texttype (a gds structure's `ports`). */
+      labels?: { layer: number; texttype: number };
     }
   | {
       op: "drc";
@@ -46,14 +49,25 @@ export interface InspectResult {
   warnings: string[];
 }
 
-/** The answer to an "import" task: the merged layers, or the cells when `cell` is not one. */
-export type ImportResult = ({ ok: true } & ImportedLayers) | { ok: false; cells: string[] };
+/**
+ * The answer to an "import" task: the merged layers (and the labels asked for), or the cells
+ * when `cell` is not one.
+ */
+export type ImportResult =
+  ({ ok: true; portLabels?: PortLabels } & ImportedLayers) | { ok: false; cells: string[] };
 
 function run(task: ThreadTask): unknown {
   if (task.op === "import") {
     try {
       const layout = readGds(task.bytes, { limits: task.limits, topCell: task.cell });
-      return { ok: true, ...mergeLayers(layout, task.layers) } satisfies ImportResult;
+      const labels = task.labels;
+      // Only the one label layer goes back: a layout may hold 10⁵ labels, a request 16 ports.
+      const portLabels = labels && portLabelsOf(layout, labels.layer, labels.texttype);
+      return {
+        ok: true,
+        ...mergeLayers(layout, task.layers),
+        ...(portLabels ? { portLabels } : {}),
+      } satisfies ImportResult;
     } catch (err) {
       if (!(err instanceof GdsError && err.reason === "undefined_cell")) throw err;
       const cells = readGds(task.bytes, { limits: task.limits }).cells;

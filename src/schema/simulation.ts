@@ -460,12 +460,16 @@ export const WavelengthRangeSchema = Type.Object(
 
 export const MAX_PORTS = 16;
 
+/** A port's name: also the rule a layout's port label must meet (fabrication/gds-ports.ts). */
+export const PORT_NAME_PATTERN = "^[A-Za-z0-9_.-]+$";
+export const PORT_NAME_MAX_LENGTH = 32;
+
 export const PortSchema = Type.Object(
   {
     name: Type.String({
       minLength: 1,
-      maxLength: 32,
-      pattern: "^[A-Za-z0-9_.-]+$",
+      maxLength: PORT_NAME_MAX_LENGTH,
+      pattern: PORT_NAME_PATTERN,
       description: "Unique label (letters, digits, _ . -), e.g. o1.",
     }),
     center: coordinates3("A point on the port's plane, in metres."),
@@ -667,6 +671,42 @@ const GdsLayerSchema = Type.Object(
   },
   { additionalProperties: false, title: "GdsLayerMapping" },
 );
+
+/** Default of a gds structure's `ports.margin`: room around the guide's core for its mode's tails. */
+export const DEFAULT_GDS_PORT_MARGIN_M = 1e-6;
+
+export const GdsPortsSchema = Type.Object(
+  {
+    layer: gdsLayerNumber("GDS layer of the port labels (TEXT elements)."),
+    texttype: Type.Optional(gdsLayerNumber("TEXTTYPE of the port labels. Default 0.")),
+    waveguide_layer: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_GDS_LAYERS - 1,
+        description:
+          "Index in `layers` of the layer whose merged outline the labels sit on (the waveguide core); its z range gives the ports' height. Default 0.",
+      }),
+    ),
+    margin: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: MAX_LENGTH_M,
+        description: withDefault(
+          "Metres added on each side of the guide's width and height to make each port's plane.",
+          DEFAULT_GDS_PORT_MARGIN_M,
+        ),
+      }),
+    ),
+    mode_spec: Type.Optional(ModeSpecSchema),
+  },
+  {
+    additionalProperties: false,
+    title: "GdsPorts",
+    description:
+      "Ports from the layout's port labels (gdsfactory and SiEPIC put a TEXT label, the port's name, at the middle of the waveguide's end face): each label on layer/texttype must lie on an x- or y-facing edge of a merged polygon of layers[waveguide_layer]; it becomes a port facing into that polygon, as wide as the edge plus 2·margin, as high as the layer plus 2·margin. The ports are appended to `ports`, sorted by name.",
+  },
+);
+
 export const GdsStructureSchema = Type.Object(
   {
     type: Type.Literal("gds"),
@@ -693,12 +733,13 @@ export const GdsStructureSchema = Type.Object(
         description: "[x, y] in metres added to the layout's coordinates. Default [0, 0].",
       }),
     ),
+    ports: Type.Optional(GdsPortsSchema),
   },
   {
     additionalProperties: false,
     title: "GdsStructure",
     description:
-      "Polygons of GDS II layers of an uploaded file. On submission the server replaces this entry by one polyslab per merged polygon of each mapped layer (layers in the order given), so the stored job holds only polyslabs.",
+      "Polygons of GDS II layers of an uploaded file. On submission the server replaces this entry by one polyslab per merged polygon of each mapped layer (layers in the order given), and `ports` by ports appended to the request's, so the stored job holds only polyslabs and explicit ports.",
   },
 );
 
@@ -716,7 +757,11 @@ export interface GdsStructureSpec {
     sidewall_angle_deg?: number;
   }>;
   offset?: [number, number];
+  ports?: GdsPortsSpec;
 }
+
+/** A gds structure's `ports`: which labels mark ports, and on which layer's outline. */
+export type GdsPortsSpec = Static<typeof GdsPortsSchema>;
 
 /** A discriminated union on `type`, so that a bad box is reported as a bad box. */
 export const StructureSchema = Type.Unsafe<StructureSpec | GdsStructureSpec>({

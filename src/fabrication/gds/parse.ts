@@ -1,7 +1,8 @@
 /**
  * The parse of a GDS II file into its structures (cells), one pass over the records: each
  * cell's polygons in the file's database units (BOUNDARY, BOX, and PATH outlined by path.ts)
- * and its references (SREF, AREF) with their transformation, unflattened. TEXT, NODE,
+ * its text labels (TEXT: layer, texttype, string and position; gdsfactory and SiEPIC mark ports
+ * with them) and its references (SREF, AREF) with their transformation, unflattened. NODE,
  * properties, element flags and library bookkeeping records are read and skipped; anything
  * else is refused with an error naming the record (see reader.ts for what is supported).
  */
@@ -42,11 +43,21 @@ export interface CellRef {
   rowDy: number;
 }
 
+/** A TEXT element: its string at a point (database units), on layer/texttype. */
+export interface CellLabel {
+  layer: number;
+  texttype: number;
+  text: string;
+  x: number;
+  y: number;
+}
+
 export interface CellDef {
   name: string;
   offset: number;
   /** Polygons in the file's database units. */
   polygons: Array<{ layer: string; ring: Float64Array }>;
+  labels: CellLabel[];
   refs: CellRef[];
   ownPoints: number;
 }
@@ -59,6 +70,7 @@ export interface Parsed {
   cells: Map<string, CellDef>;
   order: string[];
   elementCount: number;
+  /** TEXT elements in the file (before flattening). */
   textCount: number;
   nodeCount: number;
   absoluteWidthPaths: number;
@@ -230,7 +242,14 @@ class GdsParser {
         nameRec.offset,
       );
     }
-    const cell: CellDef = { name, offset: bgn.offset, polygons: [], refs: [], ownPoints: 0 };
+    const cell: CellDef = {
+      name,
+      offset: bgn.offset,
+      polygons: [],
+      labels: [],
+      refs: [],
+      ownPoints: 0,
+    };
     for (;;) {
       const rec = this.r.next();
       switch (rec.type) {
@@ -249,7 +268,7 @@ class GdsParser {
           cell.refs.push(this.reference(rec));
           break;
         case Rec.TEXT:
-          this.elementRecords(rec);
+          cell.labels.push(this.label(rec));
           this.textCount += 1;
           break;
         case Rec.NODE:
@@ -387,8 +406,37 @@ class GdsParser {
     return { layer, ring: outline };
   }
 
+  /**
+   * A TEXT element: its layer, texttype, string and point. Presentation, orientation and
+   * magnification only change how the text is drawn, not where it points, so they are not kept.
+   */
+  private label(head: RecordView): CellLabel {
+    const found = this.elementRecords(head);
+    const [layer, texttype] = this.layerNumbers(found, head, Rec.TEXTTYPE);
+    const xy = this.r.points(requireRecord(found, Rec.XY, head));
+    if (xy.length !== 2) {
+      throw new GdsError(
+        "bad_value",
+        `The TEXT element at byte ${head.offset} has ${xy.length / 2} points; a text has 1.`,
+        head.offset,
+      );
+    }
+    const text = this.r.ascii(requireRecord(found, Rec.STRING, head));
+    return { layer, texttype, text, x: xy[0]!, y: xy[1]! };
+  }
+
   /** The element's layer key "L/D", its datatype read from `typeRecord`. */
   private layerKey(found: ElementRecords, head: RecordView, typeRecord: number): string {
+    const [layer, datatype] = this.layerNumbers(found, head, typeRecord);
+    return `${layer}/${datatype}`;
+  }
+
+  /** The element's layer and its datatype (or texttype, boxtype) read from `typeRecord`. */
+  private layerNumbers(
+    found: ElementRecords,
+    head: RecordView,
+    typeRecord: number,
+  ): [number, number] {
     const layer = this.r.int16(requireRecord(found, Rec.LAYER, head));
     const datatype = this.r.int16(requireRecord(found, typeRecord, head));
     if (layer < 0 || datatype < 0) {
@@ -398,7 +446,7 @@ class GdsParser {
         head.offset,
       );
     }
-    return `${layer}/${datatype}`;
+    return [layer, datatype];
   }
 
   /** An SREF or AREF element. */

@@ -6,7 +6,7 @@ import { ringArea2 } from "../geometry/polygon.js";
 import { GdsError, type GdsErrorReason } from "./errors.js";
 import { readGds, type GdsReadLimits } from "./reader.js";
 import { Rec } from "./records.js";
-import { writeGds } from "./writer.js";
+import { writeGds, type GdsTextLabel } from "./writer.js";
 
 const rings = (layout: ReturnType<typeof readGds>, key: string): number[][] =>
   (layout.layers.get(key) ?? []).map((r) => Array.from(r));
@@ -156,15 +156,17 @@ test("reader: PATH end types 0, 2, 4 and 1 and a mitred bend", () => {
   assert.deepEqual(box("5/0"), [0, -50, 1050, 1000]);
 });
 
-test("reader: database units other than 1 nm are converted; TEXT is ignored with a warning", () => {
+test("reader: database units other than 1 nm are converted; TEXT is a label, not a shape", () => {
   const five = new GdsBuilder()
     .begin(5e-9)
-    .cell("TOP", (b) => b.boundary(1, 0, square).text(10, 0, 0, "label"))
+    .cell("TOP", (b) => b.boundary(1, 0, square).text(10, 3, 7, "label", 2))
     .end();
   const l5 = readGds(five);
   assert.deepEqual(rings(l5, "1/0"), [square.map((v) => 5 * v)]);
-  assert.ok(l5.warnings.some((w) => /TEXT/.test(w)));
+  assert.ok(l5.warnings.some((w) => /1 TEXT element\(s\) read as labels, not drawn/.test(w)));
   assert.equal(l5.layers.has("10/0"), false);
+  assert.equal(l5.layers.has("10/2"), false);
+  assert.deepEqual(l5.labels, [{ layer: 10, texttype: 2, text: "label", x: 15, y: 35 }]);
   const tenth = new GdsBuilder()
     .begin(1e-10)
     .cell("TOP", (b) => b.boundary(1, 0, [0, 0, 15, 0, 15, 15, 0, 15]))
@@ -172,6 +174,115 @@ test("reader: database units other than 1 nm are converted; TEXT is ignored with
   const lt = readGds(tenth);
   assert.deepEqual(rings(lt, "1/0"), [[0, 0, 2, 0, 2, 2, 0, 2]]);
   assert.ok(lt.warnings.some((w) => /rounded to 1 nm/.test(w)));
+});
+
+test("reader: the writer's labels come back with layer, texttype, string and point", () => {
+  const { bytes } = writeGds({
+    cellName: "TOP",
+    layers: [{ layer: 1, datatype: 0, polygons: [Int32Array.from(square)] }],
+    labels: [
+      { layer: 1, texttype: 10, text: "o1", x: 0, y: 50 },
+      { layer: 66, texttype: 0, text: "odd length text", x: -7, y: 2_000_000_000 },
+    ],
+  });
+  const layout = readGds(bytes);
+  assert.deepEqual(layout.labels, [
+    { layer: 1, texttype: 10, text: "o1", x: 0, y: 50 },
+    { layer: 66, texttype: 0, text: "odd length text", x: -7, y: 2_000_000_000 },
+  ]);
+  // Labels are not shapes: the box is the square's alone.
+  assert.deepEqual(layout.bboxNm, [0, 0, 100, 100]);
+  assert.equal(layout.polygonCount, 1);
+  const bad = (label: Partial<GdsTextLabel>) => () =>
+    writeGds({
+      cellName: "T",
+      layers: [],
+      labels: [{ layer: 1, texttype: 0, text: "a", x: 0, y: 0, ...label }],
+    });
+  assert.throws(bad({ text: "" }), RangeError);
+  assert.throws(bad({ text: "é" }), RangeError);
+  assert.throws(bad({ texttype: 40000 }), RangeError);
+  assert.throws(bad({ x: 0.5 }), RangeError);
+});
+
+test("reader: labels in referenced cells are flattened through rotation, reflection and arrays", () => {
+  // A port label at the middle of a 100 nm-wide guide's left end, (0, 50), placed as the
+  // polygons are: the label's point must land on the transformed polygon's end face.
+  const bytes = new GdsBuilder()
+    .begin()
+    .cell("GUIDE", (b) =>
+      b.boundary(1, 0, [0, 0, 1000, 0, 1000, 100, 0, 100]).text(1, 0, 50, "o1", 10),
+    )
+    .cell("MID", (b) => b.sref("GUIDE", 0, 0, { angle: 90 }))
+    .cell("TOP", (b) =>
+      b
+        .sref("GUIDE", 5000, 0, { reflect: true })
+        .sref("MID", 0, 0, { angle: 180 })
+        .sref("GUIDE", 0, 3000, { angle: 30 })
+        .aref("GUIDE", 2, 1, [0, 9000], [2000, 0], [0, 500])
+        .text(2, 1, 2, "top"),
+    )
+    .end();
+  const layout = readGds(bytes);
+  const labels = layout.labels.map((l) => [l.text, l.layer, l.texttype, l.x, l.y]);
+  const c = Math.cos(Math.PI / 6);
+  const s = Math.sin(Math.PI / 6);
+  assert.deepEqual(labels, [
+    // A cell's own labels come before those of the cells it places.
+    ["top", 2, 0, 1, 2],
+    // Reflection about x: (0, 50) → (0, −50), then placed at (5000, 0).
+    ["o1", 1, 10, 5000, -50],
+    // 90° then 180°: (x, y) → (−y, x) → (y, −x): (0, 50) → (50, 0).
+    ["o1", 1, 10, 50, 0],
+    // 30°, rounded to the nanometre like the vertices.
+    ["o1", 1, 10, Math.round(-s * 50), Math.round(3000 + c * 50)],
+    ["o1", 1, 10, 0, 9050],
+    ["o1", 1, 10, 2000, 9050],
+  ]);
+  // Each label sits on its placed polygon's edge (checked for the mirrored and rotated ones).
+  const [mirrored, rotated] = rings(layout, "1/0");
+  assert.deepEqual(mirrored, [5000, 0, 6000, 0, 6000, -100, 5000, -100]);
+  assert.deepEqual(rotated, [0, 0, 0, -1000, 100, -1000, 100, 0]);
+  // A label-only cell placed in an array still counts towards the label limit.
+  const many = new GdsBuilder()
+    .begin()
+    .cell("PIN", (b) => b.text(1, 0, 0, "p"))
+    .cell("TOP", (b) => b.aref("PIN", 300, 400, [0, 0], [10, 0], [0, 10]))
+    .end();
+  assert.equal(readGds(many, { limits: { maxLabels: 200_000 } }).labels.length, 120_000);
+  expectGdsError(many, "limit_exceeded", /more than 100000 TEXT labels/);
+});
+
+test("reader: a TEXT needs a layer, one point and a string", () => {
+  const text = (body: (b: GdsBuilder) => GdsBuilder) =>
+    new GdsBuilder()
+      .begin()
+      .cell("T", (b) => body(b.none(Rec.TEXT)).none(Rec.ENDEL))
+      .end();
+  expectGdsError(
+    text((b) => b.int16(Rec.LAYER, 1).int16(Rec.TEXTTYPE, 0).ascii(Rec.STRING, "a")),
+    "bad_value",
+    /TEXT .* has no XY/,
+  );
+  expectGdsError(
+    text((b) =>
+      b.int16(Rec.LAYER, 1).int16(Rec.TEXTTYPE, 0).int32(Rec.XY, 0, 0, 1, 1).ascii(Rec.STRING, "a"),
+    ),
+    "bad_value",
+    /TEXT element at byte \d+ has 2 points/,
+  );
+  expectGdsError(
+    text((b) => b.int16(Rec.LAYER, 1).int16(Rec.TEXTTYPE, 0).int32(Rec.XY, 0, 0)),
+    "bad_value",
+    /no STRING/,
+  );
+  expectGdsError(
+    text((b) =>
+      b.int16(Rec.LAYER, -1).int16(Rec.TEXTTYPE, 0).int32(Rec.XY, 0, 0).ascii(Rec.STRING, "a"),
+    ),
+    "bad_value",
+    /layer -1\/0/,
+  );
 });
 
 test("reader: BOX elements are read as their rectangle", () => {

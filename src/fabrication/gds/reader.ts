@@ -4,15 +4,17 @@
  *
  * Handles what KLayout, gdstk and gdsfactory write: BOUNDARY, BOX, PATH (WIDTH; PATHTYPE 0, 1, 2
  * and 4 with BGNEXTN/ENDEXTN; see path.ts), SREF and AREF with STRANS reflection, MAG and ANGLE
- * (flattened); TEXT, NODE, properties, element flags and library-level bookkeeping records are
- * read and ignored. Anything else (TEXTNODE, real4 data, unknown record numbers…) is refused with
- * an error naming the record.
+ * (flattened); TEXT as labels (a string at a point, flattened like the polygons: gds-ports.ts
+ * turns port labels into ports); NODE, properties, element flags and library-level bookkeeping
+ * records are read and ignored. Anything else (TEXTNODE, real4 data, unknown record numbers…) is
+ * refused with an error naming the record.
  *
  * Bounded time and memory: the parse is one pass over the bytes (at most `maxRecords` records);
  * before flattening, the number of polygons and points every cell expands to is computed from
  * the hierarchy (saturating arithmetic), cycles and undefined cells are found by a depth-first
  * search no deeper than `maxDepth`, and flattening starts only when the totals are within
- * `maxPolygons` and `maxPoints`. Every failure is a {@link GdsError}.
+ * `maxPolygons`, `maxPoints` and `maxLabels` (an array of a cell with one label multiplies
+ * labels as it multiplies shapes). Every failure is a {@link GdsError}.
  *
  * Units: coordinates are converted from the file's database unit to 1 nm. A file whose
  * database unit is not a whole number of nanometres (e.g. 0.1 nm) is rounded to 1 nm, with a
@@ -25,7 +27,7 @@
 
 import type { BoxNm, Ring } from "../geometry/polygon.js";
 import { GdsError } from "./errors.js";
-import { parseGds, type CellDef, type Parsed } from "./parse.js";
+import { parseGds, type CellDef, type CellLabel, type Parsed } from "./parse.js";
 
 export interface GdsReadLimits {
   /** Records in the file (default 20 000 000, about 80–400 MB of GDS). */
@@ -38,6 +40,11 @@ export interface GdsReadLimits {
   maxPolygons: number;
   /** Vertices after flattening, all layers (default 20 000 000: 160 MB as int32 pairs). */
   maxPoints: number;
+  /**
+   * TEXT labels after flattening (default 100 000). A real layout has a few per cell; each one
+   * keeps its string (up to 64 KiB in a hostile file), so they get a bound of their own.
+   */
+  maxLabels: number;
 }
 
 export const DEFAULT_GDS_LIMITS: Readonly<GdsReadLimits> = Object.freeze({
@@ -46,6 +53,7 @@ export const DEFAULT_GDS_LIMITS: Readonly<GdsReadLimits> = Object.freeze({
   maxDepth: 64,
   maxPolygons: 2_000_000,
   maxPoints: 20_000_000,
+  maxLabels: 100_000,
 });
 
 export interface GdsReadOptions {
@@ -66,6 +74,8 @@ export interface GdsLayout {
   topCells: string[];
   /** Flattened polygons per layer key "L/D", vertices in integer nm (either orientation). */
   layers: Map<string, Ring[]>;
+  /** Flattened TEXT labels, positions in integer nm (rounded as the vertices are), in file order. */
+  labels: GdsLabel[];
   /** BOUNDARY, BOX and PATH elements in the file (before flattening). */
   elementCount: number;
   /** Polygons after flattening. */
@@ -74,8 +84,17 @@ export interface GdsLayout {
   pointCount: number;
   /** Box of all flattened polygons in nm, null when there are none. */
   bboxNm: BoxNm | null;
-  /** Things the caller may want to know (ignored TEXT elements, unit rounding, …). */
+  /** Things the caller may want to know (labels not drawn, unit rounding, …). */
   warnings: string[];
+}
+
+/** A TEXT element after flattening: its string at (x, y) in integer nm, on layer/texttype. */
+export interface GdsLabel {
+  layer: number;
+  texttype: number;
+  text: string;
+  x: number;
+  y: number;
 }
 
 /** Reads and flattens a GDS II file. Throws {@link GdsError} for anything it cannot accept. */
@@ -98,6 +117,7 @@ interface Affine {
 interface Totals {
   polygons: number;
   points: number;
+  labels: number;
   /** Longest chain of references below the cell. */
   height: number;
 }
@@ -118,6 +138,7 @@ function flatten(p: Parsed, limits: GdsReadLimits, topCell: string | undefined):
     cells: p.order,
     topCells: tops,
     layers: flat.layers,
+    labels: flat.labels,
     elementCount: p.elementCount,
     polygonCount: flat.polygonCount,
     pointCount: flat.pointCount,
@@ -165,10 +186,12 @@ function checkedTotals(p: Parsed, limits: GdsReadLimits, tops: string[]): Map<st
   const cellTotals = new CellTotals(p.cells, limits);
   let polygonTotal = 0;
   let pointTotal = 0;
+  let labelTotal = 0;
   for (const t of tops) {
     const r = cellTotals.of(t, 0, []);
     polygonTotal += r.polygons;
     pointTotal += r.points;
+    labelTotal += r.labels;
   }
   // Cells no top cell reaches are not flattened, but a cycle among them still makes the file
   // invalid (KLayout refuses such files too).
@@ -183,6 +206,12 @@ function checkedTotals(p: Parsed, limits: GdsReadLimits, tops: string[]): Map<st
     throw new GdsError(
       "limit_exceeded",
       `Flattening would give more than ${limits.maxPoints} vertices, the limit.`,
+    );
+  }
+  if (labelTotal > limits.maxLabels) {
+    throw new GdsError(
+      "limit_exceeded",
+      `Flattening would give more than ${limits.maxLabels} TEXT labels, the limit.`,
     );
   }
   return cellTotals.totals;
@@ -240,17 +269,20 @@ class CellTotals {
   private sum(cell: CellDef, depth: number, path: string[]): Totals {
     let polygons = cell.polygons.length;
     let points = cell.ownPoints;
+    let labels = cell.labels.length;
     let height = 0;
     for (const ref of cell.refs) {
       const t = this.of(ref.target, depth + 1, path);
       const n = ref.columns * ref.rows;
       polygons += n * t.polygons;
       points += n * t.points;
+      labels += n * t.labels;
       height = Math.max(height, t.height + 1);
     }
     return {
       polygons: Math.min(polygons, this.limits.maxPolygons + 1),
       points: Math.min(points, this.limits.maxPoints + 1),
+      labels: Math.min(labels, this.limits.maxLabels + 1),
       height,
     };
   }
@@ -274,7 +306,12 @@ function nanometresPerDbu(dbuMetres: number, warnings: string[]): number {
 /** Warnings for the elements that were read but not drawn, or drawn other than written. */
 function skippedElementWarnings(p: Parsed): string[] {
   const warnings: string[] = [];
-  if (p.textCount > 0) warnings.push(`${p.textCount} TEXT element(s) ignored.`);
+  // Labels are kept (GdsLayout.labels) but never drawn; only a gds structure's `ports` uses them.
+  if (p.textCount > 0) {
+    warnings.push(
+      `${p.textCount} TEXT element(s) read as labels, not drawn (a gds structure's ports can use them).`,
+    );
+  }
   if (p.nodeCount > 0) warnings.push(`${p.nodeCount} NODE element(s) ignored.`);
   if (p.absoluteWidthPaths > 0) {
     warnings.push(
@@ -284,9 +321,13 @@ function skippedElementWarnings(p: Parsed): string[] {
   return warnings;
 }
 
-/** The flattened polygons per layer in nm, as cells are placed, with their count and box. */
+/**
+ * The flattened polygons per layer and the labels, in nm, as cells are placed, with the
+ * polygons' count and box.
+ */
 class FlatLayers {
   readonly layers = new Map<string, Ring[]>();
+  readonly labels: GdsLabel[] = [];
   polygonCount = 0;
   pointCount = 0;
   private xmin = Infinity;
@@ -304,8 +345,10 @@ class FlatLayers {
   place(name: string, t: Affine): void {
     const cell = this.cells.get(name)!;
     for (const poly of cell.polygons) this.emit(poly.layer, poly.ring, t);
+    for (const label of cell.labels) this.emitLabel(label, t);
     for (const ref of cell.refs) {
-      if (this.totals.get(ref.target)!.polygons === 0) continue;
+      const below = this.totals.get(ref.target)!;
+      if (below.polygons === 0 && below.labels === 0) continue;
       for (let r = 0; r < ref.rows; r += 1) {
         for (let c = 0; c < ref.columns; c += 1) {
           const ox = ref.x + c * ref.colDx + r * ref.rowDx;
@@ -327,6 +370,23 @@ class FlatLayers {
     return this.xmin === Infinity ? null : [this.xmin, this.ymin, this.xmax, this.ymax];
   }
 
+  /** Adds one label, its point transformed and rounded exactly as a polygon's vertex is. */
+  private emitLabel(label: CellLabel, t: Affine): void {
+    const x = Math.round((t.a * label.x + t.b * label.y + t.tx) * this.nmPerDbu);
+    const y = Math.round((t.c * label.x + t.d * label.y + t.ty) * this.nmPerDbu);
+    if (!(Math.abs(x) <= 2147483647 && Math.abs(y) <= 2147483647)) {
+      throw overflow(`A ${label.layer}/${label.texttype} label is`, x, y);
+    }
+    // `| 0` turns a rotation's −0 into 0 (the polygons' Int32Arrays do the same).
+    this.labels.push({
+      layer: label.layer,
+      texttype: label.texttype,
+      text: label.text,
+      x: x | 0,
+      y: y | 0,
+    });
+  }
+
   /** Adds one polygon, its vertices transformed by `t` and rounded to the nanometre. */
   private emit(layer: string, ring: Float64Array, t: Affine): void {
     const out = new Int32Array(ring.length);
@@ -336,10 +396,7 @@ class FlatLayers {
       const fx = Math.round((t.a * x + t.b * y + t.tx) * this.nmPerDbu);
       const fy = Math.round((t.c * x + t.d * y + t.ty) * this.nmPerDbu);
       if (!(Math.abs(fx) <= 2147483647 && Math.abs(fy) <= 2147483647)) {
-        throw new GdsError(
-          "coordinate_overflow",
-          `A ${layer} polygon has a vertex at (${fx}, ${fy}) nm after flattening, outside the 32-bit coordinate range.`,
-        );
+        throw overflow(`A ${layer} polygon has a vertex`, fx, fy);
       }
       out[i] = fx;
       out[i + 1] = fy;
@@ -357,4 +414,11 @@ class FlatLayers {
     this.polygonCount += 1;
     this.pointCount += ring.length / 2;
   }
+}
+
+function overflow(what: string, x: number, y: number): GdsError {
+  return new GdsError(
+    "coordinate_overflow",
+    `${what} at (${x}, ${y}) nm after flattening, outside the 32-bit coordinate range.`,
+  );
 }

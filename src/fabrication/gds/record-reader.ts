@@ -223,7 +223,7 @@ export function unexpectedOrUnsupported(rec: RecordView, where: string): GdsErro
   if (KNOWN_ELSEWHERE.has(rec.type)) return unexpected(rec, where);
   return new GdsError(
     "unsupported_record",
-    `The ${recordName(rec.type)} record at byte ${rec.offset} is not supported by this reader (supported: BOUNDARY, BOX, PATH, SREF, AREF; TEXT and NODE are ignored).`,
+    `The ${recordName(rec.type)} record at byte ${rec.offset} is not supported by this reader (supported: BOUNDARY, BOX, PATH, SREF, AREF, TEXT; NODE is ignored).`,
     rec.offset,
   );
 }

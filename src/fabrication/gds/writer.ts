@@ -4,7 +4,8 @@
  * nanometres. Record layout per the GDS II Stream Format Manual 6.0 (shared/NOTES.md).
  *
  * Polygons become BOUNDARY elements; with `rectanglesAsBox`, axis-aligned rectangles become BOX
- * elements instead (KLayout and gdstk read both as the same shape).
+ * elements instead (KLayout and gdstk read both as the same shape). `labels` become TEXT
+ * elements (LAYER, TEXTTYPE, XY of one point, STRING), as gdsfactory writes its port labels.
  *
  * Large polygons are cut into pieces along vertical or horizontal lines (geometry/split.ts).
  * The format allows 8 191 points an XY record (16-bit length), but a record longer than
@@ -28,12 +29,26 @@ export interface GdsLayerPolygons {
   polygons: readonly ArrayLike<number>[];
 }
 
+/** A text label: `text` at (x, y) in integer nm on layer/texttype. */
+export interface GdsTextLabel {
+  /** GDS layer number, 0 … 32 767. */
+  layer: number;
+  /** GDS texttype, 0 … 32 767. */
+  texttype: number;
+  /** 1–512 printable ASCII characters (the format's longest STRING). */
+  text: string;
+  x: number;
+  y: number;
+}
+
 export interface GdsWriteOptions {
   /** LIBNAME, default "EMSIM". */
   libraryName?: string;
   /** The top cell's name (STRNAME). */
   cellName: string;
   layers: readonly GdsLayerPolygons[];
+  /** TEXT elements, written after the polygons (default none). */
+  labels?: readonly GdsTextLabel[];
   /** Modification/access time stamped into BGNLIB and BGNSTR; default now. */
   modified?: Date;
   /** Write axis-aligned rectangles as BOX elements (default false: BOUNDARY). */
@@ -88,14 +103,8 @@ export function writeGds(options: GdsWriteOptions): GdsWriteResult {
   const elementsPerLayer: number[] = [];
   for (const layer of options.layers) {
     const before = elementCount;
-    for (const [what, v] of [
-      ["layer", layer.layer],
-      ["datatype", layer.datatype],
-    ] as const) {
-      if (!Number.isInteger(v) || v < 0 || v > 32767) {
-        throw new RangeError(`${what} must be an integer in 0…32767, got ${v}`);
-      }
-    }
+    checkLayerNumber("layer", layer.layer);
+    checkLayerNumber("datatype", layer.datatype);
     for (const input of layer.polygons) {
       const ring = dropRepeatedVertices(toInt32Ring(input));
       if (ring.length < 6) {
@@ -122,9 +131,33 @@ export function writeGds(options: GdsWriteOptions): GdsWriteResult {
     }
     elementsPerLayer.push(elementCount - before);
   }
+  for (const label of options.labels ?? []) writeLabel(w, label);
   w.none(Rec.ENDSTR);
   w.none(Rec.ENDLIB);
   return { bytes: w.finish(), elementCount, elementsPerLayer, skippedDegenerate };
+}
+
+function checkLayerNumber(what: string, v: number): void {
+  if (!Number.isInteger(v) || v < 0 || v > 32767) {
+    throw new RangeError(`${what} must be an integer in 0…32767, got ${v}`);
+  }
+}
+
+const LABEL_PATTERN = /^[\x20-\x7e]{1,512}$/;
+
+function writeLabel(w: RecordWriter, label: GdsTextLabel): void {
+  checkLayerNumber("label layer", label.layer);
+  checkLayerNumber("texttype", label.texttype);
+  if (!LABEL_PATTERN.test(label.text)) {
+    throw new RangeError("a label's text must be 1–512 printable ASCII characters");
+  }
+  const [x, y] = toInt32Ring([label.x, label.y]);
+  w.none(Rec.TEXT);
+  w.int16(Rec.LAYER, [label.layer]);
+  w.int16(Rec.TEXTTYPE, [label.texttype]);
+  w.point(x!, y!);
+  w.ascii(Rec.STRING, label.text);
+  w.none(Rec.ENDEL);
 }
 
 function toInt32Ring(input: ArrayLike<number>): Ring {
@@ -214,6 +247,14 @@ class RecordWriter {
     for (let i = 0; i < text.length; i += 1) this.buf[this.at + i] = text.charCodeAt(i);
     if (padded > text.length) this.buf[this.at + text.length] = 0;
     this.at += padded;
+  }
+
+  /** XY of one point (a TEXT's position). */
+  point(x: number, y: number): void {
+    this.header(Rec.XY, DataType.int32, 8);
+    this.view.setInt32(this.at, x);
+    this.view.setInt32(this.at + 4, y);
+    this.at += 8;
   }
 
   /** XY of a closed ring: the first point is repeated at the end. */

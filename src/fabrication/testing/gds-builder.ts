@@ -102,10 +102,10 @@ export class GdsBuilder {
     return this.int32(Rec.XY, ...points).none(Rec.ENDEL);
   }
 
-  text(layer: number, x: number, y: number, text: string): this {
+  text(layer: number, x: number, y: number, text: string, texttype = 0): this {
     return this.none(Rec.TEXT)
       .int16(Rec.LAYER, layer)
-      .int16(Rec.TEXTTYPE, 0)
+      .int16(Rec.TEXTTYPE, texttype)
       .int32(Rec.XY, x, y)
       .ascii(Rec.STRING, text)
       .none(Rec.ENDEL);

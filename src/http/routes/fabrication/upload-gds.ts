@@ -33,7 +33,7 @@ export function uploadGdsRoute(app: App, { fabrication, config }: RouteDeps): vo
       schema: {
         operationId: "uploadGds",
         summary: "Upload a GDS II file",
-        description: `Reads a GDS II file made elsewhere (KLayout, gdstk, gdsfactory; body: the file as application/octet-stream, at most ${limit} bytes), refuses what cannot be read with 422 and a reason, and stores it for /v1/fabrication/drc and /recipe. BOUNDARY, BOX, PATH, SREF and AREF are read (references flattened); TEXT and NODE are ignored.`,
+        description: `Reads a GDS II file made elsewhere (KLayout, gdstk, gdsfactory; body: the file as application/octet-stream, at most ${limit} bytes), refuses what cannot be read with 422 and a reason, and stores it for /v1/fabrication/drc and /recipe. BOUNDARY, BOX, PATH, SREF and AREF are read (references flattened); TEXT labels are read but not drawn (a simulation's gds structure can take its ports from them); NODE is ignored.`,
         tags: ["fabrication"],
         security: [{ bearerAuth: [] }],
         response: {
