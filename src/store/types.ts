@@ -67,6 +67,10 @@ export interface JobRow {
   attempts: number;
   workerId: string | null;
   heartbeatAt: string | null;
+  /** The batch the job is a variant of (batches.ts), its place in it and its parameters. */
+  batchId: string | null;
+  batchIndex: number | null;
+  parameters: Record<string, unknown> | null;
 }
 
 export interface NewJob {
@@ -293,6 +297,7 @@ export interface Stores {
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;
   readonly jobs: JobQueue;
+  readonly batches: BatchStore;
   /** Commits a one-row write; throws when the database does not take writes (for /health). */
   probeWrite(now: string): Promise<void>;
   close(): Promise<void>;
@@ -326,4 +331,82 @@ export interface AccountToken {
   accountId: string | null;
   createdAt: string;
   expiresAt: string | null;
+}
+
+// --- batches (DESIGN §11) ---
+
+/** A batch as stored; its status and counts come from its jobs (batchJobs). */
+export interface BatchRow {
+  batchId: string;
+  accountId: string;
+  /** The batch request as submitted (simulation, parameters, combine, metadata). */
+  requestJson: string;
+  /** The sweep's dimensions: [{name, values}] (variants.ts), row-major over the jobs. */
+  dimensions: { name: string; values: unknown[] }[];
+  combine: "product" | "zip";
+  jobCount: number;
+  /** How many of its jobs may run at once (the operator's EMSIM_BATCH_PARALLELISM). */
+  parallelism: number;
+  metadata: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  cancelRequested: boolean;
+  resultKey: string | null;
+  resultBytes: number | null;
+  checksum: string | null;
+}
+
+export type NewBatch = Omit<
+  BatchRow,
+  "updatedAt" | "cancelRequested" | "resultKey" | "resultBytes" | "checksum"
+>;
+
+/** One variant's job: a new job with its place in the batch and its parameter values. */
+export interface NewBatchJob extends NewJob {
+  batchIndex: number;
+  parameters: Record<string, unknown>;
+}
+
+/** What a batch's record shows of each job (no request or report: a batch may hold 10 000). */
+export interface BatchJobSummary {
+  jobId: string;
+  batchIndex: number;
+  status: JobStatus;
+  parameters: Record<string, unknown>;
+  progressFraction: number | null;
+  errorDetail: string | null;
+  resultKey: string | null;
+  checksum: string | null;
+  updatedAt: string;
+}
+
+export type BatchAdmission =
+  { admitted: true; batch: BatchRow } | { admitted: false; active: JobRow };
+
+export interface BatchStore {
+  /**
+   * Stores the batch and all its jobs QUEUED in one transaction, under the same rule and lock
+   * as admitJob: a batch is refused while the scope has active jobs, and once admitted its
+   * jobs are the account's active work, so a submission meanwhile gets the 409.
+   */
+  admitBatch(batch: NewBatch, jobs: NewBatchJob[], rule: AdmissionRule): Promise<BatchAdmission>;
+  getBatch(batchId: string): Promise<BatchRow | null>;
+  /** Newest first, `before` the anchor batch when given. */
+  listBatches(
+    accountId: string,
+    options: { limit: number; before?: { createdAt: string; batchId: string } },
+  ): Promise<BatchRow[]>;
+  /** The batch's jobs in variant order. */
+  batchJobs(batchId: string): Promise<BatchJobSummary[]>;
+  /**
+   * Marks the batch cancelled: its QUEUED jobs FAILED with `queuedDetail` at once, its
+   * RUNNING ones asked to stop (workers are told). Returns the ids of those running.
+   */
+  cancelBatch(batchId: string, now: string, queuedDetail: string): Promise<string[]>;
+  /** Records the batch's result file once; returns the batch as stored after (first wins). */
+  setBatchResult(
+    batchId: string,
+    now: string,
+    result: { key: string; bytes: number; checksum: string },
+  ): Promise<BatchRow>;
 }

@@ -25,6 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["store", "storage", "plot", "threads"], // SQLite/PostgreSQL; files/S3; drawing; task threads
   ["worker", "auth", "fabrication"], // runs jobs; keys and sessions; GDS II, DRC, recipes
   ["jobs", "accounts", "modes"], // lifecycle and admission; issuing accounts and keys; mode solves
+  ["batches"], // sweeps: a batch's variants, admitted and followed as jobs
   ["metrics"], // Prometheus metrics (reads the jobs' run-time model)
   ["http", "client"], // the API's routes; the typed SDK
   ["dashboard"], // the web dashboard (a Fastify plugin)

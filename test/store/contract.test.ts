@@ -512,6 +512,134 @@ for (const make of [sqliteBackend, postgresBackend]) {
       }
     });
 
+    /** A batch of `count` jobs for the account, each job one variant. */
+    const batchOf = (accountId: string, count: number, parallelism = 1) => {
+      const batchId = randomUUID();
+      const createdAt = iso(++n);
+      return {
+        batch: {
+          batchId,
+          accountId,
+          requestJson: '{"simulation": {}, "parameters": []}',
+          dimensions: [{ name: "w", values: Array.from({ length: count }, (_, i) => i) }],
+          combine: "product" as const,
+          jobCount: count,
+          parallelism,
+          metadata: { sweep: "w" },
+          createdAt,
+        },
+        jobs: Array.from({ length: count }, (_, i) => ({
+          ...job(accountId, createdAt),
+          batchIndex: i,
+          parameters: { w: i },
+        })),
+      };
+    };
+
+    test("batches: admitted whole under the account's rule, and then they are its active work", async () => {
+      const a = await account();
+      const first = batchOf(a.id, 4);
+      const rule = { limit: 1, scope: "account" as const };
+      const admitted = await one.batches.admitBatch(first.batch, first.jobs, rule);
+      assert.ok(admitted.admitted);
+      assert.equal(admitted.batch.jobCount, 4);
+      assert.deepEqual(admitted.batch.metadata, { sweep: "w" });
+      const jobs = await two.batches.batchJobs(first.batch.batchId);
+      assert.deepEqual(
+        jobs.map((j) => [j.batchIndex, j.status, j.parameters.w]),
+        [0, 1, 2, 3].map((i) => [i, "QUEUED", i]),
+      );
+      const row = await two.jobs.getJob(jobs[2]!.jobId);
+      assert.equal(row?.batchId, first.batch.batchId);
+      assert.equal(row?.batchIndex, 2);
+      // While it is active, neither a job nor another batch of the account is admitted.
+      const single = await two.jobs.admitJob(job(a.id), rule);
+      assert.ok(!single.admitted && single.active.batchId === first.batch.batchId);
+      const second = batchOf(a.id, 2);
+      const refused = await two.batches.admitBatch(second.batch, second.jobs, rule);
+      assert.ok(!refused.admitted);
+      assert.equal(await one.batches.getBatch(second.batch.batchId), null, "nothing stored");
+      // Cancelled: the queued jobs fail at once with the words given; the account is free.
+      assert.deepEqual(await one.batches.cancelBatch(first.batch.batchId, iso(), "stopped"), []);
+      const after = await two.batches.batchJobs(first.batch.batchId);
+      assert.ok(after.every((j) => j.status === "FAILED" && j.errorDetail === "stopped"));
+      assert.equal((await two.batches.getBatch(first.batch.batchId))?.cancelRequested, true);
+      assert.ok((await one.jobs.admitJob(job(a.id), rule)).admitted);
+    });
+
+    test("batches: a claim keeps to the batch's parallelism, from two processes at once", async () => {
+      while (await one.jobs.claimNextJob("drain", iso())) {
+        /* claimed */
+      }
+      for (const parallelism of [1, 2]) {
+        const a = await account();
+        const b = batchOf(a.id, 5, parallelism);
+        assert.ok(
+          (await one.batches.admitBatch(b.batch, b.jobs, { limit: 1, scope: "account" })).admitted,
+        );
+        const claims = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            (i % 2 ? one : two).jobs.claimNextJob(`p${i}`, iso()),
+          ),
+        );
+        const got = claims.filter((c) => c !== null);
+        assert.equal(got.length, parallelism, `parallelism ${parallelism}`);
+        assert.deepEqual(
+          got.map((c) => c!.batchIndex).sort(),
+          Array.from({ length: parallelism }, (_, i) => i),
+          "in variant order",
+        );
+        // One ends: the next variant may start, and only that one.
+        await one.jobs.completeJob(got[0]!.jobId, got[0]!.workerId!, iso(), completion());
+        const next = await two.jobs.claimNextJob("next", iso());
+        assert.equal(next?.batchIndex, parallelism);
+        assert.equal(await one.jobs.claimNextJob("none", iso()), null);
+        const running = await one.batches.cancelBatch(b.batch.batchId, iso(), "stopped");
+        assert.equal(running.length, parallelism);
+        for (const id of running) assert.equal((await two.jobs.getJob(id))?.cancelRequested, true);
+      }
+    });
+
+    test("batches: listed newest first and paged; the result file is recorded once", async () => {
+      const a = await account();
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const b = batchOf(a.id, 1);
+        assert.ok(
+          (await one.batches.admitBatch(b.batch, b.jobs, { limit: 100, scope: "account" }))
+            .admitted,
+        );
+        ids.push(b.batch.batchId);
+      }
+      const page = await two.batches.listBatches(a.id, { limit: 2 });
+      assert.deepEqual(
+        page.map((b) => b.batchId),
+        [ids[2], ids[1]],
+      );
+      const last = page[1]!;
+      const rest = await two.batches.listBatches(a.id, {
+        limit: 2,
+        before: { createdAt: last.createdAt, batchId: last.batchId },
+      });
+      assert.deepEqual(
+        rest.map((b) => b.batchId),
+        [ids[0]],
+      );
+      const first = await one.batches.setBatchResult(ids[0]!, iso(), {
+        key: "b1.h5",
+        bytes: 9,
+        checksum: "a",
+      });
+      const again = await two.batches.setBatchResult(ids[0]!, iso(), {
+        key: "b2.h5",
+        bytes: 8,
+        checksum: "b",
+      });
+      assert.equal(first.resultKey, "b1.h5");
+      assert.equal(again.resultKey, "b1.h5", "the first result stays");
+      for (const id of ids) await one.batches.cancelBatch(id, iso(), "done");
+    });
+
     test("a write probe commits", async () => {
       await one.probeWrite(iso());
       await two.probeWrite(iso());

@@ -1,6 +1,7 @@
 /** The stores of a scaled-out deployment: one PostgreSQL database for every concern. */
 import type { Stores } from "../types.js";
 import { PgAccountStore } from "./accounts.js";
+import { PgBatchStore } from "./batches.js";
 import { PgDatabase, type PgOptions } from "./database.js";
 import { PgJobQueue } from "./jobs.js";
 import { PgSessionStore } from "./sessions.js";
@@ -22,6 +23,7 @@ export async function openPostgresStores(
     accounts: new PgAccountStore(database),
     sessions: new PgSessionStore(database),
     jobs: new PgJobQueue(database),
+    batches: new PgBatchStore(database),
     async probeWrite(now: string) {
       await database.query(
         `INSERT INTO health_probe (id, checked_at) VALUES (1, $1)

@@ -26,45 +26,57 @@ import type {
   StaleJobsOutcome,
 } from "../types.js";
 import { outcomeOf, planRecovery } from "../recovery.js";
-import { CHANNELS, type PgDatabase } from "./database.js";
+import { CHANNELS, type PgDatabase, type Queryable } from "./database.js";
+import { WITHIN_PARALLELISM } from "../claims.js";
 import { toJob, type Row } from "./rows.js";
 
 const ACTIVE = "('QUEUED','RUNNING')";
 /** Advisory-lock class of admission: (ADMIT, hash of the account) or (ADMIT, 0) for global. */
 const ADMIT = 0x61646d74; // "admt"
+/** Advisory-lock class of claims (one lock for all: see claimNextJob). */
+const CLAIM = 0x636c6d20; // "clm "
+
+/**
+ * Takes the admission lock of `rule`'s scope for the transaction and returns the active job
+ * that refuses an admission, or null: the caller's own oldest when it has one (admitJob,
+ * admitBatch).
+ */
+export async function lockedConflict(
+  c: Queryable,
+  rule: AdmissionRule,
+  accountId: string,
+): Promise<JobRow | null> {
+  if (rule.scope === "account") {
+    await c.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [ADMIT, accountId]);
+  } else {
+    await c.query(`SELECT pg_advisory_xact_lock($1, 0)`, [ADMIT]);
+  }
+  const count = await c.query<{ n: string }>(
+    rule.scope === "account"
+      ? `SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE} AND account_id = $1`
+      : `SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE}`,
+    rule.scope === "account" ? [accountId] : [],
+  );
+  if (Number(count.rows[0]!.n) < rule.limit) return null;
+  const own = await c.query(
+    `SELECT * FROM jobs WHERE status IN ${ACTIVE} AND account_id = $1
+       ORDER BY created_at, seq LIMIT 1`,
+    [accountId],
+  );
+  const active =
+    own.rows[0] ??
+    (await c.query(`SELECT * FROM jobs WHERE status IN ${ACTIVE} ORDER BY created_at, seq LIMIT 1`))
+      .rows[0];
+  return toJob(active!);
+}
 
 export class PgJobQueue implements JobQueue {
   constructor(private readonly d: PgDatabase) {}
 
   async admitJob(job: NewJob, rule: AdmissionRule): Promise<AdmissionResult> {
     return this.d.tx(async (c): Promise<AdmissionResult> => {
-      if (rule.scope === "account") {
-        await c.query(`SELECT pg_advisory_xact_lock($1, hashtext($2))`, [ADMIT, job.accountId]);
-      } else {
-        await c.query(`SELECT pg_advisory_xact_lock($1, 0)`, [ADMIT]);
-      }
-      const count = await c.query<{ n: string }>(
-        rule.scope === "account"
-          ? `SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE} AND account_id = $1`
-          : `SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE}`,
-        rule.scope === "account" ? [job.accountId] : [],
-      );
-      if (Number(count.rows[0]!.n) >= rule.limit) {
-        // Report the caller's own oldest active job when there is one.
-        const own = await c.query(
-          `SELECT * FROM jobs WHERE status IN ${ACTIVE} AND account_id = $1
-             ORDER BY created_at, seq LIMIT 1`,
-          [job.accountId],
-        );
-        const active =
-          own.rows[0] ??
-          (
-            await c.query(
-              `SELECT * FROM jobs WHERE status IN ${ACTIVE} ORDER BY created_at, seq LIMIT 1`,
-            )
-          ).rows[0];
-        return { admitted: false, active: toJob(active!) };
-      }
+      const active = await lockedConflict(c, rule, job.accountId);
+      if (active) return { admitted: false, active };
       const { rows } = await c.query(
         `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
              metadata_json, created_at, updated_at)
@@ -109,16 +121,26 @@ export class PgJobQueue implements JobQueue {
     return rows.map(toJob);
   }
 
+  /**
+   * The oldest QUEUED job that may start, now this worker's. A job of a batch may start while
+   * its batch runs fewer of its jobs than the batch's parallelism; claims serialise on one
+   * advisory lock so that two workers cannot both count the same running jobs and both start
+   * one (a claim is one short statement, so the lock costs nothing measurable).
+   */
   async claimNextJob(workerId: string, now: string): Promise<JobRow | null> {
-    const { rows } = await this.d.query(
-      `UPDATE jobs SET status = 'RUNNING', worker_id = $1, heartbeat_at = $2, updated_at = $2,
-           started_at = $2, attempts = attempts + 1, progress_json = NULL
-         WHERE job_id = (SELECT job_id FROM jobs WHERE status = 'QUEUED'
-                         ORDER BY created_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING *`,
-      [workerId, now],
-    );
-    return rows[0] ? toJob(rows[0]) : null;
+    return this.d.tx(async (c) => {
+      await c.query(`SELECT pg_advisory_xact_lock($1, 0)`, [CLAIM]);
+      const { rows } = await c.query(
+        `UPDATE jobs SET status = 'RUNNING', worker_id = $1, heartbeat_at = $2, updated_at = $2,
+             started_at = $2, attempts = attempts + 1, progress_json = NULL
+           WHERE job_id = (SELECT j.job_id FROM jobs j WHERE j.status = 'QUEUED'
+                             AND ${WITHIN_PARALLELISM}
+                           ORDER BY j.created_at, j.seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+           RETURNING *`,
+        [workerId, now],
+      );
+      return rows[0] ? toJob(rows[0]) : null;
+    });
   }
 
   async heartbeat(

@@ -83,4 +83,28 @@ export const PG_MIGRATIONS: string[] = [
     checked_at timestamptz NOT NULL
   );
   `,
+  // 2 — batches (DESIGN §11), as SQLite's migration 5.
+  `
+  CREATE TABLE batches (
+    batch_id text PRIMARY KEY,
+    account_id text NOT NULL REFERENCES accounts(id),
+    request_json text NOT NULL,
+    dimensions_json text NOT NULL,
+    combine text NOT NULL CHECK (combine IN ('product','zip')),
+    job_count integer NOT NULL,
+    parallelism integer NOT NULL,
+    metadata_json text NOT NULL,
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    cancel_requested boolean NOT NULL DEFAULT false,
+    result_key text,
+    result_bytes bigint,
+    checksum text
+  );
+  CREATE INDEX batches_account_created ON batches (account_id, created_at DESC, batch_id DESC);
+  ALTER TABLE jobs ADD COLUMN batch_id text REFERENCES batches(batch_id);
+  ALTER TABLE jobs ADD COLUMN batch_index integer;
+  ALTER TABLE jobs ADD COLUMN parameters_json text;
+  CREATE INDEX jobs_batch ON jobs (batch_id, status) WHERE batch_id IS NOT NULL;
+  `,
 ];

@@ -3,7 +3,7 @@ import { rowMappers } from "../rows.js";
 
 export type { Row } from "../rows.js";
 
-export const { toAccount, toKey, toJob, toSession, toToken } = rowMappers({
+export const { toAccount, toKey, toJob, toBatch, toBatchJob, toSession, toToken } = rowMappers({
   time: (v) =>
     v === null || v === undefined
       ? null

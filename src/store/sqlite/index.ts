@@ -1,18 +1,21 @@
 /** The embedded stores: one SQLite file (in the data directory) for every concern. */
 import type { Stores } from "../types.js";
 import { SqliteAccountStore } from "./accounts.js";
+import { SqliteBatchStore } from "./batches.js";
 import { SqliteDatabase } from "./database.js";
 import { SqliteJobQueue } from "./jobs.js";
 import { SqliteSessionStore } from "./sessions.js";
 
 export function openSqliteStores(path: string): Stores & { database: SqliteDatabase } {
   const database = new SqliteDatabase(path);
+  const jobs = new SqliteJobQueue(database);
   return {
     kind: "sqlite",
     database,
     accounts: new SqliteAccountStore(database),
     sessions: new SqliteSessionStore(database),
-    jobs: new SqliteJobQueue(database),
+    jobs,
+    batches: new SqliteBatchStore(database, jobs),
     async probeWrite(now: string) {
       database
         .sql(

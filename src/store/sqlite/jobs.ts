@@ -17,11 +17,43 @@ import type {
   RecoveryRule,
   StaleJobsOutcome,
 } from "../types.js";
+import { WITHIN_PARALLELISM } from "../claims.js";
 import { outcomeOf, planRecovery } from "../recovery.js";
 import type { SqliteDatabase } from "./database.js";
 import { toJob, type Row } from "./rows.js";
 
 const ACTIVE = "('QUEUED','RUNNING')";
+
+/**
+ * The active job that refuses an admission under `rule`, or null: the caller's own oldest
+ * when it has one. Call inside an immediate transaction (admitJob, admitBatch). Counted
+ * through the partial index on active jobs, so admission stays O(active jobs of the scope)
+ * however many finished jobs the table holds.
+ */
+export function activeConflict(
+  d: SqliteDatabase,
+  rule: AdmissionRule,
+  accountId: string,
+): JobRow | null {
+  const count = (
+    rule.scope === "account"
+      ? d
+          .sql(`SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE} AND account_id = ?`)
+          .get(accountId)
+      : d.sql(`SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE}`).get()
+  ) as { n: number };
+  if (count.n < rule.limit) return null;
+  const active = (d
+    .sql(
+      `SELECT * FROM jobs WHERE status IN ${ACTIVE} AND account_id = ?
+         ORDER BY created_at, rowid LIMIT 1`,
+    )
+    .get(accountId) ??
+    d
+      .sql(`SELECT * FROM jobs WHERE status IN ${ACTIVE} ORDER BY created_at, rowid LIMIT 1`)
+      .get()) as Row;
+  return toJob(active);
+}
 
 export class SqliteJobQueue implements JobQueue {
   private readonly events = new EventEmitter<{ queued: []; cancel: [jobId: string] }>();
@@ -32,28 +64,8 @@ export class SqliteJobQueue implements JobQueue {
 
   async admitJob(job: NewJob, rule: AdmissionRule): Promise<AdmissionResult> {
     const result = this.d.immediate((): AdmissionResult => {
-      // Counted through the partial index on active jobs, so admission stays O(active jobs
-      // of the scope) however many finished jobs the table holds.
-      const count = (
-        rule.scope === "account"
-          ? this.d
-              .sql(`SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE} AND account_id = ?`)
-              .get(job.accountId)
-          : this.d.sql(`SELECT count(*) AS n FROM jobs WHERE status IN ${ACTIVE}`).get()
-      ) as { n: number };
-      if (count.n >= rule.limit) {
-        // Report the caller's own oldest active job when there is one.
-        const active = (this.d
-          .sql(
-            `SELECT * FROM jobs WHERE status IN ${ACTIVE} AND account_id = ?
-               ORDER BY created_at, rowid LIMIT 1`,
-          )
-          .get(job.accountId) ??
-          this.d
-            .sql(`SELECT * FROM jobs WHERE status IN ${ACTIVE} ORDER BY created_at, rowid LIMIT 1`)
-            .get()) as Row;
-        return { admitted: false, active: toJob(active) };
-      }
+      const active = activeConflict(this.d, rule, job.accountId);
+      if (active) return { admitted: false, active };
       const row = this.d
         .sql(
           `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
@@ -111,14 +123,16 @@ export class SqliteJobQueue implements JobQueue {
     return rows.map(toJob);
   }
 
+  /** The oldest QUEUED job that may start (WITHIN_PARALLELISM), now this worker's. */
   async claimNextJob(workerId: string, now: string): Promise<JobRow | null> {
     return this.d.immediate((): JobRow | null => {
       const row = this.d
         .sql(
           `UPDATE jobs SET status = 'RUNNING', worker_id = ?, heartbeat_at = ?, updated_at = ?,
                started_at = ?, attempts = attempts + 1, progress_json = NULL
-             WHERE job_id = (SELECT job_id FROM jobs WHERE status = 'QUEUED'
-                             ORDER BY created_at, rowid LIMIT 1)
+             WHERE job_id = (SELECT j.job_id FROM jobs j WHERE j.status = 'QUEUED'
+                               AND ${WITHIN_PARALLELISM}
+                             ORDER BY j.created_at, j.rowid LIMIT 1)
              RETURNING *`,
         )
         .get(workerId, now, now, now) as Row | undefined;
@@ -317,6 +331,16 @@ export class SqliteJobQueue implements JobQueue {
     }[];
     for (const r of rows) out[r.status] = r.n;
     return out;
+  }
+
+  /** Wakes this process's workers: jobs were queued outside admitJob (a batch's). */
+  announceQueued(): void {
+    this.events.emit("queued");
+  }
+
+  /** Tells this process's workers that a running job was asked to stop (a batch's cancel). */
+  announceCancel(jobId: string): void {
+    this.events.emit("cancel", jobId);
   }
 
   onJobQueued(listener: () => void): () => void {

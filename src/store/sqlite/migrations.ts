@@ -88,4 +88,29 @@ export const SQLITE_MIGRATIONS: string[] = [
   CREATE INDEX signin_failures_key ON signin_failures(throttle_key, at_ms);
   CREATE INDEX signin_failures_at ON signin_failures(at_ms);
   `,
+  // 5 — batches (DESIGN §11): a sweep's request and dimensions; its jobs name it, their place
+  // in it and their parameter values. Claims count a batch's running jobs through jobs_batch.
+  `
+  CREATE TABLE batches (
+    batch_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id),
+    request_json TEXT NOT NULL,
+    dimensions_json TEXT NOT NULL,
+    combine TEXT NOT NULL CHECK (combine IN ('product','zip')),
+    job_count INTEGER NOT NULL,
+    parallelism INTEGER NOT NULL,
+    metadata_json TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
+    result_key TEXT,
+    result_bytes INTEGER,
+    checksum TEXT
+  );
+  CREATE INDEX batches_account_created ON batches(account_id, created_at DESC, batch_id DESC);
+  ALTER TABLE jobs ADD COLUMN batch_id TEXT REFERENCES batches(batch_id);
+  ALTER TABLE jobs ADD COLUMN batch_index INTEGER;
+  ALTER TABLE jobs ADD COLUMN parameters_json TEXT;
+  CREATE INDEX jobs_batch ON jobs(batch_id, status) WHERE batch_id IS NOT NULL;
+  `,
 ];

@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  checkParameters,
+  parameterValues,
+  pointerProblem,
+  sweepDimensions,
+  variantCount,
+  variants,
+  type BatchParameter,
+} from "./variants.js";
+
+const base = {
+  structures: [
+    { type: "box", size: [1, 2, 3], material: "Si" },
+    { type: "box", size: [4, 5, 6], material: "SiO2" },
+  ],
+  source: { wavelength: 1.55e-6 },
+  materials: { "a/b": { permittivity: 2 }, "t~x": { permittivity: 3 } },
+};
+
+describe("batch variants", () => {
+  it("a range gives `points` values from start to stop, both ends exact", () => {
+    const v = parameterValues({
+      name: "t",
+      path: "/x",
+      range: { start: 0.4e-6, stop: 0.6e-6, points: 11 },
+    });
+    assert.equal(v.length, 11);
+    assert.equal(v[0], 0.4e-6);
+    assert.equal(v[10], 0.6e-6);
+    assert.ok(Math.abs((v[5] as number) - 0.5e-6) < 1e-21);
+    assert.deepEqual(
+      parameterValues({ name: "t", path: "/x", range: { start: 2, stop: 9, points: 1 } }),
+      [2],
+    );
+  });
+
+  it("a product is row-major, the first parameter outermost; each variant writes its values", () => {
+    const parameters: BatchParameter[] = [
+      { name: "width", path: "/structures/1/size/0", values: [1, 2] },
+      { name: "wl", path: "/source/wavelength", values: [1.5e-6, 1.6e-6, 1.7e-6] },
+    ];
+    const all = [...variants(base, parameters, "product")];
+    assert.equal(all.length, 6);
+    assert.deepEqual(
+      all.map((v) => [v.parameters.width, v.parameters.wl]),
+      [
+        [1, 1.5e-6],
+        [1, 1.6e-6],
+        [1, 1.7e-6],
+        [2, 1.5e-6],
+        [2, 1.6e-6],
+        [2, 1.7e-6],
+      ],
+    );
+    const fifth = all[4]!.request as typeof base;
+    assert.equal(fifth.structures[1]!.size[0], 2);
+    assert.equal(fifth.source.wavelength, 1.6e-6);
+    assert.equal(base.structures[1]!.size[0], 4, "the base is not changed");
+    assert.deepEqual(sweepDimensions(parameters, "product"), [
+      { name: "width", values: [1, 2] },
+      { name: "wl", values: [1.5e-6, 1.6e-6, 1.7e-6] },
+    ]);
+  });
+
+  it("zip takes the i-th value of each, one dimension named after the first", () => {
+    const parameters: BatchParameter[] = [
+      { name: "w", path: "/structures/0/size/0", values: [1, 2, 3] },
+      { name: "m", path: "/structures/0/material", values: ["Si", "SiN", "SiO2"] },
+    ];
+    const all = [...variants(base, parameters, "zip")];
+    assert.deepEqual(
+      all.map((v) => (v.request as typeof base).structures[0]),
+      [
+        { type: "box", size: [1, 2, 3], material: "Si" },
+        { type: "box", size: [2, 2, 3], material: "SiN" },
+        { type: "box", size: [3, 2, 3], material: "SiO2" },
+      ],
+    );
+    assert.deepEqual(sweepDimensions(parameters, "zip"), [{ name: "w", values: [1, 2, 3] }]);
+  });
+
+  it("pointers follow RFC 6901 (~1 is /, ~0 is ~) and must name an existing value", () => {
+    assert.equal(pointerProblem(base, "/materials/a~1b/permittivity"), null);
+    assert.equal(pointerProblem(base, "/materials/t~0x/permittivity"), null);
+    const [v] = [
+      ...variants(
+        base,
+        [{ name: "e", path: "/materials/a~1b/permittivity", values: [7] }],
+        "product",
+      ),
+    ];
+    assert.equal((v!.request as typeof base).materials["a/b"].permittivity, 7);
+    assert.match(pointerProblem(base, "structures/0")!, /starts with "\/"/);
+    assert.match(pointerProblem(base, "/structures/2/size")!, /array of 2, with no index "2"/);
+    assert.match(pointerProblem(base, "/structures/01")!, /no index "01"/);
+    assert.match(
+      pointerProblem(base, "/source/wavelenght")!,
+      /"\/source" has no member "wavelenght"/,
+    );
+    assert.match(pointerProblem(base, "/source/wavelength/x")!, /is not an object/);
+    assert.match(pointerProblem(base, "/toString")!, /the simulation has no member "toString"/);
+  });
+
+  it("names each bad parameter: a duplicate name, a pointer to nothing", () => {
+    const errs = checkParameters(base, [
+      { name: "a", path: "/source/wavelength", values: [1] },
+      { name: "a", path: "/nothing", values: [1] },
+    ]);
+    assert.deepEqual(
+      errs.map((e) => e.path),
+      ["parameters[1].name", "parameters[1].path"],
+    );
+  });
+
+  it("counts variants and refuses zips of unequal length and products over the limit", () => {
+    const p = (n: number): BatchParameter => ({
+      name: `p${n}`,
+      path: "/x",
+      values: Array(n).fill(0),
+    });
+    assert.deepEqual(variantCount([p(3), p(4)], "product", 100), { count: 12 });
+    assert.deepEqual(variantCount([p(3), p(3)], "zip", 100), { count: 3 });
+    const zip = variantCount([p(3), p(4)], "zip", 100);
+    assert.ok("errors" in zip && zip.errors[0]!.path === "parameters[1]");
+    const big = variantCount([p(101), p(100)], "product", 10_000);
+    assert.ok("errors" in big);
+    assert.match(big.errors[0]!.message, /10100 variants \(101 × 100\); at most 10000/);
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * A batch's variants (DESIGN §11): the base simulation with each parameter's value written at
+ * its JSON Pointer (RFC 6901), the parameters combined as a product (the first parameter
+ * outermost, so variant i is row-major over the dimensions) or zipped (the i-th value of each).
+ *
+ * A pointer must name something the base request already holds (a member of an object or an
+ * index of an array): a sweep changes a value, it does not invent fields, so a typo in a path
+ * is an error naming that parameter instead of a field the schema rejects in every variant.
+ */
+import type { FieldError } from "../errors.js";
+
+export type ParameterValue = number | string | boolean;
+
+/** One parameter of a batch request: its values listed or as an inclusive range. */
+export interface BatchParameter {
+  name: string;
+  path: string;
+  values?: ParameterValue[];
+  range?: { start: number; stop: number; points: number };
+}
+
+export type Combine = "product" | "zip";
+
+/** A sweep dimension of the batch's results: a name and its values in order. */
+export interface SweepDimension {
+  name: string;
+  values: ParameterValue[];
+}
+
+export interface Variant {
+  index: number;
+  /** Each parameter's value in this variant, by name. */
+  parameters: Record<string, ParameterValue>;
+  request: unknown;
+}
+
+/** The most variants a batch may hold (the issue's bound; EMSIM_MAX_BATCH_JOBS may lower it). */
+export const MAX_BATCH_VARIANTS = 10_000;
+
+/** A parameter's values: its list, or `points` equally spaced from start to stop inclusive. */
+export function parameterValues(p: BatchParameter): ParameterValue[] {
+  if (p.values) return p.values;
+  const { start, stop, points } = p.range!;
+  if (points === 1) return [start];
+  return Array.from({ length: points }, (_, i) =>
+    i === points - 1 ? stop : start + ((stop - start) * i) / (points - 1),
+  );
+}
+
+/** The variant count, or field errors (zip lengths that differ, a product over the limit). */
+export function variantCount(
+  parameters: readonly BatchParameter[],
+  combine: Combine,
+  maxVariants: number,
+): { count: number } | { errors: FieldError[] } {
+  const lengths = parameters.map((p) => parameterValues(p).length);
+  if (combine === "zip") {
+    const bad = lengths.findIndex((n) => n !== lengths[0]);
+    if (bad > 0) {
+      return {
+        errors: [
+          {
+            path: `parameters[${bad}]`,
+            message: `has ${lengths[bad]} values where parameters[0] has ${lengths[0]}: zipped parameters need as many values each`,
+          },
+        ],
+      };
+    }
+  }
+  const count = combine === "zip" ? lengths[0]! : lengths.reduce((a, b) => a * b, 1);
+  if (count > maxVariants) {
+    return {
+      errors: [
+        {
+          path: "parameters",
+          message: `combine "${combine}" makes ${count} variants (${lengths.join(" × ")}); at most ${maxVariants} are allowed in one batch`,
+        },
+      ],
+    };
+  }
+  return { count };
+}
+
+/** The batch's sweep dimensions: one per parameter (product) or one for all (zip). */
+export function sweepDimensions(
+  parameters: readonly BatchParameter[],
+  combine: Combine,
+): SweepDimension[] {
+  if (combine === "zip") {
+    return [{ name: parameters[0]!.name, values: parameterValues(parameters[0]!) }];
+  }
+  return parameters.map((p) => ({ name: p.name, values: parameterValues(p) }));
+}
+
+/** Parameter problems that no variant can fix: duplicate names, pointers to nothing. */
+export function checkParameters(
+  base: unknown,
+  parameters: readonly BatchParameter[],
+): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Map<string, number>();
+  parameters.forEach((p, k) => {
+    const at = `parameters[${k}]`;
+    if (seen.has(p.name)) {
+      errs.push({
+        path: `${at}.name`,
+        message: `"${p.name}" is also parameters[${seen.get(p.name)}]'s name`,
+      });
+    }
+    seen.set(p.name, k);
+    const problem = pointerProblem(base, p.path);
+    if (problem) errs.push({ path: `${at}.path`, message: problem });
+  });
+  return errs;
+}
+
+/** The variants in order (product: row-major, the first parameter outermost). */
+export function* variants(
+  base: unknown,
+  parameters: readonly BatchParameter[],
+  combine: Combine,
+): Generator<Variant> {
+  const lists = parameters.map(parameterValues);
+  const count = combine === "zip" ? lists[0]!.length : lists.reduce((n, l) => n * l.length, 1);
+  for (let index = 0; index < count; index++) {
+    const picks = combine === "zip" ? lists.map(() => index) : rowMajor(index, lists);
+    const request = structuredClone(base);
+    const values: Record<string, ParameterValue> = {};
+    parameters.forEach((p, k) => {
+      const value = lists[k]![picks[k]!]!;
+      values[p.name] = value;
+      setAt(request, p.path, value);
+    });
+    yield { index, parameters: values, request };
+  }
+}
+
+/** Each list's index for variant `index`, the last list varying fastest. */
+function rowMajor(index: number, lists: readonly unknown[][]): number[] {
+  const picks = new Array<number>(lists.length);
+  let rest = index;
+  for (let k = lists.length - 1; k >= 0; k--) {
+    picks[k] = rest % lists[k]!.length;
+    rest = Math.floor(rest / lists[k]!.length);
+  }
+  return picks;
+}
+
+/** RFC 6901 reference tokens of a pointer ("" is the whole document: not sweepable). */
+function tokens(pointer: string): string[] | null {
+  if (!pointer.startsWith("/")) return null;
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** Why `pointer` does not name an existing value of `doc` (null when it does). */
+export function pointerProblem(doc: unknown, pointer: string): string | null {
+  const path = tokens(pointer);
+  if (!path) return `"${pointer}" is not a JSON Pointer into the simulation (it starts with "/")`;
+  let node: unknown = doc;
+  for (let i = 0; i < path.length; i++) {
+    const t = path[i]!;
+    const where = i === 0 ? "the simulation" : `"/${path.slice(0, i).join("/")}"`;
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(t) || Number(t) >= node.length) {
+        return `"${pointer}" points to nothing: ${where} is an array of ${node.length}, with no index "${t}"`;
+      }
+      node = node[Number(t)];
+    } else if (node !== null && typeof node === "object" && Object.hasOwn(node, t)) {
+      node = (node as Record<string, unknown>)[t];
+    } else {
+      const kind =
+        node !== null && typeof node === "object"
+          ? "has no member"
+          : "is not an object, so it has no member";
+      return `"${pointer}" points to nothing: ${where} ${kind} "${t}"`;
+    }
+  }
+  return null;
+}
+
+/** Writes `value` at an existing pointer (checked by pointerProblem first). */
+function setAt(doc: unknown, pointer: string, value: ParameterValue): void {
+  const path = tokens(pointer)!;
+  let node = doc as Record<string, unknown>;
+  for (const t of path.slice(0, -1)) node = node[t] as Record<string, unknown>;
+  node[path[path.length - 1]!] = value;
+}
