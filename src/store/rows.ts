@@ -76,6 +76,28 @@ export function rowMappers(read: ColumnReaders) {
         r.batch_index === null || r.batch_index === undefined ? null : Number(r.batch_index),
       parameters: parse<Record<string, unknown>>(r.parameters_json),
     }),
+    ...batchMappers(read),
+    toSession: (r: Row): DashboardSession => ({
+      idHash: r.id_hash as string,
+      accountId: r.account_id as string,
+      createdAt: time(r.created_at),
+      lastSeenAt: time(r.last_seen_at),
+      expiresAt: time(r.expires_at),
+    }),
+    toToken: (r: Row): AccountToken => ({
+      tokenHash: r.token_hash as string,
+      purpose: r.purpose as AccountToken["purpose"],
+      accountId: (r.account_id as string | null) ?? null,
+      createdAt: time(r.created_at),
+      expiresAt: read.time(r.expires_at),
+    }),
+  };
+}
+
+/** A batch and the summary of its jobs (BatchStore). */
+function batchMappers(read: ColumnReaders) {
+  const time = (v: unknown) => read.time(v)!;
+  return {
     toBatch: (r: Row): BatchRow => ({
       batchId: r.batch_id as string,
       accountId: r.account_id as string,
@@ -102,20 +124,6 @@ export function rowMappers(read: ColumnReaders) {
       resultKey: (r.result_key as string | null) ?? null,
       checksum: (r.checksum as string | null) ?? null,
       updatedAt: time(r.updated_at),
-    }),
-    toSession: (r: Row): DashboardSession => ({
-      idHash: r.id_hash as string,
-      accountId: r.account_id as string,
-      createdAt: time(r.created_at),
-      lastSeenAt: time(r.last_seen_at),
-      expiresAt: time(r.expires_at),
-    }),
-    toToken: (r: Row): AccountToken => ({
-      tokenHash: r.token_hash as string,
-      purpose: r.purpose as AccountToken["purpose"],
-      accountId: (r.account_id as string | null) ?? null,
-      createdAt: time(r.created_at),
-      expiresAt: read.time(r.expires_at),
     }),
   };
 }
