@@ -69,6 +69,15 @@ export interface Config {
     /** Heap limit of the thread a solve runs in. */
     maxMemoryMb: number;
   };
+  /** Batches (POST /v1/batches, DESIGN §11). */
+  batches: {
+    /** Jobs of one batch that may run at once (with as many workers). */
+    parallelism: number;
+    /** Variants one batch may hold (422 above). */
+    maxJobs: number;
+    /** The sum of a batch's jobs' estimated run times may not pass this (422 above). */
+    maxTotalSeconds: number;
+  };
   /** Requests per minute per API key (token bucket); 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** How often a running worker records its heartbeat. */
@@ -233,6 +242,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxBodyBytes: intVar(env, "EMSIM_MAX_BODY_BYTES", 1024 * 1024, 1024),
     },
     ...threadedServices(env),
+    batches: {
+      parallelism: intVar(env, "EMSIM_BATCH_PARALLELISM", 1, 1),
+      maxJobs: Math.min(intVar(env, "EMSIM_MAX_BATCH_JOBS", 10_000, 1), 10_000),
+      maxTotalSeconds: intVar(env, "EMSIM_MAX_BATCH_SECONDS", 7 * 24 * 3600, 1),
+    },
     rateLimitPerMinute: intVar(env, "EMSIM_RATE_LIMIT_PER_MINUTE", 6000, 0),
     heartbeatIntervalMs: intVar(env, "EMSIM_HEARTBEAT_INTERVAL_MS", 2000, 10),
     heartbeatStaleMs: intVar(env, "EMSIM_HEARTBEAT_STALE_MS", 15000, 50),

@@ -57,6 +57,8 @@ export const errors = {
   unauthorized: () =>
     new ApiError(401, "unauthorized", "Authentication failed.", {}, BEARER_CHALLENGE),
   forbidden: (detail: string) => new ApiError(403, "forbidden", detail),
+  batchNotFound: (batchId: string) =>
+    new ApiError(404, "batch_not_found", `No batch with id '${clip(batchId, 64)}'.`),
   jobNotFound: (jobId: string) =>
     new ApiError(404, "job_not_found", `No simulation job with id '${clip(jobId, 64)}'.`),
   routeNotFound: (method: string, url: string) =>
@@ -101,14 +103,25 @@ export const errors = {
       { errors: fieldErrors.slice(0, MAX_FIELD_ERRORS), error_count: fieldErrors.length },
     );
   },
-  activeJobConflict: (activeJobId: string, retryAfterSeconds: number, limit: number) =>
+  activeJobConflict: (
+    activeJobId: string,
+    retryAfterSeconds: number,
+    limit: number,
+    activeBatchId: string | null = null,
+  ) =>
     new ApiError(
       409,
       "simulation_already_running",
-      limit === 1
-        ? `A simulation is already running (job ${activeJobId}); submit again when it has finished.`
-        : `The limit of ${limit} active simulations is reached (job ${activeJobId} is one of them); submit again when one has finished.`,
-      { active_job_id: activeJobId, retry_after: retryAfterSeconds },
+      activeBatchId
+        ? `A batch is running (batch ${activeBatchId}, now at job ${activeJobId}); submit again when it has finished.`
+        : limit === 1
+          ? `A simulation is already running (job ${activeJobId}); submit again when it has finished.`
+          : `The limit of ${limit} active simulations is reached (job ${activeJobId} is one of them); submit again when one has finished.`,
+      {
+        active_job_id: activeJobId,
+        ...(activeBatchId ? { active_batch_id: activeBatchId } : {}),
+        retry_after: retryAfterSeconds,
+      },
       { "Retry-After": String(retryAfterSeconds) },
     ),
   resultsNotReady: (jobId: string, status: string, retryAfterSeconds: number) =>

@@ -18,6 +18,7 @@ import { storageDownload } from "./http/routes/storage/download.js";
 import type { App } from "./http/types.js";
 import { RUN_FAILURE_WORDS, TAKE_BACK_RULES } from "./jobs/lifecycle.js";
 import { JobService } from "./jobs/service.js";
+import { BatchService } from "./batches/service.js";
 import { ServiceMetrics } from "./metrics/registry.js";
 import { openStorage } from "./storage/open.js";
 import type { StorageBackend } from "./storage/types.js";
@@ -70,7 +71,7 @@ export interface Service {
 type ServiceParts = Pick<
   Service,
   "config" | "stores" | "storage" | "accounts" | "jobs" | "metrics" | "solver"
-> & { fabrication: FabricationService; modes: ModeService };
+> & { fabrication: FabricationService; modes: ModeService; batches: BatchService };
 
 export async function createService(
   config: Config,
@@ -84,7 +85,7 @@ export async function createService(
   const secret = signingSecretFor(config);
   const { storage, local, scratchDir } = openStorage(config, secret);
   const accounts = new AccountService(stores.accounts);
-  const jobs = new JobService(stores.jobs, storage, config);
+  const jobs = new JobService(stores.jobs, storage, config, stores.batches);
   const solver = await chooseSolverBackend(config);
   const metrics = new ServiceMetrics(
     stores.jobs,
@@ -95,6 +96,7 @@ export async function createService(
   );
   const fabrication = new FabricationService(storage, config);
   const modes = new ModeService(config, fabrication);
+  const batches = new BatchService(stores, jobs, fabrication, config);
   const parts: ServiceParts = {
     config,
     stores,
@@ -105,6 +107,7 @@ export async function createService(
     solver,
     fabrication,
     modes,
+    batches,
   };
   let worker: JobWorker | null = null;
   app = await apiFor(parts, () => (config.embeddedWorker ? worker !== null : null), logger);
@@ -132,9 +135,9 @@ function apiFor(
   workerRunning: () => boolean | null,
   logger: FastifyServerOptions["logger"],
 ): Promise<App> {
-  const { config, stores, storage, jobs, fabrication, modes, metrics, solver } = parts;
+  const { config, stores, storage, jobs, batches, fabrication, modes, metrics, solver } = parts;
   return buildApp(
-    { config, stores, storage, jobs, fabrication, modes, metrics, solver, workerRunning },
+    { config, stores, storage, jobs, batches, fabrication, modes, metrics, solver, workerRunning },
     logger,
   );
 }

@@ -29,6 +29,10 @@ import { listSimulations } from "./routes/simulations/list.js";
 import { downloadResults } from "./routes/simulations/results.js";
 import { getSimulation } from "./routes/simulations/status.js";
 import { submitSimulation } from "./routes/simulations/submit.js";
+import { cancelBatch } from "./routes/batches/cancel.js";
+import { listBatches } from "./routes/batches/list.js";
+import { getBatch } from "./routes/batches/status.js";
+import { submitBatch } from "./routes/batches/submit.js";
 import { docsRoutes } from "./routes/service/docs.js";
 import { health } from "./routes/service/health.js";
 import { listMaterials } from "./routes/service/materials.js";
@@ -183,6 +187,10 @@ async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
     listPdksRoute(typed, deps);
     recipeRoute(typed, deps);
     solveModesRoute(typed, deps);
+    submitBatch(typed, deps);
+    listBatches(typed, deps);
+    getBatch(typed, deps);
+    cancelBatch(typed, deps);
     // Binary uploads get their own scope: only this route parses application/octet-stream.
     await typed.register(async (scope) => uploadGdsRoute(scope, deps));
   });

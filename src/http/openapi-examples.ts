@@ -86,6 +86,8 @@ export const EXAMPLE_JOB = {
     steps_per_sweep: 2,
     notes: [],
   },
+  batch_id: null,
+  parameters: null,
 };
 
 /**
@@ -142,4 +144,55 @@ export const EXAMPLE_S_MATRIX = {
     [[[-0.9612, 0.2758]], [[1.1e-5, -5.6e-5]]],
   ],
   n_eff: [[1.8475], [1.8475]],
+};
+
+export const EXAMPLE_BATCH_ID = "7e1b2c3d-4f5a-4b6c-8d7e-9f0a1b2c3d4e";
+
+/** A sweep of the example's slab thickness over three values (POST /v1/batches). */
+export const EXAMPLE_BATCH_REQUEST = {
+  simulation: EXAMPLE_REQUEST,
+  parameters: [
+    { name: "thickness", path: "/structures/0/size/2", values: [0.4e-6, 0.5e-6, 0.6e-6] },
+  ],
+  metadata: { project: "demo" },
+};
+
+/** The example batch's record, RUNNING: one job done, one running, one queued. */
+export const EXAMPLE_BATCH = {
+  batch_id: EXAMPLE_BATCH_ID,
+  status: "RUNNING",
+  job_count: 3,
+  combine: "product",
+  parameters: [{ name: "thickness", values: [0.4e-6, 0.5e-6, 0.6e-6] }],
+  counts: { QUEUED: 1, RUNNING: 1, COMPLETED: 1, FAILED: 0 },
+  progress: { fraction: 0.5 },
+  cancel_requested: false,
+  jobs: [
+    {
+      job_id: EXAMPLE_JOB_ID,
+      index: 0,
+      status: "COMPLETED",
+      parameters: { thickness: 0.4e-6 },
+      error_detail: null,
+    },
+    {
+      job_id: OTHER_JOB_ID,
+      index: 1,
+      status: "RUNNING",
+      parameters: { thickness: 0.5e-6 },
+      error_detail: null,
+    },
+    {
+      job_id: "3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+      index: 2,
+      status: "QUEUED",
+      parameters: { thickness: 0.6e-6 },
+      error_detail: null,
+    },
+  ],
+  result_url: null,
+  checksum: null,
+  created_at: "2026-11-28T10:15:02.113Z",
+  updated_at: "2026-11-28T10:15:09.871Z",
+  metadata: { project: "demo" },
 };

@@ -10,6 +10,7 @@ import type { Config } from "../config.js";
 import type { ModeService } from "../modes/service.js";
 import type { FabricationService } from "../fabrication/service.js";
 import type { JobService } from "../jobs/service.js";
+import type { BatchService } from "../batches/service.js";
 import type { ServiceMetrics } from "../metrics/registry.js";
 import type { StorageBackend } from "../storage/types.js";
 import type { Stores } from "../store/types.js";
@@ -30,6 +31,7 @@ export interface RouteDeps {
   stores: Stores;
   storage: StorageBackend;
   jobs: JobService;
+  batches: BatchService;
   fabrication: FabricationService;
   modes: ModeService;
   metrics: ServiceMetrics;

@@ -49,6 +49,8 @@ export function toJobRecord(job: JobRow, baseUrl: string, nowMs = Date.now()): J
     attempts: job.attempts,
     result_bytes: completed ? job.resultBytes : null,
     solver_report: completed ? job.report : null,
+    batch_id: job.batchId,
+    parameters: (job.parameters as JobRecord["parameters"]) ?? null,
   };
 }
 

@@ -6,13 +6,13 @@
 import type { SMatrixJson } from "../results/touchstone.js";
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
-import { errors } from "../errors.js";
+import { errors, type ApiError } from "../errors.js";
 import { checkRequest, type RequestLimits } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import { estimateRun, setupNotes, type RunEstimate, type SimulationSpec } from "../solver/index.js";
 import type { StorageBackend } from "../storage/types.js";
 import { storeUnavailability, type StoreUnavailability } from "../store/errors.js";
-import type { JobQueue, JobRow, JobStatus, ReadScope } from "../store/types.js";
+import type { BatchStore, JobQueue, JobRow, JobStatus, ReadScope } from "../store/types.js";
 import { CANCELLED_BEFORE_START } from "./lifecycle.js";
 import { retryAfterSeconds, toJobRecord, type JobRecord } from "./records.js";
 import { RunTimeModel, type RunObservation } from "./timing.js";
@@ -42,6 +42,8 @@ export class JobService {
     private readonly store: JobQueue,
     private readonly storage: StorageBackend,
     private readonly config: Config,
+    /** A batch's jobs, for the time a running batch has left (409's retry_after). */
+    private readonly batches?: BatchStore,
   ) {}
 
   record(job: JobRow): JobRecord {
@@ -54,7 +56,7 @@ export class JobService {
   }
 
   /** The deployment's limits and the configured solver backend, whose bound applies too. */
-  private requestLimits(): RequestLimits {
+  limits(): RequestLimits {
     return { ...this.config.limits, solverBackend: this.config.solverBackend };
   }
 
@@ -104,16 +106,58 @@ export class JobService {
     }
   }
 
+  /** Seconds a run of this estimate is expected to take (its expected steps; timing.ts). */
+  expectedSeconds(e: RunEstimate): number {
+    return this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells);
+  }
+
+  /**
+   * The 409 for a submission refused because `active` is active. Another account's job id is
+   * never disclosed: with a global scope and only others' jobs active, the caller learns that
+   * the service is busy, not whose job it is. A job of the caller's own batch names the batch,
+   * and retry_after is the time the batch has left.
+   */
+  async conflictWith(accountId: string, active: JobRow): Promise<ApiError> {
+    const own = active.accountId === accountId;
+    const visibleId = own ? active.jobId : "(another account's job)";
+    const batchId = own ? active.batchId : null;
+    const retry = batchId ? await this.batchRetryAfter(active, batchId) : this.retryAfter(active);
+    return errors.activeJobConflict(visibleId, retry, this.config.maxActiveJobs, batchId);
+  }
+
+  /**
+   * Seconds a batch has left: the active job's, plus the expected time of its jobs still
+   * queued (each as long as the active one), shared among the jobs it may run at once.
+   */
+  private async batchRetryAfter(active: JobRow, batchId: string): Promise<number> {
+    const first = this.retryAfter(active);
+    if (!this.batches) return first;
+    const jobs = await this.batches.batchJobs(batchId);
+    const queued = jobs.filter((j) => j.status === "QUEUED").length;
+    const batch = await this.batches.getBatch(batchId);
+    let each = first;
+    try {
+      const e = estimateRun(
+        JSON.parse(active.specJson) as SimulationSpec,
+        this.config.solverBackend,
+      );
+      each = Math.max(1, this.expectedSeconds(e));
+    } catch {
+      // the active job's own figure stands in
+    }
+    return Math.ceil(first + (queued * each) / Math.max(1, batch?.parallelism ?? 1));
+  }
+
   /** Same validation as submission; never queues. */
   estimate(request: SimulationRequest): Estimate {
-    const outcome = checkRequest(request, this.requestLimits());
+    const outcome = checkRequest(request, this.limits());
     if (!outcome.ok) throw errors.validation(outcome.errors);
     return this.toEstimate(outcome.estimate, setupNotes(outcome.spec, outcome.plan));
   }
 
   /** Validates (the body already passed the JSON schema) and admits a job, or throws. */
   async submit(accountId: string, request: SimulationRequest): Promise<JobRow> {
-    const outcome = checkRequest(request, this.requestLimits());
+    const outcome = checkRequest(request, this.limits());
     if (!outcome.ok) throw errors.validation(outcome.errors);
     const result = await this.admit(
       {
@@ -127,13 +171,7 @@ export class JobService {
       },
       { limit: this.config.maxActiveJobs, scope: this.config.concurrencyScope },
     );
-    if (!result.admitted) {
-      const active = result.active;
-      // Never disclose another account's job id: with a global scope and only others'
-      // jobs active, the caller learns that the service is busy, not whose job it is.
-      const visibleId = active.accountId === accountId ? active.jobId : "(another account's job)";
-      throw errors.activeJobConflict(visibleId, this.retryAfter(active), this.config.maxActiveJobs);
-    }
+    if (!result.admitted) throw await this.conflictWith(accountId, result.active);
     return result.job;
   }
 
@@ -205,7 +243,6 @@ export class JobService {
     return after;
   }
 
-  /** The pre-signed storage address of a completed job's result file. */
   /** A COMPLETED ports job's S-matrix as its record holds it (solver_report.s_matrix). */
   async sParameters(accountId: string, jobId: string, reads?: ReadScope): Promise<SMatrixJson> {
     const job = await this.getOwnJob(accountId, jobId, reads);
@@ -217,6 +254,7 @@ export class JobService {
     return sm;
   }
 
+  /** The pre-signed storage address of a completed job's result file. */
   async resultDownloadUrl(accountId: string, jobId: string, reads?: ReadScope): Promise<string> {
     const job = await this.getOwnJob(accountId, jobId, reads);
     if (job.status !== "COMPLETED" || !job.resultKey) {

@@ -58,6 +58,9 @@ export const ConflictBody = Type.Object(
     detail: Type.String(),
     error_code: Type.String(),
     active_job_id: Type.String({ description: "The active job (the caller's own by default)." }),
+    active_batch_id: Type.Optional(
+      Type.String({ description: "The caller's batch the active job belongs to, if it does." }),
+    ),
     retry_after: Type.Integer({ description: "Seconds until a submission is likely to succeed." }),
   },
   { title: "SimulationConflict", description: "A submission refused while a job is active." },
@@ -271,6 +274,12 @@ export const JobRecordSchema = Type.Object(
       ...SolverReportSchema,
       type: ["object", "null"],
       description: "The solver's run report; set when COMPLETED.",
+    }),
+    batch_id: nullableString("The batch this job is a variant of (POST /v1/batches); null otherwise."),
+    parameters: Type.Unsafe<Record<string, number | string | boolean> | null>({
+      type: ["object", "null"],
+      additionalProperties: { type: ["number", "string", "boolean"] },
+      description: "A batch job's parameter values, by the parameters' names; null otherwise.",
     }),
   },
   { title: "JobRecord", description: "A simulation job and its state." },

@@ -1,0 +1,42 @@
+/**
+ * Problems of a batch request as the user wrote it: the base simulation against the
+ * simulation's schema (paths under `simulation.`), and a variant's problem traced to the
+ * parameter whose value caused it (a swept value of the wrong type, a thickness out of range).
+ */
+import type { FieldError } from "../errors.js";
+import { formatAjvErrors, pointerToPath } from "../schema/ajv.js";
+import { validateRequestSchema } from "../schema/validate.js";
+import type { BatchParameter, ParameterValue } from "./variants.js";
+
+/**
+ * The base simulation's schema errors, named under `simulation.`. Only the schema: a base
+ * value every variant replaces may be a placeholder (each variant is checked in full).
+ */
+export function validateBaseSimulation(simulation: unknown): FieldError[] {
+  if (validateRequestSchema(simulation)) return [];
+  return formatAjvErrors(validateRequestSchema.errors).map((e) => ({
+    ...e,
+    path: `simulation.${e.path}`,
+  }));
+}
+
+/**
+ * A variant's problem, its path under `variants[i].`, and, when it lies at or under a swept
+ * pointer, the parameter and the value that put it there.
+ */
+export function variantError(
+  index: number,
+  error: FieldError,
+  parameters: readonly BatchParameter[],
+  values: Record<string, ParameterValue>,
+): FieldError {
+  const k = parameters.findIndex((p) => {
+    const at = pointerToPath(p.path, "");
+    return error.path === at || error.path.startsWith(`${at}.`) || error.path.startsWith(`${at}[`);
+  });
+  const cause =
+    k < 0
+      ? ""
+      : ` (parameters[${k}] "${parameters[k]!.name}" = ${JSON.stringify(values[parameters[k]!.name])})`;
+  return { path: `variants[${index}].${error.path}`, message: `${error.message}${cause}` };
+}

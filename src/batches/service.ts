@@ -1,0 +1,209 @@
+/**
+ * Batches (DESIGN §11, issue #30): a base simulation swept over parameters, admitted as one
+ * unit whose variants are ordinary jobs. Every variant is validated at submission exactly as
+ * a single job is (its gds structures resolved, the schema, physics and limits), so a batch
+ * that is admitted has no variant the service would refuse; a problem is a 422 naming the
+ * variant and the field. Admission is the store's one transaction (BatchStore.admitBatch):
+ * while the batch has active jobs, the account's submissions get the 409.
+ */
+import { randomUUID } from "node:crypto";
+import type { Config } from "../config.js";
+import { ApiError, errors, MAX_FIELD_ERRORS, type FieldError } from "../errors.js";
+import type { FabricationService } from "../fabrication/service.js";
+import type { JobService } from "../jobs/service.js";
+import { validateSimulationRequest } from "../schema/validate.js";
+import type { SimulationRequest } from "../schema/simulation.js";
+import type { BatchRequestBody } from "../schema/batch.js";
+import type { BatchRow, NewBatchJob, Stores } from "../store/types.js";
+import { toBatchRecord, type BatchRecord } from "./records.js";
+import {
+  checkParameters,
+  sweepDimensions,
+  variantCount,
+  variants,
+  type BatchParameter,
+  type Combine,
+} from "./variants.js";
+import { validateBaseSimulation, variantError } from "./request.js";
+
+/** The request as the route's schema passed it (src/schema/batch.ts). */
+export type BatchRequest = BatchRequestBody;
+
+/** Words a cancelled batch's queued jobs fail with. */
+export const BATCH_CANCELLED = "Cancelled with its batch before it started.";
+
+export class BatchService {
+  constructor(
+    private readonly stores: Stores,
+    private readonly jobs: JobService,
+    private readonly fabrication: FabricationService,
+    private readonly config: Config,
+  ) {}
+
+  /** Validates every variant and admits the batch, or throws (422, 409). */
+  async submit(accountId: string, body: BatchRequest): Promise<BatchRow> {
+    const combine = body.combine ?? "product";
+    const base = validateBaseSimulation(body.simulation);
+    if (base.length > 0) throw errors.validation(base);
+    const problems = [
+      ...rangeErrors(body.parameters),
+      ...checkParameters(body.simulation, body.parameters),
+    ];
+    if (problems.length > 0) throw errors.validation(problems);
+    const counted = variantCount(body.parameters, combine, this.config.batches.maxJobs);
+    if ("errors" in counted) throw errors.validation(counted.errors);
+    const createdAt = new Date().toISOString();
+    const jobs = await this.variantJobs(accountId, body, combine, createdAt);
+    const batchId = randomUUID();
+    const admission = await this.stores.batches.admitBatch(
+      {
+        batchId,
+        accountId,
+        requestJson: JSON.stringify({ ...body, combine }),
+        dimensions: sweepDimensions(body.parameters, combine),
+        combine,
+        jobCount: jobs.length,
+        parallelism: this.config.batches.parallelism,
+        metadata: body.metadata ?? {},
+        createdAt,
+      },
+      jobs,
+      { limit: this.config.maxActiveJobs, scope: this.config.concurrencyScope },
+    );
+    if (!admission.admitted) throw await this.jobs.conflictWith(accountId, admission.active);
+    return admission.batch;
+  }
+
+  /**
+   * Each variant as a job ready to store, or a 422 listing the first problems, each path
+   * prefixed by `variants[i].`; and the total estimate against the deployment's bound.
+   */
+  private async variantJobs(
+    accountId: string,
+    body: BatchRequest,
+    combine: Combine,
+    createdAt: string,
+  ): Promise<NewBatchJob[]> {
+    const out: NewBatchJob[] = [];
+    const problems: FieldError[] = [];
+    let totalSeconds = 0;
+    for (const v of variants(body.simulation, body.parameters, combine)) {
+      const outcome = await this.checkVariant(accountId, v.request as SimulationRequest);
+      if (!outcome.ok) {
+        problems.push(
+          ...outcome.errors.map((e) => variantError(v.index, e, body.parameters, v.parameters)),
+        );
+        if (problems.length >= MAX_FIELD_ERRORS) break;
+        continue;
+      }
+      totalSeconds += this.jobs.expectedSeconds(outcome.estimate);
+      out.push({
+        jobId: randomUUID(),
+        accountId,
+        solver: outcome.request.solver,
+        requestJson: JSON.stringify(outcome.request),
+        specJson: JSON.stringify(outcome.spec),
+        metadata: (outcome.request.metadata ?? {}) as Record<string, unknown>,
+        createdAt,
+        batchIndex: v.index,
+        parameters: v.parameters,
+      });
+    }
+    if (problems.length > 0) throw errors.validation(problems.slice(0, MAX_FIELD_ERRORS));
+    const bound = this.config.batches.maxTotalSeconds;
+    if (totalSeconds > bound) {
+      throw errors.validation([
+        {
+          path: "parameters",
+          message: `the batch's ${out.length} jobs are estimated at ${Math.ceil(totalSeconds)} s in all; this deployment takes batches of at most ${bound} s (EMSIM_MAX_BATCH_SECONDS)`,
+        },
+      ]);
+    }
+    return out;
+  }
+
+  /** A variant as a single submission is checked: gds resolved, then everything. */
+  private async checkVariant(accountId: string, request: SimulationRequest) {
+    try {
+      const resolved = await this.fabrication.resolveGdsStructures(accountId, request);
+      return validateSimulationRequest(resolved, this.jobs.limits());
+    } catch (err) {
+      // A gds structure refused (422) is this variant's problem; anything else is the batch's.
+      if (err instanceof ApiError && err.code === "validation_error") {
+        return { ok: false as const, errors: err.extra.errors as FieldError[] };
+      }
+      throw err;
+    }
+  }
+
+  /** The caller's batch, or 404 — also for another account's. */
+  async getOwn(accountId: string, batchId: string): Promise<BatchRow> {
+    const batch = await this.stores.batches.getBatch(batchId);
+    if (!batch || batch.accountId !== accountId) throw errors.batchNotFound(batchId);
+    return batch;
+  }
+
+  /** The caller's batch as the API shows it, with its jobs. */
+  async record(accountId: string, batchId: string): Promise<BatchRecord> {
+    const batch = await this.getOwn(accountId, batchId);
+    const jobs = await this.stores.batches.batchJobs(batchId);
+    return toBatchRecord(batch, jobs, this.config.baseUrl);
+  }
+
+  /** One page of the caller's batches as the API lists them (without their jobs). */
+  async page(
+    accountId: string,
+    options: { limit: number; cursor?: string },
+  ): Promise<{ batches: Omit<BatchRecord, "jobs">[]; next_cursor: string | null }> {
+    const { batches, nextCursor } = await this.list(accountId, options);
+    const records = [];
+    for (const b of batches) {
+      const { jobs: _jobs, ...rest } = toBatchRecord(
+        b,
+        await this.stores.batches.batchJobs(b.batchId),
+        this.config.baseUrl,
+      );
+      records.push(rest);
+    }
+    return { batches: records, next_cursor: nextCursor };
+  }
+
+  async list(
+    accountId: string,
+    options: { limit: number; cursor?: string },
+  ): Promise<{ batches: BatchRow[]; nextCursor: string | null }> {
+    let before: { createdAt: string; batchId: string } | undefined;
+    if (options.cursor) {
+      const anchor = await this.stores.batches.getBatch(options.cursor);
+      if (!anchor || anchor.accountId !== accountId) {
+        throw errors.validation([{ path: "cursor", message: "is not a batch of this account" }]);
+      }
+      before = { createdAt: anchor.createdAt, batchId: anchor.batchId };
+    }
+    const rows = await this.stores.batches.listBatches(accountId, {
+      limit: options.limit + 1,
+      ...(before ? { before } : {}),
+    });
+    const page = rows.slice(0, options.limit);
+    return {
+      batches: page,
+      nextCursor: rows.length > options.limit ? page[page.length - 1]!.batchId : null,
+    };
+  }
+
+  /** Stops the batch: queued jobs fail at once, running ones are told to stop. */
+  async cancel(accountId: string, batchId: string): Promise<BatchRow> {
+    await this.getOwn(accountId, batchId);
+    await this.stores.batches.cancelBatch(batchId, new Date().toISOString(), BATCH_CANCELLED);
+    return this.getOwn(accountId, batchId);
+  }
+}
+
+/** A parameter gives its values or a range, not both, not neither. */
+function rangeErrors(parameters: readonly BatchParameter[]): FieldError[] {
+  return parameters.flatMap((p, k) =>
+    (p.values === undefined) === (p.range === undefined)
+      ? [{ path: `parameters[${k}]`, message: "must have either values or range (one of them)" }]
+      : [],
+  );
+}

@@ -1,0 +1,234 @@
+/**
+ * Batches through the HTTP API on the embedded service (DESIGN §11, issue #30): a sweep runs
+ * as one job per variant in variant order, each an ordinary job that names its batch; the 409
+ * rule holds for batches both ways; cancelling stops the running job and queues nothing more;
+ * every bad input is a 422 naming the parameter or the variant, with nothing queued.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  call,
+  longSimulation,
+  smallSimulation,
+  startService,
+  waitForStatus,
+  type TestService,
+} from "../helpers/service.js";
+import type { BatchRecord } from "../../src/schema/batch.js";
+
+let svc: TestService;
+let key: string;
+before(async () => {
+  // A 10-hour bound on a batch's total estimate, which 2000 long jobs pass (the last 422 case).
+  svc = await startService({}, { EMSIM_MAX_BATCH_SECONDS: "36000" });
+  key = await svc.newKey("batches@example.com");
+});
+after(async () => svc.close());
+
+const thickness = {
+  name: "thickness",
+  path: "/structures/0/size/2",
+  values: [0.3e-6, 0.5e-6, 0.7e-6],
+};
+
+async function waitForBatch(
+  id: string,
+  statuses: string[],
+  timeoutMs = 120_000,
+): Promise<BatchRecord> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call(svc.baseUrl, "GET", `/v1/batches/${id}`, { key });
+    assert.equal(res.status, 200);
+    if (statuses.includes(String(res.body.status))) return res.body as unknown as BatchRecord;
+    if (Date.now() > end) throw new Error(`batch ${id} still ${String(res.body.status)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test("a sweep runs one job per variant, in order; each job names its batch and values", async () => {
+  const sub = await call(svc.baseUrl, "POST", "/v1/batches", {
+    key,
+    body: { simulation: smallSimulation(), parameters: [thickness], metadata: { run: 1 } },
+  });
+  assert.equal(sub.status, 202, sub.text);
+  assert.equal(sub.body.status, "QUEUED");
+  assert.equal(sub.body.job_count, 3);
+  const id = String(sub.body.batch_id);
+  assert.equal(sub.headers.get("location"), `${svc.baseUrl}/v1/batches/${id}`);
+
+  const done = await waitForBatch(id, ["COMPLETED", "FAILED"]);
+  assert.equal(done.status, "COMPLETED");
+  assert.deepEqual(done.counts, { QUEUED: 0, RUNNING: 0, COMPLETED: 3, FAILED: 0 });
+  assert.equal(done.progress.fraction, 1);
+  assert.deepEqual(done.parameters, [{ name: "thickness", values: thickness.values }]);
+  assert.deepEqual(done.metadata, { run: 1 });
+  assert.equal(done.result_url, `${svc.baseUrl}/v1/batches/${id}/results`);
+  const jobs = done.jobs;
+  assert.deepEqual(
+    jobs.map((j) => [j.index, j.parameters.thickness]),
+    thickness.values.map((v, i) => [i, v]),
+  );
+  const records = await Promise.all(
+    jobs.map(
+      async (j) => (await call(svc.baseUrl, "GET", `/v1/simulations/${j.job_id}`, { key })).body,
+    ),
+  );
+  records.forEach((r, i) => {
+    assert.equal(r.batch_id, id);
+    assert.deepEqual(r.parameters, { thickness: thickness.values[i] });
+    const request = JSON.parse(JSON.stringify(r)) as Record<string, unknown>;
+    assert.equal(request.status, "COMPLETED");
+  });
+  // Run one after another (parallelism 1): each started after the one before finished.
+  for (let i = 1; i < records.length; i++) {
+    assert.ok(String(records[i]!.started_at) >= String(records[i - 1]!.finished_at));
+  }
+  const list = await call(svc.baseUrl, "GET", "/v1/batches?limit=1", { key });
+  assert.equal((list.body.batches as { batch_id: string }[])[0]!.batch_id, id);
+  assert.equal((list.body.batches as Record<string, unknown>[])[0]!.jobs, undefined);
+});
+
+test("the 409 rule holds for batches both ways, and cancelling stops the batch at once", async () => {
+  const sub = await call(svc.baseUrl, "POST", "/v1/batches", {
+    key,
+    body: {
+      simulation: longSimulation(),
+      parameters: [
+        {
+          name: "wl",
+          path: "/source/wavelength",
+          range: { start: 1.5e-6, stop: 1.6e-6, points: 4 },
+        },
+      ],
+    },
+  });
+  assert.equal(sub.status, 202, sub.text);
+  const id = String(sub.body.batch_id);
+  // A storm of submissions meanwhile: every one refused, naming the batch.
+  const storm = await Promise.all([
+    ...Array.from({ length: 4 }, () =>
+      call(svc.baseUrl, "POST", "/v1/simulations", { key, body: smallSimulation() }),
+    ),
+    ...Array.from({ length: 4 }, () =>
+      call(svc.baseUrl, "POST", "/v1/batches", {
+        key,
+        body: { simulation: smallSimulation(), parameters: [thickness] },
+      }),
+    ),
+  ]);
+  for (const r of storm) {
+    assert.equal(r.status, 409, r.text);
+    assert.equal(r.body.active_batch_id, id);
+    assert.ok(Number(r.body.retry_after) >= 1);
+    assert.equal(r.headers.get("retry-after"), String(r.body.retry_after));
+  }
+  const running = await waitForBatch(id, ["RUNNING"]);
+  const first = running.jobs[0]!.job_id;
+  await waitForStatus(svc.baseUrl, key, first, ["RUNNING"]);
+  const started = Date.now();
+  const cancel = await call(svc.baseUrl, "POST", `/v1/batches/${id}/cancel`, { key });
+  assert.equal(cancel.status, 200);
+  assert.equal(cancel.body.cancel_requested, true);
+  const stopped = await waitForStatus(svc.baseUrl, key, first, ["FAILED", "COMPLETED"], 10_000);
+  assert.equal(stopped.status, "FAILED");
+  assert.ok(Date.now() - started < 5000, "the running job stopped within seconds");
+  const after = await waitForBatch(id, ["FAILED"], 10_000);
+  assert.deepEqual(after.counts, { QUEUED: 0, RUNNING: 0, COMPLETED: 0, FAILED: 4 });
+  assert.ok(after.jobs.slice(1).every((j) => /batch/.test(j.error_detail ?? "")));
+  // The account is free again.
+  const next = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: smallSimulation() });
+  assert.equal(next.status, 202);
+  await waitForStatus(svc.baseUrl, key, String(next.body.job_id), ["COMPLETED", "FAILED"]);
+});
+
+test("bad batches are 422s naming the parameter or the variant, and nothing is queued", async () => {
+  const other = await svc.newKey("batches-bad@example.com");
+  const post = (body: unknown) => call(svc.baseUrl, "POST", "/v1/batches", { key: other, body });
+  const sim = smallSimulation();
+  const cases: [unknown, string, RegExp][] = [
+    [
+      {
+        simulation: sim,
+        parameters: [{ name: "t", path: "/structures/4/size/2", values: [1e-7] }],
+      },
+      "parameters[0].path",
+      /points to nothing: "\/structures" is an array of 1/,
+    ],
+    [
+      {
+        simulation: sim,
+        parameters: [{ name: "t", path: "/structures/0/size/2", values: [1e-7, "thick"] }],
+      },
+      "variants[1].structures[0].size[2]",
+      /parameters\[0\] "t" = "thick"/,
+    ],
+    [
+      {
+        simulation: sim,
+        parameters: [{ name: "t", path: "/domain/resolution", values: [0.05e-6, -1] }],
+      },
+      "variants[1].domain.resolution",
+      /"t" = -1/,
+    ],
+    [
+      {
+        simulation: sim,
+        parameters: [
+          {
+            name: "a",
+            path: "/source/wavelength",
+            range: { start: 1.5e-6, stop: 1.6e-6, points: 101 },
+          },
+          {
+            name: "b",
+            path: "/structures/0/size/2",
+            range: { start: 1e-7, stop: 2e-7, points: 100 },
+          },
+        ],
+      },
+      "parameters",
+      /10100 variants \(101 × 100\); at most 10000/,
+    ],
+    [
+      { simulation: sim, parameters: [{ name: "t", path: "/structures/0/size/2" }] },
+      "parameters[0]",
+      /either values or range/,
+    ],
+    [
+      { simulation: { ...sim, domain: "big" }, parameters: [thickness] },
+      "simulation.domain",
+      /object/,
+    ],
+    [
+      {
+        simulation: longSimulation(),
+        parameters: [
+          {
+            name: "n",
+            path: "/metadata/project",
+            values: Array.from({ length: 2000 }, (_, i) => `p${i}`),
+          },
+        ],
+      },
+      "parameters",
+      /EMSIM_MAX_BATCH_SECONDS/,
+    ],
+  ];
+  for (const [body, path, message] of cases) {
+    const res = await post(body);
+    assert.equal(res.status, 422, `${path}: ${res.text}`);
+    const errs = res.body.errors as { path: string; message: string }[];
+    assert.equal(errs[0]!.path, path, res.text);
+    assert.match(errs[0]!.message, message);
+  }
+  const listed = await call(svc.baseUrl, "GET", "/v1/batches", { key: other });
+  assert.deepEqual(listed.body.batches, []);
+  const jobs = await call(svc.baseUrl, "GET", "/v1/simulations", { key: other });
+  assert.deepEqual(jobs.body.jobs, []);
+  const missing = await call(svc.baseUrl, "GET", `/v1/batches/${crypto.randomUUID()}`, {
+    key: other,
+  });
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body.error_code, "batch_not_found");
+});
