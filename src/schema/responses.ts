@@ -275,7 +275,9 @@ export const JobRecordSchema = Type.Object(
       type: ["object", "null"],
       description: "The solver's run report; set when COMPLETED.",
     }),
-    batch_id: nullableString("The batch this job is a variant of (POST /v1/batches); null otherwise."),
+    batch_id: nullableString(
+      "The batch this job is a variant of (POST /v1/batches); null otherwise.",
+    ),
     parameters: Type.Unsafe<Record<string, number | string | boolean> | null>({
       type: ["object", "null"],
       additionalProperties: { type: ["number", "string", "boolean"] },
