@@ -11,6 +11,7 @@ import type { Config } from "../config.js";
 import { ApiError, errors, MAX_FIELD_ERRORS, type FieldError } from "../errors.js";
 import type { FabricationService } from "../fabrication/service.js";
 import type { JobService } from "../jobs/service.js";
+import { requestHash } from "../jobs/request-hash.js";
 import { validateSimulationRequest } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type { BatchRequestBody } from "../schema/batch.js";
@@ -103,6 +104,7 @@ export class BatchService {
         solver: outcome.request.solver,
         requestJson: JSON.stringify(outcome.request),
         specJson: JSON.stringify(outcome.spec),
+        requestHash: requestHash(outcome.spec, outcome.request.metadata),
         metadata: (outcome.request.metadata ?? {}) as Record<string, unknown>,
         createdAt,
         batchIndex: v.index,

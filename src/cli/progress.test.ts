@@ -39,7 +39,8 @@ function job(status: JobRecord["status"], fraction: number, durationS: number): 
     attempts: 1,
     result_bytes: null,
     solver_report: null,
-    batch_id: null,
+    reused_result_of: null,
+  batch_id: null,
     parameters: null,
   };
 }

@@ -86,6 +86,7 @@ export const EXAMPLE_JOB = {
     steps_per_sweep: 2,
     notes: [],
   },
+  reused_result_of: null,
   batch_id: null,
   parameters: null,
 };

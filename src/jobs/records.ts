@@ -49,6 +49,7 @@ export function toJobRecord(job: JobRow, baseUrl: string, nowMs = Date.now()): J
     attempts: job.attempts,
     result_bytes: completed ? job.resultBytes : null,
     solver_report: completed ? job.report : null,
+    reused_result_of: job.reusedResultOf,
     batch_id: job.batchId,
     parameters: (job.parameters as JobRecord["parameters"]) ?? null,
   };

@@ -15,6 +15,7 @@ import { storeUnavailability, type StoreUnavailability } from "../store/errors.j
 import type { BatchStore, JobQueue, JobRow, JobStatus, ReadScope } from "../store/types.js";
 import { CANCELLED_BEFORE_START } from "./lifecycle.js";
 import { retryAfterSeconds, toJobRecord, type JobRecord } from "./records.js";
+import { requestHash } from "./request-hash.js";
 import { RunTimeModel, type RunObservation } from "./timing.js";
 
 export interface Estimate {
@@ -166,6 +167,7 @@ export class JobService {
         solver: request.solver,
         requestJson: JSON.stringify(request),
         specJson: JSON.stringify(outcome.spec),
+        requestHash: requestHash(outcome.spec, request.metadata),
         metadata: (request.metadata ?? {}) as Record<string, unknown>,
         createdAt: new Date().toISOString(),
       },

@@ -275,6 +275,9 @@ export const JobRecordSchema = Type.Object(
       type: ["object", "null"],
       description: "The solver's run report; set when COMPLETED.",
     }),
+    reused_result_of: nullableString(
+      "The earlier job of this account whose stored result answered this one (the same request, defaults applied): no solver ran. Null otherwise.",
+    ),
     batch_id: nullableString(
       "The batch this job is a variant of (POST /v1/batches); null otherwise.",
     ),

@@ -71,6 +71,8 @@ export function rowMappers(read: ColumnReaders) {
       attempts: r.attempts as number,
       workerId: (r.worker_id as string | null) ?? null,
       heartbeatAt: read.time(r.heartbeat_at),
+      requestHash: (r.request_hash as string | null) ?? null,
+      reusedResultOf: (r.reused_result_of as string | null) ?? null,
       batchId: (r.batch_id as string | null) ?? null,
       batchIndex:
         r.batch_index === null || r.batch_index === undefined ? null : Number(r.batch_index),

@@ -67,6 +67,10 @@ export interface JobRow {
   attempts: number;
   workerId: string | null;
   heartbeatAt: string | null;
+  /** SHA-256 of the canonical request (jobs/request-hash.ts); null for jobs older than it. */
+  requestHash: string | null;
+  /** The earlier job whose stored result answered this one (no solver ran); else null. */
+  reusedResultOf: string | null;
   /** The batch the job is a variant of (batches.ts), its place in it and its parameters. */
   batchId: string | null;
   batchIndex: number | null;
@@ -79,6 +83,8 @@ export interface NewJob {
   solver: string;
   requestJson: string;
   specJson: string;
+  /** SHA-256 of the canonical request (jobs/request-hash.ts). */
+  requestHash?: string;
   metadata: Record<string, unknown>;
   createdAt: string;
 }
@@ -248,6 +254,16 @@ export interface JobQueue {
     progress: JobProgress | null,
   ): Promise<{ cancelRequested: boolean } | null>;
   completeJob(jobId: string, workerId: string, now: string, done: JobCompletion): Promise<boolean>;
+  /**
+   * The account's earliest COMPLETED job with the same request hash as `job` (another job),
+   * whose stored result answers it; null when there is none or `job` has no hash.
+   */
+  findCompletedTwin(job: JobRow): Promise<JobRow | null>;
+  /**
+   * Completes a job this worker holds with `twin`'s stored result, report and checksum, no
+   * solver run: reused_result_of names the job that ran. False when it is no longer held.
+   */
+  completeFromTwin(jobId: string, workerId: string, now: string, twin: JobRow): Promise<boolean>;
   /** Marks the job FAILED; with a worker id only while that worker still holds it. */
   failJob(
     jobId: string,

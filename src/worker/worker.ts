@@ -245,9 +245,12 @@ export class JobWorker {
         this.log.error({ err }, "claiming a job failed");
       }
       if (job) {
-        await this.runJob(job).catch((err) =>
-          this.log.error({ err, jobId: job.jobId }, "job run failed unexpectedly"),
-        );
+        const answered = await this.answerFromTwin(job);
+        if (!answered) {
+          await this.runJob(job).catch((err) =>
+            this.log.error({ err, jobId: job.jobId }, "job run failed unexpectedly"),
+          );
+        }
         continue;
       }
       await new Promise<void>((resolve) => {
@@ -379,6 +382,33 @@ export class JobWorker {
    * One job: its run in a solver thread, the thread kept or replaced, then the job settled as
    * the run came to. The scratch file never outlives the run.
    */
+  /**
+   * Identical work runs once (DESIGN §11): a job whose canonical request equals one of the
+   * account's COMPLETED jobs is completed with that job's stored result, no solver run. The
+   * lookup failing is no reason to fail the job: it then runs.
+   */
+  private async answerFromTwin(job: JobRow): Promise<boolean> {
+    try {
+      const twin = await this.store.findCompletedTwin(job);
+      if (!twin) return false;
+      const done = await this.store.completeFromTwin(
+        job.jobId,
+        this.id,
+        new Date().toISOString(),
+        twin,
+      );
+      if (done)
+        this.log.info(
+          { jobId: job.jobId, reused: twin.jobId },
+          "job answered from an identical job's result",
+        );
+      return true;
+    } catch (err) {
+      this.log.warn({ err, jobId: job.jobId }, "looking for an identical completed job failed");
+      return false;
+    }
+  }
+
   private async runJob(job: JobRow): Promise<void> {
     const started = Date.now();
     const outPath = join(this.scratchDir, `${job.jobId}.${scratchTag(this.id)}.h5`);

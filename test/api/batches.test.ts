@@ -6,6 +6,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import {
   call,
   longSimulation,
@@ -87,6 +88,56 @@ test("a sweep runs one job per variant, in order; each job names its batch and v
   const list = await call(svc.baseUrl, "GET", "/v1/batches?limit=1", { key });
   assert.equal((list.body.batches as { batch_id: string }[])[0]!.batch_id, id);
   assert.equal((list.body.batches as Record<string, unknown>[])[0]!.jobs, undefined);
+});
+
+test("identical work runs once: the same batch again and a repeated variant run no solver", async () => {
+  const body = {
+    simulation: smallSimulation(),
+    parameters: [{ ...thickness, values: [0.3e-6, 0.4e-6, 0.3e-6] }],
+  };
+  const first = await call(svc.baseUrl, "POST", "/v1/batches", { key, body });
+  assert.equal(first.status, 202, first.text);
+  const one = await waitForBatch(String(first.body.batch_id), ["COMPLETED"]);
+  const records = async (b: BatchRecord) =>
+    Promise.all(
+      b.jobs.map(
+        async (j) => (await call(svc.baseUrl, "GET", `/v1/simulations/${j.job_id}`, { key })).body,
+      ),
+    );
+  const ran = await records(one);
+  // Variant 2 repeats variant 0 (a thickness of 0.3 µm as the sweep's first test ran too).
+  assert.equal(ran[2]!.reused_result_of, ran[0]!.reused_result_of ?? ran[0]!.job_id);
+  assert.equal(ran[2]!.checksum, ran[0]!.checksum);
+  assert.equal(ran[2]!.duration_seconds, 0);
+  // The same batch again: every job answered from the first batch's results.
+  const again = await call(svc.baseUrl, "POST", "/v1/batches", { key, body });
+  assert.equal(again.status, 202);
+  const two = await waitForBatch(String(again.body.batch_id), ["COMPLETED"]);
+  const reused = await records(two);
+  reused.forEach((r, i) => {
+    assert.equal(r.reused_result_of, ran[i]!.reused_result_of ?? ran[i]!.job_id, `job ${i}`);
+    assert.equal(r.checksum, ran[i]!.checksum);
+    assert.deepEqual(r.solver_report, ran[i]!.solver_report);
+  });
+  // A single job with variant 1's request, and it downloads the same verified file.
+  const sim = smallSimulation();
+  const box = (sim.structures as Record<string, unknown>[])[0]!;
+  const single = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: { ...sim, structures: [{ ...box, size: [0.05e-6, 0.05e-6, 0.4e-6] }] },
+  });
+  assert.equal(single.status, 202);
+  const done = await waitForStatus(svc.baseUrl, key, String(single.body.job_id), ["COMPLETED"]);
+  assert.equal(done.reused_result_of, ran[1]!.reused_result_of ?? ran[1]!.job_id);
+  const download = await fetch(
+    `${svc.baseUrl}/v1/simulations/${String(single.body.job_id)}/results`,
+    {
+      headers: { authorization: `Bearer ${key}` },
+    },
+  );
+  assert.equal(download.status, 200);
+  const bytes = Buffer.from(await download.arrayBuffer());
+  assert.equal(createHash("sha256").update(bytes).digest("hex"), done.checksum);
 });
 
 test("the 409 rule holds for batches both ways, and cancelling stops the batch at once", async () => {

@@ -640,6 +640,49 @@ for (const make of [sqliteBackend, postgresBackend]) {
       for (const id of ids) await one.batches.cancelBatch(id, iso(), "done");
     });
 
+    test("identical work: a COMPLETED twin of the same account and hash answers a claimed job", async () => {
+      while (await one.jobs.claimNextJob("drain", iso())) {
+        /* claimed */
+      }
+      const a = await account();
+      const b = await account();
+      const hash = "h".repeat(64);
+      const admit = async (accountId: string, requestHash?: string) => {
+        const r = await one.jobs.admitJob(
+          { ...job(accountId), ...(requestHash ? { requestHash } : {}) },
+          { limit: 100, scope: "account" },
+        );
+        assert.ok(r.admitted);
+        return (await two.jobs.claimNextJob(`w-${r.job.jobId}`, iso()))!;
+      };
+      const ran = await admit(a.id, hash);
+      assert.equal(ran.requestHash, hash);
+      assert.equal(await one.jobs.findCompletedTwin(ran), null, "not completed yet");
+      assert.ok(await one.jobs.completeJob(ran.jobId, ran.workerId!, iso(), completion()));
+      const repeat = await admit(a.id, hash);
+      const twin = await two.jobs.findCompletedTwin(repeat);
+      assert.equal(twin?.jobId, ran.jobId);
+      assert.equal(
+        await one.jobs.findCompletedTwin(await admit(b.id, hash)),
+        null,
+        "other account",
+      );
+      assert.equal(await one.jobs.findCompletedTwin(await admit(a.id)), null, "no hash");
+      assert.equal(await one.jobs.completeFromTwin(repeat.jobId, "not-mine", iso(), twin!), false);
+      assert.ok(await one.jobs.completeFromTwin(repeat.jobId, repeat.workerId!, iso(), twin!));
+      const after = await two.jobs.getJob(repeat.jobId);
+      assert.equal(after?.status, "COMPLETED");
+      assert.equal(after?.reusedResultOf, ran.jobId);
+      assert.equal(after?.resultKey, "k.h5");
+      assert.equal(after?.checksum, "c".repeat(64));
+      assert.equal(after?.durationSeconds, 0);
+      assert.deepEqual(after?.report, completion().report);
+      // A third one names the job that ran, not the one answered from it.
+      const third = await admit(a.id, hash);
+      assert.ok(await one.jobs.completeFromTwin(third.jobId, third.workerId!, iso(), after!));
+      assert.equal((await two.jobs.getJob(third.jobId))?.reusedResultOf, ran.jobId);
+    });
+
     test("a write probe commits", async () => {
       await one.probeWrite(iso());
       await two.probeWrite(iso());

@@ -27,7 +27,8 @@ function running(progress: JobRecord["progress"]): JobRecord {
     attempts: 1,
     result_bytes: null,
     solver_report: null,
-    batch_id: null,
+    reused_result_of: null,
+  batch_id: null,
     parameters: null,
   };
 }

@@ -17,7 +17,7 @@ import { CHANNELS, type PgDatabase } from "./database.js";
 import { lockedConflict } from "./jobs.js";
 import { toBatch, toBatchJob } from "./rows.js";
 
-/** Jobs per INSERT statement (13 parameters each, well under PostgreSQL's 65 535). */
+/** Jobs per INSERT statement (11 parameters each, well under PostgreSQL's 65 535). */
 const INSERT_CHUNK = 1000;
 
 export class PgBatchStore implements BatchStore {
@@ -62,14 +62,16 @@ export class PgBatchStore implements BatchStore {
             batch.batchId,
             job.batchIndex,
             JSON.stringify(job.parameters),
+            job.requestHash ?? null,
           );
-          const p = (i: number) => `$${10 * k + i}`;
-          return `(${p(1)}, ${p(2)}, 'QUEUED', ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)})`;
+          const p = (i: number) => `$${11 * k + i}`;
+          return `(${p(1)}, ${p(2)}, 'QUEUED', ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(7)}, ${p(8)}, ${p(9)}, ${p(10)}, ${p(11)})`;
         });
         // Rows in variant order: seq (the claim's tie-break) follows the VALUES list.
         await c.query(
           `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
-               metadata_json, created_at, updated_at, batch_id, batch_index, parameters_json)
+               metadata_json, created_at, updated_at, batch_id, batch_index, parameters_json,
+               request_hash)
              VALUES ${tuples.join(", ")}`,
           values,
         );

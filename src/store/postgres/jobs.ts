@@ -79,8 +79,8 @@ export class PgJobQueue implements JobQueue {
       if (active) return { admitted: false, active };
       const { rows } = await c.query(
         `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
-             metadata_json, created_at, updated_at)
-           VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $7) RETURNING *`,
+             metadata_json, created_at, updated_at, request_hash)
+           VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $7, $8) RETURNING *`,
         [
           job.jobId,
           job.accountId,
@@ -89,6 +89,7 @@ export class PgJobQueue implements JobQueue {
           job.specJson,
           JSON.stringify(job.metadata),
           job.createdAt,
+          job.requestHash ?? null,
         ],
       );
       await c.query(`SELECT pg_notify($1, $2)`, [CHANNELS.queued, job.jobId]);
@@ -184,6 +185,43 @@ export class PgJobQueue implements JobQueue {
       ],
     );
     return res.rowCount === 1;
+  }
+
+  async findCompletedTwin(job: JobRow): Promise<JobRow | null> {
+    if (!job.requestHash) return null;
+    const { rows } = await this.d.query(
+      `SELECT * FROM jobs WHERE account_id = $1 AND request_hash = $2 AND status = 'COMPLETED'
+           AND result_key IS NOT NULL AND job_id <> $3
+         ORDER BY finished_at, seq LIMIT 1`,
+      [job.accountId, job.requestHash, job.jobId],
+    );
+    return rows[0] ? toJob(rows[0]) : null;
+  }
+
+  async completeFromTwin(
+    jobId: string,
+    workerId: string,
+    now: string,
+    twin: JobRow,
+  ): Promise<boolean> {
+    const { rowCount } = await this.d.query(
+      `UPDATE jobs SET status = 'COMPLETED', updated_at = $1, finished_at = $1, result_key = $2,
+           result_bytes = $3, checksum = $4, duration_seconds = 0, report_json = $5,
+           progress_json = $6, error_detail = NULL, reused_result_of = $7
+         WHERE job_id = $8 AND worker_id = $9 AND status = 'RUNNING'`,
+      [
+        now,
+        twin.resultKey,
+        twin.resultBytes,
+        twin.checksum,
+        JSON.stringify(twin.report),
+        JSON.stringify(twin.progress),
+        twin.reusedResultOf ?? twin.jobId,
+        jobId,
+        workerId,
+      ],
+    );
+    return rowCount === 1;
   }
 
   async failJob(

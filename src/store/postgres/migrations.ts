@@ -107,4 +107,10 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE jobs ADD COLUMN parameters_json text;
   CREATE INDEX jobs_batch ON jobs (batch_id, status) WHERE batch_id IS NOT NULL;
   `,
+  // 3 — identical work runs once, as SQLite's migration 6.
+  `
+  ALTER TABLE jobs ADD COLUMN request_hash text;
+  ALTER TABLE jobs ADD COLUMN reused_result_of text;
+  CREATE INDEX jobs_completed_hash ON jobs (account_id, request_hash) WHERE status = 'COMPLETED';
+  `,
 ];

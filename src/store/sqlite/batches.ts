@@ -50,8 +50,9 @@ export class SqliteBatchStore implements BatchStore {
         ) as Row;
       const insert = this.d.sql(
         `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
-             metadata_json, created_at, updated_at, batch_id, batch_index, parameters_json)
-           VALUES (?, ?, 'QUEUED', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             metadata_json, created_at, updated_at, batch_id, batch_index, parameters_json,
+             request_hash)
+           VALUES (?, ?, 'QUEUED', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       for (const job of jobs) {
         insert.run(
@@ -66,6 +67,7 @@ export class SqliteBatchStore implements BatchStore {
           batch.batchId,
           job.batchIndex,
           JSON.stringify(job.parameters),
+          job.requestHash ?? null,
         );
       }
       return { admitted: true, batch: toBatch(row) };

@@ -69,8 +69,8 @@ export class SqliteJobQueue implements JobQueue {
       const row = this.d
         .sql(
           `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
-               metadata_json, created_at, updated_at)
-             VALUES (?, ?, 'QUEUED', ?, ?, ?, ?, ?, ?) RETURNING *`,
+               metadata_json, created_at, updated_at, request_hash)
+             VALUES (?, ?, 'QUEUED', ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         )
         .get(
           job.jobId,
@@ -81,6 +81,7 @@ export class SqliteJobQueue implements JobQueue {
           JSON.stringify(job.metadata),
           job.createdAt,
           job.createdAt,
+          job.requestHash ?? null,
         ) as Row;
       return { admitted: true, job: toJob(row) };
     });
@@ -187,6 +188,46 @@ export class SqliteJobQueue implements JobQueue {
         done.durationSeconds,
         JSON.stringify(done.report),
         JSON.stringify(done.progress),
+        jobId,
+        workerId,
+      );
+    return result.changes === 1;
+  }
+
+  async findCompletedTwin(job: JobRow): Promise<JobRow | null> {
+    if (!job.requestHash) return null;
+    const row = this.d
+      .sql(
+        `SELECT * FROM jobs WHERE account_id = ? AND request_hash = ? AND status = 'COMPLETED'
+             AND result_key IS NOT NULL AND job_id <> ?
+           ORDER BY finished_at, rowid LIMIT 1`,
+      )
+      .get(job.accountId, job.requestHash, job.jobId) as Row | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  async completeFromTwin(
+    jobId: string,
+    workerId: string,
+    now: string,
+    twin: JobRow,
+  ): Promise<boolean> {
+    const result = this.d
+      .sql(
+        `UPDATE jobs SET status = 'COMPLETED', updated_at = ?, finished_at = ?, result_key = ?,
+             result_bytes = ?, checksum = ?, duration_seconds = 0, report_json = ?,
+             progress_json = ?, error_detail = NULL, reused_result_of = ?
+           WHERE job_id = ? AND worker_id = ? AND status = 'RUNNING'`,
+      )
+      .run(
+        now,
+        now,
+        twin.resultKey,
+        twin.resultBytes,
+        twin.checksum,
+        JSON.stringify(twin.report),
+        JSON.stringify(twin.progress),
+        twin.reusedResultOf ?? twin.jobId,
         jobId,
         workerId,
       );

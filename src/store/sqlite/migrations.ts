@@ -113,4 +113,11 @@ export const SQLITE_MIGRATIONS: string[] = [
   ALTER TABLE jobs ADD COLUMN parameters_json TEXT;
   CREATE INDEX jobs_batch ON jobs(batch_id, status) WHERE batch_id IS NOT NULL;
   `,
+  // 6 — identical work runs once: a job's canonical request hash (jobs/request-hash.ts) and the
+  // earlier job whose result answered it; completed jobs are found by account and hash.
+  `
+  ALTER TABLE jobs ADD COLUMN request_hash TEXT;
+  ALTER TABLE jobs ADD COLUMN reused_result_of TEXT;
+  CREATE INDEX jobs_completed_hash ON jobs(account_id, request_hash) WHERE status = 'COMPLETED';
+  `,
 ];
