@@ -40,7 +40,7 @@ function job(status: JobRecord["status"], fraction: number, durationS: number): 
     result_bytes: null,
     solver_report: null,
     reused_result_of: null,
-  batch_id: null,
+    batch_id: null,
     parameters: null,
   };
 }

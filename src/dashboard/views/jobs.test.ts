@@ -28,7 +28,7 @@ function running(progress: JobRecord["progress"]): JobRecord {
     result_bytes: null,
     solver_report: null,
     reused_result_of: null,
-  batch_id: null,
+    batch_id: null,
     parameters: null,
   };
 }
