@@ -25,9 +25,20 @@ export type RawReader = (
 
 type H5File = InstanceType<typeof h5wasm.File>;
 
-/** The parts of h5wasm's Emscripten module that read a hyperslab into its heap. */
-interface LowLevelModule {
+/**
+ * The parts of h5wasm's Emscripten module that read a hyperslab into its heap, or write one
+ * from it, in the dataset's own type (batch-merge.ts copies slabs between files this way).
+ */
+export interface LowLevelModule {
   get_dataset_data(
+    fileId: bigint,
+    path: string,
+    count: bigint[] | null,
+    offset: bigint[] | null,
+    strides: bigint[] | null,
+    ptr: bigint,
+  ): number;
+  set_dataset_data(
     fileId: bigint,
     path: string,
     count: bigint[] | null,

@@ -112,7 +112,7 @@ const HDF5_SIGNATURE = Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x
  * otherwise. Checked before h5wasm opens it, which would first print pages of HDF5
  * diagnostics to stderr and then fail with an unhelpful message.
  */
-function assertHdf5File(path: string): void {
+export function assertHdf5File(path: string): void {
   const stat = statSync(path);
   if (!stat.isFile()) {
     throw Object.assign(new Error(`${path} is not a file`), { code: "EISDIR" });

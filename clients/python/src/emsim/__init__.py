@@ -62,6 +62,7 @@ from .errors import (
     WaitTimeout,
 )
 from .modes import modes_dataset
+from .batch import BatchResult, SweptGroup
 from .results import FarField, ModeAmplitudes, Monitor, Result, load
 from .sparameters import SMatrix, to_touchstone, touchstone_text
 
@@ -75,6 +76,8 @@ __all__ = [
     "touchstone_text",
     "SMatrix",
     "Result",
+    "BatchResult",
+    "SweptGroup",
     "Monitor",
     "FarField",
     "ModeAmplitudes",

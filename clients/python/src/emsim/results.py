@@ -353,6 +353,13 @@ def load(
     ``xarray.DataArray`` ``S(port_out, port_in, wavelength)`` (NaN in the columns of inputs not
     run), or an :class:`emsim.sparameters.SMatrix`. ``as_xarray=False`` asks for numpy even when
     xarray is there; ``as_xarray=True`` fails without it.
+
+    A batch's file (``GET /v1/batches/{id}/results``) gives an :class:`emsim.BatchResult`: the
+    same, every monitor variable and ``s_matrix`` with the sweep's dimensions first (named after
+    the parameters, their values as coordinates: ``T(thickness, wavelength)``,
+    ``S(width, port_out, port_in, wavelength)``), NaN where a variant did not complete, and
+    ``jobs``, ``parameters``, ``dimensions``; without xarray each group is an
+    :class:`emsim.SweptGroup` of numpy arrays.
     """
     h5py, np = _numpy_h5py()
     xr = _xarray() if as_xarray is not False else None
@@ -362,6 +369,10 @@ def load(
         )
     path = os.fspath(path)
     with h5py.File(path, "r") as f:
+        if _attr(f.attrs.get("format")) == "emsim-batch-result":
+            from .batch import load_batch
+
+            return load_batch(f, path, monitor, h5py, np, xr)
         if _attr(f.attrs.get("format")) != "emsim-result":
             raise ValueError(
                 f"{path} is not an emsim result file (no format='emsim-result' attribute)"
