@@ -134,6 +134,30 @@ export const errors = {
       { status, retry_after: retryAfterSeconds },
       status === "FAILED" ? {} : { "Retry-After": String(retryAfterSeconds) },
     ),
+  batchResultsNotReady: (batchId: string, status: string, retryAfterSeconds: number) =>
+    new ApiError(
+      409,
+      "results_not_ready",
+      status === "FAILED"
+        ? `Batch ${batchId} FAILED (no job completed) and has no results; see the jobs' error_detail.`
+        : `Batch ${batchId} is ${status}; its results are available once every job has ended.`,
+      { status, retry_after: retryAfterSeconds },
+      status === "FAILED" ? {} : { "Retry-After": String(retryAfterSeconds) },
+    ),
+  batchResultsBusy: (retryAfterSeconds: number) =>
+    new ApiError(
+      503,
+      "batch_results_busy",
+      `Every writer of batch result files on this server is busy; try again in ${retryAfterSeconds} s.`,
+      { retry_after: retryAfterSeconds },
+      { "Retry-After": String(retryAfterSeconds) },
+    ),
+  batchResultsUnavailable: (why: string) =>
+    new ApiError(
+      422,
+      "batch_results_unavailable",
+      `The batch's results cannot be put in one file: ${why}`,
+    ),
   jobFinished: (jobId: string, status: string) =>
     new ApiError(409, "job_finished", `Job ${jobId} has already finished (${status}).`, {
       status,

@@ -96,7 +96,7 @@ export async function createService(
   );
   const fabrication = new FabricationService(storage, config);
   const modes = new ModeService(config, fabrication);
-  const batches = new BatchService(stores, jobs, fabrication, config);
+  const batches = new BatchService(stores, jobs, fabrication, config, storage);
   const parts: ServiceParts = {
     config,
     stores,

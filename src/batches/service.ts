@@ -16,7 +16,9 @@ import { validateSimulationRequest } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type { BatchRequestBody } from "../schema/batch.js";
 import type { BatchRow, NewBatchJob, Stores } from "../store/types.js";
-import { toBatchRecord, type BatchRecord } from "./records.js";
+import { batchStatus, toBatchRecord, type BatchRecord } from "./records.js";
+import { BatchResults } from "./results.js";
+import type { StorageBackend } from "../storage/types.js";
 import {
   checkParameters,
   sweepDimensions,
@@ -34,12 +36,17 @@ export type BatchRequest = BatchRequestBody;
 export const BATCH_CANCELLED = "Cancelled with its batch before it started.";
 
 export class BatchService {
+  private readonly results: BatchResults;
+
   constructor(
     private readonly stores: Stores,
     private readonly jobs: JobService,
     private readonly fabrication: FabricationService,
     private readonly config: Config,
-  ) {}
+    storage: StorageBackend,
+  ) {
+    this.results = new BatchResults(stores.batches, storage, config);
+  }
 
   /** Validates every variant and admits the batch, or throws (422, 409). */
   async submit(accountId: string, body: BatchRequest): Promise<BatchRow> {
@@ -191,6 +198,26 @@ export class BatchService {
       batches: page,
       nextCursor: rows.length > options.limit ? page[page.length - 1]!.batchId : null,
     };
+  }
+
+  /**
+   * The pre-signed address of a COMPLETED batch's one result file (built the first time);
+   * 409 results_not_ready before every job has ended, or when none completed.
+   */
+  async resultDownloadUrl(accountId: string, batchId: string): Promise<string> {
+    const batch = await this.getOwn(accountId, batchId);
+    const jobs = await this.stores.batches.batchJobs(batchId);
+    const status = batchStatus(jobs);
+    if (status !== "COMPLETED") {
+      throw errors.batchResultsNotReady(batchId, status, this.retryAfter(jobs));
+    }
+    return this.results.downloadUrl(batch, jobs);
+  }
+
+  /** Seconds until a batch's jobs have likely ended: 30 per job not yet finished, at least 1. */
+  private retryAfter(jobs: readonly { status: string }[]): number {
+    const left = jobs.filter((j) => j.status === "QUEUED" || j.status === "RUNNING").length;
+    return Math.max(1, Math.min(3600, 30 * left));
   }
 
   /** Stops the batch: queued jobs fail at once, running ones are told to stop. */

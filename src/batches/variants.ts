@@ -8,6 +8,7 @@
  * is an error naming that parameter instead of a field the schema rejects in every variant.
  */
 import type { FieldError } from "../errors.js";
+import { sweepNameProblem } from "../results/sweep-names.js";
 
 export type ParameterValue = number | string | boolean;
 
@@ -108,8 +109,22 @@ export function checkParameters(
       });
     }
     seen.set(p.name, k);
+    const badName = sweepNameProblem(p.name);
+    if (badName) {
+      errs.push({
+        path: `${at}.name`,
+        message: `"${p.name}" ${badName} (name the dimension otherwise, e.g. "source_${p.name}")`,
+      });
+    }
     const problem = pointerProblem(base, p.path);
     if (problem) errs.push({ path: `${at}.path`, message: problem });
+    const types = new Set((p.values ?? []).map((v) => typeof v));
+    if (types.size > 1) {
+      errs.push({
+        path: `${at}.values`,
+        message: `mixes ${[...types].join(" and ")} values; a parameter's values are of one type`,
+      });
+    }
   });
   return errs;
 }

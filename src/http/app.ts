@@ -30,6 +30,7 @@ import { downloadResults } from "./routes/simulations/results.js";
 import { getSimulation } from "./routes/simulations/status.js";
 import { submitSimulation } from "./routes/simulations/submit.js";
 import { cancelBatch } from "./routes/batches/cancel.js";
+import { downloadBatchResults } from "./routes/batches/results.js";
 import { listBatches } from "./routes/batches/list.js";
 import { getBatch } from "./routes/batches/status.js";
 import { submitBatch } from "./routes/batches/submit.js";
@@ -191,6 +192,7 @@ async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
     listBatches(typed, deps);
     getBatch(typed, deps);
     cancelBatch(typed, deps);
+    downloadBatchResults(typed, deps);
     // Binary uploads get their own scope: only this route parses application/octet-stream.
     await typed.register(async (scope) => uploadGdsRoute(scope, deps));
   });

@@ -42,8 +42,10 @@ import {
 } from "./batch-slabs.js";
 import { lowLevelModule, reopen, ResultFileError, syncToDisk } from "./read-back.js";
 import type { LowLevelModule } from "./read-back.js";
+import { sweepNameProblem } from "./sweep-names.js";
 
 export { BatchMergeError } from "./batch-plan.js";
+export { RESERVED_SWEEP_NAMES, sweepNameProblem } from "./sweep-names.js";
 
 export const BATCH_RESULT_FORMAT = "emsim-batch-result";
 export const BATCH_RESULT_FORMAT_VERSION = 1;
@@ -96,29 +98,6 @@ export interface BatchResultOptions {
 export interface BatchResultSummary {
   stacked: string[];
   dropped: { group: string; reason: string }[];
-}
-
-/**
- * Names a parameter may not have: the datasets of the result format's groups (a monitor's
- * coordinates and data, /jobs' columns), and any ending in `_index` (a coordinate that varies
- * between variants becomes a dimension `<name>_index`). POST /v1/batches can refuse them.
- */
-export const RESERVED_SWEEP_NAMES: ReadonlySet<string> = new Set([
-  ...["x", "y", "z", "wavelength", "frequency", "theta", "phi", "direction", "mode_index"],
-  ...["port_out", "port_in", "Ex", "Ey", "Ez", "Hx", "Hy", "Hz", "flux", "power"],
-  ...["incident_intensity", "scattering_cross_section", "absorption_cross_section"],
-  ...["extinction_cross_section", "radiant_intensity", "E_theta", "E_phi", "amps"],
-  ...["n_eff", "k_eff", "S", "job_id", "status", "error_detail", "solver_version"],
-  ...["steps_run", "converged", "wall_seconds"],
-]);
-
-/** Why a parameter's name cannot name a dimension, or null. */
-export function sweepNameProblem(name: string): string | null {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return "is not an identifier";
-  if (RESERVED_SWEEP_NAMES.has(name) || name.endsWith("_index")) {
-    return "is a name the result file uses for something else";
-  }
-  return null;
 }
 
 /** The sweep's shape: one length per dimension. @throws BatchMergeError for a bad sweep. */

@@ -7,17 +7,33 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import h5wasm, { type Dataset } from "h5wasm/node";
 import {
   call,
   longSimulation,
   smallSimulation,
   startService,
+  tempDir,
   waitForStatus,
   type TestService,
 } from "../helpers/service.js";
 import type { BatchRecord } from "../../src/schema/batch.js";
 
 let svc: TestService;
+const dir = tempDir();
+
+/** Follows a results redirect and saves the file; returns its path. */
+async function downloadTo(path: string, name: string): Promise<string> {
+  const res = await fetch(`${svc.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(res.status, 200, `${path}: ${res.status}`);
+  const file = join(dir, name);
+  writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+  return file;
+}
+
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 let key: string;
 before(async () => {
   // A 10-hour bound on a batch's total estimate, which 2000 long jobs pass (the last 422 case).
@@ -85,6 +101,39 @@ test("a sweep runs one job per variant, in order; each job names its batch and v
   for (let i = 1; i < records.length; i++) {
     assert.ok(String(records[i]!.started_at) >= String(records[i - 1]!.finished_at));
   }
+  // One file back: the monitor gains the sweep's dimension, each variant bit for bit its job's.
+  const batchFile = await downloadTo(`/v1/batches/${id}/results`, "batch.h5");
+  const after = (await call(svc.baseUrl, "GET", `/v1/batches/${id}`, { key })).body;
+  assert.equal(sha256(batchFile), after.checksum, "the batch's checksum is its file's");
+  await h5wasm.ready;
+  const merged = new h5wasm.File(batchFile, "r");
+  try {
+    assert.equal(merged.attrs.format!.value, "emsim-batch-result");
+    assert.deepEqual(
+      Array.from((merged.get("monitors/line/thickness") as Dataset).value as Float64Array),
+      thickness.values,
+    );
+    const ex = merged.get("monitors/line/Ex") as Dataset;
+    assert.equal(ex.shape![0], 3);
+    for (const [i, j] of jobs.entries()) {
+      const own = new h5wasm.File(
+        await downloadTo(`/v1/simulations/${j.job_id}/results`, `${i}.h5`),
+        "r",
+      );
+      try {
+        const mine = (own.get("monitors/line/Ex") as Dataset).value as unknown[];
+        const stacked = (ex.value as unknown[]).slice(i * mine.length, (i + 1) * mine.length);
+        assert.deepEqual(stacked, mine, `variant ${i}`);
+      } finally {
+        own.close();
+      }
+    }
+  } finally {
+    merged.close();
+  }
+  const again = await call(svc.baseUrl, "GET", `/v1/batches/${id}/results`, { key });
+  assert.equal(again.status, 302);
+
   const list = await call(svc.baseUrl, "GET", "/v1/batches?limit=1", { key });
   assert.equal((list.body.batches as { batch_id: string }[])[0]!.batch_id, id);
   assert.equal((list.body.batches as Record<string, unknown>[])[0]!.jobs, undefined);
@@ -209,10 +258,23 @@ test("bad batches are 422s naming the parameter or the variant, and nothing is q
     [
       {
         simulation: sim,
+        parameters: [{ name: "t", path: "/structures/0/size/2", values: ["thin", "thick"] }],
+      },
+      "variants[0].structures[0].size[2]",
+      /parameters\[0\] "t" = "thin"/,
+    ],
+    [
+      {
+        simulation: sim,
         parameters: [{ name: "t", path: "/structures/0/size/2", values: [1e-7, "thick"] }],
       },
-      "variants[1].structures[0].size[2]",
-      /parameters\[0\] "t" = "thick"/,
+      "parameters[0].values",
+      /mixes number and string values/,
+    ],
+    [
+      { simulation: sim, parameters: [{ ...thickness, name: "wavelength" }] },
+      "parameters[0].name",
+      /a name the result file uses/,
     ],
     [
       {
