@@ -1,0 +1,136 @@
+/**
+ * `npm run bench:batch` (issue #30): a batch of small 2-D jobs through the HTTP API of a fresh
+ * embedded server (compiled, `dist/`, its own process), timed from submission to COMPLETED,
+ * against the sum of the same jobs' solver times (each job's `solver_report.wall_seconds`, read
+ * from its record): the batch's overhead is what the service adds around the solver (claims,
+ * thread hand-offs, result files, the store). Then the same batch with a second worker process
+ * sharing the data directory and EMSIM_BATCH_PARALLELISM=2: the speed-up over one worker.
+ *
+ * The jobs: a Si strip's cross-section (one cell thick, 2-D) swept over its width, every
+ * variant different (identical variants would be answered from each other's results). Each
+ * job's solver uses one thread (EMSIM_SOLVER_THREADS=1), so that two workers on two cores are
+ * two jobs at once.
+ *
+ *   npm run bench:batch          # BENCH_JOBS=100 (default), BENCH_STEPS=1500
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { availableParallelism, cpus, loadavg } from "node:os";
+import { rmSync } from "node:fs";
+import { tempDir } from "../test/helpers/service.js";
+import { emsim, startServer, stop } from "./processes.js";
+
+const JOBS = Math.max(2, Number(process.env.BENCH_JOBS ?? 100) || 100);
+const STEPS = Math.max(100, Number(process.env.BENCH_STEPS ?? 1500) || 1500);
+
+/** The batch: a strip's 2-D cross-section (x–y, one cell along z) over JOBS widths. */
+function batchRequest() {
+  const widths = Array.from({ length: JOBS }, (_, i) => 0.4e-6 + (0.3e-6 * i) / (JOBS - 1));
+  return {
+    simulation: {
+      solver: "fdtd",
+      domain: {
+        size: [3e-6, 2e-6, 20e-9],
+        resolution: 20e-9,
+        boundary_conditions: ["pml", "pml", "periodic"],
+        pml_layers: 10,
+      },
+      source: { source_type: "plane_wave", wavelength: 1.55e-6, direction: [1, 0, 0] },
+      structures: [
+        { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "SiO2" },
+        { type: "box", center: [0.5e-6, 0, 0], size: [1e-6, 0.5e-6, 10], material: "Si" },
+      ],
+      monitors: [
+        {
+          name: "T",
+          monitor_type: "flux",
+          center: [1.2e-6, 0, 0],
+          size: [0, 2e-6, 20e-9],
+          wavelengths: { start: 1.5e-6, stop: 1.6e-6, points: 11 },
+        },
+      ],
+      fdtd_settings: { time_steps: STEPS, check_every_n: 500, convergence_threshold: 0 },
+    },
+    parameters: [{ name: "width", path: "/structures/1/size/1", values: widths }],
+  };
+}
+
+interface Run {
+  workers: number;
+  wallSeconds: number;
+  solverSeconds: number;
+  jobs: number;
+}
+
+async function call(base: string, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** One round: a fresh server (and a second worker when `workers` is 2), the whole batch. */
+async function round(workers: 1 | 2): Promise<Run> {
+  const dataDir = tempDir();
+  const env = {
+    EMSIM_SOLVER_THREADS: "1",
+    EMSIM_BATCH_PARALLELISM: String(workers),
+    EMSIM_POLL_INTERVAL_MS: "100",
+  };
+  const { child, baseUrl } = await startServer(dataDir, env);
+  let second: ChildProcess | null = null;
+  try {
+    if (workers === 2) {
+      second = spawn(process.execPath, ["dist/cli/main.js", "worker", "--data-dir", dataDir], {
+        env: { ...process.env, EMSIM_LOG_LEVEL: "warn", ...env },
+        stdio: "ignore",
+      });
+      await new Promise((r) => setTimeout(r, 1500)); // its solver thread warms up
+    }
+    const key = emsim(["keys", "create", "--email", "bench@example.com", "--name", "bench"], {
+      EMSIM_DATA_DIR: dataDir,
+    });
+    const started = performance.now();
+    const ack = await call(baseUrl, key, "POST", "/v1/batches", batchRequest());
+    if (!ack.batch_id) throw new Error(`batch refused: ${JSON.stringify(ack)}`);
+    let record: Record<string, unknown>;
+    for (;;) {
+      record = await call(baseUrl, key, "GET", `/v1/batches/${String(ack.batch_id)}`);
+      if (record.status === "COMPLETED" || record.status === "FAILED") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const wallSeconds = (performance.now() - started) / 1000;
+    let solverSeconds = 0;
+    for (const j of record.jobs as { job_id: string }[]) {
+      const job = await call(baseUrl, key, "GET", `/v1/simulations/${j.job_id}`);
+      solverSeconds += Number((job.solver_report as { wall_seconds: number }).wall_seconds);
+    }
+    return { workers, wallSeconds, solverSeconds, jobs: (record.jobs as unknown[]).length };
+  } finally {
+    if (second) await stop(second);
+    await stop(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const before = loadavg();
+const one = await round(1);
+const two = await round(2);
+const after = loadavg();
+console.log(
+  `# bench:batch — ${new Date().toISOString()}, ${cpus()[0]?.model ?? "?"}, ${availableParallelism()} cores, load ${before.map((l) => l.toFixed(2)).join(" / ")} before, ${after.map((l) => l.toFixed(2)).join(" / ")} after`,
+);
+console.log(`${JOBS} jobs of ${STEPS} steps each (a 2-D strip cross-section, 150 × 100 cells)\n`);
+console.log(
+  "| workers | batch wall (s) | Σ solver wall_seconds (s) | batch ÷ Σ solver | speed-up over 1 worker |",
+);
+console.log("| --- | --- | --- | --- | --- |");
+for (const r of [one, two]) {
+  console.log(
+    `| ${r.workers} | ${r.wallSeconds.toFixed(2)} | ${r.solverSeconds.toFixed(2)} | ${(r.wallSeconds / r.solverSeconds).toFixed(3)} | ${(one.wallSeconds / r.wallSeconds).toFixed(2)} |`,
+  );
+}
