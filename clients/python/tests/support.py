@@ -7,6 +7,7 @@ xarray, h5netcdf and tqdm.
 
 import os
 import socket
+import uuid
 import unittest
 
 
@@ -57,7 +58,9 @@ def small_request(wavelengths=None, time_steps=6000):
         "source": {"source_type": "plane_wave", "wavelength": 1.55e-6, "direction": [0, 0, 1]},
         "monitors": [monitor],
         "fdtd_settings": {"time_steps": time_steps, "check_every_n": 500},
-        "metadata": {"suite": "python"},
+        # A new run id each time: the same request twice would be answered from the first's
+        # result (identical work runs once) and never be seen QUEUED or RUNNING.
+        "metadata": {"suite": "python", "run": uuid.uuid4().hex},
     }
 
 
