@@ -73,6 +73,59 @@ test("a server killed mid-run: on restart its job is queued again and completes"
   }
 });
 
+test("a server killed mid-batch: on restart the batch goes on, every job completes once", async () => {
+  const dataDir = tempDir();
+  const key = createKeyWithCli("crash-batch@example.com", dataDir);
+  const port = await freePort();
+  const first = await startServerProcess(port, dataDir);
+  const body = {
+    simulation: {
+      ...longSimulation(),
+      fdtd_settings: { time_steps: 8000, check_every_n: 1000, convergence_threshold: 0 },
+    },
+    parameters: [{ name: "wl", path: "/source/wavelength", values: [1.5e-6, 1.55e-6, 1.6e-6] }],
+  };
+  const sub = await call(first.baseUrl, "POST", "/v1/batches", { key, body });
+  assert.equal(sub.status, 202, sub.text);
+  const batchId = String(sub.body.batch_id);
+  const ids = (
+    (await call(first.baseUrl, "GET", `/v1/batches/${batchId}`, { key })).body.jobs as {
+      job_id: string;
+    }[]
+  ).map((j) => j.job_id);
+  await waitForStatus(first.baseUrl, key, ids[1]!, ["RUNNING"], 120_000);
+  await first.kill("SIGKILL");
+
+  const second = await startServerProcess(port, dataDir);
+  try {
+    const end = Date.now() + 180_000;
+    let record: Record<string, unknown>;
+    for (;;) {
+      record = (await call(second.baseUrl, "GET", `/v1/batches/${batchId}`, { key })).body;
+      if (record.status === "COMPLETED" || record.status === "FAILED") break;
+      if (Date.now() > end) assert.fail(`batch not done: ${JSON.stringify(record.counts)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.deepEqual(record.counts, { QUEUED: 0, RUNNING: 0, COMPLETED: 3, FAILED: 0 });
+    const jobs = await Promise.all(
+      ids.map(
+        async (id) => (await call(second.baseUrl, "GET", `/v1/simulations/${id}`, { key })).body,
+      ),
+    );
+    assert.deepEqual(
+      jobs.map((j) => [j.status, j.attempts, j.reused_result_of]),
+      [
+        ["COMPLETED", 1, null],
+        ["COMPLETED", 2, null],
+        ["COMPLETED", 1, null],
+      ],
+      "the job killed mid-run ran again; the others once",
+    );
+  } finally {
+    await second.kill();
+  }
+});
+
 test("a job whose worker dies on its last attempt ends FAILED with a clear error_detail", async () => {
   const dataDir = tempDir();
   const key = createKeyWithCli("x@example.com", dataDir);

@@ -140,6 +140,59 @@ test("a worker killed with SIGKILL mid-run: its job is taken back and finished b
   assert.match(String(done.error_detail), /Cancelled by the user/);
 });
 
+test("a worker killed with SIGKILL mid-batch: every job of the batch completes exactly once", async () => {
+  const key = keys[1]!;
+  // Jobs of a few seconds each, two at a time on three workers.
+  const body = {
+    simulation: {
+      ...longSimulation(),
+      fdtd_settings: { time_steps: 12_000, check_every_n: 1000, convergence_threshold: 0 },
+    },
+    parameters: [
+      { name: "wl", path: "/source/wavelength", values: [1.5e-6, 1.55e-6, 1.6e-6, 1.65e-6] },
+    ],
+  };
+  const sub = await call(apis[0]!.baseUrl, "POST", "/v1/batches", { key, body });
+  assert.equal(sub.status, 202, sub.text);
+  const batchId = String(sub.body.batch_id);
+  const batch = await call(apis[0]!.baseUrl, "GET", `/v1/batches/${batchId}`, { key });
+  const ids = (batch.body.jobs as { job_id: string }[]).map((j) => j.job_id);
+  await waitForStatus(apis[0]!.baseUrl, key, ids[0]!, ["RUNNING"], 60_000);
+  let victim: WorkerProcess | undefined;
+  for (let i = 0; i < 100 && !victim; i++) {
+    victim = workers.find((w) => w.stderr().includes(ids[0]!));
+    if (!victim) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(victim, "the worker that took the first job logged it");
+  await victim.kill("SIGKILL");
+  workers.splice(workers.indexOf(victim), 1);
+  const end = Date.now() + 180_000;
+  let record: Record<string, unknown>;
+  for (;;) {
+    record = (await call(apis[1]!.baseUrl, "GET", `/v1/batches/${batchId}`, { key })).body;
+    if (record.status === "COMPLETED" || record.status === "FAILED") break;
+    if (Date.now() > end) assert.fail(`batch not done: ${JSON.stringify(record.counts)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  assert.deepEqual(record.counts, { QUEUED: 0, RUNNING: 0, COMPLETED: 4, FAILED: 0 });
+  for (const id of ids) {
+    const job = (await call(apis[0]!.baseUrl, "GET", `/v1/simulations/${id}`, { key })).body;
+    assert.equal(job.status, "COMPLETED");
+    // Exactly once: one completed run each; only the killed job needed a second attempt.
+    const ranOn = workers.filter((w) => w.stderr().includes(`${id}`)).length;
+    assert.ok(ranOn >= 1, `job ${id} ran on a surviving worker`);
+    assert.equal(job.attempts, id === ids[0] ? 2 : 1, `job ${id}: attempts`);
+  }
+  // The batch's one file comes through the pre-signed S3 address with its checksum.
+  const res = await fetch(`${apis[1]!.baseUrl}/v1/batches/${batchId}/results`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  assert.equal(res.status, 200);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const after = (await call(apis[0]!.baseUrl, "GET", `/v1/batches/${batchId}`, { key })).body;
+  assert.equal(createHash("sha256").update(bytes).digest("hex"), after.checksum);
+});
+
 test("an object store that is down at upload time: retried, then FAILED with a clear detail", async () => {
   await s3.close(); // the store goes away; the database is still there
   const key = keys[2]!;
