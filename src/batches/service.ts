@@ -32,6 +32,9 @@ import { validateBaseSimulation, variantError } from "./request.js";
 /** The request as the route's schema passed it (src/schema/batch.ts). */
 export type BatchRequest = BatchRequestBody;
 
+/** Variants checked between two turns of the event loop (a few milliseconds' work). */
+const YIELD_EVERY = 16;
+
 /** Words a cancelled batch's queued jobs fail with. */
 export const BATCH_CANCELLED = "Cancelled with its batch before it started.";
 
@@ -96,6 +99,8 @@ export class BatchService {
     const problems: FieldError[] = [];
     let totalSeconds = 0;
     for (const v of variants(body.simulation, body.parameters, combine)) {
+      // Thousands of variants take seconds to check: let other requests in between.
+      if (v.index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
       const outcome = await this.checkVariant(accountId, v.request as SimulationRequest);
       if (!outcome.ok) {
         problems.push(
