@@ -144,12 +144,13 @@ function apiFor(
 
 /** The dashboard over the service's parts; the signing secret keys its CSRF tokens. */
 function dashboardFor(parts: ServiceParts, signingSecret: string) {
-  const { config, stores, accounts, jobs, storage, fabrication, modes } = parts;
+  const { config, stores, accounts, jobs, batches, storage, fabrication, modes } = parts;
   return dashboardPlugin({
     config,
     stores,
     accountService: accounts,
     jobs,
+    batches,
     storage,
     fabrication,
     modes,

@@ -14,6 +14,7 @@ import {
   type ActiveSession,
 } from "../auth/sessions.js";
 import type { AccountService } from "../accounts/service.js";
+import type { BatchService } from "../batches/service.js";
 import type { Config } from "../config.js";
 import type { FabricationService } from "../fabrication/service.js";
 import type { JobService } from "../jobs/service.js";
@@ -74,6 +75,8 @@ export interface DashboardDeps {
   stores: Stores;
   accountService: AccountService;
   jobs: JobService;
+  /** Sweeps (issue #30): the Batches pages. */
+  batches: BatchService;
   storage: StorageBackend;
   /** GDS export, design-rule checks and recipes for the job page's Fabrication panel. */
   fabrication: FabricationService;
@@ -97,6 +100,10 @@ export const NOTICES: Record<string, PageOptions["notice"]> = {
     text: "That form was already submitted, and a new key is shown only once. If you did not copy it, revoke it below and generate another.",
   },
   "job-cancelled": { kind: "success", text: "Cancellation requested." },
+  "batch-cancelled": {
+    kind: "success",
+    text: "Batch cancelled: its queued jobs ended, its running ones are stopping.",
+  },
   "lock-lifted": {
     kind: "success",
     text: "The sign-in lock is lifted: the account can try its password again now.",

@@ -1,7 +1,7 @@
 /**
- * The web dashboard, mounted at /dashboard (and `/` redirects there): sign-in, API keys, jobs
- * and field plots, rendered on the server as HTML with a small script for live updates, copy
- * buttons, confirmations and the canvas plots (src/dashboard/static/).
+ * The web dashboard, mounted at /dashboard (and `/` redirects there): sign-in, API keys, jobs,
+ * batches and field plots, rendered on the server as HTML with a small script for live updates,
+ * copy buttons, confirmations and the canvas plots (src/dashboard/static/).
  *
  * Everything runs in its own encapsulated Fastify context, so the API's JSON error handler,
  * content types and authentication are untouched: here errors are HTML pages (JSON under
@@ -11,6 +11,7 @@
  */
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import { loadAssets, type Asset } from "./assets.js";
+import { BatchSweeps } from "./batch-sweeps.js";
 import {
   Dashboard,
   DashboardError,
@@ -23,6 +24,7 @@ import { OneTimeForms } from "./once.js";
 import { PlotService } from "./plots.js";
 import { adminAccountRoutes } from "./routes/admin-accounts.js";
 import { apiRoutes } from "./routes/api.js";
+import { batchRoutes } from "./routes/batches.js";
 import { accountRoutes } from "./routes/auth/account.js";
 import { inviteRoutes } from "./routes/auth/invite.js";
 import { setupRoutes } from "./routes/auth/setup.js";
@@ -44,6 +46,7 @@ export function dashboardPlugin(
 ): FastifyPluginAsync {
   const d = new Dashboard(deps, options);
   const plots = new PlotService(deps.storage);
+  const sweeps = new BatchSweeps(deps.jobs);
   const forms = new OneTimeForms();
   const assets = loadAssets();
 
@@ -65,7 +68,8 @@ export function dashboardPlugin(
     adminAccountRoutes(app, d);
     keyRoutes(app, d, forms);
     jobRoutes(app, d);
-    apiRoutes(app, d, plots);
+    batchRoutes(app, d, sweeps);
+    apiRoutes(app, d, plots, sweeps);
     fabricationRoutes(app, d);
     modesRoutes(app, d);
     accountRoutes(app, d);

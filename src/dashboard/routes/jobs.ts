@@ -30,8 +30,11 @@ export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
   jobActionRoutes(app, d);
 }
 
-/** A job's plots as PNG images, cached privately for an hour (a finished job's do not change). */
-function sendPng(reply: FastifyReply, png: Uint8Array) {
+/**
+ * A job's or a batch's plots as PNG images, cached privately for an hour (a finished job's or
+ * batch's do not change).
+ */
+export function sendPng(reply: FastifyReply, png: Uint8Array) {
   return reply
     .header("Content-Type", "image/png")
     .header("Cache-Control", "private, max-age=3600")

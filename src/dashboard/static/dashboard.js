@@ -2,8 +2,9 @@
 /* global document, window, navigator, fetch, location, setTimeout, clearTimeout, HTMLElement, HTMLFormElement, HTMLInputElement */
 /**
  * The dashboard's page script (an ES module, loaded with script-src 'self'): local relative
- * times, copy buttons, confirmation dialogs for destructive forms, live updates of job lists
- * and job pages while jobs run, and the field plots (plot.js, loaded only where needed).
+ * times, copy buttons, confirmation dialogs for destructive forms, live updates of job and batch
+ * lists and pages while they run, the field plots (plot.js) and a batch's sweep plot controls
+ * (sweep-plot.js), each loaded only where needed.
  * Every page works without it; it only makes them nicer.
  */
 
@@ -179,33 +180,48 @@ function rowFrom(markup) {
 }
 
 /**
- * Keeps the first page of the job list current: rows whose rendering changed are replaced,
- * new jobs appear at the top, and nothing else is touched (so focus and selection survive).
- * @param {HTMLElement} body the jobs table body
+ * What a live list is made of: the answer's array (`jobs`, `batches`), each item's id field,
+ * the rows' data attribute holding it, and the empty state's element.
+ * @typedef {{items: string, id: string, rowData: "jobId" | "batchId", empty: string}} ListKind
  */
-function liveJobList(body) {
+
+/** @type {ListKind} */
+const JOB_LIST = { items: "jobs", id: "job_id", rowData: "jobId", empty: "jobs-empty" };
+/** @type {ListKind} */
+const BATCH_LIST = { items: "batches", id: "batch_id", rowData: "batchId", empty: "batches-empty" };
+
+/**
+ * Keeps the first page of a job or batch list current: rows whose rendering changed are
+ * replaced, new ones appear at the top, and nothing else is touched (so focus and selection
+ * survive).
+ * @param {HTMLElement} body the table body
+ * @param {ListKind} kind
+ */
+function liveList(body, kind) {
   const url = body.dataset.poll;
   if (!url || !("firstPage" in body.dataset)) return;
+  const attribute = kind.rowData === "jobId" ? "data-job-id" : "data-batch-id";
   /** @type {Map<string, string>} */
   const rendered = new Map();
   poll(url, (data) => {
-    /** @type {{job_id: string, updated_at: string, status: string, row_html: string}[]} */
-    const jobs = data.jobs;
+    /** @type {{updated_at: string, status: string, row_html: string, [id: string]: string}[]} */
+    const items = data[kind.items];
     /** @type {Map<string, HTMLElement>} */
     const rows = new Map();
-    for (const row of body.querySelectorAll("tr[data-job-id]")) {
-      if (row instanceof HTMLElement) rows.set(row.dataset.jobId ?? "", row);
+    for (const row of body.querySelectorAll(`tr[${attribute}]`)) {
+      if (row instanceof HTMLElement) rows.set(row.dataset[kind.rowData] ?? "", row);
     }
     /** @type {HTMLElement[]} */
     const ordered = [];
-    for (const job of jobs) {
-      let row = rows.get(job.job_id);
-      const unchanged = rendered.has(job.job_id)
-        ? rendered.get(job.job_id) === job.row_html
-        : row?.dataset.updated === job.updated_at && job.status !== "RUNNING";
-      rendered.set(job.job_id, job.row_html);
+    for (const item of items) {
+      const id = item[kind.id] ?? "";
+      let row = rows.get(id);
+      const unchanged = rendered.has(id)
+        ? rendered.get(id) === item.row_html
+        : row?.dataset.updated === item.updated_at && item.status !== "RUNNING";
+      rendered.set(id, item.row_html);
       if (!row || !unchanged) {
-        const fresh = rowFrom(job.row_html);
+        const fresh = rowFrom(item.row_html);
         updateTimes(fresh);
         if (row) row.replaceWith(fresh);
         row = fresh;
@@ -216,8 +232,8 @@ function liveJobList(body) {
     if (current.length !== ordered.length || ordered.some((row, i) => current[i] !== row)) {
       body.replaceChildren(...ordered);
     }
-    if (jobs.length > 0) {
-      document.getElementById("jobs-empty")?.setAttribute("hidden", "");
+    if (items.length > 0) {
+      document.getElementById(kind.empty)?.setAttribute("hidden", "");
       body.closest(".table-wrap")?.removeAttribute("hidden");
     }
     return data.active ? ACTIVE_POLL_MS : IDLE_POLL_MS;
@@ -249,6 +265,35 @@ function liveJob(live) {
   });
 }
 
+/**
+ * Keeps a batch's page current while it runs: its status, counts and progress, and the rows of
+ * its jobs table; once it has ended the whole page changes (download, plot), so it reloads.
+ * @param {HTMLElement} live the live section of a batch page
+ */
+function liveBatch(live) {
+  const url = live.dataset.batchPoll;
+  const initial = live.dataset.status ?? "";
+  if (!url || !["QUEUED", "RUNNING"].includes(initial)) return;
+  const jobs = document.getElementById("batch-jobs-body");
+  poll(url, (data) => {
+    if (!data.active) {
+      location.reload();
+      return null;
+    }
+    if (
+      data.batch.updated_at !== live.dataset.updated ||
+      data.batch.status !== live.dataset.status
+    ) {
+      live.innerHTML = data.live_html;
+      live.dataset.status = data.batch.status;
+      live.dataset.updated = data.batch.updated_at;
+      updateTimes(live);
+      if (jobs && jobs.innerHTML !== data.jobs_html) jobs.innerHTML = data.jobs_html;
+    }
+    return ACTIVE_POLL_MS;
+  });
+}
+
 // ---------- start ----------
 
 function start() {
@@ -267,9 +312,17 @@ function start() {
   }
   document.addEventListener("submit", onSubmit);
   const body = document.getElementById("jobs-body");
-  if (body) liveJobList(body);
+  if (body) liveList(body, JOB_LIST);
+  const batchList = document.getElementById("batches-body");
+  if (batchList) liveList(batchList, BATCH_LIST);
   const live = document.getElementById("job-live");
   if (live) liveJob(live);
+  const batchLive = document.getElementById("batch-live");
+  if (batchLive) liveBatch(batchLive);
+  const sweep = document.querySelector("form[data-sweep-plot]");
+  if (sweep instanceof HTMLFormElement) {
+    import("./sweep-plot.js").then((m) => m.initSweepPlot(sweep));
+  }
   const plots = document.getElementById("plots");
   if (plots) {
     import("./plot.js").then((m) => m.initPlots(plots));

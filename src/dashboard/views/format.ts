@@ -29,6 +29,11 @@ export function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
+/** A batch parameter's value as a label or a table cell: numbers to 6 significant digits. */
+export function parameterText(value: number | string | boolean): string {
+  return typeof value === "number" ? String(Number(value.toPrecision(6))) : String(value);
+}
+
 /** A metadata value as one line of text. */
 export function metadataValue(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);

@@ -7,7 +7,14 @@ import type { SimulationSpec } from "../../solver/index.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField } from "./forms.js";
 import { fabricationSection } from "./fabrication.js";
-import { formatBytes, formatDuration, metadataValue, shortId, timeElement } from "./format.js";
+import {
+  formatBytes,
+  formatDuration,
+  metadataValue,
+  parameterText,
+  shortId,
+  timeElement,
+} from "./format.js";
 import { setupFacts, storedSpec } from "./job-setup.js";
 import { reportCard } from "./run-report.js";
 import { farFieldSection, farFieldsOfReport } from "./far-field.js";
@@ -27,14 +34,15 @@ const STATUS_LABEL: Record<string, string> = {
   FAILED: "Failed",
 };
 
-export function statusBadge(job: JobRecord): SafeHtml {
+/** A job's or a batch's state as a badge (with "Cancelling" while a cancel takes effect). */
+export function statusBadge(job: Pick<JobRecord, "status" | "cancel_requested">): SafeHtml {
   const cancelling = job.cancel_requested && isActive(job.status);
   return html`<span class="badge badge-${job.status.toLowerCase()}" data-status-badge
       >${STATUS_LABEL[job.status] ?? job.status}</span
     >${cancelling ? html` <span class="badge badge-warning">Cancelling</span>` : ""}`;
 }
 
-function percent(fraction: number): string {
+export function percent(fraction: number): string {
   const p = Math.max(0, Math.min(1, fraction)) * 100;
   return p < 10 ? p.toFixed(1) : p.toFixed(0);
 }
@@ -292,6 +300,19 @@ export interface JobView {
   csrf: string;
 }
 
+/** "Part of batch 1a2b3c4d · thickness = 5e-7": a batch job's way back to its batch. */
+function batchLine(job: JobRecord): SafeHtml | string {
+  if (!job.batch_id) return "";
+  const values = Object.entries(job.parameters ?? {})
+    .map(([k, v]) => `${k} = ${parameterText(v)}`)
+    .join(", ");
+  return html`<p class="muted" id="job-batch">
+    Part of batch
+    <a class="mono" href="/dashboard/batches/${job.batch_id}">${shortId(job.batch_id)}</a
+    >${values ? ` · ${values}` : ""}
+  </p>`;
+}
+
 /** Breadcrumbs, the job's id and the Download and Cancel buttons. */
 function jobHead(job: JobRecord, csrf: string): SafeHtml {
   const id = job.job_id;
@@ -303,6 +324,7 @@ function jobHead(job: JobRecord, csrf: string): SafeHtml {
       <div>
         <h1>Job <span class="mono job-id">${id}</span></h1>
         <p class="muted">Submitted ${timeElement(job.created_at)}</p>
+        ${batchLine(job)}
       </div>
       <div class="head-actions">
         ${job.status === "COMPLETED" ? html`<a class="btn btn-primary" href="/dashboard/jobs/${id}/download" download>Download result${job.result_bytes ? html` <span class="btn-note">${formatBytes(job.result_bytes)} · HDF5</span>` : ""}</a>` : ""}
