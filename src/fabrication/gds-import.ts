@@ -64,23 +64,30 @@ export function mergeLayers(layout: GdsLayout, keys: readonly string[]): Importe
   for (const key of new Set(keys)) {
     const rings = layout.layers.get(key);
     if (!rings || rings.length === 0) continue;
-    const merged = mergePolygons(rings);
-    const outlines: Ring[] = [];
-    const holes: Ring[] = [];
-    for (const loop of merged.loops) (ringArea2(loop) < 0 ? outlines : holes).push(loop);
-    // Smallest outline first, so that a hole goes to the innermost outline around it.
-    outlines.sort((a, b) => Math.abs(ringArea2(a)) - Math.abs(ringArea2(b)));
-    const polygons: ImportedPolygon[] = outlines.map((outline) => ({ outline, holes: [] }));
-    for (const hole of holes) {
-      // A point just inside the hole's first edge, off the vertex (which an outline may touch).
-      const x = (hole[0]! + hole[2]!) / 2;
-      const y = (hole[1]! + hole[3]!) / 2;
-      const owner = polygons.find((p) => crossingInside(p.outline, x, y));
-      (owner ?? polygons[polygons.length - 1])?.holes.push(hole);
-    }
-    layers[key] = polygons;
+    layers[key] = polygonsOfLoops(mergePolygons(rings).loops);
   }
   return { layers, available: [...layout.layers.keys()], warnings: layout.warnings };
+}
+
+/**
+ * Merged loops (interior on the right: outlines clockwise, holes counter-clockwise) as
+ * polygons: every outline its own, each hole with the innermost outline around it.
+ */
+export function polygonsOfLoops(loops: readonly Ring[]): ImportedPolygon[] {
+  const outlines: Ring[] = [];
+  const holes: Ring[] = [];
+  for (const loop of loops) (ringArea2(loop) < 0 ? outlines : holes).push(loop);
+  // Smallest outline first, so that a hole goes to the innermost outline around it.
+  outlines.sort((a, b) => Math.abs(ringArea2(a)) - Math.abs(ringArea2(b)));
+  const polygons: ImportedPolygon[] = outlines.map((outline) => ({ outline, holes: [] }));
+  for (const hole of holes) {
+    // A point just inside the hole's first edge, off the vertex (which an outline may touch).
+    const x = (hole[0]! + hole[2]!) / 2;
+    const y = (hole[1]! + hole[3]!) / 2;
+    const owner = polygons.find((p) => crossingInside(p.outline, x, y));
+    (owner ?? polygons[polygons.length - 1])?.holes.push(hole);
+  }
+  return polygons;
 }
 
 const NM = 1e-9;

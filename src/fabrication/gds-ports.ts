@@ -29,6 +29,21 @@ import { layerKey, type ImportedLayers } from "./gds-import.js";
 
 export type RequestPort = NonNullable<SimulationRequest["ports"]>[number];
 
+/**
+ * A labelled port's end face in the layout (the structure's offset not added): the edge of the
+ * merged outline the label sits on, integer nm, and the way into the device.
+ */
+export interface PortEnd {
+  name: string;
+  /** "+x" when the polygon lies at larger x, and so on: the way into the device. */
+  direction: "+x" | "-x" | "+y" | "-y";
+  /** The edge's end points, nm, in the merged loop's order. */
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
 /** The labels of one label layer of a flattened layout, and what the messages need. */
 export interface PortLabels {
   /** Labels on the requested layer/texttype, positions in integer nm. */
@@ -62,17 +77,18 @@ const NAME_PATTERN = new RegExp(PORT_NAME_PATTERN);
 const NM = 1e-9;
 
 /**
- * The ports a gds structure's labels give (sorted by name), or the field errors that refuse
- * them. `path` names the structure (e.g. "structures[2]"); `imported` holds its merged layers.
+ * The ports a gds structure's labels give (sorted by name) and their end faces (in the same
+ * order, for gds-port-extension.ts), or the field errors that refuse them. `path` names the
+ * structure (e.g. "structures[2]"); `imported` holds its merged layers.
  */
 export function portsFromLabels(
   s: GdsStructureSpec,
   imported: ImportedLayers,
   found: PortLabels,
   path: string,
-): { ports: RequestPort[] } | { errors: FieldError[] } {
+): { ports: RequestPort[]; ends: PortEnd[] } | { errors: FieldError[] } {
   const spec = s.ports;
-  if (!spec) return { ports: [] };
+  if (!spec) return { ports: [], ends: [] };
   const at = `${path}.ports`;
   const refuse = (message: string, where = at) => ({ errors: [{ path: where, message }] });
   const labelKey = layerKey(spec.layer, spec.texttype ?? 0);
@@ -101,13 +117,19 @@ export function portsFromLabels(
     margin: spec.margin ?? DEFAULT_GDS_PORT_MARGIN_M,
   };
   const ports: RequestPort[] = [];
+  const ends: PortEnd[] = [];
   const errors: FieldError[] = [];
   for (const label of labels) {
     const edge = edgeUnder(label, loops, tolerance, guideKey);
-    if ("message" in edge) errors.push({ path: at, message: edge.message });
-    else ports.push(portOnEdge(label.text, edge, geometry, spec.mode_spec));
+    if ("message" in edge) {
+      errors.push({ path: at, message: edge.message });
+      continue;
+    }
+    const end = { name: label.text, ...edge };
+    ports.push(portOnEdge(end, geometry, spec.mode_spec));
+    ends.push(end);
   }
-  return errors.length > 0 ? { errors } : { ports };
+  return errors.length > 0 ? { errors } : { ports, ends };
 }
 
 /** Labels sorted by name, exact repeats (same name, same point) kept once. */
@@ -139,14 +161,7 @@ function labelProblem(labels: readonly GdsLabel[], labelKey: string): string | n
 }
 
 /** An axis-aligned edge of a merged loop, in nm, with the side its polygon lies on. */
-interface PortEdge {
-  /** "+x" when the polygon lies at larger x, and so on: the way into the device. */
-  direction: "+x" | "-x" | "+y" | "-y";
-  /** The edge's midpoint and length, nm. */
-  midX: number;
-  midY: number;
-  lengthNm: number;
-}
+type PortEdge = Omit<PortEnd, "name">;
 
 /**
  * The one edge of `loops` the label lies on (within `tolerance` nm), or why there is none:
@@ -195,12 +210,7 @@ function edgeUnder(
   }
   // The interior is on the right of (x1, y1) → (x2, y2): right-hand normal (dy, −dx).
   const direction = x1 === x2 ? (y2 > y1 ? "+x" : "-x") : x2 > x1 ? "-y" : "+y";
-  return {
-    direction,
-    midX: (x1 + x2) / 2,
-    midY: (y1 + y2) / 2,
-    lengthNm: Math.abs(x2 - x1) + Math.abs(y2 - y1),
-  };
+  return { direction, x1, y1, x2, y2 };
 }
 
 /** What turns an edge into a port: the structure's offset and the guide's z range, metres. */
@@ -211,23 +221,25 @@ interface PortGeometry {
   margin: number;
 }
 
-/** The port on `edge`: zero thick along its normal, width and height plus a margin each side. */
+/** The port on `end`: zero thick along its normal, width and height plus a margin each side. */
 function portOnEdge(
-  name: string,
-  edge: PortEdge,
+  end: PortEnd,
   g: PortGeometry,
   modeSpec: RequestPort["mode_spec"],
 ): RequestPort {
-  const width = edge.lengthNm * NM + 2 * g.margin;
+  const lengthNm = Math.abs(end.x2 - end.x1) + Math.abs(end.y2 - end.y1);
+  const width = lengthNm * NM + 2 * g.margin;
   const height = g.zMax - g.zMin + 2 * g.margin;
-  const alongX = edge.direction === "+x" || edge.direction === "-x";
+  const alongX = end.direction === "+x" || end.direction === "-x";
+  const midX = (end.x1 + end.x2) / 2;
+  const midY = (end.y1 + end.y2) / 2;
   return {
-    name,
+    name: end.name,
     // Metres as the polyslabs' vertices are converted (gds-import.ts), so the plane lies on
     // the polyslab's face exactly.
-    center: [edge.midX * NM + g.offset[0], edge.midY * NM + g.offset[1], (g.zMin + g.zMax) / 2],
+    center: [midX * NM + g.offset[0], midY * NM + g.offset[1], (g.zMin + g.zMax) / 2],
     size: alongX ? [0, width, height] : [width, 0, height],
-    direction: edge.direction,
+    direction: end.direction,
     ...(modeSpec ? { mode_spec: structuredClone(modeSpec) } : {}),
   };
 }

@@ -19,6 +19,7 @@ import type { GdsStructureSpec, SimulationRequest } from "../schema/simulation.j
 import { MAX_STRUCTURES } from "../schema/simulation.js";
 import type { PolySlabSpec, SimulationSpec } from "../solver/index.js";
 import { layerKey, polyslabsFromGds } from "./gds-import.js";
+import { portExtensions, withPortExtensions } from "./gds-port-extension.js";
 import { portsFromLabels, withLayoutPorts, type RequestPort } from "./gds-ports.js";
 import type { StorageBackend } from "../storage/types.js";
 import { TaskThreads, type TaskThreadErrors, type ThreadFailure } from "../threads/task-threads.js";
@@ -198,7 +199,8 @@ export class FabricationService {
    * The request with every `type: "gds"` structure replaced by the polyslabs of its mapped
    * layers (gds-import.ts), read from the caller's own stored file; other structures and
    * their order are kept. A structure's `ports` adds the ports its labels give (gds-ports.ts)
-   * after the request's own. A request without gds structures is returned as it is.
+   * after the request's own, and extends their guides through the domain's absorber
+   * (gds-port-extension.ts). A request without gds structures is returned as it is.
    */
   async resolveGdsStructures(
     accountId: string,
@@ -218,9 +220,13 @@ export class FabricationService {
         continue;
       }
       const path = `structures[${i}]`;
-      const expanded = await this.expandGds(accountId, s as GdsStructureSpec, path, budget, {
-        ports: wantsPorts,
-      });
+      const expanded = await this.expandGds(
+        accountId,
+        s as GdsStructureSpec,
+        path,
+        budget,
+        wantsPorts ? request.domain : null,
+      );
       budget -= expanded.structures.length;
       out.push(...expanded.structures);
       if (expanded.ports) fromLayout.push({ path, ports: expanded.ports });
@@ -231,18 +237,19 @@ export class FabricationService {
   }
 
   /**
-   * One gds structure's polyslabs and, when `options.ports` and the structure has `ports`, the
-   * ports its labels give.
+   * One gds structure's polyslabs and, when the structure has `ports` and `portsDomain` is
+   * given (a simulation, not a /v1/modes request), the ports its labels give, their guides
+   * extended through that domain's absorber.
    */
   private async expandGds(
     accountId: string,
     g: GdsStructureSpec,
     path: string,
     budget: number,
-    options: { ports: boolean },
+    portsDomain: SimulationRequest["domain"] | null,
   ): Promise<{ structures: PolySlabSpec[]; ports?: RequestPort[] }> {
     const bytes = await this.fetchOwn(accountId, g.gds_url, `${path}.gds_url`);
-    const labels = options.ports && g.ports;
+    const labels = portsDomain && g.ports;
     const imported = (await this.threads.run({
       op: "import",
       bytes,
@@ -258,11 +265,18 @@ export class FabricationService {
         },
       ]);
     }
-    const expanded = polyslabsFromGds(g, imported, path, budget);
-    if ("errors" in expanded) throw errors.validation(expanded.errors);
-    if (!imported.portLabels) return expanded;
+    // The layout as drawn first, so that a missing layer is reported as the file's.
+    const drawn = polyslabsFromGds(g, imported, path, budget);
+    if ("errors" in drawn) throw errors.validation(drawn.errors);
+    if (!imported.portLabels || !portsDomain) return drawn;
     const ports = portsFromLabels(g, imported, imported.portLabels, path);
     if ("errors" in ports) throw errors.validation(ports.errors);
+    const extensions = portExtensions(g, ports.ends, portsDomain);
+    if (extensions.length === 0) return { ...drawn, ports: ports.ports };
+    const extended = withPortExtensions(g, imported, extensions, path);
+    if ("errors" in extended) throw errors.validation(extended.errors);
+    const expanded = polyslabsFromGds(g, extended.imported, path, budget);
+    if ("errors" in expanded) throw errors.validation(expanded.errors);
     return { ...expanded, ports: ports.ports };
   }
 

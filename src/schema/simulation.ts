@@ -675,6 +675,12 @@ const GdsLayerSchema = Type.Object(
 /** Default of a gds structure's `ports.margin`: room around the guide's core for its mode's tails. */
 export const DEFAULT_GDS_PORT_MARGIN_M = 1e-6;
 
+/**
+ * How far past the domain's outermost cell (its absorber included) a gds structure's port
+ * extension reaches by default, and at most: room for a grid that rounds outward.
+ */
+export const GDS_PORT_EXTENSION_BEYOND_DOMAIN_M = 1e-6;
+
 export const GdsPortsSchema = Type.Object(
   {
     layer: gdsLayerNumber("GDS layer of the port labels (TEXT elements)."),
@@ -698,12 +704,19 @@ export const GdsPortsSchema = Type.Object(
       }),
     ),
     mode_spec: Type.Optional(ModeSpecSchema),
+    extension: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: MAX_LENGTH_M,
+        description: `Metres by which each labelled guide end is extended straight outward (a rectangle as wide as the end face, merged into the waveguide layer's polygon), so that the guide runs on through the port's plane and the absorber instead of ending there. Default: ${GDS_PORT_EXTENSION_BEYOND_DOMAIN_M.toExponential()} m past the domain's outermost cell, absorber included (longer values are cut there); 0 leaves the ends as drawn.`,
+      }),
+    ),
   },
   {
     additionalProperties: false,
     title: "GdsPorts",
     description:
-      "Ports from the layout's port labels (gdsfactory and SiEPIC put a TEXT label, the port's name, at the middle of the waveguide's end face): each label on layer/texttype must lie on an x- or y-facing edge of a merged polygon of layers[waveguide_layer]; it becomes a port facing into that polygon, as wide as the edge plus 2·margin, as high as the layer plus 2·margin. The ports are appended to `ports`, sorted by name.",
+      "Ports from the layout's port labels (gdsfactory and SiEPIC put a TEXT label, the port's name, at the middle of the waveguide's end face): each label on layer/texttype must lie on an x- or y-facing edge of a merged polygon of layers[waveguide_layer]; it becomes a port facing into that polygon, as wide as the edge plus 2·margin, as high as the layer plus 2·margin, and the guide is extended outward from that edge (`extension`). The ports are appended to `ports`, sorted by name.",
   },
 );
 

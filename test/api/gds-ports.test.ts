@@ -3,13 +3,14 @@
  * storage): a `source_type: "ports"` request with no ports of its own and a gds structure whose
  * labels mark the two ends of a waveguide is stored with those two ports, placed through the
  * layout's hierarchy and the structure's offset; labels that do not fit are a 422 naming the
- * structure. Nothing is run (no worker).
+ * structure. The guide is extended through both ports to past the domain's absorber. Nothing is
+ * run (no worker).
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { call, startService, type TestService } from "../helpers/service.js";
 import { GdsBuilder } from "../../src/fabrication/testing/gds-builder.js";
-import type { PortSpec, SimulationSpec } from "../../src/solver/types.js";
+import type { PolySlabSpec, PortSpec, SimulationSpec } from "../../src/solver/types.js";
 
 let svc: TestService;
 let key: string;
@@ -88,6 +89,21 @@ test("gds ports: a ports source with only the layout's labels is stored with the
     stored.structures.map((s) => (s as { type: string }).type),
     ["polyslab"],
   );
+  // The guide (x from −3 to 3 µm) runs on through both ports and the absorber: by default to
+  // 1 µm past the outermost cell, 4 + 0.04 (rounding) + 8 × 0.04 (absorber) + 1 = 5.36 µm, as
+  // one polygon (the joins merged away), with the layer's material and z range.
+  for (const slab of [stored.structures[0], spec.structures[0]] as PolySlabSpec[]) {
+    assert.deepEqual(
+      slab.vertices.map(([x, y]) => [Math.round(x * 1e9), Math.round(y * 1e9)]),
+      [
+        [-5360, -50],
+        [-5360, 450],
+        [5360, 450],
+        [5360, -50],
+      ],
+    );
+    assert.deepEqual([slab.material, slab.z_min, slab.z_max], ["Si", -0.11 * UM, 0.11 * UM]);
+  }
   for (const ports of [stored.ports, spec.ports!]) {
     assert.deepEqual(
       ports.map((p) => [p.name, p.direction]),
@@ -123,6 +139,15 @@ test("gds ports: a ports source with only the layout's labels is stored with the
     assert.match(errs[0]!.message, message);
     assert.match(String(bad.body.detail), /^structures\[0\]\.ports: /);
   }
+  const negative = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: request(gds({ extension: -1e-6 })),
+  });
+  assert.equal(negative.status, 422, negative.text);
+  assert.deepEqual(
+    (negative.body.errors as Array<{ path: string }>).map((e) => e.path),
+    ["structures[0].ports.extension"],
+  );
   // A layout port named like an explicit one.
   const clash = await call(svc.baseUrl, "POST", "/v1/simulations", {
     key,

@@ -9,6 +9,7 @@ import {
   runClientCommand,
   type CommandIo,
 } from "../output.js";
+import { withLocalGdsUploaded } from "../local-gds.js";
 import { connect } from "../profile.js";
 import { loadSimulationFile } from "../simulation-file.js";
 import { parse, UsageError } from "../usage.js";
@@ -18,9 +19,10 @@ export async function runEstimate(args: string[], io: CommandIo = defaultIo()): 
   if (positionals.length !== 1) throw new UsageError("usage: emsim estimate <sim.json> [--json]");
   io = { ...io, json: values.json === true };
   return runClientCommand(io, async () => {
-    const { request } = await loadSimulationFile(positionals[0]!);
+    const file = positionals[0]!;
+    const { request } = await loadSimulationFile(file);
     const { client } = await connect();
-    const e = await client.estimate(request);
+    const e = await client.estimate(await withLocalGdsUploaded(request, file, client, io));
     if (io.json) {
       printJson(io, e);
       return EXIT.ok;

@@ -8,17 +8,8 @@
  *   `emsim recipe FILE.gds|GDS_URL|--job JOB --pdk NAME` prints the process flow;
  *   `emsim pdks` lists the process design kits.
  */
-import { readFile } from "node:fs/promises";
-import type {
-  DrcResult,
-  DrcRules,
-  EmsimClient,
-  GdsExport,
-  LayerMapping,
-  Recipe,
-} from "../../client/index.js";
+import type { DrcResult, DrcRules, GdsExport, LayerMapping, Recipe } from "../../client/index.js";
 import {
-  CliError,
   defaultIo,
   EXIT,
   fields,
@@ -28,6 +19,7 @@ import {
   withInterrupt,
   type CommandIo,
 } from "../output.js";
+import { gdsUrlFor } from "../local-gds.js";
 import { connect } from "../profile.js";
 import { parse, UsageError } from "../usage.js";
 
@@ -67,32 +59,6 @@ function positiveNumber(value: string | undefined, option: string): number | und
     throw new UsageError(`${option} must be a positive number, got '${value}'`);
   }
   return n;
-}
-
-const isUrl = (s: string) => /^https?:\/\//i.test(s);
-
-/** A gds_url as given, or a local file uploaded for one (a note on stderr says so). */
-async function gdsUrlFor(
-  client: EmsimClient,
-  source: string,
-  io: CommandIo,
-  signal: AbortSignal,
-): Promise<string> {
-  if (isUrl(source)) return source;
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(source);
-  } catch (err) {
-    throw new CliError(`cannot read ${source}: ${(err as Error).message}`, EXIT.failure);
-  }
-  const uploaded = await client.uploadGds(new Uint8Array(bytes), { signal });
-  if (!io.json) {
-    io.stderr.write(
-      `uploaded ${source}: ${uploaded.polygon_count} polygons on ${uploaded.layer_keys.join(", ") || "no layers"} (top cell ${uploaded.top_cells.join(", ")})\n`,
-    );
-    for (const w of uploaded.warnings) io.stderr.write(`warning: ${w}\n`);
-  }
-  return uploaded.gds_url;
 }
 
 const um = (v: number) => `${Number(v.toFixed(4))}`;

@@ -29,6 +29,7 @@ import {
   type CommandIo,
 } from "../output.js";
 import { connect } from "../profile.js";
+import { withLocalGdsUploaded } from "../local-gds.js";
 import { readSimulationJson } from "../simulation-file.js";
 import { parse, UsageError } from "../usage.js";
 import { parsePlane, parseWavelengthRange, PLANE_SYNTAX } from "./modes-plane.js";
@@ -231,7 +232,7 @@ async function solveAndReport(io: CommandIo, c: ModesCommand): Promise<number> {
     }
   }
   const { client } = await connect();
-  const answer = await client.modes(request);
+  const answer = await client.modes(await withLocalGdsUploaded(request, c.file, client, io));
   if (c.out !== undefined) await writeFile(c.out, `${JSON.stringify(answer)}\n`);
   const drawable = (request.structures ?? []).filter((s) => s.type !== "gds") as StructureSpec[];
   const pngs = c.png !== undefined ? await writeModePngs(answer, c, drawable) : [];

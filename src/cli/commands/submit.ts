@@ -18,6 +18,7 @@ import {
   withInterrupt,
   type CommandIo,
 } from "../output.js";
+import { withLocalGdsUploaded } from "../local-gds.js";
 import { connect } from "../profile.js";
 import { DownloadProgressView, JobProgressView } from "../progress.js";
 import { loadSimulationFile, readSimulationJson } from "../simulation-file.js";
@@ -53,7 +54,8 @@ export async function runSubmit(args: string[], io: CommandIo = defaultIo()): Pr
       : (await loadSimulationFile(file)).request;
     const { client } = await connect();
     return withInterrupt(async (signal) => {
-      const ack = await client.submit(request, {
+      const sent = await withLocalGdsUploaded(request, file, client, io, signal);
+      const ack = await client.submit(sent, {
         signal,
         queue: values.queue === true,
         onQueued: (info) =>
