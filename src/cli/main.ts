@@ -2,7 +2,8 @@
  * `emsim` command line: dispatches to one module per command group.
  * Exit codes: 0 ok, 1 other failure, 2 usage, 3 authentication, 4 not found, 5 conflict (409),
  * 6 invalid request, 7 server not reachable, 8 checksum mismatch, 9 server error or rate
- * limit, 10 the job FAILED, 11 design rules violated, 130 interrupted (docs/cli.md).
+ * limit, 10 the job (or every job of a batch) FAILED, 11 design rules violated, 130
+ * interrupted (docs/cli.md).
  */
 import { UsageError } from "./usage.js";
 
@@ -20,6 +21,12 @@ Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim log
   emsim logout                                         delete the stored profile
   emsim submit sim.json [--wait] [--out F] [--queue]   validate locally, submit; --wait follows
                                                        the run and downloads the verified result
+  emsim sweep sim.json --param /structures/1/size/0=0.4e-6:0.6e-6:11 [--param P=V1,V2,…]
+             [--name N …] [--zip] [--wait] [--out F] [--queue]
+                                                       one simulation over parameters, one job
+                                                       per variant; --wait shows the batch's
+                                                       progress, then downloads its one file
+  emsim batch ID [--wait] [--out F] [--cancel]         a batch's status and jobs; its file
   emsim status ID [--wait]                             a job's status and progress
   emsim list [--limit N] [--status S] [--cursor C]     your jobs, newest first
   emsim cancel ID                                      cancel a queued or running job
@@ -48,8 +55,8 @@ Fabrication (docs/fabrication.md):
   emsim pdks                                           process design kits
   Every client command takes --json. Exit codes: 0 ok, 1 other failure, 2 usage, 3 auth,
   4 not found, 5 conflict (409), 6 invalid request, 7 server unreachable, 8 checksum mismatch,
-  9 server error or rate limited, 10 job failed, 11 design rules violated, 130 interrupted
-  (docs/cli.md).
+  9 server error or rate limited, 10 job (or every job of a batch) failed, 11 design rules
+  violated, 130 interrupted (docs/cli.md).
 
 Configuration: environment variables EMSIM_* (see docs/configuration.md).
 `;
@@ -70,6 +77,10 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./commands/login.js")).runLogout(rest);
       case "submit":
         return await (await import("./commands/submit.js")).runSubmit(rest);
+      case "sweep":
+        return await (await import("./commands/sweep.js")).runSweep(rest);
+      case "batch":
+        return await (await import("./commands/batch.js")).runBatch(rest);
       case "status":
         return await (await import("./commands/status.js")).runStatus(rest);
       case "list":

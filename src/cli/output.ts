@@ -5,6 +5,7 @@
  */
 import {
   EmsimApiError,
+  EmsimBatchFailedError,
   EmsimChecksumError,
   EmsimError,
   EmsimJobFailedError,
@@ -21,7 +22,7 @@ export const EXIT = {
   usage: 2,
   /** 401: no key, a malformed key, or an unknown or revoked one; 403 from storage. */
   auth: 3,
-  /** 404: no such job (for this account). */
+  /** 404: no such job or batch (for this account). */
   notFound: 4,
   /** 409: a job is already active, results not ready, or the job already finished. */
   conflict: 5,
@@ -29,11 +30,11 @@ export const EXIT = {
   invalid: 6,
   /** The server is not reachable (connection refused, unknown host, timeout). */
   unreachable: 7,
-  /** The downloaded file does not match the job's checksum. */
+  /** The downloaded file does not match the job's (or the batch's) checksum. */
   checksum: 8,
   /** 5xx, or 429 after the retries. */
   server: 9,
-  /** The simulation ended FAILED (or was cancelled). */
+  /** The simulation ended FAILED (or was cancelled), or no job of a batch completed. */
   jobFailed: 10,
   /** `emsim drc`: the layout violates a design rule (error severity). */
   drcFailed: 11,
@@ -103,6 +104,13 @@ export function describeError(err: unknown, baseUrl?: string): ErrorReport {
       json: { error_code: "job_failed", detail: err.message, job: err.job },
     };
   }
+  if (err instanceof EmsimBatchFailedError) {
+    return {
+      exitCode: EXIT.jobFailed,
+      lines: [err.message, `Each job's error: 'emsim batch ${err.batch.batch_id}'.`],
+      json: { error_code: "batch_failed", detail: err.message, batch: err.batch },
+    };
+  }
   if (err instanceof UsageError) throw err;
   if (isAbortError(err)) {
     return {
@@ -163,12 +171,15 @@ function describeApiError(err: EmsimApiError): ErrorReport {
   };
 }
 
-/** A 409's detail and, when another job holds the slot, which one and what to do. */
+/** A 409's detail and, when another job or batch holds the slot, which one and what to do. */
 function conflictLines(err: EmsimApiError): string[] {
   const lines = [err.detail];
   if (err.code === "simulation_already_running") {
+    const retry = `retry in about ${err.retryAfterSeconds ?? "?"} s, or submit with --queue to wait for it.`;
     lines.push(
-      `Active job: ${err.activeJobId ?? "unknown"}; retry in about ${err.retryAfterSeconds ?? "?"} s, or submit with --queue to wait for it.`,
+      err.activeBatchId
+        ? `Active batch: ${err.activeBatchId} (now at job ${err.activeJobId ?? "unknown"}); ${retry}`
+        : `Active job: ${err.activeJobId ?? "unknown"}; ${retry}`,
     );
   }
   return lines;
@@ -196,7 +207,7 @@ function describeChecksumError(err: EmsimChecksumError): ErrorReport {
   return {
     exitCode: EXIT.checksum,
     lines: [
-      `checksum mismatch: refusing the download of job ${err.jobId}`,
+      `checksum mismatch: refusing the download of ${err.kind} ${err.jobId}`,
       `  expected sha256 ${err.expected}`,
       `  got      sha256 ${err.actual}`,
       `The file was kept aside as ${err.corruptPath}; download it again.`,

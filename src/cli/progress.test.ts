@@ -1,12 +1,13 @@
 /**
  * The progress display with a fake stream and clock: redrawn in place on a terminal and
- * fitted to its width; throttled plain lines in a log; the ETA from the job's own progress.
+ * fitted to its width; throttled plain lines in a log; the ETA from the job's own progress,
+ * and a batch's from its fraction over all jobs.
  */
 import { solverReportWith as report } from "../schema/testing/reports.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JobRecord } from "../client/index.js";
-import { etaSeconds, JobProgressView, StatusLine } from "./progress.js";
+import type { BatchRecord, JobRecord } from "../client/index.js";
+import { BatchProgressView, etaSeconds, JobProgressView, StatusLine } from "./progress.js";
 
 function stream(isTTY: boolean, columns?: number) {
   const writes: string[] = [];
@@ -95,4 +96,51 @@ test("the ETA scales the running time by the steps left, once there is enough pr
   assert.equal(etaSeconds(job("RUNNING", 0.25, 10)), 30);
   assert.equal(etaSeconds(job("RUNNING", 0.01, 10)), null);
   assert.equal(etaSeconds(job("QUEUED", 0.5, 0)), null);
+});
+
+function batch(
+  status: BatchRecord["status"],
+  fraction: number,
+  counts: Partial<BatchRecord["counts"]>,
+): BatchRecord {
+  return {
+    batch_id: "fedcba98-0000-4000-8000-000000000000",
+    status,
+    job_count: 11,
+    combine: "product",
+    parameters: [{ name: "thickness", values: [] }],
+    counts: { QUEUED: 0, RUNNING: 0, COMPLETED: 0, FAILED: 0, ...counts },
+    progress: { fraction },
+    cancel_requested: false,
+    jobs: [],
+    result_url: null,
+    checksum: null,
+    created_at: "",
+    updated_at: "",
+    metadata: {},
+  };
+}
+
+test("a batch's line: its fraction over all jobs, jobs done and failed, an ETA from the rate", () => {
+  let now = 0;
+  const s = stream(false);
+  const view = new BatchProgressView(s, () => now);
+  view.update(batch("QUEUED", 0, { QUEUED: 11 }));
+  now = 2_000;
+  view.update(batch("RUNNING", 0, { QUEUED: 10, RUNNING: 1 }));
+  now = 12_000; // 10 s after it started running, a quarter done: 30 s to go
+  view.update(batch("RUNNING", 0.25, { QUEUED: 8, RUNNING: 1, COMPLETED: 1, FAILED: 1 }));
+  now = 42_000;
+  view.finish(batch("COMPLETED", 1, { COMPLETED: 10, FAILED: 1 }));
+  assert.equal(s.writes.length, 4, JSON.stringify(s.writes));
+  assert.match(s.writes[0]!, /^batch fedcba98 QUEUED {2}11 jobs, waiting for a worker/);
+  assert.match(s.writes[1]!, /^batch fedcba98 RUNNING {2}\[░+\] +0\.0% {2}jobs 0\/11 done/);
+  assert.match(
+    s.writes[2]!,
+    /RUNNING {2}\[█+░+\] +25\.0% {2}jobs 2\/11 done \(1 failed\) {2}elapsed 0:12 {2}ETA 0:30/,
+  );
+  assert.equal(
+    s.writes[3],
+    "batch fedcba98 COMPLETED: 10 of 11 jobs completed, 1 FAILED, elapsed 0:42\n",
+  );
 });

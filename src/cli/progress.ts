@@ -1,10 +1,10 @@
 /**
- * Progress on stderr while a job runs or a file downloads. On a terminal one line is redrawn
+ * Progress on stderr while a job or a batch runs or a file downloads. On a terminal one line is redrawn
  * in place; otherwise (a log file, CI, a pipe) plain lines are written when something changes
  * — a new status, another 10 % (25 % for downloads) — and at least every 15 s, so logs stay
  * short but show the run is alive.
  */
-import type { DownloadProgress, JobRecord } from "../client/index.js";
+import type { BatchRecord, DownloadProgress, JobRecord } from "../client/index.js";
 import { formatBytes, formatDuration } from "./output.js";
 
 export interface ProgressStream {
@@ -139,6 +139,72 @@ export class JobProgressView {
     } else {
       this.line.finish(`job ${job.job_id.slice(0, 8)} ${job.status}: ${job.error_detail ?? ""}`);
     }
+  }
+
+  /** Ends the line without a verdict (interrupted). */
+  abandon(): void {
+    this.line.finish();
+  }
+}
+
+/**
+ * Renders a batch's progress: the fraction over all its jobs (a running job by its own
+ * progress), how many have ended and failed, elapsed time and an ETA from the rate so far.
+ */
+export class BatchProgressView {
+  private readonly line: StatusLine;
+  private readonly startedAt: number;
+  /** When the batch was first seen RUNNING: the ETA's rate is measured from there. */
+  private runningSince: number | null = null;
+
+  constructor(
+    stream: ProgressStream,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.line = new StatusLine(stream, now);
+    this.startedAt = now();
+  }
+
+  update(batch: BatchRecord): void {
+    const t = this.now();
+    const elapsed = formatDuration((t - this.startedAt) / 1000);
+    const id = batch.batch_id.slice(0, 8);
+    if (batch.status === "QUEUED") {
+      this.line.update(
+        `batch ${id} QUEUED  ${batch.job_count} jobs, waiting for a worker  elapsed ${elapsed}`,
+        "QUEUED",
+      );
+      return;
+    }
+    if (batch.status !== "RUNNING") return;
+    this.runningSince ??= t;
+    const f = batch.progress.fraction;
+    const c = batch.counts;
+    const ran = (t - this.runningSince) / 1000;
+    const eta = f >= 0.02 && ran > 0 ? `ETA ${formatDuration((ran * (1 - f)) / f)}` : "ETA --:--";
+    const prefix = `batch ${id} RUNNING`;
+    const suffix = [
+      `${(f * 100).toFixed(1)}%`.padStart(6),
+      `jobs ${c.COMPLETED + c.FAILED}/${batch.job_count} done` +
+        (c.FAILED > 0 ? ` (${c.FAILED} failed)` : ""),
+      `elapsed ${elapsed}`,
+      eta,
+    ].join("  ");
+    const room = this.line.tty ? this.line.width - prefix.length - suffix.length - 6 : 20;
+    const text =
+      room >= 8 ? `${prefix}  ${bar(f, Math.min(30, room))}  ${suffix}` : `${prefix}  ${suffix}`;
+    this.line.update(text, `RUNNING:${Math.floor(f * 10)}:${c.FAILED}`);
+  }
+
+  /** The last line once every job has ended. */
+  finish(batch: BatchRecord): void {
+    const elapsed = formatDuration((this.now() - this.startedAt) / 1000);
+    const c = batch.counts;
+    const id = batch.batch_id.slice(0, 8);
+    const failed = c.FAILED > 0 ? `, ${c.FAILED} FAILED` : "";
+    this.line.finish(
+      `batch ${id} ${batch.status}: ${c.COMPLETED} of ${batch.job_count} jobs completed${failed}, elapsed ${elapsed}`,
+    );
   }
 
   /** Ends the line without a verdict (interrupted). */

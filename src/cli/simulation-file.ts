@@ -3,7 +3,7 @@
  * server's code and default limits, so mistakes are reported before anything is sent.
  */
 import { readFile } from "node:fs/promises";
-import type { SimulationRequest } from "../client/index.js";
+import type { FieldError, SimulationRequest } from "../client/index.js";
 import { loadConfig } from "../config.js";
 import { validateRequestSchema, validateSimulationRequest } from "../schema/validate.js";
 import type { RunEstimate } from "../solver/index.js";
@@ -41,7 +41,16 @@ export async function readSimulationJson(path: string): Promise<unknown> {
 }
 
 export async function loadSimulationFile(path: string): Promise<LoadedSimulation> {
-  const body = await readSimulationJson(path);
+  const outcome = checkSimulationLocally(await readSimulationJson(path));
+  if ("errors" in outcome) throw new InvalidRequestError(path, outcome.errors);
+  return outcome;
+}
+
+/**
+ * A request checked as the server would check it, with the limits of a default server: the
+ * request (and its estimate), or the problems found.
+ */
+export function checkSimulationLocally(body: unknown): LoadedSimulation | { errors: FieldError[] } {
   // The default limits of a server with no EMSIM_* settings: the same bounds the embedded
   // default enforces. A server configured with larger limits may accept more
   // (--skip-validation leaves the checks to it).
@@ -52,10 +61,9 @@ export async function loadSimulationFile(path: string): Promise<LoadedSimulation
   // ports cannot run here (a ports source may have none yet), so they are left to the server.
   if (validateRequestSchema(body) && body.structures?.some((s) => s.type === "gds" && s.ports)) {
     const left = outcome.errors.filter((e) => !PORT_CHECK_PATH.test(e.path));
-    if (left.length === 0) return { request: body };
-    throw new InvalidRequestError(path, left);
+    return left.length === 0 ? { request: body } : { errors: left };
   }
-  throw new InvalidRequestError(path, outcome.errors);
+  return { errors: outcome.errors };
 }
 
 /** The paths of the checks that need the request's whole list of ports. */

@@ -1,13 +1,20 @@
 /**
  * `EmsimClient`: the typed SDK for the emsim API (docs/sdk.md). Every method maps to one
- * endpoint, except `waitFor` (polling), `download` (302 → storage, resume, checksum) and `run`
- * (all of it). Errors are `EmsimApiError`, `EmsimNetworkError`, `EmsimChecksumError` and
- * `EmsimJobFailedError`; retries follow src/client/retry.ts.
+ * endpoint, except `waitFor` and `waitForBatch` (polling), `download` and `downloadBatch`
+ * (302 → storage, resume, checksum), `run` and `sweep` (all of it). Errors are
+ * `EmsimApiError`, `EmsimNetworkError`, `EmsimChecksumError`, `EmsimJobFailedError` and
+ * `EmsimBatchFailedError`; retries follow src/client/retry.ts.
  */
 import { rename, rm, writeFile } from "node:fs/promises";
 import { attemptRequest, type AttemptRequest } from "./attempt.js";
 import { downloadPart, type DownloadProgress } from "./download.js";
-import { EmsimApiError, EmsimChecksumError, EmsimError, EmsimJobFailedError } from "./errors.js";
+import {
+  EmsimApiError,
+  EmsimBatchFailedError,
+  EmsimChecksumError,
+  EmsimError,
+  EmsimJobFailedError,
+} from "./errors.js";
 import {
   isRetryable,
   retryDelayMs,
@@ -16,8 +23,15 @@ import {
   type RequestKind,
   type RetryPolicy,
 } from "./retry.js";
+import { sweepNameFor } from "../results/sweep-names.js";
 import {
   isActive,
+  type BatchAck,
+  type BatchList,
+  type BatchParameter,
+  type BatchRecord,
+  type BatchRequest,
+  type ParameterValue,
   type DrcRequest,
   type DrcResult,
   type Estimate,
@@ -127,6 +141,8 @@ export interface GdsDownloadResult {
 
 export interface QueueWaitInfo {
   activeJobId: string | null;
+  /** The batch the active job belongs to, if any: then the batch is waited for. */
+  activeBatchId: string | null;
   retryAfterSeconds: number;
   detail: string;
 }
@@ -160,8 +176,108 @@ export interface RunResult {
   file: DownloadResult;
 }
 
+export interface BatchListOptions extends RequestOptions {
+  /** 1–100, default 20. */
+  limit?: number;
+  /** `next_cursor` of the previous page. */
+  cursor?: string;
+}
+
+export interface BatchResultUrlOptions extends RequestOptions {
+  /**
+   * Time limit of the request, in ms. The first request for a batch's file waits while the
+   * server writes it (up to 900 s for a large batch), so the default is the longer of the
+   * client's `timeoutMs` and 960 000.
+   */
+  timeoutMs?: number;
+}
+
+export interface BatchWaitOptions extends RequestOptions {
+  /** Called with the batch's record after every poll (`status`, `counts`, `progress`). */
+  onProgress?: (batch: BatchRecord) => void;
+  /** Longest interval between polls in ms (polling starts faster). Default 1000. */
+  pollIntervalMs?: number;
+  /** Give up after this many ms (an Error named "TimeoutError"). Default: wait forever. */
+  timeoutMs?: number;
+}
+
+export interface BatchDownloadOptions extends BatchResultUrlOptions {
+  onProgress?: (progress: DownloadProgress) => void;
+  /** The batch's record if already fetched (saves one request). */
+  batch?: BatchRecord;
+}
+
+export interface BatchDownloadResult {
+  batchId: string;
+  path: string;
+  bytes: number;
+  /** Verified SHA-256 hex of the file. */
+  sha256: string;
+  /** Bytes reused from an earlier interrupted download (0 if it started fresh). */
+  resumedFromBytes: number;
+}
+
+/**
+ * A sweep's parameters: as the API takes them (`{name, path, values | range}`), or by JSON
+ * Pointer, `{"/structures/0/size/2": [3e-7, 5e-7], "/source/wavelength": {start, stop,
+ * points}}`, each named after its pointer (`structures_0_size_2`, `source_wavelength`).
+ */
+export type SweepParameters =
+  | BatchParameter[]
+  | Record<string, ParameterValue[] | { start: number; stop: number; points: number }>;
+
+export interface SweepOptions extends RequestOptions {
+  /** `"product"` (default; every combination, the first parameter outermost) or `"zip"`. */
+  combine?: "product" | "zip";
+  /** Free-form, echoed back in the batch's record. */
+  metadata?: Record<string, unknown>;
+  /** Where to write the batch's result file; default `emsim-batch-<batch_id>.h5`. */
+  out?: string;
+  /** Wait for a free slot on 409 (see `SubmitOptions.queue`). */
+  queue?: boolean;
+  onQueued?: (info: QueueWaitInfo) => void;
+  onSubmitted?: (ack: BatchAck) => void;
+  /** Called with the batch's record after every poll. */
+  onProgress?: (batch: BatchRecord) => void;
+  onDownloadProgress?: (progress: DownloadProgress) => void;
+  pollIntervalMs?: number;
+}
+
+export interface SweepResult {
+  /** The batch's final record (COMPLETED; some of its jobs may have FAILED). */
+  batch: BatchRecord;
+  file: BatchDownloadResult;
+}
+
+/** A sweep's parameters as the API takes them (pointers named by `sweepNameFor`). */
+export function batchParameters(parameters: SweepParameters): BatchParameter[] {
+  if (Array.isArray(parameters)) return parameters;
+  const names: string[] = [];
+  return Object.entries(parameters).map(([path, given]) => {
+    const name = sweepNameFor(path, names);
+    names.push(name);
+    return Array.isArray(given) ? { name, path, values: given } : { name, path, range: given };
+  });
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, "");
+}
+
+/** A 409 saying a job or batch of the account holds its active slot. */
+function isSlotTaken(err: unknown): err is EmsimApiError {
+  return (
+    err instanceof EmsimApiError && err.status === 409 && err.code === "simulation_already_running"
+  );
+}
+
+function queueWaitInfo(err: EmsimApiError): QueueWaitInfo {
+  return {
+    activeJobId: err.activeJobId,
+    activeBatchId: err.activeBatchId,
+    retryAfterSeconds: err.retryAfterSeconds ?? 30,
+    detail: err.detail,
+  };
 }
 
 export class EmsimClient {
@@ -202,13 +318,8 @@ export class EmsimClient {
           signal: options.signal,
         });
       } catch (err) {
-        if (!options.queue || !(err instanceof EmsimApiError)) throw err;
-        if (err.status !== 409 || err.code !== "simulation_already_running") throw err;
-        const info: QueueWaitInfo = {
-          activeJobId: err.activeJobId,
-          retryAfterSeconds: err.retryAfterSeconds ?? 30,
-          detail: err.detail,
-        };
+        if (!options.queue || !isSlotTaken(err)) throw err;
+        const info = queueWaitInfo(err);
         options.onQueued?.(info);
         await this.waitForSlot(info, options);
       }
@@ -318,6 +429,94 @@ export class EmsimClient {
     return new URL(location, this.baseUrl + path).href;
   }
 
+  // ---------------------------------------------------------------- batches
+
+  /**
+   * Submits a sweep (`POST /v1/batches`, docs/api.md "Batches"): one job per variant of the
+   * simulation, every variant validated first (a 422 names `variants[i]`, the field, and the
+   * parameter and value that caused it). A batch is one active unit: 409 while a job or batch
+   * of yours is active, and meanwhile your submissions get 409 naming it (`activeBatchId`).
+   * Retried and queued like `submit`.
+   */
+  async submitBatch(request: BatchRequest, options: SubmitOptions = {}): Promise<BatchAck> {
+    for (;;) {
+      try {
+        return await this.json<BatchAck>("POST", "/v1/batches", {
+          body: request,
+          kind: "submit",
+          signal: options.signal,
+        });
+      } catch (err) {
+        if (!options.queue || !isSlotTaken(err)) throw err;
+        const info = queueWaitInfo(err);
+        options.onQueued?.(info);
+        await this.waitForSlot(info, options);
+      }
+    }
+  }
+
+  /** A batch's record with its jobs (`GET /v1/batches/{id}`). */
+  getBatch(batchId: string, options: RequestOptions = {}): Promise<BatchRecord> {
+    return this.json("GET", `/v1/batches/${encodeURIComponent(batchId)}`, options);
+  }
+
+  /** One page of your batches, newest first, without their jobs (`GET /v1/batches`). */
+  listBatches(options: BatchListOptions = {}): Promise<BatchList> {
+    const q = new URLSearchParams();
+    if (options.limit !== undefined) q.set("limit", String(options.limit));
+    if (options.cursor !== undefined) q.set("cursor", options.cursor);
+    const qs = q.size > 0 ? `?${q}` : "";
+    return this.json("GET", `/v1/batches${qs}`, options);
+  }
+
+  /** Every batch of yours, newest first, following the cursors page by page. */
+  async *batches(
+    options: Omit<BatchListOptions, "cursor"> = {},
+  ): AsyncGenerator<BatchList["batches"][number]> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listBatches({ ...options, ...(cursor ? { cursor } : {}) });
+      yield* page.batches;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
+  /**
+   * Cancels a batch (`POST /v1/batches/{id}/cancel`): its QUEUED jobs become FAILED at once,
+   * its RUNNING ones stop within about a second; finished jobs keep their results. A finished
+   * batch's record comes back unchanged.
+   */
+  cancelBatch(batchId: string, options: RequestOptions = {}): Promise<BatchRecord> {
+    return this.json("POST", `/v1/batches/${encodeURIComponent(batchId)}/cancel`, {
+      ...options,
+      kind: "idempotent",
+    });
+  }
+
+  /**
+   * The pre-signed storage address of a COMPLETED batch's one result file (the `Location` of
+   * `GET /v1/batches/{id}/results`). The first request builds the file (the batch's record has
+   * its `checksum` from then on); 409 `results_not_ready` before the batch is COMPLETED, 422
+   * `batch_results_unavailable` when its jobs' files cannot be stacked into one, 503
+   * `batch_results_busy` (retried) while the server's writers are all busy.
+   */
+  async batchResultUrl(batchId: string, options: BatchResultUrlOptions = {}): Promise<string> {
+    const path = `/v1/batches/${encodeURIComponent(batchId)}/results`;
+    const res = await this.send("GET", path, {
+      signal: options.signal,
+      redirect: "manual",
+      timeoutMs: options.timeoutMs ?? Math.max(this.timeoutMs, 960_000),
+    });
+    await res.body?.cancel();
+    const location = res.headers.get("location");
+    if (res.status < 300 || res.status >= 400 || !location) {
+      throw new EmsimError(
+        `expected a redirect to the result file from ${path}, got HTTP ${res.status}`,
+      );
+    }
+    return new URL(location, this.baseUrl + path).href;
+  }
+
   // ---------------------------------------------------------------- fabrication
 
   /**
@@ -398,21 +597,16 @@ export class EmsimClient {
    * returned, not thrown). Polls quickly at first, then every `pollIntervalMs`.
    */
   async waitFor(jobId: string, options: WaitOptions = {}): Promise<JobRecord> {
-    const maxInterval = options.pollIntervalMs ?? 1000;
-    let interval = Math.min(250, maxInterval);
-    const deadline = options.timeoutMs !== undefined ? Date.now() + options.timeoutMs : Infinity;
-    for (;;) {
-      const job = await this.get(jobId, options);
-      options.onProgress?.(job);
-      if (!isActive(job.status)) return job;
-      if (Date.now() + interval > deadline) {
-        const err = new Error(`job ${jobId} is still ${job.status} after ${options.timeoutMs} ms`);
-        err.name = "TimeoutError";
-        throw err;
-      }
-      await this.sleep(interval, options.signal);
-      interval = Math.min(maxInterval, Math.ceil(interval * 1.5));
-    }
+    return this.pollUntilEnded(`job ${jobId}`, () => this.get(jobId, options), options);
+  }
+
+  /**
+   * Polls a batch until it is COMPLETED or FAILED (every job has ended) and returns its final
+   * record; a FAILED batch is returned, not thrown. `onProgress` gets every record:
+   * `progress.fraction` is over all its jobs, a running job counted by its own progress.
+   */
+  async waitForBatch(batchId: string, options: BatchWaitOptions = {}): Promise<BatchRecord> {
+    return this.pollUntilEnded(`batch ${batchId}`, () => this.getBatch(batchId, options), options);
   }
 
   /**
@@ -433,39 +627,57 @@ export class EmsimClient {
       await this.resultUrl(jobId, options);
       throw new EmsimError(`job ${jobId} is ${job.status} and has no result file`);
     }
-    const expected = job.checksum.toLowerCase();
-    const part = `${path}.part`;
-    for (let pass = 0; ; pass++) {
-      const got = await downloadPart(part, {
-        fetch: this.fetchImpl,
-        signedUrl: () => this.resultUrl(jobId, options),
-        policy: this.policy,
-        sleep: this.sleep,
-        random: this.random,
-        expectedBytes: job.result_bytes,
-        onProgress: options.onProgress,
-        onRetry: (reason, delayMs, retry) =>
-          this.onRetry?.({ method: "GET", url: "(storage address)", retry, delayMs, reason }),
-        signal: options.signal,
-      });
-      if (got.sha256 === expected) {
-        await rename(part, path);
-        return {
-          jobId,
-          path,
-          bytes: got.bytes,
-          sha256: got.sha256,
-          resumedFromBytes: got.resumedFromBytes,
-        };
-      }
-      if (pass === 0 && got.resumedFromBytes > 0) {
-        await rm(part, { force: true });
-        continue;
-      }
-      const corrupt = `${path}.corrupt`;
-      await rename(part, corrupt);
-      throw new EmsimChecksumError(jobId, expected, got.sha256, corrupt);
+    const got = await this.downloadVerified(path, {
+      owner: { kind: "job", id: jobId },
+      expectedSha256: job.checksum,
+      expectedBytes: job.result_bytes,
+      signedUrl: () => this.resultUrl(jobId, options),
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
+    return { jobId, path, ...got };
+  }
+
+  /**
+   * Downloads a COMPLETED batch's one result file (docs/result-format.md, "Batch result
+   * file": every monitor with the sweep's dimensions first) to `path`, as `download` does a
+   * job's: the 302 to storage without the API key, resumed with `Range`, verified against the
+   * batch's `checksum` before `path.part` becomes `path`. The first download has the server
+   * write the file (it may take a while for a large batch), after which the record carries
+   * the checksum; a mismatch throws `EmsimChecksumError` (kind "batch") and keeps
+   * `path.corrupt`. Before the batch is COMPLETED: `EmsimApiError` 409 `results_not_ready`.
+   */
+  async downloadBatch(
+    batchId: string,
+    path: string,
+    options: BatchDownloadOptions = {},
+  ): Promise<BatchDownloadResult> {
+    const signal = { signal: options.signal };
+    let batch = options.batch ?? (await this.getBatch(batchId, signal));
+    if (batch.status !== "COMPLETED") {
+      // The API says why (409 results_not_ready with the status) — let it.
+      await this.batchResultUrl(batchId, options);
+      throw new EmsimError(`batch ${batchId} is ${batch.status} and has no result file`);
     }
+    // The first request for the file builds it; the record has its checksum from then on.
+    let built: string | null = await this.batchResultUrl(batchId, options);
+    if (!batch.checksum) batch = await this.getBatch(batchId, signal);
+    if (!batch.checksum) {
+      throw new EmsimError(`batch ${batchId}'s record has no checksum for its result file`);
+    }
+    const got = await this.downloadVerified(path, {
+      owner: { kind: "batch", id: batchId },
+      expectedSha256: batch.checksum,
+      expectedBytes: null,
+      signedUrl: () => {
+        const url = built;
+        built = null;
+        return url !== null ? Promise.resolve(url) : this.batchResultUrl(batchId, options);
+      },
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
+    return { batchId, path, ...got };
   }
 
   /**
@@ -493,7 +705,125 @@ export class EmsimClient {
     return { job, file };
   }
 
+  /**
+   * A sweep's whole round trip: submit a batch of `simulation` over `parameters`, wait for
+   * every job, download the batch's one verified result file. `parameters` as the API takes
+   * them, or by JSON Pointer (`{"/structures/0/size/2": [3e-7, 5e-7, 7e-7]}`, each named after
+   * its pointer: `structures_0_size_2`). Throws `EmsimBatchFailedError` if no job completed;
+   * a COMPLETED batch whose `counts.FAILED` is not 0 has NaN in those variants' places.
+   */
+  async sweep(
+    simulation: SimulationRequest,
+    parameters: SweepParameters,
+    options: SweepOptions = {},
+  ): Promise<SweepResult> {
+    const signal = options.signal ? { signal: options.signal } : {};
+    const ack = await this.submitBatch(
+      {
+        simulation,
+        parameters: batchParameters(parameters),
+        ...(options.combine ? { combine: options.combine } : {}),
+        ...(options.metadata ? { metadata: options.metadata } : {}),
+      },
+      {
+        ...signal,
+        ...(options.queue !== undefined ? { queue: options.queue } : {}),
+        ...(options.onQueued ? { onQueued: options.onQueued } : {}),
+      },
+    );
+    options.onSubmitted?.(ack);
+    const batch = await this.waitForBatch(ack.batch_id, {
+      ...signal,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    });
+    if (batch.status !== "COMPLETED") throw new EmsimBatchFailedError(batch);
+    const out = options.out ?? `emsim-batch-${batch.batch_id}.h5`;
+    const file = await this.downloadBatch(batch.batch_id, out, {
+      batch,
+      ...signal,
+      ...(options.onDownloadProgress ? { onProgress: options.onDownloadProgress } : {}),
+    });
+    // The record had no checksum until the download had the file built.
+    return { batch: batch.checksum ? batch : await this.getBatch(batch.batch_id, signal), file };
+  }
+
   // ---------------------------------------------------------------- plumbing
+
+  /** Polls `get` until its record is no longer QUEUED or RUNNING: quickly at first. */
+  private async pollUntilEnded<T extends { status: string }>(
+    what: string,
+    get: () => Promise<T>,
+    options: {
+      onProgress?: (record: T) => void;
+      pollIntervalMs?: number;
+      timeoutMs?: number;
+      signal?: AbortSignal;
+    },
+  ): Promise<T> {
+    const maxInterval = options.pollIntervalMs ?? 1000;
+    let interval = Math.min(250, maxInterval);
+    const deadline = options.timeoutMs !== undefined ? Date.now() + options.timeoutMs : Infinity;
+    for (;;) {
+      const record = await get();
+      options.onProgress?.(record);
+      if (record.status !== "QUEUED" && record.status !== "RUNNING") return record;
+      if (Date.now() + interval > deadline) {
+        const err = new Error(`${what} is still ${record.status} after ${options.timeoutMs} ms`);
+        err.name = "TimeoutError";
+        throw err;
+      }
+      await this.sleep(interval, options.signal);
+      interval = Math.min(maxInterval, Math.ceil(interval * 1.5));
+    }
+  }
+
+  /**
+   * Streams a result file into `path.part` and renames it to `path` once its SHA-256 is
+   * `expectedSha256`. A mismatch after resuming an old `.part` (which may belong to another
+   * download) first retries from zero; otherwise the bytes are kept as `path.corrupt` and
+   * `EmsimChecksumError` is thrown.
+   */
+  private async downloadVerified(
+    path: string,
+    what: {
+      owner: { kind: "job" | "batch"; id: string };
+      expectedSha256: string;
+      expectedBytes: number | null;
+      signedUrl: () => Promise<string>;
+      onProgress?: ((progress: DownloadProgress) => void) | undefined;
+      signal?: AbortSignal | undefined;
+    },
+  ): Promise<{ bytes: number; sha256: string; resumedFromBytes: number }> {
+    const expected = what.expectedSha256.toLowerCase();
+    const part = `${path}.part`;
+    for (let pass = 0; ; pass++) {
+      const got = await downloadPart(part, {
+        fetch: this.fetchImpl,
+        signedUrl: what.signedUrl,
+        policy: this.policy,
+        sleep: this.sleep,
+        random: this.random,
+        expectedBytes: what.expectedBytes,
+        onProgress: what.onProgress,
+        onRetry: (reason, delayMs, retry) =>
+          this.onRetry?.({ method: "GET", url: "(storage address)", retry, delayMs, reason }),
+        signal: what.signal,
+      });
+      if (got.sha256 === expected) {
+        await rename(part, path);
+        return got;
+      }
+      if (pass === 0 && got.resumedFromBytes > 0) {
+        await rm(part, { force: true });
+        continue;
+      }
+      const corrupt = `${path}.corrupt`;
+      await rename(part, corrupt);
+      const { kind, id } = what.owner;
+      throw new EmsimChecksumError(id, expected, got.sha256, corrupt, kind);
+    }
+  }
 
   /**
    * While a submission is refused: wait until the active job has ended (when it is ours to
@@ -503,12 +833,18 @@ export class EmsimClient {
     const waitMs = Math.min(300, Math.max(1, info.retryAfterSeconds)) * 1000;
     const deadline = Date.now() + waitMs;
     const poll = options.pollIntervalMs ?? 1000;
-    const ownJob = info.activeJobId !== null && /^[0-9a-f-]{36}$/i.test(info.activeJobId);
+    const isId = (id: string | null): id is string => id !== null && /^[0-9a-f-]{36}$/i.test(id);
+    // A batch holds the slot until its last job ends, not only its running one.
+    const status = isId(info.activeBatchId)
+      ? async () => (await this.getBatch(info.activeBatchId!, options)).status
+      : isId(info.activeJobId)
+        ? async () => (await this.get(info.activeJobId!, options)).status
+        : null;
     while (Date.now() < deadline) {
       await this.sleep(Math.min(poll, Math.max(0, deadline - Date.now())), options.signal);
-      if (!ownJob) continue;
+      if (!status) continue;
       try {
-        if (!isActive((await this.get(info.activeJobId!, options)).status)) return;
+        if (!isActive(await status())) return;
       } catch (err) {
         if (err instanceof EmsimApiError && err.status === 404) continue;
         throw err;

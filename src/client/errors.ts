@@ -2,7 +2,7 @@
  * What the SDK throws. Every error is an `EmsimError`; the subclasses say which kind of
  * failure it was, so callers (and the CLI's exit codes) can branch on `instanceof`.
  */
-import type { ErrorBody, FieldError, JobRecord } from "./types.js";
+import type { BatchRecord, ErrorBody, FieldError, JobRecord } from "./types.js";
 
 export class EmsimError extends Error {
   override name = "EmsimError";
@@ -46,6 +46,11 @@ export class EmsimApiError extends EmsimError {
   get activeJobId(): string | null {
     return typeof this.body.active_job_id === "string" ? this.body.active_job_id : null;
   }
+
+  /** The batch that active job belongs to, when a 409 submission conflict names one. */
+  get activeBatchId(): string | null {
+    return typeof this.body.active_batch_id === "string" ? this.body.active_batch_id : null;
+  }
 }
 
 /**
@@ -69,18 +74,21 @@ export class EmsimNetworkError extends EmsimError {
   }
 }
 
-/** A downloaded result file does not match the job's SHA-256 checksum. */
+/** A downloaded result file does not match the job's (or the batch's) SHA-256 checksum. */
 export class EmsimChecksumError extends EmsimError {
   override name = "EmsimChecksumError";
   constructor(
+    /** The job's id, or the batch's when `kind` is "batch". */
     readonly jobId: string,
     readonly expected: string,
     readonly actual: string,
     /** Where the refused file was kept (`<out>.corrupt`). */
     readonly corruptPath: string,
+    /** Whose result file it is: a job's, or a batch's (`downloadBatch`). */
+    readonly kind: "job" | "batch" = "job",
   ) {
     super(
-      `the download of job ${jobId} does not match its checksum (expected sha256 ${expected}, got ${actual}); the file was kept aside as ${corruptPath}`,
+      `the download of ${kind} ${jobId} does not match its checksum (expected sha256 ${expected}, got ${actual}); the file was kept aside as ${corruptPath}`,
     );
   }
 }
@@ -90,6 +98,21 @@ export class EmsimJobFailedError extends EmsimError {
   override name = "EmsimJobFailedError";
   constructor(readonly job: JobRecord) {
     super(`job ${job.job_id} FAILED: ${job.error_detail ?? "no detail given"}`);
+  }
+}
+
+/**
+ * A batch ended FAILED (no job of it completed, or it was cancelled before any did) where a
+ * result was expected; `batch.jobs` has each job's `error_detail`.
+ */
+export class EmsimBatchFailedError extends EmsimError {
+  override name = "EmsimBatchFailedError";
+  constructor(readonly batch: BatchRecord) {
+    const failed = batch.jobs.find((j) => j.error_detail);
+    super(
+      `batch ${batch.batch_id} FAILED: none of its ${batch.job_count} jobs completed` +
+        (failed ? ` (job ${failed.index}: ${failed.error_detail})` : ""),
+    );
   }
 }
 

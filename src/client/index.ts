@@ -1,9 +1,16 @@
 /**
  * emsim SDK (`import { EmsimClient } from "emsim/client"`): a typed client for the emsim API
- * with retries, progress polling and verified, resumable result downloads. See docs/sdk.md.
+ * with retries, progress polling, verified, resumable result downloads and sweeps (batches).
+ * See docs/sdk.md.
  */
 export {
   EmsimClient,
+  batchParameters,
+  type BatchDownloadOptions,
+  type BatchDownloadResult,
+  type BatchListOptions,
+  type BatchResultUrlOptions,
+  type BatchWaitOptions,
   type DownloadOptions,
   type DownloadResult,
   type GdsDownloadResult,
@@ -17,11 +24,15 @@ export {
   type RunResult,
   type SParametersOptions,
   type SubmitOptions,
+  type SweepOptions,
+  type SweepParameters,
+  type SweepResult,
   type WaitOptions,
 } from "./client.js";
 export type { DownloadProgress } from "./download.js";
 export {
   EmsimApiError,
+  EmsimBatchFailedError,
   EmsimChecksumError,
   EmsimError,
   EmsimJobFailedError,
@@ -32,6 +43,13 @@ export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 export {
   JOB_STATUSES,
   isActive,
+  type BatchAck,
+  type BatchJob,
+  type BatchList,
+  type BatchParameter,
+  type BatchRecord,
+  type BatchRequest,
+  type BatchStatus,
   type DrcRequest,
   type DrcResult,
   type DrcRules,
@@ -55,7 +73,9 @@ export {
   type ModeResult,
   type ModesRequest,
   type ModesResponse,
+  type ParameterValue,
   type SimulationRequest,
   type SMatrix,
   type SubmissionAck,
 } from "./types.js";
+export { sweepNameFor } from "../results/sweep-names.js";

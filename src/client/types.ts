@@ -10,6 +10,13 @@ import type { Static } from "typebox";
 import type { DrcResponse, RecipeResponse } from "../schema/fabrication.js";
 import type { ModeResultSchema, ModesRequest, ModesResponseSchema } from "../schema/modes.js";
 import type { SimulationRequest } from "../schema/simulation.js";
+import type {
+  BatchAckSchema,
+  BatchListSchema,
+  BatchParameterSchema,
+  BatchRecord,
+  BatchRequestBody,
+} from "../schema/batch.js";
 import type { SMatrixJson } from "../results/touchstone.js";
 
 export type { SimulationRequest };
@@ -82,3 +89,43 @@ export type ModeResult = Static<typeof ModeResultSchema>;
  * was not run, `wavelengths_m` in metres, `n_eff[port][λ]` each port mode's effective index.
  */
 export type SMatrix = SMatrixJson;
+
+/**
+ * One parameter of a sweep (docs/api.md "Batches"): `name` (an identifier, the sweep
+ * dimension's name in the results), `path` (a JSON Pointer into the simulation, e.g.
+ * `/structures/1/size/0`), and either `values` or `range` `{start, stop, points}` (both ends
+ * included). Lengths and wavelengths in metres, as in the simulation.
+ */
+export type BatchParameter = Static<typeof BatchParameterSchema>;
+
+/** A value a parameter takes: one type per parameter. */
+export type ParameterValue = NonNullable<BatchParameter["values"]>[number];
+
+/**
+ * A sweep (`POST /v1/batches`): the base `simulation`, its `parameters`, and `combine`:
+ * `"product"` (default; every combination, the first parameter outermost) or `"zip"`.
+ */
+export type BatchRequest = Omit<BatchRequestBody, "simulation"> & {
+  simulation: SimulationRequest;
+};
+
+/** The answer to a batch submission: `{batch_id, status: "QUEUED", job_count, …}`. */
+export type BatchAck = Static<typeof BatchAckSchema>;
+
+/**
+ * A batch's record (`GET /v1/batches/{id}`): `status`, `counts` by job state,
+ * `progress.fraction` over all jobs, `parameters` (the sweep's dimensions and their values),
+ * `jobs` (each with its `index`, `status`, `parameters` and `error_detail`), and `result_url`
+ * and `checksum` (SHA-256) of its one result file once it is COMPLETED (the checksum once the
+ * file has been built, by the first download).
+ */
+export type { BatchRecord };
+
+/** QUEUED, RUNNING, COMPLETED (at least one job completed) or FAILED (none did). */
+export type BatchStatus = BatchRecord["status"];
+
+/** One job of a batch as its record lists it. */
+export type BatchJob = BatchRecord["jobs"][number];
+
+/** One page of batches, newest first, without their jobs (`GET /v1/batches`). */
+export type BatchList = Static<typeof BatchListSchema>;

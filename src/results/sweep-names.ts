@@ -26,3 +26,44 @@ export function sweepNameProblem(name: string): string | null {
   }
   return null;
 }
+
+/** The longest name a parameter may have (src/schema/batch.ts). */
+const MAX_SWEEP_NAME_LENGTH = 64;
+
+/**
+ * A dimension name for a parameter given by its JSON Pointer alone (the CLI's `--param`, the
+ * SDKs' `sweep`): its tokens joined by `_`, anything but letters, digits and `_` replaced
+ * (`/structures/1/size/0` → `structures_1_size_0`, `/source/wavelength` → `source_wavelength`).
+ * A long pointer keeps its last tokens (the most specific), a name that would start with a
+ * digit gets `p_` in front, one the result file reserves gets `_value` behind
+ * (`/monitors/0/mode_index` → `monitors_0_mode_index_value`), and one already in `taken`
+ * `_2`, `_3`, …
+ */
+export function sweepNameFor(pointer: string, taken: Iterable<string> = []): string {
+  const tokens = pointer
+    .split("/")
+    .slice(1)
+    .map((t) =>
+      t
+        .replace(/~1/g, "/")
+        .replace(/~0/g, "~")
+        .replace(/[^A-Za-z0-9_]+/g, "_")
+        .replace(/^_+|_+$/g, ""),
+    )
+    .filter((t) => t !== "");
+  // Room for the prefix, the suffix and a counter within the schema's 64 characters.
+  const room = MAX_SWEEP_NAME_LENGTH - "p__value_99".length;
+  let name = "";
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const longer = name === "" ? tokens[i]! : `${tokens[i]}_${name}`;
+    if (longer.length > room) break;
+    name = longer;
+  }
+  if (name === "") name = tokens.at(-1)?.slice(-room) ?? "";
+  if (name === "") name = "parameter";
+  if (/^[0-9]/.test(name)) name = `p_${name}`;
+  if (sweepNameProblem(name)) name = `${name}_value`;
+  const used = new Set(taken);
+  if (!used.has(name)) return name;
+  for (let n = 2; ; n++) if (!used.has(`${name}_${n}`)) return `${name}_${n}`;
+}

@@ -53,6 +53,8 @@ export const BatchRequestSchema = Type.Object(
   {
     simulation: Type.Unsafe<Record<string, unknown>>({
       type: "object",
+      // Any object here (generators: a record, not an empty one); each variant is checked whole.
+      additionalProperties: true,
       description:
         "The base simulation: a SimulationRequest, into which each variant writes its parameters' values.",
     }),

@@ -2,17 +2,53 @@
  * The shipped examples stay valid (the server's own validation with default limits) and small
  * enough to run in well under a minute on two cores; docs/getting-started.md relies on them.
  * Running them is left to `emsim submit examples/<name>.json --wait` (times in
- * examples/README.md): the suite runs jobs of the same kind in workflow.test.ts.
+ * examples/README.md): the suite runs jobs of the same kind in workflow.test.ts. An example
+ * whose gds structure names a layout file beside it is checked as a user's `emsim estimate`
+ * sends it (the file uploaded, then resolved by a real service), and its layout is checked to
+ * be what its script writes. A batch request (`{simulation, parameters}`, run with
+ * `emsim sweep`) is checked as POST /v1/batches checks it, each variant within the same budget
+ * (sweeps run in sweep.test.ts).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { couplerGds } from "../../scripts/examples/make-coupler-gds.js";
+import { checkBatchRequest, isBatchRequestBody } from "../../src/cli/sweep-request.js";
 import { loadConfig } from "../../src/config.js";
 import { validateSimulationRequest } from "../../src/schema/validate.js";
 import type { Vec3 } from "../../src/solver/types.js";
+import { startService, tempDir } from "../helpers/service.js";
+import { runCli } from "./helpers.js";
 
 const DIR = fileURLToPath(new URL("../../examples/", import.meta.url));
+
+/** The budget of cell updates (the estimate's expected steps) an example may take. */
+const CELL_STEPS = 25_000 * 5000;
+
+/** Whether a request's gds structure names a local layout file rather than a gds_url. */
+function namesLocalGds(body: { structures?: Array<{ type?: string; gds_url?: string }> }) {
+  return (body.structures ?? []).some(
+    (s) => s.type === "gds" && !/^https?:\/\//.test(s.gds_url ?? ""),
+  );
+}
+
+/** A sweep's jobs run one after another: a dozen example-sized ones at most. */
+const SWEEP_JOBS = 12;
+
+/** A batch request example: every variant valid and within the budget, a dozen at most. */
+function checkSweepExample(file: string, body: unknown): void {
+  const outcome = checkBatchRequest(body);
+  assert.ok(outcome.ok, `${file}: ${JSON.stringify(!outcome.ok && outcome.errors)}`);
+  assert.ok(outcome.jobCount <= SWEEP_JOBS, `${file}: ${outcome.jobCount} jobs`);
+  outcome.estimates.forEach((estimate, i) => {
+    const { totalCells, expectedSteps } = estimate!;
+    assert.ok(
+      totalCells * expectedSteps <= CELL_STEPS,
+      `${file} variant ${i}: ${totalCells} cells × ${expectedSteps} expected steps`,
+    );
+  });
+}
 
 test("every example is a valid, modest simulation request", () => {
   const files = readdirSync(DIR).filter((f) => f.endsWith(".json"));
@@ -23,13 +59,21 @@ test("every example is a valid, modest simulation request", () => {
     "dipole-above-gold-film",
     "focused-beam-on-grating",
     "si-wire-sparameters",
+    "directional-coupler-sparameters",
   ]) {
     assert.ok(files.includes(`${name}.json`), `examples/${name}.json exists`);
   }
   for (const file of files) {
-    const body = JSON.parse(readFileSync(DIR + file, "utf8")) as {
-      metadata?: { example?: string };
-    };
+    const body = JSON.parse(readFileSync(DIR + file, "utf8")) as Parameters<
+      typeof namesLocalGds
+    >[0] & { metadata?: { example?: string } };
+    if (isBatchRequestBody(body)) {
+      assert.equal(body.metadata?.example, file.replace(/\.json$/, ""));
+      checkSweepExample(file, body);
+      continue;
+    }
+    // Checked by the next test, through a service that holds its layout.
+    if (namesLocalGds(body)) continue;
     const outcome = validateSimulationRequest(body, loadConfig({}).limits);
     assert.ok(outcome.ok, `${file}: ${JSON.stringify(!outcome.ok && outcome.errors)}`);
     assert.equal(body.metadata?.example, file.replace(/\.json$/, ""));
@@ -38,10 +82,62 @@ test("every example is a valid, modest simulation request", () => {
     // example meets with 83 000 cells converging in 1200 steps (18 s on the reference kernel).
     const { totalCells, expectedSteps } = outcome.estimate;
     assert.ok(
-      totalCells * expectedSteps <= 25_000 * 5000,
+      totalCells * expectedSteps <= CELL_STEPS,
       `${file}: ${totalCells} cells × ${expectedSteps} expected steps`,
     );
   }
+});
+
+test("the coupler example, its layout uploaded by `emsim estimate`, is valid and modest", async () => {
+  // The layout is what scripts/examples/make-coupler-gds.ts writes, byte for byte.
+  const file = `${DIR}directional-coupler-sparameters.json`;
+  const body = JSON.parse(readFileSync(file, "utf8")) as {
+    metadata: { example: string };
+    structures: Array<{ type: string; gds_url?: string }>;
+  };
+  assert.equal(body.metadata.example, "directional-coupler-sparameters");
+  const gds = body.structures.find((s) => s.type === "gds")!;
+  assert.deepEqual(new Uint8Array(readFileSync(DIR + gds.gds_url!)), couplerGds());
+
+  const svc = await startService({ embeddedWorker: false });
+  const config = tempDir("emsim-examples-");
+  try {
+    const env = {
+      EMSIM_BASE_URL: svc.baseUrl,
+      EMSIM_API_KEY: await svc.newKey("examples@example.com"),
+      EMSIM_CONFIG_DIR: config,
+    };
+    // Answered only once the server has read the uploaded layout, taken the ports from its
+    // labels and extended its guides.
+    const run = await runCli(["estimate", file, "--json"], env);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    const estimate = JSON.parse(run.stdout) as { cells: number; expected_steps: number };
+    assert.ok(
+      estimate.cells * estimate.expected_steps <= CELL_STEPS,
+      `${estimate.cells} cells × ${estimate.expected_steps} expected steps`,
+    );
+  } finally {
+    await svc.close();
+    rmSync(config, { recursive: true, force: true });
+  }
+});
+
+test("the sweep example varies the slab's thickness through its first full transmission", () => {
+  const body = JSON.parse(readFileSync(`${DIR}slab-thickness-sweep.json`, "utf8")) as {
+    simulation: { structures: { material: string }[]; monitors: { monitor_type: string }[] };
+    parameters: { path: string; range: { start: number; stop: number } }[];
+  };
+  assert.ok(isBatchRequestBody(body));
+  assert.equal(body.simulation.structures[0]!.material, "Si3N4");
+  assert.deepEqual(
+    body.simulation.monitors.map((m) => m.monitor_type),
+    ["flux", "flux"],
+  );
+  const [thickness] = body.parameters;
+  assert.equal(thickness!.path, "/structures/0/size/2");
+  // T = 1 where 2·n·d = λ: d = 1.55 µm / (2 × 1.996) ≈ 0.39 µm lies inside the range.
+  const d = 1.55e-6 / (2 * 1.996);
+  assert.ok(thickness!.range.start < d && d < thickness!.range.stop);
 });
 
 test("the sin slab example records several wavelengths on one monitor", () => {

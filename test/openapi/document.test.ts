@@ -261,6 +261,19 @@ same<Answer<EmsimClient["uploadGds"]>, JsonOf<UploadGds["post"]["responses"][201
 same<Parameters<EmsimClient["drc"]>[0], JsonOf<Drc["post"]["requestBody"]>>(true);
 same<Parameters<EmsimClient["recipe"]>[0], JsonOf<Recipe["post"]["requestBody"]>>(true);
 same<NonNullable<Parameters<EmsimClient["list"]>[0]>["status"], NonNullable<Sims["get"]["parameters"]["query"]>["status"]>(true);
+type Batches = paths["/v1/batches"];
+type Batch = paths["/v1/batches/{batch_id}"];
+type CancelBatch = paths["/v1/batches/{batch_id}/cancel"];
+same<Answer<EmsimClient["submitBatch"]>, JsonOf<Batches["post"]["responses"][202]>>(true);
+same<Answer<EmsimClient["getBatch"]>, JsonOf<Batch["get"]["responses"][200]>>(true);
+same<Answer<EmsimClient["waitForBatch"]>, JsonOf<Batch["get"]["responses"][200]>>(true);
+same<Answer<EmsimClient["listBatches"]>, JsonOf<Batches["get"]["responses"][200]>>(true);
+same<Answer<EmsimClient["cancelBatch"]>, JsonOf<CancelBatch["post"]["responses"][200]>>(true);
+/** The SDK's batch request is the document's, its simulation typed as a SimulationRequest. */
+export const batchRequest: JsonOf<Batches["post"]["requestBody"]> = {} as Parameters<
+  EmsimClient["submitBatch"]
+>[0];
+same<Parameters<EmsimClient["submitBatch"]>[0]["simulation"], JsonOf<Sims["post"]["requestBody"]>>(true);
 
 /** Every documented error body is one the SDK's EmsimApiError can carry. */
 type ErrorOf<Op> = Op extends { responses: infer R }
@@ -272,6 +285,10 @@ export const errorBodies: ErrorBody[] = [] as (
   | ErrorOf<Job["get"]>
   | ErrorOf<Cancel["post"]>
   | ErrorOf<Est["post"]>
+  | ErrorOf<Batches["post"]>
+  | ErrorOf<Batch["get"]>
+  | ErrorOf<CancelBatch["post"]>
+  | ErrorOf<paths["/v1/batches/{batch_id}/results"]["get"]>
 )[];
 
 /** A round trip written against the generated types. */

@@ -56,6 +56,7 @@ before(async () => {
     EMSIM_TEST_CONFLICT_KEY: await svc.newKey("python-conflict@example.com"),
     EMSIM_TEST_DOWNLOAD_KEY: await svc.newKey("python-download@example.com"),
     EMSIM_TEST_PROGRESS_KEY: await svc.newKey("python-progress@example.com"),
+    EMSIM_TEST_SWEEP_KEY: await svc.newKey("python-sweep@example.com"),
     EMSIM_TEST_UNKNOWN_KEY: generateApiKey(),
     EMSIM_TEST_LIMITED_URL: limited.baseUrl,
     EMSIM_TEST_LIMITED_KEY: await limited.newKey(),
@@ -123,6 +124,12 @@ test(
   "S-parameters: the record, S(port_out, port_in, wavelength) from load, to_touchstone",
   { skip },
   () => unittest("test_sparameters"),
+);
+
+test(
+  "sweeps: a batch followed and loaded with the sweep's dimensions, cancelled, typed errors",
+  { skip },
+  () => unittest("test_sweep"),
 );
 
 test("installs with pip --no-build-isolation, offline, and works installed", { skip }, async () => {

@@ -9,6 +9,8 @@
     emsim.modes_dataset(answer).n_eff   # xarray: n_eff(wavelength, mode)
     S = emsim.load(ports_result).s_matrix  # xarray: S(port_out, port_in, wavelength)
     emsim.to_touchstone(S, "device.s2p")
+    sweep = client.sweep(simulation, {"/structures/0/size/2": [3e-7, 5e-7, 7e-7]})
+    sweep["T"].flux      # xarray: flux(structures_0_size_2, wavelength), one job per value
 
 The client needs only the standard library; ``emsim.load`` needs h5py and numpy, and gives
 xarray Datasets when xarray is installed. Errors are in ``emsim.errors`` (also exported here).
@@ -22,6 +24,10 @@ from .errors import (
     ApiError,
     AuthenticationError,
     BadRequestError,
+    BatchFailedError,
+    BatchNotFoundError,
+    BatchResultsBusyError,
+    BatchResultsUnavailableError,
     BodyTooLargeError,
     ChecksumMismatchError,
     ConflictError,
@@ -85,6 +91,10 @@ __all__ = [
     "ApiError",
     "AuthenticationError",
     "BadRequestError",
+    "BatchFailedError",
+    "BatchNotFoundError",
+    "BatchResultsBusyError",
+    "BatchResultsUnavailableError",
     "BodyTooLargeError",
     "ChecksumMismatchError",
     "ConflictError",

@@ -1,8 +1,9 @@
 """``Client``: the emsim API from Python (docs/python.md), standard library only.
 
-Every method maps to one endpoint, except ``wait`` (polling with progress), ``download``
-(302 → storage, resume, checksum) and ``run`` (all of it). Lengths in metres, times in
-seconds; requests and answers are plain dicts shaped as in /openapi.json.
+Every method maps to one endpoint, except ``wait`` and ``wait_batch`` (polling with
+progress), ``download`` and ``download_batch`` (302 → storage, resume, checksum), ``run`` and
+``sweep`` (all of it). Lengths in metres, times in seconds; requests and answers are plain
+dicts shaped as in /openapi.json.
 """
 
 from __future__ import annotations
@@ -17,24 +18,47 @@ import sys
 import time
 import urllib.error
 import urllib.parse
-from typing import Any, Callable, Dict, Iterator, List, Optional, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ._version import __version__
 from ._http import RetryPolicy, Transport, error_response, parse_retry_after
 from .errors import (
+    BatchFailedError,
     ChecksumMismatchError,
     EmsimConnectionError,
     EmsimError,
     JobFailedError,
     WaitTimeout,
 )
-from .progress import ProgressOption, describe_download, describe_job, reporter
+from .progress import (
+    ProgressOption,
+    batch_verdict,
+    describe_batch,
+    describe_download,
+    describe_job,
+    reporter,
+)
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 _ACTIVE = ("QUEUED", "RUNNING")
 _CHUNK = 1 << 20
 
 Request = Union[Dict[str, Any], str, "os.PathLike[str]"]
+
+#: A sweep's parameters: ``{pointer: values or {"start", "stop", "points"}}``, or a list of
+#: the API's ``{"name", "path", "values" | "range"}``.
+Parameters = Union[Dict[str, Any], Sequence[Dict[str, Any]]]
+
+#: Names a parameter may not take: what the batch file's groups already hold, as
+#: src/results/sweep-names.ts ``RESERVED_SWEEP_NAMES`` lists them (and any ending ``_index``).
+_RESERVED_SWEEP_NAMES = frozenset(
+    "x y z wavelength frequency theta phi direction mode_index port_out port_in Ex Ey Ez Hx Hy "
+    "Hz flux power incident_intensity scattering_cross_section absorption_cross_section "
+    "extinction_cross_section radiant_intensity E_theta E_phi amps n_eff k_eff S job_id status "
+    "error_detail solver_version steps_run converged wall_seconds".split()
+)
+#: Within the API's 64 characters, room for a ``p_`` prefix, a ``_value`` suffix and ``_99``.
+_SWEEP_NAME_ROOM = 64 - len("p__value_99")
 
 
 def _profile(env: Dict[str, str]) -> Dict[str, Any]:
@@ -60,6 +84,64 @@ def _read_request(request: Request) -> Dict[str, Any]:
         with open(text, encoding="utf-8") as f:
             return json.load(f)
     return json.loads(text)
+
+
+def sweep_name(pointer: str, taken: Sequence[str] = ()) -> str:
+    """A dimension name for a parameter given by its JSON Pointer, as the CLI and the
+    TypeScript SDK make it (src/results/sweep-names.ts): its tokens joined by ``_``
+    (``/structures/1/size/0`` → ``structures_1_size_0``), the last tokens of a long pointer,
+    ``p_`` before a leading digit, ``_value`` after a name the result file reserves, ``_2``,
+    ``_3``, … after one already ``taken``."""
+    tokens = []
+    for raw in pointer.split("/")[1:]:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        token = re.sub(r"[^A-Za-z0-9_]+", "_", token).strip("_")
+        if token:
+            tokens.append(token)
+    name = ""
+    for token in reversed(tokens):
+        longer = token if not name else f"{token}_{name}"
+        if len(longer) > _SWEEP_NAME_ROOM:
+            break
+        name = longer
+    if not name and tokens:
+        name = tokens[-1][-_SWEEP_NAME_ROOM:]
+    name = name or "parameter"
+    if name[0].isdigit():
+        name = f"p_{name}"
+    if name in _RESERVED_SWEEP_NAMES or name.endswith("_index"):
+        name = f"{name}_value"
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name}_{n}" in taken:
+        n += 1
+    return f"{name}_{n}"
+
+
+def _plain(values: Any) -> Any:
+    """numpy arrays and scalars as the lists and numbers JSON carries."""
+    if hasattr(values, "tolist"):
+        return values.tolist()
+    if isinstance(values, (tuple, range)):
+        return list(values)
+    return values
+
+
+def batch_parameters(parameters: Parameters) -> List[Dict[str, Any]]:
+    """A sweep's parameters as the API takes them: ``{pointer: [values]}`` or
+    ``{pointer: {"start", "stop", "points"}}`` named by :func:`sweep_name`, or a list of the
+    API's parameter dicts as they are."""
+    if not isinstance(parameters, dict):
+        return [{**p, "values": _plain(p["values"])} if "values" in p else p for p in parameters]
+    out: List[Dict[str, Any]] = []
+    for path, given in parameters.items():
+        name = sweep_name(path, [p["name"] for p in out])
+        if isinstance(given, dict):
+            out.append({"name": name, "path": path, "range": given})
+        else:
+            out.append({"name": name, "path": path, "values": _plain(given)})
+    return out
 
 
 def _modes_body(given: Dict[str, Any], **extra: Any) -> Dict[str, Any]:
@@ -247,6 +329,66 @@ class Client:
             )
         return urllib.parse.urljoin(self.base_url + path, location)
 
+    # ------------------------------------------------------------------ batches
+
+    def submit_batch(self, request: Request) -> Dict[str, Any]:
+        """Queues a sweep (``POST /v1/batches``, docs/api.md "Batches"): ``{simulation,
+        parameters, combine, metadata}`` as a dict, a JSON file or JSON text; one job per
+        variant. Returns ``{batch_id, status: "QUEUED", job_count, created_at, message}``.
+
+        Every variant is validated first: ``ValidationError`` names ``variants[i]``, the field
+        and the parameter and value that caused it. A batch is one active unit:
+        ``SimulationAlreadyRunningError`` while a job or batch of yours is active, and while it
+        runs your submissions get it too (``.active_batch_id``).
+        """
+        return self._json("POST", "/v1/batches", body=_read_request(request), idempotent=False)
+
+    def get_batch(self, batch_id: str) -> Dict[str, Any]:
+        """A batch's record (``GET /v1/batches/{batch_id}``): ``status``, ``counts`` by job
+        state, ``progress`` over all jobs, ``parameters`` (the sweep's dimensions), ``jobs``
+        (each with ``index``, ``status``, ``parameters``, ``error_detail``), ``checksum``."""
+        return self._json("GET", f"/v1/batches/{urllib.parse.quote(batch_id, safe='')}")
+
+    def list_batches(
+        self, *, limit: Optional[int] = None, cursor: Optional[str] = None
+    ) -> Dict[str, Any]:
+        """One page of your batches, newest first, without their jobs: ``{batches,
+        next_cursor}`` (``GET /v1/batches``)."""
+        return self._json("GET", "/v1/batches", query={"limit": limit, "cursor": cursor})
+
+    def batches(self, *, page_size: int = 50) -> Iterator[Dict[str, Any]]:
+        """Every batch of yours, newest first, following ``next_cursor``."""
+        cursor: Optional[str] = None
+        while True:
+            page = self.list_batches(limit=page_size, cursor=cursor)
+            yield from page["batches"]
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return
+
+    def cancel_batch(self, batch_id: str) -> Dict[str, Any]:
+        """Cancels a batch (``POST /v1/batches/{batch_id}/cancel``): its QUEUED jobs become
+        FAILED at once, its RUNNING ones stop within about a second; finished jobs keep their
+        results. Returns its record (a finished batch's unchanged)."""
+        return self._json(
+            "POST", f"/v1/batches/{urllib.parse.quote(batch_id, safe='')}/cancel", idempotent=True
+        )
+
+    def batch_result_url(self, batch_id: str, *, timeout: float = 960.0) -> str:
+        """The pre-signed address of a COMPLETED batch's one result file. The first request
+        has the server write the file (up to 900 s for a large batch: ``timeout`` seconds),
+        after which the record has its ``checksum``. ``ResultsNotReadyError`` before the batch
+        is COMPLETED, ``BatchResultsUnavailableError`` when its jobs' files cannot be stacked
+        into one, ``BatchResultsBusyError`` (after the retries) while the writers are busy."""
+        path = f"/v1/batches/{urllib.parse.quote(batch_id, safe='')}/results"
+        res = self._http.request("GET", path, timeout=max(timeout, self._http.timeout))
+        location = res.header("Location")
+        if not (300 <= res.status < 400) or not location:
+            raise EmsimError(
+                f"expected a redirect to the result file from {path}, got HTTP {res.status}"
+            )
+        return urllib.parse.urljoin(self.base_url + path, location)
+
     # ------------------------------------------------------------------ workflows
 
     def wait(
@@ -264,31 +406,49 @@ class Client:
         in a log), ``False`` hides it, a callable receives every record. Raises
         ``WaitTimeout`` after ``timeout`` seconds.
         """
-        callback = progress if callable(progress) else None
-        shown = reporter(None if callback else progress, f"job {job_id[:8]}", total=100)
-        started = time.monotonic()
-        interval = min(0.25, poll_interval)
-        try:
-            while True:
-                job = self.status(job_id)
-                if callback:
-                    callback(job)
-                fraction, text, key = describe_job(job)
-                if job["status"] not in _ACTIVE:
-                    if job["status"] == "COMPLETED":
-                        shown.close(text, 1.0)
-                    else:
-                        shown.close(f"{text}: {job.get('error_detail')}")
-                    return job
-                shown.show(fraction, text, key)
-                if timeout is not None and time.monotonic() - started + interval > timeout:
-                    shown.close(text)
-                    raise WaitTimeout(job, timeout)
-                time.sleep(interval)
-                interval = min(poll_interval, interval * 1.5)
-        except KeyboardInterrupt:
-            shown.close("interrupted (the job goes on; cancel it with client.cancel)")
-            raise
+
+        def verdict(job: Dict[str, Any]) -> Tuple[str, Optional[float]]:
+            text = describe_job(job)[1]
+            if job["status"] == "COMPLETED":
+                return text, 1.0
+            return f"{text}: {job.get('error_detail')}", None
+
+        return self._follow(
+            lambda: self.status(job_id),
+            f"job {job_id[:8]}",
+            describe_job,
+            verdict,
+            "interrupted (the job goes on; cancel it with client.cancel)",
+            timeout=timeout,
+            poll_interval=poll_interval,
+            progress=progress,
+        )
+
+    def wait_batch(
+        self,
+        batch_id: str,
+        *,
+        timeout: Optional[float] = None,
+        poll_interval: float = 1.0,
+        progress: ProgressOption = True,
+    ) -> Dict[str, Any]:
+        """Polls a batch until every job has ended (COMPLETED: at least one job completed;
+        FAILED: none did) and returns its final record, which is not raised when FAILED.
+
+        ``progress`` as for ``wait``: the bar is the fraction over all the batch's jobs (a
+        running job by its own progress); a callable receives every record. Raises
+        ``WaitTimeout`` after ``timeout`` seconds.
+        """
+        return self._follow(
+            lambda: self.get_batch(batch_id),
+            f"batch {batch_id[:8]}",
+            describe_batch,
+            lambda b: (batch_verdict(b), 1.0 if b["status"] == "COMPLETED" else None),
+            "interrupted (the batch goes on; cancel it with client.cancel_batch)",
+            timeout=timeout,
+            poll_interval=poll_interval,
+            progress=progress,
+        )
 
     def download(
         self,
@@ -312,22 +472,51 @@ class Client:
             self.result_url(job_id)  # the API says why: ResultsNotReadyError with the status
             raise EmsimError(f"job {job_id} is {job.get('status')} and has no result file")
         target = pathlib.Path(path if path is not None else f"emsim-{job_id}.h5")
-        part = target.with_name(target.name + ".part")
-        expected = str(job["checksum"]).lower()
-        total = job.get("result_bytes")
-        for attempt in range(2):
-            resumed = part.stat().st_size if part.exists() else 0
-            actual = self._fetch_part(job_id, part, total, progress)
-            if actual == expected:
-                os.replace(part, target)
-                return target
-            part.unlink()
-            # A .part left from another download (another server, an older job) spoils the
-            # hash: start again from zero once before calling the stored file corrupt.
-            if attempt == 0 and resumed > 0:
-                continue
-            raise ChecksumMismatchError(job_id, expected, actual, str(target))
-        raise AssertionError("unreachable")
+        return self._download_verified(
+            ("job", job_id),
+            target,
+            str(job["checksum"]),
+            job.get("result_bytes"),
+            lambda: self.result_url(job_id),
+            progress,
+        )
+
+    def download_batch(
+        self,
+        batch_id: str,
+        path: Union[str, "os.PathLike[str]", None] = None,
+        *,
+        progress: ProgressOption = True,
+        batch: Optional[Dict[str, Any]] = None,
+    ) -> pathlib.Path:
+        """Downloads a COMPLETED batch's one result file (every monitor with the sweep's
+        dimensions first; ``emsim.load`` reads it) and returns its path (default
+        ``emsim-batch-<batch_id>.h5``).
+
+        As ``download`` does a job's: resumable, never sending the API key to the storage
+        address, checked against the batch's SHA-256 ``checksum`` before ``<path>.part`` is
+        renamed. The first download has the server write the file (once), after which the
+        record carries the checksum. ``ResultsNotReadyError`` before the batch is COMPLETED.
+        """
+        batch = batch or self.get_batch(batch_id)
+        if batch.get("status") != "COMPLETED":
+            self.batch_result_url(batch_id)  # the API says why: ResultsNotReadyError
+            raise EmsimError(f"batch {batch_id} is {batch.get('status')} and has no result file")
+        # The first request for the file has it written; the record has its checksum after.
+        built = [self.batch_result_url(batch_id)]
+        if not batch.get("checksum"):
+            batch = self.get_batch(batch_id)
+        if not batch.get("checksum"):
+            raise EmsimError(f"batch {batch_id}'s record has no checksum for its result file")
+        target = pathlib.Path(path if path is not None else f"emsim-batch-{batch_id}.h5")
+        return self._download_verified(
+            ("batch", batch_id),
+            target,
+            str(batch["checksum"]),
+            None,
+            lambda: built.pop() if built else self.batch_result_url(batch_id),
+            progress,
+        )
 
     def run(
         self,
@@ -346,6 +535,48 @@ class Client:
         if job["status"] != "COMPLETED":
             raise JobFailedError(job)
         return self.download(job["job_id"], path, progress=progress, job=job)
+
+    def sweep(
+        self,
+        simulation: Request,
+        parameters: Parameters,
+        *,
+        combine: str = "product",
+        metadata: Optional[Dict[str, Any]] = None,
+        wait: bool = True,
+        path: Union[str, "os.PathLike[str]", None] = None,
+        progress: ProgressOption = True,
+        poll_interval: float = 1.0,
+    ) -> Any:
+        """One simulation over parameters, one job per variant; returns the batch's result
+        file loaded (``emsim.load``: an :class:`emsim.BatchResult`, every monitor with the
+        sweep's dimensions first), or with ``wait=False`` the submission's answer.
+
+        ``simulation`` is a dict, a JSON file or JSON text. ``parameters``:
+        ``{"/structures/0/size/2": [3e-7, 5e-7], "/source/wavelength": {"start": 1.5e-6,
+        "stop": 1.6e-6, "points": 5}}`` (each named after its pointer, e.g.
+        ``structures_0_size_2``; numpy arrays are fine), or a list of the API's
+        ``{"name", "path", "values" | "range"}``. ``combine``: ``"product"`` (every
+        combination, the first parameter outermost) or ``"zip"``. The file goes to ``path``
+        (default ``emsim-batch-<batch_id>.h5``). Raises ``BatchFailedError`` if no job
+        completed; variants that FAILED are NaN in the result (``result.jobs.status``).
+        """
+        from .results import load
+
+        body: Dict[str, Any] = {
+            "simulation": _read_request(simulation),
+            "parameters": batch_parameters(parameters),
+            "combine": combine,
+        }
+        if metadata is not None:
+            body["metadata"] = metadata
+        ack = self.submit_batch(body)
+        if not wait:
+            return ack
+        batch = self.wait_batch(ack["batch_id"], progress=progress, poll_interval=poll_interval)
+        if batch["status"] != "COMPLETED":
+            raise BatchFailedError(batch)
+        return load(self.download_batch(batch["batch_id"], path, progress=progress, batch=batch))
 
     # ------------------------------------------------------------------ fabrication
 
@@ -447,10 +678,81 @@ class Client:
                 reason="not the emsim API",
             ) from None
 
+    def _follow(
+        self,
+        fetch: Callable[[], Dict[str, Any]],
+        label: str,
+        describe: Callable[[Dict[str, Any]], tuple],
+        verdict: Callable[[Dict[str, Any]], Tuple[str, Optional[float]]],
+        interrupted: str,
+        *,
+        timeout: Optional[float],
+        poll_interval: float,
+        progress: ProgressOption,
+    ) -> Dict[str, Any]:
+        """Polls ``fetch`` until its record is no longer QUEUED or RUNNING, quickly at first,
+        showing ``describe``'s progress and at the end ``verdict``'s words."""
+        callback = progress if callable(progress) else None
+        shown = reporter(None if callback else progress, label, total=100)
+        started = time.monotonic()
+        interval = min(0.25, poll_interval)
+        try:
+            while True:
+                record = fetch()
+                if callback:
+                    callback(record)
+                fraction, text, key = describe(record)
+                if record["status"] not in _ACTIVE:
+                    shown.close(*verdict(record))
+                    return record
+                shown.show(fraction, text, key)
+                if timeout is not None and time.monotonic() - started + interval > timeout:
+                    shown.close(text)
+                    raise WaitTimeout(record, timeout)
+                time.sleep(interval)
+                interval = min(poll_interval, interval * 1.5)
+        except KeyboardInterrupt:
+            shown.close(interrupted)
+            raise
+
+    def _download_verified(
+        self,
+        owner: Tuple[str, str],
+        target: pathlib.Path,
+        checksum: str,
+        total: Optional[int],
+        signed_url: Callable[[], str],
+        progress: ProgressOption,
+    ) -> pathlib.Path:
+        """Downloads into ``<target>.part`` and renames it once its SHA-256 is ``checksum``.
+        ``owner`` is ``("job" or "batch", id)``."""
+        kind, owner_id = owner
+        part = target.with_name(target.name + ".part")
+        expected = checksum.lower()
+        for attempt in range(2):
+            resumed = part.stat().st_size if part.exists() else 0
+            actual = self._fetch_part(f"download {owner_id[:8]}", signed_url, part, total, progress)
+            if actual == expected:
+                os.replace(part, target)
+                return target
+            part.unlink()
+            # A .part left from another download (another server, an older job) spoils the
+            # hash: start again from zero once before calling the stored file corrupt.
+            if attempt == 0 and resumed > 0:
+                continue
+            raise ChecksumMismatchError(owner_id, expected, actual, str(target), kind)
+        raise AssertionError("unreachable")
+
     def _fetch_part(
-        self, job_id: str, part: pathlib.Path, total: Optional[int], progress: ProgressOption
+        self,
+        label: str,
+        signed_url: Callable[[], str],
+        part: pathlib.Path,
+        total: Optional[int],
+        progress: ProgressOption,
     ) -> str:
-        """Appends the rest of the file to ``part`` and returns the SHA-256 of all of it."""
+        """Appends the rest of the file to ``part`` and returns the SHA-256 of all of it;
+        ``signed_url`` asks the API for a (fresh) storage address."""
         digest = hashlib.sha256()
         offset = 0
         if part.exists():
@@ -460,14 +762,12 @@ class Client:
                     offset += len(chunk)
         resumed_from = offset  # bytes reused from an earlier download; 0 once it restarts
         callback = progress if callable(progress) else None
-        shown = reporter(
-            None if callback else progress, f"download {job_id[:8]}", total=total, unit="B"
-        )
+        shown = reporter(None if callback else progress, label, total=total, unit="B")
         url: Optional[str] = None
         failures = 0
         policy = self._http.policy
         while total is None or offset < total:
-            url = url or self.result_url(job_id)
+            url = url or signed_url()
             headers = {"User-Agent": self._http.user_agent}
             if offset > 0:
                 headers["Range"] = f"bytes={offset}-"

@@ -128,16 +128,22 @@ class ConflictError(ApiError):
 
 
 class SimulationAlreadyRunningError(ConflictError):
-    """409 ``simulation_already_running``: you have an active job (``active_job_id``)."""
+    """409 ``simulation_already_running``: you have an active job (``active_job_id``), of a
+    batch when ``active_batch_id`` says which."""
 
     @property
     def active_job_id(self) -> Optional[str]:
         value = self.body.get("active_job_id")
         return value if isinstance(value, str) else None
 
+    @property
+    def active_batch_id(self) -> Optional[str]:
+        value = self.body.get("active_batch_id")
+        return value if isinstance(value, str) else None
+
 
 class ResultsNotReadyError(ConflictError):
-    """409 ``results_not_ready``: the job is not COMPLETED (``job_status``)."""
+    """409 ``results_not_ready``: the job (or batch) is not COMPLETED (``job_status``)."""
 
 
 class JobFinishedError(ConflictError):
@@ -195,6 +201,15 @@ class LayoutTooLargeError(ApiError):
     """422 ``layout_too_large``: the layout is too large to check within the service's limits."""
 
 
+class BatchNotFoundError(NotFoundError):
+    """404 ``batch_not_found``: no such batch for this account."""
+
+
+class BatchResultsUnavailableError(ApiError):
+    """422 ``batch_results_unavailable``: the batch's jobs' files cannot be stacked into one
+    (``detail`` says why); each job's own file can still be downloaded."""
+
+
 class GdsNotFoundError(NotFoundError):
     """404 ``gds_not_found``: the file behind a ``gds_url`` no longer exists."""
 
@@ -206,6 +221,10 @@ class ServiceUnavailableError(ApiError):
 
 class FabricationBusyError(ServiceUnavailableError):
     """503 ``fabrication_busy``: every fabrication check is busy; see ``retry_after``."""
+
+
+class BatchResultsBusyError(ServiceUnavailableError):
+    """503 ``batch_results_busy``: every writer of batch files is busy; see ``retry_after``."""
 
 
 class ModesBusyError(ServiceUnavailableError):
@@ -255,6 +274,9 @@ ERROR_CODES: Dict[str, Type[ApiError]] = {
     "modes_busy": ModesBusyError,
     "plane_too_large": PlaneTooLargeError,
     "sparameters_not_found": SParametersNotFoundError,
+    "batch_not_found": BatchNotFoundError,
+    "batch_results_busy": BatchResultsBusyError,
+    "batch_results_unavailable": BatchResultsUnavailableError,
 }
 
 #: The class for a status whose ``error_code`` this client does not know (a newer server).
@@ -284,13 +306,17 @@ def api_error(status: int, body: Dict[str, Any], correlation_id: Optional[str]) 
 
 
 class ChecksumMismatchError(EmsimError):
-    """A downloaded result file does not match the job's SHA-256; the file was deleted."""
+    """A downloaded result file does not match the job's (or batch's, ``kind``) SHA-256; the
+    file was deleted. ``job_id`` is the batch's id when ``kind`` is ``"batch"``."""
 
-    def __init__(self, job_id: str, expected: str, actual: str, path: str) -> None:
+    def __init__(
+        self, job_id: str, expected: str, actual: str, path: str, kind: str = "job"
+    ) -> None:
         super().__init__(
-            f"the download of job {job_id} does not match its checksum (expected sha256 "
+            f"the download of {kind} {job_id} does not match its checksum (expected sha256 "
             f"{expected}, got {actual}); {path} was deleted, download it again"
         )
+        self.kind = kind
         self.job_id = job_id
         self.expected = expected
         self.actual = actual
@@ -307,11 +333,25 @@ class JobFailedError(EmsimError):
         self.job = job
 
 
+class BatchFailedError(EmsimError):
+    """A batch ended FAILED (none of its jobs completed, or it was cancelled before any did)
+    where a result was expected; ``batch`` is its record, each job with its ``error_detail``."""
+
+    def __init__(self, batch: Dict[str, Any]) -> None:
+        failed = next((j for j in batch.get("jobs", []) if j.get("error_detail")), None)
+        super().__init__(
+            f"batch {batch.get('batch_id')} FAILED: none of its {batch.get('job_count')} jobs "
+            "completed"
+            + (f" (job {failed.get('index')}: {failed.get('error_detail')})" if failed else "")
+        )
+        self.batch = batch
+
+
 class WaitTimeout(EmsimError, TimeoutError):
-    """``wait`` gave up before the job finished; ``job`` is its last record."""
+    """``wait`` (or ``wait_batch``) gave up before the job (batch) finished; ``job`` is its
+    last record."""
 
     def __init__(self, job: Dict[str, Any], timeout: float) -> None:
-        super().__init__(
-            f"job {job.get('job_id')} is still {job.get('status')} after {timeout:g} s"
-        )
+        what = f"job {job.get('job_id')}" if "job_id" in job else f"batch {job.get('batch_id')}"
+        super().__init__(f"{what} is still {job.get('status')} after {timeout:g} s")
         self.job = job

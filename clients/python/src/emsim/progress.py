@@ -240,3 +240,28 @@ def describe_download(received: int, total: Optional[int]) -> tuple:
     fraction = received / total if total else None
     text = f"{_bytes(received)}" + (f" of {_bytes(total)}" if total else "")
     return fraction, text, f"{int((fraction or 0) * 4)}"
+
+
+def describe_batch(batch: Dict[str, Any]) -> tuple:
+    """(fraction, text, key) of a batch record for a reporter: its fraction over all jobs
+    (a running job by its own progress) and how many jobs have ended."""
+    status = str(batch.get("status"))
+    counts = batch.get("counts") or {}
+    fraction = (batch.get("progress") or {}).get("fraction")
+    ended = int(counts.get("COMPLETED", 0)) + int(counts.get("FAILED", 0))
+    failed = int(counts.get("FAILED", 0))
+    parts = [status, f"jobs {ended}/{batch.get('job_count')} done"]
+    if failed:
+        parts.append(f"{failed} failed")
+    decile = int((fraction or 0) * 10)
+    return fraction, "  ".join(parts), f"{status}:{decile}:{failed}"
+
+
+def batch_verdict(batch: Dict[str, Any]) -> str:
+    """The last words on an ended batch: how many of its jobs completed and failed."""
+    counts = batch.get("counts") or {}
+    failed = int(counts.get("FAILED", 0))
+    return (
+        f"{batch.get('status')}: {counts.get('COMPLETED', 0)} of {batch.get('job_count')} jobs "
+        f"completed" + (f", {failed} FAILED" if failed else "")
+    )
