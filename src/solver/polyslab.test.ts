@@ -143,6 +143,39 @@ describe("polyslab fill fractions", () => {
     assert.ok(partial > 200, `${partial} interface cubes sampled`);
   });
 
+  it("an edge through the middle of a cube keeps its normal whatever the rounding of h", () => {
+    // A guide's edge on a node of a 20 nm grid: the E_z cube there is cut in half by it, and
+    // the widths of grid cells differ from 20 nm in their last bits (node coordinates are sums).
+    const poly = shapeOf(
+      slab([
+        [-5 * UM, 0.1 * UM],
+        [5 * UM, 0.1 * UM],
+        [5 * UM, 0.32 * UM],
+        [-5 * UM, 0.32 * UM],
+      ]),
+      closed,
+    );
+    const step = 2e-8;
+    const widths = [step, 2.000000000000002e-8, 1.9999999999999994e-8, step * (1 + 3e-16)];
+    let cut = 0;
+    for (const hx of widths) {
+      for (const hy of widths) {
+        for (let i = 0; i < 40; i++) {
+          for (const yEdge of [0.1 * UM, 0.32 * UM]) {
+            const p: Vec3 = [-0.4 * UM + i * step, yEdge, 0];
+            const n: Vec3 = [0, 0, 0];
+            const f = poly.fill(p, [hx, hy, step], n);
+            if (f <= 0 || f >= 1) continue;
+            cut++;
+            close(f, 0.5, 1e-9, `fill at ${p} with h ${hx}, ${hy}`);
+            close(Math.abs(n[1]), 1, 1e-9, `normal ${n} at ${p} with h ${hx}, ${hy}`);
+          }
+        }
+      }
+    }
+    assert.equal(cut, widths.length ** 2 * 40 * 2);
+  });
+
   it("a triangle's hypotenuse cuts cubes by the exact areas (1/2, 7/8, 1/8)", () => {
     const L = 2 * UM;
     const tri = shapeOf(
