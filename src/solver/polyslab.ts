@@ -1002,7 +1002,11 @@ export function polySlabShape(s: PolySlabSpec, faces: DomainFaces): Shape {
         // faces'.
         let vx = cut.nx / (hx * hy);
         let vy = cut.ny / (hx * hy);
-        if (vx === 0 && vy === 0 && a > 0 && a < 1) [vx, vy] = areaSlope(poly, x, y, hx, hy, d);
+        if (vx === 0 && vy === 0 && a > PARTIAL && a < 1 - PARTIAL) {
+          // Not along an axis the square was held inside the domain on: there the outline is
+          // extruded through the face, which is no wall.
+          [vx, vy] = areaSlope(poly, x, y, hx, hy, d, [x === p[0], y === p[1]]);
+        }
         const gx = vx * oz;
         const gy = vy * oz;
         const gz = Math.hypot(vx, vy) * tanT * oz - (overlapSlope(p[2], hz, zlo, zhi) / hz) * a;
@@ -1022,6 +1026,9 @@ export function polySlabShape(s: PolySlabSpec, faces: DomainFaces): Shape {
   };
 }
 
+/** A cube this far from empty or full is cut by a wall (closer: the area's rounding). */
+const PARTIAL = 1e-9;
+
 /**
  * −∇a of a square partly inside the outline whose cut found no edge: an edge lying exactly on
  * a boundary between the cut's rows (a horizontal edge through the square's middle, where the
@@ -1038,12 +1045,16 @@ function areaSlope(
   hx: number,
   hy: number,
   d: number,
+  [alongX, alongY]: [boolean, boolean],
 ): [number, number] {
   const probe: SquareCut = { area: 0, nx: 0, ny: 0 };
   const at = (px: number, py: number) => poly.cut(px, py, hx, hy, d, probe).area / (hx * hy);
   const dx = hx * 1e-3;
   const dy = hy * 1e-3;
-  return [-(at(x + dx, y) - at(x - dx, y)) / (2 * dx), -(at(x, y + dy) - at(x, y - dy)) / (2 * dy)];
+  return [
+    alongX ? -(at(x + dx, y) - at(x - dx, y)) / (2 * dx) : 0,
+    alongY ? -(at(x, y + dy) - at(x, y - dy)) / (2 * dy) : 0,
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
