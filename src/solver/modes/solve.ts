@@ -159,8 +159,40 @@ function solveAt(
   const crowded = input.bend !== undefined && input.axes.some((a) => a.boundary === "pml");
   const wanted = spec.filter_pol ? 2 * numModes + 2 : numModes;
   const count = Math.min(wanted + (crowded ? 4 : 0), op.matrix.rows);
-  const pairs = eigenpairs(op.matrix.rows, sigma, (x) => lu.solve(x), count, wanted);
-  const found = pairs.values.map((lambda, k) => {
+  const solve = (k: number) =>
+    modesOf(
+      eigenpairs(op.matrix.rows, sigma, (x) => lu.solve(x), k, wanted),
+      input,
+      wl,
+      op,
+      {
+        weights,
+        epsAt,
+      },
+    );
+  let found = solve(count);
+  // A mode of the absorber among those found (a wide absorber has modes of its own near σ):
+  // look a little further, so that the guide's can be chosen before it (choose).
+  const more = Math.min(count + 4, op.matrix.rows);
+  if (more > count && found.some((m) => absorberFraction(m.fields, input.axes) > 0.5)) {
+    found = solve(more);
+  }
+  return {
+    modes: choose(found, numModes, spec.filter_pol ?? null, input.axes),
+    unknowns: op.matrix.rows,
+    factorEntries: symbolic.factorEntries,
+  };
+}
+
+/** The modes of the eigenpairs found: n_eff, fields at 1 W, TE fraction, group index. */
+function modesOf(
+  pairs: ReturnType<typeof shiftInvertArnoldi>,
+  input: SolveModesInput,
+  wl: number,
+  op: ReturnType<typeof buildModeOperator>,
+  { weights, epsAt }: { weights: PlaneWeights; epsAt: (wl: number) => PlanePermittivity },
+): SolvedMode[] {
+  return pairs.values.map((lambda, k) => {
     const [nr, ni] = complexSqrt(lambda.re, lambda.im);
     const n = nr >= 0 ? { re: nr, im: ni } : { re: -nr, im: -ni };
     const fields = reconstructFields(op, pairs.vectors[k], n);
@@ -180,11 +212,6 @@ function solveAt(
     if (input.leftHanded) negateH(fields);
     return mode;
   });
-  return {
-    modes: choose(found, numModes, spec.filter_pol ?? null, input.axes),
-    unknowns: op.matrix.rows,
-    factorEntries: symbolic.factorEntries,
-  };
 }
 
 /** A cached solve of this wavelength; one that found the group index serves one that did not. */
