@@ -31,6 +31,10 @@ Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim log
   emsim list [--limit N] [--status S] [--cursor C]     your jobs, newest first
   emsim cancel ID                                      cancel a queued or running job
   emsim estimate sim.json                              grid, memory and run time, without running
+  emsim preview sim.json [--out setup.png] [--plane z=0]
+                                                       the set-up as the solver sees it: ε on
+                                                       cross-sections, every object outlined,
+                                                       warnings (drawn here; emsim preview --help)
   emsim download ID [--out F]                          verified (SHA-256), resumable download
   emsim plot result.h5 [--monitor M] [--component C] [--wavelength W] [--part abs|real|imag]
              [--slice I] [--out F.png]                 heat map or line plot as PNG
@@ -89,6 +93,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./commands/cancel.js")).runCancel(rest);
       case "estimate":
         return await (await import("./commands/estimate.js")).runEstimate(rest);
+      case "preview":
+        return await (await import("./commands/preview.js")).runPreview(rest);
       case "download":
         return await (await import("./commands/download.js")).runDownload(rest);
       case "plot":

@@ -23,6 +23,7 @@ import { recipeRoute } from "./routes/fabrication/recipe.js";
 import { uploadGdsRoute } from "./routes/fabrication/upload-gds.js";
 import { cancelSimulation } from "./routes/simulations/cancel.js";
 import { estimateSimulation } from "./routes/simulations/estimate.js";
+import { previewSimulationRoute } from "./routes/simulations/preview.js";
 import { solveModesRoute } from "./routes/modes/solve.js";
 import { sParametersRoute } from "./routes/simulations/sparameters.js";
 import { listSimulations } from "./routes/simulations/list.js";
@@ -177,6 +178,7 @@ async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
     const typed = v1.withTypeProvider<TypeBoxTypeProvider>();
     submitSimulation(typed, deps);
     estimateSimulation(typed, deps);
+    previewSimulationRoute(typed, deps);
     listSimulations(typed, deps);
     getSimulation(typed, deps);
     downloadResults(typed, deps);

@@ -106,6 +106,13 @@ export function invalidRequestExample(config: Config): ApiError {
   return errors.validation(outcome.errors);
 }
 
+/** A set-up preview of the example request: the x = 0 plane, at most 6 samples per axis. */
+export const EXAMPLE_PREVIEW_REQUEST = {
+  simulation: EXAMPLE_REQUEST,
+  planes: [{ normal: "x" as const, position: 0 }],
+  max_samples: 6,
+};
+
 /** A mode request: the 500 × 220 nm silicon strip in silica, its cross-section at 20 nm. */
 export const EXAMPLE_MODES_REQUEST = {
   domain: {

@@ -151,9 +151,18 @@ export class JobService {
 
   /** Same validation as submission; never queues. */
   estimate(request: SimulationRequest): Estimate {
+    return this.check(request).estimate;
+  }
+
+  /**
+   * Same validation as submission: the request's spec (defaults filled in) and its estimate,
+   * or the 422 (the estimate and the set-up preview). Never queues.
+   */
+  check(request: SimulationRequest): { spec: SimulationSpec; estimate: Estimate } {
     const outcome = checkRequest(request, this.limits());
     if (!outcome.ok) throw errors.validation(outcome.errors);
-    return this.toEstimate(outcome.estimate, setupNotes(outcome.spec, outcome.plan));
+    const estimate = this.toEstimate(outcome.estimate, setupNotes(outcome.spec, outcome.plan));
+    return { spec: outcome.spec, estimate };
   }
 
   /** Validates (the body already passed the JSON schema) and admits a job, or throws. */

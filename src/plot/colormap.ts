@@ -104,7 +104,21 @@ export const diverging = buildColormap(
   true,
 );
 
-export const COLORMAPS: Record<string, Colormap> = { sequential, diverging };
+/**
+ * `permittivity` ("glass") for a set-up's ε (setup-plot.ts): white (vacuum) → pale blue → deep
+ * navy for the highest index, so that empty space stays light under the objects drawn over it
+ * and a denser material reads darker, as in a drawing of the device.
+ */
+export const permittivity = buildColormap("glass", [
+  "#ffffff",
+  "#dcebf5",
+  "#a3c9e2",
+  "#5f9ac8",
+  "#2f62a0",
+  "#12305f",
+]);
+
+export const COLORMAPS: Record<string, Colormap> = { sequential, diverging, permittivity };
 
 /** Index into a map's table of t in [0, 1] (clamped); -1 for NaN. */
 function lutIndex(t: number): number {

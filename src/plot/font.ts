@@ -1,6 +1,6 @@
 /**
  * A 5 × 7 pixel bitmap font for plot labels (drawn for emsim, printable ASCII plus the few
- * symbols plots need: µ λ Δ × · ² − ° θ φ). Each glyph is seven rows of five cells, `#` lit; a
+ * symbols plots need: µ λ Δ ε × · ² − ° θ φ). Each glyph is seven rows of five cells, `#` lit; a
  * glyph advances 6 pixels and a line is 9 pixels, times the scale.
  */
 
@@ -109,6 +109,7 @@ const GLYPHS: Record<string, string> = {
   "−": "..... ..... ..... ##### ..... ..... .....",
   "°": ".##.. #..#. .##.. ..... ..... ..... .....",
   θ: ".###. #...# #...# ##### #...# #...# .###.",
+  ε: "..... ..... .###. #.... .##.. #.... .###.",
   φ: "..#.. .###. #.#.# #.#.# #.#.# .###. ..#..",
 };
 

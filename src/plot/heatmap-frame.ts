@@ -30,6 +30,8 @@ export interface HeatMapFrame {
   v: [number, number];
   /** Canvas x of the colour bar's left side. */
   barX: number;
+  /** Canvas x of the vertical axis title (a frame moved across the canvas moves it too). */
+  yTitleX: number;
   /** The whole canvas. */
   width: number;
   height: number;
@@ -79,6 +81,7 @@ export function heatMapFrame(
     u,
     v,
     barX,
+    yTitleX: MARGIN,
     width: barX + BAR_W + TICK + 4 + cLabelW + MARGIN,
     height: top + plotH + X_AXIS_HEIGHT + MARGIN,
     xTicks,
@@ -116,7 +119,7 @@ export function drawHeatMapAxes(c: Canvas, f: HeatMapFrame, axes: [string, strin
     c.fillRect(left - 1 - TICK, y, TICK, 1, INK);
     c.text(left - TICK - 6, y - CHAR_H / 2, f.yLabels[k]!, INK, { scale: S, align: "right" });
   }
-  c.text(MARGIN, top + plotH / 2, `${axes[1]} (µm)`, INK, {
+  c.text(f.yTitleX, top + plotH / 2, `${axes[1]} (µm)`, INK, {
     scale: S,
     align: "center",
     vertical: true,

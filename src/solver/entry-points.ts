@@ -11,9 +11,10 @@ import { isMetal } from "./medium.js";
 import { planGrid, type GridPlan } from "./grid.js";
 import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.js";
 import { metalSurfaceNotes } from "./metal-notes.js";
-import type { MaterialResolver } from "./simulation.js";
+import { paintingOf, type MaterialResolver } from "./simulation.js";
+import { previewSetup, type PreviewPlaneRequest, type SetupPreview } from "./preview.js";
 import { checkModeRequest } from "./checks/mode-plane.js";
-import { runPorts } from "./ports.js";
+import { portRuns, runPorts } from "./ports.js";
 import { solvePlaneModes, type PlaneModes, type PlaneModesRequest } from "./modes/plane-modes.js";
 import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
 
@@ -101,4 +102,18 @@ export function solveModesOf(request: PlaneModesRequest): PlaneModes {
 /** The problems of a schema-valid mode request, each with its path; empty: it can be solved. */
 export function checkModesOf(request: PlaneModesRequest): SpecProblem[] {
   return checkModeRequest(request, withUserMaterials(libraryMaterials, request.materials));
+}
+
+/**
+ * The set-up of a checked request on planes, painted as its run paints it (POST
+ * /v1/simulations/preview, `emsim preview`; preview.ts). A ports request is painted as its
+ * port runs are: the same grid and structures, with the materials over the S-matrix's band.
+ */
+export function previewSetupOf(
+  spec: SimulationSpec,
+  planes: readonly PreviewPlaneRequest[],
+): SetupPreview {
+  const materials = withUserMaterials(libraryMaterials, spec.materials);
+  const run = spec.source.source_type === "ports" ? (portRuns(spec)[0]?.spec ?? spec) : spec;
+  return previewSetup(spec, paintingOf(run, materials), planes);
 }

@@ -19,7 +19,20 @@ export {
   checkSimulation,
   solveModesOf,
   checkModesOf,
+  previewSetupOf,
 } from "./entry-points.js";
+export {
+  MAX_PREVIEW_SAMPLES,
+  MAX_PREVIEW_TOTAL_SAMPLES,
+  previewPlaneProblems,
+  type InjectionPlane,
+  type PreviewAxis,
+  type PreviewMaterial,
+  type PreviewPlane,
+  type PreviewPlaneRequest,
+  type SetupPreview,
+} from "./preview.js";
+export type { SetupWarning } from "./preview-warnings.js";
 export {
   MAX_MODE_PLANE_CELLS,
   MAX_MODE_WAVELENGTHS,

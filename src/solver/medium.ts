@@ -166,8 +166,59 @@ export function buildMedium(
   structures: readonly PaintedStructure[],
   smoothing = true,
 ): Medium {
+  return paintCells(plan, layout, layoutCells(layout), background, structures, smoothing);
+}
+
+/**
+ * Which cells a painting fills and where each one's entry is stored: every cell of a layout's
+ * padded arrays (a run), or a lattice of them, some indices along each axis, stored compactly
+ * (a set-up preview paints only the cells of its planes). A cell's entry is the same either
+ * way: the painter works cell by cell from the shapes.
+ */
+export interface PaintCells {
+  /** Entries per component's index array. */
+  readonly size: number;
+  /** Where index i along axis b is stored (the three axes' offsets add up), or −1: skipped. */
+  offset(b: number, i: number): number;
+}
+
+/** Every cell of a layout, at its padded index (YeeLayout.index). */
+export function layoutCells(layout: YeeLayout): PaintCells {
+  return { size: layout.paddedCells, offset: (b, i) => (i + 1) * layout.strides[b] };
+}
+
+/**
+ * The lattice of the given indices along each axis (−1 … n, any order, no repeats), stored in
+ * that order with the last axis fastest: index `indices[b][r]` of axis b has rank r.
+ */
+export function latticeCells(indices: readonly (readonly number[])[]): PaintCells {
+  const ranks = indices.map((list) => new Map(list.map((i, r) => [i, r])));
+  const strides = [indices[1].length * indices[2].length, indices[2].length, 1];
+  return {
+    size: indices[0].length * indices[1].length * indices[2].length,
+    offset: (b, i) => {
+      const r = ranks[b].get(i);
+      return r === undefined ? -1 : r * strides[b];
+    },
+  };
+}
+
+/**
+ * `buildMedium` over `cells` only: the entries of those cells as a whole painting gives them
+ * (to the table's quantum, below: entries are shared by the cells whose states round alike, and
+ * which cell of a bucket was painted first decides its exact value), in `cells`' storage.
+ */
+export function paintCells(
+  plan: GridPlan,
+  layout: YeeLayout,
+  cells: PaintCells,
+  background: UpdateMaterial,
+  structures: readonly PaintedStructure[],
+  smoothing = true,
+): Medium {
   for (let quantum = 1 / 8192; ; quantum *= 8) {
-    const painting = tryBuild(plan, layout, background, structures, quantum, smoothing);
+    const target = { layout, cells };
+    const painting = tryBuild(plan, target, background, structures, quantum, smoothing);
     let step = painting.next();
     while (!step.done) step = painting.next();
     if (step.value) return step.value;
@@ -201,7 +252,8 @@ export async function buildMediumSliced(
 ): Promise<Medium> {
   let sliceStart = performance.now();
   for (let quantum = 1 / 8192; ; quantum *= 8) {
-    const painting = tryBuild(plan, layout, background, structures, quantum, smoothing);
+    const target = { layout, cells: layoutCells(layout) };
+    const painting = tryBuild(plan, target, background, structures, quantum, smoothing);
     let step = painting.next();
     while (!step.done) {
       if (performance.now() - sliceStart >= slicing.sliceMs) {
@@ -300,13 +352,13 @@ class EntryTable {
  */
 function* tryBuild(
   plan: GridPlan,
-  layout: YeeLayout,
+  target: PaintTarget,
   background: UpdateMaterial,
   structures: readonly PaintedStructure[],
   quantum: number,
   smoothing: boolean,
 ): Generator<number, Medium | null, void> {
-  const painter = new Painter(plan, layout, background, structures, quantum, smoothing);
+  const painter = new Painter(plan, target, background, structures, quantum, smoothing);
   for (let s = 0; s < structures.length; s++) {
     for (let c = 0; c < 3; c++) {
       const painted = yield* painter.paint(s, c);
@@ -314,6 +366,12 @@ function* tryBuild(
     }
   }
   return painter.medium();
+}
+
+/** The grid's layout (which indices each component has) and the cells painted. */
+interface PaintTarget {
+  layout: YeeLayout;
+  cells: PaintCells;
 }
 
 /**
@@ -351,7 +409,7 @@ class Painter {
 
   constructor(
     private readonly plan: GridPlan,
-    private readonly layout: YeeLayout,
+    private readonly target: PaintTarget,
     background: UpdateMaterial,
     private readonly structures: readonly PaintedStructure[],
     quantum: number,
@@ -368,10 +426,18 @@ class Painter {
     this.pure = structures.map((s) => this.pureEntry(s.material));
     this.table = new EntryTable(this.entries, quantum);
     this.weights = this.dispersive.map(() => 0);
-    const cells = layout.paddedCells;
-    this.index = [new Uint16Array(cells), new Uint16Array(cells), new Uint16Array(cells)];
+    const { layout, cells } = target;
+    this.index = [
+      new Uint16Array(cells.size),
+      new Uint16Array(cells.size),
+      new Uint16Array(cells.size),
+    ];
     this.visits = structures.map((st) =>
-      [0, 1, 2].map((c) => [0, 1, 2].map((b) => indicesToVisit(plan, layout, c, b, st.shape))),
+      [0, 1, 2].map((c) =>
+        [0, 1, 2].map((b) =>
+          indicesToVisit(plan, layout, c, b, st.shape).filter((i) => cells.offset(b, i) >= 0),
+        ),
+      ),
     );
     let total = 0;
     for (const perComponent of this.visits) {
@@ -399,12 +465,14 @@ class Painter {
    * each row; returns false when the table would overflow.
    */
   *paint(s: number, c: number): Generator<number, boolean, void> {
-    const { plan, layout, p, h, at } = this;
+    const { plan, p, h, at } = this;
     const visit = this.visits[s][c];
     const stag = [staggerOf(c, 0), staggerOf(c, 1), staggerOf(c, 2)];
-    // The cube of each index along each axis: centre and length (grid.ts cubeAlong).
+    // The cube of each index along each axis: centre and length (grid.ts cubeAlong); its sample
+    // point; where it is stored.
     const cubes = [0, 1, 2].map((b) => visit[b].map((i) => cubeAlong(plan.axes[b], i, stag[b])));
     const points = [0, 1, 2].map((b) => visit[b].map((i) => positionM(plan.axes[b], i, stag[b])));
+    const offsets = [0, 1, 2].map((b) => visit[b].map((i) => this.target.cells.offset(b, i)));
     const rowVisits = visit[1].length * visit[2].length;
     for (let vi = 0; vi < visit[0].length; vi++) {
       p[0] = cubes[0][vi].centreM;
@@ -418,7 +486,7 @@ class Painter {
           p[2] = cubes[2][vk].centreM;
           h[2] = cubes[2][vk].lengthM;
           at[2] = points[2][vk];
-          const cell = layout.index(visit[0][vi], visit[1][vj], visit[2][vk]);
+          const cell = offsets[0][vi] + offsets[1][vj] + offsets[2][vk];
           if (!this.paintCell(s, c, cell)) return false;
         }
       }

@@ -151,7 +151,40 @@ function planMedium(
 ): MediumInputs {
   const backend = solverBackend(options.backend);
   const courant = options.courantOverride ?? spec.fdtd_settings.courant_factor;
-  const plan = planGrid(spec.domain, courant);
+  const { plan, background, painted, materials: used } = paintingOf(spec, materials, courant);
+  const layout = YeeLayout.ofPlan(plan);
+  const complex = needsComplexFields(spec.source);
+  // Before the medium (the largest set-up allocation): a grid too big for the backend fails
+  // fast.
+  assertFits(backend, {
+    layout,
+    pml: plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi })),
+    complex,
+  });
+  return { backend, plan, layout, complex, background, painted, materials: used };
+}
+
+/** What a run paints its medium from: its grid, and its structures with their materials. */
+export interface Painting {
+  plan: GridPlan;
+  background: UpdateMaterial;
+  /** The request's structures, in its order (later ones painted over earlier ones). */
+  painted: PaintedStructure[];
+  /** The materials the run uses, as the result reports them (the background's first). */
+  materials: MaterialUsed[];
+}
+
+/**
+ * The grid and the structures' shapes and update materials of a request, as its run paints
+ * them (planMedium; the set-up preview, preview.ts, paints its planes from the same).
+ * `courantFactor`: the request's unless a test overrides it (InternalRunOptions).
+ */
+export function paintingOf(
+  spec: SimulationSpec,
+  materials: MaterialResolver,
+  courantFactor = spec.fdtd_settings.courant_factor,
+): Painting {
+  const plan = planGrid(spec.domain, courantFactor);
   const lambda0 = spec.source.wavelength;
   const broadband = spec.monitors.some((m) =>
     wavelengthList(m.wavelengths, lambda0).some((w) => Math.abs(w - lambda0) > 1e-12 * w),
@@ -169,24 +202,7 @@ function planMedium(
     shape: shapeOf(s, faces),
     material: resolve(s.material),
   }));
-  const layout = YeeLayout.ofPlan(plan);
-  const complex = needsComplexFields(spec.source);
-  // Before the medium (the largest set-up allocation): a grid too big for the backend fails
-  // fast.
-  assertFits(backend, {
-    layout,
-    pml: plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi })),
-    complex,
-  });
-  return {
-    backend,
-    plan,
-    layout,
-    complex,
-    background,
-    painted,
-    materials: [...used.values()].map((u) => u.info),
-  };
+  return { plan, background, painted, materials: [...used.values()].map((u) => u.info) };
 }
 
 /** The medium of a plan, painted in one go (`FdtdSimulation.create` paints it in slices). */

@@ -24,7 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["schema", "results"], // request and response shapes and checks; the HDF5 result file
   ["store", "storage", "plot", "threads"], // SQLite/PostgreSQL; files/S3; drawing; task threads
   ["worker", "auth", "fabrication"], // runs jobs; keys and sessions; GDS II, DRC, recipes
-  ["jobs", "accounts", "modes"], // lifecycle and admission; issuing accounts and keys; mode solves
+  ["jobs", "accounts", "modes", "preview"], // lifecycle and admission; accounts and keys; mode solves; set-up previews
   ["batches"], // sweeps: a batch's variants, admitted and followed as jobs
   ["metrics"], // Prometheus metrics (reads the jobs' run-time model)
   ["http", "client"], // the API's routes; the typed SDK

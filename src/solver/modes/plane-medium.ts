@@ -234,7 +234,7 @@ export function planePermittivity(
 }
 
 /** ε(ω) of every table entry. */
-function tableAt(medium: Medium, omega: number): { re: Float64Array; im: Float64Array } {
+export function tableAt(medium: Medium, omega: number): { re: Float64Array; im: Float64Array } {
   const n = medium.epsEff.length;
   const re = new Float64Array(n);
   const im = new Float64Array(n);

@@ -1,0 +1,231 @@
+/**
+ * POST /v1/simulations/preview through the service (issue #31): a key is needed; the three
+ * planes through the origin by default, each with its samples, permittivity, materials and the
+ * outlines of what it cuts, the set-up's warnings and the estimate /estimate gives; a layout's
+ * gds structures resolved as at submission; the same 422s as submission, named under
+ * `simulation.`, and a plane outside the grid; nothing is queued.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
+import { GdsBuilder } from "../../src/fabrication/testing/gds-builder.js";
+import type { PreviewResponse } from "../../src/schema/preview.js";
+
+const UM = 1e-6;
+
+let svc: TestService;
+let key: string;
+before(async () => {
+  svc = await startService({
+    limits: { maxCells: 2_000_000 } as never,
+  });
+  key = await svc.newKey("preview@example.com");
+});
+after(async () => svc.close());
+
+/** A 3-D set-up: a silicon strip on silica lit from above, a flux plane, a film of gold. */
+function strip(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [2 * UM, 1.6 * UM, 1.6 * UM],
+      resolution: 40e-9,
+      boundary_conditions: ["pml", "pml", "pml"],
+      pml_layers: 8,
+    },
+    source: { source_type: "plane_wave", wavelength: 1.55 * UM, direction: [0, 0, -1] },
+    structures: [
+      {
+        type: "box",
+        center: [0, 0, -0.5 * UM],
+        size: [10 * UM, 10 * UM, 1 * UM],
+        material: "SiO2",
+      },
+      {
+        type: "box",
+        center: [0, 0, 0.11 * UM],
+        size: [0.5 * UM, 10 * UM, 0.22 * UM],
+        material: "Si",
+      },
+      {
+        type: "box",
+        center: [0.6 * UM, 0, 0.015 * UM],
+        size: [0.3 * UM, 0.3 * UM, 0.03 * UM],
+        material: "Au",
+      },
+    ],
+    monitors: [
+      { name: "up", monitor_type: "flux", center: [0, 0, 0.6 * UM], size: [2 * UM, 1.6 * UM, 0] },
+    ],
+    fdtd_settings: { time_steps: 2000 },
+    ...extra,
+  };
+}
+
+const preview = (body: Record<string, unknown>, k: string | null = key) =>
+  call(svc.baseUrl, "POST", "/v1/simulations/preview", { key: k, body });
+
+test("a key is needed", async () => {
+  const res = await preview({ simulation: strip() }, null);
+  assert.equal(res.status, 401, res.text);
+});
+
+test("the three planes through the origin, each as the run steps it, with what it cuts", async () => {
+  const res = await preview({ simulation: strip() });
+  assert.equal(res.status, 200, res.text);
+  const body = res.body as unknown as PreviewResponse;
+  assert.deepEqual(
+    body.planes.map((p) => [p.normal, p.axes]),
+    [
+      ["x", ["y", "z"]],
+      ["y", ["x", "z"]],
+      ["z", ["x", "y"]],
+    ],
+  );
+  const y = body.planes[1]!;
+  // 2 µm at 40 nm and 8 absorber cells either side: 66 cells along x, 56 along z.
+  assert.deepEqual(y.cells, [66, 56]);
+  assert.equal(y.coords.x!.length, 66);
+  assert.equal(y.eps_real.length, 66);
+  assert.equal(y.eps_real[0]!.length, 56);
+  const at = (x: number, z: number) => {
+    const i = y.coords.x!.findIndex((c) => Math.abs(c - x) < 1e-12);
+    const j = y.coords.z!.findIndex((c) => Math.abs(c - z) < 1e-12);
+    assert.ok(i >= 0 && j >= 0, `(${x}, ${z}) is a node`);
+    return { eps: y.eps_real[i]![j]!, material: body.materials[y.material[i]![j]!]! };
+  };
+  assert.equal(at(0, 0.08 * UM).material.name, "Si");
+  assert.ok(Math.abs(at(0, 0.08 * UM).eps - 3.4757 ** 2) < 0.02, `Si: ${at(0, 0.08 * UM).eps}`);
+  assert.equal(at(0, -0.52 * UM).material.name, "SiO2");
+  assert.equal(at(0, 0.6 * UM).material.name, "vacuum");
+  assert.equal(at(0, 0.6 * UM).eps, 1);
+  assert.deepEqual(at(0.6 * UM, 0).material, { name: "Au", kind: "metal" });
+  assert.ok(at(0.6 * UM, 0).eps < -50, "gold's Re ε at 1.55 µm");
+  // The strip's 0.22 µm top at z = 0.22 µm lies between nodes: the node below it is averaged.
+  assert.ok(at(0, 0.2 * UM).eps > 1 && at(0, 0.2 * UM).eps < 3.4757 ** 2 - 0.5);
+
+  const kinds = y.objects.map((o) => `${o.kind} ${o.name}`);
+  for (const name of [
+    "pml pml -x",
+    "pml pml +z",
+    "structure structures[1]",
+    "monitor up",
+    "source plane wave: TFSF plane",
+  ]) {
+    assert.ok(kinds.includes(name), `${name} in ${kinds.join(", ")}`);
+  }
+  const si = y.objects.find((o) => o.name === "structures[1]")!;
+  assert.equal(si.material, "Si");
+  assert.deepEqual(si.outline, [
+    [
+      [-0.25e-6, 0],
+      [0.25e-6, 0],
+      [0.25e-6, 0.22e-6],
+      [-0.25e-6, 0.22e-6],
+    ],
+  ]);
+  const tfsf = y.objects.find((o) => o.kind === "source")!;
+  assert.deepEqual(tfsf.direction, [0, 0, -1]);
+  assert.equal(tfsf.outline[0]!.length, 2, "the TFSF plane seen edge-on is a segment");
+  assert.ok(Math.abs(tfsf.outline[0]![0]![1] - 0.72 * UM) < 1e-12, "two cells inside the top face");
+
+  assert.deepEqual(
+    body.warnings.map((w) => [w.code, w.path]),
+    [["thin_film", "simulation.structures[2]"]],
+  );
+  const est = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", { key, body: strip() });
+  assert.deepEqual(body.estimate.grid, est.body.grid);
+  const jobs = await call(svc.baseUrl, "GET", "/v1/simulations", { key });
+  assert.deepEqual(jobs.body.jobs, [], "a preview queues nothing");
+});
+
+test("a plane asked for, sampled to max_samples along each axis", async () => {
+  const res = await preview({
+    simulation: strip(),
+    planes: [{ normal: "z", position: 0.11 * UM }],
+    max_samples: 10,
+  });
+  assert.equal(res.status, 200, res.text);
+  const [z] = (res.body as unknown as PreviewResponse).planes;
+  assert.equal(z!.position, 0.12e-6, "the node plane nearest 0.11 µm");
+  assert.deepEqual(z!.cells, [66, 56]);
+  assert.equal(z!.coords.x!.length, 10);
+  assert.equal(z!.coords.x![0], z!.extent.x![0], "the grid's first node");
+  assert.equal(z!.eps_imag.length, 10);
+});
+
+test("gds structures are resolved as at submission", async () => {
+  // A 1 × 0.4 µm rectangle on layer 1/0 (database unit 10 nm).
+  const bytes = new GdsBuilder()
+    .begin(1e-8)
+    .cell("TOP", (b) => b.boundary(1, 0, [-50, -20, 50, -20, 50, 20, -50, 20]))
+    .end();
+  const upload = await fetch(`${svc.baseUrl}/v1/fabrication/gds`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/octet-stream" },
+    body: bytes,
+  });
+  const { gds_url: url } = (await upload.json()) as { gds_url: string };
+  const simulation = strip({
+    structures: [
+      {
+        type: "gds",
+        gds_url: url,
+        cell: "TOP",
+        layers: [{ layer: 1, material: "Si", z_min: 0, z_max: 0.22 * UM }],
+      },
+    ],
+  });
+  const res = await preview({ simulation, planes: [{ normal: "z", position: 0.1 * UM }] });
+  assert.equal(res.status, 200, res.text);
+  const z = (res.body as unknown as PreviewResponse).planes[0]!;
+  const slab = z.objects.find((o) => o.kind === "structure")!;
+  assert.equal(slab.material, "Si");
+  const xs = slab.outline[0]!.map((p) => p[0]);
+  assert.deepEqual([Math.min(...xs), Math.max(...xs)], [-0.5 * UM, 0.5 * UM]);
+});
+
+test("the same 422s as submission, under simulation., and a plane outside the grid", async () => {
+  const cases: [Record<string, unknown>, string, RegExp][] = [
+    [
+      { simulation: strip({ source: { source_type: "plane_wave", wavelength: "1.55um" } }) },
+      "simulation.source",
+      /./,
+    ],
+    [
+      {
+        simulation: strip({
+          monitors: [
+            { name: "far", monitor_type: "flux", center: [0, 0, 5 * UM], size: [1e-6, 1e-6, 0] },
+          ],
+        }),
+      },
+      "simulation.monitors[0].center",
+      /outside the domain along z/,
+    ],
+    [
+      { simulation: strip({ domain: { ...(strip().domain as object), resolution: 10e-9 } }) },
+      "simulation.domain",
+      /cells/,
+    ],
+    [
+      { simulation: strip(), planes: [{ normal: "x", position: 3 * UM }] },
+      "planes[0].position",
+      /0\.000003 m is outside the grid, which spans \[-0\.00000132, 0\.00000132\] m along x/,
+    ],
+    [{ simulation: strip(), planes: [{ normal: "w", position: 0 }] }, "planes[0].normal", /./],
+    [{ simulation: strip(), max_samples: 1 }, "max_samples", /./],
+  ];
+  for (const [body, path, message] of cases) {
+    const res = await preview(body);
+    assert.equal(res.status, 422, `${path}: ${res.text}`);
+    const errs = res.body.errors as { path: string; message: string }[];
+    assert.ok(
+      errs.some((e) => e.path.startsWith(path) && message.test(e.message)),
+      `${path} ${message}: ${JSON.stringify(errs)}`,
+    );
+  }
+  // The example simulation of other tests passes: the wrapper is all that is new.
+  const ok = await preview({ simulation: smallSimulation() });
+  assert.equal(ok.status, 200, ok.text);
+});
