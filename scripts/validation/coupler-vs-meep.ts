@@ -18,12 +18,13 @@
  * also carries TE1 and TE2, which S-bends excite and a TE0 port does not count (in the suite's
  * coupler, 0.4 µm guides put 4–6 % into TE1). A coupler of 0.5 µm guides (0.2 µm gap, 14 µm
  * long, the same bends) lost 1–10 % (emsim) and 7–10 % (Meep) of the TE0 power, and the two
- * codes' |S31|², |S41|² were 8–14 % apart at 20 nm, TE1 and the polyslab fault below mixed.
+ * codes' |S31|², |S41|² were 8–14 % apart at 20 nm, TE1 and the polyslab fault below mixed
+ * (before that fault was fixed).
  *
  * With the default gap, 0.2 µm, the strips' inner faces lie on grid nodes at 20, 10 and 5 nm,
- * where emsim's polyslab smoothing gives E_z the harmonic mean of the two permittivities
- * instead of the arithmetic one (docs/validation.md): emsim's cross port then reads 7 % below
- * Meep's at 20 nm. GAP_UM=0.205 puts every face off the nodes; the codes then agree to 0.05 %.
+ * where emsim's polyslab smoothing gave E_z the harmonic mean of the two permittivities until
+ * it was fixed (docs/validation.md); the codes now agree to 0.04 % there, as with
+ * GAP_UM=0.205, which puts every face off the nodes.
  *
  * The coupler: two 0.22 µm strips 0.2 µm apart over the coupling length, led in and out by
  * cosine S-bends to 1.78 µm apart (centres ±1.0 µm), 4 µm long on the left (smallest radius
