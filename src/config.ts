@@ -157,6 +157,15 @@ function s3Storage(url: string, env: Env): NonNullable<Config["s3"]> {
 }
 
 /** The services whose requests run in worker threads: their time, heap and concurrency limits. */
+/** EMSIM_BATCH_PARALLELISM, EMSIM_MAX_BATCH_JOBS (at most 10 000), EMSIM_MAX_BATCH_SECONDS. */
+function batchLimits(env: NodeJS.ProcessEnv): Config["batches"] {
+  return {
+    parallelism: intVar(env, "EMSIM_BATCH_PARALLELISM", 1, 1),
+    maxJobs: Math.min(intVar(env, "EMSIM_MAX_BATCH_JOBS", 10_000, 1), 10_000),
+    maxTotalSeconds: intVar(env, "EMSIM_MAX_BATCH_SECONDS", 7 * 24 * 3600, 1),
+  };
+}
+
 function threadedServices(env: NodeJS.ProcessEnv): Pick<Config, "fabrication" | "modes"> {
   return {
     fabrication: {
@@ -242,11 +251,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxBodyBytes: intVar(env, "EMSIM_MAX_BODY_BYTES", 1024 * 1024, 1024),
     },
     ...threadedServices(env),
-    batches: {
-      parallelism: intVar(env, "EMSIM_BATCH_PARALLELISM", 1, 1),
-      maxJobs: Math.min(intVar(env, "EMSIM_MAX_BATCH_JOBS", 10_000, 1), 10_000),
-      maxTotalSeconds: intVar(env, "EMSIM_MAX_BATCH_SECONDS", 7 * 24 * 3600, 1),
-    },
+    batches: batchLimits(env),
     rateLimitPerMinute: intVar(env, "EMSIM_RATE_LIMIT_PER_MINUTE", 6000, 0),
     heartbeatIntervalMs: intVar(env, "EMSIM_HEARTBEAT_INTERVAL_MS", 2000, 10),
     heartbeatStaleMs: intVar(env, "EMSIM_HEARTBEAT_STALE_MS", 15000, 50),

@@ -310,9 +310,18 @@ export class EmsimClient {
    * created (see retry.ts); with `queue`, a 409 waits for the active job and tries again.
    */
   async submit(request: SimulationRequest, options: SubmitOptions = {}): Promise<SubmissionAck> {
+    return this.submitTo<SubmissionAck>("/v1/simulations", request, options);
+  }
+
+  /** A submission to `path`; with `queue`, a 409 waits for the active unit and tries again. */
+  private async submitTo<Ack>(
+    path: string,
+    request: unknown,
+    options: SubmitOptions,
+  ): Promise<Ack> {
     for (;;) {
       try {
-        return await this.json<SubmissionAck>("POST", "/v1/simulations", {
+        return await this.json<Ack>("POST", path, {
           body: request,
           kind: "submit",
           signal: options.signal,
@@ -439,20 +448,7 @@ export class EmsimClient {
    * Retried and queued like `submit`.
    */
   async submitBatch(request: BatchRequest, options: SubmitOptions = {}): Promise<BatchAck> {
-    for (;;) {
-      try {
-        return await this.json<BatchAck>("POST", "/v1/batches", {
-          body: request,
-          kind: "submit",
-          signal: options.signal,
-        });
-      } catch (err) {
-        if (!options.queue || !isSlotTaken(err)) throw err;
-        const info = queueWaitInfo(err);
-        options.onQueued?.(info);
-        await this.waitForSlot(info, options);
-      }
-    }
+    return this.submitTo<BatchAck>("/v1/batches", request, options);
   }
 
   /** A batch's record with its jobs (`GET /v1/batches/{id}`). */

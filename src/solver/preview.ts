@@ -18,8 +18,8 @@
  * 3 / Σ_c 1/ε_c (fields::get_eps): in a uniform region every component's ε, at an interface the
  * mean of the tangential (arithmetic) and normal (harmonic) averages medium.ts gives them.
  * A perfect conductor's component has no permittivity and is left out of the mean; a cell whose
- * three components are all perfect conductor reads 1 (the result's placeholder, medium-types.ts)
- * and its material says what it is.
+ * three components are all perfect conductor has no ε to show and reads 1, and its `pec` count
+ * (3) and its material say that it is a conductor.
  *
  * On an axis with mirror symmetry (domain.symmetry) the run holds the half at coordinates ≥ 0;
  * the preview shows the whole domain, the half below the plane the mirror image of the half
