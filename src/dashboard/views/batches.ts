@@ -8,7 +8,7 @@ import type { ParameterValue } from "../../batches/variants.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField } from "./forms.js";
 import { metadataValue, parameterText, shortId, timeElement } from "./format.js";
-import { isActive, percent, statusBadge } from "./jobs.js";
+import { isActive, pager, percent, statusBadge } from "./jobs.js";
 
 /** A batch as the list shows it (the API's list leaves the jobs out). */
 export type BatchSummary = Omit<BatchRecord, "jobs">;
@@ -162,10 +162,7 @@ export function batchesBody(view: BatchesListView): SafeHtml {
         </table>
       </div>
     </section>
-    <nav class="pager" aria-label="Pages">
-      ${view.firstPage ? "" : html`<a class="btn btn-quiet btn-small" href="/dashboard/batches">← Newest</a>`}
-      ${view.nextCursor ? html`<a class="btn btn-quiet btn-small" href="/dashboard/batches?before=${view.nextCursor}">Older →</a>` : ""}
-    </nav>`;
+    ${pager("/dashboard/batches", view.firstPage, view.nextCursor)}`;
 }
 
 function emptyBatches(baseUrl: string): SafeHtml {

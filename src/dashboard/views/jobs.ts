@@ -206,10 +206,15 @@ export function jobsBody(view: JobsListView): SafeHtml {
         </table>
       </div>
     </section>
-    <nav class="pager" aria-label="Pages">
-      ${view.firstPage ? "" : html`<a class="btn btn-quiet btn-small" href="/dashboard/jobs">← Newest</a>`}
-      ${view.nextCursor ? html`<a class="btn btn-quiet btn-small" href="/dashboard/jobs?before=${view.nextCursor}">Older →</a>` : ""}
-    </nav>`;
+    ${pager("/dashboard/jobs", view.firstPage, view.nextCursor)}`;
+}
+
+/** Newest and Older links of a list paged by a `before` cursor (jobs, batches). */
+export function pager(path: string, firstPage: boolean, nextCursor: string | null): SafeHtml {
+  return html`<nav class="pager" aria-label="Pages">
+    ${firstPage ? "" : html`<a class="btn btn-quiet btn-small" href="${path}">← Newest</a>`}
+    ${nextCursor ? html`<a class="btn btn-quiet btn-small" href="${path}?before=${nextCursor}">Older →</a>` : ""}
+  </nav>`;
 }
 
 function emptyJobs(baseUrl: string): SafeHtml {
