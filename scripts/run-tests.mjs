@@ -2,7 +2,8 @@
 // Finds every *.test.ts under src/ and test/ and runs them with Node's test runner through tsx.
 // Node 20's --test does not expand globs, so the file list is built here.
 // Usage: node scripts/run-tests.mjs [substring ...]  (only files whose path contains one of them)
-// Every test has a 300 s limit, so a hung test fails instead of hanging the suite.
+// Every test has a 300 s limit, so a hung test fails instead of hanging the suite. After the
+// run, the slowest files are listed (scripts/test-file-times.mjs).
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -32,6 +33,9 @@ const res = spawnSync(
     "tsx",
     "--test",
     "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter=./scripts/test-file-times.mjs",
+    "--test-reporter-destination=stdout",
     "--test-concurrency=2",
     "--test-timeout=300000",
     ...files,

@@ -155,6 +155,11 @@ async function sweepNumbers(): Promise<string[][]> {
   );
 }
 
+/** Waits until the plot's script has wired its controls (it is loaded after the page). */
+async function controlsLive(): Promise<void> {
+  await until(`document.querySelector("form[data-sweep-plot]")?.dataset.sweepLive === "true"`);
+}
+
 async function imageLoaded(): Promise<void> {
   await until(
     "(() => { const i = document.querySelector('#sweep-image'); return i && i.complete && i.naturalWidth > 0; })()",
@@ -264,6 +269,7 @@ test("the sweep plot: T against thickness, a curve per material, Si below SiO2",
 test("the plot's controls work from the keyboard and redraw in place", async () => {
   await page.goto(`${svc.baseUrl}/dashboard/batches/${batchId}`);
   await imageLoaded();
+  await controlsLive();
   const before = await page.locator("#sweep-image").getAttribute("src");
   const wavelength = page.locator("#sweep-wavelength");
   await wavelength.focus();
@@ -289,6 +295,7 @@ test("the plot's controls work from the keyboard and redraw in place", async () 
   assert.equal(await wavelength.inputValue(), "2");
   // Reloading shows the same choice, rendered by the server.
   await page.reload();
+  await controlsLive();
   assert.equal(await page.locator("#sweep-quantity").inputValue(), "flux:R");
   assert.equal(await wavelength.inputValue(), "2");
   assert.equal(await page.locator("[data-sweep-submit]").isVisible(), false, "no Plot button");

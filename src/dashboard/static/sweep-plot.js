@@ -99,4 +99,6 @@ export function initSweepPlot(form) {
     event.preventDefault();
     redraw(false);
   });
+  // Marks the controls as live: a change from now on redraws in place.
+  form.dataset.sweepLive = "true";
 }
