@@ -30,6 +30,11 @@
  *   /s_matrix              (a ports job) attr inputs; scales port_out, port_in (port@mode
  *                          names), wavelength; S complex128 (port_out, port_in, nw), NaN for
  *                          inputs not run; n_eff (port_out, nw).
+ *   /permittivity/<name>   (each plane field monitor) attrs type="permittivity", normal,
+ *                          position, wavelength; scales the two in-plane axes (node
+ *                          coordinates, m); eps_real, eps_imag float64 and pec_components
+ *                          uint8 (n_first, n_second): the ε the run stepped on the node plane
+ *                          nearest the monitor's, as the set-up preview shows that plane.
  * Whole-number JS attributes would become int32 and overflow silently, so every numeric
  * attribute is written with an explicit dtype.
  *
@@ -62,29 +67,14 @@ import {
   syncToDisk,
   type RawReader,
 } from "./read-back.js";
+import { describe, f64, i64, str, type H5Group, type HasAttrs } from "./h5-attrs.js";
+import { permittivityDatasets, writePermittivity } from "./permittivity-group.js";
 
 export { ResultFileError } from "./read-back.js";
 
 export const RESULT_FORMAT = "emsim-result";
 /** 2: coordinates are HDF5 dimension scales with CF attributes (1 had the same datasets without). */
 export const RESULT_FORMAT_VERSION = 2;
-
-type H5Group = InstanceType<typeof h5wasm.Group>;
-/** A group or a dataset: anything that carries attributes. */
-type HasAttrs = Pick<H5Group, "create_attribute">;
-
-function f64(group: HasAttrs, name: string, value: number | number[]): void {
-  const data = Array.isArray(value) ? new Float64Array(value) : new Float64Array([value]);
-  group.create_attribute(name, data, Array.isArray(value) ? [value.length] : null, "<d");
-}
-
-function i64(group: HasAttrs, name: string, value: number): void {
-  group.create_attribute(name, BigInt64Array.from([BigInt(Math.round(value))]), null, "<q");
-}
-
-function str(group: HasAttrs, name: string, value: string): void {
-  group.create_attribute(name, value);
-}
 
 /** Splits interleaved (re, im) float32 into the two columns h5wasm interleaves again. */
 function complexColumns<T extends Float32Array | Float64Array>(interleaved: T): Map<string, T> {
@@ -101,18 +91,6 @@ function complexColumns<T extends Float32Array | Float64Array>(interleaved: T): 
     ["r", re],
     ["i", im],
   ]);
-}
-
-/** CF attributes of a variable: its unit and what it is. */
-function describe(
-  target: HasAttrs,
-  units: string,
-  longName: string,
-  extra: Record<string, string> = {},
-): void {
-  str(target, "units", units);
-  str(target, "long_name", longName);
-  for (const [name, value] of Object.entries(extra)) str(target, name, value);
 }
 
 const COMPONENT_NAMES: Record<string, [string, string]> = {
@@ -461,6 +439,7 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     for (const m of result.farFieldMonitors) writeFarFieldMonitor(monitors, m);
     for (const m of result.modeMonitors ?? []) writeModeMonitor(monitors, m);
     if (result.sMatrix) writeSMatrix(file, result.sMatrix);
+    if (result.permittivity?.length) writePermittivity(file, result.permittivity);
   } finally {
     file.close();
   }
@@ -614,6 +593,11 @@ function compareDatasets(read: RawReader, result: SolverResult): void {
   if (result.sMatrix) {
     for (const d of sMatrixDatasets(result.sMatrix)) {
       compareDataset(read, `/s_matrix/${d.name}`, d.shape, bytesOf(d.data));
+    }
+  }
+  for (const p of result.permittivity ?? []) {
+    for (const d of permittivityDatasets(p)) {
+      compareDataset(read, `/permittivity/${p.name}/${d.name}`, d.shape, bytesOf(d.data));
     }
   }
 }

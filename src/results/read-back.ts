@@ -108,7 +108,7 @@ export function rawReader(module: LowLevelModule, file: H5File): RawReader {
  * float32 pairs), so in memory they are exactly the arrays that were written, interleaved as
  * HDF5 stores them.
  */
-export function bytesOf(a: Float64Array | Float32Array): Uint8Array {
+export function bytesOf(a: Float64Array | Float32Array | Uint8Array): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 

@@ -207,6 +207,11 @@ export async function runPorts(
     fluxMonitors: results.flatMap((x) => ownOf(x.fluxMonitors)),
     farFieldMonitors: results.flatMap((x) => ownOf(x.farFieldMonitors)),
     modeMonitors: results.flatMap((x) => ownOf(x.modeMonitors ?? [])),
+    // Every run paints the same structures: the first run's planes, under the monitors' names.
+    permittivity: ownOf(results[0]!.permittivity ?? []).map((p) => ({
+      ...p,
+      name: p.name.slice(0, p.name.indexOf("@")),
+    })),
     sMatrix: assembleSMatrix(spec, runs, results),
     report: {
       ...last.report,

@@ -11,36 +11,22 @@
  * states round alike share an entry, whose exact value is the first such cell's). A plane of a
  * 5-million-cell grid is then tens of thousands of cells, not millions.
  *
- * A plane is the node plane s of its normal axis nearest the requested position; sample (i, j)
- * is the Yee cell (i, j) of that plane, at the node (x_i, y_j) where its three E components
- * meet (Ex at i + ½, Ey at j + ½, Ez half a cell off the plane). Its permittivity is that of
- * its E components combined as Meep's get_epsilon combines them, the harmonic mean
- * 3 / Σ_c 1/ε_c (fields::get_eps): in a uniform region every component's ε, at an interface the
- * mean of the tangential (arithmetic) and normal (harmonic) averages medium.ts gives them.
- * A perfect conductor's component has no permittivity and is left out of the mean; a cell whose
- * three components are all perfect conductor has no ε to show and reads 1, and its `pec` count
- * (3) and its material say that it is a conductor.
- *
- * On an axis with mirror symmetry (domain.symmetry) the run holds the half at coordinates ≥ 0;
- * the preview shows the whole domain, the half below the plane the mirror image of the half
- * above, as the run's fields are: the sample at node −i takes the components of cell i, but
- * the one normal to the mirror, which sits at −(i − ½), that of cell i − 1.
+ * Which cells of a plane are sampled and how their three E components' ε combine into the
+ * one shown is plane-permittivity.ts's, which the run's result file uses too.
  */
 import { permittivity } from "./dispersion/model.js";
 import { TFSF_OFFSET_CELLS, planeWaveGeometry } from "./sources/plane-wave.js";
-import {
-  YeeLayout,
-  dualStepM,
-  interiorSpanM,
-  nodeIndexAt,
-  planGrid,
-  staggerOf,
-  type AxisPlan,
-} from "./grid.js";
+import { YeeLayout, dualStepM, interiorSpanM, nodeIndexAt, planGrid } from "./grid.js";
 import { isMetal, latticeCells, paintCells, type UpdateMaterial } from "./medium.js";
-import type { Medium } from "./medium-types.js";
+import {
+  latticeOf,
+  planeEps,
+  planeSamples,
+  shownNodes,
+  type PlaneRequest,
+} from "./plane-permittivity.js";
 import { domainFaces, shapeOf } from "./geometry.js";
-import { tableAt, transverseAxes } from "./modes/plane-medium.js";
+import { transverseAxes } from "./modes/plane-medium.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { portRuns } from "./ports.js";
 import type { Painting } from "./simulation.js";
@@ -61,11 +47,7 @@ const fmt = (v: number) => String(Number(v.toPrecision(6)));
 export const MAX_PREVIEW_SAMPLES = 2000;
 
 /** A plane to preview: normal 0 x, 1 y, 2 z; at most `maxSamples` cells along each axis. */
-export interface PreviewPlaneRequest {
-  normal: number;
-  positionM: number;
-  maxSamples: number;
-}
+export type PreviewPlaneRequest = PlaneRequest;
 
 /** A material of the preview: what the picture marks (metals and perfect conductors apart). */
 export interface PreviewMaterial {
@@ -128,62 +110,6 @@ export interface SetupPreview {
   warnings: SetupWarning[];
 }
 
-/**
- * A sampled position along an axis: its coordinate and the grid indices of the components
- * that sit on its node and half a cell above it (different only below a mirror plane).
- */
-interface AxisSample {
-  coordM: number;
-  node: number;
-  centre: number;
-}
-
-/** Node i of an axis in the whole domain (a negative i below a mirror plane). */
-function axisSample(ax: AxisPlan, i: number): AxisSample {
-  if (i >= 0) return { coordM: ax.nodesM[i], node: i, centre: i };
-  return { coordM: -ax.nodesM[-i], node: -i, centre: -i - 1 };
-}
-
-/** The nodes a plane shows along an in-plane axis: all but the grid's last; mirrored, both halves. */
-function shownNodes(ax: AxisPlan): number[] {
-  const first = ax.mirror === "none" ? 0 : -(ax.cells - 1);
-  return Array.from({ length: ax.cells - first }, (_, k) => first + k);
-}
-
-/** At most `max` of `nodes`, evenly spaced, both ends kept (cells are sampled, not averaged). */
-function sampled(nodes: number[], max: number): number[] {
-  if (nodes.length <= max) return nodes;
-  const m = Math.max(2, max);
-  return Array.from({ length: m }, (_, k) => nodes[Math.round((k * (nodes.length - 1)) / (m - 1))]);
-}
-
-/** The node of the normal axis nearest `positionM`, kept on the grid. */
-function nearestNode(ax: AxisPlan, positionM: number): number {
-  const mirrored = ax.mirror !== "none";
-  const at = Math.round(nodeIndexAt(ax, mirrored ? Math.abs(positionM) : positionM));
-  if (ax.boundary === "periodic") return ((at % ax.cells) + ax.cells) % ax.cells;
-  const node = Math.min(ax.cells - 1, Math.max(0, at));
-  return mirrored && positionM < 0 ? -node : node;
-}
-
-/** The plane's lattice: along each axis the distinct indices its samples' components need. */
-function latticeOf(samples: AxisSample[][]): number[][] {
-  return samples.map((list) => [...new Set(list.flatMap((p) => [p.node, p.centre]))]);
-}
-
-/** ε(ω) of a medium's entries, and which are a perfect conductor's. */
-interface EntryTable {
-  re: Float64Array;
-  im: Float64Array;
-  conductor: Uint8Array;
-}
-
-/** The entries' ε(ω); a perfect conductor's is the one whose cb is 0 (E held at zero). */
-function entryTable(medium: Medium, omega: number): EntryTable {
-  const { re, im } = tableAt(medium, omega);
-  return { re, im, conductor: Uint8Array.from(medium.cb, (cb) => (cb === 0 ? 1 : 0)) };
-}
-
 /** One plane, painted and sampled. */
 function previewPlane(
   painting: Painting,
@@ -192,83 +118,35 @@ function previewPlane(
   materialAt: (p: Vec3) => number,
 ): PreviewPlane {
   const { plan, background, painted } = painting;
-  const a = request.normal;
-  const [u, v] = transverseAxes(a);
-  const samples: AxisSample[][] = [[], [], []];
-  samples[a] = [axisSample(plan.axes[a], nearestNode(plan.axes[a], request.positionM))];
-  const nodes: [number, number] = [0, 0];
-  [u, v].forEach((b, k) => {
-    const all = shownNodes(plan.axes[b]);
-    nodes[k] = all.length;
-    samples[b] = sampled(all, request.maxSamples).map((i) => axisSample(plan.axes[b], i));
-  });
-  const lattice = latticeOf(samples);
-  const cells = latticeCells(lattice);
+  const samples = planeSamples(plan, request);
+  const cells = latticeCells(latticeOf(samples));
   const medium = paintCells(plan, YeeLayout.ofPlan(plan), cells, background, painted);
-  const table = entryTable(medium, omega);
-  // Per component, each sample's storage offset along u and v and the plane's along a (its
-  // node's or its centre's index, as the component sits).
-  const offsetsAlong = (c: number, b: number) =>
-    Int32Array.from(samples[b], (p) => cells.offset(b, staggerOf(c, b) > 0 ? p.centre : p.node));
-  const offU = [0, 1, 2].map((c) => offsetsAlong(c, u));
-  const offV = [0, 1, 2].map((c) => offsetsAlong(c, v));
-  const offA = [0, 1, 2].map((c) => offsetsAlong(c, a)[0]);
-  const nu = samples[u].length;
-  const nv = samples[v].length;
-  const epsRe = new Float64Array(nu * nv);
-  const epsIm = new Float64Array(nu * nv);
-  const material = new Uint16Array(nu * nv);
-  const conductor = new Uint8Array(nu * nv);
-  const entries = [0, 0, 0];
+  const a = samples.normal;
+  const [u, v] = samples.axes;
+  const [alongU, alongV] = [samples.along[u], samples.along[v]];
+  const material = new Uint16Array(alongU.length * alongV.length);
   const at: Vec3 = [0, 0, 0];
-  at[a] = samples[a][0].coordM;
-  for (let i = 0; i < nu; i++) {
-    at[u] = samples[u][i].coordM;
-    for (let j = 0; j < nv; j++) {
-      at[v] = samples[v][j].coordM;
-      for (let c = 0; c < 3; c++) entries[c] = medium.index[c][offU[c][i] + offV[c][j] + offA[c]];
-      const eps = harmonicMean(entries, table);
-      epsRe[i * nv + j] = eps.re;
-      epsIm[i * nv + j] = eps.im;
-      material[i * nv + j] = materialAt(at);
-      conductor[i * nv + j] =
-        table.conductor[entries[0]] + table.conductor[entries[1]] + table.conductor[entries[2]];
-    }
-  }
+  at[a] = samples.along[a][0].coordM;
+  alongU.forEach((su, i) => {
+    at[u] = su.coordM;
+    alongV.forEach((sv, j) => {
+      at[v] = sv.coordM;
+      material[i * alongV.length + j] = materialAt(at);
+    });
+  });
   return {
     normal: a,
     axes: [u, v],
-    positionM: samples[a][0].coordM,
-    normalStepM: dualStepM(plan.axes[a], samples[a][0].node),
-    nodes,
+    positionM: samples.along[a][0].coordM,
+    normalStepM: dualStepM(plan.axes[a], samples.along[a][0].node),
+    nodes: samples.nodes,
     coordsM: [
-      Float64Array.from(samples[u], (p) => p.coordM),
-      Float64Array.from(samples[v], (p) => p.coordM),
+      Float64Array.from(alongU, (p) => p.coordM),
+      Float64Array.from(alongV, (p) => p.coordM),
     ],
-    epsRe,
-    epsIm,
+    ...planeEps(medium, cells, samples, omega),
     material,
-    conductor,
   };
-}
-
-/** 3 / Σ 1/ε_c over the components that are not perfect conductor (see the module comment). */
-function harmonicMean(entries: readonly number[], table: EntryTable): { re: number; im: number } {
-  let sumRe = 0;
-  let sumIm = 0;
-  let n = 0;
-  for (const e of entries) {
-    if (table.conductor[e] === 1) continue;
-    const re = table.re[e];
-    const im = table.im[e];
-    const mag2 = re * re + im * im;
-    sumRe += re / mag2;
-    sumIm -= im / mag2;
-    n++;
-  }
-  if (n === 0) return { re: 1, im: 0 };
-  const mag2 = sumRe * sumRe + sumIm * sumIm;
-  return { re: (n * sumRe) / mag2, im: (-n * sumIm) / mag2 };
 }
 
 /** The whole-domain extent of each axis. */

@@ -21,6 +21,7 @@ import { centreM, mirroredCoordinates, mirrorSign } from "./grid.js";
 import { farFieldResults } from "./far-field-results.js";
 import { modeResults } from "./mode-results.js";
 import { fluxResults } from "./flux-results.js";
+import { permittivityResults } from "./permittivity-results.js";
 import { sourceOffStep } from "./sources/index.js";
 
 /** Compute time between yields to the event loop. */
@@ -362,6 +363,7 @@ async function assembleResult(
     fluxMonitors: fluxResults(sim, sums),
     farFieldMonitors: farFieldResults(sim, sums),
     modeMonitors: modeResults(sim, sums),
+    permittivity: permittivityResults(sim),
     materials: sim.materials,
     report: runReport(sim, outcome, wallSeconds),
   };

@@ -633,8 +633,36 @@ export interface SolverResult {
   modeMonitors?: ModeMonitorResult[];
   /** The scattering matrix of a ports run (source_type "ports"). */
   sMatrix?: SMatrixResult;
+  /**
+   * The permittivity the run stepped on each plane field monitor's plane (absent in results made
+   * before it existed).
+   */
+  permittivity?: PermittivityPlane[];
   materials: MaterialUsed[];
   report: RunReport;
+}
+
+/**
+ * ε at the source wavelength on the node plane nearest a plane field monitor, over the whole
+ * domain (absorber included), as the set-up preview shows that plane (plane-permittivity.ts).
+ */
+export interface PermittivityPlane {
+  /** The monitor's name. */
+  name: string;
+  /** 0 x, 1 y, 2 z. */
+  normal: number;
+  /** The in-plane axes (first, second). */
+  axes: [number, number];
+  /** The node plane's coordinate along the normal (metres). */
+  positionM: number;
+  wavelengthM: number;
+  /** The samples' coordinates along the first and second axis (metres). */
+  coordsM: [Float64Array, Float64Array];
+  /** Sample (i, j) at i·n_second + j. */
+  epsRe: Float64Array;
+  epsIm: Float64Array;
+  /** How many of each sample's three E components are a perfect conductor's. */
+  conductor: Uint8Array;
 }
 
 /** Thrown when the fields stop being finite; the message says what to change. */

@@ -3,11 +3,22 @@
  * planes through the origin by default, each with its samples, permittivity, materials and the
  * outlines of what it cuts, the set-up's warnings and the estimate /estimate gives; a layout's
  * gds structures resolved as at submission; the same 422s as submission, named under
- * `simulation.`, and a plane outside the grid; nothing is queued.
+ * `simulation.`, and a plane outside the grid; nothing is queued. The ε a preview shows on a
+ * plane is the ε the run's result file records on it (/permittivity).
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import h5wasm, { type Dataset, type Group } from "h5wasm/node";
+import {
+  call,
+  smallSimulation,
+  startService,
+  tempDir,
+  waitForStatus,
+  type TestService,
+} from "../helpers/service.js";
 import { GdsBuilder } from "../../src/fabrication/testing/gds-builder.js";
 import type { PreviewResponse } from "../../src/schema/preview.js";
 
@@ -228,4 +239,117 @@ test("the same 422s as submission, under simulation., and a plane outside the gr
   // The example simulation of other tests passes: the wrapper is all that is new.
   const ok = await preview({ simulation: smallSimulation() });
   assert.equal(ok.status, 200, ok.text);
+});
+
+/**
+ * A cross-section one cell thick (y periodic): a silica substrate, a silicon polyslab with
+ * sloped walls, a gold patch and a PEC block; a field monitor on the plane y = 0.
+ */
+function crossSection(): Record<string, unknown> {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [1.2 * UM, 0.04 * UM, 1.2 * UM],
+      resolution: 40e-9,
+      boundary_conditions: ["pml", "periodic", "pml"],
+      pml_layers: 8,
+    },
+    source: { source_type: "plane_wave", wavelength: 1.55 * UM, direction: [0, 0, -1] },
+    structures: [
+      {
+        type: "box",
+        center: [0, 0, -0.5 * UM],
+        size: [9 * UM, 9 * UM, 0.6 * UM],
+        material: "SiO2",
+      },
+      {
+        type: "polyslab",
+        vertices: [
+          [-0.33 * UM, -1 * UM],
+          [0.17 * UM, -1 * UM],
+          [0.17 * UM, 1 * UM],
+          [-0.33 * UM, 1 * UM],
+        ],
+        z_min: -0.2 * UM,
+        z_max: 0.03 * UM,
+        sidewall_angle_deg: 12,
+        material: "Si",
+      },
+      {
+        type: "box",
+        center: [0.39 * UM, 0, 0.1 * UM],
+        size: [0.13 * UM, 9 * UM, 0.07 * UM],
+        material: "Au",
+      },
+      {
+        type: "box",
+        center: [-0.4 * UM, 0, 0.3 * UM],
+        size: [0.1 * UM, 9 * UM, 0.1 * UM],
+        material: "PEC",
+      },
+    ],
+    monitors: [
+      {
+        name: "xz",
+        monitor_type: "field",
+        center: [0, 0, 0],
+        size: [1.2 * UM, 0, 1.2 * UM],
+        components: ["Ey"],
+      },
+    ],
+    fdtd_settings: { time_steps: 200 },
+  };
+}
+
+test("the ε a preview shows on a monitor's plane is what the run's result file records there", async () => {
+  const simulation = crossSection();
+  const submitted = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: simulation });
+  assert.equal(submitted.status, 202, submitted.text);
+  const jobId = String(submitted.body.job_id);
+  const shown = await preview({
+    simulation,
+    planes: [{ normal: "y", position: 0 }],
+    max_samples: 1000,
+  });
+  assert.equal(shown.status, 200, shown.text);
+  const plane = (shown.body as unknown as PreviewResponse).planes[0]!;
+  await waitForStatus(svc.baseUrl, key, jobId, ["COMPLETED"]);
+  const res = await fetch(`${svc.baseUrl}/v1/simulations/${jobId}/results`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  assert.equal(res.status, 200);
+  const path = join(tempDir(), "result.h5");
+  writeFileSync(path, Buffer.from(await res.arrayBuffer()));
+  await h5wasm.ready;
+  const file = new h5wasm.File(path, "r");
+  try {
+    const g = file.get("permittivity/xz") as Group;
+    assert.equal(g.attrs.normal!.value, "y");
+    const read = (name: string) => Array.from((g.get(name) as Dataset).value as ArrayLike<number>);
+    // The preview's answer writes 7 significant digits.
+    for (const axis of ["x", "z"]) {
+      const [mine, its] = [read(axis), plane.coords[axis]!];
+      assert.equal(mine.length, its.length, `nodes along ${axis}`);
+      mine.forEach((c, i) => assert.ok(Math.abs(c - its[i]!) < 1e-12 * UM, `${axis}[${i}]`));
+    }
+    const [re, im, pec] = [read("eps_real"), read("eps_imag"), read("pec_components")];
+    assert.equal(re.length, plane.coords.x!.length * plane.coords.z!.length);
+    let worst = 0;
+    plane.eps_real.flat().forEach((eps, k) => {
+      worst = Math.max(worst, Math.abs(eps - re[k]!), Math.abs(plane.eps_imag.flat()[k]! - im[k]!));
+    });
+    // The preview paints the plane alone: interface cells share table entries by their state
+    // rounded to 1/8192 (medium.ts), so the first cell of a bucket painted sets its value.
+    assert.ok(worst < 2e-3, `|Δε| up to ${worst}`);
+    assert.deepEqual(pec, plane.pec.flat(), "the perfect conductor's cells");
+    assert.ok(Math.min(...re) < -50, "gold's Re ε on the plane");
+    assert.ok(
+      pec.some((n) => n === 3),
+      "the PEC block on the plane",
+    );
+    const mixed = re.filter((e) => e > 1.05 && Math.abs(e - 2.085) > 0.01 && e < 12);
+    assert.ok(mixed.length > 10, "averaged interface cells on the plane");
+  } finally {
+    file.close();
+  }
 });

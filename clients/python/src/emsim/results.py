@@ -134,7 +134,9 @@ class Result(Mapping[str, Any]):
     ``request`` is the simulation with every default filled in, ``solver`` the run report
     (steps run, converged, throughput), ``attrs`` the file's own attributes. ``s_matrix`` is a
     ports job's S-matrix ``S(port_out, port_in, wavelength)`` (``emsim.sparameters``), None
-    for other jobs.
+    for other jobs. ``permittivity`` holds, for each plane field monitor by name, the complex
+    permittivity the run stepped on its plane (what ``client.preview`` shows there), see
+    :func:`read_permittivity`.
     """
 
     def __init__(
@@ -145,8 +147,10 @@ class Result(Mapping[str, Any]):
         solver: Dict[str, Any],
         attrs: Dict[str, Any],
         s_matrix: Any = None,
+        permittivity: Optional[Dict[str, Any]] = None,
     ) -> None:
         self.path = path
+        self.permittivity = permittivity or {}
         self.monitors = monitors
         self.request = request
         self.solver = solver
@@ -397,8 +401,30 @@ def load(
             m = _read_monitor(group, np)
             monitors[name] = _to_dataset(m, xr) if xr is not None else m
         s_matrix = read_s_matrix(f["s_matrix"], np) if "s_matrix" in f else None
+        planes = f["permittivity"] if "permittivity" in f else {}
+        permittivity = {name: read_permittivity(planes[name], np, xr) for name in planes}
     if monitor is not None:
         return monitors[monitor]
     if s_matrix is not None and xr is not None:
         s_matrix = s_matrix_data_array(s_matrix, xr)
-    return Result(path, monitors, request, solver, attrs, s_matrix)
+    return Result(path, monitors, request, solver, attrs, s_matrix, permittivity)
+
+
+def read_permittivity(group: Any, np: Any, xr: Any) -> Any:
+    """One /permittivity/<monitor> group: ε = eps_real + i·eps_imag on the monitor's node plane.
+
+    With xarray a DataArray over the plane's two axes (node coordinates, m), with the
+    ``pec_components`` coordinate (how many of each cell's E components are a perfect conductor)
+    and attrs ``normal``, ``position`` (m) and ``wavelength`` (m); else a dict of numpy arrays
+    under the same names, ``eps`` for the permittivity.
+    """
+    attrs = {k: _attr(group.attrs[k]) for k in ("normal", "position", "wavelength")}
+    axes = [a for a in "xyz" if a != attrs["normal"]]
+    eps = np.asarray(group["eps_real"][()]) + 1j * np.asarray(group["eps_imag"][()])
+    pec = np.asarray(group["pec_components"][()])
+    if xr is None:
+        out = {a: np.asarray(group[a][()]) for a in axes}
+        return {"eps": eps, "pec_components": pec, **out, **attrs}
+    coords = {a: (a, np.asarray(group[a][()]), _coordinate_attrs(a)) for a in axes}
+    coords["pec_components"] = (tuple(axes), pec)
+    return xr.DataArray(eps, dims=tuple(axes), coords=coords, name="eps", attrs=attrs)
