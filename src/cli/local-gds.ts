@@ -40,10 +40,16 @@ export async function gdsUrlFor(
 
 type LocalGds = { type: "gds"; gds_url: string };
 
-function isLocalGds(s: unknown): s is LocalGds {
+/** A structure that is `type: "gds"` with a local path, not an address, in `gds_url`. */
+export function isLocalGds(s: unknown): s is LocalGds {
   if (typeof s !== "object" || s === null) return false;
   const { type, gds_url: url } = s as { type?: unknown; gds_url?: unknown };
   return type === "gds" && typeof url === "string" && !isUrl(url);
+}
+
+/** A local `gds_url`'s file: an absolute path, or one relative to the simulation file's folder. */
+export function localGdsPath(gdsUrl: string, simulationFile: string): string {
+  return isAbsolute(gdsUrl) ? gdsUrl : join(dirname(simulationFile), gdsUrl);
 }
 
 /**
@@ -67,7 +73,7 @@ export async function withLocalGdsUploaded<R extends { structures?: readonly unk
       out.push(s);
       continue;
     }
-    const path = isAbsolute(s.gds_url) ? s.gds_url : join(dirname(simulationFile), s.gds_url);
+    const path = localGdsPath(s.gds_url, simulationFile);
     const url = urls.get(path) ?? (await gdsUrlFor(client, path, io, signal));
     urls.set(path, url);
     out.push({ ...s, gds_url: url });

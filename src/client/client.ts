@@ -47,6 +47,8 @@ import {
   type MaterialInfo,
   type ModesRequest,
   type ModesResponse,
+  type PreviewPlane,
+  type PreviewResponse,
   type SimulationRequest,
   type SMatrix,
   type SubmissionAck,
@@ -91,6 +93,19 @@ export interface ModesOptions extends RequestOptions {
    * and 120 000: the server gives a solve up to `EMSIM_MODES_TIMEOUT_SECONDS` (60 by default).
    */
   timeoutMs?: number;
+}
+
+export interface PreviewOptions extends RequestOptions {
+  /**
+   * The planes to show, `{normal: "x" | "y" | "z", position}` (metres; the grid's node plane
+   * nearest it is shown), at most 6. Default the three planes through the origin.
+   */
+  planes?: PreviewPlane[];
+  /**
+   * The most samples along each axis of a plane (2–2000, default 400): a plane with more cells
+   * shows evenly spaced cells of it (sampled, not averaged), both edges included.
+   */
+  maxSamples?: number;
 }
 
 export interface SParametersOptions extends RequestOptions {
@@ -374,6 +389,27 @@ export class EmsimClient {
     return this.json("POST", "/v1/simulations/estimate", {
       ...options,
       body: request,
+      kind: "idempotent",
+    });
+  }
+
+  /**
+   * The set-up as the solver will step it (`POST /v1/simulations/preview`, docs/api.md
+   * "Preview"): on each plane, Re and Im ε at the source wavelength after the run's sub-cell
+   * averaging (`eps_real[i][j]` at `coords[axes[0]][i]`, `coords[axes[1]][j]`, metres), the
+   * material and perfect-conductor count at each sample, the outline of every object the plane
+   * cuts; the set-up's warnings and the run's estimate. Checked as a submission is (a 422's
+   * `fieldErrors` name `simulation.…`, or `planes[i].position` for a plane outside the grid);
+   * nothing is queued, so it is retried like a read.
+   */
+  preview(simulation: SimulationRequest, options: PreviewOptions = {}): Promise<PreviewResponse> {
+    return this.json("POST", "/v1/simulations/preview", {
+      signal: options.signal,
+      body: {
+        simulation,
+        ...(options.planes !== undefined ? { planes: options.planes } : {}),
+        ...(options.maxSamples !== undefined ? { max_samples: options.maxSamples } : {}),
+      },
       kind: "idempotent",
     });
   }

@@ -9,6 +9,7 @@ import type { RecipeStep } from "../fabrication/recipe.js";
 import type { Static } from "typebox";
 import type { DrcResponse, RecipeResponse } from "../schema/fabrication.js";
 import type { ModeResultSchema, ModesRequest, ModesResponseSchema } from "../schema/modes.js";
+import type { PreviewRequest, PreviewResponse } from "../schema/preview.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type {
   BatchAckSchema,
@@ -81,6 +82,20 @@ export type { ModesRequest };
 export type ModesResponse = Static<typeof ModesResponseSchema>;
 /** One mode at one wavelength: n_eff, k_eff (> 0 decaying), te_fraction, group_index, fields. */
 export type ModeResult = Static<typeof ModeResultSchema>;
+
+/** A plane of a set-up preview to show: its normal axis and where it crosses it (metres). */
+export type PreviewPlane = NonNullable<PreviewRequest["planes"]>[number];
+
+/**
+ * The set-up as the solver sees it (`POST /v1/simulations/preview`, docs/api.md "Preview"):
+ * `planes` (each with its `axes`, `coords` in metres, `eps_real` and `eps_imag` indexed
+ * `[i][j]` along `axes[0]` then `axes[1]`, `material` into `materials`, `pec`, and `objects`
+ * with their outlines), the `materials`, the set-up's `warnings` and the run's `estimate`.
+ */
+export type { PreviewResponse };
+export type { PreviewObject, PreviewPlaneResult } from "../schema/preview.js";
+/** What a set-up probably does not mean: `{code, path, message}`. */
+export type PreviewWarning = PreviewResponse["warnings"][number];
 
 /**
  * A ports job's scattering matrix (`GET /v1/simulations/{id}/sparameters`, docs/api.md "Ports

@@ -15,12 +15,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../config.js";
 import { errors, type ApiError } from "../errors.js";
-import type { GdsStructureSpec, SimulationRequest } from "../schema/simulation.js";
-import { MAX_STRUCTURES } from "../schema/simulation.js";
-import type { PolySlabSpec, SimulationSpec } from "../solver/index.js";
-import { layerKey, polyslabsFromGds } from "./gds-import.js";
-import { portExtensions, withPortExtensions } from "./gds-port-extension.js";
-import { portsFromLabels, withLayoutPorts, type RequestPort } from "./gds-ports.js";
+import type { SimulationRequest } from "../schema/simulation.js";
+import type { SimulationSpec } from "../solver/index.js";
+import { layerKey } from "./gds-import.js";
+import { resolveGds } from "./gds-resolve.js";
 import type { StorageBackend } from "../storage/types.js";
 import { TaskThreads, type TaskThreadErrors, type ThreadFailure } from "../threads/task-threads.js";
 import type { DrcResult, LayerRules } from "./drc/run.js";
@@ -206,78 +204,21 @@ export class FabricationService {
     accountId: string,
     request: SimulationRequest,
   ): Promise<SimulationRequest> {
-    const structures = request.structures ?? [];
-    if (!structures.some((s) => s.type === "gds")) return request;
-    // Ports go with a simulation's source: a /v1/modes request (no source) solves one plane
-    // and takes only the polyslabs.
-    const wantsPorts = "source" in request;
-    const out: NonNullable<SimulationRequest["structures"]> = [];
-    const fromLayout: Array<{ path: string; ports: RequestPort[] }> = [];
-    let budget = MAX_STRUCTURES - structures.filter((s) => s.type !== "gds").length;
-    for (const [i, s] of structures.entries()) {
-      if (s.type !== "gds") {
-        out.push(s);
-        continue;
-      }
-      const path = `structures[${i}]`;
-      const expanded = await this.expandGds(
-        accountId,
-        s as GdsStructureSpec,
-        path,
-        budget,
-        wantsPorts ? request.domain : null,
-      );
-      budget -= expanded.structures.length;
-      out.push(...expanded.structures);
-      if (expanded.ports) fromLayout.push({ path, ports: expanded.ports });
-    }
-    const withPorts = withLayoutPorts({ ...request, structures: out }, fromLayout);
-    if ("errors" in withPorts) throw errors.validation(withPorts.errors);
-    return withPorts.request;
-  }
-
-  /**
-   * One gds structure's polyslabs and, when the structure has `ports` and `portsDomain` is
-   * given (a simulation, not a /v1/modes request), the ports its labels give, their guides
-   * extended through that domain's absorber.
-   */
-  private async expandGds(
-    accountId: string,
-    g: GdsStructureSpec,
-    path: string,
-    budget: number,
-    portsDomain: SimulationRequest["domain"] | null,
-  ): Promise<{ structures: PolySlabSpec[]; ports?: RequestPort[] }> {
-    const bytes = await this.fetchOwn(accountId, g.gds_url, `${path}.gds_url`);
-    const labels = portsDomain && g.ports;
-    const imported = (await this.threads.run({
-      op: "import",
-      bytes,
-      cell: g.cell,
-      layers: g.layers.map((l) => layerKey(l.layer, l.datatype)),
-      ...(labels ? { labels: { layer: labels.layer, texttype: labels.texttype ?? 0 } } : {}),
-    })) as ImportResult;
-    if (!imported.ok) {
-      throw errors.validation([
-        {
-          path: `${path}.cell`,
-          message: `the layout has no cell named "${g.cell}" (its cells: ${imported.cells.slice(0, 20).join(", ")}${imported.cells.length > 20 ? ", …" : ""})`,
-        },
-      ]);
-    }
-    // The layout as drawn first, so that a missing layer is reported as the file's.
-    const drawn = polyslabsFromGds(g, imported, path, budget);
-    if ("errors" in drawn) throw errors.validation(drawn.errors);
-    if (!imported.portLabels || !portsDomain) return drawn;
-    const ports = portsFromLabels(g, imported, imported.portLabels, path);
-    if ("errors" in ports) throw errors.validation(ports.errors);
-    const extensions = portExtensions(g, ports.ends, portsDomain);
-    if (extensions.length === 0) return { ...drawn, ports: ports.ports };
-    const extended = withPortExtensions(g, imported, extensions, path);
-    if ("errors" in extended) throw errors.validation(extended.errors);
-    const expanded = polyslabsFromGds(g, extended.imported, path, budget);
-    if ("errors" in expanded) throw errors.validation(expanded.errors);
-    return { ...expanded, ports: ports.ports };
+    return resolveGds(request, {
+      importLayout: async (g, path, labels) => {
+        const bytes = await this.fetchOwn(accountId, g.gds_url, `${path}.gds_url`);
+        return (await this.threads.run({
+          op: "import",
+          bytes,
+          cell: g.cell,
+          layers: g.layers.map((l) => layerKey(l.layer, l.datatype)),
+          ...(labels ? { labels } : {}),
+        })) as ImportResult;
+      },
+      fail: (fieldErrors) => {
+        throw errors.validation(fieldErrors);
+      },
+    });
   }
 
   /** A process flow for the layers of a stored file, or of an explicit layer list. */

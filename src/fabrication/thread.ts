@@ -9,25 +9,16 @@
  * being a GdsError's (the service turns it into a 422 gds_invalid).
  */
 
+export type { ImportResult } from "./gds-resolve.js";
 import { runDrc, type LayerRules } from "./drc/run.js";
 import { GdsError } from "./gds/errors.js";
 import { readGds, type GdsReadLimits } from "./gds/reader.js";
-import { mergeLayers, type ImportedLayers } from "./gds-import.js";
-import { portLabelsOf, type PortLabels } from "./gds-ports.js";
+import { importLayout, type ImportTask } from "./gds-resolve.js";
 import { serveTasks } from "../threads/task-threads.js";
 
 export type ThreadTask =
   | { op: "inspect"; bytes: Uint8Array; limits?: Partial<GdsReadLimits> }
-  | {
-      /** Flatten `cell` (default every top cell) and merge the listed layers ("L/D"). */
-      op: "import";
-      bytes: Uint8Array;
-      limits?: Partial<GdsReadLimits>;
-      cell?: string;
-      layers: string[];
-      /** Also the labels on this layer/texttype (a gds structure's `ports`). */
-      labels?: { layer: number; texttype: number };
-    }
+  | ImportTask
   | {
       op: "drc";
       bytes: Uint8Array;
@@ -49,31 +40,8 @@ export interface InspectResult {
   warnings: string[];
 }
 
-/**
- * The answer to an "import" task: the merged layers (and the labels asked for), or the cells
- * when `cell` is not one.
- */
-export type ImportResult =
-  ({ ok: true; portLabels?: PortLabels } & ImportedLayers) | { ok: false; cells: string[] };
-
 function run(task: ThreadTask): unknown {
-  if (task.op === "import") {
-    try {
-      const layout = readGds(task.bytes, { limits: task.limits, topCell: task.cell });
-      const labels = task.labels;
-      // Only the one label layer goes back: a layout may hold 10⁵ labels, a request 16 ports.
-      const portLabels = labels && portLabelsOf(layout, labels.layer, labels.texttype);
-      return {
-        ok: true,
-        ...mergeLayers(layout, task.layers),
-        ...(portLabels ? { portLabels } : {}),
-      } satisfies ImportResult;
-    } catch (err) {
-      if (!(err instanceof GdsError && err.reason === "undefined_cell")) throw err;
-      const cells = readGds(task.bytes, { limits: task.limits }).cells;
-      return { ok: false, cells } satisfies ImportResult;
-    }
-  }
+  if (task.op === "import") return importLayout(task);
   const layout = readGds(task.bytes, { limits: task.limits });
   if (task.op === "inspect") {
     const result: InspectResult = {

@@ -121,6 +121,12 @@ test("modes: a plane's n_eff, and an xarray Dataset of them", { skip }, () =>
 );
 
 test(
+  "preview: ε on the planes as numpy arrays, the outlines, a plane outside the grid",
+  { skip },
+  () => unittest("test_preview"),
+);
+
+test(
   "S-parameters: the record, S(port_out, port_in, wavelength) from load, to_touchstone",
   { skip },
   () => unittest("test_sparameters"),

@@ -6,8 +6,11 @@
  *
  * It is drawn here, from the file, by the server's own code (src/preview/: the painting is the
  * solver's, validated with a default server's limits as `submit` validates before sending), so
- * it needs no server or key. `gds` structures are the exception: their layout is stored on the
- * server, which resolves them; POST /v1/simulations/preview previews such a file.
+ * it needs no server or key. A `gds` structure whose `gds_url` is a local file, as `submit`
+ * takes one, is resolved here by the server's fabrication code (../local-gds-resolve.ts); one
+ * with an address names a layout stored on a server, which only POST
+ * /v1/simulations/preview can show. A batch request file shows its base simulation, which
+ * its jobs differ from only in the parameters' values (`emsim sweep` checks those).
  */
 import { writeFile } from "node:fs/promises";
 import { loadConfig } from "../../config.js";
@@ -20,7 +23,9 @@ import {
   type PreviewRequest,
   type PreviewResponse,
 } from "../../schema/preview.js";
-import { validateSimulationRequest } from "../../schema/validate.js";
+import { formatAjvErrors } from "../../schema/ajv.js";
+import type { SimulationRequest } from "../../schema/simulation.js";
+import { checkRequest, validateRequestSchema } from "../../schema/validate.js";
 import { MAX_PREVIEW_SAMPLES, type SimulationSpec } from "../../solver/index.js";
 import {
   CliError,
@@ -32,7 +37,10 @@ import {
   table,
   type CommandIo,
 } from "../output.js";
+import { withLocalGdsResolved } from "../local-gds-resolve.js";
+import { isLocalGds } from "../local-gds.js";
 import { readSimulationJson } from "../simulation-file.js";
+import { isBatchRequestBody } from "../sweep-request.js";
 import { parse, UsageError } from "../usage.js";
 
 export const PREVIEW_USAGE =
@@ -44,8 +52,9 @@ The set-up of a simulation file as the solver sees it: on each plane the permitt
 will step at the source wavelength (after its sub-cell averaging), metals and perfect
 conductors marked, and the outlines of every structure, source, monitor, port, mesh override,
 the absorber and the mirror planes. Drawn on this machine by the server's own code, with a
-default server's limits; no server or key is needed (a file with gds structures needs the
-server: POST /v1/simulations/preview).
+default server's limits; no server or key is needed. A gds structure's local layout (gds_url
+a path, as submit takes it) is read here; one stored on a server (gds_url an address) needs
+POST /v1/simulations/preview. A batch request file shows its base simulation.
 
   --out FILE.png      the picture: the planes side by side, a colour scale of Re ε, the
                       grid's cell edges where they are legible, the warnings in the margin
@@ -94,20 +103,74 @@ function wholeNumber(name: string, text: string | undefined, lo: number, hi: num
   return n;
 }
 
-/** The file's simulation, checked as `submit` checks it; a gds structure needs the server. */
-async function loadSpec(file: string): Promise<SimulationSpec> {
-  const body = await readSimulationJson(file);
-  const outcome = validateSimulationRequest(body, loadConfig({}).limits);
-  if (outcome.ok) return outcome.spec;
-  const gds = outcome.errors.find((e) => /resolved by the server/.test(e.message));
-  if (gds) {
+/** What `emsim preview` shows of a file: the checked simulation and what it is of the file. */
+interface PreviewedFile {
+  spec: SimulationSpec;
+  /** Set for a batch request file, whose base simulation is shown. */
+  batch?: { parameters: string[] };
+}
+
+/**
+ * A batch request file's base simulation, which the preview shows (the variants differ from it
+ * only in the parameters' values; `emsim sweep` checks those), with the parameters' paths for
+ * the note; a simulation file as it is.
+ */
+function simulationOf(body: unknown): { simulation: unknown; batch?: { parameters: string[] } } {
+  if (!isBatchRequestBody(body)) return { simulation: body };
+  const given: unknown[] = Array.isArray(body.parameters) ? body.parameters : [];
+  const parameters = given.map((p) => {
+    const { name, path } = (p ?? {}) as { name?: unknown; path?: unknown };
+    return `${String(name)} (${String(path)})`;
+  });
+  return { simulation: body.simulation, batch: { parameters } };
+}
+
+/**
+ * The file's simulation checked as `submit` checks it, its gds structures with a local
+ * `gds_url` resolved here as the server resolves an uploaded file (local-gds-resolve.ts); a
+ * gds structure with an address names a layout only the server has. `at` is where the
+ * simulation sits in the file ("simulation." in a batch request), for the messages.
+ */
+async function checkedSimulation(
+  simulation: unknown,
+  file: string,
+  at: "" | "simulation.",
+): Promise<SimulationSpec> {
+  const invalid = (errors: FieldError[]) =>
+    new InvalidRequestError(
+      file,
+      errors.map((e) => ({ ...e, path: `${at}${e.path}` })),
+      at ? "batch request" : undefined,
+    );
+  if (!validateRequestSchema(simulation)) {
+    throw invalid(formatAjvErrors(validateRequestSchema.errors));
+  }
+  const structures = simulation.structures ?? [];
+  const stored = structures.findIndex((s) => s.type === "gds" && !isLocalGds(s));
+  if (stored >= 0) {
     throw new CliError(
-      `${file}: ${gds.path} is a gds structure, whose layout the server stores and resolves; ` +
-        "preview this file with POST /v1/simulations/preview",
+      `${file}: ${at}structures[${stored}] is a gds structure whose gds_url is an address: its ` +
+        "layout is stored on the server, which resolves it; preview this file with " +
+        "POST /v1/simulations/preview, or give gds_url as the path of a local .gds file",
       EXIT.invalid,
     );
   }
-  throw new InvalidRequestError(file, outcome.errors);
+  let resolved: SimulationRequest;
+  try {
+    resolved = await withLocalGdsResolved(simulation, file);
+  } catch (err) {
+    throw err instanceof InvalidRequestError ? invalid(err.fieldErrors) : err;
+  }
+  const outcome = checkRequest(resolved, loadConfig({}).limits);
+  if (outcome.ok) return outcome.spec;
+  throw invalid(outcome.errors);
+}
+
+/** The file's simulation, or a batch request file's base simulation, checked. */
+async function loadPreviewed(file: string): Promise<PreviewedFile> {
+  const { simulation, batch } = simulationOf(await readSimulationJson(file));
+  const spec = await checkedSimulation(simulation, file, batch ? "simulation." : "");
+  return batch ? { spec, batch } : { spec };
 }
 
 /** The summary on stdout: each plane's position and cells, the materials, the warnings. */
@@ -144,7 +207,12 @@ export async function runPreview(args: string[], io: CommandIo = defaultIo()): P
   io = { ...io, json: values.json === true };
   const file = positionals[0]!;
   return runClientCommand(io, async () => {
-    const spec = await loadSpec(file);
+    const { spec, batch } = await loadPreviewed(file);
+    if (batch && !io.json) {
+      io.stderr.write(
+        `${file} is a batch request: this is its base simulation; each job changes ${batch.parameters.join(", ")} (emsim sweep runs them)\n`,
+      );
+    }
     let answer: Omit<PreviewResponse, "estimate">;
     try {
       answer = setupPreview(spec, { planes, max_samples: maxSamples });
@@ -157,7 +225,7 @@ export async function runPreview(args: string[], io: CommandIo = defaultIo()): P
     if (values.out) {
       const wavelength = Number((spec.source.wavelength * 1e6).toPrecision(6));
       const png = setupPlotPng(answer, {
-        subtitle: `Re ε at λ = ${wavelength} µm, ${file.split("/").pop()}`,
+        subtitle: `Re ε at λ = ${wavelength} µm, ${file.split("/").pop()}${batch ? " (the batch's base simulation)" : ""}`,
         ...(size !== undefined ? { size } : {}),
       });
       await writeFile(values.out, png);

@@ -163,6 +163,36 @@ def _modes_body(given: Dict[str, Any], **extra: Any) -> Dict[str, Any]:
     return body
 
 
+def _numpy_for_preview() -> Any:
+    """numpy, or the ImportError that says how to install it (before anything is sent)."""
+    try:
+        import numpy  # type: ignore[import-not-found]
+    except ImportError as err:
+        raise ImportError(
+            "Client.preview needs numpy: apt install python3-numpy (Debian/Ubuntu), or "
+            "pip install 'emsim[results]'"
+        ) from err
+    return numpy
+
+
+def _preview_arrays(answer: Dict[str, Any], np: Any) -> Dict[str, Any]:
+    """A preview's answer with each plane's grids as numpy arrays: ``eps_real`` and
+    ``eps_imag`` float64 and ``material`` and ``pec`` integer, shaped (first axis, second
+    axis), and ``coords`` one float64 array per axis. The rest stays as the JSON has it."""
+    planes = []
+    for plane in answer["planes"]:
+        plane = dict(plane)
+        for name in ("eps_real", "eps_imag"):
+            plane[name] = np.array(plane[name], dtype=np.float64)
+        for name in ("material", "pec"):
+            plane[name] = np.array(plane[name], dtype=np.int32)
+        plane["coords"] = {
+            axis: np.array(values, dtype=np.float64) for axis, values in plane["coords"].items()
+        }
+        planes.append(plane)
+    return {**answer, "planes": planes}
+
+
 class Client:
     """A connection to an emsim server.
 
@@ -231,6 +261,36 @@ class Client:
         return self._json(
             "POST", "/v1/simulations/estimate", body=_read_request(request), idempotent=True
         )
+
+    def preview(
+        self,
+        simulation: Request,
+        *,
+        planes: Optional[Sequence[Dict[str, Any]]] = None,
+        max_samples: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """The set-up as the solver will step it, before anything runs
+        (``POST /v1/simulations/preview``, docs/api.md "Preview"); nothing is queued.
+
+        ``simulation`` is a dict, a JSON file or JSON text; ``planes`` a list of
+        ``{"normal": "x" | "y" | "z", "position": metres}`` (default the three planes through
+        the origin, at most 6); ``max_samples`` the most samples along each axis of a plane
+        (default 400). Returns ``{planes, materials, warnings, estimate}``; each plane's
+        ``eps_real`` and ``eps_imag`` (Re and Im ε at the source wavelength after the run's
+        averaging), ``material`` (an index into ``materials``) and ``pec`` are numpy arrays
+        shaped (first axis, second axis) of ``axes``, at ``coords[axes[0]]`` and
+        ``coords[axes[1]]`` (numpy, metres); ``objects`` lists the outlines of what it cuts.
+        Needs numpy. Raises ``ValidationError`` (422) naming ``simulation.…``, or
+        ``planes[0].position`` for a plane outside the grid.
+        """
+        body: Dict[str, Any] = {"simulation": _read_request(simulation)}
+        if planes is not None:
+            body["planes"] = [dict(p) for p in planes]
+        if max_samples is not None:
+            body["max_samples"] = int(max_samples)
+        np = _numpy_for_preview()
+        answer = self._json("POST", "/v1/simulations/preview", body=body, idempotent=True)
+        return _preview_arrays(answer, np)
 
     def modes(
         self,
