@@ -3,11 +3,13 @@
  * `src/dashboard/static/` and served with strong ETags, plus the plotting core's modules the
  * scripts share with the CLI (src/plot, compiled TypeScript). The scripts themselves are plain
  * ES modules with no build step; the compiled server in `dist/` reads them from the source
- * tree, which ships with the package.
+ * tree, which ships with the package. three.js's browser build (the `three` package) is served
+ * beside them for the set-up's 3-D view (static/setup-3d.js).
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type TypeScript from "typescript";
 
@@ -83,6 +85,39 @@ function coreModule(name: string): Buffer {
   return Buffer.from(out.outputText);
 }
 
+/** three.js's browser modules as the page loads them: the entry and the core it imports. */
+const THREE_FILES = ["three.module.js", "three.core.js"];
+
+/**
+ * three.js's browser build (node_modules/three/build/), served flat beside the scripts as
+ * `three.module.js` and `three.core.js`. The scripts import it by that relative path, since a
+ * page has no import map (the CSP allows no inline script to hold one): a bare specifier
+ * `three` in the files is renamed to `./three.module.js`, and an import of anything else is
+ * refused here, at start, so a release of three that splits its build differently fails the
+ * service's start and its tests rather than the 3-D view in a user's browser.
+ */
+export function threeModules(): Map<string, Buffer> {
+  // The package's "require" entry is build/three.cjs, beside the browser modules.
+  const build = dirname(createRequire(import.meta.url).resolve("three"));
+  const out = new Map<string, Buffer>();
+  for (const name of THREE_FILES) {
+    const code = readFileSync(join(build, name), "utf8").replace(
+      /\b(from|import)(\s*)(["'])([^"']*)\3/g,
+      (_all, keyword: string, space: string, quote: string, specifier: string) => {
+        const local = specifier === "three" ? "./three.module.js" : specifier;
+        if (!THREE_FILES.some((f) => local === `./${f}`)) {
+          throw new Error(
+            `three/build/${name} imports "${specifier}": only ${THREE_FILES.join(" and ")} are served`,
+          );
+        }
+        return `${keyword}${space}${quote}${local}${quote}`;
+      },
+    );
+    out.set(name, Buffer.from(code));
+  }
+  return out;
+}
+
 const etagOf = (body: Buffer) =>
   `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
 
@@ -97,6 +132,10 @@ export function loadAssets(dir = staticDir()): Map<string, Asset> {
   }
   for (const [served, body] of plotCoreModules()) {
     if (assets.has(served)) throw new Error(`static/${served} hides the plotting core's module`);
+    assets.set(served, { body, contentType: TYPES[".js"]!, etag: etagOf(body) });
+  }
+  for (const [served, body] of threeModules()) {
+    if (assets.has(served)) throw new Error(`static/${served} hides three.js's module`);
     assets.set(served, { body, contentType: TYPES[".js"]!, etag: etagOf(body) });
   }
   return assets;
