@@ -25,6 +25,7 @@ import { PlotService } from "./plots.js";
 import { adminAccountRoutes } from "./routes/admin-accounts.js";
 import { apiRoutes } from "./routes/api.js";
 import { batchRoutes } from "./routes/batches.js";
+import { builderRoutes } from "./routes/builder.js";
 import { accountRoutes } from "./routes/auth/account.js";
 import { inviteRoutes } from "./routes/auth/invite.js";
 import { setupRoutes } from "./routes/auth/setup.js";
@@ -68,6 +69,7 @@ export function dashboardPlugin(
     adminAccountRoutes(app, d);
     keyRoutes(app, d, forms);
     jobRoutes(app, d);
+    builderRoutes(app, d);
     batchRoutes(app, d, sweeps);
     apiRoutes(app, d, plots, sweeps);
     fabricationRoutes(app, d);

@@ -13,7 +13,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { hashPassword } from "../../src/auth/passwords.js";
 import { diverging, sequential, type Colormap } from "../../src/plot/colormap.js";
@@ -22,10 +22,12 @@ import { planAxisNodes } from "../../src/solver/grid.js";
 import { call, startService, waitForStatus, type TestService } from "../helpers/service.js";
 import { launchBrowser, type Browser } from "./helpers.js";
 import { decodePng, type DecodedPng } from "../cli/helpers.js";
-import { compareImages } from "./images.js";
-
-const FIXTURES = new URL("./fixtures/", import.meta.url);
-const UPDATE = process.env.EMSIM_UPDATE_PLOT_REFERENCES === "1";
+import {
+  FIXTURES,
+  UPDATE_REFERENCES as UPDATE,
+  assertMatchesReference,
+  compareImages,
+} from "./images.js";
 const EMAIL = "plots@example.com";
 const PASSWORD = "a long enough password";
 /** Largest per-channel difference counted as antialiasing noise. */
@@ -192,22 +194,10 @@ after(async () => {
 /** The canvas as the browser shows it, compared with (or, when updating, saved as) `name`. */
 async function matchesReference(name: string, shot?: Buffer): Promise<void> {
   const png = shot ?? (await page.locator("#plot-canvas").screenshot());
-  const reference = new URL(name, FIXTURES);
-  if (UPDATE) {
-    mkdirSync(FIXTURES, { recursive: true });
-    writeFileSync(reference, png);
-    return;
-  }
-  const expected = decodePng(readFileSync(reference));
-  const diff = compareImages(decodePng(png), expected, CHANNEL_TOLERANCE);
-  if (!diff || diff.differing > MAX_DIFFERING * diff.total) {
-    writeFileSync(`/tmp/emsim-actual-${name}`, png);
-    assert.fail(
-      `${name}: the plot differs from the reference (${
-        diff ? `${diff.differing} of ${diff.total} pixels, up to ${diff.maxDelta}` : "another size"
-      }); the screenshot is /tmp/emsim-actual-${name}`,
-    );
-  }
+  assertMatchesReference(name, png, {
+    channelTolerance: CHANNEL_TOLERANCE,
+    maxDiffering: MAX_DIFFERING,
+  });
 }
 
 test("the |E| heat map with the structures outlined looks as before", async () => {

@@ -3,8 +3,8 @@
 /**
  * The dashboard's page script (an ES module, loaded with script-src 'self'): local relative
  * times, copy buttons, confirmation dialogs for destructive forms, live updates of job and batch
- * lists and pages while they run, the field plots (plot.js) and a batch's sweep plot controls
- * (sweep-plot.js), each loaded only where needed.
+ * lists and pages while they run, the field plots (plot.js), a batch's sweep plot controls
+ * (sweep-plot.js) and the New simulation page (builder.js), each loaded only where needed.
  * Every page works without it; it only makes them nicer.
  */
 
@@ -326,6 +326,10 @@ function start() {
   const plots = document.getElementById("plots");
   if (plots) {
     import("./plot.js").then((m) => m.initPlots(plots));
+  }
+  const builder = document.getElementById("builder");
+  if (builder instanceof HTMLFormElement) {
+    import("./builder.js").then((m) => m.initBuilder(builder));
   }
   const fabrication = document.getElementById("fabrication");
   if (fabrication) {

@@ -334,6 +334,7 @@ function jobHead(job: JobRecord, csrf: string): SafeHtml {
       <div class="head-actions">
         ${job.status === "COMPLETED" ? html`<a class="btn btn-primary" href="/dashboard/jobs/${id}/download" download>Download result${job.result_bytes ? html` <span class="btn-note">${formatBytes(job.result_bytes)} · HDF5</span>` : ""}</a>` : ""}
         ${isActive(job.status) && !job.cancel_requested ? cancelForm(job, csrf, false) : ""}
+        <a class="btn btn-quiet" href="/dashboard/simulations/new?from=${id}">Edit and run again</a>
       </div>
     </div>`;
 }

@@ -7,7 +7,7 @@ import type { Account } from "../../store/types.js";
 import { html, raw, type SafeHtml } from "../html.js";
 import { csrfField } from "./forms.js";
 
-export type Section = "jobs" | "batches" | "modes" | "keys" | "accounts" | "account" | null;
+export type Section = "jobs" | "new" | "batches" | "modes" | "keys" | "accounts" | "account" | null;
 
 export interface PageOptions {
   title: string;
@@ -38,6 +38,7 @@ export function renderPage(options: PageOptions): string {
         <a class="brand" href="/dashboard/jobs">${LOGO}<span>emsim</span></a>
         <nav class="mainnav" aria-label="Main">
           ${navLink("/dashboard/jobs", "Jobs", section === "jobs")}
+          ${navLink("/dashboard/simulations/new", "New simulation", section === "new")}
           ${navLink("/dashboard/batches", "Batches", section === "batches")}
           ${navLink("/dashboard/modes", "Modes", section === "modes")}
           ${navLink("/dashboard/keys", "API keys", section === "keys")}
