@@ -102,6 +102,12 @@ const FRESNEL_TOO_SLOW = {
     "21 s (te) and 11 s (tm) on the software adapter here; the lossless sphere's 3-D box and the slabs' flux run on it",
 };
 
+/** The 3-D sphere on a software adapter; webgpu/agreement.test.ts steps 3-D spheres there. */
+const SPHERE_TOO_SLOW = {
+  webgpu:
+    "14 s on the software adapter here; webgpu/agreement.test.ts checks its 3-D stepping (a dispersive sphere) against the reference to 1e-5",
+};
+
 describe("flux monitors", () => {
   forEachBackend((backend) => {
     it("vacuum: T = 1 within 1e-5 and R = 0 at every wavelength of a range", async (t) => {
@@ -269,21 +275,25 @@ describe("flux monitors", () => {
       );
     }
 
-    it("3-D: a lossless sphere's box sees scattering and no absorption, as on the reference backend", async (t) => {
-      const sphere = await sphereOn(backend);
-      const ref = await sphereOn("reference");
-      const geometric = Math.PI * 0.25e-6 ** 2;
-      for (let i = 0; i < 3; i++) {
-        const s = sphere.crossSections!.scattering[i];
-        const a = sphere.crossSections!.absorption[i];
-        t.diagnostic(
-          `${sphere.wavelengthsM[i] * 1e9} nm: Qsca ${(s / geometric).toFixed(4)}, Qabs ${(a / geometric).toExponential(1)}`,
-        );
-        assert.ok(s > 0.1 * geometric, `scattering ${s}`);
-        assert.ok(Math.abs(a) < 0.01 * s, `absorption ${a} next to scattering ${s}`);
-        const refS = ref.crossSections!.scattering[i];
-        assert.ok(Math.abs(s / refS - 1) < 1e-4, `${backend} ${s} vs reference ${refS}`);
-      }
-    });
+    it(
+      "3-D: a lossless sphere's box sees scattering and no absorption, as on the reference backend",
+      leftOutOn(backend, SPHERE_TOO_SLOW),
+      async (t) => {
+        const sphere = await sphereOn(backend);
+        const ref = await sphereOn("reference");
+        const geometric = Math.PI * 0.25e-6 ** 2;
+        for (let i = 0; i < 3; i++) {
+          const s = sphere.crossSections!.scattering[i];
+          const a = sphere.crossSections!.absorption[i];
+          t.diagnostic(
+            `${sphere.wavelengthsM[i] * 1e9} nm: Qsca ${(s / geometric).toFixed(4)}, Qabs ${(a / geometric).toExponential(1)}`,
+          );
+          assert.ok(s > 0.1 * geometric, `scattering ${s}`);
+          assert.ok(Math.abs(a) < 0.01 * s, `absorption ${a} next to scattering ${s}`);
+          const refS = ref.crossSections!.scattering[i];
+          assert.ok(Math.abs(s / refS - 1) < 1e-4, `${backend} ${s} vs reference ${refS}`);
+        }
+      },
+    );
   });
 });

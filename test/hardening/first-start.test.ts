@@ -21,7 +21,7 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 }
 
 test("four `emsim keys create` on an empty data directory all succeed, in every round", async () => {
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < 3; round++) {
     const dataDir = tempDir();
     const results = await Promise.all(
       [0, 1, 2, 3].map((i) =>
@@ -49,7 +49,7 @@ test("four `emsim keys create` on an empty data directory all succeed, in every 
 });
 
 test("three `emsim worker` started together on an empty data directory all come up", async () => {
-  for (let round = 0; round < 6; round++) {
+  for (let round = 0; round < 3; round++) {
     const dataDir = tempDir();
     const children = [0, 1, 2].map(() => {
       const [command, ...rest] = cliCommand(["worker", "--data-dir", dataDir]);

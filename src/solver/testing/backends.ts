@@ -57,6 +57,15 @@ export const BACKENDS_UNDER_TEST: readonly BackendUnderTest[] = await Promise.al
  */
 export type BackendExceptions = Partial<Record<BackendName, string>>;
 
+/**
+ * The reason a slow analytic check leaves the reference backend out: it steps the same
+ * equations as wasm, which wasm/agreement.test.ts compares with it to 1e-5 on every boundary,
+ * source and material kind, so the check on wasm speaks for both. `seconds`: its time here.
+ */
+export function referenceStepsAsWasm(seconds: string): string {
+  return `${seconds} on the plain TypeScript kernels here; they step what wasm steps (wasm/agreement.test.ts compares the two to 1e-5, dispersive materials included), and the check runs on wasm`;
+}
+
 /** `EMSIM_TEST_EVERY_CASE=1`: the exceptions are run too (a GPU machine, a release check). */
 const EVERY_CASE = process.env.EMSIM_TEST_EVERY_CASE === "1";
 
