@@ -9,7 +9,8 @@
  * The jobs: a Si strip's cross-section (one cell thick, 2-D) swept over its width, every
  * variant different (identical variants would be answered from each other's results). Each
  * job's solver uses one thread (EMSIM_SOLVER_THREADS=1), so that two workers on two cores are
- * two jobs at once.
+ * two jobs at once. Last, the same jobs in plain processes with no service (batch-ceiling.ts):
+ * one process, then two at once, whose speed-up is the most a second worker could give here.
  *
  *   npm run bench:batch          # BENCH_JOBS=100 (default), BENCH_STEPS=1500
  */
@@ -18,38 +19,16 @@ import { availableParallelism, cpus, loadavg } from "node:os";
 import { rmSync } from "node:fs";
 import { tempDir } from "../test/helpers/service.js";
 import { emsim, startServer, stop } from "./processes.js";
+import { ceiling, stripJob, widthOf } from "./batch-ceiling.js";
 
 const JOBS = Math.max(2, Number(process.env.BENCH_JOBS ?? 100) || 100);
 const STEPS = Math.max(100, Number(process.env.BENCH_STEPS ?? 1500) || 1500);
 
 /** The batch: a strip's 2-D cross-section (x–y, one cell along z) over JOBS widths. */
 function batchRequest() {
-  const widths = Array.from({ length: JOBS }, (_, i) => 0.4e-6 + (0.3e-6 * i) / (JOBS - 1));
+  const widths = Array.from({ length: JOBS }, (_, i) => widthOf(i, JOBS));
   return {
-    simulation: {
-      solver: "fdtd",
-      domain: {
-        size: [3e-6, 2e-6, 20e-9],
-        resolution: 20e-9,
-        boundary_conditions: ["pml", "pml", "periodic"],
-        pml_layers: 10,
-      },
-      source: { source_type: "plane_wave", wavelength: 1.55e-6, direction: [1, 0, 0] },
-      structures: [
-        { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "SiO2" },
-        { type: "box", center: [0.5e-6, 0, 0], size: [1e-6, 0.5e-6, 10], material: "Si" },
-      ],
-      monitors: [
-        {
-          name: "T",
-          monitor_type: "flux",
-          center: [1.2e-6, 0, 0],
-          size: [0, 2e-6, 20e-9],
-          wavelengths: { start: 1.5e-6, stop: 1.6e-6, points: 11 },
-        },
-      ],
-      fdtd_settings: { time_steps: STEPS, check_every_n: 500, convergence_threshold: 0 },
-    },
+    simulation: stripJob(widths[0]!, STEPS),
     parameters: [{ name: "width", path: "/structures/1/size/1", values: widths }],
   };
 }
@@ -120,6 +99,7 @@ async function round(workers: 1 | 2): Promise<Run> {
 const before = loadavg();
 const one = await round(1);
 const two = await round(2);
+const bare = await ceiling(JOBS, STEPS);
 const after = loadavg();
 console.log(
   `# bench:batch — ${new Date().toISOString()}, ${cpus()[0]?.model ?? "?"}, ${availableParallelism()} cores, load ${before.map((l) => l.toFixed(2)).join(" / ")} before, ${after.map((l) => l.toFixed(2)).join(" / ")} after`,
@@ -134,3 +114,6 @@ for (const r of [one, two]) {
     `| ${r.workers} | ${r.wallSeconds.toFixed(2)} | ${r.solverSeconds.toFixed(2)} | ${(r.wallSeconds / r.solverSeconds).toFixed(3)} | ${(one.wallSeconds / r.wallSeconds).toFixed(2)} |`,
   );
 }
+console.log(
+  `\nThe same jobs with no service, in plain processes (bench/batch-ceiling.ts): one process ${bare.one.toFixed(2)} s, two at once ${bare.two.toFixed(2)} s — ${(bare.one / bare.two).toFixed(2)}× is what a second core gives two solvers here; the batch's ${(one.wallSeconds / two.wallSeconds).toFixed(2)}× is ${((100 * (one.wallSeconds / two.wallSeconds)) / (bare.one / bare.two)).toFixed(0)} % of it.`,
+);
