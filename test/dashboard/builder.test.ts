@@ -184,7 +184,7 @@ async function logRedraw(what: string): Promise<void> {
     `(({ redrawMs, answerMs, drawMs }) => [redrawMs, answerMs, drawMs])(document.querySelector("#builder").dataset)`,
   );
   console.log(
-    `builder redraw after ${what}: ${total} ms from the change to its planes drawn (60 ms quiet time, the answer ${answer} ms, drawing ${draw} ms)`,
+    `builder redraw after ${what}: ${total} ms from the change to its planes drawn (25 ms quiet time, the answer ${answer} ms, drawing ${draw} ms)`,
   );
 }
 

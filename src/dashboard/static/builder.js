@@ -3,7 +3,7 @@
 /**
  * The New simulation page (views/builder.ts): the form and the JSON editor kept in step both
  * ways, and after each change the set-up previewed — the request posted to
- * /dashboard/api/simulations/preview about 60 ms after the last keystroke (an answer to an
+ * /dashboard/api/simulations/preview 25 ms after the last keystroke (an answer to an
  * older request is dropped, and its fetch aborted), its three planes drawn (builder-draw.js),
  * its warnings, estimate and problems shown (builder-panels.js), and the 3-D view, a module of
  * its own loaded when the page names it, updated. Submit posts the JSON with the page's CSRF
@@ -15,7 +15,7 @@ import { addItem, formProblem, keptFields, readForm, writeForm } from "./builder
 import { showEstimate, showProblems, showWarnings } from "./builder-panels.js";
 
 /** Quiet time after a change before the preview is asked for: typing sends one, not ten. */
-const DEBOUNCE_MS = 60;
+const DEBOUNCE_MS = 25;
 
 /**
  * @typedef {import("./builder-form.js").Request} Request
