@@ -43,6 +43,7 @@ function job(status: JobRecord["status"], fraction: number, durationS: number): 
     reused_result_of: null,
     batch_id: null,
     parameters: null,
+    estimate: null,
   };
 }
 

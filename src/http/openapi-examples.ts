@@ -89,6 +89,7 @@ export const EXAMPLE_JOB = {
   reused_result_of: null,
   batch_id: null,
   parameters: null,
+  estimate: null,
 };
 
 /**

@@ -52,6 +52,7 @@ export function toJobRecord(job: JobRow, baseUrl: string, nowMs = Date.now()): J
     reused_result_of: job.reusedResultOf,
     batch_id: job.batchId,
     parameters: (job.parameters as JobRecord["parameters"]) ?? null,
+    estimate: (job.estimate as JobRecord["estimate"]) ?? null,
   };
 }
 

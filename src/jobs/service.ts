@@ -167,16 +167,16 @@ export class JobService {
 
   /** Validates (the body already passed the JSON schema) and admits a job, or throws. */
   async submit(accountId: string, request: SimulationRequest): Promise<JobRow> {
-    const outcome = checkRequest(request, this.limits());
-    if (!outcome.ok) throw errors.validation(outcome.errors);
+    const { spec, estimate } = this.check(request);
     const result = await this.admit(
       {
         jobId: randomUUID(),
         accountId,
         solver: request.solver,
         requestJson: JSON.stringify(request),
-        specJson: JSON.stringify(outcome.spec),
-        requestHash: requestHash(outcome.spec, request.metadata),
+        specJson: JSON.stringify(spec),
+        requestHash: requestHash(spec, request.metadata),
+        estimate: { ...estimate },
         metadata: (request.metadata ?? {}) as Record<string, unknown>,
         createdAt: new Date().toISOString(),
       },

@@ -245,6 +245,45 @@ export const SolverReportSchema = Type.Object(
   { title: "SolverReport", description: "How the solver ran the job." },
 );
 
+export const EstimateSchema = Type.Object(
+  {
+    grid: Type.Array(Type.Integer(), { description: "Cells per axis, PML included." }),
+    interior_grid: Type.Array(Type.Integer(), {
+      description: "Cells per axis inside domain.size.",
+    }),
+    cells: Type.Integer(),
+    time_steps: Type.Integer(),
+    dt_seconds: Type.Number(),
+    monitor_samples: Type.Integer(),
+    memory_bytes: Type.Integer(),
+    result_bytes: Type.Integer(),
+    estimated_seconds: Type.Integer({ description: "If the run uses all its time steps." }),
+    expected_steps: Type.Integer({
+      description:
+        "Time steps the run is expected to take: when it is expected to converge (a rule " +
+        "of thumb), else all of them.",
+    }),
+    expected_seconds: Type.Number({
+      description:
+        "Seconds from the start of the run to its end if it takes expected_steps (tenths).",
+    }),
+    mcells_per_second_assumed: Type.Number(),
+    notes: Type.Array(Type.String(), {
+      description:
+        "What the run report will note about the request before it runs: a graded grid's " +
+        "range of steps and how much shorter its time step is (mesh_overrides), a " +
+        "max_step_ratio given without mesh_overrides (it has no effect), the part of the " +
+        "domain a mirror symmetry steps (domain.symmetry), and a metal sphere " +
+        "or cylinder with fewer than 20 cells across its radius (its staircase surface moves " +
+        "plasmon resonances).",
+    }),
+  },
+  {
+    title: "Estimate",
+    description: "What a run would take, from the same validation as submission.",
+  },
+);
+
 export const JobRecordSchema = Type.Object(
   {
     job_id: Type.String({ format: "uuid" }),
@@ -286,6 +325,14 @@ export const JobRecordSchema = Type.Object(
       additionalProperties: { type: ["number", "string", "boolean"] },
       description: "A batch job's parameter values, by the parameters' names; null otherwise.",
     }),
+    estimate: Type.Unsafe<Static<typeof EstimateSchema> | null>({
+      ...EstimateSchema,
+      // Inline: the component "Estimate" is the estimate route's non-null answer.
+      title: undefined,
+      type: ["object", "null"],
+      description:
+        "The estimate the job got when it was submitted, as POST /v1/simulations/estimate gave it then (the dashboard's builder shows the same); null for jobs submitted before it was kept and for a batch's jobs.",
+    }),
   },
   { title: "JobRecord", description: "A simulation job and its state." },
 );
@@ -298,44 +345,6 @@ export const JobListSchema = Type.Object(
   { title: "JobList", description: "One page of jobs, newest first." },
 );
 
-export const EstimateSchema = Type.Object(
-  {
-    grid: Type.Array(Type.Integer(), { description: "Cells per axis, PML included." }),
-    interior_grid: Type.Array(Type.Integer(), {
-      description: "Cells per axis inside domain.size.",
-    }),
-    cells: Type.Integer(),
-    time_steps: Type.Integer(),
-    dt_seconds: Type.Number(),
-    monitor_samples: Type.Integer(),
-    memory_bytes: Type.Integer(),
-    result_bytes: Type.Integer(),
-    estimated_seconds: Type.Integer({ description: "If the run uses all its time steps." }),
-    expected_steps: Type.Integer({
-      description:
-        "Time steps the run is expected to take: when it is expected to converge (a rule " +
-        "of thumb), else all of them.",
-    }),
-    expected_seconds: Type.Number({
-      description:
-        "Seconds from the start of the run to its end if it takes expected_steps (tenths).",
-    }),
-    mcells_per_second_assumed: Type.Number(),
-    notes: Type.Array(Type.String(), {
-      description:
-        "What the run report will note about the request before it runs: a graded grid's " +
-        "range of steps and how much shorter its time step is (mesh_overrides), a " +
-        "max_step_ratio given without mesh_overrides (it has no effect), the part of the " +
-        "domain a mirror symmetry steps (domain.symmetry), and a metal sphere " +
-        "or cylinder with fewer than 20 cells across its radius (its staircase surface moves " +
-        "plasmon resonances).",
-    }),
-  },
-  {
-    title: "Estimate",
-    description: "What a run would take, from the same validation as submission.",
-  },
-);
 
 export const MaterialSchema = Type.Object(
   {

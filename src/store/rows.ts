@@ -77,6 +77,7 @@ export function rowMappers(read: ColumnReaders) {
       batchIndex:
         r.batch_index === null || r.batch_index === undefined ? null : Number(r.batch_index),
       parameters: parse<Record<string, unknown>>(r.parameters_json),
+      estimate: parse<Record<string, unknown>>(r.estimate_json),
     }),
     ...batchMappers(read),
     toSession: (r: Row): DashboardSession => ({

@@ -75,6 +75,8 @@ export interface JobRow {
   batchId: string | null;
   batchIndex: number | null;
   parameters: Record<string, unknown> | null;
+  /** The estimate at submission (POST /v1/simulations/estimate's answer then); null before it. */
+  estimate: Record<string, unknown> | null;
 }
 
 export interface NewJob {
@@ -85,6 +87,8 @@ export interface NewJob {
   specJson: string;
   /** SHA-256 of the canonical request (jobs/request-hash.ts). */
   requestHash?: string;
+  /** The estimate the submission was checked with (kept with the job as it was then). */
+  estimate?: Record<string, unknown>;
   metadata: Record<string, unknown>;
   createdAt: string;
 }

@@ -179,7 +179,7 @@ test("submit, poll, 409s while active, download a verified HDF5 result", async (
   assert.ok(Buffer.from(await ranged.arrayBuffer()).equals(bytes.subarray(100)));
 });
 
-test("list pages newest first; estimate validates and never queues", async () => {
+test("list pages newest first; estimate validates and never queues; a job keeps its estimate", async () => {
   const k = await svc.newKey("lister@example.com");
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) {
@@ -221,6 +221,19 @@ test("list pages newest first; estimate validates and never queues", async () =>
   assert.ok(Number(est.body.cells) > 0 && Number(est.body.memory_bytes) > 0);
   const after = await call(svc.baseUrl, "GET", "/v1/simulations", { key: k });
   assert.equal((after.body.jobs as unknown[]).length, 3);
+
+  // A job keeps the estimate it was submitted with: the estimate's answer, field for field.
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key: k,
+    body: smallSimulation(),
+  });
+  assert.equal(sub.status, 202, sub.text);
+  const jobId = String(sub.body.job_id);
+  const record = await call(svc.baseUrl, "GET", `/v1/simulations/${jobId}`, { key: k });
+  assert.deepEqual(record.body.estimate, est.body);
+  await waitForStatus(svc.baseUrl, k, jobId, ["COMPLETED"]);
+  const done = await call(svc.baseUrl, "GET", `/v1/simulations/${jobId}`, { key: k });
+  assert.deepEqual(done.body.estimate, est.body, "kept as it was, after the run");
 });
 
 test("cancel: a running job ends FAILED saying it was cancelled; finished jobs refuse", async () => {

@@ -260,11 +260,17 @@ test("a new user builds the strip waveguide in the form, sees it, runs it and pl
   );
   assertMatchesReference("builder-3d.png", await page.locator("#setup-3d canvas").screenshot());
   await page.setViewportSize({ width: 1280, height: 900 });
+  // The estimate the page last showed (its preview's answer) is the one the job keeps.
+  const shownEstimate = page
+    .waitForResponse((r) => r.url().endsWith("/dashboard/api/simulations/preview"))
+    .then(async (r) => ((await r.json()) as { estimate: unknown }).estimate);
+  await page.getByLabel("Structure 2 size x (µm)", { exact: true }).fill("0.50");
+  const shown = await shownEstimate;
+  await previewsAfter(count + 2);
   firstJobId = await submitFromPage();
-  const stored = JSON.parse(
-    (await waitForJob(firstJobId, ["QUEUED", "RUNNING", "COMPLETED"])).requestJson,
-  );
-  assert.deepEqual(stored.structures, EXAMPLE.structures);
+  const row = await waitForJob(firstJobId, ["QUEUED", "RUNNING", "COMPLETED"]);
+  assert.deepEqual(JSON.parse(row.requestJson).structures, EXAMPLE.structures);
+  assert.deepEqual(row.estimate, shown, "the job record's estimate is the one shown");
   // The job's page follows the run by itself and shows the result when it ends.
   await page.locator("#job-live .badge-completed").waitFor({ timeout: 60_000 });
   await page.locator("#plots").scrollIntoViewIfNeeded();

@@ -30,6 +30,7 @@ function running(progress: JobRecord["progress"]): JobRecord {
     reused_result_of: null,
     batch_id: null,
     parameters: null,
+    estimate: null,
   };
 }
 

@@ -79,8 +79,8 @@ export class PgJobQueue implements JobQueue {
       if (active) return { admitted: false, active };
       const { rows } = await c.query(
         `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
-             metadata_json, created_at, updated_at, request_hash)
-           VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $7, $8) RETURNING *`,
+             metadata_json, created_at, updated_at, request_hash, estimate_json)
+           VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $7, $8, $9) RETURNING *`,
         [
           job.jobId,
           job.accountId,
@@ -90,6 +90,7 @@ export class PgJobQueue implements JobQueue {
           JSON.stringify(job.metadata),
           job.createdAt,
           job.requestHash ?? null,
+          job.estimate ? JSON.stringify(job.estimate) : null,
         ],
       );
       await c.query(`SELECT pg_notify($1, $2)`, [CHANNELS.queued, job.jobId]);

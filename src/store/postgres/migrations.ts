@@ -113,4 +113,8 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE jobs ADD COLUMN reused_result_of text;
   CREATE INDEX jobs_completed_hash ON jobs (account_id, request_hash) WHERE status = 'COMPLETED';
   `,
+  // 4 — the estimate a job got at submission, as SQLite's migration 7.
+  `
+  ALTER TABLE jobs ADD COLUMN estimate_json text;
+  `,
 ];

@@ -69,8 +69,8 @@ export class SqliteJobQueue implements JobQueue {
       const row = this.d
         .sql(
           `INSERT INTO jobs (job_id, account_id, status, solver, request_json, spec_json,
-               metadata_json, created_at, updated_at, request_hash)
-             VALUES (?, ?, 'QUEUED', ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+               metadata_json, created_at, updated_at, request_hash, estimate_json)
+             VALUES (?, ?, 'QUEUED', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         )
         .get(
           job.jobId,
@@ -82,6 +82,7 @@ export class SqliteJobQueue implements JobQueue {
           job.createdAt,
           job.createdAt,
           job.requestHash ?? null,
+          job.estimate ? JSON.stringify(job.estimate) : null,
         ) as Row;
       return { admitted: true, job: toJob(row) };
     });

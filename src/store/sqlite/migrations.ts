@@ -120,4 +120,8 @@ export const SQLITE_MIGRATIONS: string[] = [
   ALTER TABLE jobs ADD COLUMN reused_result_of TEXT;
   CREATE INDEX jobs_completed_hash ON jobs(account_id, request_hash) WHERE status = 'COMPLETED';
   `,
+  // 7 — the estimate a job got at submission (the builder shows it; the record keeps it).
+  `
+  ALTER TABLE jobs ADD COLUMN estimate_json TEXT;
+  `,
 ];
