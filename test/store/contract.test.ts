@@ -284,9 +284,13 @@ for (const make of [sqliteBackend, postgresBackend]) {
       assert.equal(more.filter((r) => r.admitted).length, 2);
     });
 
-    test("jobs: what was submitted reads back exactly (request text, metadata order)", async () => {
+    test("jobs: what was submitted reads back exactly (request text, metadata order, estimate)", async () => {
       const a = await account();
-      const admitted = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      const estimate = { cells: 5_268_024, grid: [174, 174, 174], notes: ["a note"] };
+      const admitted = await one.jobs.admitJob(
+        { ...job(a.id), estimate },
+        { limit: 100, scope: "account" },
+      );
       assert.ok(admitted.admitted);
       const row = await two.jobs.getJob(admitted.job.jobId);
       assert.equal(row?.status, "QUEUED");
@@ -294,6 +298,10 @@ for (const make of [sqliteBackend, postgresBackend]) {
       assert.equal(JSON.stringify(row?.metadata), '{"zeta":1,"alpha":{"nested":[1,"two"]}}');
       assert.equal(row?.attempts, 0);
       assert.equal(row?.progress, null);
+      assert.deepEqual(row?.estimate, estimate);
+      const without = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(without.admitted);
+      assert.equal((await two.jobs.getJob(without.job.jobId))?.estimate, null);
       assert.equal(await two.jobs.getJob(randomUUID()), null);
     });
 
