@@ -345,7 +345,6 @@ export const JobListSchema = Type.Object(
   { title: "JobList", description: "One page of jobs, newest first." },
 );
 
-
 export const MaterialSchema = Type.Object(
   {
     name: Type.String(),
