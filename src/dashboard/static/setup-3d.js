@@ -54,13 +54,7 @@ export function mountSetupView(container) {
   const layer = labelLayer(container);
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
   renderer.localClippingEnabled = true;
-  const scene = new Scene();
-  const camera = new PerspectiveCamera(FOV_DEG, 1, 0.01, 100);
-  // The key light comes from the camera, so the faces turned to the viewer are the lit ones.
-  const key = new DirectionalLight(0xffffff, 1.6);
-  key.position.set(0.3, 0.5, 1);
-  camera.add(key);
-  scene.add(new AmbientLight(0xffffff, 1.4), camera);
+  const { scene, camera } = litScene();
 
   /** @type {{ group: Object3D, labels: import("./setup-3d-shapes.js").Label[], tags: HTMLElement[] } | null} */
   let shown = null;
@@ -129,6 +123,18 @@ export function mountSetupView(container) {
       labels: layer.querySelectorAll(".setup-3d-label").length,
     }),
   };
+}
+
+/** An empty scene and its camera, lit from an ambient light and a key light on the camera. */
+function litScene() {
+  const scene = new Scene();
+  const camera = new PerspectiveCamera(FOV_DEG, 1, 0.01, 100);
+  // The key light comes from the camera, so the faces turned to the viewer are the lit ones.
+  const key = new DirectionalLight(0xffffff, 1.6);
+  key.position.set(0.3, 0.5, 1);
+  camera.add(key);
+  scene.add(new AmbientLight(0xffffff, 1.4), camera);
+  return { scene, camera };
 }
 
 /**
