@@ -19,6 +19,7 @@ import {
   waitForStatus,
   type TestService,
 } from "../helpers/service.js";
+import { stripOnSilica } from "../helpers/simulations.js";
 import { GdsBuilder } from "../../src/fabrication/testing/gds-builder.js";
 import type { PreviewResponse } from "../../src/schema/preview.js";
 
@@ -34,30 +35,13 @@ before(async () => {
 });
 after(async () => svc.close());
 
-/** A 3-D set-up: a silicon strip on silica lit from above, a flux plane, a film of gold. */
+/** The strip on silica (helpers) with a film of gold beside the strip and a flux plane. */
 function strip(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const base = stripOnSilica();
   return {
-    solver: "fdtd",
-    domain: {
-      size: [2 * UM, 1.6 * UM, 1.6 * UM],
-      resolution: 40e-9,
-      boundary_conditions: ["pml", "pml", "pml"],
-      pml_layers: 8,
-    },
-    source: { source_type: "plane_wave", wavelength: 1.55 * UM, direction: [0, 0, -1] },
+    ...base,
     structures: [
-      {
-        type: "box",
-        center: [0, 0, -0.5 * UM],
-        size: [10 * UM, 10 * UM, 1 * UM],
-        material: "SiO2",
-      },
-      {
-        type: "box",
-        center: [0, 0, 0.11 * UM],
-        size: [0.5 * UM, 10 * UM, 0.22 * UM],
-        material: "Si",
-      },
+      ...base.structures,
       {
         type: "box",
         center: [0.6 * UM, 0, 0.015 * UM],
@@ -68,7 +52,6 @@ function strip(extra: Record<string, unknown> = {}): Record<string, unknown> {
     monitors: [
       { name: "up", monitor_type: "flux", center: [0, 0, 0.6 * UM], size: [2 * UM, 1.6 * UM, 0] },
     ],
-    fdtd_settings: { time_steps: 2000 },
     ...extra,
   };
 }

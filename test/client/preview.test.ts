@@ -15,6 +15,7 @@ import {
 } from "../../src/client/index.js";
 import { GdsBuilder } from "../../src/fabrication/testing/gds-builder.js";
 import { startService, type TestService } from "../helpers/service.js";
+import { stripOnSilica } from "../helpers/simulations.js";
 
 const UM = 1e-6;
 
@@ -31,33 +32,10 @@ before(async () => {
 });
 after(async () => svc.close());
 
-/** A 500 × 220 nm silicon strip along y on silica, lit from above, at 40 nm. */
+/** The strip on silica (helpers), or the same domain and source with other structures. */
 function strip(structures?: SimulationRequest["structures"]): SimulationRequest {
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [2 * UM, 1.6 * UM, 1.6 * UM],
-      resolution: 40e-9,
-      boundary_conditions: ["pml", "pml", "pml"],
-      pml_layers: 8,
-    },
-    source: { source_type: "plane_wave", wavelength: 1.55 * UM, direction: [0, 0, -1] },
-    structures: structures ?? [
-      {
-        type: "box",
-        center: [0, 0, -0.5 * UM],
-        size: [10 * UM, 10 * UM, 1 * UM],
-        material: "SiO2",
-      },
-      {
-        type: "box",
-        center: [0, 0, 0.11 * UM],
-        size: [0.5 * UM, 10 * UM, 0.22 * UM],
-        material: "Si",
-      },
-    ],
-    fdtd_settings: { time_steps: 2000 },
-  } as SimulationRequest;
+  const base = stripOnSilica();
+  return { ...base, structures: structures ?? base.structures } as SimulationRequest;
 }
 
 /** The sample of a plane nearest (u, v) metres: its ε and material index. */

@@ -26,7 +26,7 @@ import {
   waitForStatus,
   type TestService,
 } from "../helpers/service.js";
-import { HttpClient, launchBrowser, type Browser } from "./helpers.js";
+import { HttpClient, launchBrowser, type Browser, signIn, until as waitUntil } from "./helpers.js";
 
 const SCREENSHOTS = process.env.EMSIM_SCREENSHOT_DIR ?? "/tmp";
 const EMAIL = "batches-dashboard@example.com";
@@ -101,13 +101,7 @@ before(async () => {
   page.on("console", (msg) => {
     if (msg.type() === "error") pageErrors.push(msg.text());
   });
-  await page.goto(`${svc.baseUrl}/dashboard/sign-in`);
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await Promise.all([
-    page.waitForNavigation(),
-    page.getByRole("button", { name: "Sign in" }).click(),
-  ]);
+  await signIn(page, svc.baseUrl, EMAIL, PASSWORD);
 });
 
 after(async () => {
@@ -135,17 +129,8 @@ function htmlIn(value: unknown): string {
     .join("");
 }
 
-/**
- * Waits until a script expression is true in the page. Evaluated from here each time: the
- * dashboard's CSP has no 'unsafe-eval', which Playwright's in-page polling of a string needs.
- */
-async function until(expression: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await page.evaluate<boolean>(`Boolean(${expression})`))) {
-    if (Date.now() > end) throw new Error(`still false: ${expression}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** `until` (helpers.ts) on this file's page. */
+const until = (expression: string, timeoutMs?: number) => waitUntil(page, expression, timeoutMs);
 
 /** The sweep plot's numbers table: header, then rows of cells. */
 async function sweepNumbers(): Promise<string[][]> {

@@ -20,7 +20,7 @@ import type { Page } from "playwright-core";
 import { hashPassword } from "../../src/auth/passwords.js";
 import type { Account } from "../../src/store/types.js";
 import { longSimulation, startService, type TestService } from "../helpers/service.js";
-import { HttpClient, launchBrowser, type Browser } from "./helpers.js";
+import { HttpClient, launchBrowser, type Browser, signIn, until as waitUntil } from "./helpers.js";
 import { assertMatchesReference } from "./images.js";
 
 const SCREENSHOTS = process.env.EMSIM_SCREENSHOT_DIR ?? "/tmp";
@@ -56,13 +56,7 @@ before(async () => {
     const answered = /Failed to load resource: the server responded with a status of 4\d\d/;
     if (msg.type() === "error" && !answered.test(msg.text())) pageErrors.push(msg.text());
   });
-  await page.goto(`${svc.baseUrl}/dashboard/sign-in`);
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await Promise.all([
-    page.waitForNavigation(),
-    page.getByRole("button", { name: "Sign in" }).click(),
-  ]);
+  await signIn(page, svc.baseUrl, EMAIL, PASSWORD);
 });
 
 after(async () => {
@@ -70,17 +64,9 @@ after(async () => {
   await svc?.close();
 });
 
-/**
- * Waits until a script expression is true in the page, evaluated from here each time (the
- * dashboard's CSP has no 'unsafe-eval', which Playwright's in-page polling of a string needs).
- */
-async function until(expression: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await page.evaluate<boolean>(`Boolean(${expression})`))) {
-    if (Date.now() > end) throw new Error(`still false: ${expression}`);
-    await new Promise((r) => setTimeout(r, 40));
-  }
-}
+/** `until` (helpers.ts) on this file's page. */
+const until = (expression: string, timeoutMs?: number) =>
+  waitUntil(page, expression, timeoutMs, 40);
 
 /** Opens the builder (optionally from a job) and waits until its script has wired the page. */
 async function openBuilder(query = ""): Promise<void> {

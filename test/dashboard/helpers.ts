@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.EMSIM_TEST_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -115,5 +115,38 @@ export async function waitForMatch(
     if (m) return m;
     if (Date.now() > end) throw new Error(`no match for ${pattern} in:\n${read()}`);
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Signs `page` in through the dashboard's sign-in form, as a user does. */
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${baseUrl}/dashboard/sign-in`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await Promise.all([
+    page.waitForNavigation(),
+    page.getByRole("button", { name: "Sign in" }).click(),
+  ]);
+}
+
+/**
+ * Waits until a script expression is true in the page. Evaluated from here each time: the
+ * dashboard's CSP has no 'unsafe-eval', which Playwright's in-page polling of a string needs.
+ */
+export async function until(
+  page: Page,
+  expression: string,
+  timeoutMs = 15_000,
+  pollMs = 50,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await page.evaluate<boolean>(`Boolean(${expression})`))) {
+    if (Date.now() > end) throw new Error(`still false: ${expression}`);
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }

@@ -18,7 +18,7 @@ import { hashPassword } from "../../src/auth/passwords.js";
 import { setupScene, type SetupScene } from "../../src/preview/scene.js";
 import type { SimulationRequest } from "../../src/schema/simulation.js";
 import { startService, type TestService } from "../helpers/service.js";
-import { launchBrowser, type Browser } from "./helpers.js";
+import { launchBrowser, type Browser, signIn } from "./helpers.js";
 
 const SCREENSHOTS = process.env.EMSIM_SCREENSHOT_DIR ?? "/tmp";
 const EMAIL = "setup-3d@example.com";
@@ -50,13 +50,7 @@ before(async () => {
   page.on("console", (msg) => {
     if (msg.type() === "error") pageErrors.push(msg.text());
   });
-  await page.goto(`${svc.baseUrl}/dashboard/sign-in`);
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await Promise.all([
-    page.waitForNavigation(),
-    page.getByRole("button", { name: "Sign in" }).click(),
-  ]);
+  await signIn(page, svc.baseUrl, EMAIL, PASSWORD);
 });
 
 after(async () => {

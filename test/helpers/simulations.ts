@@ -81,3 +81,42 @@ export function twoPortWaveguide(runPorts?: string[]): Record<string, unknown> {
     fdtd_settings: { convergence_threshold: 1e-6, check_every_n: 500 },
   };
 }
+
+/**
+ * A 3-D set-up at 40 nm for the preview's tests: a 500 × 220 nm silicon strip along y on silica,
+ * lit from above, in a 2 × 1.6 × 1.6 µm domain with 8 absorber cells (66 × 56 × 56 cells).
+ */
+export function stripOnSilica(): {
+  solver: "fdtd";
+  domain: Record<string, unknown>;
+  source: Record<string, unknown>;
+  structures: Record<string, unknown>[];
+  fdtd_settings: Record<string, unknown>;
+} {
+  const UM = 1e-6;
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [2 * UM, 1.6 * UM, 1.6 * UM],
+      resolution: 40e-9,
+      boundary_conditions: ["pml", "pml", "pml"],
+      pml_layers: 8,
+    },
+    source: { source_type: "plane_wave", wavelength: 1.55 * UM, direction: [0, 0, -1] },
+    structures: [
+      {
+        type: "box",
+        center: [0, 0, -0.5 * UM],
+        size: [10 * UM, 10 * UM, 1 * UM],
+        material: "SiO2",
+      },
+      {
+        type: "box",
+        center: [0, 0, 0.11 * UM],
+        size: [0.5 * UM, 10 * UM, 0.22 * UM],
+        material: "Si",
+      },
+    ],
+    fdtd_settings: { time_steps: 2000 },
+  };
+}
