@@ -1,6 +1,7 @@
 /**
- * What a failed dashboard request answers: an HTML error page, or under /dashboard/api/ JSON
- * `{detail, error_code}`. A request that needs a session and has none is sent to sign in
+ * What a failed dashboard request answers: an HTML error page, or to the scripts (under
+ * /dashboard/api/, or a request asking for JSON first) JSON `{detail, error_code}` with an API
+ * error's other fields (a 422's `errors`, a 409's `active_job_id`) as the API sends them. A request that needs a session and has none is sent to sign in
  * instead (JSON routes get a 401). An unexpected error is logged; its answer says only that the
  * server failed, with the request id to quote.
  */
@@ -21,8 +22,11 @@ const ERROR_CODES: Record<number, string> = {
   429: "rate_limited",
 };
 
+/** The scripts' JSON: /dashboard/api/, or a request that asks for JSON first (a script's post). */
 function isJsonRoute(req: FastifyRequest): boolean {
-  return req.url.startsWith("/dashboard/api/");
+  return (
+    req.url.startsWith("/dashboard/api/") || /^application\/json\b/.test(req.headers.accept ?? "")
+  );
 }
 
 interface Failure {
@@ -31,6 +35,8 @@ interface Failure {
   message: string;
   title?: string;
   headers: Record<string, string>;
+  /** An API error's fields beyond its detail (a 422's `errors`, a 409's `active_job_id`). */
+  extra?: Record<string, unknown>;
 }
 
 /** The error handler and the not-found handler of the dashboard's encapsulated context. */
@@ -83,7 +89,13 @@ function describeFailure(err: FastifyError | Error, req: FastifyRequest): Failur
   if (err instanceof ApiError) {
     const headers = { ...err.headers };
     delete headers["WWW-Authenticate"];
-    return { status: err.statusCode, code: err.code, message: err.detail, headers };
+    return {
+      status: err.statusCode,
+      code: err.code,
+      message: err.detail,
+      headers,
+      extra: err.extra,
+    };
   }
   const fastifyError = err as FastifyError;
   switch (fastifyError.code) {
@@ -127,7 +139,7 @@ function sendFailure(d: Dashboard, req: FastifyRequest, reply: FastifyReply, fai
     return reply
       .code(failure.status)
       .header("Cache-Control", "no-store")
-      .send({ detail: failure.message, error_code: failure.code });
+      .send({ ...failure.extra, detail: failure.message, error_code: failure.code });
   }
   return d.sendPage(reply, req, {
     title: failure.title ?? errorTitle(failure.status),

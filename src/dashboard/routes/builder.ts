@@ -156,21 +156,6 @@ function jsonField(body: unknown, name: string): unknown {
   }
 }
 
-/**
- * An API error as the script reads it: the API's body (`detail`, `error_code` and its extra
- * fields: a 422's `errors` with their paths, a 409's `active_job_id`) and headers (Retry-After).
- * The dashboard's error handler (failures.ts) sends the detail only, which is all a page shows.
- */
-function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
-  for (const [name, value] of Object.entries(err.headers)) {
-    if (name !== "WWW-Authenticate") reply.header(name, value);
-  }
-  return reply
-    .code(err.statusCode)
-    .header("Cache-Control", "no-store")
-    .send({ ...err.extra, detail: err.detail, error_code: err.code });
-}
-
 function wantsJson(req: FastifyRequest): boolean {
   return /\bapplication\/json\b/.test(req.headers.accept ?? "");
 }
@@ -182,38 +167,33 @@ function previewRoute(app: FastifyInstance, d: Dashboard, limit: RateLimiter): v
   const bodyLimit = 3 * config.limits.maxBodyBytes;
   app.post("/api/simulations/preview", { bodyLimit }, async (req, reply) => {
     const { account } = d.requireAccount(req);
-    try {
-      limit(account.id);
-      const planes = jsonField(req.body, "planes");
-      const samples = field(req.body, "max_samples");
-      const body: unknown = {
-        simulation: simulationField(d, req.body),
-        ...(planes !== undefined ? { planes } : {}),
-        ...(samples ? { max_samples: Number(samples) } : {}),
-      };
-      if (!validatePreviewBody(body)) {
-        throw errors.validation(formatAjvErrors(validatePreviewBody.errors));
-      }
-      // The checked spec (defaults filled in, gds resolved) also makes the 3-D view's scene.
-      let spec: SimulationSpec | null = null;
-      const answer = await previewSimulation(body, {
-        resolveGds: (request) => fabrication.resolveGdsStructures(account.id, request),
-        check: (request) => {
-          const checked = jobs.check(request);
-          spec = checked.spec;
-          return checked;
-        },
-      });
-      // As the API's route: JSON.stringify is several times faster than the schema's
-      // serialiser for planes of samples, and the answer is built field by field.
-      return reply
-        .header("Cache-Control", "no-store")
-        .serializer(JSON.stringify)
-        .send({ ...answer, scene: spec ? setupScene(spec) : null });
-    } catch (err) {
-      if (err instanceof ApiError) return sendApiError(reply, err);
-      throw err;
+    limit(account.id);
+    const planes = jsonField(req.body, "planes");
+    const samples = field(req.body, "max_samples");
+    const body: unknown = {
+      simulation: simulationField(d, req.body),
+      ...(planes !== undefined ? { planes } : {}),
+      ...(samples ? { max_samples: Number(samples) } : {}),
+    };
+    if (!validatePreviewBody(body)) {
+      throw errors.validation(formatAjvErrors(validatePreviewBody.errors));
     }
+    // The checked spec (defaults filled in, gds resolved) also makes the 3-D view's scene.
+    let spec: SimulationSpec | null = null;
+    const answer = await previewSimulation(body, {
+      resolveGds: (request) => fabrication.resolveGdsStructures(account.id, request),
+      check: (request) => {
+        const checked = jobs.check(request);
+        spec = checked.spec;
+        return checked;
+      },
+    });
+    // As the API's route: JSON.stringify is several times faster than the schema's
+    // serialiser for planes of samples, and the answer is built field by field.
+    return reply
+      .header("Cache-Control", "no-store")
+      .serializer(JSON.stringify)
+      .send({ ...answer, scene: spec ? setupScene(spec) : null });
   });
 }
 
@@ -256,7 +236,8 @@ function submitRoute(
         .send({ job_id: job.jobId, job_url: jobUrl });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      if (wantsJson(req)) return sendApiError(reply, err);
+      // The script's JSON: the error handler sends the API's body (failures.ts).
+      if (wantsJson(req)) throw err;
       for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
       return page(req, reply, {
         status: err.statusCode,
@@ -274,19 +255,14 @@ function gdsRoute(app: FastifyInstance, d: Dashboard, limit: RateLimiter): void 
   const maxBytes = d.deps.config.fabrication.maxGdsBytes;
   app.post("/api/gds", { bodyLimit: base64Length(maxBytes) }, async (req, reply) => {
     const { account } = d.requireAccount(req);
-    try {
-      limit(account.id);
-      const encoded = field(req.body, "file");
-      if (!/^[A-Za-z0-9_-]+$/.test(encoded)) {
-        throw errors.validation([{ path: "file", message: "must be a GDS II file, base64url" }]);
-      }
-      const bytes = Buffer.from(encoded, "base64url");
-      if (bytes.length > maxBytes) throw errors.bodyTooLarge(maxBytes);
-      const stored = await d.deps.fabrication.upload(account.id, new Uint8Array(bytes));
-      return reply.code(201).header("Cache-Control", "no-store").send(stored);
-    } catch (err) {
-      if (err instanceof ApiError) return sendApiError(reply, err);
-      throw err;
+    limit(account.id);
+    const encoded = field(req.body, "file");
+    if (!/^[A-Za-z0-9_-]+$/.test(encoded)) {
+      throw errors.validation([{ path: "file", message: "must be a GDS II file, base64url" }]);
     }
+    const bytes = Buffer.from(encoded, "base64url");
+    if (bytes.length > maxBytes) throw errors.bodyTooLarge(maxBytes);
+    const stored = await d.deps.fabrication.upload(account.id, new Uint8Array(bytes));
+    return reply.code(201).header("Cache-Control", "no-store").send(stored);
   });
 }
