@@ -26,7 +26,7 @@ export interface BuilderView {
   fromJobId: string | null;
   materials: BuilderMaterial[];
   completion: CompletionTable;
-  /** Where the 3-D view's module is, or null while it is not installed. */
+  /** Where the 3-D view's module is served. */
   setup3dUrl: string;
   /** Samples per axis the page asks of each plane. */
   maxSamples: number;
