@@ -28,7 +28,7 @@
  * section 3: BENCH_PAIR_THREADS (default 1), BENCH_PAIR_STEPS (400), BENCH_PAIR_REPEATS (5);
  * BENCH_ONLY=sources runs section 3 alone; BENCH_ONLY=webgpu runs section 5 alone (the adapter
  * probe, the copy probe and the webgpu cases; nothing on the wasm kernels); section 5:
- * BENCH_GPU_PARTS (default "profile,toggles,job,shapes": which runs follow the plain ones),
+ * BENCH_GPU_PARTS (default "profile,toggles,f16,job,shapes": which runs follow the plain ones),
  * BENCH_GPU_SHAPES (the bulk shapes compared).
  */
 import { spawnSync } from "node:child_process";
@@ -289,16 +289,61 @@ function webgpuSection(): void {
         { cells: 256, steps: QUICK ? 1 : 2, profileSteps: 1, toggleSteps: 1 },
       ]
     : [onGpu(128, 2000, 500), onGpu(200, 1500, 400), onGpu(256, 1000, 200), onGpu(500, 300, 50)];
-  // BENCH_GPU_PARTS: which of the profiled, toggled and bulk-shape runs to add (default all).
-  const parts = (process.env.BENCH_GPU_PARTS ?? "profile,toggles,job,shapes").split(",");
+  // BENCH_GPU_PARTS: which of the profiled, toggled, float16, job and bulk-shape runs to add.
+  const parts = (process.env.BENCH_GPU_PARTS ?? "profile,toggles,f16,job,shapes").split(",");
   const probe = gpuCopyProbe();
   const plain = gpuThroughput(grids, probe, a.software);
   const note = a.software ? " (software adapter, a step or two a run: correctness only)" : "";
   if (parts.includes("profile")) gpuPassProfiles(grids, plain, note);
   if (parts.includes("toggles")) gpuToggles(grids, plain, note);
+  if (parts.includes("f16") && !a.software) gpuFloat16(grids, plain, probe, note);
   if (parts.includes("job") && !a.software) gpuJobs();
   if (parts.includes("shapes") && !a.software) {
     gpuBulkShapes(grids.filter((g) => g.cells === 128 || g.cells === 500));
+  }
+}
+
+/**
+ * The plain runs again with float16 field storage (webgpu/field-storage.ts, by
+ * EMSIM_WEBGPU_FIELD_STORAGE in the case's process): Mcell/s, the bytes a cell-update moves,
+ * those against the copy probe, and the rate over the float32 run's.
+ */
+function gpuFloat16(
+  grids: GpuGrid[],
+  plain: Map<number, CaseResult>,
+  probe: GpuBandwidthFigures | null,
+  note: string,
+): void {
+  console.log(`\nWith float16 field storage (EMSIM_WEBGPU_FIELD_STORAGE=float16)${note}:\n`);
+  console.log(
+    "| grid | steps | Mcell/s | B/cell-update | of copy | Gcell/s per TB/s | over float32 |\n" +
+      "|---|---|---|---|---|---|---|",
+  );
+  for (const { cells, steps } of grids) {
+    const arg = { kind: "webgpu", cells, threads: 1, steps };
+    const r = tryCase<CaseResult>(arg, { EMSIM_WEBGPU_FIELD_STORAGE: "float16" });
+    const bytes = r?.stepping.gpu?.bytesPerCellUpdate;
+    if (!r || bytes === undefined) {
+      console.log(`| ${cells}³ | ${steps} | failed (see stderr) | | | | |`);
+      continue;
+    }
+    const base = plain.get(cells);
+    const share = probe
+      ? `${((r.mcellsPerSecond * bytes) / probe.copyKernelGBs / 10).toFixed(0)} %`
+      : "–";
+    const perTBs = probe ? (r.mcellsPerSecond / probe.copyKernelGBs).toFixed(2) : "–";
+    const ratio = base ? (r.mcellsPerSecond / base.mcellsPerSecond).toFixed(2) : "–";
+    console.log(
+      `| ${cells}³ | ${r.stepsRun} | ${r.mcellsPerSecond.toFixed(0)} | ${bytes.toFixed(1)} | ` +
+        `${share} | ${perTBs} | ${ratio} |`,
+    );
+  }
+  for (const { cells, profileSteps } of grids.filter((g) => g.cells === 128 || g.cells === 500)) {
+    const arg = { kind: "webgpu", cells, threads: 1, steps: profileSteps, profile: true };
+    const r = tryCase<CaseResult>(arg, { EMSIM_WEBGPU_FIELD_STORAGE: "float16" });
+    const passes = Object.entries(r?.stepping.gpu?.passSeconds ?? {});
+    const split = passes.map(([name, s]) => `${name} ${((1e6 * s) / r!.stepsRun).toFixed(1)}`);
+    console.log(`Profiled, ${cells}³, GPU µs per step by pass: ${split.join(", ") || "failed"}.`);
   }
 }
 

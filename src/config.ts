@@ -4,7 +4,12 @@
  */
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { BACKEND_CHOICES, type BackendChoice } from "./solver/index.js";
+import {
+  BACKEND_CHOICES,
+  fieldStorageFromEnv,
+  type BackendChoice,
+  type FieldStorage,
+} from "./solver/index.js";
 
 export interface Config {
   host: string;
@@ -37,6 +42,11 @@ export interface Config {
   solverThreads: number;
   /** Which solver backend steps the fields; validation applies its memory bound. */
   solverBackend: BackendChoice;
+  /**
+   * How the webgpu backend stores the fields (EMSIM_WEBGPU_FIELD_STORAGE, which the backend
+   * reads itself; checked here so that a wrong value stops the process at start).
+   */
+  webgpuFieldStorage: FieldStorage;
   /** Active (QUEUED or RUNNING) jobs allowed per scope. */
   maxActiveJobs: number;
   /** "account": the limit applies per account; "global": across the whole service. */
@@ -241,6 +251,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     embeddedWorker: boolVar(env, "EMSIM_EMBEDDED_WORKER", true),
     solverThreads: intVar(env, "EMSIM_SOLVER_THREADS", availableParallelism(), 1),
     solverBackend: backend as BackendChoice,
+    webgpuFieldStorage: fieldStorageFromEnv(env.EMSIM_WEBGPU_FIELD_STORAGE),
     maxActiveJobs: intVar(env, "EMSIM_MAX_ACTIVE_JOBS", 1, 1),
     concurrencyScope: scope,
     limits: {

@@ -21,6 +21,7 @@ import type { GridModel } from "./yee.js";
 import type { BackendName } from "./backend-names.js";
 import type { GpuAdapterReport } from "./adapter-report.js";
 import type { GpuSteppingReport } from "./types.js";
+import type { FieldStorage } from "./field-storage-setting.js";
 
 /** The backends' names and choices live in the leaf backend-names.ts (types.ts names them). */
 export {
@@ -66,10 +67,15 @@ export interface StepperOptions {
   /** webgpu backend: time each kind of pass with timestamp queries (benchmarks; slower). */
   profilePasses?: boolean;
   /**
-   * webgpu backend: the bulk passes' workgroup (x threads along z by y along y) and cells per
-   * thread along x (webgpu/shaders.ts BulkShape); benchmarks compare shapes with it.
+   * webgpu backend: the bulk passes' workgroup (x threads along z by y along y,
+   * webgpu/shaders.ts BulkShape); benchmarks compare shapes with it.
    */
   bulkShape?: { x: number; y: number };
+  /**
+   * webgpu backend: float32 (default) or float16 storage of the fields (webgpu/field-storage.ts;
+   * unset, a worker's EMSIM_WEBGPU_FIELD_STORAGE).
+   */
+  fieldStorage?: FieldStorage;
 }
 
 /** Where a stepper's time went, in seconds, for the run report (zero what does not apply). */
@@ -93,6 +99,12 @@ export interface Stepper {
   readonly timing: StepperTiming;
   /** Time steps one sweep advances when the step index is a multiple of it (else 1). */
   readonly stepsPerSweep: number;
+  /**
+   * The smallest relative change of the monitors' phasors between checks that the stored
+   * fields' precision resolves, where that is above float32's (webgpu's float16 storage,
+   * webgpu/field-storage.ts): the convergence test stops at it when asked for less.
+   */
+  readonly changeFloor?: number;
   /**
    * Advances E^n, H^{n−½} → E^{n+count}, H^{n+count−½} (count 1, or stepsPerSweep at a
    * multiple of it) with CPML, boundaries and the injection terms, whose drive values for

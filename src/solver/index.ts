@@ -46,6 +46,7 @@ export type { GridPlan } from "./grid.js";
 export type { CheckedSimulation } from "./check.js";
 export { surfaceCells } from "./surface.js";
 export { BACKEND_CHOICES, BACKEND_NAMES } from "./backend-names.js";
+export { fieldStorageFromEnv, type FieldStorage } from "./field-storage-setting.js";
 export {
   describeAdapter,
   initSolverBackend,

@@ -99,7 +99,7 @@ async function stepToEnd(
   const settings = sim.spec.fdtd_settings;
   const maxSteps = Math.max(0, Math.floor(settings.time_steps));
   const checkEvery = Math.max(1, Math.floor(settings.check_every_n));
-  const threshold = settings.convergence_threshold;
+  const threshold = convergenceThreshold(sim);
   const peakStep = Math.ceil(sim.pulsePeakSeconds / sim.plan.dtSeconds);
   const offStep = sourceOffStep(sim.source.pulse, sim.plan.dtSeconds);
   const guard = new DivergenceGuard(sim, offStep);
@@ -453,13 +453,34 @@ function unfoldAlong(
 }
 
 /**
+ * The relative change the run converges at: the request's, or the stepper's change floor where
+ * that is larger (float16 storage); 0 (no test) stays 0.
+ */
+function convergenceThreshold(sim: FdtdSimulation): number {
+  const asked = sim.spec.fdtd_settings.convergence_threshold;
+  return asked > 0 ? Math.max(asked, sim.changeFloor) : asked;
+}
+
+/** The note that the stepper's precision raised the convergence threshold, if it did. */
+function thresholdNote(sim: FdtdSimulation): string | null {
+  const asked = sim.spec.fdtd_settings.convergence_threshold;
+  const used = convergenceThreshold(sim);
+  if (used === asked) return null;
+  return (
+    `the fields are stored in float16 (EMSIM_WEBGPU_FIELD_STORAGE), which resolves relative ` +
+    `changes down to about ${used}: the run converged at that change, not at the ` +
+    `convergence_threshold asked for (${asked})`
+  );
+}
+
+/**
  * The note on how the run ended, if it needs one: the time_steps limit ended it before the
  * pulse was fully injected (convergence cannot: stepToEnd), or after it without convergence.
  */
 function endNote(sim: FdtdSimulation, outcome: SteppingOutcome): string | null {
   const settings = sim.spec.fdtd_settings;
   const maxSteps = Math.max(0, Math.floor(settings.time_steps));
-  const threshold = settings.convergence_threshold;
+  const threshold = convergenceThreshold(sim);
   if (outcome.converged) return null;
   const pulse = sim.source.pulse;
   const offStep = sourceOffStep(pulse, sim.plan.dtSeconds);
@@ -487,8 +508,8 @@ function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: n
   const maxSteps = Math.max(0, Math.floor(spec.fdtd_settings.time_steps));
   const cells = sim.model.layout.cells;
   const notes = [...sim.notes];
-  const end = endNote(sim, outcome);
-  if (end !== null) notes.push(end);
+  for (const note of [thresholdNote(sim), endNote(sim, outcome)])
+    if (note !== null) notes.push(note);
   const seconds = outcome.steppingSeconds;
   const setupSeconds = Math.max(0, wallSeconds - seconds);
   const timing = sim.stepper.timing;

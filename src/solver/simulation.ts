@@ -10,6 +10,7 @@
  * line) and hands them to the backend, which may then advance several steps in one sweep.
  */
 import { assertFits, type SolverBackend, type Stepper } from "./backend.js";
+import type { FieldStorage } from "./field-storage-setting.js";
 import { solverBackend } from "./backends.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import type { CpmlParameters } from "./cpml.js";
@@ -82,10 +83,12 @@ export interface InternalRunOptions extends RunOptions {
   /** webgpu backend: time each kind of pass with timestamp queries (benchmarks; slower). */
   profilePasses?: boolean;
   /**
-   * webgpu backend: the bulk passes' workgroup (x threads along z by y along y) and cells per
-   * thread along x (webgpu/shaders.ts BulkShape); benchmarks compare shapes with it.
+   * webgpu backend: the bulk passes' workgroup (x threads along z by y along y,
+   * webgpu/shaders.ts BulkShape); benchmarks compare shapes with it.
    */
   bulkShape?: { x: number; y: number };
+  /** webgpu backend: how the fields are stored (webgpu/field-storage.ts). */
+  fieldStorage?: FieldStorage;
 }
 
 export interface MonitorState {
@@ -454,6 +457,7 @@ export class FdtdSimulation {
         memoryLimitBytes: options.memoryLimitBytes,
         profilePasses: options.profilePasses,
         bulkShape: options.bulkShape,
+        fieldStorage: options.fieldStorage,
       },
     );
     this.prepareSeconds = (performance.now() - prepareStart) / 1000;
@@ -493,6 +497,11 @@ export class FdtdSimulation {
   /** Per monitor, per recorded component, the raw DFT sums (not normalised). */
   monitorSums(): Promise<Float64Array[][]> {
     return this.stepper.monitorSums();
+  }
+
+  /** The smallest relative change the stepper's stored fields resolve (Stepper.changeFloor). */
+  get changeFloor(): number {
+    return this.stepper.changeFloor ?? 0;
   }
 
   /** The stepper's own monitor-change sums (Stepper.monitorChange), or undefined without them. */

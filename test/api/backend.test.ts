@@ -28,6 +28,10 @@ function cube(cells: number) {
 test("EMSIM_SOLVER_BACKEND must name a backend", () => {
   assert.equal(loadConfig({}).solverBackend, "auto");
   assert.equal(loadConfig({ EMSIM_SOLVER_BACKEND: "reference" }).solverBackend, "reference");
+  assert.equal(loadConfig({}).webgpuFieldStorage, "float32");
+  const half = loadConfig({ EMSIM_WEBGPU_FIELD_STORAGE: "float16" });
+  assert.equal(half.webgpuFieldStorage, "float16");
+  assert.throws(() => loadConfig({ EMSIM_WEBGPU_FIELD_STORAGE: "f16" }), /float32 or float16/);
   assert.throws(
     () => loadConfig({ EMSIM_SOLVER_BACKEND: "gpu" }),
     /EMSIM_SOLVER_BACKEND must be one of auto, wasm, webgpu, reference, got "gpu"/,

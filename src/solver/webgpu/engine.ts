@@ -41,8 +41,25 @@ import type { YeeLayout } from "../grid.js";
 import { DRIVE_VALUES_PER_STEP } from "../sources/injection.js";
 import { describeAdapter, type GpuAdapterHandle, type GpuLimits } from "./device.js";
 import { PassProfiler, PROFILE_FEATURE } from "./pass-profiler.js";
+import { fieldStorageFromEnv } from "../field-storage-setting.js";
+import {
+  decodeFieldValues,
+  fieldBufferBytes,
+  fieldValueBytes,
+  FLOAT16_CHANGE_FLOOR,
+  storageScales,
+  type StorageScales,
+  isPacked,
+  type FieldStorage,
+} from "./field-storage.js";
+import { packedBulkGroups, packedUpdateShader } from "./packed-bulk.js";
 import { buildTables } from "./tables.js";
-import { injectionWeights, planInjection, type GpuInjection } from "./injection-terms.js";
+import {
+  DRIVE_UNIFORM_BYTES,
+  injectionWeights,
+  planInjection,
+  type GpuInjection,
+} from "./injection-terms.js";
 import { indexBits, indexWords, packIndices, type IndexBits } from "./material-index.js";
 import {
   absorberBytes,
@@ -77,6 +94,7 @@ import {
   type BulkShape,
   bulkBytesPerCellUpdate,
   type ShaderGrid,
+  type FieldAccess,
 } from "./shaders.js";
 
 /**
@@ -122,11 +140,15 @@ export function gpuBindingLimit(limits: GpuLimits): number {
 }
 
 /** Bytes of the largest storage buffer a grid needs (the bound that applies per buffer). */
-export function gpuLargestBuffer(grid: GridSize): number {
+export function gpuLargestBuffer(grid: GridSize, storage: FieldStorage = "float32"): number {
   const { layout } = grid;
   // Indices of 16 bits unless the table turns out small (not known before the medium is built).
   const indexBytes = 3 * 4 * indexWords(layout, 16);
-  const fieldBytes = 4 * layout.paddedCells;
+  const fieldBytes = fieldBufferBytes(
+    storage,
+    layout.paddedCells / layout.strides[0],
+    layout.strides[0],
+  );
   // The aux buffer: ψ of every absorber slab behind the tables (ten per-axis profiles and the
   // per-material ones, a few KiB: 64 KiB is a bound).
   const auxBytes = absorberBytes(layout, grid.pml) + 2 ** 16;
@@ -215,8 +237,8 @@ function planStreams(problem: SteppingProblem): StreamLayout {
   return { streams, points: baseAt, sumsLength: sumsAt, trigPerRow: trigAt };
 }
 
-/** A stream's DFT pass parameters (dftShader). */
-function dftParams(st: StreamPlan): ArrayBuffer {
+/** A stream's DFT pass parameters (dftShader) for fields stored at `scales`. */
+function dftParams(st: StreamPlan, scales: StorageScales): ArrayBuffer {
   return packParams(DFT_PARAMS, DFT_FLOAT_PARAMS, {
     points: st.points,
     wavelengths: st.wavelengths,
@@ -228,8 +250,19 @@ function dftParams(st: StreamPlan): ArrayBuffer {
     o3: st.offsets[3] ?? 0,
     sums: st.sums,
     trig: st.trig,
-    weight: 1 / st.offsets.length,
+    weight: 1 / st.offsets.length / (st.comp >= 3 ? scales.h : scales.e),
   });
+}
+
+/** What every ADE pass of a run shares (GpuStepper.adePasses). */
+interface AdePassParts {
+  terms: AdeTerms;
+  /** The coefficient table: corrections, then cP, cJ, cE per pole slot. */
+  tab: GPUBuffer;
+  bindLayout: GPUBindGroupLayout;
+  pipeline: GPUComputePipeline;
+  /** The adapter's largest binding, in bytes. */
+  limit: number;
 }
 
 /** The step table's bind layout (group 1) and a maker of its bind groups. */
@@ -247,6 +280,7 @@ interface StepPipelines {
 class GpuStepper implements Stepper {
   readonly threads = 1;
   readonly stepsPerSweep: number;
+  readonly changeFloor: number | undefined;
   readonly timing: StepperTiming = {
     compileSeconds: 0,
     threadStartSeconds: 0,
@@ -257,6 +291,9 @@ class GpuStepper implements Stepper {
   private readonly problem: SteppingProblem;
   private readonly layout: YeeLayout;
   private readonly sets: number;
+  /** How the fields are stored, and at what scales (field-storage.ts). */
+  private readonly storage: FieldStorage;
+  private readonly scales: StorageScales;
   /** [set][component] */
   private readonly fieldBuffers: GPUBuffer[][];
   private readonly indexBuffer: GPUBuffer;
@@ -308,17 +345,17 @@ class GpuStepper implements Stepper {
     this.problem = problem;
     this.layout = problem.layout;
     this.sets = problem.complex ? 2 : 1;
+    this.storage = options.fieldStorage ?? "float32";
+    this.scales = storageScales(this.storage, problem.amplitudeVPerM);
+    this.changeFloor = isPacked(this.storage) ? FLOAT16_CHANGE_FLOOR : undefined;
     this.maxPerDim = device.limits.maxComputeWorkgroupsPerDimension;
     this.bulkShape = options.bulkShape ?? defaultBulkShape(handle.report.software);
-    this.slotAlign = Math.max(
-      4 * DRIVE_VALUES_PER_STEP,
-      device.limits.minUniformBufferOffsetAlignment,
-    );
+    this.slotAlign = Math.max(DRIVE_UNIFORM_BYTES, device.limits.minUniformBufferOffsetAlignment);
     this.stepsPerSweep = [4, 2].find((d) => problem.alignSteps % d === 0) ?? 1;
     this.watchDevice();
 
     const layout = this.layout;
-    const fieldBytes = 4 * layout.paddedCells;
+    const fieldBytes = this.fieldBytes();
     this.fieldBuffers = Array.from({ length: this.sets }, () =>
       Array.from({ length: 6 }, () => this.buffer(fieldBytes, STORAGE | COPY_SRC | COPY_DST)),
     );
@@ -340,6 +377,8 @@ class GpuStepper implements Stepper {
       indexBits: this.indexBits,
       indexWords: indexWords(layout, this.indexBits),
       injection,
+      storage: this.storage,
+      scales: this.scales,
     };
 
     const monitors = planStreams(problem);
@@ -437,8 +476,20 @@ class GpuStepper implements Stepper {
     const driveLayout = this.bindLayout([[0, "dynamic-uniform"]]);
     this.driveGroup = this.device.createBindGroup({
       layout: driveLayout,
-      entries: [{ binding: 0, resource: { buffer: this.driveBuffer, offset: 0, size: 32 } }],
+      entries: [
+        {
+          binding: 0,
+          resource: { buffer: this.driveBuffer, offset: 0, size: DRIVE_UNIFORM_BYTES },
+        },
+      ],
     });
+    const packed = isPacked(this.storage);
+    const code = (kind: "H" | "E") =>
+      packed
+        ? packedUpdateShader(shaderGrid, kind)
+        : kind === "H"
+          ? updateHShader(shaderGrid)
+          : updateEShader(shaderGrid);
     const bulk = (kind: "H" | "E", code: string, layout: GPUBindGroupLayout) =>
       [this.pipeline(`update${kind}`, code, [layout, driveLayout]), layout] as [
         GPUComputePipeline,
@@ -446,11 +497,11 @@ class GpuStepper implements Stepper {
       ];
     const complex = this.sets > 1;
     const ghostLayout = this.fieldsLayout(true, [[2, "uniform"]]);
-    const ghost = this.pipeline("ghost", ghostShader(complex), [ghostLayout]);
+    const ghost = this.pipeline("ghost", ghostShader(complex, this.fieldAccess()), [ghostLayout]);
     return {
       bulk: {
-        H: bulk("H", updateHShader(shaderGrid), hLayout),
-        E: bulk("E", updateEShader(shaderGrid), eLayout),
+        H: bulk("H", code("H"), hLayout),
+        E: bulk("E", code("E"), eLayout),
       },
       ghost: [ghost, ghostLayout],
     };
@@ -492,7 +543,7 @@ class GpuStepper implements Stepper {
     for (const axis of [1, 2, 0]) {
       for (const copy of list) {
         if (copy.axis !== axis) continue;
-        passes.push(this.ghostPass(copy, ghost, ghostLayout));
+        passes.push(...this.ghostPasses(copy, ghost, ghostLayout));
       }
     }
     return passes;
@@ -513,7 +564,9 @@ class GpuStepper implements Stepper {
       pipeline,
       group0: this.device.createBindGroup({ layout: bindLayout, entries }),
       stepGroup: this.driveGroup!,
-      size: bulkGroups(layout, this.bulkShape),
+      size: isPacked(this.storage)
+        ? packedBulkGroups(layout, this.bulkShape)
+        : bulkGroups(layout, this.bulkShape),
     };
   }
 
@@ -537,7 +590,10 @@ class GpuStepper implements Stepper {
       [3, "storage"],
       [4, "uniform"],
     ]);
-    const dft = this.pipeline("dft", dftShader(this.sets > 1), [dftLayout, step.layout]);
+    const dft = this.pipeline("dft", dftShader(this.sets > 1, this.fieldAccess()), [
+      dftLayout,
+      step.layout,
+    ]);
     const dftStep = step.group();
     const passes = this.streams.map((st) => ({
       kind: "DFT",
@@ -548,7 +604,10 @@ class GpuStepper implements Stepper {
           ...this.fieldEntries(st.comp),
           { binding: 2, resource: { buffer: baseBuffer } },
           { binding: 3, resource: { buffer: sums } },
-          { binding: 4, resource: { buffer: this.upload(dftParams(st), UNIFORM) } },
+          {
+            binding: 4,
+            resource: { buffer: this.upload(dftParams(st, this.scales), UNIFORM) },
+          },
         ],
       }),
       stepGroup: dftStep,
@@ -587,7 +646,7 @@ class GpuStepper implements Stepper {
             comp: c,
             out,
             useIndex: c < 3 ? 1 : 0,
-            weight: ETA0 * ETA0,
+            weight: c < 3 ? this.scales.e ** -2 : (ETA0 / this.scales.h) ** 2,
           }),
           UNIFORM,
         );
@@ -750,13 +809,16 @@ class GpuStepper implements Stepper {
 
   async fields(): Promise<FieldSet[]> {
     this.flush();
-    const bytes = 4 * this.layout.paddedCells;
+    const storage = this.storage;
+    const bytes = this.fieldBytes();
+    const sx = this.layout.strides[0];
     const result: FieldSet[] = [];
     for (const set of this.fieldBuffers) {
       const fs = allocateFieldSet(this.layout);
       for (let c = 0; c < 6; c++) {
         const data = await this.readBack(this.device.createCommandEncoder(), set[c], bytes);
-        fs.c[c].set(new Float32Array(data));
+        const scale = 1 / (c < 3 ? this.scales.e : this.scales.h);
+        decodeFieldValues(storage, data, fs.c[c], sx, scale);
       }
       result.push(fs);
     }
@@ -882,16 +944,28 @@ class GpuStepper implements Stepper {
 
   /**
    * DRAM bytes of one cell-update averaged over the grid, from what the bulk passes bind: per
-   * node and field set H reads six components and writes three (36 B), E the same and three
-   * material indices (39 or 42 B); per absorber node and half step ψ of two components is read and
-   * written (16 B, twice a step). Planes (sources, ghosts) and the monitors are left out.
+   * node and field set H reads six components and writes three (36 B; 18 B in float16), E the
+   * same and three material indices (1 or 2 B each); per absorber node and half step ψ of two
+   * components is read and written (16 B, twice a step). Planes (sources, ghosts) and the
+   * monitors are left out.
    */
   private bytesPerCellUpdate(): number {
     const { n, cells } = this.layout;
     const nodes = (n[0] + 1) * (n[1] + 1) * (n[2] + 1);
-    const bulk = bulkBytesPerCellUpdate(this.indexBits);
+    const bulk = bulkBytesPerCellUpdate(this.indexBits, fieldValueBytes(this.storage));
     const perSet = bulk * nodes + 2 * 16 * absorberNodes(this.absorber);
     return (this.sets * perSet) / cells;
+  }
+
+  /** Bytes of one field component's buffer (field-storage.ts). */
+  private fieldBytes(): number {
+    const { paddedCells, strides } = this.layout;
+    return fieldBufferBytes(this.storage, paddedCells / strides[0], strides[0]);
+  }
+
+  /** How the passes that take single field values find them. */
+  private fieldAccess(): FieldAccess {
+    return { storage: this.storage, sx: this.layout.strides[0] };
   }
 
   private buffer(bytes: number, usage: number): GPUBuffer {
@@ -989,13 +1063,12 @@ class GpuStepper implements Stepper {
 
   /**
    * The ADE passes (dispersion/ade.ts) of every E component with dispersive cells, per field
-   * set; each component's cells, pole state and history in their own buffers.
+   * set; each component's cells, pole state and history in their own buffers. With packed
+   * fields (field-storage.ts) a component's cells in even and in odd padded x-planes are two
+   * passes, so that no dispatch writes both halves of a word.
    */
   private adePasses(terms: AdeTerms, limits: GpuLimits): Dispatch[] {
     const tab = new Float32Array([...terms.correction, ...terms.cP, ...terms.cJ, ...terms.cE]);
-    const entries = terms.correction.length;
-    const slotsAll = terms.cP.length;
-    const tabBuffer = this.upload(tab, STORAGE);
     const bindLayout = this.bindLayout([
       [0, "storage"],
       [1, "read-only-storage"],
@@ -1005,72 +1078,93 @@ class GpuStepper implements Stepper {
       [5, "storage"],
       [6, "uniform"],
     ]);
-    const pipeline = this.pipeline("ade", adeShader(), [bindLayout]);
-    const limit = gpuBindingLimit(limits);
+    const ade: AdePassParts = {
+      terms,
+      tab: this.upload(tab, STORAGE),
+      bindLayout,
+      pipeline: this.pipeline("ade", adeShader(this.fieldAccess()), [bindLayout]),
+      limit: gpuBindingLimit(limits),
+    };
+    const sx = this.layout.strides[0];
     const passes: Dispatch[] = [];
     for (let c = 0; c < 3; c++) {
-      const count = terms.cells[c].length;
-      if (count === 0) continue;
-      const head = terms.poleStart.length;
-      const cells = new Uint32Array(head + 3 * count);
-      cells.set(terms.poleStart, 0);
-      let slots = 0;
-      for (let q = 0; q < count; q++) {
-        const m = terms.entry[c][q];
-        cells[head + 3 * q] = terms.cells[c][q];
-        cells[head + 3 * q + 1] = m;
-        cells[head + 3 * q + 2] = slots;
-        slots += terms.poleStart[m + 1] - terms.poleStart[m];
-      }
-      const largest = Math.max(4 * cells.length, 12 * count, 4 * slots);
-      if (largest > limit) {
-        throw new RangeError(
-          `the dispersive cells need a GPU buffer of ${(largest / 2 ** 30).toFixed(2)} GiB; ` +
-            `the adapter binds at most ${(limit / 2 ** 30).toFixed(2)} GiB per buffer`,
-        );
-      }
-      const cellBuffer = this.upload(cells, STORAGE);
-      const params = this.upload(
-        packParams(ADE_PARAMS, new Set(), {
-          count,
-          cells: head,
-          poleStart: 0,
-          correction: 0,
-          cP: entries,
-          cJ: entries + slotsAll,
-          cE: entries + 2 * slotsAll,
-        }),
-        UNIFORM,
-      );
-      for (let s = 0; s < this.sets; s++) {
-        passes.push({
-          kind: "ADE",
-          pipeline,
-          group0: this.device.createBindGroup({
-            layout: bindLayout,
-            entries: [
-              { binding: 0, resource: { buffer: this.fieldBuffers[s][c] } },
-              { binding: 1, resource: { buffer: cellBuffer } },
-              { binding: 2, resource: { buffer: tabBuffer } },
-              { binding: 3, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
-              { binding: 4, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
-              { binding: 5, resource: { buffer: this.buffer(12 * count, STORAGE) } },
-              { binding: 6, resource: { buffer: params } },
-            ],
-          }),
-          size: linearSize(count, this.maxPerDim),
-        });
+      const all = Array.from(terms.cells[c].keys());
+      const lists = isPacked(this.storage)
+        ? [0, 1].map((h) => all.filter((q) => Math.floor(terms.cells[c][q] / sx) % 2 === h))
+        : [all];
+      for (const list of lists) {
+        if (list.length > 0) passes.push(...this.adeCellPasses(ade, c, list));
       }
     }
     return passes;
   }
 
-  /** One ghost copy (boundaries.ts) as a 2-D strided copy over the padded arrays. */
-  private ghostPass(
+  /** The ADE pass of E component `c` over its dispersive cells `list`, per field set. */
+  private adeCellPasses(ade: AdePassParts, c: number, list: number[]): Dispatch[] {
+    const { terms } = ade;
+    const entries = terms.correction.length;
+    const slotsAll = terms.cP.length;
+    const count = list.length;
+    const head = terms.poleStart.length;
+    const cells = new Uint32Array(head + 3 * count);
+    cells.set(terms.poleStart, 0);
+    let slots = 0;
+    list.forEach((cell, q) => {
+      const m = terms.entry[c][cell];
+      cells[head + 3 * q] = terms.cells[c][cell];
+      cells[head + 3 * q + 1] = m;
+      cells[head + 3 * q + 2] = slots;
+      slots += terms.poleStart[m + 1] - terms.poleStart[m];
+    });
+    const largest = Math.max(4 * cells.length, 12 * count, 4 * slots);
+    if (largest > ade.limit) {
+      throw new RangeError(
+        `the dispersive cells need a GPU buffer of ${(largest / 2 ** 30).toFixed(2)} GiB; ` +
+          `the adapter binds at most ${(ade.limit / 2 ** 30).toFixed(2)} GiB per buffer`,
+      );
+    }
+    const cellBuffer = this.upload(cells, STORAGE);
+    const params = this.upload(
+      packParams(ADE_PARAMS, new Set(), {
+        count,
+        cells: head,
+        poleStart: 0,
+        correction: 0,
+        cP: entries,
+        cJ: entries + slotsAll,
+        cE: entries + 2 * slotsAll,
+      }),
+      UNIFORM,
+    );
+    return this.fieldBuffers.map((set) => ({
+      kind: "ADE",
+      pipeline: ade.pipeline,
+      group0: this.device.createBindGroup({
+        layout: ade.bindLayout,
+        entries: [
+          { binding: 0, resource: { buffer: set[c] } },
+          { binding: 1, resource: { buffer: cellBuffer } },
+          { binding: 2, resource: { buffer: ade.tab } },
+          { binding: 3, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
+          { binding: 4, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
+          { binding: 5, resource: { buffer: this.buffer(12 * count, STORAGE) } },
+          { binding: 6, resource: { buffer: params } },
+        ],
+      }),
+      size: linearSize(count, this.maxPerDim),
+    }));
+  }
+
+  /**
+   * One ghost copy (boundaries.ts) as a 2-D strided copy over the padded arrays: one dispatch,
+   * or with packed fields (field-storage.ts) a copy within x-planes as two, the even planes'
+   * and the odd ones', so that no dispatch writes both halves of a word.
+   */
+  private ghostPasses(
     copy: GhostCopy,
     pipeline: GPUComputePipeline,
     bindLayout: GPUBindGroupLayout,
-  ): Dispatch {
+  ): Dispatch[] {
     const { n, strides } = this.layout;
     const [sx, sy] = strides;
     let values: Record<string, number>;
@@ -1107,20 +1201,30 @@ class GpuStepper implements Stepper {
     }
     values.cosT = Math.cos(copy.theta);
     values.sinT = Math.sin(copy.theta);
-    const params = packParams(GHOST_PARAMS, GHOST_FLOAT_PARAMS, values);
-    const group0 = this.device.createBindGroup({
-      layout: bindLayout,
-      entries: [
-        ...this.fieldEntries(copy.comp),
-        { binding: 2, resource: { buffer: this.upload(params, UNIFORM) } },
-      ],
-    });
-    return {
-      kind: "ghosts",
-      pipeline,
-      group0,
-      size: linearSize(values.countA * values.countB, this.maxPerDim),
-    };
+    const parts: Record<string, number>[] =
+      isPacked(this.storage) && copy.axis !== 0
+        ? [0, 1].map((first) => ({
+            ...values,
+            src: values.src + first * values.strideA,
+            dst: values.dst + first * values.strideA,
+            strideA: 2 * values.strideA,
+            countA: Math.floor((values.countA + 1 - first) / 2),
+          }))
+        : [values];
+    return parts
+      .filter((part) => part.countA > 0)
+      .map((part) => {
+        const params = packParams(GHOST_PARAMS, GHOST_FLOAT_PARAMS, part);
+        const group0 = this.device.createBindGroup({
+          layout: bindLayout,
+          entries: [
+            ...this.fieldEntries(copy.comp),
+            { binding: 2, resource: { buffer: this.upload(params, UNIFORM) } },
+          ],
+        });
+        const size = linearSize(part.countA * part.countB, this.maxPerDim);
+        return { kind: "ghosts", pipeline, group0, size };
+      });
   }
 }
 
@@ -1132,19 +1236,23 @@ export function webgpuBackend(handle: GpuAdapterHandle): SolverBackend {
     adapter: handle.report,
 
     memory(grid: GridSize): BackendMemory {
+      const storage = fieldStorageFromEnv();
+      const value = fieldValueBytes(storage);
       return {
-        bytes: gpuLargestBuffer(grid),
+        bytes: gpuLargestBuffer(grid, storage),
         limitBytes: limit,
         what:
           "its largest GPU storage buffer (the material indices, up to 6 B per cell; fields take " +
-          `${grid.complex ? 48 : 24} B per cell in six buffers of 4 B per cell each)`,
+          `${(grid.complex ? 12 : 6) * value} B per cell in six buffers of ${value} B per cell ` +
+          "each)",
       };
     },
 
     threadsFor: () => 1,
 
     prepare(problem: SteppingProblem, options: StepperOptions): Promise<Stepper> {
-      return GpuStepper.create(handle, problem, options);
+      const fieldStorage = options.fieldStorage ?? fieldStorageFromEnv();
+      return GpuStepper.create(handle, problem, { ...options, fieldStorage });
     },
   };
 }

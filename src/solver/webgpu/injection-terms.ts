@@ -89,6 +89,9 @@ export const DRIVE_UNIFORM = `struct Drive {
 }
 @group(1) @binding(0) var<uniform> D: Drive;`;
 
+/** Bytes of the drive uniform (DRIVE_UNIFORM): eight drive values. */
+export const DRIVE_UNIFORM_BYTES = 32;
+
 /**
  * WGSL statements adding the terms on component `comp` (0–5) to `v`, inside the component's
  * update (whose range test has already passed).

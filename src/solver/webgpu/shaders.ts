@@ -17,15 +17,25 @@
  * Bytes one cell-update moves (the figure docs/benchmarks.md works from), with each
  * neighbour value read once from DRAM and re-read from cache: H pass reads Ex Ey Ez and
  * Hx Hy Hz and writes Hx Hy Hz (36 B); E pass reads Hx Hy Hz, Ex Ey Ez and three 16-bit
- * indices and writes Ex Ey Ez (42 B; 39 B with 8-bit indices); 78 B in all (75 B). The coefficient tables (per axis and per
- * material) are a few KiB and stay in cache; the absorber adds ψ (absorber.ts). See
- * BYTES_PER_CELL_UPDATE.
+ * indices and writes Ex Ey Ez (42 B; 39 B with 8-bit indices); 78 B in all (75 B). The
+ * coefficient tables (per axis and per material) are a few KiB and stay in cache; the absorber
+ * adds ψ (absorber.ts). See BYTES_PER_CELL_UPDATE. With float16 storage (field-storage.ts) the
+ * fields take half (39 B with 8-bit indices), and the bulk passes are packed-bulk.ts's; the
+ * passes here that read or write single values find them through field-storage.ts.
  */
 import type { YeeLayout } from "../grid.js";
 import { absorberCorrections, type AbsorberPlan, type CorrectionTerm } from "./absorber.js";
 import { materialOfWgsl, type IndexBits } from "./material-index.js";
 import type { TableOffsets } from "./tables.js";
 import { DRIVE_UNIFORM, injectionUpdates, type GpuInjection } from "./injection-terms.js";
+import {
+  fieldAccessWgsl,
+  fieldWgslType,
+  loadAtWgsl,
+  storeAtWgsl,
+  type FieldStorage,
+  type StorageScales,
+} from "./field-storage.js";
 
 /**
  * How the bulk passes cover the grid: workgroups of x threads along z (the contiguous axis) by
@@ -62,9 +72,19 @@ export const ENERGY_VALUES_PER_THREAD = 16;
 /** DRAM bytes of one cell-update of the bulk passes with 16-bit material indices (module comment). */
 export const BYTES_PER_CELL_UPDATE = 78;
 
-/** The same with `bits`-wide indices: 72 B of fields and 3 indices. */
-export function bulkBytesPerCellUpdate(bits: IndexBits): number {
-  return 72 + (3 * bits) / 8;
+/**
+ * The same with `bits`-wide indices and fields of `valueBytes` a value: 18 field values (72 B
+ * in float32, 36 B in float16) and 3 indices.
+ */
+export function bulkBytesPerCellUpdate(bits: IndexBits, valueBytes: 2 | 4 = 4): number {
+  return 18 * valueBytes + (3 * bits) / 8;
+}
+
+/** How the passes that read or write single field values find them (field-storage.ts). */
+export interface FieldAccess {
+  storage: FieldStorage;
+  /** Values in a padded x-plane (the layout's x stride). */
+  sx: number;
 }
 
 /** What the generated shaders need to know about a run. */
@@ -81,13 +101,16 @@ export interface ShaderGrid {
   /** Bits per material index and 32-bit words per E component (material-index.ts). */
   indexBits: IndexBits;
   indexWords: number;
+  /** How the fields are stored, and at what scales (field-storage.ts). */
+  storage: FieldStorage;
+  scales: StorageScales;
 }
 
-const i32 = (v: number) => `${Math.trunc(v)}i`;
-const u32 = (v: number) => `${Math.trunc(v)}u`;
+export const i32 = (v: number) => `${Math.trunc(v)}i`;
+export const u32 = (v: number) => `${Math.trunc(v)}u`;
 
 /** Common constants: sizes, strides, the index helper. */
-function prelude(g: ShaderGrid): string {
+export function prelude(g: ShaderGrid): string {
   const { layout } = g;
   const [sx, sy] = layout.strides;
   return `
@@ -115,7 +138,7 @@ function inRange(layout: YeeLayout, comp: number): string {
   return parts.join(" && ");
 }
 
-const AXES = ["x", "y", "z"] as const;
+export const AXES = ["x", "y", "z"] as const;
 /** Index strides along x, y and z in the padded grid. */
 const STRIDES = ["SX", "SY", "1u"] as const;
 
@@ -154,7 +177,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let p = at(i, j, k);
 ${AXES.map((a, d) => `  let ${coef}${a} = aux[${u32(steps[d])} + u32(${index[d]} + 1)];`).join("\n")}
 ${bulkLoads(g, kind)}
-${[0, 1, 2].map((c) => componentUpdate(g, kind, c)).join("\n")}
+${[0, 1, 2].map((c) => componentUpdate(g, kind, c, (f) => `${f}[p] = v;`)).join("\n")}
 }
 `;
 }
@@ -171,15 +194,17 @@ ${[0, 1, 2].map((c) => componentUpdate(g, kind, c)).join("\n")}
 function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
   const updatesH = kind === "H";
   const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
-  const lines = AXES.map((a) => `  let ${other}${a}p0 = ${other}${a}[p];`);
+  const load = (field: string, at: string) => `${field}[${at}]`;
+  const lines = AXES.map((a) => `  let ${other}${a}p0 = ${load(other + a, "p")};`);
   for (let comp = 0; comp < 3; comp++) {
     for (let axis = 0; axis < 3; axis++) {
       if (axis === comp) continue;
       const at = updatesH ? `min(p + ${STRIDES[axis]}, LAST)` : `p - ${STRIDES[axis]}`;
-      lines.push(`  let ${other}${AXES[comp]}_${AXES[axis]} = ${other}${AXES[comp]}[${at}];`);
+      const f = other + AXES[comp];
+      lines.push(`  let ${f}_${AXES[axis]} = ${load(f, at)};`);
     }
   }
-  lines.push(...AXES.map((a) => `  let ${own}${a}p = ${own}${a}[p];`));
+  lines.push(...AXES.map((a) => `  let ${own}${a}p = ${load(own + a, "p")};`));
   if (!updatesH) {
     for (let c = 0; c < 3; c++) {
       lines.push(`  let m${c} = materialOf(${c}u, p);`);
@@ -191,10 +216,17 @@ function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
 }
 
 /**
- * The update of component c of the bulk pass `kind` (curlUpdateShader): its two raw
- * differences, the curl, the new value and the absorber's corrections to it.
+ * The update of component c of the bulk pass `kind` (curlUpdateShader, packed-bulk.ts): its two
+ * raw differences, the curl, the new value `v` and the absorber's corrections to it, and then
+ * `store(field)`, the statement that keeps v. The values it reads have bulkLoads' names, and
+ * i, j, k are the node's.
  */
-function componentUpdate(g: ShaderGrid, kind: "H" | "E", c: number): string {
+export function componentUpdate(
+  g: ShaderGrid,
+  kind: "H" | "E",
+  c: number,
+  store: (field: string) => string,
+): string {
   const updatesH = kind === "H";
   const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
   const coef = updatesH ? "c" : "i";
@@ -221,7 +253,7 @@ function componentUpdate(g: ShaderGrid, kind: "H" | "E", c: number): string {
     var v = ${value};
 ${corrections}
 ${injectionUpdates(g.injection, updatesH ? 3 + c : c)}
-    ${f}[p] = v;
+    ${store(f)}
   }`;
 }
 
@@ -262,16 +294,23 @@ export const GHOST_FLOAT_PARAMS: ReadonlySet<string> = new Set(["cosT", "sinT"])
  * A ghost copy F[dst + a·sA + b·sB] ← F[src + a·sA + b·sB]·e^{iθ}, both sets for Bloch runs
  * (`complex`), where θ is 0 (periodic), π (PMC mirror) or the Bloch phase.
  */
-export function ghostShader(complex: boolean): string {
+export function ghostShader(complex: boolean, access: FieldAccess): string {
+  // Stored values in, stored values out: H's storage scale (field-storage.ts) cancels.
+  const { storage } = access;
   const body = complex
-    ? `let xr = fr[s];
-  let xi = fi[s];
-  fr[d] = xr * P.cosT - xi * P.sinT;
-  fi[d] = xr * P.sinT + xi * P.cosT;`
-    : `fr[d] = P.cosT * fr[s];`;
+    ? `let xr = ${loadAtWgsl(storage, "fr", "s")};
+  let xi = ${loadAtWgsl(storage, "fi", "s")};
+  let yr = xr * P.cosT - xi * P.sinT;
+  let yi = xr * P.sinT + xi * P.cosT;
+  ${storeAtWgsl(storage, "fr", "d", "yr")}
+  ${storeAtWgsl(storage, "fi", "d", "yi")}`
+    : `let y = P.cosT * ${loadAtWgsl(storage, "fr", "s")};
+  ${storeAtWgsl(storage, "fr", "d", "y")}`;
+  const T = fieldWgslType(storage);
   return `${structOf("GhostParams", GHOST_PARAMS, GHOST_FLOAT_PARAMS)}
-@group(0) @binding(0) var<storage, read_write> fr: array<f32>;
-${complex ? "@group(0) @binding(1) var<storage, read_write> fi: array<f32>;" : ""}
+${fieldAccessWgsl(storage, access.sx)}
+@group(0) @binding(0) var<storage, read_write> fr: array<${T}>;
+${complex ? `@group(0) @binding(1) var<storage, read_write> fi: array<${T}>;` : ""}
 @group(0) @binding(2) var<uniform> P: GhostParams;
 
 @compute @workgroup_size(${WORKGROUP_LINEAR}, 1, 1)
@@ -323,13 +362,21 @@ export const DFT_FLOAT_PARAMS: ReadonlySet<string> = new Set(["weight"]);
  * wavelength (the dispatch's z): a loop over the wavelengths in one thread waited for each
  * wavelength's sums in turn (stores to `sums` keep the next loads behind them), 12 memory
  * latencies a sample for a 12-wavelength flux box: 15 µs a dispatch on an H200, 364 µs a step
- * for the gold sphere's box of 24 streams, twice its bulk passes.
+ * for the gold sphere's box of 24 streams, twice its bulk passes. The stored values are read
+ * as they are: `weight` carries H's storage scale (field-storage.ts).
  */
-export function dftShader(complex: boolean): string {
+export function dftShader(complex: boolean, access: FieldAccess): string {
+  const { storage } = access;
+  const T = fieldWgslType(storage);
+  const f = (name: string, at: string) => loadAtWgsl(storage, name, `b + u32(P.${at})`);
+  const sum = (name: string) => `v = ${f(name, "o0")};
+    if (n > 1) { v = v + ${f(name, "o1")}; }
+    if (n > 2) { v = v + ${f(name, "o2")} + ${f(name, "o3")}; }`;
   return `${structOf("DftParams", DFT_PARAMS, DFT_FLOAT_PARAMS)}
 ${STEP_STRUCT}
-@group(0) @binding(0) var<storage, read> fr: array<f32>;
-${complex ? "@group(0) @binding(1) var<storage, read> fi: array<f32>;" : ""}
+${fieldAccessWgsl(storage, access.sx)}
+@group(0) @binding(0) var<storage, read> fr: array<${T}>;
+${complex ? `@group(0) @binding(1) var<storage, read> fi: array<${T}>;` : ""}
 @group(0) @binding(2) var<storage, read> base: array<u32>;
 @group(0) @binding(3) var<storage, read_write> sums: array<f32>;
 @group(0) @binding(4) var<uniform> P: DftParams;
@@ -340,16 +387,12 @@ fn sampleOf(b: u32, im: bool) -> f32 {
   ${
     complex
       ? `if (im) {
-    v = fi[b + u32(P.o0)];
-    if (n > 1) { v = v + fi[b + u32(P.o1)]; }
-    if (n > 2) { v = v + fi[b + u32(P.o2)] + fi[b + u32(P.o3)]; }
+    ${sum("fi")}
     return v * P.weight;
   }`
       : ""
   }
-  v = fr[b + u32(P.o0)];
-  if (n > 1) { v = v + fr[b + u32(P.o1)]; }
-  if (n > 2) { v = v + fr[b + u32(P.o2)] + fr[b + u32(P.o3)]; }
+  ${sum("fr")}
   return v * P.weight;
 }
 
@@ -397,11 +440,14 @@ export const ADE_PARAMS = [
  * module comment derives it): per cell, E^{n+1} −= ε0·cb/Δt·Σh^n, then every pole steps
  * J^{n+1} = cP·P^n + cJ·J^n + cE·(E^{n+1} + 2E^n + E^{n−1}), P^{n+1} = P^n + J^{n+1}, and the
  * cell keeps Σh^{n+1}, E^{n+1} and E^n. `cells` holds per cell (padded offset, entry, first
- * pole slot) after the entries' poleStart; `hist` holds h, E^n, E^{n−1} per cell.
+ * pole slot) after the entries' poleStart; `hist` holds h, E^n, E^{n−1} per cell (float32
+ * whatever the fields' storage).
  */
-export function adeShader(): string {
+export function adeShader(access: FieldAccess): string {
+  const { storage } = access;
   return `${structOf("AdeParams", ADE_PARAMS, new Set())}
-@group(0) @binding(0) var<storage, read_write> f: array<f32>;
+${fieldAccessWgsl(storage, access.sx)}
+@group(0) @binding(0) var<storage, read_write> f: array<${fieldWgslType(storage)}>;
 @group(0) @binding(1) var<storage, read> cells: array<u32>;
 @group(0) @binding(2) var<storage, read> tab: array<f32>;
 @group(0) @binding(3) var<storage, read_write> pol: array<f32>;
@@ -418,8 +464,8 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
   let p = cells[at];
   let m = cells[at + 1u];
   var s = cells[at + 2u];
-  let value = f[p] - tab[u32(P.correction) + m] * hist[q];
-  f[p] = value;
+  let value = ${loadAtWgsl(storage, "f", "p")} - tab[u32(P.correction) + m] * hist[q];
+  ${storeAtWgsl(storage, "f", "p", "value")}
   let previous = hist[n + q];
   let drive = value + 2.0 * previous + hist[2u * n + q];
   var history = 0.0;
@@ -474,15 +520,17 @@ export const ENERGY_FLOAT_PARAMS: ReadonlySet<string> = new Set(["weight"]);
 
 /**
  * Σ w·F² over every stored value of one component (yee.ts fieldEnergy): w = ε_r of the
- * value's material for E, η0² for H. Each thread sums ENERGY_VALUES_PER_THREAD values a
+ * value's material for E, η0² for H, each over its storage scale squared (field-storage.ts;
+ * `weight` multiplies ε_r for E). Each thread sums ENERGY_VALUES_PER_THREAD values a
  * workgroup apart (coalesced), the workgroup reduces in shared memory, and one float32
  * partial per workgroup goes to `partials`, summed in float64 on the CPU.
  */
 export function energyShader(g: ShaderGrid): string {
   const span = WORKGROUP_LINEAR * ENERGY_VALUES_PER_THREAD;
   return `const IDX_WORDS: u32 = ${u32(g.indexWords)};
+${fieldAccessWgsl(g.storage, g.layout.strides[0])}
 ${structOf("EnergyParams", ENERGY_PARAMS, ENERGY_FLOAT_PARAMS)}
-@group(0) @binding(0) var<storage, read> f: array<f32>;
+@group(0) @binding(0) var<storage, read> f: array<${fieldWgslType(g.storage)}>;
 @group(0) @binding(1) var<storage, read> idx: array<u32>;
 @group(0) @binding(2) var<storage, read> tab: array<f32>;
 @group(0) @binding(3) var<storage, read_write> partials: array<f32>;
@@ -494,9 +542,9 @@ ${reductionEntry(span)}
   for (var r = 0u; r < ${u32(ENERGY_VALUES_PER_THREAD)}; r = r + 1u) {
     let p = first + r * ${u32(WORKGROUP_LINEAR)} + lid.x;
     if (p < n) {
-      let v = f[p];
+      let v = ${loadAtWgsl(g.storage, "f", "p")};
       var w = P.weight;
-      if (P.useIndex == 1) { w = tab[${u32(g.tables.eps)} + materialOf(u32(P.comp), p)]; }
+      if (P.useIndex == 1) { w = w * tab[${u32(g.tables.eps)} + materialOf(u32(P.comp), p)]; }
       sum = sum + w * v * v;
     }
   }
