@@ -80,6 +80,27 @@ describe("ADE stability analysis", () => {
     assert.ok(Math.abs(glass.largestStable - 2) <= 0.002, `${glass.largestStable}`);
   });
 
+  // Kept answers (courantLimit's cache) must be found by the model's values, not its object,
+  // and a model differing in one pole, the step or the factor must get its own answer.
+  it("keeps its answers per model, step and factor", () => {
+    const lorentz = (deltaEps: number): PoleModel => ({
+      epsInf: 1,
+      sigma: 0,
+      poles: [{ kind: "lorentz", deltaEps, omega0: omegaOfUm(0.3), gamma: 1e13 }],
+    });
+    const first = courantLimit(lorentz(1), DX, 0.99);
+    assert.deepEqual(courantLimit(lorentz(1), DX, 0.99), first);
+    // A gain pole (Δε < 0) is unstable at any factor: a cached answer for Δε = 1 would say stable.
+    assert.deepEqual(courantLimit(lorentz(-1), DX, 0.99), { stable: false, largestStable: 0 });
+    const glass = { epsInf: 4, sigma: 0, poles: [] };
+    assert.equal(courantLimit(glass, DX, 1.9).stable, true);
+    assert.equal(courantLimit(glass, DX, 2.1).stable, false);
+    // The returned answer is the caller's: changing it does not change the kept one.
+    const mine = courantLimit(glass, DX, 1.9);
+    mine.stable = false;
+    assert.equal(courantLimit(glass, DX, 1.9).stable, true);
+  });
+
   it("the bilinear pole update keeps the Courant limit 1: a far-UV Lorentz pole and a Drude metal, on the grid too", () => {
     // ω0Δt ≈ 2.2 and ωpΔt ≈ 0.5 at S = 0.99: the explicit update would be unstable for both.
     const ev = 1.519267447e15;

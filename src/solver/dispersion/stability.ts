@@ -156,15 +156,35 @@ function clusterCentres(roots: C[]): C[] {
 /** Relative growth above this is instability (see largestGrowth). */
 const TOLERANCE = 1e-8;
 
+/** What courantLimit finds. */
+export interface CourantLimit {
+  stable: boolean;
+  largestStable: number;
+}
+
+/** Answers kept by courantLimit, by model, step and factor (at most LIMIT_CACHE_SIZE). */
+const limits = new Map<string, CourantLimit>();
+const LIMIT_CACHE_SIZE = 256;
+
 /**
  * Whether the scheme is stable for a medium at Courant factor S on a grid of step Δx, and
- * otherwise the largest stable S (to 3 digits; 0 if even S = 0.01 is unstable).
+ * otherwise the largest stable S (to 3 digits; 0 if even S = 0.01 is unstable). The analysis
+ * takes 4–20 ms for a library material, and validation asks it again for every job with the
+ * same materials and grid (a batch's hundred variants, and each again in the solver thread
+ * that runs it): the answers are kept, the oldest dropped past LIMIT_CACHE_SIZE.
  */
-export function courantLimit(
-  model: PoleModel,
-  stepM: number,
-  courantFactor: number,
-): { stable: boolean; largestStable: number } {
+export function courantLimit(model: PoleModel, stepM: number, courantFactor: number): CourantLimit {
+  const key = `${JSON.stringify(model)}|${stepM}|${courantFactor}`;
+  const known = limits.get(key);
+  if (known) return { ...known };
+  const limit = analyseCourantLimit(model, stepM, courantFactor);
+  if (limits.size >= LIMIT_CACHE_SIZE) limits.delete(limits.keys().next().value!);
+  limits.set(key, limit);
+  return { ...limit };
+}
+
+/** courantLimit's analysis: the factor itself, else a bisection for the largest stable one. */
+function analyseCourantLimit(model: PoleModel, stepM: number, courantFactor: number): CourantLimit {
   const dtOf = (s: number) => (s * stepM) / (299_792_458 * Math.sqrt(3));
   const stableAt = (s: number) => largestGrowth(model, dtOf(s), s) <= TOLERANCE;
   if (stableAt(courantFactor)) return { stable: true, largestStable: courantFactor };

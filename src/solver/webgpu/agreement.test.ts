@@ -127,6 +127,16 @@ const CASES: AgreementCase[] = [
 const spec = (c: AgreementCase, steps: number) =>
   agreementSpec(c, steps, { transmitted: 6, reflected: 7 });
 
+/** The reference backend's run of a request, once per request (float32 and float16 compare). */
+const referenceRuns = new Map<string, ReturnType<typeof runWithMaterials>>();
+function referenceRun(s: ReturnType<typeof spec>): ReturnType<typeof runWithMaterials> {
+  const key = JSON.stringify(s);
+  if (!referenceRuns.has(key)) {
+    referenceRuns.set(key, runWithMaterials(s, materials, { backend: "reference" }));
+  }
+  return referenceRuns.get(key)!;
+}
+
 describe("webgpu backend agrees with the reference backend", { skip }, () => {
   it("runs on the adapter it names", (t) => {
     const adapter = found.backend!.adapter!;
@@ -137,7 +147,7 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
   for (const c of CASES) {
     it(`${c.name}: monitor phasors within ${TOLERANCE} relative`, async (t) => {
       const s = spec(c, 400);
-      const ref = await runWithMaterials(s, materials, { backend: "reference" });
+      const ref = await referenceRun(s);
       const gpu = await runWithMaterials(s, materials, { backend: "webgpu" });
       assert.equal(gpu.report.kernel, "webgpu");
       const worst = worstMonitorDifference(ref.monitors, gpu.monitors);
@@ -342,7 +352,7 @@ describe("webgpu float16 field storage agrees with the reference backend", { ski
   for (const c of [CASES[1], CASES[3], CASES[5], CASES[11]]) {
     it(`${c.name}: monitor phasors within ${FLOAT16_TOLERANCE} relative`, async (t) => {
       const s = spec(c, stepsOf(c, 400));
-      const ref = await runWithMaterials(s, materials, { backend: "reference" });
+      const ref = await referenceRun(s);
       const gpu = await runWithMaterials(s, materials, float16);
       const worst = worstMonitorDifference(ref.monitors, gpu.monitors);
       t.diagnostic(`largest difference ${worst.toExponential(2)} of the monitor peak`);
