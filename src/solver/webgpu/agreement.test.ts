@@ -338,9 +338,9 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
 // Float16 field storage (field-storage.ts) against the reference: float32 arithmetic on values
 // rounded to 11 significant bits at every store, so the runs agree to that rounding
 // accumulated (docs/benchmarks.md gives the figures), where a wrong storage scale, half, word
-// or weight anywhere gives differences of order 1. The cases cover ghost copies along every
-// axis (periodic, PMC, Bloch), the absorber, graded grids, a PEC plate and, in every case, the
-// dispersive sphere's ADE pass.
+// or weight anywhere gives differences of order 1. The cases between them cover ghost copies
+// along every axis (periodic, PMC, Bloch), the absorber, a graded grid, a PEC plate and, in
+// every case, the dispersive sphere's ADE pass.
 describe("webgpu float16 field storage agrees with the reference backend", { skip }, () => {
   const FLOAT16_TOLERANCE = 3e-3;
   const FLOAT16_FIELD_TOLERANCE = 5e-2;
@@ -349,7 +349,7 @@ describe("webgpu float16 field storage agrees with the reference backend", { ski
   const stepsOf = (c: AgreementCase, steps: number) => (c.refine ? 3 : 1) * steps;
   const float16 = { backend: "webgpu", fieldStorage: "float16" } as const;
 
-  for (const c of [CASES[1], CASES[3], CASES[5], CASES[11]]) {
+  for (const c of [CASES[1], CASES[3], CASES[11]]) {
     it(`${c.name}: monitor phasors within ${FLOAT16_TOLERANCE} relative`, async (t) => {
       const s = spec(c, stepsOf(c, 400));
       const ref = await referenceRun(s);
@@ -364,7 +364,7 @@ describe("webgpu float16 field storage agrees with the reference backend", { ski
   // against the source's amplitude, to which float16's range is scaled).
   it("every field value after 300 steps, the energy the GPU sums of them, the bytes", async (t) => {
     const steps = 300;
-    for (const c of [CASES[2], CASES[4], CASES[5]]) {
+    for (const c of [CASES[2], CASES[5]]) {
       const s = spec(c, steps);
       const ref = new FdtdSimulation(s, materials, { backend: "reference", dftEvery: 4 });
       await ref.prepare();
