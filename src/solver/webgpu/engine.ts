@@ -53,7 +53,7 @@ import {
   type FieldStorage,
 } from "./field-storage.js";
 import { packedBulkGroups, packedUpdateShader } from "./packed-bulk.js";
-import { buildTables } from "./tables.js";
+import { buildTables, type TableOffsets } from "./tables.js";
 import {
   DRIVE_UNIFORM_BYTES,
   injectionWeights,
@@ -139,16 +139,18 @@ export function gpuBindingLimit(limits: GpuLimits): number {
   return Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize);
 }
 
+/** Bytes of one field component's buffer on `layout` (field-storage.ts). */
+function fieldBytesOf(layout: YeeLayout, storage: FieldStorage): number {
+  const [sx] = layout.strides;
+  return fieldBufferBytes(storage, layout.paddedCells / sx, sx);
+}
+
 /** Bytes of the largest storage buffer a grid needs (the bound that applies per buffer). */
 export function gpuLargestBuffer(grid: GridSize, storage: FieldStorage = "float32"): number {
   const { layout } = grid;
   // Indices of 16 bits unless the table turns out small (not known before the medium is built).
   const indexBytes = 3 * 4 * indexWords(layout, 16);
-  const fieldBytes = fieldBufferBytes(
-    storage,
-    layout.paddedCells / layout.strides[0],
-    layout.strides[0],
-  );
+  const fieldBytes = fieldBytesOf(layout, storage);
   // The aux buffer: ψ of every absorber slab behind the tables (ten per-axis profiles and the
   // per-material ones, a few KiB: 64 KiB is a bound).
   const auxBytes = absorberBytes(layout, grid.pml) + 2 ** 16;
@@ -355,7 +357,7 @@ class GpuStepper implements Stepper {
     this.watchDevice();
 
     const layout = this.layout;
-    const fieldBytes = this.fieldBytes();
+    const fieldBytes = fieldBytesOf(layout, this.storage);
     this.fieldBuffers = Array.from({ length: this.sets }, () =>
       Array.from({ length: 6 }, () => this.buffer(fieldBytes, STORAGE | COPY_SRC | COPY_DST)),
     );
@@ -368,18 +370,7 @@ class GpuStepper implements Stepper {
     this.auxBuffers = Array.from({ length: this.sets }, (_, set) =>
       this.auxBuffer(tables.data, injection, set),
     );
-    const shaderGrid: ShaderGrid = {
-      layout,
-      tables: tables.offsets,
-      absorber: this.absorber,
-      hCoefficient: problem.kernelGrid.hCoefficient,
-      bulk: this.bulkShape,
-      indexBits: this.indexBits,
-      indexWords: indexWords(layout, this.indexBits),
-      injection,
-      storage: this.storage,
-      scales: this.scales,
-    };
+    const shaderGrid = this.shaderGrid(tables.offsets, injection);
 
     const monitors = planStreams(problem);
     this.streams = monitors.streams;
@@ -414,6 +405,22 @@ class GpuStepper implements Stepper {
       options.profilePasses && PassProfiler.supported(device)
         ? new PassProfiler(device, BATCH_STEPS * perStep)
         : null;
+  }
+
+  /** What the generated shaders need to know of this run (shaders.ts ShaderGrid). */
+  private shaderGrid(tables: TableOffsets, injection: GpuInjection | null): ShaderGrid {
+    return {
+      layout: this.layout,
+      tables,
+      absorber: this.absorber,
+      hCoefficient: this.problem.kernelGrid.hCoefficient,
+      bulk: this.bulkShape,
+      indexBits: this.indexBits,
+      indexWords: indexWords(this.layout, this.indexBits),
+      injection,
+      storage: this.storage,
+      scales: this.scales,
+    };
   }
 
   /** Records the device's uncaptured errors and its loss as the stepper's failure. */
@@ -810,7 +817,7 @@ class GpuStepper implements Stepper {
   async fields(): Promise<FieldSet[]> {
     this.flush();
     const storage = this.storage;
-    const bytes = this.fieldBytes();
+    const bytes = fieldBytesOf(this.layout, storage);
     const sx = this.layout.strides[0];
     const result: FieldSet[] = [];
     for (const set of this.fieldBuffers) {
@@ -955,12 +962,6 @@ class GpuStepper implements Stepper {
     const bulk = bulkBytesPerCellUpdate(this.indexBits, fieldValueBytes(this.storage));
     const perSet = bulk * nodes + 2 * 16 * absorberNodes(this.absorber);
     return (this.sets * perSet) / cells;
-  }
-
-  /** Bytes of one field component's buffer (field-storage.ts). */
-  private fieldBytes(): number {
-    const { paddedCells, strides } = this.layout;
-    return fieldBufferBytes(this.storage, paddedCells / strides[0], strides[0]);
   }
 
   /** How the passes that take single field values find them. */

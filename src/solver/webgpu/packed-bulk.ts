@@ -12,9 +12,19 @@
  * previous word and that of node 2m the low half of its own.
  */
 import type { YeeLayout } from "../grid.js";
-import { DRIVE_UNIFORM } from "./injection-terms.js";
+import { fieldBufferBytes } from "./field-storage.js";
 import { materialOfWgsl } from "./material-index.js";
-import { AXES, componentUpdate, prelude, u32, type BulkShape, type ShaderGrid } from "./shaders.js";
+import {
+  AXES,
+  bulkBindings,
+  componentUpdate,
+  materialLines,
+  prelude,
+  stepLines,
+  u32,
+  type BulkShape,
+  type ShaderGrid,
+} from "./shaders.js";
 
 /** Word planes a packed pass covers: m = 0 … (nx + 1) >> 1 (padded planes 1 … nx + 1). */
 function wordPlanes(layout: YeeLayout): number {
@@ -63,13 +73,7 @@ function nodeBlock(g: ShaderGrid, kind: "H" | "E", h: 0 | 1): string {
   const updatesH = kind === "H";
   const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
   const half = h === 0 ? "x" : "y";
-  const coef = updatesH ? "c" : "i";
-  const steps = updatesH ? g.tables.chHalf : g.tables.invNode;
-  const index = ["i", "j", "k"];
-  const lines = [`  let i = 2 * m - 1 + ${h};`, `  let p = at(i, j, k);`];
-  lines.push(
-    ...AXES.map((a, d) => `  let ${coef}${a} = aux[${u32(steps[d])} + u32(${index[d]} + 1)];`),
-  );
+  const lines = [`  let i = 2 * m - 1 + ${h};`, `  let p = at(i, j, k);`, ...stepLines(g, kind)];
   lines.push(...AXES.map((a) => `  let ${other}${a}p0 = ${other}${a}W.${half};`));
   for (let comp = 0; comp < 3; comp++) {
     for (let axis = 0; axis < 3; axis++) {
@@ -83,13 +87,7 @@ function nodeBlock(g: ShaderGrid, kind: "H" | "E", h: 0 | 1): string {
     }
   }
   lines.push(...AXES.map((a) => `  let ${own}${a}p = ${own}${a}W.${half};`));
-  if (!updatesH) {
-    for (let c = 0; c < 3; c++) {
-      lines.push(`  let m${c} = materialOf(${c}u, p);`);
-      lines.push(`  let ca${c} = aux[${u32(g.tables.ca)} + m${c}];`);
-      lines.push(`  let cb${c} = aux[${u32(g.tables.cb)} + m${c}];`);
-    }
-  }
+  if (!updatesH) lines.push(...materialLines(g));
   const updates = [0, 1, 2].map((c) => componentUpdate(g, kind, c, (f) => `${f}N.${half} = v;`));
   return `  {\n${[...lines, ...updates].join("\n")}\n  }`;
 }
@@ -98,23 +96,15 @@ function nodeBlock(g: ShaderGrid, kind: "H" | "E", h: 0 | 1): string {
 export function packedUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   const updatesH = kind === "H";
   const own = updatesH ? "h" : "e";
-  const fields = ["e", "h"].flatMap((f) => AXES.map((a) => `${f}${a}`));
-  const bindings = fields.map(
-    (name, b) =>
-      `@group(0) @binding(${b}) var<storage, ${name[0] === own ? "read_write" : "read"}> ${name}: array<u32>;`,
-  );
-  bindings.push(`@group(0) @binding(6) var<storage, read_write> aux: array<f32>;`);
-  if (!updatesH) bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
-  bindings.push(DRIVE_UNIFORM);
   const [sx] = g.layout.strides;
-  const words = Math.ceil((g.layout.n[0] + 3) / 2) * sx;
+  const words = fieldBufferBytes("float16", g.layout.paddedCells / sx, sx) / 4;
   const scale = Math.fround(g.scales[own as "e" | "h"]);
   const stores = AXES.map((a) => `  ${own}${a}[q] = pack2x16float(${own}${a}N * ${scale});`);
   const { x, y } = g.bulk;
   return `${prelude(g)}
 const MW: i32 = ${wordPlanes(g.layout)}i;
 const LASTW: u32 = ${u32(words - 1)};
-${bindings.join("\n")}
+${bulkBindings(kind, "u32")}
 ${updatesH ? "" : materialOfWgsl(g.indexBits)}
 @compute @workgroup_size(${x}, ${y}, 1)
 fn main(@builtin(global_invocation_id) gid: vec3u) {

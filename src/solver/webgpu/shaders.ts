@@ -150,24 +150,10 @@ const STRIDES = ["SX", "SY", "1u"] as const;
  * absorber, by its CPML corrections (absorber.ts). `aux` holds the tables and the ψ arrays.
  */
 function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
-  const { tables: t } = g;
-  const updatesH = kind === "H";
-  const own = updatesH ? "h" : "e";
-  const coef = updatesH ? "c" : "i";
-  const steps = updatesH ? t.chHalf : t.invNode;
-  const fields = ["e", "h"].flatMap((f) => AXES.map((a) => `${f}${a}`));
-  const bindings = fields.map(
-    (name, b) =>
-      `@group(0) @binding(${b}) var<storage, ${name[0] === own ? "read_write" : "read"}> ${name}: array<f32>;`,
-  );
-  bindings.push(`@group(0) @binding(6) var<storage, read_write> aux: array<f32>;`);
-  if (!updatesH) bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
-  bindings.push(DRIVE_UNIFORM);
-  const index = ["i", "j", "k"];
   const { x, y } = g.bulk;
   return `${prelude(g)}
-${bindings.join("\n")}
-${updatesH ? "" : materialOfWgsl(g.indexBits)}
+${bulkBindings(kind, "f32")}
+${kind === "H" ? "" : materialOfWgsl(g.indexBits)}
 @compute @workgroup_size(${x}, ${y}, 1)
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let k = i32(gid.x);
@@ -175,7 +161,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let i = i32(gid.z);
   if (k > NZ || j > NY || i > NX) { return; }
   let p = at(i, j, k);
-${AXES.map((a, d) => `  let ${coef}${a} = aux[${u32(steps[d])} + u32(${index[d]} + 1)];`).join("\n")}
+${stepLines(g, kind).join("\n")}
 ${bulkLoads(g, kind)}
 ${[0, 1, 2].map((c) => componentUpdate(g, kind, c, (f) => `${f}[p] = v;`)).join("\n")}
 }
@@ -205,14 +191,42 @@ function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
     }
   }
   lines.push(...AXES.map((a) => `  let ${own}${a}p = ${load(own + a, "p")};`));
-  if (!updatesH) {
-    for (let c = 0; c < 3; c++) {
-      lines.push(`  let m${c} = materialOf(${c}u, p);`);
-      lines.push(`  let ca${c} = aux[${u32(g.tables.ca)} + m${c}];`);
-      lines.push(`  let cb${c} = aux[${u32(g.tables.cb)} + m${c}];`);
-    }
-  }
+  if (!updatesH) lines.push(...materialLines(g));
   return lines.join("\n");
+}
+
+/**
+ * A bulk pass's bindings: the six field components (`element`: f32, or u32 for float16 pairs,
+ * packed-bulk.ts), the updated field's writable, then aux, E's material indices and the drive.
+ */
+export function bulkBindings(kind: "H" | "E", element: "f32" | "u32"): string {
+  const own = kind === "H" ? "h" : "e";
+  const fields = ["e", "h"].flatMap((f) => AXES.map((a) => `${f}${a}`));
+  const bindings = fields.map(
+    (name, b) =>
+      `@group(0) @binding(${b}) var<storage, ${name[0] === own ? "read_write" : "read"}> ${name}: array<${element}>;`,
+  );
+  bindings.push(`@group(0) @binding(6) var<storage, read_write> aux: array<f32>;`);
+  if (kind === "E") bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
+  bindings.push(DRIVE_UNIFORM);
+  return bindings.join("\n");
+}
+
+/** WGSL: a node's inverse steps per axis (`cx`… for H, `ix`… for E), κ folded in, from aux. */
+export function stepLines(g: ShaderGrid, kind: "H" | "E"): string[] {
+  const coef = kind === "H" ? "c" : "i";
+  const steps = kind === "H" ? g.tables.chHalf : g.tables.invNode;
+  const index = ["i", "j", "k"];
+  return AXES.map((a, d) => `  let ${coef}${a} = aux[${u32(steps[d])} + u32(${index[d]} + 1)];`);
+}
+
+/** WGSL: the E pass's material per component at padded cell p, and its ca and cb. */
+export function materialLines(g: ShaderGrid): string[] {
+  return [0, 1, 2].flatMap((c) => [
+    `  let m${c} = materialOf(${c}u, p);`,
+    `  let ca${c} = aux[${u32(g.tables.ca)} + m${c}];`,
+    `  let cb${c} = aux[${u32(g.tables.cb)} + m${c}];`,
+  ]);
 }
 
 /**
