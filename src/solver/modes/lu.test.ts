@@ -134,4 +134,25 @@ describe("complex sparse LU", () => {
     }
     checkAgainstDense(shifted, SparseLu.factor(shifted, { symbolic }), 31);
   });
+
+  it("factors into a spent factorisation's memory, and the spent one refuses to solve", () => {
+    const { a, x, y } = helmholtzGrid(30, 30, 0.5);
+    const symbolic = SparseLu.analyse(a, nestedDissection(symmetricPattern(a), x, y));
+    const first = SparseLu.factor(a, { symbolic });
+    checkAgainstDense(a, first, 41);
+    const shifted = { ...a, re: a.re.slice(), im: a.im.slice() };
+    for (let i = 0; i < a.rows; i++) {
+      for (let k = a.rowPtr[i]; k < a.rowPtr[i + 1]; k++) {
+        if (a.colIdx[k] === i) [shifted.re[k], shifted.im[k]] = [a.re[k] - 0.8, a.im[k] + 0.2];
+      }
+    }
+    const second = SparseLu.factor(shifted, { symbolic, recycle: first });
+    checkAgainstDense(shifted, second, 42);
+    assert.throws(() => first.solve(randomRhs(a.rows, 43)), /recycled/);
+    // A factorisation of another analysis keeps its own memory.
+    const other = SparseLu.factor(a);
+    const third = SparseLu.factor(a, { symbolic, recycle: other });
+    checkAgainstDense(a, third, 44);
+    checkAgainstDense(a, other, 45);
+  });
 });

@@ -100,9 +100,13 @@ export function solveModes(
   return { modes, unknowns: solved?.unknowns ?? 0, factorEntries: solved?.factorEntries ?? 0 };
 }
 
-/** What one wavelength's solve hands the next: the LU's analysis and a closer shift. */
+/**
+ * What one wavelength's solve hands the next: the LU's analysis, its spent factorisation
+ * (whose memory the next one reuses) and a closer shift.
+ */
 interface Shared {
   symbolic?: Symbolic;
+  spent?: SparseLu;
   /** The default target for the next wavelength (nextTarget), when there is one. */
   target?: number;
 }
@@ -152,7 +156,7 @@ function solveAt(
     shared.symbolic = SparseLu.analyse(shifted, nestedDissection(pattern, op.x, op.y), pattern);
   }
   const symbolic = shared.symbolic;
-  const lu = SparseLu.factor(shifted, { symbolic });
+  const lu = SparseLu.factor(shifted, { symbolic, recycle: shared.spent });
   // Extra modes when filtering, so that enough of the wanted polarisation are found, and
   // around a bend with absorber, where the outer cladding's modes crowd the guide's, so that
   // those living in the absorber can be passed over.
@@ -177,6 +181,7 @@ function solveAt(
   if (more > count && found.some((m) => absorberFraction(m.fields, input.axes) > 0.5)) {
     found = solve(more);
   }
+  shared.spent = lu;
   return {
     modes: choose(found, numModes, spec.filter_pol ?? null, input.axes),
     unknowns: op.matrix.rows,
