@@ -9,6 +9,7 @@
  * The source computes its drive values first (source.advance; a plane wave steps its auxiliary
  * line) and hands them to the backend, which may then advance several steps in one sweep.
  */
+import { availableParallelism } from "node:os";
 import { assertFits, type SolverBackend, type Stepper } from "./backend.js";
 import type { FieldStorage } from "./field-storage-setting.js";
 import { solverBackend } from "./backends.js";
@@ -294,6 +295,8 @@ export class FdtdSimulation {
   readonly backend: SolverBackend;
   /** Union of recorded angular frequencies (the source's first). */
   readonly omegas: Float64Array;
+  /** Threads the set-up's and the results' mode solves may use: the run's (options.threads). */
+  readonly setupThreads: number;
   /** Monitors take a DFT sample every `dftEvery` steps (weighted by it). */
   readonly dftEvery: number;
   /** Each structure's bounding box in metres (may be infinite). */
@@ -320,6 +323,7 @@ export class FdtdSimulation {
     const setupStart = performance.now();
     this.spec = spec;
     this.options = options;
+    this.setupThreads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
     const inputs = painted?.inputs ?? planMedium(spec, materials, options);
     const planSeconds = (performance.now() - setupStart) / 1000;
     const paintStart = performance.now();
@@ -339,6 +343,7 @@ export class FdtdSimulation {
       medium,
       wavelengthsM: wavelengths,
       omegas: this.omegas,
+      threads: this.setupThreads,
     });
     this.model = buildGridModel(plan, layout, medium, {
       complex: this.source.complex,

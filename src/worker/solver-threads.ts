@@ -4,8 +4,8 @@
  * half a second (loading and compiling the solver, the result file's library, the kernel
  * compiler): most of a small job's time.
  */
-import { Worker } from "node:worker_threads";
-import type { BackendChoice } from "../solver/index.js";
+import type { Worker } from "node:worker_threads";
+import { siblingModule, startModuleThread, type BackendChoice } from "../solver/index.js";
 import type { WorkerLogger } from "./logger.js";
 import type { SessionEnd } from "./solver-session.js";
 import type { ThreadMessage } from "./thread-protocol.js";
@@ -20,20 +20,11 @@ const REUSE_THREAD_MAX_CELLS = 4_000_000;
 const WARM_UP_LIMIT_MS = 60_000;
 
 /** Solver threads load TypeScript sources under tsx in development and tests. */
-const THREAD_URL = new URL(
-  `./solver-thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
-  import.meta.url,
-);
+const THREAD_URL = siblingModule("solver-thread", import.meta.url);
 
-/**
- * Starts the solver thread. Compiled (dist/) it is a plain module; from TypeScript sources
- * (development, tests under tsx) the thread registers tsx's loader itself first, because Node 20
- * does not carry `--import` loaders into worker threads.
- */
+/** Starts the solver thread (under tsx too: solver/module-thread.ts). */
 function startSolverThread(): Worker {
-  if (!THREAD_URL.pathname.endsWith(".ts")) return new Worker(THREAD_URL);
-  const bootstrap = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); })`;
-  return new Worker(bootstrap, { eval: true });
+  return startModuleThread(THREAD_URL);
 }
 
 /**

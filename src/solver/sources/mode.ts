@@ -73,7 +73,10 @@ export class ModeSource implements Source {
   private solve(): SolvedMode[] {
     const { layout, medium, wavelengthsM } = this.ctx;
     const spec = { ...this.spec.mode_spec, num_modes: this.spec.mode_index + 1 };
-    const modes = gridModes(layout, medium, this.window, wavelengthsM, spec, true);
+    const modes = gridModes(layout, medium, this.window, wavelengthsM, spec, {
+      groupIndex: true,
+      threads: this.ctx.threads,
+    });
     return modes.map((w) => w[this.spec.mode_index]!);
   }
 

@@ -1,21 +1,15 @@
 /**
- * Starts the kernel's worker threads. Compiled (dist/) the thread is a plain module; from
- * TypeScript sources (development, tests under tsx) it registers tsx's loader first, because
- * Node 20 does not carry `--import` loaders into worker threads (as src/worker/solver-threads.ts does
- * for the solver thread; kernel threads nest inside it, which Node allows).
+ * Starts the kernel's worker threads (module-thread.ts: under tsx too; kernel threads nest
+ * inside the solver thread, which Node allows).
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { siblingModule, startModuleThread } from "../module-thread.js";
 import type { KernelThreadData } from "./thread.js";
 
-const THREAD_URL = new URL(
-  `./thread${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
-  import.meta.url,
-);
+const THREAD_URL = siblingModule("thread", import.meta.url);
 
 function startThread(data: KernelThreadData): Worker {
-  if (!THREAD_URL.pathname.endsWith(".ts")) return new Worker(THREAD_URL, { workerData: data });
-  const bootstrap = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(THREAD_URL.href)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: data });
+  return startModuleThread(THREAD_URL, { workerData: data });
 }
 
 export class KernelThreads {
