@@ -46,6 +46,7 @@ import {
   DRIVE_VALUES_PER_STEP,
   MAX_BLOCK_STEPS,
   type AnySource,
+  warmModeHelperFor,
 } from "./sources/index.js";
 import type {
   FieldComponent,
@@ -220,6 +221,11 @@ function paintMedium(inputs: MediumInputs, options: InternalRunOptions): Medium 
   );
 }
 
+/** Threads a run's set-up may use: the run's, as the wasm backend counts them. */
+function setupThreadsOf(options: InternalRunOptions): number {
+  return Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+}
+
 /**
  * The run's recorded wavelengths — the source's, then every monitor wavelength not yet
  * listed — and, per monitor, the index of each of its wavelengths in that list.
@@ -323,7 +329,7 @@ export class FdtdSimulation {
     const setupStart = performance.now();
     this.spec = spec;
     this.options = options;
-    this.setupThreads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+    this.setupThreads = setupThreadsOf(options);
     const inputs = painted?.inputs ?? planMedium(spec, materials, options);
     const planSeconds = (performance.now() - setupStart) / 1000;
     const paintStart = performance.now();
@@ -394,6 +400,11 @@ export class FdtdSimulation {
   ): Promise<FdtdSimulation> {
     const planStart = performance.now();
     const inputs = planMedium(spec, materials, options);
+    if (spec.source.source_type === "mode") {
+      const threads = setupThreadsOf(options);
+      const wavelengths = recordedWavelengths(spec).wavelengths.length;
+      warmModeHelperFor(spec.source, inputs.plan, wavelengths, threads);
+    }
     const paintStart = performance.now();
     const medium = await buildMediumSliced(
       inputs.plan,

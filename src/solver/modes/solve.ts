@@ -128,9 +128,13 @@ function solvedPlanes(
  * thread's hand-off (HELPER_MIN_WORK); otherwise none.
  */
 function helperShare(input: SolveModesInput, missing: number): number {
-  if ((input.threads ?? 1) < 2 || missing < 2) return 0;
   const cells = input.axes.reduce((n, a) => n * (a.nodesM.length - 1), 1);
-  return cells * missing >= HELPER_MIN_WORK ? Math.floor(missing / 2) : 0;
+  return helperWorthIt(cells, missing, input.threads ?? 1) ? Math.floor(missing / 2) : 0;
+}
+
+/** Whether solving `wavelengths` of a plane of `cells` on `threads` splits them with a helper. */
+export function helperWorthIt(cells: number, wavelengths: number, threads: number): boolean {
+  return threads >= 2 && wavelengths >= 2 && cells * wavelengths >= HELPER_MIN_WORK;
 }
 
 /**
