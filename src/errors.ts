@@ -124,26 +124,38 @@ export const errors = {
       },
       { "Retry-After": String(retryAfterSeconds) },
     ),
+  // A FAILED job or batch never has results: no retry_after, no Retry-After (waiting would
+  // not help, and a client honouring them would poll for ever).
   resultsNotReady: (jobId: string, status: string, retryAfterSeconds: number) =>
-    new ApiError(
-      409,
-      "results_not_ready",
-      status === "FAILED"
-        ? `Job ${jobId} FAILED and has no results; see error_detail on the job.`
-        : `Job ${jobId} is ${status}; results are available once it is COMPLETED.`,
-      { status, retry_after: retryAfterSeconds },
-      status === "FAILED" ? {} : { "Retry-After": String(retryAfterSeconds) },
-    ),
+    status === "FAILED"
+      ? new ApiError(
+          409,
+          "results_not_ready",
+          `Job ${jobId} ended without results (FAILED) and will never have any; see error_detail on the job.`,
+          { status },
+        )
+      : new ApiError(
+          409,
+          "results_not_ready",
+          `Job ${jobId} is ${status}; results are available once it is COMPLETED.`,
+          { status, retry_after: retryAfterSeconds },
+          { "Retry-After": String(retryAfterSeconds) },
+        ),
   batchResultsNotReady: (batchId: string, status: string, retryAfterSeconds: number) =>
-    new ApiError(
-      409,
-      "results_not_ready",
-      status === "FAILED"
-        ? `Batch ${batchId} FAILED (no job completed) and has no results; see the jobs' error_detail.`
-        : `Batch ${batchId} is ${status}; its results are available once every job has ended.`,
-      { status, retry_after: retryAfterSeconds },
-      status === "FAILED" ? {} : { "Retry-After": String(retryAfterSeconds) },
-    ),
+    status === "FAILED"
+      ? new ApiError(
+          409,
+          "results_not_ready",
+          `Batch ${batchId} ended without results (FAILED: no job completed) and will never have any; see the jobs' error_detail.`,
+          { status },
+        )
+      : new ApiError(
+          409,
+          "results_not_ready",
+          `Batch ${batchId} is ${status}; its results are available once every job has ended.`,
+          { status, retry_after: retryAfterSeconds },
+          { "Retry-After": String(retryAfterSeconds) },
+        ),
   batchResultsBusy: (retryAfterSeconds: number) =>
     new ApiError(
       503,
@@ -162,6 +174,13 @@ export const errors = {
     new ApiError(409, "job_finished", `Job ${jobId} has already finished (${status}).`, {
       status,
     }),
+  batchFinished: (batchId: string, status: string) =>
+    new ApiError(
+      409,
+      "batch_finished",
+      `Batch ${batchId} has already finished (${status}); no job of it is left to cancel.`,
+      { status },
+    ),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiError(
       429,
@@ -209,6 +228,15 @@ export const errors = {
       reason === "full"
         ? "The service cannot store anything right now (its database's disk is full); nothing was stored. Try again later."
         : "The service's database cannot be used right now; nothing was stored. Try again later.",
+      { retry_after: 30 },
+      { "Retry-After": "30" },
+    ),
+  /** A disk of the server refused a file (full or failing): nothing was stored. */
+  diskFull: () =>
+    new ApiError(
+      503,
+      "service_unavailable",
+      "The service cannot write files right now (a disk of the server is full or failing); nothing was stored. Try again later.",
       { retry_after: 30 },
       { "Retry-After": "30" },
     ),

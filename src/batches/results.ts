@@ -16,6 +16,7 @@ import { pipeline } from "node:stream/promises";
 import type { Config } from "../config.js";
 import { errors } from "../errors.js";
 import type { BatchResultInput, BatchVariantResult } from "../results/batch-merge.js";
+import { DiskWriteError } from "../storage/errors.js";
 import type { StorageBackend } from "../storage/types.js";
 import type { BatchJobSummary, BatchRow, BatchStore } from "../store/types.js";
 import { TaskThreads, type TaskThreadErrors, type ThreadFailure } from "../threads/task-threads.js";
@@ -36,10 +37,13 @@ const MERGE_ERRORS = {
   busy: () => errors.batchResultsBusy(BUSY_RETRY_SECONDS),
   timedOut: (l) => new Error(`writing a batch's result file took over ${l.timeoutSeconds} s`),
   outOfMemory: (l) => new Error(`writing a batch's result file needed over ${l.maxMemoryMb} MiB`),
-  failed: (f: ThreadFailure) =>
-    f.name === "BatchMergeError"
-      ? errors.batchResultsUnavailable(f.message)
-      : new Error(`batch result thread failed: ${f.name}: ${f.message}`),
+  failed: (f: ThreadFailure) => {
+    if (f.name === "BatchMergeError") return errors.batchResultsUnavailable(f.message);
+    // The file did not reach the disk as written (h5wasm's quiet refusals, a full disk):
+    // nothing was stored, and the same request may succeed once there is room.
+    if (f.name === "ResultFileError") return new DiskWriteError(`batch file: ${f.message}`);
+    return new Error(`batch result thread failed: ${f.name}: ${f.message}`);
+  },
 } satisfies TaskThreadErrors;
 
 export class BatchResults {
@@ -74,15 +78,27 @@ export class BatchResults {
       const checksum = await sha256(outPath);
       const key = `batches/${batch.batchId}-${randomUUID().slice(0, 8)}.h5`;
       const put = await this.storage.putFile(key, outPath);
-      const after = await this.store.setBatchResult(batch.batchId, new Date().toISOString(), {
-        key,
-        bytes: put.bytes,
-        checksum,
-      });
+      const after = await this.record(batch, { key, bytes: put.bytes, checksum });
       if (after.resultKey !== key) await this.storage.delete(key).catch(() => undefined);
       return after;
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Records the stored file as the batch's. Where the database refuses (its disk is full), the
+   * file is removed again before the error goes on: no record would ever point to it.
+   */
+  private async record(
+    batch: BatchRow,
+    stored: { key: string; bytes: number; checksum: string },
+  ): Promise<BatchRow> {
+    try {
+      return await this.store.setBatchResult(batch.batchId, new Date().toISOString(), stored);
+    } catch (err) {
+      await this.storage.delete(stored.key).catch(() => undefined);
+      throw err;
     }
   }
 

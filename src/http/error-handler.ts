@@ -10,6 +10,7 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, errors } from "../errors.js";
 import { formatAjvErrors } from "../schema/ajv.js";
+import { diskRefusedWrite } from "../storage/errors.js";
 import { storeUnavailability } from "../store/errors.js";
 import { lingerAfterAnswer } from "./linger.js";
 
@@ -25,6 +26,7 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
   if (err instanceof ApiError) return err;
   const unavailable = storeUnavailability(err);
   if (unavailable) return errors.storeUnavailable(unavailable);
+  if (diskRefusedWrite(err)) return errors.diskFull();
   if (err.validation) {
     const context = err.validationContext ?? "body";
     const prefix = context === "body" ? "body" : context === "querystring" ? "query" : context;
@@ -46,6 +48,13 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
   return errors.internal();
 }
 
+/** The log's words for a request that failed on the server's side. */
+function failureLogMessage(err: unknown): string {
+  if (storeUnavailability(err)) return "database unavailable";
+  if (diskRefusedWrite(err)) return "a disk refused a write";
+  return "request failed";
+}
+
 export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler(async (err: FastifyError, req, reply) => {
     const apiError = toApiError(err, req, bodyLimit);
@@ -55,12 +64,7 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
       reply.header("Connection", "close");
       lingerAfterAnswer(req.raw);
     }
-    if (apiError.statusCode >= 500) {
-      req.log.error(
-        { err },
-        apiError.statusCode === 503 ? "database unavailable" : "request failed",
-      );
-    }
+    if (apiError.statusCode >= 500) req.log.error({ err }, failureLogMessage(err));
     return sendApiError(reply, apiError);
   });
   app.setNotFoundHandler((req, reply) =>

@@ -41,9 +41,27 @@ export function recoveryRule(maxAttempts: number, cause: string): RecoveryRule {
   };
 }
 
-/** The rules the composition root hands to workers: `recoveryRule` with each cause's words. */
+/**
+ * A job handed back by a worker that is stopping (SIGTERM: a rolling restart, a scale-down).
+ * The run ended through no fault of the job's and no crash, so its attempt is given back and
+ * EMSIM_MAX_ATTEMPTS counts only runs that ended abnormally: otherwise two restarts and one
+ * crash would fail a job "on each of 3 attempts". A job whose cancellation was requested
+ * ends FAILED, cancelled, its attempt counted (it ran).
+ */
+export const HAND_BACK_RULE: RecoveryRule = {
+  decide({ cancelRequested }) {
+    if (cancelRequested) return { requeue: false, errorDetail: CANCELLED_WHILE_RUNNING };
+    return { requeue: true, giveBackAttempt: true };
+  },
+};
+
+/**
+ * The rules the composition root hands to workers: `recoveryRule` with each cause's words,
+ * and the hand-back of a stopping worker.
+ */
 export const TAKE_BACK_RULES: TakeBackRules = {
   rule: (cause, maxAttempts) => recoveryRule(maxAttempts, RECOVERY_CAUSES[cause]),
+  handBack: () => HAND_BACK_RULE,
 };
 
 /**

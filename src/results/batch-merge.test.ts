@@ -19,7 +19,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import h5wasm, { type Dataset, type Group } from "h5wasm/node";
@@ -35,7 +35,7 @@ import {
   type BatchSweep,
   type BatchVariantResult,
 } from "./batch-merge.js";
-import { writeResultFile } from "./hdf5.js";
+import { ResultFileError, writeResultFile } from "./hdf5.js";
 
 const PYTHON = "/usr/bin/python3";
 const CLIENT = resolve(import.meta.dirname, "../../clients/python");
@@ -621,6 +621,23 @@ describe("refusals", () => {
       },
       /job b \(thickness=3e-7\): its result file does not open/,
     );
+  });
+
+  it("a batch file the disk does not take is a ResultFileError, not a TypeError", async () => {
+    // HDF5 refuses quietly (audit F4): a folder that is gone takes h5wasm down the path a full
+    // disk does. The API answers it 503, try again (src/batches/results.ts).
+    const path = join(dir, "gone", "batch.h5");
+    const job = batches.product!.jobs[1]!;
+    const input = {
+      batchId: "b",
+      sweep,
+      variants: [completed("a", job), failed("b"), failed("c")],
+    };
+    await assert.rejects(writeBatchResultFile(path, input), (err: Error) => {
+      assert.ok(err instanceof ResultFileError, `${err.name}: ${err.message}`);
+      return true;
+    });
+    assert.equal(existsSync(path), false);
   });
 });
 

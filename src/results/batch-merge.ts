@@ -40,6 +40,7 @@ import {
   writeSlab,
   type Slab,
 } from "./batch-slabs.js";
+import { createDataset, createFile, createGroup } from "./h5-create.js";
 import { lowLevelModule, reopen, ResultFileError, syncToDisk } from "./read-back.js";
 import type { LowLevelModule } from "./read-back.js";
 import { sweepNameProblem } from "./sweep-names.js";
@@ -236,14 +237,14 @@ function writeBatchFile(
   paths: (string | null)[],
   options: { inMemoryBytes: number; module: LowLevelModule },
 ): Stack[] {
-  const file = new h5wasm.File(path, "w");
+  const file = createFile(path);
   try {
     writeRoot(file, input, plan);
-    const simulation = file.create_group("simulation");
+    const simulation = createGroup(file, "simulation");
     str(simulation, "request_json", plan.first.requestJson);
     str(simulation, "job_id", input.variants[plan.first.index]!.jobId);
-    writeJobs(file.create_group("jobs"), input, shape, plan);
-    file.create_group("monitors");
+    writeJobs(createGroup(file, "jobs"), input, shape, plan);
+    createGroup(file, "monitors");
     const layout = { sweep: input.sweep, shape, inMemoryBytes: options.inMemoryBytes };
     const stacks = plan.groups.flatMap((g) => writeGroupLayout(file, g, layout));
     fillStacks(file, stacks, shape, paths, options.module);
@@ -282,13 +283,13 @@ function parameterDataset(g: Group, p: SweepParameter): Dataset {
   const kind = typeof p.values[0]; // one kind for all (sweepShape)
   let d: Dataset;
   if (kind === "number") {
-    d = g.create_dataset({ name: p.name, data: new Float64Array(p.values as number[]) });
+    d = createDataset(g, { name: p.name, data: new Float64Array(p.values as number[]) });
   } else if (kind === "boolean") {
     const data = Int8Array.from(p.values, (v) => (v ? 1 : 0));
-    d = g.create_dataset({ name: p.name, data, dtype: "<b" });
+    d = createDataset(g, { name: p.name, data, dtype: "<b" });
     str(d, "dtype", "bool");
   } else {
-    d = g.create_dataset({ name: p.name, data: p.values as string[] });
+    d = createDataset(g, { name: p.name, data: p.values as string[] });
   }
   str(d, "long_name", `the value at ${p.path} in the simulation`);
   str(d, "path", p.path);
@@ -353,8 +354,8 @@ function writeJobs(g: Group, input: BatchResultInput, shape: number[], plan: Bat
   for (const [name, data, units, longName] of jobColumns(input, plan)) {
     const d =
       data instanceof BigInt64Array
-        ? g.create_dataset({ name, data, shape, dtype: "<q" })
-        : g.create_dataset({ name, data, shape });
+        ? createDataset(g, { name, data, shape, dtype: "<q" })
+        : createDataset(g, { name, data, shape });
     scales.forEach((scale, axis) => d.attach_scale(axis, scale));
     str(d, "units", units);
     str(d, "long_name", longName);
@@ -363,8 +364,8 @@ function writeJobs(g: Group, input: BatchResultInput, shape: number[], plan: Bat
 }
 
 /** Creates `path` ("monitors/T", "s_matrix") with the group attributes every variant shares. */
-function createGroup(file: H5File, plan: GroupPlan): Group {
-  const g = file.create_group(plan.path);
+function createPlannedGroup(file: H5File, plan: GroupPlan): Group {
+  const g = createGroup(file, plan.path);
   copyAttrs(g, plan.attrs, plan.varyingAttrs);
   if (plan.varyingAttrs.length > 0) {
     // Left out: each variant's own value is in its job's file.
@@ -389,7 +390,7 @@ interface Layout {
  * own…), each axis with its scale. Returns the stacked datasets, to be filled.
  */
 function writeGroupLayout(file: H5File, plan: GroupPlan, layout: Layout): Stack[] {
-  const g = createGroup(file, plan);
+  const g = createPlannedGroup(file, plan);
   const sweepScales = writeSweepCoordinates(g, layout.sweep);
   const dimensionOf = writeOwnScales(g, plan);
   return plan.datasets.flatMap((d) => {
@@ -408,7 +409,7 @@ function writeOwnScales(g: Group, plan: GroupPlan): Map<string, string> {
   for (const d of plan.datasets) {
     if (!d.scaleName) continue;
     if (d.varies) {
-      const index = g.create_dataset({
+      const index = createDataset(g, {
         name: `${d.name}_index`,
         data: BigInt64Array.from({ length: d.shape[0]! }, (_, k) => BigInt(k)),
         dtype: "<q",
@@ -467,7 +468,7 @@ function copyOf(g: Group, d: DatasetPlan): Dataset {
   const text =
     typeof d.value === "string" ||
     (Array.isArray(d.value) && d.value.every((v) => typeof v === "string"));
-  return g.create_dataset({
+  return createDataset(g, {
     name: d.name,
     data: d.value as Float64Array,
     shape: d.shape,

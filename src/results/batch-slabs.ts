@@ -10,6 +10,7 @@
  * (IN_MEMORY_STACK_BYTES) is assembled in memory and written once.
  */
 import type { Dataset, Dtype, Group } from "h5wasm/node";
+import { createDataset } from "./h5-create.js";
 import { type LowLevelModule, ResultFileError } from "./read-back.js";
 
 /** Bytes moved per read and write: large enough to be fast, small next to the heap. */
@@ -125,7 +126,7 @@ export function createStacked(
   shared: boolean,
 ): Dataset {
   const shape = [...sweep, ...own];
-  const dataset = group.create_dataset({
+  const dataset = createDataset(group, {
     name,
     data: emptyOf(dtype),
     shape: [0, ...shape.slice(1)],

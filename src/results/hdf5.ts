@@ -47,6 +47,8 @@
  * their CF `coordinates` attribute: scalar coordinates.
  */
 import h5wasm from "h5wasm/node";
+import { statfs } from "node:fs/promises";
+import { dirname } from "node:path";
 import type {
   FarFieldMonitorResult,
   FluxMonitorResult,
@@ -68,6 +70,7 @@ import {
   type RawReader,
 } from "./read-back.js";
 import { describe, f64, i64, str, type H5Group, type HasAttrs } from "./h5-attrs.js";
+import { createDataset, createFile, createGroup } from "./h5-create.js";
 import { permittivityDatasets, writePermittivity } from "./permittivity-group.js";
 
 export { ResultFileError } from "./read-back.js";
@@ -107,14 +110,14 @@ function monitorGroup(
   m: MonitorResult | FluxMonitorResult,
   type: "field" | "flux",
 ): H5Group {
-  const g = monitors.create_group(m.name);
+  const g = createGroup(monitors, m.name);
   str(g, "type", type);
   f64(g, "center", m.center);
   f64(g, "size", m.size);
   f64(g, "wavelengths", m.wavelengthsM);
   f64(g, "frequencies", m.frequenciesHz);
   for (const axis of ["x", "y", "z"] as const) {
-    const scale = g.create_dataset({ name: axis, data: m[axis] });
+    const scale = createDataset(g, { name: axis, data: m[axis] });
     scale.make_scale(axis);
     describe(scale, "m", axis, { axis: axis.toUpperCase() });
   }
@@ -131,13 +134,13 @@ function wavelengthAxis(
   several: boolean,
 ): string {
   const nw = m.wavelengthsM.length;
-  const wavelength = g.create_dataset({
+  const wavelength = createDataset(g, {
     name: "wavelength",
     data: new Float64Array(m.wavelengthsM),
     shape: several ? [nw] : [],
   });
   describe(wavelength, "m", "vacuum wavelength", { standard_name: "radiation_wavelength" });
-  const frequency = g.create_dataset({
+  const frequency = createDataset(g, {
     name: "frequency",
     data: new Float64Array(m.frequenciesHz),
     shape: several ? [nw] : [],
@@ -165,7 +168,7 @@ function writeMonitor(monitors: H5Group, m: MonitorResult): void {
   const shape = several ? [nw, nx, ny, nz] : [nx, ny, nz];
   for (const [component, data] of Object.entries(m.data)) {
     if (!data) continue;
-    const dataset = g.create_dataset({
+    const dataset = createDataset(g, {
       name: component,
       data: complexColumns(data),
       shape,
@@ -235,7 +238,7 @@ function writeFluxMonitor(monitors: H5Group, m: FluxMonitorResult): void {
   f64(g, "area", m.areaM2);
   const wavelength = wavelengthAxis(g, m, true);
   for (const [name, data, units, longName] of fluxSpectra(m)) {
-    const dataset = g.create_dataset({ name, data, shape: [data.length] });
+    const dataset = createDataset(g, { name, data, shape: [data.length] });
     dataset.attach_scale(0, wavelength);
     describe(dataset, units, longName, { coordinates: "frequency" });
   }
@@ -275,7 +278,7 @@ function farFieldDatasets(
  * E_theta and E_phi complex128 ({r, i} compounds).
  */
 function writeFarFieldMonitor(monitors: H5Group, m: FarFieldMonitorResult): void {
-  const g = monitors.create_group(m.name);
+  const g = createGroup(monitors, m.name);
   str(g, "type", "far_field");
   f64(g, "center", m.center);
   f64(g, "size", m.size);
@@ -288,7 +291,7 @@ function writeFarFieldMonitor(monitors: H5Group, m: FarFieldMonitorResult): void
     ["theta", m.thetaDeg, "polar angle from +z"],
     ["phi", m.phiDeg, "azimuth from +x about +z"],
   ] as const) {
-    const scale = g.create_dataset({ name: axis, data: new Float64Array(values) });
+    const scale = createDataset(g, { name: axis, data: new Float64Array(values) });
     scale.make_scale(axis);
     describe(scale, "degree", longName);
     scales.push(scale.path);
@@ -296,7 +299,7 @@ function writeFarFieldMonitor(monitors: H5Group, m: FarFieldMonitorResult): void
   const shape = [m.wavelengthsM.length, m.thetaDeg.length, m.phiDeg.length];
   for (const d of farFieldDatasets(m)) {
     const dataset = d.complex
-      ? g.create_dataset({
+      ? createDataset(g, {
           name: d.name,
           data: complexColumns(d.data),
           shape,
@@ -305,7 +308,7 @@ function writeFarFieldMonitor(monitors: H5Group, m: FarFieldMonitorResult): void
             ["i", "<d"],
           ],
         })
-      : g.create_dataset({ name: d.name, data: d.data, shape });
+      : createDataset(g, { name: d.name, data: d.data, shape });
     scales.forEach((path, index) => dataset.attach_scale(index, path));
     describe(dataset, d.units, d.longName, { coordinates: "frequency" });
   }
@@ -335,7 +338,7 @@ function modeDatasets(m: ModeMonitorResult) {
  * (nw, nmode) and the complex128 amps (2, nw, nmode), "+" first (DESIGN §10).
  */
 function writeModeMonitor(monitors: H5Group, m: ModeMonitorResult): void {
-  const g = monitors.create_group(m.name);
+  const g = createGroup(monitors, m.name);
   str(g, "type", "mode");
   str(g, "normal", "xyz"[m.normal]!);
   f64(g, "center", m.center);
@@ -343,11 +346,11 @@ function writeModeMonitor(monitors: H5Group, m: ModeMonitorResult): void {
   f64(g, "wavelengths", m.wavelengthsM);
   f64(g, "frequencies", m.frequenciesHz);
   const wavelength = wavelengthAxis(g, m, true);
-  const direction = g.create_dataset({ name: "direction", data: new Float64Array([1, -1]) });
+  const direction = createDataset(g, { name: "direction", data: new Float64Array([1, -1]) });
   direction.make_scale("direction");
   describe(direction, "1", "+1 along the plane's normal, -1 against it");
   const index = Float64Array.from({ length: m.modes }, (_, k) => k);
-  const mode = g.create_dataset({ name: "mode_index", data: index });
+  const mode = createDataset(g, { name: "mode_index", data: index });
   mode.make_scale("mode_index");
   describe(mode, "1", "mode index (by n_eff, highest first)");
   for (const d of modeDatasets(m)) {
@@ -368,7 +371,7 @@ function writeScaled(
   longName: string,
 ): void {
   const dataset = d.complex
-    ? g.create_dataset({
+    ? createDataset(g, {
         name: d.name,
         data: complexColumns(d.data),
         shape: d.shape,
@@ -377,7 +380,7 @@ function writeScaled(
           ["i", "<d"],
         ],
       })
-    : g.create_dataset({ name: d.name, data: d.data, shape: d.shape });
+    : createDataset(g, { name: d.name, data: d.data, shape: d.shape });
   scales.forEach((path, axis) => dataset.attach_scale(axis, path));
   describe(dataset, units, longName, { coordinates: "frequency" });
 }
@@ -397,11 +400,11 @@ function sMatrixDatasets(m: SMatrixResult) {
  * complex128, NaN in the columns of inputs not run; n_eff (port_out, wavelength); attr inputs.
  */
 function writeSMatrix(file: InstanceType<typeof h5wasm.File>, m: SMatrixResult): void {
-  const g = file.create_group("s_matrix");
+  const g = createGroup(file, "s_matrix");
   str(g, "inputs", m.inputs.join(","));
   const wavelength = wavelengthAxis(g, m, true);
   const scales = (["port_out", "port_in"] as const).map((name) => {
-    const d = g.create_dataset({ name, data: m.ports });
+    const d = createDataset(g, { name, data: m.ports });
     d.make_scale(name);
     describe(d, "1", name === "port_out" ? "port@mode the power goes into" : "port@mode launched");
     return d.path;
@@ -426,14 +429,15 @@ export interface ResultFileInput {
 export async function writeResultFile(path: string, input: ResultFileInput): Promise<void> {
   await h5wasm.ready;
   const { result } = input;
-  const file = new h5wasm.File(path, "w");
+  await checkRoom(path, result);
+  const file = createFile(path);
   try {
     writeFileAttributes(file, input);
-    str(file.create_group("simulation"), "request_json", input.specJson);
-    writeGrid(file.create_group("grid"), result);
-    writeRunReport(file.create_group("solver"), result.report);
-    writeMaterials(file.create_group("materials"), result.materials);
-    const monitors = file.create_group("monitors");
+    str(createGroup(file, "simulation"), "request_json", input.specJson);
+    writeGrid(createGroup(file, "grid"), result);
+    writeRunReport(createGroup(file, "solver"), result.report);
+    writeMaterials(createGroup(file, "materials"), result.materials);
+    const monitors = createGroup(file, "monitors");
     for (const m of result.monitors) writeMonitor(monitors, m);
     for (const m of result.fluxMonitors) writeFluxMonitor(monitors, m);
     for (const m of result.farFieldMonitors) writeFarFieldMonitor(monitors, m);
@@ -442,6 +446,28 @@ export async function writeResultFile(path: string, input: ResultFileInput): Pro
     if (result.permittivity?.length) writePermittivity(file, result.permittivity);
   } finally {
     file.close();
+  }
+}
+
+/**
+ * Refuses a result that the disk of `path` has no room for, before a byte is written. Such a
+ * write fails anyway (verifyResultFile finds it), but only after taking the disk's last byte,
+ * on every attempt, from everything else on that disk: the database, other jobs' results
+ * (audit F8). Free space is a hint, as others write too: verifyResultFile still decides.
+ */
+async function checkRoom(path: string, result: SolverResult): Promise<void> {
+  let free: number;
+  try {
+    const disk = await statfs(dirname(path));
+    free = disk.bavail * disk.bsize;
+  } catch {
+    return; // no answer (a folder that is gone): the write itself will say
+  }
+  const needed = resultArrayBytes(result);
+  if (needed > free) {
+    throw new ResultFileError(
+      `the result needs at least ${needed} bytes; its disk has ${free} free`,
+    );
   }
 }
 
@@ -457,9 +483,9 @@ function writeFileAttributes(file: HasAttrs, input: ResultFileInput): void {
 
 /** /grid: the cell coordinates, the time step and the grid steps. */
 function writeGrid(grid: H5Group, result: SolverResult): void {
-  grid.create_dataset({ name: "x", data: result.grid.x });
-  grid.create_dataset({ name: "y", data: result.grid.y });
-  grid.create_dataset({ name: "z", data: result.grid.z });
+  createDataset(grid, { name: "x", data: result.grid.x });
+  createDataset(grid, { name: "y", data: result.grid.y });
+  createDataset(grid, { name: "z", data: result.grid.z });
   f64(grid, "dt", result.grid.dtSeconds);
   f64(grid, "grid_step", result.report.gridStepM);
   f64(grid, "min_grid_step", result.report.minGridStepM);
@@ -513,7 +539,7 @@ function writeRunReport(solver: HasAttrs, r: RunReport): void {
  */
 function writeMaterials(materials: H5Group, used: MaterialUsed[]): void {
   for (const m of used) {
-    const g = materials.create_group(m.name);
+    const g = createGroup(materials, m.name);
     const optical = m.timeDomain === "perfect_conductor" ? null : m;
     if (optical) {
       f64(g, "permittivity_real", optical.permittivity[0]);
@@ -559,45 +585,54 @@ export async function verifyResultFile(path: string, input: ResultFileInput): Pr
 
 /** Compares every dataset `writeResultFile` wrote, where it wrote it, with its array. */
 function compareDatasets(read: RawReader, result: SolverResult): void {
+  for (const d of arrayDatasets(result)) compareDataset(read, d.path, d.shape, d.bytes);
+}
+
+/**
+ * Bytes of the result's arrays: the least room its file needs (HDF5 adds its headers and the
+ * attributes), known before a byte is written.
+ */
+export function resultArrayBytes(result: SolverResult): number {
+  return arrayDatasets(result).reduce((sum, d) => sum + d.bytes.byteLength, 0);
+}
+
+/** Every dataset of the result's arrays: where `writeResultFile` puts it, its shape, its bytes. */
+function arrayDatasets(
+  result: SolverResult,
+): { path: string; shape: number[]; bytes: Uint8Array }[] {
+  const out: { path: string; shape: number[]; bytes: Uint8Array }[] = [];
+  const add = (path: string, shape: number[], data: Float64Array | Float32Array | Uint8Array) =>
+    out.push({ path, shape, bytes: bytesOf(data) });
   for (const axis of ["x", "y", "z"] as const) {
-    const data = result.grid[axis];
-    compareDataset(read, `/grid/${axis}`, [data.length], bytesOf(data));
+    add(`/grid/${axis}`, [result.grid[axis].length], result.grid[axis]);
   }
   for (const m of result.monitors) {
     for (const axis of ["x", "y", "z"] as const) {
-      compareDataset(read, `/monitors/${m.name}/${axis}`, [m[axis].length], bytesOf(m[axis]));
+      add(`/monitors/${m.name}/${axis}`, [m[axis].length], m[axis]);
     }
     const [nw, nx, ny, nz] = m.shape;
     const shape = nw === 1 ? [nx, ny, nz] : [nw, nx, ny, nz];
     for (const [component, data] of Object.entries(m.data)) {
-      if (!data) continue;
-      compareDataset(read, `/monitors/${m.name}/${component}`, shape, bytesOf(data));
+      if (data) add(`/monitors/${m.name}/${component}`, shape, data);
     }
   }
   for (const m of result.fluxMonitors) {
-    for (const [name, data] of fluxSpectra(m)) {
-      compareDataset(read, `/monitors/${m.name}/${name}`, [data.length], bytesOf(data));
-    }
+    for (const [name, data] of fluxSpectra(m))
+      add(`/monitors/${m.name}/${name}`, [data.length], data);
   }
   for (const m of result.farFieldMonitors) {
     const shape = [m.wavelengthsM.length, m.thetaDeg.length, m.phiDeg.length];
-    for (const d of farFieldDatasets(m)) {
-      compareDataset(read, `/monitors/${m.name}/${d.name}`, shape, bytesOf(d.data));
-    }
+    for (const d of farFieldDatasets(m)) add(`/monitors/${m.name}/${d.name}`, shape, d.data);
   }
   for (const m of result.modeMonitors ?? []) {
-    for (const d of modeDatasets(m)) {
-      compareDataset(read, `/monitors/${m.name}/${d.name}`, d.shape, bytesOf(d.data));
-    }
+    for (const d of modeDatasets(m)) add(`/monitors/${m.name}/${d.name}`, d.shape, d.data);
   }
-  if (result.sMatrix) {
-    for (const d of sMatrixDatasets(result.sMatrix)) {
-      compareDataset(read, `/s_matrix/${d.name}`, d.shape, bytesOf(d.data));
-    }
+  for (const d of result.sMatrix ? sMatrixDatasets(result.sMatrix) : []) {
+    add(`/s_matrix/${d.name}`, d.shape, d.data);
   }
   for (const p of result.permittivity ?? []) {
-    for (const d of permittivityDatasets(p)) {
-      compareDataset(read, `/permittivity/${p.name}/${d.name}`, d.shape, bytesOf(d.data));
-    }
+    for (const d of permittivityDatasets(p))
+      add(`/permittivity/${p.name}/${d.name}`, d.shape, d.data);
   }
+  return out;
 }

@@ -6,6 +6,7 @@
 import type h5wasm from "h5wasm/node";
 import type { PermittivityPlane } from "../solver/index.js";
 import { describe, f64, str } from "./h5-attrs.js";
+import { createDataset, createGroup } from "./h5-create.js";
 
 const AXES = ["x", "y", "z"] as const;
 
@@ -29,22 +30,22 @@ export function writePermittivity(
   file: InstanceType<typeof h5wasm.File>,
   planes: readonly PermittivityPlane[],
 ): void {
-  const root = file.create_group("permittivity");
+  const root = createGroup(file, "permittivity");
   for (const p of planes) {
-    const g = root.create_group(p.name);
+    const g = createGroup(root, p.name);
     str(g, "type", "permittivity");
     str(g, "normal", AXES[p.normal]!);
     f64(g, "position", p.positionM);
     f64(g, "wavelength", p.wavelengthM);
     const scales = p.axes.map((axis, k) => {
       const name = AXES[axis]!;
-      const scale = g.create_dataset({ name, data: p.coordsM[k]! });
+      const scale = createDataset(g, { name, data: p.coordsM[k]! });
       scale.make_scale(name);
       describe(scale, "m", name, { axis: name.toUpperCase() });
       return scale.path;
     });
     for (const d of permittivityDatasets(p)) {
-      const dataset = g.create_dataset({ name: d.name, data: d.data, shape: d.shape });
+      const dataset = createDataset(g, { name: d.name, data: d.data, shape: d.shape });
       scales.forEach((path, axis) => dataset.attach_scale(axis, path));
       describe(dataset, "1", d.longName);
     }

@@ -71,7 +71,12 @@ export const NotReadyBody = Type.Object(
     detail: Type.String(),
     error_code: Type.String(),
     status: Type.String({ description: "The job's status (QUEUED, RUNNING or FAILED)." }),
-    retry_after: Type.Integer({ description: "Seconds until the results are likely ready." }),
+    retry_after: Type.Optional(
+      Type.Integer({
+        description:
+          "Seconds until the results are likely ready; absent once the job has ended FAILED (it never will have any).",
+      }),
+    ),
   },
   { title: "ResultsNotReady", description: "Results asked for before the job COMPLETED." },
 );

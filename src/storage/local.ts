@@ -3,14 +3,32 @@
  * `{storageUrl}/objects/<key>?expires=…&name=…&signature=…`, which the same server answers
  * (src/http/routes/storage/download.ts) after checking the HMAC signature and expiry.
  */
+import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
-import { dirname, join, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { signDownload, verifyDownload, type SignatureCheck } from "./signing.js";
 import type { StorageBackend, StoredObject } from "./types.js";
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/**
+ * A file from another disk (a batch's file, built in the system's temporary folder) copied in
+ * under a name of its own beside `target`, then renamed onto it: a copy that stops half-way (a
+ * full disk, a killed process) never leaves a short file under the object's key, where it
+ * would be served. The name starts with a dot, which no key may, and a failed copy removes it.
+ */
+async function copyInto(localPath: string, target: string): Promise<void> {
+  const partial = join(dirname(target), `.${basename(target)}.${randomUUID()}.part`);
+  try {
+    await copyFile(localPath, partial);
+    await rename(partial, target);
+  } catch (err) {
+    await rm(partial, { force: true });
+    throw err;
+  }
+}
 
 export class LocalFileStorage implements StorageBackend {
   readonly root: string;
@@ -38,7 +56,7 @@ export class LocalFileStorage implements StorageBackend {
       await rename(localPath, target);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
-      await copyFile(localPath, target);
+      await copyInto(localPath, target);
       await rm(localPath, { force: true });
     }
     return { key, bytes: (await stat(target)).size };

@@ -14,8 +14,8 @@ export interface TakenBackJob {
 }
 
 export interface RecoveryPlan {
-  /** Back to QUEUED, for another attempt. */
-  requeue: string[];
+  /** Back to QUEUED, for another attempt; with the ended one given back, or counted. */
+  requeue: { jobId: string; giveBackAttempt: boolean }[];
   /** FAILED, with the words users read. */
   fail: { jobId: string; errorDetail: string }[];
 }
@@ -24,13 +24,16 @@ export function planRecovery(jobs: readonly TakenBackJob[], rule: RecoveryRule):
   const plan: RecoveryPlan = { requeue: [], fail: [] };
   for (const job of jobs) {
     const decision = rule.decide(job);
-    if (decision.requeue) plan.requeue.push(job.jobId);
-    else plan.fail.push({ jobId: job.jobId, errorDetail: decision.errorDetail });
+    if (decision.requeue) {
+      plan.requeue.push({ jobId: job.jobId, giveBackAttempt: decision.giveBackAttempt === true });
+    } else {
+      plan.fail.push({ jobId: job.jobId, errorDetail: decision.errorDetail });
+    }
   }
   return plan;
 }
 
 /** What the store reports once the plan is written. */
 export function outcomeOf(plan: RecoveryPlan): StaleJobsOutcome {
-  return { requeued: plan.requeue, failed: plan.fail.map((f) => f.jobId) };
+  return { requeued: plan.requeue.map((r) => r.jobId), failed: plan.fail.map((f) => f.jobId) };
 }

@@ -133,15 +133,21 @@ export interface ReadScope {
 }
 
 /**
- * What a RUNNING job taken back from its worker (dead, silent, or its result not stored)
- * becomes: QUEUED again, or FAILED with the words users read. Decided by src/jobs (lifecycle.ts);
- * the stores only apply it.
+ * What a RUNNING job taken back from its worker (dead, silent, its result not stored, or
+ * handed back by a worker that is stopping) becomes: QUEUED again, or FAILED with the words
+ * users read. Decided by src/jobs (lifecycle.ts); the stores only apply it.
  */
 export interface RecoveryRule {
-  decide(job: {
-    attempts: number;
-    cancelRequested: boolean;
-  }): { requeue: true } | { requeue: false; errorDetail: string };
+  decide(job: { attempts: number; cancelRequested: boolean }):
+    | {
+        requeue: true;
+        /**
+         * The run that ended does not count as an attempt (a graceful hand-back): the job's
+         * `attempts` goes back down by one, as if it had not been claimed.
+         */
+        giveBackAttempt?: boolean;
+      }
+    | { requeue: false; errorDetail: string };
 }
 
 export interface AccountStore {

@@ -79,6 +79,9 @@ async function run(input: ThreadInput): Promise<void> {
     if (e.name === "AbortError") {
       send({ type: "failed", kind: "cancelled", message: "", step: lastProgress.step });
     } else if (err instanceof ResultFileError) {
+      // The file did not reach the disk (no room for it, HDF5's quiet refusals, a read-back
+      // that differs: src/results/h5-create.ts, hdf5.ts): worth another attempt. Anything
+      // else the writer throws is a bug of ours, like the solver's own exceptions.
       send({ type: "failed", kind: "storage", message: e.message, step: lastProgress.step });
     } else if (err instanceof SolverDivergenceError) {
       send({ type: "failed", kind: "diverged", message: e.message, step: lastProgress.step });

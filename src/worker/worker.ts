@@ -44,6 +44,8 @@ export type TakeBackCause = "workerExited" | "workerSilent" | "resultNotStored";
  */
 export interface TakeBackRules {
   rule(cause: TakeBackCause, maxAttempts: number): RecoveryRule;
+  /** A job this worker hands back as it stops: requeued, the attempt not counted. */
+  handBack(): RecoveryRule;
 }
 
 export interface WorkerMetrics {
@@ -58,6 +60,16 @@ export interface WorkerMetrics {
 class StoringFailed extends Error {}
 
 const HOST = hostname();
+
+/**
+ * The storage key of a job's result from its attempt `attempt`. One key per attempt: a worker
+ * that lost its job (and may finish late) never overwrites or deletes the file of the attempt
+ * that completed it. (A job is lost only to a take-back that counts its attempt; a graceful
+ * hand-back, whose number the next claim reuses, comes once its worker's run is settled.)
+ */
+function resultKey(jobId: string, attempt: number): string {
+  return `${jobId}-${attempt}.h5`;
+}
 
 /** `host:pid:random` as a file-name part: `host_pid_random`, host reduced to [A-Za-z0-9-]. */
 function scratchTag(workerId: string): string {
@@ -162,6 +174,11 @@ export class JobWorker {
     this.threads.prepare();
     this.sweepTimer = setInterval(() => {
       this.sweepStale().catch((err) => this.log.error({ err }, "stale-job sweep failed"));
+      // Not only at start: a worker of this host killed while writing leaves a partial file
+      // (as big as a result) that would otherwise stay until a worker starts here again.
+      this.removeDeadScratchFiles().catch((err) =>
+        this.log.error({ err }, "removing dead workers' scratch files failed"),
+      );
     }, this.config.heartbeatIntervalMs);
     this.sweepTimer.unref();
     this.unsubscribe = [
@@ -182,11 +199,13 @@ export class JobWorker {
     this.threads.abandonWarmUp();
     await this.loopDone;
     await this.threads.terminateIdle();
-    // Handed back without using up an attempt's worth of patience: the job was not at fault.
+    // Handed back without using up an attempt: the job was not at fault, and nothing crashed.
+    // Only now, with this worker's run settled: the next claim may reuse the attempt's number
+    // (and so its result key, resultKey), and nothing of this run may write to it.
     await this.store.recoverJobsOfWorkers(
       [this.id],
       new Date().toISOString(),
-      this.takeBack.rule("workerExited", Infinity),
+      this.takeBack.handBack(),
     );
   }
 
@@ -280,6 +299,7 @@ export class JobWorker {
     const ok = await this.recordCompletion(job, stored, checksum, seconds, report);
     if (ok) {
       this.noteCompleted(job, seconds, report);
+      await this.removeEarlierResults(job);
     } else {
       await this.storage.delete(stored.key);
       this.log.warn({ jobId: job.jobId }, "job was taken back before it completed");
@@ -289,9 +309,7 @@ export class JobWorker {
   /** Puts the result file into storage, whole; throws StoringFailed where it could not. */
   private async putResultFile(job: JobRow, outPath: string): Promise<StoredObject> {
     const localBytes = (await stat(outPath)).size;
-    // One key per attempt: a worker that lost its job (and may finish late) never overwrites
-    // or deletes the file of the attempt that completed it.
-    const key = `${job.jobId}-${job.attempts}.h5`;
+    const key = resultKey(job.jobId, job.attempts);
     let stored: StoredObject;
     try {
       stored = await this.storage.putFile(key, outPath);
@@ -342,6 +360,24 @@ export class JobWorker {
     }
   }
 
+  /**
+   * Removes what earlier attempts of a job just completed may have stored: a worker that died
+   * between storing its result and recording the completion left `<job>-<k>.h5`, which no job
+   * points to (the job now points to this attempt's key, and only a completion records a key).
+   * A worker that lost the job and stores its file after this removes it itself, when its
+   * completion is refused (finishCompleted). Failing to remove one leaves a file, nothing worse.
+   */
+  private async removeEarlierResults(job: JobRow): Promise<void> {
+    for (let attempt = 1; attempt < job.attempts; attempt++) {
+      await this.storage.delete(resultKey(job.jobId, attempt)).catch((err: unknown) => {
+        this.log.warn(
+          { err, jobId: job.jobId, attempt },
+          "removing an earlier attempt's result failed",
+        );
+      });
+    }
+  }
+
   /** Tells the run-time estimates, the metrics and the log of a completed job. */
   private noteCompleted(job: JobRow, seconds: number, report: SolverReport): void {
     const rate = report.mcells_per_second;
@@ -368,7 +404,11 @@ export class JobWorker {
     this.log.warn({ jobId: job.jobId, ...out }, "result not stored; job retried or failed");
   }
 
-  /** Scratch files of processes on this host that no longer run (they died mid-write). */
+  /**
+   * Scratch files of processes on this host that no longer run (they died mid-write). A file
+   * is told by its name's host and pid (scratchTag): workers sharing a scratch folder must
+   * share the host's process ids too, or a live one's file could be taken for a dead one's.
+   */
   private async removeDeadScratchFiles(): Promise<void> {
     for (const name of await readdir(this.scratchDir)) {
       const m = /\.([^.]+)_(\d+)_[0-9a-f]+\.h5$/.exec(name);

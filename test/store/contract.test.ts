@@ -14,7 +14,9 @@ import { join } from "node:path";
 import {
   attemptsExhausted,
   CANCELLED_WHILE_RUNNING,
+  RECOVERY_CAUSES,
   recoveryRule,
+  TAKE_BACK_RULES,
 } from "../../src/jobs/lifecycle.js";
 import { openPostgresStores } from "../../src/store/postgres/index.js";
 import { openSqliteStores } from "../../src/store/sqlite/index.js";
@@ -463,6 +465,59 @@ for (const make of [sqliteBackend, postgresBackend]) {
       const out = await one.jobs.recoverStaleJobs(iso(), iso(-60_000), RULE);
       assert.ok(out.failed.includes(r.job.jobId));
       assert.equal((await two.jobs.getJob(r.job.jobId))?.errorDetail, CANCELLED_WHILE_RUNNING);
+    });
+
+    test("a graceful hand-back gives its attempt back: only abnormal ends use attempts up", async () => {
+      while (await one.jobs.claimNextJob("drain", iso())) {
+        /* claimed */
+      }
+      const a = await account();
+      const r = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(r.admitted);
+      const id = r.job.jobId;
+      const handBack = TAKE_BACK_RULES.handBack();
+      const exited = TAKE_BACK_RULES.rule("workerExited", 2);
+      const attempts = async () => (await two.jobs.getJob(id))!.attempts;
+      // Two rolling restarts: each stopping worker hands the job back, the attempt not counted.
+      for (const worker of ["stopping:1:a", "stopping:2:b"]) {
+        assert.equal((await one.jobs.claimNextJob(worker, iso()))?.attempts, 1);
+        assert.deepEqual(await two.jobs.recoverJobsOfWorkers([worker], iso(), handBack), {
+          requeued: [id],
+          failed: [],
+        });
+        assert.equal((await one.jobs.getJob(id))?.status, "QUEUED");
+        assert.equal(await attempts(), 0, "a handed-back run is no attempt used up");
+      }
+      // Then a crash: the first of two attempts; the job goes back to the queue.
+      assert.equal((await one.jobs.claimNextJob("crashed:3:c", iso()))?.attempts, 1);
+      assert.deepEqual(await two.jobs.recoverJobsOfWorkers(["crashed:3:c"], iso(), exited), {
+        requeued: [id],
+        failed: [],
+      });
+      assert.equal(await attempts(), 1);
+      // A hand-back between crashes leaves the count of crashes as it was.
+      assert.equal((await one.jobs.claimNextJob("stopping:4:d", iso()))?.attempts, 2);
+      await two.jobs.recoverJobsOfWorkers(["stopping:4:d"], iso(), handBack);
+      assert.equal(await attempts(), 1);
+      // The second crash is the last of two: FAILED, saying two attempts, not five.
+      assert.equal((await one.jobs.claimNextJob("crashed:5:e", iso()))?.attempts, 2);
+      const last = await two.jobs.recoverJobsOfWorkers(["crashed:5:e"], iso(), exited);
+      assert.deepEqual(last, { requeued: [], failed: [id] });
+      const failed = await one.jobs.getJob(id);
+      assert.equal(failed?.errorDetail, attemptsExhausted(RECOVERY_CAUSES.workerExited, 2));
+      assert.equal(failed?.attempts, 2);
+      // A job handed back after its cancellation was requested ends FAILED, cancelled.
+      const c = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+      assert.ok(c.admitted);
+      await one.jobs.claimNextJob("stopping:6:f", iso());
+      await two.jobs.requestCancel(c.job.jobId, iso(), "unused");
+      assert.deepEqual(await one.jobs.recoverJobsOfWorkers(["stopping:6:f"], iso(), handBack), {
+        requeued: [],
+        failed: [c.job.jobId],
+      });
+      const cancelled = await two.jobs.getJob(c.job.jobId);
+      assert.equal(cancelled?.errorDetail, CANCELLED_WHILE_RUNNING);
+      assert.equal(cancelled?.attempts, 1, "the attempt that was cancelled ran");
     });
 
     test("listing: newest first, paged by a cursor, filtered by status, counted", async () => {

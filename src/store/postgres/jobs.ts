@@ -332,12 +332,13 @@ export class PgJobQueue implements JobQueue {
           [now, errorDetail, jobId],
         );
       }
-      for (const jobId of plan.requeue) {
+      for (const { jobId, giveBackAttempt } of plan.requeue) {
         await c.query(
           `UPDATE jobs SET status = 'QUEUED', updated_at = $1, worker_id = NULL,
-               heartbeat_at = NULL, started_at = NULL, progress_json = NULL
+               heartbeat_at = NULL, started_at = NULL, progress_json = NULL,
+               attempts = greatest(attempts - $3, 0)
              WHERE job_id = $2`,
-          [now, jobId],
+          [now, jobId, giveBackAttempt ? 1 : 0],
         );
         await c.query(`SELECT pg_notify($1, $2)`, [CHANNELS.queued, jobId]);
       }

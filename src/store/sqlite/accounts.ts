@@ -12,19 +12,16 @@ export class SqliteAccountStore implements AccountStore {
     isAdmin: boolean;
     passwordHash?: string;
   }): Promise<Account> {
-    const row = this.d
-      .sql(
-        `INSERT INTO accounts (id, email, password_hash, is_admin, created_at)
-           VALUES (?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(
-        randomUUID(),
-        input.email,
-        input.passwordHash ?? null,
-        input.isAdmin ? 1 : 0,
-        new Date().toISOString(),
-      ) as Row;
-    return toAccount(row);
+    const row = this.d.returning(
+      `INSERT INTO accounts (id, email, password_hash, is_admin, created_at)
+         VALUES (?, ?, ?, ?, ?) RETURNING *`,
+      randomUUID(),
+      input.email,
+      input.passwordHash ?? null,
+      input.isAdmin ? 1 : 0,
+      new Date().toISOString(),
+    );
+    return toAccount(row!);
   }
 
   async findAccountByEmail(email: string): Promise<Account | null> {
@@ -73,20 +70,17 @@ export class SqliteAccountStore implements AccountStore {
     keyHash: string;
     displayPrefix: string;
   }): Promise<ApiKeyRecord> {
-    const row = this.d
-      .sql(
-        `INSERT INTO api_keys (id, account_id, name, key_hash, display_prefix, created_at)
-           VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(
-        randomUUID(),
-        input.accountId,
-        input.name,
-        input.keyHash,
-        input.displayPrefix,
-        new Date().toISOString(),
-      ) as Row;
-    return toKey(row);
+    const row = this.d.returning(
+      `INSERT INTO api_keys (id, account_id, name, key_hash, display_prefix, created_at)
+         VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+      randomUUID(),
+      input.accountId,
+      input.name,
+      input.keyHash,
+      input.displayPrefix,
+      new Date().toISOString(),
+    );
+    return toKey(row!);
   }
 
   async findActiveApiKeyByHash(

@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { SQLITE_MIGRATIONS } from "./migrations.js";
 import { SqliteReadCache } from "./read-cache.js";
+import type { Row } from "./rows.js";
 
 export class SqliteDatabase {
   readonly db: Database.Database;
@@ -43,6 +44,18 @@ export class SqliteDatabase {
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (the write lock taken before any read). */
   immediate<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * The first row an `INSERT/UPDATE … RETURNING` gives back, once its write is committed; use
+   * it for every such statement outside `immediate`. Not `.get()` alone: in autocommit SQLite
+   * commits when the statement finishes, and `.get()` finishes it by a reset after the first
+   * row, whose error better-sqlite3 drops, so a commit the disk refused (SQLITE_FULL) read as
+   * success and returned a row that was never stored (durability audit F1). In a transaction
+   * the COMMIT is a statement of its own, whose error is raised.
+   */
+  returning(text: string, ...params: unknown[]): Row | undefined {
+    return this.immediate(() => this.sql(text).get(...params) as Row | undefined);
   }
 
   private migrate(): void {

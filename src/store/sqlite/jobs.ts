@@ -148,22 +148,20 @@ export class SqliteJobQueue implements JobQueue {
     now: string,
     progress: JobProgress | null,
   ): Promise<{ cancelRequested: boolean } | null> {
-    const row = this.d
-      .sql(
-        `UPDATE jobs SET heartbeat_at = ?,
-             progress_json = coalesce(?, progress_json),
-             updated_at = CASE WHEN ? IS NULL THEN updated_at ELSE ? END
-           WHERE job_id = ? AND worker_id = ? AND status = 'RUNNING'
-           RETURNING cancel_requested`,
-      )
-      .get(
-        now,
-        progress ? JSON.stringify(progress) : null,
-        progress ? 1 : null,
-        now,
-        jobId,
-        workerId,
-      ) as Row | undefined;
+    // Through `returning`: a heartbeat the disk refused must fail, not pass for recorded.
+    const row = this.d.returning(
+      `UPDATE jobs SET heartbeat_at = ?,
+           progress_json = coalesce(?, progress_json),
+           updated_at = CASE WHEN ? IS NULL THEN updated_at ELSE ? END
+         WHERE job_id = ? AND worker_id = ? AND status = 'RUNNING'
+         RETURNING cancel_requested`,
+      now,
+      progress ? JSON.stringify(progress) : null,
+      progress ? 1 : null,
+      now,
+      jobId,
+      workerId,
+    );
     return row ? { cancelRequested: row.cancel_requested === 1 } : null;
   }
 
@@ -343,14 +341,15 @@ export class SqliteJobQueue implements JobQueue {
           )
           .run(now, now, errorDetail, jobId);
       }
-      for (const jobId of plan.requeue) {
+      for (const { jobId, giveBackAttempt } of plan.requeue) {
         this.d
           .sql(
             `UPDATE jobs SET status = 'QUEUED', updated_at = ?, worker_id = NULL,
-                 heartbeat_at = NULL, started_at = NULL, progress_json = NULL
+                 heartbeat_at = NULL, started_at = NULL, progress_json = NULL,
+                 attempts = max(attempts - ?, 0)
                WHERE job_id = ?`,
           )
-          .run(now, jobId);
+          .run(now, giveBackAttempt ? 1 : 0, jobId);
       }
       return outcomeOf(plan);
     });

@@ -21,7 +21,11 @@ export function downloadBatchResults(app: App, { batches, config }: RouteDeps): 
           302: Type.Null({ description: "Location: the pre-signed download address." }),
           409: { ...NotReadyBody, description: "The batch is not COMPLETED." },
           422: { ...ErrorBody, description: "The jobs' files cannot be stacked into one." },
-          503: { ...ErrorBody, description: "Every writer of batch files is busy." },
+          503: {
+            ...ErrorBody,
+            description:
+              "Every writer of batch files is busy, or a disk of the server is full (nothing was stored; try again).",
+          },
           ...errorResponses,
           500: ErrorBody,
         },
@@ -32,6 +36,7 @@ export function downloadBatchResults(app: App, { batches, config }: RouteDeps): 
             errors.batchResultsNotReady(EXAMPLE_BATCH_ID, "FAILED", 30),
             errors.batchResultsUnavailable('parameter "x" has the name of monitors/line/x'),
             errors.batchResultsBusy(5),
+            errors.diskFull(),
             ...V1_ERRORS,
           ],
           headers: {

@@ -1,0 +1,27 @@
+/**
+ * A disk that refused a file on its way into storage (full, or over its quota), told apart so
+ * that the API answers 503 "nothing was stored, try again" instead of 500, as it does for a
+ * database on a full disk (src/store/errors.ts). The HTTP layer asks `diskRefusedWrite`.
+ */
+
+/**
+ * A file that could not be written whole for want of a disk that takes it (a full disk, a
+ * failing one), where no errno says so: HDF5 reports its refusals only on stderr, and a
+ * result file that does not read back as written is one (src/results/read-back.ts).
+ */
+export class DiskWriteError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "DiskWriteError";
+  }
+}
+
+/** errno codes of a disk that takes no more data: full, or the owner's quota used up. */
+const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
+
+/** Whether `err` is a disk that refused a write (and space freed later would let it pass). */
+export function diskRefusedWrite(err: unknown): boolean {
+  if (err instanceof DiskWriteError) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && DISK_FULL_CODES.has(code);
+}
