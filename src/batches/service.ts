@@ -225,9 +225,15 @@ export class BatchService {
     return Math.max(1, Math.min(3600, 30 * left));
   }
 
-  /** Stops the batch: queued jobs fail at once, running ones are told to stop. */
+  /**
+   * Stops the batch: queued jobs fail at once, running ones are told to stop. A batch whose
+   * jobs have all ended is a 409 batch_finished (as a finished job's cancel is a 409
+   * job_finished), and its record is left as it was.
+   */
   async cancel(accountId: string, batchId: string): Promise<BatchRow> {
     await this.getOwn(accountId, batchId);
+    const status = batchStatus(await this.stores.batches.batchJobs(batchId));
+    if (status === "COMPLETED" || status === "FAILED") throw errors.batchFinished(batchId, status);
     await this.stores.batches.cancelBatch(batchId, new Date().toISOString(), BATCH_CANCELLED);
     return this.getOwn(accountId, batchId);
   }

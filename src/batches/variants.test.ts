@@ -114,6 +114,32 @@ describe("batch variants", () => {
     );
   });
 
+  it("refuses a name that is no safe object key (__proto__) on parameters[i].name", () => {
+    const errs = checkParameters(base, [
+      { name: "__proto__", path: "/source/wavelength", values: [1] },
+      { name: "constructor", path: "/structures/0/size/0", values: [1] },
+      { name: "prototype", path: "/structures/1/size/0", values: [1] },
+    ]);
+    assert.deepEqual(
+      errs.map((e) => e.path),
+      ["parameters[0].name"],
+    );
+    assert.match(errs[0]!.message, /^"__proto__" /);
+  });
+
+  it("keeps every name's value as the variant's own: no name reaches a prototype setter", () => {
+    const parameters: BatchParameter[] = ["__proto__", "constructor", "prototype"].map(
+      (name, k) => ({ name, path: `/structures/${k % 2}/size/${k}`, values: [k + 10] }),
+    );
+    const [v] = [...variants(base, parameters, "product")];
+    assert.deepEqual(Object.keys(v!.parameters), ["__proto__", "constructor", "prototype"]);
+    assert.equal(Object.getPrototypeOf(v!.parameters), Object.prototype);
+    assert.equal(Object.getOwnPropertyDescriptor(v!.parameters, "__proto__")?.value, 10);
+    assert.equal(v!.parameters.constructor, 11);
+    assert.equal(v!.parameters.prototype, 12);
+    assert.equal(JSON.stringify(v!.parameters), '{"__proto__":10,"constructor":11,"prototype":12}');
+  });
+
   it("counts variants and refuses zips of unequal length and products over the limit", () => {
     const p = (n: number): BatchParameter => ({
       name: `p${n}`,

@@ -93,6 +93,15 @@ export function sweepDimensions(
   return parameters.map((p) => ({ name: p.name, values: parameterValues(p) }));
 }
 
+/**
+ * Names that are not safe keys of a plain object: assigning `__proto__` calls
+ * Object.prototype's setter instead of making a property, so its values would vanish from
+ * every job's `parameters` (and from anything else keyed by the name downstream). The
+ * prototype's other members are data properties, which an own property merely shadows
+ * (`constructor`, `toString` name dimensions like any other).
+ */
+const UNSAFE_OBJECT_KEYS: ReadonlySet<string> = new Set(["__proto__"]);
+
 /** Parameter problems that no variant can fix: duplicate names, pointers to nothing. */
 export function checkParameters(
   base: unknown,
@@ -109,7 +118,9 @@ export function checkParameters(
       });
     }
     seen.set(p.name, k);
-    const badName = sweepNameProblem(p.name);
+    const badName = UNSAFE_OBJECT_KEYS.has(p.name)
+      ? "is a name JavaScript objects reserve"
+      : sweepNameProblem(p.name);
     if (badName) {
       errs.push({
         path: `${at}.name`,
@@ -140,13 +151,13 @@ export function* variants(
   for (let index = 0; index < count; index++) {
     const picks = combine === "zip" ? lists.map(() => index) : rowMajor(index, lists);
     const request = structuredClone(base);
-    const values: Record<string, ParameterValue> = {};
-    parameters.forEach((p, k) => {
+    const entries = parameters.map((p, k): [string, ParameterValue] => {
       const value = lists[k]![picks[k]!]!;
-      values[p.name] = value;
       setAt(request, p.path, value);
+      return [p.name, value];
     });
-    yield { index, parameters: values, request };
+    // Own data properties whatever the name (an assignment would call a `__proto__` setter).
+    yield { index, parameters: Object.fromEntries(entries), request };
   }
 }
 

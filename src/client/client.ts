@@ -515,8 +515,8 @@ export class EmsimClient {
 
   /**
    * Cancels a batch (`POST /v1/batches/{id}/cancel`): its QUEUED jobs become FAILED at once,
-   * its RUNNING ones stop within about a second; finished jobs keep their results. A finished
-   * batch's record comes back unchanged.
+   * its RUNNING ones stop within about a second; finished jobs keep their results. A batch
+   * whose every job has ended is an EmsimApiError 409 `batch_finished` (its `status` in the body).
    */
   cancelBatch(batchId: string, options: RequestOptions = {}): Promise<BatchRecord> {
     return this.json("POST", `/v1/batches/${encodeURIComponent(batchId)}/cancel`, {

@@ -2,8 +2,20 @@
  * The one Ajv configuration used everywhere (server routes, CLI, SDK): no coercion, no
  * stripping of unknown fields, all errors, discriminated unions. Fastify's default Ajv would
  * silently coerce "5" to 5 and drop unknown fields, which hides client mistakes.
+ *
+ * `strictNumbers`: a number JSON cannot hold (1e309 parses to Infinity) is no number, whatever
+ * the field's bounds, so a request is told that before any bound compares with it. `verbose`:
+ * each error carries its schema and value, so that messages are derived from the schema that
+ * failed (a discriminated union's own tags) rather than written out beside it.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import {
+  Ajv,
+  type ErrorObject,
+  type JSONType,
+  type KeywordDefinition,
+  type SchemaValidateFunction,
+  type ValidateFunction,
+} from "ajv";
 import type { FieldError } from "../errors.js";
 
 export const ajv = new Ajv({
@@ -13,8 +25,66 @@ export const ajv = new Ajv({
   useDefaults: false,
   discriminator: true,
   strict: false,
+  strictNumbers: true,
+  verbose: true,
   allowUnionTypes: true,
 });
+
+/** True when `value` nests objects or arrays more than `levels` deep (stops at the limit). */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  for (const item of Object.values(value)) if (nestsDeeperThan(item, levels - 1)) return true;
+  return false;
+}
+
+/**
+ * A custom keyword's validation: `problem` says what is wrong with the value (null: nothing),
+ * and that is the keyword's one error. Its name begins `x-`, as OpenAPI allows in a schema.
+ */
+function customKeyword<S>(
+  keyword: string,
+  types: JSONType[],
+  problem: (schema: S, data: unknown) => string | null,
+): KeywordDefinition {
+  const validate: SchemaValidateFunction = (schema: S, data: unknown) => {
+    const message = problem(schema, data);
+    validate.errors = message === null ? [] : [{ keyword, params: { [keyword]: schema }, message }];
+    return message === null;
+  };
+  return { keyword, type: types, errors: true, validate };
+}
+
+/**
+ * `"x-max-depth": n` on a free-form object: it and what it holds nest objects and arrays at
+ * most n levels (itself included). Such a value is stored and serialised on every read, and
+ * serialising very deep nesting overflows the stack (a 500 instead of a 422); the check stops
+ * at the limit, so its own recursion is bounded.
+ */
+ajv.addKeyword(
+  customKeyword("x-max-depth", ["object", "array"], (levels: number, data) =>
+    nestsDeeperThan(data, levels)
+      ? `must not nest objects and arrays more than ${levels} levels deep`
+      : null,
+  ),
+);
+
+/**
+ * `"x-decimal-integer": {minimum, maximum}` on a string (a query parameter, which arrives as
+ * text and is never coerced): decimal digits whose value lies within the bounds.
+ */
+ajv.addKeyword(
+  customKeyword(
+    "x-decimal-integer",
+    ["string"],
+    (b: { minimum: number; maximum: number }, data) => {
+      const value = /^[0-9]+$/.test(String(data)) ? Number(data) : NaN;
+      return value >= b.minimum && value <= b.maximum
+        ? null
+        : `must be an integer from ${b.minimum} to ${b.maximum}`;
+    },
+  ),
+);
 
 /** `/domain/size/0` → `domain.size[0]`; the root is `body`. */
 export function pointerToPath(pointer: string, root = "body"): string {
@@ -31,6 +101,88 @@ function join(path: string, key: string): string {
   return path === "body" ? key : `${path}.${key}`;
 }
 
+/**
+ * Where an error lies as the 422 names it: a body's fields by themselves (`domain.size[0]`),
+ * any other part of the request under its name (`query.limit`), as `join` names a missing one.
+ */
+function errorPath(pointer: string, root: string): string {
+  const path = pointerToPath(pointer, root);
+  if (root === "body" || pointer === "") return path;
+  return path.startsWith("[") ? `${root}${path}` : `${root}.${path}`;
+}
+
+const quoted = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(", ");
+
+/**
+ * The tags a discriminated union accepts, in the order of its `oneOf`: each branch's `const`
+ * (or `enum`) for the tag property. Read from the union that failed, so that every union
+ * (sources, structures, monitors, poles, any added later) lists its own.
+ */
+function discriminatorTags(union: unknown, tag: string): unknown[] {
+  const branches = (union as { oneOf?: unknown[] } | null)?.oneOf ?? [];
+  return branches.flatMap((branch) => {
+    const prop = (branch as { properties?: Record<string, { const?: unknown; enum?: unknown[] }> })
+      ?.properties?.[tag];
+    if (prop === undefined) return [];
+    return "const" in prop ? [prop.const] : (prop.enum ?? []);
+  });
+}
+
+/** A discriminator's error: a tag that is missing, of the wrong type, or none of the union's. */
+function discriminatorError(e: ErrorObject, path: string): FieldError {
+  const tag = String(e.params.tag ?? "type");
+  const at = join(path, tag);
+  const given: unknown = e.params.tagValue;
+  if (given === undefined) return { path: at, message: "is required" };
+  const choices = quoted(discriminatorTags(e.parentSchema, tag));
+  return typeof given === "string"
+    ? { path: at, message: `must be one of ${choices}` }
+    : { path: at, message: `must be a string, one of ${choices}` };
+}
+
+const BOUND_KEYWORDS = new Set([
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+]);
+
+/** A number field given a number that overflowed in JSON (1e309 is Infinity). */
+function isOverflow(e: ErrorObject): boolean {
+  if (typeof e.data !== "number" || Number.isFinite(e.data)) return false;
+  return e.keyword === "type"
+    ? /number|integer/.test(String(e.params.type))
+    : BOUND_KEYWORDS.has(e.keyword);
+}
+
+/** Ajv's message for one error, in the words a client reads. */
+function messageFor(e: ErrorObject, path: string): FieldError {
+  if (isOverflow(e)) return { path, message: "must be a finite number" };
+  switch (e.keyword) {
+    case "required":
+      return { path: join(path, String(e.params.missingProperty)), message: "is required" };
+    case "additionalProperties":
+      return {
+        path: join(path, String(e.params.additionalProperty)),
+        message: "is not an allowed field",
+      };
+    case "enum":
+      return { path, message: `must be one of ${quoted(e.params.allowedValues as unknown[])}` };
+    case "const":
+      return { path, message: `must be ${JSON.stringify(e.params.allowedValue)}` };
+    case "discriminator":
+      return discriminatorError(e, path);
+    case "uniqueItems": {
+      const { i, j } = e.params as { i: number; j: number };
+      const value = Array.isArray(e.data) ? ` are both ${JSON.stringify(e.data[i])}` : "";
+      return { path, message: `has duplicate items: items ${j} and ${i}${value}` };
+    }
+    default:
+      return { path, message: e.message ?? "is not valid" };
+  }
+}
+
 /** Turns Ajv errors into `{path, message}` pairs that name the field and the bound. */
 export function formatAjvErrors(
   errs: ErrorObject[] | null | undefined,
@@ -39,43 +191,7 @@ export function formatAjvErrors(
   const out: FieldError[] = [];
   const seen = new Set<string>();
   for (const e of errs ?? []) {
-    const path = pointerToPath(e.instancePath, root);
-    let item: FieldError;
-    switch (e.keyword) {
-      case "required":
-        item = { path: join(path, String(e.params.missingProperty)), message: "is required" };
-        break;
-      case "additionalProperties":
-        item = {
-          path: join(path, String(e.params.additionalProperty)),
-          message: "is not an allowed field",
-        };
-        break;
-      case "enum":
-        item = {
-          path,
-          message: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
-        };
-        break;
-      case "const":
-        item = { path, message: `must be ${JSON.stringify(e.params.allowedValue)}` };
-        break;
-      case "discriminator":
-        {
-          const tag = String(e.params.tag ?? "type");
-          const choices =
-            tag === "monitor_type"
-              ? '"field", "flux"'
-              : '"box", "sphere", "cylinder", "polyslab", "gds"';
-          item =
-            e.params.error === "mapping"
-              ? { path: join(path, tag), message: `must be one of ${choices}` }
-              : { path: join(path, tag), message: "is required" };
-        }
-        break;
-      default:
-        item = { path, message: e.message ?? "is not valid" };
-    }
+    const item = messageFor(e, errorPath(e.instancePath, root));
     const key = `${item.path}\u0000${item.message}`;
     if (!seen.has(key)) {
       seen.add(key);

@@ -6,6 +6,7 @@
  */
 import Type, { type Static } from "typebox";
 import { JOB_STATUSES, type JobStatus } from "./job-status.js";
+import { metadataSchema } from "./metadata.js";
 
 /** Parameters one batch may sweep. */
 export const MAX_BATCH_PARAMETERS = 8;
@@ -17,7 +18,7 @@ export const BatchParameterSchema = Type.Object(
     name: Type.String({
       pattern: "^[A-Za-z_][A-Za-z0-9_]{0,63}$",
       description:
-        "The sweep dimension's name in the results (an identifier: letters, digits, _), unique in the batch.",
+        "The sweep dimension's name in the results (an identifier: letters, digits, _; not `__proto__`, nor a name the result file uses), unique in the batch.",
     }),
     path: Type.String({
       minLength: 1,
@@ -65,13 +66,7 @@ export const BatchRequestSchema = Type.Object(
           "product (default): every combination, the first parameter outermost; zip: the i-th value of each.",
       }),
     ),
-    metadata: Type.Optional(
-      Type.Unsafe<Record<string, unknown>>({
-        type: "object",
-        additionalProperties: true,
-        description: "Free-form; echoed back.",
-      }),
-    ),
+    metadata: Type.Optional(metadataSchema("Free-form; echoed back.")),
   },
   {
     additionalProperties: false,

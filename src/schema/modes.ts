@@ -28,7 +28,7 @@ import {
   withDefault,
   type SimulationRequest,
 } from "./simulation.js";
-import { applyDefaults } from "./validate.js";
+import { applyDefaults, modeSpecWithDefaults } from "./validate.js";
 
 export const ModesRequestSchema = Type.Object(
   {
@@ -53,11 +53,12 @@ export const ModesRequestSchema = Type.Object(
         Type.Array(length("Vacuum wavelength in metres."), {
           minItems: 1,
           maxItems: MAX_MODE_WAVELENGTHS,
+          uniqueItems: true,
         }),
         WavelengthRangeSchema,
       ],
       {
-        description: `Vacuum wavelengths (metres), a list or {start, stop, points}; at most ${MAX_MODE_WAVELENGTHS}.`,
+        description: `Vacuum wavelengths (metres), a list (each once) or {start, stop, points}; at most ${MAX_MODE_WAVELENGTHS}.`,
       },
     ),
     mode_spec: Type.Optional(ModeSpecSchema),
@@ -90,7 +91,12 @@ export type ModesValidation =
   | { ok: true; request: PlaneModesRequest; includeFields: boolean }
   | { ok: false; errors: FieldError[] };
 
-/** The request with the simulation's defaults for its domain and structures. */
+/**
+ * The request with a simulation's defaults: its domain, structures and materials as a
+ * simulation request's (validate.ts applyDefaults), and its mode_spec as a mode source's, so
+ * that every field of the one ModeSpecSchema (bend_radius and bend_axis too) reaches the
+ * solver and its checks (checks/mode-plane.ts, checkBend) as it would from a mode source.
+ */
 function withDefaults(body: ModesRequest): PlaneModesRequest {
   // The domain, structures and materials as a simulation request's (validate.ts applyDefaults).
   const asSimulation = {
@@ -107,11 +113,7 @@ function withDefaults(body: ModesRequest): PlaneModesRequest {
     ...(spec.materials ? { materials: spec.materials } : {}),
     plane: { center: [...body.plane.center] as Vec3, size: [...body.plane.size] as Vec3 },
     wavelengths: Array.isArray(body.wavelengths) ? [...body.wavelengths] : { ...body.wavelengths },
-    mode_spec: {
-      num_modes: body.mode_spec?.num_modes ?? 1,
-      target_neff: body.mode_spec?.target_neff ?? null,
-      filter_pol: body.mode_spec?.filter_pol ?? null,
-    },
+    mode_spec: modeSpecWithDefaults(body.mode_spec),
     group_index: body.group_index ?? false,
   };
 }

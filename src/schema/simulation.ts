@@ -37,6 +37,7 @@ import {
   type PolySlabSpec,
   type StructureSpec,
 } from "../solver/index.js";
+import { metadataSchema } from "./metadata.js";
 
 /**
  * The default of every optional field that `applyDefaults` (validate.ts) fills in, written once:
@@ -500,12 +501,13 @@ export const PortsSourceSchema = Type.Object(
           Type.Array(length("Vacuum wavelength in metres."), {
             minItems: 1,
             maxItems: MAX_MODE_MONITOR_WAVELENGTHS,
+            uniqueItems: true,
           }),
           WavelengthRangeSchema,
         ],
         {
           description:
-            "The S-matrix's wavelengths, a list or {start, stop, points}; default the carrier's.",
+            "The S-matrix's wavelengths, a list (each once: a Touchstone file's frequencies are distinct) or {start, stop, points}; default the carrier's.",
         },
       ),
     ),
@@ -513,7 +515,9 @@ export const PortsSourceSchema = Type.Object(
       Type.Array(Type.String({ minLength: 1, maxLength: 32 }), {
         minItems: 1,
         maxItems: MAX_PORTS,
-        description: "The ports whose modes are launched, one run each; default all.",
+        uniqueItems: true,
+        description:
+          "The ports whose modes are launched, one run each, each named once; default all.",
       }),
     ),
     port_symmetries: Type.Optional(
@@ -801,12 +805,13 @@ const monitorWavelengths = (most: number) =>
         Type.Array(Type.Number({ exclusiveMinimum: 0, maximum: MAX_LENGTH_M }), {
           minItems: 1,
           maxItems: most,
+          uniqueItems: true,
         }),
         WavelengthRangeSchema,
       ],
       {
         description:
-          "Extension: vacuum wavelengths (metres) to record from the same run, a list or {start, stop, points}; default the source wavelength. They must lie within ±50 % of the source frequency (the pulse covers that band).",
+          "Extension: vacuum wavelengths (metres) to record from the same run, a list (each once: the results are keyed by wavelength) or {start, stop, points}; default the source wavelength. They must lie within ±50 % of the source frequency (the pulse covers that band).",
       },
     ),
   );
@@ -1073,16 +1078,7 @@ export const SimulationRequestSchema = Type.Object(
     materials: Type.Optional(MaterialsSchema),
     ports: Type.Optional(Type.Array(PortSchema, { maxItems: MAX_PORTS })),
     fdtd_settings: Type.Optional(FdtdSettingsSchema),
-    // The schema TypeBox writes for an open object, typed as a record: TypeBox's own type for
-    // it (`object`) accepts no property access and matches no generated client's type.
-    metadata: Type.Optional(
-      Type.Unsafe<Record<string, unknown>>({
-        type: "object",
-        properties: {},
-        additionalProperties: true,
-        description: "Free-form; echoed back.",
-      }),
-    ),
+    metadata: Type.Optional(metadataSchema("Free-form; echoed back.")),
   },
   {
     additionalProperties: false,

@@ -36,8 +36,8 @@ export interface RequestLimits {
 
 export const validateRequestSchema = compileBounded<SimulationRequest>(SimulationRequestSchema);
 
-/** A mode_spec with its defaults. */
-function modeSpecWithDefaults(
+/** A mode_spec with its defaults (a mode source's, a port's, and POST /v1/modes's). */
+export function modeSpecWithDefaults(
   spec: {
     num_modes?: number;
     target_neff?: number | null;
@@ -271,21 +271,6 @@ export type ValidationOutcome =
     }
   | { ok: false; errors: FieldError[] };
 
-/**
- * Levels of objects and arrays `metadata` may nest (itself included). It is free-form, but it is
- * stored and serialised on every read of the job, and serialising very deep nesting overflows
- * the stack (a 500 instead of a 422).
- */
-export const MAX_METADATA_DEPTH = 32;
-
-/** True when `value` nests objects or arrays more than `levels` deep (stops at the limit). */
-function nestsDeeperThan(value: unknown, levels: number): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (levels === 0) return true;
-  for (const item of Object.values(value)) if (nestsDeeperThan(item, levels - 1)) return true;
-  return false;
-}
-
 export interface CheckOptions {
   /**
    * What to do with `type: "gds"` structures, which only the server can resolve (they name a
@@ -295,7 +280,10 @@ export interface CheckOptions {
   unresolvedGds?: "refuse" | "skip";
 }
 
-/** Physics, geometry and limits of a request that already passed the schema. */
+/**
+ * Physics, geometry and limits of a request that already passed the schema (which also holds
+ * `metadata` to its depth: schema/metadata.ts).
+ */
 export function checkRequest(
   request: SimulationRequest,
   limits: RequestLimits,
@@ -308,10 +296,6 @@ export function checkRequest(
         "gds structures are resolved by the server when a simulation is submitted; this request was not";
       return { ok: false, errors: [{ path: `structures[${at}]`, message }] };
     }
-  }
-  if (nestsDeeperThan(request.metadata, MAX_METADATA_DEPTH)) {
-    const message = `must not nest objects and arrays more than ${MAX_METADATA_DEPTH} levels deep`;
-    return { ok: false, errors: [{ path: "metadata", message }] };
   }
   const spec = applyDefaults(request);
   const { problems, plan } = checkAndPlan(spec);

@@ -188,19 +188,20 @@ class TouchstoneLayout(unittest.TestCase):
             coords={"port_out": ports, "port_in": ports, "wavelength": wavelengths},
         )
 
-    def test_row_by_row_four_pairs_a_line_frequency_ascending(self):
+    def test_a_row_a_line_frequency_ascending(self):
         lines = emsim.touchstone_text(self.S, "three").splitlines()
         self.assertEqual(lines[0], "! three")
         self.assertEqual(lines[1], "! ports: 1 = a@0, 2 = b@0, 3 = c@0")
         self.assertIn("! not run (their columns are 0): b@0", lines)
         data = lines[lines.index("# HZ S RI R 50") + 1 :]
-        self.assertEqual(len(data), 6)  # 2 frequencies x (4 + 4 + 1 pairs)
+        self.assertEqual(len(data), 6)  # 2 frequencies x 3 rows
         first = [float(v) for v in data[0].split()]
         self.assertAlmostEqual(first[0] / (C / 1.6e-6), 1, places=9)  # the lower frequency
-        # Row by row at 1.6 um (index 0): S11 = 0+1j, S12 = 0 (not run), S13 = 4+1j, S21 = 6+1j.
-        self.assertEqual(first[1:], [0, 1, 0, 0, 4, 1, 6, 1])
+        # Row by row at 1.6 um (index 0): S11 = 0+1j, S12 = 0 (not run), S13 = 4+1j.
+        self.assertEqual(first[1:], [0, 1, 0, 0, 4, 1])
         self.assertEqual(data[0].split()[1], "0.000000000e+0")
-        self.assertEqual([float(v) for v in data[2].split()], [16, 1])  # S33
+        self.assertEqual([float(v) for v in data[1].split()], [6, 1, 0, 0, 10, 1])  # row 2
+        self.assertEqual([float(v) for v in data[2].split()], [12, 1, 0, 0, 16, 1])  # row 3
         self.assertEqual(data[3].split()[0], "1.998616387e+14")  # c / 1.5 um, JS-style exponent
 
     def test_transposed_input_and_refusals(self):

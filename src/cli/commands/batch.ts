@@ -11,6 +11,7 @@ import {
   withInterrupt,
   type CommandIo,
 } from "../output.js";
+import { EmsimApiError, type BatchRecord, type EmsimClient } from "../../client/index.js";
 import { batchDetails } from "../batch-view.js";
 import { connect } from "../profile.js";
 import { parse, UsageError } from "../usage.js";
@@ -41,7 +42,7 @@ export async function runBatch(args: string[], io: CommandIo = defaultIo()): Pro
   return runClientCommand(io, async () => {
     const { client } = await connect();
     if (values.cancel) {
-      const batch = await client.cancelBatch(id);
+      const batch = await cancelled(client, id);
       if (io.json) {
         if (!values.wait) printJson(io, batch); // else the record after waiting
       } else if (batch.status === "RUNNING" || batch.status === "QUEUED") {
@@ -66,4 +67,14 @@ export async function runBatch(args: string[], io: CommandIo = defaultIo()): Pro
       return values.wait && batch.status === "FAILED" ? EXIT.jobFailed : EXIT.ok;
     });
   });
+}
+
+/** The batch's record after asking to cancel it (a finished batch's 409: its record as it is). */
+async function cancelled(client: EmsimClient, id: string): Promise<BatchRecord> {
+  try {
+    return await client.cancelBatch(id);
+  } catch (err) {
+    if (err instanceof EmsimApiError && err.code === "batch_finished") return client.getBatch(id);
+    throw err;
+  }
 }

@@ -48,6 +48,11 @@ export function checkPorts(ctx: CheckContext): number[] {
     }
   });
   checkSymmetries(ctx, ports, source.run_ports, source.port_symmetries ?? {});
+  const range = source.wavelengths;
+  if (!Array.isArray(range) && range.points > 1 && range.start === range.stop) {
+    // Every point the same wavelength: the S-matrix would list one frequency many times.
+    add("source.wavelengths.stop", "must differ from start when points > 1");
+  }
   const wavelengths = listOf(source.wavelengths);
   if (wavelengths.length > MAX_MODE_MONITOR_WAVELENGTHS) {
     add("source.wavelengths", `at most ${MAX_MODE_MONITOR_WAVELENGTHS} wavelengths`);

@@ -429,7 +429,8 @@ class Client:
     def cancel_batch(self, batch_id: str) -> Dict[str, Any]:
         """Cancels a batch (``POST /v1/batches/{batch_id}/cancel``): its QUEUED jobs become
         FAILED at once, its RUNNING ones stop within about a second; finished jobs keep their
-        results. Returns its record (a finished batch's unchanged)."""
+        results. Returns its record. ``BatchFinishedError`` (409) when every job of it has
+        already ended."""
         return self._json(
             "POST", f"/v1/batches/{urllib.parse.quote(batch_id, safe='')}/cancel", idempotent=True
         )

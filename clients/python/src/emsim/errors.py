@@ -150,6 +150,10 @@ class JobFinishedError(ConflictError):
     """409 ``job_finished``: cancelling a job that already finished."""
 
 
+class BatchFinishedError(ConflictError):
+    """409 ``batch_finished``: cancelling a batch whose every job has already ended."""
+
+
 class BodyTooLargeError(ApiError):
     """413 ``body_too_large``."""
 
@@ -257,6 +261,7 @@ ERROR_CODES: Dict[str, Type[ApiError]] = {
     "simulation_already_running": SimulationAlreadyRunningError,
     "results_not_ready": ResultsNotReadyError,
     "job_finished": JobFinishedError,
+    "batch_finished": BatchFinishedError,
     "body_too_large": BodyTooLargeError,
     "unsupported_media_type": UnsupportedMediaTypeError,
     "unsupported_content_encoding": UnsupportedContentEncodingError,

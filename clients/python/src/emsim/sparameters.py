@@ -141,7 +141,13 @@ def touchstone_text(S: Any, title: str = "emsim S-parameters") -> str:
         else:
             pairs = [(o, i) for o in range(P) for i in range(P)]
         entries = [_pair(complex(values[o, i, k])) for o, i in pairs]
-        rows = [" ".join(entries[at : at + 4]) for at in range(0, len(entries), 4)]
+        # Each matrix row starts a line (2 ports: all four on one), wrapping after 4 pairs.
+        per_row = 4 if P == 2 else P
+        rows = [
+            " ".join(entries[r + at : r + min(at + 4, per_row)])
+            for r in range(0, len(entries), per_row)
+            for at in range(0, per_row, 4)
+        ]
         lines.append(f"{_js_exponential(frequency)} " + "\n".join(rows))
     return "\n".join(lines) + "\n"
 

@@ -5,6 +5,7 @@ import { errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { EXAMPLE_BATCH } from "../../openapi-examples.js";
 import { V1_ERRORS } from "../../openapi-operation.js";
+import { PAGE_LIMIT_ERROR, PageLimitSchema, pageLimit } from "../../../schema/paging.js";
 
 export function listBatches(app: App, { batches }: RouteDeps): void {
   app.get(
@@ -19,21 +20,14 @@ export function listBatches(app: App, { batches }: RouteDeps): void {
         security: [{ bearerAuth: [] }],
         querystring: Type.Object(
           {
-            limit: Type.Optional(
-              Type.String({ pattern: "^[0-9]{1,3}$", description: "1–100, default 20" }),
-            ),
+            limit: Type.Optional(PageLimitSchema),
             cursor: Type.Optional(Type.String({ maxLength: 64 })),
           },
           { additionalProperties: false },
         ),
         response: { 200: BatchListSchema, ...errorResponses },
         openapi: () => ({
-          errors: [
-            errors.validation([
-              { path: "query.limit", message: 'must match pattern "^[0-9]{1,3}$"' },
-            ]),
-            ...V1_ERRORS,
-          ],
+          errors: [errors.validation([PAGE_LIMIT_ERROR]), ...V1_ERRORS],
           success: { 200: { description: "One page of your batches, newest first." } },
           examples: {
             BatchList: { batches: [{ ...EXAMPLE_BATCH, jobs: undefined }], next_cursor: null },
@@ -42,7 +36,7 @@ export function listBatches(app: App, { batches }: RouteDeps): void {
       },
     },
     async (req) => {
-      const limit = Math.min(100, Math.max(1, Number(req.query.limit ?? 20)));
+      const limit = pageLimit(req.query.limit);
       return batches.page(callerOf(req).accountId, {
         limit,
         ...(req.query.cursor ? { cursor: req.query.cursor } : {}),

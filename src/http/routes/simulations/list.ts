@@ -4,6 +4,7 @@ import { JobListSchema, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { EXAMPLE_JOB } from "../../openapi-examples.js";
 import { V1_ERRORS } from "../../openapi-operation.js";
+import { PAGE_LIMIT_ERROR, PageLimitSchema, pageLimit } from "../../../schema/paging.js";
 
 export function listSimulations(app: App, { jobs }: RouteDeps): void {
   app.get(
@@ -17,9 +18,7 @@ export function listSimulations(app: App, { jobs }: RouteDeps): void {
         security: [{ bearerAuth: [] }],
         querystring: Type.Object(
           {
-            limit: Type.Optional(
-              Type.String({ pattern: "^[0-9]{1,3}$", description: "1–100, default 20" }),
-            ),
+            limit: Type.Optional(PageLimitSchema),
             cursor: Type.Optional(Type.String({ maxLength: 64 })),
             status: Type.Optional(Type.Enum(["QUEUED", "RUNNING", "COMPLETED", "FAILED"])),
           },
@@ -27,19 +26,14 @@ export function listSimulations(app: App, { jobs }: RouteDeps): void {
         ),
         response: { 200: JobListSchema, ...errorResponses },
         openapi: () => ({
-          errors: [
-            errors.validation([
-              { path: "query.limit", message: 'must match pattern "^[0-9]{1,3}$"' },
-            ]),
-            ...V1_ERRORS,
-          ],
+          errors: [errors.validation([PAGE_LIMIT_ERROR]), ...V1_ERRORS],
           success: { 200: { description: "One page of your jobs, newest first." } },
           examples: { JobList: { jobs: [EXAMPLE_JOB], next_cursor: null } },
         }),
       },
     },
     async (req) => {
-      const limit = Math.min(100, Math.max(1, Number(req.query.limit ?? 20)));
+      const limit = pageLimit(req.query.limit);
       const page = await jobs.list(callerOf(req).accountId, {
         limit,
         ...(req.query.cursor ? { cursor: req.query.cursor } : {}),
