@@ -44,7 +44,6 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
     window,
     m.wavelengthsM,
     spec.mode_spec,
-    { threads: sim.setupThreads },
   );
   const W = m.wavelengthsM.length;
   const M = spec.mode_spec.num_modes;

@@ -9,7 +9,6 @@
  * The source computes its drive values first (source.advance; a plane wave steps its auxiliary
  * line) and hands them to the backend, which may then advance several steps in one sweep.
  */
-import { availableParallelism } from "node:os";
 import { assertFits, type SolverBackend, type Stepper } from "./backend.js";
 import type { FieldStorage } from "./field-storage-setting.js";
 import { solverBackend } from "./backends.js";
@@ -46,7 +45,6 @@ import {
   DRIVE_VALUES_PER_STEP,
   MAX_BLOCK_STEPS,
   type AnySource,
-  warmModeHelperFor,
 } from "./sources/index.js";
 import type {
   FieldComponent,
@@ -221,11 +219,6 @@ function paintMedium(inputs: MediumInputs, options: InternalRunOptions): Medium 
   );
 }
 
-/** Threads a run's set-up may use: the run's, as the wasm backend counts them. */
-function setupThreadsOf(options: InternalRunOptions): number {
-  return Math.max(1, Math.floor(options.threads ?? availableParallelism()));
-}
-
 /**
  * The run's recorded wavelengths — the source's, then every monitor wavelength not yet
  * listed — and, per monitor, the index of each of its wavelengths in that list.
@@ -301,8 +294,6 @@ export class FdtdSimulation {
   readonly backend: SolverBackend;
   /** Union of recorded angular frequencies (the source's first). */
   readonly omegas: Float64Array;
-  /** Threads the set-up's and the results' mode solves may use: the run's (options.threads). */
-  readonly setupThreads: number;
   /** Monitors take a DFT sample every `dftEvery` steps (weighted by it). */
   readonly dftEvery: number;
   /** Each structure's bounding box in metres (may be infinite). */
@@ -329,7 +320,6 @@ export class FdtdSimulation {
     const setupStart = performance.now();
     this.spec = spec;
     this.options = options;
-    this.setupThreads = setupThreadsOf(options);
     const inputs = painted?.inputs ?? planMedium(spec, materials, options);
     const planSeconds = (performance.now() - setupStart) / 1000;
     const paintStart = performance.now();
@@ -349,7 +339,6 @@ export class FdtdSimulation {
       medium,
       wavelengthsM: wavelengths,
       omegas: this.omegas,
-      threads: this.setupThreads,
     });
     this.model = buildGridModel(plan, layout, medium, {
       complex: this.source.complex,
@@ -400,11 +389,6 @@ export class FdtdSimulation {
   ): Promise<FdtdSimulation> {
     const planStart = performance.now();
     const inputs = planMedium(spec, materials, options);
-    if (spec.source.source_type === "mode") {
-      const threads = setupThreadsOf(options);
-      const wavelengths = recordedWavelengths(spec).wavelengths.length;
-      warmModeHelperFor(spec.source, inputs.plan, wavelengths, threads);
-    }
     const paintStart = performance.now();
     const medium = await buildMediumSliced(
       inputs.plan,

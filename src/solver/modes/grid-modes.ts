@@ -71,7 +71,7 @@ export function gridModes(
   window: GridModeWindow,
   wavelengthsM: readonly number[],
   modeSpec: ModeSpec & { bend_radius?: number | null; bend_axis?: 0 | 1 },
-  { groupIndex = false, threads = 1 }: { groupIndex?: boolean; threads?: number } = {},
+  groupIndex = false,
 ): SolvedMode[][] {
   const { normal, planeIndex, transverse, origin, cells, axes } = window;
   return solveModes({
@@ -83,6 +83,5 @@ export function gridModes(
     bend: bendOf(modeSpec),
     groupIndex,
     leftHanded: normal === 1,
-    threads,
   }).modes;
 }

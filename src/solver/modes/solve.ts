@@ -30,15 +30,35 @@ import type { SolvedMode } from "./solved-mode.js";
 import type { ModeCache } from "./mode-cache.js";
 import { sharedModeCache, type ModeKey, type SolvedPlane } from "./mode-cache.js";
 import { nestedDissection } from "./ordering.js";
-import { chainTask, solveOnHelper } from "./solve-helper.js";
-import type { SolveModesInput } from "./solve-input.js";
 import { csrShift, symmetricPattern, type ComplexVector } from "./sparse.js";
 import type { Symbolic } from "./symbolic.js";
 
-/** The relative wavelength step of the group index's central difference. */
-export const GROUP_DL = 1e-4;
+/** DESIGN §10's mode_spec (the bend goes to solveModes as `bend`: bendOf). */
+export interface ModeSpec {
+  num_modes?: number;
+  /** Default: the largest refractive index on the plane. */
+  target_neff?: number | null;
+  /** `te`: E mostly along the plane's first axis u (te_fraction ≥ ½); `tm`: along v. */
+  filter_pol?: "te" | "tm" | null;
+}
 
-export type { ModeSpec, SolveModesInput } from "./solve-input.js";
+export interface SolveModesInput {
+  /** The plane's axes u and v (w = u × v is the propagation direction). */
+  axes: [ModeAxis, ModeAxis];
+  /** Permittivity per wavelength (a function lets the group index see material dispersion). */
+  planeEps: PlanePermittivity | ((wavelengthM: number) => PlanePermittivity);
+  wavelengths_m: readonly number[];
+  mode_spec?: ModeSpec;
+  bend?: OperatorOptions["bend"];
+  /** Report the group index (energy velocity; lossless guides). */
+  groupIndex?: boolean;
+  /**
+   * Set when (u, v, normal) is left-handed (e.g. a y-normal plane with u = x, v = z): H is
+   * then negated so that the fields are those of the mode travelling along +normal.
+   */
+  leftHanded?: boolean;
+}
+
 export type { SolvedMode } from "./solved-mode.js";
 
 /** modes[w][m]: mode m at wavelength w. */
@@ -57,111 +77,27 @@ export function solveModes(
   input: SolveModesInput,
   cache: ModeCache | null = sharedModeCache,
 ): SolveModesResult {
+  const epsAt = (wl: number) =>
+    typeof input.planeEps === "function" ? input.planeEps(wl) : input.planeEps;
   const weights = planeWeights(input.axes);
-  const planes = solvedPlanes(input, epsLookup(input), weights, cache);
+  const shared: Shared = {};
   const modes: SolvedMode[][] = [];
-  for (const solved of planes) {
+  let solved: SolvedPlane | undefined;
+  for (const wl of input.wavelengths_m) {
+    const eps = epsAt(wl);
+    const key = cache && modeKey(input, wl, eps, epsAt, !!input.groupIndex);
+    solved = cache && key ? lookUp(cache, key, input, wl, eps, epsAt) : undefined;
+    if (!solved) {
+      solved = solveAt(input, wl, eps, epsAt, weights, shared);
+      if (cache && key) cache.set(key, solved);
+    }
     const previous = modes[modes.length - 1];
     const ordered = previous ? trackByOverlap(previous, solved.modes, weights) : solved.modes;
     ordered.forEach((m, i) => (m.mode_index = i));
+    shared.target = nextTarget(input, ordered, modes[modes.length - 1]);
     modes.push(ordered);
   }
-  const last = planes[planes.length - 1];
-  return { modes, unknowns: last?.unknowns ?? 0, factorEntries: last?.factorEntries ?? 0 };
-}
-
-/** The input's permittivity at a wavelength. */
-function epsLookup(input: SolveModesInput): (wl: number) => PlanePermittivity {
-  const { planeEps } = input;
-  return typeof planeEps === "function" ? planeEps : () => planeEps;
-}
-
-/**
- * Each wavelength's solve, before tracking: from the cache where it has it, else solved in a
- * chain (solveChain); with `input.threads` ≥ 2 and enough work, the upper part of the
- * wavelengths left is solved on a helper thread meanwhile (solve-helper.ts).
- */
-function solvedPlanes(
-  input: SolveModesInput,
-  epsAt: (wl: number) => PlanePermittivity,
-  weights: PlaneWeights,
-  cache: ModeCache | null,
-): SolvedPlane[] {
-  const wls = input.wavelengths_m;
-  const keys = wls.map((wl) => cache && modeKey(input, wl, epsAt(wl), epsAt, !!input.groupIndex));
-  const out = wls.map((wl, w) =>
-    cache && keys[w] ? lookUp(cache, keys[w], input, wl, epsAt(wl), epsAt) : undefined,
-  );
-  const missing = wls.map((_, w) => w).filter((w) => !out[w]);
-  const shared = helperShare(input, missing.length);
-  const mine = missing.slice(0, missing.length - shared);
-  const theirs = missing.slice(missing.length - shared);
-  const pending =
-    theirs.length > 0
-      ? solveOnHelper(
-          chainTask(
-            input,
-            theirs.map((w) => wls[w]!),
-            epsAt,
-            GROUP_DL,
-          ),
-        )
-      : null;
-  const solveHere = (ws: number[]) =>
-    solveChain(
-      input,
-      ws.map((w) => wls[w]!),
-      epsAt,
-      weights,
-    ).forEach((p, k) => (out[ws[k]!] = p));
-  solveHere(mine);
-  const helped = pending?.wait() ?? null;
-  if (helped) helped.forEach((p, k) => (out[theirs[k]!] = p));
-  else solveHere(theirs);
-  for (const w of missing) if (cache && keys[w]) cache.set(keys[w], out[w]!);
-  return out as SolvedPlane[];
-}
-
-/**
- * How many of the `missing` wavelengths a helper thread solves: half of them when the input
- * allows two threads and the work (the plane's cells times the wavelengths) is worth a
- * thread's hand-off (HELPER_MIN_WORK); otherwise none.
- */
-function helperShare(input: SolveModesInput, missing: number): number {
-  const cells = input.axes.reduce((n, a) => n * (a.nodesM.length - 1), 1);
-  return helperWorthIt(cells, missing, input.threads ?? 1) ? Math.floor(missing / 2) : 0;
-}
-
-/** Whether solving `wavelengths` of a plane of `cells` on `threads` splits them with a helper. */
-export function helperWorthIt(cells: number, wavelengths: number, threads: number): boolean {
-  return threads >= 2 && wavelengths >= 2 && cells * wavelengths >= HELPER_MIN_WORK;
-}
-
-/**
- * The least (plane cells × wavelengths to solve) split with a helper thread. A 60 × 50-cell
- * port plane takes about 0.1 s a wavelength on this host; a warm helper's hand-off costs
- * milliseconds, a cold one's start (loading the solver) about 0.3–0.5 s.
- */
-export const HELPER_MIN_WORK = 20_000;
-
-/**
- * Solves `wavelengths` in order, each with the shift the one before suggests (nextTarget) and
- * the LU analysis and memory it leaves (Shared). Exported for the helper thread.
- */
-export function solveChain(
-  input: SolveModesInput,
-  wavelengths: readonly number[],
-  epsAt: (wl: number) => PlanePermittivity,
-  weights: PlaneWeights = planeWeights(input.axes),
-): SolvedPlane[] {
-  const shared: Shared = {};
-  let before: SolvedMode[] | undefined;
-  return wavelengths.map((wl) => {
-    const solved = solveAt(input, wl, epsAt(wl), epsAt, weights, shared);
-    shared.target = nextTarget(input, solved.modes, before);
-    before = solved.modes;
-    return solved;
-  });
+  return { modes, unknowns: solved?.unknowns ?? 0, factorEntries: solved?.factorEntries ?? 0 };
 }
 
 /**
@@ -426,6 +362,9 @@ function absorberFraction(f: ModeFields, axes: readonly [ModeAxis, ModeAxis]): n
  * ε_g = ∂(ωε)/∂ω = ε − λ·∂ε/∂λ per component (real parts, with the bend's factors as the
  * operator has them), by a central difference of the permittivity in wavelength.
  */
+/** The relative wavelength step of the group index's central difference. */
+const GROUP_DL = 1e-4;
+
 function groupEps(
   epsAt: (wl: number) => PlanePermittivity,
   wl: number,

@@ -15,7 +15,7 @@ export { sourceOffStep, type PulseShape } from "./pulse.js";
 export { PlaneWaveSource } from "./plane-wave.js";
 export { PointDipoleSource } from "./point-dipole.js";
 export { GaussianBeamSource } from "./gaussian-beam.js";
-export { ModeSource, warmModeHelperFor } from "./mode.js";
+export { ModeSource } from "./mode.js";
 
 /** Every source type, narrowed by `kind`. */
 export type AnySource = PlaneWaveSource | PointDipoleSource | GaussianBeamSource | ModeSource;

@@ -18,13 +18,12 @@
  * source's mode at every wavelength. Flux monitors report power in watts over 1 W.
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
-import { cellStepM, nodeIndexAt, type GridPlan, type YeeLayout } from "../grid.js";
+import { cellStepM, nodeIndexAt, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import { planeWeights, type ModeFields } from "../modes/fields.js";
 import { gridModes, placedModeWindow, type GridModeWindow } from "../modes/grid-modes.js";
 import { complexOverlap } from "../modes/overlap.js";
-import { helperWorthIt, type SolvedMode } from "../modes/solve.js";
-import { warmModeHelper } from "../modes/solve-helper.js";
+import type { SolvedMode } from "../modes/solve.js";
 import type { ModeSourceSpec } from "../types.js";
 import { AnalyticDrive } from "./analytic-drive.js";
 import type { InjectionConfig } from "./injection.js";
@@ -54,10 +53,10 @@ export class ModeSource implements Source {
   ) {
     const a = "xyz".indexOf(spec.direction[1]!);
     const sign = spec.direction[0] === "-" ? -1 : 1;
-    const planeIndex = sourcePlaneIndex(ctx.plan, spec);
+    const planeIndex = Math.round(nodeIndexAt(ctx.plan.axes[a], spec.center[a]));
     this.plane = { axis: a, sign, planeIndex, center: spec.center, size: spec.size };
     this.pulse = pulseFor(spec.wavelength, ctx.wavelengthsM);
-    this.window = modeSourceWindow(ctx.plan, spec);
+    this.window = placedModeWindow(ctx.plan, a, planeIndex, spec.center, spec.size);
     this.modes = this.solve();
     this.launched = this.launchedAmplitudes();
     this.notes.push(injectedNote(this.modes[0]!, spec, ctx.medium));
@@ -74,10 +73,7 @@ export class ModeSource implements Source {
   private solve(): SolvedMode[] {
     const { layout, medium, wavelengthsM } = this.ctx;
     const spec = { ...this.spec.mode_spec, num_modes: this.spec.mode_index + 1 };
-    const modes = gridModes(layout, medium, this.window, wavelengthsM, spec, {
-      groupIndex: true,
-      threads: this.ctx.threads,
-    });
+    const modes = gridModes(layout, medium, this.window, wavelengthsM, spec, true);
     return modes.map((w) => w[this.spec.mode_index]!);
   }
 
@@ -169,32 +165,6 @@ export class ModeSource implements Source {
     });
     return out;
   }
-}
-
-/** The node plane a mode source injects on. */
-function sourcePlaneIndex(plan: GridPlan, spec: ModeSourceSpec): number {
-  const a = "xyz".indexOf(spec.direction[1]!);
-  return Math.round(nodeIndexAt(plan.axes[a], spec.center[a]));
-}
-
-function modeSourceWindow(plan: GridPlan, spec: ModeSourceSpec): GridModeWindow {
-  const a = "xyz".indexOf(spec.direction[1]!);
-  return placedModeWindow(plan, a, sourcePlaneIndex(plan, spec), spec.center, spec.size);
-}
-
-/**
- * Starts the mode-solve helper thread (modes/solve-helper.ts) for a mode source whose solve
- * will split its wavelengths with it: called before the medium is painted, so that the thread
- * loads meanwhile instead of when the solve needs it.
- */
-export function warmModeHelperFor(
-  spec: ModeSourceSpec,
-  plan: GridPlan,
-  wavelengths: number,
-  threads: number,
-): void {
-  const { cells } = modeSourceWindow(plan, spec);
-  if (helperWorthIt(cells[0] * cells[1], wavelengths, threads)) warmModeHelper();
 }
 
 /** The +a mode's fields turned into the −a mode's: H_t and E_a change sign. */

@@ -24,8 +24,6 @@ export interface SourceContext {
   wavelengthsM: readonly number[];
   /** The same as angular frequencies (rad/s). */
   omegas: Float64Array;
-  /** Threads set-up work (mode solves) may use: the run's. */
-  threads: number;
 }
 
 /** A monitor as placed on the grid, for what a source must know of it. */
