@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { cliCommand, startServerProcess } from "../helpers/process.js";
+import { shellCli, startServerProcess } from "../helpers/process.js";
+import { bigResultJob } from "../helpers/simulations.js";
 import {
   call,
   filesUnder,
@@ -20,35 +21,6 @@ import {
   tempDir,
   waitForStatus,
 } from "../helpers/service.js";
-
-/** A job of about a second whose result file is ~5 MB: 6 components × 64 wavelengths. */
-function bigResultJob(): Record<string, unknown> {
-  return smallSimulation({
-    domain: {
-      size: [1e-6, 1e-6, 1e-6],
-      resolution: 0.025e-6,
-      boundary_conditions: ["periodic", "periodic", "pml"],
-    },
-    monitors: [
-      {
-        name: "plane",
-        monitor_type: "field",
-        center: [0, 0, 0],
-        size: [1e-6, 1e-6, 0],
-        components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
-        wavelengths: Array.from({ length: 64 }, (_, i) => 1.4e-6 + i * 4e-9),
-      },
-    ],
-    fdtd_settings: { time_steps: 200, convergence_threshold: 0 },
-  });
-}
-
-/** A command line for the CLI, quoted for sh. */
-function shellCli(args: string[]): string {
-  return cliCommand(args)
-    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
-    .join(" ");
-}
 
 test("a result that does not fit on the disk is retried, then FAILED, and leaves no file", async () => {
   const dataDir = tempDir();

@@ -22,7 +22,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, rmSync, statfsSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { cliCommand, startServerProcess, type ServerProcess } from "../helpers/process.js";
+import { shellCli, startServerProcess, type ServerProcess } from "../helpers/process.js";
+import { bigResultJob } from "../helpers/simulations.js";
 import {
   call,
   filesUnder,
@@ -41,7 +42,7 @@ async function serverWithSmallResultsDisk(
 ): Promise<{ server: ServerProcess; key: string; results: string }> {
   const dataDir = tempDir();
   const keyFile = join(tempDir(), "key");
-  const keys = cliCommand([
+  const keys = shellCli([
     "keys",
     "create",
     "--email",
@@ -50,9 +51,7 @@ async function serverWithSmallResultsDisk(
     "d",
     "--data-dir",
     dataDir,
-  ])
-    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
-    .join(" ");
+  ]);
   const server = await startServerProcess(
     await freePort(),
     dataDir,
@@ -172,28 +171,6 @@ test(
     }
   },
 );
-
-/** A job of about a second whose result file is ~5 MB: 6 components × 64 wavelengths. */
-function bigResultJob(): Record<string, unknown> {
-  return smallSimulation({
-    domain: {
-      size: [1e-6, 1e-6, 1e-6],
-      resolution: 0.025e-6,
-      boundary_conditions: ["periodic", "periodic", "pml"],
-    },
-    monitors: [
-      {
-        name: "plane",
-        monitor_type: "field",
-        center: [0, 0, 0],
-        size: [1e-6, 1e-6, 0],
-        components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
-        wavelengths: Array.from({ length: 64 }, (_, i) => 1.4e-6 + i * 4e-9),
-      },
-    ],
-    fdtd_settings: { time_steps: 200, convergence_threshold: 0 },
-  });
-}
 
 test(
   "a result larger than the disk's free space is refused before it fills the disk",

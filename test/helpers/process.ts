@@ -40,6 +40,15 @@ export function cliCommand(args: string[]): string[] {
   return [process.execPath, ...ENTRY, ...args];
 }
 
+/** `emsim ARGS` as one sh command line (each argument quoted). */
+export function shellCli(args: string[]): string {
+  return cliCommand(args).map(shellQuote).join(" ");
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
 export function cli(args: string[], env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [...ENTRY, ...args], {
     encoding: "utf8",
@@ -143,11 +152,10 @@ export async function startServerProcess(
   } = {},
 ): Promise<ServerProcess> {
   const argv = cliCommand(["server", "--port", String(port), "--data-dir", dataDir]);
-  const quote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
   const script = [
     ...(options.tmpfs ?? []).map(
       (m) =>
-        `mkdir -p ${quote(m.path)} && mount -t tmpfs -o size=${m.sizeKiB}k tmpfs ${quote(m.path)}`,
+        `mkdir -p ${shellQuote(m.path)} && mount -t tmpfs -o size=${m.sizeKiB}k tmpfs ${shellQuote(m.path)}`,
     ),
     ...(options.before ? [options.before] : []),
     'exec "$0" "$@"',

@@ -1,4 +1,5 @@
 /** Simulations the tests run through the service (beside smallSimulation in service.ts). */
+import { smallSimulation } from "./service.js";
 
 /**
  * A small 2-D job (periodic in x and y, one cell thick in y) with a silicon block: a plane
@@ -119,4 +120,26 @@ export function stripOnSilica(): {
     ],
     fdtd_settings: { time_steps: 2000 },
   };
+}
+
+/** A job of about a second whose result file is ~5 MB: 6 components × 64 wavelengths. */
+export function bigResultJob(): Record<string, unknown> {
+  return smallSimulation({
+    domain: {
+      size: [1e-6, 1e-6, 1e-6],
+      resolution: 0.025e-6,
+      boundary_conditions: ["periodic", "periodic", "pml"],
+    },
+    monitors: [
+      {
+        name: "plane",
+        monitor_type: "field",
+        center: [0, 0, 0],
+        size: [1e-6, 1e-6, 0],
+        components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
+        wavelengths: Array.from({ length: 64 }, (_, i) => 1.4e-6 + i * 4e-9),
+      },
+    ],
+    fdtd_settings: { time_steps: 200, convergence_threshold: 0 },
+  });
 }
