@@ -113,6 +113,11 @@ export interface Config {
   idleTimeoutMs: number;
   /** Pending connections the kernel may queue for accept (capped by net.core.somaxconn). */
   listenBacklog: number;
+  /**
+   * On SIGTERM, how long responses still being sent (a slow download) may finish before their
+   * connections are closed and the process exits.
+   */
+  shutdownGraceMs: number;
   /** HTTPS with TLS 1.3 only, from PEM files (re-read on SIGHUP); null serves plain HTTP. */
   tls: { certPath: string; keyPath: string } | null;
   logLevel: string;
@@ -280,6 +285,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     keepAliveTimeoutMs: intVar(env, "EMSIM_KEEPALIVE_TIMEOUT_MS", 72_000, 100),
     idleTimeoutMs: intVar(env, "EMSIM_IDLE_TIMEOUT_MS", 120_000, 1000),
     listenBacklog: intVar(env, "EMSIM_LISTEN_BACKLOG", 4096, 1),
+    shutdownGraceMs: intVar(env, "EMSIM_SHUTDOWN_GRACE_MS", 10_000, 0),
     tls,
     logLevel: env.EMSIM_LOG_LEVEL ?? "info",
   };

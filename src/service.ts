@@ -176,6 +176,20 @@ function embeddedWorker(parts: ServiceParts, scratchDir: string, log: WorkerLogg
   });
 }
 
+/**
+ * Stops the listener and waits for the responses still being sent, for `graceMs` at most: then
+ * their connections are closed (a client downloading a byte a second does not hold a rolling
+ * restart up past the orchestrator's kill).
+ */
+async function closeWithin(app: App, graceMs: number): Promise<void> {
+  const deadline = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
 /** The service's parts, with how they start (the worker around the listener) and stop. */
 function serviceOf(parts: ServiceParts, app: App, worker: JobWorker | null): Service {
   const { config, stores, storage, accounts, jobs, metrics, solver, fabrication, modes } = parts;
@@ -204,10 +218,12 @@ function serviceOf(parts: ServiceParts, app: App, worker: JobWorker | null): Ser
     async close() {
       if (closed) return;
       closed = true;
-      await app.close();
+      // The running job goes back to the queue at once, not after the last download.
+      const workerStopped = worker?.stop();
+      await closeWithin(app, config.shutdownGraceMs);
       await fabrication.close();
       await modes.close();
-      if (worker) await worker.stop();
+      await workerStopped;
       await stores.close();
     },
   };

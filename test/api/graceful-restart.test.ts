@@ -4,7 +4,12 @@
  * runs that ended abnormally. Before, with EMSIM_MAX_ATTEMPTS=2, one graceful restart and one
  * crash failed a job with "exited on each of 2 attempts" (the audit's case: two restarts and a
  * crash, of 3).
+ *
+ * And a stop does not wait on a slow client (durability audit, F10): responses still being sent
+ * when SIGTERM comes get EMSIM_SHUTDOWN_GRACE_MS, then their connections are closed.
  */
+import { once } from "node:events";
+import { connect } from "node:net";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createKeyWithCli, startServerProcess } from "../helpers/process.js";
@@ -39,5 +44,36 @@ test("a SIGTERM restart and a crash leave the job an attempt to spare", async ()
     assert.match(String(done.error_detail), /Cancelled by the user/);
   } finally {
     await server.kill();
+  }
+});
+
+test("SIGTERM closes a connection still sending its request once the grace is over", async () => {
+  const dataDir = tempDir();
+  const key = createKeyWithCli("grace@example.com", dataDir);
+  const port = await freePort();
+  // Without the grace, the server would wait for the whole request time-out (120 s here).
+  const server = await startServerProcess(port, dataDir, {
+    EMSIM_SHUTDOWN_GRACE_MS: "1000",
+    EMSIM_REQUEST_TIMEOUT_MS: "120000",
+    EMSIM_IDLE_TIMEOUT_MS: "120000",
+  });
+  const socket = connect(port, "127.0.0.1");
+  try {
+    await once(socket, "connect");
+    socket.on("error", () => {}); // the server closes it: that is the point
+    socket.write(
+      "POST /v1/simulations HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+        `Authorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
+        "Content-Length: 100000\r\n\r\n{",
+    );
+    await new Promise((r) => setTimeout(r, 300)); // the server has the headers
+    const started = Date.now();
+    await server.kill("SIGTERM");
+    const seconds = (Date.now() - started) / 1000;
+    assert.ok(seconds < 10, `the server took ${seconds.toFixed(1)} s to stop`);
+    assert.equal(server.child.exitCode, 0, server.stderr());
+  } finally {
+    socket.destroy();
+    await server.kill("SIGKILL");
   }
 });
