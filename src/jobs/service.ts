@@ -56,9 +56,16 @@ export class JobService {
     this.runTimes.observe(run);
   }
 
-  /** The deployment's limits and the configured solver backend, whose bound applies too. */
+  /**
+   * The deployment's limits, the configured solver backend (whose bound applies too) and the
+   * size of the results disk.
+   */
   limits(): RequestLimits {
-    return { ...this.config.limits, solverBackend: this.config.solverBackend };
+    return {
+      ...this.config.limits,
+      solverBackend: this.config.solverBackend,
+      maxResultBytes: this.storage.capacityBytes(),
+    };
   }
 
   private toEstimate(e: RunEstimate, notes: string[]): Estimate {

@@ -30,6 +30,8 @@ export interface RequestLimits {
   maxTimeSteps: number;
   maxMonitorSamples: number;
   maxMemoryBytes: number;
+  /** The size of the disk results are stored on; absent or null: no bound (a bucket). */
+  maxResultBytes?: number | null;
   /** The solver backend whose own memory bound applies (EMSIM_SOLVER_BACKEND); default auto. */
   solverBackend?: BackendChoice;
 }
@@ -225,6 +227,7 @@ function limitErrors(
 ): FieldError[] {
   const out: FieldError[] = [];
   const gib = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
+  const bytes = (b: number) => (b >= 1024 ** 3 ? gib(b) : `${(b / 1024 ** 2).toFixed(1)} MiB`);
   if (estimate.totalCells > limits.maxCells) {
     out.push({
       path: "domain.resolution",
@@ -249,6 +252,13 @@ function limitErrors(
     out.push({
       path: "domain.resolution",
       message: `the grid (${estimate.grid.join(" × ")} cells with PML) needs an estimated ${gib(estimate.backendBytes)} of solver memory (${estimate.backendMemoryWhat}), above the solver's limit of ${gib(estimate.backendLimitBytes)} per run on the ${estimate.backend} backend (about ${estimate.backendLargestCube}³ cells with PML); use a coarser resolution or a smaller domain`,
+    });
+  }
+  // Such a result could never be stored: every attempt would run, fill the disk and fail.
+  if (limits.maxResultBytes != null && estimate.resultBytes > limits.maxResultBytes) {
+    out.push({
+      path: "monitors",
+      message: `the result file would take about ${bytes(estimate.resultBytes)}, more than the whole disk results are stored on (${bytes(limits.maxResultBytes)}); record fewer points, components or wavelengths`,
     });
   }
   if (estimate.memoryBytes > limits.maxMemoryBytes) {

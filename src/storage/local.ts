@@ -4,7 +4,7 @@
  * (src/http/routes/storage/download.ts) after checking the HMAC signature and expiry.
  */
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, statfsSync } from "node:fs";
 import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
@@ -47,6 +47,15 @@ export class LocalFileStorage implements StorageBackend {
     const path = resolve(this.root, key);
     if (!path.startsWith(this.root + sep)) throw new Error(`invalid object key ${key}`);
     return path;
+  }
+
+  capacityBytes(): number | null {
+    try {
+      const disk = statfsSync(this.root);
+      return disk.blocks * disk.bsize;
+    } catch {
+      return null; // not created yet: the first write will say
+    }
   }
 
   async putFile(key: string, localPath: string): Promise<StoredObject> {

@@ -299,4 +299,8 @@ export class S3Storage implements StorageBackend {
       throw new S3StorageError("delete", Key, err);
     }
   }
+
+  capacityBytes(): null {
+    return null; // a bucket has no size to fill
+  }
 }

@@ -24,4 +24,9 @@ export interface StorageBackend {
   /** Reads bytes [start, end] inclusive, or the whole object (rejects if it is missing). */
   read(key: string, range?: { start: number; end: number }): Promise<Readable>;
   delete(key: string): Promise<void>;
+  /**
+   * The most this storage can ever hold, in bytes (a local disk's size), or null where there
+   * is no such bound (a bucket). A result bigger than this is refused at submission.
+   */
+  capacityBytes(): number | null;
 }

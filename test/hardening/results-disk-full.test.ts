@@ -11,16 +11,25 @@
  *   service_unavailable with a detail and Retry-After, not 500; nothing is left under
  *   results/, and once there is room the same request gets the file, whose SHA-256 is the
  *   batch's checksum.
- * - F8, in part: a result larger than the disk's free space is refused before it is written,
- *   so its attempts never fill the disk (which the database, and every other job's result,
- *   may share); it is still retried, then FAILED as not stored.
+ * - F8: a result larger than the whole disk is refused at submission (422: it could never be
+ *   stored); one larger than the disk's free space is refused before it is written, so its
+ *   attempts never fill the disk (which the database, and every other job's result, may
+ *   share); it is still retried, then FAILED as not stored.
  *
  * Mounting needs root (CI runs as root on Debian); elsewhere these tests are skipped.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readFileSync, rmSync, statfsSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { shellCli, startServerProcess, type ServerProcess } from "../helpers/process.js";
 import { bigResultJob } from "../helpers/simulations.js";
@@ -36,9 +45,10 @@ import {
 const NEEDS_ROOT =
   process.getuid?.() === 0 ? false : "needs root to mount a tmpfs (unshare -m, mount)";
 
-/** A server whose results folder is a 1 MiB tmpfs of its own, and an API key for it. */
+/** A server whose results folder is a small tmpfs of its own, and an API key for it. */
 async function serverWithSmallResultsDisk(
   env: Record<string, string>,
+  sizeKiB = 1024,
 ): Promise<{ server: ServerProcess; key: string; results: string }> {
   const dataDir = tempDir();
   const keyFile = join(tempDir(), "key");
@@ -57,7 +67,7 @@ async function serverWithSmallResultsDisk(
     dataDir,
     { EMSIM_RATE_LIMIT_PER_MINUTE: "0", ...env },
     {
-      tmpfs: [{ path: join(dataDir, "results"), sizeKiB: 1024 }],
+      tmpfs: [{ path: join(dataDir, "results"), sizeKiB }],
       before: `${keys} > '${keyFile}'`,
     },
   );
@@ -178,8 +188,14 @@ test(
     skip: NEEDS_ROOT,
   },
   async () => {
-    const { server, key, results } = await serverWithSmallResultsDisk({ EMSIM_MAX_ATTEMPTS: "2" });
+    // About 5 MB of result on an 8 MiB disk with 2 MiB left.
+    const { server, key, results } = await serverWithSmallResultsDisk(
+      { EMSIM_MAX_ATTEMPTS: "2" },
+      8 * 1024,
+    );
     try {
+      const filler = join(results, "filler");
+      writeFileSync(filler, Buffer.alloc(6 * 1024 * 1024, 1));
       const submitted = await call(server.baseUrl, "POST", "/v1/simulations", {
         key,
         body: bigResultJob(),
@@ -201,13 +217,44 @@ test(
       assert.equal(job.status, "FAILED");
       assert.match(String(job.error_detail), /could not be stored/);
       assert.match(String(job.error_detail), /2 attempts/);
-      assert.ok(leastFree > 512 * 1024, `the disk was filled to ${leastFree} bytes free`);
+      assert.ok(leastFree > 1024 * 1024, `the disk was filled to ${leastFree} bytes free`);
       // The worker's log (JSON lines on stdout) gives the cause of each attempt's refusal.
       const log = server.stdout() + server.stderr();
       const refusals = log.split("\n").filter((line) => line.includes("writing a result failed"));
       assert.equal(refusals.length, 2, log);
       for (const line of refusals) assert.match(line, /needs at least \d+ bytes/);
-      assert.deepEqual(filesUnder(results), [], "files were left behind");
+      assert.deepEqual(filesUnder(results), [filler], "files were left behind");
+    } finally {
+      await server.kill("SIGKILL");
+    }
+  },
+);
+
+test(
+  "a result larger than the whole results disk is refused at submission",
+  {
+    skip: NEEDS_ROOT,
+  },
+  async () => {
+    const { server, key } = await serverWithSmallResultsDisk({});
+    try {
+      for (const [path, body] of [
+        ["/v1/simulations", bigResultJob()],
+        [
+          "/v1/batches",
+          {
+            simulation: bigResultJob(),
+            parameters: [{ name: "t", path: "/fdtd_settings/time_steps", values: [200, 210] }],
+          },
+        ],
+      ] as const) {
+        const refused = await call(server.baseUrl, "POST", path, { key, body });
+        assert.equal(refused.status, 422, refused.text);
+        assert.match(refused.text, /monitors/);
+        assert.match(refused.text, /more than the whole disk results are stored on \(1\.0 MiB\)/);
+      }
+      const listed = await call(server.baseUrl, "GET", "/v1/simulations", { key });
+      assert.deepEqual(listed.body.jobs, [], "something was queued");
     } finally {
       await server.kill("SIGKILL");
     }
