@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { shellCli, startServerProcess } from "../helpers/process.js";
 import { bigResultJob } from "../helpers/simulations.js";
@@ -30,12 +30,17 @@ test("a result that does not fit on the disk is retried, then FAILED, and leaves
     dataDir,
     { EMSIM_MAX_ATTEMPTS: "2", EMSIM_RATE_LIMIT_PER_MINUTE: "0" },
     {
-      tmpfs: [{ path: join(dataDir, "results"), sizeKiB: 1024 }],
+      // About 5 MB of result on an 8 MiB disk with 2 MiB left (one larger than the whole
+      // disk is a 422 at submission: results-disk-full.test.ts).
+      tmpfs: [{ path: join(dataDir, "results"), sizeKiB: 8 * 1024 }],
       before: `${shellCli(["keys", "create", "--email", "disk@example.com", "--name", "d", "--data-dir", dataDir])} > '${keyFile}'`,
     },
   );
   try {
     const key = readFileSync(keyFile, "utf8").trim();
+    const results = `/proc/${server.child.pid}/root${join(dataDir, "results")}`;
+    const filler = join(results, "filler");
+    writeFileSync(filler, Buffer.alloc(6 * 1024 * 1024, 1));
     const submitted = await call(server.baseUrl, "POST", "/v1/simulations", {
       key,
       body: bigResultJob(),
@@ -48,8 +53,7 @@ test("a result that does not fit on the disk is retried, then FAILED, and leaves
     assert.match(String(job.error_detail), /full, failing or unreachable/);
     assert.match(String(job.error_detail), /2 attempts/);
     assert.doesNotMatch(String(job.error_detail), /\/tmp|emsim-test|ENOSPC/);
-    const results = `/proc/${server.child.pid}/root${join(dataDir, "results")}`;
-    assert.deepEqual(filesUnder(results), [], "files were left behind");
+    assert.deepEqual(filesUnder(results), [filler], "files were left behind");
     const download = await call(server.baseUrl, "GET", `/v1/simulations/${jobId}/results`, { key });
     assert.equal(download.status, 409);
 
