@@ -206,7 +206,9 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
   // the same sums from the sums read back (run.ts ConvergenceTest), with a weight per
   // wavelength that differs between wavelengths so a misplaced weight shows.
   it("the monitors' change between checks, reduced on the GPU, equals the read-back sums'", async (t) => {
-    const s = spec(CASES[0], 3000);
+    // Ungraded (the graded case's step is a third of this one's, for the same physics): 1000
+    // steps reach the same late, converging time as 3000 of the graded case.
+    const s = spec(CASES[2], 1000);
     const gpu = new FdtdSimulation(s, materials, { backend: "webgpu", dftEvery: 2 });
     await gpu.prepare();
     try {
@@ -220,7 +222,7 @@ describe("webgpu backend agrees with the reference backend", { skip }, () => {
       };
       // Checks early (large changes) and late (converging: small ones, where float32 shows).
       let before: Float64Array[][] | null = null;
-      for (const at of [120, 160, 400, 2800, 3000]) {
+      for (const at of [40, 60, 140, 930, 1000]) {
         stepTo(at);
         const sums = await gpu.monitorSums();
         const onGpu = await change(weights);
