@@ -133,13 +133,16 @@ export class TaskThreads<Task, Result> {
 
 /**
  * Starts a thread. Compiled (dist/) its module is a plain one; from TypeScript sources
- * (development, tests under tsx) the thread registers tsx's loader itself, as Node 20 does not
- * carry `--import` loaders into worker threads (the solver's threads do the same).
+ * (development, tests) the thread registers a TypeScript loader itself, as Node 20 does not
+ * carry `--import` loaders into worker threads: EMSIM_TS_LOADER's, else tsx's (as the solver's
+ * threads do, solver/module-thread.ts; not imported from there, so that a task thread does not
+ * load the whole solver).
  */
 function startThread(threadUrl: URL, maxMemoryMb: number): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } };
   if (!threadUrl.pathname.endsWith(".ts")) return new Worker(threadUrl, options);
-  const bootstrap = `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(threadUrl.href)}); })`;
+  const loader = process.env.EMSIM_TS_LOADER || "tsx/esm";
+  const bootstrap = `import(${JSON.stringify(loader)}).then(() => import(${JSON.stringify(threadUrl.href)}))`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
 
