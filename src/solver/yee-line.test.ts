@@ -5,17 +5,28 @@
  * the same random fields, every real cell must hold exactly the same float32 value after many
  * steps. Exactly, not within a tolerance: the line writes each curl in the form the reference
  * kernel evaluates it (the difference across the line is +0), so any change of term, sign,
- * index or coefficient shows up at once.
+ * index or coefficient shows up at once. Likewise in a dispersive medium (a Lorentz and a
+ * Drude pole), whose polarisation pass both grids run after the E update.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { planGrid, YeeLayout } from "./grid.js";
 import { referenceKernel } from "./kernel.js";
-import { buildMedium } from "./medium.js";
+import { buildMedium, type UpdateMaterial } from "./medium.js";
 import type { Boundary } from "./types.js";
 import { buildGridModel, YeeGrid } from "./yee.js";
 
-function lineGrids(axis: number) {
+const LOSSY: UpdateMaterial = { epsRe: 2.25, sigma: 2e4 };
+const DISPERSIVE: UpdateMaterial = {
+  epsRe: 2.1,
+  sigma: 1e3,
+  poles: [
+    { kind: "lorentz", deltaEps: 1.3, omega0: 1.6e15, gamma: 8e13 },
+    { kind: "drude", omegaP: 4e14, gamma: 3e13 },
+  ],
+};
+
+function lineGrids(axis: number, background: UpdateMaterial) {
   const step = 50e-9;
   const boundaries: [Boundary, Boundary, Boundary] = ["periodic", "periodic", "periodic"];
   boundaries[axis] = "pml";
@@ -29,15 +40,22 @@ function lineGrids(axis: number) {
     [plan.axes[0].cells, plan.axes[1].cells, plan.axes[2].cells],
     boundaries,
   );
-  const medium = buildMedium(plan, layout, { epsRe: 2.25, sigma: 2e4 }, []);
+  const medium = buildMedium(plan, layout, background, []);
   const model = () => buildGridModel(plan, layout, medium, { omega0: 1.2e15 });
   return { layout, line: new YeeGrid(model()), general: new YeeGrid(model()) };
 }
 
 describe("YeeGrid.updateLine", () => {
-  for (const axis of [0, 1, 2]) {
-    it(`a line along ${"xyz"[axis]} steps bit for bit like the 3-D update`, () => {
-      const { layout, line, general } = lineGrids(axis);
+  for (const [axis, background, what] of [
+    [0, LOSSY, "lossy"],
+    [1, LOSSY, "lossy"],
+    [2, LOSSY, "lossy"],
+    [0, DISPERSIVE, "dispersive"],
+    [2, DISPERSIVE, "dispersive"],
+  ] as const) {
+    it(`a line along ${"xyz"[axis]}, ${what}, steps bit for bit like the 3-D update`, () => {
+      const { layout, line, general } = lineGrids(axis, background);
+      assert.equal(line.dispersive, background === DISPERSIVE);
       // Random transverse fields on the real cells (the components along the line stay zero
       // on both: nothing drives them); the general grid's ghosts filled from them.
       let seed = 12345;
@@ -61,7 +79,9 @@ describe("YeeGrid.updateLine", () => {
         general.updateH(referenceKernel);
         general.fillGhostsH();
         line.updateLine("E", axis);
+        line.updatePolarization();
         general.updateE(referenceKernel);
+        general.updatePolarization();
         general.fillGhostsE();
       }
       let compared = 0;

@@ -196,10 +196,12 @@ export class YeeGrid {
    * restricted to the line: the same values (yee-line.test.ts checks them bit for bit) at a
    * fraction of the cost of the 3-D loops, the generic ψ pass and the ghost copies. The
    * components along the axis stay zero and are not touched; the ghosts are left as they
-   * are: the caller reads real cells only (invariant.ts remapStreams).
+   * are: the caller reads real cells only (invariant.ts remapStreams). A dispersive line's
+   * polarisation pass (updatePolarization, after the E half step's source) is the general
+   * one: it is local to each cell and reads no ghost.
    */
   updateLine(kind: "E" | "H", axis: number): void {
-    if (this.im || this.ade) throw new Error("updateLine is for real lines without poles");
+    if (this.im) throw new Error("updateLine is for real lines");
     const { layout, kernelGrid: grid } = this;
     const s = layout.strides[axis];
     const f = this.re.c;

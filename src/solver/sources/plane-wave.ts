@@ -270,8 +270,8 @@ export class PlaneWaveSource implements Source {
   /** Cell index of the reference sample along the propagation axis (main grid). */
   private readonly kRef: number;
   /**
-   * Whether the auxiliary line is stepped as a real line (normal incidence, no poles in its
-   * medium: YeeGrid.updateLine), its ghosts left unfilled and its samples read off real cells.
+   * Whether the auxiliary line is stepped as a real line (normal incidence: YeeGrid.updateLine,
+   * with its medium's poles too), its ghosts left unfilled and its samples read off real cells.
    */
   private readonly realLine: boolean;
   /** The incident field along the axis at the monitors' DFT cadence (flux monitors only). */
@@ -342,7 +342,7 @@ export class PlaneWaveSource implements Source {
       }),
     );
 
-    this.realLine = !this.complex && !this.aux.dispersive;
+    this.realLine = !this.complex;
 
     this.tfsfIndex =
       g.sign > 0 ? ax.pmlLo + TFSF_OFFSET_CELLS : ax.cells - ax.pmlHi - TFSF_OFFSET_CELLS;
@@ -425,9 +425,8 @@ export class PlaneWaveSource implements Source {
       aux.re.c[b][p] -= cb * j * Math.cos(phase);
       if (aux.im) aux.im.c[b][p] -= cb * j * Math.sin(phase);
     }
-    if (this.realLine) return;
     aux.updatePolarization();
-    aux.fillGhostsE();
+    if (!this.realLine) aux.fillGhostsE();
   }
 
   /**
