@@ -19,7 +19,9 @@ export function siblingModule(name: string, base: string): URL {
 /** A worker running the module at `url`, with `options` (workerData, resourceLimits …). */
 export function startModuleThread(url: URL, options: WorkerOptions = {}): Worker {
   if (!url.pathname.endsWith(".ts")) return new Worker(url, options);
-  const loader = process.env.EMSIM_TS_LOADER || "tsx/esm";
-  const bootstrap = `import(${JSON.stringify(loader)}).then(() => import(${JSON.stringify(url.href)}))`;
+  const loader = process.env.EMSIM_TS_LOADER;
+  const bootstrap = loader
+    ? `import(${JSON.stringify(loader)}).then(() => import(${JSON.stringify(url.href)}))`
+    : `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
 }

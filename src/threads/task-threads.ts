@@ -141,8 +141,10 @@ export class TaskThreads<Task, Result> {
 function startThread(threadUrl: URL, maxMemoryMb: number): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb } };
   if (!threadUrl.pathname.endsWith(".ts")) return new Worker(threadUrl, options);
-  const loader = process.env.EMSIM_TS_LOADER || "tsx/esm";
-  const bootstrap = `import(${JSON.stringify(loader)}).then(() => import(${JSON.stringify(threadUrl.href)}))`;
+  const loader = process.env.EMSIM_TS_LOADER;
+  const bootstrap = loader
+    ? `import(${JSON.stringify(loader)}).then(() => import(${JSON.stringify(threadUrl.href)}))`
+    : `import("tsx/esm/api").then((m) => { m.register(); return import(${JSON.stringify(threadUrl.href)}); })`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
 
