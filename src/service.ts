@@ -24,6 +24,7 @@ import { openStorage } from "./storage/open.js";
 import type { StorageBackend } from "./storage/types.js";
 import { openStores } from "./store/open.js";
 import type { Stores } from "./store/types.js";
+import { sweepSilentWorkers } from "./worker/silent-workers.js";
 import { JobWorker, type WorkerLogger } from "./worker/worker.js";
 import { adapterReport } from "./worker/report.js";
 import { describeAdapter, initSolverBackend } from "./solver/index.js";
@@ -194,6 +195,7 @@ async function closeWithin(app: App, graceMs: number): Promise<void> {
 function serviceOf(parts: ServiceParts, app: App, worker: JobWorker | null): Service {
   const { config, stores, storage, accounts, jobs, metrics, solver, fabrication, modes } = parts;
   let closed = false;
+  let stopSweeping: (() => void) | null = null;
   return {
     config,
     app,
@@ -213,11 +215,21 @@ function serviceOf(parts: ServiceParts, app: App, worker: JobWorker | null): Ser
         backlog: config.listenBacklog,
       });
       if (worker) await worker.start();
+      // Workers run elsewhere: a dead one's job is still taken back while none runs.
+      else {
+        stopSweeping = sweepSilentWorkers(
+          stores.jobs,
+          config,
+          TAKE_BACK_RULES.rule("workerSilent", config.maxAttempts),
+          app.log as WorkerLogger,
+        );
+      }
       return address;
     },
     async close() {
       if (closed) return;
       closed = true;
+      stopSweeping?.();
       // The running job goes back to the queue at once, not after the last download.
       const workerStopped = worker?.stop();
       await closeWithin(app, config.shutdownGraceMs);

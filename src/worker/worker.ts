@@ -17,6 +17,7 @@ import type { StorageBackend, StoredObject } from "../storage/types.js";
 import type { JobQueue, JobRow, RecoveryRule } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
 import { classifyRun, type RunFailureWords, type RunOutcome } from "./run-outcome.js";
+import { takeBackSilentWorkersJobs } from "./silent-workers.js";
 import { SolverSession } from "./solver-session.js";
 import { keepsThread, SolverThreads } from "./solver-threads.js";
 
@@ -236,16 +237,13 @@ export class JobWorker {
   }
 
   private async sweepStale(): Promise<void> {
-    const now = Date.now();
-    const out = await this.store.recoverStaleJobs(
-      new Date(now).toISOString(),
-      new Date(now - this.config.heartbeatStaleMs).toISOString(),
+    const out = await takeBackSilentWorkersJobs(
+      this.store,
+      this.config,
       this.takeBack.rule("workerSilent", this.config.maxAttempts),
+      this.log,
     );
-    if (out.requeued.length + out.failed.length > 0) {
-      this.log.warn(out, "took back jobs whose worker stopped heartbeating");
-      if (out.requeued.length > 0) this.wake?.();
-    }
+    if (out.requeued.length > 0) this.wake?.();
   }
 
   private async loop(): Promise<void> {

@@ -1,10 +1,16 @@
 /**
  * The 409 rule holds between two server processes sharing one data directory (the database
- * enforces it), and a job whose process is killed mid-run is taken back and finished.
+ * enforces it), and a job whose process is killed mid-run is taken back and finished, also
+ * when its process was a separate worker and no worker is left to sweep (the API server does).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServerProcess, type ServerProcess, createKeyWithCli } from "../helpers/process.js";
+import {
+  createKeyWithCli,
+  startServerProcess,
+  startWorkerProcess,
+  type ServerProcess,
+} from "../helpers/process.js";
 import {
   call,
   freePort,
@@ -150,5 +156,38 @@ test("a job whose worker dies on its last attempt ends FAILED with a clear error
     assert.equal(next.status, 202);
   } finally {
     await second.kill();
+  }
+});
+
+test("a separate worker killed mid-run, none left: the API server queues its job again", async () => {
+  const dataDir = tempDir();
+  const key = createKeyWithCli("lone-worker@example.com", dataDir);
+  const env = { EMSIM_HEARTBEAT_INTERVAL_MS: "200", EMSIM_HEARTBEAT_STALE_MS: "1500" };
+  const server = await startServerProcess(await freePort(), dataDir, {
+    ...env,
+    EMSIM_EMBEDDED_WORKER: "false",
+  });
+  let worker = await startWorkerProcess(dataDir, env);
+  try {
+    const sub = await call(server.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: longSimulation(),
+    });
+    assert.equal(sub.status, 202, sub.text);
+    const id = String(sub.body.job_id);
+    await waitForStatus(server.baseUrl, key, id, ["RUNNING"], 60_000);
+    await worker.kill("SIGKILL");
+    // Not RUNNING for a process that is gone, though no worker runs to say so.
+    const back = await waitForStatus(server.baseUrl, key, id, ["QUEUED"], 15_000);
+    assert.equal(back.attempts, 1);
+    worker = await startWorkerProcess(dataDir, env);
+    const again = await waitForStatus(server.baseUrl, key, id, ["RUNNING"], 60_000);
+    assert.equal(again.attempts, 2);
+    await call(server.baseUrl, "POST", `/v1/simulations/${id}/cancel`, { key });
+    const done = await waitForStatus(server.baseUrl, key, id, ["FAILED", "COMPLETED"]);
+    assert.match(String(done.error_detail), /[Cc]ancelled/);
+  } finally {
+    await worker.kill("SIGKILL");
+    await server.kill();
   }
 });
