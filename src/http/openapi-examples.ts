@@ -141,6 +141,7 @@ export const EXAMPLE_MODES_RESPONSE = {
   ],
   unknowns: 12481,
   solve_seconds: 0.91,
+  notes: [],
 };
 
 /** The S-matrix of a straight waveguide between two ports (src/solver/ports.test.ts). */

@@ -41,6 +41,8 @@ export interface ModesResponse {
   grid?: Record<string, number[]>;
   unknowns: number;
   solve_seconds: number;
+  /** What the answer cannot say by itself: a mode whose k_eff the absorber made negative. */
+  notes: string[];
 }
 
 /** The JSON answer for a solved plane. */
@@ -79,6 +81,7 @@ export function modesResponse(solved: PlaneModes, includeFields: boolean): Modes
       : {}),
     unknowns: solved.unknowns,
     solve_seconds: solved.seconds,
+    notes: solved.notes,
   };
 }
 

@@ -59,6 +59,7 @@ function answer() {
     grid: { x_m: xs, z_m: zs },
     unknowns: 2 * n,
     solve_seconds: 0.1,
+    notes: [],
   };
 }
 

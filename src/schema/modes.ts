@@ -182,6 +182,10 @@ export const ModesResponseSchema = Type.Object(
     grid: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Number()))),
     unknowns: Type.Integer(),
     solve_seconds: Type.Number(),
+    notes: Type.Array(Type.String(), {
+      description:
+        "What the answer cannot say by itself: a mode whose k_eff is negative (the plane's absorber on a still evanescent field, a bend's inside its caustic), with what to change.",
+    }),
   },
   { additionalProperties: false, $id: "ModesResponse", title: "ModesResponse" },
 );

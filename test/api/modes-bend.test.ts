@@ -72,6 +72,26 @@ test("a bend of 2 µm changes the wire's n_eff and makes it radiate; bend_axis i
   assert.deepEqual(await fundamental({ bend_radius: null }), straight);
 });
 
+test("a mode the absorber gives gain to comes with a note; a sound one without", async () => {
+  // Bent about x, y radial: the plane's y extent (±0.6 µm, then absorber) ends well inside the
+  // caustic, where the mode is still evanescent. Measured: k_eff −8.6e-6 (+9.0e-7 with the
+  // domain twice as tall).
+  const answer = async (modeSpec: Record<string, unknown>) => {
+    const res = await call(svc.baseUrl, "POST", "/v1/modes", { key, body: wirePlane(modeSpec) });
+    assert.equal(res.status, 200, res.text);
+    return res.body as { modes: Mode[]; notes: string[] };
+  };
+  const cramped = await answer({ bend_radius: 2e-6, bend_axis: 0 });
+  assert.ok(cramped.modes[0]!.k_eff < 0, `k_eff ${cramped.modes[0]!.k_eff}`);
+  assert.equal(cramped.notes.length, 1, cramped.notes.join("\n"));
+  assert.match(cramped.notes[0]!, /^mode 0: k_eff < 0 at 1 of 1 wavelength/);
+  assert.match(cramped.notes[0]!, /caustic/);
+  assert.match(cramped.notes[0]!, /widen the plane or the domain on the bend's outer side/);
+  const sound = await answer({ bend_radius: 2e-6 });
+  assert.ok(sound.modes[0]!.k_eff > 0);
+  assert.deepEqual(sound.notes, []);
+});
+
 test("a radius within the plane's half extent is a 422 naming mode_spec.bend_radius", async () => {
   const refused = async (modeSpec: Record<string, unknown>, axis: RegExp) => {
     const res = await call(svc.baseUrl, "POST", "/v1/modes", { key, body: wirePlane(modeSpec) });

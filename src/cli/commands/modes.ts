@@ -246,6 +246,7 @@ async function solveAndReport(io: CommandIo, c: ModesCommand): Promise<number> {
   io.stderr.write(
     `plane ${plane.normal} = ${formatMicrons(plane.position_m)}: ${plane.cells.join(" × ")} cells along ${plane.axes.join(", ")}, ${answer.unknowns.toLocaleString("en-US")} unknowns, solved in ${answer.solve_seconds.toFixed(2)} s\n`,
   );
+  for (const note of answer.notes ?? []) io.stderr.write(`note: ${note}\n`);
   for (const path of [...(c.out !== undefined ? [c.out] : []), ...pngs]) {
     io.stderr.write(`wrote ${path}\n`);
   }

@@ -16,6 +16,7 @@ import type {
 } from "../types.js";
 import type { MaterialResolver } from "../update-material.js";
 import { modePlane, type ModePlane } from "./plane-medium.js";
+import { gainNotes } from "./gain-notes.js";
 import { bendOf, solveModes, type SolvedMode } from "./solve.js";
 
 /** The most cells a mode plane may have (its window on the grid, absorber cells included). */
@@ -44,6 +45,8 @@ export interface PlaneModes {
   modes: SolvedMode[][];
   unknowns: number;
   seconds: number;
+  /** What the answer cannot say by itself (gain-notes.ts). */
+  notes: string[];
 }
 
 /** The cells of a plane's window on the grid. */
@@ -92,5 +95,6 @@ export function solvePlaneModes(
     modes: result.modes,
     unknowns: result.unknowns,
     seconds: (performance.now() - start) / 1000,
+    notes: gainNotes(result.modes, typeof request.mode_spec?.bend_radius === "number"),
   };
 }

@@ -79,5 +79,6 @@ def modes_dataset(answer: Dict[str, Any]) -> Any:
         "position_m": plane["position_m"],
         "unknowns": answer.get("unknowns"),
         "solve_seconds": answer.get("solve_seconds"),
+        "notes": "\n".join(answer.get("notes") or []),
     }
     return xr.Dataset(data, coords=coords, attrs=attrs)
