@@ -22,6 +22,7 @@ import { cellStepM, nodeIndexAt, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import { planeWeights, type ModeFields } from "../modes/fields.js";
 import { gridModes, placedModeWindow, type GridModeWindow } from "../modes/grid-modes.js";
+import { gainNotes } from "../modes/gain-notes.js";
 import { complexOverlap } from "../modes/overlap.js";
 import type { SolvedMode } from "../modes/solve.js";
 import type { ModeSourceSpec } from "../types.js";
@@ -60,6 +61,13 @@ export class ModeSource implements Source {
     this.modes = this.solve();
     this.launched = this.launchedAmplitudes();
     this.notes.push(injectedNote(this.modes[0]!, spec, ctx.medium));
+    const bent = typeof spec.mode_spec.bend_radius === "number";
+    for (const note of gainNotes(
+      this.modes.map((m) => [m]),
+      bent,
+    )) {
+      this.notes.push(`the mode source's ${note}`);
+    }
     const m0 = this.modes[0]!;
     const delta = cellStepM(ctx.plan.axes[a], upstreamHPlane(this.plane)) / 2;
     const omega0 = ctx.omegas[0]!;
