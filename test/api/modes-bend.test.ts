@@ -90,6 +90,21 @@ test("a mode the absorber gives gain to comes with a note; a sound one without",
   const sound = await answer({ bend_radius: 2e-6 });
   assert.ok(sound.modes[0]!.k_eff > 0);
   assert.deepEqual(sound.notes, []);
+  // A plane that stops at the domain's faces (PEC walls, no absorber): a "lossless" bend.
+  const walled = await call(svc.baseUrl, "POST", "/v1/modes", {
+    key,
+    body: {
+      ...wirePlane({ bend_radius: 2e-6 }),
+      plane: { center: [0, 0, 0], size: [3.2e-6, 1.2e-6, 0] },
+    },
+  });
+  assert.equal(walled.status, 200, walled.text);
+  const notes = walled.body.notes as string[];
+  assert.equal(notes.length, 1, notes.join("\n"));
+  assert.match(
+    notes[0]!,
+    /no absorber on the bend's outer side \(\+x\): .* k_eff is 0 by construction/,
+  );
 });
 
 test("a radius within the plane's half extent is a 422 naming mode_spec.bend_radius", async () => {

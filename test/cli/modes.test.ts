@@ -186,6 +186,9 @@ test("mistakes are told before anything is sent", async () => {
   await usage(["--plane", "y=0", "--component", "Ex", "--part", "phase"], /--part must be/);
   await usage(["--plane", "y=0", "--part", "real"], /needs a single component/);
   await usage(["--plane", "y=0", "--wavelength", "1.55um", "--wavelengths", "1:2:3"], /give one/);
+  await usage(["--plane", "y=0", "--bend-axis", "0"], /--bend-axis needs --bend-radius/);
+  await usage(["--plane", "y=0", "--bend-radius", "2"], /--bend-radius: .*add a unit/);
+  await usage(["--plane", "y=0", "--bend-radius", "2um", "--bend-axis", "2"], /must be 0 or 1/);
 
   const outside = await runCli(["modes", simFile, "--plane", "y=3um"], nowhere);
   assert.equal(outside.code, 6, outside.stderr);

@@ -16,6 +16,7 @@ import {
   type ModeComponent,
 } from "../../plot/mode-plot.js";
 import { validateModesRequest } from "../../schema/modes.js";
+import { parseLengthText } from "../../schema/plane-spec.js";
 import type { StructureSpec } from "../../solver/index.js";
 import {
   CliError,
@@ -36,7 +37,7 @@ import { parsePlane, parseWavelengthRange, PLANE_SYNTAX } from "./modes-plane.js
 import { parseWavelength } from "./plot-wavelength.js";
 
 export const MODES_USAGE =
-  "emsim modes <sim.json> --plane SPEC [--wavelength W | --wavelengths A:B:N] [--modes N] [--target-neff N] [--pol te|tm] [--group-index] [--out modes.json] [--png mode.png] [--component E|H|Ex|…|Hz] [--part abs|real|imag] [--json]";
+  "emsim modes <sim.json> --plane SPEC [--wavelength W | --wavelengths A:B:N] [--modes N] [--target-neff N] [--pol te|tm] [--bend-radius R [--bend-axis 0|1]] [--group-index] [--out modes.json] [--png mode.png] [--component E|H|Ex|…|Hz] [--part abs|real|imag] [--json]";
 
 export const MODES_HELP = `usage: ${MODES_USAGE}
 
@@ -55,6 +56,11 @@ solved by the server (POST /v1/modes) on the grid a run of that file would use.
                       largest refractive index)
   --pol te|tm         put the modes of this polarisation first (te: E mostly along the
                       plane's first transverse axis)
+  --bend-radius R     the guide bent with radius R (2um, 5000nm; negative: curving the
+                      other way) about the plane's transverse axis --bend-axis (0: the
+                      first, 1: the second, default 1; the other is radial). A bend radiates
+                      into absorber on the plane's outer side past its caustic; a note says
+                      when the plane ends too soon for its k_eff to mean anything
   --group-index       also each mode's group index
   --out FILE.json     write the server's whole answer (with the fields when --png is given)
   --png FILE.png      a heat map of each mode over the plane, with the structures
@@ -76,6 +82,7 @@ interface ModesCommand {
   numModes: number | undefined;
   targetNeff: number | undefined;
   pol: "te" | "tm" | undefined;
+  bend: { radius: number; axis: 0 | 1 } | undefined;
   groupIndex: boolean;
   out: string | undefined;
   png: string | undefined;
@@ -90,6 +97,8 @@ const OPTIONS = {
   modes: { type: "string", short: "n" },
   "target-neff": { type: "string" },
   pol: { type: "string" },
+  "bend-radius": { type: "string" },
+  "bend-axis": { type: "string" },
   "group-index": { type: "boolean" },
   out: { type: "string", short: "o" },
   png: { type: "string" },
@@ -155,12 +164,31 @@ function readCommand(
     numModes: optionalNumber(text("modes"), "--modes", Number.isInteger),
     targetNeff: optionalNumber(text("target-neff"), "--target-neff", (n) => n > 0),
     pol,
+    bend: readBend(text("bend-radius"), text("bend-axis")),
     groupIndex: values["group-index"] === true,
     out: text("out"),
     png: text("png"),
     component,
     part,
   };
+}
+
+/** --bend-radius (a length, signed) and --bend-axis (0 or 1, only with a radius). */
+function readBend(radius: string | undefined, axis: string | undefined): ModesCommand["bend"] {
+  if (radius === undefined) {
+    if (axis !== undefined) throw new UsageError("--bend-axis needs --bend-radius");
+    return undefined;
+  }
+  let radiusM: number;
+  try {
+    radiusM = parseLengthText(radius);
+  } catch (err) {
+    throw new UsageError(`--bend-radius: ${(err as Error).message}`);
+  }
+  if (axis !== undefined && axis !== "0" && axis !== "1") {
+    throw new UsageError(`--bend-axis must be 0 or 1, got '${axis}'`);
+  }
+  return { radius: radiusM, axis: axis === "0" ? 0 : 1 };
 }
 
 function optionalNumber(
@@ -206,6 +234,7 @@ function modesRequestOf(sim: Record<string, unknown>, c: ModesCommand): ModesReq
       ...(c.numModes !== undefined ? { num_modes: c.numModes } : {}),
       ...(c.targetNeff !== undefined ? { target_neff: c.targetNeff } : {}),
       ...(c.pol !== undefined ? { filter_pol: c.pol } : {}),
+      ...(c.bend ? { bend_radius: c.bend.radius, bend_axis: c.bend.axis } : {}),
     },
     ...(c.groupIndex ? { group_index: true } : {}),
     ...(c.png !== undefined ? { include_fields: true } : {}),

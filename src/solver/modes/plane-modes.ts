@@ -16,8 +16,10 @@ import type {
 } from "../types.js";
 import type { MaterialResolver } from "../update-material.js";
 import { modePlane, type ModePlane } from "./plane-medium.js";
-import { gainNotes } from "./gain-notes.js";
+import { bendNotes, gainNotes } from "./mode-notes.js";
 import { bendOf, solveModes, type SolvedMode } from "./solve.js";
+
+const AXIS_NAMES = "xyz";
 
 /** The most cells a mode plane may have (its window on the grid, absorber cells included). */
 export const MAX_MODE_PLANE_CELLS = 40_000;
@@ -80,12 +82,13 @@ export function solvePlaneModes(
         `synchronously: make the plane smaller or the grid coarser`,
     );
   }
+  const bend = request.mode_spec ? bendOf(request.mode_spec) : undefined;
   const result = solveModes({
     axes: plane.axes,
     planeEps: plane.permittivityAt,
     wavelengths_m: wavelengthsM,
     mode_spec: request.mode_spec,
-    bend: request.mode_spec ? bendOf(request.mode_spec) : undefined,
+    bend,
     groupIndex: request.group_index,
     leftHanded: plane.leftHanded,
   });
@@ -95,6 +98,13 @@ export function solvePlaneModes(
     modes: result.modes,
     unknowns: result.unknowns,
     seconds: (performance.now() - start) / 1000,
-    notes: gainNotes(result.modes, typeof request.mode_spec?.bend_radius === "number"),
+    notes: [
+      ...bendNotes(
+        plane.axes,
+        [AXIS_NAMES[plane.transverse[0]]!, AXIS_NAMES[plane.transverse[1]]!],
+        bend,
+      ),
+      ...gainNotes(result.modes, bend !== undefined),
+    ],
   };
 }

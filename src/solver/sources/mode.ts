@@ -22,9 +22,9 @@ import { cellStepM, nodeIndexAt, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import { planeWeights, type ModeFields } from "../modes/fields.js";
 import { gridModes, placedModeWindow, type GridModeWindow } from "../modes/grid-modes.js";
-import { gainNotes } from "../modes/gain-notes.js";
+import { bendNotes, gainNotes } from "../modes/mode-notes.js";
 import { complexOverlap } from "../modes/overlap.js";
-import type { SolvedMode } from "../modes/solve.js";
+import { bendOf, type SolvedMode } from "../modes/solve.js";
 import type { ModeSourceSpec } from "../types.js";
 import { AnalyticDrive } from "./analytic-drive.js";
 import type { InjectionConfig } from "./injection.js";
@@ -61,13 +61,7 @@ export class ModeSource implements Source {
     this.modes = this.solve();
     this.launched = this.launchedAmplitudes();
     this.notes.push(injectedNote(this.modes[0]!, spec, ctx.medium));
-    const bent = typeof spec.mode_spec.bend_radius === "number";
-    for (const note of gainNotes(
-      this.modes.map((m) => [m]),
-      bent,
-    )) {
-      this.notes.push(`the mode source's ${note}`);
-    }
+    this.notes.push(...this.planeNotes());
     const m0 = this.modes[0]!;
     const delta = cellStepM(ctx.plan.axes[a], upstreamHPlane(this.plane)) / 2;
     const omega0 = ctx.omegas[0]!;
@@ -75,6 +69,19 @@ export class ModeSource implements Source {
     const phase = m0.n_eff * (omega0 / SPEED_OF_LIGHT_M_PER_S) * delta - omega0 * tau;
     this.hPhase = [Math.cos(phase), -Math.sin(phase)];
     this.drive = new AnalyticDrive(this.pulse, ctx.omegas, ctx.plan.dtSeconds, tau);
+  }
+
+  /** What the mode's k_eff cannot say by itself (modes/mode-notes.ts). */
+  private planeNotes(): string[] {
+    const bend = bendOf(this.spec.mode_spec);
+    const [u, v] = this.window.transverse.map((t) => "xyz"[t]!) as [string, string];
+    return [
+      ...bendNotes(this.window.axes, [u, v], bend),
+      ...gainNotes(
+        this.modes.map((m) => [m]),
+        bend !== undefined,
+      ),
+    ].map((note) => `the mode source's ${note}`);
   }
 
   /** The source's mode at every recorded wavelength, tracked from the source wavelength's. */

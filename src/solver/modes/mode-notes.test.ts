@@ -1,0 +1,54 @@
+/**
+ * gainNotes: one note per mode index whose k_eff is negative beyond rounding, naming how many
+ * wavelengths and the worst; a bend's note names the caustic and the outer side; rounding-size
+ * and positive k_eff say nothing. bendNotes: a bend whose plane has no absorber cells on its
+ * outer side (+radial for a positive radius, −radial for a negative one) gets a note; one with
+ * absorber there, or no bend, none.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { bendNotes, gainNotes } from "./mode-notes.js";
+import type { ModeAxis } from "./operator.js";
+import type { SolvedMode } from "./solved-mode.js";
+
+const mode = (wavelength_m: number, mode_index: number, k_eff: number): SolvedMode =>
+  ({ wavelength_m, mode_index, n_eff: 2.4, k_eff, te_fraction: 1 }) as SolvedMode;
+
+test("a negative k_eff gets one note per mode, with its count and worst value", () => {
+  const modes = [
+    [mode(1.5e-6, 0, -2e-6), mode(1.5e-6, 1, 3e-6)],
+    [mode(1.55e-6, 0, -8.6e-6), mode(1.55e-6, 1, -5e-10)],
+    [mode(1.6e-6, 0, 1e-7), mode(1.6e-6, 1, 0)],
+  ];
+  const straight = gainNotes(modes, false);
+  assert.equal(straight.length, 1, straight.join("\n"));
+  assert.match(
+    straight[0]!,
+    /^mode 0: k_eff < 0 at 2 of 3 wavelength\(s\) \(-8\.60e-6 at 1\.55 µm\)/,
+  );
+  assert.doesNotMatch(straight[0]!, /caustic/);
+  const bent = gainNotes(modes, true);
+  assert.match(bent[0]!, /caustic/);
+  assert.match(bent[0]!, /on the bend's outer side/);
+});
+
+test("positive and rounding-size k_eff: no note", () => {
+  assert.deepEqual(gainNotes([[mode(1.55e-6, 0, 2e-6), mode(1.55e-6, 1, -1e-10)]], true), []);
+});
+
+test("a bend without absorber on its outer side gets a note", () => {
+  const nodes = new Float64Array([0, 1, 2]);
+  const walls: ModeAxis = { nodesM: nodes, boundary: "pec" };
+  const lowOnly: ModeAxis = { nodesM: nodes, boundary: "pml", pmlLo: 1, pmlHi: 0 };
+  const both: ModeAxis = { nodesM: nodes, boundary: "pml", pmlLo: 1, pmlHi: 1 };
+  const names = ["x", "y"] as const;
+  const bend = (radiusM: number, radialAxis: 0 | 1) => ({ radiusM, radialAxis });
+  const [note] = bendNotes([both, walls], names, bend(2e-6, 1));
+  assert.match(note!, /no absorber on the bend's outer side \(\+y\)/);
+  assert.match(note!, /k_eff is 0 by construction/);
+  assert.match(note!, /into the domain's PML along y/);
+  assert.equal(bendNotes([lowOnly, both], names, bend(2e-6, 0)).length, 1);
+  assert.deepEqual(bendNotes([lowOnly, both], names, bend(-2e-6, 0)), []);
+  assert.deepEqual(bendNotes([walls, both], names, bend(2e-6, 1)), []);
+  assert.deepEqual(bendNotes([walls, walls], names, undefined), []);
+});

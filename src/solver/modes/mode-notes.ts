@@ -1,0 +1,64 @@
+/**
+ * What a mode solve's answer cannot say by itself.
+ * - Every material emsim accepts is passive (a gain pole is refused), so no mode of a plane
+ *   can grow as it propagates: a k_eff below zero is the plane's absorber acting on a field
+ *   that is still evanescent there (the absorber is reflectionless for travelling waves, not
+ *   for decaying ones), and it moves k_eff either way. A bend makes this common: its modes
+ *   reach far to the outer side, and only past the caustic, R·(n_eff/n_cladding − 1) from the
+ *   guide, do they radiate. Such a mode's loss is not to be trusted (gainNotes).
+ * - A bend radiates only into absorber on its outer side: a plane that stops at walls there
+ *   gives its modes k_eff = 0 by construction, "lossless bends" (bendNotes).
+ */
+import type { ModeAxis } from "./operator.js";
+import type { SolvedMode } from "./solved-mode.js";
+
+/** Below this, a negative k_eff is the eigen-solve's rounding, not the absorber. */
+const ROUNDING_K_EFF = 1e-9;
+
+/** One note per mode index whose k_eff is negative at some wavelength. */
+export function gainNotes(modes: readonly (readonly SolvedMode[])[], bent: boolean): string[] {
+  const worst = new Map<number, { k: number; at: number; count: number }>();
+  for (const mode of modes.flat()) {
+    if (mode.k_eff >= -ROUNDING_K_EFF) continue;
+    const seen = worst.get(mode.mode_index);
+    if (!seen) worst.set(mode.mode_index, { k: mode.k_eff, at: mode.wavelength_m, count: 1 });
+    else {
+      seen.count++;
+      if (mode.k_eff < seen.k) Object.assign(seen, { k: mode.k_eff, at: mode.wavelength_m });
+    }
+  }
+  const wavelengths = modes.length;
+  return [...worst].map(
+    ([index, { k, at, count }]) =>
+      `mode ${index}: k_eff < 0 at ${count} of ${wavelengths} wavelength(s) (${k.toExponential(2)} at ` +
+      `${Number((at * 1e6).toPrecision(6))} µm), a gain no passive guide has: the mode still ` +
+      `decays where the plane's absorber begins, and the absorber moves k_eff either way` +
+      (bent
+        ? ` (a bend's absorber inside its caustic, R·(n_eff/n_cladding − 1) out from the guide)`
+        : "") +
+      `; widen the plane or the domain${bent ? " on the bend's outer side" : ""} until k_eff ` +
+      `stops changing`,
+  );
+}
+
+/**
+ * A note when a bend's outer side (+radial for a positive radius) has no absorber cells on the
+ * plane: its k_eff then says nothing about radiation.
+ */
+export function bendNotes(
+  axes: readonly [ModeAxis, ModeAxis],
+  axisNames: readonly [string, string],
+  bend: { radiusM: number; radialAxis: 0 | 1 } | undefined,
+): string[] {
+  if (!bend) return [];
+  const radial = axes[bend.radialAxis];
+  const outer = bend.radiusM > 0 ? radial.pmlHi : radial.pmlLo;
+  if (radial.boundary === "pml" && (outer ?? 0) > 0) return [];
+  const name = axisNames[bend.radialAxis];
+  const side = bend.radiusM > 0 ? "+" : "−";
+  return [
+    `the plane has no absorber on the bend's outer side (${side}${name}): the bend cannot ` +
+      `radiate there and its k_eff is 0 by construction, not its loss; let the plane reach ` +
+      `into the domain's PML along ${name}, past the caustic`,
+  ];
+}
