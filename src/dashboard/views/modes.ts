@@ -1,6 +1,6 @@
 /**
  * The Modes page: paste a simulation request, name a plane as `emsim modes --plane` does, and
- * see the plane's modes (the table `emsim modes` prints) and each mode's |E| over the plane
+ * see the plane's modes (the table `emsim modes` prints, with the answer's notes) and each mode's |E| over the plane
  * with the structures outlined (the PNG `emsim modes --png` writes, src/plot/mode-plot.ts,
  * inlined as a data: address). A plain form: no script is needed.
  */
@@ -134,6 +134,13 @@ function answerSection(
       ${answer.unknowns.toLocaleString("en-US")} unknowns, solved in
       ${answer.solve_seconds.toFixed(2)} s.
     </p>
+    ${
+      answer.notes.length > 0
+        ? html`<ul class="warning-text modes-notes" id="modes-notes">
+            ${answer.notes.map((note) => html`<li>${note}</li>`)}
+          </ul>`
+        : ""
+    }
     <div class="table-wrap">
       <table class="table" id="modes-table">
         <thead>
