@@ -34,6 +34,8 @@ const loader = pathToFileURL("scripts/ts-loader/register.mjs").href;
 const res = spawnSync(
   process.execPath,
   [
+    // Failures name the TypeScript's lines (the loader inlines esbuild's source maps).
+    "--enable-source-maps",
     "--import",
     loader,
     "--test",
