@@ -214,9 +214,10 @@ function serviceOf(parts: ServiceParts, app: App, worker: JobWorker | null): Ser
         port: config.port,
         backlog: config.listenBacklog,
       });
-      if (worker) await worker.start();
-      // Workers run elsewhere: a dead one's job is still taken back while none runs.
-      else {
+      if (worker) {
+        await worker.start();
+      } else {
+        // Workers run elsewhere: a dead one's job is still taken back while none runs.
         stopSweeping = sweepSilentWorkers(
           stores.jobs,
           config,
