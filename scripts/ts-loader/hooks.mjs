@@ -3,8 +3,9 @@
 // sources follow), and a .ts file is compiled to JavaScript by esbuild, type annotations
 // stripped and nothing else changed (the type checker is `npm run typecheck`). Compiled files
 // are kept in a cache keyed by their source's SHA-1, so each file is compiled once per change.
-// Everything else goes to Node's own resolution and loading, untouched: unlike a general
-// loader (tsx), nothing here runs for the hundreds of JavaScript modules a test imports.
+// Everything else is passed straight on to Node's own resolution and loading: unlike a general
+// loader (tsx), nothing is looked up, read or transformed here for the hundreds of JavaScript
+// modules a test imports.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
