@@ -32,6 +32,7 @@ async function copyInto(localPath: string, target: string): Promise<void> {
 
 export class LocalFileStorage implements StorageBackend {
   readonly root: string;
+  private capacity: number | null = null;
 
   constructor(
     root: string,
@@ -49,13 +50,17 @@ export class LocalFileStorage implements StorageBackend {
     return path;
   }
 
+  /** The disk's size, asked once it is known (admission asks on every submission). */
   capacityBytes(): number | null {
-    try {
-      const disk = statfsSync(this.root);
-      return disk.blocks * disk.bsize;
-    } catch {
-      return null; // not created yet: the first write will say
+    if (this.capacity === null) {
+      try {
+        const disk = statfsSync(this.root);
+        this.capacity = disk.blocks * disk.bsize;
+      } catch {
+        // not created yet: the first write will say
+      }
     }
+    return this.capacity;
   }
 
   async putFile(key: string, localPath: string): Promise<StoredObject> {
