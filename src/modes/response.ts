@@ -41,7 +41,10 @@ export interface ModesResponse {
   grid?: Record<string, number[]>;
   unknowns: number;
   solve_seconds: number;
-  /** What the answer cannot say by itself: a mode whose k_eff the absorber made negative. */
+  /**
+   * What the answer cannot say by itself: a mode whose k_eff the absorber made negative, a
+   * bend with no absorber on its outer side (solver/modes/mode-notes.ts).
+   */
   notes: string[];
 }
 

@@ -184,7 +184,7 @@ export const ModesResponseSchema = Type.Object(
     solve_seconds: Type.Number(),
     notes: Type.Array(Type.String(), {
       description:
-        "What the answer cannot say by itself: a mode whose k_eff is negative (the plane's absorber on a still evanescent field, a bend's inside its caustic), with what to change.",
+        "What the answer cannot say by itself, with what to change: a mode whose k_eff is negative (the plane's absorber on a still evanescent field, a bend's inside its caustic), a bend with no absorber on its outer side (k_eff 0 by construction).",
     }),
   },
   { additionalProperties: false, $id: "ModesResponse", title: "ModesResponse" },

@@ -1,8 +1,8 @@
 /**
  * The Modes page: paste a simulation request, name a plane as `emsim modes --plane` does, and
- * see the plane's modes (the table `emsim modes` prints, with the answer's notes) and each mode's |E| over the plane
- * with the structures outlined (the PNG `emsim modes --png` writes, src/plot/mode-plot.ts,
- * inlined as a data: address). A plain form: no script is needed.
+ * see the plane's modes (the table `emsim modes` prints, with the answer's notes) and each
+ * mode's |E| over the plane with the structures outlined (the PNG `emsim modes --png` writes,
+ * src/plot/mode-plot.ts, inlined as a data: address). A plain form: no script is needed.
  */
 import type { ModesResponse } from "../../modes/response.js";
 import { NEGLIGIBLE_K_EFF } from "../../plot/mode-plot.js";

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bendNotes, gainNotes } from "./mode-notes.js";
+import { bendNotes, gainNotes, modeNotes } from "./mode-notes.js";
 import type { ModeAxis } from "./operator.js";
 import type { SolvedMode } from "./solved-mode.js";
 
@@ -51,4 +51,14 @@ test("a bend without absorber on its outer side gets a note", () => {
   assert.deepEqual(bendNotes([lowOnly, both], names, bend(-2e-6, 0)), []);
   assert.deepEqual(bendNotes([walls, both], names, bend(2e-6, 1)), []);
   assert.deepEqual(bendNotes([walls, walls], names, undefined), []);
+});
+
+test("modeNotes: the bend's note, named by the plane's transverse axes, then the modes'", () => {
+  const walls: ModeAxis = { nodesM: new Float64Array([0, 1, 2]), boundary: "pec" };
+  const notes = modeNotes([walls, walls], [0, 2], { radiusM: -2e-6, radialAxis: 1 }, [
+    [mode(1.55e-6, 0, -3e-6)],
+  ]);
+  assert.equal(notes.length, 2, notes.join("\n"));
+  assert.match(notes[0]!, /outer side \(−z\)/);
+  assert.match(notes[1]!, /^mode 0: k_eff < 0 .*caustic/);
 });

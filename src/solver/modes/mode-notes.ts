@@ -62,3 +62,18 @@ export function bendNotes(
       `into the domain's PML along ${name}, past the caustic`,
   ];
 }
+
+/**
+ * Every note of a plane's answer: the bend's, then the modes'.
+ * @param transverse the plane's transverse axes (0 x, 1 y, 2 z), named in the notes
+ * @param modes modes[w][m], as solveModes returns them
+ */
+export function modeNotes(
+  axes: readonly [ModeAxis, ModeAxis],
+  transverse: readonly [number, number],
+  bend: { radiusM: number; radialAxis: 0 | 1 } | undefined,
+  modes: readonly (readonly SolvedMode[])[],
+): string[] {
+  const names = transverse.map((t) => "xyz"[t]!) as [string, string];
+  return [...bendNotes(axes, names, bend), ...gainNotes(modes, bend !== undefined)];
+}

@@ -16,10 +16,8 @@ import type {
 } from "../types.js";
 import type { MaterialResolver } from "../update-material.js";
 import { modePlane, type ModePlane } from "./plane-medium.js";
-import { bendNotes, gainNotes } from "./mode-notes.js";
+import { modeNotes } from "./mode-notes.js";
 import { bendOf, solveModes, type SolvedMode } from "./solve.js";
-
-const AXIS_NAMES = "xyz";
 
 /** The most cells a mode plane may have (its window on the grid, absorber cells included). */
 export const MAX_MODE_PLANE_CELLS = 40_000;
@@ -47,7 +45,7 @@ export interface PlaneModes {
   modes: SolvedMode[][];
   unknowns: number;
   seconds: number;
-  /** What the answer cannot say by itself (gain-notes.ts). */
+  /** What the answer cannot say by itself (mode-notes.ts). */
   notes: string[];
 }
 
@@ -98,13 +96,6 @@ export function solvePlaneModes(
     modes: result.modes,
     unknowns: result.unknowns,
     seconds: (performance.now() - start) / 1000,
-    notes: [
-      ...bendNotes(
-        plane.axes,
-        [AXIS_NAMES[plane.transverse[0]]!, AXIS_NAMES[plane.transverse[1]]!],
-        bend,
-      ),
-      ...gainNotes(result.modes, bend !== undefined),
-    ],
+    notes: modeNotes(plane.axes, plane.transverse, bend, result.modes),
   };
 }

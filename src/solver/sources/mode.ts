@@ -22,7 +22,7 @@ import { cellStepM, nodeIndexAt, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import { planeWeights, type ModeFields } from "../modes/fields.js";
 import { gridModes, placedModeWindow, type GridModeWindow } from "../modes/grid-modes.js";
-import { bendNotes, gainNotes } from "../modes/mode-notes.js";
+import { modeNotes } from "../modes/mode-notes.js";
 import { complexOverlap } from "../modes/overlap.js";
 import { bendOf, type SolvedMode } from "../modes/solve.js";
 import type { ModeSourceSpec } from "../types.js";
@@ -73,15 +73,10 @@ export class ModeSource implements Source {
 
   /** What the mode's k_eff cannot say by itself (modes/mode-notes.ts). */
   private planeNotes(): string[] {
+    const { axes, transverse } = this.window;
     const bend = bendOf(this.spec.mode_spec);
-    const [u, v] = this.window.transverse.map((t) => "xyz"[t]!) as [string, string];
-    return [
-      ...bendNotes(this.window.axes, [u, v], bend),
-      ...gainNotes(
-        this.modes.map((m) => [m]),
-        bend !== undefined,
-      ),
-    ].map((note) => `the mode source's ${note}`);
+    const modes = this.modes.map((m) => [m]);
+    return modeNotes(axes, transverse, bend, modes).map((note) => `the mode source's ${note}`);
   }
 
   /** The source's mode at every recorded wavelength, tracked from the source wavelength's. */
