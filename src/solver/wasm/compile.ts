@@ -26,7 +26,8 @@ export function compileWat(name: string, wat: string): Promise<WasmModule> {
       // No parsed.validate(): WebAssembly.compile validates the binary anyway, and wabt's
       // validator costs 15–30 ms per kernel (it would also need the feature set passed again,
       // which its typings omit, or it refuses shared memories).
-      const { buffer } = parsed.toBinary({});
+      // The WAT names kept (a few KiB): profilers then name the kernel's functions.
+      const { buffer } = parsed.toBinary({ write_debug_names: true });
       return await wasm.compile(buffer);
     } finally {
       parsed.destroy();

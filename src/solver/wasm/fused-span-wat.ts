@@ -24,6 +24,8 @@ import {
   curlOf,
   emitters,
   f32c,
+  rewindPointer,
+  SPAN_LOOP_LOCALS,
   spanLoops,
   stepBytes,
   type Emitters,
@@ -101,24 +103,42 @@ class FusedSpan {
     ${coefParams}
     ${[...vlocals, "mi", "lo", "hi"].map((n) => `(local $${n}v v128)`).join(" ")}
     ${TEMPORARIES.map((n) => `(local $${n}s f32)`).join(" ")}
-    (local $mo i32)
+    (local $mo i32) ${SPAN_LOOP_LOCALS}
     ${splat.map((p) => `(local.set $${p}v (f32x4.splat (local.get $${p})))`).join("\n    ")}
     (local.set $chv (f32x4.splat (f32.const ${this.ch})))
     (local.set $tinyv (f32x4.splat (f32.const ${this.tiny})))
     (local.set $absv ${ABS_MASK})
-    ${spanLoops((ty, unroll) => this.body(ty, unroll))})`;
+    ${spanLoops(
+      (ty, unroll, masked) => this.body(ty, unroll, masked),
+      (cells) => this.rewind(cells),
+    )})`;
   }
 
-  /** One loop iteration: `unroll` cell groups, then every running pointer's advance. */
-  private body(ty: Ty, unroll: number): string {
+  /**
+   * One loop iteration: `unroll` cell groups, then every running pointer's advance (none
+   * after a masked group, the span's last: spanLoops).
+   */
+  private body(ty: Ty, unroll: number, masked = false): string {
     const bytes = stepBytes(ty, unroll);
-    return [...Array(unroll).keys()]
-      .flatMap((u) => this.cells(ty, u * 16))
-      .concat([advancePointer("pb", bytes), advancePointer("K", bytes)])
-      .concat(this.flags.flatMap((f, d) => (f ? [advancePointer(PSI_POINTER[d], bytes)] : [])))
+    const cells = [...Array(unroll).keys()].flatMap((u) => this.cells(ty, u * 16, masked));
+    if (masked) return cells.join("\n        ");
+    return cells
+      .concat(this.pointers().map((q) => advancePointer(q, bytes)))
       .concat(this.mixed ? [0, 1, 2].map((c) => advancePointer(`p${c}`, bytes / 2)) : [])
       .concat([countDown(ty, unroll)])
       .join("\n        ");
+  }
+
+  /** The running pointers of 4 bytes per cell: fields, per-k coefficients, ψ of each slab. */
+  private pointers(): string[] {
+    return ["pb", "K", ...this.flags.flatMap((f, d) => (f ? [PSI_POINTER[d]] : []))];
+  }
+
+  /** Every running pointer moved back by `cells` cells (the entry streams are 2 bytes a cell). */
+  private rewind(cells: string): string[] {
+    return this.pointers()
+      .map((q) => rewindPointer(q, cells, 4))
+      .concat(this.mixed ? [0, 1, 2].map((c) => rewindPointer(`p${c}`, cells, 2)) : []);
   }
 
   /** The components of the kind that are updated (0–2). */
@@ -127,8 +147,8 @@ class FusedSpan {
   }
 
   /** One cell group: the shared loads, then each updated component's update. */
-  private cells(ty: Ty, shift: number): string[] {
-    const e = emitters(ty, shift, this.tiny);
+  private cells(ty: Ty, shift: number, masked: boolean): string[] {
+    const e = emitters(ty, shift, this.tiny, masked);
     const lines = [...this.sharedLoads(e)];
     for (const c of this.components()) lines.push(...this.update(e, ty, shift, c));
     return lines;

@@ -14,6 +14,8 @@ import {
   directions,
   emitters,
   f32c,
+  rewindPointer,
+  SPAN_LOOP_LOCALS,
   spanLoops,
   stepBytes,
   type Emitters,
@@ -79,36 +81,42 @@ class ComponentSpan {
     (local $d1v v128) (local $d2v v128) (local $t1v v128) (local $t2v v128) (local $psv v128)
     (local $d1s f32) (local $d2s f32) (local $t1s f32) (local $t2s f32) (local $pss f32)
     (local $ov v128) (local $os f32) (local $tinyv v128) (local $absv v128)
+    ${SPAN_LOOP_LOCALS}
     ${splats}
     (local.set $tinyv (f32x4.splat (f32.const ${this.tiny})))
     (local.set $absv ${ABS_MASK})
     (local.set $chv (f32x4.splat (f32.const ${this.ch})))
-    ${spanLoops((ty, unroll) => this.body(ty, unroll))})`;
+    ${spanLoops(
+      (ty, unroll, masked) => this.body(ty, unroll, masked),
+      (cells) => this.pointers().map((q) => rewindPointer(q, cells, 4)),
+    )})`;
   }
 
   /**
    * One loop iteration: `unroll` vectors (or a scalar) of cells at byte 16·u past the running
-   * pointers (the copies differ only in their offset immediates), then the pointers' advance.
+   * pointers (the copies differ only in their offset immediates), then the pointers' advance;
+   * a masked vector (the span's last, spanLoops) needs no advance.
    */
-  private body(ty: Ty, unroll: number): string {
+  private body(ty: Ty, unroll: number, masked = false): string {
     return [...Array(unroll).keys()]
-      .flatMap((u) => this.cells(ty, u * 16))
-      .concat(this.advance(ty, unroll))
+      .flatMap((u) => this.cells(ty, u * 16, masked))
+      .concat(masked ? [] : this.advance(ty, unroll))
       .join("\n        ");
+  }
+
+  /** The running pointers (4 bytes per cell each). */
+  private pointers(): string[] {
+    return ["pb", "K", ...(this.psi1 ? ["q1"] : []), ...(this.psi2 ? ["q2"] : [])];
   }
 
   private advance(ty: Ty, unroll: number): string[] {
     const bytes = stepBytes(ty, unroll);
-    const lines = [advancePointer("pb", bytes), advancePointer("K", bytes)];
-    if (this.psi1) lines.push(advancePointer("q1", bytes));
-    if (this.psi2) lines.push(advancePointer("q2", bytes));
-    lines.push(countDown(ty, unroll));
-    return lines;
+    return [...this.pointers().map((q) => advancePointer(q, bytes)), countDown(ty, unroll)];
   }
 
   /** One cell group's update: differences, ψ terms, the curl, the stored value. */
-  private cells(ty: Ty, shift: number): string[] {
-    const e = emitters(ty, shift, this.tiny);
+  private cells(ty: Ty, shift: number, masked: boolean): string[] {
+    const e = emitters(ty, shift, this.tiny, masked);
     const lines = this.differences(e);
     if (this.psi1 && !this.flat1) lines.push(...this.psiTerm(e, 1, this.d1, "d2"));
     if (this.psi2 && !this.flat2) lines.push(...this.psiTerm(e, 2, this.d2, "d1"));

@@ -24,12 +24,22 @@ export function directions(kind: Kind, c: number) {
   return { d1, d2, q1: kind === "E" ? 0 : 2, q2: kind === "E" ? 1 : 3 };
 }
 
+/** The locals spanLoops uses besides $n: the span's length and its last group's lane mask. */
+export const SPAN_LOOP_LOCALS = "(local $n0 i32) (local $back i32) (local $mskv v128)";
+
 /**
  * The loops over a span's $n cells: UNROLL vectors per iteration while they last, then single
- * vectors, then a scalar tail; `body(ty, unroll)` advances the pointers and $n itself.
+ * vectors; `body(ty, unroll, masked)` advances the pointers and $n itself. The 1–3 cells left
+ * at the end of a span of at least 4 take one masked vector: `rewind(cells)` moves every
+ * running pointer back by that many cells, so the last vector ends at the span's end, and its
+ * stores keep the lanes already updated (see `emitters`). Shorter spans take a scalar loop.
  */
-export function spanLoops(body: (ty: Ty, unroll: number) => string): string {
-  return `(block $v2done (loop $v2loop
+export function spanLoops(
+  body: (ty: Ty, unroll: number, masked?: boolean) => string,
+  rewind: (cells: string) => string[],
+): string {
+  return `(local.set $n0 (local.get $n))
+    (block $v2done (loop $v2loop
       (br_if $v2done (i32.lt_s (local.get $n) (i32.const ${4 * UNROLL})))
         ${body("v", UNROLL)}
       (br $v2loop)))
@@ -37,18 +47,35 @@ export function spanLoops(body: (ty: Ty, unroll: number) => string): string {
       (br_if $vdone (i32.lt_s (local.get $n) (i32.const 4)))
         ${body("v", 1)}
       (br $vloop)))
+    (if (i32.and (i32.gt_s (local.get $n) (i32.const 0)) (i32.ge_s (local.get $n0) (i32.const 4)))
+      (then
+        (local.set $back (i32.sub (i32.const 4) (local.get $n)))
+        ${rewind("(local.get $back)").join("\n        ")}
+        ;; lane l is new where l ≥ back
+        (local.set $mskv (i32x4.ge_s (v128.const i32x4 0 1 2 3) (i32x4.splat (local.get $back))))
+        ${body("v", 1, true)}
+        (local.set $n (i32.const 0))))
     (block $sdone (loop $sloop
       (br_if $sdone (i32.le_s (local.get $n) (i32.const 0)))
         ${body("s", 1)}
       (br $sloop)))`;
 }
 
+/** `(local.set $name (i32.sub (local.get $name) (i32.shl cells (i32.const log2 bytes))))`. */
+export function rewindPointer(name: string, cells: string, bytesPerCell: 2 | 4): string {
+  const shift = bytesPerCell === 4 ? 2 : 1;
+  return `(local.set $${name} (i32.sub (local.get $${name}) (i32.shl ${cells} (i32.const ${shift}))))`;
+}
+
 /**
  * Text builders for one cell group of a span: `ty` "v" (4 lanes, f32x4) or "s" (a scalar),
  * loads and stores at byte offset `off + shift` from a pointer local, arithmetic, locals
- * with the width suffix, span parameters, and the flush of tiny values to zero.
+ * with the width suffix, span parameters, and the flush of tiny values to zero. A `masked`
+ * group (spanLoops' last vector) stores only the lanes set in $mskv and leaves the others as
+ * they are in memory: those cells were updated by the group before, and no update reads a
+ * value of its own kind at another cell, so each new lane is what the scalar loop gives.
  */
-export function emitters(ty: Ty, shift: number, tiny: string) {
+export function emitters(ty: Ty, shift: number, tiny: string, masked = false) {
   const T = ty === "v" ? "f32x4" : "f32";
   const sfx = ty === "v" ? "v" : "s";
   return {
@@ -57,10 +84,12 @@ export function emitters(ty: Ty, shift: number, tiny: string) {
       ty === "v"
         ? `(v128.load offset=${off + shift} align=4 (local.get $${ptr}))`
         : `(f32.load offset=${off + shift} (local.get $${ptr}))`,
-    st: (off: number, ptr: string, val: string) =>
-      ty === "v"
-        ? `(v128.store offset=${off + shift} align=4 (local.get $${ptr}) ${val})`
-        : `(f32.store offset=${off + shift} (local.get $${ptr}) ${val})`,
+    st: (off: number, ptr: string, val: string) => {
+      const at = `offset=${off + shift} align=4 (local.get $${ptr})`;
+      if (ty === "s") return `(f32.store offset=${off + shift} (local.get $${ptr}) ${val})`;
+      if (!masked) return `(v128.store ${at} ${val})`;
+      return `(v128.store ${at} (v128.bitselect ${val} (v128.load ${at}) (local.get $mskv)))`;
+    },
     op: (name: string, a: string, b: string) => `(${T}.${name} ${a} ${b})`,
     get: (name: string) => `(local.get $${name}${sfx})`,
     par: (name: string) => (ty === "v" ? `(local.get $${name}v)` : `(local.get $${name})`),
