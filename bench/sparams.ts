@@ -68,9 +68,6 @@ function wire(symmetry: boolean): TwoPortProblem {
     checkEvery: 500,
     maxSteps: 40000,
     symmetry,
-    // Without symmetry the default shift (Si's index) fails in Arnoldi ("5 eigenpairs did not
-    // converge", reported); the guide's own n_eff as the shift solves.
-    ...(symmetry ? {} : { targetNeff: Number(process.env.BENCH_TARGET_NEFF ?? 2.45) }),
   };
 }
 
