@@ -54,6 +54,33 @@ export interface InjectionConfig {
   e: InjectionTerm[];
 }
 
+/** A config's terms in one list: the h terms, then the e terms. */
+export function injectionTerms(cfg: InjectionConfig | null): InjectionTerm[] {
+  return cfg ? [...cfg.h, ...cfg.e] : [];
+}
+
+/**
+ * Where a term's cells lie in a block: `rows` runs of `count` cells, cell n of row r at field
+ * index p0 + r·pRow + n·dp and weight index w0 + r·wRow + n·dw.
+ */
+export interface TermBlock {
+  p0: number;
+  dp: number;
+  pRow: number;
+  w0: number;
+  dw: number;
+  wRow: number;
+  count: number;
+  rows: number;
+}
+
+/**
+ * Adds F += w·drive over a block of a term's cells to a real field set: the wasm kernel's
+ * `addTerm` on its own memory, where the weights live too. The same operations as `addTerm`
+ * (the product and the sum in float64, rounded once to float32), so the same fields.
+ */
+export type TermAdder = (term: InjectionTerm, block: TermBlock, drive: number) => void;
+
 /** What the applier needs to know of the padded layout (grid.ts YeeLayout, or a clone). */
 export interface InjectionLayout {
   n: readonly number[];
@@ -75,6 +102,8 @@ export class InjectionPlanes {
     private readonly cfg: InjectionConfig,
     private readonly sets: readonly (readonly Float32Array[])[],
     private readonly layout: InjectionLayout,
+    /** Where the terms are added on one real set instead of by `addTerm` (wasm sweep.ts). */
+    private readonly adder: TermAdder | null = null,
   ) {
     this.nv = layout.n[(cfg.axis + 2) % 3] + 2;
   }
@@ -102,7 +131,6 @@ export class InjectionPlanes {
       const dIm = drive[slotBase + 2 * term.slot + 1];
       const re = this.sets[0][comp];
       const im = this.sets.length > 1 ? this.sets[1][comp] : null;
-      const { wRe, wIm } = term;
       const [i0, i1] = [lo[comp * 3], hi[comp * 3]];
       // a = 1 (u = z, v = x): cells (i, plane, k); a = 2 (u = x, v = y): cells (i, j, plane).
       const second = a === 1 ? 2 : 1;
@@ -114,20 +142,30 @@ export class InjectionPlanes {
       const weightAtX = (i: number) => (a === 1 ? i + 1 : (i + 1) * nv);
       const weightStep = a === 1 ? nv : 1;
       const weightAtM = (m: number) => (a === 1 ? (m + 1) * nv : m + 1);
-      if (m1 - m0 >= i1 - i0) {
-        for (let i = i0; i <= i1; i++) {
-          const p0 = atX(i) + m0 * fieldStep;
-          const w0 = weightAtX(i) + weightAtM(m0);
-          addTerm(re, im, p0, fieldStep, wRe, wIm, w0, weightStep, m1 - m0 + 1, dRe, dIm);
-        }
-      } else {
-        const dw = a === 1 ? 1 : nv;
-        for (let m = m0; m <= m1; m++) {
-          const p0 = atX(i0) + m * fieldStep;
-          const w0 = weightAtX(i0) + weightAtM(m);
-          addTerm(re, im, p0, sx, wRe, wIm, w0, dw, i1 - i0 + 1, dRe, dIm);
-        }
-      }
+      // Runs along the longer of the two axes (the JavaScript fallback's loop per run).
+      const block =
+        m1 - m0 >= i1 - i0
+          ? {
+              p0: atX(i0) + m0 * fieldStep,
+              dp: fieldStep,
+              pRow: sx,
+              w0: weightAtX(i0) + weightAtM(m0),
+              dw: weightStep,
+              wRow: weightAtX(1) - weightAtX(0),
+              count: m1 - m0 + 1,
+              rows: i1 - i0 + 1,
+            }
+          : {
+              p0: atX(i0) + m0 * fieldStep,
+              dp: sx,
+              pRow: fieldStep,
+              w0: weightAtX(i0) + weightAtM(m0),
+              dw: weightAtX(1) - weightAtX(0),
+              wRow: weightStep,
+              count: i1 - i0 + 1,
+              rows: m1 - m0 + 1,
+            };
+      this.add(term, re, im, block, dRe, dIm);
     }
   }
 
@@ -141,12 +179,38 @@ export class InjectionPlanes {
     const dIm = drive[slotBase + 2 * term.slot + 1];
     const re = this.sets[0][comp];
     const im = this.sets.length > 1 ? this.sets[1][comp] : null;
-    const k0 = lo[comp * 3 + 2];
-    const k1 = hi[comp * 3 + 2];
-    for (let j = lo[comp * 3 + 1]; j <= hi[comp * 3 + 1]; j++) {
-      const p0 = (i + 1) * sx + (j + 1) * sy + 1 + k0;
-      const w0 = (j + 1) * nv + k0 + 1;
-      addTerm(re, im, p0, 1, term.wRe, term.wIm, w0, 1, k1 - k0 + 1, dRe, dIm);
+    const [j0, j1] = [lo[comp * 3 + 1], hi[comp * 3 + 1]];
+    const [k0, k1] = [lo[comp * 3 + 2], hi[comp * 3 + 2]];
+    const block = {
+      p0: (i + 1) * sx + (j0 + 1) * sy + 1 + k0,
+      dp: 1,
+      pRow: sy,
+      w0: (j0 + 1) * nv + k0 + 1,
+      dw: 1,
+      wRow: nv,
+      count: k1 - k0 + 1,
+      rows: j1 - j0 + 1,
+    };
+    this.add(term, re, im, block, dRe, dIm);
+  }
+
+  /** A block of a term's cells, by the adder where there is one real set. */
+  private add(
+    term: InjectionTerm,
+    re: Float32Array,
+    im: Float32Array | null,
+    block: TermBlock,
+    dRe: number,
+    dIm: number,
+  ): void {
+    if (block.count <= 0 || block.rows <= 0) return;
+    if (im === null && this.adder) {
+      this.adder(term, block, dRe);
+      return;
+    }
+    const { p0, dp, pRow, w0, dw, wRow, count, rows } = block;
+    for (let r = 0; r < rows; r++) {
+      addTerm(re, im, p0 + r * pRow, dp, term.wRe, term.wIm, w0 + r * wRow, dw, count, dRe, dIm);
     }
   }
 
@@ -167,7 +231,6 @@ export class InjectionPlanes {
       const dIm = drive[slotBase + 2 * term.slot + 1];
       const re = this.sets[0][comp];
       const im = this.sets.length > 1 ? this.sets[1][comp] : null;
-      const { wRe, wIm } = term;
       if (a === 0) {
         // u = y, v = z: the whole plane, row by row.
         if (i === term.plane) this.applyTerm(term, i, drive, slotBase);
@@ -181,16 +244,21 @@ export class InjectionPlanes {
         const from = lo[comp * 3 + 2];
         const to = hi[comp * 3 + 2];
         const p0 = (i + 1) * sx + (term.plane + 1) * sy + 1 + from;
-        addTerm(re, im, p0, 1, wRe, wIm, (from + 1) * nv + i + 1, nv, to - from + 1, dRe, dIm);
+        this.add(term, re, im, run(p0, 1, (from + 1) * nv + i + 1, nv, to - from + 1), dRe, dIm);
       } else {
         // u = x, v = y: the column k = plane, j along it.
         const from = lo[comp * 3 + 1];
         const to = hi[comp * 3 + 1];
         const p0 = (i + 1) * sx + (from + 1) * sy + term.plane + 1;
-        addTerm(re, im, p0, sy, wRe, wIm, (i + 1) * nv + from + 1, 1, to - from + 1, dRe, dIm);
+        this.add(term, re, im, run(p0, sy, (i + 1) * nv + from + 1, 1, to - from + 1), dRe, dIm);
       }
     }
   }
+}
+
+/** One run of cells as a block of one row. */
+function run(p0: number, dp: number, w0: number, dw: number, count: number): TermBlock {
+  return { p0, dp, pRow: 0, w0, dw, wRow: 0, count, rows: 1 };
 }
 
 /** F[p0 + n·dp] += w[w0 + n·dw]·inc for n < count (complex when `im` is given). */

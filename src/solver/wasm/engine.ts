@@ -27,7 +27,7 @@ import {
   sharedSamplings,
   type MonitorSampling,
 } from "../monitors.js";
-import { DRIVE_VALUES_PER_STEP, MAX_BLOCK_STEPS } from "../sources/injection.js";
+import { DRIVE_VALUES_PER_STEP, injectionTerms, MAX_BLOCK_STEPS } from "../sources/injection.js";
 import { Command, ControlBlock, KernelFailure, MAX_THREADS } from "./barrier.js";
 import { adeSweep, planAdeMemory, writeAdeTables, type AdeMemoryPlan } from "./ade-wasm.js";
 import { compileWat } from "./compile.js";
@@ -142,6 +142,7 @@ function planEngineMemory(
       sets,
       ade?.bytes ?? 0,
       { pieces: pieces.pieces.length / 4, mixedCells: pieces.mixedCells },
+      injectionTerms(problem.injection).map((t) => t.wRe.length),
     );
   const shortest = options.mixedPieces === false ? 0 : SHORTEST_UNIFORM_PIECE;
   let pieces = buildFusedPieces(layout, medium.index, shortest);
@@ -316,7 +317,8 @@ export class FastEngine implements Stepper {
     const { kernelGrid, profiles, medium, ade } = this.problem;
     const buffer = this.memory.buffer;
     const mp = this.memoryPlan;
-    writeKernelTables(buffer, mp, kernelGrid, profiles, medium, this.runs, this.pieces);
+    const { injection } = this.problem;
+    writeKernelTables(buffer, mp, kernelGrid, profiles, medium, this.runs, this.pieces, injection);
     if (ade && this.adePlan) writeAdeTables(buffer, mp.ade, this.adePlan, ade);
   }
 
@@ -342,6 +344,7 @@ export class FastEngine implements Stepper {
       slabs: slabsFor(layout, this.threads),
       progress: mp.progress,
       injection: this.problem.injection,
+      injectionWeights: mp.injectionWeights,
       ade:
         ade && this.adePlan
           ? adeSweep(this.adePlan, mp.ade, mp.components, mp.setBytes, mp.sets)

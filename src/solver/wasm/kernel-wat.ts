@@ -7,6 +7,7 @@
  *   hPlanes(i0, i1, set), ePlanes(…)  the same over planes i0 … i1−1 in one call (thin grids,
  *                   whose planes are a row or two each: wasm/thin.ts),
  *   energy(i, set)  Σ ε·|E|² + η0²·|H|² over the padded plane (f64),
+ *   addTerm(…)      a source's injection terms over a run of cells (add-term-wat.ts),
  *   ade(…)          the dispersive cells of one plane and component (ade-wasm.ts), with poles.
  *
  * Per component c the curl is ∂_{d1}F_{d2} − ∂_{d2}F_{d1} with d1 = c+1, d2 = c+2 (mod 3), and
@@ -43,6 +44,7 @@
  * at 3 instructions per cell and component for the gather).
  */
 import { adeWat } from "./ade-wasm.js";
+import { addTermWat } from "./add-term-wat.js";
 import { energyWat } from "./energy-wat.js";
 import { fusedSpanWat } from "./fused-span-wat.js";
 import type { PsiFacePlan } from "./memory-plan.js";
@@ -258,6 +260,7 @@ class Generator extends WatGrid {
     )
     .join("\n  ")}
   ${energyWat(this)}
+  ${addTermWat()}
   ${this.input.ade ? adeWat(f32c(this.input.flushBelow)) : ""}
 )`;
   }

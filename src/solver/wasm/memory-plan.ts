@@ -5,7 +5,8 @@
  *
  *   [control block 4 KiB] [1-D tables: inverse steps, CPML b/c, ca/cb/ε, (ca, cb) pairs]
  *   [material runs] [fused E pieces and the mixed pieces' per-cell entries (runs.ts)]
- *   [progress counters per x-plane] [dispersive cells' tables and state (ade-wasm.ts)]
+ *   [progress counters per x-plane] [the source's injection weights, float64 per term]
+ *   [dispersive cells' tables and state (ade-wasm.ts)]
  *   [CPML ψ, absorber slabs only, per field set] [field sets: 6 padded float32 arrays each]
  *
  * Only the fields scale with the grid volume (24 bytes per cell, 48 for Bloch runs); runs and
@@ -17,6 +18,7 @@ import { fieldSetBytes } from "../fields.js";
 import type { YeeLayout } from "../grid.js";
 import type { KernelGrid } from "../kernel.js";
 import type { Medium } from "../medium-types.js";
+import type { InjectionConfig } from "../sources/injection.js";
 import type { FusedPieces, MaterialRuns } from "./runs.js";
 
 const PAGE_BYTES = 65536;
@@ -73,6 +75,8 @@ export interface FastMemoryPlan {
    * H planes first, then E planes (sweep.ts).
    */
   progress: number;
+  /** Byte address of each injection term's float64 weights (h terms, then e terms). */
+  injectionWeights: number[];
   faces: PsiFacePlan[];
   /** Byte address of the first ψ array (everything from here on is zeroed state). */
   psiStart: number;
@@ -131,11 +135,14 @@ export function planFastMemory(
   adeBytes = 0,
   /** Fused E pieces and cells in mixed pieces (runs.ts). */
   fused: { pieces: number; mixedCells: number } = { pieces: 0, mixedCells: 0 },
+  /** Weights per injection term (sources/injection.ts), h terms then e terms. */
+  injectionTerms: readonly number[] = [],
 ): FastMemoryPlan {
   const bump = new Bump(CONTROL_BYTES);
   const tables = planTables(bump, layout, tableEntries);
   const rows = planRowTables(bump, layout, runCounts, fused);
   const progress = bump.take(2 * 4 * layout.padded[0]);
+  const injectionWeights = injectionTerms.map((count) => bump.take(8 * count));
   // Before psiStart: the set-up's page faulting zeroes words from there on, and this region
   // holds tables as well as state.
   const ade = bump.take(adeBytes);
@@ -150,6 +157,7 @@ export function planFastMemory(
     tableEntries,
     ...rows,
     progress,
+    injectionWeights,
     ...psi,
     ade,
     ...fields,
@@ -271,7 +279,10 @@ export function bytesPerCellUpdate(plan: FastMemoryPlan, layout: YeeLayout): num
   return (fields + psi) / layout.cells;
 }
 
-/** Copies the 1-D tables and runs into the kernel's memory (fields and ψ stay zero). */
+/**
+ * Copies the 1-D tables, runs and the injection terms' weights into the kernel's memory
+ * (fields and ψ stay zero).
+ */
 export function writeKernelTables(
   buffer: ArrayBufferLike,
   plan: FastMemoryPlan,
@@ -280,6 +291,7 @@ export function writeKernelTables(
   medium: Medium,
   runs: readonly MaterialRuns[],
   fused: FusedPieces,
+  injection: InjectionConfig | null,
 ): void {
   const f32 = (at: number, values: ArrayLike<number>) =>
     new Float32Array(buffer, at, values.length).set(values);
@@ -318,4 +330,8 @@ export function writeKernelTables(
   u32(plan.pieceStart, fused.rowStart);
   u32(plan.pieces, fused.pieces);
   new Uint16Array(buffer, plan.mixedEntries, fused.cells.length).set(fused.cells);
+  const terms = injection ? [...injection.h, ...injection.e] : [];
+  terms.forEach((t, i) => {
+    new Float64Array(buffer, plan.injectionWeights[i], t.wRe.length).set(t.wRe);
+  });
 }

@@ -32,7 +32,9 @@ import { GhostPlanes, type GhostCopies, type GhostCopy } from "../boundaries.js"
 import {
   DRIVE_VALUES_PER_STEP,
   InjectionPlanes,
+  injectionTerms,
   type InjectionConfig,
+  type TermAdder,
   MAX_BLOCK_STEPS,
 } from "../sources/injection.js";
 import type { Boundary } from "../types.js";
@@ -58,6 +60,8 @@ export interface SweepConfig {
   /** Byte address of the progress counters (memory-plan.ts). */
   progress: number;
   injection: InjectionConfig | null;
+  /** Byte address of each injection term's float64 weights (memory-plan.ts). */
+  injectionWeights: number[];
   /** The dispersive cells' pass (ade-wasm.ts), or null without poles. */
   ade: AdeSweep | null;
 }
@@ -83,6 +87,22 @@ export interface KernelExports {
   hPlanes(i0: number, i1: number, set: number): void;
   ePlanes(i0: number, i1: number, set: number): void;
   energy(i: number, set: number): number;
+  /**
+   * F += w·drive over `rows` runs of `n` cells of a float32 array from byte address p (strides
+   * dp bytes along a run, pRow between runs), the float64 weights from byte address w (dw,
+   * wRow): sources/injection.ts's `addTerm` over a TermBlock.
+   */
+  addTerm(
+    p: number,
+    dp: number,
+    pRow: number,
+    w: number,
+    dw: number,
+    wRow: number,
+    n: number,
+    rows: number,
+    drive: number,
+  ): void;
   /** Present when the grid has dispersive cells (ade-wasm.ts). */
   ade?(
     g0: number,
@@ -166,7 +186,29 @@ export class SlabSweeper {
     });
     this.linkLeft = !this.first || this.periodicX;
     this.linkRight = !this.last || this.periodicX;
-    this.injection = cfg.injection ? new InjectionPlanes(cfg.injection, this.f, cfg) : null;
+    this.injection = cfg.injection
+      ? new InjectionPlanes(cfg.injection, this.f, cfg, this.termAdder(cfg.injection))
+      : null;
+  }
+
+  /** The injection terms added by the kernel, on the weights in its memory (set 0). */
+  private termAdder(injection: InjectionConfig): TermAdder {
+    const weights = new Map(
+      injectionTerms(injection).map((t, i) => [t, this.cfg.injectionWeights[i]]),
+    );
+    const fields = this.cfg.components;
+    return (term, b, drive) =>
+      this.kernel.addTerm(
+        fields[term.comp] + 4 * b.p0,
+        4 * b.dp,
+        4 * b.pRow,
+        weights.get(term)! + 8 * b.w0,
+        8 * b.dw,
+        8 * b.wRow,
+        b.count,
+        b.rows,
+        drive,
+      );
   }
 
   /**
