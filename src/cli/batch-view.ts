@@ -1,6 +1,6 @@
 /** How batches look in `emsim batch` and `emsim sweep`. */
 import type { BatchRecord, ParameterValue } from "../client/index.js";
-import { fields, table } from "./output.js";
+import { clip, fields, table } from "./output.js";
 
 /** Rows of the job table shown before it is cut short (`--json` lists them all). */
 const MAX_JOB_ROWS = 100;
@@ -55,7 +55,7 @@ export function batchDetails(batch: BatchRecord): string {
       j.job_id,
       j.status,
       ...names.map((n) => (j.parameters[n] !== undefined ? valueText(j.parameters[n]!) : "")),
-      (j.error_detail ?? "").slice(0, 60),
+      clip(j.error_detail ?? "", 60),
     ]);
   const more =
     batch.jobs.length > MAX_JOB_ROWS

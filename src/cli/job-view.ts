@@ -1,6 +1,6 @@
 /** How jobs look in `emsim status` and `emsim list`. */
 import type { JobRecord } from "../client/index.js";
-import { fields, formatBytes, formatDuration } from "./output.js";
+import { clip, fields, formatBytes, formatDuration } from "./output.js";
 import { etaSeconds, formatChange } from "./progress.js";
 
 export function progressText(job: JobRecord): string {
@@ -56,7 +56,7 @@ export function jobRow(job: JobRecord): string[] {
       : job.status === "COMPLETED" && job.result_bytes !== null
         ? formatBytes(job.result_bytes)
         : job.status === "FAILED"
-          ? (job.error_detail ?? "").slice(0, 50)
+          ? clip(job.error_detail ?? "", 50)
           : "";
   return [
     job.job_id,

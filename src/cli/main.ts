@@ -65,8 +65,32 @@ Fabrication (docs/fabrication.md):
 Configuration: environment variables EMSIM_* (see docs/configuration.md).
 `;
 
+/** Commands whose own --help says more than their lines in HELP. */
+const OWN_HELP = new Set(["modes", "sparams", "preview"]);
+
+/**
+ * The lines of HELP for one command (each line that starts `  emsim <command>` and the lines
+ * that continue it), or null for a name that is not a command.
+ */
+export function commandHelp(command: string): string | null {
+  const lines = HELP.split("\n");
+  const out: string[] = [];
+  let inside = false;
+  for (const line of lines) {
+    if (line.startsWith("  emsim ")) inside = line.startsWith(`  emsim ${command} `);
+    else if (!line.startsWith("     ")) inside = false;
+    if (inside) out.push(line);
+  }
+  return out.length > 0 ? `${out.join("\n")}\n` : null;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const own = command !== undefined ? commandHelp(command) : null;
+  if (own && !OWN_HELP.has(command!) && rest.some((a) => a === "--help" || a === "-h")) {
+    process.stdout.write(`${own}\n'emsim help' lists every command.\n`);
+    return 0;
+  }
   try {
     switch (command) {
       case "server":
@@ -124,7 +148,9 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`emsim: ${err.message}\n\n${HELP}`);
+      // A command's own lines after its mistake; the whole list only for an unknown command.
+      const help = own ? `${own}\n'emsim help' lists every command.\n` : HELP;
+      process.stderr.write(`emsim: ${err.message}\n\n${help}`);
       return 2;
     }
     process.stderr.write(`emsim: ${(err as Error).message}\n`);

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fields } from "./output.js";
+import { clip, fields } from "./output.js";
 
 test("labels padded to the widest; later lines of a value under its first", () => {
   const out = fields([
@@ -12,4 +12,10 @@ test("labels padded to the widest; later lines of a value under its first", () =
     ["notes", "first note\nsecond note"],
   ]);
   assert.equal(out, ["run:   3800 steps", "notes: first note", "       second note"].join("\n"));
+});
+
+test("clip marks a cut with an ellipsis, so a cut number is not read as a smaller one", () => {
+  assert.equal(clip("at time step 20500 of 1000000", 25), "at time step 20500 of 10…");
+  assert.equal(clip("short", 25), "short");
+  assert.equal(clip("exactly five", 12), "exactly five");
 });

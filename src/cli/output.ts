@@ -282,6 +282,11 @@ export function fields(pairs: [string, string][]): string {
 /** Sizes in binary units, as the dashboard shows them. */
 export { formatBytes } from "../plot/units.js";
 
+/** `text` cut to `width` characters, the cut marked with "…" (a cut number would mislead). */
+export function clip(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+}
+
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return "--:--";
   const s = Math.round(seconds);

@@ -41,6 +41,7 @@ import {
   type Slab,
 } from "./batch-slabs.js";
 import { createDataset, createFile, createGroup } from "./h5-create.js";
+import { BATCH_RESULT_FORMAT } from "./hdf5.js";
 import { lowLevelModule, reopen, ResultFileError, syncToDisk } from "./read-back.js";
 import type { LowLevelModule } from "./read-back.js";
 import { sweepNameProblem } from "./sweep-names.js";
@@ -48,7 +49,7 @@ import { sweepNameProblem } from "./sweep-names.js";
 export { BatchMergeError } from "./batch-plan.js";
 export { RESERVED_SWEEP_NAMES, sweepNameProblem } from "./sweep-names.js";
 
-export const BATCH_RESULT_FORMAT = "emsim-batch-result";
+export { BATCH_RESULT_FORMAT };
 export const BATCH_RESULT_FORMAT_VERSION = 1;
 
 /** A parameter's value: what a JSON Pointer into the simulation may be set to. */

@@ -76,6 +76,8 @@ import { permittivityDatasets, writePermittivity } from "./permittivity-group.js
 export { ResultFileError } from "./read-back.js";
 
 export const RESULT_FORMAT = "emsim-result";
+/** The `format` attribute of a batch's one merged file (batch-merge.ts). */
+export const BATCH_RESULT_FORMAT = "emsim-batch-result";
 /** 2: coordinates are HDF5 dimension scales with CF attributes (1 had the same datasets without). */
 export const RESULT_FORMAT_VERSION = 2;
 

@@ -6,7 +6,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import h5wasm, { type Dataset, type File as H5File, type Group } from "h5wasm/node";
-import { RESULT_FORMAT } from "./hdf5.js";
+import { BATCH_RESULT_FORMAT, RESULT_FORMAT } from "./hdf5.js";
 
 export interface MonitorInfo {
   name: string;
@@ -137,9 +137,14 @@ export async function withResultFile<T>(path: string, fn: (file: H5File) => T): 
   await h5wasm.ready;
   const file = new h5wasm.File(path, "r");
   try {
-    if (file.attrs.format?.value !== RESULT_FORMAT) {
-      throw new Error(`${path} is not an emsim result file`);
+    const format = file.attrs.format?.value;
+    if (format === BATCH_RESULT_FORMAT) {
+      throw new Error(
+        `${path} is a batch's file (emsim sweep or emsim batch --out): one job's result file is ` +
+          "read here; read a batch's with the Python client's emsim.load (docs/python.md) or h5py",
+      );
     }
+    if (format !== RESULT_FORMAT) throw new Error(`${path} is not an emsim result file`);
     return fn(file);
   } finally {
     file.close();

@@ -37,11 +37,16 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("usage mistakes exit 2 with the reason and the help", async () => {
+test("usage mistakes exit 2 with the reason and the command's help", async () => {
   const noFile = await runCli(["submit"], env);
   assert.equal(noFile.code, 2);
   assert.match(noFile.stderr, /emsim: submit takes one simulation file/);
-  assert.match(noFile.stderr, /emsim submit sim\.json \[--wait\]/); // the help follows
+  assert.match(noFile.stderr, /emsim submit sim\.json \[--wait\]/); // the command's lines follow
+  assert.doesNotMatch(noFile.stderr, /emsim drc/); // not every command's
+  assert.match(noFile.stderr, /'emsim help' lists every command/);
+  const unknown = await runCli(["frobnicate"], env);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown command 'frobnicate'[\s\S]*emsim drc/); // the whole list
   // More of the same, in this process: the command throws the UsageError main turns into 2.
   await assert.rejects(
     runList(["--limit", "0"], captureIo().io),
@@ -56,6 +61,44 @@ test("usage mistakes exit 2 with the reason and the help", async () => {
     /--out needs --wait/,
   );
   await assert.rejects(runDownload([], captureIo().io), /usage: emsim download <job id>/);
+});
+
+test("--help after any command prints that command's lines and exits 0, doing nothing", async () => {
+  for (const [command, line] of [
+    ["submit", /emsim submit sim\.json/],
+    ["list", /emsim list \[--limit N\]/],
+    ["keys", /emsim keys create[\s\S]*emsim keys revoke/],
+    ["download", /emsim download ID/],
+  ] as const) {
+    const r = await runCli([command, "--help"], env);
+    assert.equal(r.code, 0, `${command}: ${r.stderr}`);
+    assert.match(r.stdout, line);
+    assert.doesNotMatch(r.stdout, /Fabrication/);
+  }
+});
+
+test("an output file that cannot be written is refused before any work: exit 2", async () => {
+  const missing = join(dir, "no-such-folder", "r.h5");
+  const job = "00000000-0000-4000-8000-000000000000";
+  const simFile = join(dir, "small.json");
+  writeFileSync(simFile, JSON.stringify(smallSimulation()));
+  const cases: [string[], RegExp][] = [
+    [
+      ["submit", simFile, "--wait", "--out", missing],
+      /--out .*the folder .*no-such-folder does not exist/,
+    ],
+    [["download", job, "--out", dir], /--out .*that is a folder; name the file to write/],
+    [["sparams", job, "--plot", missing], /--plot .*does not exist/],
+    [["modes", simFile, "--plane", "z=0", "--png", missing], /--png .*does not exist/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await runCli(args, env);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
+  // Nothing was submitted: the job list is as empty as before.
+  const list = await runCli(["list", "--json"], env);
+  assert.deepEqual((JSON.parse(list.stdout) as { jobs: unknown[] }).jobs, []);
 });
 
 test("plot and inspect of a missing file, a folder or a non-HDF5 file: one line, exit 2", async () => {

@@ -74,6 +74,15 @@ test("sweep --wait: a progress bar over the batch, then its one verified file", 
   } finally {
     h5.close();
   }
+  // inspect and plot read one job's file: a batch's says so and where to read it instead.
+  for (const command of ["inspect", "plot"]) {
+    const r = await runCli([command, out], env);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.stderr,
+      /is a batch's file .*read a batch's with the Python client's emsim\.load/,
+    );
+  }
 });
 
 test("a batch request file takes more --param, named by --name and zipped with --zip", async () => {

@@ -15,6 +15,7 @@ import { EmsimApiError, type BatchRecord, type EmsimClient } from "../../client/
 import { batchDetails } from "../batch-view.js";
 import { connect } from "../profile.js";
 import { parse, UsageError } from "../usage.js";
+import { checkOutputPath } from "../output-path.js";
 import { downloadBatchFile, followBatch } from "./sweep.js";
 
 export const BATCH_USAGE =
@@ -36,6 +37,7 @@ export async function runBatch(args: string[], io: CommandIo = defaultIo()): Pro
   if (values.cancel && values.out !== undefined) {
     throw new UsageError("--cancel and --out do not go together");
   }
+  checkOutputPath(values.out);
   io = { ...io, json: values.json === true };
   const id = positionals[0]!;
   const quiet = values.quiet === true;

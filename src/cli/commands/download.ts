@@ -14,6 +14,7 @@ import {
 import { connect } from "../profile.js";
 import { DownloadProgressView } from "../progress.js";
 import { parse, UsageError } from "../usage.js";
+import { checkOutputPath } from "../output-path.js";
 
 export async function runDownload(args: string[], io: CommandIo = defaultIo()): Promise<number> {
   const { values, positionals } = parse(
@@ -30,6 +31,7 @@ export async function runDownload(args: string[], io: CommandIo = defaultIo()): 
   }
   io = { ...io, json: values.json === true };
   const id = positionals[0]!;
+  checkOutputPath(values.out);
   const path = values.out ?? `emsim-${id}.h5`;
   return runClientCommand(io, async () => {
     const { client } = await connect();

@@ -22,6 +22,7 @@ import {
 import { gdsUrlFor } from "../local-gds.js";
 import { connect } from "../profile.js";
 import { parse, UsageError } from "../usage.js";
+import { checkOutputPath } from "../output-path.js";
 
 export const GDS_USAGE =
   "emsim gds <job id> --map MATERIAL=LAYER[/DATATYPE] [--map …] [--grid NM] [--z-um Z] [--out FILE] [--json]";
@@ -117,6 +118,7 @@ export async function runGds(args: string[], io: CommandIo = defaultIo()): Promi
   }
   io = { ...io, json: values.json === true };
   const jobId = positionals[0]!;
+  checkOutputPath(values.out);
   const path = values.out ?? `emsim-${jobId}.gds`;
   return runClientCommand(io, async () => {
     const { client } = await connect();

@@ -32,6 +32,7 @@ import {
 import { connect } from "../profile.js";
 import { withLocalGdsUploaded } from "../local-gds.js";
 import { readSimulationJson } from "../simulation-file.js";
+import { checkOutputPath } from "../output-path.js";
 import { parse, UsageError } from "../usage.js";
 import { parsePlane, parseWavelengthRange, PLANE_SYNTAX } from "./modes-plane.js";
 import { parseWavelength } from "./plot-wavelength.js";
@@ -152,6 +153,8 @@ function readCommand(
   }
   const wavelength = text("wavelength");
   const range = text("wavelengths");
+  checkOutputPath(text("out"));
+  checkOutputPath(text("png"), "--png");
   return {
     file,
     plane,

@@ -30,6 +30,7 @@ import {
   type CommandIo,
 } from "../output.js";
 import type { StructureSpec } from "../../solver/index.js";
+import { checkOutputPath } from "../output-path.js";
 import { parse, UsageError } from "../usage.js";
 import { parsePhi, plotFarField, type FarFieldRequest } from "./plot-far-field.js";
 import { chosenWavelengthIndex, parseWavelength } from "./plot-wavelength.js";
@@ -90,12 +91,14 @@ export async function runPlot(args: string[], io: CommandIo = defaultIo()): Prom
     throw new UsageError(`--part must be one of ${FIELD_PARTS.join(", ")}, got '${values.part}'`);
   }
   const file = positionals[0]!;
+  const out = values.out ?? join(dirname(file), `${basename(file, extname(file))}.png`);
+  checkOutputPath(out);
   const request: PlotRequest = {
     file,
     part,
     wavelengthM: values.wavelength !== undefined ? parseWavelength(values.wavelength) : null,
     sliceIndex: parseSlice(values.slice),
-    out: values.out ?? join(dirname(file), `${basename(file, extname(file))}.png`),
+    out,
     monitor: values.monitor,
     component: values.component,
     spectrum: values.spectrum === true,

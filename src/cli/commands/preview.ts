@@ -41,6 +41,7 @@ import { withLocalGdsResolved } from "../local-gds-resolve.js";
 import { isLocalGds } from "../local-gds.js";
 import { readSimulationJson } from "../simulation-file.js";
 import { isBatchRequestBody } from "../sweep-request.js";
+import { checkOutputPath } from "../output-path.js";
 import { parse, UsageError } from "../usage.js";
 
 export const PREVIEW_USAGE =
@@ -206,6 +207,7 @@ export async function runPreview(args: string[], io: CommandIo = defaultIo()): P
   const size = wholeNumber("size", values.size, 80, 4000);
   io = { ...io, json: values.json === true };
   const file = positionals[0]!;
+  checkOutputPath(values.out);
   return runClientCommand(io, async () => {
     const { spec, batch } = await loadPreviewed(file);
     if (batch && !io.json) {

@@ -22,6 +22,7 @@ import {
 } from "../output.js";
 import { connect } from "../profile.js";
 import { parse, UsageError } from "../usage.js";
+import { checkOutputPath } from "../output-path.js";
 
 export const SPARAMS_USAGE =
   "emsim sparams <job id> [--out FILE] [--format touchstone|json] [--plot FILE.png] [--json]";
@@ -76,6 +77,8 @@ export async function runSparams(args: string[], io: CommandIo = defaultIo()): P
     throw new UsageError(`--format must be touchstone or json, got '${format}'`);
   }
   const out = values.out;
+  checkOutputPath(out);
+  checkOutputPath(values.plot, "--plot");
   const command: SparamsCommand = {
     jobId: positionals[0]!,
     out,

@@ -23,6 +23,7 @@ import { connect } from "../profile.js";
 import { DownloadProgressView, JobProgressView } from "../progress.js";
 import { loadSimulationFile, readSimulationJson } from "../simulation-file.js";
 import { parse, UsageError } from "../usage.js";
+import { checkOutputPath } from "../output-path.js";
 
 export const SUBMIT_USAGE =
   "emsim submit <sim.json> [--wait] [--out FILE] [--queue] [--quiet] [--skip-validation] [--json]";
@@ -46,6 +47,7 @@ export async function runSubmit(args: string[], io: CommandIo = defaultIo()): Pr
   if (values.out !== undefined && !values.wait) {
     throw new UsageError("--out needs --wait (or use 'emsim download <job id> --out FILE')");
   }
+  checkOutputPath(values.out);
   io = { ...io, json: values.json === true };
   const file = positionals[0]!;
   return runClientCommand(io, async () => {

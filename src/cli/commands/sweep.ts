@@ -27,6 +27,7 @@ import {
   parametersFromOptions,
 } from "../sweep-request.js";
 import { parse, UsageError } from "../usage.js";
+import { checkOutputPath } from "../output-path.js";
 
 export const SWEEP_USAGE =
   "emsim sweep <sim.json | batch.json> --param POINTER=START:STOP:POINTS | --param POINTER=V1,V2,… [--name NAME] … [--zip] [--wait] [--out FILE] [--queue] [--quiet] [--skip-validation] [--json]";
@@ -55,6 +56,7 @@ export async function runSweep(args: string[], io: CommandIo = defaultIo()): Pro
   if (values.out !== undefined && !values.wait) {
     throw new UsageError("--out needs --wait (or use 'emsim batch <batch id> --out FILE')");
   }
+  checkOutputPath(values.out);
   io = { ...io, json: values.json === true };
   const file = positionals[0]!;
   const params = values.param ?? [];
