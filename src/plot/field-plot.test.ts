@@ -15,7 +15,7 @@ import {
 } from "./colormap.js";
 import { encodePng } from "./png.js";
 import { fieldPlotPng, renderFieldPlot } from "./field-plot.js";
-import { niceTicks, tickLabel } from "./ticks.js";
+import { axisLabels, niceTicks, tickLabel } from "./ticks.js";
 import { glyph, hasGlyph, textWidth } from "./font.js";
 import type { FieldMap } from "../results/read.js";
 import { contains, structureAt } from "./structures.js";
@@ -84,6 +84,20 @@ test("ticks land on nice values with labels that tell them apart", () => {
   assert.equal(tickLabel(0.75, 0.25), "0.75");
   assert.equal(tickLabel(2e-4, 1e-4), "2e-4");
   assert.equal(tickLabel(150000, 50000), "1.5e5");
+  // Quarter steps in exponent notation keep their digit (−2.5e-4, not −3e-4), and one axis
+  // keeps one notation (not 7.5e-4 beside 0.00100).
+  assert.equal(tickLabel(-2.5e-4, 2.5e-4), "−2.5e-4");
+  const small = niceTicks(-1.25e-3, 0, 5);
+  assert.equal(small.step, 2.5e-4);
+  assert.deepEqual(axisLabels(small), [
+    "−0.00125",
+    "−0.00100",
+    "−0.00075",
+    "−0.00050",
+    "−0.00025",
+    "0",
+  ]);
+  assert.deepEqual(axisLabels(niceTicks(1e-4, 9e-4, 4)), ["2e-4", "4e-4", "6e-4", "8e-4"]);
   assert.deepEqual(niceTicks(1, 1).ticks, [1]);
 });
 

@@ -9,7 +9,7 @@ import { colorAt } from "./colormap.js";
 import { LINE_HEIGHT, textWidth } from "./font.js";
 import type { ColourScale } from "./heatmap.js";
 import { CHAR_H, INK, MARGIN, MUTED, S, TICK, X_AXIS_HEIGHT } from "./line-chart.js";
-import { niceTicks, tickLabel } from "./ticks.js";
+import { axisLabels, niceTicks } from "./ticks.js";
 
 type Ticks = ReturnType<typeof niceTicks>;
 
@@ -65,8 +65,8 @@ export function heatMapFrame(
   const xTicks = niceTicks(um(uLo), um(uHi), Math.max(2, Math.round(plotW / 110)));
   const yTicks = niceTicks(um(vLo), um(vHi), Math.max(2, Math.round(plotH / 70)));
   const cTicks = niceTicks(colours.lo, colours.hi, 5);
-  const yLabels = yTicks.ticks.map((t) => tickLabel(t, yTicks.step));
-  const cLabels = cTicks.ticks.map((t) => tickLabel(t, cTicks.step));
+  const yLabels = axisLabels(yTicks);
+  const cLabels = axisLabels(cTicks);
   const yLabelW = Math.max(0, ...yLabels.map((l) => textWidth(l, S)));
   const cLabelW = Math.max(textWidth(unit, S), ...cLabels.map((l) => textWidth(l, S)));
 
@@ -99,11 +99,12 @@ export function drawHeatMapAxes(c: Canvas, f: HeatMapFrame, axes: [string, strin
   const [vLo, vHi] = f.v;
   c.strokeRect(left, top, plotW, plotH, INK);
 
+  const xLabels = axisLabels(f.xTicks);
   for (let k = 0; k < f.xTicks.ticks.length; k++) {
     const t = f.xTicks.ticks[k]!;
     const x = left + ((t - um(uLo)) / (um(uHi) - um(uLo))) * (plotW - 1);
     c.fillRect(x, top + plotH + 1, 1, TICK, INK);
-    c.text(x, top + plotH + TICK + 4, tickLabel(t, f.xTicks.step), INK, {
+    c.text(x, top + plotH + TICK + 4, xLabels[k]!, INK, {
       scale: S,
       align: "center",
     });

@@ -6,7 +6,7 @@
 import type { Canvas } from "./canvas.js";
 import type { Rgb } from "./colormap.js";
 import { LINE_HEIGHT, textWidth } from "./font.js";
-import { niceTicks, tickLabel } from "./ticks.js";
+import { axisLabels, niceTicks } from "./ticks.js";
 
 /** Font scale (10 × 14 pixel characters) and the colours and spacing every plot uses. */
 export const S = 2;
@@ -49,7 +49,7 @@ export function lineFrame(
   const plotH = Math.round(plotW * 0.5);
   const xTicks = niceTicks(x[0], x[1], Math.max(2, Math.round(plotW / 110)));
   const yTicks = niceTicks(y[0], y[1], 5);
-  const yLabels = yTicks.ticks.map((t) => tickLabel(t, yTicks.step));
+  const yLabels = axisLabels(yTicks);
   const yLabelW = Math.max(0, ...yLabels.map((l) => textWidth(l, S)));
   const left = MARGIN + CHAR_H + 10 + yLabelW + TICK + 4;
   const top = MARGIN + titleLines * LINE_HEIGHT * S + 12;
@@ -82,21 +82,28 @@ export function drawLineAxes(
     c.fillRect(left - 1 - TICK, y, TICK, 1, INK);
     c.text(left - TICK - 6, y - CHAR_H / 2, f.yLabels[k]!, INK, { scale: S, align: "right" });
   });
-  for (const t of f.xTicks.ticks) {
+  const xLabels = axisLabels(f.xTicks);
+  f.xTicks.ticks.forEach((t, k) => {
     const x = f.px(t);
     c.fillRect(x, top, 1, plotH, GRID);
     c.fillRect(x, top + plotH + 1, 1, TICK, INK);
-    c.text(x, top + plotH + TICK + 4, tickLabel(t, f.xTicks.step), INK, {
+    c.text(x, top + plotH + TICK + 4, xLabels[k]!, INK, {
       scale: S,
       align: "center",
     });
-  }
+  });
   c.strokeRect(left, top, plotW, plotH, INK);
   c.text(left + plotW / 2, top + plotH + TICK + 6 + CHAR_H + 10, xTitle, INK, {
     scale: S,
     align: "center",
   });
-  c.text(MARGIN, top + plotH / 2, yTitle, INK, { scale: S, align: "center", vertical: true });
+  // A title longer than the axis is drawn at half size rather than cut off at the image's edge.
+  const titleScale = textWidth(yTitle, S) <= plotH ? S : 1;
+  c.text(MARGIN, top + plotH / 2, yTitle, INK, {
+    scale: titleScale,
+    align: "center",
+    vertical: true,
+  });
 }
 
 /** A curve through (xs[i], ys[i]), broken where y is not finite; `markers` dots each point. */

@@ -55,23 +55,32 @@ export function niceTicks(
 
 /**
  * Label for a tick at `value` on an axis whose step is `step`: enough decimals to tell ticks
- * apart, exponent notation for very small or large magnitudes, and a real minus sign.
+ * apart (one more for quarter steps, 2.5 × 10^k), exponent notation for very small or large
+ * magnitudes, and a real minus sign. `extent`, the largest |tick| of the axis, decides the
+ * notation, so that one axis does not mix 5e-4 with 0.00100 (`axisLabels`).
  */
-export function tickLabel(value: number, step: number): string {
-  const magnitude = Math.max(Math.abs(value), Math.abs(step));
+export function tickLabel(value: number, step: number, extent = Math.abs(value)): string {
+  const magnitude = Math.max(extent, Math.abs(value), Math.abs(step));
+  const quarter = isHalfStep(step) ? 1 : 0;
   let text: string;
   if (value === 0) text = "0";
   else if (magnitude >= 1e5 || magnitude < 1e-3) {
     const digits = Math.max(
       0,
-      Math.floor(Math.log10(Math.abs(value))) - Math.floor(Math.log10(step)),
+      Math.floor(Math.log10(Math.abs(value))) - Math.floor(Math.log10(step) + 1e-9) + quarter,
     );
     text = value.toExponential(Math.min(4, digits)).replace("e+", "e");
   } else {
-    const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (isHalfStep(step) ? 1 : 0));
+    const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + quarter);
     text = value.toFixed(Math.min(6, decimals));
   }
   return text.replace(/^-/, "−");
+}
+
+/** The labels of an axis's ticks (`niceTicks`), in one notation. */
+export function axisLabels(axis: { step: number; ticks: readonly number[] }): string[] {
+  const extent = Math.max(0, ...axis.ticks.map(Math.abs));
+  return axis.ticks.map((t) => tickLabel(t, axis.step, extent));
 }
 
 function isHalfStep(step: number): boolean {
