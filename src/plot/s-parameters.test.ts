@@ -1,6 +1,7 @@
 /**
  * The S-parameter curves and table (s-parameters.ts): dB of |S|², which pairs are drawn (every
- * output of each input run, by input; none of an input not run), the names past 9 ports, the
+ * output of each input run, by input; of an input not run, those port_symmetries filled), the
+ * names past 9 ports, the
  * wavelengths sorted, and in the picture the −3 dB curve lying above the −20 dB one, at the
  * heights the axis gives them.
  */
@@ -91,6 +92,17 @@ test("curves: every output of each input run, by input; none for an input not ru
   assert.equal(sParameterName(1, 0, 2), "S21");
 });
 
+test("curves: the entries port_symmetries filled for an input not run are drawn too", () => {
+  // b@0 not run, but S[a][b] and S[b][b] filled (as from S21 and S11 of a reciprocal device).
+  const filled: SMatrixJson = {
+    ...M,
+    s: M.s.map((row, o) => row.map((col, i) => (i === 1 && o < 2 ? M.s[1 - o]![0]! : col))),
+  };
+  const names = sParameterCurves(filled).map((c) => `${c.name} ${c.in}->${c.out}`);
+  assert.deepEqual(names.slice(3, 5), ["S12 b@0->a@0", "S22 b@0->b@0"]);
+  assert.ok(!names.includes("S32 b@0->c@0"), "an entry nothing filled has no curve");
+});
+
 test("table: λ ascending, one column per pair in dB", () => {
   const [header, ...rows] = sParameterTable(M);
   assert.deepEqual(header!.slice(0, 3), ["λ (µm)", "|S11|² (dB)", "|S21|² (dB)"]);
@@ -154,5 +166,10 @@ test("the chart: the −3 dB curve above the −20 dB one, 17 dB apart on the ax
   assert.equal(png.text.Title, "S of a splitter");
   assert.equal(png.width, c.width);
   assert.ok(Math.abs(s11 - s21 - 255) < 3, `${s11 - s21} rows apart`);
-  assert.throws(() => renderSParameters({ ...two, inputs: [] }, "none"), /no curve/);
+  const nothing = {
+    ...two,
+    inputs: [],
+    s: two.s.map((row) => row.map((col) => col.map(() => null))),
+  };
+  assert.throws(() => renderSParameters(nothing, "none"), /no curve/);
 });

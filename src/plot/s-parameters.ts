@@ -4,7 +4,7 @@
  * (spectrum.ts `renderLineChart`), and the same numbers as a table. `emsim sparams` and the
  * dashboard's job page both draw from the job record's S-matrix (worker/report.ts's shape).
  */
-import type { SMatrixJson } from "../results/touchstone.js";
+import { holdsEntry, type SMatrixJson } from "../results/touchstone.js";
 import { lineChartPng, PALETTE, renderLineChart, type LineSeries } from "./spectrum.js";
 import type { Canvas } from "./canvas.js";
 
@@ -29,12 +29,16 @@ export function sParameterName(out: number, input: number, ports: number): strin
   return ports > 9 ? `S${out + 1},${input + 1}` : `S${out + 1}${input + 1}`;
 }
 
-/** Every out/in pair of the inputs that were run, by input (S11, S21, …, S12, S22, …). */
+/**
+ * Every out/in pair the matrix holds, by input (S11, S21, …, S12, S22, …): all pairs of the
+ * inputs that were run, and those port_symmetries filled for inputs that were not.
+ */
 export function sParameterCurves(m: SMatrixJson): SParameterCurve[] {
   const curves: SParameterCurve[] = [];
   m.ports.forEach((input, i) => {
-    if (!m.inputs.includes(input)) return;
+    const run = m.inputs.includes(input);
     m.ports.forEach((out, o) => {
+      if (!run && !holdsEntry(m, o, i)) return;
       curves.push({
         name: sParameterName(o, i, m.ports.length),
         out,

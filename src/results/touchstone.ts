@@ -62,10 +62,11 @@ function frequencyLines(m: SMatrixJson, f: number, k: number): string[] {
 }
 
 /**
- * The comments on inputs that were not run: those whose columns are 0, and those whose
- * entries port_symmetries filled (whole columns, and columns with some entries still 0).
+ * The inputs that were not run, by what the matrix holds in their columns: nothing (0 in a
+ * Touchstone file, NaN in the result file), every entry (filled from port_symmetries), or
+ * some entries.
  */
-function notRunComments(m: SMatrixJson): string[] {
+export function notRunInputs(m: SMatrixJson): { empty: string[]; whole: string[]; part: string[] } {
   const groups = { empty: [] as string[], whole: [] as string[], part: [] as string[] };
   m.ports.forEach((port, i) => {
     if (m.inputs.includes(port)) return;
@@ -73,6 +74,17 @@ function notRunComments(m: SMatrixJson): string[] {
     const group = filled === 0 ? "empty" : filled === m.ports.length ? "whole" : "part";
     groups[group].push(port);
   });
+  return groups;
+}
+
+/** Whether the matrix holds any value of S[out][input] (run, or filled from port_symmetries). */
+export function holdsEntry(m: SMatrixJson, out: number, input: number): boolean {
+  return (m.s[out]?.[input] ?? []).some(isPair);
+}
+
+/** The comments on inputs that were not run (notRunInputs). */
+function notRunComments(m: SMatrixJson): string[] {
+  const groups = notRunInputs(m);
   const comment = (text: string, ports: string[]) =>
     ports.length > 0 ? [`! ${text}: ${ports.join(", ")}`] : [];
   return [

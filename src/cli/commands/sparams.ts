@@ -10,7 +10,7 @@ import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import type { SMatrix } from "../../client/index.js";
 import { sParameterTable, sParametersPng } from "../../plot/s-parameters.js";
-import { touchstoneExtension } from "../../results/touchstone.js";
+import { notRunInputs, touchstoneExtension } from "../../results/touchstone.js";
 import {
   CliError,
   defaultIo,
@@ -131,10 +131,15 @@ async function fetchAndReport(io: CommandIo, c: SparamsCommand): Promise<number>
   return EXIT.ok;
 }
 
-/** One line: the ports, which inputs ran and which did not. */
+/** One line: the ports, which inputs ran and which did not (and what fills their columns). */
 function describe(sm: SMatrix): string {
-  const missing = sm.ports.filter((p) => !sm.inputs.includes(p));
+  const { empty, whole, part } = notRunInputs(sm);
+  const notRun = [
+    ...(whole.length > 0 ? [`not run, filled from port_symmetries: ${whole.join(", ")}`] : []),
+    ...(part.length > 0 ? [`not run, partly filled: ${part.join(", ")}`] : []),
+    ...(empty.length > 0 ? [`not run: ${empty.join(", ")}`] : []),
+  ];
   return `${sm.ports.length} ports (${sm.ports.join(", ")}), ${sm.wavelengths_m.length} wavelengths; ${
-    missing.length > 0 ? `not run: ${missing.join(", ")}` : "every input run"
+    notRun.length > 0 ? notRun.join("; ") : "every input run"
   }`;
 }

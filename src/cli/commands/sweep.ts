@@ -62,18 +62,7 @@ export async function runSweep(args: string[], io: CommandIo = defaultIo()): Pro
   const params = values.param ?? [];
   const names = values.name ?? [];
   return runClientCommand(io, async () => {
-    const body = await readSimulationJson(file);
-    const given = isBatchRequestBody(body) ? body : null;
-    if (!given && params.length === 0) {
-      throw new UsageError(`sweep needs a parameter: ${PARAM_SYNTAX}\nusage: ${SWEEP_USAGE}`);
-    }
-    const existing = Array.isArray(given?.parameters) ? given.parameters : [];
-    const request = {
-      ...given,
-      simulation: given ? given.simulation : body,
-      parameters: [...existing, ...parametersFromOptions(params, names, existing)],
-      ...(values.zip ? { combine: "zip" } : {}),
-    } as BatchRequest;
+    const request = batchRequest(await readSimulationJson(file), params, names, values.zip);
     if (!values["skip-validation"]) {
       const check = checkBatchRequest(request);
       if (!check.ok) throw new InvalidRequestError(file, check.errors, "batch request");
@@ -112,6 +101,29 @@ export async function runSweep(args: string[], io: CommandIo = defaultIo()): Pro
       return downloadBatchFile(client, batch, values.out, io, signal, values.quiet === true);
     });
   });
+}
+
+/**
+ * The batch request: a simulation file's body with the --param options, or a batch request
+ * file's with more of them appended.
+ */
+function batchRequest(
+  body: unknown,
+  params: string[],
+  names: string[],
+  zip: boolean | undefined,
+): BatchRequest {
+  const given = isBatchRequestBody(body) ? body : null;
+  if (!given && params.length === 0) {
+    throw new UsageError(`sweep needs a parameter: ${PARAM_SYNTAX}\nusage: ${SWEEP_USAGE}`);
+  }
+  const existing = Array.isArray(given?.parameters) ? given.parameters : [];
+  return {
+    ...given,
+    simulation: given ? given.simulation : body,
+    parameters: [...existing, ...parametersFromOptions(params, names, existing)],
+    ...(zip ? { combine: "zip" } : {}),
+  } as BatchRequest;
 }
 
 /**

@@ -5,7 +5,7 @@
  * numbers in the table `emsim sparams` prints.
  */
 import type { SolverReport } from "../../schema/responses.js";
-import { touchstoneExtension, type SMatrixJson } from "../../results/touchstone.js";
+import { notRunInputs, touchstoneExtension, type SMatrixJson } from "../../results/touchstone.js";
 import { sParameterTable } from "../../plot/s-parameters.js";
 import { html, type SafeHtml } from "../html.js";
 import { numbersTable } from "./numbers-table.js";
@@ -25,15 +25,26 @@ export function touchstoneFileName(jobId: string, ports: number): string {
   return `emsim-${jobId}${touchstoneExtension(ports)}`;
 }
 
+/** What the view says of the inputs that were not run (notRunInputs), or "". */
+export function notRunText(m: SMatrixJson): string {
+  const { empty, whole, part } = notRunInputs(m);
+  const says: string[] = [];
+  if (whole.length > 0) says.push(`filled from port_symmetries: ${whole.join(", ")}`);
+  if (part.length > 0) {
+    says.push(`partly filled from port_symmetries (the rest 0 in Touchstone): ${part.join(", ")}`);
+  }
+  if (empty.length > 0) says.push(`no curves, 0 in Touchstone: ${empty.join(", ")}`);
+  return says.length > 0 ? `Inputs not run — ${says.join("; ")}.` : "";
+}
+
 export function sParametersSection(id: string, m: SMatrixJson): SafeHtml {
-  const missing = m.ports.filter((p) => !m.inputs.includes(p));
   const file = touchstoneFileName(id, m.ports.length);
   return html`<section class="card" id="sparameters" aria-labelledby="sparameters-title">
     <h2 id="sparameters-title">S-parameters</h2>
     <p class="muted">
       |S<sub>ji</sub>|² in dB against wavelength: the power that leaves through port j for 1 W
       launched into port i, for each of the ${m.ports.length} ports (${m.ports.join(", ")}).
-      ${missing.length > 0 ? `Not run (no curves, 0 in the file): ${missing.join(", ")}.` : ""}
+      ${notRunText(m)}
     </p>
     <img
       class="spectra"
