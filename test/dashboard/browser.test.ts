@@ -167,6 +167,11 @@ test("a submitted job appears, runs and completes on the jobs page by itself", a
   assert.match(await row.innerText(), /dashboard-test/);
   await page.screenshot({ path: `${SCREENSHOTS}/emsim-dashboard-jobs.png`, fullPage: true });
   await waitForStatus(server.baseUrl, apiKey, jobId, ["COMPLETED"]);
+  // Table headers are drawn as written: a case transform would turn µ into Μ and λ into Λ.
+  const transforms = (await page.evaluate(`[...document.querySelectorAll("table th")]
+    .map((th) => getComputedStyle(th).textTransform)`)) as string[];
+  assert.ok(transforms.length > 0);
+  assert.deepEqual([...new Set(transforms)], ["none"]);
 });
 
 /**
