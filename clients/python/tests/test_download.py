@@ -98,6 +98,22 @@ class Download(unittest.TestCase):
             received[-1], {"received_bytes": size, "total_bytes": size, "resumed_from_bytes": 0}
         )
 
+    def test_a_path_that_cannot_be_written_raises_the_os_error_at_once(self):
+        retries = []
+        client = emsim.Client(base_url(), env("EMSIM_TEST_DOWNLOAD_KEY"), on_retry=retries.append)
+        missing = os.path.join(self.dir.name, "no-such-folder", "r.h5")
+        with self.assertRaises(FileNotFoundError) as raised:
+            client.download(self.job["job_id"], missing, progress=False)
+        self.assertIn("does not exist", str(raised.exception))
+        with self.assertRaises(IsADirectoryError):
+            client.download(self.job["job_id"], self.dir.name, progress=False)
+        # Not a network failure: no retries, and no EmsimConnectionError.
+        self.assertEqual(retries, [])
+        self.assertNotIsInstance(raised.exception, emsim.EmsimConnectionError)
+        # run() says so before it submits anything.
+        with self.assertRaises(FileNotFoundError):
+            client.run(small_request(time_steps=10), missing, progress=False)
+
     def test_someone_elses_job_is_not_found(self):
         other = emsim.Client(base_url(), api_key(), retries=0)
         with self.assertRaises(emsim.JobNotFoundError):

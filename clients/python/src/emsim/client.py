@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 from ._version import __version__
 from ._http import RetryPolicy, Transport, error_response, parse_retry_after
+from .local_files import LocalFileError, check_writable, local
 from .errors import (
     BatchFailedError,
     ChecksumMismatchError,
@@ -589,8 +590,11 @@ class Client:
     ) -> pathlib.Path:
         """Submit, wait and download: returns the verified result file's path.
 
-        Raises ``JobFailedError`` when the job FAILED or was cancelled.
+        Raises ``JobFailedError`` when the job FAILED or was cancelled, and before submitting
+        anything the ``OSError`` writing ``path`` would raise (no such folder, a folder).
         """
+        if path is not None:
+            check_writable(pathlib.Path(path))
         ack = self.submit(request)
         job = self.wait(ack["job_id"], progress=progress, poll_interval=poll_interval)
         if job["status"] != "COMPLETED":
@@ -624,6 +628,8 @@ class Client:
         """
         from .results import load
 
+        if wait and path is not None:
+            check_writable(pathlib.Path(path))
         body: Dict[str, Any] = {
             "simulation": _read_request(simulation),
             "parameters": batch_parameters(parameters),
@@ -710,6 +716,7 @@ class Client:
         """Saves the file behind a ``gds_url`` to ``path`` (the signed address needs no key,
         and the key is not sent to it); returns the path."""
         target = pathlib.Path(path)
+        check_writable(target)
         part = target.with_name(target.name + ".part")
         try:
             with self._http.open(gds_url, headers={"User-Agent": self._http.user_agent}) as res:
@@ -788,6 +795,7 @@ class Client:
         """Downloads into ``<target>.part`` and renames it once its SHA-256 is ``checksum``.
         ``owner`` is ``("job" or "batch", id)``."""
         kind, owner_id = owner
+        check_writable(target)
         part = target.with_name(target.name + ".part")
         expected = checksum.lower()
         for attempt in range(2):
@@ -844,9 +852,9 @@ class Client:
                         total = int(content_range.rsplit("/", 1)[1])
                     elif length is not None and length.isdigit():
                         total = offset + int(length)
-                    with open(part, "ab" if offset > 0 else "wb") as out:
+                    with local(lambda: open(part, "ab" if offset > 0 else "wb")) as out:
                         for chunk in iter(lambda: res.read(_CHUNK), b""):
-                            out.write(chunk)
+                            local(lambda: out.write(chunk))
                             digest.update(chunk)
                             offset += len(chunk)
                             if callback:
@@ -862,6 +870,9 @@ class Client:
                         raise ConnectionResetError("the connection closed early")
                     if total is None:
                         total = offset
+            except LocalFileError as err:
+                shown.close("failed")
+                raise err.error from None
             except urllib.error.HTTPError as err:
                 body = error_response(err)
                 if err.code == 416 and offset > 0:
