@@ -69,7 +69,7 @@ export class JobService {
   }
 
   private toEstimate(e: RunEstimate, notes: string[]): Estimate {
-    const rate = this.runTimes.mcellsPerSecond(e.totalCells, e.surfaceCells);
+    const rate = this.runTimes.mcellsPerSecond(e.totalCells, e.surfaceCells, e);
     return {
       grid: e.grid,
       interior_grid: e.interiorGrid,
@@ -80,12 +80,13 @@ export class JobService {
       memory_bytes: e.memoryBytes,
       result_bytes: e.resultBytes,
       estimated_seconds: Math.ceil(
-        this.runTimes.seconds(e.totalCells, e.timeSteps, e.surfaceCells),
+        this.runTimes.seconds(e.totalCells, e.timeSteps, e.surfaceCells, e),
       ),
       expected_steps: e.expectedSteps,
       // Tenths: a small job's second or two would lose half its accuracy to whole seconds.
       expected_seconds:
-        Math.ceil(10 * this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells)) / 10,
+        Math.ceil(10 * this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells, e)) /
+        10,
       mcells_per_second_assumed: Math.round(rate * 10) / 10,
       notes,
     };
@@ -106,7 +107,7 @@ export class JobService {
     if (job.status !== "QUEUED" && job.status !== "RUNNING") return fromProgress;
     try {
       const e = estimateRun(JSON.parse(job.specJson) as SimulationSpec, this.config.solverBackend);
-      const expected = this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells);
+      const expected = this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells, e);
       const ran = job.startedAt ? (nowMs - Date.parse(job.startedAt)) / 1000 : 0;
       return Math.max(1, Math.ceil(expected - Math.max(0, ran)));
     } catch {
@@ -116,7 +117,7 @@ export class JobService {
 
   /** Seconds a run of this estimate is expected to take (its expected steps; timing.ts). */
   expectedSeconds(e: RunEstimate): number {
-    return this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells);
+    return this.runTimes.seconds(e.totalCells, e.expectedSteps, e.surfaceCells, e);
   }
 
   /**

@@ -95,3 +95,30 @@ test("surface cells slow the step as measured here, and runs with them teach the
     assert.ok(Math.abs(predicted / truth(c, 0) - 1) < 0.1, `${c}: ${predicted} vs ${truth(c, 0)}`);
   }
 });
+
+test("absorber cells slow the step, and a run's mode solves add to its set-up", () => {
+  const model = new RunTimeModel();
+  // The S-parameter benchmark's grid: 80 × 60 × 50, 70 % of it absorber.
+  const cells = 80 * 60 * 50;
+  const absorberCells = cells - 60 * 40 * 30;
+  const plain = model.seconds(cells, 2500);
+  const withAbsorber = model.seconds(cells, 2500, 0, { absorberCells });
+  // 1 + 2.3 · 0.7 ≈ 2.6 times the stepping (measured 3×; the fixed per-step part is not).
+  assert.ok(withAbsorber > 2 * plain, `${withAbsorber} against ${plain}`);
+  // Eleven solves of a 60 × 50 port plane: about 0.07 s each on this host.
+  const modeSolves = [{ cells: 3000, count: 11 }];
+  const setup = model.setupSeconds(cells, 0, { modeSolves }) - model.setupSeconds(cells);
+  assert.ok(setup > 0.5 && setup < 1.2, `${setup} s of mode solves`);
+  // A run's mode solves are not taken for fixed set-up: the same runs teach the same fixed part.
+  const a = new RunTimeModel();
+  const b = new RunTimeModel();
+  for (let i = 0; i < 10; i++) {
+    const run = { cells, steps: 2500, steppingSeconds: 5, absorberCells };
+    a.observe({ ...run, setupSeconds: 0.3 + setup, modeSolves });
+    b.observe({ ...run, setupSeconds: 0.3 });
+  }
+  assert.ok(Math.abs(a.setupSeconds(cells) - b.setupSeconds(cells)) < 0.02);
+  // Runs with absorbers teach a per-cell cost that predicts them back.
+  const predicted = a.seconds(cells, 2500, 0, { absorberCells }) - a.setupSeconds(cells);
+  assert.ok(Math.abs(predicted - 5) < 0.3, `${predicted} s of stepping predicted, 5 observed`);
+});

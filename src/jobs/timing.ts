@@ -2,8 +2,8 @@
  * How long a run takes, for estimates: set-up plus, per time step, a fixed cost and a cost per
  * cell, where a cell that a structure's surface crosses (solver/surface.ts) counts for more,
  *
- *   seconds = setup + setupPerCell · cells + setupPerSurfaceCell · surface
- *             + steps · (perStep + perCell · (cells + w · surface)).
+ *   seconds = setup + setupPerCell · cells + setupPerSurfaceCell · surface + Σ mode solves
+ *             + steps · (perStep + perCell · (cells + w · surface + w_a · absorber)).
  *
  * The fixed per-step cost (sources, boundaries, monitors, thread synchronisation) is what
  * dominates small and thin jobs: a 2·10⁴-cell cross-section steps at about 300 Mcell/s (its
@@ -37,6 +37,20 @@ const PRIOR: readonly { cells: number; secondsPerStep: number }[] = [
  * own).
  */
 const SURFACE_CELL_WEIGHT = 1.2;
+/**
+ * w_a: a cell of the CPML absorber costs the time step about this many plain cells more (the
+ * ψ of one to three slabs read, updated and written beside the fields). Measured on an
+ * 80 × 60 × 50 grid with 10 absorber cells on every face, one thread, 2026-11-29: 4.75 ns a
+ * cell without absorbers, 14–18 with (70 % of the cells in them), about 3.3 times an interior
+ * cell's cost per absorber cell.
+ */
+const ABSORBER_CELL_WEIGHT = 2.3;
+/**
+ * Seconds of one mode solve of a plane of n cells (operator, ordering, factorisation,
+ * Arnoldi): a·n^1.3, through docs/benchmarks.md's figures on this 2-core host (a 60 × 50
+ * port plane about 0.07 s a wavelength, a 200 × 150 plane 1.4 s).
+ */
+const modeSolveSeconds = (cells: number) => 2.1e-6 * Math.max(0, cells) ** 1.3;
 /** Set-up seconds per surface cell: painting's fill fractions (1 000 spheres on 200³: 1 s). */
 const SETUP_SECONDS_PER_SURFACE_CELL = 6.5e-7;
 /** Runs remembered (the most recent). */
@@ -46,7 +60,15 @@ const SETUP_SECONDS_PER_CELL = 4e-8;
 /** Fixed set-up seconds assumed until a run is seen (kernel compile, thread start). */
 const DEFAULT_SETUP_SECONDS = 0.2;
 
-export interface RunObservation {
+/** What a run's cost depends on besides its cells and surface cells. */
+export interface RunExtras {
+  /** Cells of the CPML absorber (the grid's cells outside its region of interest). */
+  absorberCells?: number;
+  /** Mode solves of the set-up: each plane's cells and how many times it is solved. */
+  modeSolves?: readonly { cells: number; count: number }[];
+}
+
+export interface RunObservation extends RunExtras {
   cells: number;
   /** Cells the structures' surfaces cross (solver/surface.ts); 0 if not known. */
   surfaceCells?: number;
@@ -71,7 +93,7 @@ export class RunTimeModel {
     if (!Number.isFinite(run.steppingSeconds) || !Number.isFinite(run.setupSeconds)) return;
     this.runs.push(run);
     if (this.runs.length > WINDOW) this.runs.shift();
-    const fixedSetup = run.setupSeconds - sizedSetupSeconds(run.cells, run.surfaceCells);
+    const fixedSetup = run.setupSeconds - sizedSetupSeconds(run.cells, run.surfaceCells, run);
     this.setup = 0.7 * this.setup + 0.3 * Math.max(0, fixedSetup);
     this.fit();
   }
@@ -95,24 +117,25 @@ export class RunTimeModel {
    * Predicted seconds of a run of `cells` cells, `surfaceCells` of them crossed by the
    * structures' surfaces, for `steps` steps.
    */
-  seconds(cells: number, steps: number, surfaceCells = 0): number {
+  seconds(cells: number, steps: number, surfaceCells = 0, extras: RunExtras = {}): number {
     return (
-      this.setupSeconds(cells, surfaceCells) + steps * this.secondsPerStep(cells, surfaceCells)
+      this.setupSeconds(cells, surfaceCells, extras) +
+      steps * this.secondsPerStep(cells, surfaceCells, extras)
     );
   }
 
   /** Predicted set-up seconds of a run of `cells` cells. */
-  setupSeconds(cells: number, surfaceCells = 0): number {
-    return this.setup + sizedSetupSeconds(cells, surfaceCells);
+  setupSeconds(cells: number, surfaceCells = 0, extras: RunExtras = {}): number {
+    return this.setup + sizedSetupSeconds(cells, surfaceCells, extras);
   }
 
   /** Predicted stepping rate for a grid of `cells` cells, in million cell-updates per second. */
-  mcellsPerSecond(cells: number, surfaceCells = 0): number {
-    return cells / this.secondsPerStep(cells, surfaceCells) / 1e6;
+  mcellsPerSecond(cells: number, surfaceCells = 0, extras: RunExtras = {}): number {
+    return cells / this.secondsPerStep(cells, surfaceCells, extras) / 1e6;
   }
 
-  private secondsPerStep(cells: number, surfaceCells = 0): number {
-    return this.perStep + this.perCell * work(cells, surfaceCells);
+  private secondsPerStep(cells: number, surfaceCells = 0, extras: RunExtras = {}): number {
+    return this.perStep + this.perCell * work(cells, surfaceCells, extras.absorberCells);
   }
 
   /**
@@ -131,7 +154,7 @@ export class RunTimeModel {
         w: 0.5 / (1 + this.runs.length) ** 2,
       })),
       ...this.runs.map((r) => ({
-        x: work(r.cells, r.surfaceCells),
+        x: work(r.cells, r.surfaceCells, r.absorberCells),
         y: r.steppingSeconds / r.steps,
         w: 1,
       })),
@@ -164,12 +187,26 @@ export class RunTimeModel {
   }
 }
 
-/** A time step's work in plain cells: the grid's cells and the surface cells' extra. */
-function work(cells: number, surfaceCells = 0): number {
-  return cells + SURFACE_CELL_WEIGHT * Math.min(surfaceCells, cells);
+/**
+ * A time step's work in plain cells: the grid's cells and the extra of the surface cells and
+ * of the absorber's cells.
+ */
+function work(cells: number, surfaceCells = 0, absorberCells = 0): number {
+  return (
+    cells +
+    SURFACE_CELL_WEIGHT * Math.min(surfaceCells, cells) +
+    ABSORBER_CELL_WEIGHT * Math.min(absorberCells, cells)
+  );
 }
 
-/** Set-up seconds beyond the fixed part: the grid's fields and tables, painting the surfaces. */
-function sizedSetupSeconds(cells: number, surfaceCells = 0): number {
-  return SETUP_SECONDS_PER_CELL * cells + SETUP_SECONDS_PER_SURFACE_CELL * surfaceCells;
+/**
+ * Set-up seconds beyond the fixed part: the grid's fields and tables, painting the surfaces,
+ * the mode solves.
+ */
+function sizedSetupSeconds(cells: number, surfaceCells = 0, extras: RunExtras = {}): number {
+  const modes = (extras.modeSolves ?? []).reduce(
+    (sum, m) => sum + m.count * modeSolveSeconds(m.cells),
+    0,
+  );
+  return SETUP_SECONDS_PER_CELL * cells + SETUP_SECONDS_PER_SURFACE_CELL * surfaceCells + modes;
 }

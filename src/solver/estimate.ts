@@ -13,7 +13,7 @@ import { findMaterial, permittivityAt } from "./materials.js";
 import { AUX_PML_LAYERS, planeWaveGeometry } from "./sources/plane-wave.js";
 import { pulseFor, sourceOffStep } from "./sources/pulse.js";
 import { surfaceCells } from "./surface.js";
-import type { RunEstimate, SimulationSpec, Vec3 } from "./types.js";
+import type { RunEstimate, SimulationSpec, Vec3, WavelengthRange } from "./types.js";
 
 /** Distinct coefficient-table entries are capped at 65 536 (Uint16 index); JS objects. */
 const MEDIUM_TABLE_BYTES = 65536 * 120;
@@ -189,6 +189,9 @@ export function estimateRun(
     interiorGrid,
     totalCells: grid[0] * grid[1] * grid[2],
     surfaceCells: surfaceCells(spec, plan),
+    absorberCells:
+      grid[0] * grid[1] * grid[2] - interiorGrid[0] * interiorGrid[1] * interiorGrid[2],
+    modeSolves: modeSolves(spec, plan),
     timeSteps: runs * spec.fdtd_settings.time_steps,
     expectedSteps: runs * expectedSteps(spec, plan, propagationAxis, [...wavelengths], sinTheta),
     dtSeconds: plan.dtSeconds,
@@ -201,6 +204,44 @@ export function estimateRun(
     backendMemoryWhat: backendMemory.what,
     backendLargestCube: largestCube(chosen, complex),
   };
+}
+
+/** How many wavelengths a list or a range names. */
+function wavelengthCount(w: number[] | WavelengthRange | undefined, fallback: number): number {
+  if (Array.isArray(w)) return w.length;
+  return w ? w.points : fallback;
+}
+
+/** Cells of a plane (center, size) on the grid: its two transverse axes' nodes within it. */
+function planeCells(plan: GridPlan, center: readonly number[], size: readonly number[]): number {
+  const box = sampleBox(plan, center, size);
+  const normal = size.findIndex((v) => v === 0);
+  return [0, 1, 2]
+    .filter((a) => a !== (normal < 0 ? 2 : normal))
+    .reduce((n, a) => n * Math.max(1, box.hi[a] - box.lo[a] + 1), 1);
+}
+
+/**
+ * The mode solves of the set-up: a ports job's port planes (each solved once per wavelength
+ * for all its runs: modes/mode-cache.ts), a mode source's plane and its mode monitors' planes.
+ */
+function modeSolves(spec: SimulationSpec, plan: GridPlan): { cells: number; count: number }[] {
+  const source = spec.source;
+  if (source.source_type === "ports") {
+    const count = wavelengthCount(source.wavelengths, 1);
+    return (spec.ports ?? []).map((p) => ({ cells: planeCells(plan, p.center, p.size), count }));
+  }
+  const solves = spec.monitors
+    .filter((m) => m.monitor_type === "mode")
+    .map((m) => ({
+      cells: planeCells(plan, m.center, m.size),
+      count: wavelengthCount(m.wavelengths, 1),
+    }));
+  if (source.source_type === "mode") {
+    const count = Math.max(1, ...solves.map((m) => m.count));
+    solves.push({ cells: planeCells(plan, source.center, source.size), count });
+  }
+  return solves;
 }
 
 /** The runs a request makes: one, or one per input port and mode of a ports request. */

@@ -326,6 +326,10 @@ export interface RunEstimate {
   totalCells: number;
   /** Cells the structures' surfaces cross, about (surface.ts): they cost more per step. */
   surfaceCells: number;
+  /** Cells of the CPML absorber: they cost more per step (the ψ beside the fields). */
+  absorberCells: number;
+  /** The set-up's mode solves (ports, mode sources and monitors): each plane's cells, and times. */
+  modeSolves: { cells: number; count: number }[];
   timeSteps: number;
   /**
    * Time steps the run is expected to take: all of them without a convergence threshold,

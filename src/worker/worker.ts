@@ -12,7 +12,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../config.js";
 import type { SolverReport } from "../schema/responses.js";
-import { surfaceCells, type SimulationSpec } from "../solver/index.js";
+import { estimateRun, type SimulationSpec } from "../solver/index.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
 import type { JobQueue, JobRow, RecoveryRule } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
@@ -29,6 +29,9 @@ export interface RunObserver {
     cells: number;
     /** Cells the structures' surfaces cross (solver/surface.ts). */
     surfaceCells: number;
+    /** Cells of the absorber, and the set-up's mode solves (solver/estimate.ts). */
+    absorberCells: number;
+    modeSolves: { cells: number; count: number }[];
     steps: number;
     steppingSeconds: number;
     setupSeconds: number;
@@ -379,9 +382,12 @@ export class JobWorker {
   /** Tells the run-time estimates, the metrics and the log of a completed job. */
   private noteCompleted(job: JobRow, seconds: number, report: SolverReport): void {
     const rate = report.mcells_per_second;
+    const estimate = estimateRun(JSON.parse(job.specJson) as SimulationSpec);
     this.runs?.noteRun({
       cells: report.cells,
-      surfaceCells: surfaceCells(JSON.parse(job.specJson) as SimulationSpec),
+      surfaceCells: estimate.surfaceCells,
+      absorberCells: estimate.absorberCells,
+      modeSolves: estimate.modeSolves,
       steps: report.steps_run,
       steppingSeconds: report.stepping_seconds ?? 0,
       setupSeconds: report.setup_seconds ?? 0,
