@@ -323,6 +323,9 @@ test("an invalid field is named next to its control; a JSON edit the form cannot
   const field = page.locator('[data-field-for="domain.resolution"]');
   assert.match(await field.locator(".field-error").innerText(), /./);
   assert.equal(await page.getByLabel("Grid step (µm)").getAttribute("aria-invalid"), "true");
+  // The estimate of the last valid set-up is not left standing beside the problems.
+  assert.equal(await page.locator('[data-estimate="cells"]').innerText(), "—");
+  assert.match(await page.locator("#estimate-notes").innerText(), /No estimate until/);
   const request = await requestInEditor();
   // What the form does not show is kept, and said so.
   count = await previews();
@@ -593,6 +596,15 @@ test("another account cannot start from one's job; the page fits a phone", async
   }
   await openBuilder(`?from=${firstJobId}`);
   await page.screenshot({ path: `${SCREENSHOTS}/emsim-dashboard-builder.png`, fullPage: true });
+});
+
+test("the starting request takes a box of the default material (Si) without a problem", async () => {
+  await openBuilder();
+  const count = await previews();
+  await page.getByRole("button", { name: "Add box" }).click();
+  await previewsAfter(count);
+  assert.equal(((await requestInEditor()).structures as unknown[]).length, 1);
+  assert.equal(await page.locator("#builder-errors li").count(), 0);
 });
 
 test("the pages ran no script into an error", () => {

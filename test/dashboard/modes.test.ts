@@ -99,6 +99,7 @@ test("mistakes are told beside the form, which keeps what was typed", async () =
   await bad({ request: "{not json" }, 400, /not JSON/);
   await bad({ plane: "y=0,x=0" }, 400, /Plane: y and x are both given one position/);
   await bad({ num_modes: "50" }, 400, /from 1 to 20/);
+  await bad({ wavelength_um: "abc" }, 400, /must be a positive number of µm, not &#39;abc&#39;/);
   // The API's own checks: a plane outside the domain is a field error on plane.
   await bad({ plane: "y=3um" }, 422, /plane/);
   const res = await solve({ request: simulation, plane: "y=3um", num_modes: "1" });

@@ -38,12 +38,17 @@ const PAGE_MAX_SAMPLES = 300;
 /** A GDS file travels base64url-encoded: 4 characters per 3 bytes, plus the other fields. */
 const base64Length = (bytes: number) => Math.ceil((bytes * 4) / 3) + 4096;
 
-/** Where a new request starts: an empty 2 µm cube lit from below, with the defaults shown. */
+/**
+ * Where a new request starts: an empty 2 µm cube lit from below, with the defaults shown. The
+ * grid step resolves Si, the material a new box gets, at
+ * 1.55 µm (1.55 / 3.48 / 0.04 = 11 cells per wavelength; at least 10 are needed), so that
+ * adding a box or a GDS layout does not start out refused.
+ */
 const STARTER_REQUEST: SimulationRequest = {
   solver: "fdtd",
   domain: {
     size: [2e-6, 2e-6, 2e-6],
-    resolution: 0.05e-6,
+    resolution: 0.04e-6,
     boundary_conditions: ["pml", "pml", "pml"],
     pml_layers: 12,
   },

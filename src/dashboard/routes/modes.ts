@@ -39,8 +39,12 @@ function modesRequestOf(form: ModesForm): ModesRequest {
   if (typeof sim !== "object" || sim === null || !Array.isArray(sim.domain?.size)) {
     throw new FormProblem("The request needs a domain with its size, as a simulation request.");
   }
-  const wavelengthM = form.wavelength_um
-    ? Number(form.wavelength_um) * 1e-6
+  const typed = form.wavelength_um?.trim();
+  if (typed && !(Number(typed) > 0 && Number.isFinite(Number(typed)))) {
+    throw new FormProblem(`The wavelength must be a positive number of µm, not '${typed}'.`);
+  }
+  const wavelengthM = typed
+    ? Number(typed) * 1e-6
     : (sim as { source?: { wavelength?: unknown } }).source?.wavelength;
   if (typeof wavelengthM !== "number" || !(wavelengthM > 0)) {
     throw new FormProblem("Give a wavelength in µm (the request has no source wavelength).");

@@ -116,9 +116,9 @@ function bytesText(bytes) {
 /** @param {number} seconds */
 function secondsText(seconds) {
   if (seconds < 1) return "under a second";
-  if (seconds < 90) return `${Math.round(seconds)} s`;
-  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
+  if (seconds < 90) return `about ${Math.round(seconds)} s`;
+  if (seconds < 5400) return `about ${Math.round(seconds / 60)} min`;
+  return `about ${(seconds / 3600).toFixed(1)} h`;
 }
 
 /**
@@ -133,12 +133,26 @@ export function showEstimate(facts, notes, e) {
     grid: e.grid.join(" × "),
     memory: bytesText(e.memory_bytes),
     time: converges
-      ? `about ${secondsText(e.expected_seconds)} (${secondsText(e.estimated_seconds)} if it runs all ${e.time_steps.toLocaleString("en")} steps)`
-      : `about ${secondsText(e.estimated_seconds)} for ${e.time_steps.toLocaleString("en")} steps`,
+      ? `${secondsText(e.expected_seconds)} (${secondsText(e.estimated_seconds)} if it runs all ${e.time_steps.toLocaleString("en")} steps)`
+      : `${secondsText(e.estimated_seconds)} for ${e.time_steps.toLocaleString("en")} steps`,
     result: bytesText(e.result_bytes),
   };
   for (const dd of facts.querySelectorAll("[data-estimate]")) {
     if (dd instanceof HTMLElement) dd.textContent = text[dd.dataset.estimate ?? ""] ?? "—";
   }
+  facts.classList.remove("stale");
   notes.replaceChildren(...e.notes.map((n) => el("li", "", n)));
+}
+
+/**
+ * Empties the estimate when the set-up has problems: the figures of the last set-up that had
+ * none would be read as this one's.
+ * @param {HTMLElement} facts @param {HTMLElement} notes
+ */
+export function clearEstimate(facts, notes) {
+  for (const dd of facts.querySelectorAll("[data-estimate]")) {
+    if (dd instanceof HTMLElement) dd.textContent = "—";
+  }
+  facts.classList.add("stale");
+  notes.replaceChildren(el("li", "", "No estimate until the problems above are fixed."));
 }

@@ -12,7 +12,7 @@
 import { attachCompletion } from "./builder-complete.js";
 import { drawPlane, epsScale, KIND_STYLE, planeWords } from "./builder-draw.js";
 import { addItem, formProblem, keptFields, readForm, writeForm } from "./builder-form.js";
-import { showEstimate, showProblems, showWarnings } from "./builder-panels.js";
+import { clearEstimate, showEstimate, showProblems, showWarnings } from "./builder-panels.js";
 
 /** Quiet time after a change before the preview is asked for: typing sends one, not ten. */
 const DEBOUNCE_MS = 25;
@@ -278,6 +278,7 @@ class Builder {
       showWarnings(byId("builder-warnings"), byId("builder-warnings-none"), data.warnings);
       showEstimate(byId("builder-estimate"), byId("estimate-notes"), data.estimate);
       planes.classList.remove("stale");
+      byId("setup-3d").classList.remove("stale");
       this.show3d(data.scene);
     } else {
       showProblems(
@@ -285,6 +286,8 @@ class Builder {
         data.errors ?? [{ path: "", message: data.detail ?? `HTTP ${status}` }],
       );
       planes.classList.add("stale");
+      clearEstimate(byId("builder-estimate"), byId("estimate-notes"));
+      byId("setup-3d").classList.add("stale");
     }
     // Read by the tests (a log line, not a limit): from the change to its answer drawn, and
     // of that the server's answer (answerMs, fetch and parse) and the drawing (drawMs).

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JobRecord } from "../../schema/responses.js";
-import { jobLive } from "./jobs.js";
+import { jobBody, jobLive } from "./jobs.js";
 
 function running(progress: JobRecord["progress"]): JobRecord {
   return {
@@ -57,4 +57,19 @@ test("a stepping run shows its steps; one without a report yet is indeterminate"
   assert.match(page, /30 % · step 1,200 of 4,000/);
   assert.doesNotMatch(page, /Setting up/);
   assert.match(jobLive(running(null)).value, /Starting…/);
+});
+
+test("a running job's Details do not show a duration frozen at the page's load", () => {
+  const page = String(jobBody({ job: running(stepping), specJson: "{}", csrf: "x" }));
+  const duration = /<dt>Duration<\/dt>\s*<dd>\s*([^<]*?)\s*<\/dd>/.exec(page);
+  assert.ok(duration, "a Duration row");
+  assert.equal(duration[1], "running (the elapsed time is above)");
+  const done = String(
+    jobBody({
+      job: { ...running(null), status: "COMPLETED", duration_seconds: 75 },
+      specJson: "{}",
+      csrf: "x",
+    }),
+  );
+  assert.match(done, /<dt>Duration<\/dt>\s*<dd>\s*1 min 15 s\s*<\/dd>/);
 });

@@ -409,7 +409,15 @@ function detailsCard(job: JobRecord): SafeHtml {
       </div>
       <div>
         <dt>Duration</dt>
-        <dd>${job.status === "QUEUED" ? "—" : formatDuration(job.duration_seconds)}</dd>
+        <dd>
+          ${
+            job.status === "QUEUED"
+              ? "—"
+              : job.status === "RUNNING"
+                ? "running (the elapsed time is above)"
+                : formatDuration(job.duration_seconds)
+          }
+        </dd>
       </div>
       <div>
         <dt>Solver</dt>
