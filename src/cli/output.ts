@@ -127,9 +127,18 @@ export function describeError(err: unknown, baseUrl?: string): ErrorReport {
   };
 }
 
-/** An error status from the API: its exit code by status, with the server's answer as JSON. */
+/**
+ * An error status from the API: its exit code by status, with the server's answer as JSON.
+ * `status` is the HTTP status; a 409's `status` (the job's or batch's, e.g. FAILED) is kept as
+ * `record_status`.
+ */
 function describeApiError(err: EmsimApiError): ErrorReport {
-  const json = { status: err.status, ...err.body };
+  const { status: recordStatus, ...body } = err.body as Record<string, unknown>;
+  const json = {
+    ...body,
+    status: err.status,
+    ...(recordStatus !== undefined ? { record_status: recordStatus } : {}),
+  };
   const s = err.status;
   if (s === 401) {
     return {

@@ -275,8 +275,13 @@ export function batchParameters(parameters: SweepParameters): BatchParameter[] {
   });
 }
 
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, "");
+/**
+ * The server's address as requests are built on it: no trailing slash, and no trailing /v1
+ * (the API's paths start with it; an address copied with it would double it), as the Python
+ * client takes it.
+ */
+function serverAddress(url: string): string {
+  return url.replace(/\/+$/, "").replace(/\/v1$/, "");
 }
 
 /** A 409 saying a job or batch of the account holds its active slot. */
@@ -308,7 +313,7 @@ export class EmsimClient {
   constructor(options: EmsimClientOptions) {
     if (!options.baseUrl) throw new TypeError("EmsimClient needs a baseUrl");
     if (!options.apiKey) throw new TypeError("EmsimClient needs an apiKey");
-    this.baseUrl = trimSlash(new URL(options.baseUrl).href);
+    this.baseUrl = serverAddress(new URL(options.baseUrl).href);
     this.apiKey = options.apiKey;
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.policy = retryPolicy(options.retries);

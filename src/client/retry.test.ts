@@ -272,3 +272,12 @@ test("a non-JSON error page still becomes a typed error", async () => {
     return true;
   });
 });
+
+test("a base URL copied with /v1 (or a slash) at its end does not double the path", async () => {
+  for (const baseUrl of ["http://emsim.test:8080/v1", "http://emsim.test:8080/v1/"]) {
+    const { fetch, calls } = scripted([{ status: 200, body: JOB }]);
+    const c = new EmsimClient({ baseUrl, apiKey: "emsim_test", fetch });
+    await c.get("j1");
+    assert.equal(calls[0]!.url, "http://emsim.test:8080/v1/simulations/j1");
+  }
+});

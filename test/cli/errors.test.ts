@@ -244,4 +244,14 @@ test("submit without --wait prints the job id; cancel stops the job", async () =
     cancel.stdout,
     new RegExp(`(cancellation requested: job ${id}|cancelled job ${id})`),
   );
+  // Once it has ended, cancelling again is a 409: --json's status is the HTTP one, the job's
+  // is record_status.
+  const ended = await runCli(["status", id, "--wait"], env);
+  assert.equal(ended.code, 10, ended.stderr);
+  const again = await runCli(["cancel", id, "--json"], env);
+  assert.equal(again.code, 5, again.stderr);
+  const body = JSON.parse(again.stdout) as { error: Record<string, unknown> };
+  assert.equal(body.error.status, 409);
+  assert.equal(body.error.record_status, "FAILED");
+  assert.equal(body.error.error_code, "job_finished");
 });
