@@ -38,6 +38,24 @@ export interface RunObserver {
   }): void;
 }
 
+/**
+ * What the run-time estimates learn a completed job's cost from besides its cells (its
+ * surface and absorber cells, its mode solves), or null where its spec cannot be sized: the
+ * estimates then miss one run, and the job is not touched.
+ */
+function runSize(job: JobRow) {
+  try {
+    const e = estimateRun(JSON.parse(job.specJson) as SimulationSpec);
+    return {
+      surfaceCells: e.surfaceCells,
+      absorberCells: e.absorberCells,
+      modeSolves: e.modeSolves,
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** Why a running job is taken back from its worker. */
 export type TakeBackCause = "workerExited" | "workerSilent" | "resultNotStored";
 
@@ -382,16 +400,16 @@ export class JobWorker {
   /** Tells the run-time estimates, the metrics and the log of a completed job. */
   private noteCompleted(job: JobRow, seconds: number, report: SolverReport): void {
     const rate = report.mcells_per_second;
-    const estimate = estimateRun(JSON.parse(job.specJson) as SimulationSpec);
-    this.runs?.noteRun({
-      cells: report.cells,
-      surfaceCells: estimate.surfaceCells,
-      absorberCells: estimate.absorberCells,
-      modeSolves: estimate.modeSolves,
-      steps: report.steps_run,
-      steppingSeconds: report.stepping_seconds ?? 0,
-      setupSeconds: report.setup_seconds ?? 0,
-    });
+    const sized = this.runs ? runSize(job) : null;
+    if (sized) {
+      this.runs?.noteRun({
+        cells: report.cells,
+        ...sized,
+        steps: report.steps_run,
+        steppingSeconds: report.stepping_seconds ?? 0,
+        setupSeconds: report.setup_seconds ?? 0,
+      });
+    }
     this.metrics?.jobFinished("COMPLETED", seconds, rate);
     this.log.info({ jobId: job.jobId, seconds, mcellsPerSecond: rate }, "job completed");
   }
