@@ -292,6 +292,10 @@ test("Edit and run again starts from the job's request; the second job has the n
   second.structures[1].size[0] = first.structures[1].size[0];
   assert.deepEqual(second, first, "nothing else changed");
   await waitForJob(secondId, ["COMPLETED"]);
+  // The job's page reloads itself once the job has ended: let it, or that reload can cut
+  // into the next test's navigation.
+  await page.locator('#job-live[data-status="COMPLETED"]').waitFor({ timeout: 30_000 });
+  await page.waitForLoadState("load");
 });
 
 test("a monitor reaching into the absorber is warned of before submission", async () => {
