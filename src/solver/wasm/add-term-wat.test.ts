@@ -8,19 +8,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { addTermWat } from "./add-term-wat.js";
 import { compileWat } from "./compile.js";
+import type { KernelExports } from "./sweep.js";
 import { wasm } from "./wasm-api.js";
 
-type AddTerm = (
-  p: number,
-  dp: number,
-  pRow: number,
-  w: number,
-  dw: number,
-  wRow: number,
-  n: number,
-  rows: number,
-  d: number,
-) => void;
+/** The kernel export under test, as the sweep calls it. */
+type AddTerm = KernelExports["addTerm"];
 
 async function kernel(): Promise<{ addTerm: AddTerm; buffer: SharedArrayBuffer }> {
   const memory = new wasm.Memory({ initial: 1, maximum: 1, shared: true });
