@@ -1,11 +1,13 @@
 /**
- * Warms a fresh thread up for the jobs it will run: steps two tiny problems, a cross-section
- * one cell thick (the 2-D path) and a small periodic 3-D cell with a sphere, so that the
- * solver's modules, the WebAssembly text-to-binary compiler and the hot JavaScript around the
- * kernels are loaded and compiled before a user's job arrives. A cold thread spends several
- * tenths of a second on that, which is most of a small job's run time (docs/benchmarks.md,
- * "Jobs a user can submit"). The problems' kernels themselves are not reused: each grid
- * generates its own.
+ * Warms a fresh thread up for the jobs it will run: steps three tiny problems, a
+ * cross-section one cell thick (the 2-D path), a short waveguide between two ports (the mode
+ * solver, the mode source and the mode monitors) and a small periodic 3-D cell with a sphere,
+ * so that the solver's modules, the WebAssembly text-to-binary compiler and the hot
+ * JavaScript around the kernels are loaded and compiled before a user's job arrives. A cold
+ * thread spends several tenths of a second on that, which is most of a small job's run time
+ * (docs/benchmarks.md, "Jobs a user can submit"); the mode solver alone takes about 0.4 s
+ * more on its first plane than warm ("S-parameters against Meep"). The problems' kernels and
+ * modes themselves are not reused: each grid generates its own.
  */
 import { runSimulation } from "./entry-points.js";
 import type { BackendChoice, SolverResult, SimulationSpec } from "./types.js";
@@ -17,7 +19,7 @@ function problem(size: [number, number, number], thin: boolean): SimulationSpec 
     solver: "fdtd",
     domain: {
       size,
-      resolution: 50 * NM,
+      resolution: 40 * NM,
       boundary_conditions: thin ? ["pml", "periodic", "pml"] : ["periodic", "periodic", "pml"],
       pml_layers: 4,
     },
@@ -49,8 +51,50 @@ function problem(size: [number, number, number], thin: boolean): SimulationSpec 
   };
 }
 
-const WARM_UP_PROBLEMS: readonly SimulationSpec[] = [
-  problem([600 * NM, 50 * NM, 600 * NM], true),
+/**
+ * A 400 × 200 nm Si guide along x in SiO2 between two ports, three wavelengths: every piece of
+ * a ports job (mode solves chained over wavelengths, injection, mode monitors, S-matrix).
+ */
+function ports(): SimulationSpec {
+  const port = (name: string, x: number, direction: "+x" | "-x") => ({
+    name,
+    center: [x, 0, 0] as [number, number, number],
+    size: [0, 2, 2] as [number, number, number],
+    direction,
+    mode_spec: { num_modes: 1, target_neff: null, filter_pol: null },
+  });
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [600 * NM, 800 * NM, 800 * NM],
+      resolution: 40 * NM,
+      boundary_conditions: ["pml", "pml", "pml"],
+      pml_layers: 4,
+    },
+    source: {
+      source_type: "ports",
+      wavelength: 1550 * NM,
+      wavelengths: { start: 1500 * NM, stop: 1600 * NM, points: 3 },
+      run_ports: ["o1"],
+    },
+    ports: [port("o1", -200 * NM, "+x"), port("o2", 200 * NM, "-x")],
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "SiO2" },
+      { type: "box", center: [0, 0, 0], size: [10, 400 * NM, 200 * NM], material: "Si" },
+    ],
+    monitors: [],
+    fdtd_settings: {
+      time_steps: 40,
+      courant_factor: 0.99,
+      convergence_threshold: 0,
+      check_every_n: 20,
+    },
+  };
+}
+
+export const WARM_UP_PROBLEMS: readonly SimulationSpec[] = [
+  problem([600 * NM, 40 * NM, 600 * NM], true),
+  ports(),
   problem([500 * NM, 500 * NM, 500 * NM], false),
 ];
 
