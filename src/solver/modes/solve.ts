@@ -219,7 +219,10 @@ function modesOf(
   });
 }
 
-/** A cached solve of this wavelength; one that found the group index serves one that did not. */
+/**
+ * A cached solve of this wavelength; one that found the group index serves one that did not,
+ * without it (the cache hands out copies).
+ */
 function lookUp(
   cache: ModeCache,
   key: ModeKey,
@@ -230,7 +233,9 @@ function lookUp(
 ): SolvedPlane | undefined {
   const hit = cache.get(key);
   if (hit || input.groupIndex) return hit;
-  return cache.get(modeKey(input, wl, eps, epsAt, true));
+  const withGroupIndex = cache.get(modeKey(input, wl, eps, epsAt, true));
+  for (const m of withGroupIndex?.modes ?? []) delete m.group_index;
+  return withGroupIndex;
 }
 
 /**
