@@ -63,8 +63,14 @@ export const errors = {
     new ApiError(404, "job_not_found", `No simulation job with id '${clip(jobId, 64)}'.`),
   routeNotFound: (method: string, url: string) =>
     new ApiError(404, "not_found", `No route for ${method} ${clip(url, 200)}.`),
-  methodNotAllowed: (method: string, url: string) =>
-    new ApiError(405, "method_not_allowed", `${method} is not allowed on ${url}.`),
+  methodNotAllowed: (method: string, url: string, allowed: string[]) =>
+    new ApiError(
+      405,
+      "method_not_allowed",
+      `${clip(method, 20)} is not allowed on ${clip(url, 200)}; it answers ${allowed.join(", ")}.`,
+      { allowed_methods: allowed },
+      { Allow: allowed.join(", ") },
+    ),
   malformedJson: (why: string) =>
     new ApiError(400, "malformed_json", `The request body is not valid JSON: ${why}`),
   forbiddenJsonKey: () =>

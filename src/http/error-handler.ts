@@ -13,6 +13,7 @@ import { formatAjvErrors } from "../schema/ajv.js";
 import { diskRefusedWrite } from "../storage/errors.js";
 import { storeUnavailability } from "../store/errors.js";
 import { lingerAfterAnswer } from "./linger.js";
+import { requestPath, trackRouteMethods } from "./route-methods.js";
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
@@ -67,9 +68,13 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
     if (apiError.statusCode >= 500) req.log.error({ err }, failureLogMessage(err));
     return sendApiError(reply, apiError);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendApiError(reply, errors.routeNotFound(req.method, req.url.split("?")[0]!)),
-  );
+  const routes = trackRouteMethods(app);
+  app.setNotFoundHandler((req, reply) => {
+    const path = requestPath(req);
+    const allowed = routes.allowed(path);
+    if (allowed.length === 0) return sendApiError(reply, errors.routeNotFound(req.method, path));
+    return sendApiError(reply, errors.methodNotAllowed(req.method, path, allowed));
+  });
 }
 
 /** The error a malformed or too-slow request gets before it ever becomes a request. */

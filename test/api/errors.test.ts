@@ -167,7 +167,7 @@ test("422 for a grid above the solver's own memory bound, whatever the deploymen
   }
 });
 
-test("404 for an unknown job and an unknown route, 405-free JSON bodies", async () => {
+test("404 for an unknown job and an unknown route, with JSON bodies", async () => {
   const job = await call(
     svc.baseUrl,
     "GET",
@@ -179,6 +179,25 @@ test("404 for an unknown job and an unknown route, 405-free JSON bodies", async 
   const route = await call(svc.baseUrl, "GET", "/nope");
   assert.equal(route.status, 404);
   assert.equal(typeof route.body.detail, "string");
+});
+
+test("405 with Allow for a path that exists under other methods, before authentication", async () => {
+  const cases: [string, string, string][] = [
+    ["DELETE", "/v1/simulations/6f1c1a57-1111-4c4c-9999-123456789abc", "GET, HEAD"],
+    ["PUT", "/v1/simulations", "GET, HEAD, POST"],
+    ["GET", "/v1/modes", "POST"],
+    ["GET", "/v1/batches/b/cancel", "POST"],
+  ];
+  for (const [method, path, allow] of cases) {
+    const res = await call(svc.baseUrl, method, path);
+    assert.equal(res.status, 405, `${method} ${path}`);
+    assert.equal(res.headers.get("allow"), allow);
+    assert.equal(res.body.error_code, "method_not_allowed");
+    assert.match(String(res.body.detail), new RegExp(`^${method} is not allowed on ${path}`));
+  }
+  const unknown = await call(svc.baseUrl, "DELETE", "/v1/nothing-here");
+  assert.equal(unknown.status, 404);
+  assert.equal(unknown.headers.get("allow"), null);
 });
 
 test("every response carries X-Correlation-ID, echoing a valid one from the client", async () => {
