@@ -191,7 +191,6 @@ function fluxSpectrum(
   quantity: FluxQuantity,
   normal: Vec3 | null,
 ): { flux: Float64Array; cross: CrossSections | null; intensity: Float64Array } {
-  const g = source.geometry;
   const norm = source.normalisation();
   const freqs = m.frequencyIndex;
   const W = freqs.length;
@@ -208,13 +207,14 @@ function fluxSpectrum(
     : null;
   for (let w = 0; w < W; w++) {
     const f = freqs[w]!;
-    // |S_a| of the incident wave in raw units; |S| = |S_a|/cos θ.
+    // |S_a| of the incident wave in raw units; |S| = |S_a|/cos θ, θ this wavelength's angle.
     const incident = Math.abs(source.incidentFluxDensity(f, node));
-    intensity[w] = (incident * (norm[2 * f]! ** 2 + norm[2 * f + 1]! ** 2)) / g.cosTheta;
+    const cosTheta = source.cosThetaAt(f);
+    intensity[w] = (incident * (norm[2 * f]! ** 2 + norm[2 * f + 1]! ** 2)) / cosTheta;
     if (!(incident > 0)) {
       flux[w] = Number.NaN;
     } else if (cross) {
-      const perIntensity = g.cosTheta / incident;
+      const perIntensity = cosTheta / incident;
       flux[w] = power.total(w) * perIntensity;
       cross.absorption[w] = -flux[w]!;
       cross.scattering[w] = power.scattered(w) * perIntensity;

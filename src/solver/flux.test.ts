@@ -231,6 +231,28 @@ describe("flux monitors", () => {
       }
     });
 
+    it("oblique (30°, vacuum): the incident intensity is A²/(2η0) at every wavelength, whose angle grows with it", async (t) => {
+      // The transverse wavevector is fixed, so sin θ(λ) = sin 30°·λ/λ0: 25° at 0.85 µm, 37° at
+      // 1.2 µm. The intensity is the Poynting flux across the plane over cos θ(λ), not cos 30°.
+      const wavelengths = [0.85e-6, 1e-6, 1.2e-6];
+      const spec = lineSpec({
+        axis: 2,
+        wavelengthM: WAVELENGTH,
+        stepM: 20e-9,
+        lengthM: 2e-6,
+        direction: [0.5, 0, Math.sqrt(3) / 2],
+        polarization: "te",
+        monitors: [fluxPlane("T", 2, 0.5e-6, wavelengths)],
+        threshold: 1e-6,
+        checkEvery: 500,
+      });
+      const T = byName((await runOn(backend, spec, constantMaterials({}))).fluxMonitors, "T");
+      const scaled = Array.from(T.incidentIntensityWPerM2!, (i) => i * 2 * 376.730313);
+      t.diagnostic(`2η0·I/A² = ${scaled.map((v) => v.toFixed(4)).join(", ")}`);
+      // With cos 30° in place of cos θ(λ): 1.046 at 0.85 µm, 0.924 at 1.2 µm.
+      scaled.forEach((v, i) => assert.ok(Math.abs(v - 1) < 0.01, `${wavelengths[i]} m: ${v}`));
+      T.flux.forEach((f, i) => assert.ok(Math.abs(f - 1) < 1e-3, `T(${wavelengths[i]}) = ${f}`));
+    });
     for (const pol of ["te", "tm"] as const) {
       it(
         `45° ${pol} on a half-space (n = 2): R within 1 % of Fresnel, R + T = 1, both R planes agree`,

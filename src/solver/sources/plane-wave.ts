@@ -665,6 +665,21 @@ export class PlaneWaveSource implements Source {
   }
 
   /**
+   * cos θ of the incident wave at recorded frequency `frequency` in the source's medium: the
+   * transverse wavevector is fixed (Bloch), so the angle grows with the wavelength,
+   * sin θ(λ) = sin θ0·λ/λ0. 0 where the wave is evanescent; the geometry's cos θ at normal
+   * incidence.
+   */
+  cosThetaAt(frequency: number): number {
+    const kt = this.kTransverse;
+    const kt2 = kt[0] * kt[0] + kt[1] * kt[1] + kt[2] * kt[2];
+    if (kt2 === 0) return this.geometry.cosTheta;
+    const n = realIndex(this.setup.medium, this.pulse.omega0);
+    const k = (this.reference.omegas[frequency]! / SPEED_OF_LIGHT_M_PER_S) * n;
+    return k * k > kt2 ? Math.sqrt(k * k - kt2) / k : 0;
+  }
+
+  /**
    * N(ω) per recorded frequency as interleaved (re, im): multiply raw monitor sums by it.
    * Frequencies at which the fixed transverse wavevector makes the wave evanescent get 0.
    */
