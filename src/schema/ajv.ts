@@ -183,6 +183,34 @@ function messageFor(e: ErrorObject, path: string): FieldError {
   }
 }
 
+/**
+ * A union (`anyOf`/`oneOf` without a discriminator, e.g. a list or a `{start, stop, points}`
+ * range) reports every branch's errors and then its own "must match a schema". Where the value
+ * has some branch's type, the branches of other types and that summary say nothing useful
+ * ("theta_deg: must be array" for a range whose stop is out of bounds): only the errors of the
+ * branches of the value's type are kept. A value of none of the branches' types keeps them all.
+ */
+function pruneUnionErrors(errs: ErrorObject[]): ErrorObject[] {
+  const dropped = new Set<ErrorObject>();
+  for (const union of errs) {
+    if (union.keyword !== "anyOf" && union.keyword !== "oneOf") continue;
+    const prefix = `${union.schemaPath}/`;
+    const inside = errs.filter((e) => e.schemaPath.startsWith(prefix));
+    const branchOf = (e: ErrorObject) => e.schemaPath.slice(prefix.length).split("/")[0]!;
+    const wrongType = new Set(
+      inside
+        .filter((e) => e.keyword === "type" && e.instancePath === union.instancePath)
+        .filter((e) => e.schemaPath === `${prefix}${branchOf(e)}/type`)
+        .map(branchOf),
+    );
+    const branches = new Set(inside.map(branchOf));
+    if (wrongType.size === 0 || wrongType.size === branches.size) continue;
+    dropped.add(union);
+    for (const e of inside) if (wrongType.has(branchOf(e))) dropped.add(e);
+  }
+  return errs.filter((e) => !dropped.has(e));
+}
+
 /** Turns Ajv errors into `{path, message}` pairs that name the field and the bound. */
 export function formatAjvErrors(
   errs: ErrorObject[] | null | undefined,
@@ -190,7 +218,7 @@ export function formatAjvErrors(
 ): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
-  for (const e of errs ?? []) {
+  for (const e of pruneUnionErrors(errs ?? [])) {
     const item = messageFor(e, errorPath(e.instancePath, root));
     const key = `${item.path}\u0000${item.message}`;
     if (!seen.has(key)) {

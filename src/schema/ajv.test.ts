@@ -1,0 +1,54 @@
+/**
+ * formatAjvErrors: a value of one branch's type in a "list or range" union is told what is
+ * wrong with it in that branch, not that it "must be array".
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { formatAjvErrors } from "./ajv.js";
+import { validateRequestSchema } from "./validate.js";
+
+function errorsFor(theta: unknown) {
+  const request = {
+    solver: "fdtd",
+    domain: { size: [1e-6, 1e-6, 1e-6], resolution: 5e-8 },
+    source: {
+      source_type: "point_dipole",
+      center: [0, 0, 0],
+      polarization: "Ez",
+      wavelength: 1e-6,
+    },
+    monitors: [
+      {
+        name: "ff",
+        monitor_type: "far_field",
+        center: [0, 0, 0],
+        size: [6e-7, 6e-7, 6e-7],
+        theta_deg: theta,
+      },
+    ],
+  };
+  assert.equal(validateRequestSchema(request), false);
+  return formatAjvErrors(validateRequestSchema.errors);
+}
+
+test("a range's own bound is the one error, without the list branch's type", () => {
+  assert.deepEqual(errorsFor({ start: 0, stop: 200, points: 5 }), [
+    { path: "monitors[0].theta_deg.stop", message: "must be <= 180" },
+  ]);
+  assert.deepEqual(errorsFor({ start: 0, stop: 180, points: 1e6 }), [
+    { path: "monitors[0].theta_deg.points", message: "must be <= 361" },
+  ]);
+});
+
+test("a list's own errors are kept, without the range branch's type", () => {
+  assert.deepEqual(errorsFor([0, 190]), [
+    { path: "monitors[0].theta_deg[1]", message: "must be <= 180" },
+  ]);
+});
+
+test("a value of neither type keeps every branch's error", () => {
+  const errors = errorsFor("all");
+  assert.ok(errors.length >= 2, JSON.stringify(errors));
+  assert.ok(errors.some((e) => e.message === "must be array"));
+  assert.ok(errors.some((e) => e.message === "must be object"));
+});
