@@ -26,6 +26,19 @@ export const JobIdParams = Type.Object({
   job_id: Type.String({ description: "The job's id, as returned at submission (a UUID)." }),
 });
 
+/**
+ * How a route that takes a simulation (submit, estimate, preview, modes) serialises its 422s:
+ * a validation error (with `errors` and `error_count`) or one of the other 422s such a request
+ * can meet (a plane or a GDS layout too large, a GDS file that cannot be read), which carry
+ * only their own fields. Declaring the validation body alone made those a 500 (the serialiser
+ * requires `errors`). The OpenAPI document lists each 422's own schema (openapi.ts).
+ */
+export const UnprocessableBody = {
+  ...ErrorBody,
+  description:
+    "The request is not valid (validation_error, with errors and error_count) or cannot be carried out (error_code says why).",
+};
+
 export const errorResponses = {
   401: { ...ErrorBody, description: "Missing, malformed, unknown or revoked API key." },
   404: { ...ErrorBody, description: "No such job for this account." },

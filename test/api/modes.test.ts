@@ -181,3 +181,23 @@ test("a mode source's job: 1 W in its mode downstream, nothing back, in the reco
     f.close();
   }
 });
+
+test("a solve past EMSIM_MODES_TIMEOUT_SECONDS is a 422 plane_too_large, not a 500", async () => {
+  const slow = await startService({}, { EMSIM_MODES_TIMEOUT_SECONDS: "1" });
+  try {
+    const body = {
+      ...EXAMPLE_MODES_REQUEST,
+      wavelengths: { start: 1.5e-6, stop: 1.6e-6, points: 32 },
+      mode_spec: { num_modes: 8 },
+    };
+    const res = await call(slow.baseUrl, "POST", "/v1/modes", {
+      key: await slow.newKey("slow@example.com"),
+      body,
+    });
+    assert.equal(res.status, 422, res.text);
+    assert.equal(res.body.error_code, "plane_too_large");
+    assert.match(String(res.body.detail), /did not finish within 1 s/);
+  } finally {
+    await slow.close();
+  }
+});

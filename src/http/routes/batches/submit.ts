@@ -1,6 +1,6 @@
 import { errors } from "../../../errors.js";
 import { BatchAckSchema, BatchRequestSchema } from "../../../schema/batch.js";
-import { ConflictBody, ErrorBody, ValidationErrorBody, errorResponses } from "../../schemas.js";
+import { ConflictBody, ErrorBody, UnprocessableBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import {
   EXAMPLE_BATCH,
@@ -28,10 +28,7 @@ export function submitBatch(app: App, { batches, config }: RouteDeps): void {
           409: { ...ConflictBody, description: "A simulation or batch is already active." },
           413: { ...ErrorBody, description: "Body too large." },
           415: { ...ErrorBody, description: "Content-Type is not application/json." },
-          422: {
-            ...ValidationErrorBody,
-            description: "The batch or one of its variants is not valid.",
-          },
+          422: UnprocessableBody,
           ...errorResponses,
         },
         openapi: () => ({

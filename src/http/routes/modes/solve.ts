@@ -5,7 +5,7 @@ import {
 } from "../../../schema/modes.js";
 import { errors, type ApiError } from "../../../errors.js";
 import { MODE_THREAD_ERRORS } from "../../../modes/service.js";
-import { ValidationErrorBody, errorResponses } from "../../schemas.js";
+import { UnprocessableBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
 import { EXAMPLE_MODES_REQUEST, EXAMPLE_MODES_RESPONSE } from "../../openapi-examples.js";
@@ -22,7 +22,7 @@ export function solveModesRoute(app: App, { modes, config }: RouteDeps): void {
         tags: ["modes"],
         security: [{ bearerAuth: [] }],
         body: ModesRequestSchema,
-        response: { 200: ModesResponseSchema, 422: ValidationErrorBody, ...errorResponses },
+        response: { 200: ModesResponseSchema, 422: UnprocessableBody, ...errorResponses },
         openapi: () => ({
           errors: [
             ...bodyErrors(config.limits.maxBodyBytes),

@@ -1,5 +1,5 @@
 import { SimulationRequestSchema } from "../../../schema/simulation.js";
-import { EstimateSchema, ValidationErrorBody, errorResponses } from "../../schemas.js";
+import { EstimateSchema, UnprocessableBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { EXAMPLE_REQUEST, invalidRequestExample } from "../../openapi-examples.js";
 import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
@@ -16,7 +16,7 @@ export function estimateSimulation(app: App, { jobs, fabrication, config }: Rout
         tags: ["simulations"],
         security: [{ bearerAuth: [] }],
         body: SimulationRequestSchema,
-        response: { 200: EstimateSchema, 422: ValidationErrorBody, ...errorResponses },
+        response: { 200: EstimateSchema, 422: UnprocessableBody, ...errorResponses },
         openapi: () => ({
           errors: [
             ...bodyErrors(config.limits.maxBodyBytes),

@@ -2,7 +2,7 @@ import { previewSimulation, underSimulation } from "../../../preview/service.js"
 import { setupPreview } from "../../../preview/response.js";
 import { PreviewRequestSchema, PreviewResponseSchema } from "../../../schema/preview.js";
 import type { JobService } from "../../../jobs/service.js";
-import { ValidationErrorBody, errorResponses } from "../../schemas.js";
+import { UnprocessableBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import {
   EXAMPLE_PREVIEW_REQUEST,
@@ -23,7 +23,7 @@ export function previewSimulationRoute(app: App, { jobs, fabrication, config }: 
         tags: ["simulations"],
         security: [{ bearerAuth: [] }],
         body: PreviewRequestSchema,
-        response: { 200: PreviewResponseSchema, 422: ValidationErrorBody, ...errorResponses },
+        response: { 200: PreviewResponseSchema, 422: UnprocessableBody, ...errorResponses },
         openapi: () => ({
           errors: [
             ...bodyErrors(config.limits.maxBodyBytes),

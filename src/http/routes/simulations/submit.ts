@@ -5,7 +5,7 @@ import {
   ConflictBody,
   ErrorBody,
   SubmissionAck,
-  ValidationErrorBody,
+  UnprocessableBody,
   errorResponses,
 } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
@@ -59,7 +59,7 @@ export function submitSimulation(app: App, { jobs, config, fabrication }: RouteD
           409: { ...ConflictBody, description: "A simulation is already running." },
           413: { ...ErrorBody, description: "Body too large." },
           415: { ...ErrorBody, description: "Content-Type is not application/json." },
-          422: { ...ValidationErrorBody, description: "The request is not valid." },
+          422: UnprocessableBody,
           ...errorResponses,
         },
         openapi: () => submitDoc(config),
