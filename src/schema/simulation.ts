@@ -333,7 +333,7 @@ export const GaussianBeamSourceSchema = Type.Object(
       Type.Number({
         ...coordinateBounds,
         description: withDefault(
-          "Distance in metres from the injection plane to the focus along `direction` (negative: a focus behind the plane, a diverging beam).",
+          "Distance in metres from the injection plane to the focus along `direction` (negative: a focus behind the plane, a diverging beam); at most 100 Rayleigh ranges (π·w0²/λ) either way.",
           DEFAULTS.gaussian_beam.waist_distance,
         ),
       }),

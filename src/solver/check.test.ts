@@ -280,4 +280,17 @@ describe("a Gaussian beam's checks", () => {
       ["source.waist_radius"],
     );
   });
+
+  it("refuses a focus more than 100 Rayleigh ranges from the plane, either way", () => {
+    // π·w0²/λ = 0.7297 µm for w0 = 0.6 µm at 1.55 µm: up to ±72.97 µm.
+    assert.deepEqual(checkSimulation(beam({ waist_distance: -72e-6 })), []);
+    for (const distance of [74e-6, -1000]) {
+      const p = checkSimulation(beam({ waist_distance: distance }));
+      assert.deepEqual(
+        p.map((e) => e.path),
+        ["source.waist_distance"],
+      );
+      assert.match(p[0]!.message, /100 Rayleigh ranges .* at most ±0\.0000729\d* m/);
+    }
+  });
 });

@@ -23,6 +23,7 @@ export function checkGaussianBeam(ctx: CheckContext, source: GaussianBeamSpec): 
         "no propagating beam has so small a waist",
     );
   }
+  checkWaistDistance(ctx, source);
   const d = source.direction;
   if (!(d.every(finite) && Math.hypot(d[0], d[1], d[2]) > 0)) {
     add("source.direction", "must be a finite, non-zero vector");
@@ -46,6 +47,31 @@ export function checkGaussianBeam(ctx: CheckContext, source: GaussianBeamSpec): 
         "reflect it back through the injection plane)",
     );
   }
+}
+
+/**
+ * Rayleigh ranges (in vacuum, πw0²/λ0) the focus may lie from the injection plane. The beam's
+ * field on the plane is an integral over its angular spectrum whose phase turns about 23 times
+ * per Rayleigh range of distance, and its quadrature grows with it: at 100 a plane of 200 × 200
+ * cells takes a few seconds; at 1 000 m from a micron waist the arrays would not fit in memory.
+ * So far out, the beam on the plane is a spherical wave many waists wide.
+ */
+export const MAX_WAIST_DISTANCE_RAYLEIGH = 100;
+
+/** The focus within MAX_WAIST_DISTANCE_RAYLEIGH Rayleigh ranges of the plane. */
+function checkWaistDistance(ctx: CheckContext, source: GaussianBeamSpec): void {
+  const { lambda0, lambdaOk } = ctx;
+  const w0 = source.waist_radius;
+  if (!(lambdaOk && finite(w0) && w0 > 0 && finite(source.waist_distance))) return;
+  const rayleigh = (Math.PI * w0 * w0) / lambda0;
+  const limit = MAX_WAIST_DISTANCE_RAYLEIGH * rayleigh;
+  if (Math.abs(source.waist_distance) <= limit) return;
+  ctx.add(
+    "source.waist_distance",
+    `${fmt(source.waist_distance)} m puts the focus more than ${MAX_WAIST_DISTANCE_RAYLEIGH} ` +
+      `Rayleigh ranges (π·w0²/λ = ${fmt(rayleigh)} m) from the injection plane; at most ` +
+      `±${fmt(limit)} m: place the plane nearer the focus or widen the waist`,
+  );
 }
 
 /** The plane inside the domain, a cell clear of the absorber along the beam's axis. */
