@@ -101,6 +101,7 @@ function checkSymmetries(
     const parts = parse(key);
     return parts.length !== 2 || !parts.every((x) => names.has(x));
   };
+  const filledFrom = new Map<string, string>();
   for (const [from, targets] of Object.entries(symmetries)) {
     const path = `source.port_symmetries["${from}"]`;
     if (bad(from)) {
@@ -114,10 +115,17 @@ function checkSymmetries(
       );
     }
     targets.forEach((t, i) => {
+      const element = parse(t).join(",");
+      const earlier = filledFrom.get(element);
       if (bad(t)) ctx.add(`${path}[${i}]`, `"${t}" is not "out,in" of two port@modes`);
       else if (run.has(parse(t)[1]!)) {
         ctx.add(`${path}[${i}]`, `its input ${parse(t)[1]} is run: the run computes "${t}" itself`);
-      }
+      } else if (earlier !== undefined) {
+        ctx.add(
+          `${path}[${i}]`,
+          `"${element}" is already filled from "${earlier}": each element is copied from one`,
+        );
+      } else filledFrom.set(element, from);
     });
   }
 }
