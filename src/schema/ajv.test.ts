@@ -52,3 +52,19 @@ test("a value of neither type keeps every branch's error", () => {
   assert.ok(errors.some((e) => e.message === "must be array"));
   assert.ok(errors.some((e) => e.message === "must be object"));
 });
+
+test("a record's key past its length is named by the record, without echoing the key", () => {
+  const request = {
+    solver: "fdtd",
+    domain: { size: [1e-6, 1e-6, 1e-6], resolution: 5e-8 },
+    source: {
+      source_type: "ports",
+      wavelength: 1.55e-6,
+      port_symmetries: { ["o2@0,o1@0" + " ".repeat(1000)]: ["o1@0,o2@0"] },
+    },
+  };
+  assert.equal(validateRequestSchema(request), false);
+  assert.deepEqual(formatAjvErrors(validateRequestSchema.errors), [
+    { path: "source.port_symmetries", message: "a key must NOT have more than 80 characters" },
+  ]);
+});

@@ -159,6 +159,8 @@ function isOverflow(e: ErrorObject): boolean {
 /** Ajv's message for one error, in the words a client reads. */
 function messageFor(e: ErrorObject, path: string): FieldError {
   if (isOverflow(e)) return { path, message: "must be a finite number" };
+  // A key that fails `propertyNames` (the key itself is not echoed: it may be long).
+  if (e.propertyName !== undefined) return { path, message: `a key ${e.message}` };
   switch (e.keyword) {
     case "required":
       return { path: join(path, String(e.params.missingProperty)), message: "is required" };
@@ -218,7 +220,9 @@ export function formatAjvErrors(
 ): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
-  for (const e of pruneUnionErrors(errs ?? [])) {
+  // `propertyNames` adds "property name must be valid" after the key's own error: dropped.
+  const informative = (errs ?? []).filter((e) => e.keyword !== "propertyNames");
+  for (const e of pruneUnionErrors(informative)) {
     const item = messageFor(e, errorPath(e.instancePath, root));
     const key = `${item.path}\u0000${item.message}`;
     if (!seen.has(key)) {

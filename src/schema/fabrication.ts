@@ -14,6 +14,8 @@ export const LayerMappingSchema = Type.Record(
   Type.Object({ layer: Layer, datatype: Layer }, { additionalProperties: false }),
   {
     maxProperties: 64,
+    // A record's key schema is not kept in the JSON schema it generates (only its values').
+    propertyNames: { minLength: 1, maxLength: 64 },
     description: "Material name (as in the job's structures or /v1/materials) → GDS layer.",
   },
 );

@@ -526,6 +526,8 @@ export const PortsSourceSchema = Type.Object(
         Type.Array(Type.String({ maxLength: 80 }), { maxItems: 256 }),
         {
           maxProperties: 256,
+          // A record's key schema is not kept in the JSON schema it generates (only its values').
+          propertyNames: { maxLength: 80 },
           description:
             'Elements of the S-matrix the device\'s symmetry or reciprocity gives for free, as in gdsfactory\'s port_symmetries but in emsim\'s s[out][in] order: each key "out,in" (port@mode names) is computed by the runs and copied to every "out,in" of its list, whose inputs need not run. E.g. a symmetric two-port run from o1 only: {"o2@0,o1@0": ["o1@0,o2@0"], "o1@0,o1@0": ["o2@0,o2@0"]}.',
         },
