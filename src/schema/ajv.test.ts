@@ -68,3 +68,15 @@ test("a record's key past its length is named by the record, without echoing the
     { path: "source.port_symmetries", message: "a key must NOT have more than 80 characters" },
   ]);
 });
+
+test("metadata's numbers are finite: 1e999 (Infinity once parsed) is named where it lies", () => {
+  const request = JSON.parse(
+    '{"solver": "fdtd", "domain": {"size": [1e-6, 1e-6, 1e-6], "resolution": 5e-8},' +
+      ' "source": {"source_type": "plane_wave", "wavelength": 1e-6, "direction": [0, 0, 1]},' +
+      ' "metadata": {"ok": 1e308, "a/b": {"list": [1, -1e999]}}}',
+  ) as unknown;
+  assert.equal(validateRequestSchema(request), false);
+  assert.deepEqual(formatAjvErrors(validateRequestSchema.errors), [
+    { path: "metadata.a/b.list[1]", message: "must be a finite number" },
+  ]);
+});

@@ -70,6 +70,47 @@ ajv.addKeyword(
 );
 
 /**
+ * Where in `value` a number JSON cannot carry lies (1e999 parses to Infinity, which would be
+ * stored and echoed back as null), as a JSON Pointer below it ("" for the value itself); null
+ * when there is none. Looks `levels` deep at most (x-max-depth refuses deeper values).
+ */
+function nonFiniteAt(value: unknown, levels: number): string | null {
+  if (typeof value === "number") return Number.isFinite(value) ? null : "";
+  if (typeof value !== "object" || value === null || levels === 0) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const below = nonFiniteAt(item, levels - 1);
+    if (below !== null) return `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}${below}`;
+  }
+  return null;
+}
+
+/**
+ * `"x-finite-numbers": n` on a free-form object: every number in it (n levels deep) is finite,
+ * as `strictNumbers` makes every typed number field; the error names the number's own path.
+ */
+const finiteNumbers: SchemaValidateFunction = (levels: number, data, _parent, cxt) => {
+  const at = nonFiniteAt(data, levels);
+  finiteNumbers.errors =
+    at === null
+      ? []
+      : [
+          {
+            keyword: "x-finite-numbers",
+            instancePath: `${cxt?.instancePath ?? ""}${at}`,
+            params: {},
+            message: "must be a finite number",
+          },
+        ];
+  return at === null;
+};
+ajv.addKeyword({
+  keyword: "x-finite-numbers",
+  type: ["object", "array"],
+  errors: true,
+  validate: finiteNumbers,
+});
+
+/**
  * `"x-decimal-integer": {minimum, maximum}` on a string (a query parameter, which arrives as
  * text and is never coerced): decimal digits whose value lies within the bounds.
  */

@@ -21,5 +21,6 @@ export const metadataSchema = (description: string) =>
     properties: {},
     additionalProperties: true,
     "x-max-depth": MAX_METADATA_DEPTH,
+    "x-finite-numbers": MAX_METADATA_DEPTH,
     description: `${description} Objects and arrays in it nest at most ${MAX_METADATA_DEPTH} levels deep, itself included.`,
   });
