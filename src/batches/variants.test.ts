@@ -114,6 +114,18 @@ describe("batch variants", () => {
     );
   });
 
+  it("refuses two parameters on one path: the second's value would overwrite the first's", () => {
+    const errs = checkParameters(base, [
+      { name: "a", path: "/source/wavelength", values: [1e-6] },
+      { name: "b", path: "/source/wavelength", values: [2e-6] },
+    ]);
+    assert.deepEqual(
+      errs.map((e) => e.path),
+      ["parameters[1].path"],
+    );
+    assert.match(errs[0]!.message, /is also parameters\[0\]'s path/);
+  });
+
   it("refuses a name that is no safe object key (__proto__) on parameters[i].name", () => {
     const errs = checkParameters(base, [
       { name: "__proto__", path: "/source/wavelength", values: [1] },

@@ -109,6 +109,7 @@ export function checkParameters(
 ): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Map<string, number>();
+  const paths = new Map<string, number>();
   parameters.forEach((p, k) => {
     const at = `parameters[${k}]`;
     if (seen.has(p.name)) {
@@ -118,6 +119,12 @@ export function checkParameters(
       });
     }
     seen.set(p.name, k);
+    if (paths.has(p.path)) {
+      errs.push({
+        path: `${at}.path`,
+        message: `"${p.path}" is also parameters[${paths.get(p.path)}]'s path: in every variant one value would overwrite the other`,
+      });
+    } else paths.set(p.path, k);
     const badName = UNSAFE_OBJECT_KEYS.has(p.name)
       ? "is a name JavaScript objects reserve"
       : sweepNameProblem(p.name);
