@@ -115,6 +115,8 @@ test("bad requests are refused with the field named", async () => {
   );
   assert.match(big, /at most 40000/);
   await refused({ ...EXAMPLE_MODES_REQUEST, wavelengths: [20e-6] }, /structures\[0\]\.material/);
+  const same = { start: 1.55e-6, stop: 1.55e-6, points: 3 };
+  await refused({ ...EXAMPLE_MODES_REQUEST, wavelengths: same }, /wavelengths\.stop/);
   await refused({ ...EXAMPLE_MODES_REQUEST, source: { source_type: "plane_wave" } }, /source/);
 });
 

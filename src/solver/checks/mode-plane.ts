@@ -27,6 +27,11 @@ export function checkModeRequest(
   checkDomain(ctx);
   checkMeshOverrides(ctx);
   checkStructures(ctx);
+  const ws = request.wavelengths;
+  if (!Array.isArray(ws) && ws.points > 1 && ws.start === ws.stop) {
+    // As a monitor's or a ports source's range: the same wavelength `points` times is a mistake.
+    ctx.add("wavelengths.stop", "must differ from start when points > 1");
+  }
   const usable = checkWavelengths(ctx, wavelengths);
   const dense = usable ? checkMaterialsAt(ctx, wavelengths) : [];
   if (usable) checkResolution(ctx, dense, wavelengths);
