@@ -281,6 +281,17 @@ describe("a Gaussian beam's checks", () => {
     );
   });
 
+  it("names the beam, not a plane wave, when its parity does not match a mirror plane", () => {
+    const s = beam();
+    s.domain.symmetry = ["pec", "none", "none"]; // te along z: E along y, across x → pmc
+    const p = checkSimulation(s);
+    assert.deepEqual(
+      p.map((e) => e.path),
+      ["domain.symmetry[0]"],
+    );
+    assert.match(p[0]!.message, /^the beam's E = \(0, 1, 0\) is across x/);
+  });
+
   it("refuses a focus more than 100 Rayleigh ranges from the plane, either way", () => {
     // π·w0²/λ = 0.7297 µm for w0 = 0.6 µm at 1.55 µm: up to ±72.97 µm.
     assert.deepEqual(checkSimulation(beam({ waist_distance: -72e-6 })), []);

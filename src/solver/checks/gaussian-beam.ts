@@ -104,5 +104,6 @@ export function checkGaussianBeamParity(
     );
     return;
   }
-  checkPlaneWaveParity(ctx, planeWaveGeometry({ ...source, source_type: "plane_wave" }), a, path);
+  const axisWave = planeWaveGeometry({ ...source, source_type: "plane_wave" });
+  checkPlaneWaveParity(ctx, axisWave, a, path, "the beam");
 }

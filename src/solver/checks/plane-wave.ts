@@ -112,19 +112,23 @@ function checkObliqueGrid(ctx: CheckContext, a: number, t: number): void {
   });
 }
 
-/** The plane wave's parity about the plane normal to axis a against the one requested. */
+/**
+ * The plane wave's parity about the plane normal to axis a against the one requested; `what`
+ * names the source in the messages (a Gaussian beam's parity is its axis's plane wave's).
+ */
 export function checkPlaneWaveParity(
   ctx: CheckContext,
   g: PlaneWave,
   a: number,
   path: string,
+  what = "the plane wave",
 ): void {
   const { add, spec } = ctx;
   const s = spec.domain.symmetry![a];
   if (Math.abs(g.direction[a]) > 1e-9) {
     add(
       path,
-      `the plane wave travels along (${g.direction.map(fmt).join(", ")}), which has a ` +
+      `${what} travels along (${g.direction.map(fmt).join(", ")}), which has a ` +
         `${AXES[a]} component: it is not its own mirror image about ${AXES[a]} = 0; use none here`,
     );
     return;
@@ -135,7 +139,7 @@ export function checkPlaneWaveParity(
   if (along && across) {
     add(
       path,
-      `the plane wave's E = (${e.map(fmt).join(", ")}) has parts along and across ${AXES[a]}: ` +
+      `${what}'s E = (${e.map(fmt).join(", ")}) has parts along and across ${AXES[a]}: ` +
         `it is neither odd nor even about ${AXES[a]} = 0; use none here`,
     );
     return;
@@ -144,7 +148,7 @@ export function checkPlaneWaveParity(
   if (s !== needed) {
     add(
       path,
-      `the plane wave's E = (${e.map(fmt).join(", ")}) is ${along ? "along" : "across"} ` +
+      `${what}'s E = (${e.map(fmt).join(", ")}) is ${along ? "along" : "across"} ` +
         `${AXES[a]}, so its tangential E is ${along ? "odd" : "even"} about ${AXES[a]} = 0: ` +
         `the symmetry is ${needed}, not ${s} (with ${(spec.source as PlaneWaveSpec).polarization} polarisation)`,
     );
