@@ -190,7 +190,9 @@ export class BatchService {
     if (options.cursor) {
       const anchor = await this.stores.batches.getBatch(options.cursor);
       if (!anchor || anchor.accountId !== accountId) {
-        throw errors.validation([{ path: "cursor", message: "is not a batch of this account" }]);
+        throw errors.validation([
+          { path: "query.cursor", message: "is not a batch of this account" },
+        ]);
       }
       before = { createdAt: anchor.createdAt, batchId: anchor.batchId };
     }

@@ -232,7 +232,9 @@ export class JobService {
     if (options.cursor) {
       const anchor = await this.store.getJob(options.cursor);
       if (!anchor || anchor.accountId !== accountId) {
-        throw errors.validation([{ path: "cursor", message: "is not a job of this account" }]);
+        throw errors.validation([
+          { path: "query.cursor", message: "is not a job of this account" },
+        ]);
       }
       before = { createdAt: anchor.createdAt, jobId: anchor.jobId };
     }
