@@ -4,7 +4,7 @@
  * parameter whose value caused it (a swept value of the wrong type, a thickness out of range).
  */
 import type { FieldError } from "../errors.js";
-import { formatAjvErrors, pointerToPath } from "../schema/ajv.js";
+import { formatAjvErrors, pointerToPath } from "../schema/ajv-errors.js";
 import { validateRequestSchema } from "../schema/validate.js";
 import type { BatchParameter, ParameterValue } from "./variants.js";
 

@@ -18,7 +18,7 @@ import {
 import { MAX_FIELD_ERRORS } from "../errors.js";
 import { sweepNameFor } from "../results/sweep-names.js";
 import { BatchRequestSchema } from "../schema/batch.js";
-import { formatAjvErrors } from "../schema/ajv.js";
+import { formatAjvErrors } from "../schema/ajv-errors.js";
 import { compileBounded } from "../schema/bounded.js";
 import type { RunEstimate } from "../solver/index.js";
 import { checkSimulationLocally } from "./simulation-file.js";

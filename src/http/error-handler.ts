@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, errors } from "../errors.js";
-import { formatAjvErrors } from "../schema/ajv.js";
+import { formatAjvErrors } from "../schema/ajv-errors.js";
 import { diskRefusedWrite } from "../storage/errors.js";
 import { storeUnavailability } from "../store/errors.js";
 import { lingerAfterAnswer } from "./linger.js";

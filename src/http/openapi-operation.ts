@@ -63,7 +63,7 @@ export interface OperationDoc {
   /** Response headers beyond X-Correlation-ID (which every response has), by status. */
   headers?: Record<number, ResponseHeader[]>;
   /** Descriptions and non-JSON bodies of success responses, by status. */
-  success?: Record<number, { description: string; body?: RawBody }>;
+  success?: Record<number, { description: string; body?: RawBody; alsoAs?: RawBody[] }>;
   /** Example bodies by the component (schema title) of the request or response they show. */
   examples?: Record<string, unknown>;
   /** Name and description of the path's `*` wildcard. */

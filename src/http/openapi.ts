@@ -390,6 +390,10 @@ function decorateOperation(
       if (success.body) {
         out.content = { [success.body.mediaType]: { schema: success.body.schema } };
       }
+      // Other representations beside it (a format the query selects).
+      for (const alt of success.alsoAs ?? []) {
+        out.content = { ...(out.content as Json), [alt.mediaType]: { schema: alt.schema } };
+      }
     }
     if (isHead) delete out.content;
     for (const m of Object.values((out.content as Record<string, Json> | undefined) ?? {})) {

@@ -9,7 +9,7 @@
  * with its estimate (JobService.check), which sits beside this module in the layers.
  */
 import { ApiError, errors, type FieldError } from "../errors.js";
-import { formatAjvErrors } from "../schema/ajv.js";
+import { formatAjvErrors } from "../schema/ajv-errors.js";
 import type { PreviewRequest, PreviewResponse } from "../schema/preview.js";
 import type { Estimate } from "../schema/responses.js";
 import type { SimulationRequest } from "../schema/simulation.js";

@@ -6,17 +6,15 @@
  * `strictNumbers`: a number JSON cannot hold (1e309 parses to Infinity) is no number, whatever
  * the field's bounds, so a request is told that before any bound compares with it. `verbose`:
  * each error carries its schema and value, so that messages are derived from the schema that
- * failed (a discriminated union's own tags) rather than written out beside it.
+ * failed (a discriminated union's own tags) rather than written out beside it (ajv-errors.ts).
  */
 import {
   Ajv,
-  type ErrorObject,
   type JSONType,
   type KeywordDefinition,
   type SchemaValidateFunction,
   type ValidateFunction,
 } from "ajv";
-import type { FieldError } from "../errors.js";
 
 export const ajv = new Ajv({
   allErrors: true,
@@ -126,152 +124,5 @@ ajv.addKeyword(
     },
   ),
 );
-
-/** `/domain/size/0` → `domain.size[0]`; the root is `body`. */
-export function pointerToPath(pointer: string, root = "body"): string {
-  if (pointer === "") return root;
-  let out = "";
-  for (const raw of pointer.split("/").slice(1)) {
-    const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    out += /^\d+$/.test(part) ? `[${part}]` : out === "" ? part : `.${part}`;
-  }
-  return out;
-}
-
-function join(path: string, key: string): string {
-  return path === "body" ? key : `${path}.${key}`;
-}
-
-/**
- * Where an error lies as the 422 names it: a body's fields by themselves (`domain.size[0]`),
- * any other part of the request under its name (`query.limit`), as `join` names a missing one.
- */
-function errorPath(pointer: string, root: string): string {
-  const path = pointerToPath(pointer, root);
-  if (root === "body" || pointer === "") return path;
-  return path.startsWith("[") ? `${root}${path}` : `${root}.${path}`;
-}
-
-const quoted = (values: readonly unknown[]) => values.map((v) => JSON.stringify(v)).join(", ");
-
-/**
- * The tags a discriminated union accepts, in the order of its `oneOf`: each branch's `const`
- * (or `enum`) for the tag property. Read from the union that failed, so that every union
- * (sources, structures, monitors, poles, any added later) lists its own.
- */
-function discriminatorTags(union: unknown, tag: string): unknown[] {
-  const branches = (union as { oneOf?: unknown[] } | null)?.oneOf ?? [];
-  return branches.flatMap((branch) => {
-    const prop = (branch as { properties?: Record<string, { const?: unknown; enum?: unknown[] }> })
-      ?.properties?.[tag];
-    if (prop === undefined) return [];
-    return "const" in prop ? [prop.const] : (prop.enum ?? []);
-  });
-}
-
-/** A discriminator's error: a tag that is missing, of the wrong type, or none of the union's. */
-function discriminatorError(e: ErrorObject, path: string): FieldError {
-  const tag = String(e.params.tag ?? "type");
-  const at = join(path, tag);
-  const given: unknown = e.params.tagValue;
-  if (given === undefined) return { path: at, message: "is required" };
-  const choices = quoted(discriminatorTags(e.parentSchema, tag));
-  return typeof given === "string"
-    ? { path: at, message: `must be one of ${choices}` }
-    : { path: at, message: `must be a string, one of ${choices}` };
-}
-
-const BOUND_KEYWORDS = new Set([
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-]);
-
-/** A number field given a number that overflowed in JSON (1e309 is Infinity). */
-function isOverflow(e: ErrorObject): boolean {
-  if (typeof e.data !== "number" || Number.isFinite(e.data)) return false;
-  return e.keyword === "type"
-    ? /number|integer/.test(String(e.params.type))
-    : BOUND_KEYWORDS.has(e.keyword);
-}
-
-/** Ajv's message for one error, in the words a client reads. */
-function messageFor(e: ErrorObject, path: string): FieldError {
-  if (isOverflow(e)) return { path, message: "must be a finite number" };
-  // A key that fails `propertyNames` (the key itself is not echoed: it may be long).
-  if (e.propertyName !== undefined) return { path, message: `a key ${e.message}` };
-  switch (e.keyword) {
-    case "required":
-      return { path: join(path, String(e.params.missingProperty)), message: "is required" };
-    case "additionalProperties":
-      return {
-        path: join(path, String(e.params.additionalProperty)),
-        message: "is not an allowed field",
-      };
-    case "enum":
-      return { path, message: `must be one of ${quoted(e.params.allowedValues as unknown[])}` };
-    case "const":
-      return { path, message: `must be ${JSON.stringify(e.params.allowedValue)}` };
-    case "discriminator":
-      return discriminatorError(e, path);
-    case "uniqueItems": {
-      const { i, j } = e.params as { i: number; j: number };
-      const value = Array.isArray(e.data) ? ` are both ${JSON.stringify(e.data[i])}` : "";
-      return { path, message: `has duplicate items: items ${j} and ${i}${value}` };
-    }
-    default:
-      return { path, message: e.message ?? "is not valid" };
-  }
-}
-
-/**
- * A union (`anyOf`/`oneOf` without a discriminator, e.g. a list or a `{start, stop, points}`
- * range) reports every branch's errors and then its own "must match a schema". Where the value
- * has some branch's type, the branches of other types and that summary say nothing useful
- * ("theta_deg: must be array" for a range whose stop is out of bounds): only the errors of the
- * branches of the value's type are kept. A value of none of the branches' types keeps them all.
- */
-function pruneUnionErrors(errs: ErrorObject[]): ErrorObject[] {
-  const dropped = new Set<ErrorObject>();
-  for (const union of errs) {
-    if (union.keyword !== "anyOf" && union.keyword !== "oneOf") continue;
-    const prefix = `${union.schemaPath}/`;
-    const inside = errs.filter((e) => e.schemaPath.startsWith(prefix));
-    const branchOf = (e: ErrorObject) => e.schemaPath.slice(prefix.length).split("/")[0]!;
-    const wrongType = new Set(
-      inside
-        .filter((e) => e.keyword === "type" && e.instancePath === union.instancePath)
-        .filter((e) => e.schemaPath === `${prefix}${branchOf(e)}/type`)
-        .map(branchOf),
-    );
-    const branches = new Set(inside.map(branchOf));
-    if (wrongType.size === 0 || wrongType.size === branches.size) continue;
-    dropped.add(union);
-    for (const e of inside) if (wrongType.has(branchOf(e))) dropped.add(e);
-  }
-  return errs.filter((e) => !dropped.has(e));
-}
-
-/** Turns Ajv errors into `{path, message}` pairs that name the field and the bound. */
-export function formatAjvErrors(
-  errs: ErrorObject[] | null | undefined,
-  root = "body",
-): FieldError[] {
-  const out: FieldError[] = [];
-  const seen = new Set<string>();
-  // `propertyNames` adds "property name must be valid" after the key's own error: dropped.
-  const informative = (errs ?? []).filter((e) => e.keyword !== "propertyNames");
-  for (const e of pruneUnionErrors(informative)) {
-    const item = messageFor(e, errorPath(e.instancePath, root));
-    const key = `${item.path}\u0000${item.message}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(item);
-    }
-  }
-  return out;
-}
 
 export type { ValidateFunction };

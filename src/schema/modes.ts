@@ -13,7 +13,7 @@ import {
   type PlaneModesRequest,
   type Vec3,
 } from "../solver/index.js";
-import { formatAjvErrors } from "./ajv.js";
+import { formatAjvErrors } from "./ajv-errors.js";
 import { compileBounded } from "./bounded.js";
 import {
   DomainSchema,

@@ -21,7 +21,7 @@ import {
   type StructureSpec,
   type Vec3,
 } from "../solver/index.js";
-import { formatAjvErrors } from "./ajv.js";
+import { formatAjvErrors } from "./ajv-errors.js";
 import { compileBounded } from "./bounded.js";
 import { DEFAULTS, SimulationRequestSchema, type SimulationRequest } from "./simulation.js";
 

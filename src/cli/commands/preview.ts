@@ -23,7 +23,7 @@ import {
   type PreviewRequest,
   type PreviewResponse,
 } from "../../schema/preview.js";
-import { formatAjvErrors } from "../../schema/ajv.js";
+import { formatAjvErrors } from "../../schema/ajv-errors.js";
 import type { SimulationRequest } from "../../schema/simulation.js";
 import { checkRequest, validateRequestSchema } from "../../schema/validate.js";
 import { MAX_PREVIEW_SAMPLES, type SimulationSpec } from "../../solver/index.js";

@@ -20,7 +20,7 @@ import { ApiError, errors } from "../../errors.js";
 import { createRateLimiter } from "../../http/plugins/rate-limit.js";
 import { setupScene } from "../../preview/scene.js";
 import { previewSimulation } from "../../preview/service.js";
-import { formatAjvErrors } from "../../schema/ajv.js";
+import { formatAjvErrors } from "../../schema/ajv-errors.js";
 import { compileBounded } from "../../schema/bounded.js";
 import { PreviewRequestSchema, type PreviewRequest } from "../../schema/preview.js";
 import type { SimulationRequest } from "../../schema/simulation.js";

@@ -26,7 +26,14 @@ const SMatrixSchema = Type.Object(
 );
 
 const Query = Type.Object(
-  { format: Type.Optional(Type.Union([Type.Literal("json"), Type.Literal("touchstone")])) },
+  {
+    format: Type.Optional(
+      Type.Union([Type.Literal("json"), Type.Literal("touchstone")], {
+        description:
+          "json (default): the S-matrix; touchstone: a Touchstone 1.1 file (text/plain).",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -53,6 +60,9 @@ export function sParametersRoute(app: App, { jobs }: RouteDeps): void {
             ...JOB_ID_ERRORS,
             RESULTS_NOT_READY,
             errors.noSParameters(EXAMPLE_JOB_ID),
+            errors.validation([
+              { path: "query.format", message: 'must be one of "json", "touchstone"' },
+            ]),
             ...V1_ERRORS,
           ],
           headers: { 409: ["Retry-After"], 200: ["Content-Disposition"] },
@@ -60,6 +70,7 @@ export function sParametersRoute(app: App, { jobs }: RouteDeps): void {
             200: {
               description:
                 "The S-matrix (JSON), or with ?format=touchstone the Touchstone 1.1 file as text/plain.",
+              alsoAs: [{ mediaType: "text/plain", schema: { type: "string" } }],
             },
           },
           examples: { SMatrix: EXAMPLE_S_MATRIX },
