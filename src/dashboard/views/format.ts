@@ -29,9 +29,15 @@ export function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
-/** A batch parameter's value as a label or a table cell: numbers to 6 significant digits. */
+/**
+ * A batch parameter's value as a label or a table cell: numbers to 6 significant digits, in
+ * exponent form below 1e-3 and from 1e6 (a wavelength reads 1.55e-6, not 0.00000155).
+ */
 export function parameterText(value: number | string | boolean): string {
-  return typeof value === "number" ? String(Number(value.toPrecision(6))) : String(value);
+  if (typeof value !== "number") return String(value);
+  const v = Number(value.toPrecision(6));
+  const a = Math.abs(v);
+  return a !== 0 && (a < 1e-3 || a >= 1e6) ? v.toExponential().replace("e+", "e") : String(v);
 }
 
 /** A metadata value as one line of text. */
