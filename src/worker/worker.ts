@@ -441,18 +441,24 @@ export class JobWorker {
   }
 
   /**
-   * One job: its run in a solver thread, the thread kept or replaced, then the job settled as
-   * the run came to. The scratch file never outlives the run.
-   */
-  /**
    * Identical work runs once (DESIGN §11): a job whose canonical request equals one of the
-   * account's COMPLETED jobs is completed with that job's stored result, no solver run. The
-   * lookup failing is no reason to fail the job: it then runs.
+   * account's COMPLETED jobs is completed with that job's stored result, no solver run, if that
+   * result is still in storage as it was stored (a file deleted, or written where this
+   * storage does not reach, would be handed on as lost). The lookup failing is no reason to
+   * fail the job: it then runs.
    */
   private async answerFromTwin(job: JobRow): Promise<boolean> {
     try {
       const twin = await this.store.findCompletedTwin(job);
       if (!twin) return false;
+      const stored = twin.resultKey ? await this.storage.stat(twin.resultKey) : null;
+      if (!stored || stored.bytes !== twin.resultBytes) {
+        this.log.warn(
+          { jobId: job.jobId, twin: twin.jobId, key: twin.resultKey },
+          "an identical job's result is not in storage as it was stored: the job runs",
+        );
+        return false;
+      }
       const done = await this.store.completeFromTwin(
         job.jobId,
         this.id,
@@ -471,6 +477,10 @@ export class JobWorker {
     }
   }
 
+  /**
+   * One job: its run in a solver thread, the thread kept or replaced, then the job settled as
+   * the run came to. The scratch file never outlives the run.
+   */
   private async runJob(job: JobRow): Promise<void> {
     const started = Date.now();
     const outPath = join(this.scratchDir, `${job.jobId}.${scratchTag(this.id)}.h5`);

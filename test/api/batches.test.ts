@@ -189,6 +189,28 @@ test("identical work runs once: the same batch again and a repeated variant run 
   assert.equal(createHash("sha256").update(bytes).digest("hex"), done.checksum);
 });
 
+test("a twin whose stored result is gone is not reused: the identical job runs", async () => {
+  const body = { ...smallSimulation(), metadata: { case: "twin result deleted" } };
+  const submit = async () => {
+    const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body });
+    assert.equal(sub.status, 202, sub.text);
+    return waitForStatus(svc.baseUrl, key, String(sub.body.job_id), ["COMPLETED", "FAILED"]);
+  };
+  const first = await submit();
+  assert.equal(first.status, "COMPLETED", String(first.error_detail));
+  const row = await svc.service.stores.jobs.getJob(String(first.job_id));
+  await svc.service.storage.delete(row!.resultKey!);
+  const second = await submit();
+  assert.equal(second.status, "COMPLETED", String(second.error_detail));
+  assert.equal(second.reused_result_of, null, "answered from a result that no longer exists");
+  const download = await fetch(`${svc.baseUrl}/v1/simulations/${String(second.job_id)}/results`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  assert.equal(download.status, 200);
+  const bytes = Buffer.from(await download.arrayBuffer());
+  assert.equal(createHash("sha256").update(bytes).digest("hex"), second.checksum);
+});
+
 test("the 409 rule holds for batches both ways, and cancelling stops the batch at once", async () => {
   const sub = await call(svc.baseUrl, "POST", "/v1/batches", {
     key,

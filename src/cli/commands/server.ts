@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { describeConfig, loadConfig, type Config } from "../../config.js";
 import { dashboardSetupAddress } from "../../dashboard/setup.js";
 import { reloadTls } from "../../http/server.js";
@@ -97,6 +98,14 @@ export async function runWorker(args: string[]): Promise<number> {
   process.stderr.write(
     `emsim worker ${worker.id} polling ${config.databaseUrl ? "the database" : config.dataDir}\n`,
   );
+  if (config.databaseUrl && !config.s3) {
+    // Local storage is this data directory: only API servers that serve it can hand results out.
+    process.stderr.write(
+      `emsim worker: results are stored in ${join(config.dataDir, "results")} (no ` +
+        "EMSIM_STORAGE_URL=s3://…): the API servers must use this same data directory (one " +
+        "host, or a shared filesystem), else downloads will not find them\n",
+    );
+  }
   onSignals(close);
   return 0;
 }
