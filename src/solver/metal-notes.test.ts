@@ -2,7 +2,8 @@
  * The run report warns about a metal sphere or cylinder whose radius spans fewer than 20
  * cells (simulation.ts, metalSurfaceNotes): its surface is a staircase and its plasmon
  * resonance moves with it (docs/materials.md). Not a dielectric one, not a metal box, not a
- * metal particle resolved finely enough.
+ * metal particle resolved finely enough. And a metal film whose faces lie between the grid's
+ * nodes where the source drives E normal to them (oblique tm): first order there.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -10,7 +11,7 @@ import { withUserMaterials } from "./dispersion/user.js";
 import { libraryMaterials } from "./index.js";
 import { METAL_RADIUS_CELLS } from "./metal-notes.js";
 import { FdtdSimulation } from "./simulation.js";
-import { boxSpec } from "./testing/index.js";
+import { boxSpec, lineSpec } from "./testing/index.js";
 import type { StructureSpec } from "./types.js";
 
 const H = 5e-9;
@@ -93,4 +94,32 @@ test("on a graded grid the cells counted are the sphere's own: a mesh override o
   assert.equal(coarse.length, 1);
   assert.match(coarse[0], /has 5\.0 cells across its radius/);
   assert.deepEqual(spec(true), [], "20 cells of 2.5 nm across the radius");
+});
+
+/** The face notes of a gold film 48 nm thick with its lower face at z0, in a 4 nm column. */
+function faceNotes(z0: number, polarization: "te" | "tm"): string[] {
+  const spec = lineSpec({
+    axis: 2,
+    wavelengthM: 0.7e-6,
+    stepM: 4e-9,
+    lengthM: 1.2e-6,
+    direction: [Math.sin(0.5), 0, Math.cos(0.5)],
+    polarization,
+    structures: [{ type: "box", center: [0, 0, z0 + 24e-9], size: [1, 1, 48e-9], material: "Au" }],
+    monitors: [],
+  });
+  const sim = new FdtdSimulation(spec, withUserMaterials(libraryMaterials, spec.materials), {
+    backend: "reference",
+  });
+  return sim.notes.filter((n) => /between grid nodes/.test(n));
+}
+
+test("a metal film's faces off the nodes are noted where the source drives E normal to them", () => {
+  // Oblique tm: E has a z part, normal to the film. Half a cell off: both faces noted.
+  const off = faceNotes(2e-9, "tm");
+  assert.equal(off.length, 1, off.join("\n"));
+  assert.match(off[0]!, /^structures\[0\] \(a box of Au\): its faces at z = 2e-9 m, z = 5e-8 m/);
+  // On the nodes, or te (E along y, parallel to the faces): nothing to say.
+  assert.deepEqual(faceNotes(0, "tm"), []);
+  assert.deepEqual(faceNotes(2e-9, "te"), []);
 });

@@ -5,10 +5,14 @@
  * it: the 100 nm gold sphere's Q_ext is up to 38 % above the Mie series at 10 cells per radius,
  * 14 % at 20, 7 % at 40, 3.6 % at 80 and 1.8 % at 160 (docs/validation.md), where a dielectric
  * sphere (n = 2, r = 0.2 µm) is within
- * 2 % at 20 cells per radius. Boxes and polyslabs are left out: their faces are planes, and a
- * face normal to an axis is smoothed as a dielectric's is.
+ * 2 % at 20 cells per radius. A face normal to an axis (a box's, a polyslab's top and bottom)
+ * is smoothed as a dielectric's is for E parallel to it; for E normal to it the error is first
+ * order in the face's offset from the grid's nodes (a gold film's plasmon dip at oblique tm
+ * incidence: 0.16 against 0.53 half a cell off, docs/materials.md), so a face off the nodes
+ * gets a note where the source drives E along its normal.
  */
-import { planGrid, stepsOver, type GridPlan } from "./grid.js";
+import { nodeIndexAt, planGrid, stepsOver, type GridPlan } from "./grid.js";
+import { planeWaveGeometry } from "./sources/plane-wave.js";
 import type { SimulationSpec } from "./types.js";
 
 /** Fewest cells across a curved metal surface's radius before the run report warns. */
@@ -50,6 +54,52 @@ export function metalSurfaceNotes(
         `${METAL_RADIUS_CELLS} or more ` +
         "(a mesh override around the particle refines it without refining the whole grid) " +
         "and compare two resolutions (docs/materials.md)",
+    );
+  });
+  grid ??= planGrid(spec.domain, spec.fdtd_settings.courant_factor);
+  return [...notes, ...offNodeFaceNotes(spec, metal, grid)];
+}
+
+/** Fraction of a cell a face may lie off a node and still count as on it. */
+const ON_NODE = 0.01;
+
+/** Whether the source can drive E along axis a (a plane wave only along its polarisation). */
+function drivesNormalE(spec: SimulationSpec, a: number): boolean {
+  if (spec.source.source_type !== "plane_wave") return true;
+  return Math.abs(planeWaveGeometry(spec.source).polarization[a]!) > 1e-9;
+}
+
+/** A note per metal box or polyslab with a face normal to an axis off the grid's nodes. */
+function offNodeFaceNotes(
+  spec: SimulationSpec,
+  metal: (i: number) => boolean,
+  plan: GridPlan,
+): string[] {
+  const notes: string[] = [];
+  spec.structures.forEach((s, i) => {
+    if (!metal(i) || (s.type !== "box" && s.type !== "polyslab")) return;
+    const faces: [number, number][] =
+      s.type === "box"
+        ? [0, 1, 2].flatMap((a) =>
+            [-1, 1].map((k): [number, number] => [a, s.center[a]! + (k * s.size[a]!) / 2]),
+          )
+        : [
+            [2, s.z_min],
+            [2, s.z_max],
+          ];
+    const off = faces.filter(([a, x]) => {
+      if (!(Math.abs(x) < spec.domain.size[a]! / 2) || !drivesNormalE(spec, a)) return false;
+      const at = nodeIndexAt(plan.axes[a]!, x);
+      return Math.abs(at - Math.round(at)) > ON_NODE;
+    });
+    if (off.length === 0) return;
+    const where = off.map(([a, x]) => `${"xyz"[a]} = ${Number(x.toPrecision(6))} m`).join(", ");
+    notes.push(
+      `structures[${i}] (a ${s.type} of ${s.material}): its face${off.length > 1 ? "s" : ""} ` +
+        `at ${where} lie${off.length > 1 ? "" : "s"} between grid nodes where the source ` +
+        "drives E normal to them; a metal face's error there is first order in its offset " +
+        "(a gold film's plasmon dip at oblique tm incidence is far off half a cell away): put " +
+        "metal faces on grid nodes (docs/materials.md)",
     );
   });
   return notes;
