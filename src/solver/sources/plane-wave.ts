@@ -39,6 +39,7 @@ import { buildMedium, type UpdateMaterial } from "../medium.js";
 import type { Medium } from "../medium-types.js";
 import { cellCentreStreams, DftRecorder, type SampledComponent } from "../monitors.js";
 import { DRIVE_VALUES_PER_STEP, type InjectionConfig } from "./injection.js";
+import { grazingNote } from "./grazing-note.js";
 import { currentSample, pulseFor, type PulseShape } from "./pulse.js";
 import type { PlaneWaveSpec, Vec3 } from "../types.js";
 import type { PlacedMonitor, Source, SourceContext } from "./source.js";
@@ -298,6 +299,14 @@ export class PlaneWaveSource implements Source {
       omegas: ctx.omegas,
     });
     source.notes.push(...notes, ...planeWaveNotes(ctx.plan, source));
+    const grazing = grazingNote({
+      sourceIndex: realIndex(medium, pulse.omega0),
+      lowestIndex: lowestIndexAlong(ctx, geometry.axis, pulse.omega0),
+      sinTheta: Math.sqrt(1 - geometry.cosTheta ** 2),
+      wavelengthM: spec.wavelength,
+      wavelengthsM: ctx.wavelengthsM,
+    });
+    if (grazing) source.notes.push(grazing);
     return source;
   }
 
@@ -766,6 +775,33 @@ function sourcePlaneMedium(
     sigma: medium.sigma[e],
     ...(poles && poles.length > 0 ? { poles } : {}),
   };
+}
+
+/**
+ * The lowest Re n at ω of the materials along the propagation axis (on the grid's first
+ * transverse row; metals, Re ε < 0, carry no propagating wave and are passed over).
+ */
+function lowestIndexAlong(ctx: SourceContext, axis: number, omega: number): number {
+  const { layout, medium } = ctx;
+  const c = (axis + 1) % 3;
+  const pos = [layout.lo[c * 3]!, layout.lo[c * 3 + 1]!, layout.lo[c * 3 + 2]!];
+  const seen = new Set<number>();
+  let lowest = Number.POSITIVE_INFINITY;
+  for (let k = layout.lo[c * 3 + axis]!; k <= layout.hi[c * 3 + axis]!; k++) {
+    pos[axis] = k;
+    const e = medium.index[c][layout.index(pos[0]!, pos[1]!, pos[2]!)]!;
+    if (seen.has(e)) continue;
+    seen.add(e);
+    const poles = medium.poles?.[e];
+    const material = {
+      epsRe: medium.epsEff[e]!,
+      sigma: medium.sigma[e]!,
+      ...(poles && poles.length > 0 ? { poles } : {}),
+    };
+    const n = realIndex(material, omega);
+    if (n > 0 && Number.isFinite(n)) lowest = Math.min(lowest, n);
+  }
+  return lowest;
 }
 
 /** Notes on the plane wave's approximations: truncation by transverse PML, oblique incidence. */
