@@ -56,8 +56,8 @@ export function metalSurfaceNotes(
         "and compare two resolutions (docs/materials.md)",
     );
   });
-  grid ??= planGrid(spec.domain, spec.fdtd_settings.courant_factor);
-  return [...notes, ...offNodeFaceNotes(spec, metal, grid)];
+  const planned = () => (grid ??= planGrid(spec.domain, spec.fdtd_settings.courant_factor));
+  return [...notes, ...offNodeFaceNotes(spec, metal, planned)];
 }
 
 /** Fraction of a cell a face may lie off a node and still count as on it. */
@@ -73,7 +73,7 @@ function drivesNormalE(spec: SimulationSpec, a: number): boolean {
 function offNodeFaceNotes(
   spec: SimulationSpec,
   metal: (i: number) => boolean,
-  plan: GridPlan,
+  plan: () => GridPlan,
 ): string[] {
   const notes: string[] = [];
   spec.structures.forEach((s, i) => {
@@ -89,7 +89,7 @@ function offNodeFaceNotes(
           ];
     const off = faces.filter(([a, x]) => {
       if (!(Math.abs(x) < spec.domain.size[a]! / 2) || !drivesNormalE(spec, a)) return false;
-      const at = nodeIndexAt(plan.axes[a]!, x);
+      const at = nodeIndexAt(plan().axes[a]!, x);
       return Math.abs(at - Math.round(at)) > ON_NODE;
     });
     if (off.length === 0) return;
