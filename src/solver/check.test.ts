@@ -79,6 +79,17 @@ describe("checkSimulation", () => {
     t.domain.resolution = 60e-9; // Si: 1.55 µm / 3.48 / 60 nm ≈ 7.4 cells
     const p = checkSimulation(t).find((x) => x.path === "domain.resolution");
     assert.ok(p && /cells per wavelength in Si/.test(p.message), JSON.stringify(p));
+    // Exactly 10 cells per wavelength is enough, whatever the division's round-off says.
+    const edge = base();
+    edge.structures = [];
+    edge.domain.size = [2.1e-6, 2.1e-6, 4.2e-6];
+    edge.domain.resolution = 70e-9;
+    edge.source.wavelength = 0.7e-6;
+    assert.ok(0.7e-6 / 70e-9 < 10, "the case no longer has the round-off it tests");
+    assert.deepEqual(
+      checkSimulation(edge).filter((x) => x.path === "domain.resolution"),
+      [],
+    );
   });
 
   it("checks settings: courant factor, pml layers", () => {
