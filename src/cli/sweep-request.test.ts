@@ -99,6 +99,8 @@ test("a batch request is checked as the server checks it, variant by variant", (
     "parameters[0].name",
     "parameters[1].path",
     "parameters[2]",
+    // u also sweeps parameters[0]'s path.
+    "parameters[2].path",
   ]);
   const shape = checkBatchRequest({ simulation, parameters: [], combine: "all" });
   assert.ok(!shape.ok);
