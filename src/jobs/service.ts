@@ -267,9 +267,6 @@ export class JobService {
   /** A COMPLETED ports job's S-matrix as its record holds it (solver_report.s_matrix). */
   async sParameters(accountId: string, jobId: string, reads?: ReadScope): Promise<SMatrixJson> {
     const job = await this.getOwnJob(accountId, jobId, reads);
-    // Only a ports job ever has them: any other is told so now, not "not ready" until it ends.
-    const source = (JSON.parse(job.specJson) as { source?: { source_type?: string } }).source;
-    if (source?.source_type !== "ports") throw errors.noSParameters(jobId);
     if (job.status !== "COMPLETED") {
       throw errors.resultsNotReady(jobId, job.status, this.retryAfter(job));
     }
