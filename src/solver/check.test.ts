@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { checkSimulation, estimateRun } from "./index.js";
-import type { PlaneWaveSpec, SimulationSpec } from "./types.js";
+import { slabBetweenPorts } from "./testing/slab-ports.js";
+import type { PlaneWaveSpec, PortsSourceSpec, SimulationSpec } from "./types.js";
 
 function base(): SimulationSpec {
   return {
@@ -318,42 +319,12 @@ describe("a Gaussian beam's checks", () => {
 });
 
 describe("a ports source's port_symmetries", () => {
-  const modeSpec = { num_modes: 1, target_neff: null, filter_pol: null };
-  const port = (name: string, z: number, direction: "+z" | "-z") => ({
-    name,
-    center: [0, 0, z] as [number, number, number],
-    size: [3e-6, 0.025e-6, 0] as [number, number, number],
-    direction,
-    mode_spec: modeSpec,
-  });
-  const ports = (symmetries: Record<string, string[]>): SimulationSpec => ({
-    solver: "fdtd",
-    domain: {
-      size: [3.6e-6, 0.025e-6, 4.2e-6],
-      resolution: 0.025e-6,
-      boundary_conditions: ["pml", "periodic", "pml"],
-      pml_layers: 12,
-    },
-    source: {
-      source_type: "ports",
-      wavelength: 1.55e-6,
-      wavelengths: [1.55e-6],
-      run_ports: ["o1"],
-      port_symmetries: symmetries,
-    },
-    ports: [port("o1", -1.5e-6, "+z"), port("o2", 1.5e-6, "-z")],
-    structures: [
-      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "SiO2" },
-      { type: "box", center: [0, 0, 0], size: [0.6e-6, 10, 10], material: "Si" },
-    ],
-    monitors: [],
-    fdtd_settings: {
-      time_steps: 40000,
-      courant_factor: 0.99,
-      convergence_threshold: 1e-7,
-      check_every_n: 500,
-    },
-  });
+  const ports = (symmetries: Record<string, string[]>): SimulationSpec => {
+    const s = slabBetweenPorts();
+    s.materials = { core: { permittivity: 4 }, clad: { permittivity: 2.1 } };
+    s.source = { ...(s.source as PortsSourceSpec), run_ports: ["o1"], port_symmetries: symmetries };
+    return s;
+  };
 
   it("accepts each element filled from one key", () => {
     const ok = { "o2@0,o1@0": ["o1@0,o2@0"], "o1@0,o1@0": ["o2@0,o2@0"] };

@@ -16,41 +16,16 @@ import { test } from "node:test";
 import { runPorts } from "./ports.js";
 import { runWithMaterials } from "./run.js";
 import { constantMaterials } from "./testing/index.js";
-import type { PortSpec, PortsSourceSpec, SimulationSpec } from "./types.js";
+import { SLAB_PORTS_BAND, slabBetweenPorts, slabPort } from "./testing/slab-ports.js";
+import type { PortsSourceSpec, SimulationSpec } from "./types.js";
 import type { MaterialResolver } from "./update-material.js";
 import { planeWeights } from "./modes/fields.js";
 import { complexOverlap } from "./modes/overlap.js";
 import { solvePlaneModes } from "./modes/plane-modes.js";
 
-const BAND = { start: 1.5e-6, stop: 1.6e-6, points: 3 };
-const modeSpec = { num_modes: 1, target_neff: null, filter_pol: null };
-
-function port(name: string, z: number, direction: "+z" | "-z"): PortSpec {
-  return { name, center: [0, 0, z], size: [3e-6, 0.025e-6, 0], direction, mode_spec: modeSpec };
-}
-
-const spec: SimulationSpec = {
-  solver: "fdtd",
-  domain: {
-    size: [3.6e-6, 0.025e-6, 4.2e-6],
-    resolution: 0.025e-6,
-    boundary_conditions: ["pml", "periodic", "pml"],
-    pml_layers: 12,
-  },
-  source: { source_type: "ports", wavelength: 1.55e-6, wavelengths: BAND, run_ports: ["o1", "o2"] },
-  ports: [port("o1", -1.5e-6, "+z"), port("o2", 1.5e-6, "-z")],
-  structures: [
-    { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
-    { type: "box", center: [0, 0, 0], size: [0.6e-6, 10, 10], material: "core" },
-  ],
-  monitors: [],
-  fdtd_settings: {
-    time_steps: 40000,
-    courant_factor: 0.99,
-    convergence_threshold: 1e-7,
-    check_every_n: 500,
-  },
-};
+const BAND = SLAB_PORTS_BAND;
+const port = slabPort;
+const spec = slabBetweenPorts();
 
 test("a straight guide's S-matrix: |S21|² = 1, |S11|² < 1e-4, reciprocal, S21 = e^{iβL}; from one run with port_symmetries", async () => {
   const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
