@@ -4,7 +4,7 @@
  */
 import { planGrid, type GridPlan } from "../grid.js";
 import type { MaterialResolver } from "../simulation.js";
-import type { MonitorSpec, SimulationSpec, SpecProblem, Vec3 } from "../types.js";
+import type { MonitorSpec, SimulationSpec, SpecProblem, Vec3, WavelengthRange } from "../types.js";
 
 export const AXES = "xyz";
 export const fmt = (v: number) => String(Number(v.toPrecision(6)));
@@ -75,4 +75,18 @@ export function wavelengthsToCheck(m: MonitorSpec): { w: number; at: string }[] 
     { w: ws.start, at: ".start" },
     { w: ws.stop, at: ".stop" },
   ];
+}
+
+/**
+ * A range of `points` > 1 wavelengths from `start` to the same `stop`: one wavelength many
+ * times (a monitor's, a ports source's or a mode solve's), refused at `<path>.stop`.
+ */
+export function checkRangeSpan(
+  ctx: CheckContext,
+  ws: number[] | WavelengthRange | undefined,
+  path: string,
+): void {
+  if (ws && !Array.isArray(ws) && ws.points > 1 && ws.start === ws.stop) {
+    ctx.add(`${path}.stop`, "must differ from start when points > 1");
+  }
 }

@@ -12,7 +12,7 @@ import { planeNormal } from "../modes/plane-medium.js";
 import { listOf } from "../monitors.js";
 import type { MaterialResolver } from "../update-material.js";
 import type { SimulationSpec, SpecProblem } from "../types.js";
-import { AXES, checkContext, finite, fmt, type CheckContext } from "./common.js";
+import { AXES, checkContext, checkRangeSpan, finite, fmt, type CheckContext } from "./common.js";
 import { checkDomain, checkMeshOverrides, checkResolution, type DenseStructure } from "./domain.js";
 import { checkStructures } from "./structures.js";
 import { checkBend, checkPlaneCells } from "./mode-source.js";
@@ -27,11 +27,7 @@ export function checkModeRequest(
   checkDomain(ctx);
   checkMeshOverrides(ctx);
   checkStructures(ctx);
-  const ws = request.wavelengths;
-  if (!Array.isArray(ws) && ws.points > 1 && ws.start === ws.stop) {
-    // As a monitor's or a ports source's range: the same wavelength `points` times is a mistake.
-    ctx.add("wavelengths.stop", "must differ from start when points > 1");
-  }
+  checkRangeSpan(ctx, request.wavelengths, "wavelengths");
   const usable = checkWavelengths(ctx, wavelengths);
   const dense = usable ? checkMaterialsAt(ctx, wavelengths) : [];
   if (usable) checkResolution(ctx, dense, wavelengths);

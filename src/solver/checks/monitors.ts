@@ -5,7 +5,14 @@
 import { MAX_MODE_MONITOR_WAVELENGTHS, checkModeMonitor } from "./mode-monitor.js";
 import { fluxShape } from "../flux.js";
 import { MAX_RELATIVE_DETUNING, pulseFor } from "../sources/pulse.js";
-import { AXES, finite, fmt, wavelengthsToCheck, type CheckContext } from "./common.js";
+import {
+  AXES,
+  checkRangeSpan,
+  finite,
+  fmt,
+  wavelengthsToCheck,
+  type CheckContext,
+} from "./common.js";
 import { checkFarField, MAX_FAR_FIELD_WAVELENGTHS } from "./far-field.js";
 import type { PlaneWave } from "./plane-wave.js";
 import type { MonitorSpec } from "../types.js";
@@ -137,9 +144,7 @@ function checkWavelengthCount(ctx: CheckContext, m: MonitorSpec, path: string): 
   } else if (ws) {
     if (!(Number.isInteger(ws.points) && ws.points >= 1 && ws.points <= most)) {
       ctx.add(`${path}.wavelengths.points`, `must be an integer from 1 to ${most}`);
-    } else if (ws.points > 1 && ws.start === ws.stop) {
-      ctx.add(`${path}.wavelengths.stop`, "must differ from start when points > 1");
-    }
+    } else checkRangeSpan(ctx, ws, `${path}.wavelengths`);
   }
 }
 

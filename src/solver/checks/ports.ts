@@ -10,7 +10,7 @@ import { nodeIndexAt } from "../grid.js";
 import { listOf } from "../monitors.js";
 import { SOURCE_OFFSET_CELLS, portModes } from "../ports.js";
 import type { PortSpec } from "../types.js";
-import { AXES, type CheckContext } from "./common.js";
+import { AXES, checkRangeSpan, type CheckContext } from "./common.js";
 import { MAX_MODE_MONITOR_WAVELENGTHS } from "./mode-monitor.js";
 import { checkModePlane } from "./mode-source.js";
 import { checkWavelength } from "./monitors.js";
@@ -48,11 +48,7 @@ export function checkPorts(ctx: CheckContext): number[] {
     }
   });
   checkSymmetries(ctx, ports, source.run_ports, source.port_symmetries ?? {});
-  const range = source.wavelengths;
-  if (!Array.isArray(range) && range.points > 1 && range.start === range.stop) {
-    // Every point the same wavelength: the S-matrix would list one frequency many times.
-    add("source.wavelengths.stop", "must differ from start when points > 1");
-  }
+  checkRangeSpan(ctx, source.wavelengths, "source.wavelengths");
   const wavelengths = listOf(source.wavelengths);
   if (wavelengths.length > MAX_MODE_MONITOR_WAVELENGTHS) {
     add("source.wavelengths", `at most ${MAX_MODE_MONITOR_WAVELENGTHS} wavelengths`);
