@@ -3,7 +3,8 @@
  * frequency; two ports, S11 S21 S12 S22 on one line (the format's exception); three and four
  * ports, one matrix row per line, the first of each frequency starting with the frequency;
  * more than four, each row starting on a new line and wrapping after four pairs. The header
- * names as 0 only the columns that really are 0, not those port_symmetries filled.
+ * names as 0 only the columns that really are 0, not those port_symmetries filled. Frequencies
+ * carry 10 significant digits, S entries the record's 8.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -47,7 +48,7 @@ function expand(layout: string): string {
       if (line.startsWith(F15)) k = 0;
       return line.replace(/S(\d)(\d)/g, (_, j: string, i: string) => {
         const re = 10 * Number(j) + Number(i) + k;
-        return `${re.toExponential(9)} 5.000000000e-1`;
+        return `${re.toExponential(7)} 5.0000000e-1`;
       });
     })
     .map((line) => `${line}\n`)
@@ -63,7 +64,7 @@ test("one port: the frequency and S11 on one line, the numbers as written", () =
       "! ports: 1 = p1@0",
       "! S[j][i]: from port i into port j, phases referred to each port's plane",
       "# HZ S RI R 50",
-      `${F15} 1.100000000e+1 5.000000000e-1`,
+      `${F15} 1.1000000e+1 5.0000000e-1`,
       "",
     ].join("\n"),
   );

@@ -7,6 +7,10 @@
  * 4-port files (one row a line) and larger ones. Inputs that were not run have no column of
  * their own: the entries port_symmetries did not fill are written as 0, and a comment says
  * which columns are 0, which were filled and which were filled in part.
+ *
+ * Digits: a frequency with 10 significant digits (from the wavelength as the run held it), an
+ * S entry with 8, all the job record keeps (report.ts sMatrixSummary); the Python client's
+ * `to_touchstone` writes the same text from the result file (clients/python, sparameters.py).
  */
 
 /** The S-matrix as the job record holds it (worker/report.ts sMatrixSummary). */
@@ -44,7 +48,7 @@ function frequencyLines(m: SMatrixJson, f: number, k: number): string[] {
   const P = m.ports.length;
   const pair = (o: number, i: number) => {
     const v = m.s[o]?.[i]?.[k];
-    return isPair(v) ? `${num(v[0])} ${num(v[1])}` : "0 0";
+    return isPair(v) ? `${entry(v[0])} ${entry(v[1])}` : "0 0";
   };
   const rows =
     P === 2
@@ -106,3 +110,5 @@ function isPair(v: (number | null)[] | null | undefined): v is [number, number] 
 export const touchstoneExtension = (ports: number) => `.s${ports}p`;
 
 const num = (v: number) => v.toExponential(9);
+/** An S entry's real or imaginary part: the record's 8 significant digits. */
+const entry = (v: number) => v.toExponential(7);

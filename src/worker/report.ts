@@ -115,7 +115,8 @@ export function sMatrixSummary(m: SMatrixResult): Record<string, unknown> {
   return {
     ports: m.ports,
     inputs: m.inputs,
-    wavelengths_m: m.wavelengthsM.map(round),
+    // Whole: a Touchstone file's frequencies (c / λ, 10 digits) are written from these.
+    wavelengths_m: Array.from(m.wavelengthsM),
     s,
     n_eff: m.ports.map((_, o) => Array.from(m.nEff.subarray(o * W, (o + 1) * W), round)),
   };

@@ -400,7 +400,9 @@ def load(
                 continue
             m = _read_monitor(group, np)
             monitors[name] = _to_dataset(m, xr) if xr is not None else m
-        s_matrix = read_s_matrix(f["s_matrix"], np) if "s_matrix" in f else None
+        s_matrix = (
+            read_s_matrix(f["s_matrix"], np, attrs.get("job_id")) if "s_matrix" in f else None
+        )
         planes = f["permittivity"] if "permittivity" in f else {}
         permittivity = {name: read_permittivity(planes[name], np, xr) for name in planes}
     if monitor is not None:

@@ -7,16 +7,19 @@ were not run (``source.run_ports``) hold NaN. With xarray it is an ``xarray.Data
 coordinates ``port_out``, ``port_in``, ``wavelength`` (m), ``frequency`` (Hz, along
 wavelength) and ``n_eff(port_out, wavelength)``; without it an :class:`SMatrix` of numpy arrays.
 
-``to_touchstone(S, path)`` writes Touchstone 1.1 as the server's ``?format=touchstone`` does
-(src/results/touchstone.ts): ``# HZ S RI R 50``, frequency ascending, for 2 ports S11 S21 S12
-S22, otherwise row by row (S11 S12 … S1N, S21 …), four pairs per line; NaN entries (inputs not
-run) are written as 0 and named in a comment.
+``to_touchstone(S, path)`` writes the text the server's ``?format=touchstone`` gives for the
+job (src/results/touchstone.ts), character for character: ``# HZ S RI R 50``, frequency
+ascending (10 significant digits), for 2 ports S11 S21 S12 S22, otherwise row by row (S11 S12 …
+S1N, S21 …), four pairs per line, each entry with 8 significant digits (what the job record
+keeps); NaN entries (inputs not run) are written as 0, and comments name the inputs not run,
+as 0 or as filled from ``port_symmetries``. The title names the job where the file does.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, List, Optional, Union
 
 C = 299_792_458.0
@@ -33,14 +36,16 @@ class SMatrix:
     S: Any
     n_eff: Any
     inputs: List[str] = field(default_factory=list)
+    job_id: Optional[str] = None
 
 
 def _strings(values: Any) -> List[str]:
     return [v.decode("utf-8") if isinstance(v, bytes) else str(v) for v in values]
 
 
-def read_s_matrix(group: Any, np: Any) -> SMatrix:
-    """The ``/s_matrix`` group of an open h5py file (docs/result-format.md)."""
+def read_s_matrix(group: Any, np: Any, job_id: Optional[str] = None) -> SMatrix:
+    """The ``/s_matrix`` group of an open h5py file (docs/result-format.md); ``job_id`` the
+    file's, for a Touchstone file's title."""
     values = np.asarray(group["S"][...])
     if values.dtype.names:  # the {r, i} compound, should h5py not map it to complex
         values = values["r"] + 1j * values["i"]
@@ -53,6 +58,7 @@ def read_s_matrix(group: Any, np: Any) -> SMatrix:
         S=values.astype(np.complex128, copy=False),
         n_eff=np.asarray(group["n_eff"][...], dtype=np.float64),
         inputs=[p for p in inputs.split(",") if p],
+        job_id=job_id,
     )
 
 
@@ -83,21 +89,32 @@ def s_matrix_data_array(m: SMatrix, xr: Any) -> Any:
             "units": "1",
             "long_name": "scattering matrix S[out][in]",
             "inputs": list(m.inputs),
+            **({"job_id": m.job_id} if m.job_id else {}),
         },
     )
 
 
-def _js_exponential(value: float) -> str:
-    """``value`` as JavaScript's ``toExponential(9)`` writes it (the server's Touchstone)."""
-    text = f"{(value if value != 0 else 0.0):.9e}"
-    mantissa, exponent = text.split("e")
-    return f"{mantissa}e{int(exponent):+d}"
+def _js_exponential(value: float, digits: int = 9) -> str:
+    """``value`` as JavaScript's ``toExponential(digits)`` writes it (the server's Touchstone):
+    the double's exact value rounded half away from zero (Python's own formatting rounds a tie
+    to even, and frequencies such as c / 1.6 µm = 1.8737028625e14 Hz are exact ties)."""
+    if value == 0:
+        return f"{0:.{digits}f}e+0"
+    exact = Decimal(value)
+    exponent = exact.adjusted()
+    unit = Decimal(1).scaleb(-digits)
+    mantissa = exact.scaleb(-exponent).quantize(unit, rounding=ROUND_HALF_UP)
+    if abs(mantissa) >= 10:  # 9.99…95 rounded up to 10
+        exponent += 1
+        mantissa = exact.scaleb(-exponent).quantize(unit, rounding=ROUND_HALF_UP)
+    return f"{mantissa}e{exponent:+d}"
 
 
 def _pair(z: complex) -> str:
     if z != z:  # NaN: an input that was not run
         return "0 0"
-    return f"{_js_exponential(z.real)} {_js_exponential(z.imag)}"
+    # 8 significant digits, as the job record keeps them and the server writes them.
+    return f"{_js_exponential(z.real, 7)} {_js_exponential(z.imag, 7)}"
 
 
 def _matrix_of(S: Any) -> Any:
@@ -119,19 +136,47 @@ def _matrix_of(S: Any) -> Any:
     return ports, wavelengths, np.asarray(S.values, dtype=np.complex128)
 
 
-def touchstone_text(S: Any, title: str = "emsim S-parameters") -> str:
-    """The Touchstone 1.1 text of ``S`` (see the module for the layout)."""
+def _meta(S: Any, key: str) -> Any:
+    """``S``'s ``inputs`` or ``job_id``: an attribute of a DataArray or an :class:`SMatrix`."""
+    return getattr(S, key, None) if isinstance(S, SMatrix) else S.attrs.get(key)
+
+
+def _not_run_comments(S: Any, ports: List[str], values: Any) -> List[str]:
+    """The server's comments on inputs not run: their columns 0, filled from
+    ``port_symmetries``, or filled in part. Without ``inputs``, a column all NaN is one not run."""
+    inputs = _meta(S, "inputs")
+    groups: dict = {"empty": [], "whole": [], "part": []}
+    for i, port in enumerate(ports):
+        if inputs and port in inputs:
+            continue
+        filled = sum(1 for o in range(len(ports)) if (values[o, i, :] == values[o, i, :]).any())
+        if not inputs and filled > 0:
+            continue
+        kind = "empty" if filled == 0 else "whole" if filled == len(ports) else "part"
+        groups[kind].append(port)
+    texts = {
+        "empty": "not run (their columns are 0)",
+        "whole": "not run, filled from port_symmetries",
+        "part": "not run, partly filled from port_symmetries (the other entries are 0)",
+    }
+    return [f"! {texts[k]}: {', '.join(groups[k])}" for k in texts if groups[k]]
+
+
+def touchstone_text(S: Any, title: Optional[str] = None) -> str:
+    """The Touchstone 1.1 text of ``S`` (see the module for the layout); ``title`` by default
+    the server's, ``emsim S-parameters of job <id>`` (without a job id, ``emsim S-parameters``)."""
     ports, wavelengths, values = _matrix_of(S)
+    if title is None:
+        job_id = _meta(S, "job_id")
+        title = f"emsim S-parameters of job {job_id}" if job_id else "emsim S-parameters"
     P = len(ports)
     lines = [
         f"! {title}",
         "! ports: " + ", ".join(f"{i + 1} = {p}" for i, p in enumerate(ports)),
         "! S[j][i]: from port i into port j, phases referred to each port's plane",
+        *_not_run_comments(S, ports, values),
+        "# HZ S RI R 50",
     ]
-    missing = [p for i, p in enumerate(ports) if all(v != v for v in values[:, i, :].ravel())]
-    if missing:
-        lines.append(f"! not run (their columns are 0): {', '.join(missing)}")
-    lines.append("# HZ S RI R 50")
     order = sorted(
         (C / w, k) for k, w in enumerate(wavelengths) if w > 0 and w == w
     )  # frequency ascending
@@ -168,5 +213,5 @@ def to_touchstone(
     if suffix.startswith(".s") and suffix.endswith("p") and suffix != expected:
         raise ValueError(f"{path}: {len(ports)} ports (port@mode) belong in a {expected} file")
     with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(touchstone_text(S, title or "emsim S-parameters"))
+        f.write(touchstone_text(S, title))
     return path
