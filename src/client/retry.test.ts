@@ -117,7 +117,7 @@ test("which failures are retried for reads and for submissions", () => {
   assert.ok(isRetryable({ kind: "network", sent: false }, "submit"));
 });
 
-test("connect-phase failures count as not sent, anything else as possibly sent", () => {
+test("connect-phase failures count as not sent, anything else as possibly sent", async () => {
   const f = (code: string) => new TypeError("fetch failed", { cause: { code } });
   assert.equal(mayHaveBeenSent(f("ECONNREFUSED")), false);
   assert.equal(mayHaveBeenSent(f("ENOTFOUND")), false);
@@ -125,6 +125,19 @@ test("connect-phase failures count as not sent, anything else as possibly sent",
   assert.equal(mayHaveBeenSent(f("ECONNRESET")), true);
   assert.equal(mayHaveBeenSent(f("UND_ERR_SOCKET")), true);
   assert.equal(mayHaveBeenSent(new TypeError("fetch failed")), true);
+  // Refused by fetch itself, before connecting (no code): a blocked port, a scheme.
+  const refused = (message: string) => new TypeError("fetch failed", { cause: new Error(message) });
+  assert.equal(mayHaveBeenSent(refused("bad port")), false);
+  assert.equal(mayHaveBeenSent(refused("unknown scheme")), false);
+  assert.equal(mayHaveBeenSent(refused("other side closed")), true);
+  // What Node's own fetch throws for them (nothing listens or is reached).
+  for (const url of ["http://127.0.0.1:1/v1/simulations", "ftp://127.0.0.1/x"]) {
+    const err = await fetch(url).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    assert.equal(mayHaveBeenSent(err), false, url);
+  }
   // Happy eyeballs: every address refused.
   const both = Object.assign(
     new AggregateError(

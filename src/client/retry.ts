@@ -103,6 +103,22 @@ const NOT_SENT_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
+/**
+ * What Node's fetch (undici) says, with no error code, of a request it refuses before any
+ * connection: a port it blocks (1, 25, 6000, …; the Fetch standard's list) or a scheme other
+ * than http(s).
+ */
+const REFUSED_BY_FETCH = new Set(["bad port", "unknown scheme"]);
+
+/** The message of the innermost cause of a fetch failure. */
+function innermostMessage(err: unknown): string {
+  let e = err as { cause?: unknown; message?: unknown } | undefined;
+  while (e && typeof e === "object" && e.cause && typeof e.cause === "object") {
+    e = e.cause as typeof e;
+  }
+  return typeof e?.message === "string" ? e.message : "";
+}
+
 /** The system error codes inside a fetch failure (its cause chain, aggregate errors included). */
 export function errorCodes(err: unknown): string[] {
   const codes: string[] = [];
@@ -125,7 +141,7 @@ export function errorCodes(err: unknown): string[] {
  */
 export function mayHaveBeenSent(err: unknown): boolean {
   const codes = errorCodes(err).filter((c) => c !== "ERR_INVALID_STATE");
-  if (codes.length === 0) return true;
+  if (codes.length === 0) return !REFUSED_BY_FETCH.has(innermostMessage(err));
   return !codes.every((c) => NOT_SENT_CODES.has(c));
 }
 
