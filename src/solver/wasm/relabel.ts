@@ -50,6 +50,33 @@ export function storedComponent(comp: number, shift: number): number {
   return comp < 3 ? (comp + shift) % 3 : 3 + ((comp - 3 + shift) % 3);
 }
 
+/**
+ * The stored padded index of every physical padded index: cell x (ghosts included) is stored at
+ * y with y[(a + shift) % 3] = x[a]. A function of its own, on layouts only, so that its loop is
+ * optimised once for every job (inside relabelProblem, whose problem objects differ in shape
+ * from job to job, it was deoptimised and compiled again for each).
+ */
+function cellMapOf(from: YeeLayout, to: YeeLayout, shift: number): Int32Array {
+  const map = new Int32Array(from.paddedCells);
+  // layout.index(y) = Σ_b (y_b + 1)·stride_b, the last stride 1: per physical axis a, the
+  // stored stride of axis (a + shift) % 3.
+  const toStrides = [to.strides[0], to.strides[1], 1];
+  const s0 = toStrides[shift % 3]!;
+  const s1 = toStrides[(1 + shift) % 3]!;
+  const s2 = toStrides[(2 + shift) % 3]!;
+  const f0 = from.strides[0];
+  const f1 = from.strides[1];
+  const [n0, n1, n2] = [from.n[0] + 2, from.n[1] + 2, from.n[2] + 2];
+  for (let i0 = 0; i0 < n0; i0++) {
+    for (let i1 = 0; i1 < n1; i1++) {
+      const at = i0 * f0 + i1 * f1;
+      const to0 = i0 * s0 + i1 * s1;
+      for (let i2 = 0; i2 < n2; i2++) map[at + i2] = to0 + i2 * s2;
+    }
+  }
+  return map;
+}
+
 /** A relabelled problem and the map of padded cells physical → stored. */
 export interface Relabelled {
   problem: SteppingProblem;
@@ -61,16 +88,7 @@ export interface Relabelled {
 export function relabelProblem(problem: SteppingProblem, shift: number): Relabelled {
   const L = problem.layout;
   const layout = new YeeLayout(axes(L.n, shift), axes(L.boundaries, shift), axes(L.mirrors, shift));
-  const cellMap = new Int32Array(L.paddedCells);
-  const x = [0, 0, 0];
-  for (x[0] = -1; x[0] <= L.n[0]; x[0]++) {
-    for (x[1] = -1; x[1] <= L.n[1]; x[1]++) {
-      for (x[2] = -1; x[2] <= L.n[2]; x[2]++) {
-        const y = axes(x, shift);
-        cellMap[L.index(x[0], x[1], x[2])] = layout.index(y[0], y[1], y[2]);
-      }
-    }
-  }
+  const cellMap = cellMapOf(L, layout, shift);
   const cells = (from: Uint16Array) => {
     const to = new Uint16Array(from.length);
     for (let p = 0; p < from.length; p++) to[cellMap[p]] = from[p];
