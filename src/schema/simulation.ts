@@ -872,7 +872,11 @@ const angles = (
   Type.Optional(
     Type.Union(
       [
-        Type.Array(Type.Number({ minimum: 0, maximum: most }), { minItems: 1, maxItems: 361 }),
+        Type.Array(Type.Number({ minimum: 0, maximum: most }), {
+          minItems: 1,
+          maxItems: 361,
+          uniqueItems: true,
+        }),
         Type.Object(
           {
             start: Type.Number({ minimum: 0, maximum: most }),
@@ -884,7 +888,7 @@ const angles = (
       ],
       {
         description: withDefault(
-          `${what} in degrees (0 to ${most}), a list or {start, stop, points} (both ends included).`,
+          `${what} in degrees (0 to ${most}), a list (each once: the pattern is keyed by angle) or {start, stop, points} (both ends included).`,
           `{start: ${value.start}, stop: ${value.stop}, points: ${value.points}}`,
         ),
       },

@@ -2,8 +2,9 @@
  * Request checks a hostile-client audit found missing or misworded, over real HTTP: a batch's
  * own metadata held to the simulation's depth rule (it was a 500), parameter names that are not
  * safe object keys, duplicate wavelengths in lists whose results are keyed by wavelength (and
- * duplicate `run_ports`), the choices a wrong discriminator tag is told, `?limit=` outside 1–100
- * on both lists, and a preview plane's position that overflows to Infinity.
+ * duplicate `run_ports`) and repeated far-field angles, the choices a wrong discriminator tag is
+ * told, `?limit=` outside 1–100 on both lists, and a preview plane's position that overflows to
+ * Infinity.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -189,6 +190,43 @@ describe("lists whose results are keyed by wavelength", () => {
       errs.join("\n"),
     );
     assert.deepEqual(new Set(errs.map((e) => e.split(":")[0])).size, monitors.length);
+  });
+});
+
+describe("a far-field monitor's angles are each once", () => {
+  const estimate = async (body: unknown) =>
+    fieldErrors(
+      await call(svc.baseUrl, "POST", "/v1/simulations/estimate", { key: await newKey(), body }),
+    );
+  const farField = (angles: Record<string, unknown>) =>
+    smallSimulation({
+      monitors: [
+        {
+          name: "ff",
+          monitor_type: "far_field",
+          center: [0, 0, 0],
+          size: [0.05e-6, 0.05e-6, 0.05e-6],
+          ...angles,
+        },
+      ],
+    });
+
+  test("a list repeating an angle, or a range of points > 1 from start to start, is a 422", async () => {
+    const errs = await estimate(farField({ theta_deg: [0, 90, 0] }));
+    assert.ok(
+      errs.includes("monitors[0].theta_deg: has duplicate items: items 2 and 0 are both 0"),
+      errs.join("\n"),
+    );
+    const ranged = await estimate(farField({ phi_deg: { start: 45, stop: 45, points: 4 } }));
+    assert.ok(
+      ranged.includes("monitors[0].phi_deg.stop: must differ from start when points > 1"),
+      ranged.join("\n"),
+    );
+    const one = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
+      key: await newKey(),
+      body: farField({ phi_deg: { start: 45, stop: 45, points: 1 } }),
+    });
+    assert.equal(one.status, 200, one.text);
   });
 });
 

@@ -78,8 +78,9 @@ export function wavelengthsToCheck(m: MonitorSpec): { w: number; at: string }[] 
 }
 
 /**
- * A range of `points` > 1 wavelengths from `start` to the same `stop`: one wavelength many
- * times (a monitor's, a ports source's or a mode solve's), refused at `<path>.stop`.
+ * A range of `points` > 1 values from `start` to the same `stop`: one wavelength (a monitor's,
+ * a ports source's or a mode solve's) or one far-field angle many times, refused at
+ * `<path>.stop`.
  */
 export function checkRangeSpan(
   ctx: CheckContext,

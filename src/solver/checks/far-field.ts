@@ -7,7 +7,7 @@
  */
 import { centreIndexAt, nodeIndexAt } from "../grid.js";
 import type { FarFieldMonitorSpec, StructureSpec, Vec3 } from "../types.js";
-import { AXES, finite, fmt, type CheckContext } from "./common.js";
+import { AXES, checkRangeSpan, finite, fmt, type CheckContext } from "./common.js";
 
 /** Most wavelengths one far-field monitor may record (each a pattern over every direction). */
 export const MAX_FAR_FIELD_WAVELENGTHS = 16;
@@ -44,6 +44,8 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
       );
     }
   });
+  checkRangeSpan(ctx, m.theta_deg, `${path}.theta_deg`);
+  checkRangeSpan(ctx, m.phi_deg, `${path}.phi_deg`);
   const count = (v: FarFieldMonitorSpec["theta_deg"]) => (Array.isArray(v) ? v.length : v.points);
   const directions = count(m.theta_deg) * count(m.phi_deg);
   if (directions > MAX_FAR_FIELD_DIRECTIONS) {
