@@ -74,7 +74,13 @@ test("powerDb: 10·log10 of |S|², −∞ for zero, NaN for a missing entry", ()
   assert.equal(powerDb([0, 0]), -Infinity);
   assert.ok(Number.isNaN(powerDb(null)));
   assert.ok(Number.isNaN(powerDb([null, 0])));
-  assert.deepEqual([-3.01029, -Infinity, Number.NaN].map(formatDb), ["-3.010", "-inf", "-"]);
+  assert.deepEqual([-3.01029, -Infinity, Number.NaN, -0.0002, 0.0003].map(formatDb), [
+    "-3.010",
+    "-inf",
+    "-",
+    "0.000",
+    "0.000",
+  ]);
 });
 
 test("curves: every output of each input run, by input; none for an input not run", () => {

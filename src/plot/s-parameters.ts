@@ -82,11 +82,15 @@ export function sParametersPng(m: SMatrixJson, title: string, size?: number): Bu
   return lineChartPng(seriesOf(m), { ...OPTIONS, title }, size);
 }
 
-/** A dB value to 3 decimals ("-inf" for an exact zero, "-" where the entry is missing). */
+/**
+ * A dB value to 3 decimals ("-inf" for an exact zero, "-" where the entry is missing; a loss
+ * that rounds to nothing is "0.000", not "-0.000").
+ */
 export function formatDb(db: number): string {
   if (Number.isNaN(db)) return "-";
   if (db === -Infinity) return "-inf";
-  return db.toFixed(3);
+  const text = db.toFixed(3);
+  return text === "-0.000" ? "0.000" : text;
 }
 
 /**

@@ -208,6 +208,21 @@ test("login checks the key, stores a 0600 profile; environment variables overrid
     /Logged in to http:\/\/127\.0\.0\.1:\d+; profile written to .*profile\.json \(mode 0600\)/,
   );
   assert.equal(statSync(path).mode & 0o777, 0o600);
+  assert.doesNotMatch(ok.stderr, /precedence/);
+  // The note names only the variable that is set.
+  const noted = await runCli(
+    ["login", "--base-url", svc.baseUrl],
+    {
+      ...base,
+      EMSIM_BASE_URL: svc.baseUrl,
+    },
+    { input: `${key}\n` },
+  );
+  assert.equal(noted.code, 0, noted.stderr);
+  assert.match(
+    noted.stderr,
+    /^Note: EMSIM_BASE_URL is set in this shell and takes precedence over the profile\.$/m,
+  );
   const profile = JSON.parse(readFileSync(path, "utf8")) as Record<string, string>;
   assert.equal(profile.base_url, svc.baseUrl);
   assert.equal(profile.api_key, key);

@@ -95,9 +95,12 @@ export async function runLogin(args: string[], io: CommandIo = defaultIo()): Pro
     else {
       io.stdout.write(`Logged in to ${baseUrl}; profile written to ${path} (mode 0600).\n`);
     }
-    if (process.env.EMSIM_API_KEY || process.env.EMSIM_BASE_URL) {
+    const overriding = ["EMSIM_API_KEY", "EMSIM_BASE_URL"].filter((v) => process.env[v]);
+    if (overriding.length > 0) {
+      const which = overriding.join(" and ");
+      const verb = overriding.length > 1 ? "are" : "is";
       io.stderr.write(
-        "Note: EMSIM_API_KEY / EMSIM_BASE_URL are set in this shell and take precedence over the profile.\n",
+        `Note: ${which} ${verb} set in this shell and take${overriding.length > 1 ? "" : "s"} precedence over the profile.\n`,
       );
     }
     return EXIT.ok;
