@@ -14,7 +14,8 @@ import type { JobService } from "../jobs/service.js";
 import { requestHash } from "../jobs/request-hash.js";
 import { validateSimulationRequest } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
-import type { BatchRequestBody } from "../schema/batch.js";
+import type { BatchEstimate, BatchRequestBody } from "../schema/batch.js";
+import type { RunEstimate } from "../solver/index.js";
 import type { BatchRow, NewBatchJob, Stores } from "../store/types.js";
 import { batchStatus, toBatchRecord, type BatchRecord } from "./records.js";
 import { BatchResults } from "./results.js";
@@ -54,17 +55,8 @@ export class BatchService {
   /** Validates every variant and admits the batch, or throws (422, 409). */
   async submit(accountId: string, body: BatchRequest): Promise<BatchRow> {
     const combine = body.combine ?? "product";
-    const base = validateBaseSimulation(body.simulation);
-    if (base.length > 0) throw errors.validation(base);
-    const problems = [
-      ...rangeErrors(body.parameters),
-      ...checkParameters(body.simulation, body.parameters),
-    ];
-    if (problems.length > 0) throw errors.validation(problems);
-    const counted = variantCount(body.parameters, combine, this.config.batches.maxJobs);
-    if ("errors" in counted) throw errors.validation(counted.errors);
     const createdAt = new Date().toISOString();
-    const jobs = await this.variantJobs(accountId, body, combine, createdAt);
+    const { jobs } = await this.checked(accountId, body, combine, createdAt);
     const batchId = randomUUID();
     const admission = await this.stores.batches.admitBatch(
       {
@@ -86,18 +78,52 @@ export class BatchService {
   }
 
   /**
-   * Each variant as a job ready to store, or a 422 listing the first problems, each path
-   * prefixed by `variants[i].`; and the total estimate against the deployment's bound.
+   * What the batch would cost, checked as a submission is (422 where it would be refused),
+   * never queued: its jobs' count, their expected run times summed, the largest job.
+   */
+  async estimate(accountId: string, body: BatchRequest): Promise<BatchEstimate> {
+    const combine = body.combine ?? "product";
+    const { jobs, totals } = await this.checked(accountId, body, combine, new Date().toISOString());
+    return {
+      job_count: jobs.length,
+      // Tenths, as a single job's estimate gives them.
+      expected_seconds: Math.ceil(10 * totals.seconds) / 10,
+      max_batch_seconds: this.config.batches.maxTotalSeconds,
+      parallelism: this.config.batches.parallelism,
+      time_steps: totals.timeSteps,
+      result_bytes: totals.resultBytes,
+      largest_job: { cells: totals.largestCells, memory_bytes: totals.largestMemoryBytes },
+    };
+  }
+
+  /** The request's shape, parameters and count checked, then every variant (variantJobs). */
+  private async checked(accountId: string, body: BatchRequest, combine: Combine, at: string) {
+    const base = validateBaseSimulation(body.simulation);
+    if (base.length > 0) throw errors.validation(base);
+    const problems = [
+      ...rangeErrors(body.parameters),
+      ...checkParameters(body.simulation, body.parameters),
+    ];
+    if (problems.length > 0) throw errors.validation(problems);
+    const counted = variantCount(body.parameters, combine, this.config.batches.maxJobs);
+    if ("errors" in counted) throw errors.validation(counted.errors);
+    return this.variantJobs(accountId, body, combine, at);
+  }
+
+  /**
+   * Each variant as a job ready to store, with the batch's totals, or a 422 listing the first
+   * problems, each path prefixed by `variants[i].`; and the total estimate against the
+   * deployment's bound.
    */
   private async variantJobs(
     accountId: string,
     body: BatchRequest,
     combine: Combine,
     createdAt: string,
-  ): Promise<NewBatchJob[]> {
+  ): Promise<{ jobs: NewBatchJob[]; totals: BatchTotals }> {
     const out: NewBatchJob[] = [];
     const problems: FieldError[] = [];
-    let totalSeconds = 0;
+    const totals = emptyTotals();
     for (const v of variants(body.simulation, body.parameters, combine)) {
       // Thousands of variants take seconds to check: let other requests in between.
       if (v.index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
@@ -109,7 +135,7 @@ export class BatchService {
         if (problems.length >= MAX_FIELD_ERRORS) break;
         continue;
       }
-      totalSeconds += this.jobs.expectedSeconds(outcome.estimate);
+      addToTotals(totals, outcome.estimate, this.jobs.expectedSeconds(outcome.estimate));
       out.push({
         jobId: randomUUID(),
         accountId,
@@ -125,15 +151,15 @@ export class BatchService {
     }
     if (problems.length > 0) throw errors.validation(problems.slice(0, MAX_FIELD_ERRORS));
     const bound = this.config.batches.maxTotalSeconds;
-    if (totalSeconds > bound) {
+    if (totals.seconds > bound) {
       throw errors.validation([
         {
           path: "parameters",
-          message: `the batch's ${out.length} jobs are estimated at ${Math.ceil(totalSeconds)} s in all; this deployment takes batches of at most ${bound} s (EMSIM_MAX_BATCH_SECONDS)`,
+          message: `the batch's ${out.length} jobs are estimated at ${Math.ceil(totals.seconds)} s in all; this deployment takes batches of at most ${bound} s (EMSIM_MAX_BATCH_SECONDS)`,
         },
       ]);
     }
-    return out;
+    return { jobs: out, totals };
   }
 
   /** A variant as a single submission is checked: gds resolved, then everything. */
@@ -242,6 +268,31 @@ export class BatchService {
 }
 
 /** A parameter gives its values or a range, not both, not neither. */
+/** A batch's variants summed: expected seconds, time steps, result bytes; the largest job. */
+interface BatchTotals {
+  seconds: number;
+  timeSteps: number;
+  resultBytes: number;
+  largestCells: number;
+  largestMemoryBytes: number;
+}
+
+const emptyTotals = (): BatchTotals => ({
+  seconds: 0,
+  timeSteps: 0,
+  resultBytes: 0,
+  largestCells: 0,
+  largestMemoryBytes: 0,
+});
+
+function addToTotals(t: BatchTotals, e: RunEstimate, expectedSeconds: number): void {
+  t.seconds += expectedSeconds;
+  t.timeSteps += e.timeSteps;
+  t.resultBytes += e.resultBytes;
+  t.largestCells = Math.max(t.largestCells, e.totalCells);
+  t.largestMemoryBytes = Math.max(t.largestMemoryBytes, e.memoryBytes);
+}
+
 function rangeErrors(parameters: readonly BatchParameter[]): FieldError[] {
   return parameters.flatMap((p, k) =>
     (p.values === undefined) === (p.range === undefined)

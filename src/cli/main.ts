@@ -31,6 +31,7 @@ Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim log
   emsim list [--limit N] [--status S] [--cursor C]     your jobs, newest first
   emsim cancel ID                                      cancel a queued or running job
   emsim estimate sim.json                              grid, memory and run time, without running
+                                                       (a batch request file: the whole sweep's)
   emsim preview sim.json [--out setup.png] [--plane z=0]
                                                        the set-up as the solver sees it: ε on
                                                        cross-sections, every object outlined,

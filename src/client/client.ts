@@ -27,6 +27,7 @@ import { sweepNameFor } from "../results/sweep-names.js";
 import {
   isActive,
   type BatchAck,
+  type BatchEstimate,
   type BatchList,
   type BatchParameter,
   type BatchRecord,
@@ -490,6 +491,18 @@ export class EmsimClient {
    */
   async submitBatch(request: BatchRequest, options: SubmitOptions = {}): Promise<BatchAck> {
     return this.submitTo<BatchAck>("/v1/batches", request, options);
+  }
+
+  /**
+   * What a sweep would cost, checked as a submission is (the same 422s), without queueing it
+   * (`POST /v1/batches/estimate`).
+   */
+  estimateBatch(request: BatchRequest, options: RequestOptions = {}): Promise<BatchEstimate> {
+    return this.json("POST", "/v1/batches/estimate", {
+      ...options,
+      body: request,
+      kind: "idempotent",
+    });
   }
 
   /** A batch's record with its jobs (`GET /v1/batches/{id}`). */

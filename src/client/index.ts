@@ -45,6 +45,7 @@ export {
   JOB_STATUSES,
   isActive,
   type BatchAck,
+  type BatchEstimate,
   type BatchJob,
   type BatchList,
   type BatchParameter,

@@ -13,6 +13,7 @@ import type { PreviewRequest, PreviewResponse } from "../schema/preview.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type {
   BatchAckSchema,
+  BatchEstimate,
   BatchListSchema,
   BatchParameterSchema,
   BatchRecord,
@@ -126,6 +127,12 @@ export type BatchRequest = Omit<BatchRequestBody, "simulation"> & {
 
 /** The answer to a batch submission: `{batch_id, status: "QUEUED", job_count, …}`. */
 export type BatchAck = Static<typeof BatchAckSchema>;
+
+/**
+ * What a sweep would cost (`POST /v1/batches/estimate`): `job_count`, `expected_seconds` (the
+ * jobs' summed), `max_batch_seconds`, `parallelism`, `time_steps`, `result_bytes`, `largest_job`.
+ */
+export type { BatchEstimate };
 
 /**
  * A batch's record (`GET /v1/batches/{id}`): `status`, `counts` by job state,

@@ -34,6 +34,7 @@ import { cancelBatch } from "./routes/batches/cancel.js";
 import { downloadBatchResults } from "./routes/batches/results.js";
 import { listBatches } from "./routes/batches/list.js";
 import { getBatch } from "./routes/batches/status.js";
+import { estimateBatch } from "./routes/batches/estimate.js";
 import { submitBatch } from "./routes/batches/submit.js";
 import { docsRoutes } from "./routes/service/docs.js";
 import { health } from "./routes/service/health.js";
@@ -191,6 +192,7 @@ async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
     recipeRoute(typed, deps);
     solveModesRoute(typed, deps);
     submitBatch(typed, deps);
+    estimateBatch(typed, deps);
     listBatches(typed, deps);
     getBatch(typed, deps);
     cancelBatch(typed, deps);

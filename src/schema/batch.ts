@@ -91,6 +91,36 @@ export const BatchAckSchema = Type.Object(
   { title: "BatchAck", description: "The batch and all its jobs are stored and QUEUED." },
 );
 
+export const BatchEstimateSchema = Type.Object(
+  {
+    job_count: Type.Integer({ description: "Jobs the batch would make, one per variant." }),
+    expected_seconds: Type.Number({
+      description:
+        "Run time of every job summed (each job's expected_seconds, as POST /v1/simulations/estimate gives it); with several workers the batch runs up to `parallelism` jobs at once.",
+    }),
+    max_batch_seconds: Type.Number({
+      description: "The deployment's bound on expected_seconds (EMSIM_MAX_BATCH_SECONDS).",
+    }),
+    parallelism: Type.Integer({
+      description: "Jobs of one batch run at once where there are workers for them.",
+    }),
+    time_steps: Type.Integer({ description: "Every job's time-step limit, summed." }),
+    result_bytes: Type.Integer({ description: "The jobs' result files, summed (about)." }),
+    largest_job: Type.Object(
+      {
+        cells: Type.Integer(),
+        memory_bytes: Type.Integer(),
+      },
+      { description: "The largest variant's grid cells and memory." },
+    ),
+  },
+  {
+    title: "BatchEstimate",
+    description: "What a batch would cost, checked as a submission is; nothing is queued.",
+  },
+);
+export type BatchEstimate = Static<typeof BatchEstimateSchema>;
+
 const counts = Type.Object(
   Object.fromEntries(JOB_STATUSES.map((s) => [s, Type.Integer()])) as Record<
     JobStatus,

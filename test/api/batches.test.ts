@@ -52,10 +52,11 @@ async function waitForBatch(
   id: string,
   statuses: string[],
   timeoutMs = 120_000,
+  as = key,
 ): Promise<BatchRecord> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const res = await call(svc.baseUrl, "GET", `/v1/batches/${id}`, { key });
+    const res = await call(svc.baseUrl, "GET", `/v1/batches/${id}`, { key: as });
     assert.equal(res.status, 200);
     if (statuses.includes(String(res.body.status))) return res.body as unknown as BatchRecord;
     if (Date.now() > end) throw new Error(`batch ${id} still ${String(res.body.status)}`);
@@ -264,7 +265,7 @@ test("the 409 rule holds for batches both ways, and cancelling stops the batch a
   await waitForStatus(svc.baseUrl, key, String(next.body.job_id), ["COMPLETED", "FAILED"]);
 });
 
-test("bad batches are 422s naming the parameter or the variant, and nothing is queued", async () => {
+test("bad batches are 422s naming the parameter or the variant, estimated or submitted, and nothing is queued", async () => {
   const other = await svc.newKey("batches-bad@example.com");
   const post = (body: unknown) => call(svc.baseUrl, "POST", "/v1/batches", { key: other, body });
   const sim = smallSimulation();
@@ -350,12 +351,15 @@ test("bad batches are 422s naming the parameter or the variant, and nothing is q
       /EMSIM_MAX_BATCH_SECONDS/,
     ],
   ];
+  const estimate = (body: unknown) =>
+    call(svc.baseUrl, "POST", "/v1/batches/estimate", { key: other, body });
   for (const [body, path, message] of cases) {
-    const res = await post(body);
-    assert.equal(res.status, 422, `${path}: ${res.text}`);
-    const errs = res.body.errors as { path: string; message: string }[];
-    assert.equal(errs[0]!.path, path, res.text);
-    assert.match(errs[0]!.message, message);
+    for (const res of [await post(body), await estimate(body)]) {
+      assert.equal(res.status, 422, `${path}: ${res.text}`);
+      const errs = res.body.errors as { path: string; message: string }[];
+      assert.equal(errs[0]!.path, path, res.text);
+      assert.match(errs[0]!.message, message);
+    }
   }
   const listed = await call(svc.baseUrl, "GET", "/v1/batches", { key: other });
   assert.deepEqual(listed.body.batches, []);
@@ -366,4 +370,50 @@ test("bad batches are 422s naming the parameter or the variant, and nothing is q
   });
   assert.equal(missing.status, 404);
   assert.equal(missing.body.error_code, "batch_not_found");
+});
+
+test("a batch's estimate is its jobs' estimates summed, queues nothing and answers while a batch runs", async () => {
+  const own = await svc.newKey("batches-estimate@example.com");
+  const body = { simulation: smallSimulation(), parameters: [thickness] };
+  const res = await call(svc.baseUrl, "POST", "/v1/batches/estimate", { key: own, body });
+  assert.equal(res.status, 200, res.text);
+  const singles = await Promise.all(
+    thickness.values.map(async (t) => {
+      const sim = smallSimulation();
+      (sim.structures as { size: number[] }[])[0]!.size[2] = t;
+      const one = await call(svc.baseUrl, "POST", "/v1/simulations/estimate", {
+        key: own,
+        body: sim,
+      });
+      assert.equal(one.status, 200, one.text);
+      return one.body as Record<string, number>;
+    }),
+  );
+  const sum = (k: string) => singles.reduce((s, e) => s + e[k]!, 0);
+  assert.equal(res.body.job_count, 3);
+  assert.equal(res.body.time_steps, sum("time_steps"));
+  assert.equal(res.body.result_bytes, sum("result_bytes"));
+  assert.equal(
+    (res.body.largest_job as { cells: number }).cells,
+    Math.max(...singles.map((e) => e.cells!)),
+  );
+  // Each single estimate rounds its own seconds up to tenths; the batch rounds the sum once.
+  const expected = Number(res.body.expected_seconds);
+  const summed = sum("expected_seconds");
+  assert.ok(expected <= summed + 1e-9 && expected >= summed - 0.3, `${expected} ${summed}`);
+  assert.equal(res.body.max_batch_seconds, 36000);
+  const none = await call(svc.baseUrl, "GET", "/v1/batches", { key: own });
+  assert.deepEqual(none.body.batches, []);
+
+  // With a batch of the account's running, the estimate still answers (a submission is a 409).
+  const long = { simulation: longSimulation(), parameters: [thickness] };
+  const running = await call(svc.baseUrl, "POST", "/v1/batches", { key: own, body: long });
+  assert.equal(running.status, 202, running.text);
+  const during = await call(svc.baseUrl, "POST", "/v1/batches/estimate", { key: own, body });
+  assert.equal(during.status, 200, during.text);
+  const refused = await call(svc.baseUrl, "POST", "/v1/batches", { key: own, body });
+  assert.equal(refused.status, 409);
+  const cancel = `/v1/batches/${String(running.body.batch_id)}/cancel`;
+  assert.equal((await call(svc.baseUrl, "POST", cancel, { key: own })).status, 200);
+  await waitForBatch(String(running.body.batch_id), ["FAILED"], 10_000, own);
 });

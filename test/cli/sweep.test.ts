@@ -163,6 +163,35 @@ test("without --wait: the batch's id; a 409 names it; emsim batch shows, cancels
   assert.match(unknown.stderr, /not found: No batch with id/);
 });
 
+test("estimate on a batch request file: the whole sweep's jobs and run time; an invalid one exits 6", async () => {
+  const file = join(dir, "estimate-batch.json");
+  const parameters = [
+    { name: "t", path: "/structures/0/size/2", values: [0.3e-6, 0.5e-6, 0.7e-6] },
+  ];
+  writeFileSync(file, JSON.stringify({ simulation: smallSimulation(), parameters }));
+  const text = await runCli(["estimate", file], env);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^jobs: +3 \(one per variant\)$/m);
+  assert.match(text.stdout, /^run time: +about \d+:\d\d in all/m);
+  const json = await runCli(["estimate", file, "--json"], env);
+  assert.equal(json.code, 0, json.stderr);
+  const e = JSON.parse(json.stdout) as { job_count: number; time_steps: number };
+  assert.equal(e.job_count, 3);
+  const one = await runCli(["estimate", simFile, "--json"], env);
+  assert.equal(e.time_steps, 3 * (JSON.parse(one.stdout) as { time_steps: number }).time_steps);
+
+  writeFileSync(
+    file,
+    JSON.stringify({
+      simulation: smallSimulation(),
+      parameters: [{ name: "t", path: "/structures/9/size/2", values: [1e-7] }],
+    }),
+  );
+  const bad = await runCli(["estimate", file], env);
+  assert.equal(bad.code, 6, bad.stderr);
+  assert.match(bad.stderr, /is not a valid batch request:[\s\S]*points to nothing/);
+});
+
 test("mistakes are caught before anything is sent: usage 2, an invalid batch 6", async () => {
   const usage = [
     [[simFile], /sweep needs a parameter: --param POINTER=START:STOP:POINTS/],
