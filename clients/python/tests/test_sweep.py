@@ -128,6 +128,29 @@ class Sweep(unittest.TestCase):
         )
         self.assertIn('(parameters[0] "t" = -1)', caught.exception.errors[0].message)
 
+    def test_estimate_batch_prices_the_sweep_and_refuses_what_a_submission_would(self):
+        body = {
+            "simulation": slab_request(),
+            "parameters": [
+                {
+                    "name": "t",
+                    "path": "/structures/0/size/2",
+                    "values": [float(t) for t in THICKNESS],
+                }
+            ],
+        }
+        e = self.client.estimate_batch(body)
+        one = self.client.estimate(slab_request())
+        self.assertEqual(e["job_count"], len(THICKNESS))
+        self.assertEqual(e["time_steps"], len(THICKNESS) * one["time_steps"])
+        self.assertGreater(e["expected_seconds"], 0)
+        body["parameters"][0]["values"] = [3e-7, -1]
+        with self.assertRaises(emsim.ValidationError) as caught:
+            self.client.estimate_batch(body)
+        self.assertEqual(
+            [e.path for e in caught.exception.errors], ["variants[1].structures[0].size[2]"]
+        )
+
     def test_a_corrupted_batch_file_is_refused(self):
         stored = glob.glob(
             os.path.join(

@@ -404,6 +404,15 @@ class Client:
         """
         return self._json("POST", "/v1/batches", body=_read_request(request), idempotent=False)
 
+    def estimate_batch(self, request: Request) -> Dict[str, Any]:
+        """What a sweep would cost, not queued (``POST /v1/batches/estimate``): the request as
+        for :meth:`submit_batch`, checked as a submission is (the same ``ValidationError``);
+        returns ``{job_count, expected_seconds, max_batch_seconds, parallelism, time_steps,
+        result_bytes, largest_job}``. It answers while a batch of yours runs."""
+        return self._json(
+            "POST", "/v1/batches/estimate", body=_read_request(request), idempotent=True
+        )
+
     def get_batch(self, batch_id: str) -> Dict[str, Any]:
         """A batch's record (``GET /v1/batches/{batch_id}``): ``status``, ``counts`` by job
         state, ``progress`` over all jobs, ``parameters`` (the sweep's dimensions), ``jobs``
