@@ -184,7 +184,11 @@ describe("estimateRun", () => {
     assert.equal(e.timeSteps, 20000);
     // 50 × 50 cell centres on the plane, 3 components, 1 wavelength.
     assert.equal(e.monitorSamples, 50 * 50 * 3);
-    assert.equal(e.resultBytes, 50 * 50 * 3 * 8 + (50 + 50 + 1) * 8);
+    // Its values and coordinates; the permittivity plane over the whole domain's 124 × 124
+    // nodes (two float64 and a byte each, and their coordinates); the file's own 15 KiB and
+    // 7 KiB for the monitor.
+    const permittivity = 124 * 124 * 17 + (124 + 124) * 8;
+    assert.equal(e.resultBytes, 50 * 50 * 3 * 8 + (50 + 50 + 1) * 8 + permittivity + 22 * 1024);
     // At least the six float32 fields of the padded grid, and not absurdly more.
     const fields = 6 * 4 * 126 * 126 * 226;
     assert.ok(e.memoryBytes > fields && e.memoryBytes < 2 * fields, String(e.memoryBytes));

@@ -10,10 +10,12 @@ import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { listOf, sampleBox } from "./monitors.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { findMaterial, permittivityAt } from "./materials.js";
+import { planeSamples } from "./plane-permittivity.js";
+import { PERMITTIVITY_MAX_SAMPLES } from "./permittivity-results.js";
 import { AUX_PML_LAYERS, planeWaveGeometry } from "./sources/plane-wave.js";
 import { pulseFor, sourceOffStep } from "./sources/pulse.js";
 import { surfaceCells } from "./surface.js";
-import type { RunEstimate, SimulationSpec, Vec3, WavelengthRange } from "./types.js";
+import type { MonitorSpec, RunEstimate, SimulationSpec, Vec3, WavelengthRange } from "./types.js";
 
 /** Distinct coefficient-table entries are capped at 65 536 (Uint16 index); JS objects. */
 const MEDIUM_TABLE_BYTES = 65536 * 120;
@@ -55,14 +57,54 @@ function fluxPoints(size: Vec3, n: number[]): number {
   return points;
 }
 
+/**
+ * What a result file holds besides its monitors' values and permittivity planes: the request,
+ * the grid's coordinates, the solver's report and the materials and HDF5's own structure
+ * (the base), each monitor's group, coordinates and attributes, a ports job's S-matrix group.
+ * Fitted to the examples' files (2026-11-29: 19–44 KiB beyond the values, 1 to 4 monitors;
+ * 27–28 KiB for the two-port examples, which have no monitors).
+ */
+const RESULT_FILE_BASE_BYTES = 15 * 1024;
+const RESULT_BYTES_PER_MONITOR = 7 * 1024;
+const S_MATRIX_GROUP_BYTES = 13 * 1024;
+
+/**
+ * Bytes of the /permittivity plane a plane field monitor's result carries (ε real and
+ * imaginary as float64, a byte of perfect-conductor count, the two axes' coordinates), over the
+ * whole domain's nodes as permittivity-results.ts samples them; 0 for any other monitor.
+ */
+function permittivityPlaneBytes(plan: GridPlan, m: MonitorSpec): number {
+  if (m.monitor_type !== "field") return 0;
+  const flat = [0, 1, 2].filter((b) => m.size[b] === 0);
+  if (flat.length !== 1) return 0;
+  const normal = flat[0]!;
+  const samples = planeSamples(plan, {
+    normal,
+    positionM: m.center[normal],
+    maxSamples: PERMITTIVITY_MAX_SAMPLES,
+  });
+  const [nu, nv] = samples.axes.map((b) => samples.along[b]!.length) as [number, number];
+  return nu * nv * (8 + 8 + 1) + 8 * (nu + nv);
+}
+
+/** A ports job's /s_matrix: S (complex128) and n_eff over its port modes and wavelengths. */
+function sMatrixBytes(spec: SimulationSpec): number {
+  if (spec.source.source_type !== "ports") return 0;
+  const modes = (spec.ports ?? []).reduce((n, p) => n + p.mode_spec.num_modes, 0);
+  const ws = spec.source.wavelengths;
+  const W = Array.isArray(ws) ? ws.length : ws.points;
+  return S_MATRIX_GROUP_BYTES + W * (16 * modes * modes + 8 * modes);
+}
+
 function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
   const costs = {
     samples: 0,
     bytes: 0,
-    resultBytes: 0,
+    resultBytes: RESULT_FILE_BASE_BYTES + sMatrixBytes(spec),
     wavelengths: new Set([spec.source.wavelength]),
   };
   for (const m of spec.monitors) {
+    costs.resultBytes += RESULT_BYTES_PER_MONITOR;
     const box = sampleBox(plan, m.center, m.size);
     const n = [0, 1, 2].map((a) => Math.max(1, box.hi[a] - box.lo[a] + 1));
     // Across a mirror plane the grid holds half the monitor; the result holds its images too.
@@ -92,7 +134,7 @@ function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
     // Running sums + convergence snapshot (float64 complex), the float32 results, point
     // indices and gather buffers.
     costs.bytes += samples * (16 + 16 + 8 * images) + points * (4 + 16);
-    costs.resultBytes += images * samples * 8 + coordinateBytes;
+    costs.resultBytes += images * samples * 8 + coordinateBytes + permittivityPlaneBytes(plan, m);
   }
   return costs;
 }

@@ -203,7 +203,12 @@ describe("mirror symmetry", () => {
     const whole = estimateRun(sphereSpec());
     const quarter = estimateRun(sphereSpec(["pmc", "pec", "none"]));
     assert.equal(quarter.totalCells * 4, whole.totalCells);
-    assert.equal(quarter.resultBytes, whole.resultBytes);
+    // The same monitors' values; a mirrored axis's permittivity plane shows one node fewer
+    // (the wall's node once), as the files do.
+    assert.ok(
+      Math.abs(quarter.resultBytes - whole.resultBytes) < 0.02 * whole.resultBytes,
+      `${quarter.resultBytes} against ${whole.resultBytes}`,
+    );
     assert.ok(
       quarter.backendBytes < 0.5 * whole.backendBytes,
       `${quarter.backendBytes} of ${whole.backendBytes}`,
