@@ -10,8 +10,7 @@ import { planGrid, YeeLayout, type GridPlan } from "./grid.js";
 import { listOf, sampleBox } from "./monitors.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { findMaterial, permittivityAt } from "./materials.js";
-import { planeSamples } from "./plane-permittivity.js";
-import { PERMITTIVITY_MAX_SAMPLES } from "./permittivity-results.js";
+import { permittivityPlaneOf } from "./permittivity-results.js";
 import { AUX_PML_LAYERS, planeWaveGeometry } from "./sources/plane-wave.js";
 import { pulseFor, sourceOffStep } from "./sources/pulse.js";
 import { surfaceCells } from "./surface.js";
@@ -74,15 +73,8 @@ const S_MATRIX_GROUP_BYTES = 13 * 1024;
  * whole domain's nodes as permittivity-results.ts samples them; 0 for any other monitor.
  */
 function permittivityPlaneBytes(plan: GridPlan, m: MonitorSpec): number {
-  if (m.monitor_type !== "field") return 0;
-  const flat = [0, 1, 2].filter((b) => m.size[b] === 0);
-  if (flat.length !== 1) return 0;
-  const normal = flat[0]!;
-  const samples = planeSamples(plan, {
-    normal,
-    positionM: m.center[normal],
-    maxSamples: PERMITTIVITY_MAX_SAMPLES,
-  });
+  const samples = permittivityPlaneOf(plan, m);
+  if (!samples) return 0;
   const [nu, nv] = samples.axes.map((b) => samples.along[b]!.length) as [number, number];
   return nu * nv * (8 + 8 + 1) + 8 * (nu + nv);
 }
