@@ -36,7 +36,7 @@ export interface ResultInfo {
 /** One flux monitor's spectrum (the file's /monitors/<name>/flux and cross-sections). */
 export interface Spectrum {
   name: string;
-  /** transmittance, reflectance, flux or box (solver/types.ts FluxQuantity). */
+  /** transmittance, reflectance, flux, power or box (solver/types.ts FluxQuantity). */
   quantity: string;
   wavelengthsM: readonly number[];
   /** The normalised flux; a box's net outflow in m². */
