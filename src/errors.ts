@@ -61,8 +61,13 @@ export const errors = {
     new ApiError(404, "batch_not_found", `No batch with id '${clip(batchId, 64)}'.`),
   jobNotFound: (jobId: string) =>
     new ApiError(404, "job_not_found", `No simulation job with id '${clip(jobId, 64)}'.`),
-  routeNotFound: (method: string, url: string) =>
-    new ApiError(404, "not_found", `No route for ${method} ${clip(url, 200)}.`),
+  routeNotFound: (method: string, url: string, without?: string) =>
+    new ApiError(
+      404,
+      "not_found",
+      `No route for ${clip(method, 20)} ${clip(url, 200)}` +
+        (without ? ` (a trailing slash): the path is ${clip(without, 200)}.` : "."),
+    ),
   methodNotAllowed: (method: string, url: string, allowed: string[]) =>
     new ApiError(
       405,

@@ -72,7 +72,12 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
   app.setNotFoundHandler((req, reply) => {
     const path = requestPath(req);
     const allowed = routes.allowed(path);
-    if (allowed.length === 0) return sendApiError(reply, errors.routeNotFound(req.method, path));
+    if (allowed.length === 0) {
+      // Routes have no trailing slash; say so when the path without it is one.
+      const trimmed = path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") : null;
+      const hint = trimmed && routes.allowed(trimmed).length > 0 ? trimmed : undefined;
+      return sendApiError(reply, errors.routeNotFound(req.method, path, hint));
+    }
     return sendApiError(reply, errors.methodNotAllowed(req.method, path, allowed));
   });
 }

@@ -19,7 +19,7 @@ function pathPattern(url: string): RegExp {
       return segment.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
     })
     .join("/");
-  return new RegExp(`^${escaped}/?$`);
+  return new RegExp(`^${escaped}$`);
 }
 
 export class RouteMethods {

@@ -200,6 +200,24 @@ test("405 with Allow for a path that exists under other methods, before authenti
   assert.equal(unknown.headers.get("allow"), null);
 });
 
+test("a path with a trailing slash is no route (404), not a 405 that names the refused method as allowed", async () => {
+  // POST /v1/modes/ was "POST is not allowed on /v1/modes/; it answers POST".
+  const cases: [string, string][] = [
+    ["POST", "/v1/modes/"],
+    ["POST", "/v1/simulations/"],
+    ["POST", "/v1/simulations/estimate/"],
+    ["GET", "/v1/simulations/6f1c1a57-1111-4c4c-9999-123456789abc/sparameters/"],
+  ];
+  for (const [method, path] of cases) {
+    const res = await call(svc.baseUrl, method, path, { key });
+    assert.equal(res.status, 404, `${method} ${path}`);
+    assert.equal(res.body.error_code, "not_found", `${method} ${path}`);
+    assert.equal(res.headers.get("allow"), null);
+    // The detail says which path is there.
+    assert.match(String(res.body.detail), new RegExp(`the path is ${path.slice(0, -1)}\\.$`));
+  }
+});
+
 test("every response carries X-Correlation-ID, echoing a valid one from the client", async () => {
   const mine = await call(svc.baseUrl, "GET", "/health", {
     headers: { "x-correlation-id": "abc-123" },
