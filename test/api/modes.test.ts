@@ -118,6 +118,18 @@ test("bad requests are refused with the field named", async () => {
   const same = { start: 1.55e-6, stop: 1.55e-6, points: 3 };
   await refused({ ...EXAMPLE_MODES_REQUEST, wavelengths: same }, /wavelengths\.stop/);
   await refused({ ...EXAMPLE_MODES_REQUEST, source: { source_type: "plane_wave" } }, /source/);
+  // A gain pole (Δε < 0): no simulation steps it (the same 422 as a job's), so no mode of it.
+  const gain = {
+    ...EXAMPLE_MODES_REQUEST,
+    materials: {
+      m: {
+        permittivity: 4,
+        poles: [{ type: "lorentz", delta_eps: -1, omega0: 1e15, gamma: 1e13 }],
+      },
+    },
+    structures: [{ ...EXAMPLE_MODES_REQUEST.structures[0]!, material: "m" }],
+  };
+  assert.match(await refused(gain, /structures\[0\]\.material/), /gain pole/);
 });
 
 /** A slab waveguide's cross-section (2-D, invariant along y) with a mode source and monitors. */

@@ -22,6 +22,29 @@ function checkWhat(spec: SimulationSpec, name: string): string {
     : "check the poles (a gain pole, Δε < 0, grows)";
 }
 
+/** The words for a material no Courant factor steps stably (a gain pole, say). */
+function neverSteppable(spec: SimulationSpec, name: string, dx: number): string {
+  return (
+    `${name}'s poles make the time stepping unstable at any courant_factor above 0.01 ` +
+    `with a ${fmt(dx)} m grid; ${checkWhat(spec, name)}`
+  );
+}
+
+/**
+ * A request-defined multi-pole material that no simulation could step at any Courant factor
+ * (a gain pole): POST /v1/modes refuses it as a simulation would, since its materials are a
+ * simulation's. Null when some Courant factor steps it.
+ */
+export function unsteppablePoles(
+  spec: SimulationSpec,
+  name: string,
+  model: PoleModel,
+  dx: number,
+): string | null {
+  const limit = courantLimit(model, dx, 0.99);
+  return !limit.stable && limit.largestStable <= 0 ? neverSteppable(spec, name, dx) : null;
+}
+
 /**
  * A multi-pole material's problems: the update's stability at the requested Courant factor
  * (stability.ts), and, over a band, monitor wavelengths outside the range its model holds.
@@ -47,8 +70,7 @@ function poleProblems(
           ? `${name}'s poles make the time stepping unstable at courant_factor ${fmt(S)} ` +
               `with a ${fmt(dx)} m grid; the largest stable courant_factor is ` +
               `${fmt(limit.largestStable)}: set fdtd_settings.courant_factor to at most that`
-          : `${name}'s poles make the time stepping unstable at any courant_factor above 0.01 ` +
-              `with a ${fmt(dx)} m grid; ${checkWhat(spec, name)}`,
+          : neverSteppable(spec, name, dx),
       );
     }
   }

@@ -1,7 +1,8 @@
 /**
  * Checks of a mode request (POST /v1/modes, modes/plane-modes.ts): the domain and the
  * structures as a simulation's (domain.ts, structures.ts), the materials at every requested
- * wavelength (known, within their valid range; a metal's Re ε < 0 is fine here: the mode
+ * wavelength (known, within their valid range, passive: a gain pole that no simulation could
+ * step is refused as a simulation refuses it; a metal's Re ε < 0 is fine here: the mode
  * solver takes complex ε as it is), the grid resolving the shortest wavelength in the densest
  * material, the plane (zero size along exactly one axis, inside the domain and off its faces,
  * at most MAX_MODE_PLANE_CELLS cells) and the mode_spec.
@@ -15,6 +16,7 @@ import type { SimulationSpec, SpecProblem } from "../types.js";
 import { AXES, checkContext, checkRangeSpan, finite, fmt, type CheckContext } from "./common.js";
 import { checkDomain, checkMeshOverrides, checkResolution, type DenseStructure } from "./domain.js";
 import { checkStructures } from "./structures.js";
+import { unsteppablePoles } from "./materials.js";
 import { checkBend, checkPlaneCells } from "./mode-source.js";
 
 /** Every problem of a schema-valid mode request; an empty list means it can be solved. */
@@ -78,6 +80,10 @@ function checkMaterialsAt(ctx: CheckContext, wavelengths: number[]): DenseStruct
           `span ${fmt(lo)} m to ${fmt(hi)} m`,
       );
     }
+    const poles = ctx.materials.dispersion?.(s.material)?.model;
+    const dx = ctx.spec.domain.resolution;
+    const gain = poles && finite(dx) && dx > 0 && unsteppablePoles(ctx.spec, info.name, poles, dx);
+    if (gain) return ctx.add(path, gain);
     const eps = ctx.materials.permittivity(s.material, lo);
     if (eps.re > 1) dense.push({ index: i, n: Math.sqrt(eps.re), name: info.name });
   });
