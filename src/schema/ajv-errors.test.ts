@@ -5,7 +5,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import Type from "typebox";
 import { formatAjvErrors } from "./ajv-errors.js";
+import { ajv } from "./ajv.js";
 import { validateRequestSchema } from "./validate.js";
 
 /** The errors a request (on a 1 µm cube at 50 nm) with this source and more is refused with. */
@@ -96,5 +98,15 @@ test("metadata's numbers are finite: 1e999 (Infinity once parsed) is named where
   const source = { source_type: "plane_wave", wavelength: 1e-6, direction: [0, 0, 1] };
   assert.deepEqual(refused(source, { metadata }), [
     { path: "metadata.a/b.list[1]", message: "must be a finite number" },
+  ]);
+});
+
+test("a union of string constants names its choices once, not their type once per branch", () => {
+  // GET …/sparameters?format=touchstone&format=json: the repeated parameter is an array.
+  const format = Type.Union([Type.Literal("json"), Type.Literal("touchstone")]);
+  const check = ajv.compile(Type.Object({ format: Type.Optional(format) }));
+  assert.equal(check({ format: ["touchstone", "json"] }), false);
+  assert.deepEqual(formatAjvErrors(check.errors, "query"), [
+    { path: "query.format", message: 'must be one of "json", "touchstone"' },
   ]);
 });
