@@ -11,8 +11,37 @@ export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
   typeof parseArgs<{ args: string[]; options: T; allowPositionals: boolean; strict: true }>
 > {
   try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
+    return parseArgs({
+      args: joinNegativeValues(args, options),
+      options,
+      allowPositionals,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+}
+
+/**
+ * `--bend-radius -5um` as `--bend-radius=-5um` (and `-n -1` as `-n-1`): parseArgs takes a value that starts with "-" for
+ * an option and refuses it as ambiguous, though a negative number after an option that takes a
+ * value can only be that value. Arguments after "--" are left as they are.
+ */
+function joinNegativeValues(args: string[], options: NonNullable<ParseArgsConfig["options"]>) {
+  const takesValue = (arg: string) => {
+    if (arg.startsWith("--")) return options[arg.slice(2)]?.type === "string";
+    return /^-[^-]$/.test(arg)
+      ? Object.values(options).some((o) => o.short === arg[1] && o.type === "string")
+      : false;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const [arg, next] = [args[i]!, args[i + 1]];
+    if (arg === "--") return out.concat(args.slice(i));
+    if (next !== undefined && /^-\.?\d/.test(next) && takesValue(arg)) {
+      out.push(arg.startsWith("--") ? `${arg}=${next}` : `${arg}${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }

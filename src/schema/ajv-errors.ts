@@ -161,7 +161,7 @@ function mergeChoiceErrors(errs: ErrorObject[]): ErrorObject[] {
     if (inside.length === 0 || !inside.every(isChoice)) continue;
     // A constant's branch also reports its type ("must be string"): a type whose every value
     // is named among the choices says nothing more, and each type is named once.
-    const valueTypes = new Set(values.map((v) => typeof v));
+    const valueTypes = new Set<string>(values.map((v) => typeof v));
     const named = [...new Set(types)].filter((t) => t !== "null" && !valueTypes.has(t));
     if (values.length > 0) named.push(`one of ${quoted(values)}`);
     if (types.includes("null")) named.push("null");
