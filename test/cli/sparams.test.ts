@@ -9,7 +9,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PALETTE } from "../../src/plot/spectrum.js";
 import {
@@ -158,6 +158,15 @@ test("mistakes: no ports (4), a Touchstone name for another port count (2), a ba
   const wrong = await runCli(["sparams", both, "--out", join(dir, "device.s4p")], env);
   assert.equal(wrong.code, 2, wrong.stderr);
   assert.match(wrong.stderr, /2 ports .* must end in \.s2p/);
+  // A name that says neither Touchstone nor JSON: which was meant is asked, nothing written.
+  const txt = join(dir, "device.txt");
+  const unsaid = await runCli(["sparams", both, "--out", txt], env);
+  assert.equal(unsaid.code, 2, unsaid.stderr);
+  assert.match(unsaid.stderr, /\.s2p .*\.json.*--format touchstone/);
+  assert.equal(existsSync(txt), false);
+  const said = await runCli(["sparams", both, "--out", txt, "--format", "touchstone"], env);
+  assert.equal(said.code, 0, said.stderr);
+  assert.match(readFileSync(txt, "utf8"), /^# HZ S RI R 50$/m);
   const format = await runCli(["sparams", both, "--format", "csv"], env);
   assert.equal(format.code, 2, format.stderr);
   assert.match(format.stderr, /--format must be touchstone or json/);

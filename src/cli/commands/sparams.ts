@@ -37,7 +37,8 @@ are shown as "-" and written as 0 in a Touchstone file, which names them in a co
   (no option)         a table of |S|² in dB per wavelength for each out/in pair run
   --out FILE          write the S-matrix to FILE: Touchstone 1.1 (# HZ S RI R 50,
                       frequency ascending) unless FILE ends in .json. A Touchstone file's
-                      extension must match the port count: .s2p for 2 ports, .s4p for 4
+                      extension must match the port count: .s2p for 2 ports, .s4p for 4;
+                      another name needs --format
   --format F          touchstone or json. touchstone without --out writes
                       emsim-<job id>.s<N>p here; json without --out prints the matrix
   --plot FILE.png     |S_ji|² in dB against wavelength, one curve per out/in pair run
@@ -78,6 +79,12 @@ export async function runSparams(args: string[], io: CommandIo = defaultIo()): P
   }
   const out = values.out;
   checkOutputPath(out);
+  if (out !== undefined && format === undefined && !/\.(s\d+p|json)$/i.test(out)) {
+    throw new UsageError(
+      `${out}: name a Touchstone file .s<N>p for N port@modes (.s2p for two) or a JSON file .json, ` +
+        "or give --format touchstone (or json) to write this name",
+    );
+  }
   checkOutputPath(values.plot, "--plot");
   const command: SparamsCommand = {
     jobId: positionals[0]!,
