@@ -49,6 +49,12 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
   return errors.internal();
 }
 
+/**
+ * "Busy, come back in N s" (503 with Retry-After): routine back-pressure of a pool at its
+ * limit, not the server failing, so logged at info without a stack.
+ */
+const BACK_PRESSURE = new Set(["modes_busy", "fabrication_busy", "batch_results_busy"]);
+
 /** The log's words for a request that failed on the server's side. */
 function failureLogMessage(err: unknown): string {
   if (storeUnavailability(err)) return "database unavailable";
@@ -65,7 +71,11 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
       reply.header("Connection", "close");
       lingerAfterAnswer(req.raw);
     }
-    if (apiError.statusCode >= 500) req.log.error({ err }, failureLogMessage(err));
+    if (BACK_PRESSURE.has(apiError.code)) {
+      req.log.info(`answered 503 ${apiError.code}: ${apiError.detail}`);
+    } else if (apiError.statusCode >= 500) {
+      req.log.error({ err }, failureLogMessage(err));
+    }
     return sendApiError(reply, apiError);
   });
   const routes = trackRouteMethods(app);
