@@ -1,5 +1,6 @@
 /**
- * gainNotes: one note per mode index whose k_eff is negative beyond rounding, naming how many
+ * gainNotes: one note per mode index whose k_eff is negative beyond rounding (a straight guide's
+ * beyond 1e-6, what a run could notice), naming how many
  * wavelengths and the worst; a bend's note names the caustic and the outer side; rounding-size
  * and positive k_eff say nothing. bendNotes: a bend whose plane has no absorber cells on its
  * outer side (+radial for a positive radius, −radial for a negative one) gets a note; one with
@@ -34,6 +35,13 @@ test("a negative k_eff gets one note per mode, with its count and worst value", 
 
 test("positive and rounding-size k_eff: no note", () => {
   assert.deepEqual(gainNotes([[mode(1.55e-6, 0, 2e-6), mode(1.55e-6, 1, -1e-10)]], true), []);
+});
+
+test("a straight guide's gain too small to matter gets no note; a bend's does", () => {
+  // The examples' Si wire: −2.7e-8 at 1.5 µm, a power change of 3e-5 % over 100 wavelengths.
+  const modes = [[mode(1.5e-6, 0, -2.7e-8)], [mode(1.55e-6, 0, 2.6e-7)]];
+  assert.deepEqual(gainNotes(modes, false), []);
+  assert.equal(gainNotes(modes, true).length, 1);
 });
 
 test("a bend without absorber on its outer side gets a note", () => {
