@@ -74,7 +74,8 @@ export function modesResponse(solved: PlaneModes, includeFields: boolean): Modes
     plane: {
       normal: AXES[plane.normal]!,
       axes: [AXES[u]!, AXES[v]!],
-      position_m: plane.positionM,
+      // originM + i·step leaves rounding where the node is 0 (−2.1e-22 for x = 0).
+      position_m: Math.abs(plane.positionM) < 1e-15 ? 0 : plane.positionM,
       cells,
     },
     wavelengths_m: solved.wavelengthsM,

@@ -58,6 +58,7 @@ test("the silicon strip's plane: TE0 and TM0 with the plane the grid placed", as
   // 0.91 µm fall half a cell off the nodes, which leaves 79.
   assert.deepEqual(body.plane.cells, [80, 79]);
   assert.equal(body.unknowns > 10_000, true);
+  assert.equal(body.plane.position_m, 0);
   const [te, tm] = body.modes;
   assert.ok(Math.abs(te!.n_eff - 2.4455) < 5e-3, `TE0 ${te!.n_eff}`);
   assert.ok(te!.te_fraction > 0.9 && tm!.te_fraction < 0.3);
@@ -66,6 +67,22 @@ test("the silicon strip's plane: TE0 and TM0 with the plane the grid placed", as
     [0, 1],
   );
   assert.equal(te!.fields, undefined, "fields only when asked");
+});
+
+test("a plane through the origin is at 0, not at the nodes' rounding", async () => {
+  // x = −1.8 µm + 72 · 25 nm is −2.1e-22 m in floating point.
+  const body = {
+    ...EXAMPLE_MODES_REQUEST,
+    domain: { ...EXAMPLE_MODES_REQUEST.domain, size: [3e-6, 1e-6, 2e-6], resolution: 25e-9 },
+    plane: { center: [0, 0, 0.11e-6], size: [0, 0.8e-6, 1.2e-6] },
+    mode_spec: { num_modes: 1 },
+  };
+  body.domain.pml_layers = 12;
+  const res = await call(svc.baseUrl, "POST", "/v1/modes", { key, body });
+  assert.equal(res.status, 200, res.text);
+  const plane = (res.body as unknown as ModesBody).plane;
+  assert.equal(plane.normal, "x");
+  assert.equal(plane.position_m, 0);
 });
 
 test("fields on the cell centres carry 1 W through the plane", async () => {
