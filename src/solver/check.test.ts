@@ -224,7 +224,7 @@ describe("a point dipole's checks", () => {
     assert.equal(p[0]!.path, "source.center");
     assert.match(
       p[0]!.message,
-      /y = 0.0000012 m is outside the domain, which spans \[-0.000001, 0.000001\] m along y/,
+      /y = 1\.2e-6 m is outside the domain, which spans \[-1e-6, 1e-6\] m along y/,
     );
   });
 
@@ -317,7 +317,7 @@ describe("a Gaussian beam's checks", () => {
         p.map((e) => e.path),
         ["source.waist_distance"],
       );
-      assert.match(p[0]!.message, /100 Rayleigh ranges .* at most ±0\.0000729\d* m/);
+      assert.match(p[0]!.message, /100 Rayleigh ranges .* at most ±7\.29\d*e-5 m/);
     }
   });
 });

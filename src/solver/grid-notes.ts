@@ -8,9 +8,10 @@
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import type { GridPlan } from "./grid.js";
 import type { DomainSpec } from "./types.js";
+import { numberText } from "./number-text.js";
 
 /** Four significant digits: 9.914e-9, not 9.913999999999999e-9. */
-const metres = (v: number) => String(Number(v.toPrecision(4)));
+const metres = (v: number) => numberText(v, 4);
 
 /** The note of a graded plan; null for a uniform one. */
 export function gradedGridNote(plan: GridPlan): string | null {

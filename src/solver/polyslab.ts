@@ -36,6 +36,7 @@
 import type { DomainFaces, Shape } from "./shape.js";
 import { overlap1d, overlapSlope } from "./overlap.js";
 import type { PolySlabSpec, SpecProblem, Vec3 } from "./types.js";
+import { numberText } from "./number-text.js";
 
 /** Most vertices of one polyslab (outline and holes together). */
 export const MAX_POLYSLAB_VERTICES = 10_000;
@@ -46,7 +47,7 @@ export const MAX_REQUEST_POLYGON_VERTICES = 200_000;
 /** Largest |sidewall angle| in degrees. */
 export const MAX_SIDEWALL_ANGLE_DEG = 89;
 
-const fmt = (v: number) => String(Number(v.toPrecision(6)));
+const fmt = (v: number) => numberText(v);
 
 /**
  * Rings as flat coordinate arrays, consecutive duplicates (and a repeated closing vertex)

@@ -20,9 +20,10 @@
 import { interiorSpanM, stepsOver, type GridPlan } from "./grid.js";
 import { structureBounds } from "./checks/structures.js";
 import type { SimulationSpec } from "./types.js";
+import { numberText } from "./number-text.js";
 
 const AXES = "xyz";
-const fmt = (v: number) => String(Number(v.toPrecision(6)));
+const fmt = (v: number) => numberText(v);
 
 /** Fewest cells across a structure along an axis before the preview warns. */
 export const THIN_FILM_CELLS = 2;

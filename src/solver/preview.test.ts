@@ -322,7 +322,7 @@ test("a plane outside the grid, and planes of more samples than a preview holds,
     problems.map((p) => p.path),
     ["planes[1].position", "max_samples"],
   );
-  assert.match(problems[0]!.message, /0\.00006 m is outside the grid, which spans \[-0\.0000503/);
+  assert.match(problems[0]!.message, /6e-5 m is outside the grid, which spans \[-5\.03/);
   assert.match(problems[1]!.message, /would hold 4\d{6} samples, more than 500000/);
   assert.deepEqual(previewPlaneProblems(spec, [{ normal: 2, positionM: 0, maxSamples: 400 }]), []);
 });

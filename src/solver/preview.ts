@@ -39,9 +39,10 @@ import type {
   Symmetry,
   Vec3,
 } from "./types.js";
+import { numberText } from "./number-text.js";
 
 /** Six significant digits, as the checks write lengths (checks/common.ts). */
-const fmt = (v: number) => String(Number(v.toPrecision(6)));
+const fmt = (v: number) => numberText(v);
 
 /** The most samples per axis of a preview plane. */
 export const MAX_PREVIEW_SAMPLES = 2000;

@@ -59,6 +59,7 @@ import {
   type MaterialResolver,
   type ResolvedMaterial,
 } from "./update-material.js";
+import { numberText } from "./number-text.js";
 
 export type { MaterialResolver } from "./update-material.js";
 
@@ -519,8 +520,7 @@ export class FdtdSimulation {
    * surfaces too coarse for their skin depth.
    */
   private addNotes(structures: readonly PaintedStructure[]): void {
-    /** Six significant digits: -9.2e-7, not -9.199999999999999e-7. */
-    const metres = (v: number) => String(Number(v.toPrecision(6)));
+    const metres = (v: number) => numberText(v);
     const plan = this.plan;
     const graded = gradedGridNote(plan) ?? unusedStepRatioNote(this.spec.domain);
     if (graded) this.notes.push(graded);

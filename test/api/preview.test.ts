@@ -205,7 +205,7 @@ test("the same 422s as submission, under simulation., and a plane outside the gr
     [
       { simulation: strip(), planes: [{ normal: "x", position: 3 * UM }] },
       "planes[0].position",
-      /0\.000003 m is outside the grid, which spans \[-0\.00000132, 0\.00000132\] m along x/,
+      /3e-6 m is outside the grid, which spans \[-1\.32e-6, 1\.32e-6\] m along x/,
     ],
     [{ simulation: strip(), planes: [{ normal: "w", position: 0 }] }, "planes[0].normal", /./],
     [{ simulation: strip(), max_samples: 1 }, "max_samples", /./],

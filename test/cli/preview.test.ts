@@ -177,7 +177,7 @@ test("mistakes: a bad plane, a plane outside the grid, an invalid file, a gds st
 
   const outside = await runCli(["preview", simFile, "--plane", "x=5um"], env);
   assert.equal(outside.code, 6, outside.stderr);
-  assert.match(outside.stderr, /planes\[0\]\.position: 0\.000005 m is outside the grid/);
+  assert.match(outside.stderr, /planes\[0\]\.position: 5e-6 m is outside the grid/);
 
   const invalidFile = join(dir, "invalid.json");
   writeFileSync(invalidFile, JSON.stringify({ ...simulation, monitors: [{ name: "m" }] }));

@@ -3,11 +3,12 @@
  * the material resolver, the problem list, and a few facts more than one check needs.
  */
 import { planGrid, type GridPlan } from "../grid.js";
+import { numberText } from "../number-text.js";
 import type { MaterialResolver } from "../simulation.js";
 import type { MonitorSpec, SimulationSpec, SpecProblem, Vec3, WavelengthRange } from "../types.js";
 
 export const AXES = "xyz";
-export const fmt = (v: number) => String(Number(v.toPrecision(6)));
+export const fmt = (v: number) => numberText(v);
 export const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
 export interface CheckContext {

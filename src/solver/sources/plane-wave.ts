@@ -44,6 +44,7 @@ import { currentSample, pulseFor, type PulseShape } from "./pulse.js";
 import type { PlaneWaveSpec, Vec3 } from "../types.js";
 import type { PlacedMonitor, Source, SourceContext } from "./source.js";
 import { buildGridModel, YeeGrid } from "../yee.js";
+import { numberText } from "../number-text.js";
 
 /** Absorber cells at each end of the auxiliary line (1-D, so a thick one costs nothing). */
 export const AUX_PML_LAYERS = 48;
@@ -730,7 +731,7 @@ export class PlaneWaveSource implements Source {
 }
 
 /** Six significant digits: -9.2e-7, not -9.199999999999999e-7. */
-const metres = (v: number) => String(Number(v.toPrecision(6)));
+const metres = (v: number) => numberText(v);
 
 /**
  * The medium the incident wave travels in at the TFSF plane: that of the plane when one
