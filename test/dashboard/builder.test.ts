@@ -357,7 +357,7 @@ test("an invalid field is named next to its control; a JSON edit the form cannot
   assert.equal(await page.getByLabel("Grid step (µm)").isDisabled(), true);
   assert.match(
     await page.locator("#form-note").innerText(),
-    /read-only: the source is a point_dipole/,
+    /read-only: the request has source_type "point_dipole"; the form shows plane-wave sources only/,
   );
   assert.equal(await page.locator("#builder-errors li").count(), 0, "the dipole is valid");
 });

@@ -150,7 +150,8 @@ export function formProblem(request) {
     return "domain.boundary_conditions is not three of pml, periodic, pec, pmc";
   }
   if (!isObject(r.source) || r.source.source_type !== "plane_wave") {
-    return `the source is ${isObject(r.source) ? `a ${r.source.source_type}` : "missing"}; the form shows plane waves`;
+    const kind = isObject(r.source) ? `source_type "${r.source.source_type}"` : "no source";
+    return `the request has ${kind}; the form shows plane-wave sources only`;
   }
   if (!isVector(r.source.direction)) return "source.direction is not three numbers";
   if (r.source.polarization !== undefined && !["te", "tm"].includes(r.source.polarization)) {

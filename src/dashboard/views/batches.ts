@@ -253,7 +253,9 @@ function parametersCard(batch: BatchRecord, request: RequestParameter[]): SafeHt
   const how =
     batch.combine === "zip"
       ? `zip: the i-th value of each parameter, ${batch.job_count} variants along ${batch.parameters[0]?.name ?? "one dimension"}`
-      : `product: every combination, ${sizes.join(" × ")} = ${batch.job_count} variants, the first parameter outermost`;
+      : sizes.length === 1
+        ? `${batch.job_count} variants, one per value`
+        : `product: every combination, ${sizes.join(" × ")} = ${batch.job_count} variants, the first parameter outermost`;
   const rows: RequestParameter[] =
     request.length > 0 ? request : batch.parameters.map((d) => ({ ...d, path: "" }));
   return html`<section class="card" aria-labelledby="parameters-title">

@@ -73,3 +73,19 @@ test("a running job's Details do not show a duration frozen at the page's load",
   );
   assert.match(done, /<dt>Duration<\/dt>\s*<dd>\s*1 min 15 s\s*<\/dd>/);
 });
+
+test("a completed job without field monitors has no Fields card of empty controls", () => {
+  const page = (monitors: object[]) =>
+    String(
+      jobBody({
+        job: { ...running(null), status: "COMPLETED", duration_seconds: 5 },
+        specJson: JSON.stringify({ monitors }),
+        csrf: "x",
+      }),
+    );
+  const flux = { name: "T", monitor_type: "flux", center: [0, 0, 0], size: [1, 1, 0] };
+  const field = { name: "xz", monitor_type: "field", center: [0, 0, 0], size: [1, 0, 1] };
+  assert.doesNotMatch(page([]), /id="plots"/);
+  assert.doesNotMatch(page([flux]), /id="plots"/);
+  assert.match(page([flux, field]), /id="plots"/);
+});

@@ -339,6 +339,16 @@ function jobHead(job: JobRecord, csrf: string): SafeHtml {
     </div>`;
 }
 
+/**
+ * Whether the job has field monitors to plot: a request with only flux, mode or far-field
+ * monitors (an S-parameter job, a sweep's spectra) gets no Fields card of empty controls. A
+ * request that cannot be read keeps the card, whose script then says what the file holds.
+ */
+function recordsFields(spec: SimulationSpec | null): boolean {
+  if (!spec || !Array.isArray(spec.monitors)) return true;
+  return spec.monitors.some((m) => (m.monitor_type ?? "field") === "field");
+}
+
 /** The interactive field plots of a completed job (drawn by the dashboard's plot script). */
 function plotsSection(id: string): SafeHtml {
   return html`<section
@@ -487,7 +497,7 @@ export function jobBody(view: JobView): SafeHtml {
     ${sMatrix ? sParametersSection(job.job_id, sMatrix) : ""}
     ${spectra.length > 0 ? spectraSection(job.job_id, spectra) : ""}
     ${farFields.length > 0 ? farFieldSection(job.job_id, farFields, spec?.source?.wavelength) : ""}
-    ${completed ? plotsSection(job.job_id) : ""}
+    ${completed && recordsFields(spec) ? plotsSection(job.job_id) : ""}
     ${completed ? fabricationSection(job.job_id, view.csrf) : ""}
     <div class="grid-2">${detailsCard(job)} ${metadataCard(job, spec)}</div>
     ${job.solver_report ? reportCard(job.solver_report) : ""}
