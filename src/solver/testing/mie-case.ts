@@ -1,6 +1,6 @@
 /**
  * A sphere in vacuum from one 3-D run over a band, its efficiencies next to the Mie series:
- * shared by the Mie tests (src/solver/dispersion/mie.test.ts) and the validation script
+ * shared by the Mie tests (src/solver/dispersion/mie.test.ts, mie-gold.test.ts) and the validation script
  * (scripts/validation/mie.ts), which runs the same cases on finer grids.
  */
 import { mieSphere, type MieSphere } from "../analytic/mie.js";
@@ -161,3 +161,30 @@ export async function mieRun(
   });
   return { rows, report: result.report };
 }
+
+/**
+ * 3-D runs of half a million cells and more for thousands of steps: minutes each on the
+ * single-threaded reference backend and on a software GPU adapter (docs/validation.md). The 3-D
+ * sphere in flux.test.ts runs on every backend instead.
+ */
+export const MIE_TOO_SLOW = {
+  reference:
+    "3-D Mie spheres: the 20 nm dielectric case alone takes 138 s on the reference backend " +
+    "here (docs/validation.md)",
+  webgpu:
+    "3-D Mie spheres: the 20 nm dielectric case alone takes 381 s on the software adapter " +
+    "here (docs/validation.md)",
+};
+
+/** The largest relative error of a pair (value, Mie's) over the rows. */
+export const worstMieError = (rows: MieRow[], pick: (r: MieRow) => [number, number]) =>
+  Math.max(...rows.map((r) => Math.abs(pick(r)[0] / pick(r)[1] - 1)));
+/** The rows as lines of text, for a failure's message. */
+export const mieTable = (rows: MieRow[]) =>
+  rows
+    .map(
+      (r) =>
+        `${(r.wavelengthM * 1e6).toFixed(3)} µm: Qext ${r.qExt.toFixed(4)} (${r.mie.qExt.toFixed(4)}) ` +
+        `Qabs ${r.qAbs.toFixed(4)} (${r.mie.qAbs.toFixed(4)})`,
+    )
+    .join("\n");
