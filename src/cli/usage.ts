@@ -23,9 +23,10 @@ export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
 }
 
 /**
- * `--bend-radius -5um` as `--bend-radius=-5um` (and `-n -1` as `-n-1`): parseArgs takes a value that starts with "-" for
- * an option and refuses it as ambiguous, though a negative number after an option that takes a
- * value can only be that value. Arguments after "--" are left as they are.
+ * `--bend-radius -5um` as `--bend-radius=-5um` (and `-n -1` as `-n-1`): parseArgs takes a
+ * value that starts with "-" for an option and refuses it as ambiguous, though a negative number
+ * after an option that takes a value can only be that value. Arguments after "--" are left as
+ * they are.
  */
 function joinNegativeValues(args: string[], options: NonNullable<ParseArgsConfig["options"]>) {
   const takesValue = (arg: string) => {
