@@ -24,6 +24,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * "Busy, come back in N s" (503 with Retry-After): routine back-pressure of a pool at its limit,
+ * not the server failing (the error handler logs it at info, without a stack).
+ */
+export class BusyError extends ApiError {
+  constructor(code: string, what: string, retryAfterSeconds: number) {
+    super(
+      503,
+      code,
+      `${what}; try again in ${retryAfterSeconds} s.`,
+      { retry_after: retryAfterSeconds },
+      { "Retry-After": String(retryAfterSeconds) },
+    );
+  }
+}
+
 /** Field errors listed in one 422 body; the rest are counted in `error_count`. */
 export const MAX_FIELD_ERRORS = 50;
 
@@ -168,12 +184,10 @@ export const errors = {
           { "Retry-After": String(retryAfterSeconds) },
         ),
   batchResultsBusy: (retryAfterSeconds: number) =>
-    new ApiError(
-      503,
+    new BusyError(
       "batch_results_busy",
-      `Every writer of batch result files on this server is busy; try again in ${retryAfterSeconds} s.`,
-      { retry_after: retryAfterSeconds },
-      { "Retry-After": String(retryAfterSeconds) },
+      "Every writer of batch result files on this server is busy",
+      retryAfterSeconds,
     ),
   batchResultsUnavailable: (why: string) =>
     new ApiError(
@@ -209,13 +223,7 @@ export const errors = {
   /** A check ran past its time or memory limit. */
   fabricationTooLarge: (detail: string) => new ApiError(422, "layout_too_large", detail),
   fabricationBusy: (retryAfterSeconds: number) =>
-    new ApiError(
-      503,
-      "fabrication_busy",
-      `All fabrication checks are busy; try again in ${retryAfterSeconds} s.`,
-      { retry_after: retryAfterSeconds },
-      { "Retry-After": String(retryAfterSeconds) },
-    ),
+    new BusyError("fabrication_busy", "All fabrication checks are busy", retryAfterSeconds),
   noSParameters: (jobId: string) =>
     new ApiError(
       404,
@@ -224,13 +232,7 @@ export const errors = {
     ),
   modesTooLarge: (detail: string) => new ApiError(422, "plane_too_large", detail),
   modesBusy: (retryAfterSeconds: number) =>
-    new ApiError(
-      503,
-      "modes_busy",
-      `The mode solver is busy; try again in ${retryAfterSeconds} s.`,
-      { retry_after: retryAfterSeconds },
-      { "Retry-After": String(retryAfterSeconds) },
-    ),
+    new BusyError("modes_busy", "The mode solver is busy", retryAfterSeconds),
   /** The database refused a write (full disk) or cannot be reached; the change was undone. */
   storeUnavailable: (reason: "full" | "unavailable") =>
     new ApiError(

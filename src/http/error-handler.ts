@@ -8,7 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { randomUUID } from "node:crypto";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import { ApiError, errors } from "../errors.js";
+import { ApiError, BusyError, errors } from "../errors.js";
 import { formatAjvErrors } from "../schema/ajv-errors.js";
 import { diskRefusedWrite } from "../storage/errors.js";
 import { storeUnavailability } from "../store/errors.js";
@@ -49,12 +49,6 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
   return errors.internal();
 }
 
-/**
- * "Busy, come back in N s" (503 with Retry-After): routine back-pressure of a pool at its
- * limit, not the server failing, so logged at info without a stack.
- */
-const BACK_PRESSURE = new Set(["modes_busy", "fabrication_busy", "batch_results_busy"]);
-
 /** The log's words for a request that failed on the server's side. */
 function failureLogMessage(err: unknown): string {
   if (storeUnavailability(err)) return "database unavailable";
@@ -71,7 +65,7 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
       reply.header("Connection", "close");
       lingerAfterAnswer(req.raw);
     }
-    if (BACK_PRESSURE.has(apiError.code)) {
+    if (apiError instanceof BusyError) {
       req.log.info(`answered 503 ${apiError.code}: ${apiError.detail}`);
     } else if (apiError.statusCode >= 500) {
       req.log.error({ err }, failureLogMessage(err));
