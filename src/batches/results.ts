@@ -16,6 +16,7 @@ import { pipeline } from "node:stream/promises";
 import type { Config } from "../config.js";
 import { errors } from "../errors.js";
 import type { BatchResultInput, BatchVariantResult } from "../results/batch-merge.js";
+import { unitAt } from "../schema/pointer-unit.js";
 import { DiskWriteError } from "../storage/errors.js";
 import type { StorageBackend } from "../storage/types.js";
 import type { BatchJobSummary, BatchRow, BatchStore } from "../store/types.js";
@@ -128,6 +129,7 @@ export class BatchResults {
           name: p.name,
           path: p.path,
           values: parameterValues(p),
+          unit: unitAt(p.path),
         })),
       },
       variants,

@@ -178,7 +178,7 @@ async function productFixture(): Promise<void> {
     sweep: {
       combine: "product",
       parameters: [
-        { name: "thickness", path: "/structures/0/size/2", values: THICKNESS },
+        { name: "thickness", path: "/structures/0/size/2", values: THICKNESS, unit: "m" },
         { name: "material", path: "/structures/0/material", values: MATERIAL },
       ],
     },
@@ -208,9 +208,14 @@ async function zipFixture(): Promise<void> {
     sweep: {
       combine: "zip",
       parameters: [
-        { name: "thickness", path: "/structures/0/size/2", values: THICKNESS },
-        { name: "span", path: "/monitors/2/size/2", values: THICKNESS },
-        { name: "source_wavelength", path: "/source/wavelength", values: SOURCE_WAVELENGTH },
+        { name: "thickness", path: "/structures/0/size/2", values: THICKNESS, unit: "m" },
+        { name: "span", path: "/monitors/2/size/2", values: THICKNESS, unit: "m" },
+        {
+          name: "source_wavelength",
+          path: "/source/wavelength",
+          values: SOURCE_WAVELENGTH,
+          unit: "m",
+        },
       ],
     },
     variants: jobs.map((p, i) => completed(`zip-${i}`, p)),
@@ -231,7 +236,7 @@ async function portsFixture(): Promise<void> {
     batchId: "batch-ports",
     sweep: {
       combine: "product",
-      parameters: [{ name: "width", path: "/structures/1/size/0", values: WIDTH }],
+      parameters: [{ name: "width", path: "/structures/1/size/0", values: WIDTH, unit: "m" }],
     },
     variants: jobs.map((p, i) => completed(`ports-${i}`, p)),
   });
@@ -549,7 +554,7 @@ describe("a far-field pattern over a boolean parameter", () => {
 describe("refusals", () => {
   const sweep: BatchSweep = {
     combine: "product",
-    parameters: [{ name: "thickness", path: "/structures/0/size/2", values: THICKNESS }],
+    parameters: [{ name: "thickness", path: "/structures/0/size/2", values: THICKNESS, unit: "m" }],
   };
   const refused = async (input: Parameters<typeof writeBatchResultFile>[1], message: RegExp) => {
     await assert.rejects(writeBatchResultFile(join(dir, "refused.h5"), input), (err: Error) => {

@@ -60,6 +60,8 @@ export interface SweepParameter {
   name: string;
   path: string;
   values: SweepValue[];
+  /** The unit of what `path` sets ("m"; schema/pointer-unit.ts), null or absent for none. */
+  unit?: string | null;
 }
 
 /**
@@ -294,6 +296,7 @@ function parameterDataset(g: Group, p: SweepParameter): Dataset {
   }
   str(d, "long_name", `the value at ${p.path} in the simulation`);
   str(d, "path", p.path);
+  if (p.unit) str(d, "units", p.unit);
   return d;
 }
 

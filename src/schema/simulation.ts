@@ -110,7 +110,14 @@ type NumberBounds = {
   exclusiveMinimum?: number;
   minimum?: number;
   maximum?: number;
+  "x-unit"?: "m";
 };
+/**
+ * A length's unit, an annotation of its number schema (OpenAPI allows `x-` keywords; Ajv is
+ * not strict): what a batch parameter's pointer sets is then known to be a length, so that its
+ * sweep coordinate gets `units="m"` and the dashboard shows it in µm (pointer-unit.ts).
+ */
+export const IN_METRES = { "x-unit": "m" } as const;
 const vec3 = (description: string, bounds: NumberBounds = {}) =>
   Type.Tuple([Type.Number(bounds), Type.Number(bounds), Type.Number(bounds)], { description });
 /**
@@ -118,12 +125,12 @@ const vec3 = (description: string, bounds: NumberBounds = {}) =>
  * and cell counts overflow; issue #26). `domain.size` is held to it by the checks instead
  * (checks/domain.ts), beside its bound by the grid step.
  */
-const coordinateBounds = { minimum: -MAX_LENGTH_M, maximum: MAX_LENGTH_M };
+const coordinateBounds = { minimum: -MAX_LENGTH_M, maximum: MAX_LENGTH_M, ...IN_METRES };
 export const coordinates3 = (description: string) => vec3(description, coordinateBounds);
 export const extents3 = (description: string, lowest: NumberBounds) =>
-  vec3(description, { ...lowest, maximum: MAX_LENGTH_M });
+  vec3(description, { ...lowest, maximum: MAX_LENGTH_M, ...IN_METRES });
 export const length = (description: string) =>
-  Type.Number({ exclusiveMinimum: 0, maximum: MAX_LENGTH_M, description });
+  Type.Number({ exclusiveMinimum: 0, maximum: MAX_LENGTH_M, ...IN_METRES, description });
 /** An angular frequency or damping rate of a pole, rad/s (solver/bounds.ts). */
 const poleRate = (description: string, lowest: NumberBounds) =>
   Type.Number({ ...lowest, maximum: MAX_POLE_RATE_RAD_PER_S, description });
@@ -184,7 +191,7 @@ export const DomainSchema = Type.Object(
   {
     size: vec3(
       "Extent of the region of interest along x, y, z in metres; the domain is centred on the origin.",
-      { exclusiveMinimum: 0 },
+      { exclusiveMinimum: 0, ...IN_METRES },
     ),
     resolution: length(
       "Grid step (cell edge length) in metres, at least 1e-12; with mesh overrides, the longest step of the grid.",
@@ -384,7 +391,7 @@ export const ModeSpecSchema = Type.Object(
       }),
     ),
     bend_radius: Type.Optional(
-      Type.Union([Type.Number({ minimum: -MAX_LENGTH_M, maximum: MAX_LENGTH_M }), Type.Null()], {
+      Type.Union([Type.Number(coordinateBounds), Type.Null()], {
         description:
           "A bent guide's radius in metres, measured from the plane's centre along the radial axis (the transverse axis other than bend_axis), signed: positive puts the centre of curvature towards −radial. Its modes then lose power to radiation (k_eff > 0) where the plane has absorber on the outer side. Default null (straight).",
       }),
@@ -703,6 +710,7 @@ export const GdsPortsSchema = Type.Object(
       Type.Number({
         minimum: 0,
         maximum: MAX_LENGTH_M,
+        ...IN_METRES,
         description: withDefault(
           "Metres added on each side of the guide's width and height to make each port's plane.",
           DEFAULT_GDS_PORT_MARGIN_M,
@@ -714,6 +722,7 @@ export const GdsPortsSchema = Type.Object(
       Type.Number({
         minimum: 0,
         maximum: MAX_LENGTH_M,
+        ...IN_METRES,
         description: `Metres by which each labelled guide end is extended straight outward (a rectangle as wide as the end face, merged into the waveguide layer's polygon), so that the guide runs on through the port's plane and the absorber instead of ending there. Default: ${GDS_PORT_EXTENSION_BEYOND_DOMAIN_M.toExponential()} m past the domain's outermost cell, absorber included (longer values are cut there); 0 leaves the ends as drawn.`,
       }),
     ),
@@ -804,7 +813,7 @@ const monitorWavelengths = (most: number) =>
   Type.Optional(
     Type.Union(
       [
-        Type.Array(Type.Number({ exclusiveMinimum: 0, maximum: MAX_LENGTH_M }), {
+        Type.Array(Type.Number({ exclusiveMinimum: 0, maximum: MAX_LENGTH_M, ...IN_METRES }), {
           minItems: 1,
           maxItems: most,
           uniqueItems: true,

@@ -144,7 +144,11 @@ test("JSON Schema 2020-12 forms only: prefixItems tuples, numeric exclusive boun
   const size = (schemas.Domain!.properties as Record<string, Json>).size!;
   assert.equal((size.prefixItems as unknown[]).length, 3);
   assert.equal(size.items, false);
-  assert.deepEqual((size.prefixItems as Json[])[0], { type: "number", exclusiveMinimum: 0 });
+  assert.deepEqual((size.prefixItems as Json[])[0], {
+    type: "number",
+    exclusiveMinimum: 0,
+    "x-unit": "m",
+  });
 
   // Every schema in the document is a valid 2020-12 schema.
   const ajv = new Ajv2020({ strict: false });

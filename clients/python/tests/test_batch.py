@@ -47,6 +47,9 @@ class ProductSweep(unittest.TestCase):
         self.assertEqual(ds.thickness.values.tolist(), THICKNESS)
         self.assertEqual(ds.material.values.tolist(), MATERIAL)
         self.assertEqual(ds.thickness.attrs["path"], "/structures/0/size/2")
+        # A length's coordinate says its unit; a material's name has none.
+        self.assertEqual(ds.thickness.attrs["units"], "m")
+        self.assertNotIn("units", ds.material.attrs)
         for index, job in enumerate(self.batch["jobs"]):
             at = dict(thickness=THICKNESS[index // 2], material=MATERIAL[index % 2])
             flux = ds.flux.sel(at)
@@ -120,6 +123,7 @@ class ZipSweep(unittest.TestCase):
         self.assertEqual(T.flux.dims, ("thickness", "wavelength_index"))
         self.assertEqual(T.span.dims, ("thickness",))
         self.assertEqual(T.source_wavelength.values.tolist(), SOURCE_WAVELENGTH)
+        self.assertEqual(T.source_wavelength.attrs["units"], "m")
         self.assertEqual(T.wavelength.dims, ("thickness", "wavelength_index"))
         for i, job in enumerate(self.batch["jobs"]):
             own = emsim.load(job)
@@ -182,6 +186,7 @@ class FarFieldSweep(unittest.TestCase):
         batch = manifest()["farField"]
         ds = xr.open_dataset(batch["path"], engine="h5netcdf", group="monitors/pattern")
         self.assertEqual(ds.mirrored.dtype, bool)
+        self.assertNotIn("units", ds.mirrored.attrs)
         self.assertEqual(ds.E_theta.dims, ("mirrored", "wavelength", "theta", "phi"))
         pattern = emsim.load(batch["path"], "pattern")
         self.assertEqual(pattern.mirrored.values.tolist(), [False, True])
