@@ -7,7 +7,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
-import Fastify from "fastify";
+import { once } from "node:events";
+import { connect, type AddressInfo } from "node:net";
+import Fastify, { type FastifyInstance } from "fastify";
 import { errors } from "../errors.js";
 import { installErrorHandling } from "./error-handler.js";
 
@@ -48,3 +50,38 @@ test("a bug is still logged as an error with its stack", async () => {
   const error = lines.find((l) => l.level === 50);
   assert.match(String(error?.err?.stack), /a bug/);
 });
+
+test("a client that hangs up mid-body is no failure of the server, nor of its database", async () => {
+  const lines: { level: number; msg: string }[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  const app = Fastify({ logger: { level: "info", stream } });
+  installErrorHandling(app, 1 << 20);
+  app.post("/x", async () => ({ ok: true }));
+  const port = await listening(app);
+  const socket = connect(port, "127.0.0.1");
+  await once(socket, "connect");
+  socket.write(
+    'POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":',
+  );
+  await new Promise((r) => setTimeout(r, 100));
+  socket.destroy();
+  await new Promise((r) => setTimeout(r, 200));
+  await app.close();
+  const words = lines.filter((l) => l.msg !== "incoming request" && l.msg !== "request completed");
+  assert.deepEqual(
+    words.filter((l) => l.level >= 40),
+    [],
+    "nothing at warn or error",
+  );
+  assert.ok(!words.some((l) => /database/.test(l.msg)), JSON.stringify(words));
+});
+
+async function listening(app: FastifyInstance): Promise<number> {
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return (app.server.address() as AddressInfo).port;
+}

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import pg from "pg";
-import { storeUnavailability, StoreUnavailableError } from "../errors.js";
+import { pgDriverUnavailability, StoreUnavailableError } from "../errors.js";
 import { PG_MIGRATIONS } from "./migrations.js";
 
 export interface PgOptions {
@@ -56,7 +56,7 @@ function prepared(client: pg.PoolClient): Queryable {
 }
 
 function wrap(err: unknown): unknown {
-  const reason = storeUnavailability(err);
+  const reason = pgDriverUnavailability(err);
   return reason ? new StoreUnavailableError(reason, err) : err;
 }
 
@@ -113,7 +113,7 @@ export class PgDatabase {
       throw wrap(err);
     } finally {
       // A connection that failed mid-transaction may be dead: release it for disposal then.
-      client.release(broken && storeUnavailability(broken) ? broken : undefined);
+      client.release(broken && pgDriverUnavailability(broken) ? broken : undefined);
     }
   }
 
