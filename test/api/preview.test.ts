@@ -67,6 +67,7 @@ test("a key is needed", async () => {
 test("the three planes through the origin, each as the run steps it, with what it cuts", async () => {
   const res = await preview({ simulation: strip() });
   assert.equal(res.status, 200, res.text);
+  assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
   const body = res.body as unknown as PreviewResponse;
   assert.deepEqual(
     body.planes.map((p) => [p.normal, p.axes]),

@@ -249,7 +249,10 @@ test("a new user builds the strip waveguide in the form, sees it, runs it and pl
   // The estimate the page last showed (its preview's answer) is the one the job keeps.
   const shownEstimate = page
     .waitForResponse((r) => r.url().endsWith("/dashboard/api/simulations/preview"))
-    .then(async (r) => ((await r.json()) as { estimate: unknown }).estimate);
+    .then(async (r) => {
+      assert.equal(r.headers()["content-type"], "application/json; charset=utf-8");
+      return ((await r.json()) as { estimate: unknown }).estimate;
+    });
   await page.getByLabel("Structure 2 size x (µm)", { exact: true }).fill("0.50");
   const shown = await shownEstimate;
   await previewsAfter(count + 2);

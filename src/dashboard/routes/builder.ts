@@ -197,6 +197,7 @@ function previewRoute(app: FastifyInstance, d: Dashboard, limit: RateLimiter): v
     // serialiser for planes of samples, and the answer is built field by field.
     return reply
       .header("Cache-Control", "no-store")
+      .type("application/json; charset=utf-8")
       .serializer(JSON.stringify)
       .send({ ...answer, scene: spec ? setupScene(spec) : null });
   });
