@@ -13,7 +13,7 @@ import { formatAjvErrors } from "../schema/ajv-errors.js";
 import { diskRefusedWrite } from "../storage/errors.js";
 import { storeUnavailability } from "../store/errors.js";
 import { lingerAfterAnswer } from "./linger.js";
-import { requestPath, trackRouteMethods } from "./route-methods.js";
+import { notFound, requestPath, trackRouteMethods } from "./route-methods.js";
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
@@ -76,12 +76,7 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
   app.setNotFoundHandler((req, reply) => {
     const path = requestPath(req);
     const allowed = routes.allowed(path);
-    if (allowed.length === 0) {
-      // Routes have no trailing slash; say so when the path without it is one.
-      const trimmed = path.length > 1 && path.endsWith("/") ? path.replace(/\/+$/, "") : null;
-      const hint = trimmed && routes.allowed(trimmed).length > 0 ? trimmed : undefined;
-      return sendApiError(reply, errors.routeNotFound(req.method, path, hint));
-    }
+    if (allowed.length === 0) return sendApiError(reply, notFound(req.method, path, routes));
     return sendApiError(reply, errors.methodNotAllowed(req.method, path, allowed));
   });
 }

@@ -187,6 +187,12 @@ test("405 with Allow for a path that exists under other methods, before authenti
     ["PUT", "/v1/simulations", "GET, HEAD, POST"],
     ["GET", "/v1/modes", "POST"],
     ["GET", "/v1/batches/b/cancel", "POST"],
+    // A fixed path is no id: these went to GET /v1/simulations/{job_id} (404 job_not_found)
+    // while their 405 to PUT said GET was allowed.
+    ["GET", "/v1/simulations/estimate", "POST"],
+    ["PUT", "/v1/simulations/estimate", "POST"],
+    ["GET", "/v1/simulations/preview", "POST"],
+    ["GET", "/v1/batches/estimate", "POST"],
   ];
   for (const [method, path, allow] of cases) {
     const res = await call(svc.baseUrl, method, path);
@@ -207,14 +213,26 @@ test("a path with a trailing slash is no route (404), not a 405 that names the r
     ["POST", "/v1/simulations/"],
     ["POST", "/v1/simulations/estimate/"],
     ["GET", "/v1/simulations/6f1c1a57-1111-4c4c-9999-123456789abc/sparameters/"],
+    // These went to the routes with an id, as an empty one ("No simulation job with id ''").
+    ["GET", "/v1/simulations/"],
+    ["GET", "/v1/batches/"],
   ];
   for (const [method, path] of cases) {
     const res = await call(svc.baseUrl, method, path, { key });
-    assert.equal(res.status, 404, `${method} ${path}`);
+    assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
     assert.equal(res.body.error_code, "not_found", `${method} ${path}`);
     assert.equal(res.headers.get("allow"), null);
     // The detail says which path is there.
     assert.match(String(res.body.detail), new RegExp(`the path is ${path.slice(0, -1)}\\.$`));
+  }
+});
+
+test("an empty id in the middle of a path is no route either", async () => {
+  for (const path of ["/v1/simulations//results", "/v1/batches//cancel"]) {
+    const method = path.endsWith("cancel") ? "POST" : "GET";
+    const res = await call(svc.baseUrl, method, path, { key });
+    assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
+    assert.equal(res.body.error_code, "not_found");
   }
 });
 
