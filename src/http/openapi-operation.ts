@@ -62,6 +62,8 @@ export interface OperationDoc {
   errors: ApiError[];
   /** Response headers beyond X-Correlation-ID (which every response has), by status. */
   headers?: Record<number, ResponseHeader[]>;
+  /** A request body that is not JSON (the route's schema describes JSON bodies only). */
+  requestBody?: RawBody & { description: string };
   /** Descriptions and non-JSON bodies of success responses, by status. */
   success?: Record<number, { description: string; body?: RawBody; alsoAs?: RawBody[] }>;
   /** Example bodies by the component (schema title) of the request or response they show. */

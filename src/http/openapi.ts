@@ -375,6 +375,10 @@ function decorateOperation(
     ...((op.parameters as Json[] | undefined) ?? []),
     { $ref: "#/components/parameters/CorrelationId" },
   ];
+  if (spec.requestBody) {
+    const { mediaType, schema, description } = spec.requestBody;
+    op.requestBody = { required: true, description, content: { [mediaType]: { schema } } };
+  }
   const examples = spec.examples ?? {};
   const media = (op.requestBody as Json | undefined)?.content as Record<string, Json> | undefined;
   for (const m of Object.values(media ?? {})) addExample(m, examples);

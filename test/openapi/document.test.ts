@@ -264,6 +264,8 @@ type Recipe = paths["/v1/fabrication/recipe"];
 same<Parameters<EmsimClient["exportGds"]>[0], JsonOf<ExportGds["post"]["requestBody"]>>(true);
 same<Answer<EmsimClient["exportGds"]>, JsonOf<ExportGds["post"]["responses"][200]>>(true);
 same<Answer<EmsimClient["uploadGds"]>, JsonOf<UploadGds["post"]["responses"][201]>>(true);
+// The file's bytes: a generated client can send them (there was no requestBody at all).
+same<NonNullable<UploadGds["post"]["requestBody"]>["content"]["application/octet-stream"], string>(true);
 same<Parameters<EmsimClient["drc"]>[0], JsonOf<Drc["post"]["requestBody"]>>(true);
 same<Parameters<EmsimClient["recipe"]>[0], JsonOf<Recipe["post"]["requestBody"]>>(true);
 same<NonNullable<Parameters<EmsimClient["list"]>[0]>["status"], NonNullable<Sims["get"]["parameters"]["query"]>["status"]>(true);

@@ -3,10 +3,10 @@ import { BatchRecordSchema } from "../../../schema/batch.js";
 import { ErrorBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { EXAMPLE_BATCH, EXAMPLE_BATCH_ID } from "../../openapi-examples.js";
-import { V1_ERRORS } from "../../openapi-operation.js";
+import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
 import { BATCH_ID_ERRORS, BatchIdParams } from "./status.js";
 
-export function cancelBatch(app: App, { batches }: RouteDeps): void {
+export function cancelBatch(app: App, { batches, config }: RouteDeps): void {
   app.post(
     "/v1/batches/:batch_id/cancel",
     {
@@ -26,6 +26,8 @@ export function cancelBatch(app: App, { batches }: RouteDeps): void {
         openapi: () => ({
           errors: [
             ...BATCH_ID_ERRORS,
+            // A body is not needed, but one that is sent is read as any other.
+            ...bodyErrors(config.limits.maxBodyBytes),
             errors.batchFinished(EXAMPLE_BATCH_ID, "COMPLETED"),
             ...V1_ERRORS,
           ],

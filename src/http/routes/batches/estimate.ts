@@ -1,3 +1,4 @@
+import { errors } from "../../../errors.js";
 import { BatchEstimateSchema, BatchRequestSchema } from "../../../schema/batch.js";
 import { UnprocessableBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
@@ -19,7 +20,11 @@ export function estimateBatch(app: App, { batches, config }: RouteDeps): void {
         body: BatchRequestSchema,
         response: { 200: BatchEstimateSchema, 422: UnprocessableBody, ...errorResponses },
         openapi: () => ({
-          errors: [...bodyErrors(config.limits.maxBodyBytes), ...V1_ERRORS],
+          errors: [
+            ...bodyErrors(config.limits.maxBodyBytes),
+            errors.validation([{ path: "simulation", message: "is required" }]),
+            ...V1_ERRORS,
+          ],
           success: { 200: { description: "What the batch would cost." } },
           examples: {
             BatchRequest: EXAMPLE_BATCH_REQUEST,

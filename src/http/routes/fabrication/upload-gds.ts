@@ -51,6 +51,12 @@ export function uploadGdsRoute(app: App, { fabrication, config }: RouteDeps): vo
             FABRICATION_BUSY,
             ...V1_ERRORS,
           ],
+          requestBody: {
+            description: `The GDS II file's bytes, at most ${limit}.`,
+            mediaType: "application/octet-stream",
+            // Raw bytes, as code generators read them (openapi-typescript: a string, or a Blob).
+            schema: { type: "string", format: "binary" },
+          },
           success: { 201: { description: "The file is stored; its address and contents." } },
         }),
       },

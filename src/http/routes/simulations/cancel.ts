@@ -2,9 +2,9 @@ import { errors } from "../../../errors.js";
 import { ErrorBody, JobIdParams, JobRecordSchema, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { EXAMPLE_JOB, EXAMPLE_JOB_ID } from "../../openapi-examples.js";
-import { JOB_ID_ERRORS, V1_ERRORS } from "../../openapi-operation.js";
+import { JOB_ID_ERRORS, V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
 
-export function cancelSimulation(app: App, { jobs }: RouteDeps): void {
+export function cancelSimulation(app: App, { jobs, config }: RouteDeps): void {
   app.post(
     "/v1/simulations/:job_id/cancel",
     {
@@ -22,7 +22,13 @@ export function cancelSimulation(app: App, { jobs }: RouteDeps): void {
           ...errorResponses,
         },
         openapi: () => ({
-          errors: [...JOB_ID_ERRORS, errors.jobFinished(EXAMPLE_JOB_ID, "COMPLETED"), ...V1_ERRORS],
+          errors: [
+            ...JOB_ID_ERRORS,
+            // A body is not needed, but one that is sent is read as any other.
+            ...bodyErrors(config.limits.maxBodyBytes),
+            errors.jobFinished(EXAMPLE_JOB_ID, "COMPLETED"),
+            ...V1_ERRORS,
+          ],
           success: {
             200: { description: "The job's record: FAILED, or RUNNING with cancel_requested." },
           },
