@@ -159,5 +159,12 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// `emsim list --json | head`: the reader has gone, and what is left has nowhere to go. End
+// quietly, as other tools do, rather than with an unhandled EPIPE's stack trace.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code !== "EPIPE") throw err;
+  process.exit(0);
+});
+
 const code = await main(process.argv.slice(2));
 if (code !== 0 || !["server", "worker"].includes(process.argv[2] ?? "")) process.exitCode = code;

@@ -19,7 +19,11 @@ import { runDownload } from "../../src/cli/commands/download.js";
 import { runEstimate } from "../../src/cli/commands/estimate.js";
 import { runList } from "../../src/cli/commands/list.js";
 import { runSubmit } from "../../src/cli/commands/submit.js";
-import { captureIo, runCli } from "./helpers.js";
+import { captureIo, ENTRY, runCli } from "./helpers.js";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 let svc: TestService;
 let key: string;
@@ -77,6 +81,18 @@ test("--help after any command prints that command's lines and exits 0, doing no
   }
 });
 
+test("output piped into a reader that stops early (| head) ends quietly, with no stack", async () => {
+  // 66 kB of JSON, more than the pipe holds: the CLI is still writing when head has gone.
+  const example = join(ROOT, "examples/slab-thickness-sweep.json");
+  const cli = [process.execPath, ...ENTRY, "preview", example, "--json"].join(" ");
+  const r = spawnSync("bash", ["-c", `${cli} | head -c 10 > /dev/null; exit \${PIPESTATUS[0]}`], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  assert.equal(r.stderr, "");
+  assert.equal(r.status, 0);
+});
+
 test("an output file that cannot be written is refused before any work: exit 2", async () => {
   const missing = join(dir, "no-such-folder", "r.h5");
   const job = "00000000-0000-4000-8000-000000000000";
@@ -90,6 +106,12 @@ test("an output file that cannot be written is refused before any work: exit 2",
     [["download", job, "--out", dir], /--out .*that is a folder; name the file to write/],
     [["sparams", job, "--plot", missing], /--plot .*does not exist/],
     [["modes", simFile, "--plane", "z=0", "--png", missing], /--png .*does not exist/],
+    // A folder that does not exist yet, named with a trailing slash: the job ran, then ENOENT.
+    [
+      ["submit", simFile, "--wait", "--out", `${join(dir, "new-folder")}/`],
+      /--out .*new-folder\/: names a folder; name the file to write/,
+    ],
+    [["sparams", job, "--plot", "new-folder/"], /--plot new-folder\/: names a folder/],
   ];
   for (const [args, message] of cases) {
     const r = await runCli(args, env);

@@ -24,7 +24,7 @@ function newestMtimeMs(dir: string): number {
  * starting from TypeScript through tsx costs seconds per process. The sources otherwise.
  * (The same rule as test/helpers/process.ts.)
  */
-const ENTRY = (() => {
+export const ENTRY = (() => {
   try {
     const main = join(ROOT, "dist/cli/main.js");
     if (statSync(main).mtimeMs >= newestMtimeMs(join(ROOT, "src"))) return [main];
