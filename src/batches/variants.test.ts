@@ -126,6 +126,34 @@ describe("batch variants", () => {
     assert.match(errs[0]!.message, /is also parameters\[0\]'s path/);
   });
 
+  it("refuses a path inside another parameter's value, in either order (was a TypeError: 500)", () => {
+    for (const [outer, inner] of [
+      ["/structures/0/size", "/structures/0/size/2"],
+      ["/structures/0", "/structures/0/material"],
+      ["/source", "/source/wavelength"],
+    ] as const) {
+      for (const order of [
+        [outer, inner],
+        [inner, outer],
+      ]) {
+        const parameters = order.map((path, k) => ({ name: `p${k}`, path, values: [1] }));
+        const errs = checkParameters(base, parameters);
+        assert.deepEqual(
+          errs.map((e) => e.path),
+          ["parameters[1].path"],
+          order.join(" then "),
+        );
+        assert.match(errs[0]!.message, /inside|holds/);
+      }
+    }
+    // A path that merely begins with the same characters is another place.
+    const apart = checkParameters(base, [
+      { name: "a", path: "/structures/1/size/0", values: [1] },
+      { name: "b", path: "/structures/1/size/01", values: [1] },
+    ]);
+    assert.ok(!apart.some((e) => /inside|holds/.test(e.message)));
+  });
+
   it("refuses a name that is no safe object key (__proto__) on parameters[i].name", () => {
     const errs = checkParameters(base, [
       { name: "__proto__", path: "/source/wavelength", values: [1] },

@@ -125,6 +125,8 @@ export function checkParameters(
         message: `"${p.path}" is also parameters[${paths.get(p.path)}]'s path: in every variant one value would overwrite the other`,
       });
     } else paths.set(p.path, k);
+    const nested = nestedProblem(p.path, parameters.slice(0, k));
+    if (nested) errs.push({ path: `${at}.path`, message: nested });
     const badName = UNSAFE_OBJECT_KEYS.has(p.name)
       ? "is a name JavaScript objects reserve"
       : sweepNameProblem(p.name);
@@ -145,6 +147,23 @@ export function checkParameters(
     }
   });
   return errs;
+}
+
+/**
+ * Why `path` cannot be swept beside the parameters before it: it lies inside one's value, or
+ * holds one (a variant writes both, and one write would replace or break the other).
+ */
+function nestedProblem(path: string, before: readonly BatchParameter[]): string | null {
+  const within = (inner: string, outer: string) => inner.startsWith(`${outer}/`);
+  for (const [j, q] of before.entries()) {
+    if (within(path, q.path)) {
+      return `"${path}" lies inside parameters[${j}]'s "${q.path}", whose value every variant replaces whole: sweep one or the other`;
+    }
+    if (within(q.path, path)) {
+      return `"${path}" holds parameters[${j}]'s "${q.path}": every variant would replace that value whole; sweep one or the other`;
+    }
+  }
+  return null;
 }
 
 /** The variants in order (product: row-major, the first parameter outermost). */

@@ -287,6 +287,18 @@ test("bad batches are 422s naming the parameter or the variant, estimated or sub
       /parameters\[0\] "t" = "thin"/,
     ],
     [
+      // A path inside another's value: was a TypeError in writing the variants (500).
+      {
+        simulation: sim,
+        parameters: [
+          { name: "a", path: "/structures/0/size", values: [1] },
+          { name: "b", path: "/structures/0/size/2", values: [3e-7] },
+        ],
+      },
+      "parameters[1].path",
+      /lies inside parameters\[0\]'s "\/structures\/0\/size"/,
+    ],
+    [
       {
         simulation: sim,
         parameters: [{ name: "t", path: "/structures/0/size/2", values: [1e-7, "thick"] }],
