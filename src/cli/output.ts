@@ -14,6 +14,7 @@ import {
 } from "../client/index.js";
 import type { FieldError } from "../client/index.js";
 import { UsageError } from "./usage.js";
+import { MAX_FIELD_ERRORS } from "../errors.js";
 
 export const EXIT = {
   ok: 0,
@@ -74,8 +75,11 @@ export interface ErrorReport {
   json: Record<string, unknown>;
 }
 
+/** The first MAX_FIELD_ERRORS problems, a line each, and how many more there are. */
 function fieldLines(errors: FieldError[]): string[] {
-  return errors.map((e) => `  ${e.path}: ${e.message}`);
+  const lines = errors.slice(0, MAX_FIELD_ERRORS).map((e) => `  ${e.path}: ${e.message}`);
+  const more = errors.length - MAX_FIELD_ERRORS;
+  return more > 0 ? [...lines, `  … and ${more} more`] : lines;
 }
 
 /** The exit code and message for any error a client command can meet. */
@@ -84,7 +88,12 @@ export function describeError(err: unknown, baseUrl?: string): ErrorReport {
     return {
       exitCode: err.exitCode,
       lines: [err.message, ...fieldLines(err.fieldErrors)],
-      json: { error_code: "validation_error", detail: err.message, errors: err.fieldErrors },
+      json: {
+        error_code: "validation_error",
+        detail: err.message,
+        errors: err.fieldErrors.slice(0, MAX_FIELD_ERRORS),
+        error_count: err.fieldErrors.length,
+      },
     };
   }
   if (err instanceof CliError) {

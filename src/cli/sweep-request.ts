@@ -15,7 +15,6 @@ import {
   variants,
   type Combine,
 } from "../batches/variants.js";
-import { MAX_FIELD_ERRORS } from "../errors.js";
 import { sweepNameFor } from "../results/sweep-names.js";
 import { BatchRequestSchema } from "../schema/batch.js";
 import { formatAjvErrors } from "../schema/ajv-errors.js";
@@ -141,11 +140,10 @@ export function checkBatchRequest(body: unknown): BatchCheck {
       problems.push(
         ...outcome.errors.map((e) => variantError(v.index, e, parameters, v.parameters)),
       );
-      if (problems.length >= MAX_FIELD_ERRORS) break;
     } else {
       estimates.push(outcome.estimate);
     }
   }
-  if (problems.length > 0) return { ok: false, errors: problems.slice(0, MAX_FIELD_ERRORS) };
+  if (problems.length > 0) return { ok: false, errors: problems };
   return { ok: true, jobCount: counted.count, estimates };
 }

@@ -373,6 +373,23 @@ test("bad batches are 422s naming the parameter or the variant, estimated or sub
       assert.match(errs[0]!.message, message);
     }
   }
+  // Sixty bad variants: 50 listed, all 60 counted (error_count said 50, "and 49 more").
+  const sixty = {
+    simulation: sim,
+    parameters: [
+      {
+        name: "t",
+        path: "/domain/resolution",
+        values: Array.from({ length: 60 }, (_, i) => -i - 1),
+      },
+    ],
+  };
+  for (const res of [await post(sixty), await estimate(sixty)]) {
+    assert.equal(res.status, 422, res.text);
+    assert.equal((res.body.errors as unknown[]).length, 50);
+    assert.equal(res.body.error_count, 60);
+    assert.match(String(res.body.detail), /\(and 59 more\)$/);
+  }
   const listed = await call(svc.baseUrl, "GET", "/v1/batches", { key: other });
   assert.deepEqual(listed.body.batches, []);
   const jobs = await call(svc.baseUrl, "GET", "/v1/simulations", { key: other });
