@@ -333,6 +333,32 @@ for (const make of [sqliteBackend, postgresBackend]) {
       assert.ok((await two.jobs.runningWorkerIds()).length >= 10);
     });
 
+    test("claims: accounts take turns, each account's oldest job first", async () => {
+      while (await one.jobs.claimNextJob("drain", iso())) {
+        /* claimed */
+      }
+      // A queues three jobs (a batch's worth), then B one: B's need not wait for all of A's.
+      const [a, b] = [await account(), await account()];
+      const queued = async (accountId: string, at: number) => {
+        const r = await one.jobs.admitJob(job(accountId, iso(at)), {
+          limit: 100,
+          scope: "account",
+        });
+        assert.ok(r.admitted);
+        return r.job.jobId;
+      };
+      const a1 = await queued(a.id, 1);
+      const a2 = await queued(a.id, 2);
+      const a3 = await queued(a.id, 3);
+      const b1 = await queued(b.id, 10);
+      const order: string[] = [];
+      for (let k = 0; k < 4; k++) {
+        const c = await (k % 2 ? two : one).jobs.claimNextJob("w", iso(1000 * (k + 1)));
+        order.push(c!.jobId);
+      }
+      assert.deepEqual(order, [a1, b1, a2, a3]);
+    });
+
     test("a running job: heartbeats with progress, cancellation requested, completed", async () => {
       while (await one.jobs.claimNextJob("drain", iso())) {
         /* claimed */

@@ -27,7 +27,7 @@ import type {
 } from "../types.js";
 import { outcomeOf, planRecovery } from "../recovery.js";
 import { CHANNELS, type PgDatabase, type Queryable } from "./database.js";
-import { WITHIN_PARALLELISM } from "../claims.js";
+import { nextJobQuery } from "../claims.js";
 import { toJob, type Row } from "./rows.js";
 
 const ACTIVE = "('QUEUED','RUNNING')";
@@ -124,7 +124,8 @@ export class PgJobQueue implements JobQueue {
   }
 
   /**
-   * The oldest QUEUED job that may start, now this worker's. A job of a batch may start while
+   * The next QUEUED job that may start (claims.ts nextJobQuery: accounts take turns, each
+   * account's oldest first), now this worker's. A job of a batch may start while
    * its batch runs fewer of its jobs than the batch's parallelism; claims serialise on one
    * advisory lock so that two workers cannot both count the same running jobs and both start
    * one (a claim is one short statement, so the lock costs nothing measurable).
@@ -135,9 +136,7 @@ export class PgJobQueue implements JobQueue {
       const { rows } = await c.query(
         `UPDATE jobs SET status = 'RUNNING', worker_id = $1, heartbeat_at = $2, updated_at = $2,
              started_at = $2, attempts = attempts + 1, progress_json = NULL
-           WHERE job_id = (SELECT j.job_id FROM jobs j WHERE j.status = 'QUEUED'
-                             AND ${WITHIN_PARALLELISM}
-                           ORDER BY j.created_at, j.seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+           WHERE job_id = (${nextJobQuery("seq", "FOR UPDATE OF j SKIP LOCKED")})
            RETURNING *`,
         [workerId, now],
       );

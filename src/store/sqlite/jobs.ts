@@ -17,7 +17,7 @@ import type {
   RecoveryRule,
   StaleJobsOutcome,
 } from "../types.js";
-import { WITHIN_PARALLELISM } from "../claims.js";
+import { nextJobQuery } from "../claims.js";
 import { outcomeOf, planRecovery } from "../recovery.js";
 import type { SqliteDatabase } from "./database.js";
 import { toJob, type Row } from "./rows.js";
@@ -125,16 +125,14 @@ export class SqliteJobQueue implements JobQueue {
     return rows.map(toJob);
   }
 
-  /** The oldest QUEUED job that may start (WITHIN_PARALLELISM), now this worker's. */
+  /** The next QUEUED job that may start (claims.ts nextJobQuery), now this worker's. */
   async claimNextJob(workerId: string, now: string): Promise<JobRow | null> {
     return this.d.immediate((): JobRow | null => {
       const row = this.d
         .sql(
           `UPDATE jobs SET status = 'RUNNING', worker_id = ?, heartbeat_at = ?, updated_at = ?,
                started_at = ?, attempts = attempts + 1, progress_json = NULL
-             WHERE job_id = (SELECT j.job_id FROM jobs j WHERE j.status = 'QUEUED'
-                               AND ${WITHIN_PARALLELISM}
-                             ORDER BY j.created_at, j.rowid LIMIT 1)
+             WHERE job_id = (${nextJobQuery("rowid")})
              RETURNING *`,
         )
         .get(workerId, now, now, now) as Row | undefined;
