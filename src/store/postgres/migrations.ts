@@ -116,7 +116,8 @@ export const PG_MIGRATIONS: string[] = [
   // 4 — the estimate a job got at submission, as SQLite's migration 7.
   `
   ALTER TABLE jobs ADD COLUMN estimate_json text;
-  `,  // 5 — accounts take turns at the queue, as SQLite's migration 8.
+  `,
+  // 5 — accounts take turns at the queue, as SQLite's migration 8.
   `
   CREATE INDEX jobs_account_started ON jobs (account_id, started_at);
   `,

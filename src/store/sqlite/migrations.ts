@@ -123,7 +123,8 @@ export const SQLITE_MIGRATIONS: string[] = [
   // 7 — the estimate a job got at submission (the builder shows it; the record keeps it).
   `
   ALTER TABLE jobs ADD COLUMN estimate_json TEXT;
-  `,  // 8 — accounts take turns at the queue (claims.ts nextJobQuery): when each last started a job.
+  `,
+  // 8 — accounts take turns at the queue (claims.ts nextJobQuery): when each last started a job.
   `
   CREATE INDEX jobs_account_started ON jobs(account_id, started_at);
   `,
