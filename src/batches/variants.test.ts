@@ -36,6 +36,34 @@ describe("batch variants", () => {
     );
   });
 
+  it("a range's values are numpy.linspace's to the bit, so that .sel() with them finds each", () => {
+    // np.linspace(0.4e-6, 0.6e-6, 11).tolist() (numpy 1.24); the eighth was 5.399999999999999e-7.
+    const numpy = [
+      4e-7, 4.2e-7, 4.3999999999999997e-7, 4.6e-7, 4.8e-7, 5e-7, 5.2e-7, 5.4e-7,
+      5.599999999999999e-7, 5.8e-7, 6e-7,
+    ];
+    const range = { start: 0.4e-6, stop: 0.6e-6, points: 11 };
+    assert.deepEqual(parameterValues({ name: "t", path: "/x", range }), numpy);
+  });
+
+  it("refuses a range of one point that drops its stop, and one whose span overflows", () => {
+    const errs = checkParameters(base, [
+      { name: "a", path: "/source/wavelength", range: { start: 1e-7, stop: 3e-7, points: 1 } },
+      {
+        name: "b",
+        path: "/structures/0/size/0",
+        range: { start: -1.7e308, stop: 1.7e308, points: 3 },
+      },
+      { name: "c", path: "/structures/1/size/0", range: { start: 2e-7, stop: 2e-7, points: 1 } },
+    ]);
+    assert.deepEqual(
+      errs.map((e) => e.path),
+      ["parameters[0].range", "parameters[1].range"],
+    );
+    assert.match(errs[0]!.message, /both ends are included/);
+    assert.match(errs[1]!.message, /beyond what a double holds/);
+  });
+
   it("a product is row-major, the first parameter outermost; each variant writes its values", () => {
     const parameters: BatchParameter[] = [
       { name: "width", path: "/structures/1/size/0", values: [1, 2] },

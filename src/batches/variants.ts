@@ -43,9 +43,13 @@ export function parameterValues(p: BatchParameter): ParameterValue[] {
   if (p.values) return p.values;
   const { start, stop, points } = p.range!;
   if (points === 1) return [start];
-  return Array.from({ length: points }, (_, i) =>
-    i === points - 1 ? stop : start + ((stop - start) * i) / (points - 1),
-  );
+  // As numpy.linspace computes them (i·step + start, the last exactly stop), so that a value
+  // from np.linspace selects its variant: .sel(width=5.4e-7) finds 0.4e-6:0.6e-6:11's eighth.
+  const step = (stop - start) / (points - 1);
+  return Array.from({ length: points }, (_, i) => {
+    if (i === points - 1) return stop;
+    return step === 0 ? (i / (points - 1)) * (stop - start) + start : i * step + start;
+  });
 }
 
 /** The variant count, or field errors (zip lengths that differ, a product over the limit). */
@@ -138,6 +142,8 @@ export function checkParameters(
     }
     const problem = pointerProblem(base, p.path);
     if (problem) errs.push({ path: `${at}.path`, message: problem });
+    const rangeIssue = p.range ? rangeProblem(p.range) : null;
+    if (rangeIssue) errs.push({ path: `${at}.range`, message: rangeIssue });
     const types = new Set((p.values ?? []).map((v) => typeof v));
     if (types.size > 1) {
       errs.push({
@@ -147,6 +153,21 @@ export function checkParameters(
     }
   });
   return errs;
+}
+
+/** Why a range gives no list of finite values that holds both its ends (null: it does). */
+function rangeProblem({
+  start,
+  stop,
+  points,
+}: NonNullable<BatchParameter["range"]>): string | null {
+  if (points === 1 && start !== stop) {
+    return `one point holds start alone, but both ends are included: give points of 2 or more, or stop equal to start (${start})`;
+  }
+  if (!Number.isFinite(stop - start)) {
+    return `stop − start (${stop} − ${start}) is beyond what a double holds: narrow the range`;
+  }
+  return null;
 }
 
 /**
