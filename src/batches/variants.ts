@@ -26,6 +26,10 @@ export type Combine = "product" | "zip";
 export interface SweepDimension {
   name: string;
   values: ParameterValue[];
+  /** The JSON Pointer it sets (absent in batches stored before the record carried it). */
+  path?: string;
+  /** A zip's other parameters, each as long as this one (absent for a product). */
+  along?: { name: string; path: string; values: ParameterValue[] }[];
 }
 
 export interface Variant {
@@ -91,10 +95,8 @@ export function sweepDimensions(
   parameters: readonly BatchParameter[],
   combine: Combine,
 ): SweepDimension[] {
-  if (combine === "zip") {
-    return [{ name: parameters[0]!.name, values: parameterValues(parameters[0]!) }];
-  }
-  return parameters.map((p) => ({ name: p.name, values: parameterValues(p) }));
+  const all = parameters.map((p) => ({ name: p.name, path: p.path, values: parameterValues(p) }));
+  return combine === "zip" ? [{ ...all[0]!, along: all.slice(1) }] : all;
 }
 
 /**

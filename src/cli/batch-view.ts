@@ -38,8 +38,10 @@ export function batchDetails(batch: BatchRecord): string {
   }
   rows.push([
     "sweep",
-    batch.parameters.map((d) => `${d.name} = ${valuesText(d.values)}`).join("\n") +
-      (batch.combine === "zip" ? "\n(zipped)" : ""),
+    batch.parameters
+      .flatMap((d) => [d, ...(d.along ?? [])])
+      .map((d) => `${d.name} = ${valuesText(d.values)}`)
+      .join("\n") + (batch.combine === "zip" ? "\n(zipped)" : ""),
   ]);
   rows.push(["created", batch.created_at], ["updated", batch.updated_at]);
   if (batch.checksum) rows.push(["checksum", `sha256 ${batch.checksum}`]);

@@ -141,10 +141,24 @@ export const BatchRecordSchema = Type.Object(
     job_count: Type.Integer(),
     combine: Type.String(),
     parameters: Type.Array(
-      Type.Object({ name: Type.String(), values: Type.Array(ParameterValue) }),
+      Type.Object({
+        name: Type.String(),
+        path: Type.Optional(Type.String({ description: "The JSON Pointer it sets." })),
+        values: Type.Array(ParameterValue),
+        along: Type.Optional(
+          Type.Array(
+            Type.Object({
+              name: Type.String(),
+              path: Type.String(),
+              values: Type.Array(ParameterValue),
+            }),
+            { description: "A zip's other parameters, each as long as the dimension." },
+          ),
+        ),
+      }),
       {
         description:
-          "The sweep's dimensions, in order (zip: one, named after the first parameter).",
+          "The sweep's dimensions, in order (zip: one, named after the first parameter, the others `along` it).",
       },
     ),
     counts,

@@ -79,7 +79,7 @@ test("a sweep runs one job per variant, in order; each job names its batch and v
   assert.equal(done.status, "COMPLETED");
   assert.deepEqual(done.counts, { QUEUED: 0, RUNNING: 0, COMPLETED: 3, FAILED: 0 });
   assert.equal(done.progress.fraction, 1);
-  assert.deepEqual(done.parameters, [{ name: "thickness", values: thickness.values }]);
+  assert.deepEqual(done.parameters, [thickness]);
   assert.deepEqual(done.metadata, { run: 1 });
   assert.equal(done.result_url, `${svc.baseUrl}/v1/batches/${id}/results`);
   const jobs = done.jobs;

@@ -111,7 +111,15 @@ test("a batch request file takes more --param, named by --name and zipped with -
   };
   assert.equal(batch.status, "COMPLETED");
   assert.equal(batch.combine, "zip");
-  assert.deepEqual(batch.parameters, [{ name: "t", values: [0.3e-6, 0.5e-6] }]);
+  // The zip's other parameter is in the record too (it named only t).
+  assert.deepEqual(batch.parameters, [
+    {
+      name: "t",
+      path: "/structures/0/size/2",
+      values: [0.3e-6, 0.5e-6],
+      along: [{ name: "wl", path: "/source/wavelength", values: [1.5e-6, 1.6e-6] }],
+    },
+  ]);
   assert.deepEqual(
     batch.jobs.map((j) => j.parameters),
     [
