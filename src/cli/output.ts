@@ -13,6 +13,7 @@ import {
   isAbortError,
 } from "../client/index.js";
 import type { FieldError } from "../client/index.js";
+import { FollowingLostError, resumeHint } from "./following.js";
 import { UsageError } from "./usage.js";
 import { MAX_FIELD_ERRORS } from "../errors.js";
 
@@ -101,6 +102,15 @@ export function describeError(err: unknown, baseUrl?: string): ErrorReport {
       exitCode: err.exitCode,
       lines: [err.message],
       json: { detail: err.message, ...err.extra },
+    };
+  }
+  if (err instanceof FollowingLostError) {
+    const report = describeError(err.error, baseUrl);
+    const { kind, id } = err.followed;
+    return {
+      ...report,
+      lines: [...report.lines, resumeHint(err.followed)],
+      json: { ...report.json, [`${kind}_id`]: id },
     };
   }
   if (err instanceof EmsimApiError) return describeApiError(err);

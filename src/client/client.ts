@@ -14,6 +14,8 @@ import {
   EmsimChecksumError,
   EmsimError,
   EmsimJobFailedError,
+  EmsimNetworkError,
+  EmsimWaitTimeoutError,
 } from "./errors.js";
 import {
   isRetryable,
@@ -130,8 +132,16 @@ export interface WaitOptions extends RequestOptions {
   onProgress?: (job: JobRecord) => void;
   /** Longest interval between polls in ms (polling starts faster). Default 1000. */
   pollIntervalMs?: number;
-  /** Give up after this many ms (an Error named "TimeoutError"). Default: wait forever. */
+  /** Give up after this many ms (EmsimWaitTimeoutError, named "TimeoutError"). Default: never. */
   timeoutMs?: number;
+  /**
+   * How long polls may keep failing (the server unreachable, 5xx, 429: each poll already
+   * retried) before the wait gives up with the last error, in ms. Default 300 000, so that a
+   * server's restart or a network drop does not end a long wait.
+   */
+  maxOutageMs?: number;
+  /** Told of each failed poll while the wait goes on: the error, and ms since polls began failing. */
+  onOutage?: (err: EmsimError, sinceMs: number) => void;
 }
 
 export interface DownloadOptions extends RequestOptions {
@@ -213,8 +223,16 @@ export interface BatchWaitOptions extends RequestOptions {
   onProgress?: (batch: BatchRecord) => void;
   /** Longest interval between polls in ms (polling starts faster). Default 1000. */
   pollIntervalMs?: number;
-  /** Give up after this many ms (an Error named "TimeoutError"). Default: wait forever. */
+  /** Give up after this many ms (EmsimWaitTimeoutError, named "TimeoutError"). Default: never. */
   timeoutMs?: number;
+  /**
+   * How long polls may keep failing (the server unreachable, 5xx, 429: each poll already
+   * retried) before the wait gives up with the last error, in ms. Default 300 000, so that a
+   * server's restart or a network drop does not end a long wait.
+   */
+  maxOutageMs?: number;
+  /** Told of each failed poll while the wait goes on: the error, and ms since polls began failing. */
+  onOutage?: (err: EmsimError, sinceMs: number) => void;
 }
 
 export interface BatchDownloadOptions extends BatchResultUrlOptions {
@@ -804,24 +822,31 @@ export class EmsimClient {
   private async pollUntilEnded<T extends { status: string }>(
     what: string,
     get: () => Promise<T>,
-    options: {
-      onProgress?: (record: T) => void;
-      pollIntervalMs?: number;
-      timeoutMs?: number;
-      signal?: AbortSignal;
-    },
+    options: WaitOptions | BatchWaitOptions,
   ): Promise<T> {
     const maxInterval = options.pollIntervalMs ?? 1000;
     let interval = Math.min(250, maxInterval);
     const deadline = options.timeoutMs !== undefined ? Date.now() + options.timeoutMs : Infinity;
+    let failingSince: number | null = null;
     for (;;) {
-      const record = await get();
-      options.onProgress?.(record);
+      let record: T;
+      try {
+        record = await get();
+        failingSince = null;
+      } catch (err) {
+        failingSince ??= Date.now();
+        const since = Date.now() - failingSince;
+        if (!isOutage(err) || since >= (options.maxOutageMs ?? 300_000)) throw err;
+        options.onOutage?.(err, since);
+        await this.sleep(Math.max(maxInterval, 2000), options.signal);
+        continue;
+      }
+      (options.onProgress as ((r: T) => void) | undefined)?.(record);
       if (record.status !== "QUEUED" && record.status !== "RUNNING") return record;
       if (Date.now() + interval > deadline) {
-        const err = new Error(`${what} is still ${record.status} after ${options.timeoutMs} ms`);
-        err.name = "TimeoutError";
-        throw err;
+        throw new EmsimWaitTimeoutError(
+          `${what} is still ${record.status} after ${options.timeoutMs} ms`,
+        );
       }
       await this.sleep(interval, options.signal);
       interval = Math.min(maxInterval, Math.ceil(interval * 1.5));
@@ -999,4 +1024,10 @@ export class EmsimClient {
     }
     return { headers, body: undefined };
   }
+}
+
+/** A failed poll that may pass: the server unreachable, or answering 5xx or 429 for now. */
+function isOutage(err: unknown): err is EmsimError {
+  if (err instanceof EmsimNetworkError) return true;
+  return err instanceof EmsimApiError && (err.status >= 500 || err.status === 429);
 }

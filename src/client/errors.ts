@@ -93,6 +93,11 @@ export class EmsimChecksumError extends EmsimError {
   }
 }
 
+/** `waitFor` or `waitForBatch` reached its `timeoutMs`; the job or batch goes on. */
+export class EmsimWaitTimeoutError extends EmsimError {
+  override name = "TimeoutError";
+}
+
 /** A job ended FAILED (including cancelled jobs) where a result was expected. */
 export class EmsimJobFailedError extends EmsimError {
   override name = "EmsimJobFailedError";

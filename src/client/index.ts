@@ -38,6 +38,7 @@ export {
   EmsimError,
   EmsimJobFailedError,
   EmsimNetworkError,
+  EmsimWaitTimeoutError,
   isAbortError,
 } from "./errors.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";

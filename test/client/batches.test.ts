@@ -100,7 +100,9 @@ test("sweep: submit, follow the batch, download its one verified file; 409 and q
   assert.equal(batch.batch_id, id);
   assert.equal(batch.status, "COMPLETED");
   assert.deepEqual(batch.counts, { QUEUED: 0, RUNNING: 0, COMPLETED: 3, FAILED: 0 });
-  assert.deepEqual(batch.parameters, [{ name: "structures_0_size_2", values: THICKNESS_M }]);
+  assert.deepEqual(batch.parameters, [
+    { name: "structures_0_size_2", path: "/structures/0/size/2", values: THICKNESS_M },
+  ]);
   assert.deepEqual(batch.metadata, { study: "slab" });
   assert.ok(seen.length >= 1 && seen.at(-1)!.status === "COMPLETED");
   // The queued batch was admitted only once every job of this one had ended.

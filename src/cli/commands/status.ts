@@ -11,6 +11,7 @@ import { connect } from "../profile.js";
 import { JobProgressView } from "../progress.js";
 import { jobDetails } from "../job-view.js";
 import { parse, UsageError } from "../usage.js";
+import { lostWhileFollowing, outageNotice } from "../following.js";
 
 export async function runStatus(args: string[], io: CommandIo = defaultIo()): Promise<number> {
   const { values, positionals } = parse(
@@ -27,8 +28,17 @@ export async function runStatus(args: string[], io: CommandIo = defaultIo()): Pr
     let job;
     if (values.wait) {
       const view = new JobProgressView(io.stderr);
+      const followed = { kind: "job", id } as const;
       job = await withInterrupt((signal) =>
-        client.waitFor(id, { signal, onProgress: (j) => view.update(j) }),
+        client
+          .waitFor(id, {
+            signal,
+            onProgress: (j) => view.update(j),
+            onOutage: outageNotice(io, followed),
+          })
+          .catch((err: unknown) => {
+            throw lostWhileFollowing(err, followed);
+          }),
       );
       view.finish(job);
     } else {

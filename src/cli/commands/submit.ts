@@ -24,6 +24,7 @@ import { DownloadProgressView, JobProgressView } from "../progress.js";
 import { loadSimulationFile, readSimulationJson } from "../simulation-file.js";
 import { parse, UsageError } from "../usage.js";
 import { checkOutputPath } from "../output-path.js";
+import { lostWhileFollowing, outageNotice, resumeHint } from "../following.js";
 
 export const SUBMIT_USAGE =
   "emsim submit <sim.json> [--wait] [--out FILE] [--queue] [--quiet] [--skip-validation] [--json]";
@@ -91,20 +92,29 @@ async function waitAndDownload(
   quiet: boolean,
 ): Promise<number> {
   if (!quiet) io.stderr.write(`Submitted job ${ack.job_id}.\n`);
+  const followed = { kind: "job", id: ack.job_id } as const;
   const view = quiet ? null : new JobProgressView(io.stderr);
   let job: JobRecord;
   try {
-    job = await client.waitFor(ack.job_id, { signal, onProgress: (j) => view?.update(j) });
+    job = await client.waitFor(ack.job_id, {
+      signal,
+      onProgress: (j) => view?.update(j),
+      onOutage: outageNotice(io, followed),
+    });
   } catch (err) {
     view?.abandon();
     if (isAbortError(err)) {
-      io.stderr.write(
-        `Stopped waiting. Job ${ack.job_id} continues on the server: 'emsim status ${ack.job_id}', 'emsim download ${ack.job_id}' or 'emsim cancel ${ack.job_id}'.\n`,
-      );
-      if (io.json) printJson(io, { error: { error_code: "interrupted" }, job_id: ack.job_id });
+      io.stderr.write(`Stopped waiting. ${resumeHint(followed)}\n`);
+      if (io.json) {
+        printJson(io, {
+          error: { error_code: "interrupted" },
+          job_id: ack.job_id,
+          exit_code: EXIT.interrupted,
+        });
+      }
       return EXIT.interrupted;
     }
-    throw err;
+    throw lostWhileFollowing(err, followed);
   }
   view?.finish(job);
   if (job.status !== "COMPLETED") throw new EmsimJobFailedError(job);

@@ -28,6 +28,7 @@ import {
 } from "../sweep-request.js";
 import { parse, UsageError } from "../usage.js";
 import { checkOutputPath } from "../output-path.js";
+import { lostWhileFollowing, outageNotice, resumeHint } from "../following.js";
 
 export const SWEEP_USAGE =
   "emsim sweep <sim.json | batch.json> --param POINTER=START:STOP:POINTS | --param POINTER=V1,V2,… [--name NAME] … [--zip] [--wait] [--out FILE] [--queue] [--quiet] [--skip-validation] [--json]";
@@ -139,17 +140,26 @@ export async function followBatch(
 ): Promise<BatchRecord | null> {
   const id = ack.batch_id;
   const view = quiet ? null : new BatchProgressView(io.stderr);
+  const followed = { kind: "batch", id } as const;
   try {
-    const batch = await client.waitForBatch(id, { signal, onProgress: (b) => view?.update(b) });
+    const batch = await client.waitForBatch(id, {
+      signal,
+      onProgress: (b) => view?.update(b),
+      onOutage: outageNotice(io, followed),
+    });
     view?.finish(batch);
     return batch;
   } catch (err) {
     view?.abandon();
-    if (!isAbortError(err)) throw err;
-    io.stderr.write(
-      `Stopped waiting. Batch ${id} continues on the server: 'emsim batch ${id} --wait', 'emsim batch ${id} --out FILE' or 'emsim batch ${id} --cancel'.\n`,
-    );
-    if (io.json) printJson(io, { error: { error_code: "interrupted" }, batch_id: id });
+    if (!isAbortError(err)) throw lostWhileFollowing(err, followed);
+    io.stderr.write(`Stopped waiting. ${resumeHint(followed)}\n`);
+    if (io.json) {
+      printJson(io, {
+        error: { error_code: "interrupted" },
+        batch_id: id,
+        exit_code: EXIT.interrupted,
+      });
+    }
     return null;
   }
 }

@@ -1,0 +1,51 @@
+/**
+ * Following a job or a batch that runs on the server (`--wait`): the wait outlives a server
+ * restart or a network drop (the SDK keeps polling for five minutes, `maxOutageMs`), the user
+ * is told once that it is trying, and when it gives up, that the work goes on there and how to
+ * pick it up again — in words, and in `--json` as the job's or batch's id.
+ */
+import { EmsimApiError, EmsimNetworkError, type EmsimError } from "../client/index.js";
+import type { CommandIo } from "./output.js";
+
+/** The job or batch being followed. */
+export interface Followed {
+  kind: "job" | "batch";
+  id: string;
+}
+
+/** What to run to pick the work up again, in words. */
+export function resumeHint({ kind, id }: Followed): string {
+  return kind === "job"
+    ? `Job ${id} continues on the server: 'emsim status ${id} --wait', 'emsim download ${id}' or 'emsim cancel ${id}'.`
+    : `Batch ${id} continues on the server: 'emsim batch ${id} --wait', 'emsim batch ${id} --out FILE' or 'emsim batch ${id} --cancel'.`;
+}
+
+/** An `onOutage` for the SDK's wait: says once, on stderr, that the wait goes on. */
+export function outageNotice(io: CommandIo, followed: Followed): (err: EmsimError) => void {
+  let told = false;
+  return (err) => {
+    if (told) return;
+    told = true;
+    io.stderr.write(
+      `\nemsim: ${err.message}; still polling for up to 5 minutes (the ${followed.kind} continues on the server).\n`,
+    );
+  };
+}
+
+/** The wait gave up on a server that did not answer: the error, and what was being followed. */
+export class FollowingLostError extends Error {
+  constructor(
+    readonly error: EmsimError,
+    readonly followed: Followed,
+  ) {
+    super(error.message, { cause: error });
+  }
+}
+
+/** `err`, as a FollowingLostError when it is the server not answering a wait's polls. */
+export function lostWhileFollowing(err: unknown, followed: Followed): unknown {
+  const outage =
+    err instanceof EmsimNetworkError ||
+    (err instanceof EmsimApiError && (err.status >= 500 || err.status === 429));
+  return outage ? new FollowingLostError(err, followed) : err;
+}
