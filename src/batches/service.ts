@@ -16,7 +16,7 @@ import { validateSimulationRequest } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type { BatchEstimate, BatchRequestBody } from "../schema/batch.js";
 import type { RunEstimate } from "../solver/index.js";
-import type { BatchRow, NewBatchJob, Stores } from "../store/types.js";
+import type { BatchJobSummary, BatchRow, NewBatchJob, Stores } from "../store/types.js";
 import { batchStatus, toBatchRecord, type BatchRecord } from "./records.js";
 import { BatchResults } from "./results.js";
 import type { StorageBackend } from "../storage/types.js";
@@ -243,15 +243,20 @@ export class BatchService {
     const jobs = await this.stores.batches.batchJobs(batchId);
     const status = batchStatus(jobs);
     if (status !== "COMPLETED") {
-      throw errors.batchResultsNotReady(batchId, status, this.retryAfter(jobs));
+      throw errors.batchResultsNotReady(batchId, status, await this.timeLeft(batchId, jobs));
     }
     return this.results.downloadUrl(batch, jobs);
   }
 
-  /** Seconds until a batch's jobs have likely ended: 30 per job not yet finished, at least 1. */
-  private retryAfter(jobs: readonly { status: string }[]): number {
-    const left = jobs.filter((j) => j.status === "QUEUED" || j.status === "RUNNING").length;
-    return Math.max(1, Math.min(3600, 30 * left));
+  /**
+   * Seconds until a batch's jobs have likely ended, as its submission 409 says (from the
+   * running job's progress and the expected times of those queued); 1 when none is active.
+   */
+  private async timeLeft(batchId: string, jobs: readonly BatchJobSummary[]): Promise<number> {
+    const active =
+      jobs.find((j) => j.status === "RUNNING") ?? jobs.find((j) => j.status === "QUEUED");
+    const row = active ? await this.stores.jobs.getJob(active.jobId) : null;
+    return row ? this.jobs.batchTimeLeft(row, batchId) : 1;
   }
 
   /**

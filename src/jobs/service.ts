@@ -130,15 +130,16 @@ export class JobService {
     const own = active.accountId === accountId;
     const visibleId = own ? active.jobId : "(another account's job)";
     const batchId = own ? active.batchId : null;
-    const retry = batchId ? await this.batchRetryAfter(active, batchId) : this.retryAfter(active);
+    const retry = batchId ? await this.batchTimeLeft(active, batchId) : this.retryAfter(active);
     return errors.activeJobConflict(visibleId, retry, this.config.maxActiveJobs, batchId);
   }
 
   /**
-   * Seconds a batch has left: the active job's, plus the expected time of its jobs still
-   * queued (each as long as the active one), shared among the jobs it may run at once.
+   * Seconds a batch has left (the retry_after of its 409s): `active`'s (a job of it running,
+   * or its first queued), plus the expected time of its jobs still queued (each as long as the
+   * active one), shared among the jobs it may run at once.
    */
-  private async batchRetryAfter(active: JobRow, batchId: string): Promise<number> {
+  async batchTimeLeft(active: JobRow, batchId: string): Promise<number> {
     const first = this.retryAfter(active);
     if (!this.batches) return first;
     const jobs = await this.batches.batchJobs(batchId);

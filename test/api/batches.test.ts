@@ -249,6 +249,16 @@ test("the 409 rule holds for batches both ways, and cancelling stops the batch a
   const running = await waitForBatch(id, ["RUNNING"]);
   const first = running.jobs[0]!.job_id;
   await waitForStatus(svc.baseUrl, key, first, ["RUNNING"]);
+  // The results' 409 says the time the batch has left as the submission's 409 does (it was 30 s
+  // a job, whatever the jobs).
+  const [results, refused] = [
+    await call(svc.baseUrl, "GET", `/v1/batches/${id}/results`, { key }),
+    await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: smallSimulation() }),
+  ];
+  assert.equal(results.status, 409, results.text);
+  assert.equal(refused.status, 409, refused.text);
+  const [a, b] = [Number(results.body.retry_after), Number(refused.body.retry_after)];
+  assert.ok(Math.abs(a - b) <= 2, `results ${a} s, submission ${b} s`);
   const started = Date.now();
   const cancel = await call(svc.baseUrl, "POST", `/v1/batches/${id}/cancel`, { key });
   assert.equal(cancel.status, 200);
