@@ -12,27 +12,29 @@ import { ErrorBody } from "../../schemas.js";
 import type { App } from "../../types.js";
 import { ANY_ERRORS, type OperationDoc, type RawBody } from "../../openapi-operation.js";
 
-/** Parses a single `bytes=` range against a size; null = whole file, "bad" = unsatisfiable. */
+/**
+ * A single `bytes=` range against a size: the bytes to send, null for the whole file, "bad"
+ * for a range past the end (416). As RFC 9110 §14.2 has it, a Range in another unit is
+ * ignored, and so are what a server may ignore: several ranges (no multipart answers here)
+ * and a range that is none (`bytes=abc`, `bytes=5-2`).
+ */
 export function parseRange(
   header: string | undefined,
   size: number,
 ): { start: number; end: number } | null | "bad" {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === "" && m[2] === "")) return "bad";
-  let start: number;
-  let end: number;
+  if (!m || (m[1] === "" && m[2] === "")) return null;
   if (m[1] === "") {
     const suffix = Number(m[2]);
-    if (suffix === 0) return "bad";
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+    return suffix === 0 || size === 0
+      ? "bad"
+      : { start: Math.max(0, size - suffix), end: size - 1 };
   }
-  if (start > end || start >= size) return "bad";
-  return { start, end };
+  const start = Number(m[1]);
+  if (m[2] !== "" && Number(m[2]) < start) return null;
+  if (start >= size) return "bad";
+  return { start, end: m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1) };
 }
 
 const HDF5_BODY: RawBody = {
@@ -119,10 +121,6 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
         "Content-Type",
         key.endsWith(".gds") ? "application/octet-stream" : "application/x-hdf5",
       );
-      reply.header(
-        "Content-Disposition",
-        `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
-      );
       reply.header("Cache-Control", "private, no-store");
       if (range === "bad") {
         reply.header("Content-Range", `bytes */${object.bytes}`);
@@ -131,6 +129,10 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
           new ApiError(416, "range_not_satisfiable", `The file has ${object.bytes} bytes.`),
         );
       }
+      reply.header(
+        "Content-Disposition",
+        `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+      );
       if (range) {
         reply.code(206);
         reply.header("Content-Range", `bytes ${range.start}-${range.end}/${object.bytes}`);
