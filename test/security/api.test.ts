@@ -137,6 +137,13 @@ describe("Authorization header", () => {
       });
       assert.equal(res.status, 401, JSON.stringify(header));
       assert.deepEqual(Object.keys(res.body).sort(), ["detail", "error_code"]);
+      // A Bearer credential that is there but malformed is no missing key (it was).
+      const sent = /^Bearer\s+\S/i.test(header);
+      assert.equal(
+        res.body.error_code,
+        sent ? "invalid_api_key_format" : "missing_api_key",
+        header,
+      );
     }
     // Non-ASCII in the key (sent as latin-1 bytes) is a malformed key, not a lookup.
     const accented = await rawRequest(svc.baseUrl, "/v1/simulations", {

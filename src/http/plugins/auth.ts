@@ -38,7 +38,8 @@ const lastKeyOfConnection = new WeakMap<object, { header: string; hash: string }
 /** SHA-256 of the key in a Bearer header; 401s for a missing or malformed one. */
 function keyHashOf(header: string | undefined): string {
   if (header === undefined || header.trim() === "") throw errors.missingApiKey();
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  // No Bearer credential at all is a missing key; "Bearer <key> extra" is a key, malformed.
+  const match = /^Bearer[ \t]+(\S.*?)[ \t]*$/i.exec(header);
   if (!match) throw errors.missingApiKey();
   const key = match[1]!;
   if (!isWellFormedApiKey(key)) throw errors.malformedApiKey();
