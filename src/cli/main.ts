@@ -152,6 +152,10 @@ export async function main(argv: string[]): Promise<number> {
       // A command's own lines after its mistake; the whole list only for an unknown command.
       const help = own ? `${own}\n'emsim help' lists every command.\n` : HELP;
       process.stderr.write(`emsim: ${err.message}\n\n${help}`);
+      if (rest.includes("--json")) {
+        const error = { error_code: "usage", detail: err.message };
+        process.stdout.write(`${JSON.stringify({ error, exit_code: 2 }, null, 2)}\n`);
+      }
       return 2;
     }
     process.stderr.write(`emsim: ${(err as Error).message}\n`);

@@ -93,6 +93,24 @@ test("output piped into a reader that stops early (| head) ends quietly, with no
   assert.equal(r.status, 0);
 });
 
+test("a usage error under --json is a JSON error on stdout too, as every other error", async () => {
+  for (const args of [
+    ["list", "--limit", "0", "--json"],
+    ["submit", "--json"],
+    ["submit", "x.json", "--bogus", "--json"],
+  ]) {
+    const r = await runCli(args, env);
+    assert.equal(r.code, 2, args.join(" "));
+    const out = JSON.parse(r.stdout) as {
+      error: { error_code: string; detail: string };
+      exit_code: number;
+    };
+    assert.equal(out.exit_code, 2);
+    assert.equal(out.error.error_code, "usage");
+    assert.ok(r.stderr.includes(out.error.detail), r.stderr);
+  }
+});
+
 test("an output file that cannot be written is refused before any work: exit 2", async () => {
   const missing = join(dir, "no-such-folder", "r.h5");
   const job = "00000000-0000-4000-8000-000000000000";
