@@ -10,23 +10,14 @@
  * is a stranger's; here it is the user's own, read in this process with the reader's default
  * limits.
  */
-import { readFile } from "node:fs/promises";
 import { GdsError } from "../fabrication/gds/errors.js";
 import { layerKey } from "../fabrication/gds-import.js";
 import { importLayout, resolveGds } from "../fabrication/gds-resolve.js";
 import type { FieldError } from "../errors.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import { isLocalGds, localGdsPath } from "./local-gds.js";
+import { readInputFile } from "./input-file.js";
 import { CliError, EXIT, InvalidRequestError } from "./output.js";
-
-/** A local layout's bytes; a file that cannot be read is the CLI's error, not the request's. */
-async function readLayout(file: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(file));
-  } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as Error).message}`, EXIT.failure);
-  }
-}
 
 /**
  * The request with every `gds` structure whose `gds_url` is a local path (relative to
@@ -49,7 +40,8 @@ export async function withLocalGdsResolved(
     {
       importLayout: async (g, path, labels) => {
         const file = localGdsPath(g.gds_url, simulationFile);
-        const bytes = await readLayout(file);
+        // A file that cannot be read is the CLI's error (exit 2), named by the field.
+        const bytes = new Uint8Array(await readInputFile(file, `${path}.gds_url: `));
         try {
           const layers = g.layers.map((l) => layerKey(l.layer, l.datatype));
           return importLayout({

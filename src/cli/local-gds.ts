@@ -6,10 +6,10 @@
  * `estimate` and `modes` upload (POST /v1/fabrication/gds) and replace by the address the
  * server issues. An address is what the server accepts; a file is what a user has.
  */
-import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 import type { EmsimClient } from "../client/index.js";
-import { CliError, EXIT, type CommandIo } from "./output.js";
+import { readInputFile } from "./input-file.js";
+import type { CommandIo } from "./output.js";
 
 /** An http(s) address (a gds_url) rather than a local path. */
 export const isUrl = (s: string) => /^https?:\/\//i.test(s);
@@ -22,12 +22,7 @@ export async function gdsUrlFor(
   signal?: AbortSignal,
 ): Promise<string> {
   if (isUrl(source)) return source;
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(source);
-  } catch (err) {
-    throw new CliError(`cannot read ${source}: ${(err as Error).message}`, EXIT.failure);
-  }
+  const bytes = await readInputFile(source);
   const uploaded = await client.uploadGds(new Uint8Array(bytes), { signal });
   if (!io.json) {
     io.stderr.write(

@@ -2,11 +2,11 @@
  * Reading a simulation request from a JSON file and validating it locally with exactly the
  * server's code and default limits, so mistakes are reported before anything is sent.
  */
-import { readFile } from "node:fs/promises";
 import type { FieldError, SimulationRequest } from "../client/index.js";
 import { loadConfig } from "../config.js";
 import { validateRequestSchema, validateSimulationRequest } from "../schema/validate.js";
 import type { RunEstimate } from "../solver/index.js";
+import { readInputFile } from "./input-file.js";
 import { CliError, EXIT, InvalidRequestError } from "./output.js";
 
 export interface LoadedSimulation {
@@ -20,19 +20,7 @@ export interface LoadedSimulation {
 
 /** The parsed JSON of a simulation file, unchecked. */
 export async function readSimulationJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EISDIR"
-          ? "it is a directory"
-          : (err as Error).message;
-    throw new CliError(`cannot read ${path}: ${why}`, EXIT.usage);
-  }
+  const text = (await readInputFile(path)).toString("utf8");
   try {
     return JSON.parse(text);
   } catch (err) {

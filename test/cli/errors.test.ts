@@ -93,6 +93,22 @@ test("output piped into a reader that stops early (| head) ends quietly, with no
   assert.equal(r.status, 0);
 });
 
+test("an input file that is not there, or is a folder, is exit 2 saying so (was ENOENT, exit 1)", async () => {
+  const cases: [string[], RegExp][] = [
+    [
+      ["drc", join(dir, "nofile.gds"), "--pdk", "siepic_ebeam"],
+      /cannot read .*nofile\.gds: no such file/,
+    ],
+    [["recipe", dir, "--pdk", "siepic_ebeam"], /cannot read .*: it is a folder/],
+    [["estimate", join(dir, "nofile.json")], /cannot read .*nofile\.json: no such file/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await runCli(args, env);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
+});
+
 test("a usage error under --json is a JSON error on stdout too, as every other error", async () => {
   for (const args of [
     ["list", "--limit", "0", "--json"],

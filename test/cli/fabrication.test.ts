@@ -110,8 +110,8 @@ test("drc: an unreadable file, an unknown kit, a missing file and usage mistakes
   assert.match(kit.stderr, /pdk: unknown process design kit; known: siepic_ebeam/);
 
   const missing = await runCli(["drc", join(dir, "absent.gds"), "--pdk", "siepic_ebeam"], env);
-  assert.equal(missing.code, 1);
-  assert.match(missing.stderr, /cannot read .*absent\.gds/);
+  assert.equal(missing.code, 2, "an unreadable input file is a usage error (cli.md)");
+  assert.match(missing.stderr, /cannot read .*absent\.gds: no such file/);
 
   const noPdk = await runCli(["drc", chip], env);
   assert.equal(noPdk.code, 2);
