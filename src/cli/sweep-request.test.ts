@@ -45,7 +45,11 @@ test("values are numbers, booleans or text; a range is START:STOP:POINTS", () =>
     path: "/source/wavelength",
     values: [1.55e-6],
   });
-  for (const bad of ["structures/0=1,2", "/a", "/a=", "/a=1,,2", "/a=0:1:0", "/a=0:x:3"]) {
+  // Two or four fields of numbers are a range mistyped, not a text value to send (exit 6 then).
+  for (const bad of [
+    ...["structures/0=1,2", "/a", "/a=", "/a=1,,2", "/a=0:1:0", "/a=0:x:3"],
+    ...["/a=0.4e-6:0.6e-6", "/a=1:2:3:4", "/a=1:"],
+  ]) {
     assert.throws(() => parseParamOption(bad), UsageError, bad);
   }
 });

@@ -56,6 +56,12 @@ export function parseParamOption(arg: string): Omit<BatchParameter, "name"> {
     }
     return { path, range: { start: Number(start), stop: Number(stop), points: Number(points) } };
   }
+  const fields = range.map((t) => t.trim());
+  if (range.length > 1 && fields.every((t) => t === "" || NUMBER.test(t))) {
+    throw new UsageError(
+      `cannot read the range of --param '${arg}': START:STOP:POINTS takes three fields, e.g. 0.4e-6:0.6e-6:11`,
+    );
+  }
   const items = spec.split(",").map((t) => t.trim());
   if (items.some((t) => t === "")) {
     throw new UsageError(`--param '${arg}' has an empty value: use ${PARAM_SYNTAX}`);

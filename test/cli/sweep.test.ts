@@ -165,6 +165,10 @@ test("without --wait: the batch's id; a 409 names it; emsim batch shows, cancels
   assert.match(waited.stdout, /status: +FAILED/);
   assert.match(waited.stdout, /jobs: +2: 2 FAILED/);
   assert.match(waited.stderr, /batch [0-9a-f]{8} FAILED: 0 of 2 jobs completed, 2 FAILED/);
+  // Cancelling it again, alone, exits 5 as `emsim cancel` does of a finished job (was 0).
+  const again = await runCli(["batch", id, "--cancel"], env);
+  assert.equal(again.code, 5, again.stderr);
+  assert.match(again.stderr, /already finished/);
 
   const unknown = await runCli(["batch", "00000000-0000-4000-8000-000000000000"], env);
   assert.equal(unknown.code, 4);

@@ -44,7 +44,9 @@ export async function runBatch(args: string[], io: CommandIo = defaultIo()): Pro
   return runClientCommand(io, async () => {
     const { client } = await connect();
     if (values.cancel) {
-      const batch = await cancelled(client, id);
+      // Alone, cancelling a finished batch exits 5 as `emsim cancel` does of a finished job;
+      // with --wait or --out, what follows still has its use.
+      const batch = await cancelled(client, id, values.wait === true || values.out !== undefined);
       if (io.json) {
         if (!values.wait) printJson(io, batch); // else the record after waiting
       } else if (batch.status === "RUNNING" || batch.status === "QUEUED") {
@@ -71,12 +73,20 @@ export async function runBatch(args: string[], io: CommandIo = defaultIo()): Pro
   });
 }
 
-/** The batch's record after asking to cancel it (a finished batch's 409: its record as it is). */
-async function cancelled(client: EmsimClient, id: string): Promise<BatchRecord> {
+/**
+ * The batch's record after asking to cancel it; a finished batch's 409 is thrown, or with
+ * `finishedIsFine` its record as it is.
+ */
+async function cancelled(
+  client: EmsimClient,
+  id: string,
+  finishedIsFine: boolean,
+): Promise<BatchRecord> {
   try {
     return await client.cancelBatch(id);
   } catch (err) {
-    if (err instanceof EmsimApiError && err.code === "batch_finished") return client.getBatch(id);
+    const finished = err instanceof EmsimApiError && err.code === "batch_finished";
+    if (finished && finishedIsFine) return client.getBatch(id);
     throw err;
   }
 }
