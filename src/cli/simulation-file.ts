@@ -20,7 +20,8 @@ export interface LoadedSimulation {
 
 /** The parsed JSON of a simulation file, unchecked. */
 export async function readSimulationJson(path: string): Promise<unknown> {
-  const text = (await readInputFile(path)).toString("utf8");
+  // A byte-order mark (editors on Windows write one) is no part of the JSON.
+  const text = (await readInputFile(path)).toString("utf8").replace(/^\uFEFF/, "");
   try {
     return JSON.parse(text);
   } catch (err) {

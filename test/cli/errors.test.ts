@@ -109,6 +109,20 @@ test("an input file that is not there, or is a folder, is exit 2 saying so (was 
   }
 });
 
+test("a batch file given to submit points to sweep; a file with a byte-order mark is read", async () => {
+  const batchFile = join(ROOT, "examples/slab-thickness-sweep.json");
+  const r = await runCli(["submit", batchFile], env);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(
+    r.stderr,
+    /is a batch request \(a sweep\): run 'emsim sweep .*slab-thickness-sweep\.json'/,
+  );
+  const bom = join(dir, "bom.json");
+  writeFileSync(bom, `\uFEFF${JSON.stringify(smallSimulation())}`);
+  const estimate = await runCli(["estimate", bom], env);
+  assert.equal(estimate.code, 0, estimate.stderr);
+});
+
 test("a usage error under --json is a JSON error on stdout too, as every other error", async () => {
   for (const args of [
     ["list", "--limit", "0", "--json"],

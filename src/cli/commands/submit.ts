@@ -24,6 +24,7 @@ import { DownloadProgressView, JobProgressView } from "../progress.js";
 import { loadSimulationFile, readSimulationJson } from "../simulation-file.js";
 import { parse, UsageError } from "../usage.js";
 import { checkOutputPath } from "../output-path.js";
+import { isBatchRequestBody } from "../sweep-request.js";
 import { lostWhileFollowing, outageNotice, resumeHint } from "../following.js";
 
 export const SUBMIT_USAGE =
@@ -52,8 +53,13 @@ export async function runSubmit(args: string[], io: CommandIo = defaultIo()): Pr
   io = { ...io, json: values.json === true };
   const file = positionals[0]!;
   return runClientCommand(io, async () => {
+    const body = await readSimulationJson(file);
+    if (isBatchRequestBody(body)) {
+      // Its schema errors ("simulation: is not an allowed field") would not say what it is.
+      throw new UsageError(`${file} is a batch request (a sweep): run 'emsim sweep ${file}'`);
+    }
     const request = values["skip-validation"]
-      ? ((await readSimulationJson(file)) as SimulationRequest)
+      ? (body as SimulationRequest)
       : (await loadSimulationFile(file)).request;
     const { client } = await connect();
     return withInterrupt(async (signal) => {
