@@ -181,16 +181,17 @@ test("the batch's page: parameters, its jobs (each linking back), and the result
   assert.match(await page.locator("h1").innerText(), new RegExp(batchId));
   assert.match(await page.locator("#batch-live").innerText(), /All 6 jobs ended: 6 completed/);
   const parameters = await page.locator("#batch-parameters").innerText();
-  assert.match(parameters, /thickness\s+\/structures\/0\/size\/2\s+3\s+3e-7, 5e-7, 7e-7/);
+  // A length in µm, its unit said once (the values were metres with none: 3e-7, 5e-7, 7e-7).
+  assert.match(parameters, /thickness\s+\/structures\/0\/size\/2\s+3\s+0.3, 0.5, 0.7 µm/);
   assert.match(parameters, /material\s+\/structures\/0\/material\s+2\s+SiO2, Si/);
 
   const rows = page.locator("#batch-jobs-body tr");
   assert.equal(await rows.count(), 6);
   const first = await rows.nth(0).innerText();
   assert.match(first, /^0\b/);
-  assert.match(first, /thickness\s+3e-7/);
+  assert.match(first, /thickness\s+0.3 µm/);
   assert.match(first, /material\s+SiO2/);
-  assert.match(await rows.nth(5).innerText(), /thickness\s+7e-7[\s\S]*material\s+Si\b/);
+  assert.match(await rows.nth(5).innerText(), /thickness\s+0.7 µm[\s\S]*material\s+Si\b/);
   // Row 3's job page names the batch and the values, and links back.
   const link = rows.nth(3).getByRole("link");
   const jobId = (await link.getAttribute("href"))!.split("/").pop()!;
@@ -229,7 +230,7 @@ test("the sweep plot: T against thickness, a curve per material, Si below SiO2",
   );
   await page.locator("#sweep-plot summary").click();
   const [header, ...rows] = await sweepNumbers();
-  assert.deepEqual(header, ["thickness (× 1e-6)", "material = SiO2", "material = Si"]);
+  assert.deepEqual(header, ["thickness (µm)", "material = SiO2", "material = Si"]);
   assert.deepEqual(
     rows.map((r) => r[0]),
     ["0.3", "0.5", "0.7"],

@@ -10,7 +10,7 @@ import { DashboardError, type Dashboard } from "../context.js";
 import type { BatchSweeps } from "../batch-sweeps.js";
 import type { PlotService } from "../plots.js";
 import { sweepPlotParts } from "../views/batch-plot.js";
-import { batchJobRows, batchLive, batchRow } from "../views/batches.js";
+import { batchJobRows, batchLive, batchRow, parameterUnits } from "../views/batches.js";
 import { isActive, jobLive, jobRow } from "../views/jobs.js";
 import {
   BATCH_JOBS_PAGE_SIZE,
@@ -144,7 +144,10 @@ function batchApiRoutes(app: FastifyInstance, d: Dashboard, sweeps: BatchSweeps)
       },
       active: isActive(batch.status),
       live_html: batchLive(summary).value,
-      jobs_html: batchJobRows(batchJobs.slice(from, from + BATCH_JOBS_PAGE_SIZE)).value,
+      jobs_html: batchJobRows(
+        batchJobs.slice(from, from + BATCH_JOBS_PAGE_SIZE),
+        parameterUnits(batch),
+      ).value,
     });
   });
 

@@ -153,6 +153,33 @@ test("a swept source wavelength: each variant's own wavelength, said so", () => 
   assert.equal(chart.options.xTitle, "wl (× 1e-6)");
 });
 
+test("a swept length (its path sets metres) is plotted and labelled in µm", () => {
+  const t = { ...thickness, path: "/structures/0/size/2" };
+  const w = { name: "width", path: "/structures/1/size/0", values: [0.45e-6, 0.5e-6] };
+  const variants: VariantReport[] = Array.from({ length: 6 }, (_, i) => ({
+    index: i,
+    report: fluxReport(0.1 * i),
+  }));
+  const sweep = sweepOfReports([t, w], 6, variants);
+  const chart = sweepChart(sweep, sweepChoice(sweep, {})!.choice, "T");
+  assert.equal(chart.options.xTitle, "thickness (µm)");
+  assert.deepEqual(
+    chart.series.map((s) => s.label),
+    ["width = 0.45 µm", "width = 0.5 µm"],
+  );
+  assert.deepEqual(
+    chart.table.map((row) => row[0]),
+    ["thickness (µm)", "0.3", "0.5", "0.7"],
+  );
+  // A material's name has no unit.
+  const named = sweepOfReports([t, { ...material, path: "/structures/0/material" }], 6, variants);
+  const byMaterial = sweepChart(named, sweepChoice(named, {})!.choice, "T");
+  assert.deepEqual(
+    byMaterial.series.map((s) => s.label),
+    ["material = SiO2", "material = Si"],
+  );
+});
+
 test("S-parameters: |S_ji|² in dB of each pair run, ports named", () => {
   // Two ports, input o1 run: S11 = 0.1 (−20 dB), S21 = 0.5 + 0.5i (−3.01 dB) at both wavelengths,
   // scaled by the variant's width index.

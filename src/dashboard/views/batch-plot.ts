@@ -16,7 +16,7 @@ import { formatDb, sParameterCurves } from "../../plot/s-parameters.js";
 import { PALETTE, type LineChartOptions, type LineSeries } from "../../plot/spectrum.js";
 import { formatLength } from "../../plot/units.js";
 import { html, type SafeHtml } from "../html.js";
-import { parameterText } from "./format.js";
+import { parameterText, sweptValueText, unitOfParameter } from "./format.js";
 import { numbersTable } from "./numbers-table.js";
 import { sMatrixOfReport } from "./s-parameters.js";
 import { spectraOfReport } from "./spectra.js";
@@ -285,6 +285,11 @@ function curveColor(k: number, count: number): Rgb {
   return colorAt(sequential, 0.15 + (0.7 * k) / (count - 1));
 }
 
+/** A dimension's i-th value as a label shows it (a length in µm). */
+function valueOf(d: SweepDimension, i: number): string {
+  return sweptValueText(d.values[i]!, unitOfParameter(d.path));
+}
+
 /** The chart of a choice: x along the first dimension, a curve per value of the second. */
 export function sweepChart(sweep: Sweep, choice: SweepChoice, title: string): SweepChart {
   const dims = sweep.dimensions;
@@ -299,7 +304,12 @@ export function sweepChart(sweep: Sweep, choice: SweepChoice, title: string): Sw
   };
 
   const numeric = first.values.every((v) => typeof v === "number" && Number.isFinite(v));
-  const scale = numeric ? axisScale(first.values as number[]) : { factor: 1, suffix: "" };
+  const length = numeric && unitOfParameter(first.path) === "m";
+  const scale = length
+    ? { factor: 1e6, suffix: " (µm)" }
+    : numeric
+      ? axisScale(first.values as number[])
+      : { factor: 1, suffix: "" };
   const positions = first.values.map((v, i) => (numeric ? (v as number) * scale.factor : i));
   // A curve runs one way: points in increasing x (a sweep may list values in any order).
   const order = positions.map((x, i) => ({ x, i })).sort((a, b) => a.x - b.x);
@@ -307,7 +317,7 @@ export function sweepChart(sweep: Sweep, choice: SweepChoice, title: string): Sw
 
   const curveIndices = second ? evenly(second.values.length, MAX_CURVES) : [0];
   const series: LineSeries[] = curveIndices.map((b, k) => ({
-    label: second ? `${second.name} = ${parameterText(second.values[b]!)}` : quantity.label,
+    label: second ? `${second.name} = ${valueOf(second, b)}` : quantity.label,
     x: xs,
     y: order.map((p) => valueAt(p.i * strides[0]! + b * (second ? strides[1]! : 0) + fixedOffset)),
     color: curveColor(k, curveIndices.length),
@@ -318,7 +328,7 @@ export function sweepChart(sweep: Sweep, choice: SweepChoice, title: string): Sw
     : `${first.name} (position in its values)`;
   const held = dims
     .slice(2)
-    .map((d, k) => `${d.name} = ${parameterText(d.values[choice.at[k]!]!)}`)
+    .map((d, k) => `${d.name} = ${valueOf(d, choice.at[k]!)}`)
     .join(", ");
   const lambda = wavelengthText(quantity, w);
   const caption = [
@@ -469,7 +479,7 @@ export function batchPlotSection(
             d.name,
             d.values.map((v, i) => ({
               value: String(i),
-              text: parameterText(v),
+              text: sweptValueText(v, unitOfParameter(d.path)),
               selected: i === choice.at[k],
             })),
           ),

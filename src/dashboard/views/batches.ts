@@ -7,7 +7,7 @@ import type { BatchRecord } from "../../batches/records.js";
 import type { ParameterValue } from "../../batches/variants.js";
 import { html, type SafeHtml } from "../html.js";
 import { csrfField } from "./forms.js";
-import { metadataValue, parameterText, shortId, timeElement } from "./format.js";
+import { metadataValue, shortId, sweptValueText, timeElement, unitOfParameter } from "./format.js";
 import { isActive, pager, percent, statusBadge } from "./jobs.js";
 
 /** A batch as the list shows it (the API's list leaves the jobs out). */
@@ -199,11 +199,24 @@ export function batchLive(batch: BatchSummary): SafeHtml {
     }`;
 }
 
-function jobParameters(parameters: Record<string, ParameterValue>): SafeHtml {
+/** Each parameter's unit by name ("m": shown in µm), from the paths the record gives. */
+export type ParameterUnits = Record<string, string | null>;
+
+export function parameterUnits(batch: Pick<BatchRecord, "parameters">): ParameterUnits {
+  const all = batch.parameters.flatMap((d) => [d, ...(d.along ?? [])]);
+  return Object.fromEntries(all.map((d) => [d.name, unitOfParameter(d.path)]));
+}
+
+function jobParameters(
+  parameters: Record<string, ParameterValue>,
+  units: ParameterUnits,
+): SafeHtml {
   return html`<div class="chips">
     ${Object.entries(parameters).map(
       ([k, v]) =>
-        html`<span class="chip"><span class="chip-key">${k}</span> ${parameterText(v)}</span>`,
+        html`<span class="chip"
+          ><span class="chip-key">${k}</span> ${sweptValueText(v, units[k] ?? null)}</span
+        >`,
     )}
   </div>`;
 }
@@ -214,12 +227,12 @@ function detail(text: string | null): string {
 }
 
 /** The batch's jobs in variant order: one table row each. */
-export function batchJobRows(jobs: BatchRecord["jobs"]): SafeHtml {
+export function batchJobRows(jobs: BatchRecord["jobs"], units: ParameterUnits): SafeHtml {
   return html`${jobs.map(
     (j) =>
       html`<tr data-job-id="${j.job_id}" data-status="${j.status}">
         <td data-label="#" class="num">${j.index}</td>
-        <td data-label="Parameters">${jobParameters(j.parameters)}</td>
+        <td data-label="Parameters">${jobParameters(j.parameters, units)}</td>
         <td data-label="Status" class="status-cell">
           ${statusBadge({ status: j.status, cancel_requested: false })}
           ${
@@ -241,11 +254,14 @@ export function batchJobRows(jobs: BatchRecord["jobs"]): SafeHtml {
 }
 
 /** A list of values, its middle left out when long. */
-function valuesText(values: readonly ParameterValue[]): string {
-  const text = (vs: readonly ParameterValue[]) => vs.map(parameterText).join(", ");
-  if (values.length <= VALUES_SHOWN) return text(values);
+function valuesText(values: readonly ParameterValue[], unit: string | null): string {
+  // A length's values in µm, the unit said once at the end.
+  const one = (v: ParameterValue) => sweptValueText(v, unit).replace(/ µm$/, "");
+  const text = (vs: readonly ParameterValue[]) => vs.map(one).join(", ");
+  const suffix = unit === "m" && typeof values[0] === "number" ? " µm" : "";
+  if (values.length <= VALUES_SHOWN) return text(values) + suffix;
   const half = VALUES_SHOWN / 2;
-  return `${text(values.slice(0, half))}, … ${text(values.slice(-half))}`;
+  return `${text(values.slice(0, half))}, … ${text(values.slice(-half))}${suffix}`;
 }
 
 function parametersCard(batch: BatchRecord, request: RequestParameter[]): SafeHtml {
@@ -278,7 +294,9 @@ function parametersCard(batch: BatchRecord, request: RequestParameter[]): SafeHt
                 <td data-label="Name" class="mono">${p.name}</td>
                 <td data-label="Sets" class="mono break">${p.path || "—"}</td>
                 <td data-label="Count" class="num">${p.values.length}</td>
-                <td data-label="Values" class="break">${valuesText(p.values)}</td>
+                <td data-label="Values" class="break">
+                  ${valuesText(p.values, unitOfParameter(p.path))}
+                </td>
               </tr>`,
           )}
         </tbody>
@@ -330,7 +348,7 @@ function jobsCard(batch: BatchRecord, window: JobsWindow): SafeHtml {
           </tr>
         </thead>
         <tbody id="batch-jobs-body">
-          ${batchJobRows(shown)}
+          ${batchJobRows(shown, parameterUnits(batch))}
         </tbody>
       </table>
     </div>

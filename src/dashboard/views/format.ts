@@ -1,5 +1,6 @@
 /** Formatting shared by the dashboard's pages: times, durations, sizes, ids, label: value lists. */
 import { formatBytes as formatSize, formatMinutes } from "../../plot/units.js";
+import { unitAt } from "../../schema/pointer-unit.js";
 import { html, type SafeHtml } from "../html.js";
 
 /** "2025-11-22 10:31 UTC" — the script turns it into local, relative time. */
@@ -38,6 +39,17 @@ export function parameterText(value: number | string | boolean): string {
   const v = Number(value.toPrecision(6));
   const a = Math.abs(v);
   return a !== 0 && (a < 1e-3 || a >= 1e6) ? v.toExponential().replace("e+", "e") : String(v);
+}
+
+/** The unit of what a swept parameter sets ("m" for a length), from its JSON Pointer. */
+export function unitOfParameter(path: string | undefined): string | null {
+  return path ? unitAt(path) : null;
+}
+
+/** A swept value as shown: a length (unit "m") in µm, anything else as parameterText. */
+export function sweptValueText(value: number | string | boolean, unit: string | null): string {
+  if (unit !== "m" || typeof value !== "number") return parameterText(value);
+  return `${parameterText(Number((value * 1e6).toPrecision(6)))} µm`;
 }
 
 /** A metadata value as one line of text. */
