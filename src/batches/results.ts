@@ -54,6 +54,13 @@ export class BatchResults {
     MERGE_ERRORS,
   );
 
+  /**
+   * The builds under way in this process, by batch: a request for a file being built waits
+   * for that build instead of starting another (ten clients' first downloads at once were
+   * eight 503s "every writer is busy" while two writers built the same file).
+   */
+  private readonly building = new Map<string, Promise<BatchRow>>();
+
   constructor(
     private readonly store: BatchStore,
     private readonly storage: StorageBackend,
@@ -62,12 +69,20 @@ export class BatchResults {
 
   /** The download address of a COMPLETED batch's file, building it the first time. */
   async downloadUrl(batch: BatchRow, jobs: readonly BatchJobSummary[]): Promise<string> {
-    const stored = batch.resultKey ? batch : await this.build(batch, jobs);
+    const stored = batch.resultKey ? batch : await this.buildOnce(batch, jobs);
     return this.storage.signedDownloadUrl(
       stored.resultKey!,
       this.config.downloadUrlTtlSeconds,
       `emsim-batch-${batch.batchId}.h5`,
     );
+  }
+
+  private buildOnce(batch: BatchRow, jobs: readonly BatchJobSummary[]): Promise<BatchRow> {
+    const under = this.building.get(batch.batchId);
+    if (under) return under;
+    const build = this.build(batch, jobs).finally(() => this.building.delete(batch.batchId));
+    this.building.set(batch.batchId, build);
+    return build;
   }
 
   private async build(batch: BatchRow, jobs: readonly BatchJobSummary[]): Promise<BatchRow> {

@@ -102,6 +102,16 @@ test("a sweep runs one job per variant, in order; each job names its batch and v
   for (let i = 1; i < records.length; i++) {
     assert.ok(String(records[i]!.started_at) >= String(records[i - 1]!.finished_at));
   }
+  // Six first requests at once wait for the one build (there are two writers: four got 503).
+  const firsts = await Promise.all(
+    Array.from({ length: 6 }, () => call(svc.baseUrl, "GET", `/v1/batches/${id}/results`, { key })),
+  );
+  assert.deepEqual(
+    firsts.map((r) => r.status),
+    [302, 302, 302, 302, 302, 302],
+  );
+  const files = firsts.map((r) => new URL(r.headers.get("location")!).pathname);
+  assert.equal(new Set(files).size, 1, "one file, built once");
   // One file back: the monitor gains the sweep's dimension, each variant bit for bit its job's.
   const batchFile = await downloadTo(`/v1/batches/${id}/results`, "batch.h5");
   const after = (await call(svc.baseUrl, "GET", `/v1/batches/${id}`, { key })).body;
