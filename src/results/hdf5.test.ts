@@ -9,7 +9,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyDefaults } from "../schema/validate.js";
@@ -17,6 +17,7 @@ import type { SimulationRequest } from "../schema/simulation.js";
 import { runSimulation } from "../solver/index.js";
 import type { SolverResult } from "../solver/types.js";
 import { ResultFileError, verifyResultFile, writeResultFile } from "./hdf5.js";
+import { readResultInfo } from "./read.js";
 
 let dir: string;
 let input: { jobId: string; solverVersion: string; specJson: string; result: SolverResult };
@@ -47,6 +48,19 @@ test("the writer writes a file that reads back (the fixture is sound)", async ()
   const path = join(dir, "ok.h5");
   await writeResultFile(path, input);
   await verifyResultFile(path, input);
+});
+
+test("a truncated file is said to be truncated before HDF5 is asked to read it", async () => {
+  const path = join(dir, "whole.h5");
+  await writeResultFile(path, input);
+  await readResultInfo(path);
+  const bytes = readFileSync(path);
+  const cut = join(dir, "cut.h5");
+  writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
+  await assert.rejects(
+    readResultInfo(cut),
+    new RegExp(`is truncated: it has ${Math.floor(bytes.length / 2)} bytes of the ${bytes.length}`),
+  );
 });
 
 test("a result file HDF5 cannot create is a ResultFileError, not a TypeError", async () => {

@@ -330,6 +330,7 @@ export async function readResult(file: string) {
     if (/not an HDF5 file|unable to open/i.test(message)) {
       throw new CliError(`cannot open ${file}: not an HDF5 file`, EXIT.usage);
     }
+    if (/ is truncated: /.test(message)) throw new CliError(message, EXIT.failure);
     throw new CliError(`cannot read ${file}: ${message}`, EXIT.failure);
   }
 }
