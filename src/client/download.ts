@@ -7,7 +7,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { open, stat, truncate } from "node:fs/promises";
+import { open, rm, stat, truncate } from "node:fs/promises";
 import { EmsimApiError, EmsimNetworkError, errorBodyOf } from "./errors.js";
 import {
   parseRetryAfter,
@@ -87,7 +87,12 @@ export async function downloadPart(
   partPath: string,
   deps: PartDownloadDeps,
 ): Promise<PartDownload> {
-  const resumedFromBytes = await sizeOf(partPath);
+  let resumedFromBytes = await sizeOf(partPath);
+  if (deps.expectedBytes !== null && resumedFromBytes > deps.expectedBytes) {
+    // Longer than the whole file: no beginning of it.
+    await rm(partPath, { force: true });
+    resumedFromBytes = 0;
+  }
   const hash = await hashPrefix(partPath, resumedFromBytes);
   const download = new ResumableDownload(partPath, deps, resumedFromBytes, hash);
   await download.run();

@@ -219,6 +219,25 @@ test("a partial .part from an earlier run is resumed; a stale one is replaced", 
     [`bytes=${half}-`, undefined],
   );
   assert.ok(readFileSync(stale).equals(done.bytes));
+
+  // A .part longer than the file cannot be its beginning: dropped before asking (it was
+  // "resumed" from past the end, with a negative rate shown).
+  const long = join(dir, "long.h5");
+  writeFileSync(`${long}.part`, Buffer.alloc(done.bytes.length + 1000, 7));
+  before = storageRequests().length;
+  const seen: number[] = [];
+  const fresh = await client.download(done.job.job_id, long, {
+    onProgress: (p) => seen.push(p.resumedFromBytes),
+  });
+  assert.equal(fresh.resumedFromBytes, 0);
+  assert.ok(seen.every((r) => r === 0));
+  assert.deepEqual(
+    storageRequests()
+      .slice(before)
+      .map((r) => r.headers.range),
+    [undefined],
+  );
+  assert.ok(readFileSync(long).equals(done.bytes));
 });
 
 test("a corrupted stored file is refused and kept aside as .corrupt", async () => {
