@@ -5,7 +5,8 @@
  * `EmsimApiError`, `EmsimNetworkError`, `EmsimChecksumError`, `EmsimJobFailedError` and
  * `EmsimBatchFailedError`; retries follow src/client/retry.ts.
  */
-import { rename, rm, writeFile } from "node:fs/promises";
+import { rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { attemptRequest, type AttemptRequest } from "./attempt.js";
 import { downloadPart, type DownloadProgress } from "./download.js";
 import {
@@ -649,6 +650,7 @@ export class EmsimClient {
     path: string,
     options: RequestOptions = {},
   ): Promise<GdsDownloadResult> {
+    await checkWritable(path);
     const url = new URL(gdsUrl, this.baseUrl).href;
     const res = await this.send("GET", url, { ...options, absolute: true, anonymous: true });
     const bytes = new Uint8Array(await res.arrayBuffer());
@@ -870,6 +872,7 @@ export class EmsimClient {
       signal?: AbortSignal | undefined;
     },
   ): Promise<{ bytes: number; sha256: string; resumedFromBytes: number }> {
+    await checkWritable(path);
     const expected = what.expectedSha256.toLowerCase();
     const part = `${path}.part`;
     for (let pass = 0; ; pass++) {
@@ -1030,4 +1033,19 @@ export class EmsimClient {
 function isOutage(err: unknown): err is EmsimError {
   if (err instanceof EmsimNetworkError) return true;
   return err instanceof EmsimApiError && (err.status >= 500 || err.status === 429);
+}
+
+/**
+ * Refuses a download's path before any byte is fetched where the file could not be put:
+ * a folder named as the file, or a folder that does not exist (the system's EISDIR came after
+ * the whole download, leaving its .part behind).
+ */
+async function checkWritable(path: string): Promise<void> {
+  const folder = await stat(dirname(path)).catch(() => null);
+  if (!folder?.isDirectory()) {
+    throw new EmsimError(`cannot write ${path}: the folder ${dirname(path)} does not exist`);
+  }
+  if ((await stat(path).catch(() => null))?.isDirectory()) {
+    throw new EmsimError(`cannot write ${path}: it is a folder; name the file to write`);
+  }
 }

@@ -240,6 +240,15 @@ test("a partial .part from an earlier run is resumed; a stale one is replaced", 
   assert.ok(readFileSync(long).equals(done.bytes));
 });
 
+test("a download to a folder, or into a folder that is not there, is refused before any byte", async () => {
+  const before = storageRequests().length;
+  await assert.rejects(client.download(done.job.job_id, dir), /it is a folder; name the file/);
+  const missing = join(dir, "no-such-folder", "r.h5");
+  await assert.rejects(client.download(done.job.job_id, missing), /does not exist/);
+  assert.equal(storageRequests().length, before, "nothing fetched");
+  assert.equal(existsSync(`${dir}.part`), false, "no .part left beside the folder");
+});
+
 test("a corrupted stored file is refused and kept aside as .corrupt", async () => {
   const stored = storedResultPath(svc.config.dataDir, done.job.job_id);
   const bytes = readFileSync(stored);
