@@ -9,15 +9,23 @@ import { validateRequestSchema } from "../schema/validate.js";
 import type { BatchParameter, ParameterValue } from "./variants.js";
 
 /**
- * The base simulation's schema errors, named under `simulation.`. Only the schema: a base
- * value every variant replaces may be a placeholder (each variant is checked in full).
+ * The base simulation's schema errors, named under `simulation.`, but for those at or under a
+ * swept pointer: a value every variant replaces may be a placeholder (a size of 0 was refused
+ * as "must be > 0" while a time_steps past its limit passed); each variant is checked in full.
  */
-export function validateBaseSimulation(simulation: unknown): FieldError[] {
+export function validateBaseSimulation(
+  simulation: unknown,
+  parameters: readonly Pick<BatchParameter, "path">[],
+): FieldError[] {
   if (validateRequestSchema(simulation)) return [];
-  return formatAjvErrors(validateRequestSchema.errors).map((e) => ({
-    ...e,
-    path: `simulation.${e.path}`,
-  }));
+  return formatAjvErrors(validateRequestSchema.errors)
+    .filter((e) => !parameters.some((p) => lies(e.path, pointerToPath(p.path, ""))))
+    .map((e) => ({ ...e, path: `simulation.${e.path}` }));
+}
+
+/** Whether an error's path is `at` or lies under it. */
+function lies(path: string, at: string): boolean {
+  return path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`);
 }
 
 /**
@@ -30,10 +38,7 @@ export function variantError(
   parameters: readonly BatchParameter[],
   values: Record<string, ParameterValue>,
 ): FieldError {
-  const k = parameters.findIndex((p) => {
-    const at = pointerToPath(p.path, "");
-    return error.path === at || error.path.startsWith(`${at}.`) || error.path.startsWith(`${at}[`);
-  });
+  const k = parameters.findIndex((p) => lies(error.path, pointerToPath(p.path, "")));
   const cause =
     k < 0
       ? ""

@@ -98,7 +98,7 @@ export class BatchService {
 
   /** The request's shape, parameters and count checked, then every variant (variantJobs). */
   private async checked(accountId: string, body: BatchRequest, combine: Combine, at: string) {
-    const base = validateBaseSimulation(body.simulation);
+    const base = validateBaseSimulation(body.simulation, body.parameters);
     if (base.length > 0) throw errors.validation(base);
     const problems = [
       ...rangeErrors(body.parameters),

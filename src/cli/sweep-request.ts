@@ -126,7 +126,7 @@ export function checkBatchRequest(body: unknown): BatchCheck {
   if (!validateBatchShape(body)) {
     return { ok: false, errors: formatAjvErrors(validateBatchShape.errors) };
   }
-  const base = validateBaseSimulation(body.simulation);
+  const base = validateBaseSimulation(body.simulation, body.parameters);
   if (base.length > 0) return { ok: false, errors: base };
   const parameters = body.parameters;
   const problems: FieldError[] = parameters.flatMap((p, k) =>

@@ -393,6 +393,20 @@ test("bad batches are 422s naming the parameter or the variant, estimated or sub
       assert.match(errs[0]!.message, message);
     }
   }
+  // A placeholder every variant replaces need not be valid itself (a size of 0 was refused).
+  const placeholder = structuredClone(sim) as { structures: { size: number[] }[] };
+  placeholder.structures[0]!.size[2] = 0;
+  const replaced = await estimate({ simulation: placeholder, parameters: [thickness] });
+  assert.equal(replaced.status, 200, replaced.text);
+  const unswept = await estimate({
+    simulation: placeholder,
+    parameters: [{ ...thickness, path: "/source/wavelength", values: [1.5e-6] }],
+  });
+  assert.equal(unswept.status, 422);
+  assert.equal(
+    (unswept.body.errors as { path: string }[])[0]!.path,
+    "simulation.structures[0].size[2]",
+  );
   // Sixty bad variants: 50 listed, all 60 counted (error_count said 50, "and 49 more").
   const sixty = {
     simulation: sim,
