@@ -5,6 +5,7 @@
  * limit, 10 the job (or every job of a batch) FAILED, 11 design rules violated, 130
  * interrupted (docs/cli.md).
  */
+import { readFileSync } from "node:fs";
 import { UsageError } from "./usage.js";
 
 const HELP = `emsim — 3D FDTD simulation job service
@@ -19,14 +20,16 @@ Service:
 Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim login'):
   emsim login [--key K] [--base-url URL]               check a key and store it (mode 0600)
   emsim logout                                         delete the stored profile
-  emsim submit sim.json [--wait] [--out F] [--queue]   validate locally, submit; --wait follows
+  emsim submit sim.json [--wait] [--out F] [--queue] [--quiet] [--skip-validation]
+                                                       validate locally, submit; --wait follows
                                                        the run and downloads the verified result
   emsim sweep sim.json --param /structures/1/size/0=0.4e-6:0.6e-6:11 [--param P=V1,V2,…]
-             [--name N …] [--zip] [--wait] [--out F] [--queue]
+             [--name N …] [--zip] [--wait] [--out F] [--queue] [--quiet] [--skip-validation]
                                                        one simulation over parameters, one job
                                                        per variant; --wait shows the batch's
                                                        progress, then downloads its one file
-  emsim batch ID [--wait] [--out F] [--cancel]         a batch's status and jobs; its file
+  emsim batch ID [--wait] [--out F] [--cancel] [--quiet]
+                                                       a batch's status and jobs; its file
   emsim status ID [--wait]                             a job's status and progress
   emsim list [--limit N] [--status S] [--cursor C]     your jobs, newest first
   emsim cancel ID                                      cancel a queued or running job
@@ -36,9 +39,10 @@ Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim log
                                                        the set-up as the solver sees it: ε on
                                                        cross-sections, every object outlined,
                                                        warnings (drawn here; emsim preview --help)
-  emsim download ID [--out F]                          verified (SHA-256), resumable download
+  emsim download ID [--out F] [--quiet]                verified (SHA-256), resumable download
   emsim plot result.h5 [--monitor M] [--component C] [--wavelength W] [--part abs|real|imag]
-             [--slice I] [--out F.png]                 heat map or line plot as PNG
+             [--slice I] [--no-outline] [--out F.png]  heat map or line plot as PNG
+  emsim plot result.h5 --spectrum [--db] [--out F.png] the flux monitors' spectra
   emsim plot result.h5 --far-field [--monitor M] [--wavelength W] [--phi DEG ...] [--db]
                                                        radiation pattern as a polar plot (PNG)
   emsim inspect result.h5                              monitors, shapes, materials, solver report
@@ -58,13 +62,17 @@ Fabrication (docs/fabrication.md):
                                                        of violations when it fails
   emsim recipe chip.gds|GDS_URL|--job ID --pdk NAME    the process flow for a layout
   emsim pdks                                           process design kits
-  Every client command takes --json. Exit codes: 0 ok, 1 other failure, 2 usage, 3 auth,
-  4 not found, 5 conflict (409), 6 invalid request, 7 server unreachable, 8 checksum mismatch,
-  9 server error or rate limited, 10 job (or every job of a batch) failed, 11 design rules
-  violated, 130 interrupted (docs/cli.md).
+  Every client command takes --json; 'emsim --version' prints the version. Exit codes: 0 ok,
+  1 other failure, 2 usage, 3 auth, 4 not found, 5 conflict (409), 6 invalid request,
+  7 server unreachable, 8 checksum mismatch, 9 server error or rate limited, 10 job (or every
+  job of a batch) failed, 11 design rules violated, 130 interrupted (docs/cli.md).
 
 Configuration: environment variables EMSIM_* (see docs/configuration.md).
 `;
+
+/** After one command's lines: what every client command takes, and where the rest is. */
+const OWN_HELP_FOOTER =
+  "Client commands take --json (the result, or the error, as JSON on stdout).\n'emsim help' lists every command; docs/cli.md says what each option does.\n";
 
 /** Commands whose own --help says more than their lines in HELP. */
 const OWN_HELP = new Set(["modes", "sparams", "preview"]);
@@ -85,11 +93,17 @@ export function commandHelp(command: string): string | null {
   return out.length > 0 ? `${out.join("\n")}\n` : null;
 }
 
+/** The version package.json gives (two folders up from src/cli/ and from dist/cli/ alike). */
+function packageVersion(): string {
+  const url = new URL("../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const own = command !== undefined ? commandHelp(command) : null;
   if (own && !OWN_HELP.has(command!) && rest.some((a) => a === "--help" || a === "-h")) {
-    process.stdout.write(`${own}\n'emsim help' lists every command.\n`);
+    process.stdout.write(`${own}\n${OWN_HELP_FOOTER}`);
     return 0;
   }
   try {
@@ -138,6 +152,10 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import("./commands/fabrication.js")).runRecipe(rest);
       case "pdks":
         return await (await import("./commands/fabrication.js")).runPdks(rest);
+      case "--version":
+      case "version":
+        process.stdout.write(`emsim ${packageVersion()}\n`);
+        return 0;
       case undefined:
       case "help":
       case "--help":
@@ -150,7 +168,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       // A command's own lines after its mistake; the whole list only for an unknown command.
-      const help = own ? `${own}\n'emsim help' lists every command.\n` : HELP;
+      const help = own ? `${own}\n${OWN_HELP_FOOTER}` : HELP;
       process.stderr.write(`emsim: ${err.message}\n\n${help}`);
       if (rest.includes("--json")) {
         const error = { error_code: "usage", detail: err.message };

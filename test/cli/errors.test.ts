@@ -78,6 +78,21 @@ test("--help after any command prints that command's lines and exits 0, doing no
     assert.equal(r.code, 0, `${command}: ${r.stderr}`);
     assert.match(r.stdout, line);
     assert.doesNotMatch(r.stdout, /Fabrication/);
+    assert.match(r.stdout, /take --json/, "a command's help says --json too");
+  }
+  // The options cli.md lists for submit are in its help (--quiet and --skip-validation were not).
+  const submit = await runCli(["submit", "--help"], env);
+  assert.match(submit.stdout, /--quiet\] \[--skip-validation\]/);
+});
+
+test("--version prints package.json's version", async () => {
+  const version = (
+    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
+  ).version;
+  for (const flag of ["--version", "version"]) {
+    const r = await runCli([flag], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `emsim ${version}\n`);
   }
 });
 
