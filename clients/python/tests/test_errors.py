@@ -14,6 +14,7 @@ import threading
 import time
 import unittest
 import urllib.request
+from unittest import mock
 
 import emsim
 from support import api_key, base_url, env, free_port, long_request, small_request
@@ -184,6 +185,50 @@ def _serve(handler, context=None):
         server.socket = context.wrap_socket(server.socket, server_side=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+class WaitThroughOutage(unittest.TestCase):
+    """A wait outlives polls that fail (the server restarting, a network drop): the status
+    answers are stood in for here; what is tested is the client's polling."""
+
+    def client_answering(self, answers):
+        client = emsim.Client("http://127.0.0.1:9", "k", retries=0)
+        calls = []
+
+        def status(job_id):
+            answer = answers[min(len(calls), len(answers) - 1)]
+            calls.append(job_id)
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+
+        client.status = status
+        return client, calls
+
+    def test_polls_that_fail_do_not_end_the_wait(self):
+        down = emsim.EmsimConnectionError("down", url="x", sent=False, reason="refused")
+        busy = emsim.errors.InternalServerError(502, {"detail": "proxy", "error_code": "http_502"})
+        client, calls = self.client_answering(
+            [{"job_id": "j", "status": "RUNNING"}, down, busy, {"job_id": "j", "status": "COMPLETED"}]
+        )
+        with mock.patch("emsim.client.time.sleep"), mock.patch("sys.stderr"):
+            job = client.wait("j", progress=False)
+        self.assertEqual(job["status"], "COMPLETED")
+        self.assertEqual(len(calls), 4)
+
+    def test_past_the_outage_limit_or_a_404_the_error_is_raised(self):
+        down = emsim.EmsimConnectionError("down", url="x", sent=False, reason="refused")
+        client, _ = self.client_answering([down])
+        with mock.patch("emsim.client.time.sleep"), mock.patch("sys.stderr"), mock.patch(
+            "emsim.client.MAX_OUTAGE_SECONDS", 0.0
+        ):
+            with self.assertRaises(emsim.EmsimConnectionError):
+                client.wait("j", progress=False)
+        gone = emsim.errors.JobNotFoundError(404, {"detail": "no", "error_code": "job_not_found"})
+        client, calls = self.client_answering([gone])
+        with self.assertRaises(emsim.errors.JobNotFoundError):
+            client.wait("j", progress=False)
+        self.assertEqual(len(calls), 1)
 
 
 class Unreachable(unittest.TestCase):

@@ -24,6 +24,7 @@ from ._version import __version__
 from ._http import RetryPolicy, Transport, error_response, parse_retry_after
 from .local_files import LocalFileError, check_writable, local
 from .errors import (
+    ApiError,
     BatchFailedError,
     ChecksumMismatchError,
     EmsimConnectionError,
@@ -42,6 +43,15 @@ from .progress import (
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 _ACTIVE = ("QUEUED", "RUNNING")
+#: Seconds polls may keep failing (the server unreachable, 5xx, 429) before a wait gives up.
+MAX_OUTAGE_SECONDS = 300.0
+
+
+def _outage(err: EmsimError) -> bool:
+    """A failed poll that may pass: no answer, or 5xx or 429 for now."""
+    if isinstance(err, EmsimConnectionError):
+        return True
+    return isinstance(err, ApiError) and (err.status >= 500 or err.status == 429)
 _CHUNK = 1 << 20
 
 Request = Union[Dict[str, Any], str, "os.PathLike[str]"]
@@ -768,14 +778,35 @@ class Client:
         progress: ProgressOption,
     ) -> Dict[str, Any]:
         """Polls ``fetch`` until its record is no longer QUEUED or RUNNING, quickly at first,
-        showing ``describe``'s progress and at the end ``verdict``'s words."""
+        showing ``describe``'s progress and at the end ``verdict``'s words. Polls that fail
+        (the server unreachable, 5xx, 429) are retried every 2 s or more for up to
+        ``MAX_OUTAGE_SECONDS``; then the last error is raised."""
         callback = progress if callable(progress) else None
         shown = reporter(None if callback else progress, label, total=100)
         started = time.monotonic()
         interval = min(0.25, poll_interval)
+        failing_since: Optional[float] = None
         try:
             while True:
-                record = fetch()
+                try:
+                    record = fetch()
+                    failing_since = None
+                except EmsimError as err:
+                    # A server restarting or a network drop does not end a long wait at once.
+                    if not _outage(err):
+                        raise
+                    now = time.monotonic()
+                    if failing_since is None:
+                        failing_since = now
+                        print(
+                            f"emsim: {err}; still polling for up to "
+                            f"{MAX_OUTAGE_SECONDS:.0f} s ({label} continues on the server)",
+                            file=sys.stderr,
+                        )
+                    if now - failing_since >= MAX_OUTAGE_SECONDS:
+                        raise
+                    time.sleep(max(poll_interval, 2.0))
+                    continue
                 if callback:
                     callback(record)
                 fraction, text, key = describe(record)
