@@ -181,7 +181,12 @@ export function formatAjvErrors(
   // `propertyNames` adds "property name must be valid" after the key's own error: dropped.
   const informative = (errs ?? []).filter((e) => e.keyword !== "propertyNames");
   for (const e of mergeChoiceErrors(pruneUnionErrors(informative))) {
-    const item = messageFor(e, errorPath(e.instancePath, root));
+    // No query parameter takes a list: an array there is a parameter given twice, whatever
+    // its schema then says of it ("must be string", "must be one of …").
+    const repeated = root === "query" && Array.isArray(e.data) && e.instancePath !== "";
+    const item = repeated
+      ? { path: errorPath(e.instancePath, root), message: "is given more than once; give it once" }
+      : messageFor(e, errorPath(e.instancePath, root));
     const key = `${item.path}\u0000${item.message}`;
     if (!seen.has(key)) {
       seen.add(key);

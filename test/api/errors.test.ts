@@ -236,6 +236,19 @@ test("an empty id in the middle of a path is no route either", async () => {
   }
 });
 
+test("a query parameter given twice is said to be so, on every endpoint alike", async () => {
+  for (const path of [
+    "/v1/simulations?limit=1&limit=2",
+    "/v1/simulations?status=QUEUED&status=FAILED",
+    "/v1/batches?limit=1&limit=2",
+  ]) {
+    const res = await call(svc.baseUrl, "GET", path, { key });
+    assert.equal(res.status, 422, `${path}: ${res.text}`);
+    const name = /\?(\w+)=/.exec(path)![1];
+    assert.equal(res.body.detail, `query.${name}: is given more than once; give it once`);
+  }
+});
+
 test("every response carries X-Correlation-ID, echoing a valid one from the client", async () => {
   const mine = await call(svc.baseUrl, "GET", "/health", {
     headers: { "x-correlation-id": "abc-123" },
