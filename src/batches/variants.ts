@@ -9,6 +9,7 @@
  */
 import type { FieldError } from "../errors.js";
 import { sweepNameProblem } from "../results/sweep-names.js";
+import { pointerTokens } from "../schema/json-pointer.js";
 
 export type ParameterValue = number | string | boolean;
 
@@ -221,18 +222,9 @@ function rowMajor(index: number, lists: readonly unknown[][]): number[] {
   return picks;
 }
 
-/** RFC 6901 reference tokens of a pointer ("" is the whole document: not sweepable). */
-function tokens(pointer: string): string[] | null {
-  if (!pointer.startsWith("/")) return null;
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
 /** Why `pointer` does not name an existing value of `doc` (null when it does). */
 export function pointerProblem(doc: unknown, pointer: string): string | null {
-  const path = tokens(pointer);
+  const path = pointerTokens(pointer);
   if (!path) return `"${pointer}" is not a JSON Pointer into the simulation (it starts with "/")`;
   let node: unknown = doc;
   for (let i = 0; i < path.length; i++) {
@@ -258,7 +250,7 @@ export function pointerProblem(doc: unknown, pointer: string): string | null {
 
 /** Writes `value` at an existing pointer (checked by pointerProblem first). */
 function setAt(doc: unknown, pointer: string, value: ParameterValue): void {
-  const path = tokens(pointer)!;
+  const path = pointerTokens(pointer)!;
   let node = doc as Record<string, unknown>;
   for (const t of path.slice(0, -1)) node = node[t] as Record<string, unknown>;
   node[path[path.length - 1]!] = value;

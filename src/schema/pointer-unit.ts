@@ -3,21 +3,13 @@
  * (its lengths carry `x-unit: "m"`, simulation.ts IN_METRES): a batch parameter's sweep
  * coordinate is then written with its units, and the dashboard can show a swept width in µm.
  */
+import { pointerTokens } from "./json-pointer.js";
 import { SimulationRequestSchema } from "./simulation.js";
 
 type Node = Record<string, unknown>;
 
 function isNode(value: unknown): value is Node {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** RFC 6901's tokens of a pointer ("/a~1b/0" → ["a/b", "0"]); null for no pointer. */
-function tokensOf(pointer: string): string[] | null {
-  if (!pointer.startsWith("/")) return null;
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 /** The schemas a token leads to from `node`: every branch of a union that has it. */
@@ -52,7 +44,7 @@ function unitsOf(node: Node): Set<string | null> {
  * when it is unitless (an index, a permittivity), a string, or not a place the schema knows.
  */
 export function unitAt(pointer: string, schema: object = SimulationRequestSchema): string | null {
-  const tokens = tokensOf(pointer);
+  const tokens = pointerTokens(pointer);
   if (!tokens) return null;
   let nodes: Node[] = [schema as Node];
   for (const token of tokens) {
