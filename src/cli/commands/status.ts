@@ -7,11 +7,12 @@ import {
   withInterrupt,
   type CommandIo,
 } from "../output.js";
+import { isAbortError } from "../../client/index.js";
 import { connect } from "../profile.js";
 import { JobProgressView } from "../progress.js";
 import { jobDetails } from "../job-view.js";
 import { parse, UsageError } from "../usage.js";
-import { lostWhileFollowing, outageNotice } from "../following.js";
+import { lostWhileFollowing, outageNotice, resumeHint } from "../following.js";
 
 export async function runStatus(args: string[], io: CommandIo = defaultIo()): Promise<number> {
   const { values, positionals } = parse(
@@ -37,6 +38,8 @@ export async function runStatus(args: string[], io: CommandIo = defaultIo()): Pr
             onOutage: outageNotice(io, followed),
           })
           .catch((err: unknown) => {
+            // Ctrl-C: the job goes on; say how to pick it up, as submit --wait does.
+            if (isAbortError(err)) io.stderr.write(`Stopped waiting. ${resumeHint(followed)}\n`);
             throw lostWhileFollowing(err, followed);
           }),
       );
