@@ -61,6 +61,11 @@ test("a truncated file is said to be truncated before HDF5 is asked to read it",
     readResultInfo(cut),
     new RegExp(`is truncated: it has ${Math.floor(bytes.length / 2)} bytes of the ${bytes.length}`),
   );
+  // Cut inside the superblock: the signature alone, or the end-of-file address half there.
+  for (const keep of [8, 20, 29, 35]) {
+    writeFileSync(cut, bytes.subarray(0, keep));
+    await assert.rejects(readResultInfo(cut), /is truncated: .*its header is cut off/, `${keep} B`);
+  }
 });
 
 test("a result file HDF5 cannot create is a ResultFileError, not a TypeError", async () => {

@@ -107,25 +107,22 @@ const COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"];
 const HDF5_SIGNATURE = Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
- * Throws unless `path` is a regular file with the HDF5 signature: the fs's ENOENT for a
- * missing one, an Error with code EISDIR for anything but a file, "not an HDF5 file"
- * otherwise. Checked before h5wasm opens it, which would first print pages of HDF5
- * diagnostics to stderr and then fail with an unhelpful message.
- */
-/**
  * The file size an HDF5 superblock at `at` declares (its base address plus its end-of-file
- * address), or null where it cannot say (another superblock version, an undefined address).
- * Versions 0 and 1 keep the size of offsets at byte 13 and the base address at 24 or 28;
- * versions 2 and 3 at 9 and 12. The end-of-file address is two offsets after the base.
+ * address); "cut" when the file ends before that address does (the header itself is cut);
+ * null where it cannot say (another superblock version, an undefined address). Versions 0
+ * and 1 keep the size of offsets at byte 13 and the base address at 24 or 28; versions 2 and
+ * 3 at 9 and 12. The end-of-file address is two offsets after the base.
  */
-function declaredEnd(fd: number, at: number): number | null {
+function declaredEnd(fd: number, at: number): number | "cut" | null {
   const b = Buffer.alloc(48);
-  readSync(fd, b, 0, 48, at);
+  const got = readSync(fd, b, 0, 48, at);
+  if (got < 14) return "cut";
   const version = b[8]!;
   const [sizeAt, baseAt] =
     version <= 1 ? [13, version === 0 ? 24 : 28] : version <= 3 ? [9, 12] : [-1, -1];
   const size = sizeAt < 0 ? 0 : b[sizeAt]!;
   if (size !== 4 && size !== 8) return null;
+  if (got < baseAt + 3 * size) return "cut";
   const address = (offset: number) =>
     size === 8 ? b.readBigUInt64LE(offset) : BigInt(b.readUInt32LE(offset));
   const undefinedAddress = size === 8 ? 0xffffffffffffffffn : 0xffffffffn;
@@ -134,6 +131,12 @@ function declaredEnd(fd: number, at: number): number | null {
   return Number(base + eof);
 }
 
+/**
+ * Throws unless `path` is a regular file with the HDF5 signature: the fs's ENOENT for a
+ * missing one, an Error with code EISDIR for anything but a file, "not an HDF5 file"
+ * otherwise. Checked before h5wasm opens it, which would first print pages of HDF5
+ * diagnostics to stderr and then fail with an unhelpful message.
+ */
 export function assertHdf5File(path: string): void {
   const stat = statSync(path);
   if (!stat.isFile()) {
@@ -147,10 +150,12 @@ export function assertHdf5File(path: string): void {
       readSync(fd, head, 0, 8, at);
       if (!head.equals(HDF5_SIGNATURE)) continue;
       const end = declaredEnd(fd, at);
-      if (end !== null && stat.size < end) {
+      if (end !== null && (end === "cut" || stat.size < end)) {
         // HDF5 itself would print a page of diagnostics and then fail with "name not defined".
+        const declared =
+          end === "cut" ? "; its header is cut off" : ` of the ${end} its header declares`;
         throw new Error(
-          `${path} is truncated: it has ${stat.size} bytes of the ${end} its header declares (an interrupted download? fetch it again)`,
+          `${path} is truncated: it has ${stat.size} bytes${declared} (an interrupted download? fetch it again)`,
         );
       }
       return;
