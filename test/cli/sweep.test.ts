@@ -232,7 +232,7 @@ test("mistakes are caught before anything is sent: usage 2, an invalid batch 6",
     const cap = captureIo();
     const code = await runSweep([simFile, "--param", param, ...rest], cap.io);
     assert.equal(code, 6, cap.stderr());
-    assert.match(cap.stderr(), /slab\.json is not a valid batch request:/);
+    assert.match(cap.stderr(), /slab\.json with its --param options is not a valid batch request:/);
     assert.match(cap.stderr(), message);
   }
 });

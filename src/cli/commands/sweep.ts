@@ -66,7 +66,9 @@ export async function runSweep(args: string[], io: CommandIo = defaultIo()): Pro
     const request = batchRequest(await readSimulationJson(file), params, names, values.zip);
     if (!values["skip-validation"]) {
       const check = checkBatchRequest(request);
-      if (!check.ok) throw new InvalidRequestError(file, check.errors, "batch request");
+      // With --param the request is the file and the options together: name both.
+      const source = params.length > 0 ? `${file} with its --param options` : file;
+      if (!check.ok) throw new InvalidRequestError(source, check.errors, "batch request");
     }
     const { client } = await connect();
     return withInterrupt(async (signal) => {
