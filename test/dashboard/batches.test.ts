@@ -200,7 +200,7 @@ test("the batch's page: parameters, its jobs (each linking back), and the result
   const back = page.locator("#job-batch");
   assert.match(
     await back.innerText(),
-    /Part of batch [0-9a-f]{8} · thickness = 5e-7, material = Si/,
+    /Part of batch [0-9a-f]{8} · thickness = 0.5 µm, material = Si/,
   );
   await Promise.all([page.waitForNavigation(), back.getByRole("link").click()]);
   assert.match(page.url(), new RegExp(`/dashboard/batches/${batchId}$`));

@@ -8,6 +8,7 @@ import { polarPatternPng } from "../../plot/polar.js";
 import { sParametersPng } from "../../plot/s-parameters.js";
 import { spectraPng } from "../../plot/spectrum.js";
 import { touchstone } from "../../results/touchstone.js";
+import { parameterUnits, type BatchDimensions } from "../views/batches.js";
 import { cancelConfirmBody, jobBody, jobsBody } from "../views/jobs.js";
 import { farFieldsOfReport } from "../views/far-field.js";
 import { sMatrixOfReport, touchstoneFileName } from "../views/s-parameters.js";
@@ -69,11 +70,18 @@ function jobPageRoutes(app: FastifyInstance, d: Dashboard): void {
   app.get<JobParams>("/jobs/:id", async (req, reply) => {
     const { account } = d.requireAccount(req);
     const row = await jobs.getOwnJob(account.id, jobIdOf(req.params.id));
+    // A batch job's parameters are shown with their units (a length in µm), from its batch.
+    const batch = row.batchId ? await d.deps.stores.batches.getBatch(row.batchId) : null;
     return d.sendPage(reply, req, {
       title: `Job ${row.jobId.slice(0, 8)}`,
       section: "jobs",
       wide: true,
-      body: jobBody({ job: jobs.record(row), specJson: row.specJson, csrf: d.csrfFor(req, reply) }),
+      body: jobBody({
+        job: jobs.record(row),
+        specJson: row.specJson,
+        csrf: d.csrfFor(req, reply),
+        units: batch ? parameterUnits({ parameters: batch.dimensions as BatchDimensions }) : {},
+      }),
     });
   });
 }

@@ -202,6 +202,9 @@ export function batchLive(batch: BatchSummary): SafeHtml {
 /** Each parameter's unit by name ("m": shown in µm), from the paths the record gives. */
 export type ParameterUnits = Record<string, string | null>;
 
+/** A batch's dimensions as its record gives them (with their paths, where stored). */
+export type BatchDimensions = BatchRecord["parameters"];
+
 export function parameterUnits(batch: Pick<BatchRecord, "parameters">): ParameterUnits {
   const all = batch.parameters.flatMap((d) => [d, ...(d.along ?? [])]);
   return Object.fromEntries(all.map((d) => [d.name, unitOfParameter(d.path)]));

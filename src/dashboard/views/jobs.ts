@@ -11,8 +11,8 @@ import {
   formatBytes,
   formatDuration,
   metadataValue,
-  parameterText,
   shortId,
+  sweptValueText,
   timeElement,
 } from "./format.js";
 import { setupFacts, storedSpec } from "./job-setup.js";
@@ -303,13 +303,15 @@ export interface JobView {
   job: JobRecord;
   specJson: string;
   csrf: string;
+  /** A batch job's parameters' units by name ("m": shown in µm); absent: none known. */
+  units?: Record<string, string | null>;
 }
 
-/** "Part of batch 1a2b3c4d · thickness = 5e-7": a batch job's way back to its batch. */
-function batchLine(job: JobRecord): SafeHtml | string {
+/** "Part of batch 1a2b3c4d · thickness = 0.5 µm": a batch job's way back to its batch. */
+function batchLine(job: JobRecord, units: JobView["units"] = {}): SafeHtml | string {
   if (!job.batch_id) return "";
   const values = Object.entries(job.parameters ?? {})
-    .map(([k, v]) => `${k} = ${parameterText(v)}`)
+    .map(([k, v]) => `${k} = ${sweptValueText(v, units[k] ?? null)}`)
     .join(", ");
   return html`<p class="muted" id="job-batch">
     Part of batch
@@ -319,7 +321,7 @@ function batchLine(job: JobRecord): SafeHtml | string {
 }
 
 /** Breadcrumbs, the job's id and the Download and Cancel buttons. */
-function jobHead(job: JobRecord, csrf: string): SafeHtml {
+function jobHead(job: JobRecord, csrf: string, units: JobView["units"]): SafeHtml {
   const id = job.job_id;
   return html`<nav class="crumbs" aria-label="Breadcrumb">
       <a href="/dashboard/jobs">Jobs</a> <span aria-hidden="true">/</span>
@@ -329,7 +331,7 @@ function jobHead(job: JobRecord, csrf: string): SafeHtml {
       <div>
         <h1>Job <span class="mono job-id">${id}</span></h1>
         <p class="muted">Submitted ${timeElement(job.created_at)}</p>
-        ${batchLine(job)}
+        ${batchLine(job, units)}
       </div>
       <div class="head-actions">
         ${job.status === "COMPLETED" ? html`<a class="btn btn-primary" href="/dashboard/jobs/${id}/download" download>Download result${job.result_bytes ? html` <span class="btn-note">${formatBytes(job.result_bytes)} · HDF5</span>` : ""}</a>` : ""}
@@ -483,7 +485,7 @@ export function jobBody(view: JobView): SafeHtml {
   const spectra = completed ? spectraOfReport(job.solver_report) : [];
   const farFields = completed ? farFieldsOfReport(job.solver_report) : [];
   const sMatrix = completed ? sMatrixOfReport(job.solver_report) : null;
-  return html`${jobHead(job, view.csrf)}
+  return html`${jobHead(job, view.csrf, view.units)}
     <section
       class="card live"
       id="job-live"
