@@ -99,6 +99,82 @@ function packageVersion(): string {
   return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
 }
 
+/** Runs one command (each module loaded only when its command runs). */
+async function run(command: string | undefined, rest: string[]): Promise<number> {
+  switch (command) {
+    case "server":
+      return (await import("./commands/server.js")).runServer(rest);
+    case "worker":
+      return (await import("./commands/server.js")).runWorker(rest);
+    case "keys":
+      return (await import("./commands/keys.js")).runKeys(rest);
+    case "login":
+      return (await import("./commands/login.js")).runLogin(rest);
+    case "logout":
+      return (await import("./commands/login.js")).runLogout(rest);
+    case "submit":
+      return (await import("./commands/submit.js")).runSubmit(rest);
+    case "sweep":
+      return (await import("./commands/sweep.js")).runSweep(rest);
+    case "batch":
+      return (await import("./commands/batch.js")).runBatch(rest);
+    case "status":
+      return (await import("./commands/status.js")).runStatus(rest);
+    case "list":
+      return (await import("./commands/list.js")).runList(rest);
+    case "cancel":
+      return (await import("./commands/cancel.js")).runCancel(rest);
+    case "estimate":
+      return (await import("./commands/estimate.js")).runEstimate(rest);
+    case "preview":
+      return (await import("./commands/preview.js")).runPreview(rest);
+    case "download":
+      return (await import("./commands/download.js")).runDownload(rest);
+    case "plot":
+      return (await import("./commands/plot.js")).runPlot(rest);
+    case "modes":
+      return (await import("./commands/modes.js")).runModes(rest);
+    case "sparams":
+      return (await import("./commands/sparams.js")).runSparams(rest);
+    case "inspect":
+      return (await import("./commands/inspect.js")).runInspect(rest);
+    case "gds":
+      return (await import("./commands/fabrication.js")).runGds(rest);
+    case "drc":
+      return (await import("./commands/fabrication.js")).runDrc(rest);
+    case "recipe":
+      return (await import("./commands/fabrication.js")).runRecipe(rest);
+    case "pdks":
+      return (await import("./commands/fabrication.js")).runPdks(rest);
+    case "--version":
+    case "version":
+      process.stdout.write(`emsim ${packageVersion()}\n`);
+      return 0;
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(HELP);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command '${command}'`);
+  }
+}
+
+/**
+ * A usage mistake: the reason and the command's own lines (the whole list only for an unknown
+ * command) on stderr, and under --json the error on stdout as every other error is. Exit 2.
+ */
+function reportUsage(err: UsageError, own: string | null, rest: string[]): number {
+  const help = own ? `${own}\n${OWN_HELP_FOOTER}` : HELP;
+  process.stderr.write(`emsim: ${err.message}\n\n${help}`);
+  if (rest.includes("--json")) {
+    const error = { error_code: "usage", detail: err.message };
+    process.stdout.write(`${JSON.stringify({ error, exit_code: 2 }, null, 2)}\n`);
+  }
+  return 2;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const own = command !== undefined ? commandHelp(command) : null;
@@ -107,75 +183,9 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    switch (command) {
-      case "server":
-        return await (await import("./commands/server.js")).runServer(rest);
-      case "worker":
-        return await (await import("./commands/server.js")).runWorker(rest);
-      case "keys":
-        return await (await import("./commands/keys.js")).runKeys(rest);
-      case "login":
-        return await (await import("./commands/login.js")).runLogin(rest);
-      case "logout":
-        return await (await import("./commands/login.js")).runLogout(rest);
-      case "submit":
-        return await (await import("./commands/submit.js")).runSubmit(rest);
-      case "sweep":
-        return await (await import("./commands/sweep.js")).runSweep(rest);
-      case "batch":
-        return await (await import("./commands/batch.js")).runBatch(rest);
-      case "status":
-        return await (await import("./commands/status.js")).runStatus(rest);
-      case "list":
-        return await (await import("./commands/list.js")).runList(rest);
-      case "cancel":
-        return await (await import("./commands/cancel.js")).runCancel(rest);
-      case "estimate":
-        return await (await import("./commands/estimate.js")).runEstimate(rest);
-      case "preview":
-        return await (await import("./commands/preview.js")).runPreview(rest);
-      case "download":
-        return await (await import("./commands/download.js")).runDownload(rest);
-      case "plot":
-        return await (await import("./commands/plot.js")).runPlot(rest);
-      case "modes":
-        return await (await import("./commands/modes.js")).runModes(rest);
-      case "sparams":
-        return await (await import("./commands/sparams.js")).runSparams(rest);
-      case "inspect":
-        return await (await import("./commands/inspect.js")).runInspect(rest);
-      case "gds":
-        return await (await import("./commands/fabrication.js")).runGds(rest);
-      case "drc":
-        return await (await import("./commands/fabrication.js")).runDrc(rest);
-      case "recipe":
-        return await (await import("./commands/fabrication.js")).runRecipe(rest);
-      case "pdks":
-        return await (await import("./commands/fabrication.js")).runPdks(rest);
-      case "--version":
-      case "version":
-        process.stdout.write(`emsim ${packageVersion()}\n`);
-        return 0;
-      case undefined:
-      case "help":
-      case "--help":
-      case "-h":
-        process.stdout.write(HELP);
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command '${command}'`);
-    }
+    return await run(command, rest);
   } catch (err) {
-    if (err instanceof UsageError) {
-      // A command's own lines after its mistake; the whole list only for an unknown command.
-      const help = own ? `${own}\n${OWN_HELP_FOOTER}` : HELP;
-      process.stderr.write(`emsim: ${err.message}\n\n${help}`);
-      if (rest.includes("--json")) {
-        const error = { error_code: "usage", detail: err.message };
-        process.stdout.write(`${JSON.stringify({ error, exit_code: 2 }, null, 2)}\n`);
-      }
-      return 2;
-    }
+    if (err instanceof UsageError) return reportUsage(err, own, rest);
     process.stderr.write(`emsim: ${(err as Error).message}\n`);
     return 1;
   }
