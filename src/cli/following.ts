@@ -1,10 +1,10 @@
 /**
  * Following a job or a batch that runs on the server (`--wait`): the wait outlives a server
- * restart or a network drop (the SDK keeps polling for five minutes, `maxOutageMs`), the user
+ * restart or a network drop (the SDK keeps polling for five minutes, `DEFAULT_MAX_OUTAGE_MS`), the user
  * is told once that it is trying, and when it gives up, that the work goes on there and how to
  * pick it up again — in words, and in `--json` as the job's or batch's id.
  */
-import { EmsimApiError, EmsimNetworkError, type EmsimError } from "../client/index.js";
+import { DEFAULT_MAX_OUTAGE_MS, isOutage, type EmsimError } from "../client/index.js";
 import type { CommandIo } from "./output.js";
 
 /** The job or batch being followed. */
@@ -27,7 +27,7 @@ export function outageNotice(io: CommandIo, followed: Followed): (err: EmsimErro
     if (told) return;
     told = true;
     io.stderr.write(
-      `\nemsim: ${err.message}; still polling for up to 5 minutes (the ${followed.kind} continues on the server).\n`,
+      `\nemsim: ${err.message}; still polling for up to ${DEFAULT_MAX_OUTAGE_MS / 60_000} minutes (the ${followed.kind} continues on the server).\n`,
     );
   };
 }
@@ -44,8 +44,5 @@ export class FollowingLostError extends Error {
 
 /** `err`, as a FollowingLostError when it is the server not answering a wait's polls. */
 export function lostWhileFollowing(err: unknown, followed: Followed): unknown {
-  const outage =
-    err instanceof EmsimNetworkError ||
-    (err instanceof EmsimApiError && (err.status >= 500 || err.status === 429));
-  return outage ? new FollowingLostError(err, followed) : err;
+  return isOutage(err) ? new FollowingLostError(err, followed) : err;
 }

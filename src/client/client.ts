@@ -128,21 +128,29 @@ export interface ListOptions extends RequestOptions {
   status?: JobStatus;
 }
 
-export interface WaitOptions extends RequestOptions {
-  /** Called with the job record after every poll (status and `progress`). */
-  onProgress?: (job: JobRecord) => void;
+/** How `waitFor` and `waitForBatch` poll. */
+export interface PollOptions extends RequestOptions {
   /** Longest interval between polls in ms (polling starts faster). Default 1000. */
   pollIntervalMs?: number;
   /** Give up after this many ms (EmsimWaitTimeoutError, named "TimeoutError"). Default: never. */
   timeoutMs?: number;
   /**
    * How long polls may keep failing (the server unreachable, 5xx, 429: each poll already
-   * retried) before the wait gives up with the last error, in ms. Default 300 000, so that a
-   * server's restart or a network drop does not end a long wait.
+   * retried) before the wait gives up with the last error, in ms. Default
+   * DEFAULT_MAX_OUTAGE_MS (5 minutes), so that a server's restart or a network drop does not
+   * end a long wait.
    */
   maxOutageMs?: number;
   /** Told of each failed poll while the wait goes on: the error, and ms since polls began failing. */
   onOutage?: (err: EmsimError, sinceMs: number) => void;
+}
+
+/** How long a wait's polls may keep failing before it gives up (PollOptions.maxOutageMs). */
+export const DEFAULT_MAX_OUTAGE_MS = 300_000;
+
+export interface WaitOptions extends PollOptions {
+  /** Called with the job record after every poll (status and `progress`). */
+  onProgress?: (job: JobRecord) => void;
 }
 
 export interface DownloadOptions extends RequestOptions {
@@ -219,21 +227,9 @@ export interface BatchResultUrlOptions extends RequestOptions {
   timeoutMs?: number;
 }
 
-export interface BatchWaitOptions extends RequestOptions {
+export interface BatchWaitOptions extends PollOptions {
   /** Called with the batch's record after every poll (`status`, `counts`, `progress`). */
   onProgress?: (batch: BatchRecord) => void;
-  /** Longest interval between polls in ms (polling starts faster). Default 1000. */
-  pollIntervalMs?: number;
-  /** Give up after this many ms (EmsimWaitTimeoutError, named "TimeoutError"). Default: never. */
-  timeoutMs?: number;
-  /**
-   * How long polls may keep failing (the server unreachable, 5xx, 429: each poll already
-   * retried) before the wait gives up with the last error, in ms. Default 300 000, so that a
-   * server's restart or a network drop does not end a long wait.
-   */
-  maxOutageMs?: number;
-  /** Told of each failed poll while the wait goes on: the error, and ms since polls began failing. */
-  onOutage?: (err: EmsimError, sinceMs: number) => void;
 }
 
 export interface BatchDownloadOptions extends BatchResultUrlOptions {
@@ -824,7 +820,7 @@ export class EmsimClient {
   private async pollUntilEnded<T extends { status: string }>(
     what: string,
     get: () => Promise<T>,
-    options: WaitOptions | BatchWaitOptions,
+    options: PollOptions & { onProgress?: ((record: T) => void) | undefined },
   ): Promise<T> {
     const maxInterval = options.pollIntervalMs ?? 1000;
     let interval = Math.min(250, maxInterval);
@@ -838,12 +834,12 @@ export class EmsimClient {
       } catch (err) {
         failingSince ??= Date.now();
         const since = Date.now() - failingSince;
-        if (!isOutage(err) || since >= (options.maxOutageMs ?? 300_000)) throw err;
+        if (!isOutage(err) || since >= (options.maxOutageMs ?? DEFAULT_MAX_OUTAGE_MS)) throw err;
         options.onOutage?.(err, since);
         await this.sleep(Math.max(maxInterval, 2000), options.signal);
         continue;
       }
-      (options.onProgress as ((r: T) => void) | undefined)?.(record);
+      options.onProgress?.(record);
       if (record.status !== "QUEUED" && record.status !== "RUNNING") return record;
       if (Date.now() + interval > deadline) {
         throw new EmsimWaitTimeoutError(
@@ -1030,7 +1026,7 @@ export class EmsimClient {
 }
 
 /** A failed poll that may pass: the server unreachable, or answering 5xx or 429 for now. */
-function isOutage(err: unknown): err is EmsimError {
+export function isOutage(err: unknown): err is EmsimError {
   if (err instanceof EmsimNetworkError) return true;
   return err instanceof EmsimApiError && (err.status >= 500 || err.status === 429);
 }

@@ -4,8 +4,10 @@
  * See docs/sdk.md.
  */
 export {
+  DEFAULT_MAX_OUTAGE_MS,
   EmsimClient,
   batchParameters,
+  isOutage,
   type BatchDownloadOptions,
   type BatchDownloadResult,
   type BatchListOptions,
@@ -17,6 +19,7 @@ export {
   type EmsimClientOptions,
   type ListOptions,
   type ModesOptions,
+  type PollOptions,
   type PreviewOptions,
   type QueueWaitInfo,
   type RequestOptions,
