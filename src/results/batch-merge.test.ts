@@ -419,6 +419,8 @@ describe("a product sweep of a slab's thickness and material", () => {
       assert.equal(f.attrs.units!.value, "SI");
       assert.equal(f.attrs.solver_version!.value, "test");
       const parameters = JSON.parse(String(f.attrs.parameters_json!.value));
+      // {name, path, values} as result-format.md lists them; a length's unit is its coordinate's.
+      assert.deepEqual(Object.keys(parameters[0]), ["name", "path", "values"]);
       assert.deepEqual(parameters[1], {
         name: "material",
         path: "/structures/0/material",

@@ -270,7 +270,9 @@ function writeRoot(file: H5File, input: BatchResultInput, plan: BatchPlan): void
   str(file, "combine", sweep.combine);
   const dims = sweep.combine === "zip" ? [sweep.parameters[0]!] : sweep.parameters;
   str(file, "dimensions", dims.map((p) => p.name).join(","));
-  str(file, "parameters_json", JSON.stringify(sweep.parameters));
+  // As result-format.md lists them (the units are on each coordinate, as `units`).
+  const listed = sweep.parameters.map(({ name, path, values }) => ({ name, path, values }));
+  str(file, "parameters_json", JSON.stringify(listed));
   str(file, "dropped_groups", plan.dropped.map((d) => d.group).join(","));
   const notes = plan.dropped.map(
     (d) => `${d.group} is not stacked: ${d.reason}; each job's own result file has it`,
