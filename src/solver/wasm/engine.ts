@@ -31,6 +31,7 @@ import { DRIVE_VALUES_PER_STEP, injectionTerms, MAX_BLOCK_STEPS } from "../sourc
 import { Command, ControlBlock, KernelFailure, MAX_THREADS } from "./barrier.js";
 import { adeSweep, planAdeMemory, writeAdeTables, type AdeMemoryPlan } from "./ade-wasm.js";
 import { compileWat } from "./compile.js";
+import { flushBelow } from "./flush.js";
 import { kernelWat } from "./kernel-wat.js";
 import {
   bytesPerCellUpdate,
@@ -73,19 +74,6 @@ export const DEFAULT_BLOCK_STEPS = 2;
  * graded grid: on the calling thread alone that was 28 % of the run on two threads.
  */
 export const MIN_PARALLEL_DFT_PAIRS = 32768;
-
-/**
- * Values below this magnitude are stored as zero by the kernel. Ahead of a wavefront the
- * fields fall through the float32 denormal range (below 1.2e-38), and so does ψ as it decays
- * in the absorber; measured here, 2 % denormal cells cut throughput by 3× while the front
- * crossed a 128³ grid (x86 handles denormals in microcode, and WebAssembly cannot set
- * flush-to-zero). The threshold is 1e-28 of the incident H (1e-25 of E's amplitude at most,
- * so float32 round-off, ~1e-7 of the field, is 18 orders larger), and never below 100× the
- * smallest normal float so that products with the update coefficients stay normal.
- */
-export function flushBelow(amplitudeVPerM: number): number {
-  return Math.max(1.2e-36, (1e-28 * Math.abs(amplitudeVPerM)) / ETA0);
-}
 
 /** Threads a grid gets: as asked, but at least `minCells` cells and 2 x-planes per thread. */
 export function threadsFor(layout: YeeLayout, wanted: number, minCells: number): number {
@@ -460,7 +448,7 @@ export class FastEngine implements Stepper {
     this.control.drive.set(drive.subarray(0, DRIVE_VALUES_PER_STEP * count));
     this.control.setBlock(n, count);
     const start = performance.now();
-    if (this.wholeGrid) this.run(Command.Step, () => sweeper.runWhole(count));
+    if (this.wholeGrid) this.run(Command.Step, () => sweeper.runWhole(n, count));
     else this.run(Command.Step, () => sweeper.runBlock(n, count));
     const swept = performance.now();
     this.timing.kernelSeconds += (swept - start) / 1000;

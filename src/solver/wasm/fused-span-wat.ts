@@ -109,7 +109,7 @@ class FusedSpan {
     (local.set $tinyv (f32x4.splat (f32.const ${this.tiny})))
     (local.set $absv ${ABS_MASK})
     ${spanLoops(
-      (ty, unroll, masked) => this.body(ty, unroll, masked),
+      (ty, unroll, masked, flush) => this.body(ty, unroll, masked, flush),
       (cells) => this.rewind(cells),
     )})`;
   }
@@ -118,9 +118,9 @@ class FusedSpan {
    * One loop iteration: `unroll` cell groups, then every running pointer's advance (none
    * after a masked group, the span's last: spanLoops).
    */
-  private body(ty: Ty, unroll: number, masked = false): string {
+  private body(ty: Ty, unroll: number, masked: boolean, flush: boolean): string {
     const bytes = stepBytes(ty, unroll);
-    const cells = [...Array(unroll).keys()].flatMap((u) => this.cells(ty, u * 16, masked));
+    const cells = [...Array(unroll).keys()].flatMap((u) => this.cells(ty, u * 16, masked, flush));
     if (masked) return cells.join("\n        ");
     return cells
       .concat(this.pointers().map((q) => advancePointer(q, bytes)))
@@ -147,8 +147,8 @@ class FusedSpan {
   }
 
   /** One cell group: the shared loads, then each updated component's update. */
-  private cells(ty: Ty, shift: number, masked: boolean): string[] {
-    const e = emitters(ty, shift, this.tiny, masked);
+  private cells(ty: Ty, shift: number, masked: boolean, flush: boolean): string[] {
+    const e = emitters(ty, shift, this.tiny, masked, flush);
     const lines = [...this.sharedLoads(e)];
     for (const c of this.components()) lines.push(...this.update(e, ty, shift, c));
     return lines;

@@ -2,10 +2,11 @@
  * Generates the fast kernel's WebAssembly text (WAT, 128-bit SIMD) for one grid.
  *
  * Exports, each over one x-plane i of one field set (0 real, 1 imaginary):
- *   h(i, set)       H bulk update with the CPML ψ terms fused in,
- *   e(i, set)       E bulk update with the CPML ψ terms fused in,
- *   hPlanes(i0, i1, set), ePlanes(…)  the same over planes i0 … i1−1 in one call (thin grids,
- *                   whose planes are a row or two each: wasm/thin.ts),
+ *   h(i, set, flush)  H bulk update with the CPML ψ terms fused in; with `flush` 1, stored
+ *                   fields and ψ below flushBelow become 0 (flush.ts: every FLUSH_EVERY steps),
+ *   e(i, set, flush)  E bulk update with the CPML ψ terms fused in,
+ *   hPlanes(i0, i1, set, flush), ePlanes(…)  the same over planes i0 … i1−1 in one call (thin
+ *                   grids, whose planes are a row or two each: wasm/thin.ts),
  *   energy(i, set)  Σ ε·|E|² + η0²·|H|² over the padded plane (f64),
  *   addTerm(…)      a source's injection terms over a run of cells (add-term-wat.ts),
  *   ade(…)          the dispersive cells of one plane and component (ade-wasm.ts), with poles.
@@ -229,6 +230,7 @@ class Generator extends WatGrid {
     const rows = (["H", "E"] as Kind[]).flatMap((k) => [0, 1, 2].map((c) => this.row(k, c)));
     return `(module
   (import "env" "memory" (memory ${this.P.pages} ${this.P.pages} shared))
+  (global $flush (mut i32) (i32.const 1))
   ${spans.join("\n")}
   ${rows.join("\n")}
   ${(["H", "E"] as Kind[])
@@ -245,13 +247,18 @@ class Generator extends WatGrid {
     .join("\n")}
   ${planeWat(this, "H")}
   ${planeWat(this, "E")}
-  (func (export "h") (param $i i32) (param $set i32)
+  (func (export "h") (param $i i32) (param $set i32) (param $flush i32)
+    (global.set $flush (local.get $flush))
     (call $hplane (local.get $i) (local.get $set)))
-  (func (export "e") (param $i i32) (param $set i32)
+  (func (export "e") (param $i i32) (param $set i32) (param $flush i32)
+    (global.set $flush (local.get $flush))
     (call $eplane (local.get $i) (local.get $set)))
   ${(["h", "e"] as const)
     .map(
-      (k) => `(func (export "${k}Planes") (param $i0 i32) (param $i1 i32) (param $set i32)
+      (
+        k,
+      ) => `(func (export "${k}Planes") (param $i0 i32) (param $i1 i32) (param $set i32) (param $flush i32)
+    (global.set $flush (local.get $flush))
     (block $done (loop $next
       (br_if $done (i32.ge_s (local.get $i0) (local.get $i1)))
       (call $${k}plane (local.get $i0) (local.get $set))

@@ -87,7 +87,7 @@ class ComponentSpan {
     (local.set $absv ${ABS_MASK})
     (local.set $chv (f32x4.splat (f32.const ${this.ch})))
     ${spanLoops(
-      (ty, unroll, masked) => this.body(ty, unroll, masked),
+      (ty, unroll, masked, flush) => this.body(ty, unroll, masked, flush),
       (cells) => this.pointers().map((q) => rewindPointer(q, cells, 4)),
     )})`;
   }
@@ -97,9 +97,9 @@ class ComponentSpan {
    * pointers (the copies differ only in their offset immediates), then the pointers' advance;
    * a masked vector (the span's last, spanLoops) needs no advance.
    */
-  private body(ty: Ty, unroll: number, masked = false): string {
+  private body(ty: Ty, unroll: number, masked: boolean, flush: boolean): string {
     return [...Array(unroll).keys()]
-      .flatMap((u) => this.cells(ty, u * 16, masked))
+      .flatMap((u) => this.cells(ty, u * 16, masked, flush))
       .concat(masked ? [] : this.advance(ty, unroll))
       .join("\n        ");
   }
@@ -115,8 +115,8 @@ class ComponentSpan {
   }
 
   /** One cell group's update: differences, ψ terms, the curl, the stored value. */
-  private cells(ty: Ty, shift: number, masked: boolean): string[] {
-    const e = emitters(ty, shift, this.tiny, masked);
+  private cells(ty: Ty, shift: number, masked: boolean, flush: boolean): string[] {
+    const e = emitters(ty, shift, this.tiny, masked, flush);
     const lines = this.differences(e);
     if (this.psi1 && !this.flat1) lines.push(...this.psiTerm(e, 1, this.d1, "d2"));
     if (this.psi2 && !this.flat2) lines.push(...this.psiTerm(e, 2, this.d2, "d1"));

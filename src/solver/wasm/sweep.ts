@@ -40,6 +40,7 @@ import {
 import type { Boundary } from "../types.js";
 import type { AdeSweep } from "./ade-wasm.js";
 import { DRIVE_BYTE_OFFSET, KernelFailure } from "./barrier.js";
+import { flushesAt } from "./flush.js";
 
 /** Everything a thread needs besides the memory and the compiled kernel (structured-clonable). */
 export interface SweepConfig {
@@ -81,11 +82,12 @@ export function blocksFit(cfg: SweepConfig, depth: number): boolean {
 }
 
 export interface KernelExports {
-  h(i: number, set: number): void;
-  e(i: number, set: number): void;
+  /** `flush`: whether this step stores tiny values as zero (flush.ts flushesAt). */
+  h(i: number, set: number, flush: 0 | 1): void;
+  e(i: number, set: number, flush: 0 | 1): void;
   /** h and e over planes i0 … i1−1 in one call (whole-grid passes). */
-  hPlanes(i0: number, i1: number, set: number): void;
-  ePlanes(i0: number, i1: number, set: number): void;
+  hPlanes(i0: number, i1: number, set: number, flush: 0 | 1): void;
+  ePlanes(i0: number, i1: number, set: number, flush: 0 | 1): void;
   energy(i: number, set: number): number;
   /**
    * F += w·drive over `rows` runs of `n` cells of a float32 array from byte address p (strides
@@ -241,15 +243,16 @@ export class SlabSweeper {
    * as `runBlock` (each plane's update reads only the other kind's fields), so the same
    * results. A run uses one or the other throughout (this leaves the plane counters alone).
    */
-  runWhole(depth: number): void {
+  runWhole(base: number, depth: number): void {
     if (this.cfg.slabs.length !== 1) throw new Error("whole-grid passes need one thread");
     const cfg = this.cfg;
     for (let l = 1; l <= depth; l++) {
       this.slotBase = DRIVE_VALUES_PER_STEP * (l - 1);
-      for (let s = 0; s < cfg.sets; s++) this.kernel.hPlanes(0, this.taskPlanes, s);
+      const flush = flushesAt(base + l);
+      for (let s = 0; s < cfg.sets; s++) this.kernel.hPlanes(0, this.taskPlanes, s, flush);
       this.injection?.applyAll(true, this.drive, this.slotBase);
       this.ghosts.fillAll(cfg.ghosts.h);
-      for (let s = 0; s < cfg.sets; s++) this.kernel.ePlanes(0, this.taskPlanes, s);
+      for (let s = 0; s < cfg.sets; s++) this.kernel.ePlanes(0, this.taskPlanes, s, flush);
       this.injection?.applyAll(false, this.drive, this.slotBase);
       if (cfg.ade) for (let i = 0; i < this.taskPlanes; i++) this.adePlane(i, cfg.ade);
       this.ghosts.fillAll(cfg.ghosts.e);
@@ -328,7 +331,8 @@ export class SlabSweeper {
   private taskH(i: number, level: number): void {
     this.waitFor(E, i, level - 1);
     this.waitFor(E, i + 1, level - 1);
-    for (let s = 0; s < this.cfg.sets; s++) this.kernel.h(i, s);
+    const flush = flushesAt(level);
+    for (let s = 0; s < this.cfg.sets; s++) this.kernel.h(i, s, flush);
     this.injection?.apply(i, true, this.drive, this.slotBase);
     this.ghosts.inPlane(i, this.cfg.ghosts.h);
     this.copyXPlanes(H, i, level);
@@ -339,7 +343,8 @@ export class SlabSweeper {
   private taskE(i: number, level: number): void {
     this.waitFor(H, i, level);
     this.waitFor(H, i - 1, level);
-    for (let s = 0; s < this.cfg.sets; s++) this.kernel.e(i, s);
+    const flush = flushesAt(level);
+    for (let s = 0; s < this.cfg.sets; s++) this.kernel.e(i, s, flush);
     this.injection?.apply(i, false, this.drive, this.slotBase);
     if (this.cfg.ade) this.adePlane(i, this.cfg.ade);
     this.ghosts.inPlane(i, this.cfg.ghosts.e);

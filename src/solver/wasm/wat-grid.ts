@@ -19,7 +19,7 @@ export interface KernelWatInput {
   eta0Squared: number;
   /**
    * Stored values (fields and ψ) smaller in magnitude than this are stored as zero, so no
-   * float32 denormal ever enters the arithmetic (see flushBelow in engine.ts).
+   * float32 denormal ever enters the arithmetic (see flush.ts).
    */
   flushBelow: number;
   /**

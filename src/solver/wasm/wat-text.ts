@@ -28,24 +28,26 @@ export function directions(kind: Kind, c: number) {
 export const SPAN_LOOP_LOCALS = "(local $n0 i32) (local $back i32) (local $mskv v128)";
 
 /**
- * The loops over a span's $n cells: UNROLL vectors per iteration while they last, then single
- * vectors; `body(ty, unroll, masked)` advances the pointers and $n itself. The 1–3 cells left
+ * The loops over a span's $n cells, twice: with the flush of tiny values and without, the
+ * kernel's `$flush` global choosing (flush.ts: only every FLUSH_EVERY-th step flushes).
+ * Each: UNROLL vectors per iteration while they last, then single vectors;
+ * `body(ty, unroll, masked, flush)` advances the pointers and $n itself. The 1–3 cells left
  * at the end of a span of at least 4 take one masked vector: `rewind(cells)` moves every
  * running pointer back by that many cells, so the last vector ends at the span's end, and its
  * stores keep the lanes already updated (see `emitters`). Shorter spans take a scalar loop.
  */
 export function spanLoops(
-  body: (ty: Ty, unroll: number, masked?: boolean) => string,
+  body: (ty: Ty, unroll: number, masked: boolean, flush: boolean) => string,
   rewind: (cells: string) => string[],
 ): string {
-  return `(local.set $n0 (local.get $n))
+  const loops = (flush: boolean) => `(local.set $n0 (local.get $n))
     (block $v2done (loop $v2loop
       (br_if $v2done (i32.lt_s (local.get $n) (i32.const ${4 * UNROLL})))
-        ${body("v", UNROLL)}
+        ${body("v", UNROLL, false, flush)}
       (br $v2loop)))
     (block $vdone (loop $vloop
       (br_if $vdone (i32.lt_s (local.get $n) (i32.const 4)))
-        ${body("v", 1)}
+        ${body("v", 1, false, flush)}
       (br $vloop)))
     (if (i32.and (i32.gt_s (local.get $n) (i32.const 0)) (i32.ge_s (local.get $n0) (i32.const 4)))
       (then
@@ -53,12 +55,13 @@ export function spanLoops(
         ${rewind("(local.get $back)").join("\n        ")}
         ;; lane l is new where l ≥ back
         (local.set $mskv (i32x4.ge_s (v128.const i32x4 0 1 2 3) (i32x4.splat (local.get $back))))
-        ${body("v", 1, true)}
+        ${body("v", 1, true, flush)}
         (local.set $n (i32.const 0))))
     (block $sdone (loop $sloop
       (br_if $sdone (i32.le_s (local.get $n) (i32.const 0)))
-        ${body("s", 1)}
+        ${body("s", 1, false, flush)}
       (br $sloop)))`;
+  return `(if (global.get $flush) (then ${loops(true)}) (else ${loops(false)}))`;
 }
 
 /** `(local.set $name (i32.sub (local.get $name) (i32.shl cells (i32.const log2 bytes))))`. */
@@ -70,12 +73,13 @@ export function rewindPointer(name: string, cells: string, bytesPerCell: 2 | 4):
 /**
  * Text builders for one cell group of a span: `ty` "v" (4 lanes, f32x4) or "s" (a scalar),
  * loads and stores at byte offset `off + shift` from a pointer local, arithmetic, locals
- * with the width suffix, span parameters, and the flush of tiny values to zero. A `masked`
+ * with the width suffix, span parameters, and the flush of tiny values to zero (nothing when
+ * `flush` is false: a step that does not flush, spanLoops). A `masked`
  * group (spanLoops' last vector) stores only the lanes set in $mskv and leaves the others as
  * they are in memory: those cells were updated by the group before, and no update reads a
  * value of its own kind at another cell, so each new lane is what the scalar loop gives.
  */
-export function emitters(ty: Ty, shift: number, tiny: string, masked = false) {
+export function emitters(ty: Ty, shift: number, tiny: string, masked = false, flush = true) {
   const T = ty === "v" ? "f32x4" : "f32";
   const sfx = ty === "v" ? "v" : "s";
   return {
@@ -95,9 +99,11 @@ export function emitters(ty: Ty, shift: number, tiny: string, masked = false) {
     par: (name: string) => (ty === "v" ? `(local.get $${name}v)` : `(local.get $${name})`),
     // |x| ≤ flushBelow → 0 (two compares and a mask: far cheaper than denormal assists).
     flush: (local: string) =>
-      ty === "v"
-        ? `(local.set $${local}v (v128.and (local.get $${local}v) (f32x4.gt (v128.and (local.get $${local}v) (local.get $absv)) (local.get $tinyv))))`
-        : `(local.set $${local}s (select (local.get $${local}s) (f32.const 0) (f32.gt (f32.abs (local.get $${local}s)) (f32.const ${tiny}))))`,
+      !flush
+        ? ""
+        : ty === "v"
+          ? `(local.set $${local}v (v128.and (local.get $${local}v) (f32x4.gt (v128.and (local.get $${local}v) (local.get $absv)) (local.get $tinyv))))`
+          : `(local.set $${local}s (select (local.get $${local}s) (f32.const 0) (f32.gt (f32.abs (local.get $${local}s)) (f32.const ${tiny}))))`,
   };
 }
 
