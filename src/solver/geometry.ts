@@ -76,6 +76,7 @@ function boxShape(center: Vec3, size: Vec3, faces: DomainFaces): Shape {
   return {
     lo: lo.map((v, a) => v - faces.period[a]) as Vec3,
     hi: hi.map((v, a) => v + faces.period[a]) as Vec3,
+    coversAll: lo.every((v) => v === -Infinity) && hi.every((v) => v === Infinity),
     fill(p, h, normal) {
       const o0 = overlap(0, p[0], h[0]);
       const o1 = overlap(1, p[1], h[1]);

@@ -465,6 +465,10 @@ class Painter {
    * each row; returns false when the table would overflow.
    */
   *paint(s: number, c: number): Generator<number, boolean, void> {
+    if (this.structures[s].shape.coversAll) {
+      yield* this.paintEverywhere(s, c);
+      return true;
+    }
     const { plan, p, h, at } = this;
     const visit = this.visits[s][c];
     const stag = [staggerOf(c, 0), staggerOf(c, 1), staggerOf(c, 2)];
@@ -494,6 +498,24 @@ class Painter {
       yield this.visitsDone / this.totalVisits;
     }
     return true;
+  }
+
+  /**
+   * A structure that fills every cube (Shape.coversAll) takes every cell it visits, whatever
+   * was painted before: its fraction is 1 there, also by a conductor's point probe.
+   */
+  private *paintEverywhere(s: number, c: number): Generator<number, void, void> {
+    const visit = this.visits[s][c];
+    const offsets = [0, 1, 2].map((b) => visit[b].map((i) => this.target.cells.offset(b, i)));
+    const idx = this.index[c];
+    const entry = this.pure[s];
+    for (const o0 of offsets[0]) {
+      for (const o1 of offsets[1]) {
+        for (const o2 of offsets[2]) idx[o0 + o1 + o2] = entry;
+      }
+      this.visitsDone += visit[1].length * visit[2].length;
+      yield this.visitsDone / this.totalVisits;
+    }
   }
 
   /** Paints structure s into one cell of component c (the cube in p, h); false on overflow. */

@@ -15,6 +15,11 @@ export interface Shape {
    * outward unit normal into `normal` when 0 < f < 1.
    */
   fill(p: Vec3, h: Vec3, normal: Vec3): number;
+  /**
+   * Set when every cube's fill is 1 (a box reaching every absorbing face and spanning every
+   * periodic axis: a cladding or background box): painting it needs no fill at all.
+   */
+  readonly coversAll?: boolean;
 }
 
 /** Faces of the region of interest, per axis, and whether the axis absorbs (pml). */

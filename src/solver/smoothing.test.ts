@@ -11,7 +11,7 @@ import { describe, it } from "node:test";
 import { domainFaces, shapeOf } from "./geometry.js";
 import type { Shape } from "./shape.js";
 import { planGrid, YeeLayout } from "./grid.js";
-import { buildMedium } from "./medium.js";
+import { buildMedium, PERFECT_CONDUCTOR, type UpdateMaterial } from "./medium.js";
 import type { BackendName } from "./backend.js";
 import { forEachBackend, runOn } from "./testing/backends.js";
 import {
@@ -94,6 +94,37 @@ describe("fill fractions", () => {
     resolution: 25e-9,
     boundary_conditions: bc,
     pml_layers: 4,
+  });
+
+  it("a box covering the grid paints every cell as its fills would, over what came before", () => {
+    const plan = planGrid(domain(["pml", "pml", "periodic"]), 0.99);
+    const layout = YeeLayout.ofPlan(plan);
+    const faces = domainFaces(plan);
+    const shape = (s: object) => shapeOf({ ...s, material: "x" } as StructureSpec, faces);
+    const cladding = shape({ type: "box", center: [0, 0, 0], size: [9, 9, 1e-6] });
+    assert.equal(cladding.coversAll, true);
+    assert.ok(!shape({ type: "box", center: [0, 0, 0], size: [9, 0.9e-6, 9] }).coversAll);
+    const glass: UpdateMaterial = { epsRe: 2.25, sigma: 0 };
+    const silica: UpdateMaterial = { epsRe: 2.1, sigma: 0.01 };
+    const sphere = shape({ type: "sphere", center: [0.1e-6, 0, 0], radius: 0.2e-6 });
+    const plate = shape({ type: "box", center: [0, 0.2e-6, 0], size: [0.4e-6, 0.1e-6, 9] });
+    // The same box without the flag: painted cell by cell from its fills.
+    const byFill: Shape = {
+      lo: cladding.lo,
+      hi: cladding.hi,
+      fill: (p, h, n) => cladding.fill(p, h, n),
+    };
+    const paint = (box: Shape) =>
+      buildMedium(plan, layout, glass, [
+        { shape: sphere, material: glass },
+        { shape: plate, material: PERFECT_CONDUCTOR },
+        { shape: box, material: silica },
+        { shape: sphere, material: glass },
+      ]);
+    const [fast, slow] = [paint(cladding), paint(byFill)];
+    for (let c = 0; c < 3; c++) assert.deepEqual(fast.index[c], slow.index[c]);
+    assert.deepEqual([fast.ca, fast.cb], [slow.ca, slow.cb]);
+    assert.ok(new Set(fast.index[0]).size > 2, "the sphere's surface mixes entries");
   });
 
   it("a box's fill is its exact overlap, with an axis-aligned normal", () => {
