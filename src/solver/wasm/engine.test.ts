@@ -12,6 +12,7 @@ import { boxSpec, constantMaterials } from "../testing/index.js";
 import type { SimulationSpec } from "../types.js";
 import { Command, ControlBlock, KernelFailure } from "./barrier.js";
 import { MIN_PARALLEL_DFT_PAIRS, threadsFor } from "./engine.js";
+import { keptThreads } from "./pool.js";
 
 const STEP = 50e-9;
 const materials = constantMaterials({ glass: 2.25 });
@@ -71,6 +72,28 @@ describe("fast engine", () => {
     } finally {
       sim.dispose();
     }
+  });
+
+  it("keeps a run's kernel threads for the next run, and ends those of a failed run", async () => {
+    const twoThreads = { threads: 2, minCellsPerThread: 0 };
+    const first = await runWithMaterials(cube(24, 8), materials, twoThreads);
+    assert.equal(first.report.threads, 2);
+    await new Promise((r) => setTimeout(r, 50));
+    const kept = keptThreads();
+    assert.ok(kept.length >= 1, "the first run's thread is kept");
+    const again = await runWithMaterials(cube(24, 8), materials, twoThreads);
+    assert.equal(again.report.threads, 2);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(keptThreads(), kept, "the second run ran on the kept thread");
+    const sim = new FdtdSimulation(cube(24, 8), materials, twoThreads);
+    await sim.prepare();
+    assert.equal(keptThreads().length, kept.length - 1, "the run took a kept thread");
+    (sim.stepper as unknown as { control: ControlBlock }).control.fail();
+    assert.throws(() => sim.step(), /fast kernel failed/);
+    sim.dispose();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.ok(!keptThreads().some((id) => !kept.includes(id)), "no new thread kept");
+    assert.equal(keptThreads().length, kept.length - 1, "the failed run's thread is not kept");
   });
 
   it("reports kernel, threads and stepping-only Mcell/s, and leaves no thread behind", async () => {

@@ -526,6 +526,9 @@ export class FastEngine implements Stepper {
       this.control.command = Command.Exit;
       try {
         this.control.arrive();
+        // The threads left their run: kept for the next one (pool.ts).
+        void this.pool.release();
+        return;
       } catch {
         // A failed thread: terminate() below ends the others.
       }
