@@ -99,17 +99,23 @@ export const WARM_UP_PROBLEMS: readonly SimulationSpec[] = [
 ];
 
 /**
- * Steps the warm-up problems on `backend` (one thread: the kernel threads of a large job are
- * started per run) and returns the last one's spec and result (the caller writes a result
- * file of it too), with the seconds it all took.
+ * Steps the warm-up problems on `backend` and returns the last one's spec and result (the
+ * caller writes a result file of it too), with the seconds it all took. The last runs on the
+ * `threads` a job gets (the others on one), so that the kernel threads a job uses are started
+ * and warm before it (wasm/pool.ts keeps them).
  */
 export async function warmUp(
   backend: BackendChoice,
+  threads = 1,
 ): Promise<{ seconds: number; result: SolverResult; spec: SimulationSpec }> {
   const start = performance.now();
   let last: { result: SolverResult; spec: SimulationSpec } | null = null;
   for (const spec of WARM_UP_PROBLEMS) {
-    last = { spec, result: await runSimulation(spec, { backend, threads: 1 }) };
+    const options =
+      spec === WARM_UP_PROBLEMS[WARM_UP_PROBLEMS.length - 1]
+        ? { backend, threads, minCellsPerThread: 0 }
+        : { backend, threads: 1 };
+    last = { spec, result: await runSimulation(spec, options) };
   }
   return { seconds: (performance.now() - start) / 1000, ...last! };
 }

@@ -105,7 +105,7 @@ async function warm(input: WarmInput): Promise<void> {
   let message: ThreadMessage;
   try {
     await initSolverBackend(input.backend);
-    const { seconds, result, spec } = await warmUp(input.backend);
+    const { seconds, result, spec } = await warmUp(input.backend, input.threads);
     const fileInput = {
       jobId: "warm-up",
       solverVersion: SOLVER_VERSION,

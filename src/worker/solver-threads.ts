@@ -55,6 +55,8 @@ export class SolverThreads {
 
   constructor(
     private readonly backend: BackendChoice,
+    /** The threads a job's solver gets: a warm-up starts and warms its kernel threads. */
+    private readonly threads: number,
     /** Where a warm-up writes (and deletes) its result file: a name of this worker's own. */
     private readonly warmUpPath: string,
     private readonly log: WorkerLogger,
@@ -88,7 +90,7 @@ export class SolverThreads {
     }, WARM_UP_LIMIT_MS);
     thread.postMessage({
       type: "warm",
-      warm: { backend: this.backend, scratchPath: this.warmUpPath },
+      warm: { backend: this.backend, threads: this.threads, scratchPath: this.warmUpPath },
     });
     this.warming = warmed.then(async (ok) => {
       clearTimeout(limit);

@@ -15,6 +15,8 @@ export interface ThreadInput {
 /** A fresh thread's warm-up (solver/warm-up.ts), answered by `warm` or `failed`. */
 export interface WarmInput {
   backend: BackendChoice;
+  /** The threads a job's solver gets (EMSIM_SOLVER_THREADS): the warm-up starts its kernel's. */
+  threads: number;
   /** Where the warm-up's result file is written, checked and deleted. */
   scratchPath: string;
 }

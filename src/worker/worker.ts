@@ -173,7 +173,12 @@ export class JobWorker {
     this.log = parts.log;
     this.metrics = parts.metrics ?? null;
     const warmUpPath = join(this.scratchDir, `warm-up.${scratchTag(this.id)}.h5`);
-    this.threads = new SolverThreads(this.config.solverBackend, warmUpPath, this.log);
+    this.threads = new SolverThreads(
+      this.config.solverBackend,
+      this.config.solverThreads,
+      warmUpPath,
+      this.log,
+    );
   }
 
   /**
