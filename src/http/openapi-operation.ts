@@ -40,7 +40,8 @@ export const RESPONSE_HEADERS = {
     schema: { type: "string" },
   },
   "Content-Disposition": {
-    description: "`attachment` with the file name `emsim-<job_id>.h5`.",
+    description:
+      "`attachment` with the file's name: `emsim-<job_id>.h5` for a job's result file, `emsim-<job_id>.s<N>p` for Touchstone S-parameters, the name a signed download address carries for its file (a batch's results, a GDS layout).",
     schema: { type: "string" },
   },
 } satisfies Record<string, Json>;

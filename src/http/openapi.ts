@@ -164,7 +164,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   408: "The request did not arrive in time; the connection is closed.",
   409: "Conflict with the job's state.",
   413: "The body is too large.",
-  415: "The body is not application/json.",
+  415: "The body is not application/json, or is sent with a Content-Encoding (any request).",
   416: "The range is outside the file.",
   422: "The request is not valid.",
   429: "Too many requests for this key; see Retry-After.",
