@@ -284,6 +284,28 @@ export function printJson(io: CommandIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/**
+ * A downloaded file (the SDK's DownloadResult or BatchDownloadResult) as `--json` prints it:
+ * snake_case, as the API's objects and everything else the CLI prints.
+ */
+export function fileJson(file: {
+  jobId?: string;
+  batchId?: string;
+  path: string;
+  bytes: number;
+  sha256: string;
+  resumedFromBytes: number;
+}) {
+  return {
+    ...(file.jobId !== undefined ? { job_id: file.jobId } : {}),
+    ...(file.batchId !== undefined ? { batch_id: file.batchId } : {}),
+    path: file.path,
+    bytes: file.bytes,
+    sha256: file.sha256,
+    resumed_from_bytes: file.resumedFromBytes,
+  };
+}
+
 /** Left-aligned columns separated by two spaces; the first row is the header. */
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));

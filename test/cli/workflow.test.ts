@@ -134,7 +134,7 @@ test("download resumes a .part file and a connection cut mid-body, without the A
   const partOut = join(dir, "part.h5");
   writeFileSync(`${partOut}.part`, done.bytes.subarray(0, half));
   let before = storageRequests().length;
-  const resumed = await runCli(["download", id, "--out", partOut], env);
+  const resumed = await runCli(["download", id, "--out", partOut, "--json"], env);
   assert.equal(resumed.code, 0, resumed.stderr);
   const partRanges = storageRequests()
     .slice(before)
@@ -145,7 +145,16 @@ test("download resumes a .part file and a connection cut mid-body, without the A
     `${JSON.stringify(partRanges)}\n${resumed.stderr}`,
   );
   assert.match(resumed.stderr, /resumed at/);
-  assert.equal(resumed.stdout.trim(), partOut);
+  // snake_case, as the API's objects: the job, and the bytes taken over from the .part file.
+  const taken = JSON.parse(resumed.stdout) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(taken).sort(), [
+    "bytes",
+    "job_id",
+    "path",
+    "resumed_from_bytes",
+    "sha256",
+  ]);
+  assert.deepEqual([taken.job_id, taken.path, taken.resumed_from_bytes], [id, partOut, half]);
   assert.ok(readFileSync(partOut).equals(done.bytes));
 
   const cutOut = join(dir, "cut.h5");

@@ -42,9 +42,19 @@ test("four `emsim keys create` on an empty data directory all succeed, in every 
     assert.equal(keys.size, 4);
     const listed = cli(["keys", "list", "--json", "--data-dir", dataDir]);
     assert.equal(listed.status, 0, listed.stderr);
-    const rows = JSON.parse(listed.stdout) as { accountId: string }[];
+    const rows = JSON.parse(listed.stdout) as { account_id: string }[];
     assert.equal(rows.length, 4);
-    assert.equal(new Set(rows.map((r) => r.accountId)).size, 1, "one account for one email");
+    assert.equal(new Set(rows.map((r) => r.account_id)).size, 1, "one account for one email");
+    // snake_case, as everything else the CLI prints.
+    assert.deepEqual(Object.keys(rows[0]!).sort(), [
+      "account_id",
+      "created_at",
+      "display_prefix",
+      "id",
+      "last_used_at",
+      "name",
+      "revoked_at",
+    ]);
   }
 });
 

@@ -3,6 +3,7 @@
  * download resumes from `F.part`, a file that fails its checksum is kept as `F.corrupt`.
  */
 import {
+  fileJson,
   defaultIo,
   EXIT,
   formatBytes,
@@ -43,7 +44,7 @@ export async function runDownload(args: string[], io: CommandIo = defaultIo()): 
       bar?.finish(
         `wrote ${file.path} (${formatBytes(file.bytes)}${file.resumedFromBytes > 0 ? `, resumed at ${formatBytes(file.resumedFromBytes)}` : ""}, sha256 verified)`,
       );
-      if (io.json) printJson(io, file);
+      if (io.json) printJson(io, fileJson(file));
       else io.stdout.write(`${file.path}\n`);
       return EXIT.ok;
     } catch (err) {

@@ -83,11 +83,24 @@ async function listKeys(
   }
   const keys = await accounts.listKeys(accountId);
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(keys.map(keyJson), null, 2)}\n`);
     return 0;
   }
   process.stdout.write(keyTable(keys));
   return 0;
+}
+
+/** A key as `--json` prints it: snake_case, as everything else the CLI prints. */
+function keyJson(k: ApiKeyRecord) {
+  return {
+    id: k.id,
+    account_id: k.accountId,
+    name: k.name,
+    display_prefix: k.displayPrefix,
+    created_at: k.createdAt,
+    last_used_at: k.lastUsedAt,
+    revoked_at: k.revokedAt,
+  };
 }
 
 /** The keys as columns under a header, one line each; every column is padded, the last too. */

@@ -10,6 +10,7 @@ import type {
 } from "../../client/index.js";
 import { EmsimJobFailedError, isAbortError } from "../../client/index.js";
 import {
+  fileJson,
   defaultIo,
   EXIT,
   formatBytes,
@@ -135,7 +136,7 @@ async function waitAndDownload(
   bar?.finish(
     `wrote ${file.path} (${formatBytes(file.bytes)}, sha256 ${file.sha256.slice(0, 12)}… verified)`,
   );
-  if (io.json) printJson(io, { job, file });
+  if (io.json) printJson(io, { job, file: fileJson(file) });
   else io.stdout.write(`${file.path}\n`);
   return EXIT.ok;
 }

@@ -8,6 +8,7 @@ import type { BatchAck, BatchRecord, BatchRequest, EmsimClient } from "../../cli
 import { EmsimBatchFailedError, isAbortError } from "../../client/index.js";
 import { withLocalGdsUploaded } from "../local-gds.js";
 import {
+  fileJson,
   defaultIo,
   EXIT,
   formatBytes,
@@ -204,7 +205,8 @@ export async function downloadBatchFile(
   bar?.finish(
     `wrote ${file.path} (${formatBytes(file.bytes)}, sha256 ${file.sha256.slice(0, 12)}… verified)`,
   );
-  if (io.json) printJson(io, { batch: await client.getBatch(id, { signal }), file });
-  else io.stdout.write(`${file.path}\n`);
+  if (io.json) {
+    printJson(io, { batch: await client.getBatch(id, { signal }), file: fileJson(file) });
+  } else io.stdout.write(`${file.path}\n`);
   return EXIT.ok;
 }
