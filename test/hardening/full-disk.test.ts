@@ -174,3 +174,24 @@ test("a database on a full disk answers 503 'nothing was stored' and recovers", 
     await server.kill("SIGKILL");
   }
 });
+
+test("a server whose log goes to a full disk goes on answering, and stays up", async () => {
+  // /dev/full refuses every write with ENOSPC: the log of `emsim server > log` on a full disk.
+  const server = await startServerProcess(
+    await freePort(),
+    tempDir(),
+    { EMSIM_LOG_LEVEL: "info" },
+    { stdoutTo: "/dev/full" },
+  );
+  try {
+    for (let i = 0; i < 30; i++) {
+      const health = await call(server.baseUrl, "GET", "/health", { timeoutMs: 5000 });
+      assert.equal(health.status, 200, health.text);
+    }
+    const refused = await call(server.baseUrl, "GET", "/v1/simulations", { timeoutMs: 5000 });
+    assert.equal(refused.status, 401, refused.text);
+    assert.equal(server.child.exitCode, null, `the server exited: ${server.stderr()}`);
+  } finally {
+    await server.kill("SIGKILL");
+  }
+});

@@ -149,6 +149,8 @@ export async function startServerProcess(
     tmpfs?: { path: string; sizeKiB: number }[];
     /** Commands (sh) run in that namespace after mounting, before the server starts. */
     before?: string;
+    /** A file the server's stdout (its log) is redirected to, instead of a pipe. */
+    stdoutTo?: string;
   } = {},
 ): Promise<ServerProcess> {
   const argv = cliCommand(["server", "--port", String(port), "--data-dir", dataDir]);
@@ -158,22 +160,22 @@ export async function startServerProcess(
         `mkdir -p ${shellQuote(m.path)} && mount -t tmpfs -o size=${m.sizeKiB}k tmpfs ${shellQuote(m.path)}`,
     ),
     ...(options.before ? [options.before] : []),
-    'exec "$0" "$@"',
+    `exec "$0" "$@"${options.stdoutTo ? ` > ${shellQuote(options.stdoutTo)}` : ""}`,
   ].join(" && ");
   const baseUrl = `${options.tls ? "https" : "http"}://127.0.0.1:${port}`;
   const healthy = async () => {
     try {
-      return (await call(baseUrl, "GET", "/health")).status === 200;
+      return (await call(baseUrl, "GET", "/health", { timeoutMs: 5000 })).status === 200;
     } catch {
-      return false; // not listening yet
+      return false; // not listening yet (or not answering)
     }
   };
-  const started = await spawnEmsim(
-    options.tmpfs ? ["unshare", "-m", "sh", "-c", script, ...argv] : argv,
-    env,
-    healthy,
-    "server",
-  );
+  const wrapped = options.tmpfs
+    ? ["unshare", "-m", "sh", "-c", script, ...argv]
+    : options.stdoutTo
+      ? ["sh", "-c", script, ...argv]
+      : argv;
+  const started = await spawnEmsim(wrapped, env, healthy, "server");
   return { ...started, baseUrl };
 }
 

@@ -72,6 +72,8 @@ export interface CallOptions {
   rawBody?: string;
   headers?: Record<string, string>;
   redirect?: "manual" | "follow";
+  /** Abort the request (the call rejects) when no answer came within this many ms. */
+  timeoutMs?: number;
 }
 
 export async function call(
@@ -98,6 +100,7 @@ export async function call(
     headers,
     body,
     redirect: opts.redirect ?? "manual",
+    ...(opts.timeoutMs !== undefined ? { signal: AbortSignal.timeout(opts.timeoutMs) } : {}),
   });
   const text = await res.text();
   let parsed: Record<string, unknown> = {};

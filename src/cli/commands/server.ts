@@ -3,6 +3,7 @@ import { describeConfig, loadConfig, type Config } from "../../config.js";
 import { dashboardSetupAddress } from "../../dashboard/setup.js";
 import { reloadTls } from "../../http/server.js";
 import { createService, createWorker } from "../../service.js";
+import { ignoreStdioErrors, LogSink } from "../log-sink.js";
 import { parse, UsageError } from "../usage.js";
 
 function configFrom(values: { port?: string; host?: string; "data-dir"?: string }): Config {
@@ -40,7 +41,11 @@ export async function runServer(args: string[]): Promise<number> {
     "data-dir": { type: "string" },
   });
   const config = configFrom(values);
-  const service = await createService(config, { level: config.logLevel });
+  ignoreStdioErrors();
+  const service = await createService(config, {
+    level: config.logLevel,
+    stream: new LogSink(process.stdout.fd),
+  });
   process.stderr.write(
     `emsim configuration:\n${Object.entries(describeConfig(config))
       .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
@@ -84,14 +89,13 @@ export async function runServer(args: string[]): Promise<number> {
 export async function runWorker(args: string[]): Promise<number> {
   const { values } = parse(args, { "data-dir": { type: "string" } });
   const config = configFrom(values);
+  ignoreStdioErrors();
+  const sink = new LogSink(process.stderr.fd);
   const log = {
-    info: (o: object, m?: string) => process.stderr.write(`${m ?? ""} ${JSON.stringify(o)}\n`),
-    warn: (o: object, m?: string) =>
-      process.stderr.write(`warn: ${m ?? ""} ${JSON.stringify(o)}\n`),
+    info: (o: object, m?: string) => sink.write(`${m ?? ""} ${JSON.stringify(o)}\n`),
+    warn: (o: object, m?: string) => sink.write(`warn: ${m ?? ""} ${JSON.stringify(o)}\n`),
     error: (o: object, m?: string) =>
-      process.stderr.write(
-        `error: ${m ?? ""} ${JSON.stringify(o, Object.getOwnPropertyNames(o))}\n`,
-      ),
+      sink.write(`error: ${m ?? ""} ${JSON.stringify(o, Object.getOwnPropertyNames(o))}\n`),
   };
   const { worker, close } = await createWorker(config, log);
   await worker.start();
