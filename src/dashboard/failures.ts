@@ -2,11 +2,14 @@
  * What a failed dashboard request answers: an HTML error page, or to the scripts (under
  * /dashboard/api/, or a request asking for JSON first) JSON `{detail, error_code}` with an API
  * error's other fields (a 422's `errors`, a 409's `active_job_id`) as the API sends them. A request that needs a session and has none is sent to sign in
- * instead (JSON routes get a 401). An unexpected error is logged; its answer says only that the
- * server failed, with the request id to quote.
+ * instead (JSON routes get a 401). A database or disk that takes no writes (full, unreachable)
+ * is the API's 503 "nothing was stored" with Retry-After. An unexpected error is logged; its
+ * answer says only that the server failed, with the request id to quote.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError } from "../errors.js";
+import { ApiError, errors } from "../errors.js";
+import { diskRefusedWrite } from "../storage/errors.js";
+import { storeUnavailability } from "../store/errors.js";
 import { lingerAfterAnswer } from "../http/linger.js";
 import { DashboardError, safeNext, SignInRequired, type Dashboard } from "./context.js";
 import { errorBody, errorTitle } from "./views/errors.js";
@@ -77,6 +80,13 @@ function sendToSignIn(req: FastifyRequest, reply: FastifyReply) {
 }
 
 function describeFailure(err: FastifyError | Error, req: FastifyRequest): Failure {
+  // A database or disk that takes no writes now is the API's 503, not a failure of ours.
+  const unavailable = storeUnavailability(err);
+  const diskFull = !unavailable && diskRefusedWrite(err);
+  if (unavailable || diskFull) {
+    req.log.warn({ err }, unavailable ? "database unavailable" : "a disk refused a write");
+    err = unavailable ? errors.storeUnavailable(unavailable) : errors.diskFull();
+  }
   if (err instanceof DashboardError) {
     return {
       status: err.statusCode,

@@ -421,6 +421,42 @@ describe("API keys", () => {
     assert.equal((await call(svc.baseUrl, "GET", "/v1/simulations", { key })).status, 200);
   });
 
+  test("a database whose disk is full is a 503 that says nothing was stored, not a 500", async () => {
+    const client = await signedIn("keys@example.com");
+    // A fresh form each time: a form's one-time id makes a second post of it a redirect.
+    const createKey = async (headers: Record<string, string> = {}) => {
+      const page = await client.get("/dashboard/keys");
+      const form = {
+        _csrf: HttpClient.csrfIn(page.text),
+        form_id: HttpClient.formIdIn(page.text),
+        name: "k".repeat(100),
+      };
+      return client.post("/dashboard/keys", form, headers);
+    };
+    // The database may grow no more: what SQLite answers on a full disk (SQLITE_FULL).
+    const pages = db.pragma("page_count", { simple: true }) as number;
+    db.pragma(`max_page_count = ${pages}`);
+    try {
+      let refused: Awaited<ReturnType<typeof createKey>> | null = null;
+      for (let i = 0; i < 500 && !refused; i++) {
+        const res = await createKey();
+        if (res.res.status !== 201) refused = res;
+      }
+      assert.ok(refused, "the database never filled up");
+      assert.equal(refused.res.status, 503, refused.text);
+      assert.match(refused.text, /Temporarily unavailable/);
+      assert.match(refused.text, /nothing was stored/);
+      assert.match(refused.res.headers.get("retry-after") ?? "", /^\d+$/);
+      const json = await createKey({ accept: "application/json" });
+      assert.equal(json.res.status, 503, json.text);
+      const body = JSON.parse(json.text) as { error_code: string };
+      assert.equal(body.error_code, "service_unavailable");
+    } finally {
+      db.pragma("max_page_count = 1073741823");
+    }
+    assert.equal((await createKey()).res.status, 201);
+  });
+
   test("revoking needs a confirmation; then the key is refused at once", async () => {
     const client = await signedIn("keys@example.com");
     const page = await client.get("/dashboard/keys");
