@@ -14,6 +14,7 @@ import type { Config } from "../config.js";
 import type { SolverReport } from "../schema/responses.js";
 import { estimateRun, type SimulationSpec } from "../solver/index.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
+import { storeUnavailability } from "../store/errors.js";
 import type { JobQueue, JobRow, RecoveryRule } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
 import { classifyRun, type RunFailureWords, type RunOutcome } from "./run-outcome.js";
@@ -151,6 +152,8 @@ export class JobWorker {
   private unsubscribe: (() => void)[] = [];
   private readonly threads: SolverThreads;
   private recovered: Promise<void> | null = null;
+  /** Dead workers' jobs still to take back: the database took no writes when it was tried. */
+  private deadWorkersPending = false;
 
   private readonly store: JobQueue;
   private readonly storage: StorageBackend;
@@ -184,23 +187,44 @@ export class JobWorker {
   /**
    * Takes back what dead workers left: their scratch files, the jobs of dead processes on this
    * host, jobs whose heartbeat went stale. A server calls this before it listens, so no request
-   * sees a job still RUNNING for a process that is gone; `start` calls it if nobody has.
+   * sees a job still RUNNING for a process that is gone; `start` calls it if nobody has. A
+   * database that takes no writes now (its disk full) does not keep the server from starting:
+   * the jobs are taken back by the sweep of a later heartbeat.
    */
   async recover(): Promise<void> {
     this.recovered ??= (async () => {
       await mkdir(this.scratchDir, { recursive: true });
       await this.removeDeadScratchFiles();
-      await this.recoverDeadLocalWorkers();
-      await this.sweepStale();
+      await this.takeBackDeadWorkersJobs();
     })();
     await this.recovered;
+  }
+
+  /** The jobs of dead local workers and stale ones; left pending while the database is full. */
+  private async takeBackDeadWorkersJobs(): Promise<void> {
+    try {
+      await this.recoverDeadLocalWorkers();
+      await this.sweepStale();
+      this.deadWorkersPending = false;
+    } catch (err) {
+      if (!storeUnavailability(err)) throw err;
+      if (!this.deadWorkersPending) {
+        this.log.warn(
+          { err },
+          "dead workers' jobs could not be taken back (the database takes no writes); trying again every heartbeat",
+        );
+      }
+      this.deadWorkersPending = true;
+    }
   }
 
   async start(): Promise<void> {
     await this.recover();
     this.threads.prepare();
     this.sweepTimer = setInterval(() => {
-      this.sweepStale().catch((err) => this.log.error({ err }, "stale-job sweep failed"));
+      (this.deadWorkersPending ? this.takeBackDeadWorkersJobs() : this.sweepStale()).catch((err) =>
+        this.log.error({ err }, "stale-job sweep failed"),
+      );
       // Not only at start: a worker of this host killed while writing leaves a partial file
       // (as big as a result) that would otherwise stay until a worker starts here again.
       this.removeDeadScratchFiles().catch((err) =>

@@ -9,6 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { hostname } from "node:os";
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { shellCli, startServerProcess } from "../helpers/process.js";
@@ -18,6 +19,7 @@ import {
   filesUnder,
   freePort,
   smallSimulation,
+  startService,
   tempDir,
   waitForStatus,
 } from "../helpers/service.js";
@@ -193,5 +195,48 @@ test("a server whose log goes to a full disk goes on answering, and stays up", a
     assert.equal(server.child.exitCode, null, `the server exited: ${server.stderr()}`);
   } finally {
     await server.kill("SIGKILL");
+  }
+});
+
+test("a server starts while its database takes no writes, and takes a dead worker's job back later", async () => {
+  const dataDir = tempDir();
+  // A job RUNNING for a worker of this host whose process is gone (killed with the server).
+  const first = await startService({ dataDir, embeddedWorker: false });
+  const key = await first.newKey("gone@example.com");
+  const sub = await call(first.baseUrl, "POST", "/v1/simulations", {
+    key,
+    body: smallSimulation(),
+  });
+  assert.equal(sub.status, 202, sub.text);
+  const id = String(sub.body.job_id);
+  const gonePid = spawnSync("true").pid;
+  const claimed = await first.service.stores.jobs.claimNextJob(
+    `${hostname()}:${gonePid}:dead0000`,
+    new Date().toISOString(),
+  );
+  assert.equal(claimed?.jobId, id);
+  await first.close();
+
+  // The next server's database refuses writes (its disk full) while it starts.
+  let full = true;
+  const second = await startService({ dataDir, heartbeatIntervalMs: 100 }, {}, (service) => {
+    const jobs = service.stores.jobs;
+    const recover = jobs.recoverJobsOfWorkers.bind(jobs);
+    jobs.recoverJobsOfWorkers = (...args) => {
+      if (full) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      return recover(...args);
+    };
+  });
+  try {
+    const health = await call(second.baseUrl, "GET", "/health");
+    assert.equal(health.status, 200, health.text);
+    const running = await call(second.baseUrl, "GET", `/v1/simulations/${id}`, { key });
+    assert.equal(running.body.status, "RUNNING");
+    full = false;
+    const done = await waitForStatus(second.baseUrl, key, id, ["COMPLETED", "FAILED"], 60_000);
+    assert.equal(done.status, "COMPLETED", String(done.error_detail));
+  } finally {
+    await second.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

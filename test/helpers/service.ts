@@ -44,6 +44,8 @@ export interface TestService {
 export async function startService(
   overrides: Partial<Config> = {},
   env: Record<string, string> = {},
+  /** Runs on the service before it listens (a test's stand-in for a failing part). */
+  beforeListen?: (service: Service) => void,
 ): Promise<TestService> {
   const dataDir = overrides.dataDir ?? tempDir();
   const port = await freePort();
@@ -52,6 +54,7 @@ export async function startService(
     { host: "127.0.0.1", port, dataDir, ...overrides },
   );
   const service = await createService(config);
+  beforeListen?.(service);
   await service.listen();
   return {
     service,
