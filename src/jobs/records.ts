@@ -7,11 +7,16 @@ import type { JobRow } from "../store/types.js";
 
 export type { JobRecord };
 
-/** Seconds the job has run: final for a finished job, so far for a running one, else 0. */
+/**
+ * Seconds the job has run: final for a finished job (as stored, or from its start to its end
+ * where the job was ended by a take-back that stored none), so far for a running one, else 0.
+ */
 export function durationSeconds(job: JobRow, nowMs: number): number {
   if (job.durationSeconds !== null) return job.durationSeconds;
-  if (job.status === "RUNNING" && job.startedAt) {
-    return Math.max(0, (nowMs - Date.parse(job.startedAt)) / 1000);
+  if (!job.startedAt) return 0;
+  if (job.status === "RUNNING") return Math.max(0, (nowMs - Date.parse(job.startedAt)) / 1000);
+  if (job.finishedAt) {
+    return Math.max(0, (Date.parse(job.finishedAt) - Date.parse(job.startedAt)) / 1000);
   }
   return 0;
 }
