@@ -10,6 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
+import type Database from "better-sqlite3";
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { shellCli, startServerProcess } from "../helpers/process.js";
@@ -238,5 +239,39 @@ test("a server starts while its database takes no writes, and takes a dead worke
   } finally {
     await second.close();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("after a spell without database writes, a server's sweep does not take its own running job", async () => {
+  // Heartbeats every minute: nothing beats or sweeps during the test but the sweep it calls.
+  const svc = await startService({ heartbeatIntervalMs: 60_000 });
+  try {
+    const key = await svc.newKey("spell@example.com");
+    // A run of some seconds: a 3-D cross-section of 10 × 10 cells, a million steps at most.
+    const spec = smallSimulation({
+      domain: {
+        size: [0.5e-6, 0.5e-6, 3e-6],
+        resolution: 0.05e-6,
+        boundary_conditions: ["periodic", "periodic", "pml"],
+        pml_layers: 12,
+      },
+      fdtd_settings: { time_steps: 1_000_000, check_every_n: 1000, convergence_threshold: 0 },
+    });
+    const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: spec });
+    assert.equal(sub.status, 202, sub.text);
+    const id = String(sub.body.job_id);
+    await waitForStatus(svc.baseUrl, key, id, ["RUNNING"], 30_000);
+    // Its heartbeats failed for an hour (the disk was full): the row says so.
+    const db = (svc.service.stores as unknown as { database: { db: Database.Database } }).database
+      .db;
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    db.prepare("UPDATE jobs SET heartbeat_at = ? WHERE job_id = ?").run(anHourAgo, id);
+    const worker = svc.service.worker as unknown as { sweepStale(): Promise<void> };
+    await worker.sweepStale();
+    const after = await call(svc.baseUrl, "GET", `/v1/simulations/${id}`, { key });
+    assert.equal(after.body.status, "RUNNING", "the sweep took the server's own job");
+    await call(svc.baseUrl, "POST", `/v1/simulations/${id}/cancel`, { key });
+  } finally {
+    await svc.close();
   }
 });
