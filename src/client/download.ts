@@ -8,7 +8,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { open, rm, stat, truncate } from "node:fs/promises";
-import { EmsimApiError, EmsimNetworkError, errorBodyOf } from "./errors.js";
+import { EmsimApiError, EmsimError, EmsimNetworkError, errorBodyOf } from "./errors.js";
 import {
   parseRetryAfter,
   retryDelayMs,
@@ -225,10 +225,13 @@ class ResumableDownload {
   private async receive(res: Response, url: string): Promise<boolean> {
     const file = await open(this.partPath, this.offset > 0 ? "a" : "w");
     const before = this.offset;
+    let writing = false;
     try {
       if (res.body) {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          writing = true;
           await file.write(chunk);
+          writing = false;
           this.hash.update(chunk);
           this.offset += chunk.byteLength;
           this.deps.onProgress?.({
@@ -244,6 +247,7 @@ class ResumableDownload {
     } catch (err) {
       await file.close();
       if (this.deps.signal?.aborted) throw this.deps.signal.reason;
+      if (writing) throw this.localWriteError(err);
       if (this.offset > before) this.failures = 0;
       const origin = new URL(url).origin;
       await this.retryOrThrow(
@@ -259,6 +263,17 @@ class ResumableDownload {
     }
     await file.close();
     return true;
+  }
+
+  /** The part file refused a write (a full disk, most often): not the network's failure. */
+  private localWriteError(err: unknown): EmsimError {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === "ENOSPC" ? "no space left on its disk" : (err as Error).message;
+    return new EmsimError(
+      `could not write ${this.partPath}: ${why}${code ? ` (${code})` : ""}; the ${this.offset} bytes ` +
+        "received are kept there: make room and run it again to resume",
+      { cause: err },
+    );
   }
 
   /** Empties the part file, to write the file from its first byte. */

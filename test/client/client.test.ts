@@ -8,12 +8,13 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   EmsimApiError,
   EmsimChecksumError,
   EmsimClient,
+  EmsimError,
   EmsimNetworkError,
   type DownloadProgress,
   type JobRecord,
@@ -189,6 +190,20 @@ test("a download cut off mid-body resumes with Range and verifies", async () => 
   assert.equal(file.sha256, done.job.checksum);
   assert.ok(readFileSync(out).equals(done.bytes));
   assert.equal(progress.at(-1)!.receivedBytes, done.bytes.length);
+});
+
+test("a full local disk is said plainly, not taken for a broken connection", async () => {
+  const out = join(dir, "full.h5");
+  // /dev/full refuses every write with ENOSPC, as a full disk does.
+  symlinkSync("/dev/full", `${out}.part`);
+  const before = storageRequests().length;
+  await assert.rejects(client.download(done.job.job_id, out), (e: unknown) => {
+    assert.ok(e instanceof EmsimError && !(e instanceof EmsimNetworkError), String(e));
+    assert.match(e.message, /full\.h5\.part: no space left on its disk \(ENOSPC\)/);
+    assert.match(e.message, /make room and run it again to resume/);
+    return true;
+  });
+  assert.equal(storageRequests().length - before, 1, "a full disk is not retried");
 });
 
 test("a partial .part from an earlier run is resumed; a stale one is replaced", async () => {
