@@ -8,6 +8,7 @@
 import type { Config } from "../config.js";
 import type { JobQueue, RecoveryRule, StaleJobsOutcome } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
+import { OutageLog } from "./outage-log.js";
 
 /** One sweep; logs what it took back. */
 export async function takeBackSilentWorkersJobs(
@@ -35,9 +36,10 @@ export function sweepSilentWorkers(
   rule: RecoveryRule,
   log: WorkerLogger,
 ): () => void {
+  const failures = new OutageLog(log);
   const timer = setInterval(() => {
     takeBackSilentWorkersJobs(store, config, rule, log).catch((err: unknown) =>
-      log.error({ err }, "stale-job sweep failed"),
+      failures.error(err, "stale-job sweep failed"),
     );
   }, config.heartbeatIntervalMs);
   timer.unref();

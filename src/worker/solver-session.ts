@@ -8,6 +8,7 @@
 import type { Worker } from "node:worker_threads";
 import type { JobProgress } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
+import { OutageLog } from "./outage-log.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
 /**
@@ -75,8 +76,9 @@ export class SolverSession {
     // thread silent for solverStallMs is stuck (a deadlock would otherwise hold the job
     // RUNNING forever while this process keeps heartbeating for it).
     this.lastProgressAt = Date.now();
+    const failures = new OutageLog(options.log);
     const heartbeat = setInterval(() => {
-      this.beat().catch((err) => options.log.error({ err }, "heartbeat failed"));
+      this.beat().catch((err) => failures.error(err, "heartbeat failed", { jobId: input.jobId }));
     }, options.heartbeatIntervalMs);
     this.ended = this.awaitAnswer().then(({ answer, listeners }) => {
       this.letGo(listeners, heartbeat);

@@ -17,6 +17,7 @@ import type { StorageBackend, StoredObject } from "../storage/types.js";
 import { storeUnavailability } from "../store/errors.js";
 import type { JobQueue, JobRow, RecoveryRule } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
+import { OutageLog } from "./outage-log.js";
 import { classifyRun, type RunFailureWords, type RunOutcome } from "./run-outcome.js";
 import { takeBackSilentWorkersJobs } from "./silent-workers.js";
 import { SolverSession } from "./solver-session.js";
@@ -163,6 +164,8 @@ export class JobWorker {
   private readonly runs: RunObserver | null;
   private readonly config: Config;
   private readonly log: WorkerLogger;
+  /** Failures of the claim and the sweep, quieter while the database takes no writes. */
+  private readonly outages: OutageLog;
   private readonly metrics: WorkerMetrics | null;
 
   constructor(parts: JobWorkerParts) {
@@ -174,6 +177,7 @@ export class JobWorker {
     this.runs = parts.runs ?? null;
     this.config = parts.config;
     this.log = parts.log;
+    this.outages = new OutageLog(parts.log);
     this.metrics = parts.metrics ?? null;
     const warmUpPath = join(this.scratchDir, `warm-up.${scratchTag(this.id)}.h5`);
     this.threads = new SolverThreads(
@@ -223,7 +227,7 @@ export class JobWorker {
     this.threads.prepare();
     this.sweepTimer = setInterval(() => {
       (this.deadWorkersPending ? this.takeBackDeadWorkersJobs() : this.sweepStale()).catch((err) =>
-        this.log.error({ err }, "stale-job sweep failed"),
+        this.outages.error(err, "stale-job sweep failed"),
       );
       // Not only at start: a worker of this host killed while writing leaves a partial file
       // (as big as a result) that would otherwise stay until a worker starts here again.
@@ -313,7 +317,7 @@ export class JobWorker {
       try {
         job = await this.store.claimNextJob(this.id, new Date().toISOString());
       } catch (err) {
-        this.log.error({ err }, "claiming a job failed");
+        this.outages.error(err, "claiming a job failed");
       }
       if (job) {
         const answered = await this.answerFromTwin(job);
