@@ -149,6 +149,29 @@ export function boxSpec(p: BoxProblem): SimulationSpec {
   };
 }
 
+/**
+ * A cube of "glass" a third of the domain's side at the centre of a cube of `cells` cells of
+ * `stepM` (absorber on every face), lit by boxSpec's plane wave of 20 cells per wavelength.
+ */
+export function glassCubeSpec(
+  cells: number,
+  stepM: number,
+  timeSteps: number,
+  monitors: MonitorSpec[] = [],
+): SimulationSpec {
+  const size = cells * stepM;
+  return boxSpec({
+    sizeM: [size, size, size],
+    stepM,
+    wavelengthM: 20 * stepM,
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [size / 3, size / 3, size / 3], material: "glass" },
+    ],
+    monitors,
+    timeSteps,
+  });
+}
+
 /** A slab (box spanning the cross-section) between `fromM` and `toM` along `axis`. */
 export function slab(axis: number, fromM: number, toM: number, material: string): StructureSpec {
   const center: Vec3 = [0, 0, 0];

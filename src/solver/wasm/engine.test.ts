@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import { YeeLayout } from "../grid.js";
 import { runWithMaterials } from "../run.js";
 import { FdtdSimulation } from "../simulation.js";
-import { boxSpec, constantMaterials } from "../testing/index.js";
+import { boxSpec, constantMaterials, glassCubeSpec } from "../testing/index.js";
 import type { SimulationSpec } from "../types.js";
 import { Command, ControlBlock, KernelFailure } from "./barrier.js";
 import { MIN_PARALLEL_DFT_PAIRS, threadsFor } from "./engine.js";
@@ -19,24 +19,15 @@ const materials = constantMaterials({ glass: 2.25 });
 
 function cube(cells: number, steps: number): SimulationSpec {
   const size = cells * STEP;
-  return boxSpec({
-    sizeM: [size, size, size],
-    stepM: STEP,
-    wavelengthM: 20 * STEP,
-    structures: [
-      { type: "box", center: [0, 0, 0], size: [size / 3, size / 3, size / 3], material: "glass" },
-    ],
-    monitors: [
-      {
-        name: "t",
-        monitor_type: "field",
-        center: [0, 0, size / 4],
-        size: [size, size, 0],
-        components: ["Ey"],
-      },
-    ],
-    timeSteps: steps,
-  });
+  return glassCubeSpec(cells, STEP, steps, [
+    {
+      name: "t",
+      monitor_type: "field",
+      center: [0, 0, size / 4],
+      size: [size, size, 0],
+      components: ["Ey"],
+    },
+  ]);
 }
 
 describe("fast engine", () => {

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { FdtdSimulation } from "../simulation.js";
-import { boxSpec, constantMaterials } from "../testing/index.js";
+import { constantMaterials, glassCubeSpec } from "../testing/index.js";
 import type { SimulationSpec } from "../types.js";
 import { FLUSH_EVERY, flushBelow, flushesAt } from "./flush.js";
 
@@ -40,19 +40,6 @@ function dipole(): SimulationSpec {
       check_every_n: 100,
     },
   };
-}
-
-function planeWave(): SimulationSpec {
-  const size = 40 * STEP;
-  return boxSpec({
-    sizeM: [size, size, size],
-    stepM: STEP,
-    wavelengthM: 20 * STEP,
-    structures: [
-      { type: "box", center: [0, 0, 0], size: [size / 3, size / 3, size / 3], material: "glass" },
-    ],
-    timeSteps: 100,
-  });
 }
 
 /** Per step: whether any stored value was denormal, and any nonzero value at or below `tiny`. */
@@ -111,7 +98,7 @@ describe("flush of tiny values", () => {
   }
 
   it("stores no denormal while a plane wave's front crosses a grid (2 steps a sweep)", async () => {
-    const seen = await survey(planeWave(), 2, 100);
+    const seen = await survey(glassCubeSpec(40, STEP, 100), 2, 100);
     for (const s of seen) assert.equal(s.denormal, false, `a denormal stored at step ${s.level}`);
   });
 });
