@@ -30,6 +30,12 @@ export function keptThreads(): number[] {
 function startThread(): Worker {
   const w = startModuleThread(THREAD_URL);
   w.unref();
+  // Between runs nobody else listens: a kept thread that fails or ends leaves the pool.
+  w.on("error", () => undefined);
+  w.on("exit", () => {
+    const at = idle.indexOf(w);
+    if (at >= 0) idle.splice(at, 1);
+  });
   return w;
 }
 
