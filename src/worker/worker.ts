@@ -352,10 +352,11 @@ export class JobWorker {
   ): Promise<void> {
     const checksum = await sha256File(outPath);
     const stored = await this.putResultFile(job, outPath);
+    // Before the completion, so that no reader of a COMPLETED job finds another attempt's file.
+    await this.removeEarlierResults(job);
     const ok = await this.recordCompletion(job, stored, checksum, seconds, report);
     if (ok) {
       this.noteCompleted(job, seconds, report);
-      await this.removeEarlierResults(job);
     } else {
       await this.storage.delete(stored.key);
       this.log.warn({ jobId: job.jobId }, "job was taken back before it completed");
@@ -417,9 +418,9 @@ export class JobWorker {
   }
 
   /**
-   * Removes what earlier attempts of a job just completed may have stored: a worker that died
+   * Removes what earlier attempts of a job about to complete may have stored: a worker that died
    * between storing its result and recording the completion left `<job>-<k>.h5`, which no job
-   * points to (the job now points to this attempt's key, and only a completion records a key).
+   * points to (only a completion records a key, and this attempt's is `<job>-<attempts>.h5`).
    * A worker that lost the job and stores its file after this removes it itself, when its
    * completion is refused (finishCompleted). Failing to remove one leaves a file, nothing worse.
    */
