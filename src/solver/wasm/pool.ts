@@ -22,8 +22,9 @@ const idle: Worker[] = [];
 /** Releases under way (their threads' `done` is on its way): a start waits for them. */
 const releasing = new Set<Promise<void>>();
 
-/** The thread ids of the threads kept for the next run (tests). */
-export function keptThreads(): number[] {
+/** The ids of the threads kept for the next run, once the releases under way are over (tests). */
+export async function keptThreads(): Promise<number[]> {
+  await Promise.all(releasing);
   return idle.map((w) => w.threadId);
 }
 
