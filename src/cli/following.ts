@@ -1,8 +1,8 @@
 /**
  * Following a job or a batch that runs on the server (`--wait`): the wait outlives a server
- * restart or a network drop (the SDK keeps polling for five minutes, `DEFAULT_MAX_OUTAGE_MS`), the user
- * is told once that it is trying, and when it gives up, that the work goes on there and how to
- * pick it up again — in words, and in `--json` as the job's or batch's id.
+ * restart or a network drop (the SDK keeps polling for five minutes, DEFAULT_MAX_OUTAGE_MS),
+ * the user is told once that it is trying, and when it gives up, that the work goes on there
+ * and how to pick it up again — in words, and in `--json` as the job's or batch's id.
  */
 import { DEFAULT_MAX_OUTAGE_MS, isOutage, type EmsimError } from "../client/index.js";
 import type { CommandIo } from "./output.js";

@@ -834,7 +834,9 @@ export class EmsimClient {
       } catch (err) {
         failingSince ??= Date.now();
         const since = Date.now() - failingSince;
-        if (!isOutage(err) || since >= (options.maxOutageMs ?? DEFAULT_MAX_OUTAGE_MS)) throw err;
+        // The wait's own timeout holds through an outage too (the last error says why).
+        const outageOver = since >= (options.maxOutageMs ?? DEFAULT_MAX_OUTAGE_MS);
+        if (!isOutage(err) || outageOver || Date.now() >= deadline) throw err;
         options.onOutage?.(err, since);
         await this.sleep(Math.max(maxInterval, 2000), options.signal);
         continue;

@@ -69,6 +69,20 @@ test("polls failing past maxOutageMs end the wait with the last error; a 404 end
   assert.equal(gone.polls(), 1);
 });
 
+test("a wait's timeout holds through an outage: the last error ends it", async () => {
+  const { client, polls } = clientAnswering([
+    () => {
+      throw refused();
+    },
+    () => {
+      throw refused();
+    },
+    () => json(200, record("COMPLETED")),
+  ]);
+  await assert.rejects(client.waitFor(JOB, { timeoutMs: 0 }), EmsimNetworkError);
+  assert.equal(polls(), 1);
+});
+
 test("a wait's timeout is an EmsimError named TimeoutError", async () => {
   const { client } = clientAnswering([() => json(200, record("RUNNING"))]);
   const err = await client.waitFor(JOB, { timeoutMs: 0 }).catch((e: unknown) => e);

@@ -230,6 +230,14 @@ class WaitThroughOutage(unittest.TestCase):
             client.wait("j", progress=False)
         self.assertEqual(len(calls), 1)
 
+    def test_the_wait_timeout_holds_through_an_outage(self):
+        down = emsim.EmsimConnectionError("down", url="x", sent=False, reason="refused")
+        client, calls = self.client_answering([down, down, {"job_id": "j", "status": "COMPLETED"}])
+        with mock.patch("emsim.client.time.sleep"), mock.patch("sys.stderr"):
+            with self.assertRaises(emsim.EmsimConnectionError):
+                client.wait("j", timeout=0, progress=False)
+        self.assertEqual(len(calls), 1)
+
 
 class Unreachable(unittest.TestCase):
     def one_clear_message(self, client, pattern):

@@ -45,6 +45,7 @@ DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 _ACTIVE = ("QUEUED", "RUNNING")
 #: Seconds polls may keep failing (the server unreachable, 5xx, 429) before a wait gives up.
 MAX_OUTAGE_SECONDS = 300.0
+_CHUNK = 1 << 20
 
 
 def _outage(err: EmsimError) -> bool:
@@ -52,7 +53,7 @@ def _outage(err: EmsimError) -> bool:
     if isinstance(err, EmsimConnectionError):
         return True
     return isinstance(err, ApiError) and (err.status >= 500 or err.status == 429)
-_CHUNK = 1 << 20
+
 
 Request = Union[Dict[str, Any], str, "os.PathLike[str]"]
 
@@ -803,7 +804,9 @@ class Client:
                             f"{MAX_OUTAGE_SECONDS:.0f} s ({label} continues on the server)",
                             file=sys.stderr,
                         )
-                    if now - failing_since >= MAX_OUTAGE_SECONDS:
+                    # The wait's own timeout holds through an outage too.
+                    timed_out = timeout is not None and now - started >= timeout
+                    if now - failing_since >= MAX_OUTAGE_SECONDS or timed_out:
                         raise
                     time.sleep(max(poll_interval, 2.0))
                     continue
