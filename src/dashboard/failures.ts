@@ -7,9 +7,8 @@
  * answer says only that the server failed, with the request id to quote.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, errors } from "../errors.js";
-import { diskRefusedWrite } from "../storage/errors.js";
-import { storeUnavailability } from "../store/errors.js";
+import { ApiError } from "../errors.js";
+import { failureLogMessage, refusedWriteError } from "../http/error-handler.js";
 import { lingerAfterAnswer } from "../http/linger.js";
 import { DashboardError, safeNext, SignInRequired, type Dashboard } from "./context.js";
 import { errorBody, errorTitle } from "./views/errors.js";
@@ -81,11 +80,10 @@ function sendToSignIn(req: FastifyRequest, reply: FastifyReply) {
 
 function describeFailure(err: FastifyError | Error, req: FastifyRequest): Failure {
   // A database or disk that takes no writes now is the API's 503, not a failure of ours.
-  const unavailable = storeUnavailability(err);
-  const diskFull = !unavailable && diskRefusedWrite(err);
-  if (unavailable || diskFull) {
-    req.log.warn({ err }, unavailable ? "database unavailable" : "a disk refused a write");
-    err = unavailable ? errors.storeUnavailable(unavailable) : errors.diskFull();
+  const refused = refusedWriteError(err);
+  if (refused) {
+    req.log.warn({ err }, failureLogMessage(err));
+    err = refused;
   }
   if (err instanceof DashboardError) {
     return {

@@ -23,11 +23,20 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
     .send({ detail: err.detail, error_code: err.code, ...err.extra });
 }
 
-function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): ApiError {
-  if (err instanceof ApiError) return err;
+/**
+ * The 503 "nothing was stored" of a database or a disk that takes no writes now (full,
+ * unreachable), or null for any other error: the API's and the dashboard's answer alike.
+ */
+export function refusedWriteError(err: unknown): ApiError | null {
   const unavailable = storeUnavailability(err);
   if (unavailable) return errors.storeUnavailable(unavailable);
-  if (diskRefusedWrite(err)) return errors.diskFull();
+  return diskRefusedWrite(err) ? errors.diskFull() : null;
+}
+
+function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): ApiError {
+  if (err instanceof ApiError) return err;
+  const refused = refusedWriteError(err);
+  if (refused) return refused;
   if (err.validation) {
     const context = err.validationContext ?? "body";
     const prefix = context === "body" ? "body" : context === "querystring" ? "query" : context;
@@ -50,7 +59,7 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
 }
 
 /** The log's words for a request that failed on the server's side. */
-function failureLogMessage(err: unknown): string {
+export function failureLogMessage(err: unknown): string {
   if (storeUnavailability(err)) return "database unavailable";
   if (diskRefusedWrite(err)) return "a disk refused a write";
   return "request failed";
