@@ -59,6 +59,8 @@ export class SolverSession {
   private progress: JobProgress | null = null;
   private progressDirty = false;
   private lastProgressAt: number;
+  /** When the job's heartbeat was last recorded (the session's start before the first). */
+  beatenAt = Date.now();
   private cancelTimer: NodeJS.Timeout | null = null;
   private cancelForced = false;
   private stalled = false;
@@ -109,6 +111,7 @@ export class SolverSession {
     }
     const answer = await this.options.heartbeat(this.progressDirty ? this.progress : null);
     this.progressDirty = false;
+    if (answer !== null) this.beatenAt = Date.now();
     if (answer === null) {
       // The job is no longer ours (taken back as stale); stop computing it.
       this.options.log.warn({ jobId: this.input.jobId }, "lost the job; stopping its run");

@@ -291,10 +291,13 @@ export class JobWorker {
   }
 
   private async sweepStale(): Promise<void> {
-    // Our own job's heartbeat first: after a spell in which the database took no writes (a
-    // full disk) it is as old as a dead worker's, and the sweep must not take the job from us.
-    const own = this.current?.jobId;
-    if (own) await this.store.heartbeat(own, this.id, new Date().toISOString(), null);
+    // Our own job's heartbeat first where its last one is older than an interval: after a
+    // spell in which the database took no writes (a full disk) it is as old as a dead
+    // worker's, and the sweep must not take the job from us.
+    const own = this.current;
+    if (own && Date.now() - own.session.beatenAt > this.config.heartbeatIntervalMs) {
+      await this.store.heartbeat(own.jobId, this.id, new Date().toISOString(), null);
+    }
     const out = await takeBackSilentWorkersJobs(
       this.store,
       this.config,

@@ -264,9 +264,17 @@ test("after a spell without database writes, a server's sweep does not take its 
     // Its heartbeats failed for an hour (the disk was full): the row says so.
     const db = (svc.service.stores as unknown as { database: { db: Database.Database } }).database
       .db;
-    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
-    db.prepare("UPDATE jobs SET heartbeat_at = ? WHERE job_id = ?").run(anHourAgo, id);
-    const worker = svc.service.worker as unknown as { sweepStale(): Promise<void> };
+    const anHourAgo = Date.now() - 3_600_000;
+    db.prepare("UPDATE jobs SET heartbeat_at = ? WHERE job_id = ?").run(
+      new Date(anHourAgo).toISOString(),
+      id,
+    );
+    const worker = svc.service.worker as unknown as {
+      current: { session: { beatenAt: number } };
+      sweepStale(): Promise<void>;
+    };
+    // … and the worker's session knows its last heartbeat was recorded then.
+    worker.current.session.beatenAt = anHourAgo;
     await worker.sweepStale();
     const after = await call(svc.baseUrl, "GET", `/v1/simulations/${id}`, { key });
     assert.equal(after.body.status, "RUNNING", "the sweep took the server's own job");
