@@ -7,7 +7,7 @@
  * local file, read in process): each caller hands in how a layout is imported and how field
  * errors are raised.
  */
-import type { FieldError } from "../errors.js";
+import { ApiError, type FieldError } from "../errors.js";
 import {
   MAX_STRUCTURES,
   type GdsStructureSpec,
@@ -97,11 +97,13 @@ export async function resolveGds(
   if (structures.every(isResolved)) return request;
   const portsDomain = "source" in request ? request.domain : null;
   const out: NonNullable<SimulationRequest["structures"]> = [];
+  const sentAs: number[] = [];
   const fromLayout: Array<{ path: string; ports: RequestPort[] }> = [];
   let budget = MAX_STRUCTURES - structures.filter((s) => s.type !== "gds").length;
   for (const [i, s] of structures.entries()) {
     if (isResolved(s)) {
       out.push(s);
+      sentAs.push(i);
       continue;
     }
     const path = `structures[${i}]`;
@@ -115,11 +117,43 @@ export async function resolveGds(
     const expanded = expandImported(g, imported, path, budget, portsDomain, resolver.fail);
     budget -= expanded.structures.length;
     out.push(...expanded.structures);
+    sentAs.push(...expanded.structures.map(() => i));
     if (expanded.ports) fromLayout.push({ path, ports: expanded.ports });
   }
   const withPorts = withLayoutPorts({ ...request, structures: out }, fromLayout);
   if ("errors" in withPorts) resolver.fail(withPorts.errors);
+  sentIndices.set(withPorts.request, sentAs);
   return withPorts.request;
+}
+
+/** For each request resolveGds made: the index each of its structures had as sent. */
+const sentIndices = new WeakMap<SimulationRequest, readonly number[]>();
+
+/**
+ * `text` (a path, a message) about a request resolveGds returned, with each `structures[k]`
+ * named as the request was sent: the polyslabs of a gds structure by the gds structure's own
+ * index. Any other text, and text about a request with no gds structures, is returned as is.
+ */
+export function asSent(text: string, resolved: SimulationRequest): string {
+  const sentAs = sentIndices.get(resolved);
+  if (!sentAs) return text;
+  return text.replace(/structures\[(\d+)\]/g, (whole, k: string) => {
+    const i = sentAs[Number(k)];
+    return i === undefined ? whole : `structures[${i}]`;
+  });
+}
+
+/** A 422's field errors (and detail) about a resolved request, named as it was sent (asSent). */
+export function errorAsSent<E>(err: E, resolved: SimulationRequest): E | ApiError {
+  if (!(err instanceof ApiError) || err.code !== "validation_error") return err;
+  if (!sentIndices.has(resolved)) return err;
+  const fieldErrors = (err.extra.errors as FieldError[]).map((e) => ({
+    ...e,
+    path: asSent(e.path, resolved),
+    message: asSent(e.message, resolved),
+  }));
+  const extra = { ...err.extra, errors: fieldErrors };
+  return new ApiError(err.statusCode, err.code, asSent(err.detail, resolved), extra, err.headers);
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { Config } from "../config.js";
 import { errors } from "../errors.js";
 import type { FabricationService } from "../fabrication/service.js";
+import { errorAsSent } from "../fabrication/gds-resolve.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import { validateModesRequest, type ModesRequest } from "../schema/modes.js";
 import { TaskThreads, type TaskThreadErrors, type ThreadFailure } from "../threads/task-threads.js";
@@ -56,7 +57,12 @@ export class ModeService {
       body as unknown as SimulationRequest,
     )) as unknown as ModesRequest;
     const checked = validateModesRequest(resolved);
-    if (!checked.ok) throw errors.validation(checked.errors);
+    if (!checked.ok) {
+      throw errorAsSent(
+        errors.validation(checked.errors),
+        resolved as unknown as SimulationRequest,
+      );
+    }
     return this.threads.run({ request: checked.request, includeFields: checked.includeFields });
   }
 

@@ -9,6 +9,7 @@
  * with its estimate (JobService.check), which sits beside this module in the layers.
  */
 import { ApiError, errors, type FieldError } from "../errors.js";
+import { asSent, errorAsSent } from "../fabrication/gds-resolve.js";
 import { formatAjvErrors } from "../schema/ajv-errors.js";
 import type { PreviewRequest, PreviewResponse } from "../schema/preview.js";
 import type { Estimate } from "../schema/responses.js";
@@ -50,10 +51,32 @@ export async function previewSimulation(
     throw underSimulation(errors.validation(formatAjvErrors(validateRequestSchema.errors)));
   }
   let checked: ReturnType<PreviewDeps["check"]>;
+  let resolved: SimulationRequest | undefined;
   try {
-    checked = deps.check(await deps.resolveGds(simulation));
+    resolved = await deps.resolveGds(simulation);
+    checked = deps.check(resolved);
   } catch (err) {
-    throw underSimulation(err);
+    throw underSimulation(resolved ? errorAsSent(err, resolved) : err);
   }
-  return { ...setupPreview(checked.spec, body), estimate: checked.estimate };
+  return { ...namedAsSent(setupPreview(checked.spec, body), resolved), estimate: checked.estimate };
+}
+
+/** The preview's object names and warnings with the request's structures named as sent. */
+function namedAsSent<P extends Omit<PreviewResponse, "estimate">>(
+  preview: P,
+  resolved: SimulationRequest,
+): P {
+  const named = (text: string) => asSent(text, resolved);
+  return {
+    ...preview,
+    planes: preview.planes.map((p) => ({
+      ...p,
+      objects: p.objects.map((o) => ({ ...o, name: named(o.name) })),
+    })),
+    warnings: preview.warnings.map((w) => ({
+      ...w,
+      path: named(w.path),
+      message: named(w.message),
+    })),
+  };
 }

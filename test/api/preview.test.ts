@@ -149,11 +149,15 @@ test("a plane asked for, sampled to max_samples along each axis", async () => {
   assert.equal(z!.eps_imag.length, 10);
 });
 
-test("gds structures are resolved as at submission", async () => {
-  // A 1 × 0.4 µm rectangle on layer 1/0 (database unit 10 nm).
+test("gds structures are resolved as at submission, and named as sent", async () => {
+  // Two rectangles on layer 1/0 (database unit 10 nm): 1 × 0.4 µm and 0.2 × 0.2 µm.
   const bytes = new GdsBuilder()
     .begin(1e-8)
-    .cell("TOP", (b) => b.boundary(1, 0, [-50, -20, 50, -20, 50, 20, -50, 20]))
+    .cell("TOP", (b) =>
+      b
+        .boundary(1, 0, [-50, -20, 50, -20, 50, 20, -50, 20])
+        .boundary(1, 0, [-10, 40, 10, 40, 10, 60, -10, 60]),
+    )
     .end();
   const upload = await fetch(`${svc.baseUrl}/v1/fabrication/gds`, {
     method: "POST",
@@ -161,23 +165,55 @@ test("gds structures are resolved as at submission", async () => {
     body: bytes,
   });
   const { gds_url: url } = (await upload.json()) as { gds_url: string };
-  const simulation = strip({
-    structures: [
-      {
-        type: "gds",
-        gds_url: url,
-        cell: "TOP",
-        layers: [{ layer: 1, material: "Si", z_min: 0, z_max: 0.22 * UM }],
-      },
-    ],
+  const [substrate] = strip().structures as Record<string, unknown>[];
+  const gds = {
+    type: "gds",
+    gds_url: url,
+    cell: "TOP",
+    layers: [{ layer: 1, material: "Si", z_min: 0, z_max: 0.22 * UM }],
+  };
+  const film = (material: string) => ({
+    type: "box",
+    center: [0, 0.7 * UM, 0.015 * UM],
+    size: [0.3 * UM, 0.2 * UM, 0.03 * UM],
+    material,
   });
-  const res = await preview({ simulation, planes: [{ normal: "z", position: 0.1 * UM }] });
+  const simulation = strip({ structures: [substrate, gds, film("Au")] });
+  const res = await preview({ simulation, planes: [{ normal: "z", position: 0.01 * UM }] });
   assert.equal(res.status, 200, res.text);
-  const z = (res.body as unknown as PreviewResponse).planes[0]!;
-  const slab = z.objects.find((o) => o.kind === "structure")!;
-  assert.equal(slab.material, "Si");
-  const xs = slab.outline[0]!.map((p) => p[0]);
-  assert.deepEqual([Math.min(...xs), Math.max(...xs)], [-0.5 * UM, 0.5 * UM]);
+  const answer = res.body as unknown as PreviewResponse;
+  const objects = answer.planes[0]!.objects.filter((o) => o.kind === "structure");
+  const spans = objects
+    .filter((o) => o.material === "Si")
+    .map((o) => o.outline[0]!.map((p) => p[0]))
+    .map((xs) => [Math.min(...xs), Math.max(...xs)]);
+  assert.deepEqual(
+    spans.sort((a, b) => a[0]! - b[0]!),
+    [
+      [-0.5 * UM, 0.5 * UM],
+      [-0.1 * UM, 0.1 * UM],
+    ],
+  );
+  // The layout's two polyslabs are the request's structures[1]; the film after it is [2].
+  assert.deepEqual(
+    objects.map((o) => `${o.name} ${o.material}`),
+    ["structures[0] SiO2", "structures[1] Si", "structures[1] Si", "structures[2] Au"],
+  );
+  const thin = answer.warnings.filter((w) => w.code === "thin_film");
+  assert.deepEqual(
+    thin.map((w) => w.path),
+    ["simulation.structures[2]"],
+  );
+  // A 422 about a structure after the layout names it as sent too.
+  const bad = await preview({
+    simulation: strip({ structures: [substrate, gds, film("Kryptonite")] }),
+  });
+  assert.equal(bad.status, 422, bad.text);
+  const errs = bad.body.errors as { path: string }[];
+  assert.ok(
+    errs.every((e) => e.path.startsWith("simulation.structures[2]")),
+    JSON.stringify(errs),
+  );
 });
 
 test("the same 422s as submission, under simulation., and a plane outside the grid", async () => {

@@ -22,6 +22,7 @@ import { setupScene } from "../../preview/scene.js";
 import { previewSimulation } from "../../preview/service.js";
 import { formatAjvErrors } from "../../schema/ajv-errors.js";
 import { compileBounded } from "../../schema/bounded.js";
+import { errorAsSent } from "../../fabrication/gds-resolve.js";
 import { PreviewRequestSchema, type PreviewRequest } from "../../schema/preview.js";
 import type { SimulationRequest } from "../../schema/simulation.js";
 import { validateRequestSchema } from "../../schema/validate.js";
@@ -215,7 +216,9 @@ async function submitAs(d: Dashboard, limit: RateLimiter, accountId: string, bod
     throw errors.validation(formatAjvErrors(validateRequestSchema.errors));
   }
   const request = await d.deps.fabrication.resolveGdsStructures(accountId, simulation);
-  return d.deps.jobs.submit(accountId, request);
+  return d.deps.jobs.submit(accountId, request).catch((err: unknown) => {
+    throw errorAsSent(err, request);
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { SimulationRequestSchema } from "../../../schema/simulation.js";
+import { errorAsSent } from "../../../fabrication/gds-resolve.js";
 import { EstimateSchema, UnprocessableBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { EXAMPLE_REQUEST, invalidRequestExample } from "../../openapi-examples.js";
@@ -35,7 +36,12 @@ export function estimateSimulation(app: App, { jobs, fabrication, config }: Rout
     },
     async (req) => {
       const accountId = callerOf(req).accountId;
-      return jobs.estimate(await fabrication.resolveGdsStructures(accountId, req.body));
+      const request = await fabrication.resolveGdsStructures(accountId, req.body);
+      try {
+        return jobs.estimate(request);
+      } catch (err) {
+        throw errorAsSent(err, request);
+      }
     },
   );
 }

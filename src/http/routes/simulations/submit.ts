@@ -1,5 +1,6 @@
 import type { Config } from "../../../config.js";
 import { errors } from "../../../errors.js";
+import { errorAsSent } from "../../../fabrication/gds-resolve.js";
 import { SimulationRequestSchema } from "../../../schema/simulation.js";
 import {
   ConflictBody,
@@ -69,7 +70,9 @@ export function submitSimulation(app: App, { jobs, config, fabrication }: RouteD
       const accountId = callerOf(req).accountId;
       // gds structures become polyslabs here, so the stored job needs no access to the file.
       const request = await fabrication.resolveGdsStructures(accountId, req.body);
-      const job = await jobs.submit(accountId, request);
+      const job = await jobs.submit(accountId, request).catch((err: unknown) => {
+        throw errorAsSent(err, request);
+      });
       reply.header("Location", `${config.baseUrl}/v1/simulations/${job.jobId}`);
       return reply.code(202).send({
         job_id: job.jobId,
