@@ -44,6 +44,9 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
     window,
     m.wavelengthsM,
     spec.mode_spec,
+    {
+      threads: sim.threadsAllowed,
+    },
   );
   const W = m.wavelengthsM.length;
   const M = spec.mode_spec.num_modes;

@@ -9,6 +9,7 @@
  * The source computes its drive values first (source.advance; a plane wave steps its auxiliary
  * line) and hands them to the backend, which may then advance several steps in one sweep.
  */
+import { availableParallelism } from "node:os";
 import { assertFits, type SolverBackend, type Stepper } from "./backend.js";
 import type { FieldStorage } from "./field-storage-setting.js";
 import { solverBackend } from "./backends.js";
@@ -297,6 +298,8 @@ export class FdtdSimulation {
   readonly omegas: Float64Array;
   /** Monitors take a DFT sample every `dftEvery` steps (weighted by it). */
   readonly dftEvery: number;
+  /** Threads the run may use (RunOptions.threads; the cores by default): the mode solves'. */
+  readonly threadsAllowed: number;
   /** Each structure's bounding box in metres (may be infinite). */
   readonly structureBounds: { lo: readonly number[]; hi: readonly number[] }[];
   /** Seconds of set-up spent on the grid (plan, model, source, monitors) and on painting. */
@@ -333,6 +336,7 @@ export class FdtdSimulation {
     this.materials = inputs.materials;
     const { wavelengths, monitorFrequencies } = recordedWavelengths(spec);
     this.omegas = Float64Array.from(wavelengths, (w) => (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / w);
+    this.threadsAllowed = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
     this.source = createSource({
       spec,
       plan,
@@ -340,6 +344,7 @@ export class FdtdSimulation {
       medium,
       wavelengthsM: wavelengths,
       omegas: this.omegas,
+      threads: this.threadsAllowed,
     });
     this.model = buildGridModel(plan, layout, medium, {
       complex: this.source.complex,

@@ -10,7 +10,13 @@ import type { Medium } from "../medium-types.js";
 import type { ModeAxis } from "./operator.js";
 import type { Vec3 } from "../types.js";
 import { modeAxis, planePermittivity, transverseAxes, windowNodes } from "./plane-medium.js";
-import { bendOf, solveModes, type ModeSpec, type SolvedMode } from "./solve.js";
+import {
+  bendOf,
+  solveModes,
+  type ModeSpec,
+  type SolvedMode,
+  type SolveModesInput,
+} from "./solve.js";
 
 /** A plane of the grid: its normal, node index, transverse axes and window. */
 export interface GridModeWindow {
@@ -64,6 +70,12 @@ export function placedModeWindow(
   return gridModeWindow(plan, normal, planeIndex, nodes);
 }
 
+/** How a plane's modes are solved: the group index where, and the threads the solve may use. */
+export interface GridModeOptions {
+  groupIndex?: SolveModesInput["groupIndex"];
+  threads?: number;
+}
+
 /** modes[w][m] of the window at each wavelength, fields for propagation along +normal. */
 export function gridModes(
   layout: YeeLayout,
@@ -71,7 +83,7 @@ export function gridModes(
   window: GridModeWindow,
   wavelengthsM: readonly number[],
   modeSpec: ModeSpec & { bend_radius?: number | null; bend_axis?: 0 | 1 },
-  groupIndex = false,
+  { groupIndex = false, threads = 1 }: GridModeOptions = {},
 ): SolvedMode[][] {
   const { normal, planeIndex, transverse, origin, cells, axes } = window;
   return solveModes({
@@ -83,5 +95,6 @@ export function gridModes(
     bend: bendOf(modeSpec),
     groupIndex,
     leftHanded: normal === 1,
+    threads,
   }).modes;
 }

@@ -79,11 +79,15 @@ export class ModeSource implements Source {
     return modeNotes(axes, transverse, bend, modes).map((note) => `the mode source's ${note}`);
   }
 
-  /** The source's mode at every recorded wavelength, tracked from the source wavelength's. */
+  /**
+   * The source's mode at every recorded wavelength, tracked from the source wavelength's
+   * (whose group index sets the H terms' delay).
+   */
   private solve(): SolvedMode[] {
-    const { layout, medium, wavelengthsM } = this.ctx;
+    const { layout, medium, wavelengthsM, threads } = this.ctx;
     const spec = { ...this.spec.mode_spec, num_modes: this.spec.mode_index + 1 };
-    const modes = gridModes(layout, medium, this.window, wavelengthsM, spec, true);
+    const options = { groupIndex: "first" as const, threads };
+    const modes = gridModes(layout, medium, this.window, wavelengthsM, spec, options);
     return modes.map((w) => w[this.spec.mode_index]!);
   }
 

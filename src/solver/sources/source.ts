@@ -24,6 +24,8 @@ export interface SourceContext {
   wavelengthsM: readonly number[];
   /** The same as angular frequencies (rad/s). */
   omegas: Float64Array;
+  /** Threads the run may use; a mode source's wavelengths are solved on up to two. */
+  threads: number;
 }
 
 /** A monitor as placed on the grid, for what a source must know of it. */

@@ -1,0 +1,46 @@
+/**
+ * The helper thread of chain-helper.ts: walks the wavelength chains it is handed, when it
+ * claims them before the caller takes them back, and answers each step's modes as it has them.
+ */
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
+import {
+  CLAIMED,
+  FAILED,
+  FINISHED,
+  POSTED,
+  PROGRESS,
+  STATE,
+  type ChainReply,
+  type ChainTask,
+} from "./chain-helper.js";
+import { walkChain } from "./chains.js";
+import { planeWeights } from "./fields.js";
+
+const replies = (workerData as { replies: MessagePort }).replies;
+
+/** Thrown to stop a chain the caller has taken back. */
+class TakenBack extends Error {}
+
+parentPort!.on("message", (task: ChainTask) => {
+  const control = new Int32Array(task.control);
+  if (Atomics.compareExchange(control, STATE, POSTED, CLAIMED) !== POSTED) return;
+  const signal = () => {
+    Atomics.add(control, PROGRESS, 1);
+    Atomics.notify(control, PROGRESS);
+  };
+  try {
+    walkChain(task.input, task.steps, task.start, planeWeights(task.input.axes), (at, plane) => {
+      if (Atomics.load(control, STATE) !== CLAIMED) throw new TakenBack();
+      const reply: ChainReply = { id: task.id, position: at, plane };
+      replies.postMessage(reply);
+      signal();
+    });
+    Atomics.compareExchange(control, STATE, CLAIMED, FINISHED);
+  } catch {
+    // The caller walks what is left, and meets any error of the solve itself.
+    Atomics.compareExchange(control, STATE, CLAIMED, FAILED);
+  }
+  signal();
+});
+
+parentPort!.postMessage("ready");
