@@ -8,7 +8,10 @@
  *   1/ε_cc = n_c²·⟨1/ε⟩ + (1 − n_c²)/⟨ε⟩,
  * so a component tangential to an interface sees the arithmetic mean and a normal one the
  * harmonic mean. Conductivity is averaged arithmetically. Later structures override earlier
- * ones: painting structure s with fill f turns a cube state X into (1−f)·X + f·s.
+ * ones: painting structure s with fill f turns a cube state X into (1−f)·X + f·s where X is one
+ * material; where X is a mixture already, the cube's shares are taken anew from every
+ * structure that cuts it (cube-shares.ts), so that a face two structures share (a rib on its
+ * slab, a strip on its substrate) is not counted twice.
  * A dispersive material enters the smoothing with its instantaneous ε∞, and its poles are
  * weighted by its fill fraction (the susceptibility averaged arithmetically, as σ is), except
  * at a metal's surface, where a component takes the material at the cube's centre unless it
@@ -29,6 +32,7 @@ import { EPS0 } from "./constants.js";
 import { instantaneousSusceptibility } from "./dispersion/ade.js";
 import type { Pole } from "./dispersion/model.js";
 import type { Medium } from "./medium-types.js";
+import { cubeShares, type CubePart } from "./cube-shares.js";
 import type { Shape } from "./shape.js";
 import {
   cellStepM,
@@ -527,9 +531,57 @@ class Painter {
       idx[cell] = this.pure[s];
       return true;
     }
-    const id = this.mixture(this.entries[idx[cell]], this.entries[this.pure[s]], f, c);
+    const mixed = idx[cell]! > this.structures.length ? this.overlapEntry(s, c) : null;
+    const id = mixed ?? this.mixture(this.entries[idx[cell]], this.entries[this.pure[s]], f, c);
     if (id < 0) return false;
     idx[cell] = id;
+    return true;
+  }
+
+  /**
+   * The entry of a cube that holds a mixture already when structure s cuts it too: the share
+   * of every structure that cuts it since the last that fills it whole (cube-shares.ts), so
+   * that structures sharing a face are not counted twice. Null where a conductor or a metal
+   * is among them (their surfaces keep the running rule), or only one cuts it.
+   */
+  private overlapEntry(s: number, c: number): number | null {
+    const parts: CubePart[] = [];
+    const ids = [0];
+    for (let t = 0; t <= s; t++) {
+      const { shape, material } = this.structures[t];
+      if (!this.mayTouch(shape)) continue;
+      const normal: Vec3 = [0, 0, 0];
+      const fill = shape.fill(this.p, this.h, normal);
+      if (fill <= 1e-12) continue;
+      if (material.perfectConductor === true || this.metals[t]) return null;
+      if (fill >= 1 - 1e-12) {
+        parts.length = 0;
+        ids.length = 0;
+      } else parts.push({ fill, normal });
+      ids.push(this.pure[t]);
+    }
+    if (parts.length < 2) return null;
+    const shares = cubeShares(parts);
+    const sum = { epsMean: 0, epsInvMean: 0, sigma: 0 };
+    this.weights.fill(0);
+    ids.forEach((id, q) => {
+      const e = this.entries[id];
+      const v = shares[q]!;
+      sum.epsMean += v * e.epsMean;
+      sum.epsInvMean += v * e.epsInvMean;
+      sum.sigma += v * e.sigma;
+      e.weights.forEach((w, d) => (this.weights[d] += v * w));
+    });
+    const n = parts[parts.length - 1]!.normal[c]!;
+    return this.entryOf(sum.epsMean, sum.epsInvMean, sum.sigma, n * n);
+  }
+
+  /** Whether the shape's bounds, a cell wider, reach the cube in p, h. */
+  private mayTouch(shape: Shape): boolean {
+    for (let b = 0; b < 3; b++) {
+      const reach = 1.5 * this.h[b];
+      if (shape.lo[b] > this.p[b] + reach || shape.hi[b] < this.p[b] - reach) return false;
+    }
     return true;
   }
 
@@ -559,7 +611,7 @@ class Painter {
 
   /** The entry of `old` with a share f of `mat` (found, or added); −1 when the table is full. */
   private mixture(old: Entry, mat: Entry, f: number, c: number): number {
-    const { entries, weights } = this;
+    const { weights } = this;
     const epsMean = (1 - f) * old.epsMean + f * mat.epsMean;
     const epsInvMean = (1 - f) * old.epsInvMean + f * mat.epsInvMean;
     const sigma = (1 - f) * old.sigma + f * mat.sigma;
@@ -567,6 +619,12 @@ class Painter {
     for (let d = 0; d < this.dispersive.length; d++) {
       weights[d] = (1 - f) * old.weights[d] + f * mat.weights[d];
     }
+    return this.entryOf(epsMean, epsInvMean, sigma, n2);
+  }
+
+  /** The entry of these means (with this.weights), found or added; −1 when the table is full. */
+  private entryOf(epsMean: number, epsInvMean: number, sigma: number, n2: number): number {
+    const { entries, weights } = this;
     const found = this.table.find(epsMean, epsInvMean, sigma, n2, weights);
     if (found >= 0) return found;
     if (entries.length >= MAX_ENTRIES) return -1;

@@ -1,0 +1,119 @@
+/**
+ * The share of one smoothing cube each of several overlapping structures holds, later ones over
+ * earlier ones (medium.ts), when more than one of them cuts the cube.
+ *
+ * Each structure's part of the cube is taken as the half-space behind its surface: the plane
+ * with the surface's outward normal that leaves the structure's fill fraction of the cube on
+ * its inner side. What lies in no part is the base (what filled the cube before the first of
+ * them). Where two structures share a face (a slab and the rib on it, a strip on its
+ * substrate) their planes coincide, and the shares are exact: the rule of one structure at a
+ * time, (1 − f)·X + f·s, would take the part outside the later structure as the cube's
+ * average so far, counting the earlier structure's half twice.
+ *
+ * Planes normal to an axis (boxes, a polyslab's top and bottom, walls along the grid) cut the
+ * cube exactly; where a slanted plane is among them, every part is measured on SLANT_SAMPLES³
+ * points (shares to 1/512: such corners are few, and the rule they replace is further off).
+ */
+import type { Vec3 } from "./types.js";
+
+/** One structure's part: its fill fraction of the cube (0 … 1) and its outward normal. */
+export interface CubePart {
+  fill: number;
+  normal: Readonly<Vec3>;
+}
+
+/** Points per axis that place and measure a slanted plane. */
+const SLANT_SAMPLES = 8;
+
+/** The axis a unit normal lies along (±), or −1 for a slanted one. */
+function axisOf(n: Readonly<Vec3>): number {
+  for (let a = 0; a < 3; a++) if (Math.abs(n[a]!) > 1 - 1e-9) return a;
+  return -1;
+}
+
+/** A part as a test on points of the unit cube [0, 1]³, and the cuts it makes per axis. */
+interface HalfSpace {
+  inside(x: Readonly<Vec3>): boolean;
+  cut: { axis: number; at: number } | null;
+}
+
+function halfSpace(part: CubePart, samples: readonly Vec3[]): HalfSpace {
+  const { fill, normal: n } = part;
+  const a = axisOf(n);
+  if (a >= 0) {
+    // Outward along +a: the structure holds the low side.
+    const at = n[a]! > 0 ? fill : 1 - fill;
+    return { inside: (x) => (n[a]! > 0 ? x[a]! <= at : x[a]! >= at), cut: { axis: a, at } };
+  }
+  const t = (x: Readonly<Vec3>) => n[0]! * x[0]! + n[1]! * x[1]! + n[2]! * x[2]!;
+  const sorted = samples.map(t).sort((p, q) => p - q);
+  const k = Math.round(fill * sorted.length);
+  const d = k <= 0 ? -Infinity : sorted[k - 1]!;
+  return { inside: (x) => t(x) <= d, cut: null };
+}
+
+/**
+ * Midpoints of a grid of `m` cells per axis over the unit cube, each moved by a small fixed
+ * offset (a thousandth of a cell or less) so that no two lie in one plane of a slanted normal
+ * and a plane can hold exactly its share of them.
+ */
+function gridSamples(m: number): Vec3[] {
+  const out: Vec3[] = [];
+  const jitter = (i: number, axis: number) =>
+    ((((i * 0.6180339887 + axis * 0.4142135623) % 1) - 0.5) * 1e-3) / m;
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < m; j++) {
+      for (let k = 0; k < m; k++) {
+        const q = out.length + 1;
+        out.push([
+          (i + 0.5) / m + jitter(q, 0),
+          (j + 0.5) / m + jitter(q, 1),
+          (k + 0.5) / m + jitter(q, 2),
+        ]);
+      }
+    }
+  }
+  return out;
+}
+
+const SAMPLES = gridSamples(SLANT_SAMPLES);
+
+/**
+ * shares[0] for the base, shares[1 + q] for parts[q]: the fractions of the cube each holds
+ * (summing to 1), later parts over earlier ones.
+ */
+export function cubeShares(parts: readonly CubePart[]): Float64Array {
+  const spaces = parts.map((p) => halfSpace(p, SAMPLES));
+  const shares = new Float64Array(parts.length + 1);
+  const ownerAt = (x: Readonly<Vec3>) => {
+    let owner = 0;
+    spaces.forEach((s, q) => {
+      if (s.inside(x)) owner = q + 1;
+    });
+    return owner;
+  };
+  if (spaces.some((s) => s.cut === null)) {
+    for (const x of SAMPLES) shares[ownerAt(x)] += 1 / SAMPLES.length;
+    return shares;
+  }
+  // Planes along the axes only: the boxes between their cuts, each wholly in or out of each.
+  const cuts = [0, 1, 2].map((axis) => {
+    const at = new Set<number>([0, 1]);
+    for (const s of spaces) if (s.cut!.axis === axis) at.add(Math.min(1, Math.max(0, s.cut!.at)));
+    return [...at].sort((p, q) => p - q);
+  });
+  const [cx, cy, cz] = cuts as [number[], number[], number[]];
+  const mid: Vec3 = [0, 0, 0];
+  for (let i = 0; i + 1 < cx.length; i++) {
+    mid[0] = (cx[i]! + cx[i + 1]!) / 2;
+    for (let j = 0; j + 1 < cy.length; j++) {
+      mid[1] = (cy[j]! + cy[j + 1]!) / 2;
+      for (let k = 0; k + 1 < cz.length; k++) {
+        mid[2] = (cz[k]! + cz[k + 1]!) / 2;
+        const volume = (cx[i + 1]! - cx[i]!) * (cy[j + 1]! - cy[j]!) * (cz[k + 1]! - cz[k]!);
+        shares[ownerAt(mid)] += volume;
+      }
+    }
+  }
+  return shares;
+}
