@@ -184,6 +184,14 @@ export function normaliseToOneWatt(f: ModeFields, w: PlaneWeights): number {
       c.im[k] /= ETA0;
     }
   }
+  return rescaleToOneWatt(f, w);
+}
+
+/**
+ * Scales fields in V/m and A/m to 1 W through the plane and fixes the phase as
+ * normaliseToOneWatt does. Returns the power before.
+ */
+export function rescaleToOneWatt(f: ModeFields, w: PlaneWeights): number {
   const p = modePower(f, w);
   let best = 0;
   let ref = { re: 1, im: 0 };

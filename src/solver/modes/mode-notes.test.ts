@@ -8,12 +8,16 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bendNotes, gainNotes, modeNotes } from "./mode-notes.js";
+import { bendNotes, gainNotes, modeNotes, unguidedNotes } from "./mode-notes.js";
 import type { ModeAxis } from "./operator.js";
 import type { SolvedMode } from "./solved-mode.js";
 
-const mode = (wavelength_m: number, mode_index: number, k_eff: number): SolvedMode =>
-  ({ wavelength_m, mode_index, n_eff: 2.4, k_eff, te_fraction: 1 }) as SolvedMode;
+/** A mode with no field at all on a plane of 2 × 2 cells (nothing in its absorber). */
+const mode = (wavelength_m: number, mode_index: number, k_eff: number): SolvedMode => {
+  const zero = () => ({ re: new Float64Array(4), im: new Float64Array(4) });
+  const fields = { Eu: zero(), Ev: zero(), Ew: zero(), Hu: zero(), Hv: zero(), Hw: zero() };
+  return { wavelength_m, mode_index, n_eff: 2.4, k_eff, te_fraction: 1, fields };
+};
 
 test("a negative k_eff gets one note per mode, with its count and worst value", () => {
   const modes = [
@@ -69,4 +73,21 @@ test("modeNotes: the bend's note, named by the plane's transverse axes, then the
   assert.equal(notes.length, 2, notes.join("\n"));
   assert.match(notes[0]!, /outer side \(−z\)/);
   assert.match(notes[1]!, /^mode 0: k_eff < 0 .*caustic/);
+});
+
+test("a mode not above the index at the plane's edges is noted as not guided, once per index", () => {
+  const at = (wl: number, index: number, n: number) => ({ ...mode(wl, index, 0), n_eff: n });
+  const notes = unguidedNotes(
+    [
+      [at(1.5e-6, 0, 2.5), at(1.5e-6, 1, 1.43)],
+      [at(1.55e-6, 0, 2.45), at(1.55e-6, 1, 1.42)],
+    ],
+    [1.444, 1.444],
+  );
+  assert.equal(notes.length, 1, notes.join("\n"));
+  assert.match(
+    notes[0]!,
+    /^mode 1: n_eff 1\.43000 at 1\.5 µm is not above the index at the plane's edges \(1\.44400\): it does not guide/,
+  );
+  assert.deepEqual(unguidedNotes([[at(1.55e-6, 0, 1.0)]], [1.0]).length, 1, "an empty plane's");
 });

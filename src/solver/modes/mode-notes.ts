@@ -11,6 +11,7 @@
  */
 import type { ModeAxis } from "./operator.js";
 import type { SolvedMode } from "./solved-mode.js";
+import { absorberFraction } from "./wavelength-solve.js";
 
 /** Below this, a negative k_eff is the eigen-solve's rounding, not the absorber. */
 const ROUNDING_K_EFF = 1e-9;
@@ -72,6 +73,55 @@ export function bendNotes(
 }
 
 /**
+ * One note per mode index that lies mostly in the plane's absorber at some wavelength: such a
+ * mode is the absorber's (or, around a bend, the outer cladding's), not a mode of the guide;
+ * the solver puts them after the guide's, so they are given only when no more guided ones are
+ * near the target.
+ */
+export function absorberNotes(
+  axes: readonly [ModeAxis, ModeAxis],
+  modes: readonly (readonly SolvedMode[])[],
+): string[] {
+  const count = new Map<number, number>();
+  for (const mode of modes.flat()) {
+    if (absorberFraction(mode.fields, axes) <= 0.5) continue;
+    count.set(mode.mode_index, (count.get(mode.mode_index) ?? 0) + 1);
+  }
+  return [...count].map(
+    ([index, n]) =>
+      `mode ${index}: most of its field lies in the plane's absorber at ${n} of ` +
+      `${modes.length} wavelength(s): a mode of the absorber, not of the guide; ask for fewer ` +
+      `modes, or set mode_spec.target_neff near the guided mode's n_eff`,
+  );
+}
+
+/**
+ * One note per mode index whose n_eff is at or below the largest index on the plane's edges at
+ * some wavelength: it does not guide (a mode of the plane's box: a plane with no guide, a
+ * target far below the guide's, more modes asked for than the guide has). `edgeIndex` is that
+ * index at each wavelength.
+ */
+export function unguidedNotes(
+  modes: readonly (readonly SolvedMode[])[],
+  edgeIndex: readonly number[],
+): string[] {
+  const found = new Map<number, { n: number; edge: number; at: number }>();
+  modes.forEach((atWavelength, w) => {
+    const edge = edgeIndex[w]!;
+    for (const m of atWavelength) {
+      if (m.n_eff > edge * (1 + 1e-9) || found.has(m.mode_index)) continue;
+      found.set(m.mode_index, { n: m.n_eff, edge, at: m.wavelength_m });
+    }
+  });
+  return [...found].map(
+    ([index, { n, edge, at }]) =>
+      `mode ${index}: n_eff ${n.toPrecision(6)} at ${Number((at * 1e6).toPrecision(6))} µm is ` +
+      `not above the index at the plane's edges (${edge.toPrecision(6)}): it does not guide, ` +
+      `a mode of the plane's box rather than of a guide`,
+  );
+}
+
+/**
  * Every note of a plane's answer: the bend's, then the modes'.
  * @param transverse the plane's transverse axes (0 x, 1 y, 2 z), named in the notes
  * @param modes modes[w][m], as solveModes returns them
@@ -83,5 +133,9 @@ export function modeNotes(
   modes: readonly (readonly SolvedMode[])[],
 ): string[] {
   const names = transverse.map((t) => "xyz"[t]!) as [string, string];
-  return [...bendNotes(axes, names, bend), ...gainNotes(modes, bend !== undefined)];
+  return [
+    ...bendNotes(axes, names, bend),
+    ...absorberNotes(axes, modes),
+    ...gainNotes(modes, bend !== undefined),
+  ];
 }

@@ -63,10 +63,11 @@ export function solveModes(
   if (cache) steps.forEach((s, i) => (s.known = cache.get(keys[i]!)));
   const solved = steps.map((s) => s.known);
   const shared: Shared = {};
-  const first = (solved[0] ??= solveWavelength(plane, steps[0]!, weights, shared));
+  const solving = solved.every((p) => p) ? plane : withBendTarget(plane, steps[0]!, weights);
+  const first = (solved[0] ??= solveWavelength(solving, steps[0]!, weights, shared));
   const chains = wavelengthChains(wavelengths).map((c) => c.map((i) => steps[i]!));
-  const start = chainStart(plane, first, shared.symbolic);
-  walkChains(plane, chains, start, weights, input.threads ?? 1, (i, p) => (solved[i] = p));
+  const start = chainStart(solving, first, shared.symbolic);
+  walkChains(solving, chains, start, weights, input.threads ?? 1, (i, p) => (solved[i] = p));
   if (cache) steps.forEach((s, i) => s.known ?? store(cache, plane, s, keys[i]!, solved[i]!));
   return {
     modes: tracked(solved as SolvedPlane[], wavelengths, weights),
@@ -79,6 +80,21 @@ export function solveModes(
 function planeInput(input: SolveModesInput): PlaneInput {
   const { axes, mode_spec, bend, leftHanded } = input;
   return { axes, mode_spec, bend, leftHanded };
+}
+
+/**
+ * A bend's default shift: just above the highest mode of the same plane unbent, at the first
+ * wavelength. The plane's largest index, the default of a straight guide, lies among the modes
+ * of the outer cladding and its absorber, which the bend's conformal factor raises above the
+ * guide's: around a tight bend the shift-invert found only those.
+ */
+function withBendTarget(plane: PlaneInput, first: WavelengthInput, weights: PlaneWeights) {
+  if (!plane.bend || plane.mode_spec?.target_neff != null) return plane;
+  const unbent = { ...plane, bend: undefined, mode_spec: { num_modes: 1 } };
+  const { wavelengthM, eps } = first;
+  const straight = solveWavelength(unbent, { wavelengthM, eps }, weights, {});
+  const target = straight.modes[0]!.n_eff + 0.02;
+  return { ...plane, mode_spec: { ...plane.mode_spec, target_neff: target } };
 }
 
 /** Wavelength `index`'s permittivity, and either side of it when its group index is wanted. */

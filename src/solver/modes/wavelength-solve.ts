@@ -19,6 +19,7 @@ import {
   type ModeFields,
   type PlaneWeights,
 } from "./fields.js";
+import { separateDegenerate } from "./degenerate.js";
 import { SparseLu } from "./lu.js";
 import type { SolvedPlane } from "./mode-cache.js";
 import {
@@ -146,6 +147,7 @@ export function solveWavelength(
     found = solve(more);
   }
   shared.spent = lu;
+  separateDegenerate(found, weights);
   return {
     modes: choose(found, numModes, spec.filter_pol ?? null, input.axes),
     unknowns: op.matrix.rows,
