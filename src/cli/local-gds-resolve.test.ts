@@ -15,6 +15,7 @@ import { EmsimClient } from "../client/index.js";
 import { loadConfig } from "../config.js";
 import { GdsBuilder } from "../fabrication/testing/gds-builder.js";
 import { setupPreview } from "../preview/response.js";
+import { namedAsSent } from "../preview/service.js";
 import type { PreviewRequest } from "../schema/preview.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import { checkRequest } from "../schema/validate.js";
@@ -44,7 +45,8 @@ test("the coupler's local layout previews as the server previews the uploaded fi
   const planes: PreviewRequest["planes"] = [{ normal: "z", position: 0 }];
   const checked = checkRequest(resolved, loadConfig({}).limits);
   assert.ok(checked.ok, JSON.stringify(!checked.ok && checked.errors));
-  const local = setupPreview(checked.spec, { planes });
+  // Named as `emsim preview` names them: the layout's polyslabs by its gds structure's index.
+  const local = namedAsSent(setupPreview(checked.spec, { planes }), resolved);
 
   const dataDir = join(dir, "server");
   const config = loadConfig({}, { host: "127.0.0.1", port: 0, dataDir, embeddedWorker: false });

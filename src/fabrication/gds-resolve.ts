@@ -98,12 +98,14 @@ export async function resolveGds(
   const portsDomain = "source" in request ? request.domain : null;
   const out: NonNullable<SimulationRequest["structures"]> = [];
   const sentAs: number[] = [];
+  const pieces: number[] = [];
   const fromLayout: Array<{ path: string; ports: RequestPort[] }> = [];
   let budget = MAX_STRUCTURES - structures.filter((s) => s.type !== "gds").length;
   for (const [i, s] of structures.entries()) {
     if (isResolved(s)) {
       out.push(s);
       sentAs.push(i);
+      pieces.push(0);
       continue;
     }
     const path = `structures[${i}]`;
@@ -117,29 +119,36 @@ export async function resolveGds(
     const expanded = expandImported(g, imported, path, budget, portsDomain, resolver.fail);
     budget -= expanded.structures.length;
     out.push(...expanded.structures);
+    pieces.push(...expanded.structures.map((_, p) => p + 1));
     sentAs.push(...expanded.structures.map(() => i));
     if (expanded.ports) fromLayout.push({ path, ports: expanded.ports });
   }
   const withPorts = withLayoutPorts({ ...request, structures: out }, fromLayout);
   if ("errors" in withPorts) resolver.fail(withPorts.errors);
-  sentIndices.set(withPorts.request, sentAs);
+  sentIndices.set(withPorts.request, { sentAs, pieces });
   return withPorts.request;
 }
 
-/** For each request resolveGds made: the index each of its structures had as sent. */
-const sentIndices = new WeakMap<SimulationRequest, readonly number[]>();
+/**
+ * For each request resolveGds made: the index each of its structures had as sent, and for a
+ * gds structure's polyslabs which of them it is (from 1; 0 for a structure sent as it is).
+ */
+const sentIndices = new WeakMap<SimulationRequest, { sentAs: number[]; pieces: number[] }>();
 
 /**
  * `text` (a path, a message) about a request resolveGds returned, with each `structures[k]`
  * named as the request was sent: the polyslabs of a gds structure by the gds structure's own
- * index. Any other text, and text about a request with no gds structures, is returned as is.
+ * index, and with `pieces` set, which polygon of it (`structures[1] polygon 2`: names on a
+ * drawing). Any other text, and text about a request with no gds structures, is returned as is.
  */
-export function asSent(text: string, resolved: SimulationRequest): string {
-  const sentAs = sentIndices.get(resolved);
-  if (!sentAs) return text;
+export function asSent(text: string, resolved: SimulationRequest, pieces = false): string {
+  const sent = sentIndices.get(resolved);
+  if (!sent) return text;
   return text.replace(/structures\[(\d+)\]/g, (whole, k: string) => {
-    const i = sentAs[Number(k)];
-    return i === undefined ? whole : `structures[${i}]`;
+    const i = sent.sentAs[Number(k)];
+    if (i === undefined) return whole;
+    const piece = sent.pieces[Number(k)]!;
+    return pieces && piece > 0 ? `structures[${i}] polygon ${piece}` : `structures[${i}]`;
   });
 }
 

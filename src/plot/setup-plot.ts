@@ -293,51 +293,83 @@ function placeLabel(
 ) {
   const w = textWidth(text, 1) + 4;
   const h = LINE_HEIGHT + 2;
+  const hits = (lx: number, ly: number) =>
+    placed.some(([px, py, pw, ph]) => lx < px + pw && px < lx + w && ly < py + ph && py < ly + h);
   let lx = Math.min(Math.max(x + 3, f.left + 1), f.left + f.plotW - w - 1);
   let ly = Math.min(Math.max(y + 3, f.top + 1), f.top + f.plotH - h - 1);
-  for (let tries = 0; tries < 12; tries++) {
-    const hit = placed.some(
-      ([px, py, pw, ph]) => lx < px + pw && px < lx + w && ly < py + ph && py < ly + h,
-    );
-    if (!hit) break;
+  for (let tries = 0; tries < 12 && hits(lx, ly); tries++) {
     ly += h;
     if (ly + h > f.top + f.plotH) {
       ly = f.top + 1;
       lx = Math.min(lx + w, f.left + f.plotW - w - 1);
     }
   }
+  // Still on another label: the free place nearest the object, anywhere in the plot, so that
+  // no label covers an earlier one's.
+  if (hits(lx, ly)) {
+    const free = freeSpotNear(f, x, y, w, h, hits);
+    if (!free) return;
+    [lx, ly] = free;
+  }
   placed.push([lx, ly, w, h]);
   c.fillRect(lx, ly, w, h, [255, 255, 255]);
   c.text(lx + 2, ly + 1, text, colour);
 }
 
-/** Every object of a panel: outlines, arrows, labels (the absorber's and the mirror's once). */
+/** The top-left corner of a free w × h place in the plot nearest (x, y), or null when none. */
+function freeSpotNear(
+  f: HeatMapFrame,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  hits: (lx: number, ly: number) => boolean,
+): [number, number] | null {
+  let best: [number, number] | null = null;
+  let bestD = Infinity;
+  for (let ly = f.top + 1; ly + h <= f.top + f.plotH - 1; ly += Math.max(2, h >> 1)) {
+    for (let lx = f.left + 1; lx + w <= f.left + f.plotW - 1; lx += 4) {
+      const d = (lx - x) ** 2 + (ly - y) ** 2;
+      if (d < bestD && !hits(lx, ly)) [best, bestD] = [[lx, ly], d];
+    }
+  }
+  return best;
+}
+
+/**
+ * Every object of a panel: outlines and arrows first, then the labels over them (the
+ * absorber's and the mirror's once), so that no later outline crosses an earlier label.
+ */
 function drawObjects(c: Canvas, panel: Panel): void {
   const { plane, frame: f } = panel;
   const at = toCanvas(f);
   const placed: Placed = [];
   const labelled = new Set<string>();
   tintAbsorber(c, f, plane.objects);
+  const bounds = (ring: [number, number][]) => {
+    const us = ring.map((p) => p[0]);
+    const vs = ring.map((p) => p[1]);
+    return [Math.min(...us), Math.max(...us), Math.min(...vs), Math.max(...vs)] as const;
+  };
   for (const o of plane.objects) {
     for (const ring of o.outline) strokeRing(c, f, ring, o.kind);
     const ring = o.outline[0];
+    if (!o.direction || !ring || ring.length === 0) continue;
+    const [u0, u1, v0, v1] = bounds(ring);
+    const [a, b] = plane.axes.map((n) => "xyz".indexOf(n));
+    const centre = at((u0 + u1) / 2, (v0 + v1) / 2);
+    drawArrow(c, centre, [o.direction[a!]!, o.direction[b!]!], KIND_STYLE[o.kind].colour);
+  }
+  for (const o of plane.objects) {
+    const ring = o.outline[0];
     if (!ring || ring.length === 0) continue;
-    const style = KIND_STYLE[o.kind];
-    const us = ring.map((p) => p[0]);
-    const vs = ring.map((p) => p[1]);
-    const [x, y] = at(Math.min(...us), Math.max(...vs));
-    if (o.direction) {
-      const [a, b] = plane.axes.map((n) => "xyz".indexOf(n));
-      const centre = at(
-        (Math.min(...us) + Math.max(...us)) / 2,
-        (Math.min(...vs) + Math.max(...vs)) / 2,
-      );
-      drawArrow(c, centre, [o.direction[a!]!, o.direction[b!]!], style.colour);
-    }
     const once = o.kind === "pml" ? "PML" : o.kind === "symmetry" ? "mirror" : null;
     if (once && labelled.has(once)) continue;
     if (once) labelled.add(once);
-    placeLabel(c, f, placed, x, y, once === "PML" ? "PML" : labelOf(o, plane), style.colour);
+    const [u0, , , v1] = bounds(ring);
+    const [x, y] = at(u0, v1);
+    const text = once === "PML" ? "PML" : labelOf(o, plane);
+    placeLabel(c, f, placed, x, y, text, KIND_STYLE[o.kind].colour);
   }
 }
 

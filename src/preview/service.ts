@@ -62,7 +62,7 @@ export async function previewSimulation(
 }
 
 /** The preview's object names and warnings with the request's structures named as sent. */
-function namedAsSent<P extends Omit<PreviewResponse, "estimate">>(
+export function namedAsSent<P extends Omit<PreviewResponse, "estimate">>(
   preview: P,
   resolved: SimulationRequest,
 ): P {
@@ -71,7 +71,7 @@ function namedAsSent<P extends Omit<PreviewResponse, "estimate">>(
     ...preview,
     planes: preview.planes.map((p) => ({
       ...p,
-      objects: p.objects.map((o) => ({ ...o, name: named(o.name) })),
+      objects: p.objects.map((o) => ({ ...o, name: asSent(o.name, resolved, true) })),
     })),
     warnings: preview.warnings.map((w) => ({
       ...w,

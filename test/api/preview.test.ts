@@ -197,7 +197,12 @@ test("gds structures are resolved as at submission, and named as sent", async ()
   // The layout's two polyslabs are the request's structures[1]; the film after it is [2].
   assert.deepEqual(
     objects.map((o) => `${o.name} ${o.material}`),
-    ["structures[0] SiO2", "structures[1] Si", "structures[1] Si", "structures[2] Au"],
+    [
+      "structures[0] SiO2",
+      "structures[1] polygon 1 Si",
+      "structures[1] polygon 2 Si",
+      "structures[2] Au",
+    ],
   );
   const thin = answer.warnings.filter((w) => w.code === "thin_film");
   assert.deepEqual(

@@ -174,6 +174,12 @@ test("mistakes: a bad plane, a plane outside the grid, an invalid file, a gds st
   const bad = await runCli(["preview", simFile, "--plane", "w=0"], env);
   assert.equal(bad.code, 2, bad.stderr);
   assert.match(bad.stderr, /--plane: cannot read 'w=0'/);
+  const infinite = await runCli(["preview", simFile, "--plane", "z=1e400um"], env);
+  assert.equal(infinite.code, 2, infinite.stderr);
+  assert.match(infinite.stderr, /--plane: '1e400um' is not a finite length/);
+  const hex = await runCli(["preview", simFile, "--max-samples", "0x10"], env);
+  assert.equal(hex.code, 2, hex.stderr);
+  assert.match(hex.stderr, /--max-samples must be a whole number from 2 to \d+, not '0x10'/);
 
   const outside = await runCli(["preview", simFile, "--plane", "x=5um"], env);
   assert.equal(outside.code, 6, outside.stderr);

@@ -17,6 +17,8 @@ import { loadConfig } from "../../config.js";
 import { ApiError, type FieldError } from "../../errors.js";
 import { setupPlotPng } from "../../plot/setup-plot.js";
 import { setupPreview } from "../../preview/response.js";
+import { namedAsSent } from "../../preview/service.js";
+import { asSent } from "../../fabrication/gds-resolve.js";
 import { parseLengthText, PlaneSpecError } from "../../schema/plane-spec.js";
 import {
   MAX_PREVIEW_PLANES,
@@ -87,7 +89,11 @@ export function parsePreviewPlane(text: string): NonNullable<PreviewRequest["pla
     throw new UsageError(`--plane: cannot read '${text}'; write AXIS=POS, e.g. z=0 or x=1.2um`);
   try {
     const normal = m[1]!.toLowerCase() as "x" | "y" | "z";
-    return { normal, position: parseLengthText(m[2]!) };
+    const position = parseLengthText(m[2]!);
+    if (!Number.isFinite(position)) {
+      throw new UsageError(`--plane: '${m[2]!.trim()}' is not a finite length`);
+    }
+    return { normal, position };
   } catch (err) {
     if (err instanceof PlaneSpecError) throw new UsageError(`--plane: ${err.message}`);
     throw err;
@@ -97,7 +103,7 @@ export function parsePreviewPlane(text: string): NonNullable<PreviewRequest["pla
 /** A whole number option in [lo, hi], or undefined when not given. */
 function wholeNumber(name: string, text: string | undefined, lo: number, hi: number) {
   if (text === undefined) return undefined;
-  const n = Number(text);
+  const n = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(n) || n < lo || n > hi) {
     throw new UsageError(`--${name} must be a whole number from ${lo} to ${hi}, not '${text}'`);
   }
@@ -107,6 +113,8 @@ function wholeNumber(name: string, text: string | undefined, lo: number, hi: num
 /** What `emsim preview` shows of a file: the checked simulation and what it is of the file. */
 interface PreviewedFile {
   spec: SimulationSpec;
+  /** The simulation with its gds structures resolved (what names its structures as sent). */
+  resolved: SimulationRequest;
   /** Set for a batch request file, whose base simulation is shown. */
   batch?: { parameters: string[] };
 }
@@ -136,7 +144,7 @@ async function checkedSimulation(
   simulation: unknown,
   file: string,
   at: "" | "simulation.",
-): Promise<SimulationSpec> {
+): Promise<{ spec: SimulationSpec; resolved: SimulationRequest }> {
   const invalid = (errors: FieldError[]) =>
     new InvalidRequestError(
       file,
@@ -163,15 +171,18 @@ async function checkedSimulation(
     throw err instanceof InvalidRequestError ? invalid(err.fieldErrors) : err;
   }
   const outcome = checkRequest(resolved, loadConfig({}).limits);
-  if (outcome.ok) return outcome.spec;
-  throw invalid(outcome.errors);
+  if (outcome.ok) return { spec: outcome.spec, resolved };
+  const named = (text: string) => asSent(text, resolved);
+  throw invalid(
+    outcome.errors.map((e) => ({ ...e, path: named(e.path), message: named(e.message) })),
+  );
 }
 
 /** The file's simulation, or a batch request file's base simulation, checked. */
 async function loadPreviewed(file: string): Promise<PreviewedFile> {
   const { simulation, batch } = simulationOf(await readSimulationJson(file));
-  const spec = await checkedSimulation(simulation, file, batch ? "simulation." : "");
-  return batch ? { spec, batch } : { spec };
+  const checked = await checkedSimulation(simulation, file, batch ? "simulation." : "");
+  return batch ? { ...checked, batch } : checked;
 }
 
 /** The summary on stdout: each plane's position and cells, the materials, the warnings. */
@@ -209,7 +220,7 @@ export async function runPreview(args: string[], io: CommandIo = defaultIo()): P
   const file = positionals[0]!;
   checkOutputPath(values.out);
   return runClientCommand(io, async () => {
-    const { spec, batch } = await loadPreviewed(file);
+    const { spec, resolved, batch } = await loadPreviewed(file);
     if (batch && !io.json) {
       io.stderr.write(
         `${file} is a batch request: this is its base simulation; each job changes ${batch.parameters.join(", ")} (emsim sweep runs them)\n`,
@@ -217,10 +228,13 @@ export async function runPreview(args: string[], io: CommandIo = defaultIo()): P
     }
     let answer: Omit<PreviewResponse, "estimate">;
     try {
-      answer = setupPreview(spec, { planes, max_samples: maxSamples });
+      answer = namedAsSent(setupPreview(spec, { planes, max_samples: maxSamples }), resolved);
     } catch (err) {
       if (err instanceof ApiError && err.code === "validation_error") {
-        throw new InvalidRequestError("--plane", err.extra.errors as FieldError[], "plane");
+        const fieldErrors = err.extra.errors as FieldError[];
+        const samples = fieldErrors.find((e) => e.path.startsWith("max_samples"));
+        if (samples) throw new UsageError(`--max-samples: ${samples.message}`);
+        throw new InvalidRequestError("--plane", fieldErrors, "plane");
       }
       throw err;
     }
