@@ -397,7 +397,8 @@ describe("polyslab validation", () => {
       ]),
     );
     assert.equal(bowtie[0]?.path, "structures[2].vertices");
-    assert.match(bowtie[0]!.message, /not a simple polygon/);
+    // The edges named are edges of the outline (the last closes it back to vertex 0).
+    assert.match(bowtie[0]!.message, /not a simple polygon: edges (0→1 and 2→3|1→2 and 3→0) of/);
     assert.match(
       problems(
         slab([
@@ -416,7 +417,7 @@ describe("polyslab validation", () => {
           [2e-6, 0],
         ]),
       )[0]!.message,
-      /not a simple polygon|no area/,
+      /not a simple polygon: edges \d→\d and 2→0 of|no area/,
     );
     const sq: [number, number][] = [
       [0, 0],

@@ -369,9 +369,12 @@ function checkRings(rings: Float64Array[], area: number, add: AddProblem): boole
   const hit = firstIntersection(rings);
   if (hit) {
     const [a, b] = hit;
+    // An edge from vertex i to the next, the last one closing the ring back to vertex 0.
+    const edge = (e: { ring: number; index: number }) =>
+      `${e.index}→${(e.index + 1) % (rings[e.ring]!.length / 2)}`;
     const where =
       a.ring === b.ring
-        ? `edges ${a.index}→${a.index + 1} and ${b.index}→${b.index + 1} of ${ringName(a.ring)}`
+        ? `edges ${edge(a)} and ${edge(b)} of ${ringName(a.ring)}`
         : `edge ${a.index} of ${ringName(a.ring)} and edge ${b.index} of ${ringName(b.ring)}`;
     add(
       a.ring === 0 && b.ring === 0 ? ".vertices" : "",

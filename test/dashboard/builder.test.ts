@@ -321,6 +321,20 @@ test("a monitor reaching into the absorber is warned of before submission", asyn
   assert.equal((await svc.service.jobs.list(account.id, { limit: 100 })).jobs.length, before);
 });
 
+test("a plane outside the grid is the plane's problem: the estimate and the 3-D view stand", async () => {
+  await openBuilder();
+  const cells = await page.locator('[data-estimate="cells"]').innerText();
+  assert.notEqual(cells, "—");
+  const count = await previews();
+  const x = page.getByLabel("Position of the x plane (µm)");
+  await x.fill("100");
+  await previewsAfter(count);
+  assert.match(await page.locator("#builder-errors").innerText(), /planes\[0\]\.position/);
+  assert.equal(await x.getAttribute("aria-invalid"), "true");
+  assert.equal(await page.locator('[data-estimate="cells"]').innerText(), cells);
+  assert.equal(await page.locator("#setup-3d.stale").count(), 0);
+});
+
 test("an invalid field is named next to its control; a JSON edit the form cannot show makes it read-only", async () => {
   await openBuilder();
   let count = await previews();
@@ -363,6 +377,15 @@ test("an invalid field is named next to its control; a JSON edit the form cannot
     /read-only: the request has source_type "point_dipole"; the form shows plane-wave sources only/,
   );
   assert.equal(await page.locator("#builder-errors li").count(), 0, "the dipole is valid");
+  // A value a number field cannot show as typed (the form would rewrite it) also makes it so.
+  count = await previews();
+  const domain = { ...(request.domain as object), pml_layers: "12" };
+  await page.locator("#builder-json").fill(JSON.stringify({ ...request, domain }, null, 2));
+  await previewsAfter(count);
+  assert.match(
+    await page.locator("#form-note").innerText(),
+    /read-only: domain\.pml_layers is not a number/,
+  );
 });
 
 test("built, completed and submitted from the keyboard alone", async () => {
@@ -438,6 +461,16 @@ test("an uploaded GDS II layout becomes a gds structure, previewed", async () =>
   // Silicon needs 10 cells a wavelength: 40 nm rather than the starter's 50.
   await page.getByLabel("Grid step (µm)").fill("0.04");
   await page.setInputFiles("#gds-file", GDS_FILE);
+  // With the server out of reach the upload says so, and no error escapes the page's script.
+  const errorsBefore = pageErrors.length;
+  await page.route("**/dashboard/api/gds", (route) => route.abort(), { times: 1 });
+  await page.getByRole("button", { name: "Upload as a structure" }).click();
+  await until(`document.querySelector("#gds-status").textContent.includes("could not be reached")`);
+  const failed = pageErrors.splice(errorsBefore);
+  assert.ok(
+    failed.every((e) => /Failed to load resource: net::/.test(e)),
+    failed.join("\n"),
+  );
   const count = await previews();
   await page.getByRole("button", { name: "Upload as a structure" }).click();
   await until(`document.querySelector("#gds-status").textContent.includes("added as structure 1")`);
@@ -453,7 +486,8 @@ test("an uploaded GDS II layout becomes a gds structure, previewed", async () =>
   ]);
   assert.equal(await page.getByLabel("Structure 1 material").inputValue(), "Si");
   // Cut through the layer: the z plane at 0.1 µm (the node plane at 0.12) shows the layout's
-  // pieces, a polyslab each once the file is read (structures[0], [1]: the coupler's arms).
+  // pieces, a polyslab each once the file is read (the request's structures[0], its polygons
+  // 1 and 2: the coupler's arms).
   // The preview of the new structure may still be on its way when the status is shown (the
   // suite on a busy host read the count before it came).
   await previewsAfter(count);
@@ -462,7 +496,7 @@ test("an uploaded GDS II layout becomes a gds structure, previewed", async () =>
   await previewsAfter(uploaded);
   assert.match(
     (await page.locator("#plane-z").getAttribute("aria-label"))!,
-    /z = 0\.12 µm.*structures\[0\], structures\[1\]/,
+    /z = 0\.12 µm.*structures\[0\] polygon 1, structures\[0\] polygon 2/,
   );
   assert.ok((await coloursOn("plane-z")) >= 3);
 });

@@ -127,7 +127,9 @@ function structureProblem(s, i) {
  */
 function monitorProblem(m, i) {
   if (isObject(m) && m.monitor_type === "field" && isVector(m.center) && isVector(m.size)) {
-    return null;
+    const c = m.components;
+    const shown = c === undefined || (Array.isArray(c) && c.every((x) => COMPONENTS.includes(x)));
+    return shown ? null : `monitors[${i}].components holds what the form has no box for`;
   }
   const what = isObject(m) ? m.monitor_type : null;
   return `monitors[${i}] is ${what ? `a ${what} monitor` : "not a monitor"}; the form shows field monitors`;
@@ -172,8 +174,21 @@ export function formProblem(request) {
   if (r.fdtd_settings !== undefined && !isObject(r.fdtd_settings)) {
     return "fdtd_settings is not an object";
   }
+  // A number field shows numbers only: anything else there would be rewritten by the form.
+  for (const [at, names] of Object.entries(NUMBERS)) {
+    const object = /** @type {Record<string, unknown>} */ (r[/** @type {"domain"} */ (at)] ?? {});
+    const bad = names.find((k) => object[k] !== undefined && typeof object[k] !== "number");
+    if (bad) return `${at}.${bad} is not a number`;
+  }
   return null;
 }
+
+/** The number fields the form shows, per object of the request. */
+const NUMBERS = {
+  domain: ["resolution", "pml_layers"],
+  source: ["wavelength"],
+  fdtd_settings: ["time_steps", "convergence_threshold", "check_every_n"],
+};
 
 /** The fields the form edits; any other is kept from the JSON as it is. */
 const SHOWN = {

@@ -281,13 +281,21 @@ class Builder {
       byId("setup-3d").classList.remove("stale");
       this.show3d(data.scene);
     } else {
-      showProblems(
-        this.problems,
-        data.errors ?? [{ path: "", message: data.detail ?? `HTTP ${status}` }],
-      );
+      /** @type {{path: string, message: string}[]} */
+      const errors = data.errors ?? [{ path: "", message: data.detail ?? `HTTP ${status}` }];
+      showProblems(this.problems, errors);
       planes.classList.add("stale");
-      clearEstimate(byId("builder-estimate"), byId("estimate-notes"));
-      byId("setup-3d").classList.add("stale");
+      // A plane outside the grid is the planes' problem: the simulation's estimate and its
+      // 3-D view stand, and the plane's position is marked.
+      const planeIndex = (/** @type {{path: string}} */ e) =>
+        /^planes\[(\d+)\]/.exec(e.path ?? "")?.[1];
+      if (errors.length > 0 && errors.every((e) => planeIndex(e) !== undefined)) {
+        const inputs = document.querySelectorAll("input[data-plane]");
+        for (const e of errors) inputs[Number(planeIndex(e))]?.setAttribute("aria-invalid", "true");
+      } else {
+        clearEstimate(byId("builder-estimate"), byId("estimate-notes"));
+        byId("setup-3d").classList.add("stale");
+      }
     }
     // Read by the tests (a log line, not a limit): from the change to its answer drawn, and
     // of that the server's answer (answerMs, fetch and parse) and the drawing (drawMs).
@@ -369,11 +377,17 @@ class Builder {
       _csrf: this.csrf,
       file: base64url(new Uint8Array(await file.arrayBuffer())),
     });
-    const res = await fetch(this.form.dataset.gds ?? "", {
-      method: "POST",
-      headers: { accept: "application/json" },
-      body,
-    });
+    let res;
+    try {
+      res = await fetch(this.form.dataset.gds ?? "", {
+        method: "POST",
+        headers: { accept: "application/json" },
+        body,
+      });
+    } catch {
+      status.textContent = "The server could not be reached; try the upload again.";
+      return;
+    }
     const data = await res.json().catch(() => ({}));
     if (!res.ok) {
       status.textContent = data.detail ?? `The upload was refused (${res.status}).`;
