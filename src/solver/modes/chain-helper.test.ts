@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { chainHelperReady, stepsSolvedByHelper } from "./chain-helper.js";
 import { wavelengthChains } from "./chains.js";
-import { stripCase } from "./slab-case.js";
+import { everyModeNumber, stripCase } from "./slab-case.js";
 import { solveModes, type SolveModesInput } from "./solve.js";
 
 const strip = stripCase({
@@ -28,22 +28,7 @@ const input: SolveModesInput = {
 };
 
 /** Every number of every mode, for exact comparison. */
-function flat(r: ReturnType<typeof solveModes>): number[] {
-  return r.modes
-    .flat()
-    .flatMap((m) => [
-      m.wavelength_m,
-      m.mode_index,
-      m.n_eff,
-      m.k_eff,
-      m.te_fraction,
-      m.group_index ?? -1,
-      ...Object.values(m.fields).flatMap((c: { re: Float64Array; im: Float64Array }) => [
-        ...c.re,
-        ...c.im,
-      ]),
-    ]);
-}
+const flat = (r: ReturnType<typeof solveModes>) => everyModeNumber(r.modes);
 
 describe("a plane's wavelength chains", () => {
   it("go out from the first wavelength, nearest first, ties in list order", () => {

@@ -3,8 +3,8 @@
  * combination of the two is a mode, and on the Yee grid, whose staggering splits them by a few
  * parts in a million, the eigen-solver returns the pair as the combinations the grid's
  * diagonal symmetry picks, E at 45° (TE fraction ½ each). Neither `filter_pol` nor the tracking
- * across wavelengths can tell those apart. Each pair whose n_eff agree within DEGENERATE is
- * turned into the two combinations with the most and the least E along the plane's first axis
+ * across wavelengths can tell those apart. Each pair whose complex n_eff agree within
+ * DEGENERATE is turned into the combinations with the most and the least E along the first axis
  * (a 2 × 2 generalised eigenproblem of ∫|E_u|² against ∫|E_t|²), each at 1 W: the TE-like and
  * TM-like modes an engineer expects. The grid's split of the pair's n_eff is kept.
  */
@@ -87,7 +87,8 @@ export function separateDegenerate(modes: SolvedMode[], w: PlaneWeights): void {
   for (let k = 0; k + 1 < order.length; k++) {
     const a = modes[order[k]!]!;
     const b = modes[order[k + 1]!]!;
-    if (Math.abs(a.n_eff - b.n_eff) > DEGENERATE * Math.abs(a.n_eff)) continue;
+    const apart = Math.hypot(a.n_eff - b.n_eff, a.k_eff - b.k_eff);
+    if (apart > DEGENERATE * Math.abs(a.n_eff)) continue;
     const [fa, fb] = [a.fields, b.fields];
     const [most, least] = polarisedCombinations(fa, fb, w);
     const none = (x: number[]) => x.every((v) => v === 0 || !Number.isFinite(v));

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ModeCache } from "./mode-cache.js";
-import { stripCase } from "./slab-case.js";
+import { everyModeNumber, stripCase } from "./slab-case.js";
 import { solveModes, type SolveModesInput } from "./solve.js";
 
 const strip = stripCase({
@@ -27,22 +27,7 @@ const input: SolveModesInput = {
 };
 
 /** Every number of every mode, for exact comparison. */
-function flat(r: ReturnType<typeof solveModes>): number[] {
-  return r.modes
-    .flat()
-    .flatMap((m) => [
-      m.wavelength_m,
-      m.mode_index,
-      m.n_eff,
-      m.k_eff,
-      m.te_fraction,
-      m.group_index ?? -1,
-      ...Object.values(m.fields).flatMap((c: { re: Float64Array; im: Float64Array }) => [
-        ...c.re,
-        ...c.im,
-      ]),
-    ]);
-}
+const flat = (r: ReturnType<typeof solveModes>) => everyModeNumber(r.modes);
 
 /** Solves `v` with `cache` and says how many of its wavelengths the cache served. */
 function served(v: SolveModesInput, cache: ModeCache): number {

@@ -4,6 +4,7 @@
  * on the face node; E_v at cell centres is never cut), and a rectangular strip in a cladding.
  */
 import type { ModeAxis, PlanePermittivity } from "./operator.js";
+import type { SolvedMode } from "./solved-mode.js";
 
 export interface SlabCase {
   axes: [ModeAxis, ModeAxis];
@@ -96,4 +97,22 @@ export function stripCase(opts: {
     ],
     eps: { uu: make(0.5, 0), vv: make(0, 0.5), ww: make(0, 0) },
   };
+}
+
+/** Every number of every mode of a solve (n_eff, fields …), for tests that compare exactly. */
+export function everyModeNumber(modes: readonly (readonly SolvedMode[])[]): number[] {
+  return modes
+    .flat()
+    .flatMap((m) => [
+      m.wavelength_m,
+      m.mode_index,
+      m.n_eff,
+      m.k_eff,
+      m.te_fraction,
+      m.group_index ?? -1,
+      ...Object.values(m.fields).flatMap((c: { re: Float64Array; im: Float64Array }) => [
+        ...c.re,
+        ...c.im,
+      ]),
+    ]);
 }
