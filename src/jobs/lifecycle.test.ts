@@ -32,6 +32,9 @@ test("a cancelled run says where it was: set-up, or the step of how many", () =>
 test("a diverged run says the solver's own sentence", () => {
   const message = "The fields diverged at step 40; reduce courant_factor.";
   assert.equal(runFailureDetail({ cause: "diverged", message }, JOB), message);
+  const port =
+    "port o2: its mode 0 at 1.5 µm has n_eff 1.2, not above the index at the plane's edges";
+  assert.equal(runFailureDetail({ cause: "requestProblem", message: port }, JOB), port);
 });
 
 test("faults of ours give the job id to report, and nothing of the server", () => {

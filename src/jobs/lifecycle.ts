@@ -78,7 +78,8 @@ export function runFailureDetail(failure: RunFailure, jobId: string): string {
       return `Cancelled by the user at time step ${failure.step}${of}.`;
     }
     case "diverged":
-      // The solver's own sentence: it says which field grew and what to change.
+    case "requestProblem":
+      // The solver's own sentence: what went wrong and what to change.
       return failure.message;
     case "solverError":
       return `The solver failed with an internal error; report job ${jobId} to the operators.`;

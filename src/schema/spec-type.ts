@@ -172,7 +172,8 @@ export type SpecAgreesWithSchema = [
   Agree<
     FieldsThatDiffer<
       Omit<Static<typeof ModeMonitorSchema>, "mode_spec">,
-      Omit<ModeMonitorSpec, "mode_spec">
+      // `port` is the solver's own mark on a port's monitor (ports.ts), never in a request.
+      Omit<ModeMonitorSpec, "mode_spec" | "port">
     >
   >,
   Agree<

@@ -17,10 +17,12 @@ import { cellStepM } from "./grid.js";
 import type { FluxFace } from "./flux.js";
 import type { SampleBox } from "./monitors.js";
 import { gridModes, placedModeWindow, type GridModeWindow } from "./modes/grid-modes.js";
+import { edgeIndexOf } from "./modes/mode-notes.js";
+import { planePermittivity } from "./modes/plane-medium.js";
 import type { ModeFields } from "./modes/fields.js";
 import type { SolvedMode } from "./modes/solve.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
-import type { ModeMonitorResult } from "./types.js";
+import { RunRequestError, type ModeMonitorResult } from "./types.js";
 
 /** Every mode monitor's decomposition, in the order of the monitors. */
 export function modeResults(sim: FdtdSimulation, allSums: Float64Array[][]): ModeMonitorResult[] {
@@ -48,6 +50,7 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
       threads: sim.threadsAllowed,
     },
   );
+  if (spec.port !== undefined) requireGuided(sim, spec.port, window, modes);
   const W = m.wavelengthsM.length;
   const M = spec.mode_spec.num_modes;
   const result = {
@@ -88,6 +91,44 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
     modes: M,
     ...result,
   };
+}
+
+/**
+ * Fails the run when a port's mode does not guide: its n_eff not above the index at the
+ * plane's edges (mode-notes.ts), as on a plane no guide crosses, or past the modes the guide
+ * has. Its amplitudes would divide by next to nothing and its S-parameters run far above 1.
+ */
+function requireGuided(
+  sim: FdtdSimulation,
+  port: string,
+  window: GridModeWindow,
+  modes: readonly (readonly SolvedMode[])[],
+): void {
+  const { normal, planeIndex, transverse, origin, cells, axes } = window;
+  modes.forEach((atWavelength) => {
+    const wl = atWavelength[0]?.wavelength_m;
+    if (wl === undefined) return;
+    const eps = planePermittivity(
+      sim.model.medium,
+      sim.model.layout,
+      normal,
+      planeIndex,
+      transverse,
+      origin,
+      cells,
+      wl,
+    );
+    const edge = edgeIndexOf(eps, axes);
+    const lost = atWavelength.find((m) => !(m.n_eff > edge * (1 + 1e-9)));
+    if (!lost) return;
+    throw new RunRequestError(
+      `port ${port}: its mode ${lost.mode_index} at ${Number((wl * 1e6).toPrecision(6))} µm has ` +
+        `n_eff ${lost.n_eff.toPrecision(6)}, not above the index at the plane's edges ` +
+        `(${edge.toPrecision(6)}): the port's plane holds no such guided mode. Check that a ` +
+        `guide crosses the port's plane, or ask for fewer modes (mode_spec.num_modes)` +
+        ` (POST /v1/modes shows the plane's modes)`,
+    );
+  });
 }
 
 /**

@@ -17,7 +17,7 @@ import { runPorts } from "./ports.js";
 import { runWithMaterials } from "./run.js";
 import { constantMaterials } from "./testing/index.js";
 import { SLAB_PORTS_BAND, slabBetweenPorts, slabPort } from "./testing/slab-ports.js";
-import type { PortsSourceSpec, SimulationSpec } from "./types.js";
+import { RunRequestError, type PortsSourceSpec, type SimulationSpec } from "./types.js";
 import type { MaterialResolver } from "./update-material.js";
 import { planeWeights } from "./modes/fields.js";
 import { complexOverlap } from "./modes/overlap.js";
@@ -132,6 +132,30 @@ test("a width step (0.6 → 1.2 µm): power conserved, |S11|² + |S21|² + radia
  * Mode matching at the step: |⟨TE0 narrow, TE0 wide⟩|², the power the narrow guide's mode puts
  * into the wide guide's when the reflection (|r|² ~ 4e-4) is neglected.
  */
+test("a port whose plane holds no guided mode fails the run, saying so, rather than give |S| ≫ 1", async () => {
+  // o2's plane in the cladding beside the guide (it ends 0.3 µm from the axis): its "mode" was
+  // the cladding's, of next to no power, and the S-matrix read +90 dB.
+  const o2 = {
+    ...port("o2", 1.5e-6, "-z"),
+    center: [1.2e-6, 0, 1.5e-6],
+    size: [0.4e-6, 0.025e-6, 0],
+  };
+  const astray: SimulationSpec = {
+    ...spec,
+    source: { ...(spec.source as PortsSourceSpec), run_ports: ["o1"] },
+    ports: [spec.ports![0]!, o2 as never],
+  };
+  const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
+  await assert.rejects(
+    runPorts(astray, (one, o) => runWithMaterials(one, materials, { ...o, backend: "wasm" }), {}),
+    (e: Error) =>
+      e instanceof RunRequestError &&
+      /^port o2: its mode 0 at [\d.]+ µm has n_eff .*, not above the index at the plane's edges \(1\.45000\)/.test(
+        e.message,
+      ),
+  );
+});
+
 function modeMatching(
   step: SimulationSpec,
   materials: MaterialResolver,

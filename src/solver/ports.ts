@@ -64,6 +64,7 @@ export function portRuns(spec: SimulationSpec): PortRun[] {
   const wavelengths = listOf(source.wavelengths);
   const monitors: ModeMonitorSpec[] = ports.map((p) => ({
     name: monitorName(p),
+    port: p.name,
     monitor_type: "mode",
     center: [...p.center],
     size: [...p.size],

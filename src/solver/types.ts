@@ -272,6 +272,11 @@ export interface FarFieldMonitorSpec extends MonitorBase {
 export interface ModeMonitorSpec extends MonitorBase {
   monitor_type: "mode";
   mode_spec: ModeSpecSpec;
+  /**
+   * Set on a port's own monitor (ports.ts, not in requests): the run fails when a mode of the
+   * port does not guide, since S-parameters of such a mode mean nothing.
+   */
+  port?: string;
 }
 
 export type MonitorSpec =
@@ -672,4 +677,12 @@ export interface PermittivityPlane {
 /** Thrown when the fields stop being finite; the message says what to change. */
 export class SolverDivergenceError extends Error {
   override name = "SolverDivergenceError";
+}
+
+/**
+ * Thrown when the run finds its request cannot give what it asks, in terms the user acts on
+ * (a port whose plane holds no guided mode): the message is for the user, like a 422's.
+ */
+export class RunRequestError extends Error {
+  override name = "RunRequestError";
 }

@@ -28,7 +28,10 @@ function progress(phase: "setup" | "stepping", step: number, totalSteps: number)
 }
 
 const report = { cells: 1000 } as SolverReport;
-const failed = (kind: "cancelled" | "diverged" | "error" | "storage", step = 0): ThreadEnd => ({
+const failed = (
+  kind: "cancelled" | "diverged" | "request" | "error" | "storage",
+  step = 0,
+): ThreadEnd => ({
   type: "failed",
   kind,
   message: `${kind} at /srv/emsim/scratch`,
@@ -79,10 +82,14 @@ test("a thread terminated after its cancel grace is cancelled where its progress
   });
 });
 
-test("the solver's own failures: divergence for users, an exception for the log", () => {
+test("the solver's own failures: divergence and the request's problems for users, an exception for the log", () => {
   assert.deepEqual(classifyRun(ended(failed("diverged")), STALL_MS, true), {
     kind: "failed",
     failure: { cause: "diverged", message: "diverged at /srv/emsim/scratch" },
+  });
+  assert.deepEqual(classifyRun(ended(failed("request")), STALL_MS, true), {
+    kind: "failed",
+    failure: { cause: "requestProblem", message: "request at /srv/emsim/scratch" },
   });
   assert.deepEqual(classifyRun(ended(failed("error")), STALL_MS, true), {
     kind: "failed",

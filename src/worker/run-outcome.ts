@@ -17,6 +17,8 @@ export type RunFailure =
   | { cause: "cancelledAtStep"; step: number; totalSteps: number | null }
   /** The fields grew without bound; the solver's message says how and what to change. */
   | { cause: "diverged"; message: string }
+  /** The run found the request cannot give what it asks; the message says why. */
+  | { cause: "requestProblem"; message: string }
   /** The solver threw something unexpected: a bug of ours. */
   | { cause: "solverError" }
   /** The watchdog stopped a thread that reported no progress for `stallLimitMs`. */
@@ -82,6 +84,8 @@ function answeredFailure(
     }
     case "diverged":
       return { kind: "failed", failure: { cause: "diverged", message: answer.message } };
+    case "request":
+      return { kind: "failed", failure: { cause: "requestProblem", message: answer.message } };
     case "error":
       // An unexpected solver exception is a bug of ours: its message may name server paths,
       // so the user gets the job id to report and the log gets the cause.

@@ -11,6 +11,7 @@ import {
   initSolverBackend,
   runSimulation,
   SOLVER_VERSION,
+  RunRequestError,
   SolverDivergenceError,
   warmUp,
   type SimulationSpec,
@@ -85,6 +86,8 @@ async function run(input: ThreadInput): Promise<void> {
       send({ type: "failed", kind: "storage", message: e.message, step: lastProgress.step });
     } else if (err instanceof SolverDivergenceError) {
       send({ type: "failed", kind: "diverged", message: e.message, step: lastProgress.step });
+    } else if (err instanceof RunRequestError) {
+      send({ type: "failed", kind: "request", message: e.message, step: lastProgress.step });
     } else {
       send({
         type: "failed",

@@ -31,7 +31,7 @@ export type ThreadMessage =
   | {
       type: "failed";
       /** storage: the result file did not reach the disk intact (full disk, I/O error). */
-      kind: "cancelled" | "diverged" | "error" | "storage";
+      kind: "cancelled" | "diverged" | "request" | "error" | "storage";
       message: string;
       step: number;
     };

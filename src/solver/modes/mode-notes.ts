@@ -9,7 +9,7 @@
  * - A bend radiates only into absorber on its outer side: a plane that stops at walls there
  *   gives its modes k_eff = 0 by construction, "lossless bends" (bendNotes).
  */
-import type { ModeAxis } from "./operator.js";
+import type { ModeAxis, PlanePermittivity } from "./operator.js";
 import type { SolvedMode } from "./solved-mode.js";
 import { absorberFraction } from "./wavelength-solve.js";
 
@@ -138,4 +138,37 @@ export function modeNotes(
     ...absorberNotes(axes, modes),
     ...gainNotes(modes, bend !== undefined),
   ];
+}
+
+/**
+ * The index a guided mode's n_eff must exceed: the largest on the plane's edges across the axes
+ * that end there (not a periodic axis, along which a structure may run on for ever, nor a
+ * mirror's side, which is the guide's middle); on a plane periodic both ways, the smallest of
+ * its four edges' largest (a slab along one axis meets the other's edges only in cladding).
+ */
+export function edgeIndexOf(eps: PlanePermittivity, axes: readonly [ModeAxis, ModeAxis]): number {
+  const [nu, nv] = axes.map((a) => a.nodesM.length - 1) as [number, number];
+  const largest = (cells: [number, number][]) => {
+    let most = 0;
+    for (const [i, j] of cells) {
+      for (const c of [eps.uu, eps.vv, eps.ww]) most = Math.max(most, c.re[i * nv + j]!);
+    }
+    return most;
+  };
+  const line = (axis: 0 | 1, at: number): [number, number][] =>
+    Array.from({ length: axis === 0 ? nv : nu }, (_, k) => (axis === 0 ? [at, k] : [k, at]));
+  const edges = ([0, 1] as const).flatMap((axis) => {
+    const last = (axis === 0 ? nu : nv) - 1;
+    const mirrored = (axes[axis].mirror ?? "none") !== "none";
+    return [
+      { ends: axes[axis].boundary !== "periodic" && !mirrored, max: largest(line(axis, 0)) },
+      { ends: axes[axis].boundary !== "periodic", max: largest(line(axis, last)) },
+    ];
+  });
+  const ending = edges.filter((e) => e.ends);
+  const most =
+    ending.length > 0
+      ? Math.max(...ending.map((e) => e.max))
+      : Math.min(...edges.map((e) => e.max));
+  return Math.sqrt(most);
 }

@@ -16,8 +16,7 @@ import type {
 } from "../types.js";
 import type { MaterialResolver } from "../update-material.js";
 import { modePlane, type ModePlane } from "./plane-medium.js";
-import { modeNotes, unguidedNotes } from "./mode-notes.js";
-import type { ModeAxis, PlanePermittivity } from "./operator.js";
+import { edgeIndexOf, modeNotes, unguidedNotes } from "./mode-notes.js";
 import { bendOf, solveModes, type SolvedMode } from "./solve.js";
 
 /** The most cells a mode plane may have (its window on the grid, absorber cells included). */
@@ -101,41 +100,8 @@ export function solvePlaneModes(
       ...modeNotes(plane.axes, plane.transverse, bend, result.modes),
       ...unguidedNotes(
         result.modes,
-        wavelengthsM.map((wl) => edgeIndex(plane.permittivityAt(wl), plane.axes)),
+        wavelengthsM.map((wl) => edgeIndexOf(plane.permittivityAt(wl), plane.axes)),
       ),
     ],
   };
-}
-
-/**
- * The index a guided mode's n_eff must exceed: the largest on the plane's edges across the axes
- * that end there (not a periodic axis, along which a structure may run on for ever, nor a
- * mirror's side, which is the guide's middle); on a plane periodic both ways, the smallest of
- * its four edges' largest (a slab along one axis meets the other's edges only in cladding).
- */
-function edgeIndex(eps: PlanePermittivity, axes: readonly [ModeAxis, ModeAxis]): number {
-  const [nu, nv] = axes.map((a) => a.nodesM.length - 1) as [number, number];
-  const largest = (cells: [number, number][]) => {
-    let most = 0;
-    for (const [i, j] of cells) {
-      for (const c of [eps.uu, eps.vv, eps.ww]) most = Math.max(most, c.re[i * nv + j]!);
-    }
-    return most;
-  };
-  const line = (axis: 0 | 1, at: number): [number, number][] =>
-    Array.from({ length: axis === 0 ? nv : nu }, (_, k) => (axis === 0 ? [at, k] : [k, at]));
-  const edges = ([0, 1] as const).flatMap((axis) => {
-    const last = (axis === 0 ? nu : nv) - 1;
-    const mirrored = (axes[axis].mirror ?? "none") !== "none";
-    return [
-      { ends: axes[axis].boundary !== "periodic" && !mirrored, max: largest(line(axis, 0)) },
-      { ends: axes[axis].boundary !== "periodic", max: largest(line(axis, last)) },
-    ];
-  });
-  const ending = edges.filter((e) => e.ends);
-  const most =
-    ending.length > 0
-      ? Math.max(...ending.map((e) => e.max))
-      : Math.min(...edges.map((e) => e.max));
-  return Math.sqrt(most);
 }

@@ -76,7 +76,7 @@ export class ModeSource implements Source {
     const { axes, transverse } = this.window;
     const bend = bendOf(this.spec.mode_spec);
     const modes = this.modes.map((m) => [m]);
-    return modeNotes(axes, transverse, bend, modes).map((note) => `the mode source's ${note}`);
+    return modeNotes(axes, transverse, bend, modes).map((note) => `mode source: ${note}`);
   }
 
   /**
@@ -198,7 +198,7 @@ function backwards(f: ModeFields): void {
  */
 function injectedNote(m: SolvedMode, spec: ModeSourceSpec, medium: Medium): string {
   const base =
-    `mode source: mode ${spec.mode_index} of its plane at ${spec.wavelength} m, n_eff ` +
+    `mode source: mode ${spec.mode_index} of its plane at λ = ${Number((spec.wavelength * 1e6).toPrecision(6))} µm, n_eff ` +
     `${m.n_eff.toPrecision(6)}, k_eff ${m.k_eff.toPrecision(3)}, TE fraction ` +
     `${m.te_fraction.toFixed(3)}`;
   const lowest = Math.min(...Array.from(medium.epsEff).filter((e) => e >= 1));
