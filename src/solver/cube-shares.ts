@@ -10,16 +10,22 @@
  * time, (1 − f)·X + f·s, would take the part outside the later structure as the cube's
  * average so far, counting the earlier structure's half twice.
  *
- * Planes normal to an axis (boxes, a polyslab's top and bottom, walls along the grid) cut the
- * cube exactly; where a slanted plane is among them, every part is measured on SLANT_SAMPLES³
- * points (shares to 1/512: such corners are few, and the rule they replace is further off).
+ * A box's part is the box itself (its corner in a cube is no half-space). Boxes and planes
+ * normal to an axis (a polyslab's top and bottom, walls along the grid) cut the cube exactly;
+ * where a slanted plane is among them, every part is measured on SLANT_SAMPLES³ points (shares
+ * to 1/512: such corners are few, and the rule they replace is further off).
  */
 import type { Vec3 } from "./types.js";
 
-/** One structure's part: its fill fraction of the cube (0 … 1) and its outward normal. */
+/**
+ * One structure's part: its fill fraction of the cube (0 … 1) and its outward normal, and,
+ * where the shape gives it (Shape.clip: a box), the part itself as a box in the cube's unit
+ * coordinates.
+ */
 export interface CubePart {
   fill: number;
   normal: Readonly<Vec3>;
+  box?: [Readonly<Vec3>, Readonly<Vec3>];
 }
 
 /** Points per axis that place and measure a slanted plane. */
@@ -31,25 +37,38 @@ function axisOf(n: Readonly<Vec3>): number {
   return -1;
 }
 
-/** A part as a test on points of the unit cube [0, 1]³, and the cuts it makes per axis. */
-interface HalfSpace {
+/**
+ * A part as a test on points of the unit cube [0, 1]³, and the planes along the axes that
+ * bound it (null for a slanted plane).
+ */
+interface Region {
   inside(x: Readonly<Vec3>): boolean;
-  cut: { axis: number; at: number } | null;
+  cuts: { axis: number; at: number }[] | null;
 }
 
-function halfSpace(part: CubePart, samples: readonly Vec3[]): HalfSpace {
-  const { fill, normal: n } = part;
+function region(part: CubePart, samples: readonly Vec3[]): Region {
+  const { fill, normal: n, box } = part;
+  if (box) {
+    const [lo, hi] = box;
+    return {
+      inside: (x) => x.every((v, a) => v >= lo[a]! && v <= hi[a]!),
+      cuts: [0, 1, 2].flatMap((axis) => [
+        { axis, at: lo[axis]! },
+        { axis, at: hi[axis]! },
+      ]),
+    };
+  }
   const a = axisOf(n);
   if (a >= 0) {
     // Outward along +a: the structure holds the low side.
     const at = n[a]! > 0 ? fill : 1 - fill;
-    return { inside: (x) => (n[a]! > 0 ? x[a]! <= at : x[a]! >= at), cut: { axis: a, at } };
+    return { inside: (x) => (n[a]! > 0 ? x[a]! <= at : x[a]! >= at), cuts: [{ axis: a, at }] };
   }
   const t = (x: Readonly<Vec3>) => n[0]! * x[0]! + n[1]! * x[1]! + n[2]! * x[2]!;
   const sorted = samples.map(t).sort((p, q) => p - q);
   const k = Math.round(fill * sorted.length);
   const d = k <= 0 ? -Infinity : sorted[k - 1]!;
-  return { inside: (x) => t(x) <= d, cut: null };
+  return { inside: (x) => t(x) <= d, cuts: null };
 }
 
 /**
@@ -79,27 +98,38 @@ function gridSamples(m: number): Vec3[] {
 const SAMPLES = gridSamples(SLANT_SAMPLES);
 
 /**
- * shares[0] for the base, shares[1 + q] for parts[q]: the fractions of the cube each holds
- * (summing to 1), later parts over earlier ones.
+ * What each holder of a cube has: shares[0] for the base, shares[1 + q] for parts[q], the
+ * fractions of the cube each holds (summing to 1), later parts over earlier ones; and the
+ * first moment of each one's share about the cube's centre, moments[3k … 3k + 2] (the shares'
+ * moments sum to zero), from which a mixture's interface normal follows (medium.ts).
  */
-export function cubeShares(parts: readonly CubePart[]): Float64Array {
-  const spaces = parts.map((p) => halfSpace(p, SAMPLES));
+export interface CubeShares {
+  shares: Float64Array;
+  moments: Float64Array;
+}
+
+export function cubeShares(parts: readonly CubePart[]): CubeShares {
+  const spaces = parts.map((p) => region(p, SAMPLES));
   const shares = new Float64Array(parts.length + 1);
-  const ownerAt = (x: Readonly<Vec3>) => {
+  const moments = new Float64Array(3 * (parts.length + 1));
+  const add = (x: Readonly<Vec3>, volume: number) => {
     let owner = 0;
     spaces.forEach((s, q) => {
       if (s.inside(x)) owner = q + 1;
     });
-    return owner;
+    shares[owner] += volume;
+    for (let a = 0; a < 3; a++) moments[3 * owner + a] += volume * (x[a]! - 0.5);
   };
-  if (spaces.some((s) => s.cut === null)) {
-    for (const x of SAMPLES) shares[ownerAt(x)] += 1 / SAMPLES.length;
-    return shares;
+  if (spaces.some((s) => s.cuts === null)) {
+    for (const x of SAMPLES) add(x, 1 / SAMPLES.length);
+    return { shares, moments };
   }
   // Planes along the axes only: the boxes between their cuts, each wholly in or out of each.
   const cuts = [0, 1, 2].map((axis) => {
     const at = new Set<number>([0, 1]);
-    for (const s of spaces) if (s.cut!.axis === axis) at.add(Math.min(1, Math.max(0, s.cut!.at)));
+    for (const cut of spaces.flatMap((s) => s.cuts!)) {
+      if (cut.axis === axis) at.add(Math.min(1, Math.max(0, cut.at)));
+    }
     return [...at].sort((p, q) => p - q);
   });
   const [cx, cy, cz] = cuts as [number[], number[], number[]];
@@ -110,10 +140,9 @@ export function cubeShares(parts: readonly CubePart[]): Float64Array {
       mid[1] = (cy[j]! + cy[j + 1]!) / 2;
       for (let k = 0; k + 1 < cz.length; k++) {
         mid[2] = (cz[k]! + cz[k + 1]!) / 2;
-        const volume = (cx[i + 1]! - cx[i]!) * (cy[j + 1]! - cy[j]!) * (cz[k + 1]! - cz[k]!);
-        shares[ownerAt(mid)] += volume;
+        add(mid, (cx[i + 1]! - cx[i]!) * (cy[j + 1]! - cy[j]!) * (cz[k + 1]! - cz[k]!));
       }
     }
   }
-  return shares;
+  return { shares, moments };
 }

@@ -20,7 +20,7 @@ import { interiorSpanM, type GridPlan } from "./grid.js";
 import { overlap1d, overlapSlope } from "./overlap.js";
 import { polySlabShape } from "./polyslab.js";
 import type { DomainFaces, Shape } from "./shape.js";
-import type { StructureSpec, Vec3 } from "./types.js";
+import type { PolySlabSpec, StructureSpec, Vec3 } from "./types.js";
 
 export function domainFaces(plan: GridPlan): DomainFaces {
   const lo: Vec3 = [0, 0, 0];
@@ -93,6 +93,27 @@ function boxShape(center: Vec3, size: Vec3, faces: DomainFaces): Shape {
         normal[2] = -g2 / norm;
       }
       return f;
+    },
+    clip(p, h) {
+      const out: [Vec3, Vec3] = [
+        [0, 0, 0],
+        [1, 1, 1],
+      ];
+      for (let a = 0; a < 3; a++) {
+        const c0 = p[a] - h[a] / 2;
+        // The images' parts of the cube along a, in its unit length: one interval, or no box.
+        const parts = images[a]
+          .map((s) => [(lo[a] + s - c0) / h[a], (hi[a] + s - c0) / h[a]])
+          .map(([l, u]) => [Math.max(0, l!), Math.min(1, u!)] as const)
+          .filter(([l, u]) => u > l)
+          .sort((x, y) => x[0] - y[0]);
+        if (parts.length === 0) return undefined;
+        for (let k = 1; k < parts.length; k++)
+          if (parts[k]![0] > parts[k - 1]![1]) return undefined;
+        out[0][a] = parts[0]![0];
+        out[1][a] = Math.max(...parts.map((x) => x[1]));
+      }
+      return out;
     },
   };
 }
@@ -330,11 +351,36 @@ export function shapeOf(s: StructureSpec, faces: DomainFaces): Shape {
       // is, as a box at least one period wide covers the axis.
       const shape = polySlabShape(s, faces);
       const span = [0, 1, 2].map((a) => shape.hi[a] - shape.lo[a]);
-      return withImages(
+      const withImagesShape = withImages(
         shape,
         faces,
         span.map((w, a) => w <= faces.period[a] * (1 + 1e-9)),
       );
+      // A rectangle's part of a cube is a box, as the same box's (cube-shares.ts).
+      const box = rectangleBox(s);
+      return box
+        ? { ...withImagesShape, clip: boxShape(box.center, box.size, faces).clip }
+        : withImagesShape;
     }
   }
+}
+
+/** The box a polyslab is when its outline is a rectangle along the axes (no holes, upright). */
+function rectangleBox(s: PolySlabSpec): { center: Vec3; size: Vec3 } | null {
+  const v = s.vertices;
+  if (v.length !== 4 || (s.holes?.length ?? 0) > 0 || (s.sidewall_angle_deg ?? 0) !== 0) {
+    return null;
+  }
+  const alongAxes = v.every(([x, y], i) => {
+    const [nx, ny] = v[(i + 1) % 4]!;
+    return x === nx || y === ny;
+  });
+  if (!alongAxes) return null;
+  const xs = v.map((p) => p[0]);
+  const ys = v.map((p) => p[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  return {
+    center: [(x0 + x1) / 2, (y0 + y1) / 2, (s.z_min + s.z_max) / 2],
+    size: [x1 - x0, y1 - y0, s.z_max - s.z_min],
+  };
 }

@@ -541,27 +541,38 @@ class Painter {
   /**
    * The entry of a cube that holds a mixture already when structure s cuts it too: the share
    * of every structure that cuts it since the last that fills it whole (cube-shares.ts), so
-   * that structures sharing a face are not counted twice. Null where a conductor or a metal
-   * is among them (their surfaces keep the running rule), or only one cuts it.
+   * that structures sharing a face are not counted twice. Where a metal's surface crosses
+   * component c, the material at the cube's centre (the part holding most of it last), as
+   * `fraction` takes it. Null where a conductor is among them (its staircase goes on), or only
+   * one cuts it.
    */
   private overlapEntry(s: number, c: number): number | null {
     const parts: CubePart[] = [];
     const ids = [0];
+    let acrossMetal = false;
     for (let t = 0; t <= s; t++) {
       const { shape, material } = this.structures[t];
       if (!this.mayTouch(shape)) continue;
       const normal: Vec3 = [0, 0, 0];
       const fill = shape.fill(this.p, this.h, normal);
       if (fill <= 1e-12) continue;
-      if (material.perfectConductor === true || this.metals[t]) return null;
+      if (material.perfectConductor === true) return null;
       if (fill >= 1 - 1e-12) {
         parts.length = 0;
         ids.length = 0;
-      } else parts.push({ fill, normal });
+        acrossMetal = false;
+      } else {
+        parts.push({ fill, normal, box: shape.clip?.(this.p, this.h) });
+        acrossMetal ||= this.metals[t] === true && normal[c] * normal[c] > 1e-9;
+      }
       ids.push(this.pure[t]);
     }
     if (parts.length < 2) return null;
-    const shares = cubeShares(parts);
+    if (acrossMetal) {
+      const centre = parts.map((p) => p.fill >= 0.5).lastIndexOf(true);
+      return ids[centre + 1]!;
+    }
+    const { shares, moments } = cubeShares(parts);
     const sum = { epsMean: 0, epsInvMean: 0, sigma: 0 };
     this.weights.fill(0);
     ids.forEach((id, q) => {
@@ -572,8 +583,11 @@ class Painter {
       sum.sigma += v * e.sigma;
       e.weights.forEach((w, d) => (this.weights[d] += v * w));
     });
-    const n = parts[parts.length - 1]!.normal[c]!;
-    return this.entryOf(sum.epsMean, sum.epsInvMean, sum.sigma, n * n);
+    const n = interfaceNormal(
+      ids.map((id) => this.entries[id]!),
+      moments,
+    );
+    return this.entryOf(sum.epsMean, sum.epsInvMean, sum.sigma, n[c]! * n[c]!);
   }
 
   /** Whether the shape's bounds, a cell wider, reach the cube in p, h. */
@@ -671,6 +685,27 @@ class Painter {
     medium.sigma[m] = e.sigma;
     medium.poles?.push(poles);
   }
+}
+
+/**
+ * The unit normal of the interface in a cube of several holders (cube-shares.ts): the
+ * direction of the first moment of the material whose share is the most lopsided, the holders
+ * of one material (equal entries: a rib and the slab under it) taken together. Across one
+ * flat interface every material's moment lies along its normal; at a corner, the material
+ * that most fills one side wins.
+ */
+function interfaceNormal(entries: readonly Entry[], moments: Float64Array): Vec3 {
+  const key = (e: Entry) => `${e.epsMean} ${e.epsInvMean} ${e.sigma} ${e.weights.join(" ")}`;
+  const byMaterial = new Map<string, Vec3>();
+  entries.forEach((e, q) => {
+    const m = byMaterial.get(key(e)) ?? [0, 0, 0];
+    for (let a = 0; a < 3; a++) m[a] += moments[3 * q + a]!;
+    byMaterial.set(key(e), m);
+  });
+  let best: Vec3 = [0, 0, 0];
+  for (const m of byMaterial.values()) if (Math.hypot(...m) > Math.hypot(...best)) best = m;
+  const length = Math.hypot(...best);
+  return length > 0 ? (best.map((v) => v / length) as Vec3) : [0, 0, 0];
 }
 
 /** Indices along axis b of E component c whose cube may touch the shape (images included). */

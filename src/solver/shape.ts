@@ -16,6 +16,12 @@ export interface Shape {
    */
   fill(p: Vec3, h: Vec3, normal: Vec3): number;
   /**
+   * The part of that box inside the shape, as a box in the cube's unit coordinates (0 … 1 per
+   * axis), where it is one (an axis-aligned box's); undefined otherwise (cube-shares.ts then
+   * takes the part as a half-space).
+   */
+  clip?(p: Vec3, h: Vec3): [Vec3, Vec3] | undefined;
+  /**
    * Set when every cube's fill is 1 (a box reaching every absorbing face and spanning every
    * periodic axis: a cladding or background box): painting it needs no fill at all.
    */
