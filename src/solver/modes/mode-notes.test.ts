@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { bendNotes, gainNotes, modeNotes, unguidedNotes } from "./mode-notes.js";
+import { absorberNotes, bendNotes, gainNotes, modeNotes, unguidedNotes } from "./mode-notes.js";
 import type { ModeAxis } from "./operator.js";
 import type { SolvedMode } from "./solved-mode.js";
 
@@ -90,4 +90,26 @@ test("a mode not above the index at the plane's edges is noted as not guided, on
     /^mode 1: n_eff 1\.43000 at 1\.5 µm is not above the index at the plane's edges \(1\.44400\): it does not guide/,
   );
   assert.deepEqual(unguidedNotes([[at(1.55e-6, 0, 1.0)]], [1.0]).length, 1, "an empty plane's");
+});
+
+test("a mode lying mostly in the plane's absorber is noted, once per index", () => {
+  // A 4 × 1 plane whose first and last cells along u are absorber: one mode in them, one not.
+  const axis: ModeAxis = {
+    nodesM: new Float64Array([0, 1, 2, 3, 4]),
+    boundary: "pml",
+    pmlLo: 1,
+    pmlHi: 1,
+  };
+  const line: ModeAxis = { nodesM: new Float64Array([0, 1]), boundary: "periodic" };
+  const field = (values: number[]) => {
+    const c = () => ({ re: new Float64Array(4), im: new Float64Array(4) });
+    const f = { Eu: c(), Ev: c(), Ew: c(), Hu: c(), Hv: c(), Hw: c() };
+    f.Eu.re.set(values);
+    return f;
+  };
+  const inAbsorber = { ...mode(1.55e-6, 1, 0), fields: field([1, 0.1, 0.1, 1]) };
+  const guided = { ...mode(1.55e-6, 0, 0), fields: field([0, 1, 1, 0]) };
+  const notes = absorberNotes([axis, line], [[guided, inAbsorber]]);
+  assert.equal(notes.length, 1, notes.join("\n"));
+  assert.match(notes[0]!, /^mode 1: most of its field lies in the plane's absorber at 1 of 1/);
 });

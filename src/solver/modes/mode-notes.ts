@@ -28,7 +28,9 @@ export function gainNotes(modes: readonly (readonly SolvedMode[])[], bent: boole
   const worst = new Map<number, { k: number; at: number; count: number }>();
   const below = bent ? ROUNDING_K_EFF : STRAIGHT_GAIN_K_EFF;
   for (const mode of modes.flat()) {
-    if (mode.k_eff >= -below) continue;
+    // A mode past cut-off (β mostly imaginary: n_eff below |k_eff|) is evanescent, its sign of
+    // k_eff a choice between growing and decaying the other way, not the absorber's gain.
+    if (mode.k_eff >= -below || mode.n_eff < Math.abs(mode.k_eff)) continue;
     const seen = worst.get(mode.mode_index);
     if (!seen) worst.set(mode.mode_index, { k: mode.k_eff, at: mode.wavelength_m, count: 1 });
     else {

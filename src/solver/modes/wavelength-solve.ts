@@ -140,10 +140,14 @@ export function solveWavelength(
       weights,
     );
   let found = solve(count);
-  // A mode of the absorber among those found (a wide absorber has modes of its own near σ):
-  // look a little further, so that the guide's can be chosen before it (choose).
-  const more = Math.min(count + 4, op.matrix.rows);
-  if (more > count && found.some((m) => absorberFraction(m.fields, input.axes) > 0.5)) {
+  // Modes of the absorber among those found (a wide absorber has modes of its own near σ):
+  // look further, four at a time, until as many of the guide's as asked for are found, so
+  // that they are chosen before the absorber's (choose) and a mode's index does not depend
+  // on how many were asked for.
+  for (let extra = 4; extra <= 12; extra += 4) {
+    const absorbed = found.filter((m) => absorberFraction(m.fields, input.axes) > 0.5).length;
+    const more = Math.min(count + extra, op.matrix.rows);
+    if (absorbed === 0 || found.length - absorbed >= wanted || more <= found.length) break;
     found = solve(more);
   }
   shared.spent = lu;
