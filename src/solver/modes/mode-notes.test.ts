@@ -113,3 +113,8 @@ test("a mode lying mostly in the plane's absorber is noted, once per index", () 
   assert.equal(notes.length, 1, notes.join("\n"));
   assert.match(notes[0]!, /^mode 1: most of its field lies in the plane's absorber at 1 of 1/);
 });
+
+test("a mode past cut-off (n_eff below |k_eff|) gets no gain note", () => {
+  const evanescent = { ...mode(1.55e-6, 3, -0.7), n_eff: 1e-16 };
+  assert.deepEqual(gainNotes([[evanescent]], false), []);
+});
