@@ -152,6 +152,7 @@ export const PreviewWarningSchema = Type.Object(
       Type.Literal("monitor_in_absorber"),
       Type.Literal("outside_domain"),
       Type.Literal("thin_film"),
+      Type.Literal("port_facing_out"),
     ]),
     path: Type.String({ description: "The field it is about, e.g. `simulation.monitors[0]`." }),
     message: Type.String(),

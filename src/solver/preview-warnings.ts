@@ -16,6 +16,9 @@
  * - A film thinner than two cells: a structure's extent along an axis, over the longest cell
  *   it spans there, below 2. Such a layer is resolved only by its sub-cell averaging (a 20 nm
  *   gold film at 10 nm cells), which holds its optical thickness but not its field inside.
+ * - A port facing out: its direction (the way into the device) points to the nearer face of
+ *   the region of interest and no structure begins or ends between the port and that face,
+ *   so its runs launch the mode out of the device (an outside audit: |S|² of −78 dB, silently).
  */
 import { interiorSpanM, stepsOver, type GridPlan } from "./grid.js";
 import { structureBounds } from "./checks/structures.js";
@@ -29,7 +32,7 @@ const fmt = (v: number) => numberText(v);
 export const THIN_FILM_CELLS = 2;
 
 export interface SetupWarning {
-  code: "monitor_in_absorber" | "outside_domain" | "thin_film";
+  code: "monitor_in_absorber" | "outside_domain" | "thin_film" | "port_facing_out";
   /** The request's field it is about, e.g. `monitors[0]`, `structures[2]`, `source`. */
   path: string;
   message: string;
@@ -41,7 +44,35 @@ export function setupWarnings(spec: SimulationSpec, plan: GridPlan): SetupWarnin
     ...monitorsInAbsorber(spec, plan),
     ...outsideDomain(spec, plan),
     ...thinFilms(spec, plan),
+    ...portsFacingOut(spec, plan),
   ];
+}
+
+function portsFacingOut(spec: SimulationSpec, plan: GridPlan): SetupWarning[] {
+  const interior = interiorOf(plan);
+  return (spec.ports ?? []).flatMap((p, i) => {
+    const a = AXES.indexOf(p.direction[1]!);
+    const sign = p.direction[0] === "-" ? -1 : 1;
+    const [from, to] = interior[a]!;
+    const face = sign > 0 ? to : from;
+    if (Math.abs(face - p.center[a]) >= Math.abs(p.center[a] - (sign > 0 ? from : to))) return [];
+    const between = (x: number) => (x - p.center[a]) * sign > 0 && (face - x) * sign > 0;
+    const device = spec.structures.some((s) => {
+      const b = structureBounds(s);
+      return between(b.lo[a]) || between(b.hi[a]);
+    });
+    if (device) return [];
+    return [
+      {
+        code: "port_facing_out" as const,
+        path: `ports[${i}]`,
+        message:
+          `port "${p.name}" at ${AXES[a]} = ${fmt(p.center[a])} m faces ${p.direction}, towards ` +
+          `the nearer face of the domain (${fmt(face)} m) with no structure between: a port's ` +
+          `direction is the way into the device`,
+      },
+    ];
+  });
 }
 
 /** The region of interest along each axis as the grid rounded it (both halves when mirrored). */

@@ -17,6 +17,7 @@ import { staggerOf } from "./grid.js";
 import { tableAt, transverseAxes } from "./modes/plane-medium.js";
 import type { PreviewPlane, SetupPreview } from "./preview.js";
 import { FdtdSimulation } from "./simulation.js";
+import { slabBetweenPorts } from "./testing/slab-ports.js";
 import type { SimulationSpec } from "./types.js";
 
 const LAMBDA = 1.55e-6;
@@ -305,6 +306,30 @@ test("warnings: a monitor in the absorber, structures beyond the domain, a film 
   assert.match(warnings[1]!.message, /the part beyond the pec wall is cut off/);
   assert.match(warnings[2]!.message, /its section at y = 5e-7 m extruded outwards/);
   assert.match(warnings[3]!.message, /1\.40 cells thick along z/);
+});
+
+test("a port facing out of the device is warned of; ports facing into it are not", () => {
+  const materials = { clad: { permittivity: 2.1025 }, core: { permittivity: 4 } };
+  const spec = { ...slabBetweenPorts(), materials } as SimulationSpec;
+  assert.deepEqual(planes(spec, [0, 0, 0]).warnings, []);
+  // o2 at z = +1.5 µm turned to face +z, the nearer face, with nothing but the guide between.
+  const [o1, o2] = spec.ports!;
+  const out = planes({ ...spec, ports: [o1!, { ...o2!, direction: "+z" }] }, [0, 0, 0]).warnings;
+  assert.deepEqual(
+    out.map((w) => [w.code, w.path]),
+    [["port_facing_out", "ports[1]"]],
+  );
+  assert.match(out[0]!.message, /^port "o2" at z = 1\.5e-6 m faces \+z, towards the nearer face/);
+  // A device between the port and that face (a block ending there): the port may face it.
+  const block = {
+    type: "box",
+    center: [0, 0, 1.8e-6],
+    size: [0.6e-6, 10, 0.2e-6],
+    material: "core",
+  };
+  const faced = { ...spec, ports: [o1!, { ...o2!, direction: "+z" as const }] };
+  const withBlock = { ...faced, structures: [...faced.structures, block as never] };
+  assert.deepEqual(planes(withBlock, [0, 0, 0]).warnings, []);
 });
 
 test("a plane outside the grid, and planes of more samples than a preview holds, are refused", () => {
