@@ -156,6 +156,25 @@ test("a port whose plane holds no guided mode fails the run, saying so, rather t
   );
 });
 
+test("a port facing out of the device is noted with the S-matrix", async () => {
+  const [o1, o2] = spec.ports!;
+  const facingOut: SimulationSpec = {
+    ...spec,
+    source: { ...(spec.source as PortsSourceSpec), run_ports: ["o1"] },
+    ports: [o1!, { ...o2!, direction: "+z" }],
+  };
+  const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
+  const result = await runPorts(
+    facingOut,
+    (one, o) => runWithMaterials(one, materials, { ...o, backend: "wasm" }),
+    {},
+  );
+  assert.ok(
+    result.report.notes.some((n) => /^port "o2" at z = 1\.5e-6 m faces \+z/.test(n)),
+    result.report.notes.join("\n"),
+  );
+});
+
 function modeMatching(
   step: SimulationSpec,
   materials: MaterialResolver,

@@ -17,6 +17,7 @@
  */
 import { nodeIndexAt, nodeM, planGrid } from "./grid.js";
 import { listOf } from "./monitors.js";
+import { setupWarnings } from "./preview-warnings.js";
 import type {
   ModeMonitorSpec,
   ModeSourceSpec,
@@ -219,6 +220,10 @@ export async function runPorts(
       notes: [
         ...last.report.notes,
         `ports: ${runs.length} runs (${runs.map((r) => r.input).join(", ")}); the report's figures are the last run's`,
+        // What the preview warns of ports, said with their S-matrix too.
+        ...setupWarnings(spec, planGrid(spec.domain, spec.fdtd_settings.courant_factor))
+          .filter((w) => w.code === "port_facing_out")
+          .map((w) => w.message),
       ],
     },
   };
