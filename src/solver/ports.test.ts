@@ -75,6 +75,36 @@ test("a straight guide's S-matrix: |S21|² = 1, |S11|² < 1e-4, reciprocal, S21 
   }
 });
 
+test("phases refer to the port planes as given, between the grid's nodes too", async () => {
+  // Ports 10 nm inside the node planes (±1.49 µm on a 25 nm grid, recorded at ±1.5 µm): S21
+  // is e^{iβL} over L = 2.98 µm, the planes asked for (it read the nodes' 3 µm: 0.15 rad off).
+  const [o1, o2] = spec.ports!;
+  const moved: SimulationSpec = {
+    ...spec,
+    source: { ...(spec.source as PortsSourceSpec), run_ports: ["o1"] },
+    ports: [
+      { ...o1!, center: [0, 0, -1.49e-6] },
+      { ...o2!, center: [0, 0, 1.49e-6] },
+    ],
+  };
+  const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
+  const sm = (
+    await runPorts(
+      moved,
+      (one, o) => runWithMaterials(one, materials, { ...o, backend: "wasm" }),
+      {},
+    )
+  ).sMatrix!;
+  const W = sm.wavelengthsM.length;
+  for (let w = 0; w < W; w++) {
+    const beta = (2 * Math.PI * sm.nEff[w]!) / sm.wavelengthsM[w]!;
+    const at = 2 * ((1 * 2 + 0) * W + w);
+    const off = Math.atan2(sm.s[at + 1]!, sm.s[at]!) - beta * 2.98e-6;
+    const wrapped = Math.atan2(Math.sin(off), Math.cos(off));
+    assert.ok(Math.abs(wrapped) < 0.06, `arg S21 − βL = ${wrapped} rad`);
+  }
+});
+
 test("a width step (0.6 → 1.2 µm): power conserved, |S11|² + |S21|² + radiation = the 1 W a closed box sees", async () => {
   const step: SimulationSpec = {
     ...spec,

@@ -7,15 +7,17 @@
  * device from port i's plane, so the port's own monitor, upstream of the source, sees only what
  * comes back out. A port's `direction` is the way into the device: what leaves through port j
  * travels against it, and is its monitor's amplitude along −direction. Phases are referred to
- * each port's plane: the launched wave, 1 at the source plane, is e^{−iβδ} at port i's plane
- * (δ the offset), so S_{j,i} = a_j·e^{iβδ}. Each run stops when its monitors' amplitudes stop
+ * each port's plane as the request gives it, wherever the grid's nodes fall: the launched
+ * wave, 1 at the source plane, is e^{−iβδ} at port i's plane (δ the offset), and the leaving
+ * wave, a_j on the node plane port j's monitor records, is a_j·e^{iβ_j·d} at port j's plane
+ * (d beyond that node, outwards), so S_{j,i} = a_j·e^{i(βδ + β_j·d)}. Each run stops when its monitors' amplitudes stop
  * changing (the run's convergence test covers the mode monitors' recorded fields), so the
  * S-parameters carry no ripple from stopping early.
  *
  * The request's own monitors are recorded in every run, named `<name>@<port>@<mode>` in the
  * result; progress goes over all runs; one cancel stops them all.
  */
-import { nodeIndexAt, nodeM, planGrid } from "./grid.js";
+import { nodeIndexAt, nodeM, planGrid, type GridPlan } from "./grid.js";
 import { listOf } from "./monitors.js";
 import { setupWarnings } from "./preview-warnings.js";
 import type {
@@ -39,7 +41,7 @@ export interface PortRun {
   port: PortSpec;
   mode: number;
   spec: SimulationSpec;
-  /** The source plane's distance into the device from the port's plane (m). */
+  /** The source plane's distance into the device from the port's plane as given (m). */
   offsetM: number;
 }
 
@@ -99,11 +101,22 @@ export function portRuns(spec: SimulationSpec): PortRun[] {
           input: portMode(port.name, mode),
           port,
           mode,
-          offsetM: Math.abs(center[a] - nodeM(ax, node)),
+          offsetM: Math.abs(center[a] - port.center[a]),
           spec: { ...spec, source: modeSource, monitors: [...monitors, ...own] },
         };
       }),
     );
+}
+
+/**
+ * How far a port's plane as given lies beyond the node plane its monitor records on, along
+ * the way a wave leaves the device through it (m; negative when it lies inside).
+ */
+function outwardFromNode(plan: GridPlan, port: PortSpec): number {
+  const a = axisOf(port);
+  const ax = plan.axes[a];
+  const node = nodeM(ax, Math.round(nodeIndexAt(ax, port.center[a])));
+  return (port.center[a] - node) * -signOf(port);
 }
 
 /**
@@ -122,6 +135,7 @@ export function assembleSMatrix(
   const wavelengthsM = first[0]?.wavelengthsM ?? [];
   const W = wavelengthsM.length;
   const s = new Float64Array(2 * P * P * W).fill(Number.NaN);
+  const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
   runs.forEach((run, r) => {
     const i = names.indexOf(run.input);
     const monitors = results[r]!.modeMonitors ?? [];
@@ -129,12 +143,16 @@ export function assembleSMatrix(
     for (const port of ports) {
       const m = monitors.find((x) => x.name === monitorName(port))!;
       const out = signOf(port) > 0 ? m.backward : m.forward;
+      const beyond = outwardFromNode(plan, port);
       for (let k = 0; k < port.mode_spec.num_modes; k++) {
         const o = names.indexOf(portMode(port.name, k));
         for (let w = 0; w < W; w++) {
-          // The launched wave's phase at the input port's plane: e^{−iβδ}, β of its mode.
+          // The launched wave is e^{−iβδ} at the input port's plane (β of its mode); the leaving
+          // wave gains e^{iβ'd} from its monitor's node plane out to the output port's plane.
           const beta = (2 * Math.PI * input.nEff[w * input.modes + run.mode]!) / wavelengthsM[w]!;
-          const [c, sn] = [Math.cos(beta * run.offsetM), Math.sin(beta * run.offsetM)];
+          const betaOut = (2 * Math.PI * m.nEff[w * m.modes + k]!) / wavelengthsM[w]!;
+          const phase = beta * run.offsetM + betaOut * beyond;
+          const [c, sn] = [Math.cos(phase), Math.sin(phase)];
           const [ar, ai] = [out[2 * (w * m.modes + k)]!, out[2 * (w * m.modes + k) + 1]!];
           const at = 2 * ((o * P + i) * W + w);
           s[at] = ar * c - ai * sn;
