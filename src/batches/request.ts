@@ -30,7 +30,8 @@ function lies(path: string, at: string): boolean {
 
 /**
  * A variant's problem, its path under `variants[i].`, and, when it lies at or under a swept
- * pointer, the parameter and the value that put it there.
+ * pointer (or a swept pointer lies under it: a port's centre refused, its x swept), the
+ * parameter and the value that put it there.
  */
 export function variantError(
   index: number,
@@ -38,7 +39,10 @@ export function variantError(
   parameters: readonly BatchParameter[],
   values: Record<string, ParameterValue>,
 ): FieldError {
-  const k = parameters.findIndex((p) => lies(error.path, pointerToPath(p.path, "")));
+  const at = (p: BatchParameter) => pointerToPath(p.path, "");
+  const under = parameters.findIndex((p) => lies(error.path, at(p)));
+  const k =
+    under >= 0 ? under : parameters.findIndex((p) => error.path !== "" && lies(at(p), error.path));
   const cause =
     k < 0
       ? ""

@@ -340,6 +340,15 @@ test("bad batches are 422s naming the parameter or the variant, estimated or sub
       /"t" = -1/,
     ],
     [
+      // The refusal names the centre; the parameter sweeps one coordinate of it.
+      {
+        simulation: sim,
+        parameters: [{ name: "height", path: "/monitors/0/center/2", values: [0, 5e-6] }],
+      },
+      "variants[1].monitors[0].center",
+      /outside the domain along z.*\(parameters\[0\] "height" = 0\.000005\)/,
+    ],
+    [
       {
         simulation: sim,
         parameters: [
