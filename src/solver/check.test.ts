@@ -345,3 +345,21 @@ describe("a ports source's port_symmetries", () => {
     assert.match(p[0]!.message, /"o1@0,o2@0" is already filled from "o2@0,o1@0"/);
   });
 });
+
+describe("a port along an axis that does not absorb", () => {
+  it("is refused for the boundary first, not for where its plane sits", () => {
+    // The slab's ports face ±z; z made periodic and one cell thick: no plane can sit on it,
+    // and the placement's complaint came first and hid the cause (an outside audit).
+    const s = slabBetweenPorts();
+    s.materials = { core: { permittivity: 4 }, clad: { permittivity: 2.1 } };
+    s.domain = {
+      ...s.domain,
+      size: [s.domain.size[0], s.domain.size[1], 0.025e-6],
+      boundary_conditions: ["pml", "periodic", "periodic"],
+    };
+    s.ports = s.ports!.map((p) => ({ ...p, center: [0, 0, 0] }));
+    const problems = checkSimulation(s);
+    assert.equal(problems[0]?.path, "domain.boundary_conditions[2]", JSON.stringify(problems));
+    assert.ok(problems.every((p) => !/within a cell of the absorber/.test(p.message)));
+  });
+});

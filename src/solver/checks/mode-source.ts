@@ -42,14 +42,17 @@ export function checkModePlane(
     );
     return;
   }
-  checkPlacement(ctx, source, axis, path);
+  // The boundary first: along a periodic axis one cell thick no plane can be placed, and the
+  // placement's complaint would hide the cause.
   if (spec.domain.boundary_conditions[axis] !== "pml") {
     add(
       `domain.boundary_conditions[${axis}]`,
       `the mode travels along ${AXES[axis]}, so this boundary must be pml (another would ` +
         "reflect it back through the source's plane)",
     );
+    return;
   }
+  checkPlacement(ctx, source, axis, path);
 }
 
 export function checkModeSpecOf(
