@@ -197,3 +197,14 @@ class FarFieldSweep(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DroppedSMatrix(unittest.TestCase):
+    """A sweep whose variants' S-matrices differ in shape (num_modes swept) keeps none."""
+
+    def test_asking_for_it_says_why(self):
+        reason = "s_matrix is not stacked: the variants' ports differ"
+        result = emsim.batch.BatchResult("b.h5", {}, {}, {}, None, None, {"s_matrix": reason})
+        with self.assertRaisesRegex(KeyError, "S-matrix is not stacked in b.h5: s_matrix is not"):
+            result.s_matrix
+        self.assertIsNone(emsim.batch.BatchResult("b.h5", {}, {}, {}, None, None, {}).s_matrix)

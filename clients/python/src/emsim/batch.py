@@ -66,9 +66,9 @@ class BatchResult(Result):
         jobs: Any,
         dropped: Dict[str, str],
     ) -> None:
+        self.dropped = dropped
         super().__init__(path, monitors, request, {}, attrs, s_matrix)
         self.jobs = jobs
-        self.dropped = dropped
         self.dimensions: List[str] = [d for d in str(attrs.get("dimensions", "")).split(",") if d]
         self.parameters: List[Dict[str, Any]] = json.loads(attrs.get("parameters_json") or "[]")
         self.notes: List[str] = [n for n in str(attrs.get("notes", "")).split("\n") if n]
@@ -76,6 +76,17 @@ class BatchResult(Result):
     @property
     def batch_id(self) -> Optional[str]:
         return self.attrs.get("batch_id")
+
+    @property
+    def s_matrix(self) -> Any:
+        """The stacked S-matrix; a KeyError with the reason when the variants' did not stack."""
+        if self._s_matrix is None and "s_matrix" in self.dropped:
+            raise KeyError(f"the S-matrix is not stacked in {self.path}: {self.dropped['s_matrix']}")
+        return self._s_matrix
+
+    @s_matrix.setter
+    def s_matrix(self, value: Any) -> None:
+        self._s_matrix = value
 
     def __getitem__(self, name: str) -> Any:
         if name in self.dropped:
