@@ -7,18 +7,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ModeCache } from "./mode-cache.js";
-import { everyModeNumber, stripCase } from "./slab-case.js";
+import { coarseSiWire, everyModeNumber } from "./slab-case.js";
 import { solveModes, type SolveModesInput } from "./solve.js";
 
-const strip = stripCase({
-  core: 12,
-  clad: 2.1,
-  widthM: 0.5e-6,
-  heightM: 0.22e-6,
-  nu: 40,
-  nv: 30,
-  stepM: 40e-9,
-});
+const strip = coarseSiWire();
 const input: SolveModesInput = {
   axes: strip.axes,
   planeEps: strip.eps,

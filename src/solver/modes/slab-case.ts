@@ -116,3 +116,15 @@ export function everyModeNumber(modes: readonly (readonly SolvedMode[])[]): numb
       ]),
     ]);
 }
+
+/** A 500 × 220 nm strip of ε 12 in ε 2.1 on a 40 × 30 plane of 40 nm cells (quick tests). */
+export const coarseSiWire = (): SlabCase =>
+  stripCase({
+    core: 12,
+    clad: 2.1,
+    widthM: 0.5e-6,
+    heightM: 0.22e-6,
+    nu: 40,
+    nv: 30,
+    stepM: 40e-9,
+  });
