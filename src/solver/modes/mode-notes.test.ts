@@ -72,7 +72,8 @@ test("modeNotes: the bend's note, named by the plane's transverse axes, then the
   ]);
   assert.equal(notes.length, 2, notes.join("\n"));
   assert.match(notes[0]!, /outer side \(−z\)/);
-  assert.match(notes[1]!, /^mode 0: k_eff < 0 .*caustic/);
+  // Walls, no absorber: the k_eff below zero is the eigen-solve's rounding.
+  assert.match(notes[1]!, /^mode 0: k_eff < 0 .*the plane has no absorber/);
 });
 
 test("a mode not above the index at the plane's edges is noted as not guided, once per index", () => {
@@ -117,4 +118,11 @@ test("a mode lying mostly in the plane's absorber is noted, once per index", () 
 test("a mode past cut-off (n_eff below |k_eff|) gets no gain note", () => {
   const evanescent = { ...mode(1.55e-6, 3, -0.7), n_eff: 1e-16 };
   assert.deepEqual(gainNotes([[evanescent]], false), []);
+});
+
+test("a negative k_eff on a plane without absorber is the eigen-solve's rounding, not the absorber", () => {
+  const notes = gainNotes([[mode(1.55, 0, -3.15e-5)]], false, false);
+  assert.equal(notes.length, 1);
+  assert.match(notes[0]!, /the plane has no absorber, so it is the eigen-solve's rounding/);
+  assert.doesNotMatch(notes[0]!, /absorber begins/);
 });

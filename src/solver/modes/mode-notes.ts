@@ -23,8 +23,15 @@ const ROUNDING_K_EFF = 1e-9;
  */
 const STRAIGHT_GAIN_K_EFF = 1e-6;
 
-/** One note per mode index whose k_eff is negative at some wavelength. */
-export function gainNotes(modes: readonly (readonly SolvedMode[])[], bent: boolean): string[] {
+/**
+ * One note per mode index whose k_eff is negative at some wavelength. `absorbing`: the plane
+ * has absorber cells (without, a negative k_eff of a lossless plane is the eigen-solve's).
+ */
+export function gainNotes(
+  modes: readonly (readonly SolvedMode[])[],
+  bent: boolean,
+  absorbing = true,
+): string[] {
   const worst = new Map<number, { k: number; at: number; count: number }>();
   const below = bent ? ROUNDING_K_EFF : STRAIGHT_GAIN_K_EFF;
   for (const mode of modes.flat()) {
@@ -39,10 +46,20 @@ export function gainNotes(modes: readonly (readonly SolvedMode[])[], bent: boole
     }
   }
   const wavelengths = modes.length;
+  const where = (k: number, at: number, count: number) =>
+    `k_eff < 0 at ${count} of ${wavelengths} wavelength(s) (${k.toExponential(2)} at ` +
+    `${Number((at * 1e6).toPrecision(6))} µm), a gain no passive guide has`;
+  if (!absorbing) {
+    return [...worst].map(
+      ([index, { k, at, count }]) =>
+        `mode ${index}: ${where(k, at, count)}; the plane has no absorber, so it is the ` +
+        `eigen-solve's rounding, large when the wavelength is far from the plane's size ` +
+        `(lengths are in metres)`,
+    );
+  }
   return [...worst].map(
     ([index, { k, at, count }]) =>
-      `mode ${index}: k_eff < 0 at ${count} of ${wavelengths} wavelength(s) (${k.toExponential(2)} at ` +
-      `${Number((at * 1e6).toPrecision(6))} µm), a gain no passive guide has: the mode still ` +
+      `mode ${index}: ${where(k, at, count)}: the mode still ` +
       `decays where the plane's absorber begins, and the absorber moves k_eff either way` +
       (bent
         ? ` (a bend's absorber inside its caustic, R·(n_eff/n_cladding − 1) out from the guide)`
@@ -138,7 +155,11 @@ export function modeNotes(
   return [
     ...bendNotes(axes, names, bend),
     ...absorberNotes(axes, modes),
-    ...gainNotes(modes, bend !== undefined),
+    ...gainNotes(
+      modes,
+      bend !== undefined,
+      axes.some((a) => a.boundary === "pml"),
+    ),
   ];
 }
 
