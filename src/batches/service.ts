@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { Config } from "../config.js";
 import { ApiError, errors, type FieldError } from "../errors.js";
 import type { FabricationService } from "../fabrication/service.js";
-import { asSent } from "../fabrication/gds-resolve.js";
+import { fieldErrorsAsSent } from "../fabrication/gds-resolve.js";
 import type { JobService } from "../jobs/service.js";
 import { requestHash } from "../jobs/request-hash.js";
 import { validateSimulationRequest } from "../schema/validate.js";
@@ -170,15 +170,7 @@ export class BatchService {
       const resolved = await this.fabrication.resolveGdsStructures(accountId, request);
       const checked = validateSimulationRequest(resolved, this.jobs.limits());
       if (checked.ok) return checked;
-      const named = (text: string) => asSent(text, resolved);
-      return {
-        ...checked,
-        errors: checked.errors.map((e) => ({
-          ...e,
-          path: named(e.path),
-          message: named(e.message),
-        })),
-      };
+      return { ...checked, errors: fieldErrorsAsSent(checked.errors, resolved) };
     } catch (err) {
       // A gds structure refused (422) is this variant's problem; anything else is the batch's.
       if (err instanceof ApiError && err.code === "validation_error") {

@@ -152,15 +152,23 @@ export function asSent(text: string, resolved: SimulationRequest, pieces = false
   });
 }
 
-/** A 422's field errors (and detail) about a resolved request, named as it was sent (asSent). */
-export function errorAsSent<E>(err: E, resolved: SimulationRequest): E | ApiError {
-  if (!(err instanceof ApiError) || err.code !== "validation_error") return err;
-  if (!sentIndices.has(resolved)) return err;
-  const fieldErrors = (err.extra.errors as FieldError[]).map((e) => ({
+/** Field errors (or warnings) about a resolved request, paths and messages named as sent. */
+export function fieldErrorsAsSent<E extends FieldError>(
+  errors: readonly E[],
+  resolved: SimulationRequest,
+): E[] {
+  return errors.map((e) => ({
     ...e,
     path: asSent(e.path, resolved),
     message: asSent(e.message, resolved),
   }));
+}
+
+/** A 422's field errors (and detail) about a resolved request, named as it was sent (asSent). */
+export function errorAsSent<E>(err: E, resolved: SimulationRequest): E | ApiError {
+  if (!(err instanceof ApiError) || err.code !== "validation_error") return err;
+  if (!sentIndices.has(resolved)) return err;
+  const fieldErrors = fieldErrorsAsSent(err.extra.errors as FieldError[], resolved);
   const extra = { ...err.extra, errors: fieldErrors };
   return new ApiError(err.statusCode, err.code, asSent(err.detail, resolved), extra, err.headers);
 }

@@ -9,7 +9,7 @@
  * with its estimate (JobService.check), which sits beside this module in the layers.
  */
 import { ApiError, errors, type FieldError } from "../errors.js";
-import { asSent, errorAsSent } from "../fabrication/gds-resolve.js";
+import { asSent, errorAsSent, fieldErrorsAsSent } from "../fabrication/gds-resolve.js";
 import { formatAjvErrors } from "../schema/ajv-errors.js";
 import type { PreviewRequest, PreviewResponse } from "../schema/preview.js";
 import type { Estimate } from "../schema/responses.js";
@@ -66,17 +66,12 @@ export function namedAsSent<P extends Omit<PreviewResponse, "estimate">>(
   preview: P,
   resolved: SimulationRequest,
 ): P {
-  const named = (text: string) => asSent(text, resolved);
   return {
     ...preview,
     planes: preview.planes.map((p) => ({
       ...p,
       objects: p.objects.map((o) => ({ ...o, name: asSent(o.name, resolved, true) })),
     })),
-    warnings: preview.warnings.map((w) => ({
-      ...w,
-      path: named(w.path),
-      message: named(w.message),
-    })),
+    warnings: fieldErrorsAsSent(preview.warnings, resolved),
   };
 }

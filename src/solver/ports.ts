@@ -19,7 +19,7 @@
  */
 import { nodeIndexAt, nodeM, planGrid, type GridPlan } from "./grid.js";
 import { listOf } from "./monitors.js";
-import { setupWarnings } from "./preview-warnings.js";
+import { portsFacingOut } from "./preview-warnings.js";
 import type {
   ModeMonitorSpec,
   ModeSourceSpec,
@@ -125,6 +125,7 @@ function outwardFromNode(plan: GridPlan, port: PortSpec): number {
  */
 export function assembleSMatrix(
   spec: SimulationSpec,
+  plan: GridPlan,
   runs: readonly PortRun[],
   results: readonly SolverResult[],
 ): SMatrixResult {
@@ -135,7 +136,6 @@ export function assembleSMatrix(
   const wavelengthsM = first[0]?.wavelengthsM ?? [];
   const W = wavelengthsM.length;
   const s = new Float64Array(2 * P * P * W).fill(Number.NaN);
-  const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
   runs.forEach((run, r) => {
     const i = names.indexOf(run.input);
     const monitors = results[r]!.modeMonitors ?? [];
@@ -207,6 +207,7 @@ export async function runPorts(
   runOne: (spec: SimulationSpec, options: RunOptions) => Promise<SolverResult>,
   options: RunOptions,
 ): Promise<SolverResult> {
+  const plan = planGrid(spec.domain, spec.fdtd_settings.courant_factor);
   const runs = portRuns(spec);
   const results: SolverResult[] = [];
   for (const [r, run] of runs.entries()) {
@@ -232,16 +233,14 @@ export async function runPorts(
       ...p,
       name: p.name.slice(0, p.name.indexOf("@")),
     })),
-    sMatrix: assembleSMatrix(spec, runs, results),
+    sMatrix: assembleSMatrix(spec, plan, runs, results),
     report: {
       ...last.report,
       notes: [
         ...last.report.notes,
         `ports: ${runs.length} runs (${runs.map((r) => r.input).join(", ")}); the report's figures are the last run's`,
         // What the preview warns of ports, said with their S-matrix too.
-        ...setupWarnings(spec, planGrid(spec.domain, spec.fdtd_settings.courant_factor))
-          .filter((w) => w.code === "port_facing_out")
-          .map((w) => w.message),
+        ...portsFacingOut(spec, plan).map((w) => w.message),
       ],
     },
   };

@@ -48,7 +48,8 @@ export function setupWarnings(spec: SimulationSpec, plan: GridPlan): SetupWarnin
   ];
 }
 
-function portsFacingOut(spec: SimulationSpec, plan: GridPlan): SetupWarning[] {
+/** The ports facing out of the device (the ports run's report says so too: ports.ts). */
+export function portsFacingOut(spec: SimulationSpec, plan: GridPlan): SetupWarning[] {
   const interior = interiorOf(plan);
   return (spec.ports ?? []).flatMap((p, i) => {
     const a = AXES.indexOf(p.direction[1]!);

@@ -18,7 +18,7 @@ import { ApiError, type FieldError } from "../../errors.js";
 import { setupPlotPng } from "../../plot/setup-plot.js";
 import { setupPreview } from "../../preview/response.js";
 import { namedAsSent } from "../../preview/service.js";
-import { asSent } from "../../fabrication/gds-resolve.js";
+import { fieldErrorsAsSent } from "../../fabrication/gds-resolve.js";
 import { parseLengthText, PlaneSpecError } from "../../schema/plane-spec.js";
 import {
   MAX_PREVIEW_PLANES,
@@ -172,10 +172,7 @@ async function checkedSimulation(
   }
   const outcome = checkRequest(resolved, loadConfig({}).limits);
   if (outcome.ok) return { spec: outcome.spec, resolved };
-  const named = (text: string) => asSent(text, resolved);
-  throw invalid(
-    outcome.errors.map((e) => ({ ...e, path: named(e.path), message: named(e.message) })),
-  );
+  throw invalid(fieldErrorsAsSent(outcome.errors, resolved));
 }
 
 /** The file's simulation, or a batch request file's base simulation, checked. */
