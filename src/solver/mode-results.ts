@@ -17,8 +17,7 @@ import { cellStepM } from "./grid.js";
 import type { FluxFace } from "./flux.js";
 import type { SampleBox } from "./monitors.js";
 import { gridModes, placedModeWindow, type GridModeWindow } from "./modes/grid-modes.js";
-import { edgeIndexOf } from "./modes/mode-notes.js";
-import { planePermittivity } from "./modes/plane-medium.js";
+import { guides } from "./modes/mode-notes.js";
 import type { ModeFields } from "./modes/fields.js";
 import type { SolvedMode } from "./modes/solve.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
@@ -40,7 +39,7 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
   // The whole plane the request names (absorber included where it reaches into it), as a
   // mode source on it would solve it; the recorded face is the part of it off the absorber.
   const window = placedModeWindow(sim.plan, face.axis, face.plane, spec.center, spec.size);
-  const modes = gridModes(
+  const { modes, edgeIndex } = gridModes(
     sim.model.layout,
     sim.model.medium,
     window,
@@ -50,7 +49,7 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
       threads: sim.threadsAllowed,
     },
   );
-  if (spec.port !== undefined) requireGuided(sim, spec.port, window, modes);
+  if (spec.port !== undefined) requireGuided(spec.port, modes, edgeIndex);
   const W = m.wavelengthsM.length;
   const M = spec.mode_spec.num_modes;
   const result = {
@@ -99,31 +98,17 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
  * has. Its amplitudes would divide by next to nothing and its S-parameters run far above 1.
  */
 function requireGuided(
-  sim: FdtdSimulation,
   port: string,
-  window: GridModeWindow,
   modes: readonly (readonly SolvedMode[])[],
+  edgeIndex: readonly number[],
 ): void {
-  const { normal, planeIndex, transverse, origin, cells, axes } = window;
-  modes.forEach((atWavelength) => {
-    const wl = atWavelength[0]?.wavelength_m;
-    if (wl === undefined) return;
-    const eps = planePermittivity(
-      sim.model.medium,
-      sim.model.layout,
-      normal,
-      planeIndex,
-      transverse,
-      origin,
-      cells,
-      wl,
-    );
-    const edge = edgeIndexOf(eps, axes);
-    const lost = atWavelength.find((m) => !(m.n_eff > edge * (1 + 1e-9)));
+  modes.forEach((atWavelength, w) => {
+    const edge = edgeIndex[w]!;
+    const lost = atWavelength.find((m) => !guides(m, edge));
     if (!lost) return;
     throw new RunRequestError(
-      `port ${port}: its mode ${lost.mode_index} at ${Number((wl * 1e6).toPrecision(6))} µm has ` +
-        `n_eff ${lost.n_eff.toPrecision(6)}, not above the index at the plane's edges ` +
+      `port ${port}: its mode ${lost.mode_index} at ${Number((lost.wavelength_m * 1e6).toPrecision(6))} µm ` +
+        `has n_eff ${lost.n_eff.toPrecision(6)}, not above the index at the plane's edges ` +
         `(${edge.toPrecision(6)}): the port's plane holds no such guided mode. Check that a ` +
         `guide crosses the port's plane, or ask for fewer modes (mode_spec.num_modes)` +
         ` (POST /v1/modes shows the plane's modes)`,

@@ -14,7 +14,7 @@ import {
   bendOf,
   solveModes,
   type ModeSpec,
-  type SolvedMode,
+  type SolveModesResult,
   type SolveModesInput,
 } from "./solve.js";
 
@@ -76,7 +76,10 @@ export interface GridModeOptions {
   threads?: number;
 }
 
-/** modes[w][m] of the window at each wavelength, fields for propagation along +normal. */
+/**
+ * The window's modes: modes[w][m] at each wavelength, fields for propagation along +normal,
+ * and the index a guided mode exceeds there (`edgeIndex`).
+ */
 export function gridModes(
   layout: YeeLayout,
   medium: Medium,
@@ -84,7 +87,7 @@ export function gridModes(
   wavelengthsM: readonly number[],
   modeSpec: ModeSpec & { bend_radius?: number | null; bend_axis?: 0 | 1 },
   { groupIndex = false, threads = 1 }: GridModeOptions = {},
-): SolvedMode[][] {
+): SolveModesResult {
   const { normal, planeIndex, transverse, origin, cells, axes } = window;
   return solveModes({
     axes,
@@ -96,5 +99,5 @@ export function gridModes(
     groupIndex,
     leftHanded: normal === 1,
     threads,
-  }).modes;
+  });
 }

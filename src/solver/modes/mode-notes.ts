@@ -114,6 +114,11 @@ export function absorberNotes(
   );
 }
 
+/** Whether a mode's n_eff is above the index at its plane's edges (edgeIndexOf): it guides. */
+export function guides(mode: SolvedMode, edgeIndex: number): boolean {
+  return mode.n_eff > edgeIndex * (1 + 1e-9);
+}
+
 /**
  * One note per mode index whose n_eff is at or below the largest index on the plane's edges at
  * some wavelength: it does not guide (a mode of the plane's box: a plane with no guide, a
@@ -128,7 +133,7 @@ export function unguidedNotes(
   modes.forEach((atWavelength, w) => {
     const edge = edgeIndex[w]!;
     for (const m of atWavelength) {
-      if (m.n_eff > edge * (1 + 1e-9) || found.has(m.mode_index)) continue;
+      if (guides(m, edge) || found.has(m.mode_index)) continue;
       found.set(m.mode_index, { n: m.n_eff, edge, at: m.wavelength_m });
     }
   });

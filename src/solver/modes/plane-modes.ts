@@ -16,7 +16,7 @@ import type {
 } from "../types.js";
 import type { MaterialResolver } from "../update-material.js";
 import { modePlane, type ModePlane } from "./plane-medium.js";
-import { edgeIndexOf, modeNotes, unguidedNotes } from "./mode-notes.js";
+import { modeNotes, unguidedNotes } from "./mode-notes.js";
 import { bendOf, solveModes, type SolvedMode } from "./solve.js";
 
 /** The most cells a mode plane may have (its window on the grid, absorber cells included). */
@@ -98,10 +98,7 @@ export function solvePlaneModes(
     seconds: (performance.now() - start) / 1000,
     notes: [
       ...modeNotes(plane.axes, plane.transverse, bend, result.modes),
-      ...unguidedNotes(
-        result.modes,
-        wavelengthsM.map((wl) => edgeIndexOf(plane.permittivityAt(wl), plane.axes)),
-      ),
+      ...unguidedNotes(result.modes, result.edgeIndex),
     ],
   };
 }

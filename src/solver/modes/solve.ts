@@ -10,6 +10,7 @@ import { chainStart, wavelengthChains, type ChainStep } from "./chains.js";
 import { walkChains } from "./chain-helper.js";
 import { planeWeights, type ModeFields, type PlaneWeights } from "./fields.js";
 import type { ModeCache } from "./mode-cache.js";
+import { edgeIndexOf } from "./mode-notes.js";
 import { sharedModeCache, type ModeKey, type SolvedPlane } from "./mode-cache.js";
 import type { OperatorOptions, PlanePermittivity } from "./operator.js";
 import { complexOverlap } from "./overlap.js";
@@ -44,6 +45,8 @@ export interface SolveModesResult {
   /** Unknowns of the eigenproblem and entries of its LU factors (for reports and limits). */
   unknowns: number;
   factorEntries: number;
+  /** The index a guided mode exceeds at each wavelength (mode-notes.ts edgeIndexOf). */
+  edgeIndex: number[];
 }
 
 /**
@@ -55,7 +58,7 @@ export function solveModes(
   cache: ModeCache | null = sharedModeCache,
 ): SolveModesResult {
   const wavelengths = input.wavelengths_m;
-  if (wavelengths.length === 0) return { modes: [], unknowns: 0, factorEntries: 0 };
+  if (wavelengths.length === 0) return { modes: [], unknowns: 0, factorEntries: 0, edgeIndex: [] };
   const plane = planeInput(input);
   const weights = planeWeights(input.axes);
   const steps = wavelengths.map((_, index) => chainStep(input, index));
@@ -73,6 +76,7 @@ export function solveModes(
     modes: tracked(solved as SolvedPlane[], wavelengths, weights),
     unknowns: first.unknowns,
     factorEntries: first.factorEntries,
+    edgeIndex: steps.map((s) => edgeIndexOf(s.eps, input.axes)),
   };
 }
 

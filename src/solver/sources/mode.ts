@@ -87,7 +87,7 @@ export class ModeSource implements Source {
     const { layout, medium, wavelengthsM, threads } = this.ctx;
     const spec = { ...this.spec.mode_spec, num_modes: this.spec.mode_index + 1 };
     const options = { groupIndex: "first" as const, threads };
-    const modes = gridModes(layout, medium, this.window, wavelengthsM, spec, options);
+    const { modes } = gridModes(layout, medium, this.window, wavelengthsM, spec, options);
     return modes.map((w) => w[this.spec.mode_index]!);
   }
 
