@@ -186,6 +186,25 @@ export async function withResultFile<T>(path: string, fn: (file: H5File) => T): 
   }
 }
 
+/**
+ * The `notes` of a batch's result file (batch-merge.ts): one line per group it could not
+ * stack, with the reason. Empty for a file that stacked everything.
+ */
+export async function readBatchNotes(path: string): Promise<string[]> {
+  assertHdf5File(path);
+  await h5wasm.ready;
+  const file = new h5wasm.File(path, "r");
+  try {
+    if (file.attrs.format?.value !== BATCH_RESULT_FORMAT) {
+      throw new Error(`${path} is not an emsim batch result file`);
+    }
+    const notes = String(file.attrs.notes?.value ?? "");
+    return notes.split("\n").filter((line) => line.trim() !== "");
+  } finally {
+    file.close();
+  }
+}
+
 /** A monitor's summary; a far-field monitor has no sample coordinates (shape 0 × 0 × 0). */
 function monitorInfo(g: Group, name: string): MonitorInfo {
   const axis = (a: string) =>

@@ -132,6 +132,26 @@ test("a batch request file takes more --param, named by --name and zipped with -
   assert.equal(saved.sha256, batch.checksum);
 });
 
+test("a group the variants hold in different shapes is not stacked, and sweep --out says so", async () => {
+  const out = join(dir, "spans.h5");
+  const run = await runCli(
+    ["sweep", simFile, "--param", "/monitors/0/size/2=1e-6,2e-6", "--wait", "--out", out],
+    env,
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stderr,
+    /emsim: warning: monitors\/line is not stacked: .*; each job's own result file has it\n/,
+  );
+  await h5wasm.ready;
+  const h5 = new h5wasm.File(out, "r");
+  try {
+    assert.equal(h5.get("monitors/line"), null, "left out of the file, as the warning says");
+  } finally {
+    h5.close();
+  }
+});
+
 test("without --wait: the batch's id; a 409 names it; emsim batch shows, cancels and waits", async () => {
   const longFile = join(dir, "long.json");
   writeFileSync(longFile, JSON.stringify(longSimulation()));

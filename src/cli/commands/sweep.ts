@@ -21,6 +21,7 @@ import {
 import { connect } from "../profile.js";
 import { BatchProgressView, DownloadProgressView } from "../progress.js";
 import { readSimulationJson } from "../simulation-file.js";
+import { readBatchNotes } from "../../results/read.js";
 import {
   checkBatchRequest,
   isBatchRequestBody,
@@ -205,6 +206,9 @@ export async function downloadBatchFile(
   bar?.finish(
     `wrote ${file.path} (${formatBytes(file.bytes)}, sha256 ${file.sha256.slice(0, 12)}… verified)`,
   );
+  // A group the variants hold in different shapes (say, the S-matrix at other wavelengths)
+  // is left out of the stacked file: said here, not only in its attributes.
+  for (const note of await readBatchNotes(file.path)) io.stderr.write(`emsim: warning: ${note}\n`);
   if (io.json) {
     printJson(io, { batch: await client.getBatch(id, { signal }), file: fileJson(file) });
   } else io.stdout.write(`${file.path}\n`);
