@@ -31,6 +31,12 @@ import { describeAdapter, initSolverBackend } from "./solver/index.js";
 import type { SolverBackendInfo } from "./http/types.js";
 
 /**
+ * The data directory, and the folders under it, made readable by this user alone: they hold
+ * every account's requests, results, and key and password hashes.
+ */
+const PRIVATE_DIR = { recursive: true, mode: 0o700 } as const;
+
+/**
  * The secret that signs download addresses (local storage) and keys the dashboard's CSRF
  * tokens: EMSIM_SIGNING_SECRET, else one made once per data directory. Several API servers
  * behind one address must share it (set EMSIM_SIGNING_SECRET, or share the data directory).
@@ -41,7 +47,7 @@ export function signingSecretFor(config: Config): string {
   try {
     return readFileSync(path, "utf8").trim();
   } catch {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, PRIVATE_DIR);
     try {
       // "wx": if another process created it first, read theirs instead.
       writeFileSync(path, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
@@ -78,7 +84,7 @@ export async function createService(
   config: Config,
   logger: FastifyServerOptions["logger"] = false,
 ): Promise<Service> {
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, PRIVATE_DIR);
   let app: App | null = null;
   const stores = await openStores(config, (err) =>
     app?.log.warn({ err }, "database connection error (it reconnects)"),
@@ -247,7 +253,7 @@ export async function createWorker(
   config: Config,
   log: WorkerLogger,
 ): Promise<{ worker: JobWorker; close(): Promise<void> }> {
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, PRIVATE_DIR);
   const stores = await openStores(config, (err) => log.warn({ err }, "database connection error"));
   const { storage, scratchDir } = openStorage(config, signingSecretFor(config));
   // Fails here, not per job, when the configured backend cannot run on this machine.

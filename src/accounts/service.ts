@@ -5,6 +5,13 @@
 import { displayPrefix, generateApiKey, hashApiKey } from "../auth/api-keys.js";
 import type { Account, AccountStore, ApiKeyRecord } from "../store/types.js";
 
+/**
+ * An email address as accounts take it, from the CLI or the dashboard's forms: one @, no blanks
+ * or control characters.
+ */
+// eslint-disable-next-line no-control-regex
+export const EMAIL_PATTERN = /^[^\s@\u0000-\u001f\u007f]+@[^\s@\u0000-\u001f\u007f]+$/;
+
 export interface IssuedKey {
   /** The plaintext key: shown once, never stored. */
   key: string;

@@ -254,4 +254,4 @@ export function field(body: unknown, name: string): string {
   return typeof value === "string" ? value : "";
 }
 
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+export { EMAIL_PATTERN } from "../accounts/service.js";

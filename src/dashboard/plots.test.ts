@@ -5,7 +5,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DashboardError } from "./context.js";
@@ -368,4 +368,18 @@ test("unknown monitors, quantities and wavelengths are 404s", async () => {
       (err: unknown) => err instanceof DashboardError && err.statusCode === 404,
     );
   }
+});
+
+test("results from other storage are copied into a folder of this process's own", async () => {
+  // The storage of an S3 deployment: objects only read, no local path.
+  const local = new LocalFileStorage(dir, "http://127.0.0.1/storage", "secret");
+  const remote = { read: (key: string) => local.read(key) } as unknown as LocalFileStorage;
+  const [one, two] = [new PlotService(remote), new PlotService(remote)];
+  const summary = await one.summary("job-1", KEY);
+  assert.deepEqual(summary, await plots.summary("job-1", KEY), "the same file, read from its copy");
+  const [a, b] = [await one.copiesDir(), await two.copiesDir()];
+  assert.notEqual(a, b, "no folder shared with another process");
+  assert.equal(statSync(a).mode & 0o777, 0o700);
+  assert.equal(readdirSync(a).length, 1);
+  for (const d of [a, b]) rmSync(d, { recursive: true, force: true });
 });

@@ -8,7 +8,7 @@
  * Result files never change, so payloads are cached (bounded by bytes).
  */
 import { createWriteStream } from "node:fs";
-import { mkdir, rename, stat } from "node:fs/promises";
+import { mkdtemp, rename, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -264,10 +264,19 @@ export class PlotService {
   private readonly fields = new ByteBoundedCache<FieldPayload>(CACHE_BYTES);
   private readonly downloads = new Map<string, Promise<string>>();
 
-  constructor(
-    private readonly storage: StorageBackend,
-    private readonly cacheDir = join(tmpdir(), "emsim-dashboard-results"),
-  ) {}
+  private copies: Promise<string> | null = null;
+
+  constructor(private readonly storage: StorageBackend) {}
+
+  /**
+   * Where copies of stored results are kept (storage other than local files): a folder of this
+   * process's own, readable by its user alone, made at the first copy. A shared, fixed folder
+   * let other local users read every account's results, or plant a file under a result's key.
+   */
+  copiesDir(): Promise<string> {
+    this.copies ??= mkdtemp(join(tmpdir(), "emsim-dashboard-results-"));
+    return this.copies;
+  }
 
   /**
    * A local path of the result file: the file itself for local storage, otherwise a copy
@@ -279,8 +288,7 @@ export class PlotService {
     let pending = this.downloads.get(resultKey);
     if (!pending) {
       pending = (async () => {
-        await mkdir(this.cacheDir, { recursive: true });
-        const path = join(this.cacheDir, resultKey.replace(/[^A-Za-z0-9._-]/g, "_"));
+        const path = join(await this.copiesDir(), resultKey.replace(/[^A-Za-z0-9._-]/g, "_"));
         const present = await stat(path).catch(() => null);
         if (!present) {
           const partial = `${path}.${process.pid}.part`;

@@ -162,7 +162,9 @@ async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
   const authenticate = createAuthenticator(deps.stores.accounts);
   const rateLimit = createRateLimiter(deps.config.rateLimitPerMinute);
   await app.register(async (v1) => {
-    v1.addHook("onRequest", async (req) => {
+    v1.addHook("onRequest", async (req, reply) => {
+      // An account's own data, answers and errors alike: for no cache to keep.
+      reply.header("Cache-Control", "no-store");
       const caller = await authenticate(req);
       rateLimit(caller.keyId);
     });

@@ -65,7 +65,8 @@ export class LocalFileStorage implements StorageBackend {
 
   async putFile(key: string, localPath: string): Promise<StoredObject> {
     const target = this.pathOf(key);
-    await mkdir(dirname(target), { recursive: true });
+    // Readable by this user alone: every account's results (the data directory's rule).
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     try {
       await rename(localPath, target);
     } catch (err) {

@@ -197,7 +197,7 @@ export class JobWorker {
    */
   async recover(): Promise<void> {
     this.recovered ??= (async () => {
-      await mkdir(this.scratchDir, { recursive: true });
+      await mkdir(this.scratchDir, { recursive: true, mode: 0o700 });
       await this.removeDeadScratchFiles();
       await this.takeBackDeadWorkersJobs();
     })();

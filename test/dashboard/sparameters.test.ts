@@ -111,6 +111,8 @@ test("the plot: transmission near 0 dB far above reflection", async () => {
   const res = await bytes(`/dashboard/jobs/${ports}/sparameters.png`);
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("content-type"), "image/png");
+  // Private data: not kept in the browser past sign-out.
+  assert.equal(res.headers.get("cache-control"), "no-store");
   const png = decodePng(Buffer.from(await res.arrayBuffer()));
   assert.equal(png.text.Title, `S-parameters of job ${ports.slice(0, 8)}`);
   // Curves S11, S21, S12, S22 in palette order; S12 covers S21 and S22 covers S11.
@@ -130,6 +132,7 @@ test("the Touchstone download is the API's file under the API's name", async () 
   assert.equal(res.headers.get("content-disposition"), api.headers.get("content-disposition"));
   assert.match(res.headers.get("content-type") ?? "", /^text\/plain/);
   assert.equal(await res.text(), api.text);
+  for (const r of [res, api]) assert.equal(r.headers.get("cache-control"), "no-store");
 });
 
 test("a job without ports: no section, no plot, no file", async () => {

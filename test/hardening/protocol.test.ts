@@ -183,8 +183,12 @@ test("a __proto__ key is refused with a message that says so", async () => {
   }
 });
 
-test("the request log never holds a download signature or a one-time token", async () => {
+test("the request log never holds a download signature, a one-time token or an API key", async () => {
   const secret = "s3cr3tSIGNATUREvalue";
+  // A key put in the address by mistake (it is only taken from the Authorization header).
+  const key = "emsim_0123456789abcdefghijABCDEFGHIJ0123456789";
+  await call(server.baseUrl, "GET", `/v1/simulations?api_key=${key}`);
+  await call(server.baseUrl, "GET", `/v1/simulations/${key}`);
   await call(
     server.baseUrl,
     "GET",
@@ -199,4 +203,6 @@ test("the request log never holds a download signature or a one-time token", asy
     /\/storage\/objects\/results\/x\.h5\?expires=1&name=x\.h5&signature=\[redacted\]/,
   );
   assert.ok(!log.includes(secret), "the secret reached the log");
+  assert.ok(!log.includes(key.slice(0, 20)), "the API key reached the log");
+  assert.match(log, /\/v1\/simulations\?api_key=emsim_\[redacted\]/);
 });

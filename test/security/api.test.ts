@@ -105,6 +105,20 @@ describe("isolation between accounts", () => {
   });
 });
 
+describe("caching", () => {
+  test("no answer of the API is kept by a cache: an account's data, and its errors", async () => {
+    for (const [path, key] of [
+      [`/v1/simulations/${aliceJob}`, alice],
+      ["/v1/simulations", alice],
+      [`/v1/simulations/${aliceJob}`, bob],
+      ["/v1/simulations", null],
+    ] as const) {
+      const res = await call(svc.baseUrl, "GET", path, { key });
+      assert.equal(res.headers.get("cache-control"), "no-store", `${path}: ${res.status}`);
+    }
+  });
+});
+
 describe("Authorization header", () => {
   test("the scheme is case-insensitive and surrounding blanks are allowed", async () => {
     for (const header of [

@@ -5,12 +5,12 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { signingSecretFor } from "../../src/service.js";
 import type { LocalFileStorage } from "../../src/storage/local.js";
 import { signDownload } from "../../src/storage/signing.js";
-import { startService, type TestService } from "../helpers/service.js";
+import { startService, tempDir, type TestService } from "../helpers/service.js";
 import { rawRequest } from "./helpers.js";
 
 let svc: TestService;
@@ -192,5 +192,24 @@ describe("object keys", () => {
       assert.throws(() => storage.pathOf(key), /invalid object key/, JSON.stringify(key));
     }
     assert.ok(storage.pathOf("a/b-1.h5").startsWith(storage.root));
+  });
+});
+
+describe("on the machine", () => {
+  test("a new data directory and the folders made in it are readable by their user alone", async () => {
+    const parent = tempDir("emsim-private-");
+    const fresh = await startService({ dataDir: join(parent, "data"), embeddedWorker: false });
+    try {
+      const src = join(parent, "upload.h5");
+      writeFileSync(src, CONTENT);
+      await fresh.service.storage.putFile("deep/obj.h5", src);
+      const local = fresh.service.storage as LocalFileStorage;
+      for (const dir of [fresh.config.dataDir, dirname(local.pathOf("deep/obj.h5"))]) {
+        assert.equal(statSync(dir).mode & 0o777, 0o700, dir);
+      }
+    } finally {
+      await fresh.close();
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

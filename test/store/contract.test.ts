@@ -155,6 +155,17 @@ for (const make of [sqliteBackend, postgresBackend]) {
       assert.equal(await one.accounts.findActiveApiKeyByHash(hash), null, "seen by the other");
     });
 
+    test("a key with a NUL character in it finds nothing (PostgreSQL's text cannot hold one)", async () => {
+      const a = await account();
+      const nul = `${randomUUID()}\u0000`;
+      assert.equal(await two.jobs.getJob(nul), null);
+      assert.equal(await two.batches.getBatch(nul), null);
+      assert.equal(await two.accounts.getAccount(nul), null);
+      assert.equal(await two.accounts.findAccountByEmail(`a\u0000${a.email}`), null);
+      assert.equal(await two.accounts.findAccountCredentials(`a\u0000${a.email}`), null);
+      assert.equal(await two.accounts.revokeApiKey(nul, a.id), null);
+    });
+
     test("sessions: created, touched, ended one by one, per account, and when expired", async () => {
       const a = await account();
       const s = (id: string, lastSeenAt: string, expiresAt: string) => ({

@@ -2,13 +2,11 @@
  * `emsim keys create|list|revoke`: API-key administration straight on the data directory
  * (the dashboard does the same over the web).
  */
-import { AccountService } from "../../accounts/service.js";
+import { AccountService, EMAIL_PATTERN } from "../../accounts/service.js";
 import { loadConfig } from "../../config.js";
 import { openStores } from "../../store/open.js";
 import type { ApiKeyRecord, Stores } from "../../store/types.js";
 import { parse, UsageError } from "../usage.js";
-
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 /** The options of `emsim keys` that the subcommands read. */
 interface KeyOptions {
@@ -55,7 +53,7 @@ export async function runKeys(args: string[]): Promise<number> {
 
 /** `keys create --email E --name N [--admin]`: prints the new key, once. */
 async function createKey(accounts: AccountService, values: KeyOptions): Promise<number> {
-  if (!values.email || !EMAIL.test(values.email)) {
+  if (!values.email || !EMAIL_PATTERN.test(values.email)) {
     throw new UsageError("keys create needs --email with a valid address");
   }
   if (!values.name || values.name.length > 100) {

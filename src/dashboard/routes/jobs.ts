@@ -32,14 +32,11 @@ export function jobRoutes(app: FastifyInstance, d: Dashboard): void {
 }
 
 /**
- * A job's or a batch's plots as PNG images, cached privately for an hour (a finished job's or
- * batch's do not change).
+ * A job's or a batch's plots as PNG images. Not kept by the browser (no-store): they are an
+ * account's private data, which a cached copy would show after sign-out.
  */
 export function sendPng(reply: FastifyReply, png: Uint8Array) {
-  return reply
-    .header("Content-Type", "image/png")
-    .header("Cache-Control", "private, max-age=3600")
-    .send(png);
+  return reply.header("Content-Type", "image/png").header("Cache-Control", "no-store").send(png);
 }
 
 /** The list of jobs and one job's page. */
@@ -141,7 +138,7 @@ function sParameterRoutes(app: FastifyInstance, d: Dashboard): void {
         "Content-Disposition",
         `attachment; filename="${touchstoneFileName(id, m.ports.length)}"`,
       )
-      .header("Cache-Control", "private, max-age=3600")
+      .header("Cache-Control", "no-store")
       .send(touchstone(m, `emsim S-parameters of job ${id}`));
   });
 }

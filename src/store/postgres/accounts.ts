@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import type { Account, AccountStore, AccountSummary, ApiKeyRecord } from "../types.js";
 import type { PgDatabase } from "./database.js";
-import { toAccount, toKey } from "./rows.js";
+import { heldByNoRow, toAccount, toKey } from "./rows.js";
 
 export class PgAccountStore implements AccountStore {
   constructor(private readonly d: PgDatabase) {}
@@ -21,6 +21,7 @@ export class PgAccountStore implements AccountStore {
   }
 
   async findAccountByEmail(email: string): Promise<Account | null> {
+    if (heldByNoRow(email)) return null;
     const { rows } = await this.d.query(`SELECT * FROM accounts WHERE lower(email) = lower($1)`, [
       email,
     ]);
@@ -28,6 +29,7 @@ export class PgAccountStore implements AccountStore {
   }
 
   async getAccount(id: string): Promise<Account | null> {
+    if (heldByNoRow(id)) return null;
     const { rows } = await this.d.query(`SELECT * FROM accounts WHERE id = $1`, [id]);
     return rows[0] ? toAccount(rows[0]) : null;
   }
@@ -40,6 +42,7 @@ export class PgAccountStore implements AccountStore {
   async findAccountCredentials(
     email: string,
   ): Promise<{ account: Account; passwordHash: string | null } | null> {
+    if (heldByNoRow(email)) return null;
     const { rows } = await this.d.query(`SELECT * FROM accounts WHERE lower(email) = lower($1)`, [
       email,
     ]);
@@ -105,6 +108,7 @@ export class PgAccountStore implements AccountStore {
   }
 
   async revokeApiKey(idOrPrefix: string, accountId?: string): Promise<ApiKeyRecord | null> {
+    if (heldByNoRow(idOrPrefix)) return null;
     return this.d.tx(async (c) => {
       const matches = await c.query(
         `SELECT id FROM api_keys WHERE (id = $1 OR display_prefix = $1)

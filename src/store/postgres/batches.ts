@@ -15,7 +15,7 @@ import type {
 } from "../types.js";
 import { CHANNELS, type PgDatabase } from "./database.js";
 import { lockedConflict } from "./jobs.js";
-import { toBatch, toBatchJob } from "./rows.js";
+import { heldByNoRow, toBatch, toBatchJob } from "./rows.js";
 
 /** Jobs per INSERT statement (11 parameters each, well under PostgreSQL's 65 535). */
 const INSERT_CHUNK = 1000;
@@ -82,6 +82,7 @@ export class PgBatchStore implements BatchStore {
   }
 
   async getBatch(batchId: string): Promise<BatchRow | null> {
+    if (heldByNoRow(batchId)) return null;
     const { rows } = await this.d.query(`SELECT * FROM batches WHERE batch_id = $1`, [batchId]);
     return rows[0] ? toBatch(rows[0]) : null;
   }

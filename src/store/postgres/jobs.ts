@@ -28,7 +28,7 @@ import type {
 import { outcomeOf, planRecovery } from "../recovery.js";
 import { CHANNELS, type PgDatabase, type Queryable } from "./database.js";
 import { nextJobQuery } from "../claims.js";
-import { toJob, type Row } from "./rows.js";
+import { heldByNoRow, toJob, type Row } from "./rows.js";
 
 const ACTIVE = "('QUEUED','RUNNING')";
 /** Advisory-lock class of admission: (ADMIT, hash of the account) or (ADMIT, 0) for global. */
@@ -100,6 +100,7 @@ export class PgJobQueue implements JobQueue {
 
   /** Not cached: every process must see another's update at once. */
   async getJob(jobId: string): Promise<JobRow | null> {
+    if (heldByNoRow(jobId)) return null;
     const { rows } = await this.d.query(`SELECT * FROM jobs WHERE job_id = $1`, [jobId]);
     return rows[0] ? toJob(rows[0]) : null;
   }

@@ -19,7 +19,7 @@ export class SqliteDatabase {
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(path: string) {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.db = new Database(path);
     // The busy timeout first: switching to WAL takes a lock another process may hold.
     this.db.pragma("busy_timeout = 10000");

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { hashPassword, needsRehash, verifyPassword } from "../../../auth/passwords.js";
-import { field, safeNext, type Dashboard } from "../../context.js";
+import { EMAIL_PATTERN, field, safeNext, type Dashboard } from "../../context.js";
 import { signInBody } from "../../views/auth.js";
 import { EMAIL_MAX_LENGTH } from "../../views/forms.js";
 
@@ -37,6 +37,9 @@ export function signInRoutes(app: FastifyInstance, d: Dashboard): void {
         body: signInBody({ csrf: d.csrfFor(req, reply), email, error, ...(next ? { next } : {}) }),
       });
     if (!email || !password) return again(400, "Enter your email and password.");
+    // No account has such an address (the forms that make one check it): the usual answer,
+    // without a throttle entry keyed by it (PostgreSQL's text cannot hold a NUL).
+    if (!EMAIL_PATTERN.test(email)) return again(401, "The email or password is not right.");
     // Counted as failed until the password proves right, so that parallel attempts cannot
     // all pass the check while the first ones are still being hashed.
     const begun = await d.throttle.begin(email, req.ip);
