@@ -231,3 +231,45 @@ function modeMatching(
     return re * re + im * im;
   });
 }
+
+test("a guide along y gives the S-matrix of the same guide along z (a y-normal plane's frame is left-handed)", async () => {
+  // Axes turned round (x ← y, y ← z, z ← x): the cross-section thin along x, the guide along y.
+  const turn = <T>(v: readonly T[]): T[] => [v[1]!, v[2]!, v[0]!];
+  const along = (s: SimulationSpec): SimulationSpec => ({
+    ...s,
+    source: { ...(s.source as PortsSourceSpec), run_ports: ["o1"] },
+    domain: {
+      ...s.domain,
+      size: turn(s.domain.size) as SimulationSpec["domain"]["size"],
+      boundary_conditions: turn(
+        s.domain.boundary_conditions,
+      ) as typeof s.domain.boundary_conditions,
+    },
+    ports: s.ports!.map((p) => ({
+      ...p,
+      center: turn(p.center) as typeof p.center,
+      size: turn(p.size) as typeof p.size,
+      direction: p.direction.replace("z", "y") as typeof p.direction,
+    })),
+    structures: s.structures.map((b) => ({
+      ...b,
+      center: turn((b as { center: number[] }).center),
+      size: turn((b as { size: number[] }).size),
+    })) as SimulationSpec["structures"],
+  });
+  const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
+  const run = async (s: SimulationSpec) =>
+    (await runPorts(s, (one, o) => runWithMaterials(one, materials, { ...o, backend: "wasm" }), {}))
+      .sMatrix!;
+  const base = { ...spec, source: { ...(spec.source as PortsSourceSpec), run_ports: ["o1"] } };
+  const [z, y] = [await run(base), await run(along(spec))];
+  const W = z.wavelengthsM.length;
+  for (let w = 0; w < W; w++) {
+    const at = 2 * ((1 * 2 + 0) * W + w);
+    const gap = Math.hypot(y.s[at]! - z.s[at]!, y.s[at + 1]! - z.s[at + 1]!);
+    assert.ok(
+      gap < 1e-4,
+      `S21 along y ${y.s[at]}, ${y.s[at + 1]}; along z ${z.s[at]}, ${z.s[at + 1]}`,
+    );
+  }
+});

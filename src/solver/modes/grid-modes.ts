@@ -77,6 +77,15 @@ export interface GridModeOptions {
 }
 
 /**
+ * Whether a plane normal to `normal` has a left-handed frame (u, v, u × v = −normal): a
+ * y-normal plane's (x, z). Its modes' H is turned round to travel along +normal, so that the
+ * frame's overlaps (overlap.ts) of a mode with itself come out −1, not 1.
+ */
+export function isLeftHanded(normal: number): boolean {
+  return normal === 1;
+}
+
+/**
  * The window's modes: modes[w][m] at each wavelength, fields for propagation along +normal,
  * and the index a guided mode exceeds there (`edgeIndex`).
  */
@@ -97,7 +106,7 @@ export function gridModes(
     mode_spec: modeSpec,
     bend: bendOf(modeSpec),
     groupIndex,
-    leftHanded: normal === 1,
+    leftHanded: isLeftHanded(normal),
     threads,
   });
 }

@@ -21,7 +21,12 @@ import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import { cellStepM, nodeIndexAt, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import { planeWeights, type ModeFields } from "../modes/fields.js";
-import { gridModes, placedModeWindow, type GridModeWindow } from "../modes/grid-modes.js";
+import {
+  gridModes,
+  isLeftHanded,
+  placedModeWindow,
+  type GridModeWindow,
+} from "../modes/grid-modes.js";
 import { modeNotes } from "../modes/mode-notes.js";
 import { complexOverlap } from "../modes/overlap.js";
 import { bendOf, type SolvedMode } from "../modes/solve.js";
@@ -92,15 +97,18 @@ export class ModeSource implements Source {
   }
 
   /**
-   * ⟨P, m(ω)⟩ for the +a modes; then, for a source along −a, the modes are turned round (the
-   * overlap of two turned modes is the same up to the sign of the normal).
+   * ⟨P, m(ω)⟩ for the +a modes, along +a whatever the plane's frame (a y-normal plane's is
+   * left-handed: its overlaps count flux along −y); then, for a source along −a, the modes are
+   * turned round (the overlap of two turned modes is the same up to the sign of the normal).
    */
   private launchedAmplitudes(): Float64Array {
     const weights = planeWeights(this.window.axes);
     const injected = this.modes[0]!.fields;
+    const frame = isLeftHanded(this.window.normal) ? -1 : 1;
     const out = new Float64Array(2 * this.modes.length);
     this.modes.forEach((m, w) => {
-      [out[2 * w], out[2 * w + 1]] = complexOverlap(injected, m.fields, weights);
+      const [re, im] = complexOverlap(injected, m.fields, weights);
+      [out[2 * w], out[2 * w + 1]] = [frame * re, frame * im];
     });
     if (this.plane.sign < 0) for (const m of this.modes) backwards(m.fields);
     return out;
