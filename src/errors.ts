@@ -253,6 +253,15 @@ export const errors = {
       { retry_after: 30 },
       { "Retry-After": "30" },
     ),
+  /** The storage service (S3) failed a request: unreachable, stalled or answering errors. */
+  storageUnavailable: () =>
+    new ApiError(
+      503,
+      "service_unavailable",
+      "The service's storage cannot be used right now; nothing was changed. Try again later.",
+      { retry_after: 30 },
+      { "Retry-After": "30" },
+    ),
   internal: () =>
     new ApiError(
       500,

@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import Fastify, { type FastifyInstance } from "fastify";
 import { DiskWriteError } from "../storage/errors.js";
+import { S3StorageError } from "../storage/s3.js";
 import { installErrorHandling } from "./error-handler.js";
 
 let app: FastifyInstance;
@@ -24,6 +25,12 @@ before(async () => {
   });
   app.get("/refused", async () => {
     throw new DiskWriteError("batch file: HDF5 did not create /monitors/T");
+  });
+  app.get("/s3-down", async () => {
+    const cause = Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:9000"), {
+      code: "ECONNREFUSED",
+    });
+    throw new S3StorageError("download", "results/secret-job.h5", cause);
   });
   app.get("/bug", async () => {
     throw new Error("something else at /srv/emsim");
@@ -54,6 +61,16 @@ test("a file HDF5 refused to write is answered the same way", async () => {
   const res = await app.inject({ method: "GET", url: "/refused" });
   assert.equal(res.statusCode, 503, res.body);
   assert.equal((res.json() as { error_code: string }).error_code, "service_unavailable");
+  assert.equal(res.headers["retry-after"], "30");
+});
+
+test("object storage that cannot be reached is a 503 with Retry-After, naming nothing of it", async () => {
+  const res = await app.inject({ method: "GET", url: "/s3-down" });
+  assert.equal(res.statusCode, 503, res.body);
+  const body = res.json() as { detail: string; error_code: string };
+  assert.equal(body.error_code, "service_unavailable");
+  assert.match(body.detail, /storage cannot be used right now/);
+  assert.doesNotMatch(body.detail, /10\.0\.0\.5|secret-job|ECONNREFUSED/);
   assert.equal(res.headers["retry-after"], "30");
 });
 

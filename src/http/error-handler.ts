@@ -10,7 +10,7 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, BusyError, errors } from "../errors.js";
 import { formatAjvErrors } from "../schema/ajv-errors.js";
-import { diskRefusedWrite } from "../storage/errors.js";
+import { diskRefusedWrite, storageServiceFailed } from "../storage/errors.js";
 import { storeUnavailability } from "../store/errors.js";
 import { lingerAfterAnswer } from "./linger.js";
 import { notFound, requestPath, trackRouteMethods } from "./route-methods.js";
@@ -30,6 +30,7 @@ export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
 export function refusedWriteError(err: unknown): ApiError | null {
   const unavailable = storeUnavailability(err);
   if (unavailable) return errors.storeUnavailable(unavailable);
+  if (storageServiceFailed(err)) return errors.storageUnavailable();
   return diskRefusedWrite(err) ? errors.diskFull() : null;
 }
 
@@ -62,6 +63,7 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
 export function failureLogMessage(err: unknown): string {
   if (storeUnavailability(err)) return "database unavailable";
   if (diskRefusedWrite(err)) return "a disk refused a write";
+  if (storageServiceFailed(err)) return "the storage service failed";
   return "request failed";
 }
 

@@ -16,6 +16,17 @@ export class DiskWriteError extends Error {
   }
 }
 
+/**
+ * A storage service (S3) that failed a request: unreachable, stalled past its time-out, or
+ * answering with an error. The API answers 503 "try again", as for a database it cannot use.
+ */
+export class StorageServiceError extends Error {}
+
+/** Whether `err` is a failure of the storage service (StorageServiceError). */
+export function storageServiceFailed(err: unknown): boolean {
+  return err instanceof StorageServiceError;
+}
+
 /** errno codes of a disk that takes no more data: full, or the owner's quota used up. */
 const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT"]);
 

@@ -31,6 +31,7 @@ import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import type { StorageBackend, StoredObject } from "./types.js";
+import { StorageServiceError } from "./errors.js";
 
 export interface S3StorageOptions {
   bucket: string;
@@ -55,7 +56,7 @@ export interface S3StorageOptions {
 const MiB = 1024 * 1024;
 
 /** A failure of the object store, worded without credentials or signed addresses. */
-export class S3StorageError extends Error {
+export class S3StorageError extends StorageServiceError {
   constructor(operation: string, key: string, cause: unknown) {
     const e = cause as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
     const status = e?.$metadata?.httpStatusCode ? ` (HTTP ${e.$metadata.httpStatusCode})` : "";
@@ -112,6 +113,9 @@ export class S3Storage implements StorageBackend {
       requestHandler: {
         connectionTimeout: options.connectTimeoutMs ?? 5000,
         requestTimeout: options.requestTimeoutMs ?? 60_000,
+        // A request that stalls that long fails (and is tried again): by default the SDK only
+        // logged it and waited on, and a worker storing a result waited for ever.
+        throwOnRequestTimeout: true,
       },
     });
   }

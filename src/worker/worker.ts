@@ -531,12 +531,29 @@ export class JobWorker {
     this.current = null;
     await this.threads.release(session.thread, keepsThread(end));
     const seconds = (Date.now() - started) / 1000;
+    const stopBeating = this.beatWhileSettling(job.jobId);
     try {
       const outcome = classifyRun(end, this.config.solverStallMs, this.stopping);
       await this.settleRun(job, outPath, seconds, outcome);
     } finally {
+      stopBeating();
       await discardScratch(outPath);
     }
+  }
+
+  /**
+   * Heartbeats for a job whose run has ended while it is settled: its result checksummed,
+   * stored (slow storage or a large file takes a while) and recorded. Without them the job
+   * looked like a dead worker's, and the stale-job sweep ran it again.
+   */
+  private beatWhileSettling(jobId: string): () => void {
+    const beat = () =>
+      this.store.heartbeat(jobId, this.id, new Date().toISOString(), null).catch((err) => {
+        this.log.warn({ err, jobId }, "a heartbeat while storing the result failed");
+      });
+    void beat();
+    const timer = setInterval(beat, this.config.heartbeatIntervalMs);
+    return () => clearInterval(timer);
   }
 
   /** Hands the job to a solver thread, heartbeating for it while it runs. */

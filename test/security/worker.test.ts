@@ -90,3 +90,36 @@ test("a result the server cannot store fails the job without server paths or err
     delete (storage as { putFile?: unknown }).putFile;
   }
 });
+
+test("a slow upload of the result keeps the job its worker's: heartbeats go on until it is stored", async () => {
+  // Heartbeats every 50 ms, stale after 400 ms; the result takes 1.5 s to store (slow S3, a
+  // large file). The worker used to stop beating when the run ended, and the stale-job sweep
+  // took the job back and ran it again, each time (a finished job then ended FAILED).
+  const slow = await startService(
+    { rateLimitPerMinute: 0 },
+    { EMSIM_HEARTBEAT_INTERVAL_MS: "50", EMSIM_HEARTBEAT_STALE_MS: "400" },
+  );
+  const storage = slow.service.storage as unknown as {
+    putFile: (key: string, path: string) => Promise<unknown>;
+  };
+  const put = storage.putFile.bind(storage);
+  storage.putFile = async (k, path) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    return put(k, path);
+  };
+  try {
+    const own = await slow.newKey("slow-upload@example.com");
+    const sub = await call(slow.baseUrl, "POST", "/v1/simulations", {
+      key: own,
+      body: smallSimulation({ fdtd_settings: { time_steps: 200, convergence_threshold: 0 } }),
+    });
+    assert.equal(sub.status, 202, sub.text);
+    const id = String(sub.body.job_id);
+    const done = await waitForStatus(slow.baseUrl, own, id, ["FAILED", "COMPLETED"], 30_000);
+    assert.equal(done.status, "COMPLETED", String(done.error_detail));
+    const row = await slow.service.stores.jobs.getJob(id);
+    assert.equal(row?.attempts, 1, "run once, never taken back");
+  } finally {
+    await slow.close();
+  }
+});

@@ -24,7 +24,7 @@ export function downloadBatchResults(app: App, { batches, config }: RouteDeps): 
           503: {
             ...ErrorBody,
             description:
-              "Every writer of batch files is busy, or a disk of the server is full (nothing was stored; try again).",
+              "Every writer of batch files is busy, a disk of the server is full, or its storage cannot be used (nothing was stored; try again).",
           },
           ...errorResponses,
           500: ErrorBody,
@@ -37,6 +37,7 @@ export function downloadBatchResults(app: App, { batches, config }: RouteDeps): 
             errors.batchResultsUnavailable('parameter "x" has the name of monitors/line/x'),
             errors.batchResultsBusy(5),
             errors.diskFull(),
+            errors.storageUnavailable(),
             ...V1_ERRORS,
           ],
           headers: {
