@@ -30,7 +30,7 @@
  */
 import { EPS0 } from "./constants.js";
 import { instantaneousSusceptibility } from "./dispersion/ade.js";
-import type { Pole } from "./dispersion/model.js";
+import { permittivity, type Pole } from "./dispersion/model.js";
 import type { Medium } from "./medium-types.js";
 import { cubeShares, type CubePart } from "./cube-shares.js";
 import type { Shape } from "./shape.js";
@@ -60,6 +60,11 @@ export interface UpdateMaterial {
   sigma: number;
   /** The poles of a dispersive material (dispersion/model.ts), updated by ade.ts. */
   poles?: readonly Pole[];
+  /**
+   * With poles: the angular frequency (rad/s) of the run's source, where a normal component's
+   * mixture of dielectrics is made exact (Painter.normalScale).
+   */
+  referenceOmega?: number;
   /**
    * A perfect electric conductor: its cells' E is held at zero (ca = cb = 0) and it is never
    * averaged with another material; `epsRe` and `sigma` are then placeholders (1 and 0).
@@ -385,8 +390,11 @@ interface PaintTarget {
  */
 class Painter {
   private readonly entries: Entry[] = [];
-  /** The distinct pole sets (by object identity of the material's `poles`). */
+  /** The distinct pole sets (by object identity of the material's `poles`), and their ε∞. */
   private readonly dispersive: (readonly Pole[])[] = [];
+  private readonly dispersiveEpsInf: number[] = [];
+  /** Where a normal component's mixture of dispersive dielectrics is made exact. */
+  private referenceOmega: number | undefined;
   /** Entries holding some metal, and which dispersive sets are metals. */
   private readonly metalEntry: number[] = [];
   private readonly metalSets: boolean[];
@@ -422,6 +430,8 @@ class Painter {
     for (const m of [background, ...structures.map((s) => s.material)]) {
       if (m.poles && m.poles.length > 0 && !this.dispersive.includes(m.poles)) {
         this.dispersive.push(m.poles);
+        this.dispersiveEpsInf.push(m.epsRe);
+        this.referenceOmega ??= m.referenceOmega;
       }
     }
     this.metalSets = this.dispersive.map((poles) => isMetal(poles));
@@ -664,6 +674,11 @@ class Painter {
     return medium;
   }
 
+  private normalScale(e: Entry, instantaneous: number): number {
+    const sets = { poles: this.dispersive, epsInf: this.dispersiveEpsInf, metal: this.metalSets };
+    return normalScaleOf(e, instantaneous, sets, this.referenceOmega);
+  }
+
   private setCoefficients(medium: Medium, m: number): void {
     const e = this.entries[m];
     if (m < this.conductorEntry.length && this.conductorEntry[m] === 1) {
@@ -673,9 +688,11 @@ class Painter {
       medium.poles?.push([]);
       return;
     }
-    const eps = 1 / (e.n2 * e.epsInvMean + (1 - e.n2) / e.epsMean);
+    const instantaneous = 1 / (e.n2 * e.epsInvMean + (1 - e.n2) / e.epsMean);
+    const scale = this.normalScale(e, instantaneous);
+    const eps = instantaneous * scale;
     const poles = e.weights.flatMap((w, d) =>
-      w > 1e-12 ? this.dispersive[d].map((p) => scalePole(p, w)) : [],
+      w > 1e-12 ? this.dispersive[d].map((p) => scalePole(p, w * scale)) : [],
     );
     const dt = this.plan.dtSeconds;
     const { ca, cb } = updateCoefficients(eps, e.sigma, dt, instantaneousSusceptibility(poles, dt));
@@ -685,6 +702,44 @@ class Painter {
     medium.sigma[m] = e.sigma;
     medium.poles?.push(poles);
   }
+}
+
+/**
+ * The factor that makes a component's ε(ω) the anisotropic mean of its materials' ε(ω) at the
+ * source's frequency ω0, where dispersive dielectrics mix. Their poles enter a cube weighted
+ * by fill (the susceptibility averaged arithmetically), next to the harmonic mean of their ε∞:
+ * for a component normal to the interface that is neither mean of ε(ω), and n_eff of a guide's
+ * TM-like mode came out first-order in the step (0.7 % at 10 nm for a Si slab in SiO2, against
+ * 1e-5 with the same materials at one wavelength). Scaling ε∞ and the pole strengths by
+ * Re ε_mean(ω0) / Re ε_cube(ω0) makes it exact at ω0 and leaves the band's dispersion of the
+ * mixture (each material's own is kept in its pure cells). 1 for tangential components (both
+ * are the arithmetic mean already), pure cells, and cubes holding a metal (isMetal).
+ */
+function normalScaleOf(
+  e: Entry,
+  instantaneous: number,
+  sets: {
+    poles: readonly (readonly Pole[])[];
+    epsInf: readonly number[];
+    metal: readonly boolean[];
+  },
+  omega: number | undefined,
+): number {
+  if (omega === undefined || e.n2 <= 0) return 1;
+  let [mean, inverse, chi] = [e.epsMean, e.epsInvMean, 0];
+  for (let d = 0; d < e.weights.length; d++) {
+    const w = e.weights[d]!;
+    if (w <= 1e-12) continue;
+    if (sets.metal[d]) return 1;
+    const epsInf = sets.epsInf[d]!;
+    const x = permittivity({ epsInf, sigma: 0, poles: sets.poles[d]! }, omega).re - epsInf;
+    mean += w * x;
+    inverse += w * (1 / (epsInf + x) - 1 / epsInf);
+    chi += w * x;
+  }
+  if (chi === 0) return 1;
+  const scale = 1 / (e.n2 * inverse + (1 - e.n2) / mean) / (instantaneous + chi);
+  return Number.isFinite(scale) && scale > 0 ? scale : 1;
 }
 
 /**

@@ -66,7 +66,7 @@ export function resolveUpdateMaterial(
   const dispersion = materials.dispersion?.(name);
   const model = dispersion && (dispersion.always || broadband) ? dispersion.model : null;
   const mat: UpdateMaterial = model
-    ? { epsRe: model.epsInf, sigma: model.sigma, poles: model.poles }
+    ? { epsRe: model.epsInf, sigma: model.sigma, poles: model.poles, referenceOmega: omega0 }
     : { epsRe: eps.re, sigma: omega0 * EPS0 * eps.im };
   return {
     mat,
