@@ -11,7 +11,7 @@
  */
 import type { ModeAxis, PlanePermittivity } from "./operator.js";
 import type { SolvedMode } from "./solved-mode.js";
-import { absorberFraction } from "./wavelength-solve.js";
+import { isAbsorberMode } from "./wavelength-solve.js";
 
 /** Below this, a negative k_eff is the eigen-solve's rounding, not the absorber. */
 const ROUNDING_K_EFF = 1e-9;
@@ -92,7 +92,8 @@ export function bendNotes(
 }
 
 /**
- * One note per mode index that lies mostly in the plane's absorber at some wavelength: such a
+ * One note per mode index that lies much in the plane's absorber (isAbsorberMode) at some
+ * wavelength: such a
  * mode is the absorber's (or, around a bend, the outer cladding's), not a mode of the guide;
  * the solver puts them after the guide's, so they are given only when no more guided ones are
  * near the target.
@@ -103,12 +104,12 @@ export function absorberNotes(
 ): string[] {
   const count = new Map<number, number>();
   for (const mode of modes.flat()) {
-    if (absorberFraction(mode.fields, axes) <= 0.5) continue;
+    if (!isAbsorberMode(mode, axes)) continue;
     count.set(mode.mode_index, (count.get(mode.mode_index) ?? 0) + 1);
   }
   return [...count].map(
     ([index, n]) =>
-      `mode ${index}: most of its field lies in the plane's absorber at ${n} of ` +
+      `mode ${index}: a fifth or more of its field lies in the plane's absorber at ${n} of ` +
       `${modes.length} wavelength(s): a mode of the absorber, not of the guide; ask for fewer ` +
       `modes, or set mode_spec.target_neff near the guided mode's n_eff`,
   );

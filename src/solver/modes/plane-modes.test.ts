@@ -254,3 +254,69 @@ test("one mode asked of a plane reaching deep into the absorber is the guide's, 
   assert.ok(Math.abs(mode!.n_eff - 2.8225) < 1e-3, `n_eff ${mode!.n_eff}`);
   assert.ok(Math.abs(mode!.k_eff) < 1e-6, `k_eff ${mode!.k_eff}`);
 });
+
+test("a broadband solve mixes dispersive Si and SiO2 across a face as one wavelength does", () => {
+  // A 220 nm Si slab in SiO2 (library materials: pole models when broadband), its faces a
+  // quarter cell off the 10 nm nodes. With two wavelengths the mixture of the two pole models
+  // in the component normal to the faces (E along y: the plane's u) was neither mean of ε, and
+  // that mode came out 1.3e-2 above its one-wavelength value at 1.55 µm (first-order in the
+  // step). Now both modes are within 5e-4 of it: the pole models' own ε at 1.55 µm (Si's is
+  // 3e-3 below the table's), as the tangential mode always was.
+  const request = (wavelengths: number[]) =>
+    solveModesOf({
+      domain: {
+        size: [2e-8, 3e-6, 2e-8],
+        resolution: 1e-8,
+        boundary_conditions: ["periodic", "pml", "periodic"],
+        pml_layers: 10,
+      } as DomainSpec,
+      structures: [
+        { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "SiO2" },
+        { type: "box", center: [0, 2.5e-9, 0], size: [10, 0.22e-6, 10], material: "Si" },
+      ] as StructureSpec[],
+      plane: { center: [0, 0, 0], size: [0, 3e-6, 2e-8] },
+      wavelengths,
+      mode_spec: { num_modes: 2, target_neff: null, filter_pol: null },
+      group_index: false,
+    } as PlaneModesRequest).modes[0]!;
+  const [one, broadband] = [request([1.55e-6]), request([1.55e-6, 1.56e-6])];
+  for (const u of [0, 1]) {
+    const pick = (modes: typeof one) => modes.find((m) => Math.round(m.te_fraction) === u)!;
+    const [a, b] = [pick(broadband).n_eff, pick(one).n_eff];
+    assert.ok(Math.abs(a - b) < 6e-4, `E along ${u ? "u" : "v"}: ${a} broadband, ${b} alone`);
+  }
+});
+
+test("on a plane sized past a narrow domain the guided mode comes first, the absorber's after it", () => {
+  // A 0.3 µm ε = 4 slab in ε = 2.0852, a domain 1 µm across and a plane of 4 µm (ports.md:
+  // size a port past the domain). The absorber's own modes, a quarter to a half of their |E|²
+  // in it and k_eff 0.06–0.3, came before the guide's TE0 (n_eff 1.6777): a port launched
+  // one of them and read |S21|² = 0.09 (an outside audit).
+  const out = solveModesOf({
+    domain: {
+      size: [2e-6, 1e-6, 10e-9],
+      resolution: 10e-9,
+      boundary_conditions: ["pml", "pml", "periodic"],
+      pml_layers: 12,
+    } as DomainSpec,
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
+      { type: "box", center: [0, 0, 0], size: [10, 0.3e-6, 10], material: "core" },
+    ] as StructureSpec[],
+    materials: { core: { permittivity: 4 }, clad: { permittivity: 2.0852 } },
+    plane: { center: [0, 0, 0], size: [0, 4e-6, 10e-9] },
+    wavelengths: [1.55e-6],
+    mode_spec: { num_modes: 4 },
+  } as PlaneModesRequest);
+  const modes = out.modes[0]!;
+  assert.ok(Math.abs(modes[0]!.n_eff - 1.6777) < 2e-3, `mode 0: ${modes[0]!.n_eff}`);
+  assert.ok(Math.abs(modes[0]!.k_eff) < 0.01, `mode 0: k_eff ${modes[0]!.k_eff}`);
+  const last = modes[3]!;
+  assert.ok(last.k_eff > 0.05, `the absorber's mode last: ${last.n_eff} + ${last.k_eff}i`);
+  assert.ok(
+    out.notes.some((n) =>
+      /^mode 3: a fifth or more of its field lies in the plane's absorber/.test(n),
+    ),
+    out.notes.join("\n"),
+  );
+});

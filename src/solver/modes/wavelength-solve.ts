@@ -94,7 +94,7 @@ export function nextTarget(
   before: readonly SolvedMode[] | undefined,
 ): number | undefined {
   if (input.mode_spec?.target_neff != null || input.bend !== undefined) return undefined;
-  if (modes.some((m) => absorberFraction(m.fields, input.axes) > 0.5)) return undefined;
+  if (modes.some((m) => isAbsorberMode(m, input.axes))) return undefined;
   const top = Math.max(...modes.map((m) => m.n_eff));
   const moved = before ? Math.abs(top - Math.max(...before.map((m) => m.n_eff))) : 0;
   return top + 0.02 + 2 * moved;
@@ -145,7 +145,7 @@ export function solveWavelength(
   // that they are chosen before the absorber's (choose) and a mode's index does not depend
   // on how many were asked for.
   for (let extra = 4; extra <= 12; extra += 4) {
-    const absorbed = found.filter((m) => absorberFraction(m.fields, input.axes) > 0.5).length;
+    const absorbed = found.filter((m) => isAbsorberMode(m, input.axes)).length;
     const more = Math.min(count + extra, op.matrix.rows);
     if (absorbed === 0 || found.length - absorbed >= wanted || more <= found.length) break;
     found = solve(more);
@@ -213,7 +213,7 @@ function choose(
 ): SolvedMode[] {
   // Modes with most of their E in the plane's absorber are the absorber's, not the guide's:
   // they go after the others (a bent guide's radiating mode keeps most of its E outside it).
-  const inAbsorber = new Map(found.map((m) => [m, absorberFraction(m.fields, axes) > 0.5]));
+  const inAbsorber = new Map(found.map((m) => [m, isAbsorberMode(m, axes)]));
   const byIndex = [...found].sort(
     (a, b) => Number(inAbsorber.get(a)) - Number(inAbsorber.get(b)) || b.n_eff - a.n_eff,
   );
@@ -241,6 +241,20 @@ function eigenpairs(
     if (count <= wanted) throw e;
     return shiftInvertArnoldi(n, { re: sigma, im: 0 }, applyInverse, { count: wanted });
   }
+}
+
+/**
+ * The share of a mode's |E|² in the plane's absorber from which it is taken for the
+ * absorber's mode, not the guide's. A guided mode on a plane that reaches into the absorber
+ * keeps a few per cent there; the absorber's own modes, which a plane sized past the domain
+ * (as ports.md advises) finds above the guide's n_eff, hold a quarter to a half of theirs
+ * there (at 0.5 they were taken for the guide's: a port launched one, |S21|² 0.09).
+ */
+export const ABSORBER_MODE_FRACTION = 0.2;
+
+/** Whether a mode is the plane's absorber's (ABSORBER_MODE_FRACTION). */
+export function isAbsorberMode(m: SolvedMode, axes: readonly [ModeAxis, ModeAxis]): boolean {
+  return absorberFraction(m.fields, axes) > ABSORBER_MODE_FRACTION;
 }
 
 /** The fraction of Σ|E|² over the plane's samples that lies in its absorber cells. */
