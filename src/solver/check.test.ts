@@ -281,6 +281,22 @@ describe("a Gaussian beam's checks", () => {
     assert.deepEqual(checkSimulation(beam({ direction: [0.5, 0, 1] })), []);
   });
 
+  it("refuses a cross-section one cell thick across the beam (a line focus it does not model)", () => {
+    const s = beam({ size: [2e-6, 0.02e-6, 0] });
+    s.domain = {
+      ...s.domain,
+      size: [2.4e-6, 0.02e-6, 4e-6],
+      boundary_conditions: ["pml", "periodic", "pml"],
+    };
+    s.monitors = [];
+    const p = checkSimulation(s);
+    assert.deepEqual(
+      p.map((e) => e.path),
+      ["source.source_type"],
+    );
+    assert.match(p[0]!.message, /one cell thick along y .*line focus/);
+  });
+
   it("refuses a plane not normal to the dominant axis of its direction, naming source.size", () => {
     const p = checkSimulation(beam({ direction: [1, 0, 0.2] }));
     assert.ok(p.some((e) => e.path === "source.size" && /must be normal to x/.test(e.message)));

@@ -40,6 +40,7 @@ export function checkGaussianBeam(ctx: CheckContext, source: GaussianBeamSpec): 
     );
   }
   checkPlacement(ctx, source, axis);
+  checkNotThin(ctx, axis);
   if (spec.domain.boundary_conditions[axis] !== "pml") {
     add(
       `domain.boundary_conditions[${axis}]`,
@@ -85,6 +86,26 @@ function checkPlacement(ctx: CheckContext, source: GaussianBeamSpec, axis: numbe
       "source.center",
       `the injection plane's centre at ${AXES[a]} = ${fmt(source.center[a])} m is outside the ` +
         `domain${margin > 0 ? " or within a cell of the absorber" : ""} (±${fmt(halfSize[a])} m)`,
+    );
+  }
+}
+
+/**
+ * A domain one cell thick across the beam is refused: there the injected profile (the 3-D
+ * beam's cut, uniform along the thin axis) launches a line-focus beam that is not the one
+ * asked for, normalised by the 3-D beam's power: an outside audit read 3 % of the power and
+ * 0.91 of the peak |E| with no word of it.
+ */
+function checkNotThin(ctx: CheckContext, axis: number): void {
+  const plan = ctx.grid();
+  if (!plan) return;
+  for (let a = 0; a < 3; a++) {
+    if (a === axis || plan.axes[a].cells > 1) continue;
+    ctx.add(
+      "source.source_type",
+      `a Gaussian beam needs the domain to hold its width across it, and the domain is one cell ` +
+        `thick along ${AXES[a]} (a cross-section, where the beam would be a line focus, which ` +
+        "emsim does not model): use a 3-D domain, or a plane wave in the cross-section",
     );
   }
 }
