@@ -73,3 +73,20 @@ export function retryAfterSeconds(job: JobRow, nowMs = Date.now()): number {
   }
   return 30;
 }
+
+/**
+ * Seconds a running job has left by the steps its estimate expects it to take where it
+ * converges (expected_steps, all of a ports job's runs), at the rate it has stepped so far;
+ * past them, a tenth of its time so far. Its progress fraction counts the step limit, which a
+ * converging job stops far short of: a ports job converging in 2 500 steps of 20 000 a run
+ * told clients to come back in minutes when seconds were left. null without an estimate.
+ */
+export function retryAfterFromExpectedSteps(job: JobRow, nowMs: number): number | null {
+  const expected = (job.estimate as { expected_steps?: number } | null)?.expected_steps;
+  const step = job.progress?.step ?? 0;
+  if (!job.startedAt || !expected || expected <= 0 || step <= 0) return null;
+  const elapsed = Math.max(0, (nowMs - Date.parse(job.startedAt)) / 1000);
+  const done = step / expected;
+  const left = done < 1 ? (elapsed * (1 - done)) / done : 0.1 * elapsed;
+  return Math.max(1, Math.ceil(left));
+}

@@ -212,9 +212,10 @@ export async function runPorts(
   const results: SolverResult[] = [];
   for (const [r, run] of runs.entries()) {
     const onProgress = options.onProgress;
+    const before = results.reduce((n, x) => n + x.report.stepsRun, 0);
     const result = await runOne(run.spec, {
       ...options,
-      onProgress: onProgress && ((p) => onProgress(overRuns(p, r, runs.length))),
+      onProgress: onProgress && ((p) => onProgress(overRuns(p, r, runs.length, before))),
     });
     results.push(result);
   }
@@ -246,8 +247,16 @@ export async function runPorts(
   };
 }
 
-/** One run's progress as progress over all runs. */
-function overRuns(p: Parameters<NonNullable<RunOptions["onProgress"]>>[0], r: number, n: number) {
+/**
+ * Run r's progress as progress over all n runs: the steps the runs before it took (`before`)
+ * and its own, out of those and the step limits of the runs still to come.
+ */
+function overRuns(
+  p: Parameters<NonNullable<RunOptions["onProgress"]>>[0],
+  r: number,
+  n: number,
+  before: number,
+) {
   const fraction = (r + p.fraction) / n;
-  return { ...p, fraction, step: p.step + r * p.totalSteps, totalSteps: p.totalSteps * n };
+  return { ...p, fraction, step: before + p.step, totalSteps: before + p.totalSteps * (n - r) };
 }
