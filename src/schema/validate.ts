@@ -227,6 +227,9 @@ function limitErrors(
 ): FieldError[] {
   const out: FieldError[] = [];
   const gib = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GiB`;
+  // Two sizes side by side, in MiB where GiB to two places would print them the same.
+  const sizes = (a: number, b: number) =>
+    gib(a) !== gib(b) ? [gib(a), gib(b)] : [a, b].map((v) => `${(v / 1024 ** 2).toFixed(1)} MiB`);
   const bytes = (b: number) => (b >= 1024 ** 3 ? gib(b) : `${(b / 1024 ** 2).toFixed(1)} MiB`);
   if (estimate.totalCells > limits.maxCells) {
     out.push({
@@ -249,10 +252,19 @@ function limitErrors(
   // The solver backend's own bound, whatever the deployment allows (the wasm backend's
   // memory is wasm32).
   if (estimate.backendBytes > estimate.backendLimitBytes) {
-    out.push({
-      path: "domain.resolution",
-      message: `the grid (${estimate.grid.join(" × ")} cells with PML) needs an estimated ${gib(estimate.backendBytes)} of solver memory (${estimate.backendMemoryWhat}), above the solver's limit of ${gib(estimate.backendLimitBytes)} per run on the ${estimate.backend} backend (about ${estimate.backendLargestCube}³ cells with PML); use a coarser resolution or a smaller domain`,
-    });
+    const [need, most] = sizes(estimate.backendBytes, estimate.backendLimitBytes);
+    const where = `on the ${estimate.backend} backend`;
+    out.push(
+      estimate.backendMemoryOfMonitors
+        ? {
+            path: "monitors",
+            message: `the monitors need an estimated ${need} of solver memory (${estimate.backendMemoryWhat}), above the solver's limit of ${most} per run ${where}`,
+          }
+        : {
+            path: "domain.resolution",
+            message: `the grid (${estimate.grid.join(" × ")} cells with PML) needs an estimated ${need} of solver memory (${estimate.backendMemoryWhat}), above the solver's limit of ${most} per run ${where} (about ${estimate.backendLargestCube}³ cells with PML); use a coarser resolution or a smaller domain`,
+          },
+    );
   }
   // Such a result could never be stored: every attempt would run, fill the disk and fail.
   if (limits.maxResultBytes != null && estimate.resultBytes > limits.maxResultBytes) {

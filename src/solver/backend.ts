@@ -144,6 +144,11 @@ export interface GridSize {
   pml: readonly { lo: number; hi: number }[];
   /** Two field sets (Bloch-periodic runs). */
   complex: boolean;
+  /**
+   * Values the monitors' running DFT sums hold on the grid: each recorded component's points
+   * times its monitor's wavelengths (the estimate's count; absent: none).
+   */
+  dftValues?: number;
 }
 
 /** How much of its bounded memory a backend needs for a grid, and the bound. */
@@ -154,6 +159,8 @@ export interface BackendMemory {
   limitBytes: number;
   /** What is counted and why it is bounded, for messages. */
   what: string;
+  /** The monitors' running sums are what is counted (fewer of them would fit), not the grid. */
+  ofMonitors?: true;
 }
 
 export interface SolverBackend {

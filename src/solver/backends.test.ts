@@ -118,5 +118,30 @@ describe("solver backends", () => {
       () => new FdtdSimulation(cube(n + 40), constantMaterials({}), { backend: "webgpu" }),
       /of its largest GPU storage buffer.*webgpu backend holds at most/,
     );
+    // A grid that fits, with a monitor over all of it whose running sums (16 B per point,
+    // component and wavelength, in one buffer) do not: counted before the run, not an
+    // internal error at its set-up (an outside audit).
+    const small = cube(Math.max(40, Math.floor(n / 4)));
+    const [nx, ny, nz] = small.domain.size;
+    const whole = {
+      ...small,
+      monitors: [
+        {
+          name: "all",
+          monitor_type: "field",
+          center: [0, 0, 0],
+          size: [nx, ny, nz],
+          components: ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"],
+          wavelengths: { start: 0.9e-6, stop: 1.1e-6, points: 64 },
+        },
+      ],
+    } as SimulationSpec;
+    const e = estimateRun(whole, "webgpu");
+    assert.ok(
+      e.backendBytes > e.backendLimitBytes,
+      `${e.backendBytes} B of ${e.backendLimitBytes}`,
+    );
+    assert.match(e.backendMemoryWhat, /the monitors' running sums/);
+    assert.ok(estimateRun(small, "webgpu").backendBytes <= e.backendLimitBytes);
   });
 });

@@ -39,6 +39,8 @@ function gridBytes(plan: GridPlan, cells: Vec3, complex: boolean): number {
 /** What a run's monitors cost: samples, memory and result bytes, and the wavelengths named. */
 interface MonitorCosts {
   samples: number;
+  /** Values the running DFT sums hold on the grid (GridSize.dftValues). */
+  dftValues: number;
   bytes: number;
   resultBytes: number;
   wavelengths: Set<number>;
@@ -91,6 +93,7 @@ function sMatrixBytes(spec: SimulationSpec): number {
 function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
   const costs = {
     samples: 0,
+    dftValues: 0,
     bytes: 0,
     resultBytes: RESULT_FILE_BASE_BYTES + sMatrixBytes(spec),
     wavelengths: new Set([spec.source.wavelength]),
@@ -114,6 +117,8 @@ function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
       const points = fluxPoints(m.size, n);
       const samples = 2 * points * W;
       costs.samples += samples;
+      // Four tangential components recorded (E and H, two each).
+      costs.dftValues += 4 * points * W;
       costs.bytes += samples * (16 + 16 + 32) + points * 4;
       const modes = m.monitor_type === "mode" ? m.mode_spec.num_modes : 0;
       costs.resultBytes += W * 8 * (6 + 5 * directions + 6 * modes) + coordinateBytes;
@@ -123,6 +128,7 @@ function monitorCosts(spec: SimulationSpec, plan: GridPlan): MonitorCosts {
     const samples = points * m.components.length * W;
     const images = 2 ** mirrored.filter((f) => f).length;
     costs.samples += images * samples;
+    costs.dftValues += samples;
     // Running sums + convergence snapshot (float64 complex), the float32 results, point
     // indices and gather buffers.
     costs.bytes += samples * (16 + 16 + 8 * images) + points * (4 + 16);
@@ -215,7 +221,7 @@ export function estimateRun(
   const chosen = solverBackend(backend);
   const layout = YeeLayout.ofPlan(plan);
   const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
-  const backendMemory = chosen.memory({ layout, pml, complex });
+  const backendMemory = chosen.memory({ layout, pml, complex, dftValues: monitors.dftValues });
   // A ports job runs once per input port and mode (ports.ts): its steps are all of theirs.
   const runs = portRunCount(spec);
   return {
@@ -236,6 +242,7 @@ export function estimateRun(
     backendBytes: backendMemory.bytes,
     backendLimitBytes: backendMemory.limitBytes,
     backendMemoryWhat: backendMemory.what,
+    ...(backendMemory.ofMonitors ? { backendMemoryOfMonitors: true as const } : {}),
     backendLargestCube: largestCube(chosen, complex),
   };
 }

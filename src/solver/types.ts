@@ -357,6 +357,8 @@ export interface RunEstimate {
   backendLimitBytes: number;
   /** What the backend bytes count, for messages. */
   backendMemoryWhat: string;
+  /** Set when the monitors' sums, not the grid, are what exceeds the bound. */
+  backendMemoryOfMonitors?: true;
   /** The largest N³ grid (12 PML layers included) the backend holds, for messages. */
   backendLargestCube: number;
   /** Size of the result file's monitor data in bytes. */

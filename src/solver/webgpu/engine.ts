@@ -134,6 +134,9 @@ interface Dispatch {
   size: [number, number, number];
 }
 
+/** Bytes of one value's running DFT sum on the GPU: re, im and their Kahan compensations. */
+const DFT_SUM_BYTES = 16;
+
 /** The backend's buffers' bound: the largest one storage binding may be, in bytes. */
 export function gpuBindingLimit(limits: GpuLimits): number {
   return Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize);
@@ -1239,6 +1242,19 @@ export function webgpuBackend(handle: GpuAdapterHandle): SolverBackend {
     memory(grid: GridSize): BackendMemory {
       const storage = fieldStorageFromEnv();
       const value = fieldValueBytes(storage);
+      // The running sums of every monitor share one buffer: re, im and their compensations.
+      const sums = DFT_SUM_BYTES * (grid.dftValues ?? 0) * (grid.complex ? 2 : 1);
+      if (sums > gpuLargestBuffer(grid, storage)) {
+        return {
+          bytes: sums,
+          limitBytes: limit,
+          ofMonitors: true,
+          what:
+            "its largest GPU storage buffer, the monitors' running sums (16 B per recorded " +
+            "point, component and wavelength, all monitors in one; record fewer points, " +
+            "components or wavelengths)",
+        };
+      }
       return {
         bytes: gpuLargestBuffer(grid, storage),
         limitBytes: limit,
