@@ -474,6 +474,21 @@ function thresholdNote(sim: FdtdSimulation): string | null {
 }
 
 /**
+ * The note that dispersive materials were stepped with float16 field storage, which does not
+ * hold them to float32's accuracy (a 30 nm Au film's transmission 3 % off float32's in an
+ * outside audit; docs/solver.md), if they were.
+ */
+function float16DispersionNote(sim: FdtdSimulation): string | null {
+  if (!(sim.changeFloor > 0)) return null;
+  if (!(sim.model.medium.poles ?? []).some((poles) => poles.length > 0)) return null;
+  return (
+    "the fields are stored in float16 (EMSIM_WEBGPU_FIELD_STORAGE) and the run has dispersive " +
+    "materials, which float16 does not hold to float32's accuracy (metals' transmission can be " +
+    "off by a few per cent): for figures to rely on, run with float32 storage"
+  );
+}
+
+/**
  * The note on how the run ended, if it needs one: the time_steps limit ended it before the
  * pulse was fully injected (convergence cannot: stepToEnd), or after it without convergence.
  */
@@ -508,7 +523,7 @@ function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: n
   const maxSteps = Math.max(0, Math.floor(spec.fdtd_settings.time_steps));
   const cells = sim.model.layout.cells;
   const notes = [...sim.notes];
-  for (const note of [thresholdNote(sim), endNote(sim, outcome)])
+  for (const note of [thresholdNote(sim), float16DispersionNote(sim), endNote(sim, outcome)])
     if (note !== null) notes.push(note);
   const seconds = outcome.steppingSeconds;
   const setupSeconds = Math.max(0, wallSeconds - seconds);

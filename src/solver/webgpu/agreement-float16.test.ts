@@ -95,11 +95,21 @@ describe("webgpu float16 field storage agrees with the reference backend", { ski
     const r16 = await runWithMaterials(s, glass, float16);
     assert.ok(r16.report.converged, `${r16.report.stepsRun} steps`);
     assert.ok(r16.report.notes.some((n) => /float16.*converged at that change/.test(n)));
+    assert.ok(!r16.report.notes.some((n) => /dispersive/.test(n)), "no dispersive material");
     const [a, b] = [r32, r16].map((r) => r.monitors[0].data.Ey!);
     const difference = Math.hypot(a[0] - b[0], a[1] - b[1]) / Math.hypot(a[0], a[1]);
     t.diagnostic(
       `${r16.report.stepsRun} steps (float32 ${r32.report.stepsRun}), T off by ${difference.toExponential(2)}`,
     );
     assert.ok(difference < 1e-3, `${difference}`);
+  });
+
+  it("says that it does not hold dispersive materials to float32's accuracy", async () => {
+    // Every case has the dispersive sphere (its ADE pass).
+    const r = await runWithMaterials(spec(CASES[1], 20), materials, float16);
+    assert.ok(
+      r.report.notes.some((n) => /float16 .*dispersive materials/.test(n)),
+      r.report.notes.join("\n"),
+    );
   });
 });
