@@ -69,6 +69,24 @@ describe("mode cache", () => {
     assert.deepEqual(flat(solveModes(input, fresh)), flat(solveModes(input, null)));
   });
 
+  it("the first solve of a wavelength stays the one served, whatever solves it again later", () => {
+    // As a ports job's runs ask: a monitor's plane over its band (the middle wavelength solved
+    // in a chain from the first), then a mode source on the same plane at the middle one with
+    // its group index (solved afresh from the plane's largest index). That second solve used to
+    // replace the first under the plain key too, so a later job's monitor got other bits than
+    // the first job's (1e-15 apart) and a worker's S-parameters depended on its history.
+    const band = { ...input, wavelengths_m: [1.5e-6, 1.55e-6, 1.6e-6] };
+    const source = {
+      ...band,
+      wavelengths_m: [1.55e-6, 1.5e-6, 1.6e-6],
+      groupIndex: "first" as const,
+    };
+    const cache = new ModeCache(64 << 20);
+    const first = flat(solveModes(band, cache));
+    solveModes(source, cache);
+    assert.deepEqual(flat(solveModes(band, cache)), first);
+  });
+
   it("misses when anything the modes depend on changes", () => {
     const cache = new ModeCache(64 << 20);
     solveModes(input, cache);

@@ -52,6 +52,11 @@ export class ModeCache {
     return copyPlane(entry.value);
   }
 
+  /** Whether a solve is stored under `key` (not counted as a hit). */
+  has(key: ModeKey): boolean {
+    return this.entries.get(digest(key))?.some((e) => sameKey(e.key, key)) ?? false;
+  }
+
   /** Stores a copy of `value` under `key` (nothing when one entry alone exceeds the budget). */
   set(key: ModeKey, value: SolvedPlane): void {
     const bytes = key.byteLength + value.modes.reduce((n, m) => n + fieldBytes(m.fields), 0);

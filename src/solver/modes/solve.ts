@@ -134,7 +134,10 @@ function tracked(
 
 /**
  * Stores a fresh solve in the cache; one with the group index also without it, under the key
- * of a solve that does not ask for it (a mode monitor's of a mode source's plane).
+ * of a solve that does not ask for it (a mode monitor's of a mode source's plane), unless that
+ * key holds a solve already: the first stays the one served, so that what a plane's modes are
+ * does not depend on which solve came later (a mode source's solves its wavelength afresh, a
+ * monitor's in a chain: the same modes to 1e-15, not to the bit).
  */
 function store(
   cache: ModeCache,
@@ -145,8 +148,10 @@ function store(
 ): void {
   cache.set(key, solved);
   if (!step.group) return;
+  const plain = modeKey(plane, { wavelengthM: step.wavelengthM, eps: step.eps });
+  if (cache.has(plain)) return;
   const modes = solved.modes.map(({ group_index: _, ...m }) => m);
-  cache.set(modeKey(plane, { wavelengthM: step.wavelengthM, eps: step.eps }), { ...solved, modes });
+  cache.set(plain, { ...solved, modes });
 }
 
 /**
