@@ -275,6 +275,8 @@ export class JobService {
   /** A COMPLETED ports job's S-matrix as its record holds it (solver_report.s_matrix). */
   async sParameters(accountId: string, jobId: string, reads?: ReadScope): Promise<SMatrixJson> {
     const job = await this.getOwnJob(accountId, jobId, reads);
+    // Known from the request: a job that is no ports job never has S-parameters to wait for.
+    if (!isPortsJob(job)) throw errors.noSParameters(jobId);
     if (job.status !== "COMPLETED") {
       throw errors.resultsNotReady(jobId, job.status, this.retryAfter(job));
     }
@@ -294,5 +296,15 @@ export class JobService {
       this.config.downloadUrlTtlSeconds,
       `emsim-${jobId}.h5`,
     );
+  }
+}
+
+/** Whether a job's request is a ports job (`source_type: "ports"`), which has S-parameters. */
+function isPortsJob(job: JobRow): boolean {
+  try {
+    const spec = JSON.parse(job.specJson) as { source?: { source_type?: string } };
+    return spec.source?.source_type === "ports";
+  } catch {
+    return true; // an unreadable spec: let the record say what it has
   }
 }

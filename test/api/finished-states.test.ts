@@ -16,6 +16,7 @@ import {
   waitForStatus,
   type TestService,
 } from "../helpers/service.js";
+import { twoPortWaveguide } from "../helpers/simulations.js";
 
 let svc: TestService;
 before(async () => {
@@ -25,7 +26,12 @@ after(async () => svc.close());
 
 test("a FAILED job's results and S-parameters: 409 without retry_after, saying it ended", async () => {
   const key = await svc.newKey("failed@example.com");
-  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: longSimulation() });
+  // A ports job long enough to cancel (S-parameters are waited for only from one).
+  const body = {
+    ...twoPortWaveguide(),
+    fdtd_settings: { time_steps: 900_000, check_every_n: 1000, convergence_threshold: 0 },
+  };
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body });
   assert.equal(sub.status, 202, sub.text);
   const id = String(sub.body.job_id);
   for (const path of [`/v1/simulations/${id}/results`, `/v1/simulations/${id}/sparameters`]) {

@@ -77,6 +77,9 @@ test("a job without ports has no S-parameters; bad ports are refused by field", 
   const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: smallSimulation() });
   assert.equal(sub.status, 202, sub.text);
   const id = String(sub.body.job_id);
+  // Known from the request: a 404 at once, not a 409 "come back later" while it runs.
+  const early = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/sparameters`, { key });
+  assert.equal(early.status, 404, early.text);
   await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"]);
   const res = await call(svc.baseUrl, "GET", `/v1/simulations/${id}/sparameters`, { key });
   assert.equal(res.status, 404, res.text);
