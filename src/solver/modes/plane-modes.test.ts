@@ -29,6 +29,36 @@ function strip(resolution: number, planeSize: number): PlaneModesRequest {
   };
 }
 
+/**
+ * A slab `thickness` thick along y at y = `at` ("core" in "clad" unless named), infinite along
+ * x and z, in `domain`, and its modes on a plane normal to x at y = `planeAt`.
+ */
+function slabRequest(o: {
+  domain: DomainSpec;
+  thickness: number;
+  at?: number;
+  names?: [string, string];
+  materials?: PlaneModesRequest["materials"];
+  planeAt?: number;
+  planeSize: [number, number, number];
+  wavelengths: number[];
+  mode_spec: PlaneModesRequest["mode_spec"];
+}): PlaneModesRequest {
+  const [core, clad] = o.names ?? ["core", "clad"];
+  return {
+    domain: o.domain,
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: clad },
+      { type: "box", center: [0, o.at ?? 0, 0], size: [10, o.thickness, 10], material: core },
+    ] as StructureSpec[],
+    ...(o.materials ? { materials: o.materials } : {}),
+    plane: { center: [0, o.planeAt ?? 0, 0], size: o.planeSize },
+    wavelengths: o.wavelengths,
+    mode_spec: o.mode_spec,
+    group_index: false,
+  } as PlaneModesRequest;
+}
+
 test("a 500 × 220 nm Si strip in SiO2 (y-normal plane, 20 nm): TE0 and TM0, normal dispersion, group index", () => {
   const out = solveModesOf(strip(20e-9, 1.6e-6));
   assert.deepEqual(out.plane.transverse, [0, 2]);
@@ -233,23 +263,23 @@ test("a plane over the whole cross-section, absorber included, with the default 
 test("one mode asked of a plane reaching deep into the absorber is the guide's, not the absorber's", () => {
   // 50 absorber cells at 5 nm have modes of their own nearer σ than the guide's: the solver
   // looks further and chooses the guide (3.2385 + 0.47i was answered before).
-  const out = solveModesOf({
-    domain: {
-      size: [1e-6, 2e-6, 5e-9],
-      resolution: 5e-9,
-      boundary_conditions: ["pml", "pml", "periodic"],
-      pml_layers: 50,
-    } as DomainSpec,
-    structures: [
-      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
-      { type: "box", center: [0, 0.5e-6, 0], size: [10, 0.22e-6, 10], material: "core" },
-    ] as StructureSpec[],
-    materials: { clad: { permittivity: 1.45 ** 2 }, core: { permittivity: 3.45 ** 2 } },
-    plane: { center: [0, 0.75e-6, 0], size: [0, 2e-6, 5e-9] },
-    wavelengths: [1.55e-6],
-    mode_spec: { num_modes: 1, target_neff: null, filter_pol: null },
-    group_index: false,
-  } as PlaneModesRequest);
+  const out = solveModesOf(
+    slabRequest({
+      domain: {
+        size: [1e-6, 2e-6, 5e-9],
+        resolution: 5e-9,
+        boundary_conditions: ["pml", "pml", "periodic"],
+        pml_layers: 50,
+      } as DomainSpec,
+      thickness: 0.22e-6,
+      at: 0.5e-6,
+      materials: { clad: { permittivity: 1.45 ** 2 }, core: { permittivity: 3.45 ** 2 } },
+      planeAt: 0.75e-6,
+      planeSize: [0, 2e-6, 5e-9],
+      wavelengths: [1.55e-6],
+      mode_spec: { num_modes: 1, target_neff: null, filter_pol: null },
+    }),
+  );
   const [mode] = out.modes[0]!;
   assert.ok(Math.abs(mode!.n_eff - 2.8225) < 1e-3, `n_eff ${mode!.n_eff}`);
   assert.ok(Math.abs(mode!.k_eff) < 1e-6, `k_eff ${mode!.k_eff}`);
@@ -263,22 +293,22 @@ test("a broadband solve mixes dispersive Si and SiO2 across a face as one wavele
   // step). Now both modes are within 5e-4 of it: the pole models' own ε at 1.55 µm (Si's is
   // 3e-3 below the table's), as the tangential mode always was.
   const request = (wavelengths: number[]) =>
-    solveModesOf({
-      domain: {
-        size: [2e-8, 3e-6, 2e-8],
-        resolution: 1e-8,
-        boundary_conditions: ["periodic", "pml", "periodic"],
-        pml_layers: 10,
-      } as DomainSpec,
-      structures: [
-        { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "SiO2" },
-        { type: "box", center: [0, 2.5e-9, 0], size: [10, 0.22e-6, 10], material: "Si" },
-      ] as StructureSpec[],
-      plane: { center: [0, 0, 0], size: [0, 3e-6, 2e-8] },
-      wavelengths,
-      mode_spec: { num_modes: 2, target_neff: null, filter_pol: null },
-      group_index: false,
-    } as PlaneModesRequest).modes[0]!;
+    solveModesOf(
+      slabRequest({
+        domain: {
+          size: [2e-8, 3e-6, 2e-8],
+          resolution: 1e-8,
+          boundary_conditions: ["periodic", "pml", "periodic"],
+          pml_layers: 10,
+        } as DomainSpec,
+        thickness: 0.22e-6,
+        at: 2.5e-9,
+        names: ["Si", "SiO2"],
+        planeSize: [0, 3e-6, 2e-8],
+        wavelengths,
+        mode_spec: { num_modes: 2, target_neff: null, filter_pol: null },
+      }),
+    ).modes[0]!;
   const [one, broadband] = [request([1.55e-6]), request([1.55e-6, 1.56e-6])];
   for (const u of [0, 1]) {
     const pick = (modes: typeof one) => modes.find((m) => Math.round(m.te_fraction) === u)!;
@@ -292,22 +322,21 @@ test("on a plane sized past a narrow domain the guided mode comes first, the abs
   // size a port past the domain). The absorber's own modes, a quarter to a half of their |E|²
   // in it and k_eff 0.06–0.3, came before the guide's TE0 (n_eff 1.6777): a port launched
   // one of them and read |S21|² = 0.09 (an outside audit).
-  const out = solveModesOf({
-    domain: {
-      size: [2e-6, 1e-6, 10e-9],
-      resolution: 10e-9,
-      boundary_conditions: ["pml", "pml", "periodic"],
-      pml_layers: 12,
-    } as DomainSpec,
-    structures: [
-      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
-      { type: "box", center: [0, 0, 0], size: [10, 0.3e-6, 10], material: "core" },
-    ] as StructureSpec[],
-    materials: { core: { permittivity: 4 }, clad: { permittivity: 2.0852 } },
-    plane: { center: [0, 0, 0], size: [0, 4e-6, 10e-9] },
-    wavelengths: [1.55e-6],
-    mode_spec: { num_modes: 4 },
-  } as PlaneModesRequest);
+  const out = solveModesOf(
+    slabRequest({
+      domain: {
+        size: [2e-6, 1e-6, 10e-9],
+        resolution: 10e-9,
+        boundary_conditions: ["pml", "pml", "periodic"],
+        pml_layers: 12,
+      } as DomainSpec,
+      thickness: 0.3e-6,
+      materials: { core: { permittivity: 4 }, clad: { permittivity: 2.0852 } },
+      planeSize: [0, 4e-6, 10e-9],
+      wavelengths: [1.55e-6],
+      mode_spec: { num_modes: 4 },
+    }),
+  );
   const modes = out.modes[0]!;
   assert.ok(Math.abs(modes[0]!.n_eff - 1.6777) < 2e-3, `mode 0: ${modes[0]!.n_eff}`);
   assert.ok(Math.abs(modes[0]!.k_eff) < 0.01, `mode 0: k_eff ${modes[0]!.k_eff}`);
