@@ -11,7 +11,15 @@
  * and the imaginary part of the analytic signal (analytic-drive.ts): slots 0, 1 for the H
  * terms, 2, 3 for the E terms.
  */
-import { cellStepM, dualStepM, nodeIndexAt, type GridPlan, type YeeLayout } from "../grid.js";
+import {
+  cellStepM,
+  centreIndexAt,
+  dualStepM,
+  nodeIndexAt,
+  staggerOf,
+  type GridPlan,
+  type YeeLayout,
+} from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import type { Vec3 } from "../types.js";
 import type { InjectionConfig, InjectionTerm } from "./injection.js";
@@ -129,7 +137,13 @@ function profileTerms(
   return [re, im];
 }
 
-/** The transverse cells of the plane (center ± size/2) within the component's update range. */
+/**
+ * The transverse cells of the plane (center ± size/2) within the component's update range:
+ * those whose sample point lies on the plane, at a node or a cell's centre as the component is
+ * staggered (counted from nodes, a staggered component had the half cell past the plane's
+ * high edge and not the one inside its low edge: a beam centred on the plane was injected
+ * lopsided, first-order in the step).
+ */
 export function planeWindow(
   plan: GridPlan,
   layout: YeeLayout,
@@ -141,8 +155,9 @@ export function planeWindow(
     const lo = plane.center[b] - plane.size[b] / 2;
     const hi = plane.center[b] + plane.size[b] / 2;
     const ax = plan.axes[b];
-    const first = Math.max(layout.lo[comp * 3 + b]!, Math.ceil(nodeIndexAt(ax, lo) - 1e-9));
-    const last = Math.min(layout.hi[comp * 3 + b]!, Math.floor(nodeIndexAt(ax, hi) + 1e-9));
+    const indexAt = staggerOf(comp, b) > 0 ? centreIndexAt : nodeIndexAt;
+    const first = Math.max(layout.lo[comp * 3 + b]!, Math.ceil(indexAt(ax, lo) - 1e-9));
+    const last = Math.min(layout.hi[comp * 3 + b]!, Math.floor(indexAt(ax, hi) + 1e-9));
     return [first, last];
   };
   const [ru, rv] = [range((a + 1) % 3), range((a + 2) % 3)];
