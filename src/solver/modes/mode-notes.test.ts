@@ -112,7 +112,10 @@ test("a mode lying mostly in the plane's absorber is noted, once per index", () 
   const guided = { ...mode(1.55e-6, 0, 0), fields: field([0, 1, 1, 0]) };
   const notes = absorberNotes([axis, line], [[guided, inAbsorber]]);
   assert.equal(notes.length, 1, notes.join("\n"));
-  assert.match(notes[0]!, /^mode 1: a fifth or more of its field lies in the plane's absorber at 1 of 1/);
+  assert.match(
+    notes[0]!,
+    /^mode 1: a fifth or more of its field lies in the plane's absorber at 1 of 1/,
+  );
 });
 
 test("a mode past cut-off (n_eff below |k_eff|) gets no gain note", () => {
