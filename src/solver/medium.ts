@@ -62,7 +62,7 @@ export interface UpdateMaterial {
   poles?: readonly Pole[];
   /**
    * With poles: the angular frequency (rad/s) of the run's source, where a normal component's
-   * mixture of dielectrics is made exact (Painter.normalScale).
+   * mixture of dielectrics is made exact (Painter.poleScale).
    */
   referenceOmega?: number;
   /**
@@ -674,9 +674,9 @@ class Painter {
     return medium;
   }
 
-  private normalScale(e: Entry, instantaneous: number): number {
+  private poleScale(e: Entry, instantaneous: number): number {
     const sets = { poles: this.dispersive, epsInf: this.dispersiveEpsInf, metal: this.metalSets };
-    return normalScaleOf(e, instantaneous, sets, this.referenceOmega);
+    return poleScaleOf(e, instantaneous, sets, this.referenceOmega);
   }
 
   private setCoefficients(medium: Medium, m: number): void {
@@ -688,9 +688,8 @@ class Painter {
       medium.poles?.push([]);
       return;
     }
-    const instantaneous = 1 / (e.n2 * e.epsInvMean + (1 - e.n2) / e.epsMean);
-    const scale = this.normalScale(e, instantaneous);
-    const eps = instantaneous * scale;
+    const eps = 1 / (e.n2 * e.epsInvMean + (1 - e.n2) / e.epsMean);
+    const scale = this.poleScale(e, eps);
     const poles = e.weights.flatMap((w, d) =>
       w > 1e-12 ? this.dispersive[d].map((p) => scalePole(p, w * scale)) : [],
     );
@@ -705,17 +704,19 @@ class Painter {
 }
 
 /**
- * The factor that makes a component's ε(ω) the anisotropic mean of its materials' ε(ω) at the
- * source's frequency ω0, where dispersive dielectrics mix. Their poles enter a cube weighted
- * by fill (the susceptibility averaged arithmetically), next to the harmonic mean of their ε∞:
- * for a component normal to the interface that is neither mean of ε(ω), and n_eff of a guide's
- * TM-like mode came out first-order in the step (0.7 % at 10 nm for a Si slab in SiO2, against
- * 1e-5 with the same materials at one wavelength). Scaling ε∞ and the pole strengths by
- * Re ε_mean(ω0) / Re ε_cube(ω0) makes it exact at ω0 and leaves the band's dispersion of the
- * mixture (each material's own is kept in its pure cells). 1 for tangential components (both
- * are the arithmetic mean already), pure cells, and cubes holding a metal (isMetal).
+ * The factor on a cube's fill-weighted pole strengths that makes its ε(ω) the anisotropic mean
+ * of its materials' ε(ω) at the source's frequency ω0, where dispersive dielectrics mix. Their
+ * poles enter a cube weighted by fill (the susceptibility averaged arithmetically), next to the
+ * harmonic mean of their ε∞: for a component normal to the interface that is neither mean of
+ * ε(ω), and n_eff of a guide's TM-like mode came out first-order in the step (0.7 % at 10 nm for
+ * a Si slab in SiO2, against 1e-5 with the same materials at one wavelength). The poles alone
+ * are scaled, to (ε_mean(ω0) − ε∞_cube)/χ_cube(ω0), which lies in [0, 1] below the poles'
+ * resonances: ε∞ is left as it is (scaled below 1 it made the update unstable), and the
+ * mixture's dispersion across the band stays (each material's own is kept in its pure cells).
+ * 1 for tangential components (both are the arithmetic mean already), pure cells, and cubes
+ * holding a metal (isMetal).
  */
-function normalScaleOf(
+function poleScaleOf(
   e: Entry,
   instantaneous: number,
   sets: {
@@ -738,8 +739,8 @@ function normalScaleOf(
     chi += w * x;
   }
   if (chi === 0) return 1;
-  const scale = 1 / (e.n2 * inverse + (1 - e.n2) / mean) / (instantaneous + chi);
-  return Number.isFinite(scale) && scale > 0 ? scale : 1;
+  const scale = (1 / (e.n2 * inverse + (1 - e.n2) / mean) - instantaneous) / chi;
+  return Number.isFinite(scale) && scale >= 0 ? Math.min(scale, 1) : 1;
 }
 
 /**
