@@ -253,5 +253,3 @@ export function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | null | undefined)?.[name];
   return typeof value === "string" ? value : "";
 }
-
-export { EMAIL_PATTERN } from "../accounts/service.js";

@@ -46,7 +46,9 @@ test("retry_after of a converging job: by the steps its estimate expects, not by
   } as Partial<JobRow>);
   assert.equal(retryAfterFromExpectedSteps(running, now), 10);
   const limitBased = row({ ...running, progress: { ...running.progress!, fraction: 0.0625 } });
-  assert.equal(retryAfterSeconds(limitBased, now), 150, "what the step limit says");
+  assert.equal(retryAfterSeconds(limitBased, now), 10, "the expected steps', not the limit's");
+  const noEstimate = row({ ...limitBased, estimate: null });
+  assert.equal(retryAfterSeconds(noEstimate, now), 150, "what the step limit says");
   // Past the expected steps: a tenth of the time so far; no estimate: nothing to say.
   const late = row({ ...running, progress: { ...running.progress!, step: 6000 } });
   assert.equal(retryAfterFromExpectedSteps(late, now), 1);

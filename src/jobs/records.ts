@@ -63,13 +63,15 @@ export function toJobRecord(job: JobRow, baseUrl: string, nowMs = Date.now()): J
 
 /**
  * Seconds until an active job is likely to finish: from its progress when it has some
- * (elapsed × remaining / done), 30 when unknown (DESIGN §4). Always an integer ≥ 1.
+ * (elapsed × remaining / done, the step limit's fraction bounding what its expected steps
+ * say), 30 when unknown (DESIGN §4). Always an integer ≥ 1.
  */
 export function retryAfterSeconds(job: JobRow, nowMs = Date.now()): number {
   const f = job.progress?.fraction ?? 0;
   if (job.status === "RUNNING" && job.startedAt && f > 0.01) {
     const elapsed = (nowMs - Date.parse(job.startedAt)) / 1000;
-    return Math.max(1, Math.ceil((elapsed * (1 - f)) / f));
+    const byLimit = Math.max(1, Math.ceil((elapsed * (1 - f)) / f));
+    return Math.min(byLimit, retryAfterFromExpectedSteps(job, nowMs) ?? byLimit);
   }
   return 30;
 }

@@ -14,12 +14,7 @@ import type { StorageBackend } from "../storage/types.js";
 import { storeUnavailability, type StoreUnavailability } from "../store/errors.js";
 import type { BatchStore, JobQueue, JobRow, JobStatus, ReadScope } from "../store/types.js";
 import { CANCELLED_BEFORE_START } from "./lifecycle.js";
-import {
-  retryAfterFromExpectedSteps,
-  retryAfterSeconds,
-  toJobRecord,
-  type JobRecord,
-} from "./records.js";
+import { retryAfterSeconds, toJobRecord, type JobRecord } from "./records.js";
 import { requestHash } from "./request-hash.js";
 import { RunTimeModel, type RunObservation } from "./timing.js";
 
@@ -108,9 +103,7 @@ export class JobService {
    */
   private retryAfter(job: JobRow, nowMs = Date.now()): number {
     const fromProgress = retryAfterSeconds(job, nowMs);
-    if ((job.progress?.fraction ?? 0) > 0.01 && job.status === "RUNNING") {
-      return Math.min(fromProgress, retryAfterFromExpectedSteps(job, nowMs) ?? fromProgress);
-    }
+    if ((job.progress?.fraction ?? 0) > 0.01 && job.status === "RUNNING") return fromProgress;
     if (job.status !== "QUEUED" && job.status !== "RUNNING") return fromProgress;
     try {
       const e = estimateRun(JSON.parse(job.specJson) as SimulationSpec, this.config.solverBackend);

@@ -166,12 +166,21 @@ export function assertHdf5File(path: string): void {
   throw new Error(`${path} is not an HDF5 file`);
 }
 
-/** Opens a result file, checks its format and passes it to `fn`; always closes it. */
-export async function withResultFile<T>(path: string, fn: (file: H5File) => T): Promise<T> {
+/** Opens an HDF5 file read-only and passes it to `fn`; always closes it. */
+async function withHdf5File<T>(path: string, fn: (file: H5File) => T): Promise<T> {
   assertHdf5File(path);
   await h5wasm.ready;
   const file = new h5wasm.File(path, "r");
   try {
+    return fn(file);
+  } finally {
+    file.close();
+  }
+}
+
+/** Opens a result file, checks its format and passes it to `fn`; always closes it. */
+export async function withResultFile<T>(path: string, fn: (file: H5File) => T): Promise<T> {
+  return withHdf5File(path, (file) => {
     const format = file.attrs.format?.value;
     if (format === BATCH_RESULT_FORMAT) {
       throw new Error(
@@ -181,9 +190,7 @@ export async function withResultFile<T>(path: string, fn: (file: H5File) => T): 
     }
     if (format !== RESULT_FORMAT) throw new Error(`${path} is not an emsim result file`);
     return fn(file);
-  } finally {
-    file.close();
-  }
+  });
 }
 
 /**
@@ -191,18 +198,13 @@ export async function withResultFile<T>(path: string, fn: (file: H5File) => T): 
  * stack, with the reason. Empty for a file that stacked everything.
  */
 export async function readBatchNotes(path: string): Promise<string[]> {
-  assertHdf5File(path);
-  await h5wasm.ready;
-  const file = new h5wasm.File(path, "r");
-  try {
+  return withHdf5File(path, (file) => {
     if (file.attrs.format?.value !== BATCH_RESULT_FORMAT) {
       throw new Error(`${path} is not an emsim batch result file`);
     }
     const notes = String(file.attrs.notes?.value ?? "");
     return notes.split("\n").filter((line) => line.trim() !== "");
-  } finally {
-    file.close();
-  }
+  });
 }
 
 /** A monitor's summary; a far-field monitor has no sample coordinates (shape 0 × 0 × 0). */

@@ -4,7 +4,8 @@
  * existing account (first password for one made with `emsim keys create`, or a reset).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { DashboardError, EMAIL_PATTERN, field, type Dashboard } from "../context.js";
+import { EMAIL_PATTERN } from "../../accounts/service.js";
+import { DashboardError, field, type Dashboard } from "../context.js";
 import { invitationAddress } from "../setup.js";
 import { accountsBody, type AccountsView } from "../views/accounts.js";
 import { EMAIL_MAX_LENGTH } from "../views/forms.js";

@@ -93,10 +93,9 @@ export function bendNotes(
 
 /**
  * One note per mode index that lies much in the plane's absorber (isAbsorberMode) at some
- * wavelength: such a
- * mode is the absorber's (or, around a bend, the outer cladding's), not a mode of the guide;
- * the solver puts them after the guide's, so they are given only when no more guided ones are
- * near the target.
+ * wavelength: such a mode is the absorber's (or, around a bend, the outer cladding's), not a
+ * mode of the guide; the solver puts them after the guide's, so they are given only when no
+ * more guided ones are near the target.
  */
 export function absorberNotes(
   axes: readonly [ModeAxis, ModeAxis],

@@ -5,7 +5,8 @@
 import type { FastifyInstance } from "fastify";
 import { hashPassword } from "../../../auth/passwords.js";
 import { hashOpaqueToken } from "../../../auth/sessions.js";
-import { EMAIL_PATTERN, field, type Dashboard } from "../../context.js";
+import { EMAIL_PATTERN } from "../../../accounts/service.js";
+import { field, type Dashboard } from "../../context.js";
 import { setupBody } from "../../views/auth.js";
 import {
   linkInvalid,

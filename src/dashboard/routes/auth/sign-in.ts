@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { hashPassword, needsRehash, verifyPassword } from "../../../auth/passwords.js";
-import { EMAIL_PATTERN, field, safeNext, type Dashboard } from "../../context.js";
+import { EMAIL_PATTERN } from "../../../accounts/service.js";
+import { field, safeNext, type Dashboard } from "../../context.js";
 import { signInBody } from "../../views/auth.js";
 import { EMAIL_MAX_LENGTH } from "../../views/forms.js";
 
