@@ -60,6 +60,11 @@ export interface StepperOptions {
    */
   mixedPieces?: boolean;
   /**
+   * wasm backend: false stores a 3-D grid with its axes as they are, not its longest axis as
+   * the rows (wasm/relabel.ts; comparisons and benchmarks only: the results are the same).
+   */
+  rowsAlongLongestAxis?: boolean;
+  /**
    * wasm backend: the most bytes of kernel memory (default and at most 4 GiB, what wasm32
    * addresses); tests set less to reach the fallbacks of a grid near that limit.
    */

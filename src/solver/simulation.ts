@@ -77,6 +77,8 @@ export interface InternalRunOptions extends RunOptions {
   stepsPerSweep?: number;
   /** wasm backend: false leaves out the mixed pieces (wasm/runs.ts); default true. */
   mixedPieces?: boolean;
+  /** wasm backend: false stores a 3-D grid as it is (wasm/relabel.ts); default true. */
+  rowsAlongLongestAxis?: boolean;
   /** wasm backend: the most bytes of kernel memory (tests); default 4 GiB. */
   memoryLimitBytes?: number;
   cpml?: CpmlParameters;
@@ -460,6 +462,7 @@ export class FdtdSimulation {
         minCellsPerThread: options.minCellsPerThread,
         stepsPerSweep: options.stepsPerSweep,
         mixedPieces: options.mixedPieces,
+        rowsAlongLongestAxis: options.rowsAlongLongestAxis,
         memoryLimitBytes: options.memoryLimitBytes,
         profilePasses: options.profilePasses,
         bulkShape: options.bulkShape,

@@ -82,6 +82,11 @@ export function threadsFor(layout: YeeLayout, wanted: number, minCells: number):
   return Math.max(1, Math.min(wanted, byCells, byPlanes, MAX_THREADS));
 }
 
+/** The threads a run asks for: its option, else the available cores. */
+function wantedThreads(options: StepperOptions): number {
+  return Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+}
+
 /** First index past the low-face cells with c ≠ 0, and first index of the high-face ones. */
 function zAbsorberExtent(c: Float64Array, pmlLo: number, pmlHi: number, n: number) {
   let a = 0;
@@ -276,8 +281,11 @@ export class FastEngine implements Stepper {
     this.adePlan = planned.ade;
     const pages = this.memoryPlan.pages;
     this.memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
-    const wanted = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
-    this.threads = threadsFor(layout, wanted, options.minCellsPerThread ?? MIN_CELLS_PER_THREAD);
+    this.threads = threadsFor(
+      layout,
+      wantedThreads(options),
+      options.minCellsPerThread ?? MIN_CELLS_PER_THREAD,
+    );
     this.control = new ControlBlock(this.memory.buffer, this.threads);
     const mp = this.memoryPlan;
     this.sets = Array.from({ length: mp.sets }, (_, s) =>
@@ -575,8 +583,9 @@ export const wasmBackend: SolverBackend = {
     threadsFor(layout, wanted, minCells),
 
   async prepare(problem: SteppingProblem, options: StepperOptions): Promise<Stepper> {
-    // A grid one cell thick along z is stored with its axes relabelled (relabel.ts).
-    const shift = relabelShift(problem);
+    // A grid one cell thick along z, or longest along x or y, is stored with its axes
+    // relabelled (relabel.ts).
+    const shift = relabelShift(problem, wantedThreads(options), options.rowsAlongLongestAxis);
     const relabelled = shift === 0 ? null : relabelProblem(problem, shift);
     const engine = new FastEngine(relabelled?.problem ?? problem, options);
     try {

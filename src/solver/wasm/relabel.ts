@@ -1,19 +1,27 @@
 /**
- * Grids one cell thick along z, stored with their axes relabelled. The kernel runs its rows
- * and SIMD lanes along z (kernel-wat.ts), so a grid one cell thick along z — an x–y
- * cross-section, the usual 2-D orientation elsewhere (Meep's) — would update rows of one cell:
- * about eight times slower than the same cross-section lying in x–z (measured on the README's
- * strip, docs/benchmarks.md). Relabelling the axes cyclically (x, y, z) → (z, x, y) turns it
- * into a y-thin grid for the kernel (wasm/thin.ts): the physical x becomes the row axis.
+ * Grids stored with their axes relabelled. The kernel runs its rows and SIMD lanes along the
+ * stored z (kernel-wat.ts), so the axis that is z in storage sets how long the rows are, how
+ * many there are, and which absorber slab splits every row into short spans:
+ *  - a grid one cell thick along z — an x–y cross-section, the usual 2-D orientation elsewhere
+ *    (Meep's) — would update rows of one cell: about eight times slower than the same
+ *    cross-section lying in x–z (measured on the README's strip, docs/benchmarks.md).
+ *    Relabelling the axes cyclically (x, y, z) → (z, x, y) turns it into a y-thin grid for the
+ *    kernel (wasm/thin.ts): the physical x becomes the row axis;
+ *  - a 3-D grid whose longest axis is x or y is stored with that axis as z: longer rows and
+ *    fewer of them (each row costs a call per span, and its last vector is masked), and the
+ *    z absorber slab — whose spans of a few cells at every row's ends cost three times an
+ *    interior cell — over the fewest cells. The 80 × 60 × 50-cell grid of the S-parameter
+ *    benchmark (a 10-cell absorber on every face) steps 20–30 % faster with x as its rows
+ *    (docs/benchmarks.md).
  *
  * A cyclic relabelling keeps the curl's form (component c and its derivative axes all shift
  * by the same amount), so the relabelled problem is the same Yee problem, field for field:
  * component c of the physical grid is component (c + shift) mod 3 of the stored one, cell
  * (x0, x1, x2) is stored at y[(a + shift) mod 3] = x[a]. Everything the backend is handed is
  * relabelled once (layout, plan, medium, CPML profiles, inverse steps, Bloch phases, source
- * terms, monitor streams, dispersive cells); the source terms' weight patterns keep their layout (their u, v axes follow
- * the propagation axis), monitor sums keep their order, and the fields are relabelled back
- * when read whole.
+ * terms, monitor streams, dispersive cells); the source terms' weight patterns keep their
+ * layout (their u, v axes follow the propagation axis), monitor sums keep their order, and the
+ * fields are relabelled back when read whole.
  */
 import type { Stepper, SteppingProblem } from "../backend.js";
 import { buildAdeTerms } from "../dispersion/ade.js";
@@ -25,17 +33,40 @@ import type { MonitorSampling } from "../monitors.js";
 import type { InjectionConfig } from "../sources/injection.js";
 
 /**
+ * Padded cells up to which a 3-D grid is stored with its longest axis as rows: the map of
+ * cells (4 bytes a cell) is kept for the run to read the fields back, and the medium's
+ * indices are copied once. Larger grids have long rows already.
+ */
+export const RELABEL_MAX_CELLS = 1 << 24;
+
+/**
  * The relabelling a grid is stored with: the shift s of (axis + s) mod 3 that makes a grid
  * one periodic cell thick along z (no Bloch phase there) thin along y, or along x and y for a
- * line along y; 0 (none) for every other grid.
+ * line along y; for a grid with no axis one cell thick, the shift that makes its longest axis
+ * the rows' (z kept on a tie; `alongLongest` false: never), unless fewer of `wantedThreads`
+ * could then share its planes; 0 (none) for every other grid.
  */
-export function relabelShift(problem: SteppingProblem): 0 | 1 | 2 {
+export function relabelShift(
+  problem: SteppingProblem,
+  wantedThreads = 1,
+  alongLongest = true,
+): 0 | 1 | 2 {
   const { layout, blochPhase } = problem;
   const flat = (a: number) =>
     layout.n[a] === 1 && layout.boundaries[a] === "periodic" && blochPhase[a] === 0;
-  if (!flat(2)) return 0;
-  // A line along y (x thin too): y becomes the row axis; otherwise x does.
-  return flat(0) && layout.n[1] > 1 ? 1 : 2;
+  if (flat(2)) {
+    // A line along y (x thin too): y becomes the row axis; otherwise x does.
+    return flat(0) && layout.n[1] > 1 ? 1 : 2;
+  }
+  const [nx, ny, nz] = layout.n;
+  if (!alongLongest || Math.min(nx, ny, nz) === 1) return 0;
+  if (layout.paddedCells > RELABEL_MAX_CELLS) return 0;
+  if (nz >= nx && nz >= ny) return 0;
+  // x → stored z is a shift of 2, y → stored z one of 1; the axis stored as x is then the
+  // physical (3 − shift) mod 3, whose planes the threads share (engine.ts threadsFor).
+  const shift = nx >= ny ? 2 : 1;
+  const sharing = (planes: number) => Math.min(wantedThreads, Math.floor((planes + 1) / 2));
+  return sharing(layout.n[(3 - shift) % 3]) >= sharing(nx) ? shift : 0;
 }
 
 /** Per-axis values in stored order: out[(a + shift) % 3] = v[a]. */
