@@ -114,10 +114,13 @@ test("close() ends the idle threads", async () => {
     await threads.run({ op: "hold", port: port2 }, [port2]);
     const closed = once(port1, "close");
     await threads.close();
+    // The timer is what keeps the event loop alive until the close arrives (a port's close
+    // listener does not): unref'd, a loaded machine's loop could run out first.
+    let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise((_, reject) => {
-      setTimeout(() => reject(new Error("the idle thread still runs")), 5000).unref();
+      timer = setTimeout(() => reject(new Error("the idle thread still runs")), 5000);
     });
-    await Promise.race([closed, timeout]);
+    await Promise.race([closed, timeout]).finally(() => clearTimeout(timer));
   } finally {
     port1.close();
     await threads.close();
