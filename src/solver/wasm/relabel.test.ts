@@ -14,6 +14,7 @@ import { FdtdSimulation } from "../simulation.js";
 import {
   AGREEMENT_MATERIALS,
   agreementSpec,
+  MIRROR_CASES,
   worstFieldDifference,
   type AgreementCase,
 } from "../testing/agreement.js";
@@ -61,14 +62,8 @@ const CASES: AgreementCase[] = [
     cells: [24, 8, 7],
     refine: [true, false, false],
   },
-  {
-    name: "+y, pmc mirror on x and pec mirror on z, pml: rows along y",
-    boundaries: ["pml", "pml", "pml"],
-    direction: [0, 1, 0],
-    polarization: "tm",
-    cells: [8, 20, 8],
-    symmetry: ["pmc", "none", "pec"],
-  },
+  // Graded, mirror walls on x and z: rows along y.
+  MIRROR_CASES[1]!,
 ];
 
 describe("a 3-D grid stored with its longest axis as rows", () => {
