@@ -255,17 +255,15 @@ export function worstFieldDifference(
 
 /** 1 per padded cell that some update or monitor reads, 0 for an unread corner ghost. */
 function readValues(layout: YeeLayout): Uint8Array {
-  const [px, py, pz] = layout.padded;
+  const padded = layout.padded;
   const out = new Uint8Array(layout.paddedCells);
-  const ghost = (i: number, size: number) => (i === 0 ? 2 : i === size - 1 ? 1 : 0);
-  for (let i = 0, p = 0; i < px; i++) {
-    for (let j = 0; j < py; j++) {
-      for (let k = 0; k < pz; k++, p++) {
-        const g = [ghost(i, px), ghost(j, py), ghost(k, pz)];
-        const corner = g.filter((x) => x > 0).length >= 2 && g.includes(2);
-        out[p] = corner ? 0 : 1;
-      }
-    }
+  const at = [0, 0, 0];
+  for (let p = 0; p < out.length; p++) {
+    at[0] = Math.floor(p / (padded[1] * padded[2]));
+    at[1] = Math.floor(p / padded[2]) % padded[1];
+    at[2] = p % padded[2];
+    const ghosts = at.filter((v, a) => v === 0 || v === padded[a] - 1).length;
+    out[p] = ghosts >= 2 && at.includes(0) ? 0 : 1;
   }
   return out;
 }

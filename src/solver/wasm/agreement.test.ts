@@ -141,9 +141,9 @@ describe("fast kernel agrees with the reference kernel", () => {
   }
 
   // Every stored value that is read, ghosts included (both backends fill them from
-  // boundaries.ts's one description, x-plane copies after the plane's y/z ghosts); the energy, which sums every
-  // stored value, is checked against fieldEnergy on the wasm backend's own fields. Sweeps of
-  // 1, 2 and 4 time steps (temporal blocking, sweep.ts) on 1, 3 and 4 threads.
+  // boundaries.ts's one description, x-plane copies after the plane's y/z ghosts); the energy,
+  // which sums every stored value, is checked against fieldEnergy on the wasm backend's own
+  // fields. Sweeps of 1, 2 and 4 time steps (temporal blocking, sweep.ts) on 1, 3 and 4 threads.
   it("every field value, both field sets, after 160 steps, in sweeps of 1–4 steps", async (t) => {
     // A graded case's time step follows its cells a third of the step: three times the steps
     // reach the same time.

@@ -281,11 +281,8 @@ export class FastEngine implements Stepper {
     this.adePlan = planned.ade;
     const pages = this.memoryPlan.pages;
     this.memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
-    this.threads = threadsFor(
-      layout,
-      wantedThreads(options),
-      options.minCellsPerThread ?? MIN_CELLS_PER_THREAD,
-    );
+    const minCells = options.minCellsPerThread ?? MIN_CELLS_PER_THREAD;
+    this.threads = threadsFor(layout, wantedThreads(options), minCells);
     this.control = new ControlBlock(this.memory.buffer, this.threads);
     const mp = this.memoryPlan;
     this.sets = Array.from({ length: mp.sets }, (_, s) =>
@@ -585,7 +582,11 @@ export const wasmBackend: SolverBackend = {
   async prepare(problem: SteppingProblem, options: StepperOptions): Promise<Stepper> {
     // A grid one cell thick along z, or longest along x or y, is stored with its axes
     // relabelled (relabel.ts).
-    const shift = relabelShift(problem, wantedThreads(options), options.rowsAlongLongestAxis);
+    const minCells = options.minCellsPerThread ?? MIN_CELLS_PER_THREAD;
+    const shift = relabelShift(problem, {
+      alongLongest: options.rowsAlongLongestAxis,
+      threadsOf: (layout) => threadsFor(layout, wantedThreads(options), minCells),
+    });
     const relabelled = shift === 0 ? null : relabelProblem(problem, shift);
     const engine = new FastEngine(relabelled?.problem ?? problem, options);
     try {

@@ -20,6 +20,7 @@ import {
 } from "../testing/agreement.js";
 import { constantMaterials } from "../testing/index.js";
 import type { PortSpec, SimulationSpec } from "../types.js";
+import { threadsFor } from "./engine.js";
 import { relabelShift } from "./relabel.js";
 
 /** The parts of a problem relabelShift reads. */
@@ -35,13 +36,14 @@ describe("the axis a 3-D grid's rows run along", () => {
     assert.equal(relabelShift(problem([60, 50, 80])), 0);
     assert.equal(relabelShift(problem([80, 80, 50])), 2);
     assert.equal(relabelShift(problem([80, 50, 80])), 0);
-    assert.equal(relabelShift(problem([80, 60, 50]), 2, false), 0);
+    assert.equal(relabelShift(problem([80, 60, 50]), { alongLongest: false }), 0);
   });
 
   it("is left as it is where fewer threads could share the planes, or the grid is large", () => {
     // Stored as x, y's 3 planes make work for 2 threads where x's 80 made it for 8.
-    assert.equal(relabelShift(problem([80, 3, 50]), 8), 0);
-    assert.equal(relabelShift(problem([80, 3, 50]), 2), 2);
+    const threadsOf = (wanted: number) => (l: YeeLayout) => threadsFor(l, wanted, 0);
+    assert.equal(relabelShift(problem([80, 3, 50]), { threadsOf: threadsOf(8) }), 0);
+    assert.equal(relabelShift(problem([80, 3, 50]), { threadsOf: threadsOf(2) }), 2);
     assert.equal(relabelShift(problem([400, 200, 200])), 2);
     assert.equal(relabelShift(problem([500, 200, 200])), 0);
   });

@@ -11,8 +11,8 @@
  *    fewer of them (each row costs a call per span, and its last vector is masked), and the
  *    z absorber slab — whose spans of a few cells at every row's ends cost three times an
  *    interior cell — over the fewest cells. The 80 × 60 × 50-cell grid of the S-parameter
- *    benchmark (a 10-cell absorber on every face) steps 20–30 % faster with x as its rows
- *    (docs/benchmarks.md).
+ *    benchmark (a 10-cell absorber on every face) takes 31 % fewer instructions a step with x
+ *    as its rows (docs/benchmarks.md).
  *
  * A cyclic relabelling keeps the curl's form (component c and its derivative axes all shift
  * by the same amount), so the relabelled problem is the same Yee problem, field for field:
@@ -39,17 +39,25 @@ import type { InjectionConfig } from "../sources/injection.js";
  */
 export const RELABEL_MAX_CELLS = 1 << 24;
 
+/** What relabelShift weighs besides the grid. */
+export interface RelabelChoice {
+  /** false: a 3-D grid keeps its axes (comparisons; default true). */
+  alongLongest?: boolean;
+  /** The threads the engine would give a grid stored with this layout (default 1). */
+  threadsOf?: (layout: YeeLayout) => number;
+}
+
 /**
  * The relabelling a grid is stored with: the shift s of (axis + s) mod 3 that makes a grid
  * one periodic cell thick along z (no Bloch phase there) thin along y, or along x and y for a
  * line along y; for a grid with no axis one cell thick, the shift that makes its longest axis
- * the rows' (z kept on a tie; `alongLongest` false: never), unless fewer of `wantedThreads`
- * could then share its planes; 0 (none) for every other grid.
+ * the rows' (z kept on a tie; `alongLongest` false: never), unless the grid so stored would
+ * get fewer threads (`threadsOf`, the engine's rule: they share the stored x planes); 0
+ * (none) for every other grid.
  */
 export function relabelShift(
   problem: SteppingProblem,
-  wantedThreads = 1,
-  alongLongest = true,
+  { alongLongest = true, threadsOf = () => 1 }: RelabelChoice = {},
 ): 0 | 1 | 2 {
   const { layout, blochPhase } = problem;
   const flat = (a: number) =>
@@ -62,11 +70,14 @@ export function relabelShift(
   if (!alongLongest || Math.min(nx, ny, nz) === 1) return 0;
   if (layout.paddedCells > RELABEL_MAX_CELLS) return 0;
   if (nz >= nx && nz >= ny) return 0;
-  // x → stored z is a shift of 2, y → stored z one of 1; the axis stored as x is then the
-  // physical (3 − shift) mod 3, whose planes the threads share (engine.ts threadsFor).
+  // x → stored z is a shift of 2, y → stored z one of 1.
   const shift = nx >= ny ? 2 : 1;
-  const sharing = (planes: number) => Math.min(wantedThreads, Math.floor((planes + 1) / 2));
-  return sharing(layout.n[(3 - shift) % 3]) >= sharing(nx) ? shift : 0;
+  return threadsOf(storedLayout(layout, shift)) >= threadsOf(layout) ? shift : 0;
+}
+
+/** The layout a grid is stored with under `shift`. */
+function storedLayout(L: YeeLayout, shift: number): YeeLayout {
+  return new YeeLayout(axes(L.n, shift), axes(L.boundaries, shift), axes(L.mirrors, shift));
 }
 
 /** Per-axis values in stored order: out[(a + shift) % 3] = v[a]. */
@@ -118,7 +129,7 @@ export interface Relabelled {
 
 export function relabelProblem(problem: SteppingProblem, shift: number): Relabelled {
   const L = problem.layout;
-  const layout = new YeeLayout(axes(L.n, shift), axes(L.boundaries, shift), axes(L.mirrors, shift));
+  const layout = storedLayout(L, shift);
   const cellMap = cellMapOf(L, layout, shift);
   const cells = (from: Uint16Array) => {
     const to = new Uint16Array(from.length);
