@@ -24,8 +24,6 @@ import {
   curlOf,
   emitters,
   f32c,
-  rewindPointer,
-  SPAN_LOOP_LOCALS,
   spanLoops,
   stepBytes,
   type Emitters,
@@ -103,25 +101,18 @@ class FusedSpan {
     ${coefParams}
     ${[...vlocals, "mi", "lo", "hi"].map((n) => `(local $${n}v v128)`).join(" ")}
     ${TEMPORARIES.map((n) => `(local $${n}s f32)`).join(" ")}
-    (local $mo i32) ${SPAN_LOOP_LOCALS}
+    (local $mo i32)
     ${splat.map((p) => `(local.set $${p}v (f32x4.splat (local.get $${p})))`).join("\n    ")}
     (local.set $chv (f32x4.splat (f32.const ${this.ch})))
     (local.set $tinyv (f32x4.splat (f32.const ${this.tiny})))
     (local.set $absv ${ABS_MASK})
-    ${spanLoops(
-      (ty, unroll, masked, flush) => this.body(ty, unroll, masked, flush),
-      (cells) => this.rewind(cells),
-    )})`;
+    ${spanLoops((ty, unroll, flush) => this.body(ty, unroll, flush))})`;
   }
 
-  /**
-   * One loop iteration: `unroll` cell groups, then every running pointer's advance (none
-   * after a masked group, the span's last: spanLoops).
-   */
-  private body(ty: Ty, unroll: number, masked: boolean, flush: boolean): string {
+  /** One loop iteration: `unroll` cell groups, then every running pointer's advance. */
+  private body(ty: Ty, unroll: number, flush: boolean): string {
     const bytes = stepBytes(ty, unroll);
-    const cells = [...Array(unroll).keys()].flatMap((u) => this.cells(ty, u * 16, masked, flush));
-    if (masked) return cells.join("\n        ");
+    const cells = [...Array(unroll).keys()].flatMap((u) => this.cells(ty, u * 16, flush));
     return cells
       .concat(this.pointers().map((q) => advancePointer(q, bytes)))
       .concat(this.mixed ? [0, 1, 2].map((c) => advancePointer(`p${c}`, bytes / 2)) : [])
@@ -134,21 +125,14 @@ class FusedSpan {
     return ["pb", "K", ...this.flags.flatMap((f, d) => (f ? [PSI_POINTER[d]] : []))];
   }
 
-  /** Every running pointer moved back by `cells` cells (the entry streams are 2 bytes a cell). */
-  private rewind(cells: string): string[] {
-    return this.pointers()
-      .map((q) => rewindPointer(q, cells, 4))
-      .concat(this.mixed ? [0, 1, 2].map((c) => rewindPointer(`p${c}`, cells, 2)) : []);
-  }
-
   /** The components of the kind that are updated (0–2). */
   private components(): number[] {
     return [0, 1, 2].filter((c) => this.grid.stepped(this.kind === "H" ? 3 + c : c));
   }
 
   /** One cell group: the shared loads, then each updated component's update. */
-  private cells(ty: Ty, shift: number, masked: boolean, flush: boolean): string[] {
-    const e = emitters(ty, shift, this.tiny, masked, flush);
+  private cells(ty: Ty, shift: number, flush: boolean): string[] {
+    const e = emitters(ty, shift, this.tiny, flush);
     const lines = [...this.sharedLoads(e)];
     for (const c of this.components()) lines.push(...this.update(e, ty, shift, c));
     return lines;
@@ -186,7 +170,7 @@ class FusedSpan {
     const f = this.kind === "H" ? this.comp[3 + c] : this.comp[c];
     if (this.mixed) lines.push(...this.gather(ty, shift, c));
     const [ca, cb] = this.mixed ? [get("ca"), get("cb")] : [par(`ca${c}`), par(`cb${c}`)];
-    const chv = ty === "v" ? "(local.get $chv)" : `(f32.const ${this.ch})`;
+    const chv = ty === "s" ? `(f32.const ${this.ch})` : "(local.get $chv)";
     const value =
       this.kind === "H"
         ? op("sub", ld(f), op("mul", chv, curl))
@@ -277,11 +261,13 @@ class FusedSpan {
         `(local.set $cbs (f32.load offset=${pairs + 4} (local.get $mo)))`,
       ];
     }
-    // 4 entries (u16) → byte offsets of their pairs; lanes 0, 1 → $lov, 2, 3 → $hiv as
-    // [ca, cb, ca, cb]; then the even and the odd words make ca and cb.
+    // 4 entries (u16; a half vector's 2, the others 0) → byte offsets of their pairs; lanes
+    // 0, 1 → $lov, 2, 3 → $hiv as [ca, cb, ca, cb]; then the even and the odd words make ca
+    // and cb.
     const lane = (l: number) => `(i32x4.extract_lane ${l} (local.get $miv))`;
+    const entries = ty === "h" ? "v128.load32_zero" : "v128.load64_zero";
     return [
-      `(local.set $miv (i32x4.shl (i32x4.extend_low_i16x8_u (v128.load64_zero offset=${mix + shift / 2} align=2 (local.get $p${c}))) (i32.const 3)))`,
+      `(local.set $miv (i32x4.shl (i32x4.extend_low_i16x8_u (${entries} offset=${mix + shift / 2} align=2 (local.get $p${c}))) (i32.const 3)))`,
       `(local.set $lov (v128.load64_zero offset=${pairs} ${lane(0)}))`,
       `(local.set $lov (v128.load64_lane offset=${pairs} 1 ${lane(1)} (local.get $lov)))`,
       `(local.set $hiv (v128.load64_zero offset=${pairs} ${lane(2)}))`,

@@ -19,10 +19,9 @@
  *   ψ ← b·ψ + (c/h)·Δ,
  * which is the reference kernel followed by cpml.ts's separate ψ pass, with the difference Δ
  * computed once and ψ touched only where it exists. Rows run along z, four cells per vector;
- * the 1–3 cells left at the end of a span of 4 or more take one more vector ending at the
- * span's end that stores only their lanes, and shorter spans a scalar loop (rows are n+2
- * floats, so neither alignment nor a multiple of 4 can be assumed; unaligned v128 loads cost
- * nothing extra here).
+ * the 0–3 cells left at the end of a span take a half vector (two cells) and a scalar (rows
+ * are n+2 floats, so neither alignment nor a multiple of 4 can be assumed; unaligned v128
+ * loads cost nothing extra here).
  *
  * Everything grid-specific (strides, array addresses, update ranges, the z extents of the
  * absorber) is baked in as constants: every field load is `v128.load offset=<array + Δ>` off

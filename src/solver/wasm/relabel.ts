@@ -8,7 +8,7 @@
  *    Relabelling the axes cyclically (x, y, z) → (z, x, y) turns it into a y-thin grid for the
  *    kernel (wasm/thin.ts): the physical x becomes the row axis;
  *  - a 3-D grid whose longest axis is x or y is stored with that axis as z: longer rows and
- *    fewer of them (each row costs a call per span, and its last vector is masked), and the
+ *    fewer of them (each row costs a call per span, and its last cells a shorter group), and the
  *    z absorber slab — whose spans of a few cells at every row's ends cost three times an
  *    interior cell — over the fewest cells. The 80 × 60 × 50-cell grid of the S-parameter
  *    benchmark (a 10-cell absorber on every face) takes 31 % fewer instructions a step with x

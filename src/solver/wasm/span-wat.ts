@@ -14,8 +14,6 @@ import {
   directions,
   emitters,
   f32c,
-  rewindPointer,
-  SPAN_LOOP_LOCALS,
   spanLoops,
   stepBytes,
   type Emitters,
@@ -81,26 +79,22 @@ class ComponentSpan {
     (local $d1v v128) (local $d2v v128) (local $t1v v128) (local $t2v v128) (local $psv v128)
     (local $d1s f32) (local $d2s f32) (local $t1s f32) (local $t2s f32) (local $pss f32)
     (local $ov v128) (local $os f32) (local $tinyv v128) (local $absv v128)
-    ${SPAN_LOOP_LOCALS}
     ${splats}
     (local.set $tinyv (f32x4.splat (f32.const ${this.tiny})))
     (local.set $absv ${ABS_MASK})
     (local.set $chv (f32x4.splat (f32.const ${this.ch})))
-    ${spanLoops(
-      (ty, unroll, masked, flush) => this.body(ty, unroll, masked, flush),
-      (cells) => this.pointers().map((q) => rewindPointer(q, cells, 4)),
-    )})`;
+    ${spanLoops((ty, unroll, flush) => this.body(ty, unroll, flush))})`;
   }
 
   /**
-   * One loop iteration: `unroll` vectors (or a scalar) of cells at byte 16·u past the running
-   * pointers (the copies differ only in their offset immediates), then the pointers' advance;
-   * a masked vector (the span's last, spanLoops) needs no advance.
+   * One loop iteration: `unroll` vectors (or a half vector, or a scalar) of cells at byte 16·u
+   * past the running pointers (the copies differ only in their offset immediates), then the
+   * pointers' advance.
    */
-  private body(ty: Ty, unroll: number, masked: boolean, flush: boolean): string {
+  private body(ty: Ty, unroll: number, flush: boolean): string {
     return [...Array(unroll).keys()]
-      .flatMap((u) => this.cells(ty, u * 16, masked, flush))
-      .concat(masked ? [] : this.advance(ty, unroll))
+      .flatMap((u) => this.cells(ty, u * 16, flush))
+      .concat(this.advance(ty, unroll))
       .join("\n        ");
   }
 
@@ -115,8 +109,8 @@ class ComponentSpan {
   }
 
   /** One cell group's update: differences, ψ terms, the curl, the stored value. */
-  private cells(ty: Ty, shift: number, masked: boolean, flush: boolean): string[] {
-    const e = emitters(ty, shift, this.tiny, masked, flush);
+  private cells(ty: Ty, shift: number, flush: boolean): string[] {
+    const e = emitters(ty, shift, this.tiny, flush);
     const lines = this.differences(e);
     if (this.psi1 && !this.flat1) lines.push(...this.psiTerm(e, 1, this.d1, "d2"));
     if (this.psi2 && !this.flat2) lines.push(...this.psiTerm(e, 2, this.d2, "d1"));
@@ -174,7 +168,7 @@ class ComponentSpan {
     const { sfx, ld, op, par } = e;
     const f = ld(this.st.f, "pb");
     if (this.kind === "H") {
-      const chv = ty === "v" ? `(local.get $chv)` : `(f32.const ${this.ch})`;
+      const chv = ty === "s" ? `(f32.const ${this.ch})` : `(local.get $chv)`;
       return `(local.set $o${sfx} ${op("sub", f, op("mul", chv, curl))})`;
     }
     return `(local.set $o${sfx} ${op("add", op("mul", par("ca"), f), op("mul", par("cb"), curl))})`;
