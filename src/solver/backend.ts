@@ -166,6 +166,11 @@ export interface BackendMemory {
   what: string;
   /** The monitors' running sums are what is counted (fewer of them would fit), not the grid. */
   ofMonitors?: true;
+  /**
+   * Ordinary (JavaScript) memory it keeps besides the grid the estimate counts, not against
+   * the bound: the wasm backend's map of a relabelled grid's cells.
+   */
+  hostBytes?: number;
 }
 
 export interface SolverBackend {

@@ -59,3 +59,32 @@ test("a short column is expected to run until its pulse is in, where it converge
   const result = await runSimulation(spec, { threads: 1 });
   assert.equal(result.report.convergedAtStep, expected);
 });
+
+test("a grid the wasm backend stores relabelled counts its cell map, 4 B a padded cell", () => {
+  const dipoleIn = (size: [number, number, number]) =>
+    applyDefaults({
+      solver: "fdtd",
+      domain: { size, resolution: 40e-9, boundary_conditions: ["pml", "pml", "pml"] },
+      source: {
+        source_type: "point_dipole",
+        wavelength: 1.55e-6,
+        center: [0, 0, 0],
+        polarization: "Ez",
+      },
+      structures: [],
+      monitors: [],
+    });
+  // The same grid longest along x (stored with x as rows: wasm/relabel.ts) and along z (not).
+  const alongX = dipoleIn([2e-6, 1.2e-6, 0.8e-6]);
+  const alongZ = dipoleIn([0.8e-6, 1.2e-6, 2e-6]);
+  const x = estimateRun(alongX, "wasm");
+  const z = estimateRun(alongZ, "wasm");
+  assert.deepEqual(x.grid, [...z.grid].reverse());
+  const padded = x.grid.reduce((n, c) => n * (c + 2), 1);
+  assert.equal(x.memoryBytes - z.memoryBytes, 4 * padded);
+  // The reference backend keeps the grid as it is.
+  assert.equal(
+    estimateRun(alongX, "reference").memoryBytes,
+    estimateRun(alongZ, "reference").memoryBytes,
+  );
+});

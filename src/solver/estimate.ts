@@ -208,8 +208,16 @@ export function estimateRun(
   // The plane wave's auxiliary line: the region of interest plus its own thick absorber.
   const auxCells: Vec3 = [1, 1, 1];
   auxCells[propagationAxis] = interiorGrid[propagationAxis] + 2 * AUX_PML_LAYERS;
+
+  // The backend's own bound (wasm: one WebAssembly memory of at most 4 GiB), and what it
+  // keeps in ordinary memory besides the grid (wasm: a relabelled grid's map of its cells).
+  const chosen = solverBackend(backend);
+  const layout = YeeLayout.ofPlan(plan);
+  const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
+  const backendMemory = chosen.memory({ layout, pml, complex, dftValues: monitors.dftValues });
   const memoryBytes =
     gridBytes(plan, grid, complex) +
+    (backendMemory.hostBytes ?? 0) +
     (auxLine ? gridBytes(plan, auxCells, complex) : 0) +
     monitors.bytes +
     MEDIUM_TABLE_BYTES +
@@ -217,11 +225,6 @@ export function estimateRun(
     (grid[0] + grid[1] + grid[2]) * 8 +
     wavelengths.size * 3 * 48;
 
-  // The backend's own bound (wasm: one WebAssembly memory of at most 4 GiB).
-  const chosen = solverBackend(backend);
-  const layout = YeeLayout.ofPlan(plan);
-  const pml = plan.axes.map((a) => ({ lo: a.pmlLo, hi: a.pmlHi }));
-  const backendMemory = chosen.memory({ layout, pml, complex, dftValues: monitors.dftValues });
   // A ports job runs once per input port and mode (ports.ts): its steps are all of theirs.
   const runs = portRunCount(spec);
   return {

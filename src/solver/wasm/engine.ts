@@ -55,7 +55,7 @@ import {
 import { blocksFit, SlabSweeper, type KernelExports, type SweepConfig } from "./sweep.js";
 import { remapStreams, splitGhosts } from "../invariant.js";
 import { invariantAxes } from "./thin.js";
-import { relabelProblem, relabelShift, RelabelledStepper } from "./relabel.js";
+import { relabelMapBytes, relabelProblem, relabelShift, RelabelledStepper } from "./relabel.js";
 
 /**
  * Below this many cells per thread a run uses fewer threads: starting a worker costs
@@ -573,6 +573,7 @@ export const wasmBackend: SolverBackend = {
       what:
         "kernel memory (one WebAssembly memory: fields, CPML ψ and tables; 24 B per cell, " +
         "48 for oblique incidence)",
+      hostBytes: relabelMapBytes(grid.layout),
     };
   },
 

@@ -56,7 +56,7 @@ export interface RelabelChoice {
  * (none) for every other grid.
  */
 export function relabelShift(
-  problem: SteppingProblem,
+  problem: Pick<SteppingProblem, "layout" | "blochPhase">,
   { alongLongest = true, threadsOf = () => 1 }: RelabelChoice = {},
 ): 0 | 1 | 2 {
   const { layout, blochPhase } = problem;
@@ -73,6 +73,15 @@ export function relabelShift(
   // x → stored z is a shift of 2, y → stored z one of 1.
   const shift = nx >= ny ? 2 : 1;
   return threadsOf(storedLayout(layout, shift)) >= threadsOf(layout) ? shift : 0;
+}
+
+/**
+ * Bytes a run keeps for a relabelled grid's cell map (relabelProblem: 4 a padded cell), for
+ * estimates; 0 where the grid keeps its axes. Without a source's Bloch phase or the engine's
+ * thread rule, it counts every grid that may be relabelled: an upper bound.
+ */
+export function relabelMapBytes(layout: YeeLayout): number {
+  return relabelShift({ layout, blochPhase: [0, 0, 0] }) === 0 ? 0 : 4 * layout.paddedCells;
 }
 
 /** The layout a grid is stored with under `shift`. */
