@@ -40,9 +40,9 @@ export function directions(kind: Kind, c: number) {
  * The half vector replaced (2026-11-30) a vector ending at the span's end that stored only
  * its new lanes: fewer instructions, but its loads partly overlapped the 16-byte stores the
  * vector before had just made, which a core cannot forward from its store buffer, and on the
- * S-parameter benchmark's grid (10-cell absorber spans, each ending in 2 cells) the kernel
- * was 3–6 % slower with it than with a scalar loop (docs/benchmarks.md). The half vector
- * loads nothing just stored.
+ * S-parameter benchmark's grid (10-cell absorber spans, each ending in 2 cells) the kernel on
+ * one thread was 5–7 % slower with it than with a scalar loop (docs/benchmarks.md). The half
+ * vector loads nothing just stored.
  */
 export function spanLoops(body: (ty: Ty, unroll: number, flush: boolean) => string): string {
   const loops = (flush: boolean) => `(block $v2done (loop $v2loop
