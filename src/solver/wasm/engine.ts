@@ -87,6 +87,12 @@ function wantedThreads(options: StepperOptions): number {
   return Math.max(1, Math.floor(options.threads ?? availableParallelism()));
 }
 
+/** The threads a run with `options` steps a grid of `layout` with (threadsFor). */
+function runThreads(layout: YeeLayout, options: StepperOptions): number {
+  const minCells = options.minCellsPerThread ?? MIN_CELLS_PER_THREAD;
+  return threadsFor(layout, wantedThreads(options), minCells);
+}
+
 /** First index past the low-face cells with c ≠ 0, and first index of the high-face ones. */
 function zAbsorberExtent(c: Float64Array, pmlLo: number, pmlHi: number, n: number) {
   let a = 0;
@@ -281,8 +287,7 @@ export class FastEngine implements Stepper {
     this.adePlan = planned.ade;
     const pages = this.memoryPlan.pages;
     this.memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
-    const minCells = options.minCellsPerThread ?? MIN_CELLS_PER_THREAD;
-    this.threads = threadsFor(layout, wantedThreads(options), minCells);
+    this.threads = runThreads(layout, options);
     this.control = new ControlBlock(this.memory.buffer, this.threads);
     const mp = this.memoryPlan;
     this.sets = Array.from({ length: mp.sets }, (_, s) =>
@@ -583,10 +588,9 @@ export const wasmBackend: SolverBackend = {
   async prepare(problem: SteppingProblem, options: StepperOptions): Promise<Stepper> {
     // A grid one cell thick along z, or longest along x or y, is stored with its axes
     // relabelled (relabel.ts).
-    const minCells = options.minCellsPerThread ?? MIN_CELLS_PER_THREAD;
     const shift = relabelShift(problem, {
       alongLongest: options.rowsAlongLongestAxis,
-      threadsOf: (layout) => threadsFor(layout, wantedThreads(options), minCells),
+      threadsOf: (layout) => runThreads(layout, options),
     });
     const relabelled = shift === 0 ? null : relabelProblem(problem, shift);
     const engine = new FastEngine(relabelled?.problem ?? problem, options);

@@ -13,8 +13,10 @@ export const UNROLL = 2;
  */
 export type Ty = "v" | "h" | "s";
 
-/** Cells in a group of type `ty`. */
-export const cellsOf = (ty: Ty) => (ty === "v" ? 4 : ty === "h" ? 2 : 1);
+/** Cells in a group of each type. */
+const CELLS: Record<Ty, number> = { v: 4, h: 2, s: 1 };
+/** A group's load of each type (a half vector's fills lanes 0–1 and zeroes the others). */
+const LOAD: Record<Ty, string> = { v: "v128.load", h: "v128.load64_zero", s: "f32.load" };
 
 /** An f32 constant as WAT text (9 significant digits: exact for any float32). */
 export const f32c = (x: number) => {
@@ -69,21 +71,15 @@ export function emitters(ty: Ty, shift: number, tiny: string, flush = true) {
   const vector = ty !== "s";
   const T = vector ? "f32x4" : "f32";
   const sfx = vector ? "v" : "s";
-  const at = (off: number, ptr: string) => `offset=${off + shift} align=4 (local.get $${ptr})`;
+  const memarg = (off: number) => `offset=${off + shift} align=4`;
   return {
     sfx,
-    ld: (off: number, ptr = "pb") =>
-      ty === "v"
-        ? `(v128.load ${at(off, ptr)})`
-        : ty === "h"
-          ? `(v128.load64_zero ${at(off, ptr)})`
-          : `(f32.load offset=${off + shift} (local.get $${ptr}))`,
+    ld: (off: number, ptr = "pb") => `(${LOAD[ty]} ${memarg(off)} (local.get $${ptr}))`,
+    // A half vector stores lane 0 of its 64-bit lanes: its two cells.
     st: (off: number, ptr: string, val: string) =>
-      ty === "v"
-        ? `(v128.store ${at(off, ptr)} ${val})`
-        : ty === "h"
-          ? `(v128.store64_lane offset=${off + shift} align=4 0 (local.get $${ptr}) ${val})`
-          : `(f32.store offset=${off + shift} (local.get $${ptr}) ${val})`,
+      ty === "h"
+        ? `(v128.store64_lane ${memarg(off)} 0 (local.get $${ptr}) ${val})`
+        : `(${ty === "v" ? "v128" : "f32"}.store ${memarg(off)} (local.get $${ptr}) ${val})`,
     op: (name: string, a: string, b: string) => `(${T}.${name} ${a} ${b})`,
     get: (name: string) => `(local.get $${name}${sfx})`,
     par: (name: string) => (vector ? `(local.get $${name}v)` : `(local.get $${name})`),
@@ -114,7 +110,7 @@ export function curlOf(ty: Ty, t1: string | null, t2: string | null): string {
 
 /** Bytes a pointer advances per loop iteration of `unroll` cell groups (4 per cell). */
 export function stepBytes(ty: Ty, unroll: number): number {
-  return 4 * cellsOf(ty) * unroll;
+  return 4 * CELLS[ty] * unroll;
 }
 
 /** `(local.set $name (i32.add (local.get $name) (i32.const bytes)))`. */
@@ -124,7 +120,7 @@ export function advancePointer(name: string, bytes: number): string {
 
 /** The decrement of the span's remaining cells $n by one iteration's cells. */
 export function countDown(ty: Ty, unroll: number): string {
-  return `(local.set $n (i32.sub (local.get $n) (i32.const ${cellsOf(ty) * unroll})))`;
+  return `(local.set $n (i32.sub (local.get $n) (i32.const ${CELLS[ty] * unroll})))`;
 }
 
 /** The sign-clearing mask a span keeps in $absv for its vector flush (|x| as bits). */
