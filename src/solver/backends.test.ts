@@ -6,7 +6,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { largestCube } from "./backend.js";
-import { initSolverBackend, solverBackend, wasmBackendSupported } from "./backends.js";
+import {
+  initSolverBackend,
+  resolvedChoice,
+  solverBackend,
+  wasmBackendSupported,
+} from "./backends.js";
 import { findGpuAdapter } from "./webgpu/device.js";
 import { gpuBindingLimit } from "./webgpu/engine.js";
 import { estimateRun } from "./estimate.js";
@@ -37,6 +42,16 @@ describe("solver backends", () => {
     assert.equal(solverBackend("wasm").name, "wasm");
     assert.equal(solverBackend("reference").name, "reference");
     assert.throws(() => solverBackend("webgl" as never), /unknown solver backend "webgl"/);
+  });
+
+  it("other threads get auto as resolved here, so that none of them looks for a GPU again", () => {
+    // The worker hands its solver threads this: a thread ended while Dawn was looking for an
+    // adapter took the whole process down (seen in CI as a client test file that failed after
+    // all its tests passed).
+    assert.equal(resolvedChoice("auto"), solverBackend("auto").name);
+    assert.equal(resolvedChoice("auto"), "wasm");
+    for (const name of ["wasm", "reference", "webgpu"] as const)
+      assert.equal(resolvedChoice(name), name);
   });
 
   it("reports the largest grid each holds: ~541³ (427³ oblique) for wasm32, ~1022³ for JS arrays", () => {

@@ -64,6 +64,17 @@ export async function initSolverBackend(choice: BackendChoice = "auto"): Promise
   return solverBackend(choice);
 }
 
+/**
+ * The choice to hand another thread of this process: `auto` as the backend start-up resolved
+ * it to, any named backend as it is. A thread given `wasm` (no hardware GPU here) never loads
+ * Dawn: a thread ended while Dawn was looking for an adapter took the whole process down with
+ * it (Dawn's napi_throw into a terminating thread is fatal), and the worker ends warming and
+ * cancelled solver threads at any moment.
+ */
+export function resolvedChoice(choice: BackendChoice): BackendChoice {
+  return choice === "auto" ? solverBackend("auto").name : choice;
+}
+
 /** The backend a choice names; throws when the named backend cannot run here. */
 export function solverBackend(choice: BackendChoice = "auto"): SolverBackend {
   const gpu = choice === "auto" || choice === "webgpu" ? gpuFound.get(choice) : undefined;

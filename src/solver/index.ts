@@ -50,6 +50,7 @@ export { fieldStorageFromEnv, type FieldStorage } from "./field-storage-setting.
 export {
   describeAdapter,
   initSolverBackend,
+  resolvedChoice,
   solverBackend,
   wasmBackendSupported,
 } from "./backends.js";
