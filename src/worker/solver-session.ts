@@ -9,6 +9,7 @@ import type { Worker } from "node:worker_threads";
 import type { JobProgress } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
 import { OutageLog } from "./outage-log.js";
+import { endThread } from "./thread-ending.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
 /**
@@ -98,7 +99,7 @@ export class SolverSession {
     this.thread.postMessage({ type: "cancel" });
     this.cancelTimer ??= setTimeout(() => {
       this.cancelForced = true;
-      void this.thread.terminate();
+      void endThread(this.thread);
     }, CANCEL_GRACE_MS);
   }
 
@@ -106,7 +107,7 @@ export class SolverSession {
   private async beat(): Promise<void> {
     if (Date.now() - this.lastProgressAt > this.options.solverStallMs) {
       this.stalled = true;
-      await this.thread.terminate();
+      await endThread(this.thread);
       return;
     }
     const answer = await this.options.heartbeat(this.progressDirty ? this.progress : null);
@@ -116,7 +117,7 @@ export class SolverSession {
       // The job is no longer ours (taken back as stale); stop computing it.
       this.options.log.warn({ jobId: this.input.jobId }, "lost the job; stopping its run");
       this.lost = true;
-      await this.thread.terminate();
+      await endThread(this.thread);
     } else if (answer.cancelRequested) {
       this.requestCancel();
     }

@@ -17,6 +17,7 @@ import {
   type SimulationSpec,
 } from "../solver/index.js";
 import { solverReport } from "./report.js";
+import { findingBackend } from "./thread-ending.js";
 import type { ThreadInput, ThreadMessage, WarmInput } from "./thread-protocol.js";
 
 const port = parentPort!;
@@ -51,7 +52,7 @@ async function run(input: ThreadInput): Promise<void> {
   try {
     const spec = JSON.parse(input.specJson) as SimulationSpec;
     // Once per thread (cached): a GPU backend needs its adapter found before the run.
-    await initSolverBackend(input.backend);
+    await findingBackend(() => initSolverBackend(input.backend));
     const result = await runSimulation(spec, {
       signal: abort.signal,
       threads: input.threads,
@@ -107,7 +108,7 @@ async function run(input: ThreadInput): Promise<void> {
 async function warm(input: WarmInput): Promise<void> {
   let message: ThreadMessage;
   try {
-    await initSolverBackend(input.backend);
+    await findingBackend(() => initSolverBackend(input.backend));
     const { seconds, result, spec } = await warmUp(input.backend, input.threads);
     const fileInput = {
       jobId: "warm-up",

@@ -5,9 +5,10 @@
  * compiler): most of a small job's time.
  */
 import type { Worker } from "node:worker_threads";
-import { siblingModule, startModuleThread, type BackendChoice } from "../solver/index.js";
+import { siblingModule, type BackendChoice } from "../solver/index.js";
 import type { WorkerLogger } from "./logger.js";
 import type { SessionEnd } from "./solver-session.js";
+import { endThread, startSolverThreadAt } from "./thread-ending.js";
 import type { ThreadMessage } from "./thread-protocol.js";
 
 /** Grids up to this many cells leave their solver thread running for the next job. */
@@ -24,7 +25,7 @@ const THREAD_URL = siblingModule("solver-thread", import.meta.url);
 
 /** Starts the solver thread (under tsx too: solver/module-thread.ts). */
 function startSolverThread(): Worker {
-  return startModuleThread(THREAD_URL);
+  return startSolverThreadAt(THREAD_URL);
 }
 
 /**
@@ -99,7 +100,7 @@ export class SolverThreads {
       thread.removeAllListeners("error");
       thread.removeAllListeners("exit");
       if (ok && !this.closed && !this.idle) this.idle = thread;
-      else await thread.terminate();
+      else await endThread(thread);
       this.warming = null;
     });
   }
@@ -145,7 +146,7 @@ export class SolverThreads {
       thread.unref();
       this.idle = thread;
     } else {
-      await thread.terminate();
+      await endThread(thread);
       this.prepare();
     }
   }
@@ -163,7 +164,7 @@ export class SolverThreads {
   /** Ends the kept thread, once the warm-up under way (if any) is over. */
   async terminateIdle(): Promise<void> {
     await this.warming;
-    await this.idle?.terminate();
+    if (this.idle) await endThread(this.idle);
     this.idle = null;
   }
 }

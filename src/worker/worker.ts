@@ -27,6 +27,7 @@ import { classifyRun, type RunFailureWords, type RunOutcome } from "./run-outcom
 import { takeBackSilentWorkersJobs } from "./silent-workers.js";
 import { SolverSession } from "./solver-session.js";
 import { keepsThread, SolverThreads } from "./solver-threads.js";
+import { endThread } from "./thread-ending.js";
 
 export type { WorkerLogger } from "./logger.js";
 
@@ -262,7 +263,7 @@ export class JobWorker {
     for (const stop of this.unsubscribe.splice(0)) stop();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.wake?.();
-    if (this.current) await this.current.session.thread.terminate();
+    if (this.current) await endThread(this.current.session.thread);
     this.threads.abandonWarmUp();
     await this.loopDone;
     await this.threads.terminateIdle();

@@ -1,0 +1,26 @@
+/**
+ * A child process for thread-ending.test.ts: starts a solver thread that warms up on the
+ * `webgpu` backend (so that it loads Dawn and looks for an adapter), and ends it with
+ * `endThread` OFFSET_MS milliseconds after the thread raised its finding-backend flag. It
+ * exits 0 once the thread is gone; a thread ended inside Dawn's adapter search aborts the
+ * whole process instead ("FATAL ERROR … napi_throw").
+ *
+ *   node --import <loader> end-while-finding.ts OFFSET_MS SCRATCH_FILE
+ */
+import { siblingModule } from "../../solver/index.js";
+import { endThread, isFindingBackend, startSolverThreadAt } from "../thread-ending.js";
+
+const offsetMs = Number(process.argv[2] ?? 0);
+const scratchPath = process.argv[3] ?? "/dev/null";
+const thread = startSolverThreadAt(siblingModule("../solver-thread", import.meta.url));
+thread.postMessage({ type: "warm", warm: { backend: "webgpu", threads: 1, scratchPath } });
+
+const deadline = Date.now() + 60_000;
+while (!isFindingBackend(thread)) {
+  if (Date.now() > deadline) throw new Error("the thread never started finding its backend");
+  await new Promise((resolve) => setImmediate(resolve));
+}
+const raisedAt = performance.now();
+while (performance.now() - raisedAt < offsetMs) await new Promise((r) => setImmediate(r));
+await endThread(thread);
+console.log(`ended ${offsetMs} ms after the flag rose`);
