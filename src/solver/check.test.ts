@@ -281,20 +281,29 @@ describe("a Gaussian beam's checks", () => {
     assert.deepEqual(checkSimulation(beam({ direction: [0.5, 0, 1] })), []);
   });
 
-  it("refuses a cross-section one cell thick across the beam (a line focus it does not model)", () => {
-    const s = beam({ size: [2e-6, 0.02e-6, 0] });
-    s.domain = {
-      ...s.domain,
-      size: [2.4e-6, 0.02e-6, 4e-6],
-      boundary_conditions: ["pml", "periodic", "pml"],
+  it("in a cross-section one cell thick takes a beam in it (the 2-D beam), and refuses one leaving it", () => {
+    const thin = (extra: Record<string, unknown>) => {
+      const s = beam(extra);
+      s.domain = {
+        ...s.domain,
+        size: [2.4e-6, 0.02e-6, 4e-6],
+        boundary_conditions: ["pml", "periodic", "pml"],
+      };
+      s.monitors = [];
+      return s;
     };
-    s.monitors = [];
-    const p = checkSimulation(s);
+    // The window spans the thin axis whatever its size says: 0 there is a line.
+    assert.deepEqual(checkSimulation(thin({ size: [2e-6, 0, 0] })), []);
+    assert.deepEqual(
+      checkSimulation(thin({ size: [2e-6, 0.02e-6, 0], direction: [0.3, 0, 1] })),
+      [],
+    );
+    const p = checkSimulation(thin({ size: [2e-6, 0, 0], direction: [0, 0.3, 1] }));
     assert.deepEqual(
       p.map((e) => e.path),
-      ["source.source_type"],
+      ["source.direction"],
     );
-    assert.match(p[0]!.message, /one cell thick along y .*line focus/);
+    assert.match(p[0]!.message, /one cell thick along y .*must lie in the cross-section/);
   });
 
   it("refuses a plane not normal to the dominant axis of its direction, naming source.size", () => {

@@ -42,6 +42,7 @@
  * host; normal or tilted 45° to the beam: a plane normal to it shares the phases e^{ik_z s}).
  */
 import { ETA0 } from "../constants.js";
+import { gaussLegendre } from "./gauss-legendre.js";
 
 type Vec3 = [number, number, number];
 
@@ -157,7 +158,8 @@ export function beamFrame(beam: GaussianBeam): { u: Vec3; v: Vec3; d: Vec3 } {
   return { u, v: cross(d, u), d };
 }
 
-function beamContext(beam: GaussianBeam, options: BeamFieldOptions): BeamContext {
+/** The wavenumber k = 2πn/λ0 of a beam whose waist, wavelength and index are valid (or throws). */
+export function beamWavenumber(beam: GaussianBeam): number {
   for (const [name, value] of [
     ["waistRadius", beam.waistRadius],
     ["wavelength", beam.wavelength],
@@ -167,7 +169,11 @@ function beamContext(beam: GaussianBeam, options: BeamFieldOptions): BeamContext
       throw new RangeError(`gaussian beam: ${name} must be positive and finite, got ${value}`);
     }
   }
-  const k = (2 * Math.PI * beam.index) / beam.wavelength;
+  return (2 * Math.PI * beam.index) / beam.wavelength;
+}
+
+function beamContext(beam: GaussianBeam, options: BeamFieldOptions): BeamContext {
+  const k = beamWavenumber(beam);
   const w0 = beam.waistRadius;
   const ktCut = SPECTRUM_CUT / w0;
   return {
@@ -184,27 +190,7 @@ function beamContext(beam: GaussianBeam, options: BeamFieldOptions): BeamContext
   };
 }
 
-/** Nodes and weights of the 16-point Gauss–Legendre rule on [−1, 1] (Newton on P₁₆). */
-const GAUSS_LEGENDRE = ((n: number) => {
-  const x = new Float64Array(n);
-  const w = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let t = Math.cos((Math.PI * (i + 0.75)) / (n + 0.5));
-    let dp = 0;
-    for (let iter = 0; iter < 100; iter++) {
-      let p0 = 1;
-      let p1 = t;
-      for (let j = 2; j <= n; j++) [p0, p1] = [p1, ((2 * j - 1) * t * p1 - (j - 1) * p0) / j];
-      dp = (n * (t * p1 - p0)) / (t * t - 1);
-      const dt = p1 / dp;
-      t -= dt;
-      if (Math.abs(dt) < 1e-16) break;
-    }
-    x[i] = t;
-    w[i] = 2 / ((1 - t * t) * dp * dp);
-  }
-  return { x, w };
-})(GL_ORDER);
+const GAUSS_LEGENDRE = gaussLegendre(GL_ORDER);
 
 /**
  * The five weights of one node from base = (k_t dk_t / k_z)·G·(quadrature weight), complex

@@ -2,7 +2,10 @@
  * Gaussian beam (`source_type: "gaussian_beam"`, DESIGN §10): the exact vector beam of
  * beam-profile.ts injected one way through a plane of finite size, as a total-field/
  * scattered-field plane (tfsf-plane.ts) whose incident field is the beam's: downstream the
- * grid holds the beam (and what it scatters), upstream only the scattered field.
+ * grid holds the beam (and what it scatters), upstream only the scattered field. In a
+ * cross-section (the domain one cell thick along an axis across the beam) the beam is the 2-D
+ * one of beam-profile-2d.ts, uniform along that axis, its plane spans the axis and its power
+ * is through the domain's thickness.
  *
  * Time: the incident field is Re[P(r)·c(t)] (analytic-drive.ts), P the beam's complex profile at
  * the source wavelength (fixed over the band: at another wavelength the injected profile is
@@ -11,16 +14,30 @@
  * report power over the beam's power through a plane normal to it (its flux at the focus, W).
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
-import { centreM, nodeIndexAt, nodeM, positionM, staggerOf, type YeeLayout } from "../grid.js";
+import {
+  centreM,
+  nodeIndexAt,
+  nodeM,
+  positionM,
+  staggerOf,
+  type AxisPlan,
+  type YeeLayout,
+} from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import type { GaussianBeamSpec, Vec3 } from "../types.js";
 import { beamFields, beamPower, type GaussianBeam } from "./beam-profile.js";
+import { beamFields2d, beamPower2d } from "./beam-profile-2d.js";
 import { AnalyticDrive } from "./analytic-drive.js";
 import type { InjectionConfig } from "./injection.js";
 import { planeWaveGeometry, type PlaneWaveGeometry } from "./plane-wave.js";
 import { pulseFor, type PulseShape } from "./pulse.js";
 import type { Source, SourceContext } from "./source.js";
 import { tfsfInjection } from "./tfsf-plane.js";
+
+/** The grid's length along an axis, in metres. */
+function axisLengthM(axis: AxisPlan): number {
+  return axis.nodesM[axis.cells]! - axis.nodesM[0]!;
+}
 
 export class GaussianBeamSource implements Source {
   readonly kind = "gaussian_beam";
@@ -32,6 +49,11 @@ export class GaussianBeamSource implements Source {
   readonly beam: GaussianBeam;
   /** Node index of the injection plane along its axis. */
   readonly planeIndex: number;
+  /**
+   * The axis across the beam along which the domain is one cell thick (a cross-section: the
+   * beam is the 2-D one of beam-profile-2d.ts, uniform along it), or null in 3-D.
+   */
+  readonly thinAxis: number | null;
   private readonly drive: AnalyticDrive;
 
   constructor(
@@ -42,6 +64,8 @@ export class GaussianBeamSource implements Source {
     this.pulse = pulseFor(spec.wavelength, ctx.wavelengthsM);
     const a = this.geometry.axis;
     this.planeIndex = Math.round(nodeIndexAt(ctx.plan.axes[a], spec.center[a]));
+    const thin = [0, 1, 2].filter((b) => b !== a && ctx.plan.axes[b].cells === 1);
+    this.thinAxis = thin[0] ?? null;
     const d = this.geometry.direction;
     this.beam = {
       direction: d,
@@ -79,11 +103,16 @@ export class GaussianBeamSource implements Source {
       sign,
       planeIndex: this.planeIndex,
       center: this.spec.center,
-      size: this.spec.size,
+      size: this.windowSize(),
     };
+    const thin = this.thinAxis;
+    const options = { evanescent: this.spec.waist_distance <= 0 };
     return tfsfInjection(this.ctx.plan, layout, medium, hCoefficient, plane, (comp, at, cells) => {
       const points = this.samplePoints(cells, comp, at);
-      const fields = beamFields(this.beam, points, { evanescent: this.spec.waist_distance <= 0 });
+      const fields =
+        thin === null
+          ? beamFields(this.beam, points, options)
+          : beamFields2d(this.beam, thin, points, options);
       const values = comp < 3 ? fields.e : fields.h;
       const c = comp % 3;
       const out = new Float64Array(2 * cells.length);
@@ -93,6 +122,14 @@ export class GaussianBeamSource implements Source {
       }
       return out;
     });
+  }
+
+  /** The injection window's size: in a cross-section it spans the thin axis whatever its size. */
+  private windowSize(): Vec3 {
+    const size = [...this.spec.size] as Vec3;
+    if (this.thinAxis !== null)
+      size[this.thinAxis] = 2 * axisLengthM(this.ctx.plan.axes[this.thinAxis]);
+    return size;
   }
 
   /** Where component `comp` sits at the transverse cells, on node plane `plane` along the axis. */
@@ -124,9 +161,14 @@ export class GaussianBeamSource implements Source {
     return this.drive.normalisation();
   }
 
-  /** The beam's power through a plane normal to it, in watts (the same at every wavelength). */
+  /**
+   * The beam's power through a plane normal to it, in watts (the same at every wavelength); in
+   * a cross-section, through the domain's one cell of thickness.
+   */
   beamPowerW(): number {
-    return beamPower(this.beam, 0);
+    const thin = this.thinAxis;
+    if (thin === null) return beamPower(this.beam, 0);
+    return beamPower2d(this.beam, thin) * axisLengthM(this.ctx.plan.axes[thin]);
   }
 
   /** ω0 of the source (for reports). */
