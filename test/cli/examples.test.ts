@@ -26,6 +26,14 @@ const DIR = fileURLToPath(new URL("../../examples/", import.meta.url));
 /** The budget of cell updates (the estimate's expected steps) an example may take. */
 const CELL_STEPS = 25_000 * 5000;
 
+/**
+ * Examples allowed a larger budget, each with why. A grating coupler's grid must hold a
+ * fibre's beam (10.4 µm across) and a 70 nm etch (25 nm cells): 181 000 cells of a
+ * cross-section, which takes 19 s on the embedded server's default (wasm) backend
+ * (examples/README.md), not the reference kernel's minutes.
+ */
+const LARGER_BUDGETS: Record<string, number> = { "grating-coupler-2d.json": 181_056 * 5000 };
+
 /** Whether a request's gds structure names a local layout file rather than a gds_url. */
 function namesLocalGds(body: { structures?: Array<{ type?: string; gds_url?: string }> }) {
   return (body.structures ?? []).some(
@@ -44,7 +52,7 @@ function checkSweepExample(file: string, body: unknown): void {
   outcome.estimates.forEach((estimate, i) => {
     const { totalCells, expectedSteps } = estimate!;
     assert.ok(
-      totalCells * expectedSteps <= CELL_STEPS,
+      totalCells * expectedSteps <= (LARGER_BUDGETS[file] ?? CELL_STEPS),
       `${file} variant ${i}: ${totalCells} cells × ${expectedSteps} expected steps`,
     );
   });
@@ -82,7 +90,7 @@ test("every example is a valid, modest simulation request", () => {
     // example meets with 83 000 cells converging in 1200 steps (18 s on the reference kernel).
     const { totalCells, expectedSteps } = outcome.estimate;
     assert.ok(
-      totalCells * expectedSteps <= CELL_STEPS,
+      totalCells * expectedSteps <= (LARGER_BUDGETS[file] ?? CELL_STEPS),
       `${file}: ${totalCells} cells × ${expectedSteps} expected steps`,
     );
   }
