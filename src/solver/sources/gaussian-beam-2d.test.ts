@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { BackendName } from "../backend.js";
+import { checkSimulation } from "../index.js";
 import { forEachBackend, runOn } from "../testing/backends.js";
 import { constantMaterials } from "../testing/index.js";
 import type { GaussianBeamSpec, MonitorResult, MonitorSpec, SimulationSpec } from "../types.js";
@@ -30,18 +31,27 @@ const line = (name: string, z: number): MonitorSpec => ({
   components: ["Ex", "Ey", "Ez"],
 });
 
-/** The beam on a grid of `cells` per wavelength, on `backend`. */
-async function run(polarization: "te" | "tm", cells: number, backend: BackendName = "wasm") {
+/**
+ * The beam on a grid of `cells` per wavelength, on `backend`; `mirror` turns it along z (normal
+ * to the plane) and steps half the grid, on the mirror plane x = 0 of its parity.
+ */
+async function run(
+  polarization: "te" | "tm",
+  cells: number,
+  backend: BackendName = "wasm",
+  mirror: "pmc" | "pec" | "none" | null = null,
+) {
   const H = LAMBDA / cells;
+  const direction: [number, number, number] = mirror === null ? DIRECTION : [0, 0, 1];
   const source: GaussianBeamSpec = {
     source_type: "gaussian_beam",
     wavelength: LAMBDA,
     center: [0, 0, PLANE_Z],
     size: [2 * HALF_X - 0.3e-6, 0, 0],
-    direction: DIRECTION,
+    direction,
     polarization,
     waist_radius: W0,
-    waist_distance: -PLANE_Z / DIRECTION[2],
+    waist_distance: -PLANE_Z / direction[2],
     amplitude: 2,
   };
   const spec: SimulationSpec = {
@@ -51,17 +61,18 @@ async function run(polarization: "te" | "tm", cells: number, backend: BackendNam
       resolution: H,
       boundary_conditions: ["pml", "periodic", "pml"],
       pml_layers: 12,
+      ...(mirror ? { symmetry: [mirror, "none", "none"] as const } : {}),
     },
     source,
     structures: [],
     monitors: [
       line("focus", 0),
-      line("zR", Z_R * DIRECTION[2]),
+      line("zR", Z_R * direction[2]),
       {
         name: "power",
         monitor_type: "flux",
         center: [0, 0, Z_R],
-        size: [2 * HALF_X + 2e-6, 1, 0],
+        size: [2 * HALF_X + 2e-6, H, 0],
       },
     ],
     fdtd_settings: {
@@ -71,6 +82,8 @@ async function run(polarization: "te" | "tm", cells: number, backend: BackendNam
       check_every_n: 200,
     },
   };
+  // A request the service takes as it is (the plane's size along y is ignored there).
+  assert.deepEqual(checkSimulation(spec), []);
   return runOn(backend, spec, constantMaterials({}));
 }
 
@@ -144,6 +157,21 @@ describe("the Gaussian beam of a cross-section", () => {
     assert.ok((1 - p20) / (1 - p40) > 3, `deficits ${1 - p20} and ${1 - p40}`);
     const extrapolated = p40 + (p40 - p20) / 3;
     assert.ok(Math.abs(extrapolated - 1) < 2e-3, `extrapolated ${extrapolated}`);
+  });
+
+  it("along z, on the mirror plane x = 0 of its parity (te: pmc, tm: pec), half the grid gives the whole grid's power", async () => {
+    for (const [polarization, mirror] of [
+      ["te", "pmc"],
+      ["tm", "pec"],
+    ] as const) {
+      const [half, whole] = [
+        await run(polarization, 20, "wasm", mirror),
+        await run(polarization, 20, "wasm", "none"),
+      ];
+      assert.ok(half.report.cells < 0.55 * whole.report.cells);
+      const [p, q] = [powerRatio(half), powerRatio(whole)];
+      assert.ok(Math.abs(p - q) < 1e-4 && Math.abs(q - 1) < 0.015, `${polarization}: ${p} vs ${q}`);
+    }
   });
 
   forEachBackend((backend) => {
