@@ -321,7 +321,7 @@ export const GaussianBeamSourceSchema = Type.Object(
       "A point on the injection plane, where the beam's axis crosses it (metres); inside the domain.",
     ),
     size: extents3(
-      "The injection plane's extent in metres: zero along the dominant axis of `direction` (the plane's normal), a few waists across.",
+      "The injection plane's extent in metres: zero along the dominant axis of `direction` (the plane's normal), a few waists across. In a 2-D cross-section (the domain one cell thick across the beam) the plane spans the thin axis whatever its size there, and the beam is the 2-D one.",
       { minimum: 0 },
     ),
     direction: vec3(
