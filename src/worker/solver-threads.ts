@@ -55,7 +55,8 @@ export class SolverThreads {
   private closed = false;
 
   constructor(
-    private readonly backend: BackendChoice,
+    /** The backend every thread runs, warm-up and jobs alike. */
+    readonly backend: BackendChoice,
     /** The threads a job's solver gets: a warm-up starts and warms its kernel threads. */
     private readonly threads: number,
     /** Where a warm-up writes (and deletes) its result file: a name of this worker's own. */

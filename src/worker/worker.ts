@@ -12,12 +12,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../config.js";
 import type { SolverReport } from "../schema/responses.js";
-import {
-  estimateRun,
-  resolvedChoice,
-  type BackendChoice,
-  type SimulationSpec,
-} from "../solver/index.js";
+import { estimateRun, resolvedChoice, type SimulationSpec } from "../solver/index.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
 import { storeUnavailability } from "../store/errors.js";
 import type { JobQueue, JobRow, RecoveryRule } from "../store/types.js";
@@ -158,12 +153,6 @@ export class JobWorker {
   private sweepTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void)[] = [];
   private readonly threads: SolverThreads;
-  /**
-   * The backend the solver threads run: the configured choice with `auto` resolved at this
-   * process's start-up (solver/backends.ts `resolvedChoice`), so that no thread looks for a GPU
-   * adapter it will not use.
-   */
-  private readonly threadBackend: BackendChoice;
   private recovered: Promise<void> | null = null;
   /** Dead workers' jobs still to take back: the database took no writes when it was tried. */
   private deadWorkersPending = false;
@@ -192,9 +181,10 @@ export class JobWorker {
     this.outages = new OutageLog(parts.log);
     this.metrics = parts.metrics ?? null;
     const warmUpPath = join(this.scratchDir, `warm-up.${scratchTag(this.id)}.h5`);
-    this.threadBackend = resolvedChoice(this.config.solverBackend);
+    // `auto` as this process resolved it at start-up, so that no thread looks for a GPU
+    // adapter it will not use (solver/backends.ts resolvedChoice).
     this.threads = new SolverThreads(
-      this.threadBackend,
+      resolvedChoice(this.config.solverBackend),
       this.config.solverThreads,
       warmUpPath,
       this.log,
@@ -576,7 +566,7 @@ export class JobWorker {
       specJson: job.specJson,
       outPath,
       threads: this.config.solverThreads,
-      backend: this.threadBackend,
+      backend: this.threads.backend,
     };
     const session = new SolverSession(this.threads.take(), input, {
       heartbeatIntervalMs: this.config.heartbeatIntervalMs,
