@@ -15,8 +15,13 @@ const scratchPath = process.argv[3] ?? "/dev/null";
 const thread = startSolverThreadAt(siblingModule("../solver-thread", import.meta.url));
 thread.postMessage({ type: "warm", warm: { backend: "webgpu", threads: 1, scratchPath } });
 
+// A thread that fails before it looks for its backend is said at once, not waited for.
+let ended: string | null = null;
+thread.on("error", (err) => (ended ??= `error: ${err.message}`));
+thread.on("exit", (code) => (ended ??= `exit code ${code}`));
 const deadline = Date.now() + 60_000;
 while (!isFindingBackend(thread)) {
+  if (ended) throw new Error(`the thread ended before it looked for its backend (${ended})`);
   if (Date.now() > deadline) throw new Error("the thread never started finding its backend");
   await new Promise((resolve) => setImmediate(resolve));
 }
