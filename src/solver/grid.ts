@@ -70,6 +70,14 @@ export interface GridPlan {
   dtSeconds: number;
 }
 
+/**
+ * The axes other than `except` along which the grid is one cell thick: a cross-section's
+ * invariant axis (a 2-D run).
+ */
+export function thinAxes(plan: GridPlan, except: number): number[] {
+  return [0, 1, 2].filter((a) => a !== except && plan.axes[a].cells === 1);
+}
+
 /** Cells of the region of interest along one axis: the documented rounding rule. */
 export function interiorCellsFor(sizeM: number, stepM: number): number {
   return Math.max(1, Math.round(sizeM / stepM));

@@ -16,6 +16,7 @@ import {
   mieTermCount,
   type ScatteringDirection,
 } from "./mie.js";
+import { gaussLegendre } from "../sources/gauss-legendre.js";
 
 function assertRel(actual: number, expected: number, rel: number, what: string) {
   assert.ok(
@@ -48,32 +49,6 @@ const WISCOMBE: ReadonlyArray<readonly [number, number, number, number, number, 
   [10, 10, 100, 2.071124, 1.836785, 1.021648],
   [10, 10, 10000, 2.005914, 1.795393, 9.842238e-1],
 ];
-
-/**
- * Gauss–Legendre nodes and weights on [−1, 1] (Newton on P_n from Chebyshev starts): exact
- * for polynomials of degree 2n − 1. |S1|² and |S2|² are polynomials in cos θ of degree at
- * most 2N (π_n has degree n − 1, τ_n degree n), so N + 1 nodes integrate them to rounding.
- */
-function gaussLegendre(n: number): { x: number[]; w: number[] } {
-  const x: number[] = [];
-  const w: number[] = [];
-  for (let i = 1; i <= n; i++) {
-    let t = Math.cos((Math.PI * (i - 0.25)) / (n + 0.5));
-    let dp = 0;
-    for (let iter = 0; iter < 100; iter++) {
-      let p0 = 1;
-      let p1 = t;
-      for (let k = 2; k <= n; k++) [p0, p1] = [p1, ((2 * k - 1) * t * p1 - (k - 1) * p0) / k];
-      dp = (n * (t * p1 - p0)) / (t * t - 1);
-      const step = p1 / dp;
-      t -= step;
-      if (Math.abs(step) < 1e-16) break;
-    }
-    x.push(t);
-    w.push(2 / ((1 - t * t) * dp * dp));
-  }
-  return { x, w };
-}
 
 describe("Mie series", () => {
   it("reproduces Wiscombe's MIEV0 test cases to the 7 printed digits", () => {
@@ -171,7 +146,7 @@ describe("Mie series", () => {
   });
 
   it("integrates dσ/dΩ over the sphere to C_sca, and cos θ·dσ/dΩ to g·C_sca", () => {
-    // Gauss–Legendre in cos θ (exact, see gaussLegendre) times the trapezoid rule in φ, exact
+    // Gauss–Legendre in cos θ times the trapezoid rule in φ, exact
     // for the trigonometric polynomial cos²φ, sin²φ from 4 points on. A wrong weight
     // (2n+1)/(n(n+1)), π_n or τ_n fails this by far more than 1e-12 (swapped S1 and S2 would
     // not: the Rayleigh pattern below catches that).
@@ -182,6 +157,9 @@ describe("Mie series", () => {
       [{ re: 0.2, im: 3.5 }, 50e-9, 0.55e-6],
     ] as const) {
       const mie = mieSphere(r, lambda, n);
+      // Exact for polynomials of degree 2n − 1: |S1|² and |S2|² are polynomials in cos θ of
+      // degree at most 2N (π_n has degree n − 1, τ_n degree n), so N + 1 nodes integrate them to
+      // rounding.
       const gl = gaussLegendre(mie.terms + 2);
       const nPhi = 8;
       const directions: ScatteringDirection[] = [];

@@ -4,6 +4,7 @@
  * clear of the absorber, pml along the beam's axis, and its parity about a symmetry plane (as a
  * plane wave's, once its axis lies in that plane).
  */
+import { thinAxes } from "../grid.js";
 import { planeWaveGeometry } from "../sources/plane-wave.js";
 import type { GaussianBeamSpec } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
@@ -31,7 +32,8 @@ export function checkGaussianBeam(ctx: CheckContext, source: GaussianBeamSpec): 
   }
   if (!source.center.every(finite) || !source.size.every((s) => finite(s) && s >= 0)) return;
   const axis = planeWaveGeometry({ ...source, source_type: "plane_wave" }).axis;
-  const thin = thinAxes(ctx, axis);
+  const plan = ctx.grid();
+  const thin = plan ? thinAxes(plan, axis) : [];
   // Along a thin axis the window spans the domain whatever its size says.
   const zeros = [0, 1, 2].filter((a) => source.size[a] === 0 && !thin.includes(a));
   if (zeros.length !== 1 || zeros[0] !== axis) {
@@ -93,17 +95,10 @@ function checkPlacement(ctx: CheckContext, source: GaussianBeamSpec, axis: numbe
 }
 
 /**
- * The axes across the beam along which the domain is one cell thick (a cross-section): there
- * the beam is the 2-D one, uniform along the thin axis (sources/beam-profile-2d.ts), which
- * needs the direction to lie in the cross-section.
+ * In a cross-section (the domain one cell thick across the beam along `thin`) the beam is the
+ * 2-D one, uniform along the thin axis (sources/beam-profile-2d.ts): the direction must lie in
+ * the cross-section (a 3-D beam's cut would be another beam).
  */
-function thinAxes(ctx: CheckContext, axis: number): number[] {
-  const plan = ctx.grid();
-  if (!plan) return [];
-  return [0, 1, 2].filter((a) => a !== axis && plan.axes[a].cells === 1);
-}
-
-/** In a cross-section, the direction must lie in it (a 3-D beam's cut would be another beam). */
 function checkCrossSection(ctx: CheckContext, source: GaussianBeamSpec, thin: number[]): void {
   const d = source.direction;
   const length = Math.hypot(d[0], d[1], d[2]);

@@ -28,6 +28,7 @@ import { ETA0 } from "../constants.js";
 import {
   beamFrame,
   beamWavenumber,
+  cross,
   type BeamFieldOptions,
   type GaussianBeam,
 } from "./beam-profile.js";
@@ -67,8 +68,13 @@ export function beamFrame2d(beam: GaussianBeam, thin: number): { e: Vec3; p: Vec
   }
   const t: Vec3 = [0, 0, 0];
   t[thin] = 1;
-  const p: Vec3 = [t[1] * d[2] - t[2] * d[1], t[2] * d[0] - t[0] * d[2], t[0] * d[1] - t[1] * d[0]];
-  return { e: u, p, d };
+  return { e: u, p: cross(t, d), d };
+}
+
+/** The spectrum's cut q_cut (exp(−q²w0²/4) < 1e-10 past it) and the propagating θ it spans. */
+function spectrumRange(k: number, w0: number): { qCut: number; thetaMax: number } {
+  const qCut = SPECTRUM_CUT / w0;
+  return { qCut, thetaMax: qCut >= k ? Math.PI / 2 : Math.asin(qCut / k) };
 }
 
 /** Composite Gauss–Legendre over [lo, hi] in `panels` panels: (x, weight) pairs. */
@@ -86,8 +92,7 @@ function composite(lo: number, hi: number, panels: number, visit: (x: number, w:
  * θ ∈ [−θmax, θmax], and evanescent (both signs of q) when asked.
  */
 function nodes(k: number, w0: number, reach: number, evanescent: boolean): Node[] {
-  const qCut = SPECTRUM_CUT / w0;
-  const thetaMax = qCut >= k ? Math.PI / 2 : Math.asin(qCut / k);
+  const { qCut, thetaMax } = spectrumRange(k, w0);
   const out: Node[] = [];
   // Ã(q)/2π over A·√π·w0 (the amplitude factored out in beamFields2d).
   const gauss = (q: number) => Math.exp((-q * q * w0 * w0) / 4) / (2 * Math.PI);
@@ -148,14 +153,24 @@ export function beamFields2d(
   const all = nodes(k, beam.waistRadius, reach, evanescent);
   const pe = pHat[0] * eHat[0] + pHat[1] * eHat[1] + pHat[2] * eHat[2];
   const amp = beam.amplitude * beam.waistRadius * Math.sqrt(Math.PI);
-  const eta = ETA0 / beam.index;
+  const frame = {
+    eHat,
+    d,
+    pe,
+    amp,
+    hScale: amp / (k * (ETA0 / beam.index)),
+    pxe: cross(pHat, eHat),
+    dxe: cross(d, eHat),
+    pxd: cross(pHat, d),
+  };
   const e = new Float64Array(6 * count);
   const h = new Float64Array(6 * count);
+  // Sums over the nodes of T = Σ wT·φ and L = Σ wL·φ, and of q·T, q·L, k_s·T, k_s·L.
+  const sums = new Float64Array(12);
   for (let i = 0; i < count; i++) {
     const [p, s] = [local[3 * i]!, local[3 * i + 1]!];
     const upstream = s < -FOCAL_PLANE_TOLERANCE;
-    // Sums over the nodes of T = Σ wT·φ and L = Σ wL·φ, and of q·T, q·L, k_s·T, k_s·L.
-    const sums = new Float64Array(12);
+    sums.fill(0);
     for (const n of all) {
       if (n.ksIm > 0 && upstream) continue;
       const decay = Math.exp(-n.ksIm * s);
@@ -165,7 +180,7 @@ export function beamFields2d(
       const [lr, li] = [n.wLRe * cr - n.wLIm * ci, n.wLRe * ci + n.wLIm * cr];
       accumulateNode(sums, n, tr, ti, lr, li);
     }
-    writePoint(e, h, i, sums, { eHat, pHat, d, pe, amp, k, eta });
+    writePoint(e, h, i, sums, frame);
   }
   return { e, h };
 }
@@ -195,32 +210,33 @@ function accumulateNode(
 }
 
 /**
- * E = amp·(T ê − (p̂·ê) L d̂) and k η H = amp·(q p̂ + k_s d̂) × (T ê − (p̂·ê) L d̂), summed over
- * the nodes: with p̂ × d̂ = −t̂ and d̂ × p̂ = t̂ the cross products reduce to the sums above.
+ * E = amp·(T ê − (p̂·ê) L d̂) and H = amp/(kη)·(q p̂ + k_s d̂) × (T ê − (p̂·ê) L d̂) at point i,
+ * from the node sums: the cross products are p̂ × ê, d̂ × ê and p̂ × d̂ times sums (d̂ × d̂ = 0).
  */
 function writePoint(
   e: Float64Array,
   h: Float64Array,
   i: number,
   sums: Float64Array,
-  f: { eHat: Vec3; pHat: Vec3; d: Vec3; pe: number; amp: number; k: number; eta: number },
+  f: {
+    eHat: Vec3;
+    d: Vec3;
+    pe: number;
+    amp: number;
+    hScale: number;
+    pxe: Vec3;
+    dxe: Vec3;
+    pxd: Vec3;
+  },
 ): void {
-  const { eHat, pHat, d, pe, amp } = f;
-  const hs = amp / (f.k * f.eta);
-  // p̂ × ê and d̂ × ê, and p̂ × d̂.
-  const cross = (a: Vec3, b: Vec3): Vec3 => [
-    a[1] * b[2] - a[2] * b[1],
-    a[2] * b[0] - a[0] * b[2],
-    a[0] * b[1] - a[1] * b[0],
-  ];
-  const [pxe, dxe, pxd] = [cross(pHat, eHat), cross(d, eHat), cross(pHat, d)];
+  const { eHat, d, pe, amp, hScale, pxe, dxe, pxd } = f;
   for (let a = 0; a < 3; a++) {
     for (let part = 0; part < 2; part++) {
       const o = 6 * i + 2 * a + part;
       e[o] = amp * (sums[part]! * eHat[a]! - pe * sums[2 + part]! * d[a]!);
-      // (q p̂)×(T ê) + (k_s d̂)×(T ê) − (p̂·ê)(q p̂)×(L d̂); d̂ × d̂ = 0.
+      // (q p̂)×(T ê) + (k_s d̂)×(T ê) − (p̂·ê)(q p̂)×(L d̂).
       h[o] =
-        hs *
+        hScale *
         (sums[4 + part]! * pxe[a]! + sums[8 + part]! * dxe[a]! - pe * sums[6 + part]! * pxd[a]!);
     }
   }
@@ -236,8 +252,7 @@ export function beamPower2d(beam: GaussianBeam, thin: number): number {
   const outOfPlane = Math.abs(eHat[thin]!) > 0.5;
   const w0 = beam.waistRadius;
   const eta = ETA0 / beam.index;
-  const qCut = SPECTRUM_CUT / w0;
-  const thetaMax = qCut >= k ? Math.PI / 2 : Math.asin(qCut / k);
+  const { thetaMax } = spectrumRange(k, w0);
   let sum = 0;
   composite(-thetaMax, thetaMax, 64, (theta, w) => {
     const q = k * Math.sin(theta);

@@ -128,7 +128,8 @@ interface BeamContext {
   nodes: Map<string, NodeSet>;
 }
 
-const cross = (a: Vec3, b: Vec3): Vec3 => [
+/** a × b. */
+export const cross = (a: Vec3, b: Vec3): Vec3 => [
   a[1] * b[2] - a[2] * b[1],
   a[2] * b[0] - a[0] * b[2],
   a[0] * b[1] - a[1] * b[0],

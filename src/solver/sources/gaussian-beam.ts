@@ -20,6 +20,7 @@ import {
   nodeM,
   positionM,
   staggerOf,
+  thinAxes,
   type AxisPlan,
   type YeeLayout,
 } from "../grid.js";
@@ -64,8 +65,7 @@ export class GaussianBeamSource implements Source {
     this.pulse = pulseFor(spec.wavelength, ctx.wavelengthsM);
     const a = this.geometry.axis;
     this.planeIndex = Math.round(nodeIndexAt(ctx.plan.axes[a], spec.center[a]));
-    const thin = [0, 1, 2].filter((b) => b !== a && ctx.plan.axes[b].cells === 1);
-    this.thinAxis = thin[0] ?? null;
+    this.thinAxis = thinAxes(ctx.plan, a)[0] ?? null;
     const d = this.geometry.direction;
     this.beam = {
       direction: d,
