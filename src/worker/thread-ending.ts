@@ -19,21 +19,25 @@ export const PROBE_WAIT_MS = 5_000;
 /** How often `endThread` looks at the flag while it waits. */
 const POLL_MS = 2;
 
-/** Each started thread's flag: 1 while it is finding its backend, else 0. */
+/**
+ * Each started thread's flag: [0] is 1 while it is finding its backend, else 0; [1] counts
+ * the times it began to, so that a search too short to be seen still shows (for tests).
+ */
 const flags = new WeakMap<Worker, Int32Array>();
 
 /** Starts a solver thread on the module at `url`, with the flag it shares with the worker. */
 export function startSolverThreadAt(url: URL): Worker {
-  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const flag = new Int32Array(new SharedArrayBuffer(8));
   const thread = startModuleThread(url, { workerData: { findingBackend: flag } });
   flags.set(thread, flag);
   return thread;
 }
 
-/** Whether `thread` is finding its backend now (for tests). */
-export function isFindingBackend(thread: Worker): boolean {
+/** Where `thread` stands with finding its backend (for tests). */
+export function backendSearch(thread: Worker): "not begun" | "finding" | "done" {
   const flag = flags.get(thread);
-  return flag !== undefined && Atomics.load(flag, 0) === 1;
+  if (flag === undefined || Atomics.load(flag, 1) === 0) return "not begun";
+  return Atomics.load(flag, 0) === 1 ? "finding" : "done";
 }
 
 /**
@@ -56,7 +60,10 @@ export async function endThread(thread: Worker): Promise<void> {
  */
 export async function findingBackend<T>(find: () => Promise<T>): Promise<T> {
   const flag = (workerData as { findingBackend?: Int32Array } | null)?.findingBackend;
-  if (flag) Atomics.store(flag, 0, 1);
+  if (flag) {
+    Atomics.store(flag, 0, 1);
+    Atomics.add(flag, 1, 1);
+  }
   try {
     return await find();
   } finally {
