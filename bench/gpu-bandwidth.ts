@@ -166,7 +166,7 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
 }
 
 /** A run's seconds: wall clock, and the GPU's by timestamps where there are any. */
-interface Timing {
+export interface Timing {
   reps: number;
   wall: number;
   gpu: number | null;
@@ -181,7 +181,10 @@ async function copyBuffers(probe: Probe, reps: number): Promise<Timing> {
 }
 
 /** Submits the encoder's commands; the seconds until the queue has done them. */
-async function submitAndWait(device: GPUDevice, encoder: GPUCommandEncoder): Promise<number> {
+export async function submitAndWait(
+  device: GPUDevice,
+  encoder: GPUCommandEncoder,
+): Promise<number> {
   const commands = encoder.finish();
   const start = performance.now();
   device.queue.submit([commands]);
@@ -193,7 +196,7 @@ async function submitAndWait(device: GPUDevice, encoder: GPUCommandEncoder): Pro
  * A warm-up (pipeline creation, the destination's first touch), a short run to estimate one
  * repetition, then the timed run of about TARGET_SECONDS.
  */
-async function timed(run: (reps: number) => Promise<Timing>): Promise<Timing> {
+export async function timed(run: (reps: number) => Promise<Timing>): Promise<Timing> {
   await run(2);
   const estimate = await run(4);
   const reps = Math.max(4, Math.min(MAX_REPS, Math.ceil((4 * TARGET_SECONDS) / estimate.wall)));
@@ -201,7 +204,7 @@ async function timed(run: (reps: number) => Promise<Timing>): Promise<Timing> {
 }
 
 /** Timestamps at the beginning and end of a compute pass, resolved to nanoseconds. */
-function timestampQueries(device: GPUDevice) {
+export function timestampQueries(device: GPUDevice) {
   const querySet = device.createQuerySet({ type: "timestamp", count: 2 });
   const resolved = device.createBuffer({
     size: 16,

@@ -34,14 +34,20 @@ export interface GpuLimits {
   maxStorageBuffersPerShaderStage: number;
   minUniformBufferOffsetAlignment: number;
   maxComputeWorkgroupsPerDimension: number;
+  /** Threads a workgroup may have, and the bytes of workgroup memory it may use. */
+  maxComputeInvocationsPerWorkgroup: number;
+  maxComputeWorkgroupStorageSize: number;
 }
 
 /** An adapter found by `findGpuAdapter`, with the means to open a device on it. */
 export interface GpuAdapterHandle {
   report: GpuAdapterReport;
   limits: GpuLimits;
-  /** Opens a device with the adapter's buffer limits (one per stepper) and `features`. */
-  openDevice(features?: GPUFeatureName[]): Promise<GPUDevice>;
+  /**
+   * Opens a device with the adapter's buffer limits (one per stepper) and `features`; `raise`
+   * asks for more of other limits (benchmarks' probes; each at most the adapter's).
+   */
+  openDevice(features?: GPUFeatureName[], raise?: Record<string, number>): Promise<GPUDevice>;
 }
 
 /** What `findGpuAdapter` found: the adapter, or why there is none. */
@@ -166,11 +172,13 @@ function adapterHandle(
     maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
     minUniformBufferOffsetAlignment: l.minUniformBufferOffsetAlignment,
     maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+    maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+    maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
   };
   return {
     report,
     limits,
-    async openDevice(features: GPUFeatureName[] = []) {
+    async openDevice(features: GPUFeatureName[] = [], raise: Record<string, number> = {}) {
       if (limits.maxStorageBuffersPerShaderStage < STORAGE_BUFFERS_NEEDED) {
         throw new Error(
           `the GPU adapter binds ${limits.maxStorageBuffersPerShaderStage} storage buffers per ` +
@@ -185,6 +193,7 @@ function adapterHandle(
           maxBufferSize: limits.maxBufferSize,
           maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
           maxStorageBuffersPerShaderStage: STORAGE_BUFFERS_NEEDED,
+          ...raise,
         },
       });
       return device;
