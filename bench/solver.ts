@@ -28,7 +28,9 @@
  * section 3: BENCH_PAIR_THREADS (default 1), BENCH_PAIR_STEPS (400), BENCH_PAIR_REPEATS (5);
  * BENCH_ONLY=sources runs section 3 alone; BENCH_ONLY=webgpu runs section 5 alone (the adapter
  * probe, the copy probe and the webgpu cases; nothing on the wasm kernels); section 5:
- * BENCH_GPU_PARTS (default "profile,toggles,f16,job,shapes": which runs follow the plain ones),
+ * BENCH_GPU_PARTS (default "profile,toggles,twopass,f16,job,shapes": which runs follow the
+ * plain ones; twopass: the step as two bulk passes, EMSIM_WEBGPU_FUSED=0; tiles: the fused
+ * step's tiles BENCH_FUSED_TILES, default 128x2x8,64x4x8,32x8x4, by EMSIM_WEBGPU_FUSED_TILE),
  * BENCH_GPU_SHAPES (the bulk shapes compared).
  */
 import { spawnSync } from "node:child_process";
@@ -289,14 +291,30 @@ function webgpuSection(): void {
         { cells: 256, steps: QUICK ? 1 : 2, profileSteps: 1, toggleSteps: 1 },
       ]
     : [onGpu(128, 2000, 500), onGpu(200, 1500, 400), onGpu(256, 1000, 200), onGpu(500, 300, 50)];
-  // BENCH_GPU_PARTS: which of the profiled, toggled, float16, job and bulk-shape runs to add.
-  const parts = (process.env.BENCH_GPU_PARTS ?? "profile,toggles,f16,job,shapes").split(",");
+  // BENCH_GPU_PARTS: which of the profiled, toggled, two-pass, float16, job and bulk-shape
+  // runs to add.
+  const parts = (process.env.BENCH_GPU_PARTS ?? "profile,toggles,twopass,f16,job,shapes").split(
+    ",",
+  );
   const probe = gpuCopyProbe();
   const plain = gpuThroughput(grids, probe, a.software);
   const note = a.software ? " (software adapter, a step or two a run: correctness only)" : "";
   if (parts.includes("profile")) gpuPassProfiles(grids, plain, note);
   if (parts.includes("toggles")) gpuToggles(grids, plain, note);
-  if (parts.includes("f16") && !a.software) gpuFloat16(grids, plain, probe, note);
+  if (parts.includes("twopass") && !a.software) {
+    const title = "With a step as two bulk passes, not one fused pass (EMSIM_WEBGPU_FUSED=0)";
+    gpuVariant(title, { EMSIM_WEBGPU_FUSED: "0" }, grids, plain, probe);
+  }
+  if (parts.includes("tiles") && !a.software) {
+    for (const tile of (process.env.BENCH_FUSED_TILES ?? "128x2x8,64x4x8,32x8x4").split(",")) {
+      const title = `With the fused step's tile ${tile} (EMSIM_WEBGPU_FUSED_TILE)`;
+      gpuVariant(title, { EMSIM_WEBGPU_FUSED_TILE: tile }, grids, plain, probe);
+    }
+  }
+  if (parts.includes("f16") && !a.software) {
+    const title = "With float16 field storage (EMSIM_WEBGPU_FIELD_STORAGE=float16)";
+    gpuVariant(title, { EMSIM_WEBGPU_FIELD_STORAGE: "float16" }, grids, plain, probe);
+  }
   if (parts.includes("job") && !a.software) gpuJobs();
   if (parts.includes("shapes") && !a.software) {
     gpuBulkShapes(grids.filter((g) => g.cells === 128 || g.cells === 500));
@@ -304,24 +322,24 @@ function webgpuSection(): void {
 }
 
 /**
- * The plain runs again with float16 field storage (webgpu/field-storage.ts, by
- * EMSIM_WEBGPU_FIELD_STORAGE in the case's process): Mcell/s, the bytes a cell-update moves,
- * those against the copy probe, and the rate over the float32 run's.
+ * The plain runs again with `env` in each case's process (float16 field storage, the two bulk
+ * passes in place of the fused step): Mcell/s, the bytes a cell-update moves, those against
+ * the copy probe, and the rate over the plain run's; then the 128³ and 500³ grids profiled.
  */
-function gpuFloat16(
+function gpuVariant(
+  title: string,
+  env: Record<string, string>,
   grids: GpuGrid[],
   plain: Map<number, CaseResult>,
   probe: GpuBandwidthFigures | null,
-  note: string,
 ): void {
-  console.log(`\nWith float16 field storage (EMSIM_WEBGPU_FIELD_STORAGE=float16)${note}:\n`);
+  console.log(`\n${title}:\n`);
   console.log(
-    "| grid | steps | Mcell/s | B/cell-update | of copy | Gcell/s per TB/s | over float32 |\n" +
+    "| grid | steps | Mcell/s | B/cell-update | of copy | Gcell/s per TB/s | over the plain run |\n" +
       "|---|---|---|---|---|---|---|",
   );
   for (const { cells, steps } of grids) {
-    const arg = { kind: "webgpu", cells, threads: 1, steps };
-    const r = tryCase<CaseResult>(arg, { EMSIM_WEBGPU_FIELD_STORAGE: "float16" });
+    const r = tryCase<CaseResult>({ kind: "webgpu", cells, threads: 1, steps }, env);
     const bytes = r?.stepping.gpu?.bytesPerCellUpdate;
     if (!r || bytes === undefined) {
       console.log(`| ${cells}³ | ${steps} | failed (see stderr) | | | | |`);
@@ -340,7 +358,7 @@ function gpuFloat16(
   }
   for (const { cells, profileSteps } of grids.filter((g) => g.cells === 128 || g.cells === 500)) {
     const arg = { kind: "webgpu", cells, threads: 1, steps: profileSteps, profile: true };
-    const r = tryCase<CaseResult>(arg, { EMSIM_WEBGPU_FIELD_STORAGE: "float16" });
+    const r = tryCase<CaseResult>(arg, env);
     const passes = Object.entries(r?.stepping.gpu?.passSeconds ?? {});
     const split = passes.map(([name, s]) => `${name} ${((1e6 * s) / r!.stepsRun).toFixed(1)}`);
     console.log(`Profiled, ${cells}³, GPU µs per step by pass: ${split.join(", ") || "failed"}.`);

@@ -89,10 +89,15 @@ export interface CorrectionTerm {
 
 const COORD = ["i", "j", "k"] as const;
 
+/** The WGSL statement that keeps ψ's new value `w` at aux index `at`. */
+export type PsiStore = (at: string, w: string) => string;
+
 /**
  * WGSL statements adding the absorber's corrections to `v`, the updated value of component
  * `comp` (0–2) of H or E, for its curl's two derivative axes in x, y, z order. `scale` is the
  * WGSL expression the correction is multiplied by for a plus-sign term (E: cb; H: −dt/μ0).
+ * ψ is read from `aux` and kept by `psiStore(at, w)` (default: back into `aux`; the fused
+ * step, fused-step.ts, keeps it in the other copy).
  */
 export function absorberCorrections(
   plan: AbsorberPlan,
@@ -101,6 +106,7 @@ export function absorberCorrections(
   comp: number,
   terms: readonly CorrectionTerm[],
   scale: string,
+  psiStore: PsiStore = (at, w) => `aux[${at}] = ${w};`,
 ): string {
   const out: string[] = [];
   for (const term of [...terms].sort((x, y) => x.axis - y.axis)) {
@@ -123,7 +129,7 @@ export function absorberCorrections(
       if (ct != 0.0) {
         let at = ${s.psi + array * s.size}u + ${q};
         let w = aux[${b}u + u32(${x})] * aux[at] + ct * ${term.diff};
-        aux[at] = w;
+        ${psiStore("at", "w")}
         v = v + ${term.sign === 1 ? "" : "-"}(${scale}) * w;
       }
     }`;

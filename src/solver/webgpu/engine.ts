@@ -53,6 +53,12 @@ import {
   type FieldStorage,
 } from "./field-storage.js";
 import { packedBulkGroups, packedUpdateShader } from "./packed-bulk.js";
+import {
+  defaultFusedTile,
+  FUSED_STORAGE_BUFFERS,
+  fusedGroups,
+  fusedStepShader,
+} from "./fused-step.js";
 import { buildTables, type TableOffsets } from "./tables.js";
 import {
   DRIVE_UNIFORM_BYTES,
@@ -136,6 +142,32 @@ interface Dispatch {
 
 /** Bytes of one value's running DFT sum on the GPU: re, im and their Kahan compensations. */
 const DFT_SUM_BYTES = 16;
+
+/** The setting that turns the fused step off (`0`), for benchmarks that compare the two. */
+export const FUSED_STEP_ENV = "EMSIM_WEBGPU_FUSED";
+
+/**
+ * Whether a step of `problem` runs as one fused pass (fused-step.ts): float32 fields, one field
+ * set (no Bloch phase), no ghost copies (periodic, Bloch or mirror boundaries), an adapter that
+ * binds the pass's 15 storage buffers and runs its workgroups, and not turned off by
+ * EMSIM_WEBGPU_FUSED=0. Elsewhere a step is the two bulk passes (shaders.ts).
+ */
+export function fusedStepAllowed(
+  problem: SteppingProblem,
+  storage: FieldStorage,
+  handle: GpuAdapterHandle,
+): boolean {
+  if (process.env[FUSED_STEP_ENV] === "0" || storage !== "float32" || problem.complex) return false;
+  const copies = ghostCopies(problem.layout, problem.blochPhase);
+  const tile = defaultFusedTile(handle.report.software);
+  const l = handle.limits;
+  return (
+    copies.h.length === 0 &&
+    copies.e.length === 0 &&
+    l.maxStorageBuffersPerShaderStage >= FUSED_STORAGE_BUFFERS &&
+    l.maxComputeInvocationsPerWorkgroup >= tile.k * tile.j
+  );
+}
 
 /** The backend's buffers' bound: the largest one storage binding may be, in bytes. */
 export function gpuBindingLimit(limits: GpuLimits): number {
@@ -299,12 +331,21 @@ class GpuStepper implements Stepper {
   /** How the fields are stored, and at what scales (field-storage.ts). */
   private readonly storage: FieldStorage;
   private readonly scales: StorageScales;
-  /** [set][component] */
-  private readonly fieldBuffers: GPUBuffer[][];
+  /**
+   * The fields' buffers, [copy][set][component]: one copy, or two that the fused step reads
+   * from and writes to by turns (fused-step.ts); `current` is the copy that holds them now.
+   */
+  private readonly copies: GPUBuffer[][][];
+  private current = 0;
+  /** Whether a step is one fused pass (fusedStepAllowed). */
+  private readonly fused: boolean;
   private readonly indexBuffer: GPUBuffer;
   private readonly indexBits: IndexBits;
-  /** Per field set: the small tables, then the absorber's ψ (absorber.ts). */
-  private readonly auxBuffers: GPUBuffer[];
+  /**
+   * Per copy and field set: the small tables, then the absorber's ψ (absorber.ts), then the
+   * injection weights; the fused step reads ψ from one copy and writes the other.
+   */
+  private readonly auxBuffers: GPUBuffer[][];
   private readonly absorber: AbsorberPlan;
   private readonly stepTable: GPUBuffer;
   /** The open batch's e^{iωt} rows (trigPerRow words a step) and drive slots (slotAlign bytes). */
@@ -319,10 +360,10 @@ class GpuStepper implements Stepper {
   /** monitorChange calls so far (the first has no previous sums to compare with). */
   private changeChecks = 0;
   private readonly sumsLength: number;
-  private readonly hPasses: Dispatch[];
-  private readonly ePasses: Dispatch[];
-  private readonly dftPasses: Dispatch[];
-  private readonly energyPasses: Dispatch[];
+  /** Per copy: a step's dispatches that leave the fields in it, the DFT's and energy's on it. */
+  private readonly stepPasses: Dispatch[][];
+  private readonly dftPasses: Dispatch[][];
+  private readonly energyPasses: Dispatch[][];
   private readonly energyPartials: GPUBuffer;
   private readonly energyCount: number;
   private readonly maxPerDim: number;
@@ -344,6 +385,7 @@ class GpuStepper implements Stepper {
     problem: SteppingProblem,
     handle: GpuAdapterHandle,
     options: StepperOptions,
+    fused: boolean,
   ) {
     const limits = handle.limits;
     this.device = device;
@@ -360,9 +402,12 @@ class GpuStepper implements Stepper {
     this.watchDevice();
 
     const layout = this.layout;
+    this.fused = fused;
     const fieldBytes = fieldBytesOf(layout, this.storage);
-    this.fieldBuffers = Array.from({ length: this.sets }, () =>
-      Array.from({ length: 6 }, () => this.buffer(fieldBytes, STORAGE | COPY_SRC | COPY_DST)),
+    this.copies = Array.from({ length: this.fused ? 2 : 1 }, () =>
+      Array.from({ length: this.sets }, () =>
+        Array.from({ length: 6 }, () => this.buffer(fieldBytes, STORAGE | COPY_SRC | COPY_DST)),
+      ),
     );
     this.indexBits = indexBits(problem.medium);
     this.indexBuffer = this.upload(packIndices(problem.medium, layout, this.indexBits), STORAGE);
@@ -370,8 +415,8 @@ class GpuStepper implements Stepper {
     this.absorber = planAbsorber(layout, absorberLayers(problem), tables.data.length);
     const injectionStart = tables.data.length + this.absorber.psiWords;
     const injection = planInjection(problem.injection, layout, injectionStart, this.sets > 1);
-    this.auxBuffers = Array.from({ length: this.sets }, (_, set) =>
-      this.auxBuffer(tables.data, injection, set),
+    this.auxBuffers = this.copies.map(() =>
+      Array.from({ length: this.sets }, (_, set) => this.auxBuffer(tables.data, injection, set)),
     );
     const shaderGrid = this.shaderGrid(tables.offsets, injection);
 
@@ -385,13 +430,18 @@ class GpuStepper implements Stepper {
     this.driveRows = new Float32Array((BATCH_STEPS * this.slotAlign) / 4);
     this.driveBuffer = this.buffer(4 * this.driveRows.length, UNIFORM | COPY_DST);
 
-    const pipelines = this.stepPipelines(shaderGrid);
-    this.hPasses = this.halfStepPasses("H", pipelines, limits);
-    this.ePasses = this.halfStepPasses("E", pipelines, limits);
+    const driveLayout = this.driveBinding();
+    if (this.fused) {
+      this.stepPasses = this.fusedStepPasses(shaderGrid, driveLayout, handle, limits);
+    } else {
+      const pipelines = this.stepPipelines(shaderGrid, driveLayout);
+      const h = this.halfStepPasses("H", pipelines, limits);
+      this.stepPasses = [[...h, ...this.halfStepPasses("E", pipelines, limits)]];
+    }
 
     const dft = this.streams.length > 0 ? this.dftPlan(monitors.points, step) : null;
     this.sumsBuffer = dft?.sums ?? null;
-    this.dftPasses = dft?.passes ?? [];
+    this.dftPasses = dft?.passes ?? this.copies.map(() => []);
     this.change = dft ? this.changePlan() : null;
 
     const energy = this.energyPlan(shaderGrid);
@@ -399,7 +449,7 @@ class GpuStepper implements Stepper {
     this.energyPartials = energy.partials;
     this.energyCount = energy.count;
 
-    const perStep = this.hPasses.length + this.ePasses.length + this.dftPasses.length;
+    const perStep = this.stepPasses[0].length + this.dftPasses[0].length;
     this.timing.gpu = {
       dispatchesPerStep: perStep,
       bytesPerCellUpdate: this.bytesPerCellUpdate(),
@@ -461,8 +511,66 @@ class GpuStepper implements Stepper {
     return { layout, group };
   }
 
+  /** Group 1 of the step's passes: the step's drive values (injection-terms.ts), a dynamic offset per step. */
+  private driveBinding(): GPUBindGroupLayout {
+    const driveLayout = this.bindLayout([[0, "dynamic-uniform"]]);
+    this.driveGroup = this.device.createBindGroup({
+      layout: driveLayout,
+      entries: [
+        {
+          binding: 0,
+          resource: { buffer: this.driveBuffer, offset: 0, size: DRIVE_UNIFORM_BYTES },
+        },
+      ],
+    });
+    return driveLayout;
+  }
+
+  /**
+   * A step as one fused pass per copy it ends in (fused-step.ts), each followed by the ADE
+   * pass on that copy's E.
+   */
+  private fusedStepPasses(
+    shaderGrid: ShaderGrid,
+    driveLayout: GPUBindGroupLayout,
+    handle: GpuAdapterHandle,
+    limits: GpuLimits,
+  ): Dispatch[][] {
+    const tile = defaultFusedTile(handle.report.software);
+    const kinds: BindingKind[] = [
+      ...Array<BindingKind>(6).fill("read-only-storage"),
+      ...Array<BindingKind>(6).fill("storage"),
+      "read-only-storage",
+      "storage",
+      "read-only-storage",
+    ];
+    const bindLayout = this.bindLayout(kinds.map((kind, b) => [b, kind]));
+    const code = fusedStepShader(shaderGrid, tile);
+    const pipeline = this.pipeline("fused step", code, [bindLayout, driveLayout]);
+    const ade = this.problem.ade ? this.adePasses(this.problem.ade, limits) : null;
+    return [0, 1].map((to) => {
+      const from = 1 - to;
+      const buffers = [
+        ...this.copies[from][0],
+        ...this.copies[to][0],
+        this.auxBuffers[from][0],
+        this.auxBuffers[to][0],
+        this.indexBuffer,
+      ];
+      const entries = buffers.map((buffer, binding) => ({ binding, resource: { buffer } }));
+      const step: Dispatch = {
+        kind: "fused step",
+        pipeline,
+        group0: this.device.createBindGroup({ layout: bindLayout, entries }),
+        stepGroup: this.driveGroup!,
+        size: fusedGroups(this.layout.n, tile),
+      };
+      return [step, ...(ade?.[to] ?? [])];
+    });
+  }
+
   /** The bind layouts and pipelines of a time step's passes (bulk with CPML and sources, ghosts). */
-  private stepPipelines(shaderGrid: ShaderGrid): StepPipelines {
+  private stepPipelines(shaderGrid: ShaderGrid, driveLayout: GPUBindGroupLayout): StepPipelines {
     const hLayout = this.bindLayout([
       [0, "read-only-storage"],
       [1, "read-only-storage"],
@@ -482,17 +590,6 @@ class GpuStepper implements Stepper {
       [6, "storage"],
       [7, "read-only-storage"],
     ]);
-    // Group 1: the step's drive values (injection-terms.ts), a dynamic offset per step.
-    const driveLayout = this.bindLayout([[0, "dynamic-uniform"]]);
-    this.driveGroup = this.device.createBindGroup({
-      layout: driveLayout,
-      entries: [
-        {
-          binding: 0,
-          resource: { buffer: this.driveBuffer, offset: 0, size: DRIVE_UNIFORM_BYTES },
-        },
-      ],
-    });
     const packed = isPacked(this.storage);
     const code = (kind: "H" | "E") =>
       packed
@@ -532,9 +629,9 @@ class GpuStepper implements Stepper {
     ]);
   }
 
-  /** Component `comp`'s buffers of every field set, as fieldsLayout binds them. */
-  private fieldEntries(comp: number): GPUBindGroupEntry[] {
-    return this.fieldBuffers.map((set, s) => ({ binding: s, resource: { buffer: set[comp] } }));
+  /** Component `comp`'s buffers of every field set of `copy`, as fieldsLayout binds them. */
+  private fieldEntries(comp: number, copy = 0): GPUBindGroupEntry[] {
+    return this.copies[copy].map((set, s) => ({ binding: s, resource: { buffer: set[comp] } }));
   }
 
   /**
@@ -545,7 +642,7 @@ class GpuStepper implements Stepper {
     const problem = this.problem;
     const passes: Dispatch[] = [];
     for (let s = 0; s < this.sets; s++) passes.push(this.bulkPass(kind, s, pipelines));
-    if (kind === "E" && problem.ade) passes.push(...this.adePasses(problem.ade, limits));
+    if (kind === "E" && problem.ade) passes.push(...this.adePasses(problem.ade, limits)[0]);
     // Ghost planes: copies along y, then z (within each x-plane), then whole x-planes.
     const copies = ghostCopies(this.layout, problem.blochPhase);
     const list = kind === "H" ? copies.h : copies.e;
@@ -563,11 +660,11 @@ class GpuStepper implements Stepper {
   private bulkPass(kind: "H" | "E", set: number, pipelines: StepPipelines): Dispatch {
     const layout = this.layout;
     const [pipeline, bindLayout] = pipelines.bulk[kind];
-    const entries: GPUBindGroupEntry[] = this.fieldBuffers[set].map((buffer, c) => ({
+    const entries: GPUBindGroupEntry[] = this.copies[0][set].map((buffer, c) => ({
       binding: c,
       resource: { buffer },
     }));
-    entries.push({ binding: 6, resource: { buffer: this.auxBuffers[set] } });
+    entries.push({ binding: 6, resource: { buffer: this.auxBuffers[0][set] } });
     if (kind === "E") entries.push({ binding: 7, resource: { buffer: this.indexBuffer } });
     return {
       kind: `${kind} bulk`,
@@ -584,7 +681,7 @@ class GpuStepper implements Stepper {
    * The monitors' running DFT: their point indices (`points` in all) and sums in two buffers,
    * one pass per stream.
    */
-  private dftPlan(points: number, step: StepBinding): { sums: GPUBuffer; passes: Dispatch[] } {
+  private dftPlan(points: number, step: StepBinding): { sums: GPUBuffer; passes: Dispatch[][] } {
     const base = new Uint32Array(points);
     let at = 0;
     for (const m of this.problem.monitors) {
@@ -605,31 +702,31 @@ class GpuStepper implements Stepper {
       step.layout,
     ]);
     const dftStep = step.group();
-    const passes = this.streams.map((st) => ({
-      kind: "DFT",
-      pipeline: dft,
-      group0: this.device.createBindGroup({
-        layout: dftLayout,
-        entries: [
-          ...this.fieldEntries(st.comp),
-          { binding: 2, resource: { buffer: baseBuffer } },
-          { binding: 3, resource: { buffer: sums } },
-          {
-            binding: 4,
-            resource: { buffer: this.upload(dftParams(st, this.scales), UNIFORM) },
-          },
-        ],
-      }),
-      stepGroup: dftStep,
-      // One thread per point and wavelength (dftShader): the wavelengths along z.
-      size: withDepth(linearSize(st.points, this.maxPerDim), st.wavelengths),
-    }));
+    const params = this.streams.map((st) => this.upload(dftParams(st, this.scales), UNIFORM));
+    const passes = this.copies.map((_, copy) =>
+      this.streams.map((st, i) => ({
+        kind: "DFT",
+        pipeline: dft,
+        group0: this.device.createBindGroup({
+          layout: dftLayout,
+          entries: [
+            ...this.fieldEntries(st.comp, copy),
+            { binding: 2, resource: { buffer: baseBuffer } },
+            { binding: 3, resource: { buffer: sums } },
+            { binding: 4, resource: { buffer: params[i] } },
+          ],
+        }),
+        stepGroup: dftStep,
+        // One thread per point and wavelength (dftShader): the wavelengths along z.
+        size: withDepth(linearSize(st.points, this.maxPerDim), st.wavelengths),
+      })),
+    );
     return { sums, passes };
   }
 
   /** The energy reduction: one pass per component and set into per-workgroup partials. */
   private energyPlan(shaderGrid: ShaderGrid): {
-    passes: Dispatch[];
+    passes: Dispatch[][];
     partials: GPUBuffer;
     count: number;
   } {
@@ -646,7 +743,7 @@ class GpuStepper implements Stepper {
     const groups = Math.ceil(layout.paddedCells / perValue);
     const count = groups * 6 * this.sets;
     const partials = this.buffer(4 * count, STORAGE | COPY_SRC);
-    const passes: Dispatch[] = [];
+    const passes: Dispatch[][] = this.copies.map(() => []);
     let out = 0;
     for (let s = 0; s < this.sets; s++) {
       for (let c = 0; c < 6; c++) {
@@ -661,21 +758,23 @@ class GpuStepper implements Stepper {
           UNIFORM,
         );
         out += groups;
-        passes.push({
-          kind: "checks",
-          pipeline: energy,
-          group0: this.device.createBindGroup({
-            layout: energyLayout,
-            entries: [
-              { binding: 0, resource: { buffer: this.fieldBuffers[s][c] } },
-              { binding: 1, resource: { buffer: this.indexBuffer } },
-              { binding: 2, resource: { buffer: this.auxBuffers[0] } },
-              { binding: 3, resource: { buffer: partials } },
-              { binding: 4, resource: { buffer: params } },
-            ],
+        this.copies.forEach((fields, copy) =>
+          passes[copy].push({
+            kind: "checks",
+            pipeline: energy,
+            group0: this.device.createBindGroup({
+              layout: energyLayout,
+              entries: [
+                { binding: 0, resource: { buffer: fields[s][c] } },
+                { binding: 1, resource: { buffer: this.indexBuffer } },
+                { binding: 2, resource: { buffer: this.auxBuffers[0][0] } },
+                { binding: 3, resource: { buffer: partials } },
+                { binding: 4, resource: { buffer: params } },
+              ],
+            }),
+            size: linearSize(groups, this.maxPerDim, 1),
           }),
-          size: linearSize(groups, this.maxPerDim, 1),
-        });
+        );
       }
     }
     return { passes, partials, count };
@@ -689,12 +788,24 @@ class GpuStepper implements Stepper {
   ): Promise<GpuStepper> {
     const start = performance.now();
     const profile = options.profilePasses === true;
-    const device = await handle.openDevice(profile ? [PROFILE_FEATURE] : []);
+    const fused = fusedStepAllowed(problem, options.fieldStorage ?? "float32", handle);
+    const tile = defaultFusedTile(handle.report.software);
+    const device = await handle.openDevice(
+      profile ? [PROFILE_FEATURE] : [],
+      fused
+        ? {
+            maxStorageBuffersPerShaderStage: FUSED_STORAGE_BUFFERS,
+            maxComputeInvocationsPerWorkgroup: tile.k * tile.j,
+            maxComputeWorkgroupSizeX: tile.k,
+            maxComputeWorkgroupSizeY: tile.j,
+          }
+        : {},
+    );
     device.pushErrorScope("validation");
     device.pushErrorScope("out-of-memory");
     let stepper: GpuStepper;
     try {
-      stepper = new GpuStepper(device, problem, handle, options);
+      stepper = new GpuStepper(device, problem, handle, options, fused);
     } catch (err) {
       device.destroy();
       throw err;
@@ -726,12 +837,13 @@ class GpuStepper implements Stepper {
         (this.slotAlign / 4) * row,
       );
       const m = n + l + 1;
-      const sample = m % this.problem.dftEvery === 0 && this.dftPasses.length > 0;
+      // The copy this step leaves the fields in: the other one where a step is fused.
+      const to = this.copies.length - 1 - this.current;
+      const sample = m % this.problem.dftEvery === 0 && this.dftPasses[to].length > 0;
       if (sample) this.writeTrig(row, m);
-      const lists = sample
-        ? [this.hPasses, this.ePasses, this.dftPasses]
-        : [this.hPasses, this.ePasses];
-      for (const list of lists) this.encodeStep(list, row);
+      this.encodeStep(this.stepPasses[to], row);
+      if (sample) this.encodeStep(this.dftPasses[to], row);
+      this.current = to;
       this.slot++;
     }
     this.timing.kernelSeconds += (performance.now() - start) / 1000;
@@ -751,7 +863,7 @@ class GpuStepper implements Stepper {
     this.flush();
     const encoder = this.device.createCommandEncoder();
     const pass = encoder.beginComputePass();
-    this.encode(pass, this.energyPasses, 0);
+    this.encode(pass, this.energyPasses[this.current], 0);
     pass.end();
     const partials = await this.readBack(encoder, this.energyPartials, 4 * this.energyCount);
     const values = new Float32Array(partials);
@@ -823,7 +935,7 @@ class GpuStepper implements Stepper {
     const bytes = fieldBytesOf(this.layout, storage);
     const sx = this.layout.strides[0];
     const result: FieldSet[] = [];
-    for (const set of this.fieldBuffers) {
+    for (const set of this.copies[this.current]) {
       const fs = allocateFieldSet(this.layout);
       for (let c = 0; c < 6; c++) {
         const data = await this.readBack(this.device.createCommandEncoder(), set[c], bytes);
@@ -962,7 +1074,10 @@ class GpuStepper implements Stepper {
   private bytesPerCellUpdate(): number {
     const { n, cells } = this.layout;
     const nodes = (n[0] + 1) * (n[1] + 1) * (n[2] + 1);
-    const bulk = bulkBytesPerCellUpdate(this.indexBits, fieldValueBytes(this.storage));
+    // A fused step reads each field value once and writes it once (fused-step.ts).
+    const bulk = this.fused
+      ? 12 * 4 + (3 * this.indexBits) / 8
+      : bulkBytesPerCellUpdate(this.indexBits, fieldValueBytes(this.storage));
     const perSet = bulk * nodes + 2 * 16 * absorberNodes(this.absorber);
     return (this.sets * perSet) / cells;
   }
@@ -1071,7 +1186,7 @@ class GpuStepper implements Stepper {
    * fields (field-storage.ts) a component's cells in even and in odd padded x-planes are two
    * passes, so that no dispatch writes both halves of a word.
    */
-  private adePasses(terms: AdeTerms, limits: GpuLimits): Dispatch[] {
+  private adePasses(terms: AdeTerms, limits: GpuLimits): Dispatch[][] {
     const tab = new Float32Array([...terms.correction, ...terms.cP, ...terms.cJ, ...terms.cE]);
     const bindLayout = this.bindLayout([
       [0, "storage"],
@@ -1090,21 +1205,25 @@ class GpuStepper implements Stepper {
       limit: gpuBindingLimit(limits),
     };
     const sx = this.layout.strides[0];
-    const passes: Dispatch[] = [];
+    const passes: Dispatch[][] = this.copies.map(() => []);
     for (let c = 0; c < 3; c++) {
       const all = Array.from(terms.cells[c].keys());
       const lists = isPacked(this.storage)
         ? [0, 1].map((h) => all.filter((q) => Math.floor(terms.cells[c][q] / sx) % 2 === h))
         : [all];
       for (const list of lists) {
-        if (list.length > 0) passes.push(...this.adeCellPasses(ade, c, list));
+        if (list.length === 0) continue;
+        this.adeCellPasses(ade, c, list).forEach((copy, k) => passes[k].push(...copy));
       }
     }
     return passes;
   }
 
-  /** The ADE pass of E component `c` over its dispersive cells `list`, per field set. */
-  private adeCellPasses(ade: AdePassParts, c: number, list: number[]): Dispatch[] {
+  /**
+   * The ADE pass of E component `c` over its dispersive cells `list`, per field set, for each
+   * copy of the fields ([copy][set]; the pole state is the same for both).
+   */
+  private adeCellPasses(ade: AdePassParts, c: number, list: number[]): Dispatch[][] {
     const { terms } = ade;
     const entries = terms.correction.length;
     const slotsAll = terms.cP.length;
@@ -1140,23 +1259,26 @@ class GpuStepper implements Stepper {
       }),
       UNIFORM,
     );
-    return this.fieldBuffers.map((set) => ({
-      kind: "ADE",
-      pipeline: ade.pipeline,
-      group0: this.device.createBindGroup({
-        layout: ade.bindLayout,
-        entries: [
-          { binding: 0, resource: { buffer: set[c] } },
-          { binding: 1, resource: { buffer: cellBuffer } },
-          { binding: 2, resource: { buffer: ade.tab } },
-          { binding: 3, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
-          { binding: 4, resource: { buffer: this.buffer(4 * slots, STORAGE) } },
-          { binding: 5, resource: { buffer: this.buffer(12 * count, STORAGE) } },
-          { binding: 6, resource: { buffer: params } },
-        ],
-      }),
-      size: linearSize(count, this.maxPerDim),
-    }));
+    // Per field set its pole state (P, J) and history; bound with that set's E in each copy.
+    const state = this.copies[0].map(() => [4 * slots, 4 * slots, 12 * count]);
+    const stateBuffers = state.map((sizes) => sizes.map((b) => this.buffer(b, STORAGE)));
+    return this.copies.map((fields) =>
+      fields.map((set, s) => ({
+        kind: "ADE",
+        pipeline: ade.pipeline,
+        group0: this.device.createBindGroup({
+          layout: ade.bindLayout,
+          entries: [
+            { binding: 0, resource: { buffer: set[c] } },
+            { binding: 1, resource: { buffer: cellBuffer } },
+            { binding: 2, resource: { buffer: ade.tab } },
+            ...stateBuffers[s].map((buffer, k) => ({ binding: 3 + k, resource: { buffer } })),
+            { binding: 6, resource: { buffer: params } },
+          ],
+        }),
+        size: linearSize(count, this.maxPerDim),
+      })),
+    );
   }
 
   /**

@@ -24,7 +24,12 @@
  * passes here that read or write single values find them through field-storage.ts.
  */
 import type { YeeLayout } from "../grid.js";
-import { absorberCorrections, type AbsorberPlan, type CorrectionTerm } from "./absorber.js";
+import {
+  absorberCorrections,
+  type AbsorberPlan,
+  type CorrectionTerm,
+  type PsiStore,
+} from "./absorber.js";
 import { materialOfWgsl, type IndexBits } from "./material-index.js";
 import type { TableOffsets } from "./tables.js";
 import { DRIVE_UNIFORM, injectionUpdates, type GpuInjection } from "./injection-terms.js";
@@ -177,7 +182,7 @@ ${[0, 1, 2].map((c) => componentUpdate(g, kind, c, (f) => `${f}[p] = v;`)).join(
  * neighbours of the last nodes would lie past the padded arrays: their index is clamped (the
  * values there are never used).
  */
-function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
+export function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
   const updatesH = kind === "H";
   const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
   const load = (field: string, at: string) => `${field}[${at}]`;
@@ -233,13 +238,14 @@ export function materialLines(g: ShaderGrid): string[] {
  * The update of component c of the bulk pass `kind` (curlUpdateShader, packed-bulk.ts): its two
  * raw differences, the curl, the new value `v` and the absorber's corrections to it, and then
  * `store(field)`, the statement that keeps v. The values it reads have bulkLoads' names, and
- * i, j, k are the node's.
+ * i, j, k are the node's; `psiStore` keeps the absorber's ψ (absorberCorrections).
  */
 export function componentUpdate(
   g: ShaderGrid,
   kind: "H" | "E",
   c: number,
   store: (field: string) => string,
+  psiStore?: PsiStore,
 ): string {
   const updatesH = kind === "H";
   const [own, other] = updatesH ? ["h", "e"] : ["e", "h"];
@@ -257,7 +263,7 @@ export function componentUpdate(
     { axis: a2, diff: "d2", sign: -1 },
   ];
   const scale = updatesH ? `${-Math.fround(g.hCoefficient)}` : `cb${c}`;
-  const corrections = absorberCorrections(g.absorber, g.tables, kind, c, terms, scale);
+  const corrections = absorberCorrections(g.absorber, g.tables, kind, c, terms, scale, psiStore);
   const f = `${own}${AXES[c]}`;
   const curl = `(d1 * ${coef}${AXES[a1]} - d2 * ${coef}${AXES[a2]})`;
   const value = updatesH ? `${f}p - ${curl}` : `ca${c} * ${f}p + cb${c} * ${curl}`;
