@@ -28,9 +28,9 @@
  * section 3: BENCH_PAIR_THREADS (default 1), BENCH_PAIR_STEPS (400), BENCH_PAIR_REPEATS (5);
  * BENCH_ONLY=sources runs section 3 alone; BENCH_ONLY=webgpu runs section 5 alone (the adapter
  * probe, the copy probe and the webgpu cases; nothing on the wasm kernels); section 5:
- * BENCH_GPU_PARTS (default "profile,toggles,twopass,f16,job,shapes": which runs follow the
- * plain ones; twopass: the step as two bulk passes, EMSIM_WEBGPU_FUSED=0; tiles: the fused
- * step's tiles BENCH_FUSED_TILES, default 128x2x8,64x4x8,32x8x4, by EMSIM_WEBGPU_FUSED_TILE),
+ * BENCH_GPU_PARTS (default "profile,toggles,fused,f16,job,shapes": which runs follow the
+ * plain ones; fused: the step as one fused pass, EMSIM_WEBGPU_FUSED=1; tiles: the fused step
+ * on the tiles BENCH_FUSED_TILES, default 32x8x4,32x8x16,16x16x8, by EMSIM_WEBGPU_FUSED_TILE),
  * BENCH_GPU_SHAPES (the bulk shapes compared).
  */
 import { spawnSync } from "node:child_process";
@@ -291,24 +291,23 @@ function webgpuSection(): void {
         { cells: 256, steps: QUICK ? 1 : 2, profileSteps: 1, toggleSteps: 1 },
       ]
     : [onGpu(128, 2000, 500), onGpu(200, 1500, 400), onGpu(256, 1000, 200), onGpu(500, 300, 50)];
-  // BENCH_GPU_PARTS: which of the profiled, toggled, two-pass, float16, job and bulk-shape
-  // runs to add.
-  const parts = (process.env.BENCH_GPU_PARTS ?? "profile,toggles,twopass,f16,job,shapes").split(
-    ",",
-  );
+  // BENCH_GPU_PARTS: which of the profiled, toggled, fused, float16, job and bulk-shape runs
+  // to add.
+  const parts = (process.env.BENCH_GPU_PARTS ?? "profile,toggles,fused,f16,job,shapes").split(",");
   const probe = gpuCopyProbe();
   const plain = gpuThroughput(grids, probe, a.software);
   const note = a.software ? " (software adapter, a step or two a run: correctness only)" : "";
   if (parts.includes("profile")) gpuPassProfiles(grids, plain, note);
   if (parts.includes("toggles")) gpuToggles(grids, plain, note);
-  if (parts.includes("twopass") && !a.software) {
-    const title = "With a step as two bulk passes, not one fused pass (EMSIM_WEBGPU_FUSED=0)";
-    gpuVariant(title, { EMSIM_WEBGPU_FUSED: "0" }, grids, plain, probe);
+  if (parts.includes("fused") && !a.software) {
+    const title = "With a step as one fused pass, not two bulk passes (EMSIM_WEBGPU_FUSED=1)";
+    gpuVariant(title, { EMSIM_WEBGPU_FUSED: "1" }, grids, plain, probe);
   }
   if (parts.includes("tiles") && !a.software) {
-    for (const tile of (process.env.BENCH_FUSED_TILES ?? "128x2x8,64x4x8,32x8x4").split(",")) {
-      const title = `With the fused step's tile ${tile} (EMSIM_WEBGPU_FUSED_TILE)`;
-      gpuVariant(title, { EMSIM_WEBGPU_FUSED_TILE: tile }, grids, plain, probe);
+    for (const tile of (process.env.BENCH_FUSED_TILES ?? "32x8x4,32x8x16,16x16x8").split(",")) {
+      const title = `With the fused step on tiles of ${tile} (EMSIM_WEBGPU_FUSED_TILE)`;
+      const env = { EMSIM_WEBGPU_FUSED: "1", EMSIM_WEBGPU_FUSED_TILE: tile };
+      gpuVariant(title, env, grids, plain, probe);
     }
   }
   if (parts.includes("f16") && !a.software) {
@@ -322,8 +321,8 @@ function webgpuSection(): void {
 }
 
 /**
- * The plain runs again with `env` in each case's process (float16 field storage, the two bulk
- * passes in place of the fused step): Mcell/s, the bytes a cell-update moves, those against
+ * The plain runs again with `env` in each case's process (float16 field storage, the fused
+ * step in place of the two bulk passes): Mcell/s, the bytes a cell-update moves, those against
  * the copy probe, and the rate over the plain run's; then the 128³ and 500³ grids profiled.
  */
 function gpuVariant(

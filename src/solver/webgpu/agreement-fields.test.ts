@@ -22,6 +22,15 @@ import { CASES, skip, spec, TOLERANCE } from "../testing/webgpu-agreement.js";
 import { fieldEnergy } from "../yee.js";
 import { FUSED_STEP_ENV } from "./engine.js";
 
+/**
+ * Bytes per cell-update the report gives for spec(CASES[2]) (the report test's comment) with
+ * `perNode` bytes of fields and indices a node.
+ */
+function bytesOf(perNode: number): number {
+  const slabNodes = 2 * (7 * 22 * 34 + 22 * 7 * 34 + 22 * 22 * 7);
+  return (perNode * 21 * 21 * 33 + 32 * slabNodes) / (20 * 20 * 32);
+}
+
 describe("webgpu fields, reductions and report agree with the reference backend", { skip }, () => {
   // Every stored value, ghosts included, both field sets; and the energy the GPU reduces
   // against fieldEnergy over the GPU's own fields (float32 partial sums: 1e-5).
@@ -134,48 +143,61 @@ describe("webgpu fields, reductions and report agree with the reference backend"
   it("the run report gives a step's dispatches and a cell-update's bytes", async () => {
     const r = await runWithMaterials(spec(CASES[2], 4), materials, { backend: "webgpu" });
     const gpu = r.report.stepping.gpu!;
-    // PML on every face, no ghosts: the step is one fused pass (fused-step.ts), then the
-    // sphere's ADE pass for each of Ex, Ey, Ez, one DFT pass per stream (six components on the
-    // plane monitor, three at the point).
-    assert.equal(gpu.dispatchesPerStep, 1 + 3 + 6 + 3);
+    // Two bulk passes, the sphere's ADE pass for each of Ex, Ey, Ez, one DFT pass per stream
+    // (six components on the plane monitor, three at the point); PML on every face: no ghosts.
+    assert.equal(gpu.dispatchesPerStep, 2 + 3 + 6 + 3);
     // 8 × 8 × 20 cells and 6 PML layers a face: 20 × 20 × 32 cells, 21 × 21 × 33 nodes, padded
     // 22 × 22 × 34; a slab along x holds 7 × 22 × 34 nodes, along y 22 × 7 × 34, along z
-    // 22 × 22 × 7, two of each. A handful of materials: 8-bit indices; the fused step reads
-    // and writes each field value once, 51 B a node; ψ 32 B per absorber node and step.
+    // 22 × 22 × 7, two of each. A handful of materials: 8-bit indices, 75 B a node; ψ 32 B
+    // per absorber node and step.
     assert.deepEqual(r.report.grid, [20, 20, 32]);
-    const slabNodes = 2 * (7 * 22 * 34 + 22 * 7 * 34 + 22 * 22 * 7);
-    const expected = (51 * 21 * 21 * 33 + 32 * slabNodes) / (20 * 20 * 32);
-    assert.ok(Math.abs(gpu.bytesPerCellUpdate - expected) < 1e-9, `${gpu.bytesPerCellUpdate}`);
+    assert.ok(Math.abs(gpu.bytesPerCellUpdate - bytesOf(75)) < 1e-9, `${gpu.bytesPerCellUpdate}`);
     assert.equal(gpu.passSeconds, undefined, "not a profiled run");
   });
 
-  it("with the fused step turned off: two bulk passes, 75 B a node, the same fields", async (t) => {
+  // The fused step (fused-step.ts, EMSIM_WEBGPU_FUSED=1): the same updates in another order of
+  // loads and stores, so the same values to the bit; one pass a step, each value read and
+  // written once (51 B a node). Its ghost-free cases above run without it.
+  it("a step as one fused pass: one dispatch, 51 B a node, the two passes' fields", async (t) => {
     const s = spec(CASES[2], 40);
-    const fused = new FdtdSimulation(s, materials, { backend: "webgpu", dftEvery: 4 });
-    await fused.prepare();
+    // An odd DFT interval: the monitors sample both copies.
+    const split = new FdtdSimulation(s, materials, { backend: "webgpu", dftEvery: 3 });
+    await split.prepare();
     // The setting is read when a run's stepper is made (prepare).
-    process.env[FUSED_STEP_ENV] = "0";
-    const split = new FdtdSimulation(s, materials, { backend: "webgpu", dftEvery: 4 });
-    let report;
+    process.env[FUSED_STEP_ENV] = "1";
+    const fused = new FdtdSimulation(s, materials, { backend: "webgpu", dftEvery: 3 });
+    let run;
     try {
-      await split.prepare();
-      report = await runWithMaterials(spec(CASES[2], 4), materials, { backend: "webgpu" });
+      await fused.prepare();
+      run = await runWithMaterials(spec(CASES[2], 4), materials, { backend: "webgpu" });
     } finally {
       delete process.env[FUSED_STEP_ENV];
     }
-    const gpu = report.report.stepping.gpu!;
-    assert.equal(gpu.dispatchesPerStep, 2 + 3 + 6 + 3);
-    const slabNodes = 2 * (7 * 22 * 34 + 22 * 7 * 34 + 22 * 22 * 7);
-    const expected = (75 * 21 * 21 * 33 + 32 * slabNodes) / (20 * 20 * 32);
-    assert.ok(Math.abs(gpu.bytesPerCellUpdate - expected) < 1e-9, `${gpu.bytesPerCellUpdate}`);
+    const gpu = run.report.stepping.gpu!;
+    assert.equal(gpu.dispatchesPerStep, 1 + 3 + 6 + 3);
+    assert.ok(Math.abs(gpu.bytesPerCellUpdate - bytesOf(51)) < 1e-9, `${gpu.bytesPerCellUpdate}`);
     try {
-      while (fused.stepIndex < 40) fused.step();
-      while (split.stepIndex < 40) split.step();
-      const worst = worstFieldDifference(await fused.fields(), await split.fields());
+      // Single steps, then sweeps, and an odd count: the copies alternate.
+      while (fused.stepIndex < 21) fused.step();
+      while (fused.stepIndex < 41) fused.step(41);
+      while (split.stepIndex < fused.stepIndex) split.step();
+      const worst = worstFieldDifference(await split.fields(), await fused.fields());
       t.diagnostic(
-        `fused against two passes after 40 steps: ${worst.toExponential(2)} of the peak`,
+        `fused against two passes after 41 steps: ${worst.toExponential(2)} of the peak`,
       );
       assert.ok(worst < 1e-6, `${worst}`);
+      assert.ok(Math.abs((await fused.energy()) / (await split.energy()) - 1) < 1e-6);
+      // The monitors' running sums, each stream's DFT pass bound to the copy a step ends in.
+      const [a, b] = [(await split.monitorSums()).flat(), (await fused.monitorSums()).flat()];
+      let peak = 0;
+      let diff = 0;
+      a.forEach((sums, i) =>
+        sums.forEach((x, o) => {
+          peak = Math.max(peak, Math.abs(x));
+          diff = Math.max(diff, Math.abs(x - b[i]![o]!));
+        }),
+      );
+      assert.ok(peak > 0 && diff <= 1e-6 * peak, `monitor sums: ${diff} of ${peak}`);
     } finally {
       fused.dispose();
       split.dispose();

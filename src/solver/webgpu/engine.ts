@@ -143,21 +143,25 @@ interface Dispatch {
 /** Bytes of one value's running DFT sum on the GPU: re, im and their Kahan compensations. */
 const DFT_SUM_BYTES = 16;
 
-/** The setting that turns the fused step off (`0`), for benchmarks that compare the two. */
+/**
+ * The setting that turns the fused step on (`1`). Off by default: on an H200 it ran 10–45 %
+ * slower than the two bulk passes (docs/benchmarks.md), its threads waiting on their own
+ * arithmetic and loads, not on memory.
+ */
 export const FUSED_STEP_ENV = "EMSIM_WEBGPU_FUSED";
 
 /**
- * Whether a step of `problem` runs as one fused pass (fused-step.ts): float32 fields, one field
- * set (no Bloch phase), no ghost copies (periodic, Bloch or mirror boundaries), an adapter that
- * binds the pass's 15 storage buffers and runs its workgroups, and not turned off by
- * EMSIM_WEBGPU_FUSED=0. Elsewhere a step is the two bulk passes (shaders.ts).
+ * Whether a step of `problem` runs as one fused pass (fused-step.ts): asked for by
+ * EMSIM_WEBGPU_FUSED=1, and possible: float32 fields, one field set (no Bloch phase), no ghost
+ * copies (periodic, Bloch or mirror boundaries), an adapter that binds the pass's 15 storage
+ * buffers and runs its workgroups. Elsewhere a step is the two bulk passes (shaders.ts).
  */
 export function fusedStepAllowed(
   problem: SteppingProblem,
   storage: FieldStorage,
   handle: GpuAdapterHandle,
 ): boolean {
-  if (process.env[FUSED_STEP_ENV] === "0" || storage !== "float32" || problem.complex) return false;
+  if (process.env[FUSED_STEP_ENV] !== "1" || storage !== "float32" || problem.complex) return false;
   const copies = ghostCopies(problem.layout, problem.blochPhase);
   const tile = defaultFusedTile(handle.report.software);
   const l = handle.limits;
