@@ -49,14 +49,14 @@ export interface FusedTile {
 export const FUSED_TILE_ENV = "EMSIM_WEBGPU_FUSED_TILE";
 
 /**
- * The tile unless EMSIM_WEBGPU_FUSED_TILE names another: on a GPU 64 × 4 walking 4 planes
- * (with 128 × 2 × 8 the fastest on an H200, bench/gpu-fused-probe.ts), on a software adapter
- * 32 × 4 (128 threads, what WebGPU's compatibility mode allows).
+ * The tile unless EMSIM_WEBGPU_FUSED_TILE names another: on a GPU 32 × 8 walking 4 planes (the
+ * fastest of seven tried on an H200, docs/benchmarks.md), on a software adapter 32 × 4 (128
+ * threads, what WebGPU's compatibility mode allows).
  */
 export function defaultFusedTile(software: boolean): FusedTile {
   const named = (process.env[FUSED_TILE_ENV] ?? "").match(/^(\d+)x(\d+)x(\d+)$/);
   if (named) return { k: Number(named[1]), j: Number(named[2]), planes: Number(named[3]) };
-  return software ? { k: 32, j: 4, planes: 4 } : { k: 64, j: 4, planes: 4 };
+  return software ? { k: 32, j: 4, planes: 4 } : { k: 32, j: 8, planes: 4 };
 }
 
 /** Storage buffers the fused pass binds: two field sets, two aux copies, the indices. */
