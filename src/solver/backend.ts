@@ -77,6 +77,11 @@ export interface StepperOptions {
    */
   bulkShape?: { x: number; y: number };
   /**
+   * webgpu backend: the three E components' material indices in three bindings even where
+   * one holds them (tests; by default only where one would pass the adapter's binding bound).
+   */
+  splitIndices?: boolean;
+  /**
    * webgpu backend: float32 (default) or float16 storage of the fields (webgpu/field-storage.ts;
    * unset, a worker's EMSIM_WEBGPU_FIELD_STORAGE).
    */

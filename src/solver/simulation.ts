@@ -91,6 +91,8 @@ export interface InternalRunOptions extends RunOptions {
    * webgpu/shaders.ts BulkShape); benchmarks compare shapes with it.
    */
   bulkShape?: { x: number; y: number };
+  /** webgpu backend: the material indices in three bindings (webgpu/material-index.ts). */
+  splitIndices?: boolean;
   /** webgpu backend: how the fields are stored (webgpu/field-storage.ts). */
   fieldStorage?: FieldStorage;
 }
@@ -466,6 +468,7 @@ export class FdtdSimulation {
         memoryLimitBytes: options.memoryLimitBytes,
         profilePasses: options.profilePasses,
         bulkShape: options.bulkShape,
+        splitIndices: options.splitIndices,
         fieldStorage: options.fieldStorage,
       },
     );

@@ -204,6 +204,36 @@ describe("webgpu fields, reductions and report agree with the reference backend"
     }
   });
 
+  // A grid past about 710³ keeps its material indices in three bindings, one per component
+  // (material-index.ts): the same values as in one.
+  it("material indices in three bindings: the same fields, energy and monitor sums", async (t) => {
+    // float16 after 300 steps, when the pulse is strong against the scale its range is set to.
+    for (const [fieldStorage, steps] of [
+      ["float32", 30],
+      ["float16", 300],
+    ] as const) {
+      const s = spec(CASES[2], steps);
+      const options = { backend: "webgpu", dftEvery: 3, fieldStorage } as const;
+      const one = new FdtdSimulation(s, materials, options);
+      const three = new FdtdSimulation(s, materials, { ...options, splitIndices: true });
+      await one.prepare();
+      await three.prepare();
+      try {
+        while (one.stepIndex < steps) one.step(steps);
+        while (three.stepIndex < steps) three.step(steps);
+        const worst = worstFieldDifference(await one.fields(), await three.fields());
+        t.diagnostic(`${fieldStorage}, three bindings against one: ${worst} of the peak`);
+        assert.equal(worst, 0);
+        assert.ok((await one.energy()) > 0, "the fields are not all zero");
+        assert.equal(await three.energy(), await one.energy());
+        assert.deepEqual(await three.monitorSums(), await one.monitorSums());
+      } finally {
+        one.dispose();
+        three.dispose();
+      }
+    }
+  });
+
   // Most grids here tabulate a few dozen materials (8-bit indices, material-index.ts); a
   // large smoothed sphere needs hundreds of interface entries, which 16-bit indices hold.
   it("16-bit material indices: a smoothed sphere of more than 256 table entries", async (t) => {

@@ -66,7 +66,14 @@ import {
   planInjection,
   type GpuInjection,
 } from "./injection-terms.js";
-import { indexBits, indexWords, packIndices, type IndexBits } from "./material-index.js";
+import {
+  indexBits,
+  indexWords,
+  needsSplitIndices,
+  packIndices,
+  SPLIT_INDEX_STORAGE_BUFFERS,
+  type IndexBits,
+} from "./material-index.js";
 import {
   absorberBytes,
   absorberNodes,
@@ -173,6 +180,40 @@ export function fusedStepAllowed(
   );
 }
 
+/**
+ * Whether `problem`'s material indices go in three bindings (material-index.ts): asked for, or
+ * one buffer of them would pass the adapter's binding bound. Throws where the adapter cannot
+ * bind the ten storage buffers that takes.
+ */
+function splitIndicesFor(problem: SteppingProblem, handle: GpuAdapterHandle, asked: boolean) {
+  const bits = indexBits(problem.medium);
+  const split = asked || needsSplitIndices(problem.layout, bits, gpuBindingLimit(handle.limits));
+  const bound = handle.limits.maxStorageBuffersPerShaderStage;
+  if (split && bound < SPLIT_INDEX_STORAGE_BUFFERS) {
+    throw new RangeError(
+      `the grid's material indices need three GPU storage bindings of their own, and the ` +
+        `adapter binds ${bound} storage buffers per shader, not ${SPLIT_INDEX_STORAGE_BUFFERS}`,
+    );
+  }
+  return split;
+}
+
+/** The limits a run's device asks for beyond the defaults (openDevice). */
+function deviceLimits(
+  handle: GpuAdapterHandle,
+  run: { fused: boolean; split: boolean },
+): Record<string, number> {
+  if (run.split) return { maxStorageBuffersPerShaderStage: SPLIT_INDEX_STORAGE_BUFFERS };
+  if (!run.fused) return {};
+  const tile = defaultFusedTile(handle.report.software);
+  return {
+    maxStorageBuffersPerShaderStage: FUSED_STORAGE_BUFFERS,
+    maxComputeInvocationsPerWorkgroup: tile.k * tile.j,
+    maxComputeWorkgroupSizeX: tile.k,
+    maxComputeWorkgroupSizeY: tile.j,
+  };
+}
+
 /** The backend's buffers' bound: the largest one storage binding may be, in bytes. */
 export function gpuBindingLimit(limits: GpuLimits): number {
   return Math.min(limits.maxBufferSize, limits.maxStorageBufferBindingSize);
@@ -184,11 +225,19 @@ function fieldBytesOf(layout: YeeLayout, storage: FieldStorage): number {
   return fieldBufferBytes(storage, layout.paddedCells / sx, sx);
 }
 
-/** Bytes of the largest storage buffer a grid needs (the bound that applies per buffer). */
-export function gpuLargestBuffer(grid: GridSize, storage: FieldStorage = "float32"): number {
+/**
+ * Bytes of the largest storage buffer a grid needs (the bound that applies per buffer); with
+ * `splitIndices` (an adapter that binds ten storage buffers) the material indices count per
+ * component (material-index.ts).
+ */
+export function gpuLargestBuffer(
+  grid: GridSize,
+  storage: FieldStorage = "float32",
+  splitIndices = false,
+): number {
   const { layout } = grid;
   // Indices of 16 bits unless the table turns out small (not known before the medium is built).
-  const indexBytes = 3 * 4 * indexWords(layout, 16);
+  const indexBytes = (splitIndices ? 1 : 3) * 4 * indexWords(layout, 16);
   const fieldBytes = fieldBytesOf(layout, storage);
   // The aux buffer: ψ of every absorber slab behind the tables (ten per-axis profiles and the
   // per-material ones, a few KiB: 64 KiB is a bound).
@@ -343,7 +392,8 @@ class GpuStepper implements Stepper {
   private current = 0;
   /** Whether a step is one fused pass (fusedStepAllowed). */
   private readonly fused: boolean;
-  private readonly indexBuffer: GPUBuffer;
+  /** The E components' material indices: one buffer, or one per component (split). */
+  private readonly indexBuffers: GPUBuffer[];
   private readonly indexBits: IndexBits;
   /**
    * Per copy and field set: the small tables, then the absorber's ψ (absorber.ts), then the
@@ -389,7 +439,7 @@ class GpuStepper implements Stepper {
     problem: SteppingProblem,
     handle: GpuAdapterHandle,
     options: StepperOptions,
-    fused: boolean,
+    { fused, split }: { fused: boolean; split: boolean },
   ) {
     const limits = handle.limits;
     this.device = device;
@@ -414,7 +464,11 @@ class GpuStepper implements Stepper {
       ),
     );
     this.indexBits = indexBits(problem.medium);
-    this.indexBuffer = this.upload(packIndices(problem.medium, layout, this.indexBits), STORAGE);
+    const indices = packIndices(problem.medium, layout, this.indexBits);
+    const words = indexWords(layout, this.indexBits);
+    this.indexBuffers = split
+      ? [0, 1, 2].map((c) => this.upload(indices.subarray(c * words, (c + 1) * words), STORAGE))
+      : [this.upload(indices, STORAGE)];
     const tables = buildTables(problem);
     this.absorber = planAbsorber(layout, absorberLayers(problem), tables.data.length);
     const injectionStart = tables.data.length + this.absorber.psiWords;
@@ -474,6 +528,7 @@ class GpuStepper implements Stepper {
       bulk: this.bulkShape,
       indexBits: this.indexBits,
       indexWords: indexWords(this.layout, this.indexBits),
+      indexSplit: this.indexBuffers.length > 1,
       injection,
       storage: this.storage,
       scales: this.scales,
@@ -559,7 +614,7 @@ class GpuStepper implements Stepper {
         ...this.copies[to][0],
         this.auxBuffers[from][0],
         this.auxBuffers[to][0],
-        this.indexBuffer,
+        ...this.indexBuffers,
       ];
       const entries = buffers.map((buffer, binding) => ({ binding, resource: { buffer } }));
       const step: Dispatch = {
@@ -592,7 +647,7 @@ class GpuStepper implements Stepper {
       [4, "read-only-storage"],
       [5, "read-only-storage"],
       [6, "storage"],
-      [7, "read-only-storage"],
+      ...this.indexBuffers.map((_, b): [number, BindingKind] => [7 + b, "read-only-storage"]),
     ]);
     const packed = isPacked(this.storage);
     const code = (kind: "H" | "E") =>
@@ -669,7 +724,11 @@ class GpuStepper implements Stepper {
       resource: { buffer },
     }));
     entries.push({ binding: 6, resource: { buffer: this.auxBuffers[0][set] } });
-    if (kind === "E") entries.push({ binding: 7, resource: { buffer: this.indexBuffer } });
+    if (kind === "E") {
+      this.indexBuffers.forEach((buffer, b) =>
+        entries.push({ binding: 7 + b, resource: { buffer } }),
+      );
+    }
     return {
       kind: `${kind} bulk`,
       pipeline,
@@ -770,7 +829,11 @@ class GpuStepper implements Stepper {
               layout: energyLayout,
               entries: [
                 { binding: 0, resource: { buffer: fields[s][c] } },
-                { binding: 1, resource: { buffer: this.indexBuffer } },
+                // Split indices: E component c's own buffer (energyShader reads it from 0).
+                {
+                  binding: 1,
+                  resource: { buffer: this.indexBuffers[c < 3 ? c % this.indexBuffers.length : 0] },
+                },
                 { binding: 2, resource: { buffer: this.auxBuffers[0][0] } },
                 { binding: 3, resource: { buffer: partials } },
                 { binding: 4, resource: { buffer: params } },
@@ -792,24 +855,17 @@ class GpuStepper implements Stepper {
   ): Promise<GpuStepper> {
     const start = performance.now();
     const profile = options.profilePasses === true;
-    const fused = fusedStepAllowed(problem, options.fieldStorage ?? "float32", handle);
-    const tile = defaultFusedTile(handle.report.software);
+    const split = splitIndicesFor(problem, handle, options.splitIndices === true);
+    const fused = !split && fusedStepAllowed(problem, options.fieldStorage ?? "float32", handle);
     const device = await handle.openDevice(
       profile ? [PROFILE_FEATURE] : [],
-      fused
-        ? {
-            maxStorageBuffersPerShaderStage: FUSED_STORAGE_BUFFERS,
-            maxComputeInvocationsPerWorkgroup: tile.k * tile.j,
-            maxComputeWorkgroupSizeX: tile.k,
-            maxComputeWorkgroupSizeY: tile.j,
-          }
-        : {},
+      deviceLimits(handle, { fused, split }),
     );
     device.pushErrorScope("validation");
     device.pushErrorScope("out-of-memory");
     let stepper: GpuStepper;
     try {
-      stepper = new GpuStepper(device, problem, handle, options, fused);
+      stepper = new GpuStepper(device, problem, handle, options, { fused, split });
     } catch (err) {
       device.destroy();
       throw err;
@@ -1368,9 +1424,11 @@ export function webgpuBackend(handle: GpuAdapterHandle): SolverBackend {
     memory(grid: GridSize): BackendMemory {
       const storage = fieldStorageFromEnv();
       const value = fieldValueBytes(storage);
+      const split = handle.limits.maxStorageBuffersPerShaderStage >= SPLIT_INDEX_STORAGE_BUFFERS;
+      const largest = gpuLargestBuffer(grid, storage, split);
       // The running sums of every monitor share one buffer: re, im and their compensations.
       const sums = DFT_SUM_BYTES * (grid.dftValues ?? 0) * (grid.complex ? 2 : 1);
-      if (sums > gpuLargestBuffer(grid, storage)) {
+      if (sums > largest) {
         return {
           bytes: sums,
           limitBytes: limit,
@@ -1381,11 +1439,12 @@ export function webgpuBackend(handle: GpuAdapterHandle): SolverBackend {
             "components or wavelengths)",
         };
       }
+      const indices = split ? "up to 2 B per cell in each of three buffers" : "up to 6 B per cell";
       return {
-        bytes: gpuLargestBuffer(grid, storage),
+        bytes: largest,
         limitBytes: limit,
         what:
-          "its largest GPU storage buffer (the material indices, up to 6 B per cell; fields take " +
+          `its largest GPU storage buffer (the material indices, ${indices}; fields take ` +
           `${(grid.complex ? 12 : 6) * value} B per cell in six buffers of ${value} B per cell ` +
           "each)",
       };

@@ -1,7 +1,10 @@
 /**
  * The E components' material indices as the `webgpu` backend stores them: per cell and E
  * component the entry of the coefficient table (medium.ts), packed into 32-bit words (WGSL has
- * no 8- or 16-bit storage), the three components one after another in one buffer. Eight bits
+ * no 8- or 16-bit storage), the three components one after another in one buffer, or, where
+ * that buffer would be more than one binding holds (a grid past about 710³ at 16 bits), in
+ * three buffers, one per component, bound apart (`split`: the E pass then binds ten storage
+ * buffers, not eight). Eight bits
  * where the table has at most 256 entries (a grid of a few materials; smoothing a curved
  * surface makes hundreds to thousands of entries), else sixteen: the E pass reads 3 or 6 B of
  * indices per cell-update.
@@ -32,15 +35,40 @@ export function packIndices(medium: Medium, layout: YeeLayout, bits: IndexBits):
   return out;
 }
 
-/** WGSL: `materialOf(c, p)`, the index of E component c at padded cell p (needs IDX_WORDS). */
-export function materialOfWgsl(bits: IndexBits): string {
+/**
+ * WGSL: `materialOf(c, p)`, the index of E component c at padded cell p: from `idx` at c ×
+ * IDX_WORDS words in, or, `split`, from `idx0`, `idx1` or `idx2`.
+ */
+export function materialOfWgsl(bits: IndexBits, split = false): string {
   const shift = bits === 8 ? 2 : 1;
   const lane = bits === 8 ? 3 : 1;
   const mask = bits === 8 ? "0xffu" : "0xffffu";
+  const at = `p >> ${shift}u`;
+  // Branches, not select (which would load all three): c is a literal where the E pass calls it.
+  const word = split
+    ? `var word: u32;
+  if (c == 0u) { word = idx0[${at}]; } else if (c == 1u) { word = idx1[${at}]; } else { word = idx2[${at}]; }`
+    : `let word = idx[c * IDX_WORDS + (${at})];`;
   return `
 fn materialOf(c: u32, p: u32) -> u32 {
-  let word = idx[c * IDX_WORDS + (p >> ${shift}u)];
+  ${word}
   return (word >> ((p & ${lane}u) * ${bits}u)) & ${mask};
 }
 `;
+}
+
+/** WGSL: the E pass's index bindings from `first` on (one, or three with `split`). */
+export function indexBindingsWgsl(first: number, split: boolean): string {
+  const names = split ? ["idx0", "idx1", "idx2"] : ["idx"];
+  return names
+    .map((n, b) => `@group(0) @binding(${first + b}) var<storage, read> ${n}: array<u32>;`)
+    .join("\n");
+}
+
+/** Storage buffers the E pass binds with `split` indices (device.ts asks for them). */
+export const SPLIT_INDEX_STORAGE_BUFFERS = 10;
+
+/** Whether a grid's indices need three bindings: one buffer of them past `bindingLimit`. */
+export function needsSplitIndices(layout: YeeLayout, bits: IndexBits, bindingLimit: number) {
+  return 3 * 4 * indexWords(layout, bits) > bindingLimit;
 }

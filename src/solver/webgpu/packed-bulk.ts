@@ -104,8 +104,8 @@ export function packedUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   return `${prelude(g)}
 const MW: i32 = ${wordPlanes(g.layout)}i;
 const LASTW: u32 = ${u32(words - 1)};
-${bulkBindings(kind, "u32")}
-${updatesH ? "" : materialOfWgsl(g.indexBits)}
+${bulkBindings(kind, "u32", g.indexSplit)}
+${updatesH ? "" : materialOfWgsl(g.indexBits, g.indexSplit)}
 @compute @workgroup_size(${x}, ${y}, 1)
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let k = i32(gid.x);

@@ -30,7 +30,7 @@ import {
   type CorrectionTerm,
   type PsiStore,
 } from "./absorber.js";
-import { materialOfWgsl, type IndexBits } from "./material-index.js";
+import { indexBindingsWgsl, materialOfWgsl, type IndexBits } from "./material-index.js";
 import type { TableOffsets } from "./tables.js";
 import { DRIVE_UNIFORM, injectionUpdates, type GpuInjection } from "./injection-terms.js";
 import {
@@ -106,6 +106,8 @@ export interface ShaderGrid {
   /** Bits per material index and 32-bit words per E component (material-index.ts). */
   indexBits: IndexBits;
   indexWords: number;
+  /** Whether the indices are three bindings, one per component (material-index.ts). */
+  indexSplit: boolean;
   /** How the fields are stored, and at what scales (field-storage.ts). */
   storage: FieldStorage;
   scales: StorageScales;
@@ -157,8 +159,8 @@ const STRIDES = ["SX", "SY", "1u"] as const;
 function curlUpdateShader(g: ShaderGrid, kind: "H" | "E"): string {
   const { x, y } = g.bulk;
   return `${prelude(g)}
-${bulkBindings(kind, "f32")}
-${kind === "H" ? "" : materialOfWgsl(g.indexBits)}
+${bulkBindings(kind, "f32", g.indexSplit)}
+${kind === "H" ? "" : materialOfWgsl(g.indexBits, g.indexSplit)}
 @compute @workgroup_size(${x}, ${y}, 1)
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let k = i32(gid.x);
@@ -204,7 +206,11 @@ export function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
  * A bulk pass's bindings: the six field components (`element`: f32, or u32 for float16 pairs,
  * packed-bulk.ts), the updated field's writable, then aux, E's material indices and the drive.
  */
-export function bulkBindings(kind: "H" | "E", element: "f32" | "u32"): string {
+export function bulkBindings(
+  kind: "H" | "E",
+  element: "f32" | "u32",
+  indexSplit: boolean,
+): string {
   const own = kind === "H" ? "h" : "e";
   const fields = ["e", "h"].flatMap((f) => AXES.map((a) => `${f}${a}`));
   const bindings = fields.map(
@@ -212,7 +218,7 @@ export function bulkBindings(kind: "H" | "E", element: "f32" | "u32"): string {
       `@group(0) @binding(${b}) var<storage, ${name[0] === own ? "read_write" : "read"}> ${name}: array<${element}>;`,
   );
   bindings.push(`@group(0) @binding(6) var<storage, read_write> aux: array<f32>;`);
-  if (kind === "E") bindings.push(`@group(0) @binding(7) var<storage, read> idx: array<u32>;`);
+  if (kind === "E") bindings.push(indexBindingsWgsl(7, indexSplit));
   bindings.push(DRIVE_UNIFORM);
   return bindings.join("\n");
 }
@@ -547,7 +553,8 @@ export const ENERGY_FLOAT_PARAMS: ReadonlySet<string> = new Set(["weight"]);
  */
 export function energyShader(g: ShaderGrid): string {
   const span = WORKGROUP_LINEAR * ENERGY_VALUES_PER_THREAD;
-  return `const IDX_WORDS: u32 = ${u32(g.indexWords)};
+  // Split indices: each E component's pass binds that component's buffer alone.
+  return `const IDX_WORDS: u32 = ${u32(g.indexSplit ? 0 : g.indexWords)};
 ${fieldAccessWgsl(g.storage, g.layout.strides[0])}
 ${structOf("EnergyParams", ENERGY_PARAMS, ENERGY_FLOAT_PARAMS)}
 @group(0) @binding(0) var<storage, read> f: array<${fieldWgslType(g.storage)}>;
