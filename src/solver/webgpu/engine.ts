@@ -3,7 +3,9 @@
  * GPU storage buffers, stepped by the WGSL compute shaders of shaders.ts in the reference
  * backend's order (reference/backend.ts): per half step the bulk update of each field set with
  * its CPML corrections (absorber.ts), the source's injection terms, then the boundary ghost
- * planes; after a step that the monitors sample, their running DFT.
+ * planes; after a step that the monitors sample, their running DFT. With EMSIM_WEBGPU_FUSED=1 and
+ * no ghost copies a step is instead one fused pass over two copies of the fields, read and
+ * written by turns (fused-step.ts; off by default: slower on an H200).
  *
  * `advance` only encodes: steps go into one compute pass, and the pass is submitted when a
  * batch of steps has been encoded (FIRST_BATCH_STEPS growing to BATCH_STEPS) or when the
@@ -570,7 +572,10 @@ class GpuStepper implements Stepper {
     return { layout, group };
   }
 
-  /** Group 1 of the step's passes: the step's drive values (injection-terms.ts), a dynamic offset per step. */
+  /**
+   * Group 1 of the step's passes: the step's drive values (injection-terms.ts), a dynamic
+   * offset per step.
+   */
   private driveBinding(): GPUBindGroupLayout {
     const driveLayout = this.bindLayout([[0, "dynamic-uniform"]]);
     this.driveGroup = this.device.createBindGroup({
