@@ -54,8 +54,16 @@ export const FUSED_TILE_ENV = "EMSIM_WEBGPU_FUSED_TILE";
  * threads, what WebGPU's compatibility mode allows).
  */
 export function defaultFusedTile(software: boolean): FusedTile {
-  const named = (process.env[FUSED_TILE_ENV] ?? "").match(/^(\d+)x(\d+)x(\d+)$/);
-  if (named) return { k: Number(named[1]), j: Number(named[2]), planes: Number(named[3]) };
+  const setting = process.env[FUSED_TILE_ENV];
+  if (setting) {
+    const [k, j, planes] = setting.split("x").map(Number);
+    // A workgroup's first row and column are halo: at least two threads along k and j.
+    const whole = [k, j, planes].every((x) => Number.isInteger(x));
+    if (!whole || !(k! >= 2 && j! >= 2 && planes! >= 1)) {
+      throw new Error(`${FUSED_TILE_ENV} must be KxJxPLANES with K, J ≥ 2, not "${setting}"`);
+    }
+    return { k: k!, j: j!, planes: planes! };
+  }
   return software ? { k: 32, j: 4, planes: 4 } : { k: 32, j: 8, planes: 4 };
 }
 
