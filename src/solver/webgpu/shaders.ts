@@ -206,11 +206,7 @@ export function bulkLoads(g: ShaderGrid, kind: "H" | "E"): string {
  * A bulk pass's bindings: the six field components (`element`: f32, or u32 for float16 pairs,
  * packed-bulk.ts), the updated field's writable, then aux, E's material indices and the drive.
  */
-export function bulkBindings(
-  kind: "H" | "E",
-  element: "f32" | "u32",
-  indexSplit: boolean,
-): string {
+export function bulkBindings(kind: "H" | "E", element: "f32" | "u32", indexSplit: boolean): string {
   const own = kind === "H" ? "h" : "e";
   const fields = ["e", "h"].flatMap((f) => AXES.map((a) => `${f}${a}`));
   const bindings = fields.map(
