@@ -454,6 +454,9 @@ test("built, completed and submitted from the keyboard alone", async () => {
   const stored = JSON.parse((await svc.service.stores.jobs.getJob(id))!.requestJson);
   assert.equal(stored.fdtd_settings.time_steps, 1000);
   await waitForJob(id, ["COMPLETED"]);
+  // Its page reloads itself once the job has ended (as in the edit-and-run test): let it, or
+  // that reload cuts into the next test's navigation (CI saw the GDS test's goto interrupted).
+  await page.locator('#job-live[data-status="COMPLETED"]').waitFor({ timeout: 30_000 });
 });
 
 test("an uploaded GDS II layout becomes a gds structure, previewed", async () => {
