@@ -179,45 +179,54 @@ export function planAxisNodes(
     const b = fixed[s + 1];
     const constant = constantOver(a, b);
     if (constant !== null) {
-      const n = Math.max(1, Math.ceil((b - a) / constant - 1e-9));
-      for (let k = 1; k < n; k++) nodes.push(a + ((b - a) * k) / n);
+      pushEqualNodes(nodes, a, b, Math.max(1, Math.ceil((b - a) / constant - 1e-9)));
       nodes.push(b);
       continue;
     }
     // Only the overrides within reach of [a, b] shape d there.
     const near = fine.filter((iv) => iv.step + g * gap(iv, a, b) < baseStepM);
-    // ∫dx/d by the midpoint rule on steps of d/16 (d is piecewise linear; the rule's error
-    // is far below the rounding of n), kept as a table to invert.
-    const xs = [a];
-    const cum = [0];
-    let dMin = Infinity;
-    let dMax = 0;
-    for (let x = a; x < b;) {
-      const step = Math.min(allowedBy(near, x) / 16, b - x);
-      const d = allowedBy(near, x + step / 2);
-      dMin = Math.min(dMin, d);
-      dMax = Math.max(dMax, d);
-      x = b - x - step <= 1e-12 * (b - a) ? b : x + step;
-      xs.push(x);
-      cum.push(cum[cum.length - 1] + step / d);
-    }
-    const total = cum[cum.length - 1];
-    const n = Math.max(1, Math.ceil(total - 1e-9));
-    if (dMax - dMin <= 1e-12 * dMax) {
-      // Constant d: equal steps, exactly.
-      for (let k = 1; k < n; k++) nodes.push(a + ((b - a) * k) / n);
-    } else {
-      let j = 0;
-      for (let k = 1; k < n; k++) {
-        const target = (total * k) / n;
-        while (cum[j + 1] < target) j++;
-        const t = (target - cum[j]) / (cum[j + 1] - cum[j]);
-        nodes.push(xs[j] + t * (xs[j + 1] - xs[j]));
-      }
-    }
+    pushGradedNodes(nodes, a, b, (x) => allowedBy(near, x));
     nodes.push(b);
   }
   return Float64Array.from(nodes);
+}
+
+/** Pushes the n − 1 nodes that cut (a, b) into n equal cells. */
+function pushEqualNodes(nodes: number[], a: number, b: number, n: number): void {
+  for (let k = 1; k < n; k++) nodes.push(a + ((b - a) * k) / n);
+}
+
+/**
+ * Pushes the nodes inside (a, b) of n = ⌈∫dx/d⌉ cells of equal ∫dx/d, d the largest allowed
+ * step (planAxisNodes).
+ */
+function pushGradedNodes(nodes: number[], a: number, b: number, d: (x: number) => number): void {
+  // ∫dx/d by the midpoint rule on steps of d/16 (d is piecewise linear; the rule's error
+  // is far below the rounding of n), kept as a table to invert.
+  const xs = [a];
+  const cum = [0];
+  let dMin = Infinity;
+  let dMax = 0;
+  for (let x = a; x < b;) {
+    const step = Math.min(d(x) / 16, b - x);
+    const dHere = d(x + step / 2);
+    dMin = Math.min(dMin, dHere);
+    dMax = Math.max(dMax, dHere);
+    x = b - x - step <= 1e-12 * (b - a) ? b : x + step;
+    xs.push(x);
+    cum.push(cum[cum.length - 1] + step / dHere);
+  }
+  const total = cum[cum.length - 1];
+  const n = Math.max(1, Math.ceil(total - 1e-9));
+  // Constant d: equal steps, exactly.
+  if (dMax - dMin <= 1e-12 * dMax) return pushEqualNodes(nodes, a, b, n);
+  let j = 0;
+  for (let k = 1; k < n; k++) {
+    const target = (total * k) / n;
+    while (cum[j + 1] < target) j++;
+    const t = (target - cum[j]) / (cum[j + 1] - cum[j]);
+    nodes.push(xs[j] + t * (xs[j + 1] - xs[j]));
+  }
 }
 
 /** The fine intervals mesh overrides put on axis `a`. */

@@ -443,7 +443,6 @@ class GpuStepper implements Stepper {
     options: StepperOptions,
     { fused, split }: { fused: boolean; split: boolean },
   ) {
-    const limits = handle.limits;
     this.device = device;
     this.problem = problem;
     this.layout = problem.layout;
@@ -466,11 +465,7 @@ class GpuStepper implements Stepper {
       ),
     );
     this.indexBits = indexBits(problem.medium);
-    const indices = packIndices(problem.medium, layout, this.indexBits);
-    const words = indexWords(layout, this.indexBits);
-    this.indexBuffers = split
-      ? [0, 1, 2].map((c) => this.upload(indices.subarray(c * words, (c + 1) * words), STORAGE))
-      : [this.upload(indices, STORAGE)];
+    this.indexBuffers = this.uploadIndices(split);
     const tables = buildTables(problem);
     this.absorber = planAbsorber(layout, absorberLayers(problem), tables.data.length);
     const injectionStart = tables.data.length + this.absorber.psiWords;
@@ -490,14 +485,7 @@ class GpuStepper implements Stepper {
     this.driveRows = new Float32Array((BATCH_STEPS * this.slotAlign) / 4);
     this.driveBuffer = this.buffer(4 * this.driveRows.length, UNIFORM | COPY_DST);
 
-    const driveLayout = this.driveBinding();
-    if (this.fused) {
-      this.stepPasses = this.fusedStepPasses(shaderGrid, driveLayout, handle, limits);
-    } else {
-      const pipelines = this.stepPipelines(shaderGrid, driveLayout);
-      const h = this.halfStepPasses("H", pipelines, limits);
-      this.stepPasses = [[...h, ...this.halfStepPasses("E", pipelines, limits)]];
-    }
+    this.stepPasses = this.stepPassesOf(shaderGrid, handle);
 
     const dft = this.streams.length > 0 ? this.dftPlan(monitors.points, step) : null;
     this.sumsBuffer = dft?.sums ?? null;
@@ -518,6 +506,23 @@ class GpuStepper implements Stepper {
       options.profilePasses && PassProfiler.supported(device)
         ? new PassProfiler(device, BATCH_STEPS * perStep)
         : null;
+  }
+
+  /** The material indices (material-index.ts): one buffer, or one per E component. */
+  private uploadIndices(split: boolean): GPUBuffer[] {
+    const indices = packIndices(this.problem.medium, this.layout, this.indexBits);
+    if (!split) return [this.upload(indices, STORAGE)];
+    const words = indexWords(this.layout, this.indexBits);
+    return [0, 1, 2].map((c) => this.upload(indices.subarray(c * words, (c + 1) * words), STORAGE));
+  }
+
+  /** Per copy the fields end a step in: that step's dispatches (fused, or the two half steps). */
+  private stepPassesOf(shaderGrid: ShaderGrid, handle: GpuAdapterHandle): Dispatch[][] {
+    const driveLayout = this.driveBinding();
+    if (this.fused) return this.fusedStepPasses(shaderGrid, driveLayout, handle, handle.limits);
+    const pipelines = this.stepPipelines(shaderGrid, driveLayout);
+    const h = this.halfStepPasses("H", pipelines, handle.limits);
+    return [[...h, ...this.halfStepPasses("E", pipelines, handle.limits)]];
   }
 
   /** What the generated shaders need to know of this run (shaders.ts ShaderGrid). */

@@ -12,7 +12,8 @@
  *
  * Storage buffers per shader stay at or below 8 (the core WebGPU default): the fused E update
  * binds six field components, the packed material indices (material-index.ts: 8 or 16 bits) and
- * the aux buffer (the tables and the absorber's ψ, absorber.ts).
+ * the aux buffer (the tables and the absorber's ψ, absorber.ts); 10 where a grid's indices take
+ * a buffer per component (material-index.ts).
  *
  * Bytes one cell-update moves (the figure docs/benchmarks.md works from), with each
  * neighbour value read once from DRAM and re-read from cache: H pass reads Ex Ey Ez and
