@@ -20,7 +20,8 @@ import {
   triangularEigenvector,
   type DenseComplex,
 } from "./dense.js";
-import { kernelMemory, type KernelExports } from "./kernels.js";
+import { kernelMemory } from "./kernel-memory.js";
+import type { KernelExports } from "./kernels.js";
 import type { ComplexVector } from "./sparse.js";
 
 export interface ArnoldiOptions {
@@ -71,7 +72,22 @@ export function shiftInvertArnoldi(
   const tol = options.tolerance ?? 1e-11;
   const maxRestarts = options.maxRestarts ?? 50;
   const krylov = new KrylovBasis(n, m);
-  const start = startVector(n, options.start);
+  try {
+    return iterate(krylov, applyInverse, sigma, { k, m, tol, maxRestarts }, options.start);
+  } finally {
+    krylov.release();
+  }
+}
+
+/** The restarted Arnoldi iteration of shiftInvertArnoldi in the given basis. */
+function iterate(
+  krylov: KrylovBasis,
+  applyInverse: (x: ComplexVector) => ComplexVector,
+  sigma: { re: number; im: number },
+  { k, m, tol, maxRestarts }: { k: number; m: number; tol: number; maxRestarts: number },
+  given: ComplexVector | undefined,
+): EigenPairs {
+  const start = startVector(krylov.n, given);
   krylov.vectors[0].re.set(start.re);
   krylov.vectors[0].im.set(start.im);
   const basis = krylov.vectors;
@@ -114,14 +130,17 @@ class KrylovBasis {
   private readonly reOff: number[] = [];
   private readonly imMinusRe: number;
   private readonly kernels: KernelExports;
+  /** Gives the basis's memory back for the next solve (kernel-memory.ts). */
+  readonly release: () => void;
 
   constructor(
-    private readonly n: number,
+    readonly n: number,
     m: number,
   ) {
-    const { arrays, k } = kernelMemory([n * (m + 1)]);
+    const { arrays, k, release } = kernelMemory([n * (m + 1)]);
     const all = arrays[0];
     this.kernels = k;
+    this.release = release;
     this.imMinusRe = all.imOff - all.reOff;
     for (let j = 0; j <= m; j++) {
       this.vectors.push({

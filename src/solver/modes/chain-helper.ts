@@ -20,6 +20,7 @@ import {
 import { siblingModule, startModuleThread } from "../module-thread.js";
 import { walkChain, type ChainStart, type ChainStep } from "./chains.js";
 import type { PlaneWeights } from "./fields.js";
+import { reserveKernelMemory } from "./kernel-memory.js";
 import type { SolvedPlane } from "./mode-cache.js";
 import type { PlaneInput } from "./wavelength-solve.js";
 
@@ -46,6 +47,11 @@ export interface ChainTask {
   control: SharedArrayBuffer;
 }
 
+/** Kernel memories the helper is to keep touched for its solves (kernel-memory.ts). */
+export interface MemoryReservation {
+  reserveBytes: number[];
+}
+
 /** What the helper answers, a message a step solved. */
 export interface ChainReply {
   id: number;
@@ -68,6 +74,17 @@ let helperSteps = 0;
 /** Starts the helper thread when none is running; resolves once it listens (warm-ups, tests). */
 export function chainHelperReady(): Promise<void> {
   return helperThread().ready;
+}
+
+/**
+ * Kernel memories of these sizes kept, their pages touched, on this thread and, with
+ * `helper`, on the helper thread (a server's warm-up: kernel-memory.ts says why).
+ */
+export function reserveModeMemory(bytes: readonly number[], helper: boolean): void {
+  reserveKernelMemory(bytes);
+  if (!helper) return;
+  const reservation: MemoryReservation = { reserveBytes: [...bytes] };
+  helperThread().worker.postMessage(reservation);
 }
 
 /** Steps the helper thread has solved for this thread so far. */

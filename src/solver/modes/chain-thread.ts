@@ -12,16 +12,27 @@ import {
   STATE,
   type ChainReply,
   type ChainTask,
+  type MemoryReservation,
 } from "./chain-helper.js";
 import { walkChain } from "./chains.js";
 import { planeWeights } from "./fields.js";
+import { reserveKernelMemory } from "./kernel-memory.js";
 
 const replies = (workerData as { replies: MessagePort }).replies;
 
 /** Thrown to stop a chain the caller has taken back. */
 class TakenBack extends Error {}
 
-parentPort!.on("message", (task: ChainTask) => {
+parentPort!.on("message", (message: ChainTask | MemoryReservation) => {
+  if ("reserveBytes" in message) {
+    reserveKernelMemory(message.reserveBytes);
+    return;
+  }
+  walkTask(message);
+});
+
+/** Walks a posted chain, when this thread claims it first. */
+function walkTask(task: ChainTask): void {
   const control = new Int32Array(task.control);
   if (Atomics.compareExchange(control, STATE, POSTED, CLAIMED) !== POSTED) return;
   const signal = () => {
@@ -41,6 +52,6 @@ parentPort!.on("message", (task: ChainTask) => {
     Atomics.compareExchange(control, STATE, CLAIMED, FAILED);
   }
   signal();
-});
+}
 
 parentPort!.postMessage("ready");

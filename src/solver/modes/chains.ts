@@ -68,10 +68,15 @@ export function walkChain(
 ): void {
   const shared: Shared = { symbolic: start.symbolic, target: start.target };
   let before = start.modes;
-  steps.forEach((step, position) => {
-    const plane = step.known ?? solveWavelength(input, step, weights, shared);
-    if (!step.known) onStep(position, plane);
-    shared.target = nextTarget(input, plane.modes, before);
-    before = plane.modes;
-  });
+  try {
+    steps.forEach((step, position) => {
+      const plane = step.known ?? solveWavelength(input, step, weights, shared);
+      if (!step.known) onStep(position, plane);
+      shared.target = nextTarget(input, plane.modes, before);
+      before = plane.modes;
+    });
+  } finally {
+    // The last LU's memory, kept for the thread's next solve.
+    shared.spent?.release();
+  }
 }

@@ -17,7 +17,8 @@
  * rank-1 updates touch only its p columns. The pivot search, the swaps and the multipliers
  * stay in JavaScript (a column each, p per front).
  */
-import type { KernelArray, KernelExports } from "./kernels.js";
+import type { KernelArray } from "./kernel-memory.js";
+import type { KernelExports } from "./kernels.js";
 
 /** Partial LU of a front in place; pivots[k] is the row swapped with row k. Returns the
  * number of perturbed pivots. */

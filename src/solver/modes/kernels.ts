@@ -276,6 +276,10 @@ ${dotWat("$dotc", true)}
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $rows))))
 
+  ;; Bytes [at, at + n) set to zero (a reused memory: kernel-memory.ts).
+  (func (export "zero") (param $at i32) (param $n i32)
+    (memory.fill (local.get $at) (i32.const 0) (local.get $n)))
+
   ;; rows × cols elements from src (row stride ld bytes) to dst (rows packed), both planes;
   ;; offsets relative to the plane bases fr and fi (a front's blocks to the factor store or
   ;; the update stack).
@@ -380,6 +384,7 @@ export interface KernelExports {
     q: number,
     pos: number,
   ): void;
+  zero(at: number, n: number): void;
   copyBlock(
     fr: number,
     fi: number,
@@ -406,9 +411,12 @@ export interface KernelExports {
 }
 
 /** The part of the WebAssembly JS API used here (lib ES2023 has no WebAssembly typings). */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
-  Memory: new (descriptor: { initial: number }) => { readonly buffer: ArrayBuffer };
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
   Instance: new (
     module: object,
     imports: Record<string, Record<string, unknown>>,
@@ -432,61 +440,9 @@ async function compileKernels(): Promise<object> {
 
 const kernelModule = await compileKernels();
 
-const PAGE_BYTES = 65536;
-/** wasm32 addresses 4 GiB; the planes' byte offsets must stay below 2³¹ as i32 arithmetic. */
-const MAX_BYTES = 2 ** 31 - PAGE_BYTES;
-
-/** A complex array of `length` elements in a kernel memory: planes and their byte offsets. */
-export interface KernelArray {
-  re: Float64Array;
-  im: Float64Array;
-  reOff: number;
-  imOff: number;
-}
-
-/**
- * One linear memory holding complex arrays of the given lengths, with the kernels bound to
- * it: all real planes first, then all imaginary planes in the same order, so that every
- * array's imaginary plane lies the same `planeGap` bytes after its real one (kernels that
- * take one pair of plane bases can then combine any two arrays). The memory never grows
- * after creation (growing would detach the arrays' views).
- * @throws RangeError when the arrays need more than 2 GiB
- */
-export function kernelMemory(
-  lengths: readonly number[],
-  ints = 0,
-): {
-  arrays: KernelArray[];
-  planeGap: number;
-  /** `ints` i32 of scratch after the planes (index lists for the kernels). */
-  ints: { view: Int32Array; off: number };
-  k: KernelExports;
-} {
-  const elements = lengths.reduce((sum, n) => sum + n + 2, 0);
-  const planeGap = 8 * elements;
-  const bytes = 2 * planeGap + 4 * ints;
-  if (bytes > MAX_BYTES) {
-    throw new RangeError(`the LU needs ${(bytes / 2 ** 30).toFixed(1)} GiB (2 GiB at most)`);
-  }
-  const memory = new wasm.Memory({ initial: Math.ceil(bytes / PAGE_BYTES) + 1 });
+/** A linear memory of `pages` 64 KiB pages with the kernels bound to it. */
+export function boundKernels(pages: number): { memory: WasmMemory; k: KernelExports } {
+  const memory = new wasm.Memory({ initial: pages });
   const instance = new wasm.Instance(kernelModule, { env: { memory } });
-  const arrays: KernelArray[] = [];
-  let reOff = 0;
-  for (const n of lengths) {
-    const imOff = reOff + planeGap;
-    arrays.push({
-      re: new Float64Array(memory.buffer, reOff, n),
-      im: new Float64Array(memory.buffer, imOff, n),
-      reOff,
-      imOff,
-    });
-    reOff += 8 * (n + 2);
-  }
-  const intsOff = 2 * planeGap;
-  return {
-    arrays,
-    planeGap,
-    ints: { view: new Int32Array(memory.buffer, intsOff, ints), off: intsOff },
-    k: instance.exports as unknown as KernelExports,
-  };
+  return { memory, k: instance.exports as unknown as KernelExports };
 }

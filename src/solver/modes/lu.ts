@@ -24,7 +24,8 @@
  * copies into the store and the solves' dot products and row updates.
  */
 import { factorFront } from "./dense-front.js";
-import { kernelMemory, type KernelArray, type KernelExports } from "./kernels.js";
+import { kernelMemory, type KernelArray } from "./kernel-memory.js";
+import type { KernelExports } from "./kernels.js";
 import { naturalOrdering, type Pattern } from "./ordering.js";
 import {
   complexVector,
@@ -85,6 +86,15 @@ export class SparseLu {
     return new SparseLu(a, symbolic, memory.store, memory.ws, perturbed);
   }
 
+  /**
+   * Gives this factorisation's kernel memory back for a later solve (kernel-memory.ts); it
+   * can no longer solve.
+   */
+  release(): void {
+    this.factor?.release();
+    this.factor = null;
+  }
+
   /** This factorisation's memory for another of the same analysis; this one is spent. */
   private takeMemory(symbolic: Symbolic): { store: FactorStore; ws: Workspace } | undefined {
     if (symbolic !== this.symbolic || !this.factor) return undefined;
@@ -125,7 +135,7 @@ export class SparseLu {
 
   private solveOnce(b: ComplexVector): ComplexVector {
     const factor = this.factor;
-    if (!factor) throw new Error("SparseLu: this factorisation's memory was recycled");
+    if (!factor) throw new Error("SparseLu: this factorisation's memory was recycled or released");
     const { perm } = this.symbolic;
     const n = perm.length;
     const { y } = factor;
@@ -156,6 +166,8 @@ interface FactorStore {
   y: KernelArray;
   scratch: KernelArray;
   kernels: KernelExports;
+  /** Gives the kernel memory back (kernel-memory.ts). */
+  release: () => void;
   /** Bytes from any array's real plane to its imaginary plane in the kernel memory. */
   planeGap: number;
   upperOff: Float64Array;
@@ -216,13 +228,14 @@ function newStore(sym: Symbolic): { store: FactorStore; ws: Workspace } {
   const ns = sym.snStart.length - 1;
   const mf = sym.maxFront;
   const lengths = [sym.factorEntries, mf * mf, sym.n, mf, updateStackPeak(sym)];
-  const { arrays, k, planeGap, ints } = kernelMemory(lengths, mf);
+  const { arrays, k, planeGap, ints, release } = kernelMemory(lengths, mf);
   const store: FactorStore = {
     factor: arrays[0],
     front: arrays[1],
     y: arrays[2],
     scratch: arrays[3],
     kernels: k,
+    release,
     planeGap,
     upperOff: new Float64Array(ns),
     lowerOff: new Float64Array(ns),

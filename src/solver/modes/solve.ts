@@ -68,6 +68,7 @@ export function solveModes(
   const shared: Shared = {};
   const solving = solved.every((p) => p) ? plane : withBendTarget(plane, steps[0]!, weights);
   const first = (solved[0] ??= solveWavelength(solving, steps[0]!, weights, shared));
+  shared.spent?.release();
   const chains = wavelengthChains(wavelengths).map((c) => c.map((i) => steps[i]!));
   const start = chainStart(solving, first, shared.symbolic);
   walkChains(solving, chains, start, weights, input.threads ?? 1, (i, p) => (solved[i] = p));
@@ -96,7 +97,9 @@ function withBendTarget(plane: PlaneInput, first: WavelengthInput, weights: Plan
   if (!plane.bend || plane.mode_spec?.target_neff != null) return plane;
   const unbent = { ...plane, bend: undefined, mode_spec: { num_modes: 1 } };
   const { wavelengthM, eps } = first;
-  const straight = solveWavelength(unbent, { wavelengthM, eps }, weights, {});
+  const shared: Shared = {};
+  const straight = solveWavelength(unbent, { wavelengthM, eps }, weights, shared);
+  shared.spent?.release();
   const target = straight.modes[0]!.n_eff + 0.02;
   return { ...plane, mode_spec: { ...plane.mode_spec, target_neff: target } };
 }
