@@ -5,14 +5,14 @@
  * Why keep them: a page of fresh memory costs its first touch, and on the virtual machines
  * this service runs on that is 10–12 µs a 4 KiB page (2.8 ms a MiB, measured: a 100 MB
  * Float64Array filled once took 280 ms, a second time 3 ms). A port plane of 6 000 unknowns
- * takes a 12 MB store per LU and 3 MB per Krylov basis, and a plane's eleven wavelengths
- * took three stores and eleven bases afresh: a quarter of a solve in page faults, and of a
- * server's first ports job most of the difference to a later one. A memory given back
- * (`release`) is kept (at most SPARE_COUNT of them, none larger than SPARE_MAX_BYTES) and the
- * next kernelMemory takes the smallest that fits (or a new one: takeMemory) and zeroes the
- * part it hands out, so that a solve sees exactly what a fresh memory would give it. A server's
- * warm-up reserves one of a port plane's size on each thread (reserveKernelMemory), so that
- * its first job's planes find their memory touched already.
+ * takes an 11 MB store per LU and 3 MB per Krylov basis, and a plane's eleven wavelengths
+ * took three stores and eleven bases afresh: about a quarter of a solve in page faults
+ * (docs/benchmarks.md, "Fresh pages"). A memory given back (`release`) is kept (at most
+ * SPARE_COUNT of them, none larger than SPARE_MAX_BYTES) and the next kernelMemory takes the
+ * smallest that fits (or a new one: takeMemory) and zeroes the part it hands out, so that a
+ * solve sees exactly what a fresh memory would give it. A server's warm-up reserves memories
+ * of a port plane's size on each thread (reserveKernelMemory), so that its first job's planes
+ * find them touched already.
  */
 import { boundKernels, type KernelExports, type WasmMemory } from "./kernels.js";
 
