@@ -7,7 +7,8 @@
  * thread spends several tenths of a second on that, which is most of a small job's run time
  * (docs/benchmarks.md, "Jobs a user can submit"); the mode solver alone takes about 0.4 s
  * more on its first plane than warm ("S-parameters against Meep"). The problems' kernels and
- * modes themselves are not reused: each grid generates its own.
+ * modes themselves are not reused: each grid generates its own. Last, it reserves the mode
+ * solver's memories at a port plane's size (RESERVED_MODE_MEMORY).
  */
 import { chainHelperReady, reserveModeMemory } from "./modes/chain-helper.js";
 import { runSimulation } from "./entry-points.js";
@@ -20,9 +21,10 @@ const MIB = 2 ** 20;
  * The mode solver's kernel memories a job's port planes find touched (kernel-memory.ts): an
  * LU's store and a Krylov basis of twice the S-parameter benchmark's plane (6 000 unknowns:
  * 11 MB and 3 MB), on the solver thread and the helper. Touching them costs the warm-up about
- * 0.1 s on each; a first job's fresh pages had cost it several tenths.
+ * 0.1 s on each where a fresh page costs 10–12 µs; that benchmark's first job then faults
+ * about a quarter less (docs/benchmarks.md, "Fresh pages").
  */
-export const RESERVED_MODE_MEMORY = [24 * MIB, 6 * MIB];
+const RESERVED_MODE_MEMORY = [24 * MIB, 6 * MIB];
 
 function problem(size: [number, number, number], thin: boolean): SimulationSpec {
   return {

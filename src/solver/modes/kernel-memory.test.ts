@@ -63,7 +63,7 @@ describe("spare kernel memories", () => {
   it("reserves a touched memory that a later solve of that size takes", () => {
     drain();
     reserveKernelMemory([4 * 2 ** 20, 2 ** 20]);
-    const [large, small] = spareKernelBytes();
+    const [small, large] = spareKernelBytes();
     assert.ok(large! >= 4 * 2 ** 20 && small! >= 2 ** 20 && small! < 4 * 2 ** 20);
     // A solve of 1.6 MB takes the larger, one of 0.8 MB the smaller.
     const m = kernelMemory([100_000]);

@@ -37,7 +37,7 @@ interface Bound {
   k: KernelExports;
 }
 
-/** This thread's spare memories (module state is per thread). */
+/** This thread's spare memories, smallest first (module state is per thread). */
 const spares: Bound[] = [];
 
 /**
@@ -106,7 +106,7 @@ export function reserveKernelMemory(bytes: readonly number[]): void {
   }
 }
 
-/** Bytes of the spare memories this thread keeps (tests). */
+/** Bytes of the spare memories this thread keeps, smallest first (tests). */
 export function spareKernelBytes(): number[] {
   return spares.map((b) => b.memory.buffer.byteLength);
 }
@@ -120,7 +120,6 @@ export function spareKernelBytes(): number[] {
  */
 function takeMemory(bytes: number): Bound {
   const pages = Math.ceil(bytes / PAGE_BYTES) + 1;
-  spares.sort((a, b) => a.memory.buffer.byteLength - b.memory.buffer.byteLength);
   const fits = spares.findIndex((b) => b.memory.buffer.byteLength >= pages * PAGE_BYTES);
   if (fits < 0) return boundKernels(pages);
   const [bound] = spares.splice(fits, 1) as [Bound];
@@ -132,6 +131,6 @@ function takeMemory(bytes: number): Bound {
 function keepSpare(bound: Bound): void {
   if (bound.memory.buffer.byteLength > SPARE_MAX_BYTES) return;
   spares.push(bound);
-  spares.sort((a, b) => b.memory.buffer.byteLength - a.memory.buffer.byteLength);
-  spares.length = Math.min(spares.length, SPARE_COUNT);
+  spares.sort((a, b) => a.memory.buffer.byteLength - b.memory.buffer.byteLength);
+  if (spares.length > SPARE_COUNT) spares.shift();
 }
