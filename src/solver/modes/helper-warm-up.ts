@@ -4,15 +4,19 @@
  * warm-up problems are done (warm-up.ts), so that the helper meets a job's first plane with
  * its mode-solver code compiled for planes of that size.
  *
- * Why. A server's first ports job walked the helper's wavelength chain 2–3 times slower at
- * its first two steps than later jobs did (150 ms a wavelength against 55–60 ms on the
- * S-parameter benchmark's plane): the helper had solved only the warm-up's small plane, whose
- * type feedback V8 drops on the first full-size one. With this warm-up that job's chains took
- * 0.38–0.40 s against 0.50–0.52 s (docs/benchmarks.md, "The helper's own warm-up"); it runs
- * after the solver thread's warm-up, not beside it, where it lengthened the warm-up by 0.3 s. The plane here is that benchmark's: a
- * 500 × 220 nm Si wire (ε 12.1) in SiO2 (ε 2.1), 60 × 50 cells of 40 nm with a 10-cell
- * absorber on every side (slab-case.ts's strip: the permittivity sampled at each component's
- * Yee position; what is solved matters less than that the code runs at size).
+ * Why. A ports job's first plane after the warm-up had the helper walk its chain 2–3 times
+ * slower at its first two steps than a later plane (150 ms a wavelength against 55–60 ms on
+ * the S-parameter benchmark's plane): the helper had solved only the warm-up's small plane,
+ * whose type feedback V8 drops on the first full-size one. With this warm-up, in one process,
+ * that plane's chains took 0.38–0.40 s against 0.50–0.52 s; on a fresh server the gain is
+ * within what else a first job does (V8 recompiling in the background: docs/benchmarks.md,
+ * "The helper's own warm-up"). It runs after the solver thread's warm-up problems, not beside
+ * them, where it lengthened the warm-up by 0.3 s.
+ *
+ * The plane is that benchmark's: a 500 × 220 nm Si wire (ε 12.1) in SiO2 (ε 2.1), 60 × 50
+ * cells of 40 nm with a 10-cell absorber on every side (slab-case.ts's strip: the permittivity
+ * sampled at each component's Yee position; what is solved matters less than that the code
+ * runs at size).
  */
 import { stripCase } from "./slab-case.js";
 import { solveModes } from "./solve.js";
