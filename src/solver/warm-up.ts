@@ -7,12 +7,10 @@
  * thread spends several tenths of a second on that, which is most of a small job's run time
  * (docs/benchmarks.md, "Jobs a user can submit"); the mode solver alone takes about 0.4 s
  * more on its first plane than warm ("S-parameters against Meep"). The problems' kernels and
- * modes themselves are not reused: each grid generates its own. Last, it sets the mode
- * solver's helper thread solving a full-size port plane in the background
- * (modes/helper-warm-up.ts) and reserves the mode solver's memories at a port plane's size
- * (RESERVED_MODE_MEMORY).
+ * modes themselves are not reused: each grid generates its own. Last, it reserves the mode
+ * solver's memories at a port plane's size (RESERVED_MODE_MEMORY).
  */
-import { chainHelperReady, reserveModeMemory, warmUpChainHelper } from "./modes/chain-helper.js";
+import { chainHelperReady, reserveModeMemory } from "./modes/chain-helper.js";
 import { runSimulation } from "./entry-points.js";
 import type { BackendChoice, SolverResult, SimulationSpec } from "./types.js";
 
@@ -133,11 +131,6 @@ export async function warmUp(
         ? { backend, threads, minCellsPerThread: 0 }
         : { backend, threads: spec.source.source_type === "ports" ? threads : 1 };
     last = { spec, result: await runSimulation(spec, options) };
-  }
-  if (threads > 1) {
-    // The helper then solves a full-size port plane of its own (modes/helper-warm-up.ts), not
-    // waited for: a job that comes first has its chains walked here until the helper is free.
-    warmUpChainHelper().catch(() => undefined);
   }
   reserveModeMemory(RESERVED_MODE_MEMORY, threads > 1);
   return { seconds: (performance.now() - start) / 1000, ...last! };

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { chainHelperReady, stepsSolvedByHelper, warmUpChainHelper } from "./chain-helper.js";
+import { chainHelperReady, stepsSolvedByHelper } from "./chain-helper.js";
 import { wavelengthChains } from "./chains.js";
 import { coarseSiWire, everyModeNumber } from "./slab-case.js";
 import { solveModes, type SolveModesInput } from "./solve.js";
@@ -43,13 +43,6 @@ describe("a plane's wavelength chains", () => {
       two.every((v, i) => Object.is(v, one[i])),
       "the modes differ",
     );
-  });
-
-  it("are still shared with the helper after it has warmed up on a plane of its own", async () => {
-    assert.equal(await warmUpChainHelper(), true, "the helper did not answer its warm-up");
-    const before = stepsSolvedByHelper();
-    solveModes({ ...input, threads: 2 }, null);
-    assert.ok(stepsSolvedByHelper() > before, "the helper thread solved none of the steps");
   });
 
   it("report the group index at the first wavelength only when asked so", () => {

@@ -52,12 +52,6 @@ export interface MemoryReservation {
   reserveBytes: number[];
 }
 
-/** Asks the helper to warm its mode solver up (helper-warm-up.ts); it answers WARMED. */
-export interface WarmUpRequest {
-  warmUp: true;
-}
-export const WARMED = "warmed";
-
 /** What the helper answers, a message a step solved. */
 export interface ChainReply {
   id: number;
@@ -91,31 +85,6 @@ export function reserveModeMemory(bytes: readonly number[], helper: boolean): vo
   if (!helper) return;
   const reservation: MemoryReservation = { reserveBytes: [...bytes] };
   helperThread().worker.postMessage(reservation);
-}
-
-/**
- * Starts the helper thread when none is running and has it solve a port plane of a typical
- * size (helper-warm-up.ts); resolves true once it has, false if the thread went first.
- */
-export async function warmUpChainHelper(): Promise<boolean> {
-  const h = helperThread();
-  await h.ready;
-  const warmed = new Promise<boolean>((resolve) => {
-    const done = (answered: boolean) => {
-      h.worker.off("message", onMessage);
-      h.worker.off("exit", onExit);
-      resolve(answered);
-    };
-    const onMessage = (m: unknown) => {
-      if (m === WARMED) done(true);
-    };
-    const onExit = () => done(false);
-    h.worker.on("message", onMessage);
-    h.worker.on("exit", onExit);
-  });
-  const request: WarmUpRequest = { warmUp: true };
-  h.worker.postMessage(request);
-  return warmed;
 }
 
 /** Steps the helper thread has solved for this thread so far. */

@@ -13,12 +13,9 @@ import {
   type ChainReply,
   type ChainTask,
   type MemoryReservation,
-  type WarmUpRequest,
-  WARMED,
 } from "./chain-helper.js";
 import { walkChain } from "./chains.js";
 import { planeWeights } from "./fields.js";
-import { warmUpModeSolves } from "./helper-warm-up.js";
 import { reserveKernelMemory } from "./kernel-memory.js";
 
 const replies = (workerData as { replies: MessagePort }).replies;
@@ -26,21 +23,13 @@ const replies = (workerData as { replies: MessagePort }).replies;
 /** Thrown to stop a chain the caller has taken back. */
 class TakenBack extends Error {}
 
-parentPort!.on("message", (message: ChainTask | MemoryReservation | WarmUpRequest) => {
-  if ("reserveBytes" in message) reserveKernelMemory(message.reserveBytes);
-  else if ("warmUp" in message) warmUp();
-  else walkTask(message);
-});
-
-/** The warm-up solve; answered WARMED whatever became of it (a warm-up failing is no error). */
-function warmUp(): void {
-  try {
-    warmUpModeSolves();
-  } catch {
-    // The thread's first job compiles what the warm-up did not.
+parentPort!.on("message", (message: ChainTask | MemoryReservation) => {
+  if ("reserveBytes" in message) {
+    reserveKernelMemory(message.reserveBytes);
+    return;
   }
-  parentPort!.postMessage(WARMED);
-}
+  walkTask(message);
+});
 
 /** Walks a posted chain, when this thread claims it first. */
 function walkTask(task: ChainTask): void {

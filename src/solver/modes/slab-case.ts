@@ -1,8 +1,7 @@
 /**
  * Test planes: a symmetric slab (invariant along u: one periodic cell; layered along v) with
  * faces on grid nodes and the FDTD's averaging there (arithmetic for the tangential E_u, E_w
- * on the face node; E_v at cell centres is never cut), and a rectangular strip in a cladding
- * (also the chain helper's warm-up plane, helper-warm-up.ts).
+ * on the face node; E_v at cell centres is never cut), and a rectangular strip in a cladding.
  */
 import type { ModeAxis, PlanePermittivity } from "./operator.js";
 import type { SolvedMode } from "./solved-mode.js";
