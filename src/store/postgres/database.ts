@@ -95,12 +95,7 @@ export class PgDatabase {
 
   /** Runs `fn` in a transaction on one connection; rolled back if it throws. */
   async tx<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw wrap(err);
-    }
+    const { client, release } = await this.checkOut();
     let broken: Error | undefined;
     try {
       await client.query("BEGIN");
@@ -113,7 +108,7 @@ export class PgDatabase {
       throw wrap(err);
     } finally {
       // A connection that failed mid-transaction may be dead: release it for disposal then.
-      client.release(broken && pgDriverUnavailability(broken) ? broken : undefined);
+      release(broken && pgDriverUnavailability(broken) ? broken : undefined);
     }
   }
 
@@ -122,12 +117,7 @@ export class PgDatabase {
    * version is read only once the lock is held, so each later process sees what the first did.
    */
   async migrate(): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw wrap(err);
-    }
+    const { client, release } = await this.checkOut();
     try {
       await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
       try {
@@ -161,8 +151,35 @@ export class PgDatabase {
     } catch (err) {
       throw wrap(err);
     } finally {
-      client.release();
+      release();
     }
+  }
+
+  /**
+   * A connection of the pool, for several statements. The driver reports a connection the
+   * server cut (a restart) as an 'error' event on its client too, not only to the statement
+   * running; the pool hears that event only while the client is idle in it, and an unheard
+   * 'error' ends the process. So a checked-out client is listened to until it goes back, and a
+   * client that broke goes back to be discarded.
+   */
+  private async checkOut(): Promise<{ client: pg.PoolClient; release(err?: Error): void }> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw wrap(err);
+    }
+    let cut: Error | undefined;
+    const onError = (err: Error) => {
+      cut ??= err;
+      this.options.onBackgroundError?.(err);
+    };
+    client.on("error", onError);
+    const release = (err?: Error) => {
+      client.removeListener("error", onError);
+      client.release(err ?? cut);
+    };
+    return { client, release };
   }
 
   /**

@@ -1,0 +1,62 @@
+/**
+ * A PostgreSQL restart that cuts a connection a transaction holds. The driver reports a dropped
+ * connection as an 'error' event on its client as well as to the running query; a client taken
+ * from the pool has no listener for that event, and an EventEmitter's unheard 'error' ends the
+ * process (CI saw the API process close its sockets as the cluster stopped). The transaction
+ * must fail with StoreUnavailableError, and the process must live on: the test runner fails a
+ * test during which an exception goes uncaught.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { PgDatabase } from "../../src/store/postgres/database.js";
+import { StoreUnavailableError } from "../../src/store/errors.js";
+import { privateCluster, type PrivateCluster } from "../helpers/postgres.js";
+import { freePort } from "../helpers/service.js";
+
+let cluster: PrivateCluster;
+
+before(async () => {
+  cluster = privateCluster(await freePort());
+});
+after(() => cluster?.destroy());
+
+function database(): PgDatabase {
+  return new PgDatabase({
+    connectionString: cluster.url,
+    poolMax: 2,
+    connectTimeoutMs: 2000,
+    statementTimeoutMs: 10_000,
+  });
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 300));
+
+test("a connection cut between a transaction's statements fails it; the process lives", async () => {
+  const db = database();
+  const outcome = db.tx(async (c) => {
+    await c.query("SELECT 1");
+    cluster.stop();
+    await settle();
+    await c.query("SELECT 2");
+  });
+  await assert.rejects(outcome, StoreUnavailableError);
+  await settle();
+  cluster.start();
+  assert.equal((await db.query<{ n: number }>("SELECT 3 AS n")).rows[0]!.n, 3);
+  await db.close();
+});
+
+test("a connection cut during a transaction's statement fails it; the process lives", async () => {
+  const db = database();
+  const outcome = db.tx(async (c) => {
+    await c.query("SELECT 1");
+    await c.query("SELECT pg_sleep(5)");
+  });
+  await settle();
+  cluster.stop();
+  await assert.rejects(outcome, StoreUnavailableError);
+  await settle();
+  cluster.start();
+  assert.equal((await db.query<{ n: number }>("SELECT 4 AS n")).rows[0]!.n, 4);
+  await db.close();
+});
