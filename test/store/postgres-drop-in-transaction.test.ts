@@ -20,12 +20,13 @@ before(async () => {
 });
 after(() => cluster?.destroy());
 
-function database(): PgDatabase {
+function database(onBackgroundError?: (err: Error) => void): PgDatabase {
   return new PgDatabase({
     connectionString: cluster.url,
     poolMax: 2,
     connectTimeoutMs: 2000,
     statementTimeoutMs: 10_000,
+    onBackgroundError,
   });
 }
 
@@ -58,5 +59,22 @@ test("a connection cut during a transaction's statement fails it; the process li
   await settle();
   cluster.start();
   assert.equal((await db.query<{ n: number }>("SELECT 4 AS n")).rows[0]!.n, 4);
+  await db.close();
+});
+
+test("an idle connection cut by a restart is reported without the driver's client", async () => {
+  const reported: Error[] = [];
+  const db = database((err) => reported.push(err));
+  await db.query("SELECT 1");
+  cluster.stop();
+  await settle();
+  cluster.start();
+  assert.ok(reported.length > 0, "the cut was reported");
+  for (const err of reported) {
+    assert.ok(err instanceof Error);
+    assert.match(err.message, /terminat/);
+    assert.equal("client" in err, false, "the pool's client is not carried into the log");
+  }
+  assert.equal((await db.query<{ n: number }>("SELECT 5 AS n")).rows[0]!.n, 5);
   await db.close();
 });

@@ -4,6 +4,7 @@ import { dashboardSetupAddress } from "../../dashboard/setup.js";
 import { reloadTls } from "../../http/server.js";
 import { createService, createWorker } from "../../service.js";
 import { ignoreStdioErrors, LogSink } from "../log-sink.js";
+import { workerLog } from "../worker-log.js";
 import { parse, UsageError } from "../usage.js";
 
 function configFrom(values: { port?: string; host?: string; "data-dir"?: string }): Config {
@@ -90,13 +91,7 @@ export async function runWorker(args: string[]): Promise<number> {
   const { values } = parse(args, { "data-dir": { type: "string" } });
   const config = configFrom(values);
   ignoreStdioErrors();
-  const sink = new LogSink(process.stderr.fd);
-  const log = {
-    info: (o: object, m?: string) => sink.write(`${m ?? ""} ${JSON.stringify(o)}\n`),
-    warn: (o: object, m?: string) => sink.write(`warn: ${m ?? ""} ${JSON.stringify(o)}\n`),
-    error: (o: object, m?: string) =>
-      sink.write(`error: ${m ?? ""} ${JSON.stringify(o, Object.getOwnPropertyNames(o))}\n`),
-  };
+  const log = workerLog(new LogSink(process.stderr.fd));
   const { worker, close } = await createWorker(config, log);
   await worker.start();
   process.stderr.write(

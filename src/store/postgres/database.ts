@@ -55,6 +55,16 @@ function prepared(client: pg.PoolClient): Queryable {
   return { query: (text, values = []) => client.query(named(text, values)) };
 }
 
+/**
+ * The pool's error without the client pg-pool hangs on it (`err.client`): a log serialising
+ * it would write the whole connection, its settings and every prepared statement.
+ */
+function withoutClient(err: Error): Error {
+  if (!("client" in err)) return err;
+  const { client: _client, ...fields } = err as Error & Record<string, unknown>;
+  return Object.assign(new Error(err.message), fields, { name: err.name, stack: err.stack });
+}
+
 function wrap(err: unknown): unknown {
   const reason = pgDriverUnavailability(err);
   return reason ? new StoreUnavailableError(reason, err) : err;
@@ -78,7 +88,7 @@ export class PgDatabase {
       application_name: "emsim",
     });
     // An idle client whose server went away emits here; without a handler the process dies.
-    this.pool.on("error", (err) => options.onBackgroundError?.(err));
+    this.pool.on("error", (err) => options.onBackgroundError?.(withoutClient(err)));
   }
 
   /** One statement on any pooled connection. */
