@@ -2,7 +2,7 @@
  * Issue #11: PostgreSQL restarted under load. An API process and a worker process share a
  * private cluster (started and stopped here, nothing else uses it). While it is down,
  * `/health` says so and every request answers 503 within seconds instead of hanging; once it
- * is back, everything recovers by itself and no accepted job is lost.
+ * is back, everything recovers by itself and no accepted job is lost, a running one included.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -90,4 +90,33 @@ test("requests answer 503 while PostgreSQL is down, and nothing accepted is lost
     assert.equal(job.status, "COMPLETED", `${id}: ${String(job.error_detail)}`);
   }
   assert.equal(accepted.length, 5);
+});
+
+test("a job running while PostgreSQL restarts completes, its result stored", async () => {
+  // About 5 s of stepping on one thread (no early stop): the cluster goes down a second in,
+  // for 3 s, so heartbeats fail while the job runs.
+  const body = smallSimulation({
+    domain: {
+      size: [1e-6, 1e-6, 3e-6],
+      resolution: 0.05e-6,
+      boundary_conditions: ["periodic", "periodic", "pml"],
+      pml_layers: 12,
+    },
+    fdtd_settings: { time_steps: 25_000, convergence_threshold: 0 },
+  });
+  const res = await call(api.baseUrl, "POST", "/v1/simulations", { key, body });
+  assert.equal(res.status, 202, res.text);
+  const id = String(res.body.job_id);
+  await waitForStatus(api.baseUrl, key, id, ["RUNNING"], 60_000);
+  await new Promise((r) => setTimeout(r, 1000));
+  cluster.stop();
+  await new Promise((r) => setTimeout(r, 3000));
+  cluster.start();
+  const job = await waitForStatus(api.baseUrl, key, id, ["COMPLETED", "FAILED"], 120_000);
+  assert.equal(job.status, "COMPLETED", String(job.error_detail));
+  assert.equal(job.attempts, 1, "the running job was not started again");
+  assert.equal(worker.child.exitCode, null, `the worker exited: ${worker.stderr()}`);
+  assert.equal(api.child.exitCode, null, `the API exited: ${api.stderr()}`);
+  const file = await call(api.baseUrl, "GET", `/v1/simulations/${id}/results`, { key });
+  assert.ok([200, 302].includes(file.status), file.text);
 });
