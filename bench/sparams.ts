@@ -12,7 +12,9 @@
  * both codes: emsim `symmetry: ["none", "pec", "pmc"]`, Meep `Mirror(Y, −1)`, `Mirror(Z, +1)`)
  * and the whole grid (no symmetry in either). emsim runs in-process (wasm backend, 2 threads
  * and 1 thread) and, when the build is there (`npm run build`, which the npm script runs),
- * through the HTTP API of a fresh embedded server (submitted → COMPLETED, polled every 50 ms).
+ * through the HTTP API of a fresh embedded server (submitted → COMPLETED, polled every 50 ms;
+ * the table adds the job's own report of its set-up, the port planes' mode solves in it, and
+ * its kernel time).
  * Meep's time is its script's (cell set-up, MPB, stepping, mode coefficients; the Python start
  * and `import meep` left out) and the whole process's.
  *
@@ -93,6 +95,8 @@ interface Row {
   steps: number;
   s21: number;
   s11: number;
+  /** An API job's own report: its set-up (the port planes' mode solves in it) and kernel. */
+  server?: { setupSeconds: number; gridSeconds: number; kernelSeconds: number };
 }
 
 async function inProcess(p: TwoPortProblem, threads: number) {
@@ -151,10 +155,20 @@ async function throughApi(
   const sp = (await (
     await call(`${base}/v1/simulations/${ack.job_id}/sparameters`, { headers })
   ).json()) as { s: ([number, number] | null)[][][] };
-  const report = record.solver_report as { steps_run: number };
+  const report = record.solver_report as {
+    steps_run: number;
+    setup_seconds: number;
+    setup: { grid_seconds: number };
+    stepping: { kernel_seconds: number };
+  };
   const s11 = sp.s[0]![0]!.map((z) => z!);
   const s21 = sp.s[1]![0]!.map((z) => z!);
-  return { seconds, steps: report.steps_run, ...worst(s11, s21) };
+  const server = {
+    setupSeconds: report.setup_seconds,
+    gridSeconds: report.setup.grid_seconds,
+    kernelSeconds: report.stepping.kernel_seconds,
+  };
+  return { seconds, steps: report.steps_run, server, ...worst(s11, s21) };
 }
 
 async function main() {
@@ -213,9 +227,9 @@ function print(rows: Row[], before: string, after: string) {
   );
   console.log(`uptime before: ${before}\nuptime after:  ${after}\n`);
   console.log(
-    "| round | case | code | seconds | Meep ÷ this | steps | min \\|S21\\|² | max \\|S11\\|² |",
+    "| round | case | code | seconds | Meep ÷ this | steps | min \\|S21\\|² | max \\|S11\\|² | server: set-up (modes) / kernel (s) |",
   );
-  console.log(`|${" --- |".repeat(8)}`);
+  console.log(`|${" --- |".repeat(9)}`);
   for (const r of rows) {
     const meep = rows.find(
       (x) => x.round === r.round && x.case === r.case && x.code.startsWith("Meep"),
@@ -227,9 +241,16 @@ function print(rows: Row[], before: string, after: string) {
     console.log(
       `| ${r.round} | ${r.case} | ${r.code} | ${seconds} | ` +
         `${meep && meep !== r ? (meep.seconds / r.seconds).toFixed(1) : "—"} | ${r.steps} | ` +
-        `${r.s21.toFixed(5)} | ${r.s11.toExponential(1)} |`,
+        `${r.s21.toFixed(5)} | ${r.s11.toExponential(1)} | ${serverSplit(r)} |`,
     );
   }
+}
+
+/** An API job's set-up (its mode solves) and kernel seconds, from the job's own report. */
+function serverSplit(r: Row): string {
+  if (!r.server) return "—";
+  const { setupSeconds, gridSeconds, kernelSeconds } = r.server;
+  return `${setupSeconds.toFixed(2)} (${gridSeconds.toFixed(2)}) / ${kernelSeconds.toFixed(2)}`;
 }
 
 await main();
