@@ -170,7 +170,8 @@ export class PgDatabase {
    * server cut (a restart) as an 'error' event on its client too, not only to the statement
    * running; the pool hears that event only while the client is idle in it, and an unheard
    * 'error' ends the process. So a checked-out client is listened to until it goes back, and a
-   * client that broke goes back to be discarded.
+   * client that broke goes back to be discarded. A cut is reported once: the driver emits it
+   * again as "Connection terminated unexpectedly" when the socket then closes.
    */
   private async checkOut(): Promise<{ client: pg.PoolClient; release(err?: Error): void }> {
     let client: pg.PoolClient;
@@ -181,7 +182,8 @@ export class PgDatabase {
     }
     let cut: Error | undefined;
     const onError = (err: Error) => {
-      cut ??= err;
+      if (cut) return;
+      cut = err;
       this.options.onBackgroundError?.(err);
     };
     client.on("error", onError);
