@@ -93,8 +93,11 @@ test("requests answer 503 while PostgreSQL is down, and nothing accepted is lost
 });
 
 test("a job running while PostgreSQL restarts completes, its result stored", async () => {
-  // About 5 s of stepping on one thread (no early stop): the cluster goes down a second in,
-  // for 3 s, so heartbeats fail while the job runs.
+  // About 10 s of stepping on one thread here, twice that on a loaded host (no early stop):
+  // the cluster goes down a second in, for 3 s plus what pg_ctl takes to stop and start it, so
+  // heartbeats fail while the job runs and it ends after the database is back. (A job that
+  // ends while the database is down cannot record its completion; the stale-job sweep then
+  // runs it again: a second attempt, not this test's case.)
   const body = smallSimulation({
     domain: {
       size: [1e-6, 1e-6, 3e-6],
@@ -102,7 +105,7 @@ test("a job running while PostgreSQL restarts completes, its result stored", asy
       boundary_conditions: ["periodic", "periodic", "pml"],
       pml_layers: 12,
     },
-    fdtd_settings: { time_steps: 25_000, convergence_threshold: 0 },
+    fdtd_settings: { time_steps: 50_000, convergence_threshold: 0 },
   });
   const res = await call(api.baseUrl, "POST", "/v1/simulations", { key, body });
   assert.equal(res.status, 202, res.text);
