@@ -4,43 +4,88 @@
  * lifecycle's rule). Every worker sweeps so, every heartbeat interval; so does an API server
  * without an embedded worker (service.ts), so that a job whose separate worker died does not
  * show RUNNING for as long as no worker runs.
+ *
+ * While the database takes no writes (its server down, its disk full), no worker can beat:
+ * every running job's heartbeat ages alike, and the first sweep after the outage would take
+ * back every job still running, each to be run again from the start. So a sweeper that saw
+ * the outage (a sweep of its own failed for it) counts a heartbeat as stale only where it was
+ * stale before the outage began, until live workers have had the stale time to beat again.
  */
 import type { Config } from "../config.js";
+import { storeUnavailability } from "../store/errors.js";
 import type { JobQueue, RecoveryRule, StaleJobsOutcome } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
 import { OutageLog } from "./outage-log.js";
 
-/** One sweep; logs what it took back. */
-export async function takeBackSilentWorkersJobs(
-  store: JobQueue,
-  config: Pick<Config, "heartbeatStaleMs">,
-  rule: RecoveryRule,
-  log: WorkerLogger,
-): Promise<StaleJobsOutcome> {
-  const now = Date.now();
-  const out = await store.recoverStaleJobs(
-    new Date(now).toISOString(),
-    new Date(now - config.heartbeatStaleMs).toISOString(),
-    rule,
-  );
-  if (out.requeued.length + out.failed.length > 0) {
-    log.warn(out, "took back jobs whose worker stopped heartbeating");
+type SweepConfig = Pick<Config, "heartbeatStaleMs" | "heartbeatIntervalMs">;
+
+/** One sweeper: its sweeps, and what it saw of the database's outages. */
+export class SilentWorkerSweep {
+  /** When the first sweep that failed for the present outage ran; null outside one. */
+  private outageSeenAt: number | null = null;
+  /** When a sweep first succeeded after that outage; null while it lasts. */
+  private backAt: number | null = null;
+
+  constructor(
+    private readonly store: JobQueue,
+    private readonly config: SweepConfig,
+    private readonly rule: RecoveryRule,
+    private readonly log: WorkerLogger,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** One sweep; logs what it took back. Throws what the store threw. */
+  async sweep(): Promise<StaleJobsOutcome> {
+    const now = this.clock();
+    const staleBefore = this.staleBefore(now);
+    let out: StaleJobsOutcome;
+    try {
+      out = await this.store.recoverStaleJobs(
+        new Date(now).toISOString(),
+        new Date(staleBefore).toISOString(),
+        this.rule,
+      );
+    } catch (err) {
+      if (storeUnavailability(err)) {
+        this.outageSeenAt ??= now;
+        this.backAt = null;
+      }
+      throw err;
+    }
+    if (this.outageSeenAt !== null) this.backAt ??= now;
+    if (out.requeued.length + out.failed.length > 0) {
+      this.log.warn(out, "took back jobs whose worker stopped heartbeating");
+    }
+    return out;
   }
-  return out;
+
+  /**
+   * The heartbeat time before which a job counts as its worker's left. A live worker beat last
+   * at most an interval before the outage began, and so less than two intervals before the
+   * first failed sweep saw it; the stale time is several intervals.
+   */
+  private staleBefore(now: number): number {
+    const usual = now - this.config.heartbeatStaleMs;
+    if (this.outageSeenAt === null) return usual;
+    if (this.backAt !== null && now >= this.backAt + this.config.heartbeatStaleMs) {
+      this.outageSeenAt = this.backAt = null;
+      return usual;
+    }
+    return Math.min(usual, this.outageSeenAt - this.config.heartbeatStaleMs);
+  }
 }
 
 /** Sweeps every heartbeat interval until the returned function is called. */
 export function sweepSilentWorkers(
   store: JobQueue,
-  config: Pick<Config, "heartbeatStaleMs" | "heartbeatIntervalMs">,
+  config: SweepConfig,
   rule: RecoveryRule,
   log: WorkerLogger,
 ): () => void {
+  const sweeper = new SilentWorkerSweep(store, config, rule, log);
   const failures = new OutageLog(log);
   const timer = setInterval(() => {
-    takeBackSilentWorkersJobs(store, config, rule, log).catch((err: unknown) =>
-      failures.error(err, "stale-job sweep failed"),
-    );
+    sweeper.sweep().catch((err: unknown) => failures.error(err, "stale-job sweep failed"));
   }, config.heartbeatIntervalMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -10,6 +10,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "../config.js";
 import type { SolverReport } from "../schema/responses.js";
 import { estimateRun, resolvedChoice, type SimulationSpec } from "../solver/index.js";
@@ -19,7 +20,7 @@ import type { JobQueue, JobRow, RecoveryRule } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
 import { OutageLog } from "./outage-log.js";
 import { classifyRun, type RunFailureWords, type RunOutcome } from "./run-outcome.js";
-import { takeBackSilentWorkersJobs } from "./silent-workers.js";
+import { SilentWorkerSweep } from "./silent-workers.js";
 import { SolverSession } from "./solver-session.js";
 import { keepsThread, SolverThreads } from "./solver-threads.js";
 import { endThread } from "./thread-ending.js";
@@ -85,6 +86,8 @@ export interface WorkerMetrics {
 class StoringFailed extends Error {}
 
 const HOST = hostname();
+/** The first pause before a completion the database could not take is tried again. */
+const FIRST_COMPLETION_RETRY_MS = 250;
 
 /**
  * The storage key of a job's result from its attempt `attempt`. One key per attempt: a worker
@@ -167,6 +170,7 @@ export class JobWorker {
   private readonly log: WorkerLogger;
   /** Failures of the claim and the sweep, quieter while the database takes no writes. */
   private readonly outages: OutageLog;
+  private readonly silentWorkers: SilentWorkerSweep;
   private readonly metrics: WorkerMetrics | null;
 
   constructor(parts: JobWorkerParts) {
@@ -179,6 +183,12 @@ export class JobWorker {
     this.config = parts.config;
     this.log = parts.log;
     this.outages = new OutageLog(parts.log);
+    this.silentWorkers = new SilentWorkerSweep(
+      this.store,
+      this.config,
+      this.takeBack.rule("workerSilent", this.config.maxAttempts),
+      this.log,
+    );
     this.metrics = parts.metrics ?? null;
     const warmUpPath = join(this.scratchDir, `warm-up.${scratchTag(this.id)}.h5`);
     // `auto` as this process resolved it at start-up, so that no thread looks for a GPU
@@ -301,12 +311,7 @@ export class JobWorker {
     if (own && Date.now() - own.session.beatenAt > this.config.heartbeatIntervalMs) {
       await this.store.heartbeat(own.jobId, this.id, new Date().toISOString(), null);
     }
-    const out = await takeBackSilentWorkersJobs(
-      this.store,
-      this.config,
-      this.takeBack.rule("workerSilent", this.config.maxAttempts),
-      this.log,
-    );
+    const out = await this.silentWorkers.sweep();
     if (out.requeued.length > 0) this.wake?.();
   }
 
@@ -389,8 +394,11 @@ export class JobWorker {
 
   /**
    * Marks the job COMPLETED with its stored result; false where the job is no longer this
-   * worker's. Where the database refuses, the stored file is removed again before the error
-   * goes on.
+   * worker's. While the database takes no writes (its server down, its disk full), the
+   * completion is tried again until it does, the job's heartbeats going on: the result is
+   * stored, and a run of minutes is not made again for an outage of seconds. Where the
+   * completion fails otherwise, or this worker stops first, the stored file is removed again
+   * before the error goes on (no job points to it).
    */
   private async recordCompletion(
     job: JobRow,
@@ -399,25 +407,41 @@ export class JobWorker {
     seconds: number,
     report: SolverReport,
   ): Promise<boolean> {
+    const completion = {
+      resultKey: stored.key,
+      resultBytes: stored.bytes,
+      checksum,
+      durationSeconds: seconds,
+      report,
+      progress: {
+        phase: "stepping" as const,
+        setupFraction: 1,
+        step: report.steps_run,
+        totalSteps: report.time_steps_limit,
+        fraction: 1,
+        lastRelativeChange: report.last_relative_change,
+        mcellsPerSecond: report.mcells_per_second,
+      },
+    };
     try {
-      return await this.store.completeJob(job.jobId, this.id, new Date().toISOString(), {
-        resultKey: stored.key,
-        resultBytes: stored.bytes,
-        checksum,
-        durationSeconds: seconds,
-        report,
-        progress: {
-          phase: "stepping",
-          setupFraction: 1,
-          step: report.steps_run,
-          totalSteps: report.time_steps_limit,
-          fraction: 1,
-          lastRelativeChange: report.last_relative_change,
-          mcellsPerSecond: report.mcells_per_second,
-        },
-      });
+      for (let wait = FIRST_COMPLETION_RETRY_MS; ;) {
+        try {
+          return await this.store.completeJob(
+            job.jobId,
+            this.id,
+            new Date().toISOString(),
+            completion,
+          );
+        } catch (err) {
+          if (!storeUnavailability(err) || this.stopping) throw err;
+          this.outages.error(err, "recording a completed job failed; trying again", {
+            jobId: job.jobId,
+          });
+          await sleep(wait);
+          wait = Math.min(2 * wait, this.config.heartbeatIntervalMs);
+        }
+      }
     } catch (err) {
-      // E.g. the database's disk is full: no job points to the file, so it must not stay.
       await this.storage.delete(stored.key).catch(() => undefined);
       throw err;
     }
@@ -616,9 +640,9 @@ export class JobWorker {
         await discardScratch(outPath);
         await this.retryAfterStorageFailure(job, seconds);
       }
-      // Otherwise the database refused the completion (e.g. its disk is full): the job
-      // stays RUNNING without heartbeats, and the stale-job sweep takes it back once the
-      // database accepts writes again.
+      // Otherwise the database refused the completion for good, or stayed unusable until
+      // this worker stopped: the job stays RUNNING without heartbeats, and the stale-job sweep
+      // takes it back once the database accepts writes again.
     }
   }
 
