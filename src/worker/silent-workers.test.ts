@@ -44,18 +44,20 @@ test("live workers' jobs survive an outage longer than the stale time; dead ones
     () => now,
   );
   const takenAt = new Map<string, number>();
+  const beating = new Set(["live", "dying"]);
   const step = async () => {
     now += INTERVAL;
-    if (!state.down && beats.has("live")) beats.set("live", now - 100);
+    if (!state.down) for (const id of beating) if (beats.has(id)) beats.set(id, now - 100);
     try {
       for (const id of (await sweeper.sweep()).requeued) takenAt.set(id, now);
     } catch (err) {
       assert.ok(err instanceof StoreUnavailableError);
     }
   };
-  await step();
+  // Past the sweeper's first stale time (its start's grace, the last test below).
+  for (let i = 0; i < STALE / INTERVAL + 1; i++) await step();
   assert.deepEqual([...takenAt.keys()], ["dead"], "a job stale before any outage goes back");
-  beats.set("dying", now);
+  beating.delete("dying");
   state.down = true;
   for (let i = 0; i < 15; i++) await step(); // 30 s down
   state.down = false;
@@ -78,8 +80,38 @@ test("without an outage a job is taken back once its heartbeat is the stale time
     quiet,
     () => now,
   );
-  now = STALE;
+  // A sweeper running for a while: the job beat last at 50 s.
+  const last = 50_000;
+  beats.set("j", last);
+  now = last + STALE;
   assert.deepEqual((await sweeper.sweep()).requeued, []);
-  now = STALE + 1;
+  now = last + STALE + 1;
   assert.deepEqual((await sweeper.sweep()).requeued, ["j"]);
+});
+
+test("a sweeper started after an outage it did not see takes no job for its first stale time", async () => {
+  // The database came back as this sweeper started: both jobs' heartbeats are 30 s old; the
+  // live one's worker beats again an interval later, the dead one's never.
+  let now = 1_000_000;
+  const beats = new Map([
+    ["live", now - 30_000],
+    ["dead", now - 30_000],
+  ]);
+  const sweeper = new SilentWorkerSweep(
+    fakeQueue(beats, { down: false }),
+    { heartbeatIntervalMs: INTERVAL, heartbeatStaleMs: STALE },
+    {} as RecoveryRule,
+    quiet,
+    () => now,
+  );
+  const started = now;
+  const takenAt = new Map<string, number>();
+  for (let i = 0; i < 12; i++) {
+    if (i > 0 && beats.has("live")) beats.set("live", now - 100);
+    for (const id of (await sweeper.sweep()).requeued) takenAt.set(id, now);
+    now += INTERVAL;
+  }
+  assert.ok(beats.has("live"), "the live worker's job stays with it");
+  const dead = takenAt.get("dead");
+  assert.ok(dead !== undefined && dead >= started + STALE, `taken at ${dead! - started}`);
 });

@@ -9,7 +9,11 @@
  * every running job's heartbeat ages alike, and the first sweep after the outage would take
  * back every job still running, each to be run again from the start. So a sweeper that saw
  * the outage (a sweep of its own failed for it) counts a heartbeat as stale only where it was
- * stale before the outage began, until live workers have had the stale time to beat again.
+ * stale before the outage began, until live workers have had the stale time to beat again. A
+ * sweeper that has just started cannot tell when an outage it did not see began (a server
+ * restarted as the database came back sweeps before it listens): for its first stale time it
+ * takes back no job for its heartbeat (a dead worker of this host is told by its process,
+ * worker.ts), and a remote dead worker's job waits that much longer.
  */
 import type { Config } from "../config.js";
 import { storeUnavailability } from "../store/errors.js";
@@ -21,10 +25,13 @@ type SweepConfig = Pick<Config, "heartbeatStaleMs" | "heartbeatIntervalMs">;
 
 /** One sweeper: its sweeps, and what it saw of the database's outages. */
 export class SilentWorkerSweep {
-  /** When the first sweep that failed for the present outage ran; null outside one. */
-  private outageSeenAt: number | null = null;
-  /** When a sweep first succeeded after that outage; null while it lasts. */
-  private backAt: number | null = null;
+  /**
+   * When the first sweep that failed for the present outage ran; null outside one, and
+   * -Infinity for an outage of unknown start (before this sweeper started).
+   */
+  private outageSeenAt: number | null = Number.NEGATIVE_INFINITY;
+  /** When a sweep first succeeded after that outage (or this sweeper started); null in it. */
+  private backAt: number | null;
 
   constructor(
     private readonly store: JobQueue,
@@ -32,7 +39,9 @@ export class SilentWorkerSweep {
     private readonly rule: RecoveryRule,
     private readonly log: WorkerLogger,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.backAt = clock();
+  }
 
   /** One sweep; logs what it took back. Throws what the store threw. */
   async sweep(): Promise<StaleJobsOutcome> {
@@ -71,7 +80,8 @@ export class SilentWorkerSweep {
       this.outageSeenAt = this.backAt = null;
       return usual;
     }
-    return Math.min(usual, this.outageSeenAt - this.config.heartbeatStaleMs);
+    // 0, the epoch, where the outage's start is unknown: no heartbeat is older.
+    return Math.max(0, Math.min(usual, this.outageSeenAt - this.config.heartbeatStaleMs));
   }
 }
 
