@@ -424,14 +424,12 @@ export class JobWorker {
       },
     };
     try {
-      for (let wait = FIRST_COMPLETION_RETRY_MS; ;) {
+      for (let wait = FIRST_COMPLETION_RETRY_MS, retried = false; ; retried = true) {
         try {
-          return await this.store.completeJob(
-            job.jobId,
-            this.id,
-            new Date().toISOString(),
-            completion,
-          );
+          const now = new Date().toISOString();
+          const done = await this.store.completeJob(job.jobId, this.id, now, completion);
+          // A try whose connection was cut after its commit did complete the job.
+          return done || (retried && (await this.completedWith(job.jobId, stored.key)));
         } catch (err) {
           if (!storeUnavailability(err) || this.stopping) throw err;
           this.outages.error(err, "recording a completed job failed; trying again", {
@@ -445,6 +443,12 @@ export class JobWorker {
       await this.storage.delete(stored.key).catch(() => undefined);
       throw err;
     }
+  }
+
+  /** Whether the job is COMPLETED with the result stored under `key`. */
+  private async completedWith(jobId: string, key: string): Promise<boolean> {
+    const row = await this.store.getJob(jobId);
+    return row?.status === "COMPLETED" && row.resultKey === key;
   }
 
   /**
