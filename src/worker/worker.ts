@@ -203,8 +203,9 @@ export class JobWorker {
 
   /**
    * Takes back what dead workers left: their scratch files, the jobs of dead processes on this
-   * host, jobs whose heartbeat went stale. A server calls this before it listens, so no request
-   * sees a job still RUNNING for a process that is gone; `start` calls it if nobody has. A
+   * host, jobs whose heartbeat went stale (none in this process's first stale time:
+   * silent-workers.ts). A server calls this before it listens, so no request sees a job still
+   * RUNNING for a process of this host that is gone; `start` calls it if nobody has. A
    * database that takes no writes now (its disk full) does not keep the server from starting:
    * the jobs are taken back by the sweep of a later heartbeat.
    */
