@@ -26,6 +26,16 @@ function fakeQueue(beats: Map<string, number>, state: { down: boolean }) {
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
+/** A sweeper of `queue` at this file's interval and stale time, on the clock `now`. */
+const sweeperOn = (queue: JobQueue, now: () => number) =>
+  new SilentWorkerSweep(
+    queue,
+    { heartbeatIntervalMs: INTERVAL, heartbeatStaleMs: STALE },
+    {} as RecoveryRule,
+    quiet,
+    now,
+  );
+
 test("live workers' jobs survive an outage longer than the stale time; dead ones do not", async () => {
   let now = 1_000_000;
   const state = { down: false };
@@ -36,13 +46,7 @@ test("live workers' jobs survive an outage longer than the stale time; dead ones
     ["dead", now - 20_000],
     ["dying", now],
   ]);
-  const sweeper = new SilentWorkerSweep(
-    fakeQueue(beats, state),
-    { heartbeatIntervalMs: INTERVAL, heartbeatStaleMs: STALE },
-    {} as RecoveryRule,
-    quiet,
-    () => now,
-  );
+  const sweeper = sweeperOn(fakeQueue(beats, state), () => now);
   const takenAt = new Map<string, number>();
   const beating = new Set(["live", "dying"]);
   const step = async () => {
@@ -73,13 +77,7 @@ test("live workers' jobs survive an outage longer than the stale time; dead ones
 test("without an outage a job is taken back once its heartbeat is the stale time old", async () => {
   let now = 0;
   const beats = new Map([["j", 0]]);
-  const sweeper = new SilentWorkerSweep(
-    fakeQueue(beats, { down: false }),
-    { heartbeatIntervalMs: INTERVAL, heartbeatStaleMs: STALE },
-    {} as RecoveryRule,
-    quiet,
-    () => now,
-  );
+  const sweeper = sweeperOn(fakeQueue(beats, { down: false }), () => now);
   // A sweeper running for a while: the job beat last at 50 s.
   const last = 50_000;
   beats.set("j", last);
@@ -97,13 +95,7 @@ test("a sweeper started after an outage it did not see takes no job for its firs
     ["live", now - 30_000],
     ["dead", now - 30_000],
   ]);
-  const sweeper = new SilentWorkerSweep(
-    fakeQueue(beats, { down: false }),
-    { heartbeatIntervalMs: INTERVAL, heartbeatStaleMs: STALE },
-    {} as RecoveryRule,
-    quiet,
-    () => now,
-  );
+  const sweeper = sweeperOn(fakeQueue(beats, { down: false }), () => now);
   const started = now;
   const takenAt = new Map<string, number>();
   for (let i = 0; i < 12; i++) {
