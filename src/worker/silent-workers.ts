@@ -26,10 +26,13 @@ type SweepConfig = Pick<Config, "heartbeatStaleMs" | "heartbeatIntervalMs">;
 /** One sweeper: its sweeps, and what it saw of the database's outages. */
 export class SilentWorkerSweep {
   /**
-   * When the first sweep that failed for the present outage ran; null outside one, and
-   * -Infinity for an outage of unknown start (before this sweeper started).
+   * While an outage or its aftermath lasts, the heartbeat time before which a job may still be
+   * taken back: the stale time before the first sweep that failed for it (a live worker beat
+   * at most an interval before the outage began, and so less than two before that sweep; the
+   * stale time is several intervals), 0 for an outage of unknown start (the one this sweeper
+   * may have started after: no heartbeat is older). Null otherwise.
    */
-  private outageSeenAt: number | null = Number.NEGATIVE_INFINITY;
+  private staleCap: number | null = 0;
   /** When a sweep first succeeded after that outage (or this sweeper started); null in it. */
   private backAt: number | null;
 
@@ -56,32 +59,27 @@ export class SilentWorkerSweep {
       );
     } catch (err) {
       if (storeUnavailability(err)) {
-        this.outageSeenAt ??= now;
+        this.staleCap ??= now - this.config.heartbeatStaleMs;
         this.backAt = null;
       }
       throw err;
     }
-    if (this.outageSeenAt !== null) this.backAt ??= now;
+    if (this.staleCap !== null) this.backAt ??= now;
     if (out.requeued.length + out.failed.length > 0) {
       this.log.warn(out, "took back jobs whose worker stopped heartbeating");
     }
     return out;
   }
 
-  /**
-   * The heartbeat time before which a job counts as its worker's left. A live worker beat last
-   * at most an interval before the outage began, and so less than two intervals before the
-   * first failed sweep saw it; the stale time is several intervals.
-   */
+  /** The heartbeat time before which a job counts as its worker's left. */
   private staleBefore(now: number): number {
     const usual = now - this.config.heartbeatStaleMs;
-    if (this.outageSeenAt === null) return usual;
+    if (this.staleCap === null) return usual;
     if (this.backAt !== null && now >= this.backAt + this.config.heartbeatStaleMs) {
-      this.outageSeenAt = this.backAt = null;
+      this.staleCap = this.backAt = null;
       return usual;
     }
-    // 0, the epoch, where the outage's start is unknown: no heartbeat is older.
-    return Math.max(0, Math.min(usual, this.outageSeenAt - this.config.heartbeatStaleMs));
+    return Math.min(usual, this.staleCap);
   }
 }
 

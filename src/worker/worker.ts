@@ -16,7 +16,7 @@ import type { SolverReport } from "../schema/responses.js";
 import { estimateRun, resolvedChoice, type SimulationSpec } from "../solver/index.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
 import { storeUnavailability } from "../store/errors.js";
-import type { JobQueue, JobRow, RecoveryRule } from "../store/types.js";
+import type { JobCompletion, JobQueue, JobRow, RecoveryRule } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
 import { OutageLog } from "./outage-log.js";
 import { classifyRun, type RunFailureWords, type RunOutcome } from "./run-outcome.js";
@@ -408,14 +408,14 @@ export class JobWorker {
     seconds: number,
     report: SolverReport,
   ): Promise<boolean> {
-    const completion = {
+    const completion: JobCompletion = {
       resultKey: stored.key,
       resultBytes: stored.bytes,
       checksum,
       durationSeconds: seconds,
       report,
       progress: {
-        phase: "stepping" as const,
+        phase: "stepping",
         setupFraction: 1,
         step: report.steps_run,
         totalSteps: report.time_steps_limit,
@@ -425,24 +425,38 @@ export class JobWorker {
       },
     };
     try {
-      for (let wait = FIRST_COMPLETION_RETRY_MS, retried = false; ; retried = true) {
-        try {
-          const now = new Date().toISOString();
-          const done = await this.store.completeJob(job.jobId, this.id, now, completion);
-          // A try whose connection was cut after its commit did complete the job.
-          return done || (retried && (await this.completedWith(job.jobId, stored.key)));
-        } catch (err) {
-          if (!storeUnavailability(err) || this.stopping) throw err;
-          this.outages.error(err, "recording a completed job failed; trying again", {
-            jobId: job.jobId,
-          });
-          await sleep(wait);
-          wait = Math.min(2 * wait, this.config.heartbeatIntervalMs);
-        }
-      }
+      return await this.completeRetrying(job.jobId, stored.key, completion);
     } catch (err) {
       await this.storage.delete(stored.key).catch(() => undefined);
       throw err;
+    }
+  }
+
+  /**
+   * `completeJob`, tried again while the database is unavailable or full and this worker
+   * runs. A try whose connection was cut after its commit did complete the job: a retry that
+   * finds it no longer RUNNING reads it back.
+   */
+  private async completeRetrying(
+    jobId: string,
+    key: string,
+    completion: JobCompletion,
+  ): Promise<boolean> {
+    for (let wait = FIRST_COMPLETION_RETRY_MS, retried = false; ; retried = true) {
+      try {
+        const done = await this.store.completeJob(
+          jobId,
+          this.id,
+          new Date().toISOString(),
+          completion,
+        );
+        return done || (retried && (await this.completedWith(jobId, key)));
+      } catch (err) {
+        if (!storeUnavailability(err) || this.stopping) throw err;
+        this.outages.error(err, "recording a completed job failed; trying again", { jobId });
+        await sleep(wait);
+        wait = Math.min(2 * wait, this.config.heartbeatIntervalMs);
+      }
     }
   }
 
