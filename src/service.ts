@@ -183,6 +183,9 @@ function embeddedWorker(parts: ServiceParts, scratchDir: string, log: WorkerLogg
   });
 }
 
+/** How often a closing server ends the keep-alive connections that have become idle. */
+const IDLE_CLOSE_INTERVAL_MS = 50;
+
 /**
  * Stops the listener and waits for the responses still being sent, for `graceMs` at most: then
  * their connections are closed (a client downloading a byte a second does not hold a rolling
@@ -190,10 +193,14 @@ function embeddedWorker(parts: ServiceParts, scratchDir: string, log: WorkerLogg
  */
 async function closeWithin(app: App, graceMs: number): Promise<void> {
   const deadline = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  // A close ends the connections idle at that moment only: one whose response was still on
+  // its way would otherwise stay open for the client's next request, until the deadline.
+  const idle = setInterval(() => app.server.closeIdleConnections(), IDLE_CLOSE_INTERVAL_MS);
   try {
     await app.close();
   } finally {
     clearTimeout(deadline);
+    clearInterval(idle);
   }
 }
 
