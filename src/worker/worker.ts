@@ -196,7 +196,7 @@ export class JobWorker {
     this.threads = new SolverThreads(
       resolvedChoice(this.config.solverBackend),
       this.config.solverThreads,
-      warmUpPath,
+      this.config.solverWarmUp ? warmUpPath : null,
       this.log,
     );
   }
@@ -427,7 +427,10 @@ export class JobWorker {
     try {
       return await this.completeRetrying(job.jobId, stored.key, completion);
     } catch (err) {
-      await this.storage.delete(stored.key).catch(() => undefined);
+      // Stopped while the database was unavailable, a try may have committed with its answer
+      // lost: the file stays, for the job's record may point to it. If it does not, the job's
+      // next attempt removes it when it completes (removeEarlierResults).
+      if (!storeUnavailability(err)) await this.storage.delete(stored.key).catch(() => undefined);
       throw err;
     }
   }

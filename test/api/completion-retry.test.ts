@@ -8,8 +8,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
 import { StoreUnavailableError } from "../../src/store/errors.js";
-import { call, smallSimulation, startService, waitForStatus } from "../helpers/service.js";
+import { call, smallSimulation, startService, tempDir, waitForStatus } from "../helpers/service.js";
 
 type Completion = "refused" | "committed, answer lost";
 
@@ -62,3 +63,50 @@ for (const how of ["refused", "committed, answer lost"] as const) {
     assert.equal(createHash("sha256").update(bytes).digest("hex"), done.checksum);
   });
 }
+
+test("a worker stopped while its committed completion's answer is lost keeps the file", async () => {
+  // The database answers no completion after the first, which commits: the worker keeps trying
+  // until it is stopped. It cannot know the job COMPLETED, so it must not remove the file that
+  // the job's record now points to; a next attempt would have removed it (removeEarlierResults).
+  const dataDir = tempDir();
+  let tried!: () => void;
+  const firstTry = new Promise<void>((resolve) => (tried = resolve));
+  const svc = await startService({ dataDir }, {}, (service) => {
+    const jobs = service.stores.jobs;
+    const complete = jobs.completeJob.bind(jobs);
+    let calls = 0;
+    jobs.completeJob = async (...args) => {
+      if (calls++ === 0) await complete(...args);
+      tried();
+      throw new StoreUnavailableError("unavailable", new Error("Connection terminated"));
+    };
+  });
+  let id: string;
+  let key: string;
+  try {
+    key = await svc.newKey("stopped@example.com");
+    const sub = await call(svc.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation(),
+    });
+    assert.equal(sub.status, 202, sub.text);
+    id = String(sub.body.job_id);
+    await firstTry;
+  } finally {
+    await svc.close();
+  }
+  const again = await startService({ dataDir });
+  try {
+    const done = await call(again.baseUrl, "GET", `/v1/simulations/${id}`, { key });
+    assert.equal(done.body.status, "COMPLETED");
+    const redirect = await call(again.baseUrl, "GET", `/v1/simulations/${id}/results`, { key });
+    assert.equal(redirect.status, 302, redirect.text);
+    const file = await fetch(redirect.headers.get("location")!);
+    assert.equal(file.status, 200, "the result file is there");
+    const bytes = Buffer.from(await file.arrayBuffer());
+    assert.equal(createHash("sha256").update(bytes).digest("hex"), done.body.checksum);
+  } finally {
+    await again.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
