@@ -40,6 +40,12 @@ export interface Config {
   embeddedWorker: boolean;
   /** Worker threads the solver may use (wasm backend). */
   solverThreads: number;
+  /**
+   * Warm a fresh solver thread up before it takes a job (solver/warm-up.ts): 1–1.5 s at start
+   * and after a job whose thread was let go, which that job would otherwise pay in part. Off,
+   * jobs start at once on a cold thread.
+   */
+  solverWarmUp: boolean;
   /** Which solver backend steps the fields; validation applies its memory bound. */
   solverBackend: BackendChoice;
   /**
@@ -255,6 +261,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     downloadUrlTtlSeconds: intVar(env, "EMSIM_DOWNLOAD_TTL_SECONDS", 900, 1),
     embeddedWorker: boolVar(env, "EMSIM_EMBEDDED_WORKER", true),
     solverThreads: intVar(env, "EMSIM_SOLVER_THREADS", availableParallelism(), 1),
+    solverWarmUp: boolVar(env, "EMSIM_SOLVER_WARM_UP", true),
     solverBackend: backend as BackendChoice,
     webgpuFieldStorage: fieldStorageFromEnv(env.EMSIM_WEBGPU_FIELD_STORAGE),
     maxActiveJobs: intVar(env, "EMSIM_MAX_ACTIVE_JOBS", 1, 1),

@@ -59,8 +59,11 @@ export class SolverThreads {
     readonly backend: BackendChoice,
     /** The threads a job's solver gets: a warm-up starts and warms its kernel threads. */
     private readonly threads: number,
-    /** Where a warm-up writes (and deletes) its result file: a name of this worker's own. */
-    private readonly warmUpPath: string,
+    /**
+     * Where a warm-up writes (and deletes) its result file, a name of this worker's own; null
+     * where fresh threads are not warmed up (EMSIM_SOLVER_WARM_UP=false).
+     */
+    private readonly warmUpPath: string | null,
     private readonly log: WorkerLogger,
   ) {}
 
@@ -79,10 +82,10 @@ export class SolverThreads {
    * Starts a solver thread and warms it up (solver/warm-up.ts) to be the next job's, unless
    * one is kept or warming already: at start and after a job whose thread was let go. A thread
    * that fails its warm-up is dropped, and the next job starts its own (and meets the failure
-   * as a job error).
+   * as a job error); so does every job not on a kept thread where warm-ups are off.
    */
   prepare(): void {
-    if (this.idle || this.warming || this.closed) return;
+    if (this.idle || this.warming || this.closed || this.warmUpPath === null) return;
     const thread = startSolverThread();
     thread.unref();
     const warmed = this.warmUp(thread);

@@ -19,7 +19,10 @@ import {
 let svc: TestService;
 let key: string;
 before(async () => {
-  svc = await startService({}, { EMSIM_HEARTBEAT_INTERVAL_MS: "100" });
+  svc = await startService(
+    {},
+    { EMSIM_HEARTBEAT_INTERVAL_MS: "100", EMSIM_SOLVER_WARM_UP: "true" },
+  );
   key = await svc.newKey("warm@example.com");
 });
 after(async () => svc.close());

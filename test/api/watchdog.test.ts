@@ -17,7 +17,10 @@ import {
 } from "../helpers/service.js";
 
 test("a solver silent for longer than the stall limit is stopped and its job FAILED", async () => {
-  const svc = await startService({ solverStallMs: 300, heartbeatIntervalMs: 100 });
+  const svc = await startService(
+    { solverStallMs: 300, heartbeatIntervalMs: 100 },
+    { EMSIM_SOLVER_WARM_UP: "true" },
+  );
   try {
     const key = await svc.newKey();
     const body = longSimulation() as { fdtd_settings: Record<string, number> };

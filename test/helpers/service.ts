@@ -50,7 +50,13 @@ export async function startService(
   const dataDir = overrides.dataDir ?? tempDir();
   const port = await freePort();
   const config = loadConfig(
-    { EMSIM_POLL_INTERVAL_MS: "100", EMSIM_SOLVER_THREADS: "1", ...env },
+    // No solver warm-up (a second of CPU per service) unless a test is about it.
+    {
+      EMSIM_POLL_INTERVAL_MS: "100",
+      EMSIM_SOLVER_THREADS: "1",
+      EMSIM_SOLVER_WARM_UP: "false",
+      ...env,
+    },
     { host: "127.0.0.1", port, dataDir, ...overrides },
   );
   const service = await createService(config);
