@@ -76,7 +76,7 @@ export function referenceStepsAsWasm(seconds: string): string {
 /** `EMSIM_TEST_EVERY_CASE=1`: the exceptions are run too (a GPU machine, a release check). */
 const EVERY_CASE = process.env.EMSIM_TEST_EVERY_CASE === "1";
 
-/** `EMSIM_TEST_TIER=full` (npm run test:full): each check on every backend, as every case. */
+/** `EMSIM_TEST_TIER=full` (npm run test:full), or every case: each check on every backend. */
 const FULL_TIER = EVERY_CASE || process.env.EMSIM_TEST_TIER === "full";
 
 /** Why the quick tier leaves a backend other than wasm out of the analytic checks. */
