@@ -354,7 +354,8 @@ export class JobWorker {
   /**
    * Stores a verified result file and marks the job COMPLETED. Throws StoringFailed when the
    * file could not be stored intact (worth another attempt); a stored file whose completion
-   * could not be recorded is removed again, so nothing is left that no job points to.
+   * was refused is removed again, so nothing is left that no job points to (one whose
+   * completion the database never answered stays: recordCompletion).
    */
   private async finishCompleted(
     job: JobRow,
