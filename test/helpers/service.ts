@@ -50,7 +50,7 @@ export async function startService(
   const dataDir = overrides.dataDir ?? tempDir();
   const port = await freePort();
   const config = loadConfig(
-    // No solver warm-up (a second of CPU per service) unless a test is about it.
+    // No solver warm-up (about 4 s of CPU per service) unless a test is about it.
     {
       EMSIM_POLL_INTERVAL_MS: "100",
       EMSIM_SOLVER_THREADS: "1",

@@ -13,7 +13,8 @@
  * coefficient anywhere gives differences of order 1 (wasm/agreement.test.ts uses the same
  * bound for the wasm backend). The analytic checks (Airy, Fresnel, phase velocity, PML
  * reflection, flux, dispersion) run on the GPU with every other backend's, in the physics
- * tests themselves (testing/backends.ts). This file: the monitors of every case;
+ * tests themselves (testing/backends.ts): on a software adapter in the full tier only
+ * (`npm run test:full`), where `npm test` leaves the GPU's kernels to these files. This file: the monitors of every case;
  * agreement-fields.test.ts: every field value, the GPU's own reductions and the report;
  * agreement-float16.test.ts: float16 storage.
  */
