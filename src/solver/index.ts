@@ -56,6 +56,7 @@ export {
 } from "./backends.js";
 export type { GpuAdapterReport } from "./adapter-report.js";
 export { warmUp } from "./warm-up.js";
+export { StopFlag } from "./stop-flag.js";
 export { siblingModule, startModuleThread } from "./module-thread.js";
 export * from "./bounds.js";
 export { MAX_FLUX_WAVELENGTHS, MAX_MONITOR_WAVELENGTHS } from "./checks/monitors.js";

@@ -45,9 +45,7 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
     window,
     m.wavelengthsM,
     spec.mode_spec,
-    {
-      threads: sim.threadsAllowed,
-    },
+    { threads: sim.threadsAllowed, checkStop: sim.checkStop },
   );
   if (spec.port !== undefined) requireGuided(spec.port, modes, edgeIndex);
   const W = m.wavelengthsM.length;

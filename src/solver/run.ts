@@ -23,6 +23,7 @@ import { modeResults } from "./mode-results.js";
 import { fluxResults } from "./flux-results.js";
 import { permittivityResults } from "./permittivity-results.js";
 import { sourceOffStep } from "./sources/index.js";
+import { stopCheck, type StopCheck } from "./stop-flag.js";
 
 /** Compute time between yields to the event loop. */
 const SLICE_MS = 50;
@@ -34,11 +35,6 @@ const SETUP_PROGRESS_MS = 250;
 const DIVERGENCE_EVERY = 100;
 /** Energy growth over its value while the source was on that counts as divergence. */
 const DIVERGENCE_GROWTH = 100;
-function abortError(): Error {
-  const err = new Error("the simulation was cancelled");
-  err.name = "AbortError";
-  return err;
-}
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -48,7 +44,8 @@ export async function runWithMaterials(
   materials: MaterialResolver,
   options: InternalRunOptions = {},
 ): Promise<SolverResult> {
-  if (options.signal?.aborted) throw abortError();
+  const checkStop = stopCheck(options.signal, options.stopFlag);
+  checkStop();
   const wallStart = performance.now();
   const maxSteps = Math.max(0, Math.floor(spec.fdtd_settings.time_steps));
   const setupProgress = new SetupProgress(maxSteps, options.onProgress);
@@ -59,15 +56,15 @@ export async function runWithMaterials(
     sliceMs: SLICE_MS,
     checkpoint: async (fraction) => {
       await yieldToEventLoop();
-      if (options.signal?.aborted) throw abortError();
+      checkStop();
       setupProgress.reportIfDue(fraction);
     },
   });
   try {
-    if (options.signal?.aborted) throw abortError();
+    checkStop();
     // Kernel compilation and thread start-up count as set-up, not as stepping time.
     await sim.prepare();
-    const outcome = await stepToEnd(sim, options);
+    const outcome = await stepToEnd(sim, options, checkStop);
     return await assembleResult(sim, outcome, (performance.now() - wallStart) / 1000);
   } finally {
     sim.dispose();
@@ -90,11 +87,12 @@ interface SteppingOutcome {
  * Steps until `time_steps` or convergence. Every DIVERGENCE_EVERY steps and at every check
  * the energy goes to the divergence guard; at checks after the pulse peak, the convergence
  * test runs, and may stop the run once the pulse is fully injected (sourceOffStep); between
- * slices of SLICE_MS the loop yields and honours the abort signal.
+ * slices of SLICE_MS the loop yields and honours a cancel (stop-flag.ts).
  */
 async function stepToEnd(
   sim: FdtdSimulation,
   options: InternalRunOptions,
+  checkStop: StopCheck,
 ): Promise<SteppingOutcome> {
   const settings = sim.spec.fdtd_settings;
   const maxSteps = Math.max(0, Math.floor(settings.time_steps));
@@ -139,7 +137,7 @@ async function stepToEnd(
     const now = performance.now();
     if (now - sliceStart >= SLICE_MS) {
       await yieldToEventLoop();
-      if (options.signal?.aborted) throw abortError();
+      checkStop();
       progress.reportIfDue(convergence.lastChange);
       sliceStart = performance.now();
       yieldMs += sliceStart - now;
@@ -147,7 +145,7 @@ async function stepToEnd(
   }
   // A GPU backend may still be stepping what it was given: the stepping time includes it.
   await sim.synchronize();
-  if (options.signal?.aborted) throw abortError();
+  checkStop();
   progress.report(convergence.lastChange);
   return {
     converged,

@@ -61,6 +61,7 @@ import {
   type ResolvedMaterial,
 } from "./update-material.js";
 import { numberText } from "./number-text.js";
+import { stopCheck, type StopCheck } from "./stop-flag.js";
 
 export type { MaterialResolver } from "./update-material.js";
 
@@ -304,6 +305,8 @@ export class FdtdSimulation {
   readonly dftEvery: number;
   /** Threads the run may use (RunOptions.threads; the cores by default): the mode solves'. */
   readonly threadsAllowed: number;
+  /** Throws once the run is cancelled (stop-flag.ts): read inside the mode solves. */
+  readonly checkStop: StopCheck;
   /** Each structure's bounding box in metres (may be infinite). */
   readonly structureBounds: { lo: readonly number[]; hi: readonly number[] }[];
   /** Seconds of set-up spent on the grid (plan, model, source, monitors) and on painting. */
@@ -341,6 +344,7 @@ export class FdtdSimulation {
     const { wavelengths, monitorFrequencies } = recordedWavelengths(spec);
     this.omegas = Float64Array.from(wavelengths, (w) => (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / w);
     this.threadsAllowed = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+    this.checkStop = stopCheck(options.signal, options.stopFlag);
     this.source = createSource({
       spec,
       plan,
@@ -349,6 +353,7 @@ export class FdtdSimulation {
       wavelengthsM: wavelengths,
       omegas: this.omegas,
       threads: this.threadsAllowed,
+      checkStop: this.checkStop,
     });
     this.model = buildGridModel(plan, layout, medium, {
       complex: this.source.complex,

@@ -12,6 +12,7 @@ import type { PoleModel } from "./dispersion/model.js";
 
 import type { BackendChoice, BackendName } from "./backend-names.js";
 import type { GpuAdapterReport } from "./adapter-report.js";
+import type { StopFlag } from "./stop-flag.js";
 
 export type { BackendChoice, BackendName } from "./backend-names.js";
 export type Vec3 = [number, number, number];
@@ -430,6 +431,11 @@ export interface RunOptions {
   onProgress?: (progress: SolverProgress) => void;
   /** Cancels the run; the promise then rejects with an Error whose name is "AbortError". */
   signal?: AbortSignal;
+  /**
+   * Cancels the run as `signal` does, and is seen also where the run computes for seconds
+   * without returning to the event loop (a port plane's mode solves): stop-flag.ts.
+   */
+  stopFlag?: StopFlag;
   /** Threads the backend may step with (wasm); defaults to the available cores. */
   threads?: number;
   /**

@@ -9,13 +9,15 @@ import type { Worker } from "node:worker_threads";
 import type { JobProgress } from "../store/types.js";
 import type { WorkerLogger } from "./logger.js";
 import { OutageLog } from "./outage-log.js";
+import { StopFlag } from "../solver/index.js";
 import { endThread } from "./thread-ending.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
 /**
  * How long a solver thread has to stop after a cancellation before it is terminated. The
- * solver checks for cancellation between slices of about 50 ms, painting included; what
- * runs without a break (kernel compile, a large grid's allocation) is shorter than this.
+ * solver checks for cancellation between slices of about 50 ms, painting included, and at
+ * every Arnoldi step of its mode solves (the run's stop flag); what runs without a break
+ * (kernel compile, a large grid's allocation, one LU factorisation) is shorter than this.
  */
 const CANCEL_GRACE_MS = 5_000;
 
@@ -96,6 +98,8 @@ export class SolverSession {
 
   /** Asks the thread to stop, and terminates it if it has not within CANCEL_GRACE_MS. */
   private requestCancel(): void {
+    // The flag reaches a solve that does not yield (mode solves); the message, the rest.
+    new StopFlag(this.input.stop).request();
     this.thread.postMessage({ type: "cancel" });
     this.cancelTimer ??= setTimeout(() => {
       this.cancelForced = true;

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
 import { applyDefaults } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
-import { siblingModule, startModuleThread } from "../solver/index.js";
+import { siblingModule, startModuleThread, StopFlag } from "../solver/index.js";
 import type { ThreadInput, ThreadMessage } from "./thread-protocol.js";
 
 let dir: string;
@@ -63,6 +63,7 @@ function runJob(input: Partial<ThreadInput>): Promise<ThreadMessage> {
         outPath: join(dir, "result.h5"),
         threads: 1,
         backend: "reference",
+        stop: new StopFlag().buffer,
         ...input,
       } satisfies ThreadInput,
     });

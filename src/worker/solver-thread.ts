@@ -13,6 +13,7 @@ import {
   SOLVER_VERSION,
   RunRequestError,
   SolverDivergenceError,
+  StopFlag,
   warmUp,
   type SimulationSpec,
 } from "../solver/index.js";
@@ -55,6 +56,7 @@ async function run(input: ThreadInput): Promise<void> {
     await findingBackend(() => initSolverBackend(input.backend));
     const result = await runSimulation(spec, {
       signal: abort.signal,
+      stopFlag: new StopFlag(input.stop),
       threads: input.threads,
       backend: input.backend,
       onProgress: (p) => {

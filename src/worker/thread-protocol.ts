@@ -10,6 +10,11 @@ export interface ThreadInput {
   threads: number;
   /** The solver backend configured for this worker (EMSIM_SOLVER_BACKEND). */
   backend: BackendChoice;
+  /**
+   * The run's StopFlag (solver/stop-flag.ts), which the session sets when it posts `cancel`:
+   * the solver sees it inside work that does not yield to the thread's event loop.
+   */
+  stop: SharedArrayBuffer;
 }
 
 /** A fresh thread's warm-up (solver/warm-up.ts), answered by `warm` or `failed`. */

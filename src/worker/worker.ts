@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "../config.js";
 import type { SolverReport } from "../schema/responses.js";
-import { estimateRun, resolvedChoice, type SimulationSpec } from "../solver/index.js";
+import { estimateRun, resolvedChoice, StopFlag, type SimulationSpec } from "../solver/index.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
 import { storeUnavailability } from "../store/errors.js";
 import type { JobCompletion, JobQueue, JobRow, RecoveryRule } from "../store/types.js";
@@ -614,6 +614,7 @@ export class JobWorker {
       outPath,
       threads: this.config.solverThreads,
       backend: this.threads.backend,
+      stop: new StopFlag().buffer,
     };
     const session = new SolverSession(this.threads.take(), input, {
       heartbeatIntervalMs: this.config.heartbeatIntervalMs,

@@ -9,6 +9,7 @@ import { chainHelperReady, stepsSolvedByHelper } from "./chain-helper.js";
 import { wavelengthChains } from "./chains.js";
 import { coarseSiWire, everyModeNumber } from "./slab-case.js";
 import { solveModes, type SolveModesInput } from "./solve.js";
+import { cancelledError } from "../stop-flag.js";
 
 const strip = coarseSiWire();
 const input: SolveModesInput = {
@@ -41,6 +42,28 @@ describe("a plane's wavelength chains", () => {
     assert.equal(two.length, one.length);
     assert.ok(
       two.every((v, i) => Object.is(v, one[i])),
+      "the modes differ",
+    );
+  });
+
+  it("stop on both threads when the run is cancelled, and solve the next plane as before", async () => {
+    await chainHelperReady();
+    const one = flat(solveModes({ ...input, threads: 1 }, null));
+    // Cancelled at the 40th Arnoldi step: past the first wavelength, inside the chains.
+    let steps = 0;
+    const checkStop = () => {
+      if (++steps >= 40) throw cancelledError();
+    };
+    assert.throws(
+      () => solveModes({ ...input, threads: 2, checkStop }, null),
+      (e: Error) => e.name === "AbortError",
+    );
+    assert.equal(steps, 40, "the solve went on after the cancel");
+    const before = stepsSolvedByHelper();
+    const again = flat(solveModes({ ...input, threads: 2 }, null));
+    assert.ok(stepsSolvedByHelper() > before, "the helper thread solved none of the steps");
+    assert.ok(
+      again.every((v, i) => Object.is(v, one[i])),
       "the modes differ",
     );
   });

@@ -23,6 +23,7 @@ import type { PlaneWeights } from "./fields.js";
 import { reserveKernelMemory } from "./kernel-memory.js";
 import type { SolvedPlane } from "./mode-cache.js";
 import type { PlaneInput } from "./wavelength-solve.js";
+import { NEVER_STOPPED, type StopCheck } from "../stop-flag.js";
 
 /** Slots of a task's control words (an Int32Array on a SharedArrayBuffer). */
 export const STATE = 0;
@@ -118,6 +119,7 @@ function helperThread(): Helper {
 /**
  * Walks both chains, handing each step solved to `onStep` with its wavelength's index: the
  * second chain on the helper thread when `threads` ≥ 2 and both chains have steps to solve.
+ * When `checkStop` throws (the run was cancelled), the helper drops its chain too.
  */
 export function walkChains(
   input: PlaneInput,
@@ -126,9 +128,17 @@ export function walkChains(
   weights: PlaneWeights,
   threads: number,
   onStep: (index: number, plane: SolvedPlane) => void,
+  checkStop: StopCheck = NEVER_STOPPED,
 ): void {
   const walk = (steps: readonly ChainStep[]) =>
-    walkChain(input, steps, start, weights, (at, plane) => onStep(steps[at]!.index, plane));
+    walkChain(
+      input,
+      steps,
+      start,
+      weights,
+      (at, plane) => onStep(steps[at]!.index, plane),
+      checkStop,
+    );
   const [own, other] = chains as [ChainStep[], ChainStep[]];
   const toSolve = (steps: ChainStep[]) => steps.some((s) => !s.known);
   if (threads < 2 || !toSolve(own) || !toSolve(other)) {
@@ -144,8 +154,14 @@ export function walkChains(
     control: new SharedArrayBuffer(8),
   };
   h.worker.postMessage(task);
-  walk(own);
-  collect(h, task, weights, onStep);
+  try {
+    walk(own);
+    collect(h, task, weights, onStep, checkStop);
+  } catch (e) {
+    // The helper stops at its next Arnoldi step, and is free for the next solve.
+    takeBack(new Int32Array(task.control));
+    throw e;
+  }
 }
 
 /** The helper's steps as they arrive; what it did not do, walked here. */
@@ -154,6 +170,7 @@ function collect(
   task: ChainTask,
   weights: PlaneWeights,
   onStep: (index: number, plane: SolvedPlane) => void,
+  checkStop: StopCheck,
 ): void {
   const control = new Int32Array(task.control);
   const steps = task.steps.map((s) => ({ ...s }));
@@ -167,21 +184,30 @@ function collect(
     }
   };
   if (Atomics.compareExchange(control, STATE, POSTED, TAKEN_BACK) !== POSTED) {
-    waitFor(h, control, take);
+    waitFor(h, control, take, checkStop);
   }
   take();
   if (steps.some((s) => !s.known)) {
-    walkChain(task.input, steps, task.start, weights, (at, plane) =>
-      onStep(steps[at]!.index, plane),
+    walkChain(
+      task.input,
+      steps,
+      task.start,
+      weights,
+      (at, plane) => onStep(steps[at]!.index, plane),
+      checkStop,
     );
   }
 }
 
-/** Takes the helper's steps while it works on them, until it ends or stalls (STALL_MS). */
-function waitFor(h: Helper, control: Int32Array, take: () => void): void {
+/**
+ * Takes the helper's steps while it works on them, until it ends or stalls (STALL_MS), or
+ * the run is cancelled (checkStop, read every 100 ms at most).
+ */
+function waitFor(h: Helper, control: Int32Array, take: () => void, checkStop: StopCheck): void {
   let progress = Atomics.load(control, PROGRESS);
   let since = performance.now();
   while (Atomics.load(control, STATE) === CLAIMED) {
+    checkStop();
     take();
     if (Atomics.wait(control, PROGRESS, progress, 100) !== "timed-out") {
       progress = Atomics.load(control, PROGRESS);
@@ -194,7 +220,15 @@ function waitFor(h: Helper, control: Int32Array, take: () => void): void {
 
 /** A helper that stopped answering: told to stop, and replaced by a fresh one next time. */
 function abandon(h: Helper, control: Int32Array): void {
-  Atomics.store(control, STATE, TAKEN_BACK);
+  takeBack(control);
   if (helper === h) helper = null;
   void h.worker.terminate();
+}
+
+/**
+ * Takes a task back from the helper, whatever its state: one not claimed yet is never
+ * started, one under way stops at its next Arnoldi step (chain-thread.ts).
+ */
+function takeBack(control: Int32Array): void {
+  Atomics.store(control, STATE, TAKEN_BACK);
 }

@@ -39,13 +39,19 @@ function walkTask(task: ChainTask): void {
     Atomics.add(control, PROGRESS, 1);
     Atomics.notify(control, PROGRESS);
   };
+  // Read at every Arnoldi step: a chain taken back (its run cancelled) stops within one.
+  const checkTaken = () => {
+    if (Atomics.load(control, STATE) !== CLAIMED) throw new TakenBack();
+  };
+  const answer = (at: number, plane: ChainReply["plane"]) => {
+    checkTaken();
+    const reply: ChainReply = { id: task.id, position: at, plane };
+    replies.postMessage(reply);
+    signal();
+  };
   try {
-    walkChain(task.input, task.steps, task.start, planeWeights(task.input.axes), (at, plane) => {
-      if (Atomics.load(control, STATE) !== CLAIMED) throw new TakenBack();
-      const reply: ChainReply = { id: task.id, position: at, plane };
-      replies.postMessage(reply);
-      signal();
-    });
+    const weights = planeWeights(task.input.axes);
+    walkChain(task.input, task.steps, task.start, weights, answer, checkTaken);
     Atomics.compareExchange(control, STATE, CLAIMED, FINISHED);
   } catch {
     // The caller walks what is left, and meets any error of the solve itself.

@@ -11,6 +11,7 @@ import type { PlaneWeights } from "./fields.js";
 import type { SolvedPlane } from "./mode-cache.js";
 import type { SolvedMode } from "./solved-mode.js";
 import type { Symbolic } from "./symbolic.js";
+import { NEVER_STOPPED, type StopCheck } from "../stop-flag.js";
 import {
   nextTarget,
   solveWavelength,
@@ -57,7 +58,8 @@ export function chainStart(
 
 /**
  * Walks one chain: each step's modes solved (or taken as known) in order, handed to `onStep`
- * with the step's position in the chain as they come.
+ * with the step's position in the chain as they come. `checkStop` is read at every Arnoldi
+ * step of every solve; what it throws ends the walk.
  */
 export function walkChain(
   input: PlaneInput,
@@ -65,12 +67,13 @@ export function walkChain(
   start: ChainStart,
   weights: PlaneWeights,
   onStep: (position: number, plane: SolvedPlane) => void,
+  checkStop: StopCheck = NEVER_STOPPED,
 ): void {
   const shared: Shared = { symbolic: start.symbolic, target: start.target };
   let before = start.modes;
   try {
     steps.forEach((step, position) => {
-      const plane = step.known ?? solveWavelength(input, step, weights, shared);
+      const plane = step.known ?? solveWavelength(input, step, weights, shared, checkStop);
       if (!step.known) onStep(position, plane);
       shared.target = nextTarget(input, plane.modes, before);
       before = plane.modes;

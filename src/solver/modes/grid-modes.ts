@@ -7,6 +7,7 @@
  */
 import type { GridPlan, YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
+import type { StopCheck } from "../stop-flag.js";
 import type { ModeAxis } from "./operator.js";
 import type { Vec3 } from "../types.js";
 import { modeAxis, planePermittivity, transverseAxes, windowNodes } from "./plane-medium.js";
@@ -70,10 +71,14 @@ export function placedModeWindow(
   return gridModeWindow(plan, normal, planeIndex, nodes);
 }
 
-/** How a plane's modes are solved: the group index where, and the threads the solve may use. */
+/**
+ * How a plane's modes are solved: the group index where, the threads the solve may use, and
+ * the run's cancel (read at every step).
+ */
 export interface GridModeOptions {
   groupIndex?: SolveModesInput["groupIndex"];
   threads?: number;
+  checkStop?: StopCheck;
 }
 
 /**
@@ -95,7 +100,7 @@ export function gridModes(
   window: GridModeWindow,
   wavelengthsM: readonly number[],
   modeSpec: ModeSpec & { bend_radius?: number | null; bend_axis?: 0 | 1 },
-  { groupIndex = false, threads = 1 }: GridModeOptions = {},
+  { groupIndex = false, threads = 1, checkStop }: GridModeOptions = {},
 ): SolveModesResult {
   const { normal, planeIndex, transverse, origin, cells, axes } = window;
   return solveModes({
@@ -108,5 +113,6 @@ export function gridModes(
     groupIndex,
     leftHanded: isLeftHanded(normal),
     threads,
+    checkStop,
   });
 }

@@ -15,6 +15,7 @@ import { sharedModeCache, type ModeKey, type SolvedPlane } from "./mode-cache.js
 import type { OperatorOptions, PlanePermittivity } from "./operator.js";
 import { complexOverlap } from "./overlap.js";
 import type { SolvedMode } from "./solved-mode.js";
+import { NEVER_STOPPED, type StopCheck } from "../stop-flag.js";
 import {
   GROUP_DL,
   solveWavelength,
@@ -37,6 +38,8 @@ export interface SolveModesInput extends PlaneInput {
   groupIndex?: boolean | "first";
   /** Threads the solve may use (default 1): from two on, its two chains run at once. */
   threads?: number;
+  /** Throws when the run is cancelled; read at every Arnoldi step (stop-flag.ts). */
+  checkStop?: StopCheck;
 }
 
 /** modes[w][m]: mode m at wavelength w. */
@@ -66,12 +69,14 @@ export function solveModes(
   if (cache) steps.forEach((s, i) => (s.known = cache.get(keys[i]!)));
   const solved = steps.map((s) => s.known);
   const shared: Shared = {};
-  const solving = solved.every((p) => p) ? plane : withBendTarget(plane, steps[0]!, weights);
-  const first = (solved[0] ??= solveWavelength(solving, steps[0]!, weights, shared));
+  const stop = input.checkStop ?? NEVER_STOPPED;
+  const solving = solved.every((p) => p) ? plane : withBendTarget(plane, steps[0]!, weights, stop);
+  const first = (solved[0] ??= solveWavelength(solving, steps[0]!, weights, shared, stop));
   shared.spent?.release();
   const chains = wavelengthChains(wavelengths).map((c) => c.map((i) => steps[i]!));
   const start = chainStart(solving, first, shared.symbolic);
-  walkChains(solving, chains, start, weights, input.threads ?? 1, (i, p) => (solved[i] = p));
+  const threads = input.threads ?? 1;
+  walkChains(solving, chains, start, weights, threads, (i, p) => (solved[i] = p), stop);
   if (cache) steps.forEach((s, i) => s.known ?? store(cache, plane, s, keys[i]!, solved[i]!));
   return {
     modes: tracked(solved as SolvedPlane[], wavelengths, weights),
@@ -93,12 +98,17 @@ function planeInput(input: SolveModesInput): PlaneInput {
  * of the outer cladding and its absorber, which the bend's conformal factor raises above the
  * guide's: around a tight bend the shift-invert found only those.
  */
-function withBendTarget(plane: PlaneInput, first: WavelengthInput, weights: PlaneWeights) {
+function withBendTarget(
+  plane: PlaneInput,
+  first: WavelengthInput,
+  weights: PlaneWeights,
+  checkStop: StopCheck,
+) {
   if (!plane.bend || plane.mode_spec?.target_neff != null) return plane;
   const unbent = { ...plane, bend: undefined, mode_spec: { num_modes: 1 } };
   const { wavelengthM, eps } = first;
   const shared: Shared = {};
-  const straight = solveWavelength(unbent, { wavelengthM, eps }, weights, shared);
+  const straight = solveWavelength(unbent, { wavelengthM, eps }, weights, shared, checkStop);
   shared.spent?.release();
   const target = straight.modes[0]!.n_eff + 0.02;
   return { ...plane, mode_spec: { ...plane.mode_spec, target_neff: target } };

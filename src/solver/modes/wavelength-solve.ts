@@ -32,6 +32,7 @@ import { nestedDissection } from "./ordering.js";
 import type { SolvedMode } from "./solved-mode.js";
 import { csrShift, symmetricPattern, type ComplexVector } from "./sparse.js";
 import type { Symbolic } from "./symbolic.js";
+import { NEVER_STOPPED, type StopCheck } from "../stop-flag.js";
 
 /** DESIGN §10's mode_spec (the bend goes to solveModes as `bend`: bendOf). */
 export interface ModeSpec {
@@ -110,7 +111,9 @@ export function solveWavelength(
   at: WavelengthInput,
   weights: PlaneWeights,
   shared: Shared,
+  checkStop: StopCheck = NEVER_STOPPED,
 ): SolvedPlane {
+  checkStop();
   const { wavelengthM: wl, eps } = at;
   const spec = input.mode_spec ?? {};
   const numModes = Math.max(1, spec.num_modes ?? 1);
@@ -131,24 +134,29 @@ export function solveWavelength(
   const crowded = input.bend !== undefined && input.axes.some((a) => a.boundary === "pml");
   const wanted = spec.filter_pol ? 2 * numModes + 2 : numModes;
   const count = Math.min(wanted + (crowded ? 4 : 0), op.matrix.rows);
+  const applyInverse = (x: ComplexVector) => {
+    checkStop();
+    return lu.solve(x);
+  };
   const solve = (k: number) =>
-    modesOf(
-      eigenpairs(op.matrix.rows, sigma, (x) => lu.solve(x), k, wanted),
-      input,
-      at,
-      op,
-      weights,
-    );
-  let found = solve(count);
-  // Modes of the absorber among those found (a wide absorber has modes of its own near σ):
-  // look further, four at a time, until as many of the guide's as asked for are found, so
-  // that they are chosen before the absorber's (choose) and a mode's index does not depend
-  // on how many were asked for.
-  for (let extra = 4; extra <= 12; extra += 4) {
-    const absorbed = found.filter((m) => isAbsorberMode(m, input.axes)).length;
-    const more = Math.min(count + extra, op.matrix.rows);
-    if (absorbed === 0 || found.length - absorbed >= wanted || more <= found.length) break;
-    found = solve(more);
+    modesOf(eigenpairs(op.matrix.rows, sigma, applyInverse, k, wanted), input, at, op, weights);
+  let found: SolvedMode[];
+  try {
+    found = solve(count);
+    // Modes of the absorber among those found (a wide absorber has modes of its own near σ):
+    // look further, four at a time, until as many of the guide's as asked for are found, so
+    // that they are chosen before the absorber's (choose) and a mode's index does not depend
+    // on how many were asked for.
+    for (let extra = 4; extra <= 12; extra += 4) {
+      const absorbed = found.filter((m) => isAbsorberMode(m, input.axes)).length;
+      const more = Math.min(count + extra, op.matrix.rows);
+      if (absorbed === 0 || found.length - absorbed >= wanted || more <= found.length) break;
+      found = solve(more);
+    }
+  } catch (e) {
+    // Cancelled (or not converged): the factorisation's memory goes back for the next solve.
+    lu.release();
+    throw e;
   }
   shared.spent = lu;
   separateDegenerate(found, weights);

@@ -10,6 +10,7 @@ import type { FluxSurface } from "../flux.js";
 import type { GridPlan, YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import type { SampleBox } from "../monitors.js";
+import type { StopCheck } from "../stop-flag.js";
 import type { SimulationSpec } from "../types.js";
 import type { InjectionConfig } from "./injection.js";
 import type { PulseShape } from "./pulse.js";
@@ -26,6 +27,8 @@ export interface SourceContext {
   omegas: Float64Array;
   /** Threads the run may use; a mode source's wavelengths are solved on up to two. */
   threads: number;
+  /** Throws when the run is cancelled: a mode source's solves check it at every step. */
+  checkStop?: StopCheck;
 }
 
 /** A monitor as placed on the grid, for what a source must know of it. */
