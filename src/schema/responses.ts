@@ -106,10 +106,12 @@ export const JobProgressSchema = Type.Unsafe<{
   required: ["step", "total_steps", "fraction", "last_relative_change", "mcells_per_second"],
   properties: {
     phase: Type.Union([Type.Literal("setup"), Type.Literal("stepping")], {
-      description: "setup while the run is set up (painting structures), then stepping.",
+      description:
+        "setup while the run is set up (painting structures, solving a mode source's plane), then stepping.",
     }),
     setup_fraction: Type.Number({
-      description: "Fraction of the set-up (painting) done; 1 once stepping.",
+      description:
+        "Fraction of the set-up done; 1 once stepping. Where a mode source or a ports run solves its plane's modes after the painting, the painting fills the first half and the plane's wavelengths solved the second.",
     }),
     step: Type.Integer(),
     total_steps: Type.Integer(),

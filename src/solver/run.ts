@@ -48,18 +48,27 @@ export async function runWithMaterials(
   checkStop();
   const wallStart = performance.now();
   const maxSteps = Math.max(0, Math.floor(spec.fdtd_settings.time_steps));
-  const setupProgress = new SetupProgress(maxSteps, options.onProgress);
+  const solvesModes = spec.source.source_type === "mode";
+  const setupProgress = new SetupProgress(maxSteps, options.onProgress, solvesModes);
   setupProgress.report(0);
   // Painting many structures on a large grid takes seconds: it runs in slices, between which
-  // the run can be cancelled and reports how far the set-up has got.
-  const sim = await FdtdSimulation.create(spec, materials, options, {
-    sliceMs: SLICE_MS,
-    checkpoint: async (fraction) => {
-      await yieldToEventLoop();
-      checkStop();
-      setupProgress.reportIfDue(fraction);
+  // the run can be cancelled and reports how far the set-up has got. A mode source's plane is
+  // solved next, without a break: it reports each wavelength solved (the cancel it reads
+  // itself, stop-flag.ts).
+  const onModeSolved = (done: number, total: number) => setupProgress.modesSolved(done, total);
+  const sim = await FdtdSimulation.create(
+    spec,
+    materials,
+    { ...options, onModeSolved },
+    {
+      sliceMs: SLICE_MS,
+      checkpoint: async (fraction) => {
+        await yieldToEventLoop();
+        checkStop();
+        setupProgress.painted(fraction);
+      },
     },
-  });
+  );
   try {
     checkStop();
     // Kernel compilation and thread start-up count as set-up, not as stepping time.
@@ -275,14 +284,31 @@ class ConvergenceTest {
   }
 }
 
-/** Progress callbacks during set-up: step 0, how much of the painting is done. */
+/**
+ * Progress callbacks during set-up: step 0, and how much of the set-up is done. That is the
+ * painting's share of its cell visits; for a run whose mode source solves its plane after
+ * the painting (a mode source, each run of a ports job), the painting fills the first half and
+ * the plane's wavelengths solved the second.
+ */
 class SetupProgress {
   private last = Number.NEGATIVE_INFINITY;
+  private readonly paintingShare: number;
 
   constructor(
     private readonly totalSteps: number,
     private readonly onProgress: ((p: SolverProgress) => void) | undefined,
-  ) {}
+    solvesModes: boolean,
+  ) {
+    this.paintingShare = solvesModes ? 0.5 : 1;
+  }
+
+  painted(fraction: number): void {
+    this.reportIfDue(fraction * this.paintingShare);
+  }
+
+  modesSolved(done: number, total: number): void {
+    this.reportIfDue(this.paintingShare + ((1 - this.paintingShare) * done) / Math.max(1, total));
+  }
 
   report(fraction: number): void {
     this.last = performance.now();

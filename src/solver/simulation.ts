@@ -96,6 +96,8 @@ export interface InternalRunOptions extends RunOptions {
   splitIndices?: boolean;
   /** webgpu backend: how the fields are stored (webgpu/field-storage.ts). */
   fieldStorage?: FieldStorage;
+  /** Called as a mode source's wavelengths are solved in the set-up (progress). */
+  onModeSolved?: (done: number, total: number) => void;
 }
 
 export interface MonitorState {
@@ -354,6 +356,7 @@ export class FdtdSimulation {
       omegas: this.omegas,
       threads: this.threadsAllowed,
       checkStop: this.checkStop,
+      onModeSolved: options.onModeSolved,
     });
     this.model = buildGridModel(plan, layout, medium, {
       complex: this.source.complex,

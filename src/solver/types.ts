@@ -413,9 +413,12 @@ export interface GpuSteppingReport {
 }
 
 export interface SolverProgress {
-  /** "setup" while the run is set up (painting structures), then "stepping". */
+  /** "setup" while the run is set up (painting, a mode source's plane), then "stepping". */
   phase: "setup" | "stepping";
-  /** Fraction of the set-up done (painting), 1 once stepping. */
+  /**
+   * Fraction of the set-up done, 1 once stepping: the painting's, or, where a mode source's
+   * plane is solved after it, half the painting's and half the plane's wavelengths solved.
+   */
   setupFraction: number;
   step: number;
   totalSteps: number;

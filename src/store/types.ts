@@ -32,7 +32,7 @@ export interface ApiKeyRecord {
 export interface JobProgress {
   /** "setup" while the run is set up (absent in records from before it was reported). */
   phase?: "setup" | "stepping";
-  /** Fraction of the set-up done (painting structures). */
+  /** Fraction of the set-up done (painting structures, a mode source's plane). */
   setupFraction?: number;
   step: number;
   totalSteps: number;

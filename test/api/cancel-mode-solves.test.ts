@@ -5,7 +5,8 @@
  * seen only once they were over, or the thread was terminated at the end of its 5 s grace
  * ("at time step 0"). The worker now also sets the run's stop flag (solver/stop-flag.ts), which
  * the solves read at every Arnoldi step: the run stops by itself, at once, and the next job
- * on the same thread and chain helper gets its S-parameters right.
+ * on the same thread and chain helper gets its S-parameters right. The solves show in the
+ * job's set-up progress, a wavelength at a time.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -56,29 +57,34 @@ function widePorts(): Record<string, unknown> {
   };
 }
 
-/** Waits until the job's solver reports its set-up (the thread has started the run). */
-async function setupReported(id: string): Promise<void> {
+/**
+ * The set-up fractions the job reports until its mode solves are under way: past one half,
+ * which the painting fills when mode solves follow it (solver/run.ts SetupProgress).
+ */
+async function untilModesSolving(id: string): Promise<number[]> {
+  const fractions: number[] = [];
   const deadline = Date.now() + 60_000;
   for (;;) {
     const res = await call(svc.baseUrl, "GET", `/v1/simulations/${id}`, { key });
     const progress = res.body.progress as Record<string, unknown> | null;
-    if (progress?.phase === "setup") return;
+    assert.notEqual(progress?.phase, "stepping", "the mode solves were never seen in progress");
+    if (progress?.phase === "setup") fractions.push(Number(progress.setup_fraction));
+    if (fractions.length > 0 && fractions.at(-1)! > 0.5) return fractions;
     assert.equal(res.body.status === "QUEUED" || res.body.status === "RUNNING", true, res.text);
-    assert.ok(Date.now() < deadline, "no set-up progress within 60 s");
+    assert.ok(Date.now() < deadline, `no mode solves within 60 s: ${fractions.join(", ")}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-test("a cancel during a port plane's mode solves stops the run at once, and the next ports job is right", async () => {
+test("a port plane's mode solves show as set-up progress; a cancel during them stops the run at once, and the next ports job is right", async () => {
   const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: widePorts() });
   assert.equal(sub.status, 202, sub.text);
   const id = String(sub.body.job_id);
-  await setupReported(id);
-  // The grid paints in a fraction of a second; the mode solves take many seconds more.
-  await new Promise((r) => setTimeout(r, 1000));
-  const running = await call(svc.baseUrl, "GET", `/v1/simulations/${id}`, { key });
-  const progress = running.body.progress as Record<string, unknown> | null;
-  assert.equal(progress?.phase, "setup", `the set-up was over before the cancel: ${running.text}`);
+  const fractions = await untilModesSolving(id);
+  assert.ok(
+    fractions.every((f, i) => i === 0 || f >= fractions[i - 1]!) && fractions.at(-1)! < 1,
+    `set-up fractions ${fractions.join(", ")}`,
+  );
   const cancelledAt = Date.now();
   const res = await call(svc.baseUrl, "POST", `/v1/simulations/${id}/cancel`, { key });
   assert.equal(res.status, 200, res.text);

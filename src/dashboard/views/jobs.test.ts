@@ -47,7 +47,7 @@ test("a run setting up shows the set-up fraction, not the (zero) step fraction",
     running({ ...stepping, phase: "setup", setup_fraction: 0.42, step: 0, fraction: 0 }),
   ).value;
   assert.match(page, /<progress max="1" value="0.42"/);
-  assert.match(page, /Setting up 42 % · painting structures/);
+  assert.match(page, /Setting up 42 % · before the first step/);
   assert.doesNotMatch(page, /step 0 of/);
 });
 

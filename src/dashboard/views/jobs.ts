@@ -63,12 +63,12 @@ function progressBar(job: JobRecord, large = false): SafeHtml | string {
     </div>`;
   }
   if (p.phase === "setup") {
-    // Painting the structures: its own fraction, before the first step.
+    // Painting the structures (and solving a mode source's plane): its own fraction.
     const done = p.setup_fraction ?? 0;
     return html`<div class="${cls}">
       <progress max="1" value="${done}" aria-label="${label}">${percent(done)} %</progress>
       <span class="progress-text"
-        >${`Setting up ${percent(done)} %${large ? " · painting structures" : ""}`}</span
+        >${`Setting up ${percent(done)} %${large ? " · before the first step" : ""}`}</span
       >
     </div>`;
   }

@@ -72,13 +72,14 @@ export function placedModeWindow(
 }
 
 /**
- * How a plane's modes are solved: the group index where, the threads the solve may use, and
- * the run's cancel (read at every step).
+ * How a plane's modes are solved: the group index where, the threads the solve may use, the
+ * run's cancel (read at every step) and progress (SolveModesInput.onSolved).
  */
 export interface GridModeOptions {
   groupIndex?: SolveModesInput["groupIndex"];
   threads?: number;
   checkStop?: StopCheck;
+  onSolved?: SolveModesInput["onSolved"];
 }
 
 /**
@@ -100,7 +101,7 @@ export function gridModes(
   window: GridModeWindow,
   wavelengthsM: readonly number[],
   modeSpec: ModeSpec & { bend_radius?: number | null; bend_axis?: 0 | 1 },
-  { groupIndex = false, threads = 1, checkStop }: GridModeOptions = {},
+  { groupIndex = false, threads = 1, checkStop, onSolved }: GridModeOptions = {},
 ): SolveModesResult {
   const { normal, planeIndex, transverse, origin, cells, axes } = window;
   return solveModes({
@@ -114,5 +115,6 @@ export function gridModes(
     leftHanded: isLeftHanded(normal),
     threads,
     checkStop,
+    onSolved,
   });
 }

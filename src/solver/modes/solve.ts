@@ -40,6 +40,11 @@ export interface SolveModesInput extends PlaneInput {
   threads?: number;
   /** Throws when the run is cancelled; read at every Arnoldi step (stop-flag.ts). */
   checkStop?: StopCheck;
+  /**
+   * Called after each wavelength solved here (not served by the mode cache), with how many of
+   * those are done; the helper thread's as the caller takes them.
+   */
+  onSolved?: (done: number, total: number) => void;
 }
 
 /** modes[w][m]: mode m at wavelength w. */
@@ -71,12 +76,18 @@ export function solveModes(
   const shared: Shared = {};
   const stop = input.checkStop ?? NEVER_STOPPED;
   const solving = solved.every((p) => p) ? plane : withBendTarget(plane, steps[0]!, weights, stop);
-  const first = (solved[0] ??= solveWavelength(solving, steps[0]!, weights, shared, stop));
+  const toSolve = solved.filter((p) => !p).length;
+  let done = 0;
+  const solvedOne = (i: number, p: SolvedPlane) => {
+    solved[i] = p;
+    input.onSolved?.(++done, toSolve);
+  };
+  if (!solved[0]) solvedOne(0, solveWavelength(solving, steps[0]!, weights, shared, stop));
+  const first = solved[0]!;
   shared.spent?.release();
   const chains = wavelengthChains(wavelengths).map((c) => c.map((i) => steps[i]!));
   const start = chainStart(solving, first, shared.symbolic);
-  const threads = input.threads ?? 1;
-  walkChains(solving, chains, start, weights, threads, (i, p) => (solved[i] = p), stop);
+  walkChains(solving, chains, start, weights, input.threads ?? 1, solvedOne, stop);
   if (cache) steps.forEach((s, i) => s.known ?? store(cache, plane, s, keys[i]!, solved[i]!));
   return {
     modes: tracked(solved as SolvedPlane[], wavelengths, weights),

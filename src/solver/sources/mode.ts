@@ -89,9 +89,9 @@ export class ModeSource implements Source {
    * (whose group index sets the H terms' delay).
    */
   private solve(): SolvedMode[] {
-    const { layout, medium, wavelengthsM, threads, checkStop } = this.ctx;
+    const { layout, medium, wavelengthsM, threads, checkStop, onModeSolved } = this.ctx;
     const spec = { ...this.spec.mode_spec, num_modes: this.spec.mode_index + 1 };
-    const options = { groupIndex: "first" as const, threads, checkStop };
+    const options = { groupIndex: "first" as const, threads, checkStop, onSolved: onModeSolved };
     const { modes } = gridModes(layout, medium, this.window, wavelengthsM, spec, options);
     return modes.map((w) => w[this.spec.mode_index]!);
   }

@@ -29,6 +29,8 @@ export interface SourceContext {
   threads: number;
   /** Throws when the run is cancelled: a mode source's solves check it at every step. */
   checkStop?: StopCheck;
+  /** Called after each wavelength a mode source solves (set-up progress). */
+  onModeSolved?: (done: number, total: number) => void;
 }
 
 /** A monitor as placed on the grid, for what a source must know of it. */
