@@ -13,7 +13,8 @@ import type { FabricationService } from "../fabrication/service.js";
 import { fieldErrorsAsSent } from "../fabrication/gds-resolve.js";
 import type { JobService } from "../jobs/service.js";
 import { requestHash } from "../jobs/request-hash.js";
-import { validateSimulationRequest } from "../schema/validate.js";
+import { formatAjvErrors } from "../schema/ajv-errors.js";
+import { validateRequestSchema, validateSimulationRequest } from "../schema/validate.js";
 import type { SimulationRequest } from "../schema/simulation.js";
 import type { BatchEstimate, BatchRequestBody } from "../schema/batch.js";
 import type { RunEstimate } from "../solver/index.js";
@@ -166,6 +167,11 @@ export class BatchService {
 
   /** A variant as a single submission is checked: gds resolved, then everything. */
   private async checkVariant(accountId: string, request: SimulationRequest) {
+    // The schema first: a swept value may have made the variant no request at all (a whole
+    // array replaced by a number), which the gds resolution below takes for one.
+    if (!validateRequestSchema(request)) {
+      return { ok: false as const, errors: formatAjvErrors(validateRequestSchema.errors) };
+    }
     try {
       const resolved = await this.fabrication.resolveGdsStructures(accountId, request);
       const checked = validateSimulationRequest(resolved, this.jobs.limits());

@@ -307,6 +307,12 @@ test("bad batches are 422s naming the parameter or the variant, estimated or sub
       /parameters\[0\] "t" = "thin"/,
     ],
     [
+      // A whole array swept as numbers: the gds resolution took it for structures (500).
+      { simulation: sim, parameters: [{ name: "s", path: "/structures", values: [1, 2] }] },
+      "variants[0].structures",
+      /must be array.*parameters\[0\] "s" = 1/,
+    ],
+    [
       // A path inside another's value: was a TypeError in writing the variants (500).
       {
         simulation: sim,
