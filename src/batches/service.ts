@@ -109,7 +109,7 @@ export class BatchService {
     if (problems.length > 0) throw errors.validation(problems);
     const counted = variantCount(body.parameters, combine, this.config.batches.maxJobs);
     if ("errors" in counted) throw errors.validation(counted.errors);
-    return this.variantJobs(accountId, body, combine, at);
+    return this.variantJobs(accountId, body, { combine, count: counted.count }, at);
   }
 
   /**
@@ -120,7 +120,7 @@ export class BatchService {
   private async variantJobs(
     accountId: string,
     body: BatchRequest,
-    combine: Combine,
+    { combine, count }: { combine: Combine; count: number },
     createdAt: string,
   ): Promise<{ jobs: NewBatchJob[]; totals: BatchTotals }> {
     const out: NewBatchJob[] = [];
@@ -151,6 +151,7 @@ export class BatchService {
         batchIndex: v.index,
         parameters: v.parameters,
       });
+      if (out.length === 1) requireStorable(out[0]!, count);
     }
     if (problems.length > 0) throw errors.validation(problems);
     const bound = this.config.batches.maxTotalSeconds;
@@ -299,6 +300,29 @@ const emptyTotals = (): BatchTotals => ({
   largestCells: 0,
   largestMemoryBytes: 0,
 });
+
+/**
+ * The most request text a batch stores (each job's request and its checked form, as a single
+ * job's): a few thousand variants of a request of thousands of polygon vertices would be
+ * gigabytes, checked for minutes, before the store refused them.
+ */
+export const MAX_BATCH_REQUEST_BYTES = 128 * 1024 * 1024;
+
+/** The batch's jobs' stored text, judged from its first job's, within MAX_BATCH_REQUEST_BYTES. */
+function requireStorable(job: NewBatchJob, count: number): void {
+  const each = job.requestJson.length + job.specJson.length;
+  if (each * count <= MAX_BATCH_REQUEST_BYTES) return;
+  const mb = (bytes: number) => `${Number((bytes / 1e6).toPrecision(3))} MB`;
+  throw errors.validation([
+    {
+      path: "parameters",
+      message:
+        `the batch's ${count} jobs would store ${mb(each * count)} of requests (${mb(each)} ` +
+        `each, as checked); a batch stores at most ${mb(MAX_BATCH_REQUEST_BYTES)}: sweep ` +
+        "fewer values, split the batch, or make the request smaller",
+    },
+  ]);
+}
 
 function addToTotals(t: BatchTotals, e: RunEstimate, expectedSeconds: number): void {
   t.seconds += expectedSeconds;

@@ -7,6 +7,7 @@
 import Type, { type Static } from "typebox";
 import type { FieldError } from "../errors.js";
 import {
+  MAX_MODE_FIELD_CELLS,
   MAX_MODE_PLANE_CELLS,
   MAX_MODE_WAVELENGTHS,
   checkModesOf,
@@ -68,7 +69,7 @@ export const ModesRequestSchema = Type.Object(
     include_fields: Type.Optional(
       Type.Boolean({
         description: withDefault(
-          "Also each mode's six field components at the plane's cell centres (V/m and A/m, 1 W through the plane).",
+          `Also each mode's six field components at the plane's cell centres (V/m and A/m, 1 W through the plane); at most ${MAX_MODE_FIELD_CELLS} cells × modes × wavelengths.`,
           "false",
         ),
       }),
@@ -131,9 +132,10 @@ export function validateModesRequest(body: unknown): ModesValidation {
     };
   }
   const request = withDefaults(body);
-  const problems = checkModesOf(request);
+  const includeFields = body.include_fields ?? false;
+  const problems = checkModesOf(request, { includeFields });
   if (problems.length > 0) return { ok: false, errors: problems };
-  return { ok: true, request, includeFields: body.include_fields ?? false };
+  return { ok: true, request, includeFields };
 }
 
 const complexArray = Type.Object(

@@ -805,8 +805,9 @@ export const StructureSchema = Type.Unsafe<StructureSpec | GdsStructureSpec>({
 const monitorName = Type.String({
   minLength: 1,
   maxLength: 64,
-  pattern: "^[A-Za-z0-9_.-]+$",
-  description: "Unique label (letters, digits, _ . -).",
+  // Not dots alone: the name is the monitor's HDF5 group, where "." and ".." are no names.
+  pattern: "^[A-Za-z0-9_.-]*[A-Za-z0-9_-][A-Za-z0-9_.-]*$",
+  description: "Unique label (letters, digits, _ . -; not dots alone).",
 });
 
 const monitorWavelengths = (most: number) =>

@@ -388,3 +388,42 @@ describe("a port along an axis that does not absorb", () => {
     assert.ok(problems.every((p) => !/within a cell of the absorber/.test(p.message)));
   });
 });
+
+describe("the modes a mode plane holds", () => {
+  // The slab's cross-section is one periodic cell thick along y: a z-normal plane 0.1 µm wide
+  // covers 4 × 1 cells of 25 nm, which hold at most 4 modes.
+  const withModeMonitor = (numModes: number, width: number) => {
+    const s = slabBetweenPorts();
+    s.materials = { core: { permittivity: 4 }, clad: { permittivity: 2.1 } };
+    s.monitors = [
+      {
+        name: "m",
+        monitor_type: "mode",
+        center: [0, 0, 0],
+        size: [width, 0.025e-6, 0],
+        wavelengths: [1.55e-6],
+        mode_spec: { num_modes: numModes, target_neff: null, filter_pol: null },
+      },
+    ];
+    return s;
+  };
+  const countProblem = (s: SimulationSpec) =>
+    checkSimulation(s).find((p) => p.path === "monitors[0].mode_spec.num_modes");
+
+  it("takes as many modes as the plane has cells, and refuses one more", () => {
+    assert.equal(countProblem(withModeMonitor(4, 0.1e-6)), undefined);
+    const problem = countProblem(withModeMonitor(5, 0.1e-6));
+    assert.match(problem?.message ?? "", /4 × 1 grid cells: it holds at most 4 modes, not 5/);
+  });
+
+  it("counts the half beside a mirror plane where the run solves that half", () => {
+    const s = withModeMonitor(5, 0.2e-6);
+    assert.equal(countProblem(s), undefined);
+    s.domain.symmetry = ["pmc", "none", "none"];
+    const problem = countProblem(s);
+    assert.match(
+      problem?.message ?? "",
+      /4 × 1 grid cells \(the half beside the mirror plane\): it holds at most 4 modes, not 5/,
+    );
+  });
+});

@@ -13,6 +13,7 @@ import {
   checkSettings,
 } from "./checks/domain.js";
 import { checkMaterials } from "./checks/materials.js";
+import { checkModeMaterials, modeWavelengths } from "./checks/mode-materials.js";
 import { checkMonitors } from "./checks/monitors.js";
 import { checkPorts } from "./checks/ports.js";
 import { checkSource } from "./checks/source.js";
@@ -50,6 +51,7 @@ export function checkAndPlanWith(
   const source = checkSource(ctx);
   checkStructures(ctx);
   const dense = checkMaterials(ctx);
+  checkModeMaterials(ctx, modeWavelengths(spec));
   const wavelengths = [...checkMonitors(ctx, source.planeWave), ...checkPorts(ctx)];
   checkSymmetry(ctx, source);
   checkResolution(ctx, dense, wavelengths);

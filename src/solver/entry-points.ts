@@ -13,7 +13,7 @@ import { gradedGridNote, symmetryNote, unusedStepRatioNote } from "./grid-notes.
 import { metalSurfaceNotes } from "./metal-notes.js";
 import { paintingOf, type MaterialResolver } from "./simulation.js";
 import { previewSetup, type PreviewPlaneRequest, type SetupPreview } from "./preview.js";
-import { checkModeRequest } from "./checks/mode-plane.js";
+import { checkModeRequest, type ModeRequestOptions } from "./checks/mode-plane.js";
 import { portRuns, runPorts } from "./ports.js";
 import { solvePlaneModes, type PlaneModes, type PlaneModesRequest } from "./modes/plane-modes.js";
 import type { RunOptions, SimulationSpec, SolverResult, SpecProblem } from "./types.js";
@@ -100,8 +100,12 @@ export function solveModesOf(request: PlaneModesRequest): PlaneModes {
 }
 
 /** The problems of a schema-valid mode request, each with its path; empty: it can be solved. */
-export function checkModesOf(request: PlaneModesRequest): SpecProblem[] {
-  return checkModeRequest(request, withUserMaterials(libraryMaterials, request.materials));
+export function checkModesOf(
+  request: PlaneModesRequest,
+  options: ModeRequestOptions = {},
+): SpecProblem[] {
+  const materials = withUserMaterials(libraryMaterials, request.materials);
+  return checkModeRequest(request, materials, options);
 }
 
 /**

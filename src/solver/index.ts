@@ -41,6 +41,7 @@ export {
   type PlaneModesRequest,
 } from "./modes/plane-modes.js";
 export type { ModeSpec, SolvedMode } from "./modes/solve.js";
+export { MAX_MODE_FIELD_CELLS } from "./checks/mode-plane.js";
 export { estimateRun } from "./estimate.js";
 export type { GridPlan } from "./grid.js";
 export type { CheckedSimulation } from "./check.js";

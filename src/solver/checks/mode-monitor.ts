@@ -34,5 +34,6 @@ export function checkModeMonitor(ctx: CheckContext, m: ModeMonitorSpec, path: st
         "off the absorber",
     );
   }
-  checkPlaneCells(ctx, plan, axis, m, path, "the mode monitor's plane");
+  const plane = { ...m, numModes: m.mode_spec.num_modes };
+  checkPlaneCells(ctx, plan, axis, plane, path, "the mode monitor's plane");
 }

@@ -3,7 +3,7 @@
  * structures as a simulation's (domain.ts, structures.ts), the materials at every requested
  * wavelength (known, within their valid range, passive: a gain pole that no simulation could
  * step is refused as a simulation refuses it; a metal's Re ε < 0 is fine here: the mode
- * solver takes complex ε as it is), the grid resolving the shortest wavelength in the densest
+ * solver takes complex ε as it is; finite: mode-materials.ts), the grid resolving the shortest wavelength in the densest
  * material, the plane (zero size along exactly one axis, inside the domain and off its faces,
  * at most MAX_MODE_PLANE_CELLS cells) and the mode_spec.
  */
@@ -17,12 +17,26 @@ import { AXES, checkContext, checkRangeSpan, finite, fmt, type CheckContext } fr
 import { checkDomain, checkMeshOverrides, checkResolution, type DenseStructure } from "./domain.js";
 import { checkStructures } from "./structures.js";
 import { unsteppablePoles } from "./materials.js";
+import { checkModeMaterials } from "./mode-materials.js";
 import { checkBend, checkPlaneCells } from "./mode-source.js";
+
+/** How the answer is asked for: with each mode's fields (`include_fields`) or without. */
+export interface ModeRequestOptions {
+  includeFields?: boolean;
+}
+
+/**
+ * The most cell-modes (the plane's cells × modes × wavelengths) an answer with fields holds:
+ * twelve numbers each (six complex components), so about 130 MB of JSON at the bound; the
+ * full largest plane with four modes at three wavelengths fits.
+ */
+export const MAX_MODE_FIELD_CELLS = 500_000;
 
 /** Every problem of a schema-valid mode request; an empty list means it can be solved. */
 export function checkModeRequest(
   request: PlaneModesRequest,
   materials: MaterialResolver,
+  options: ModeRequestOptions = {},
 ): SpecProblem[] {
   const wavelengths = listOf(request.wavelengths);
   const ctx = checkContext(asSimulation(request, wavelengths), materials);
@@ -32,8 +46,9 @@ export function checkModeRequest(
   checkRangeSpan(ctx, request.wavelengths, "wavelengths");
   const usable = checkWavelengths(ctx, wavelengths);
   const dense = usable ? checkMaterialsAt(ctx, wavelengths) : [];
+  if (usable) checkModeMaterials(ctx, wavelengths);
   if (usable) checkResolution(ctx, dense, wavelengths);
-  checkPlane(ctx, request);
+  checkPlane(ctx, request, wavelengths, options);
   checkModeSpec(ctx, request);
   const normal = planeNormal(request.plane.size);
   if (normal >= 0) checkBend(ctx, request.mode_spec ?? {}, normal, request.plane.size, "mode_spec");
@@ -90,7 +105,12 @@ function checkMaterialsAt(ctx: CheckContext, wavelengths: number[]): DenseStruct
   return dense;
 }
 
-function checkPlane(ctx: CheckContext, request: PlaneModesRequest): void {
+function checkPlane(
+  ctx: CheckContext,
+  request: PlaneModesRequest,
+  wavelengths: number[],
+  options: ModeRequestOptions,
+): void {
   const { center, size } = request.plane;
   const a = planeNormal(size);
   if (a < 0) {
@@ -110,10 +130,29 @@ function checkPlane(ctx: CheckContext, request: PlaneModesRequest): void {
     );
     return;
   }
-  checkPlaneCells(ctx, plan, a, request.plane, "plane", "the plane");
+  const numModes = request.mode_spec?.num_modes ?? 1;
+  const cells = checkPlaneCells(ctx, plan, a, { ...request.plane, numModes }, "plane", "the plane");
+  if (cells && options.includeFields) checkFieldsReply(ctx, cells, numModes, wavelengths.length);
   if (ax.cells < 2 && ax.boundary !== "periodic") {
     ctx.add(`plane.center[${a}]`, `the domain is one cell thick along ${AXES[a]}`);
   }
+}
+
+/** An answer with fields within MAX_MODE_FIELD_CELLS: one too large is refused before solving. */
+function checkFieldsReply(
+  ctx: CheckContext,
+  [nu, nv]: [number, number],
+  numModes: number,
+  wavelengths: number,
+): void {
+  const total = nu * nv * numModes * wavelengths;
+  if (total <= MAX_MODE_FIELD_CELLS) return;
+  ctx.add(
+    "include_fields",
+    `the fields of ${numModes} modes at ${wavelengths} wavelengths on ${nu} × ${nv} cells are ` +
+      `${total} cell-modes; an answer holds at most ${MAX_MODE_FIELD_CELLS}: ask for fewer ` +
+      "modes or wavelengths per request, or a smaller plane",
+  );
 }
 
 function checkModeSpec(ctx: CheckContext, request: PlaneModesRequest): void {

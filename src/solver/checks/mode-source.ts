@@ -82,7 +82,7 @@ export function checkModeSpecOf(
 /** Inside the domain, clear of the absorber along the axis, of a size the solver takes. */
 function checkPlacement(
   ctx: CheckContext,
-  source: Pick<ModeSourceSpec, "center" | "size">,
+  source: Pick<ModeSourceSpec, "center" | "size" | "mode_spec">,
   axis: number,
   path: string,
 ): void {
@@ -99,7 +99,8 @@ function checkPlacement(
   }
   const plan = ctx.grid();
   if (!plan) return;
-  checkPlaneCells(ctx, plan, axis, source, path, "the mode's plane");
+  const numModes = source.mode_spec.num_modes;
+  checkPlaneCells(ctx, plan, axis, { ...source, numModes }, path, "the mode's plane");
   for (let b = 0; b < 3; b++) {
     if (b === axis || (spec.domain.symmetry?.[b] ?? "none") === "none") continue;
     const c = source.center[b];
@@ -138,19 +139,26 @@ export function checkBend(
   }
 }
 
+interface ModePlane {
+  center: readonly number[];
+  size: readonly number[];
+}
+
 /**
  * The cells a mode plane covers across (its window on the grid): at least two along each axis
  * (one where a periodic axis has only one: a 2-D problem's invariant axis), at most
- * MAX_MODE_PLANE_CELLS in all. `what` names the plane in the messages.
+ * MAX_MODE_PLANE_CELLS in all, and at least as many as the modes asked for (`numModes`, at
+ * `path`.mode_spec.num_modes). `what` names the plane in the messages. Returns the cells
+ * across (u, v), or null where it found a problem.
  */
 export function checkPlaneCells(
   ctx: CheckContext,
   plan: GridPlan,
   normal: number,
-  plane: { center: readonly number[]; size: readonly number[] },
+  plane: ModePlane & { numModes: number },
   path: string,
   what: string,
-): void {
+): [number, number] | null {
   const across = [0, 1, 2].filter((b) => b !== normal);
   const cells = across.map((b) => {
     const lo = plane.center[b]! - plane.size[b]! / 2;
@@ -160,11 +168,45 @@ export function checkPlaneCells(
   const fewest = across.map((b) => Math.min(2, plan.axes[b].cells));
   if (cells.some((n, i) => n < fewest[i]!)) {
     ctx.add(`${path}.size`, `${what} covers fewer than two grid cells across`);
-  } else if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
+    return null;
+  }
+  if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
     ctx.add(
       `${path}.size`,
       `${what} covers ${cells[0]} × ${cells[1]} = ${cells[0]! * cells[1]!} grid cells; the ` +
         `mode solver takes at most ${MAX_MODE_PLANE_CELLS}: make the plane smaller or the grid coarser`,
     );
+    return null;
   }
+  const held = checkModesHeld(ctx, plane, across, cells, { path, what });
+  return held ? [cells[0]!, cells[1]!] : null;
+}
+
+/**
+ * A plane of nu × nv cells holds at most nu·nv modes (its operator has 2·nu·nv unknowns less
+ * those on its walls): asking for more could only fail in the run, reading a mode the solver
+ * never found. Across a mirror plane the grid, and so `cells`, is the half the run steps.
+ */
+function checkModesHeld(
+  ctx: CheckContext,
+  plane: ModePlane & { numModes: number },
+  across: number[],
+  cells: number[],
+  where: { path: string; what: string },
+): boolean {
+  const held = cells[0]! * cells[1]!;
+  if (!(plane.numModes > held)) return true;
+  const halved = across.some(
+    (b) =>
+      (ctx.spec.domain.symmetry?.[b] ?? "none") !== "none" &&
+      plane.center[b]! - plane.size[b]! / 2 < 0,
+  );
+  const { path, what } = where;
+  ctx.add(
+    `${path === "plane" ? "" : `${path}.`}mode_spec.num_modes`,
+    `${what} covers ${cells[0]} × ${cells[1]} grid cells${halved ? " (the half beside the mirror plane)" : ""}: ` +
+      `it holds at most ${held} modes, not ${plane.numModes}; ask for fewer modes or make ` +
+      "the plane larger",
+  );
+  return false;
 }

@@ -30,7 +30,7 @@ import {
 import { modeNotes } from "../modes/mode-notes.js";
 import { complexOverlap } from "../modes/overlap.js";
 import { bendOf, type SolvedMode } from "../modes/solve.js";
-import type { ModeSourceSpec } from "../types.js";
+import { RunRequestError, type ModeSourceSpec } from "../types.js";
 import { AnalyticDrive } from "./analytic-drive.js";
 import type { InjectionConfig } from "./injection.js";
 import { pulseFor, type PulseShape } from "./pulse.js";
@@ -93,7 +93,16 @@ export class ModeSource implements Source {
     const spec = { ...this.spec.mode_spec, num_modes: this.spec.mode_index + 1 };
     const options = { groupIndex: "first" as const, threads, checkStop, onSolved: onModeSolved };
     const { modes } = gridModes(layout, medium, this.window, wavelengthsM, spec, options);
-    return modes.map((w) => w[this.spec.mode_index]!);
+    return modes.map((found, w) => {
+      const mode = found[this.spec.mode_index];
+      if (mode) return mode;
+      throw new RunRequestError(
+        `mode source: its plane holds ${found.length} mode${found.length === 1 ? "" : "s"} at ` +
+          `${Number((wavelengthsM[w]! * 1e6).toPrecision(6))} µm, not mode ${this.spec.mode_index} ` +
+          `(counted from 0): ask for a lower mode_index or widen the plane ` +
+          `(POST /v1/modes shows the plane's modes)`,
+      );
+    });
   }
 
   /**
