@@ -50,8 +50,12 @@ export class ModeService {
     this.threads = new TaskThreads<ModeTask, ModesResponse>(THREAD_URL, limits, MODE_THREAD_ERRORS);
   }
 
-  /** The modes of a request's plane; throws the API's coded errors for bad input. */
-  async solve(accountId: string, body: ModesRequest): Promise<ModesResponse> {
+  /**
+   * The modes of a request's plane; throws the API's coded errors for bad input. A solve whose
+   * `signal` aborts (the caller hung up) stops at once, its thread terminated, and rejects
+   * with the signal's reason: the next caller need not wait for an answer no one will read.
+   */
+  async solve(accountId: string, body: ModesRequest, signal?: AbortSignal): Promise<ModesResponse> {
     const resolved = (await this.fabrication.resolveGdsStructures(
       accountId,
       body as unknown as SimulationRequest,
@@ -63,7 +67,8 @@ export class ModeService {
         resolved as unknown as SimulationRequest,
       );
     }
-    return this.threads.run({ request: checked.request, includeFields: checked.includeFields });
+    const task = { request: checked.request, includeFields: checked.includeFields };
+    return this.threads.run(task, { signal });
   }
 
   /** Stops the idle threads (server shutdown). */

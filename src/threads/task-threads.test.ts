@@ -106,12 +106,32 @@ test("busy when maxConcurrent tasks are running; free again once one ends", asyn
   }
 });
 
+test("an aborted task rejects with the reason at once and frees its slot", async () => {
+  const { threads } = pool({ maxConcurrent: 1 });
+  try {
+    const gone = new AbortController();
+    const started = Date.now();
+    const spinning = threads.run({ op: "spin" }, { signal: gone.signal });
+    setTimeout(() => gone.abort(new Error("caller gone")), 100);
+    await assert.rejects(spinning, { message: "caller gone" });
+    assert.ok(Date.now() - started < 2000, "the abort waited for the task");
+    // The spinning thread was terminated: a fresh one answers the next task.
+    assert.equal((await threads.run({ op: "echo", value: 3 })).value, 3);
+    const already = AbortSignal.abort(new Error("gone before"));
+    await assert.rejects(threads.run({ op: "echo", value: 4 }, { signal: already }), {
+      message: "gone before",
+    });
+  } finally {
+    await threads.close();
+  }
+});
+
 test("close() ends the idle threads", async () => {
   const { threads } = pool();
   const { port1, port2 } = new MessageChannel();
   try {
     // The thread holds one end of a channel: the other end closes when the thread ends.
-    await threads.run({ op: "hold", port: port2 }, [port2]);
+    await threads.run({ op: "hold", port: port2 }, { transfer: [port2] });
     const closed = once(port1, "close");
     await threads.close();
     // The timer is what keeps the event loop alive until the close arrives (a port's close

@@ -38,6 +38,13 @@ export interface TaskThreadErrors {
   failed(failure: ThreadFailure): Error;
 }
 
+/** A task as posted: what moves rather than being copied, and what may call it off. */
+interface PostedTask<Task> {
+  task: Task;
+  transfer?: readonly Transferable[];
+  signal?: AbortSignal;
+}
+
 /** A thread's answer to one task. */
 type ThreadAnswer<Result> = { ok: true; result: Result } | { ok: false; error: ThreadFailure };
 
@@ -61,18 +68,23 @@ export class TaskThreads<Task, Result> {
   /**
    * Runs a task in an idle thread (or a new one); rejects with errors.busy() when maxConcurrent
    * are running. A thread that times out, runs out of heap or exits is terminated and not
-   * reused: the next task starts a fresh one. The task is copied into the thread (the caller
-   * keeps its own), except what `transfer` lists, which moves.
+   * reused: the next task starts a fresh one; so is one whose `signal` aborts (its caller went
+   * away), and the task rejects with the signal's reason. The task is copied into the thread
+   * (the caller keeps its own), except what `transfer` lists, which moves.
    */
-  async run(task: Task, transfer?: readonly Transferable[]): Promise<Result> {
+  async run(
+    task: Task,
+    { transfer, signal }: { transfer?: readonly Transferable[]; signal?: AbortSignal } = {},
+  ): Promise<Result> {
     const limits = this.limits();
+    signal?.throwIfAborted();
     if (this.running >= limits.maxConcurrent) throw this.errors.busy();
     const worker = this.idle.pop() ?? startThread(this.threadUrl, limits.maxMemoryMb);
     this.running += 1;
     worker.ref();
     const health = { healthy: true };
     try {
-      return await this.answer(worker, task, transfer, limits, health);
+      return await this.answer(worker, { task, transfer, signal }, limits, health);
     } finally {
       this.running -= 1;
       if (health.healthy) {
@@ -90,11 +102,10 @@ export class TaskThreads<Task, Result> {
     await Promise.all(threads.map((w) => w.terminate()));
   }
 
-  /** Posts the task and waits for the thread's answer, its time limit, or its end. */
+  /** Posts the task and waits for the thread's answer, its time limit, its end or the abort. */
   private answer(
     worker: Worker,
-    task: Task,
-    transfer: readonly Transferable[] | undefined,
+    { task, transfer, signal }: PostedTask<Task>,
     limits: TaskThreadLimits,
     health: { healthy: boolean },
   ): Promise<Result> {
@@ -107,6 +118,7 @@ export class TaskThreads<Task, Result> {
         worker.off("message", onMessage);
         worker.off("error", onError);
         worker.off("exit", onExit);
+        signal?.removeEventListener("abort", onAbort);
         f();
       };
       const broken = (err: Error): void => {
@@ -123,9 +135,11 @@ export class TaskThreads<Task, Result> {
         broken(err.code === "ERR_WORKER_OUT_OF_MEMORY" ? this.errors.outOfMemory(limits) : err);
       const onExit = (code: number): void =>
         broken(new Error(`thread ${threadName(this.threadUrl)} exited with code ${code}`));
+      const onAbort = (): void => broken(signal!.reason as Error);
       worker.on("message", onMessage);
       worker.on("error", onError);
       worker.on("exit", onExit);
+      signal?.addEventListener("abort", onAbort);
       worker.postMessage(task, transfer);
     });
   }

@@ -11,6 +11,7 @@
  *   reply for 73 s, then failed "Invalid string length" at 4.8 GB of memory);
  * - a batch of 10 000 variants of a request of 10 000 polygon vertices (it stored a copy of
  *   the request per variant and checked each for minutes while /health waited seconds).
+ * And a /v1/modes caller that hung up mid-solve held the one solver slot to the solve's end.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -188,4 +189,31 @@ test("a batch whose variants' requests would take gigabytes is a 422 at once", a
   const h = await health;
   assert.equal(h.status, 200);
   assert.ok(h.ms < 2000, `/health took ${h.ms} ms`);
+});
+
+test("a /v1/modes caller that hangs up frees the solver for the next one", async () => {
+  // One solve at a time (the default): a solve of many seconds whose caller has gone held the
+  // slot to its end, and every other caller got 503 modes_busy meanwhile.
+  const heavy = {
+    ...EXAMPLE_MODES_REQUEST,
+    wavelengths: { start: 1.5e-6, stop: 1.6e-6, points: 32 },
+    mode_spec: { num_modes: 12 },
+  };
+  const key = await newKey();
+  const gone = new AbortController();
+  const abandoned = fetch(`${svc.baseUrl}/v1/modes`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(heavy),
+    signal: gone.signal,
+  }).catch((e: Error) => e);
+  await new Promise((r) => setTimeout(r, 500));
+  gone.abort();
+  assert.ok((await abandoned) instanceof Error);
+  await new Promise((r) => setTimeout(r, 200));
+  const res = await call(svc.baseUrl, "POST", "/v1/modes", {
+    key: await newKey(),
+    body: EXAMPLE_MODES_REQUEST,
+  });
+  assert.equal(res.status, 200, res.text.slice(0, 400));
 });
