@@ -9,7 +9,13 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
+import {
+  call,
+  fieldErrors,
+  smallSimulation,
+  startService,
+  type TestService,
+} from "../helpers/service.js";
 
 let svc: TestService;
 before(async () => {
@@ -20,17 +26,6 @@ after(async () => svc.close());
 /** A fresh account's key: an accepted batch makes its account busy (409) until it ends. */
 let accounts = 0;
 const newKey = () => svc.newKey(`validation-${++accounts}@example.com`);
-
-type Reply = Awaited<ReturnType<typeof call>>;
-
-/** The 422's field errors as "path: message" lines. */
-function fieldErrors(res: Reply): string[] {
-  assert.equal(res.status, 422, res.text.slice(0, 400));
-  assert.equal(res.body.error_code, "validation_error");
-  return (res.body.errors as { path: string; message: string }[]).map(
-    (e) => `${e.path}: ${e.message}`,
-  );
-}
 
 /** `{"a": {"a": … 1 …}}`: `levels` objects, the outermost included. */
 const nestedObject = (levels: number) =>

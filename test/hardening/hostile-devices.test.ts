@@ -16,7 +16,13 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
+import {
+  call,
+  fieldErrors,
+  smallSimulation,
+  startService,
+  type TestService,
+} from "../helpers/service.js";
 import { EXAMPLE_MODES_REQUEST } from "../../src/http/openapi-examples.js";
 
 let svc: TestService;
@@ -28,17 +34,6 @@ after(async () => svc.close());
 /** A fresh account's key: an accepted job would make its account busy (409). */
 let accounts = 0;
 const newKey = () => svc.newKey(`hostile-${++accounts}@example.com`);
-
-type Reply = Awaited<ReturnType<typeof call>>;
-
-/** The 422's field errors as "path: message" lines. */
-function fieldErrors(res: Reply): string[] {
-  assert.equal(res.status, 422, res.text.slice(0, 400));
-  assert.equal(res.body.error_code, "validation_error");
-  return (res.body.errors as { path: string; message: string }[]).map(
-    (e) => `${e.path}: ${e.message}`,
-  );
-}
 
 const SPARAMS = JSON.parse(
   readFileSync(new URL("../../examples/si-wire-sparameters.json", import.meta.url), "utf8"),

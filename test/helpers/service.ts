@@ -2,6 +2,7 @@
  * Test harness: a real emsim service (real SQLite, real files, real HTTP on an ephemeral port)
  * in a fresh temporary data directory, plus helpers to make accounts and keys and to call it.
  */
+import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -178,4 +179,13 @@ export function longSimulation(): Record<string, unknown> {
     },
     fdtd_settings: { time_steps: 900_000, check_every_n: 1000, convergence_threshold: 0 },
   });
+}
+
+/** A 422's field errors as "path: message" lines (asserting it is the validation 422). */
+export function fieldErrors(res: Awaited<ReturnType<typeof call>>): string[] {
+  assert.equal(res.status, 422, res.text.slice(0, 400));
+  assert.equal(res.body.error_code, "validation_error");
+  return (res.body.errors as { path: string; message: string }[]).map(
+    (e) => `${e.path}: ${e.message}`,
+  );
 }
