@@ -144,9 +144,17 @@ export class FabricationService {
     };
   }
 
-  /** Reads an uploaded file (refusing what the reader refuses) and stores it. */
-  async upload(accountId: string, bytes: Uint8Array): Promise<UploadResponse> {
-    const info = (await this.threads.run({ op: "inspect", bytes })) as InspectResult;
+  /**
+   * Reads an uploaded file (refusing what the reader refuses) and stores it. Here and in the
+   * checks below, a `signal` that aborts (the caller hung up) stops the read or check at once,
+   * its thread terminated, and the call rejects with the signal's reason.
+   */
+  async upload(
+    accountId: string,
+    bytes: Uint8Array,
+    signal?: AbortSignal,
+  ): Promise<UploadResponse> {
+    const info = (await this.threads.run({ op: "inspect", bytes }, { signal })) as InspectResult;
     const stored = await this.store(accountId, bytes, "layout.gds");
     const b = info.bboxNm;
     return {
@@ -168,6 +176,7 @@ export class FabricationService {
     gdsUrl: string,
     pdkName: string,
     overrides: { min_feature_nm?: number; min_spacing_nm?: number; min_radius_nm?: number } = {},
+    signal?: AbortSignal,
   ): Promise<DrcResponse> {
     const pdk = this.pdk(pdkName);
     const bytes = await this.fetchOwn(accountId, gdsUrl);
@@ -183,7 +192,10 @@ export class FabricationService {
       fallback: Object.keys(fallback).length > 0 ? fallback : undefined,
       markers: pdk.layers.filter((l) => !l.fabricated).map((l) => l.key),
     };
-    const out = (await this.threads.run(task)) as { drc: DrcResult; warnings: string[] };
+    const out = (await this.threads.run(task, { signal })) as {
+      drc: DrcResult;
+      warnings: string[];
+    };
     const { drc } = out;
     return {
       passed: drc.passed,
@@ -227,12 +239,14 @@ export class FabricationService {
     source: { gdsUrl: string } | { layers: string[] },
     pdkName: string,
     options: RecipeOptions = {},
+    signal?: AbortSignal,
   ): Promise<Recipe & { pdk_title: string }> {
     const pdk = this.pdk(pdkName);
     let layers: string[];
     if ("gdsUrl" in source) {
       const bytes = await this.fetchOwn(accountId, source.gdsUrl);
-      layers = ((await this.threads.run({ op: "inspect", bytes })) as InspectResult).layers;
+      const info = (await this.threads.run({ op: "inspect", bytes }, { signal })) as InspectResult;
+      layers = info.layers;
     } else {
       layers = source.layers;
     }

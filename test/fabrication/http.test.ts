@@ -24,8 +24,13 @@ after(async () => svc.close());
 
 const UM = 1e-6;
 
-async function upload(bytes: Uint8Array, k = key, type = "application/octet-stream") {
-  const res = await fetch(`${svc.baseUrl}/v1/fabrication/gds`, {
+async function upload(
+  bytes: Uint8Array,
+  k = key,
+  type = "application/octet-stream",
+  baseUrl = svc.baseUrl,
+) {
+  const res = await fetch(`${baseUrl}/v1/fabrication/gds`, {
     method: "POST",
     headers: { authorization: `Bearer ${k}`, "content-type": type },
     body: bytes,
@@ -380,5 +385,41 @@ test("a check past its time limit is stopped with 422, the server keeps answerin
     assert.equal((await call(slow.baseUrl, "GET", "/v1/fabrication/pdks", { key: k })).status, 200);
   } finally {
     await slow.close();
+  }
+});
+
+test("a caller that hangs up during a check frees its slot for the next caller", async () => {
+  // One check at a time: a check of many seconds whose caller had gone held the slot to its
+  // end, and every other caller got 503 fabrication_busy meanwhile.
+  const single = await startService(
+    { embeddedWorker: false },
+    { EMSIM_FABRICATION_CONCURRENCY: "1" },
+  );
+  try {
+    const k = await single.newKey("single@example.com");
+    const layers = denseLayout(60_000, 3);
+    const dense = writeGds({
+      cellName: "DENSE",
+      layers: layers.map((polygons, i) => ({ layer: i + 1, datatype: 0, polygons })),
+    }).bytes;
+    const stored = await upload(dense, k, undefined, single.baseUrl);
+    assert.equal(stored.status, 201, JSON.stringify(stored.body));
+    const gone = new AbortController();
+    const abandoned = fetch(`${single.baseUrl}/v1/fabrication/drc`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },
+      body: JSON.stringify({ gds_url: stored.body.gds_url, pdk: "gdsfactory_generic" }),
+      signal: gone.signal,
+    }).catch((e: Error) => e);
+    await new Promise((r) => setTimeout(r, 300));
+    gone.abort();
+    assert.ok((await abandoned) instanceof Error, "the check was still running when called off");
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    const small = await upload(narrowLines(), k, undefined, single.baseUrl);
+    assert.equal(small.status, 201, JSON.stringify(small.body));
+    assert.ok(Date.now() - started < 5000, "answered without waiting for the abandoned check");
+  } finally {
+    await single.close();
   }
 });

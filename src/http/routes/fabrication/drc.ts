@@ -4,6 +4,7 @@ import { errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { FABRICATION_BUSY, GDS_INVALID, LAYOUT_TOO_LARGE, fabricationErrors } from "./schemas.js";
 import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
+import { hangUpSignal } from "../../hang-up.js";
 
 export function drcRoute(app: App, { fabrication, config }: RouteDeps): void {
   app.post(
@@ -36,7 +37,13 @@ export function drcRoute(app: App, { fabrication, config }: RouteDeps): void {
         }),
       },
     },
-    async (req) =>
-      fabrication.drc(callerOf(req).accountId, req.body.gds_url, req.body.pdk, req.body.rules),
+    async (req, reply) =>
+      fabrication.drc(
+        callerOf(req).accountId,
+        req.body.gds_url,
+        req.body.pdk,
+        req.body.rules,
+        hangUpSignal(reply),
+      ),
   );
 }

@@ -5,6 +5,7 @@ import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { RecipeRequestSchema, RecipeResponseSchema } from "../../../schema/fabrication.js";
 import { FABRICATION_BUSY, GDS_INVALID, fabricationErrors } from "./schemas.js";
 import { JOB_ID_ERRORS, V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
+import { hangUpSignal } from "../../hang-up.js";
 
 export function recipeRoute(app: App, { fabrication, jobs, config }: RouteDeps): void {
   app.post(
@@ -37,7 +38,7 @@ export function recipeRoute(app: App, { fabrication, jobs, config }: RouteDeps):
         }),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = callerOf(req);
       const { gds_url, job_id, layer_mapping, pdk, options } = req.body;
       if ((gds_url === undefined) === (job_id === undefined)) {
@@ -46,7 +47,8 @@ export function recipeRoute(app: App, { fabrication, jobs, config }: RouteDeps):
         ]);
       }
       if (gds_url !== undefined) {
-        return fabrication.recipe(caller.accountId, { gdsUrl: gds_url }, pdk, options);
+        const source = { gdsUrl: gds_url };
+        return fabrication.recipe(caller.accountId, source, pdk, options, hangUpSignal(reply));
       }
       const job = await jobs.getOwnJob(caller.accountId, job_id!, caller.reads);
       const spec = JSON.parse(job.specJson) as SimulationSpec;

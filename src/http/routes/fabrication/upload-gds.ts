@@ -4,6 +4,7 @@ import { ErrorBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { FABRICATION_BUSY, GDS_INVALID, LAYOUT_TOO_LARGE, fabricationErrors } from "./schemas.js";
 import { V1_ERRORS } from "../../openapi-operation.js";
+import { hangUpSignal } from "../../hang-up.js";
 
 /**
  * Upload of a GDS II file (application/octet-stream, at most config.fabrication.maxGdsBytes).
@@ -63,7 +64,8 @@ export function uploadGdsRoute(app: App, { fabrication, config }: RouteDeps): vo
     },
     async (req, reply) => {
       const body = req.body as Buffer;
-      const result = await fabrication.upload(callerOf(req).accountId, new Uint8Array(body));
+      const bytes = new Uint8Array(body);
+      const result = await fabrication.upload(callerOf(req).accountId, bytes, hangUpSignal(reply));
       return reply.code(201).send(result);
     },
   );

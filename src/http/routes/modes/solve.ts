@@ -3,7 +3,9 @@ import {
   ModesResponseSchema,
   validateModesRequest,
 } from "../../../schema/modes.js";
-import { ApiError, errors } from "../../../errors.js";
+import type { ApiError } from "../../../errors.js";
+import { errors } from "../../../errors.js";
+import { hangUpSignal } from "../../hang-up.js";
 import { MODE_THREAD_ERRORS } from "../../../modes/service.js";
 import { UnprocessableBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
@@ -39,18 +41,9 @@ export function solveModesRoute(app: App, { modes, config }: RouteDeps): void {
     },
     async (req, reply) => {
       // A caller that hangs up before the answer stops its solve (the slot is freed at once).
-      const hungUp = new AbortController();
-      reply.raw.once("close", () => {
-        if (!reply.raw.writableFinished) hungUp.abort(callerGone());
-      });
-      return modes.solve(callerOf(req).accountId, req.body, hungUp.signal);
+      return modes.solve(callerOf(req).accountId, req.body, hangUpSignal(reply));
     },
   );
-}
-
-/** Why a solve stopped whose caller hung up: a client's doing (logged as such), never sent. */
-function callerGone(): ApiError {
-  return new ApiError(499, "client_closed_request", "The caller hung up before the answer.");
 }
 
 /** The 422 of a plane over the cell limit, as the checks word it (the example at 5 nm). */
