@@ -110,3 +110,34 @@ test("a POST without the CSRF token is refused", async () => {
   const res = await client.post("/dashboard/modes", { request: simulation, plane: PLANE });
   assert.equal(res.res.status, 403, res.text);
 });
+
+test("leaving the page before the answer stops the solve: the next one is not refused", async () => {
+  // One solve at a time (the default): before, an abandoned solve of seconds held the slot to
+  // its end and the next form post got 503 modes_busy.
+  const fine = JSON.stringify({
+    ...JSON.parse(simulation),
+    domain: { ...domain, resolution: 1e-8 },
+  });
+  const page = await client.get("/dashboard/modes");
+  const gone = new AbortController();
+  const abandoned = fetch(`${svc.baseUrl}/dashboard/modes`, {
+    method: "POST",
+    headers: {
+      cookie: client.cookieHeader(),
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams({
+      _csrf: HttpClient.csrfIn(page.text),
+      request: fine,
+      plane: PLANE,
+      num_modes: "12",
+    }).toString(),
+    signal: gone.signal,
+  }).catch((e: Error) => e);
+  await new Promise((r) => setTimeout(r, 400));
+  gone.abort();
+  assert.ok((await abandoned) instanceof Error, "the solve was still running when left");
+  await new Promise((r) => setTimeout(r, 200));
+  const res = await solve({ request: simulation, plane: PLANE, num_modes: "1" });
+  assert.equal(res.res.status, 200, res.text.slice(0, 600));
+});

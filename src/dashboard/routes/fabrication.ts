@@ -10,6 +10,7 @@
 import type { FastifyInstance } from "fastify";
 import type { LayerMapping } from "../../schema/fabrication.js";
 import { findMaterial } from "../../solver/index.js";
+import { hangUpSignal } from "../../http/hang-up.js";
 import type { Pdk } from "../../fabrication/pdks.js";
 import { DashboardError, field, type Dashboard } from "../context.js";
 import { jobIdOf } from "./jobs.js";
@@ -147,6 +148,7 @@ export function fabricationRoutes(app: FastifyInstance, d: Dashboard): void {
       requiredText(req.body, "gds_url", 2048),
       requiredText(req.body, "pdk", 64),
       rules,
+      hangUpSignal(reply),
     );
     return reply.header("Cache-Control", "no-store").send(result);
   });

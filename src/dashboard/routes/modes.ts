@@ -10,6 +10,7 @@ import { modePlotPng } from "../../plot/mode-plot.js";
 import type { ModesRequest } from "../../schema/modes.js";
 import { parsePlaneSpec, PlaneSpecError } from "../../schema/plane-spec.js";
 import type { StructureSpec } from "../../solver/index.js";
+import { hangUpSignal } from "../../http/hang-up.js";
 import { field, type Dashboard } from "../context.js";
 import { EMPTY_MODES_FORM, modesBody, type ModesForm, type ModesView } from "../views/modes.js";
 
@@ -124,7 +125,8 @@ export function modesRoutes(app: FastifyInstance, d: Dashboard): void {
     }
     let answer: ModesResponse;
     try {
-      answer = await modes.solve(account.id, request);
+      // A browser that leaves the page before the answer stops the solve (http/hang-up.ts).
+      answer = await modes.solve(account.id, request, hangUpSignal(reply));
     } catch (err) {
       if (err instanceof ApiError && err.statusCode < 500) {
         return page(err.statusCode, { errors: reasonsOf(err) });
