@@ -210,22 +210,25 @@ export class FabricationService {
    * layers (gds-import.ts), read from the caller's own stored file; other structures and
    * their order are kept. A structure's `ports` adds the ports its labels give (gds-ports.ts)
    * after the request's own, and extends their guides through the domain's absorber
-   * (gds-port-extension.ts). A request without gds structures is returned as it is.
+   * (gds-port-extension.ts). A request without gds structures is returned as it is. A
+   * `signal` that aborts (the caller hung up) stops a layout's read at once, as in upload.
    */
   async resolveGdsStructures(
     accountId: string,
     request: SimulationRequest,
+    signal?: AbortSignal,
   ): Promise<SimulationRequest> {
     return resolveGds(request, {
       importLayout: async (g, path, labels) => {
         const bytes = await this.fetchOwn(accountId, g.gds_url, `${path}.gds_url`);
-        return (await this.threads.run({
+        const task: ThreadTask = {
           op: "import",
           bytes,
           cell: g.cell,
           layers: g.layers.map((l) => layerKey(l.layer, l.datatype)),
           ...(labels ? { labels } : {}),
-        })) as ImportResult;
+        };
+        return (await this.threads.run(task, { signal })) as ImportResult;
       },
       fail: (fieldErrors) => {
         throw errors.validation(fieldErrors);

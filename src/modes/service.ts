@@ -59,6 +59,7 @@ export class ModeService {
     const resolved = (await this.fabrication.resolveGdsStructures(
       accountId,
       body as unknown as SimulationRequest,
+      signal,
     )) as unknown as ModesRequest;
     const checked = validateModesRequest(resolved);
     if (!checked.ok) {

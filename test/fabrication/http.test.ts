@@ -388,9 +388,10 @@ test("a check past its time limit is stopped with 422, the server keeps answerin
   }
 });
 
-test("a caller that hangs up during a check frees its slot for the next caller", async () => {
+test("a caller that hangs up during a check or a layout's read frees its slot for the next", async () => {
   // One check at a time: a check of many seconds whose caller had gone held the slot to its
-  // end, and every other caller got 503 fabrication_busy meanwhile.
+  // end, and every other caller got 503 fabrication_busy meanwhile. The same for a layout read
+  // for a simulation's gds structure (here an estimate's).
   const single = await startService(
     { embeddedWorker: false },
     { EMSIM_FABRICATION_CONCURRENCY: "1" },
@@ -404,22 +405,36 @@ test("a caller that hangs up during a check frees its slot for the next caller",
     }).bytes;
     const stored = await upload(dense, k, undefined, single.baseUrl);
     assert.equal(stored.status, 201, JSON.stringify(stored.body));
-    const gone = new AbortController();
-    const abandoned = fetch(`${single.baseUrl}/v1/fabrication/drc`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },
-      body: JSON.stringify({ gds_url: stored.body.gds_url, pdk: "gdsfactory_generic" }),
-      signal: gone.signal,
-    }).catch((e: Error) => e);
-    await new Promise((r) => setTimeout(r, 300));
-    gone.abort();
-    assert.ok((await abandoned) instanceof Error, "the check was still running when called off");
-    await new Promise((r) => setTimeout(r, 200));
-    const started = Date.now();
-    const small = await upload(narrowLines(), k, undefined, single.baseUrl);
-    assert.equal(small.status, 201, JSON.stringify(small.body));
-    assert.ok(Date.now() - started < 5000, "answered without waiting for the abandoned check");
+    const gdsUrl = stored.body.gds_url;
+    const layout = { type: "gds", gds_url: gdsUrl, layers: [1, 2, 3].map(onLayer) };
+    const estimate = { ...smallSimulation(), structures: [layout] };
+    const abandoned: Array<[string, unknown]> = [
+      ["/v1/fabrication/drc", { gds_url: gdsUrl, pdk: "gdsfactory_generic" }],
+      ["/v1/simulations/estimate", estimate],
+    ];
+    for (const [path, body] of abandoned) {
+      const gone = new AbortController();
+      const call = fetch(`${single.baseUrl}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+        signal: gone.signal,
+      }).catch((e: Error) => e);
+      await new Promise((r) => setTimeout(r, 300));
+      gone.abort();
+      assert.ok((await call) instanceof Error, `${path} was still running when called off`);
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      const small = await upload(narrowLines(), k, undefined, single.baseUrl);
+      assert.equal(small.status, 201, `after ${path}: ${JSON.stringify(small.body)}`);
+      assert.ok(Date.now() - started < 5000, `answered without waiting for ${path}`);
+    }
   } finally {
     await single.close();
   }
 });
+
+/** A layer of the dense layout as a thin silicon slab. */
+function onLayer(layer: number) {
+  return { layer, material: "Si", z_min: -0.11 * UM, z_max: 0.11 * UM };
+}

@@ -4,6 +4,7 @@ import { EstimateSchema, UnprocessableBody, errorResponses } from "../../schemas
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { EXAMPLE_REQUEST, invalidRequestExample } from "../../openapi-examples.js";
 import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
+import { hangUpSignal } from "../../hang-up.js";
 
 export function estimateSimulation(app: App, { jobs, fabrication, config }: RouteDeps): void {
   app.post(
@@ -34,9 +35,13 @@ export function estimateSimulation(app: App, { jobs, fabrication, config }: Rout
         }),
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const accountId = callerOf(req).accountId;
-      const request = await fabrication.resolveGdsStructures(accountId, req.body);
+      const request = await fabrication.resolveGdsStructures(
+        accountId,
+        req.body,
+        hangUpSignal(reply),
+      );
       try {
         return jobs.estimate(request);
       } catch (err) {

@@ -10,6 +10,7 @@ import {
   invalidRequestExample,
 } from "../../openapi-examples.js";
 import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
+import { hangUpSignal } from "../../hang-up.js";
 
 export function previewSimulationRoute(app: App, { jobs, fabrication, config }: RouteDeps): void {
   app.post(
@@ -42,8 +43,9 @@ export function previewSimulationRoute(app: App, { jobs, fabrication, config }: 
     },
     async (req, reply) => {
       const accountId = callerOf(req).accountId;
+      const hungUp = hangUpSignal(reply);
       const answer = await previewSimulation(req.body, {
-        resolveGds: (request) => fabrication.resolveGdsStructures(accountId, request),
+        resolveGds: (request) => fabrication.resolveGdsStructures(accountId, request, hungUp),
         check: (request) => jobs.check(request),
       });
       // JSON.stringify rather than the schema's serialiser: 12 ms for the 1 MB answer of three
