@@ -74,7 +74,13 @@ export class HttpClient {
     return { res, text: await res.text() };
   }
 
-  async post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  /** A form post; `signal` hangs up, as a browser leaving the page does. */
+  async post(
+    path: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+    signal?: AbortSignal,
+  ) {
     const res = await fetch(this.baseUrl + path, {
       method: "POST",
       headers: {
@@ -84,6 +90,7 @@ export class HttpClient {
       },
       body: new URLSearchParams(form).toString(),
       redirect: "manual",
+      signal,
     });
     this.remember(res);
     return { res, text: await res.text() };

@@ -119,21 +119,14 @@ test("leaving the page before the answer stops the solve: the next one is not re
     domain: { ...domain, resolution: 1e-8 },
   });
   const page = await client.get("/dashboard/modes");
+  const form = {
+    _csrf: HttpClient.csrfIn(page.text),
+    request: fine,
+    plane: PLANE,
+    num_modes: "12",
+  };
   const gone = new AbortController();
-  const abandoned = fetch(`${svc.baseUrl}/dashboard/modes`, {
-    method: "POST",
-    headers: {
-      cookie: client.cookieHeader(),
-      "content-type": "application/x-www-form-urlencoded",
-    },
-    body: new URLSearchParams({
-      _csrf: HttpClient.csrfIn(page.text),
-      request: fine,
-      plane: PLANE,
-      num_modes: "12",
-    }).toString(),
-    signal: gone.signal,
-  }).catch((e: Error) => e);
+  const abandoned = client.post("/dashboard/modes", form, {}, gone.signal).catch((e: Error) => e);
   await new Promise((r) => setTimeout(r, 400));
   gone.abort();
   assert.ok((await abandoned) instanceof Error, "the solve was still running when left");

@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import { readGds } from "../../src/fabrication/gds/reader.js";
 import { writeGds } from "../../src/fabrication/gds/writer.js";
 import { rectangleRing } from "../../src/fabrication/geometry/polygon.js";
-import { call, smallSimulation, startService, type TestService } from "../helpers/service.js";
+import {
+  call,
+  postAndHangUp,
+  smallSimulation,
+  startService,
+  type TestService,
+} from "../helpers/service.js";
 import { GdsBuilder } from "../../src/fabrication/testing/gds-builder.js";
 import { denseLayout } from "../../src/fabrication/testing/random-layouts.js";
 
@@ -413,17 +419,7 @@ test("a caller that hangs up during a check or a layout's read frees its slot fo
       ["/v1/simulations/estimate", estimate],
     ];
     for (const [path, body] of abandoned) {
-      const gone = new AbortController();
-      const call = fetch(`${single.baseUrl}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-        signal: gone.signal,
-      }).catch((e: Error) => e);
-      await new Promise((r) => setTimeout(r, 300));
-      gone.abort();
-      assert.ok((await call) instanceof Error, `${path} was still running when called off`);
-      await new Promise((r) => setTimeout(r, 200));
+      await postAndHangUp(`${single.baseUrl}${path}`, k, body, 300);
       const started = Date.now();
       const small = await upload(narrowLines(), k, undefined, single.baseUrl);
       assert.equal(small.status, 201, `after ${path}: ${JSON.stringify(small.body)}`);

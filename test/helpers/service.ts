@@ -189,3 +189,26 @@ export function fieldErrors(res: Awaited<ReturnType<typeof call>>): string[] {
     (e) => `${e.path}: ${e.message}`,
   );
 }
+
+/**
+ * A JSON POST whose caller hangs up after `ms`: asserts that no answer had come by then (the
+ * work was still running when called off), then leaves the server 200 ms to notice.
+ */
+export async function postAndHangUp(
+  url: string,
+  key: string,
+  body: unknown,
+  ms: number,
+): Promise<void> {
+  const gone = new AbortController();
+  const abandoned = fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: gone.signal,
+  }).catch((e: Error) => e);
+  await new Promise((r) => setTimeout(r, ms));
+  gone.abort();
+  assert.ok((await abandoned) instanceof Error, `${url} answered before the hang-up`);
+  await new Promise((r) => setTimeout(r, 200));
+}
