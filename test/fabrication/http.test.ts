@@ -420,10 +420,9 @@ test("a caller that hangs up during a check or a layout's read frees its slot fo
     ];
     for (const [path, body] of abandoned) {
       await postAndHangUp(`${single.baseUrl}${path}`, k, body, 300);
-      const started = Date.now();
+      // A busy slot is refused at once (503), never waited for: a 201 is the slot freed.
       const small = await upload(narrowLines(), k, undefined, single.baseUrl);
       assert.equal(small.status, 201, `after ${path}: ${JSON.stringify(small.body)}`);
-      assert.ok(Date.now() - started < 5000, `answered without waiting for ${path}`);
     }
   } finally {
     await single.close();
