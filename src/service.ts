@@ -90,7 +90,7 @@ export async function createService(
     app?.log.warn({ err }, "database connection error (it reconnects)"),
   );
   const secret = signingSecretFor(config);
-  const { storage, local, scratchDir } = openStorage(config, secret);
+  const { storage, local, scratchDir } = await openStorage(config, secret);
   const accounts = new AccountService(stores.accounts);
   const jobs = new JobService(stores.jobs, storage, config, stores.batches);
   const solver = await chooseSolverBackend(config);
@@ -262,7 +262,7 @@ export async function createWorker(
 ): Promise<{ worker: JobWorker; close(): Promise<void> }> {
   mkdirSync(config.dataDir, PRIVATE_DIR);
   const stores = await openStores(config, (err) => log.warn({ err }, "database connection error"));
-  const { storage, scratchDir } = openStorage(config, signingSecretFor(config));
+  const { storage, scratchDir } = await openStorage(config, signingSecretFor(config));
   // Fails here, not per job, when the configured backend cannot run on this machine.
   const backend = await initSolverBackend(config.solverBackend);
   log.info(
