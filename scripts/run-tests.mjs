@@ -45,10 +45,10 @@ function slowestFiles(dir, shown) {
 }
 
 const filters = process.argv.slice(2);
-// (Node 20's runner starts the files in path order whatever order they are given in.)
 const files = ["src", "test"]
   .flatMap((d) => walk(d, []))
-  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
 if (files.length === 0) {
   console.error("no test files matched");
   process.exit(1);
