@@ -54,11 +54,14 @@ export class BatchService {
     this.results = new BatchResults(stores.batches, storage, config);
   }
 
-  /** Validates every variant and admits the batch, or throws (422, 409). */
-  async submit(accountId: string, body: BatchRequest): Promise<BatchRow> {
+  /**
+   * Validates every variant and admits the batch, or throws (422, 409). A `signal` that aborts
+   * (the caller hung up) stops the checks, a layout's read among them, and admits nothing.
+   */
+  async submit(accountId: string, body: BatchRequest, signal?: AbortSignal): Promise<BatchRow> {
     const combine = body.combine ?? "product";
     const createdAt = new Date().toISOString();
-    const { jobs } = await this.checked(accountId, body, combine, createdAt);
+    const { jobs } = await this.checked(accountId, body, { combine, at: createdAt, signal });
     const batchId = randomUUID();
     const admission = await this.stores.batches.admitBatch(
       {
@@ -81,11 +84,17 @@ export class BatchService {
 
   /**
    * What the batch would cost, checked as a submission is (422 where it would be refused),
-   * never queued: its jobs' count, their expected run times summed, the largest job.
+   * never queued: its jobs' count, their expected run times summed, the largest job. A
+   * `signal` stops the checks as in submit.
    */
-  async estimate(accountId: string, body: BatchRequest): Promise<BatchEstimate> {
+  async estimate(
+    accountId: string,
+    body: BatchRequest,
+    signal?: AbortSignal,
+  ): Promise<BatchEstimate> {
     const combine = body.combine ?? "product";
-    const { jobs, totals } = await this.checked(accountId, body, combine, new Date().toISOString());
+    const at = new Date().toISOString();
+    const { jobs, totals } = await this.checked(accountId, body, { combine, at, signal });
     return {
       job_count: jobs.length,
       // Tenths, as a single job's estimate gives them.
@@ -99,7 +108,11 @@ export class BatchService {
   }
 
   /** The request's shape, parameters and count checked, then every variant (variantJobs). */
-  private async checked(accountId: string, body: BatchRequest, combine: Combine, at: string) {
+  private async checked(
+    accountId: string,
+    body: BatchRequest,
+    { combine, at, signal }: { combine: Combine; at: string; signal?: AbortSignal | undefined },
+  ) {
     const base = validateBaseSimulation(body.simulation, body.parameters);
     if (base.length > 0) throw errors.validation(base);
     const problems = [
@@ -109,7 +122,7 @@ export class BatchService {
     if (problems.length > 0) throw errors.validation(problems);
     const counted = variantCount(body.parameters, combine, this.config.batches.maxJobs);
     if ("errors" in counted) throw errors.validation(counted.errors);
-    return this.variantJobs(accountId, body, { combine, count: counted.count }, at);
+    return this.variantJobs(accountId, body, { combine, count: counted.count, signal }, at);
   }
 
   /**
@@ -120,7 +133,11 @@ export class BatchService {
   private async variantJobs(
     accountId: string,
     body: BatchRequest,
-    { combine, count }: { combine: Combine; count: number },
+    {
+      combine,
+      count,
+      signal,
+    }: { combine: Combine; count: number; signal?: AbortSignal | undefined },
     createdAt: string,
   ): Promise<{ jobs: NewBatchJob[]; totals: BatchTotals }> {
     const out: NewBatchJob[] = [];
@@ -129,7 +146,8 @@ export class BatchService {
     for (const v of variants(body.simulation, body.parameters, combine)) {
       // Thousands of variants take seconds to check: let other requests in between.
       if (v.index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
-      const outcome = await this.checkVariant(accountId, v.request as SimulationRequest);
+      signal?.throwIfAborted();
+      const outcome = await this.checkVariant(accountId, v.request as SimulationRequest, signal);
       if (!outcome.ok) {
         // Every variant is checked, so that error_count counts them all (the body lists 50):
         // no slower than the same batch without its mistakes.
@@ -167,14 +185,14 @@ export class BatchService {
   }
 
   /** A variant as a single submission is checked: gds resolved, then everything. */
-  private async checkVariant(accountId: string, request: SimulationRequest) {
+  private async checkVariant(accountId: string, request: SimulationRequest, signal?: AbortSignal) {
     // The schema first: a swept value may have made the variant no request at all (a whole
     // array replaced by a number), which the gds resolution below takes for one.
     if (!validateRequestSchema(request)) {
       return { ok: false as const, errors: formatAjvErrors(validateRequestSchema.errors) };
     }
     try {
-      const resolved = await this.fabrication.resolveGdsStructures(accountId, request);
+      const resolved = await this.fabrication.resolveGdsStructures(accountId, request, signal);
       const checked = validateSimulationRequest(resolved, this.jobs.limits());
       if (checked.ok) return checked;
       return { ...checked, errors: fieldErrorsAsSent(checked.errors, resolved) };

@@ -402,7 +402,8 @@ test("a check past its time limit is stopped with 422, the server keeps answerin
 test("a caller that hangs up during a check or a layout's read frees its slot for the next", async () => {
   // One check at a time: a check of many seconds whose caller had gone held the slot to its
   // end, and every other caller got 503 fabrication_busy meanwhile. The same for a layout read
-  // for a simulation's gds structure (here an estimate's).
+  // for a simulation's gds structure (an estimate's, a submission's and a batch's, which then
+  // store nothing: their caller never learnt the id).
   const single = await startService(
     { embeddedWorker: false },
     { EMSIM_FABRICATION_CONCURRENCY: "1" },
@@ -414,9 +415,17 @@ test("a caller that hangs up during a check or a layout's read frees its slot fo
     const gdsUrl = stored.body.gds_url;
     const layout = { type: "gds", gds_url: gdsUrl, layers: [1, 2].map(onLayer) };
     const estimate = { ...smallSimulation(), structures: [layout] };
+    const wavelengths = [1.5e-6, 1.55e-6, 1.6e-6];
+    const sweep = {
+      simulation: estimate,
+      parameters: [{ name: "source_wavelength", path: "/source/wavelength", values: wavelengths }],
+    };
     const abandoned: Array<[string, unknown]> = [
       ["/v1/fabrication/drc", { gds_url: gdsUrl, pdk: "gdsfactory_generic" }],
       ["/v1/simulations/estimate", estimate],
+      ["/v1/simulations", estimate],
+      ["/v1/batches/estimate", sweep],
+      ["/v1/batches", sweep],
     ];
     for (const [path, body] of abandoned) {
       await postAndHangUp(`${single.baseUrl}${path}`, k, body, 300);
@@ -424,6 +433,10 @@ test("a caller that hangs up during a check or a layout's read frees its slot fo
       const small = await upload(narrowLines(), k, undefined, single.baseUrl);
       assert.equal(small.status, 201, `after ${path}: ${JSON.stringify(small.body)}`);
     }
+    const listed = await call(single.baseUrl, "GET", "/v1/simulations", { key: k });
+    assert.deepEqual(listed.body.jobs, [], "the abandoned submissions stored no job");
+    const batches = await call(single.baseUrl, "GET", "/v1/batches", { key: k });
+    assert.deepEqual(batches.body.batches, [], "nor a batch");
   } finally {
     await single.close();
   }

@@ -17,6 +17,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, errors } from "../../errors.js";
+import { hangUpSignal } from "../../http/hang-up.js";
 import { createRateLimiter } from "../../http/plugins/rate-limit.js";
 import { setupScene } from "../../preview/scene.js";
 import { previewSimulation } from "../../preview/service.js";
@@ -187,7 +188,8 @@ function previewRoute(app: FastifyInstance, d: Dashboard, limit: RateLimiter): v
     // The checked spec (defaults filled in, gds resolved) also makes the 3-D view's scene.
     let spec: SimulationSpec | null = null;
     const answer = await previewSimulation(body, {
-      resolveGds: (request) => fabrication.resolveGdsStructures(account.id, request),
+      resolveGds: (request) =>
+        fabrication.resolveGdsStructures(account.id, request, hangUpSignal(reply)),
       check: (request) => {
         const checked = jobs.check(request);
         spec = checked.spec;
@@ -209,13 +211,17 @@ function previewRoute(app: FastifyInstance, d: Dashboard, limit: RateLimiter): v
  * body limit, the schema, gds structures resolved, then `jobs.submit` (its checks, the
  * deployment's limits and the 409 rule).
  */
-async function submitAs(d: Dashboard, limit: RateLimiter, accountId: string, body: unknown) {
+async function submitAs(
+  d: Dashboard,
+  limit: RateLimiter,
+  { accountId, body, signal }: { accountId: string; body: unknown; signal: AbortSignal },
+) {
   limit(accountId);
   const simulation = simulationField(d, body);
   if (!validateRequestSchema(simulation)) {
     throw errors.validation(formatAjvErrors(validateRequestSchema.errors));
   }
-  const request = await d.deps.fabrication.resolveGdsStructures(accountId, simulation);
+  const request = await d.deps.fabrication.resolveGdsStructures(accountId, simulation, signal);
   return d.deps.jobs.submit(accountId, request).catch((err: unknown) => {
     throw errorAsSent(err, request);
   });
@@ -236,7 +242,8 @@ function submitRoute(
   app.post("/simulations", { bodyLimit }, async (req, reply) => {
     const { account } = d.requireAccount(req);
     try {
-      const job = await submitAs(d, limit, account.id, req.body);
+      const signal = hangUpSignal(reply);
+      const job = await submitAs(d, limit, { accountId: account.id, body: req.body, signal });
       const jobUrl = `/dashboard/jobs/${job.jobId}`;
       if (!wantsJson(req)) return reply.redirect(jobUrl, 303);
       return reply

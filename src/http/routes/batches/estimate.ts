@@ -4,6 +4,7 @@ import { UnprocessableBody, errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { EXAMPLE_BATCH_REQUEST } from "../../openapi-examples.js";
 import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
+import { hangUpSignal } from "../../hang-up.js";
 
 /** POST /v1/batches/estimate: a sweep's price before it is submitted. */
 export function estimateBatch(app: App, { batches, config }: RouteDeps): void {
@@ -41,6 +42,6 @@ export function estimateBatch(app: App, { batches, config }: RouteDeps): void {
         }),
       },
     },
-    async (req) => batches.estimate(callerOf(req).accountId, req.body),
+    async (req, reply) => batches.estimate(callerOf(req).accountId, req.body, hangUpSignal(reply)),
   );
 }

@@ -9,6 +9,7 @@ import {
   OTHER_JOB_ID,
 } from "../../openapi-examples.js";
 import { V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
+import { hangUpSignal } from "../../hang-up.js";
 
 export function submitBatch(app: App, { batches, config }: RouteDeps): void {
   app.post(
@@ -60,7 +61,7 @@ export function submitBatch(app: App, { batches, config }: RouteDeps): void {
       },
     },
     async (req, reply) => {
-      const batch = await batches.submit(callerOf(req).accountId, req.body);
+      const batch = await batches.submit(callerOf(req).accountId, req.body, hangUpSignal(reply));
       reply.header("Location", `${config.baseUrl}/v1/batches/${batch.batchId}`);
       return reply.code(202).send({
         batch_id: batch.batchId,

@@ -1,6 +1,7 @@
 import type { Config } from "../../../config.js";
 import { errors } from "../../../errors.js";
 import { errorAsSent } from "../../../fabrication/gds-resolve.js";
+import { hangUpSignal } from "../../hang-up.js";
 import { SimulationRequestSchema } from "../../../schema/simulation.js";
 import {
   ConflictBody,
@@ -69,7 +70,13 @@ export function submitSimulation(app: App, { jobs, config, fabrication }: RouteD
     async (req, reply) => {
       const accountId = callerOf(req).accountId;
       // gds structures become polyslabs here, so the stored job needs no access to the file.
-      const request = await fabrication.resolveGdsStructures(accountId, req.body);
+      // A caller that hangs up meanwhile stops the read and stores nothing: it never learns
+      // the job's id.
+      const request = await fabrication.resolveGdsStructures(
+        accountId,
+        req.body,
+        hangUpSignal(reply),
+      );
       const job = await jobs.submit(accountId, request).catch((err: unknown) => {
         throw errorAsSent(err, request);
       });
