@@ -64,6 +64,31 @@ describe("batch variants", () => {
     assert.match(errs[1]!.message, /beyond what a double holds/);
   });
 
+  it("refuses a range whose points would not all differ: identical variants, one coordinate twice", () => {
+    const errs = checkParameters(base, [
+      { name: "a", path: "/source/wavelength", range: { start: 1e-6, stop: 1e-6, points: 4 } },
+      {
+        name: "b",
+        path: "/structures/0/size/0",
+        range: { start: 1, stop: 1 + 4.5e-16, points: 5 },
+      },
+      {
+        name: "c",
+        path: "/structures/1/size/0",
+        range: { start: 1, stop: 1 + 4.5e-16, points: 2 },
+      },
+    ]);
+    assert.deepEqual(
+      errs.map((e) => e.path),
+      ["parameters[0].range", "parameters[1].range"],
+    );
+    assert.match(
+      errs[0]!.message,
+      /start and stop are both 0.000001: its 4 points would be 4 identical variants/,
+    );
+    assert.match(errs[1]!.message, /closer than a double tells apart/);
+  });
+
   it("a product is row-major, the first parameter outermost; each variant writes its values", () => {
     const parameters: BatchParameter[] = [
       { name: "width", path: "/structures/1/size/0", values: [1, 2] },

@@ -158,17 +158,24 @@ export function checkParameters(
   return errs;
 }
 
-/** Why a range gives no list of finite values that holds both its ends (null: it does). */
-function rangeProblem({
-  start,
-  stop,
-  points,
-}: NonNullable<BatchParameter["range"]>): string | null {
+/**
+ * Why a range gives no list of distinct finite values that holds both its ends (null: it
+ * does). Equal values would make identical variants and a sweep coordinate that names two.
+ */
+function rangeProblem(range: NonNullable<BatchParameter["range"]>): string | null {
+  const { start, stop, points } = range;
   if (points === 1 && start !== stop) {
     return `one point holds start alone, but both ends are included: give points of 2 or more, or stop equal to start (${start})`;
   }
   if (!Number.isFinite(stop - start)) {
     return `stop − start (${stop} − ${start}) is beyond what a double holds: narrow the range`;
+  }
+  if (points > 1 && start === stop) {
+    return `start and stop are both ${start}: its ${points} points would be ${points} identical variants; give points 1, or another stop`;
+  }
+  const values = parameterValues({ name: "", path: "", range });
+  if (values.some((v, i) => i > 0 && v === values[i - 1])) {
+    return `its ${points} points from ${start} to ${stop} are closer than a double tells apart (some would be equal): give fewer points or a wider range`;
   }
   return null;
 }

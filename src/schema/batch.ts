@@ -42,7 +42,8 @@ export const BatchParameterSchema = Type.Object(
         },
         {
           additionalProperties: false,
-          description: "`points` values from start to stop, equally spaced, both ends included.",
+          description:
+            "`points` distinct values from start to stop, equally spaced, both ends included.",
         },
       ),
     ),
