@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { checkSimulation, estimateRun } from "./index.js";
-import { slabBetweenPorts } from "./testing/slab-ports.js";
+import { slabBetweenPorts, slabPort } from "./testing/slab-ports.js";
 import type { PlaneWaveSpec, PortsSourceSpec, SimulationSpec } from "./types.js";
 
 function base(): SimulationSpec {
@@ -386,6 +386,43 @@ describe("a port along an axis that does not absorb", () => {
     const problems = checkSimulation(s);
     assert.equal(problems[0]?.path, "domain.boundary_conditions[2]", JSON.stringify(problems));
     assert.ok(problems.every((p) => !/within a cell of the absorber/.test(p.message)));
+  });
+});
+
+describe("a mode injected along a mirror plane's axis", () => {
+  // Its image about the plane travels the other way: the run would measure the port's mirror
+  // image as its reflection (|S11| ≈ 1 for a straight guide; an outside audit).
+  const onSymmetricAxis = () => {
+    const s = slabBetweenPorts();
+    s.materials = { core: { permittivity: 4 }, clad: { permittivity: 2.1 } };
+    s.domain.symmetry = ["none", "none", "pec"];
+    return s;
+  };
+
+  it("is refused for a port, naming the symmetry and the port", () => {
+    const s = onSymmetricAxis();
+    s.ports = [slabPort("o2", 1.5e-6, "-z")];
+    s.source = { ...(s.source as PortsSourceSpec), run_ports: ["o2"] };
+    const p = checkSimulation(s).filter((e) => e.path === "domain.symmetry[2]");
+    assert.equal(p.length, 1, JSON.stringify(checkSimulation(s)));
+    assert.match(p[0]!.message, /ports\[0\] \("o2"\) sends its mode one way along z/);
+  });
+
+  it("is refused for a mode source", () => {
+    const s = onSymmetricAxis();
+    s.ports = undefined;
+    s.source = {
+      source_type: "mode",
+      wavelength: 1.55e-6,
+      center: [0, 0, 1.5e-6],
+      size: [3e-6, 0.025e-6, 0],
+      direction: "-z",
+      mode_index: 0,
+      mode_spec: { num_modes: 1, target_neff: null, filter_pol: null },
+    } as SimulationSpec["source"];
+    const p = checkSimulation(s).filter((e) => e.path === "domain.symmetry[2]");
+    assert.equal(p.length, 1, JSON.stringify(checkSimulation(s)));
+    assert.match(p[0]!.message, /the mode source sends its mode one way along z/);
   });
 });
 

@@ -2,7 +2,8 @@
  * Checks of a mode `source` (sources/mode.ts): a plane normal to the axis of its direction,
  * inside the domain and a cell clear of the absorber along that axis, at least two cells
  * across and at most MAX_MODE_PLANE_CELLS, pml along the axis (another boundary would send
- * the mode back through the plane), a mode_index within mode_spec.num_modes. About a symmetry
+ * the mode back through the plane), no mirror plane across that axis (its image would travel the
+ * other way), a mode_index within mode_spec.num_modes. About a symmetry
  * plane across the mode's plane, the plane must be centred on it or lie wholly at ≥ 0: the
  * mode solver then solves the half with the same mirror wall as the run, so the modes it
  * offers (and `mode_index` counts) are those of the run's parity.
@@ -25,6 +26,7 @@ export function checkModePlane(
   ctx: CheckContext,
   source: Pick<ModeSourceSpec, "center" | "size" | "direction" | "mode_spec"> & {
     mode_index?: number;
+    name?: string;
   },
   path: string,
 ): void {
@@ -49,6 +51,16 @@ export function checkModePlane(
       `domain.boundary_conditions[${axis}]`,
       `the mode travels along ${AXES[axis]}, so this boundary must be pml (another would ` +
         "reflect it back through the source's plane)",
+    );
+    return;
+  }
+  if ((spec.domain.symmetry?.[axis] ?? "none") !== "none") {
+    const what = source.name === undefined ? "the mode source" : `${path} ("${source.name}")`;
+    add(
+      `domain.symmetry[${axis}]`,
+      `${what} sends its mode one way along ${AXES[axis]}, and its mirror image about ` +
+        `${AXES[axis]} = 0 would send it the other way: not the same problem (a port's image ` +
+        `would be measured as its reflection); give "none" here`,
     );
     return;
   }
