@@ -35,17 +35,53 @@ export function sampleBox(
     const first = ax.pmlLo;
     const last = ax.cells - ax.pmlHi - 1;
     const clamp = (i: number) => Math.min(last, Math.max(first, i));
-    const pos = (x: number) => centreIndexAt(ax, x);
-    const eps = 1e-9;
-    let i0 = Math.ceil(pos(center[a] - size[a] / 2) - eps);
-    let i1 = Math.floor(pos(center[a] + size[a] / 2) + eps);
+    let [i0, i1] = centresWithin(plan, a, center, size);
     if (size[a] <= 0 || i1 < i0) {
-      i0 = i1 = Math.round(pos(center[a]));
+      i0 = i1 = Math.round(centreIndexAt(ax, center[a]));
     }
     lo[a] = clamp(i0);
     hi[a] = clamp(i1);
   }
   return { lo, hi };
+}
+
+/** The first and last cells along axis a whose centres lie within the extent (i1 < i0: none). */
+function centresWithin(
+  plan: GridPlan,
+  a: number,
+  center: readonly number[],
+  size: readonly number[],
+): [number, number] {
+  const pos = (x: number) => centreIndexAt(plan.axes[a], x);
+  const eps = 1e-9;
+  return [
+    Math.ceil(pos(center[a] - size[a] / 2) - eps),
+    Math.floor(pos(center[a] + size[a] / 2) + eps),
+  ];
+}
+
+/** How many cells along axis a have their centres within the extent. */
+export function cellCentresWithin(
+  plan: GridPlan,
+  a: number,
+  center: readonly number[],
+  size: readonly number[],
+): number {
+  const [i0, i1] = centresWithin(plan, a, center, size);
+  return Math.max(0, i1 - i0 + 1);
+}
+
+/**
+ * The axes along which an extent of non-zero size holds no cell centre: a sample box there
+ * falls back to the one cell nearest its centre, which a closed surface (a flux or far-field
+ * box) cannot stand for.
+ */
+export function axesWithoutCells(
+  plan: GridPlan,
+  center: readonly number[],
+  size: readonly number[],
+): number[] {
+  return [0, 1, 2].filter((a) => size[a]! > 0 && cellCentresWithin(plan, a, center, size) === 0);
 }
 
 /** Cell-centre coordinates (metres) of a sample box along one axis. */

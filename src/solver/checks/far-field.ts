@@ -8,6 +8,7 @@
 import { centreIndexAt, nodeIndexAt } from "../grid.js";
 import type { FarFieldMonitorSpec, StructureSpec, Vec3 } from "../types.js";
 import { AXES, checkRangeSpan, finite, fmt, type CheckContext } from "./common.js";
+import { checkBoxHoldsCells } from "./closed-box.js";
 
 /** Most wavelengths one far-field monitor may record (each a pattern over every direction). */
 export const MAX_FAR_FIELD_WAVELENGTHS = 16;
@@ -22,6 +23,7 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
     add(`${path}.size`, "a far-field monitor is a box (no zero extent) or a plane (one zero)");
     return;
   }
+  if (zeros === 0) checkBoxHoldsCells(ctx, m, path);
   for (let a = 0; a < 3; a++) {
     const reach = Math.abs(m.center[a]) + m.size[a] / 2;
     if (reach >= halfSize[a] * (1 - 1e-9) && spec.domain.boundary_conditions[a] === "pml") {

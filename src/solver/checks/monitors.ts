@@ -13,6 +13,7 @@ import {
   wavelengthsToCheck,
   type CheckContext,
 } from "./common.js";
+import { checkBoxHoldsCells } from "./closed-box.js";
 import { checkFarField, MAX_FAR_FIELD_WAVELENGTHS } from "./far-field.js";
 import type { PlaneWave } from "./plane-wave.js";
 import type { MonitorSpec } from "../types.js";
@@ -111,13 +112,14 @@ function checkKind(ctx: CheckContext, m: MonitorSpec, path: string): void {
     return;
   }
   if (m.monitor_type === "flux") {
-    if (fluxShape(m.size) === null) {
+    const shape = fluxShape(m.size);
+    if (shape === null) {
       ctx.add(
         `${path}.size`,
         "a flux monitor is a plane (a zero extent along exactly one axis) or a box (no " +
           "zero extent); this one is a line or a point",
       );
-    }
+    } else if (shape === -1) checkBoxHoldsCells(ctx, m, path);
     return;
   }
   const comps = new Set(m.components);
