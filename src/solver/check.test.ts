@@ -228,6 +228,33 @@ describe("a point dipole's checks", () => {
     );
   });
 
+  it("refuses a flux or far-field box that holds no cell along an axis: it read an eighth", () => {
+    // A box smaller than a cell around the dipole took the one cell beside it, an octant of
+    // the dipole's samples (an outside audit: 0.125 and 1/64 of the power).
+    const s = dipole([0, 0, 0]);
+    const box = (name: string, kind: "flux" | "far_field", side: number) => ({
+      name,
+      center: [0, 0, 0] as [number, number, number],
+      size: [side, side, side] as [number, number, number],
+      ...(kind === "flux"
+        ? { monitor_type: "flux" as const }
+        : { monitor_type: "far_field" as const, theta_deg: [90], phi_deg: [0] }),
+    });
+    s.monitors = [
+      box("tiny", "flux", 1e-8),
+      box("cell", "flux", 2e-8),
+      box("far", "far_field", 1.5e-8),
+      box("far_cell", "far_field", 2e-8),
+    ];
+    const p = problemsOf(s);
+    assert.deepEqual(
+      p.map((e) => e.path),
+      ["monitors[0].size", "monitors[2].size"],
+      JSON.stringify(p),
+    );
+    assert.match(p[0]!.message, /holds no cell centre along x/);
+  });
+
   it("with symmetry: on the plane, with the parity of its kind", () => {
     const mirrored = (
       s: SimulationSpec,
@@ -279,6 +306,27 @@ describe("a Gaussian beam's checks", () => {
   it("accepts a beam on a plane normal to its direction", () => {
     assert.deepEqual(checkSimulation(beam()), []);
     assert.deepEqual(checkSimulation(beam({ direction: [0.5, 0, 1] })), []);
+  });
+
+  it("refuses a direction more than 45° from the plane's normal, as documented", () => {
+    // [0.6, 0.6, 0.62] has z dominant but lies 53.8° off it (an outside audit).
+    assert.deepEqual(checkSimulation(beam({ direction: [1, 0, 1] })), []);
+    const p = checkSimulation(beam({ direction: [0.6, 0.6, 0.62] }));
+    assert.deepEqual(
+      p.map((e) => e.path),
+      ["source.direction"],
+    );
+    assert.match(p[0]!.message, /53\.8° from z, the plane's normal: at most 45°/);
+  });
+
+  it("refuses a plane less than two cells across: it injected nothing", () => {
+    const p = checkSimulation(beam({ size: [1e-9, 2e-6, 0] }));
+    assert.deepEqual(
+      p.map((e) => e.path),
+      ["source.size"],
+    );
+    assert.match(p[0]!.message, /covers 0 cells along x/);
+    assert.deepEqual(checkSimulation(beam({ size: [0.04e-6, 2e-6, 0] })), []);
   });
 
   it("in a cross-section one cell thick takes a beam in it (the 2-D beam), and refuses one leaving it", () => {

@@ -1,10 +1,12 @@
 /**
  * Checks of a Gaussian-beam `source`: its amplitude, waist and direction, a plane normal to the
- * dominant axis of the direction (the beam crosses it at 45° at most), inside the domain and
+ * dominant axis of the direction (the beam crosses it at 45° at most), at least two cells
+ * across (a narrower one injected nothing), inside the domain and
  * clear of the absorber, pml along the beam's axis, and its parity about a symmetry plane (as a
  * plane wave's, once its axis lies in that plane).
  */
-import { thinAxes } from "../grid.js";
+import { thinAxes, type GridPlan } from "../grid.js";
+import { cellCentresWithin } from "../monitors.js";
 import { planeWaveGeometry } from "../sources/plane-wave.js";
 import type { GaussianBeamSpec } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
@@ -42,7 +44,8 @@ export function checkGaussianBeam(ctx: CheckContext, source: GaussianBeamSpec): 
       `the injection plane must be normal to ${AXES[axis]}, the dominant axis of the direction ` +
         `(${d.map(fmt).join(", ")}): give size[${axis}] = 0 and a non-zero extent across`,
     );
-  }
+  } else if (plan) checkPlaneCells(ctx, source, plan, [axis, ...thin]);
+  checkIncidence(ctx, d, axis);
   checkPlacement(ctx, source, axis);
   checkCrossSection(ctx, source, thin);
   if (spec.domain.boundary_conditions[axis] !== "pml") {
@@ -78,6 +81,42 @@ function checkWaistDistance(ctx: CheckContext, source: GaussianBeamSpec): void {
       `Rayleigh ranges (π·w0²/λ = ${fmt(rayleigh)} m) from the injection plane; at most ` +
       `±${fmt(limit)} m: place the plane nearer the focus or widen the waist`,
   );
+}
+
+/** Most degrees between the beam's direction and its plane's normal. */
+const MAX_INCIDENCE_DEG = 45;
+
+/** The direction within MAX_INCIDENCE_DEG of the plane's normal (the dominant axis). */
+function checkIncidence(ctx: CheckContext, d: readonly number[], axis: number): void {
+  const degrees = (Math.acos(Math.abs(d[axis]!) / Math.hypot(d[0]!, d[1]!, d[2]!)) * 180) / Math.PI;
+  if (degrees <= MAX_INCIDENCE_DEG + 1e-9) return;
+  ctx.add(
+    "source.direction",
+    `(${d.map(fmt).join(", ")}) is ${degrees.toFixed(1)}° from ${AXES[axis]}, the plane's ` +
+      `normal: at most ${MAX_INCIDENCE_DEG}° (a steeper beam would cross its plane too ` +
+      "obliquely); turn the direction nearer an axis",
+  );
+}
+
+/** At least two cells across the plane along each axis it spans (a thin axis excepted). */
+function checkPlaneCells(
+  ctx: CheckContext,
+  source: GaussianBeamSpec,
+  plan: GridPlan,
+  skip: readonly number[],
+): void {
+  for (let a = 0; a < 3; a++) {
+    if (skip.includes(a)) continue;
+    const cells = cellCentresWithin(plan, a, source.center, source.size);
+    if (cells >= 2) continue;
+    ctx.add(
+      "source.size",
+      `the injection plane covers ${cells} cell${cells === 1 ? "" : "s"} along ${AXES[a]} ` +
+        `(${fmt(source.size[a])} m): it needs two at least, and a few waists ` +
+        `(${fmt(source.waist_radius)} m each) to hold the beam`,
+    );
+    return;
+  }
 }
 
 /** The plane inside the domain, a cell clear of the absorber along the beam's axis. */
