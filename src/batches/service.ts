@@ -117,7 +117,7 @@ export class BatchService {
     if (base.length > 0) throw errors.validation(base);
     const problems = [
       ...rangeErrors(body.parameters),
-      ...checkParameters(body.simulation, body.parameters),
+      ...checkParameters(body.simulation, body.parameters, combine),
     ];
     if (problems.length > 0) throw errors.validation(problems);
     const counted = variantCount(body.parameters, combine, this.config.batches.maxJobs);

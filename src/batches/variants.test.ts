@@ -89,6 +89,31 @@ describe("batch variants", () => {
     assert.match(errs[1]!.message, /closer than a double tells apart/);
   });
 
+  it("refuses a parameter listing a value twice, but for a zip's parameters after the first", () => {
+    const wl = { name: "wl", path: "/source/wavelength", values: [1.5e-6, 1.6e-6, 1.5e-6] };
+    const width = { name: "w", path: "/structures/0/size/0", values: [1, 1, 2] };
+    const p = checkParameters(base, [wl, width]);
+    assert.deepEqual(
+      p.map((e) => [e.path, e.message]),
+      [
+        [
+          "parameters[0].values",
+          "lists 1.5e-6 twice (values[0] and values[2]): equal values would make identical variants",
+        ],
+        [
+          "parameters[1].values",
+          "lists 1 twice (values[0] and values[1]): equal values would make identical variants",
+        ],
+      ],
+    );
+    // Zipped, the second parameter's values pair with distinct first ones.
+    assert.deepEqual(
+      checkParameters(base, [{ ...wl, values: [1.5e-6, 1.6e-6, 1.7e-6] }, width], "zip"),
+      [],
+    );
+    assert.equal(checkParameters(base, [wl, { ...width, values: [1, 2, 3] }], "zip").length, 1);
+  });
+
   it("a product is row-major, the first parameter outermost; each variant writes its values", () => {
     const parameters: BatchParameter[] = [
       { name: "width", path: "/structures/1/size/0", values: [1, 2] },

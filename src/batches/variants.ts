@@ -113,6 +113,7 @@ const UNSAFE_OBJECT_KEYS: ReadonlySet<string> = new Set(["__proto__"]);
 export function checkParameters(
   base: unknown,
   parameters: readonly BatchParameter[],
+  combine: Combine = "product",
 ): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Map<string, number>();
@@ -147,6 +148,9 @@ export function checkParameters(
     if (problem) errs.push({ path: `${at}.path`, message: problem });
     const rangeIssue = p.range ? rangeProblem(p.range) : null;
     if (rangeIssue) errs.push({ path: `${at}.range`, message: rangeIssue });
+    // A zip's later parameters pair each value with a distinct first one.
+    const repeated = combine === "zip" && k > 0 ? null : repeatedValue(p.values ?? []);
+    if (repeated) errs.push({ path: `${at}.values`, message: repeated });
     const types = new Set((p.values ?? []).map((v) => typeof v));
     if (types.size > 1) {
       errs.push({
@@ -156,6 +160,25 @@ export function checkParameters(
     }
   });
   return errs;
+}
+
+/** Why a list of values names one twice (null: it does not): identical variants. */
+function repeatedValue(values: readonly ParameterValue[]): string | null {
+  const first = new Map<ParameterValue, number>();
+  for (const [i, v] of values.entries()) {
+    const j = first.get(v);
+    if (j !== undefined) {
+      return `lists ${shown(v)} twice (values[${j}] and values[${i}]): equal values would make identical variants`;
+    }
+    first.set(v, i);
+  }
+  return null;
+}
+
+/** A value as a message shows it: small and large numbers in exponent form, strings quoted. */
+function shown(v: ParameterValue): string {
+  if (typeof v !== "number" || v === 0 || !Number.isFinite(v)) return JSON.stringify(v);
+  return Math.abs(v) < 1e-3 || Math.abs(v) >= 1e7 ? v.toExponential() : String(v);
 }
 
 /**

@@ -134,9 +134,9 @@ export function checkBatchRequest(body: unknown): BatchCheck {
       ? [{ path: `parameters[${k}]`, message: "must have either values or range (one of them)" }]
       : [],
   );
-  problems.push(...checkParameters(body.simulation, parameters));
-  if (problems.length > 0) return { ok: false, errors: problems };
   const combine: Combine = body.combine ?? "product";
+  problems.push(...checkParameters(body.simulation, parameters, combine));
+  if (problems.length > 0) return { ok: false, errors: problems };
   const counted = variantCount(parameters, combine, MAX_BATCH_VARIANTS);
   if ("errors" in counted) return { ok: false, errors: counted.errors };
   const estimates: (RunEstimate | undefined)[] = [];

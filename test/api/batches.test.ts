@@ -150,10 +150,11 @@ test("a sweep runs one job per variant, in order; each job names its batch and v
   assert.equal((list.body.batches as Record<string, unknown>[])[0]!.jobs, undefined);
 });
 
-test("identical work runs once: the same batch again and a repeated variant run no solver", async () => {
+test("identical work runs once: the same batch again and a variant run before run no solver", async () => {
+  // (A list naming a value twice is a 422: batches/variants.test.ts.)
   const body = {
     simulation: smallSimulation(),
-    parameters: [{ ...thickness, values: [0.3e-6, 0.4e-6, 0.3e-6] }],
+    parameters: [{ ...thickness, values: [0.3e-6, 0.4e-6] }],
   };
   const first = await call(svc.baseUrl, "POST", "/v1/batches", { key, body });
   assert.equal(first.status, 202, first.text);
@@ -165,10 +166,6 @@ test("identical work runs once: the same batch again and a repeated variant run 
       ),
     );
   const ran = await records(one);
-  // Variant 2 repeats variant 0 (a thickness of 0.3 µm as the sweep's first test ran too).
-  assert.equal(ran[2]!.reused_result_of, ran[0]!.reused_result_of ?? ran[0]!.job_id);
-  assert.equal(ran[2]!.checksum, ran[0]!.checksum);
-  assert.equal(ran[2]!.duration_seconds, 0);
   // The same batch again: every job answered from the first batch's results.
   const again = await call(svc.baseUrl, "POST", "/v1/batches", { key, body });
   assert.equal(again.status, 202);
