@@ -222,6 +222,14 @@ describe("a far-field monitor's angles are each once", () => {
       body: farField({ phi_deg: { start: 45, stop: 45, points: 1 } }),
     });
     assert.equal(one.status, 200, one.text);
+    // One point from 0 to 90 held 0 alone, silently: both ends are included.
+    const dropped = await estimate(farField({ theta_deg: { start: 0, stop: 90, points: 1 } }));
+    assert.ok(
+      dropped.includes(
+        "monitors[0].theta_deg.points: one point holds start alone, but a range includes both ends: give points of 2 or more, or stop equal to start",
+      ),
+      dropped.join("\n"),
+    );
   });
 });
 

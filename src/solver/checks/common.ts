@@ -79,16 +79,24 @@ export function wavelengthsToCheck(m: MonitorSpec): { w: number; at: string }[] 
 }
 
 /**
- * A range of `points` > 1 values from `start` to the same `stop`: one wavelength (a monitor's,
- * a ports source's or a mode solve's) or one far-field angle many times, refused at
- * `<path>.stop`.
+ * A range of `points` > 1 values from `start` to the same `stop` (one wavelength, of a monitor,
+ * a ports source or a mode solve, or one far-field angle many times), refused at
+ * `<path>.stop`; and one point from `start` to another `stop`, which held start alone,
+ * refused at `<path>.points`.
  */
 export function checkRangeSpan(
   ctx: CheckContext,
   ws: number[] | WavelengthRange | undefined,
   path: string,
 ): void {
-  if (ws && !Array.isArray(ws) && ws.points > 1 && ws.start === ws.stop) {
+  if (!ws || Array.isArray(ws)) return;
+  if (ws.points > 1 && ws.start === ws.stop) {
     ctx.add(`${path}.stop`, "must differ from start when points > 1");
+  } else if (ws.points === 1 && ws.start !== ws.stop) {
+    ctx.add(
+      `${path}.points`,
+      "one point holds start alone, but a range includes both ends: give points of 2 or more, " +
+        "or stop equal to start",
+    );
   }
 }
