@@ -245,7 +245,7 @@ export const SolverReportSchema = Type.Object(
     modes: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description:
-          'Per mode monitor: wavelengths_m, normal, n_eff and k_eff as [wavelength][mode], amps {"+", "-"} as [wavelength][mode] of [re, im] (along +normal and −normal), and power {"+", "-"} = |amp|²: with a mode source, the power in that mode over the 1 W the source injects.',
+          'Per mode monitor: wavelengths_m, normal, n_eff and k_eff as [wavelength][mode], amps {"+", "-"} as [wavelength][mode] of [re, im] (along +normal and −normal), and power {"+", "-"} = |amp|²: with a mode source, the power in that mode over the 1 W the source injects. An evanescent mode (n_eff below |k_eff|) has null amps and power.',
       }),
     ),
   },

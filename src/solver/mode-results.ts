@@ -69,6 +69,10 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
       const o = w * M + k;
       result.nEff[o] = mode.n_eff;
       result.kEff[o] = mode.k_eff;
+      if (evanescent(mode)) {
+        for (const a of [result.forward, result.backward]) a.fill(NaN, 2 * o, 2 * o + 2);
+        return;
+      }
       const beta = (mode.n_eff * 2 * Math.PI) / m.wavelengthsM[w]!;
       const hScale = 1 / Math.cos((beta * hMean) / 2);
       const [i1, i2] = overlaps(face, surface.box, window, sums, w, n, mode, hScale);
@@ -78,6 +82,8 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
       result.backward[2 * o + 1] = (images * (i1[1] - i2[1])) / 4;
     });
   }
+  const note = evanescentNote(spec.name, modes);
+  if (note) sim.notes.push(note);
   return {
     name: m.spec.name,
     center: [...m.spec.center],
@@ -88,6 +94,31 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
     modes: M,
     ...result,
   };
+}
+
+/**
+ * A mode past cut-off: β mostly imaginary (n_eff below |k_eff|). It carries no power along the
+ * normal, so its fields "for 1 W" are as large as its power is small, and any field's
+ * amplitude in it runs to 1e15 W: the monitor gives none (NaN, null in the job record).
+ */
+function evanescent(mode: SolvedMode): boolean {
+  return mode.n_eff < Math.abs(mode.k_eff);
+}
+
+/** The run's note on a monitor's evanescent modes (null: none), naming the first found. */
+function evanescentNote(name: string, modes: readonly (readonly SolvedMode[])[]): string | null {
+  const found = modes.flat().filter(evanescent);
+  const first = found[0];
+  if (!first) return null;
+  const indices = [...new Set(found.map((m) => m.mode_index))].join(", ");
+  return (
+    `mode monitor "${name}": mode(s) ${indices} evanescent at ${found.length} of ` +
+    `${modes.flat().length} mode-wavelength pair(s) (mode ${first.mode_index} at ` +
+    `${Number((first.wavelength_m * 1e6).toPrecision(6))} µm: n_eff ${first.n_eff.toPrecision(3)}, ` +
+    `k_eff ${first.k_eff.toPrecision(3)}): past cut-off, such a mode carries no power, so ` +
+    "its amplitudes are not given (null); the plane may be too small for the guide, or ask " +
+    "for fewer modes"
+  );
 }
 
 /**

@@ -122,3 +122,60 @@ for (const [direction, modeIndex] of [
     }
   });
 }
+
+test("a mode monitor's evanescent modes carry no power: no amplitudes for them, and a note", async () => {
+  // A monitor two cells wide inside the core holds no guided mode: its second mode is past
+  // cut-off (n_eff ≈ 0, k_eff ≈ 8), whose fields "for 1 W" read about 1e15 W of it (an outside
+  // audit). Its amplitudes are NaN (null in the job record), and the run says why.
+  const spec: SimulationSpec = {
+    solver: "fdtd",
+    domain: {
+      size: [3.6e-6, 0.025e-6, 5e-6],
+      resolution: 0.025e-6,
+      boundary_conditions: ["pml", "periodic", "pml"],
+      pml_layers: 12,
+    },
+    source: {
+      source_type: "mode",
+      wavelength: 1.55e-6,
+      center: [0, 0, -1.5e-6],
+      size: [3e-6, 1, 0],
+      direction: "+z",
+      mode_index: 0,
+      mode_spec: { num_modes: 1, target_neff: null, filter_pol: null },
+    },
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
+      { type: "box", center: [0, 0, 0], size: [0.6e-6, 10, 10], material: "core" },
+    ],
+    monitors: [
+      {
+        name: "narrow",
+        monitor_type: "mode",
+        center: [0, 0, 1.5e-6],
+        size: [0.05e-6, 1, 0],
+        wavelengths: [1.55e-6],
+        mode_spec: twoModes,
+      },
+    ],
+    fdtd_settings: {
+      time_steps: 1000,
+      courant_factor: 0.99,
+      convergence_threshold: 1e-7,
+      check_every_n: 500,
+    },
+  };
+  const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
+  const r = await runWithMaterials(spec, materials, { backend: "wasm" });
+  const m = r.modeMonitors![0]!;
+  const evanescent = [0, 1].filter((k) => m.nEff[k]! < Math.abs(m.kEff[k]!));
+  assert.ok(evanescent.length > 0, `n_eff ${Array.from(m.nEff)}, k_eff ${Array.from(m.kEff)}`);
+  for (let k = 0; k < 2; k++) {
+    const amps = [m.forward[2 * k], m.forward[2 * k + 1], m.backward[2 * k], m.backward[2 * k + 1]];
+    if (evanescent.includes(k))
+      assert.ok(amps.every(Number.isNaN), `mode ${k}: ${amps.join(", ")}`);
+    else assert.ok(amps.every(Number.isFinite), `mode ${k}: ${amps.join(", ")}`);
+  }
+  const note = r.report.notes.find((n) => n.startsWith('mode monitor "narrow"'));
+  assert.match(note ?? r.report.notes.join("\n"), /evanescent .*carries no power/);
+});
