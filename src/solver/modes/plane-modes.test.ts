@@ -349,3 +349,19 @@ test("on a plane sized past a narrow domain the guided mode comes first, the abs
     out.notes.join("\n"),
   );
 });
+
+test("an evanescent mode has no group index (it carries no power to weigh)", async () => {
+  // A plane of 3 × 3 cells of the strip's core holds no guided mode: modes past cut-off
+  // (n_eff below |k_eff|) read group indices of ±1e17 (an outside audit).
+  const request = strip(40e-9, 0.12e-6);
+  request.mode_spec = { num_modes: 4 };
+  request.wavelengths = [1.55e-6];
+  const solved = await solveModesOf(request);
+  const modes = solved.modes.flat();
+  const evanescent = modes.filter((m) => m.n_eff < Math.abs(m.k_eff));
+  assert.ok(evanescent.length > 0, JSON.stringify(modes.map((m) => [m.n_eff, m.k_eff])));
+  for (const m of modes) {
+    if (evanescent.includes(m)) assert.equal(m.group_index, undefined, `mode ${m.mode_index}`);
+    else assert.ok(Number.isFinite(m.group_index), `mode ${m.mode_index}: ${m.group_index}`);
+  }
+});

@@ -188,8 +188,9 @@ function modesOf(
       te_fraction: teFraction(fields, weights),
       fields,
     };
-    // In the (u, v, u × v) frame, before a left-handed plane's H turns round.
-    if (at.group) {
+    // In the (u, v, u × v) frame, before a left-handed plane's H turns round. A mode past
+    // cut-off (n_eff below |k_eff|) carries no power to weigh its energy by: none (±1e17).
+    if (at.group && n.re >= Math.abs(n.im)) {
       mode.group_index = energyGroupIndex(fields, weights, groupEps(at, op), op.mu);
     }
     if (input.leftHanded) negateH(fields);
