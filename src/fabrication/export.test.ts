@@ -159,6 +159,59 @@ test("export: overlapping structures on one layer are kept as drawn, merged coun
   assert.equal(r.merged_polygon_count, 1);
 });
 
+test("export: a shape past what GDS II holds (±2.1 m) is cut to the domain, and listed", () => {
+  // A strip 10 m long (an infinite guide, as the examples draw one) wrapped past 32 bits: its
+  // file held ±705 032 704 nm (an outside audit). A polyslab of the same reach is cut too.
+  const slab: StructureSpec = {
+    type: "polyslab",
+    vertices: [
+      [-5, -0.25e-6],
+      [5, -0.25e-6],
+      [5, 0.25e-6],
+      [-5, 0.25e-6],
+    ],
+    z_min: 0,
+    z_max: 0.22e-6,
+    material: "SiO2",
+  };
+  const r = exportGds({
+    structures: [box(0, 0, 0.11, 0.5, 10e6, 0.22), slab, box(0, 0, 0.11, 0.1, 0.1, 0.22)],
+    layerMapping: mapping,
+    gridResolutionNm: 1,
+    cellName: "JOB_12345678",
+    domainHalfUm: [2, 1.5],
+  });
+  const layout = readGds(r.bytes);
+  // The strip's rectangle, cut to the domain's ±1.5 µm along y (its start vertex as clipped).
+  const corners = (ring: Int32Array) =>
+    Array.from({ length: ring.length / 2 }, (_, k) => `${ring[2 * k]},${ring[2 * k + 1]}`).sort();
+  assert.deepEqual(corners(layout.layers.get("1/0")![0]!), [
+    "-250,-1500",
+    "-250,1500",
+    "250,-1500",
+    "250,1500",
+  ]);
+  assert.deepEqual(r.bbox_um, [-2, -1.5, 2, 1.5]);
+  assert.deepEqual(
+    r.clipped.map((c) => c.index),
+    [0, 1],
+  );
+  assert.match(
+    r.clipped[0]!.reason,
+    /reaches past what GDS II holds .*cut to the domain, ±2 × ±1\.5 µm/,
+  );
+  assert.deepEqual(r.skipped, []);
+  // Without a domain to cut to, it is left out and listed, never wrapped.
+  const alone = exportGds({
+    structures: [box(0, 0, 0.11, 0.5, 10e6, 0.22)],
+    layerMapping: mapping,
+    gridResolutionNm: 1,
+    cellName: "JOB_12345678",
+  });
+  assert.equal(alone.polygon_count, 0);
+  assert.match(alone.skipped[0]!.reason, /reaches past what GDS II holds/);
+});
+
 test("export: bad options are refused with the field named", () => {
   const base = { structures: [], layerMapping: mapping, cellName: "C" };
   for (const grid of [0, 1.5, -3, 20_000]) {

@@ -15,6 +15,9 @@
  *   then snapped to the grid, moving it by at most half a grid step per axis.
  * - Materials without a mapping are left out and listed; a shape thinner than the grid after
  *   snapping is skipped and listed.
+ * - A shape reaching past what GDS II's 32-bit coordinates hold (±2.147 m in 1 nm units; an
+ *   "infinite" guide or cladding drawn 10 m long) is cut to the domain (`domainHalfUm`) and
+ *   listed in `clipped`, or, with no domain given, skipped and listed: never wrapped.
  * - `bbox_um` is [xmin, ymin, xmax, ymax] of everything exported, µm; `bounding_box_um` is its
  *   [width, height].
  */
@@ -47,6 +50,8 @@ export interface ExportOptions {
   maxSagittaNm?: number;
   /** Stamp for the file's BGNLIB/BGNSTR (default now). */
   modified?: Date;
+  /** The domain's half extents along x and y (µm, centred on the origin), to cut huge shapes to. */
+  domainHalfUm?: [number, number];
 }
 
 export interface ExportedLayer {
@@ -76,6 +81,8 @@ export interface ExportResult {
   unmapped_materials: string[];
   /** Structures not exported, by index, with the reason. */
   skipped: Array<{ index: number; reason: string }>;
+  /** Structures exported cut to the domain, by index, with the reason. */
+  clipped: Array<{ index: number; reason: string }>;
   grid_resolution_nm: number;
   max_sagitta_nm: number;
   /** The cut plane used: a number (µm) or "centre of each structure". */
@@ -104,7 +111,7 @@ export function exportGds(options: ExportOptions): ExportResult {
   const grid = checkedGrid(options);
   const sagitta = options.maxSagittaNm ?? Math.max(0.5, grid / 2);
   const mapping = checkedLayerMapping(options.layerMapping);
-  const { byLayer, unmapped, skipped } = cutStructures(options, mapping, grid, sagitta);
+  const { byLayer, unmapped, skipped, clipped } = cutStructures(options, mapping, grid, sagitta);
 
   const keys = [...byLayer.keys()].sort(compareLayerKeys);
   const cuts = keys.map((k) => byLayer.get(k)!);
@@ -132,6 +139,7 @@ export function exportGds(options: ExportOptions): ExportResult {
     merged_polygon_count: layers.reduce((sum, l) => sum + l.merged_polygon_count, 0),
     unmapped_materials: [...unmapped].sort(),
     skipped,
+    clipped,
     grid_resolution_nm: grid,
     max_sagitta_nm: sagitta,
     cut_plane: options.zUm ?? "structure_centre",
@@ -198,11 +206,13 @@ function cutStructures(
   byLayer: Map<string, LayerCuts>;
   unmapped: Set<string>;
   skipped: Array<{ index: number; reason: string }>;
+  clipped: Array<{ index: number; reason: string }>;
 } {
   const zCutNm = options.zUm === undefined ? undefined : options.zUm * 1000;
   const byLayer = new Map<string, LayerCuts>();
   const unmapped = new Set<string>();
   const skipped: Array<{ index: number; reason: string }> = [];
+  const clipped: Array<{ index: number; reason: string }> = [];
   const s = (vNm: number): number => snap(vNm, grid);
 
   options.structures.forEach((structure, index) => {
@@ -212,20 +222,81 @@ function cutStructures(
       return;
     }
     const cut = cutStructure(structure, zCutNm, sagitta, grid, s);
-    if (typeof cut === "string") {
-      skipped.push({ index, reason: cut });
+    const fitted = typeof cut === "string" ? cut : fitToGds(cut, options.domainHalfUm, s);
+    if (typeof fitted === "string") {
+      skipped.push({ index, reason: fitted });
       return;
     }
+    if (fitted.clipped) clipped.push({ index, reason: fitted.clipped });
     const key = `${mapped.target.layer}/${mapped.target.datatype}`;
     let entry = byLayer.get(key);
     if (!entry) {
       entry = { target: mapped.target, rings: [], materials: new Set() };
       byLayer.set(key, entry);
     }
-    entry.rings.push(cut);
+    entry.rings.push(fitted.ring);
     entry.materials.add(structure.material);
   });
-  return { byLayer, unmapped, skipped };
+  return { byLayer, unmapped, skipped, clipped };
+}
+
+/** The largest coordinate a GDS II XY record holds (signed 32-bit, here in nm). */
+const GDS_LIMIT_NM = 2 ** 31 - 1;
+
+/**
+ * A cut as the file's ring: as it is where GDS II holds it, else cut to the domain (snapped
+ * to the grid by `s`), else the reason it is left out.
+ */
+function fitToGds(
+  cut: number[],
+  domainHalfUm: [number, number] | undefined,
+  s: (vNm: number) => number,
+): { ring: Ring; clipped: string | null } | string {
+  if (cut.every((v) => Math.abs(v) <= GDS_LIMIT_NM)) {
+    return { ring: Int32Array.from(cut), clipped: null };
+  }
+  const past = "reaches past what GDS II holds (±2.147 m in 1 nm units)";
+  if (!domainHalfUm) return past;
+  const [hx, hy] = domainHalfUm.map((h) => s(h * 1000)) as [number, number];
+  let ring = cut;
+  for (const [axis, edge, upper] of [
+    [0, -hx, true],
+    [0, hx, false],
+    [1, -hy, true],
+    [1, hy, false],
+  ] as const) {
+    ring = clipToHalfPlane(ring, axis, edge, upper, s);
+  }
+  if (ring.length < 6) return `${past}, and misses the domain`;
+  const extent = `±${hx / 1000} × ±${hy / 1000} µm`;
+  return { ring: Int32Array.from(ring), clipped: `${past}: cut to the domain, ${extent}` };
+}
+
+/**
+ * Sutherland–Hodgman clipping of a flat ring (any magnitude) to coordinate[axis] ≥ cut
+ * (`upper`) or ≤ cut, the crossing points snapped by `s`.
+ */
+function clipToHalfPlane(
+  ring: readonly number[],
+  axis: number,
+  cut: number,
+  upper: boolean,
+  s: (vNm: number) => number,
+): number[] {
+  const n = ring.length >> 1;
+  const out: number[] = [];
+  const inside = (i: number) => (upper ? ring[2 * i + axis]! >= cut : ring[2 * i + axis]! <= cut);
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    if (inside(i)) out.push(ring[2 * i]!, ring[2 * i + 1]!);
+    if (inside(i) === inside(j)) continue;
+    const [a, b] = [ring[2 * i + axis]!, ring[2 * j + axis]!];
+    const [oa, ob] = [ring[2 * i + 1 - axis]!, ring[2 * j + 1 - axis]!];
+    const other = s(oa + ((ob - oa) * (cut - a)) / (b - a));
+    if (axis === 0) out.push(cut, other);
+    else out.push(other, cut);
+  }
+  return out;
 }
 
 /** A layer's line in the result; `written` is the number of elements the writer wrote on it. */
@@ -240,25 +311,29 @@ function exportedLayer(key: string, cuts: LayerCuts, written: number): ExportedL
   };
 }
 
-/** The structure's cut as a ring in nm, or the reason it has none. */
+/** The structure's cut as a flat ring in nm (not yet fitted to GDS II), or why it has none. */
 function cutStructure(
   st: ExportStructure,
   zCutNm: number | undefined,
   sagitta: number,
   grid: number,
   s: (v: number) => number,
-): Ring | string {
-  const rect = (cx: number, cy: number, hx: number, hy: number): Ring | string => {
+): number[] | string {
+  const rect = (cx: number, cy: number, hx: number, hy: number): number[] | string => {
     const x0 = s(cx - hx);
     const x1 = s(cx + hx);
     const y0 = s(cy - hy);
     const y1 = s(cy + hy);
     if (x0 === x1 || y0 === y1) return `thinner than the ${grid} nm grid after snapping`;
-    return Int32Array.of(x0, y0, x1, y0, x1, y1, x0, y1);
+    return [x0, y0, x1, y0, x1, y1, x0, y1];
   };
-  const circle = (cx: number, cy: number, r: number): Ring | string => {
+  const circle = (cx: number, cy: number, r: number): number[] | string => {
+    // Its polygon is built in 32 bits: a circle past them is left out, not cut.
+    if (Math.max(Math.abs(cx), Math.abs(cy)) + r > GDS_LIMIT_NM) {
+      return "reaches past what GDS II holds (±2.147 m in 1 nm units)";
+    }
     const ring = circleRing(cx, cy, r, sagitta, grid);
-    return ring.length >= 6 ? ring : `smaller than the ${grid} nm grid after snapping`;
+    return ring.length >= 6 ? Array.from(ring) : `smaller than the ${grid} nm grid after snapping`;
   };
   /** Distance of the plane from the extent's centre, or null when it misses [lo, hi]. */
   const offset = (loNm: number, hiNm: number): number | null => {
@@ -280,7 +355,7 @@ function cutStructure(
       if (n >= 2 && out[n - 2] === px && out[n - 1] === py) continue;
       out.push(px, py);
     }
-    return out.length >= 6 ? Int32Array.from(out) : `fewer than 3 distinct vertices after snapping`;
+    return out.length >= 6 ? out : `fewer than 3 distinct vertices after snapping`;
   }
   const [cx, cy, cz] = st.center.map((v) => v * M_TO_NM) as [number, number, number];
   if (st.type === "box") {

@@ -48,6 +48,7 @@ export interface ExportResponse extends StoredGds {
   merged_polygon_count: number;
   unmapped_materials: string[];
   skipped: ExportResult["skipped"];
+  clipped: ExportResult["clipped"];
   grid_resolution_nm: number;
   max_sagitta_nm: number;
   cut_plane_um: number | null;
@@ -120,6 +121,7 @@ export class FabricationService {
         gridResolutionNm: options.gridResolutionNm,
         zUm: options.zUm,
         cellName: `JOB_${jobId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8)}`,
+        domainHalfUm: [spec.domain.size[0] * 5e5, spec.domain.size[1] * 5e5],
       });
     } catch (err) {
       if (err instanceof ExportInputError) {
@@ -138,6 +140,7 @@ export class FabricationService {
       merged_polygon_count: result.merged_polygon_count,
       unmapped_materials: result.unmapped_materials,
       skipped: result.skipped,
+      clipped: result.clipped,
       grid_resolution_nm: result.grid_resolution_nm,
       max_sagitta_nm: result.max_sagitta_nm,
       cut_plane_um: result.cut_plane === "structure_centre" ? null : result.cut_plane,

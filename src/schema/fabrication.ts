@@ -76,6 +76,10 @@ export const ExportGdsResponseSchema = Type.Object({
   merged_polygon_count: Type.Integer(),
   unmapped_materials: Type.Array(Type.String()),
   skipped: Type.Array(Type.Object({ index: Type.Integer(), reason: Type.String() })),
+  clipped: Type.Array(Type.Object({ index: Type.Integer(), reason: Type.String() }), {
+    description:
+      "Structures reaching past what GDS II holds (±2.147 m in 1 nm units: an 'infinite' guide drawn 10 m long), exported cut to the domain.",
+  }),
   grid_resolution_nm: Type.Number(),
   max_sagitta_nm: Type.Number(),
   cut_plane_um: Type.Unsafe<number | null>({ type: ["number", "null"] }),

@@ -89,6 +89,7 @@ function exportSummary(e: GdsExport, path: string): string {
     ]),
   ];
   for (const s of e.skipped) lines.push(`skipped structures[${s.index}]: ${s.reason}`);
+  for (const c of e.clipped ?? []) lines.push(`clipped structures[${c.index}]: ${c.reason}`);
   return lines.join("\n");
 }
 
