@@ -42,7 +42,7 @@ Client (server address and key from EMSIM_BASE_URL / EMSIM_API_KEY or 'emsim log
   emsim download ID [--out F] [--quiet]                verified (SHA-256), resumable download
   emsim plot result.h5 [--monitor M] [--component C] [--wavelength W] [--part abs|real|imag]
              [--slice I] [--no-outline] [--out F.png]  heat map or line plot as PNG
-  emsim plot result.h5 --spectrum [--db] [--out F.png] the flux monitors' spectra
+  emsim plot result.h5 --spectrum [--out F.png]       the flux monitors' spectra
   emsim plot result.h5 --far-field [--monitor M] [--wavelength W] [--phi DEG ...] [--db]
                                                        radiation pattern as a polar plot (PNG)
   emsim inspect result.h5                              monitors, shapes, materials, solver report
