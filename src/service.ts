@@ -5,7 +5,7 @@
  * EMSIM_STORAGE_URL select PostgreSQL and S3 for many servers and workers (docs/deploy.md).
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyServerOptions } from "fastify";
 import { AccountService } from "./accounts/service.js";
@@ -35,6 +35,17 @@ import type { SolverBackendInfo } from "./http/types.js";
  * every account's requests, results, and key and password hashes.
  */
 const PRIVATE_DIR = { recursive: true, mode: 0o700 } as const;
+
+/**
+ * The data directory made (PRIVATE_DIR), or, where it was there already and open to others
+ * (an operator's mkdir: 0755), closed to them when this user owns it. The files in it are
+ * made with the usual 0644, so the directory is what keeps them private.
+ */
+function privateDataDir(dir: string): void {
+  mkdirSync(dir, PRIVATE_DIR);
+  const { mode, uid } = statSync(dir);
+  if ((mode & 0o077) !== 0 && uid === process.getuid?.()) chmodSync(dir, 0o700);
+}
 
 /**
  * The secret that signs download addresses (local storage) and keys the dashboard's CSRF
@@ -84,7 +95,7 @@ export async function createService(
   config: Config,
   logger: FastifyServerOptions["logger"] = false,
 ): Promise<Service> {
-  mkdirSync(config.dataDir, PRIVATE_DIR);
+  privateDataDir(config.dataDir);
   let app: App | null = null;
   const stores = await openStores(config, (err) =>
     app?.log.warn({ err }, "database connection error (it reconnects)"),
@@ -260,7 +271,7 @@ export async function createWorker(
   config: Config,
   log: WorkerLogger,
 ): Promise<{ worker: JobWorker; close(): Promise<void> }> {
-  mkdirSync(config.dataDir, PRIVATE_DIR);
+  privateDataDir(config.dataDir);
   const stores = await openStores(config, (err) => log.warn({ err }, "database connection error"));
   const { storage, scratchDir } = await openStorage(config, signingSecretFor(config));
   // Fails here, not per job, when the configured backend cannot run on this machine.

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { signingSecretFor } from "../../src/service.js";
 import type { LocalFileStorage } from "../../src/storage/local.js";
@@ -210,6 +210,20 @@ describe("on the machine", () => {
     } finally {
       await fresh.close();
       rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  test("an existing data directory open to others is made private at start", async () => {
+    // An operator's mkdir left it 0755, and the server kept it so: its SQLite file (0644)
+    // and the key hashes in it were readable by every user of the machine (an outside audit).
+    const dir = tempDir("emsim-open-");
+    chmodSync(dir, 0o755);
+    const svc = await startService({ dataDir: dir, embeddedWorker: false });
+    try {
+      assert.equal(statSync(dir).mode & 0o777, 0o700);
+    } finally {
+      await svc.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
