@@ -93,8 +93,11 @@ test("modes: a busy solver's 503 is waited out and the solve sent again", async 
     // Retry-After is 5 s; a shorter wait keeps the test short and still lets the first solve end.
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 700))),
   });
-  // One solve at a time per server (EMSIM_MODES_CONCURRENCY = 1): the second one waits.
-  const both = await Promise.all([patient.modes(strip), patient.modes(strip)]);
+  // One solve at a time per server (EMSIM_MODES_CONCURRENCY = 1): the second one waits. At a
+  // wavelength no other test solves: the strip's modes at 1.55 µm may be in the solving
+  // thread's mode cache, answered in milliseconds, and then no solve is busy.
+  const fresh = { ...strip, wavelengths: [1.537e-6] };
+  const both = await Promise.all([patient.modes(fresh), patient.modes(fresh)]);
   assert.deepEqual(
     both.map((a) => a.modes.length),
     [2, 2],
