@@ -437,6 +437,20 @@ describe("a port along an axis that does not absorb", () => {
   });
 });
 
+describe("a mode plane in a domain one cell thick that is not periodic there", () => {
+  it("says the cross-section needs periodic boundaries, not only that the plane is too small", () => {
+    const s = slabBetweenPorts();
+    s.materials = { core: { permittivity: 4 }, clad: { permittivity: 2.1 } };
+    s.domain.boundary_conditions = ["pml", "pml", "pml"];
+    const p = checkSimulation(s).filter((e) => e.path === "ports[0].size");
+    assert.equal(p.length, 1, JSON.stringify(checkSimulation(s)));
+    assert.match(
+      p[0]!.message,
+      /fewer than two grid cells across \(1 along y\); the domain is one cell thick along y, a 2-D cross-section only with periodic boundaries there/,
+    );
+  });
+});
+
 describe("a mode injected along a mirror plane's axis", () => {
   // Its image about the plane travels the other way: the run would measure the port's mirror
   // image as its reflection (|S11| ≈ 1 for a straight guide; an outside audit).

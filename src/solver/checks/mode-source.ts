@@ -178,8 +178,20 @@ export function checkPlaneCells(
     return Math.max(0, last - first);
   });
   const fewest = across.map((b) => Math.min(2, plan.axes[b].cells));
-  if (cells.some((n, i) => n < fewest[i]!)) {
-    ctx.add(`${path}.size`, `${what} covers fewer than two grid cells across`);
+  const short = cells.findIndex((n, i) => n < fewest[i]!);
+  if (short >= 0) {
+    const b = across[short]!;
+    // A domain one cell thick is a 2-D cross-section only where that axis is periodic.
+    const thin =
+      ctx.spec.domain.size[b]! <= ctx.dx * (1 + 1e-9) &&
+      ctx.spec.domain.boundary_conditions[b] !== "periodic"
+        ? `; the domain is one cell thick along ${AXES[b]}, a 2-D cross-section only with ` +
+          `periodic boundaries there`
+        : "";
+    ctx.add(
+      `${path}.size`,
+      `${what} covers fewer than two grid cells across (${cells[short]} along ${AXES[b]})${thin}`,
+    );
     return null;
   }
   if (cells[0]! * cells[1]! > MAX_MODE_PLANE_CELLS) {
