@@ -319,6 +319,17 @@ describe("a Gaussian beam's checks", () => {
     assert.match(p[0]!.message, /53\.8° from z, the plane's normal: at most 45°/);
   });
 
+  it("a line in a domain one cell thick but not periodic there: says periodic is needed", () => {
+    const s = beam({ size: [2e-6, 0, 0] });
+    s.domain = { ...s.domain, size: [2.4e-6, 0.02e-6, 4e-6] };
+    s.monitors = [];
+    const p = checkSimulation(s).filter((e) => e.path === "source.size");
+    assert.match(
+      p[0]?.message ?? "",
+      /one cell thick along y, a 2-D cross-section .* only with periodic boundaries there/,
+    );
+  });
+
   it("refuses a plane less than two cells across: it injected nothing", () => {
     const p = checkSimulation(beam({ size: [1e-9, 2e-6, 0] }));
     assert.deepEqual(

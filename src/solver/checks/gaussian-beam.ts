@@ -39,10 +39,21 @@ export function checkGaussianBeam(ctx: CheckContext, source: GaussianBeamSpec): 
   // Along a thin axis the window spans the domain whatever its size says.
   const zeros = [0, 1, 2].filter((a) => source.size[a] === 0 && !thin.includes(a));
   if (zeros.length !== 1 || zeros[0] !== axis) {
+    // A line in a domain one cell thick: a 2-D beam only where that axis is periodic.
+    const flat = zeros.find(
+      (a) =>
+        a !== axis &&
+        spec.domain.size[a]! <= ctx.dx * (1 + 1e-9) &&
+        spec.domain.boundary_conditions[a] !== "periodic",
+    );
     add(
       "source.size",
       `the injection plane must be normal to ${AXES[axis]}, the dominant axis of the direction ` +
-        `(${d.map(fmt).join(", ")}): give size[${axis}] = 0 and a non-zero extent across`,
+        `(${d.map(fmt).join(", ")}): give size[${axis}] = 0 and a non-zero extent across` +
+        (flat === undefined
+          ? ""
+          : `; the domain is one cell thick along ${AXES[flat]}, a 2-D cross-section (where ` +
+            `the beam's plane is a line) only with periodic boundaries there`),
     );
   } else if (plan) checkPlaneCells(ctx, source, plan, [axis, ...thin]);
   checkIncidence(ctx, d, axis);
