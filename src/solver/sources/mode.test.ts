@@ -28,20 +28,17 @@ import type {
 const BAND = { start: 1.5e-6, stop: 1.6e-6, points: 5 };
 const twoModes = { num_modes: 2, target_neff: null, filter_pol: null };
 
-/** An n = 2 slab 0.6 µm wide (along x) along z in n = 1.45, the mode injected at z = ∓1.5 µm. */
-function slabRun(
+/**
+ * An n = 2 slab 0.6 µm wide (along x) along z in n = 1.45 (cross-section one cell thick), its
+ * mode 0 (or `modeIndex`) injected at z = ∓1.5 µm along `direction`, with `monitors`.
+ */
+function slabSpec(
   direction: AxisDirection,
-  modeIndex = 0,
-): Promise<{ fluxes: FluxMonitorResult[]; modes: ModeMonitorResult[] }> {
+  monitors: SimulationSpec["monitors"],
+  { modeIndex = 0, timeSteps = 40000 } = {},
+): SimulationSpec {
   const s = direction[0] === "+" ? 1 : -1;
-  const flux = (name: string, z: number) => ({
-    name,
-    monitor_type: "flux" as const,
-    center: [0, 0, z] as [number, number, number],
-    size: [3.4e-6, 1, 0] as [number, number, number],
-    wavelengths: BAND,
-  });
-  const spec: SimulationSpec = {
+  return {
     solver: "fdtd",
     domain: {
       size: [3.6e-6, 0.025e-6, 5e-6],
@@ -62,21 +59,42 @@ function slabRun(
       { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
       { type: "box", center: [0, 0, 0], size: [0.6e-6, 10, 10], material: "core" },
     ],
-    monitors: [
-      flux("down", 1.5e-6 * s),
-      flux("up", -2e-6 * s),
-      { ...flux("down_modes", 1.5e-6 * s), monitor_type: "mode", mode_spec: twoModes },
-      { ...flux("up_modes", -2e-6 * s), monitor_type: "mode", mode_spec: twoModes },
-    ],
+    monitors,
     fdtd_settings: {
-      time_steps: 40000,
+      time_steps: timeSteps,
       courant_factor: 0.99,
       convergence_threshold: 1e-7,
       check_every_n: 500,
     },
   };
-  const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
-  return runWithMaterials(spec, materials, { backend: "wasm" }).then((r) => ({
+}
+
+const slabMaterials = () => constantMaterials({ core: 4, clad: 1.45 ** 2 });
+
+/** The slab's run with flux and mode monitors downstream and upstream of the source. */
+function slabRun(
+  direction: AxisDirection,
+  modeIndex = 0,
+): Promise<{ fluxes: FluxMonitorResult[]; modes: ModeMonitorResult[] }> {
+  const s = direction[0] === "+" ? 1 : -1;
+  const flux = (name: string, z: number) => ({
+    name,
+    monitor_type: "flux" as const,
+    center: [0, 0, z] as [number, number, number],
+    size: [3.4e-6, 1, 0] as [number, number, number],
+    wavelengths: BAND,
+  });
+  const spec = slabSpec(
+    direction,
+    [
+      flux("down", 1.5e-6 * s),
+      flux("up", -2e-6 * s),
+      { ...flux("down_modes", 1.5e-6 * s), monitor_type: "mode", mode_spec: twoModes },
+      { ...flux("up_modes", -2e-6 * s), monitor_type: "mode", mode_spec: twoModes },
+    ],
+    { modeIndex },
+  );
+  return runWithMaterials(spec, slabMaterials(), { backend: "wasm" }).then((r) => ({
     fluxes: r.fluxMonitors,
     modes: r.modeMonitors ?? [],
   }));
@@ -127,46 +145,16 @@ test("a mode monitor's evanescent modes carry no power: no amplitudes for them, 
   // A monitor two cells wide inside the core holds no guided mode: its second mode is past
   // cut-off (n_eff ≈ 0, k_eff ≈ 8), whose fields "for 1 W" read about 1e15 W of it (an outside
   // audit). Its amplitudes are NaN (null in the job record), and the run says why.
-  const spec: SimulationSpec = {
-    solver: "fdtd",
-    domain: {
-      size: [3.6e-6, 0.025e-6, 5e-6],
-      resolution: 0.025e-6,
-      boundary_conditions: ["pml", "periodic", "pml"],
-      pml_layers: 12,
-    },
-    source: {
-      source_type: "mode",
-      wavelength: 1.55e-6,
-      center: [0, 0, -1.5e-6],
-      size: [3e-6, 1, 0],
-      direction: "+z",
-      mode_index: 0,
-      mode_spec: { num_modes: 1, target_neff: null, filter_pol: null },
-    },
-    structures: [
-      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "clad" },
-      { type: "box", center: [0, 0, 0], size: [0.6e-6, 10, 10], material: "core" },
-    ],
-    monitors: [
-      {
-        name: "narrow",
-        monitor_type: "mode",
-        center: [0, 0, 1.5e-6],
-        size: [0.05e-6, 1, 0],
-        wavelengths: [1.55e-6],
-        mode_spec: twoModes,
-      },
-    ],
-    fdtd_settings: {
-      time_steps: 1000,
-      courant_factor: 0.99,
-      convergence_threshold: 1e-7,
-      check_every_n: 500,
-    },
+  const narrow = {
+    name: "narrow",
+    monitor_type: "mode" as const,
+    center: [0, 0, 1.5e-6] as [number, number, number],
+    size: [0.05e-6, 1, 0] as [number, number, number],
+    wavelengths: [1.55e-6],
+    mode_spec: twoModes,
   };
-  const materials = constantMaterials({ core: 4, clad: 1.45 ** 2 });
-  const r = await runWithMaterials(spec, materials, { backend: "wasm" });
+  const spec = slabSpec("+z", [narrow], { timeSteps: 1000 });
+  const r = await runWithMaterials(spec, slabMaterials(), { backend: "wasm" });
   const m = r.modeMonitors![0]!;
   const evanescent = [0, 1].filter((k) => m.nEff[k]! < Math.abs(m.kEff[k]!));
   assert.ok(evanescent.length > 0, `n_eff ${Array.from(m.nEff)}, k_eff ${Array.from(m.kEff)}`);
