@@ -27,6 +27,7 @@ import { compareLayerKeys } from "./drc/run.js";
 import { writeGds } from "./gds/writer.js";
 import { circleRing, snap } from "./geometry/circle.js";
 import { mergePolygons } from "./geometry/merge.js";
+import { clipHalfPoints } from "./geometry/split.js";
 import { ringsBox, type Ring } from "./geometry/polygon.js";
 
 export type ExportStructure = StructureSpec;
@@ -242,6 +243,7 @@ function cutStructures(
 
 /** The largest coordinate a GDS II XY record holds (signed 32-bit, here in nm). */
 const GDS_LIMIT_NM = 2 ** 31 - 1;
+const PAST_GDS = "reaches past what GDS II holds (±2.147 m in 1 nm units)";
 
 /**
  * A cut as the file's ring: as it is where GDS II holds it, else cut to the domain (snapped
@@ -255,8 +257,8 @@ function fitToGds(
   if (cut.every((v) => Math.abs(v) <= GDS_LIMIT_NM)) {
     return { ring: Int32Array.from(cut), clipped: null };
   }
-  const past = "reaches past what GDS II holds (±2.147 m in 1 nm units)";
-  if (!domainHalfUm) return past;
+
+  if (!domainHalfUm) return PAST_GDS;
   const [hx, hy] = domainHalfUm.map((h) => s(h * 1000)) as [number, number];
   let ring = cut;
   for (const [axis, edge, upper] of [
@@ -265,38 +267,11 @@ function fitToGds(
     [1, -hy, true],
     [1, hy, false],
   ] as const) {
-    ring = clipToHalfPlane(ring, axis, edge, upper, s);
+    ring = clipHalfPoints(ring, axis, edge, upper, s);
   }
-  if (ring.length < 6) return `${past}, and misses the domain`;
+  if (ring.length < 6) return `${PAST_GDS}, and misses the domain`;
   const extent = `±${hx / 1000} × ±${hy / 1000} µm`;
-  return { ring: Int32Array.from(ring), clipped: `${past}: cut to the domain, ${extent}` };
-}
-
-/**
- * Sutherland–Hodgman clipping of a flat ring (any magnitude) to coordinate[axis] ≥ cut
- * (`upper`) or ≤ cut, the crossing points snapped by `s`.
- */
-function clipToHalfPlane(
-  ring: readonly number[],
-  axis: number,
-  cut: number,
-  upper: boolean,
-  s: (vNm: number) => number,
-): number[] {
-  const n = ring.length >> 1;
-  const out: number[] = [];
-  const inside = (i: number) => (upper ? ring[2 * i + axis]! >= cut : ring[2 * i + axis]! <= cut);
-  for (let i = 0; i < n; i++) {
-    const j = (i + 1) % n;
-    if (inside(i)) out.push(ring[2 * i]!, ring[2 * i + 1]!);
-    if (inside(i) === inside(j)) continue;
-    const [a, b] = [ring[2 * i + axis]!, ring[2 * j + axis]!];
-    const [oa, ob] = [ring[2 * i + 1 - axis]!, ring[2 * j + 1 - axis]!];
-    const other = s(oa + ((ob - oa) * (cut - a)) / (b - a));
-    if (axis === 0) out.push(cut, other);
-    else out.push(other, cut);
-  }
-  return out;
+  return { ring: Int32Array.from(ring), clipped: `${PAST_GDS}: cut to the domain, ${extent}` };
 }
 
 /** A layer's line in the result; `written` is the number of elements the writer wrote on it. */
@@ -330,7 +305,7 @@ function cutStructure(
   const circle = (cx: number, cy: number, r: number): number[] | string => {
     // Its polygon is built in 32 bits: a circle past them is left out, not cut.
     if (Math.max(Math.abs(cx), Math.abs(cy)) + r > GDS_LIMIT_NM) {
-      return "reaches past what GDS II holds (±2.147 m in 1 nm units)";
+      return PAST_GDS;
     }
     const ring = circleRing(cx, cy, r, sagitta, grid);
     return ring.length >= 6 ? Array.from(ring) : `smaller than the ${grid} nm grid after snapping`;

@@ -65,6 +65,20 @@ export function splitRing(ring: Ring, maxVertices: number): Ring[] {
  * both halves because both compute them from the edge in its stored direction.
  */
 export function clipHalf(ring: ArrayLike<number>, axis: number, cut: number, upper: boolean): Ring {
+  return Int32Array.from(clipHalfPoints(ring, axis, cut, upper, Math.round));
+}
+
+/**
+ * clipHalf's clipping as plain numbers, of any magnitude (a shape past 32 bits is cut before
+ * it becomes a ring), the crossing points rounded by `round`.
+ */
+export function clipHalfPoints(
+  ring: ArrayLike<number>,
+  axis: number,
+  cut: number,
+  upper: boolean,
+  round: (v: number) => number,
+): number[] {
   const n = ring.length >> 1;
   const out: number[] = [];
   const inside = (i: number): boolean =>
@@ -83,11 +97,11 @@ export function clipHalf(ring: ArrayLike<number>, axis: number, cut: number, upp
         const oa = ring[2 * i + other]!;
         const ob = ring[2 * j + other]!;
         const t = (cut - a) / (b - a);
-        const o = Math.round(oa + (ob - oa) * t);
+        const o = round(oa + (ob - oa) * t);
         if (axis === 0) out.push(cut, o);
         else out.push(o, cut);
       }
     }
   }
-  return Int32Array.from(out);
+  return out;
 }
