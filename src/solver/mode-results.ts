@@ -20,6 +20,7 @@ import { gridModes, placedModeWindow, type GridModeWindow } from "./modes/grid-m
 import { guides } from "./modes/mode-notes.js";
 import type { ModeFields } from "./modes/fields.js";
 import type { SolvedMode } from "./modes/solve.js";
+import { isEvanescent } from "./modes/solved-mode.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
 import { RunRequestError, type ModeMonitorResult } from "./types.js";
 
@@ -69,7 +70,7 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
       const o = w * M + k;
       result.nEff[o] = mode.n_eff;
       result.kEff[o] = mode.k_eff;
-      if (evanescent(mode)) {
+      if (isEvanescent(mode)) {
         for (const a of [result.forward, result.backward]) a.fill(NaN, 2 * o, 2 * o + 2);
         return;
       }
@@ -82,8 +83,6 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
       result.backward[2 * o + 1] = (images * (i1[1] - i2[1])) / 4;
     });
   }
-  const note = evanescentNote(spec.name, modes);
-  if (note) sim.notes.push(note);
   return {
     name: m.spec.name,
     center: [...m.spec.center],
@@ -97,28 +96,27 @@ function modeResult(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[]):
 }
 
 /**
- * A mode past cut-off: β mostly imaginary (n_eff below |k_eff|). It carries no power along the
- * normal, so its fields "for 1 W" are as large as its power is small, and any field's
- * amplitude in it runs to 1e15 W: the monitor gives none (NaN, null in the job record).
+ * The run's notes on the mode monitors' evanescent modes, one per monitor that has any (from
+ * the n_eff and k_eff the results hold), naming the first found.
  */
-function evanescent(mode: SolvedMode): boolean {
-  return mode.n_eff < Math.abs(mode.k_eff);
-}
-
-/** The run's note on a monitor's evanescent modes (null: none), naming the first found. */
-function evanescentNote(name: string, modes: readonly (readonly SolvedMode[])[]): string | null {
-  const found = modes.flat().filter(evanescent);
-  const first = found[0];
-  if (!first) return null;
-  const indices = [...new Set(found.map((m) => m.mode_index))].join(", ");
-  return (
-    `mode monitor "${name}": mode(s) ${indices} evanescent at ${found.length} of ` +
-    `${modes.flat().length} mode-wavelength pair(s) (mode ${first.mode_index} at ` +
-    `${Number((first.wavelength_m * 1e6).toPrecision(6))} µm: n_eff ${first.n_eff.toPrecision(3)}, ` +
-    `k_eff ${first.k_eff.toPrecision(3)}): past cut-off, such a mode carries no power, so ` +
-    "its amplitudes are not given (null); the plane may be too small for the guide, or ask " +
-    "for fewer modes"
-  );
+export function evanescentNotes(monitors: readonly ModeMonitorResult[]): string[] {
+  return monitors.flatMap((m) => {
+    const found = Array.from(m.nEff, (n_eff, o) => ({ n_eff, k_eff: m.kEff[o]!, o })).filter(
+      isEvanescent,
+    );
+    const first = found[0];
+    if (!first) return [];
+    const at = m.wavelengthsM[Math.floor(first.o / m.modes)]!;
+    const indices = [...new Set(found.map((f) => f.o % m.modes))].join(", ");
+    return [
+      `mode monitor "${m.name}": mode(s) ${indices} evanescent at ${found.length} of ` +
+        `${m.nEff.length} mode-wavelength pair(s) (mode ${first.o % m.modes} at ` +
+        `${Number((at * 1e6).toPrecision(6))} µm: n_eff ${first.n_eff.toPrecision(3)}, ` +
+        `k_eff ${first.k_eff.toPrecision(3)}): past cut-off, such a mode carries no power, so ` +
+        "its amplitudes are not given (null); the plane may be too small for the guide, or " +
+        "ask for fewer modes",
+    ];
+  });
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 import { spansMirror } from "./flux.js";
 import { centreM, mirroredCoordinates, mirrorSign } from "./grid.js";
 import { farFieldResults } from "./far-field-results.js";
-import { modeResults } from "./mode-results.js";
+import { evanescentNotes, modeResults } from "./mode-results.js";
 import { fluxResults } from "./flux-results.js";
 import { permittivityResults } from "./permittivity-results.js";
 import { sourceOffStep } from "./sources/index.js";
@@ -381,15 +381,16 @@ async function assembleResult(
     const centres = Float64Array.from({ length: ax.cells }, (_, i) => centreM(ax, i));
     return ax.mirror === "none" ? centres : mirroredCoordinates(centres);
   });
+  const modeMonitors = modeResults(sim, sums);
   return {
     grid: { x: gridCoords[0], y: gridCoords[1], z: gridCoords[2], dtSeconds: plan.dtSeconds },
     monitors: monitorResults(sim, sums),
     fluxMonitors: fluxResults(sim, sums),
     farFieldMonitors: farFieldResults(sim, sums),
-    modeMonitors: modeResults(sim, sums),
+    modeMonitors,
     permittivity: permittivityResults(sim),
     materials: sim.materials,
-    report: runReport(sim, outcome, wallSeconds),
+    report: runReport(sim, outcome, wallSeconds, evanescentNotes(modeMonitors)),
   };
 }
 
@@ -541,12 +542,20 @@ function endNote(sim: FdtdSimulation, outcome: SteppingOutcome): string | null {
   );
 }
 
-/** The run report, with the notes the run itself adds (pulse cut short, not converged). */
-function runReport(sim: FdtdSimulation, outcome: SteppingOutcome, wallSeconds: number): RunReport {
+/**
+ * The run report, with the notes the run itself adds (pulse cut short, not converged) and
+ * those of its results (`resultNotes`).
+ */
+function runReport(
+  sim: FdtdSimulation,
+  outcome: SteppingOutcome,
+  wallSeconds: number,
+  resultNotes: readonly string[],
+): RunReport {
   const { plan, spec } = sim;
   const maxSteps = Math.max(0, Math.floor(spec.fdtd_settings.time_steps));
   const cells = sim.model.layout.cells;
-  const notes = [...sim.notes];
+  const notes = [...sim.notes, ...resultNotes];
   for (const note of [thresholdNote(sim), float16DispersionNote(sim), endNote(sim, outcome)])
     if (note !== null) notes.push(note);
   const seconds = outcome.steppingSeconds;

@@ -10,7 +10,7 @@
  *   gives its modes k_eff = 0 by construction, "lossless bends" (bendNotes).
  */
 import type { ModeAxis, PlanePermittivity } from "./operator.js";
-import type { SolvedMode } from "./solved-mode.js";
+import { isEvanescent, type SolvedMode } from "./solved-mode.js";
 import { isAbsorberMode } from "./wavelength-solve.js";
 
 /** Below this, a negative k_eff is the eigen-solve's rounding, not the absorber. */
@@ -37,7 +37,7 @@ export function gainNotes(
   for (const mode of modes.flat()) {
     // A mode past cut-off (β mostly imaginary: n_eff below |k_eff|) is evanescent, its sign of
     // k_eff a choice between growing and decaying the other way, not the absorber's gain.
-    if (mode.k_eff >= -below || mode.n_eff < Math.abs(mode.k_eff)) continue;
+    if (mode.k_eff >= -below || isEvanescent(mode)) continue;
     const seen = worst.get(mode.mode_index);
     if (!seen) worst.set(mode.mode_index, { k: mode.k_eff, at: mode.wavelength_m, count: 1 });
     else {

@@ -12,3 +12,11 @@ export interface SolvedMode {
   /** The six components, normalised to 1 W through the plane. */
   fields: ModeFields;
 }
+
+/**
+ * A mode past cut-off: β mostly imaginary (n_eff below |k_eff|). It carries no power along
+ * the plane's normal, so neither a group index nor an amplitude "for 1 W" means anything.
+ */
+export function isEvanescent(mode: Pick<SolvedMode, "n_eff" | "k_eff">): boolean {
+  return mode.n_eff < Math.abs(mode.k_eff);
+}

@@ -29,7 +29,7 @@ import {
   type PlanePermittivity,
 } from "./operator.js";
 import { nestedDissection } from "./ordering.js";
-import type { SolvedMode } from "./solved-mode.js";
+import { isEvanescent, type SolvedMode } from "./solved-mode.js";
 import { csrShift, symmetricPattern, type ComplexVector } from "./sparse.js";
 import type { Symbolic } from "./symbolic.js";
 import { NEVER_STOPPED, type StopCheck } from "../stop-flag.js";
@@ -194,7 +194,7 @@ function modesOf(
     };
     // In the (u, v, u × v) frame, before a left-handed plane's H turns round. A mode past
     // cut-off (n_eff below |k_eff|) carries no power to weigh its energy by: none (±1e17).
-    if (at.group && n.re >= Math.abs(n.im)) {
+    if (at.group && !isEvanescent(mode)) {
       mode.group_index = energyGroupIndex(fields, weights, groupEps(at, op), op.mu);
     }
     if (input.leftHanded) negateH(fields);
