@@ -100,3 +100,13 @@ export function checkRangeSpan(
     );
   }
 }
+
+/**
+ * Where the domain is one cell thick along axis b but not periodic there, why it is no 2-D
+ * cross-section (for a message about a plane or a line too thin along b); "" elsewhere.
+ */
+export function notCrossSection(ctx: CheckContext, b: number): string {
+  const { size, boundary_conditions } = ctx.spec.domain;
+  if (size[b]! > ctx.dx * (1 + 1e-9) || boundary_conditions[b] === "periodic") return "";
+  return `; the domain is one cell thick along ${AXES[b]}, a 2-D cross-section only with periodic boundaries there`;
+}

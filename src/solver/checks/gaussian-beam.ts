@@ -9,7 +9,7 @@ import { thinAxes, type GridPlan } from "../grid.js";
 import { cellCentresWithin } from "../monitors.js";
 import { planeWaveGeometry } from "../sources/plane-wave.js";
 import type { GaussianBeamSpec } from "../types.js";
-import { AXES, finite, fmt, type CheckContext } from "./common.js";
+import { AXES, finite, fmt, notCrossSection, type CheckContext } from "./common.js";
 import { checkPlaneWaveParity } from "./plane-wave.js";
 
 export function checkGaussianBeam(ctx: CheckContext, source: GaussianBeamSpec): void {
@@ -40,20 +40,12 @@ export function checkGaussianBeam(ctx: CheckContext, source: GaussianBeamSpec): 
   const zeros = [0, 1, 2].filter((a) => source.size[a] === 0 && !thin.includes(a));
   if (zeros.length !== 1 || zeros[0] !== axis) {
     // A line in a domain one cell thick: a 2-D beam only where that axis is periodic.
-    const flat = zeros.find(
-      (a) =>
-        a !== axis &&
-        spec.domain.size[a]! <= ctx.dx * (1 + 1e-9) &&
-        spec.domain.boundary_conditions[a] !== "periodic",
-    );
+    const flat = zeros.filter((a) => a !== axis).map((a) => notCrossSection(ctx, a));
     add(
       "source.size",
       `the injection plane must be normal to ${AXES[axis]}, the dominant axis of the direction ` +
         `(${d.map(fmt).join(", ")}): give size[${axis}] = 0 and a non-zero extent across` +
-        (flat === undefined
-          ? ""
-          : `; the domain is one cell thick along ${AXES[flat]}, a 2-D cross-section (where ` +
-            `the beam's plane is a line) only with periodic boundaries there`),
+        flat.join(""),
     );
   } else if (plan) checkPlaneCells(ctx, source, plan, [axis, ...thin]);
   checkIncidence(ctx, d, axis);

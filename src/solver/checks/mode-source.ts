@@ -12,7 +12,7 @@ import { MAX_MODE_PLANE_CELLS, MAX_MODES_PER_WAVELENGTH } from "../modes/plane-m
 import { transverseAxes, windowNodes } from "../modes/plane-medium.js";
 import type { GridPlan } from "../grid.js";
 import type { ModeSourceSpec } from "../types.js";
-import { AXES, finite, fmt, type CheckContext } from "./common.js";
+import { AXES, finite, fmt, notCrossSection, type CheckContext } from "./common.js";
 
 export function checkModeSource(ctx: CheckContext, source: ModeSourceSpec): void {
   checkModePlane(ctx, source, "source");
@@ -181,13 +181,7 @@ export function checkPlaneCells(
   const short = cells.findIndex((n, i) => n < fewest[i]!);
   if (short >= 0) {
     const b = across[short]!;
-    // A domain one cell thick is a 2-D cross-section only where that axis is periodic.
-    const thin =
-      ctx.spec.domain.size[b]! <= ctx.dx * (1 + 1e-9) &&
-      ctx.spec.domain.boundary_conditions[b] !== "periodic"
-        ? `; the domain is one cell thick along ${AXES[b]}, a 2-D cross-section only with ` +
-          `periodic boundaries there`
-        : "";
+    const thin = notCrossSection(ctx, b);
     ctx.add(
       `${path}.size`,
       `${what} covers fewer than two grid cells across (${cells[short]} along ${AXES[b]})${thin}`,
