@@ -121,7 +121,8 @@ export class FabricationService {
         gridResolutionNm: options.gridResolutionNm,
         zUm: options.zUm,
         cellName: `JOB_${jobId.replace(/[^A-Za-z0-9]/g, "").slice(0, 8)}`,
-        domainHalfUm: [spec.domain.size[0] * 5e5, spec.domain.size[1] * 5e5],
+        // Half the domain's size across, in µm (the domain is centred on the origin).
+        domainHalfUm: [(spec.domain.size[0] * 1e6) / 2, (spec.domain.size[1] * 1e6) / 2],
       });
     } catch (err) {
       if (err instanceof ExportInputError) {

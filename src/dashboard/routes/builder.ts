@@ -187,9 +187,9 @@ function previewRoute(app: FastifyInstance, d: Dashboard, limit: RateLimiter): v
     }
     // The checked spec (defaults filled in, gds resolved) also makes the 3-D view's scene.
     let spec: SimulationSpec | null = null;
+    const hungUp = hangUpSignal(reply);
     const answer = await previewSimulation(body, {
-      resolveGds: (request) =>
-        fabrication.resolveGdsStructures(account.id, request, hangUpSignal(reply)),
+      resolveGds: (request) => fabrication.resolveGdsStructures(account.id, request, hungUp),
       check: (request) => {
         const checked = jobs.check(request);
         spec = checked.spec;
