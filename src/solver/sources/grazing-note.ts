@@ -12,7 +12,7 @@
 const NEAR_GRAZING = 0.95;
 
 export interface GrazingCase {
-  /** Re n of the medium at the source plane and the lowest Re n along the propagation axis. */
+  /** Re n of the medium at the source plane, and the lower of the half-spaces the axis ends in. */
   sourceIndex: number;
   lowestIndex: number;
   /** sin θ0 in the source's medium, and the source's wavelength. */

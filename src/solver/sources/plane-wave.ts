@@ -32,7 +32,7 @@ import {
   type GridPlan,
 } from "../grid.js";
 import { referenceKernel } from "../kernel.js";
-import { refractiveIndex } from "../dispersion/model.js";
+import { permittivity, refractiveIndex } from "../dispersion/model.js";
 import { ghostCopies } from "../boundaries.js";
 import { remapStreams, splitGhosts } from "../invariant.js";
 import { buildMedium, type UpdateMaterial } from "../medium.js";
@@ -302,7 +302,7 @@ export class PlaneWaveSource implements Source {
     source.notes.push(...notes, ...planeWaveNotes(ctx.plan, source));
     const grazing = grazingNote({
       sourceIndex: realIndex(medium, pulse.omega0),
-      lowestIndex: lowestIndexAlong(ctx, geometry.axis, pulse.omega0),
+      lowestIndex: lowestEndIndex(ctx, geometry.axis, pulse.omega0),
       sinTheta: Math.sqrt(1 - geometry.cosTheta ** 2),
       wavelengthM: spec.wavelength,
       wavelengthsM: ctx.wavelengthsM,
@@ -769,38 +769,35 @@ function sourcePlaneMedium(
     );
     return { epsRe: 1, sigma: 0 };
   }
-  const e = Math.max([...entries][0] ?? -1, 0);
+  return entryMaterial(medium, Math.max([...entries][0] ?? -1, 0));
+}
+
+/** The update material of the medium's entry `e` (its poles where it has any). */
+function entryMaterial(medium: Medium, e: number): UpdateMaterial {
   const poles = medium.poles?.[e];
   return {
-    epsRe: medium.epsEff[e],
-    sigma: medium.sigma[e],
+    epsRe: medium.epsEff[e]!,
+    sigma: medium.sigma[e]!,
     ...(poles && poles.length > 0 ? { poles } : {}),
   };
 }
 
 /**
- * The lowest Re n at ω of the materials along the propagation axis (on the grid's first
- * transverse row; metals, Re ε < 0, carry no propagating wave and are passed over).
+ * The lower Re n at ω of the two media the propagation axis ends in, on the grid's first
+ * transverse row: the half-spaces a wave leaves through, where it can run grazing. A film
+ * between them is crossed by its evanescent field whatever its index, and a metal (Re ε ≤ 0)
+ * carries no propagating wave to graze: neither counts (Infinity where no end does).
  */
-function lowestIndexAlong(ctx: SourceContext, axis: number, omega: number): number {
+function lowestEndIndex(ctx: SourceContext, axis: number, omega: number): number {
   const { layout, medium } = ctx;
   const c = (axis + 1) % 3;
   const pos = [layout.lo[c * 3]!, layout.lo[c * 3 + 1]!, layout.lo[c * 3 + 2]!];
-  const seen = new Set<number>();
   let lowest = Number.POSITIVE_INFINITY;
-  for (let k = layout.lo[c * 3 + axis]!; k <= layout.hi[c * 3 + axis]!; k++) {
+  for (const k of [layout.lo[c * 3 + axis]!, layout.hi[c * 3 + axis]!]) {
     pos[axis] = k;
-    const e = medium.index[c][layout.index(pos[0]!, pos[1]!, pos[2]!)]!;
-    if (seen.has(e)) continue;
-    seen.add(e);
-    const poles = medium.poles?.[e];
-    const material = {
-      epsRe: medium.epsEff[e]!,
-      sigma: medium.sigma[e]!,
-      ...(poles && poles.length > 0 ? { poles } : {}),
-    };
-    const n = realIndex(material, omega);
-    if (n > 0 && Number.isFinite(n)) lowest = Math.min(lowest, n);
+    const m = entryMaterial(medium, medium.index[c][layout.index(pos[0]!, pos[1]!, pos[2]!)]!);
+    const epsRe = permittivity({ epsInf: m.epsRe, sigma: m.sigma, poles: m.poles ?? [] }, omega).re;
+    if (epsRe > 0) lowest = Math.min(lowest, realIndex(m, omega));
   }
   return lowest;
 }
