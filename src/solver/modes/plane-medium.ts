@@ -94,8 +94,8 @@ export function modePlane(input: ModePlaneInput, materials: MaterialResolver): M
     ),
   ) as [[number, number], [number, number]];
   const thin = thinPlan(full, a, s, [u, v], windows);
-  const medium = paintPlane(full, thin, input, materials);
   const layout = YeeLayout.ofPlan(thin);
+  const mediumAt = planeMedia(full, thin, input, materials);
   return {
     normal: a,
     transverse: [u, v],
@@ -104,7 +104,7 @@ export function modePlane(input: ModePlaneInput, materials: MaterialResolver): M
     axes: [modeAxis(full.axes[u], windows[0]), modeAxis(full.axes[v], windows[1])],
     permittivityAt: (wavelengthM) =>
       planePermittivity(
-        medium,
+        mediumAt(wavelengthM),
         layout,
         a,
         1,
@@ -180,22 +180,40 @@ export function modeAxis(ax: AxisPlan, [first, last]: [number, number]): ModeAxi
   return { nodesM, boundary: "pml", pmlLo, pmlHi, ...mirror };
 }
 
-/** The thin slab's medium: the request's structures, resolved as the FDTD resolves them. */
-function paintPlane(
+/**
+ * The thin slab's medium at a wavelength: the request's structures, resolved as the FDTD
+ * resolves them. A band's materials step with their poles, one medium for every wavelength; a
+ * single wavelength's hold their values there, as a run at it does, and a neighbouring
+ * wavelength (the group index's) is painted with the materials' own values at it, so that n_g
+ * sees their dispersion whatever the number of wavelengths.
+ */
+function planeMedia(
   full: GridPlan,
   thin: GridPlan,
   input: ModePlaneInput,
   materials: MaterialResolver,
-): Medium {
+): (wavelengthM: number) => Medium {
   const lambda0 = input.wavelengthsM[0]!;
   const broadband = input.wavelengthsM.some((w) => Math.abs(w - lambda0) > 1e-12 * w);
   const faces = domainFaces(full);
-  const resolve = (name: string) => resolveUpdateMaterial(materials, name, lambda0, broadband).mat;
-  const painted: PaintedStructure[] = input.structures.map((s) => ({
-    shape: shapeOf(s, faces),
-    material: resolve(s.material),
-  }));
-  return buildMedium(thin, YeeLayout.ofPlan(thin), resolve("vacuum"), painted);
+  const shapes = input.structures.map((s) => shapeOf(s, faces));
+  const paint = (wl: number): Medium => {
+    const resolve = (name: string) => resolveUpdateMaterial(materials, name, wl, broadband).mat;
+    const painted: PaintedStructure[] = input.structures.map((s, i) => ({
+      shape: shapes[i]!,
+      material: resolve(s.material),
+    }));
+    return buildMedium(thin, YeeLayout.ofPlan(thin), resolve("vacuum"), painted);
+  };
+  const media = new Map([[lambda0, paint(lambda0)]]);
+  return (wl) => {
+    const at = broadband ? lambda0 : wl;
+    const known = media.get(at);
+    if (known) return known;
+    const medium = paint(at);
+    media.set(at, medium);
+    return medium;
+  };
 }
 
 /**

@@ -365,3 +365,34 @@ test("an evanescent mode has no group index (it carries no power to weigh)", asy
     else assert.ok(Number.isFinite(m.group_index), `mode ${m.mode_index}: ${m.group_index}`);
   }
 });
+
+test("one wavelength's group index sees the materials' dispersion, as a band's does", () => {
+  // A 0.4 µm Si3N4 slab in SiO2 (library materials), TE0 at 1.55 µm: with the materials held
+  // at their 1.55 µm values n_g is 1.983, with their dispersion 2.023.
+  // The slab lies across z, the plane across x: TE (E along y, the plane's first axis).
+  const request = (wavelengths: number[], groupIndex: boolean): PlaneModesRequest => ({
+    domain: {
+      size: [1e-8, 2e-8, 4e-6],
+      resolution: 1e-8,
+      boundary_conditions: ["pml", "periodic", "pml"],
+      pml_layers: 12,
+    } as DomainSpec,
+    structures: [
+      { type: "box", center: [0, 0, 0], size: [10, 10, 10], material: "SiO2" },
+      { type: "box", center: [0, 0, 0], size: [10, 10, 0.4e-6], material: "Si3N4" },
+    ] as StructureSpec[],
+    plane: { center: [0, 0, 0], size: [0, 2e-8, 4e-6] },
+    wavelengths,
+    mode_spec: { num_modes: 1, filter_pol: "te" },
+    group_index: groupIndex,
+  });
+  const wl = 1.55e-6;
+  const dl = wl * 1e-3;
+  const nEff = (w: number) => solveModesOf(request([w], false)).modes[0]![0]!.n_eff;
+  const fromSlope = nEff(wl) - (wl * (nEff(wl + dl) - nEff(wl - dl))) / (2 * dl);
+  const one = solveModesOf(request([wl], true)).modes[0]![0]!.group_index!;
+  const band = solveModesOf(request([wl - dl, wl, wl + dl], true)).modes[1]![0]!.group_index!;
+  assert.ok(fromSlope > 2.01 && fromSlope < 2.04, `n_g from the slope ${fromSlope}`);
+  assert.ok(Math.abs(one - fromSlope) < 5e-4, `one wavelength ${one}, slope ${fromSlope}`);
+  assert.ok(Math.abs(band - fromSlope) < 5e-4, `band ${band}, slope ${fromSlope}`);
+});
