@@ -1,7 +1,9 @@
 /**
  * Checks of a point-dipole `source`: its amplitude, a position inside the domain (not in the
- * absorber, where it would radiate into the PML), and its parity about a symmetry plane.
+ * absorber, where it would radiate into the PML), a moment that radiates in a 1-D column, and
+ * its parity about a symmetry plane.
  */
+import { periodicThinAxes } from "../sources/dipole-vacuum-power.js";
 import type { PointDipoleSpec } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 
@@ -24,6 +26,29 @@ export function checkPointDipole(ctx: CheckContext, source: PointDipoleSpec): vo
         `[${fmt(-half)}, ${fmt(half)}] m along ${AXES[a]} (the absorber lies outside it)`,
     );
   }
+  checkSheetMoment(ctx, source);
+}
+
+/**
+ * In a domain one periodic cell across two axes (a 1-D column) the dipole and its images are
+ * a sheet, which radiates only with its moment in the sheet; across three, nothing radiates.
+ */
+function checkSheetMoment(ctx: CheckContext, source: PointDipoleSpec): void {
+  const plan = ctx.grid();
+  const thin = plan ? periodicThinAxes(plan) : [];
+  const axis = AXES.indexOf(source.polarization[1]!.toLowerCase() as (typeof AXES)[number]);
+  if (thin.length < 2 || (thin.length === 2 && thin.includes(axis))) return;
+  const across = thin.map((a) => AXES[a]).join(" and ");
+  const fix =
+    thin.length === 2
+      ? `: use ${thin.map((a) => source.polarization[0] + AXES[a]).join(" or ")}, or widen the domain`
+      : ": widen the domain";
+  ctx.add(
+    "source.polarization",
+    `the domain is one periodic cell across ${across}, so the dipole and its images form a ` +
+      `sheet, which radiates only with its moment in the sheet; ${source.polarization} ` +
+      `radiates nothing${fix}`,
+  );
 }
 
 /**

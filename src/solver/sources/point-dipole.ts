@@ -18,13 +18,15 @@
  * monitors are multiplied by N(ω) = 1/S(ω) and their phasors are those of a time-harmonic
  * dipole of moment `amplitude`.
  * Its power in vacuum, for the flux monitors' Purcell ratio (flux-results.ts), is
- * η0·k0²·|I·ℓ|²/(12π) (electric) or k0²·|Mℓ|²/(12π·η0) (magnetic).
+ * η0·k0²·|I·ℓ|²/(12π) (electric) or k0²·|Mℓ|²/(12π·η0) (magnetic) in 3-D, a line's or a
+ * sheet's in a cross-section or a column (dipole-vacuum-power.ts).
  */
-import { ETA0, EPS0, SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
+import { ETA0, EPS0 } from "../constants.js";
 import { cubeAlong, nodeIndexAt, centreIndexAt, staggerOf, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import type { PointDipoleSpec } from "../types.js";
 import { DRIVE_VALUES_PER_STEP, type InjectionConfig, type InjectionTerm } from "./injection.js";
+import { dipoleVacuumPowerW } from "./dipole-vacuum-power.js";
 import { currentSample, pulseFor, type PulseShape } from "./pulse.js";
 import type { Source, SourceContext } from "./source.js";
 
@@ -162,11 +164,16 @@ export class PointDipoleSource implements Source {
     return out;
   }
 
-  /** The power the same dipole radiates in vacuum at angular frequency ω, in watts. */
+  /**
+   * The power the same dipole radiates in vacuum at angular frequency ω, in watts: in a
+   * cross-section or a column, with its periodic images (dipole-vacuum-power.ts).
+   */
   vacuumPowerW(omega: number): number {
-    const k0 = omega / SPEED_OF_LIGHT_M_PER_S;
-    const moment2 = this.spec.amplitude ** 2;
-    const factor = (k0 * k0 * moment2) / (12 * Math.PI);
-    return this.magnetic ? factor / ETA0 : ETA0 * factor;
+    const moment = {
+      axis: this.component % 3,
+      magnetic: this.magnetic,
+      moment: this.spec.amplitude,
+    };
+    return dipoleVacuumPowerW(this.ctx.plan, moment, omega);
   }
 }
