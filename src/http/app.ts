@@ -52,6 +52,14 @@ const SINGLE_HEADERS = new Map([
   ["host", "Host"],
 ]);
 
+/**
+ * Whether a URL is the API's: an account's own data, answers and errors alike, for no cache to
+ * keep (unknown paths and methods under /v1 too).
+ */
+function underV1(url: string): boolean {
+  return url === "/v1" || url.startsWith("/v1/") || url.startsWith("/v1?");
+}
+
 /** A request the API refuses for its headers alone (before authentication), or null. */
 function headerProblem(raw: IncomingMessage): ApiError | null {
   if (raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1 && !raw.headers.host) {
@@ -110,6 +118,7 @@ function createFastify(deps: RouteDeps, logger: FastifyServerOptions["logger"]) 
     // nothing of the URL echoed (its query may hold a download signature).
     frameworkErrors: (err, req, reply) => {
       reply.header("X-Correlation-ID", req.id);
+      if (underV1(req.url)) reply.header("Cache-Control", "no-store");
       return sendApiError(reply, frameworkError(err));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -141,8 +150,13 @@ function installCommonHooks(app: TypedApp, deps: RouteDeps): void {
     reply.header("X-Correlation-ID", req.id);
     reply.header("X-Content-Type-Options", "nosniff");
     if (deps.config.tls) reply.header("Strict-Transport-Security", "max-age=31536000");
+    if (underV1(req.url)) reply.header("Cache-Control", "no-store");
     req.caller = null;
-    done(headerProblem(req.raw) ?? undefined);
+    const problem = headerProblem(req.raw);
+    // What follows on this connection a proxy in front may have framed otherwise (two Hosts):
+    // the answer is the connection's last.
+    if (problem) reply.header("Connection", "close");
+    done(problem ?? undefined);
   });
   app.addHook("onResponse", (req, reply, done) => {
     deps.metrics.httpDuration.observe(
@@ -162,9 +176,7 @@ async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
   const authenticate = createAuthenticator(deps.stores.accounts);
   const rateLimit = createRateLimiter(deps.config.rateLimitPerMinute);
   await app.register(async (v1) => {
-    v1.addHook("onRequest", async (req, reply) => {
-      // An account's own data, answers and errors alike: for no cache to keep.
-      reply.header("Cache-Control", "no-store");
+    v1.addHook("onRequest", async (req) => {
       const caller = await authenticate(req);
       rateLimit(caller.keyId);
     });

@@ -103,6 +103,43 @@ test("two Authorization headers are a 400, whichever of them is valid", async ()
   assertApiError(twoHosts, 400, "bad_request");
 });
 
+/** Everything the server sends on one connection until it closes it (or `waitMs` passes). */
+async function untilClosed(
+  chunk: string,
+  waitMs = 3000,
+): Promise<{ text: string; closed: boolean }> {
+  const { connect } = await import("node:net");
+  const socket = connect(port, "127.0.0.1");
+  let text = "";
+  socket.on("data", (d: Buffer) => (text += d.toString("latin1")));
+  socket.write(chunk);
+  const closed = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), waitMs);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  socket.destroy();
+  return { text, closed };
+}
+
+test("a request refused for its headers closes the connection: one pipelined after it is not read", async () => {
+  const health = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  for (const head of [
+    "GET /v1/simulations HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+    `GET /v1/simulations HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${key}\r\n` +
+      `Authorization: Bearer ${key}\r\n\r\n`,
+    "GET /v1/simulations HTTP/1.1\r\n\r\n",
+  ]) {
+    const { text, closed } = await untilClosed(head + health);
+    assert.ok(closed, `the connection stayed open after: ${text}`);
+    assert.equal(text.match(/^HTTP\/1\.1 /gm)?.length, 1, text);
+    assert.match(text, /^HTTP\/1\.1 400 /);
+    assert.match(text, /\r\nconnection: close\r\n/i);
+  }
+});
+
 test("every unknown job id is 404 job_not_found, whatever its length", async () => {
   for (const length of [1, 36, 64, 65, 80, 100, 101, 500, 5000]) {
     const id = "a".repeat(length);

@@ -117,6 +117,29 @@ describe("caching", () => {
       assert.equal(res.headers.get("cache-control"), "no-store", `${path}: ${res.status}`);
     }
   });
+
+  test("nor is an error refused before any route: unknown paths, methods, headers and URLs", async () => {
+    const answers = [
+      await rawRequest(svc.baseUrl, "/v1/nothing", {
+        headers: { authorization: `Bearer ${alice}` },
+      }),
+      await rawRequest(svc.baseUrl, `/v1/simulations/${aliceJob}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${alice}` },
+      }),
+      await rawRequest(svc.baseUrl, "/v1/simulations", {
+        headers: { authorization: [`Bearer ${alice}`, `Bearer ${alice}`] },
+      }),
+      await rawRequest(svc.baseUrl, "/v1/simulations/%E0%A4%A", {
+        headers: { authorization: `Bearer ${alice}` },
+      }),
+    ];
+    assert.deepEqual(
+      answers.map((res) => res.status),
+      [404, 405, 400, 400],
+    );
+    for (const res of answers) assert.equal(res.headers["cache-control"], "no-store", res.text);
+  });
 });
 
 describe("Authorization header", () => {
