@@ -39,6 +39,14 @@ export const RESPONSE_HEADERS = {
     description: "`bytes start-end/size`, or `bytes */size` on 416.",
     schema: { type: "string" },
   },
+  ETag: {
+    description: "The stored file's strong entity tag: send it as If-Range when resuming.",
+    schema: { type: "string" },
+  },
+  "Last-Modified": {
+    description: "When the stored file was written (also valid as If-Range).",
+    schema: { type: "string" },
+  },
   "Content-Disposition": {
     description:
       "`attachment` with the file's name: `emsim-<job_id>.h5` for a job's result file, `emsim-<job_id>.s<N>p` for Touchstone S-parameters, the name a signed download address carries for its file (a batch's results, a GDS layout).",

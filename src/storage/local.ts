@@ -127,7 +127,7 @@ export class LocalFileStorage implements StorageBackend {
   async stat(key: string): Promise<StoredObject | null> {
     try {
       const s = await stat(this.pathOf(key));
-      return s.isFile() ? { key, bytes: s.size } : null;
+      return s.isFile() ? { key, bytes: s.size, modifiedMs: s.mtimeMs } : null;
     } catch {
       return null;
     }

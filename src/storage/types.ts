@@ -7,6 +7,8 @@ import type { Readable } from "node:stream";
 export interface StoredObject {
   key: string;
   bytes: number;
+  /** When it was written (ms since the epoch), where the backend says. */
+  modifiedMs?: number;
 }
 
 export interface StorageBackend {

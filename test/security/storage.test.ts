@@ -78,6 +78,48 @@ describe("signed addresses", () => {
     }
   });
 
+  test("a resumed download is the same file's: If-Range with its ETag or date, else the whole file", async () => {
+    const url = await svc.service.storage.signedDownloadUrl(KEY, 60, "emsim-x.h5");
+    const path = new URL(url).pathname + new URL(url).search;
+    const full = await rawRequest(svc.baseUrl, path);
+    const etag = full.headers.etag as string;
+    const date = full.headers["last-modified"] as string;
+    assert.match(etag, /^"[0-9a-f]+-[0-9a-f]+"$/);
+    assert.ok(Number.isFinite(Date.parse(date)), date);
+    const resume = (ifRange: string) =>
+      rawRequest(svc.baseUrl, path, { headers: { range: "bytes=2-5", "if-range": ifRange } });
+    for (const same of [etag, date]) {
+      const res = await resume(same);
+      assert.equal(res.status, 206, same);
+      assert.equal(res.text, "2345");
+    }
+    for (const other of ['"other"', `W/${etag}`, "Mon, 01 Jan 2001 00:00:00 GMT", "not a date"]) {
+      const res = await resume(other);
+      assert.equal(res.status, 200, other);
+      assert.equal(res.text, CONTENT.toString(), other);
+    }
+  });
+
+  test("an address missing a part, or with one malformed, is a 403 as a bad signature is", async () => {
+    const good = new URL(`http://x${signedPath(KEY)}`);
+    const changes: [string, (u: URL) => void][] = [
+      ["no query", (u) => (u.search = "")],
+      ["no signature", (u) => u.searchParams.delete("signature")],
+      ["no expires", (u) => u.searchParams.delete("expires")],
+      ["no name", (u) => u.searchParams.delete("name")],
+      ["expires not a number", (u) => u.searchParams.set("expires", "abc")],
+      ["a long name", (u) => u.searchParams.set("name", "n".repeat(300))],
+    ];
+    for (const [what, change] of changes) {
+      const u = new URL(good);
+      change(u);
+      const res = await rawRequest(svc.baseUrl, u.pathname + u.search);
+      assert.equal(res.status, 403, what);
+      assert.deepEqual(JSON.parse(res.text).error_code, "forbidden", what);
+      assert.doesNotMatch(res.text, /query\.|pattern/, what);
+    }
+  });
+
   test("changing the key, expiry, name or signature gives 403 without touching the file", async () => {
     const good = new URL(`http://x${signedPath(KEY)}`);
     const variants: [string, (u: URL) => void][] = [

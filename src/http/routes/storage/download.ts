@@ -1,12 +1,15 @@
 /**
  * The local storage service's download address: `{storage_url}/objects/<key>` with an expiry
  * and an HMAC signature (src/storage/signing.ts). No API key: the signature is the credential.
- * Serves the file with Content-Type, Content-Disposition, Content-Length and single Range
- * requests (206 / 416), so interrupted downloads can resume.
+ * Serves the file with Content-Type, Content-Disposition, Content-Length, a strong ETag and
+ * Last-Modified, and single Range requests (206 / 416) under If-Range, so interrupted
+ * downloads can resume without splicing two files. An address missing a part, or with one
+ * malformed, is refused as a bad signature is (403), whatever part it lacks.
  */
 import Type from "typebox";
 import { ApiError, errors } from "../../../errors.js";
 import type { LocalFileStorage } from "../../../storage/local.js";
+import type { StoredObject } from "../../../storage/types.js";
 import { sendApiError } from "../../error-handler.js";
 import { ErrorBody } from "../../schemas.js";
 import type { App } from "../../types.js";
@@ -37,6 +40,49 @@ export function parseRange(
   return { start, end: m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1) };
 }
 
+/**
+ * A stored object's validators: objects are written once under their key, so its size and
+ * write time name its bytes (a strong entity tag). None where the backend gives no time.
+ */
+function validators(object: StoredObject): { etag: string; lastModified: string } | null {
+  if (object.modifiedMs === undefined) return null;
+  const time = Math.floor(object.modifiedMs);
+  return {
+    etag: `"${object.bytes.toString(16)}-${time.toString(16)}"`,
+    lastModified: new Date(time).toUTCString(),
+  };
+}
+
+/**
+ * Whether a Range may be served (RFC 9110 §13.1.5): without If-Range, or with one naming this
+ * object's entity tag (a weak tag never matches) or its Last-Modified date; else the whole
+ * file goes out, as if no Range had been sent.
+ */
+export function rangeApplies(
+  ifRange: string | undefined,
+  current: { etag: string; lastModified: string } | null,
+): boolean {
+  if (ifRange === undefined) return true;
+  if (!current) return false;
+  const v = ifRange.trim();
+  if (v.startsWith('"') || v.startsWith("W/")) return v === current.etag;
+  const at = Date.parse(v);
+  return Number.isFinite(at) && at === Date.parse(current.lastModified);
+}
+
+/** The address's signed parts, or null where one is missing or malformed. */
+function addressParts(query: {
+  expires?: string;
+  name?: string;
+  signature?: string;
+}): { expires: number; name: string; signature: string } | null {
+  const { expires, name, signature } = query;
+  if (expires === undefined || !/^[0-9]{1,12}$/.test(expires)) return null;
+  if (name === undefined || name.length > 200) return null;
+  if (signature === undefined || signature.length > 100) return null;
+  return { expires: Number(expires), name, signature };
+}
+
 const HDF5_BODY: RawBody = {
   mediaType: "application/x-hdf5",
   schema: { type: "string", format: "binary", description: "The HDF5 result file." },
@@ -45,7 +91,6 @@ const HDF5_BODY: RawBody = {
 /** What the OpenAPI document says of the download beyond its schema. */
 const downloadDoc = (): OperationDoc => ({
   errors: [
-    errors.validation([{ path: "query.expires", message: "is required" }]),
     errors.forbidden("The download address signature is invalid."),
     errors.forbidden(
       "The download address has expired; request GET /v1/simulations/{job_id}/results again.",
@@ -55,8 +100,15 @@ const downloadDoc = (): OperationDoc => ({
     ...ANY_ERRORS,
   ],
   headers: {
-    200: ["Accept-Ranges", "Content-Length", "Content-Disposition"],
-    206: ["Accept-Ranges", "Content-Length", "Content-Range", "Content-Disposition"],
+    200: ["Accept-Ranges", "Content-Length", "Content-Disposition", "ETag", "Last-Modified"],
+    206: [
+      "Accept-Ranges",
+      "Content-Length",
+      "Content-Range",
+      "Content-Disposition",
+      "ETag",
+      "Last-Modified",
+    ],
     416: ["Content-Range"],
   },
   success: {
@@ -83,10 +135,14 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
       summary: "Download a stored result (pre-signed address)",
       security: [],
       tags: ["storage"],
+      // Checked by the handler, which refuses a missing or malformed part as it refuses a bad
+      // signature (403), not with a 422 that would spell out the scheme.
       querystring: Type.Object({
-        expires: Type.String({ pattern: "^[0-9]{1,12}$" }),
-        name: Type.String({ maxLength: 200 }),
-        signature: Type.String({ maxLength: 100 }),
+        expires: Type.Optional(Type.String({ description: "Unix time the address expires at." })),
+        name: Type.Optional(
+          Type.String({ description: "The file name the download is saved as." }),
+        ),
+        signature: Type.Optional(Type.String({ description: "The address's HMAC signature." })),
       }),
       response: {
         200: Type.Unknown({
@@ -102,8 +158,10 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
     },
     handler: async (req, reply) => {
       const key = (req.params as { "*": string })["*"];
-      const { expires, name, signature } = req.query;
-      const check = storage.checkSignature(key, Number(expires), name, signature);
+      const parts = addressParts(req.query);
+      if (!parts) throw errors.forbidden("The download address signature is invalid.");
+      const { expires, name, signature } = parts;
+      const check = storage.checkSignature(key, expires, name, signature);
       if (check === "invalid") throw errors.forbidden("The download address signature is invalid.");
       if (check === "expired") {
         throw errors.forbidden(
@@ -115,8 +173,12 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
       const object = await storage.stat(key);
       if (!object)
         throw new ApiError(404, "object_not_found", "The stored result no longer exists.");
-      const range = parseRange(req.headers.range, object.bytes);
+      const current = validators(object);
+      const ifRange = req.headers["if-range"];
+      const applies = rangeApplies(Array.isArray(ifRange) ? ifRange.join(",") : ifRange, current);
+      const range = parseRange(applies ? req.headers.range : undefined, object.bytes);
       reply.header("Accept-Ranges", "bytes");
+      if (current) reply.header("ETag", current.etag).header("Last-Modified", current.lastModified);
       reply.header(
         "Content-Type",
         key.endsWith(".gds") ? "application/octet-stream" : "application/x-hdf5",
