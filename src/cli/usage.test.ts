@@ -23,3 +23,10 @@ test("what is not a number after an option, or after --, is read as before", () 
   const { positionals } = parse(["--", "-5"], options, true);
   assert.deepEqual(positionals, ["-5"]);
 });
+
+test("an empty argument is a usage mistake (exit 2), not a request for the job ''", () => {
+  for (const args of [[""], ["  "], ["a", ""]]) {
+    assert.throws(() => parse(args, options, true), /an argument is empty/);
+  }
+  assert.deepEqual(parse(["job-1"], options, true).positionals, ["job-1"]);
+});

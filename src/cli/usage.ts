@@ -10,8 +10,9 @@ export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
 ): ReturnType<
   typeof parseArgs<{ args: string[]; options: T; allowPositionals: boolean; strict: true }>
 > {
+  let parsed;
   try {
-    return parseArgs({
+    parsed = parseArgs({
       args: joinNegativeValues(args, options),
       options,
       allowPositionals,
@@ -20,6 +21,11 @@ export function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  // An empty argument ("$JOB" unset) names nothing: no job id, file or folder is "".
+  if (parsed.positionals.some((p) => p.trim() === "")) {
+    throw new UsageError("an argument is empty (an unset shell variable?): give a value");
+  }
+  return parsed;
 }
 
 /**
