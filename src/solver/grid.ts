@@ -78,6 +78,14 @@ export function thinAxes(plan: GridPlan, except: number): number[] {
   return [0, 1, 2].filter((a) => a !== except && plan.axes[a].cells === 1);
 }
 
+/**
+ * The axes along which the grid is periodic and one cell thick: a 2-D cross-section's
+ * invariant axis (one), a 1-D column's (two). A source there is a line or a sheet of images.
+ */
+export function periodicThinAxes(plan: GridPlan): number[] {
+  return [0, 1, 2].filter((a) => plan.axes[a].boundary === "periodic" && plan.axes[a].cells === 1);
+}
+
 /** Cells of the region of interest along one axis: the documented rounding rule. */
 export function interiorCellsFor(sizeM: number, stepM: number): number {
   return Math.max(1, Math.round(sizeM / stepM));

@@ -3,9 +3,10 @@
  * absorber, in one medium all round (no structure crossing its surface: the projection
  * assumes a homogeneous medium outside it), centred on each mirror plane of domain.symmetry or
  * clear of it (far-field-symmetry.ts unfolds the first; a face on the mirror wall would be left
- * out), and a bounded number of directions.
+ * out), a domain more than one cell thick (the projection is three-dimensional), and a
+ * bounded number of directions.
  */
-import { centreIndexAt, nodeIndexAt } from "../grid.js";
+import { centreIndexAt, nodeIndexAt, periodicThinAxes } from "../grid.js";
 import type { FarFieldMonitorSpec, StructureSpec, Vec3 } from "../types.js";
 import { AXES, checkRangeSpan, finite, fmt, type CheckContext } from "./common.js";
 import { checkBoxHoldsCells } from "./closed-box.js";
@@ -18,6 +19,7 @@ export const MAX_FAR_FIELD_DIRECTIONS = 181 * 181;
 export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: string): void {
   const { add, spec, halfSize } = ctx;
   if (!m.center.every(finite) || !m.size.every(finite)) return;
+  if (!checkThreeDimensional(ctx, path)) return;
   const zeros = m.size.filter((s) => s === 0).length;
   if (zeros > 1) {
     add(`${path}.size`, "a far-field monitor is a box (no zero extent) or a plane (one zero)");
@@ -56,6 +58,27 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
       `${directions} directions (θ × φ); at most ${MAX_FAR_FIELD_DIRECTIONS} are allowed`,
     );
   }
+}
+
+/**
+ * The projection is to three-dimensional space. In a 2-D cross-section (periodic and one cell
+ * thick along an axis) or a 1-D column the grid's fields are a line's or a sheet's, and a
+ * one-cell slice of them projected so would read neither the line's pattern per length nor
+ * the power the flux monitors see: refused, not answered wrongly.
+ */
+function checkThreeDimensional(ctx: CheckContext, path: string): boolean {
+  const plan = ctx.grid();
+  const thin = plan ? periodicThinAxes(plan) : [];
+  if (thin.length === 0) return true;
+  const along = thin.map((a) => AXES[a]).join(" and ");
+  ctx.add(
+    `${path}.monitor_type`,
+    `a far-field monitor projects to three-dimensional space; this domain is one periodic ` +
+      `cell thick along ${along} (a ${thin.length === 1 ? "2-D cross-section" : "1-D column"}), ` +
+      "where that projection would be a one-cell slice's, not the pattern of what the grid " +
+      "holds: use flux planes here, or a domain more than one cell thick",
+  );
+  return false;
 }
 
 /**

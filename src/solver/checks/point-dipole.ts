@@ -3,7 +3,7 @@
  * absorber, where it would radiate into the PML), a moment that radiates in a 1-D column, and
  * its parity about a symmetry plane.
  */
-import { periodicThinAxes } from "../sources/dipole-vacuum-power.js";
+import { periodicThinAxes } from "../grid.js";
 import type { PointDipoleSpec } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 

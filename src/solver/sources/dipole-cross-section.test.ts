@@ -108,4 +108,24 @@ describe("a point dipole in a cross-section and in a column", () => {
     );
     assert.deepEqual(checkSimulation(spec("Hx", true)), []);
   });
+
+  it("a far-field monitor, a projection to 3-D space, is refused in both", () => {
+    for (const column of [false, true]) {
+      const s = spec("Ex", column);
+      const box = s.monitors[0]!;
+      s.monitors.push({
+        ...box,
+        name: "far",
+        monitor_type: "far_field",
+        theta_deg: [0, 90],
+        phi_deg: [0],
+      } as MonitorSpec);
+      const problems = checkSimulation(s);
+      assert.deepEqual(
+        problems.map((p) => p.path),
+        ["monitors[1].monitor_type"],
+      );
+      assert.match(problems[0]!.message, column ? /1-D column/ : /2-D cross-section/);
+    }
+  });
 });

@@ -13,12 +13,7 @@
  * refuse (checks/point-dipole.ts). A magnetic moment's power is the same with 1/η0 for η0.
  */
 import { ETA0, SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
-import type { GridPlan } from "../grid.js";
-
-/** The axes along which the grid is periodic and one cell thick: a row's or a sheet's. */
-export function periodicThinAxes(plan: GridPlan): number[] {
-  return [0, 1, 2].filter((a) => plan.axes[a].boundary === "periodic" && plan.axes[a].cells === 1);
-}
+import { periodicThinAxes, type GridPlan } from "../grid.js";
 
 export interface DipoleMoment {
   /** The moment's axis (0 x, 1 y, 2 z), whether magnetic, and its size (A·m or V·m). */
