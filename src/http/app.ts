@@ -171,6 +171,21 @@ function installCommonHooks(app: TypedApp, deps: RouteDeps): void {
   });
 }
 
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A job's or batch's id in the path as it was issued: UUID text is case-insensitive (RFC 9562
+ * §4), and ids are issued and stored in lower case.
+ */
+function lowerCaseIds(params: unknown): void {
+  if (typeof params !== "object" || params === null) return;
+  const p = params as Record<string, unknown>;
+  for (const name of ["job_id", "batch_id"]) {
+    const id = p[name];
+    if (typeof id === "string" && UUID_TEXT.test(id)) p[name] = id.toLowerCase();
+  }
+}
+
 /** The /v1 routes, behind API-key authentication, the rate limit and the JSON media type. */
 async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
   const authenticate = createAuthenticator(deps.stores.accounts);
@@ -182,6 +197,7 @@ async function registerV1(app: TypedApp, deps: RouteDeps): Promise<void> {
     });
     // POST bodies must say they are JSON, even when empty.
     v1.addHook("preValidation", (req, _reply, done) => {
+      lowerCaseIds(req.params);
       const type = req.headers["content-type"];
       const takesBody = req.routeOptions.schema?.body !== undefined;
       if (takesBody && (type === undefined || !/^application\/json\b/i.test(type))) {

@@ -62,6 +62,10 @@ describe("isolation between accounts", () => {
     const own = await call(svc.baseUrl, "GET", `/v1/simulations/${aliceJob}`, { key: alice });
     assert.equal(own.body.status, "COMPLETED");
     assert.equal(own.body.cancel_requested, false);
+    // Its id in upper case is the same id (UUID text is case-insensitive), to her alone.
+    const upper = `/v1/simulations/${aliceJob.toUpperCase()}`;
+    assert.equal((await call(svc.baseUrl, "GET", upper, { key: alice })).body.job_id, aliceJob);
+    assert.equal((await call(svc.baseUrl, "GET", upper, { key: bob })).status, 404);
   });
 
   test("listing never shows another account's jobs, and their ids are no cursor", async () => {
