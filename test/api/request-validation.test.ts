@@ -193,8 +193,15 @@ describe("a far-field monitor's angles are each once", () => {
     fieldErrors(
       await call(svc.baseUrl, "POST", "/v1/simulations/estimate", { key: await newKey(), body }),
     );
+  // Four cells across: a far-field projection is refused in a column one cell across.
   const farField = (angles: Record<string, unknown>) =>
     smallSimulation({
+      domain: {
+        size: [0.2e-6, 0.2e-6, 3e-6],
+        resolution: 0.05e-6,
+        boundary_conditions: ["periodic", "periodic", "pml"],
+        pml_layers: 12,
+      },
       monitors: [
         {
           name: "ff",
