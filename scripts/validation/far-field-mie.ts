@@ -95,7 +95,7 @@ WAVELENGTHS_M.forEach((wavelengthM, w) => {
   const peak = exact.E[0]!;
   const fdtd = (p: number) =>
     THETA_DEG.map(
-      (_, t) => planes.radiantIntensityWPerSr[(w * THETA_DEG.length + t) * 2 + p]! / irradiance,
+      (_, t) => planes.radiantIntensity[(w * THETA_DEG.length + t) * 2 + p]! / irradiance,
     );
   const got = { E: fdtd(1), H: fdtd(0) };
   console.log(
@@ -115,7 +115,7 @@ WAVELENGTHS_M.forEach((wavelengthM, w) => {
   const n = sphere.thetaDeg.length * sphere.phiDeg.length;
   const total =
     integrateOverSphere(
-      sphere.radiantIntensityWPerSr.subarray(w * n, (w + 1) * n),
+      sphere.radiantIntensity.subarray(w * n, (w + 1) * n),
       sphere.thetaDeg.map((t) => t * DEG),
       sphere.phiDeg.map((p) => p * DEG),
     ) / irradiance;

@@ -5,6 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import type { FarFieldPattern } from "../results/read.js";
 import {
   azimuthIndex,
   defaultCuts,
@@ -15,9 +16,10 @@ import {
 } from "./polar.js";
 
 /** U = 2·sin²θ at φ = 0°, sin²θ elsewhere; θ 0–180° in 45° steps, φ 0–270° in 90° steps. */
-const PATTERN = {
+const PATTERN: FarFieldPattern = {
   name: "p",
   wavelengthsM: [1e-6],
+  unit: "W/sr",
   thetaDeg: [0, 45, 90, 135, 180],
   phiDeg: [0, 90, 180, 270],
   radiantIntensity: [

@@ -2,11 +2,12 @@
  * A far-field monitor's radiation pattern as a polar plot: the radiant intensity against the
  * polar angle θ in azimuthal cuts, each cut a plane through the z axis — φ on the right half,
  * φ + 180° on the left (θ = 0, +z, up) — normalised to the pattern's peak over the whole sphere,
- * on a linear or a dB scale. The CLI's `emsim plot --far-field` (from the result file) and the
- * dashboard's job page (from the job record's solver report) draw the same picture from this
- * one function.
+ * on a linear or a dB scale. A pattern recorded at θ = 90° alone (the x–y plane, as a 2-D
+ * cross-section thin along z gives it) is drawn as that plane's one curve against φ instead.
+ * The CLI's `emsim plot --far-field` (from the result file) and the dashboard's job page (from
+ * the job record's solver report) draw the same picture from this one function.
  */
-import type { FarFieldPattern } from "../results/read.js";
+import type { FarFieldPattern, FarFieldUnit } from "../results/read.js";
 import { Canvas } from "./canvas.js";
 import type { Rgb } from "./colormap.js";
 import { LINE_HEIGHT, textWidth } from "./font.js";
@@ -114,11 +115,42 @@ function degrees(deg: number): string {
   return `${Number(deg.toPrecision(4))}°`.replace("-", MINUS);
 }
 
-/** A radiant intensity in W/sr, to 3 or 4 significant digits: `0.0125`, `4.71e+13`. */
-export function formatIntensity(wPerSr: number): string {
-  const abs = Math.abs(wPerSr);
-  if (abs === 0 || (abs >= 0.01 && abs < 1e4)) return `${Number(wPerSr.toPrecision(4))} W/sr`;
-  return `${wPerSr.toExponential(2)} W/sr`;
+/** A radiant intensity, to 3 or 4 significant digits: `0.0125 W/sr`, `4.71e+13 W/rad`. */
+export function formatIntensity(value: number, unit: FarFieldUnit = "W/sr"): string {
+  const abs = Math.abs(value);
+  if (abs === 0 || (abs >= 0.01 && abs < 1e4)) return `${Number(value.toPrecision(4))} ${unit}`;
+  return `${value.toExponential(2)} ${unit}`;
+}
+
+/** Whether a pattern lies in the x–y plane alone (one polar angle, 90°): drawn against φ. */
+export function isEquatorial(pattern: FarFieldPattern): boolean {
+  return pattern.thetaDeg.length === 1 && Math.abs(pattern.thetaDeg[0]! - 90) <= 1e-9;
+}
+
+/**
+ * The x–y plane's curve at wavelength `w`, normalised to `peak`: the azimuths ascending as
+ * screen angles (at()'s θ: 90° − φ, so φ = 0° points right and 90° up), closed round the
+ * circle when the recorded azimuths are evenly spaced over all of it.
+ */
+function equatorialCurve(
+  pattern: FarFieldPattern,
+  w: number,
+  peak: number,
+): { screenDeg: number[]; values: number[] } {
+  const row = pattern.radiantIntensity[w]?.[0];
+  if (!row) throw new RangeError(`no wavelength index ${w} in far-field monitor ${pattern.name}`);
+  const order = pattern.phiDeg
+    .map((_, i) => i)
+    .sort((a, b) => pattern.phiDeg[a]! - pattern.phiDeg[b]!);
+  const phi = order.map((i) => pattern.phiDeg[i]!);
+  const values = order.map((i) => (peak > 0 ? row[i]! / peak : 0));
+  const steps = phi.slice(1).map((p, i) => p - phi[i]!);
+  const wrap = 360 - (phi.at(-1)! - phi[0]!);
+  if (phi.length > 2 && steps.every((d) => Math.abs(d - wrap) <= 1e-6 * 360)) {
+    phi.push(phi[0]! + 360);
+    values.push(values[0]!);
+  }
+  return { screenDeg: phi.map((p) => 90 - p), values };
 }
 
 /** The layout: the centre and radius of the polar area and where the legend starts. */
@@ -160,12 +192,17 @@ function circle(c: Canvas, f: PolarFrame, r: number, color: Rgb): void {
   }
 }
 
-/** Spokes every 30° labelled with θ (0° up, 180° down, each side its own azimuth), and rings. */
-function drawPolarGrid(c: Canvas, f: PolarFrame): void {
+/** The angle a spoke at screen angle a (clockwise from up) is labelled with: θ on each side. */
+const thetaLabel = (a: number) => (a <= 180 ? a : 360 - a);
+/** The x–y plane's labels: φ, 0° to the right, counter-clockwise. */
+const phiLabel = (a: number) => (((90 - a) % 360) + 360) % 360;
+
+/** Spokes every 30° labelled (θ: 0° up, 180° down, each side its own azimuth), and rings. */
+function drawPolarGrid(c: Canvas, f: PolarFrame, label: (a: number) => number): void {
   for (let a = 0; a < 360; a += 30) {
     const [x, y] = at(f, a, 1, 1);
     c.line(f.cx, f.cy, x, y, a % 180 === 0 ? MUTED : GRID);
-    const theta = a <= 180 ? a : 360 - a;
+    const theta = label(a);
     const [lx, ly] = at(f, a, 1 + 10 / f.radius, 1);
     const sin = Math.sin((a * Math.PI) / 180);
     const cos = Math.cos((a * Math.PI) / 180);
@@ -261,9 +298,56 @@ function polarLayout(
   };
 }
 
+/** What one picture draws: its curves (each half a cut, or the x–y plane's), legend and note. */
+interface PolarContent {
+  curves: {
+    legend: number;
+    screenDeg: readonly number[];
+    values: readonly number[];
+    side: 1 | -1;
+  }[];
+  legend: string[];
+  note: string;
+  label: (a: number) => number;
+}
+
+/** The azimuthal cuts at `phiDeg` as curves (each cut's two halves under one legend line). */
+function cutContent(
+  pattern: FarFieldPattern,
+  w: number,
+  phiDeg: readonly number[],
+  peak: number,
+): PolarContent {
+  const cuts = patternCuts(pattern, w, phiDeg, peak);
+  if (cuts.length === 0) throw new RangeError("no azimuth to draw");
+  return {
+    curves: cuts.flatMap((cut, k) => [
+      { legend: k, screenDeg: cut.thetaDeg, values: cut.right, side: 1 as const },
+      ...(cut.left
+        ? [{ legend: k, screenDeg: cut.thetaDeg, values: cut.left, side: -1 as const }]
+        : []),
+    ]),
+    legend: cuts.map(cutLabel),
+    note: "θ from +z (up), φ from +x about +z",
+    label: thetaLabel,
+  };
+}
+
+/** The x–y plane's one curve against φ. */
+function equatorialContent(pattern: FarFieldPattern, w: number, peak: number): PolarContent {
+  const { screenDeg, values } = equatorialCurve(pattern, w, peak);
+  return {
+    curves: [{ legend: 0, screenDeg, values, side: 1 }],
+    legend: ["θ = 90° (the x-y plane)"],
+    note: "φ from +x (right) about +z (counter-clockwise)",
+    label: phiLabel,
+  };
+}
+
 /**
- * The polar plot of one wavelength of a far-field pattern: each cut a curve in its own colour,
- * a legend below, and in the title the monitor, the wavelength and the peak in W/sr.
+ * The polar plot of one wavelength of a far-field pattern: each cut a curve in its own colour
+ * (or the x–y plane's one curve), a legend below, and in the title the monitor, the wavelength
+ * and the peak in the pattern's unit.
  */
 export function renderPolarPattern(
   pattern: FarFieldPattern,
@@ -273,20 +357,20 @@ export function renderPolarPattern(
   const scale = options.scale ?? "linear";
   const dbRange = options.dbRange ?? 30;
   const peak = patternPeak(pattern, w);
-  const cuts = patternCuts(pattern, w, options.phiDeg ?? defaultCuts(pattern.phiDeg), peak);
-  if (cuts.length === 0) throw new RangeError("no azimuth to draw");
+  const content = isEquatorial(pattern)
+    ? equatorialContent(pattern, w, peak)
+    : cutContent(pattern, w, options.phiDeg ?? defaultCuts(pattern.phiDeg), peak);
   const lambda = pattern.wavelengthsM[w]!;
-  const title = `${pattern.name}: λ = ${formatMicrons(lambda * 1e6)} µm, peak ${formatIntensity(peak)}`;
+  const title = `${pattern.name}: λ = ${formatMicrons(lambda * 1e6)} µm, peak ${formatIntensity(peak, pattern.unit)}`;
   const subtitle =
     scale === "linear"
       ? "radiant intensity / peak"
       : `radiant intensity, dB below the peak (centre ${MINUS}${dbRange} dB)`;
-  const note = "θ from +z (up), φ from +x about +z";
-  const labels = cuts.map(cutLabel);
+  const { legend, note } = content;
   const f = polarLayout(
     options.radius ?? 200,
     [title, subtitle],
-    [...labels, note],
+    [...legend, note],
     scale,
     dbRange,
   );
@@ -294,24 +378,23 @@ export function renderPolarPattern(
   const line = LINE_HEIGHT * S + 4;
   c.text(f.cx, MARGIN, title, INK, { scale: S, align: "center" });
   c.text(f.cx, MARGIN + line, subtitle, MUTED, { scale: S, align: "center" });
-  drawPolarGrid(c, f);
+  drawPolarGrid(c, f, content.label);
   // Each cut is drawn wider than the next (up to three), so that where cuts coincide, as the
   // E- and H-planes of a dipole along z do, the earlier ones still show as a border.
-  const strokes: Stroke[] = cuts.map((_, k) => ({
+  const strokes: Stroke[] = legend.map((_, k) => ({
     color: PALETTE[k % PALETTE.length]!,
-    width: 2 + 2 * Math.max(0, Math.min(cuts.length, 3) - 1 - k),
+    width: 2 + 2 * Math.max(0, Math.min(legend.length, 3) - 1 - k),
   }));
-  cuts.forEach((cut, k) => {
-    drawHalf(c, f, cut.thetaDeg, cut.right, 1, strokes[k]!);
-    if (cut.left) drawHalf(c, f, cut.thetaDeg, cut.left, -1, strokes[k]!);
-  });
-  labels.forEach((label, k) => {
+  for (const curve of content.curves) {
+    drawHalf(c, f, curve.screenDeg, curve.values, curve.side, strokes[curve.legend]!);
+  }
+  legend.forEach((label, k) => {
     const { color, width } = strokes[k]!;
     const y = f.legendTop + k * line;
     c.fillRect(f.legendLeft, y + Math.round((CHAR_H - width) / 2), 24, width, color);
     c.text(f.legendLeft + 32, y, label, INK, { scale: S });
   });
-  c.text(f.legendLeft, f.legendTop + cuts.length * line, note, MUTED, { scale: S });
+  c.text(f.legendLeft, f.legendTop + legend.length * line, note, MUTED, { scale: S });
   return c;
 }
 

@@ -21,7 +21,9 @@
  *                          wavelengths, frequencies, background_permittivity; scales
  *                          wavelength, theta, phi (degrees); radiant_intensity (W/sr) and the
  *                          complex128 E_theta, E_phi (V: r·E at r = 1 m, e^{ikr} removed),
- *                          all (nw, ntheta, nphi).
+ *                          all (nw, ntheta, nphi). In a 2-D cross-section also attr
+ *                          cross_section_axis ("x", "y" or "z", the thin axis), and the
+ *                          intensity in W/rad per period, E as √ρ·E at ρ = 1 m (V m-0.5).
  *   /monitors/<name>       (mode monitors) attrs type="mode", normal, center, size,
  *                          wavelengths, frequencies; scales direction (+1, -1), wavelength,
  *                          mode_index; n_eff, k_eff (nw, nmode); amps complex128
@@ -250,27 +252,29 @@ function writeFluxMonitor(monitors: H5Group, m: FluxMonitorResult): void {
 function farFieldDatasets(
   m: FarFieldMonitorResult,
 ): { name: string; data: Float64Array; complex: boolean; units: string; longName: string }[] {
+  const line = m.crossSectionAxis !== null;
+  const [eUnits, times] = line ? ["V m-0.5", "sqrt(rho)"] : ["V", "r"];
   return [
     {
       name: "radiant_intensity",
-      data: m.radiantIntensityWPerSr,
+      data: m.radiantIntensity,
       complex: false,
-      units: "W sr-1",
-      longName: "radiant intensity",
+      units: line ? "W rad-1" : "W sr-1",
+      longName: line ? "radiant intensity per radian over one period" : "radiant intensity",
     },
     {
       name: "E_theta",
       data: m.eTheta,
       complex: true,
-      units: "V",
-      longName: "far-field E_theta times r (e^{ikr} removed)",
+      units: eUnits,
+      longName: `far-field E_theta times ${times} (e^{ikr} removed)`,
     },
     {
       name: "E_phi",
       data: m.ePhi,
       complex: true,
-      units: "V",
-      longName: "far-field E_phi times r (e^{ikr} removed)",
+      units: eUnits,
+      longName: `far-field E_phi times ${times} (e^{ikr} removed)`,
     },
   ];
 }
@@ -287,6 +291,7 @@ function writeFarFieldMonitor(monitors: H5Group, m: FarFieldMonitorResult): void
   f64(g, "wavelengths", m.wavelengthsM);
   f64(g, "frequencies", m.frequenciesHz);
   f64(g, "background_permittivity", m.backgroundEps);
+  if (m.crossSectionAxis !== null) str(g, "cross_section_axis", "xyz"[m.crossSectionAxis]!);
   const wavelength = wavelengthAxis(g, m, true);
   const scales = [wavelength];
   for (const [axis, values, longName] of [

@@ -56,9 +56,13 @@ export interface FarFieldPattern {
   thetaDeg: readonly number[];
   /** Azimuths from +x about +z, degrees. */
   phiDeg: readonly number[];
-  /** Radiant intensity in W/sr as [wavelength][theta][phi]; NaN where not finite. */
+  /** Radiant intensity as [wavelength][theta][phi] in `unit`; NaN where not finite. */
   radiantIntensity: readonly (readonly (readonly number[])[])[];
+  /** W/sr, or W/rad over one period for a 2-D cross-section's line pattern. */
+  unit: FarFieldUnit;
 }
+
+export type FarFieldUnit = "W/sr" | "W/rad";
 
 /** A 2-D map of one component: value[i * ny2 + j] with axes `axes[0]` (rows) × `axes[1]`. */
 export interface FieldMap {
@@ -277,11 +281,13 @@ export async function readFarFields(path: string): Promise<FarFieldPattern[]> {
       if (flat.length !== wavelengthsM.length * nt * np) {
         throw new Error(`far-field monitor '${name}': radiant_intensity has the wrong size`);
       }
+      const units = (g.get("radiant_intensity") as Dataset | null)?.attrs.units?.value;
       out.push({
         name,
         wavelengthsM,
         thetaDeg,
         phiDeg,
+        unit: String(units) === "W rad-1" ? "W/rad" : "W/sr",
         radiantIntensity: wavelengthsM.map((_, w) =>
           thetaDeg.map((_, t) => flat.slice((w * nt + t) * np, (w * nt + t + 1) * np)),
         ),

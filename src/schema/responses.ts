@@ -233,7 +233,7 @@ export const SolverReportSchema = Type.Object(
     far_field: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description:
-          "Per far-field monitor: wavelengths_m, theta_deg, phi_deg and radiant_intensity in W/sr as [wavelength][theta][phi] (the result file also holds the complex E_theta and E_phi).",
+          "Per far-field monitor: wavelengths_m, theta_deg, phi_deg, radiant_intensity as [wavelength][theta][phi] and radiant_intensity_unit: W/sr, or in a 2-D cross-section (cross_section_axis, the thin axis) W/rad over one period, the line's pattern in the cross-section's plane (the result file also holds the complex E_theta and E_phi).",
       }),
     ),
     s_matrix: Type.Optional(

@@ -21,6 +21,7 @@ import {
   MIN_AMPLITUDE_V_PER_M,
   MIN_COURANT_FACTOR,
   MIN_DIPOLE_MOMENT,
+  type Axis,
   type Boundary,
   type DomainSpec,
   type FarFieldMonitorSpec,
@@ -70,6 +71,16 @@ export const DEFAULTS = {
     theta_deg: { start: 0, stop: 180, points: 37 },
     phi_deg: { start: 0, stop: 355, points: 72 },
   },
+  /**
+   * A far-field monitor's angles in a 2-D cross-section (the domain periodic and one cell thick
+   * along the key's axis): the directions in the cross-section's plane, where a line's
+   * pattern lies (solver/far-field-cross-section.ts).
+   */
+  far_field_cross_section: {
+    x: { theta_deg: { start: 0, stop: 180, points: 37 }, phi_deg: [90, 270] },
+    y: { theta_deg: { start: 0, stop: 180, points: 37 }, phi_deg: [0, 180] },
+    z: { theta_deg: [90], phi_deg: { start: 0, stop: 355, points: 72 } },
+  },
   fdtd_settings: {
     time_steps: 20000,
     courant_factor: 0.99,
@@ -85,6 +96,7 @@ export const DEFAULTS = {
   polyslab: Partial<PolySlabSpec>;
   field_monitor: Partial<FieldMonitorSpec>;
   far_field_monitor: Partial<FarFieldMonitorSpec>;
+  far_field_cross_section: Record<Axis, Pick<FarFieldMonitorSpec, "theta_deg" | "phi_deg">>;
   fdtd_settings: FdtdSettings;
 };
 

@@ -7,8 +7,10 @@
 import type { FieldError } from "../errors.js";
 import {
   checkAndPlan,
+  domainPeriodicThinAxes,
   estimateRun,
   type AngleRange,
+  type Axis,
   type BackendChoice,
   type DomainSpec,
   type FieldComponent,
@@ -119,7 +121,10 @@ function sourceWithDefaults(
 }
 
 /** A monitor with its defaults filled in. */
-function monitorWithDefaults(m: NonNullable<SimulationRequest["monitors"]>[number]): MonitorSpec {
+function monitorWithDefaults(
+  m: NonNullable<SimulationRequest["monitors"]>[number],
+  crossSection: Axis | null,
+): MonitorSpec {
   const common = {
     name: m.name,
     center: [...m.center] as Vec3,
@@ -135,19 +140,52 @@ function monitorWithDefaults(m: NonNullable<SimulationRequest["monitors"]>[numbe
     return { ...common, monitor_type: "mode", mode_spec: modeSpecWithDefaults(m.mode_spec) };
   }
   if (m.monitor_type === "far_field") {
-    const angles = (v: number[] | AngleRange | undefined, fallback: AngleRange) =>
-      Array.isArray(v) ? [...v] : { ...(v ?? fallback) };
+    // In a 2-D cross-section the default directions are those in its plane.
+    const fallback = crossSection
+      ? DEFAULTS.far_field_cross_section[crossSection]
+      : DEFAULTS.far_field_monitor;
+    const angles = (v: number[] | AngleRange) => (Array.isArray(v) ? [...v] : { ...v });
     return {
       ...common,
       monitor_type: "far_field",
-      theta_deg: angles(m.theta_deg, DEFAULTS.far_field_monitor.theta_deg),
-      phi_deg: angles(m.phi_deg, DEFAULTS.far_field_monitor.phi_deg),
+      theta_deg: angles(m.theta_deg ?? fallback.theta_deg),
+      phi_deg: angles(m.phi_deg ?? fallback.phi_deg),
     };
   }
   return {
     ...common,
     monitor_type: "field",
     components: (m.components ?? [...DEFAULTS.field_monitor.components]) as FieldComponent[],
+  };
+}
+
+const AXIS_NAMES: readonly Axis[] = ["x", "y", "z"];
+
+/** The domain with its defaults filled in (mesh_overrides and symmetry only where they act). */
+function domainWithDefaults(domain: SimulationRequest["domain"]): DomainSpec {
+  return {
+    size: [...domain.size],
+    resolution: domain.resolution,
+    boundary_conditions: (domain.boundary_conditions ?? [
+      ...DEFAULTS.domain.boundary_conditions,
+    ]) as DomainSpec["boundary_conditions"],
+    pml_layers: domain.pml_layers ?? DEFAULTS.domain.pml_layers,
+    ...(domain.mesh_overrides && domain.mesh_overrides.length > 0
+      ? {
+          mesh_overrides: domain.mesh_overrides.map((o) => ({
+            center: [...o.center] as Vec3,
+            size: [...o.size] as Vec3,
+            resolution:
+              typeof o.resolution === "number" ? o.resolution : ([...o.resolution] as Vec3),
+          })),
+          max_step_ratio: domain.max_step_ratio ?? DEFAULTS.domain.max_step_ratio,
+        }
+      : domain.max_step_ratio !== undefined
+        ? { max_step_ratio: domain.max_step_ratio }
+        : {}),
+    ...(domain.symmetry && domain.symmetry.some((s) => s !== "none")
+      ? { symmetry: [...domain.symmetry] as NonNullable<DomainSpec["symmetry"]> }
+      : {}),
   };
 }
 
@@ -159,32 +197,12 @@ function monitorWithDefaults(m: NonNullable<SimulationRequest["monitors"]>[numbe
  */
 export function applyDefaults(request: SimulationRequest): SimulationSpec {
   const settings = request.fdtd_settings ?? {};
+  const domain = domainWithDefaults(request.domain);
+  const thin = domainPeriodicThinAxes(domain);
+  const crossSection = thin.length === 1 ? (AXIS_NAMES[thin[0]!] ?? null) : null;
   return {
     solver: "fdtd",
-    domain: {
-      size: [...request.domain.size],
-      resolution: request.domain.resolution,
-      boundary_conditions: (request.domain.boundary_conditions ?? [
-        ...DEFAULTS.domain.boundary_conditions,
-      ]) as SimulationSpec["domain"]["boundary_conditions"],
-      pml_layers: request.domain.pml_layers ?? DEFAULTS.domain.pml_layers,
-      ...(request.domain.mesh_overrides && request.domain.mesh_overrides.length > 0
-        ? {
-            mesh_overrides: request.domain.mesh_overrides.map((o) => ({
-              center: [...o.center] as Vec3,
-              size: [...o.size] as Vec3,
-              resolution:
-                typeof o.resolution === "number" ? o.resolution : ([...o.resolution] as Vec3),
-            })),
-            max_step_ratio: request.domain.max_step_ratio ?? DEFAULTS.domain.max_step_ratio,
-          }
-        : request.domain.max_step_ratio !== undefined
-          ? { max_step_ratio: request.domain.max_step_ratio }
-          : {}),
-      ...(request.domain.symmetry && request.domain.symmetry.some((s) => s !== "none")
-        ? { symmetry: [...request.domain.symmetry] as NonNullable<DomainSpec["symmetry"]> }
-        : {}),
-    },
+    domain,
     source: sourceWithDefaults(request.source, request.ports ?? []),
     // gds entries are replaced by polyslabs before this (fabrication/gds-import.ts); the
     // checks below refuse or skip any left (see checkRequest).
@@ -209,7 +227,7 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
           })),
         }
       : {}),
-    monitors: (request.monitors ?? []).map(monitorWithDefaults),
+    monitors: (request.monitors ?? []).map((m) => monitorWithDefaults(m, crossSection)),
     fdtd_settings: {
       time_steps: settings.time_steps ?? DEFAULTS.fdtd_settings.time_steps,
       courant_factor: settings.courant_factor ?? DEFAULTS.fdtd_settings.courant_factor,

@@ -103,7 +103,7 @@ describe("far field of a sphere against the Mie series", () => {
             THETA_DEG.map((theta) => ({ thetaRad: theta * DEG, phiRad: phiFromE })),
           );
           const errors = THETA_DEG.map((theta, i) => {
-            const u = planes.radiantIntensityWPerSr[(w * THETA_DEG.length + i) * 2 + p]!;
+            const u = planes.radiantIntensity[(w * THETA_DEG.length + i) * 2 + p]!;
             const got = u / irradiance;
             const ofPeak = (got - mie[i]!) / peak;
             worstOfPeak = Math.max(worstOfPeak, Math.abs(ofPeak));
@@ -117,7 +117,7 @@ describe("far field of a sphere against the Mie series", () => {
         const n = sphere.thetaDeg.length * sphere.phiDeg.length;
         const cSca =
           integrateOverSphere(
-            sphere.radiantIntensityWPerSr.subarray(w * n, (w + 1) * n),
+            sphere.radiantIntensity.subarray(w * n, (w + 1) * n),
             sphere.thetaDeg.map((theta) => theta * DEG),
             sphere.phiDeg.map((phi) => phi * DEG),
           ) / irradiance;

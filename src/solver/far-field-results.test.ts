@@ -71,7 +71,7 @@ for (const [polarization, axis] of [
     const theta = ff.thetaDeg.map((t) => (t * Math.PI) / 180);
     const phi = ff.phiDeg.map((p) => (p * Math.PI) / 180);
     ff.wavelengthsM.forEach((_, w) => {
-      const u = ff.radiantIntensityWPerSr.subarray(w * nt * np, (w + 1) * nt * np);
+      const u = ff.radiantIntensity.subarray(w * nt * np, (w + 1) * nt * np);
       const power = integrateOverSphere(u, theta, phi);
       // The flux box on the same surface: the same power within 1 %.
       const watts = box.powerW![w]!;

@@ -7,12 +7,15 @@
  * downstream of the TFSF plane: the incident field is removed there first, so the pattern is
  * the scattered field's; with a dipole it is the total field's. A surface centred on mirror
  * planes (domain.symmetry) recorded the part at ≥ 0 of each: the rest is unfolded from it
- * (far-field-symmetry.ts) before the projection, so the pattern is the whole surface's.
+ * (far-field-symmetry.ts) before the projection, so the pattern is the whole surface's. In a
+ * 2-D cross-section the projection is the one-cell slice's, made a line's pattern per period
+ * (far-field-cross-section.ts).
  */
 import type { FluxFace, FluxSurface } from "./flux.js";
 import { projectFarField, type FarFieldFace } from "./far-field.js";
 import { unfoldMirroredFaces, type MirrorPlane } from "./far-field-symmetry.js";
-import { positionM, staggerOf, type YeeLayout } from "./grid.js";
+import { lineFarField } from "./far-field-cross-section.js";
+import { periodicThinAxes, positionM, staggerOf, type YeeLayout } from "./grid.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
 import type { FarFieldMonitorResult } from "./types.js";
 
@@ -50,18 +53,25 @@ function farFieldResult(
     axis,
     mirror: sim.plan.axes[axis]!.mirror as MirrorPlane["mirror"],
   }));
+  const crossSectionAxis = periodicThinAxes(sim.plan)[0] ?? null;
   m.frequencyIndex.forEach((f, w) => {
     const n: [number, number] = [norm[2 * f]!, norm[2 * f + 1]!];
     const faces = surface.faces.flatMap((face, fi) =>
       faceSamples(face, positions[fi]!, sums.slice(4 * fi, 4 * fi + 4), w, n),
     );
-    const pattern = projectFarField(
+    const lambda = m.wavelengthsM[w]!;
+    let pattern = projectFarField(
       unfoldMirroredFaces(faces, planes),
-      m.wavelengthsM[w]!,
+      lambda,
       epsR,
       thetaDeg.map((t) => t * DEG),
       phiDeg.map((p) => p * DEG),
     );
+    if (crossSectionAxis !== null) {
+      const period = sim.plan.axes[crossSectionAxis]!;
+      const k = (2 * Math.PI * Math.sqrt(epsR)) / lambda;
+      pattern = lineFarField(pattern, k, period.nodesM[1]! - period.nodesM[0]!);
+    }
     intensity.set(pattern.radiantIntensity, w * directions);
     eTheta.set(pattern.eTheta, 2 * w * directions);
     ePhi.set(pattern.ePhi, 2 * w * directions);
@@ -75,7 +85,8 @@ function farFieldResult(
     thetaDeg,
     phiDeg,
     backgroundEps: epsR,
-    radiantIntensityWPerSr: intensity,
+    crossSectionAxis,
+    radiantIntensity: intensity,
     eTheta,
     ePhi,
   };

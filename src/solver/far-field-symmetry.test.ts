@@ -141,7 +141,7 @@ function powerRatios(r: SolverResult): number[] {
   const phi = ff.phiDeg.map((p) => p * DEG);
   const n = theta.length * phi.length;
   return ff.wavelengthsM.map((_, w) => {
-    const u = ff.radiantIntensityWPerSr.subarray(w * n, (w + 1) * n);
+    const u = ff.radiantIntensity.subarray(w * n, (w + 1) * n);
     const watts =
       box.powerW?.[w] ?? box.crossSections!.scattering[w]! * box.incidentIntensityWPerM2![w]!;
     return integrateOverSphere(u, theta, phi) / watts;
@@ -159,11 +159,7 @@ function assertSamePattern(whole: SolverResult, part: SolverResult): number {
   const worst = Math.max(
     relativeDifference(a.eTheta, b.eTheta, peakE),
     relativeDifference(a.ePhi, b.ePhi, peakE),
-    relativeDifference(
-      a.radiantIntensityWPerSr,
-      b.radiantIntensityWPerSr,
-      maxAbs(a.radiantIntensityWPerSr),
-    ),
+    relativeDifference(a.radiantIntensity, b.radiantIntensity, maxAbs(a.radiantIntensity)),
   );
   assert.ok(worst < 1e-5, `pattern differs by ${worst} of its peak`);
   return worst;

@@ -252,75 +252,89 @@ function fineIntervals(domain: DomainSpec, a: number): FineInterval[] {
  * `dt = S·dx/(c·√3)` on a uniform grid (DESIGN §1).
  */
 export function planGrid(domain: DomainSpec, courantFactor: number): GridPlan {
-  const h = domain.resolution;
-  const ratio = domain.max_step_ratio ?? DEFAULT_MAX_STEP_RATIO;
-  const axes = [0, 1, 2].map((a): AxisPlan => {
-    const boundary = domain.boundary_conditions[a];
-    const mirror = domain.symmetry?.[a] ?? "none";
-    // A symmetric axis holds the half at coordinates ≥ 0: half the cells (rounded up), the
-    // mirror wall at node 0 and the absorber on the high face only.
-    const full = interiorCellsFor(domain.size[a], h);
-    const interiorCells = mirror === "none" ? full : Math.ceil(full / 2);
-    const pml = boundary === "pml" ? domain.pml_layers : 0;
-    const pmlLo = mirror === "none" ? pml : 0;
-    const loM = mirror === "none" ? -(interiorCells / 2) * h : 0;
-    const hiM = mirror === "none" ? (interiorCells / 2) * h : interiorCells * h;
-    const fine = fineIntervals(domain, a);
-    const interior = fine.some((iv) => iv.stepM < h * (1 - 1e-9))
-      ? planAxisNodes(loM, hiM, h, fine, ratio)
-      : null;
-    if (!interior) {
-      const originM = loM - pmlLo * h;
-      const cells = interiorCells + pmlLo + pml;
-      const nodesM = Float64Array.from({ length: cells + 1 }, (_, i) => originM + i * h);
-      return {
-        boundary,
-        mirror,
-        requestedSizeM: domain.size[a],
-        interiorCells,
-        pmlLo,
-        pmlHi: pml,
-        cells,
-        originM,
-        nodesM,
-        uniformStepM: h,
-        minStepM: h,
-        maxStepM: h,
-      };
-    }
-    const n = interior.length - 1;
-    const first = interior[1] - interior[0];
-    const last = interior[n] - interior[n - 1];
-    const nodesM = new Float64Array(n + 1 + pmlLo + pml);
-    for (let i = 0; i < pmlLo; i++) nodesM[i] = interior[0] - (pmlLo - i) * first;
-    nodesM.set(interior, pmlLo);
-    for (let i = 1; i <= pml; i++) nodesM[pmlLo + n + i] = interior[n] + i * last;
-    let minStepM = Infinity;
-    let maxStepM = 0;
-    for (let i = 0; i + 1 < nodesM.length; i++) {
-      minStepM = Math.min(minStepM, nodesM[i + 1] - nodesM[i]);
-      maxStepM = Math.max(maxStepM, nodesM[i + 1] - nodesM[i]);
-    }
-    return {
-      boundary,
-      mirror,
-      requestedSizeM: domain.size[a],
-      interiorCells: n,
-      pmlLo,
-      pmlHi: pml,
-      cells: n + pmlLo + pml,
-      originM: nodesM[0],
-      nodesM,
-      uniformStepM: null,
-      minStepM,
-      maxStepM,
-    };
-  }) as [AxisPlan, AxisPlan, AxisPlan];
+  const axes = [0, 1, 2].map((a) => planAxis(domain, a)) as [AxisPlan, AxisPlan, AxisPlan];
   const uniform = axes.every((ax) => ax.uniformStepM !== null);
-  const plan = { axes, baseStepM: h, uniform, courantFactor, dtSeconds: 0 };
+  const plan = { axes, baseStepM: domain.resolution, uniform, courantFactor, dtSeconds: 0 };
   plan.dtSeconds =
     (courantFactor * equivalentStepM(plan)) / (SPEED_OF_LIGHT_M_PER_S * Math.sqrt(3));
   return plan;
+}
+
+/**
+ * The axes of a domain along which its grid will be periodic and one cell thick (as
+ * `periodicThinAxes` of its plan), known before the grid is planned: request defaults that
+ * differ in a 2-D cross-section read it. A domain whose axis cannot be planned (a mesh step
+ * too fine, which the checks refuse) is not thin along it.
+ */
+export function domainPeriodicThinAxes(domain: DomainSpec): number[] {
+  return [0, 1, 2].filter((a) => {
+    if (domain.boundary_conditions[a] !== "periodic") return false;
+    if (interiorCellsFor(domain.size[a], domain.resolution) !== 1) return false;
+    try {
+      return planAxis(domain, a).cells === 1;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** One axis of planGrid: its nodes, absorber cells and mirror wall. */
+function planAxis(domain: DomainSpec, a: number): AxisPlan {
+  const h = domain.resolution;
+  const boundary = domain.boundary_conditions[a];
+  const mirror = domain.symmetry?.[a] ?? "none";
+  // A symmetric axis holds the half at coordinates ≥ 0: half the cells (rounded up), the
+  // mirror wall at node 0 and the absorber on the high face only.
+  const full = interiorCellsFor(domain.size[a], h);
+  const interiorCells = mirror === "none" ? full : Math.ceil(full / 2);
+  const pml = boundary === "pml" ? domain.pml_layers : 0;
+  const pmlLo = mirror === "none" ? pml : 0;
+  const loM = mirror === "none" ? -(interiorCells / 2) * h : 0;
+  const hiM = mirror === "none" ? (interiorCells / 2) * h : interiorCells * h;
+  const fine = fineIntervals(domain, a);
+  const interior = fine.some((iv) => iv.stepM < h * (1 - 1e-9))
+    ? planAxisNodes(loM, hiM, h, fine, domain.max_step_ratio ?? DEFAULT_MAX_STEP_RATIO)
+    : null;
+  const common = { boundary, mirror, requestedSizeM: domain.size[a], pmlLo, pmlHi: pml };
+  if (!interior) {
+    const originM = loM - pmlLo * h;
+    const cells = interiorCells + pmlLo + pml;
+    const nodesM = Float64Array.from({ length: cells + 1 }, (_, i) => originM + i * h);
+    return {
+      ...common,
+      interiorCells,
+      cells,
+      originM,
+      nodesM,
+      uniformStepM: h,
+      minStepM: h,
+      maxStepM: h,
+    };
+  }
+  const n = interior.length - 1;
+  const first = interior[1] - interior[0];
+  const last = interior[n] - interior[n - 1];
+  const nodesM = new Float64Array(n + 1 + pmlLo + pml);
+  for (let i = 0; i < pmlLo; i++) nodesM[i] = interior[0] - (pmlLo - i) * first;
+  nodesM.set(interior, pmlLo);
+  for (let i = 1; i <= pml; i++) nodesM[pmlLo + n + i] = interior[n] + i * last;
+  let minStepM = Infinity;
+  let maxStepM = 0;
+  for (let i = 0; i + 1 < nodesM.length; i++) {
+    minStepM = Math.min(minStepM, nodesM[i + 1] - nodesM[i]);
+    maxStepM = Math.max(maxStepM, nodesM[i + 1] - nodesM[i]);
+  }
+  const cells = n + pmlLo + pml;
+  return {
+    ...common,
+    interiorCells: n,
+    cells,
+    originM: nodesM[0],
+    nodesM,
+    uniformStepM: null,
+    minStepM,
+    maxStepM,
+  };
 }
 
 /**

@@ -43,7 +43,7 @@ export {
 export type { ModeSpec, SolvedMode } from "./modes/solve.js";
 export { MAX_MODE_FIELD_CELLS } from "./checks/mode-plane.js";
 export { estimateRun } from "./estimate.js";
-export type { GridPlan } from "./grid.js";
+export { domainPeriodicThinAxes, type GridPlan } from "./grid.js";
 export type { CheckedSimulation } from "./check.js";
 export { surfaceCells } from "./surface.js";
 export { BACKEND_CHOICES, BACKEND_NAMES } from "./backend-names.js";

@@ -525,9 +525,20 @@ export interface FarFieldMonitorResult {
   phiDeg: number[];
   /** Relative permittivity of the medium it projects into. */
   backgroundEps: number;
-  /** Per wavelength, θ, φ (in that order, φ fastest): W/sr. */
-  radiantIntensityWPerSr: Float64Array;
-  /** E_θ and E_φ at r = 1 m without e^{ikr}, interleaved (re, im) over [λ][θ][φ], V. */
+  /**
+   * The axis a 2-D cross-section is thin along (0 x, 1 y, 2 z), whose pattern is a line's
+   * (far-field-cross-section.ts), or null for a 3-D pattern.
+   */
+  crossSectionAxis: number | null;
+  /**
+   * Per wavelength, θ, φ (in that order, φ fastest): W/sr, or in a 2-D cross-section W/rad
+   * over one period of the thin axis.
+   */
+  radiantIntensity: Float64Array;
+  /**
+   * E_θ and E_φ without e^{ikr}, interleaved (re, im) over [λ][θ][φ]: r·E at r = 1 m in V, or
+   * in a 2-D cross-section √ρ·E at ρ = 1 m in V/√m.
+   */
   eTheta: Float64Array;
   ePhi: Float64Array;
 }

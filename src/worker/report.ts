@@ -43,14 +43,15 @@ function fluxSummary(monitors: FluxMonitorResult[]): Record<string, unknown> {
 /**
  * The far-field monitors' patterns for the job record (the result file has E_θ and E_φ too):
  * per monitor, the wavelengths in metres, the angles in degrees and the radiant intensity in
- * W/sr as [wavelength][theta][phi], rounded to 6 significant digits.
+ * W/sr as [wavelength][theta][phi], rounded to 6 significant digits; in a 2-D cross-section
+ * in W/rad per period, with the thin axis as `cross_section_axis`.
  */
 function farFieldSummary(monitors: FarFieldMonitorResult[]): Record<string, unknown> {
   const round = (v: number) => (Number.isFinite(v) ? Number(v.toPrecision(6)) : null);
   return Object.fromEntries(
     monitors.map((m) => {
       const [nt, np] = [m.thetaDeg.length, m.phiDeg.length];
-      const u = m.radiantIntensityWPerSr;
+      const u = m.radiantIntensity;
       const intensity = m.wavelengthsM.map((_, w) =>
         Array.from({ length: nt }, (_, t) =>
           Array.from(u.subarray((w * nt + t) * np, (w * nt + t + 1) * np), round),
@@ -63,6 +64,8 @@ function farFieldSummary(monitors: FarFieldMonitorResult[]): Record<string, unkn
           theta_deg: m.thetaDeg,
           phi_deg: m.phiDeg,
           radiant_intensity: intensity,
+          radiant_intensity_unit: m.crossSectionAxis === null ? "W/sr" : "W/rad",
+          ...(m.crossSectionAxis === null ? {} : { cross_section_axis: "xyz"[m.crossSectionAxis] }),
         },
       ];
     }),

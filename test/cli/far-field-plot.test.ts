@@ -41,12 +41,13 @@ function farField(): FarFieldMonitorResult {
     name: "pattern",
     center: [0, 0, 0],
     size: [5e-7, 5e-7, 5e-7],
+    crossSectionAxis: null,
     wavelengthsM,
     frequenciesHz: wavelengthsM.map((w) => 299792458 / w),
     thetaDeg,
     phiDeg,
     backgroundEps: 1,
-    radiantIntensityWPerSr: u,
+    radiantIntensity: u,
     eTheta: new Float64Array(2 * u.length),
     ePhi: new Float64Array(2 * u.length),
   };
@@ -208,4 +209,47 @@ test("mistakes: no far-field monitor, an azimuth or wavelength not recorded, a w
   assert.match(name.stderr, /no far-field monitor 'other' in .*; it has pattern/);
   assert.equal(both.code, 2, both.stderr);
   assert.match(both.stderr, /--spectrum and --far-field/);
+});
+
+test("a 2-D cross-section's pattern in the x–y plane is drawn whole against φ, in W/rad", async () => {
+  // U(φ) = U₀·(3 + sin²φ)/4 at θ = 90° alone; on the screen φ = 90° points up, so the curve
+  // is r(t) = (3 + cos²t)/4 with t from up, as checkCurve reads it.
+  const phiDeg = range(72, 5);
+  const u = Float64Array.from(phiDeg, (p) => (U0 * (3 + Math.sin(deg(p)) ** 2)) / 4);
+  const line: FarFieldMonitorResult = {
+    ...farField(),
+    name: "line",
+    crossSectionAxis: 2,
+    wavelengthsM: [1e-6],
+    frequenciesHz: [299792458 / 1e-6],
+    thetaDeg: [90],
+    phiDeg,
+    radiantIntensity: u,
+    eTheta: new Float64Array(2 * u.length),
+    ePhi: new Float64Array(2 * u.length),
+  };
+  const file = join(dir, "line.h5");
+  const specJson = JSON.stringify({ source: { source_type: "point_dipole", wavelength: 1e-6 } });
+  await writeResultFile(file, {
+    jobId: "job-2d",
+    solverVersion: "test",
+    specJson,
+    result: result([line]),
+  });
+  const out = join(dir, "line.png");
+  const run = await runCli(["plot", file, "--out", out]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(
+    run.stderr,
+    /plotted the far field of 'line' at 1 µm: the x–y plane \(θ = 90°\) \(peak 4\.70e\+13 W\/rad\)/,
+  );
+  const image = decodePng(readFileSync(out));
+  checkCurve(curvePixels(image, FIRST), (t) => (3 + Math.cos(deg(t)) ** 2) / 4, "x–y plane");
+  const json = await runCli(["plot", file, "--out", out, "--json"]);
+  const info = JSON.parse(json.stdout) as Record<string, unknown>;
+  assert.ok(Math.abs((info.peak_w_per_rad as number) / U0 - 1) < 1e-9, json.stdout);
+  assert.deepEqual(info.cuts, []);
+  const phi = await runCli(["plot", file, "--phi", "0", "--out", out]);
+  assert.equal(phi.code, 2, phi.stderr);
+  assert.match(phi.stderr, /recorded the x–y plane alone \(θ = 90°\), drawn whole against φ/);
 });

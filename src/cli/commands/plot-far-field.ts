@@ -9,6 +9,7 @@ import {
   azimuthIndex,
   defaultCuts,
   formatIntensity,
+  isEquatorial,
   patternCuts,
   patternPeak,
   polarPatternPng,
@@ -68,8 +69,19 @@ function chooseFarField(p: FarFieldRequest, patterns: FarFieldPattern[]): FarFie
   return named;
 }
 
-/** The cuts asked for with --phi, each one the monitor recorded; by default φ = 0° and 90°. */
+/**
+ * The cuts asked for with --phi, each one the monitor recorded; by default φ = 0° and 90°. A
+ * pattern in the x–y plane alone has no cuts: it is drawn whole.
+ */
 function chosenCuts(p: FarFieldRequest, pattern: FarFieldPattern): number[] {
+  if (isEquatorial(pattern)) {
+    if (p.phiDeg.length === 0) return [];
+    throw new CliError(
+      `monitor '${pattern.name}' recorded the x–y plane alone (θ = 90°), drawn whole against ` +
+        "φ: leave out --phi",
+      EXIT.usage,
+    );
+  }
   if (p.phiDeg.length === 0) return defaultCuts(pattern.phiDeg);
   for (const phi of p.phiDeg) {
     if (azimuthIndex(pattern.phiDeg, phi) < 0) {
@@ -93,7 +105,7 @@ export async function plotFarField(
   const w = chosenWavelengthIndex(pattern, p.wavelengthM, request);
   const phiDeg = chosenCuts(p, pattern);
   const peak = patternPeak(pattern, w);
-  const cuts = patternCuts(pattern, w, phiDeg, peak);
+  const cuts = phiDeg.length > 0 ? patternCuts(pattern, w, phiDeg, peak) : [];
   const png = polarPatternPng(pattern, { wavelengthIndex: w, phiDeg, scale: p.scale });
   await writeFile(p.out, png);
   const wavelengthM = pattern.wavelengthsM[w]!;
@@ -104,12 +116,15 @@ export async function plotFarField(
       monitor: pattern.name,
       wavelength_m: wavelengthM,
       scale: p.scale,
-      peak_w_per_sr: peak,
+      [pattern.unit === "W/rad" ? "peak_w_per_rad" : "peak_w_per_sr"]: peak,
       cuts: cuts.map((c) => ({ phi_deg: c.phiDeg, opposite_phi_deg: c.oppositeDeg })),
     });
   } else {
+    const shown = isEquatorial(pattern)
+      ? "the x–y plane (θ = 90°)"
+      : `φ = ${angleList(cuts.map((c) => c.phiDeg))}`;
     io.stderr.write(
-      `plotted the far field of '${pattern.name}' at ${formatMicrons(wavelengthM)}: φ = ${angleList(cuts.map((c) => c.phiDeg))} (peak ${formatIntensity(peak)})\n`,
+      `plotted the far field of '${pattern.name}' at ${formatMicrons(wavelengthM)}: ${shown} (peak ${formatIntensity(peak, pattern.unit)})\n`,
     );
     io.stdout.write(`${p.out}\n`);
   }

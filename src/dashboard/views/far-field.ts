@@ -6,6 +6,7 @@
  */
 import type { FarFieldPattern } from "../../results/read.js";
 import type { SolverReport } from "../../schema/responses.js";
+import { isEquatorial } from "../../plot/polar.js";
 import { formatLength } from "../../plot/units.js";
 import { html, type SafeHtml } from "../html.js";
 
@@ -21,6 +22,7 @@ export function farFieldsOfReport(report: SolverReport | null | undefined): FarF
     wavelengthsM: numbers(m.wavelengths_m),
     thetaDeg: numbers(m.theta_deg),
     phiDeg: numbers(m.phi_deg),
+    unit: m.radiant_intensity_unit === "W/rad" ? "W/rad" : "W/sr",
     radiantIntensity: Array.isArray(m.radiant_intensity)
       ? m.radiant_intensity.map((rows: unknown) =>
           Array.isArray(rows) ? rows.map((row: unknown) => numbers(row)) : [],
@@ -47,7 +49,7 @@ function patternImage(jobId: string, pattern: FarFieldPattern, w: number, lazy: 
     <img
       class="far-field"
       src="${src}"
-      alt="Radiation pattern of far-field monitor ${pattern.name} at ${lambda}: radiant intensity against θ in azimuthal cuts"
+      alt="Radiation pattern of far-field monitor ${pattern.name} at ${lambda}: radiant intensity ${isEquatorial(pattern) ? "against φ in the x–y plane" : "against θ in azimuthal cuts"}"
       ${lazy ? html`loading="lazy"` : ""}
     />
     <figcaption>${pattern.name}, λ = ${lambda}</figcaption>

@@ -3,10 +3,13 @@
  * absorber, in one medium all round (no structure crossing its surface: the projection
  * assumes a homogeneous medium outside it), centred on each mirror plane of domain.symmetry or
  * clear of it (far-field-symmetry.ts unfolds the first; a face on the mirror wall would be left
- * out), a domain more than one cell thick (the projection is three-dimensional), and a
- * bounded number of directions.
+ * out), and a bounded number of directions. In a 2-D cross-section the pattern is a line's
+ * (far-field-cross-section.ts): the directions in the cross-section's plane, the surface
+ * spanning the period, no Bloch phase along the thin axis; a 1-D column has no far field.
  */
+import { crossSectionPlaneWords, inCrossSectionPlane } from "../far-field-cross-section.js";
 import { centreIndexAt, nodeIndexAt, periodicThinAxes } from "../grid.js";
+import { listOf } from "../monitors.js";
 import type { FarFieldMonitorSpec, StructureSpec, Vec3 } from "../types.js";
 import { AXES, checkRangeSpan, finite, fmt, type CheckContext } from "./common.js";
 import { checkBoxHoldsCells } from "./closed-box.js";
@@ -19,7 +22,8 @@ export const MAX_FAR_FIELD_DIRECTIONS = 181 * 181;
 export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: string): void {
   const { add, spec, halfSize } = ctx;
   if (!m.center.every(finite) || !m.size.every(finite)) return;
-  if (!checkThreeDimensional(ctx, path)) return;
+  const thin = thinAxisOf(ctx, m, path);
+  if (thin === undefined) return;
   const zeros = m.size.filter((s) => s === 0).length;
   if (zeros > 1) {
     add(`${path}.size`, "a far-field monitor is a box (no zero extent) or a plane (one zero)");
@@ -39,7 +43,7 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
   }
   spec.structures.forEach((s, i) => {
     const [lo, hi] = boundsOf(s);
-    if (crossesSurface(lo, hi, m.center, m.size)) {
+    if (crossesSurface(lo, hi, m.center, m.size, thin)) {
       add(
         `${path}.size`,
         `structures[${i}] (${s.type} of ${s.material}) crosses the far-field surface: the ` +
@@ -50,6 +54,7 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
   });
   checkRangeSpan(ctx, m.theta_deg, `${path}.theta_deg`);
   checkRangeSpan(ctx, m.phi_deg, `${path}.phi_deg`);
+  if (thin !== null) checkInPlane(ctx, m, thin, path);
   const count = (v: FarFieldMonitorSpec["theta_deg"]) => (Array.isArray(v) ? v.length : v.points);
   const directions = count(m.theta_deg) * count(m.phi_deg);
   if (directions > MAX_FAR_FIELD_DIRECTIONS) {
@@ -61,24 +66,71 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
 }
 
 /**
- * The projection is to three-dimensional space. In a 2-D cross-section (periodic and one cell
- * thick along an axis) or a 1-D column the grid's fields are a line's or a sheet's, and a
- * one-cell slice of them projected so would read neither the line's pattern per length nor
- * the power the flux monitors see: refused, not answered wrongly.
+ * The axis a 2-D cross-section is thin along (null in 3-D), or undefined where the monitor
+ * cannot be projected at all (its errors added): a 1-D column's grid holds a sheet's plane
+ * waves, with no far field; a cross-section's surface must span the period along the thin axis
+ * (a zero extent there is a plane normal to it, which no power crosses), and a plane wave with
+ * a component along it (a Bloch phase) radiates off the cross-section's plane.
  */
-function checkThreeDimensional(ctx: CheckContext, path: string): boolean {
+function thinAxisOf(
+  ctx: CheckContext,
+  m: FarFieldMonitorSpec,
+  path: string,
+): number | null | undefined {
   const plan = ctx.grid();
   const thin = plan ? periodicThinAxes(plan) : [];
-  if (thin.length === 0) return true;
-  const along = thin.map((a) => AXES[a]).join(" and ");
-  ctx.add(
-    `${path}.monitor_type`,
-    `a far-field monitor projects to three-dimensional space; this domain is one periodic ` +
-      `cell thick along ${along} (a ${thin.length === 1 ? "2-D cross-section" : "1-D column"}), ` +
-      "where that projection would be a one-cell slice's, not the pattern of what the grid " +
-      "holds: use flux planes here, or a domain more than one cell thick",
-  );
-  return false;
+  if (thin.length === 0) return null;
+  if (thin.length > 1) {
+    const along = thin.map((a) => AXES[a]).join(" and ");
+    ctx.add(
+      `${path}.monitor_type`,
+      `this domain is one periodic cell thick along ${along} (a 1-D column), whose fields are ` +
+        "a sheet's plane waves with no far field: use flux planes here",
+    );
+    return undefined;
+  }
+  const t = thin[0]!;
+  if (m.size[t] === 0) {
+    ctx.add(
+      `${path}.size[${t}]`,
+      `in a 2-D cross-section (one periodic cell thick along ${AXES[t]}) the far-field ` +
+        `surface spans the period along ${AXES[t]}: give size[${t}] the domain's extent, ` +
+        `not 0 (a plane normal to ${AXES[t]}, which no power crosses)`,
+    );
+    return undefined;
+  }
+  const source = ctx.spec.source;
+  if (
+    source.source_type === "plane_wave" &&
+    Math.abs(source.direction[t]) > 1e-9 * Math.hypot(...source.direction)
+  ) {
+    ctx.add(
+      `${path}.monitor_type`,
+      `the plane wave's direction has a component along ${AXES[t]}, the 2-D cross-section's ` +
+        `thin axis: what it scatters radiates off the cross-section's plane (a cone), which a ` +
+        "line's far field does not hold; use flux planes here, or a direction in the plane",
+    );
+    return undefined;
+  }
+  return t;
+}
+
+/** In a 2-D cross-section every direction must lie in its plane (the line's pattern's). */
+function checkInPlane(ctx: CheckContext, m: FarFieldMonitorSpec, t: number, path: string): void {
+  const theta = listOf(m.theta_deg);
+  const phi = listOf(m.phi_deg);
+  for (const th of theta) {
+    const off = phi.find((ph) => !inCrossSectionPlane(t, th, ph));
+    if (off === undefined) continue;
+    ctx.add(
+      `${path}.${t === 2 ? "theta_deg" : "phi_deg"}`,
+      `in a 2-D cross-section (one periodic cell thick along ${AXES[t]}) the far field is a ` +
+        `line's, in the plane normal to ${AXES[t]}: every direction needs ` +
+        `${crossSectionPlaneWords(t)}, and (θ, φ) = (${fmt(th)}°, ${fmt(off)}°) is off it; ` +
+        "leave theta_deg and phi_deg out for that plane's default",
+    );
+    return;
+  }
 }
 
 /**
@@ -109,13 +161,23 @@ function checkMirrorWall(ctx: CheckContext, m: FarFieldMonitorSpec, a: number, p
   );
 }
 
-/** Whether a structure's bounding box [lo, hi] meets the surface without holding all of it. */
-function crossesSurface(lo: Vec3, hi: Vec3, center: Vec3, size: Vec3): boolean {
+/**
+ * Whether a structure's bounding box [lo, hi] meets the surface without holding all of it; in
+ * a 2-D cross-section the thin axis (uniform, spanned by the surface) is left out.
+ */
+function crossesSurface(
+  lo: Vec3,
+  hi: Vec3,
+  center: Vec3,
+  size: Vec3,
+  thin: number | null,
+): boolean {
+  const axes = [0, 1, 2].filter((a) => a !== thin);
   const bLo = center.map((c, a) => c - size[a]! / 2);
   const bHi = center.map((c, a) => c + size[a]! / 2);
-  const disjoint = [0, 1, 2].some((a) => hi[a]! <= bLo[a]! || lo[a]! >= bHi[a]!);
-  const inside = [0, 1, 2].every((a) => lo[a]! > bLo[a]! && hi[a]! < bHi[a]!);
-  const around = [0, 1, 2].every((a) => lo[a]! < bLo[a]! && hi[a]! > bHi[a]!);
+  const disjoint = axes.some((a) => hi[a]! <= bLo[a]! || lo[a]! >= bHi[a]!);
+  const inside = axes.every((a) => lo[a]! > bLo[a]! && hi[a]! < bHi[a]!);
+  const around = axes.every((a) => lo[a]! < bLo[a]! && hi[a]! > bHi[a]!);
   return !(disjoint || inside || around);
 }
 

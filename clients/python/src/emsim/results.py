@@ -96,7 +96,9 @@ class FarField:
     """A far-field monitor's pattern as numpy arrays, each shaped (wavelength, theta, phi).
 
     ``radiant_intensity`` in W/sr; ``E_theta`` and ``E_phi`` complex, r·E at r = 1 m with the
-    e^{ikr} phase removed (V). ``theta`` from +z and ``phi`` from +x about +z, in degrees.
+    e^{ikr} phase removed (V). ``theta`` from +z and ``phi`` from +x about +z, in degrees. In a
+    2-D cross-section (``attrs["cross_section_axis"]``, the thin axis) the pattern is a line's:
+    W/rad over one period, and √ρ·E at ρ = 1 m (V m-0.5).
     """
 
     name: str
@@ -238,6 +240,12 @@ _FAR_FIELD = {
     "E_theta": ("V", "far-field E_theta times r, e^{ikr} removed"),
     "E_phi": ("V", "far-field E_phi times r, e^{ikr} removed"),
 }
+# A 2-D cross-section's far field (attr cross_section_axis): a line's, per period.
+_LINE_FAR_FIELD = {
+    "radiant_intensity": ("W/rad", "radiant intensity per radian over one period"),
+    "E_theta": ("V m-0.5", "far-field E_theta times sqrt(rho), e^{ikr} removed"),
+    "E_phi": ("V m-0.5", "far-field E_phi times sqrt(rho), e^{ikr} removed"),
+}
 
 
 def _read_far_field(group: Any, np: Any) -> FarField:
@@ -295,9 +303,10 @@ def _mode_dataset(m: ModeAmplitudes, xr: Any) -> Any:
 
 def _far_field_dataset(m: FarField, xr: Any) -> Any:
     dims = ("wavelength", "theta", "phi")
+    described = _LINE_FAR_FIELD if "cross_section_axis" in m.attrs else _FAR_FIELD
     data_vars = {
         name: (dims, m.data[name], {"units": units, "long_name": long_name})
-        for name, (units, long_name) in _FAR_FIELD.items()
+        for name, (units, long_name) in described.items()
     }
     coords = {
         "wavelength": ("wavelength", m.wavelength, _coordinate_attrs("wavelength")),
