@@ -261,7 +261,7 @@ function farFieldResult(base: SolverResult, k: number): SolverResult {
     frequenciesHz: wavelengthsM.map((w) => 299792458 / w),
     thetaDeg,
     phiDeg,
-    backgroundEps: 1,
+    backgroundEps: wavelengthsM.map(() => 1),
     radiantIntensity: Float64Array.from({ length: n }, (_, i) => (k + 1) * Math.sin(i + 0.1)),
     eTheta: Float64Array.from({ length: 2 * n }, (_, i) => k - i / 3),
     ePhi: Float64Array.from({ length: 2 * n }, (_, i) => (k * i) / 7),

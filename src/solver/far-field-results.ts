@@ -14,6 +14,7 @@
 import type { FluxFace, FluxSurface } from "./flux.js";
 import { projectFarField, type FarFieldFace } from "./far-field.js";
 import { unfoldMirroredFaces, type MirrorPlane } from "./far-field-symmetry.js";
+import { entryPermittivity } from "./entry-permittivity.js";
 import { lineFarField } from "./far-field-cross-section.js";
 import { periodicThinAxes, positionM, staggerOf, type YeeLayout } from "./grid.js";
 import type { FdtdSimulation, MonitorState } from "./simulation.js";
@@ -42,7 +43,7 @@ function farFieldResult(
   const { surface, thetaDeg, phiDeg } = farField;
   const sums = scatteredSums(sim, m, rawSums);
   const norm = sim.source.normalisation();
-  const epsR = backgroundEps(sim, surface);
+  const epsR = m.frequencyIndex.map((f) => backgroundEps(sim, surface, sim.omegas[f]!));
   const W = m.frequencyIndex.length;
   const directions = thetaDeg.length * phiDeg.length;
   const intensity = new Float64Array(W * directions);
@@ -63,13 +64,13 @@ function farFieldResult(
     let pattern = projectFarField(
       unfoldMirroredFaces(faces, planes),
       lambda,
-      epsR,
+      epsR[w]!,
       thetaDeg.map((t) => t * DEG),
       phiDeg.map((p) => p * DEG),
     );
     if (crossSectionAxis !== null) {
       const period = sim.plan.axes[crossSectionAxis]!;
-      const k = (2 * Math.PI * Math.sqrt(epsR)) / lambda;
+      const k = (2 * Math.PI * Math.sqrt(epsR[w]!)) / lambda;
       pattern = lineFarField(pattern, k, period.nodesM[1]! - period.nodesM[0]!);
     }
     intensity.set(pattern.radiantIntensity, w * directions);
@@ -105,12 +106,15 @@ function scatteredSums(sim: FdtdSimulation, m: MonitorState, sums: Float64Array[
   });
 }
 
-/** The relative permittivity at the surface (checks/far-field.ts: one medium all round it). */
-function backgroundEps(sim: FdtdSimulation, surface: FluxSurface): number {
+/**
+ * Re ε at angular frequency ω of the medium at the surface (checks/far-field.ts: one medium all
+ * round it), with its dispersion where it is stepped with it.
+ */
+function backgroundEps(sim: FdtdSimulation, surface: FluxSurface, omega: number): number {
   const { medium } = sim.model;
   const stream = surface.faces[0]!.streams[0];
   const entry = medium.index[stream.comp]![stream.base[0]! + stream.offsets[0]!]!;
-  return medium.epsEff[entry]!;
+  return entryPermittivity(medium, entry, omega).re;
 }
 
 /** The coordinates (x, y, z per point) of a face's two point sets: E_b's and E_c's samples. */

@@ -523,8 +523,8 @@ export interface FarFieldMonitorResult {
   frequenciesHz: number[];
   thetaDeg: number[];
   phiDeg: number[];
-  /** Relative permittivity of the medium it projects into. */
-  backgroundEps: number;
+  /** Re ε of the medium it projects into, at each wavelength (its dispersion included). */
+  backgroundEps: number[];
   /**
    * The axis a 2-D cross-section is thin along (0 x, 1 y, 2 z), whose pattern is a line's
    * (far-field-cross-section.ts), or null for a 3-D pattern.

@@ -46,7 +46,7 @@ function farField(): FarFieldMonitorResult {
     frequenciesHz: wavelengthsM.map((w) => 299792458 / w),
     thetaDeg,
     phiDeg,
-    backgroundEps: 1,
+    backgroundEps: wavelengthsM.map(() => 1),
     radiantIntensity: u,
     eTheta: new Float64Array(2 * u.length),
     ePhi: new Float64Array(2 * u.length),

@@ -17,7 +17,7 @@
  * conductivity and its (fill-scaled) poles; a perfect conductor's entry becomes a very good
  * conductor (ε = 1 + 10⁶ i), which holds the mode's E at zero there to a part in 10³.
  */
-import { permittivity } from "../dispersion/model.js";
+import { entryPermittivity } from "../entry-permittivity.js";
 import { domainFaces, shapeOf } from "../geometry.js";
 import { YeeLayout, nodeIndexAt, planGrid, type AxisPlan, type GridPlan } from "../grid.js";
 import { buildMedium, type PaintedStructure } from "../medium.js";
@@ -257,13 +257,7 @@ export function tableAt(medium: Medium, omega: number): { re: Float64Array; im: 
   const re = new Float64Array(n);
   const im = new Float64Array(n);
   for (let e = 0; e < n; e++) {
-    const eps =
-      medium.cb[e] === 0
-        ? PEC_EPS
-        : permittivity(
-            { epsInf: medium.epsEff[e]!, sigma: medium.sigma[e]!, poles: medium.poles?.[e] ?? [] },
-            omega,
-          );
+    const eps = medium.cb[e] === 0 ? PEC_EPS : entryPermittivity(medium, e, omega);
     re[e] = eps.re;
     im[e] = eps.im;
   }

@@ -13,6 +13,7 @@
  * beam whose peak |E| at its focus is `amplitude` at the source wavelength. Flux monitors
  * report power over the beam's power through a plane normal to it (its flux at the focus, W).
  */
+import { entryPermittivity } from "../entry-permittivity.js";
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
 import {
   centreM,
@@ -83,7 +84,10 @@ export class GaussianBeamSource implements Source {
     return this.spec.amplitude;
   }
 
-  /** ε of the medium at the plane's centre: the beam's profile is computed for it. */
+  /**
+   * Re ε at the source's wavelength of the medium at the plane's centre, its dispersion
+   * included where it is stepped with it: the beam's profile is computed for it.
+   */
   private planeEps(): number {
     const { layout, medium, plan } = this.ctx;
     const index = [0, 1, 2].map((b) =>
@@ -93,7 +97,7 @@ export class GaussianBeamSource implements Source {
       ),
     );
     const entry = medium.index[0]![layout.index(index[0]!, index[1]!, index[2]!)]!;
-    return Math.max(1, medium.epsEff[entry]!);
+    return Math.max(1, entryPermittivity(medium, entry, this.omega0).re);
   }
 
   injection(layout: YeeLayout, medium: Medium, hCoefficient: number): InjectionConfig {
