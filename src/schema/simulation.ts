@@ -910,7 +910,7 @@ const angles = (
       ],
       {
         description: withDefault(
-          `${what} in degrees (0 to ${most}), a list (each once: the pattern is keyed by angle) or {start, stop, points} (both ends included).`,
+          `${what} in degrees (0 to ${most}), a list (each once: the pattern is keyed by angle) or {start, stop, points} (both ends included). In a 2-D cross-section every direction must lie in its plane, and the default is that plane's.`,
           `{start: ${value.start}, stop: ${value.stop}, points: ${value.points}}`,
         ),
       },
@@ -934,7 +934,7 @@ export const FarFieldMonitorSchema = Type.Object(
     additionalProperties: false,
     title: "FarFieldMonitor",
     description:
-      "Projects the fields on a closed box (or a plane) to the far field: radiant intensity in W/sr over (θ, φ) at each wavelength, in the medium around the box. With a plane wave it projects the scattered field, with a dipole the total field.",
+      "Projects the fields on a closed box (or a plane) to the far field: radiant intensity in W/sr over (θ, φ) at each wavelength, in the medium around the box; in a 2-D cross-section the line's pattern in its plane, in W/rad per period. With a plane wave it projects the scattered field, with a dipole the total field.",
   },
 );
 
