@@ -331,6 +331,22 @@ function withImages(
   };
 }
 
+/**
+ * A shape with its periodic images along each periodic axis it is at most one period wide
+ * along (its images then at most abut, and their fills add up exactly). A shape wider than the
+ * period there (a rod along a 2-D cross-section's thin axis, a slab across a unit cell) already
+ * fills every cube its own extent reaches along that axis, as a box at least one period wide
+ * covers the axis: its images would overlap it and count its surface cubes two or three times.
+ */
+function withNarrowImages(shape: Shape, faces: DomainFaces): Shape {
+  const span = [0, 1, 2].map((a) => shape.hi[a] - shape.lo[a]);
+  return withImages(
+    shape,
+    faces,
+    span.map((w, a) => w <= faces.period[a] * (1 + 1e-9)),
+  );
+}
+
 const AXIS_NUMBER = { x: 0, y: 1, z: 2 } as const;
 
 /** The smoothing geometry of one structure of the request. */
@@ -339,23 +355,14 @@ export function shapeOf(s: StructureSpec, faces: DomainFaces): Shape {
     case "box":
       return boxShape(s.center, s.size, faces);
     case "sphere":
-      return withImages(sphereShape(s.center, s.radius, faces), faces);
+      return withNarrowImages(sphereShape(s.center, s.radius, faces), faces);
     case "cylinder":
-      return withImages(
+      return withNarrowImages(
         cylinderShape(s.center, s.radius, s.height, AXIS_NUMBER[s.axis], faces),
         faces,
       );
     case "polyslab": {
-      // Images along a periodic axis only for a polyslab at most one period wide there (its
-      // images then at most abut and their fills add up exactly); a wider one is taken as it
-      // is, as a box at least one period wide covers the axis.
-      const shape = polySlabShape(s, faces);
-      const span = [0, 1, 2].map((a) => shape.hi[a] - shape.lo[a]);
-      const withImagesShape = withImages(
-        shape,
-        faces,
-        span.map((w, a) => w <= faces.period[a] * (1 + 1e-9)),
-      );
+      const withImagesShape = withNarrowImages(polySlabShape(s, faces), faces);
       // A rectangle's part of a cube is a box, as the same box's (cube-shares.ts).
       const box = rectangleBox(s);
       return box

@@ -174,6 +174,35 @@ describe("fill fractions", () => {
     assert.ok(Math.abs(volume / exact - 1) < 0.005, `${volume / exact}`);
   });
 
+  it("a rod along a 2-D cross-section's thin axis, or a sphere wider than a period, fills as it does alone", () => {
+    // Its periodic images overlap it: counted, they made every surface cube two or three
+    // times as full (a rod's radius a third of a cell too large, its scattering 15 % high).
+    const h = 25e-9;
+    const thin: DomainSpec = {
+      size: [1e-6, h, 1e-6],
+      resolution: h,
+      boundary_conditions: ["pml", "periodic", "pml"],
+      pml_layers: 4,
+    };
+    const open = { ...thin, boundary_conditions: ["pml", "pml", "pml"] } as DomainSpec;
+    const rod = { type: "cylinder", center: [0, 0, 0], radius: 0.2e-6, height: 10, axis: "y" };
+    const ball = { type: "sphere", center: [0, 0, 0], radius: 0.2e-6 };
+    for (const s of [rod, ball]) {
+      const [periodic, alone] = [thin, open].map((d) =>
+        shapeOf({ ...s, material: "x" } as StructureSpec, domainFaces(planGrid(d, 0.99))),
+      );
+      const n: Vec3 = [0, 0, 0];
+      for (let k = 0; k < 40; k++) {
+        // Cubes across the surface along x, at y = 0 and off it by a third of a cell.
+        for (const y of [0, h / 3]) {
+          const p: Vec3 = [0.15e-6 + (k * 0.1e-6) / 40, y, 0.01e-6];
+          const f = periodic!.fill(p, [h, h, h], n);
+          assert.ok(Math.abs(f - alone!.fill(p, [h, h, h], n)) < 1e-12, `${s.type} at ${p}: ${f}`);
+        }
+      }
+    }
+  });
+
   it("later structures override earlier ones; structures reaching a pml face continue through it", () => {
     const spec = domain(["pml", "pec", "pec"]);
     const plan = planGrid(spec, 0.99);
