@@ -279,72 +279,76 @@ function cylinderShape(
 }
 
 /**
- * A curved shape on periodic axes: the fill of its images (one period either side) added up
- * and capped at 1, which is exact while the images do not overlap; the normal is that of the
- * image whose surface cuts the cube most evenly.
+ * A shape on periodic axes with its images one period either side. Along an axis where the
+ * shape is at most one period wide, its images at most abut it, and their fills add up
+ * exactly. Along one where it is wider (a rod along a 2-D cross-section's thin axis, a layer
+ * across a unit cell) they overlap it, and a cube takes the largest of their fills: the fill of their union
+ * where one image holds the others' part of the cube (exact for a rod, whose images are
+ * itself, and for a shape centred in the cell) and never more than it, where adding them
+ * counted a rod's surface cubes two or three times. The sum is capped at 1; the normal is that
+ * of the image whose surface cuts the cube most evenly (of the overlapping ones, the fullest).
  */
-function withImages(
-  shape: Shape,
-  faces: DomainFaces,
-  imageAxes: readonly boolean[] = [true, true, true],
-): Shape {
-  const shifts: Vec3[] = [];
-  const images = (a: number) => (faces.period[a] > 0 && imageAxes[a] ? [-1, 0, 1] : [0]);
-  for (const mx of images(0)) {
-    for (const my of images(1)) {
-      for (const mz of images(2)) {
-        shifts.push([mx * faces.period[0], my * faces.period[1], mz * faces.period[2]]);
-      }
-    }
-  }
-  if (shifts.length === 1) return shape;
+function withImages(shape: Shape, faces: DomainFaces): Shape {
+  const periodic = [0, 1, 2].filter((a) => faces.period[a] > 0);
+  if (periodic.length === 0) return shape;
+  const wide = periodic.filter((a) => shape.hi[a] - shape.lo[a] > faces.period[a] * (1 + 1e-9));
+  const added = imageShifts(
+    periodic.filter((a) => !wide.includes(a)),
+    faces,
+  );
+  const overlapping = imageShifts(wide, faces);
   const q: Vec3 = [0, 0, 0];
   const n: Vec3 = [0, 0, 0];
-  const lo = shape.lo.map((v, a) => (faces.period[a] > 0 ? v - faces.period[a] : v)) as Vec3;
-  const hi = shape.hi.map((v, a) => (faces.period[a] > 0 ? v + faces.period[a] : v)) as Vec3;
+  const m: Vec3 = [0, 0, 0];
   return {
-    lo,
-    hi,
+    lo: shape.lo.map((v, a) => v - faces.period[a]) as Vec3,
+    hi: shape.hi.map((v, a) => v + faces.period[a]) as Vec3,
     fill(p, h, normal) {
       let f = 0;
       let best = 2;
-      for (const s of shifts) {
-        q[0] = p[0] - s[0];
-        q[1] = p[1] - s[1];
-        q[2] = p[2] - s[2];
-        let near = true;
-        for (let a = 0; a < 3; a++) {
-          if (q[a] < shape.lo[a] - h[a] || q[a] > shape.hi[a] + h[a]) near = false;
+      for (const s of added) {
+        // The largest of the overlapping images' fills, and its normal.
+        let largest = 0;
+        for (const t of overlapping) {
+          for (let a = 0; a < 3; a++) q[a] = p[a] - s[a] - t[a];
+          if (!nearShape(shape, q, h)) continue;
+          const fi = shape.fill(q, h, n);
+          if (fi <= largest) continue;
+          largest = fi;
+          m[0] = n[0];
+          m[1] = n[1];
+          m[2] = n[2];
         }
-        if (!near) continue;
-        const fi = shape.fill(q, h, n);
-        if (fi > 0 && fi < 1 && Math.abs(fi - 0.5) < best) {
-          best = Math.abs(fi - 0.5);
-          normal[0] = n[0];
-          normal[1] = n[1];
-          normal[2] = n[2];
+        if (largest > 0 && largest < 1 && Math.abs(largest - 0.5) < best) {
+          best = Math.abs(largest - 0.5);
+          normal[0] = m[0];
+          normal[1] = m[1];
+          normal[2] = m[2];
         }
-        f += fi;
+        f += largest;
       }
       return Math.min(f, 1);
     },
   };
 }
 
-/**
- * A shape with its periodic images along each periodic axis it is at most one period wide
- * along (its images then at most abut, and their fills add up exactly). A shape wider than the
- * period there (a rod along a 2-D cross-section's thin axis, a slab across a unit cell) already
- * fills every cube its own extent reaches along that axis, as a box at least one period wide
- * covers the axis: its images would overlap it and count its surface cubes two or three times.
- */
-function withNarrowImages(shape: Shape, faces: DomainFaces): Shape {
-  const span = [0, 1, 2].map((a) => shape.hi[a] - shape.lo[a]);
-  return withImages(
-    shape,
-    faces,
-    span.map((w, a) => w <= faces.period[a] * (1 + 1e-9)),
-  );
+/** The shifts by −1, 0 and +1 periods along each of `axes`, in every combination. */
+function imageShifts(axes: readonly number[], faces: DomainFaces): Vec3[] {
+  let out: Vec3[] = [[0, 0, 0]];
+  for (const a of axes) {
+    out = out.flatMap((s) =>
+      [-1, 0, 1].map((m) => s.map((v, b) => (b === a ? m * faces.period[a] : v)) as Vec3),
+    );
+  }
+  return out;
+}
+
+/** Whether the cube of sides h at q may meet the shape's bounds. */
+function nearShape(shape: Shape, q: Vec3, h: Vec3): boolean {
+  for (let a = 0; a < 3; a++) {
+    if (q[a] < shape.lo[a] - h[a] || q[a] > shape.hi[a] + h[a]) return false;
+  }
+  return true;
 }
 
 const AXIS_NUMBER = { x: 0, y: 1, z: 2 } as const;
@@ -355,14 +359,14 @@ export function shapeOf(s: StructureSpec, faces: DomainFaces): Shape {
     case "box":
       return boxShape(s.center, s.size, faces);
     case "sphere":
-      return withNarrowImages(sphereShape(s.center, s.radius, faces), faces);
+      return withImages(sphereShape(s.center, s.radius, faces), faces);
     case "cylinder":
-      return withNarrowImages(
+      return withImages(
         cylinderShape(s.center, s.radius, s.height, AXIS_NUMBER[s.axis], faces),
         faces,
       );
     case "polyslab": {
-      const withImagesShape = withNarrowImages(polySlabShape(s, faces), faces);
+      const withImagesShape = withImages(polySlabShape(s, faces), faces);
       // A rectangle's part of a cube is a box, as the same box's (cube-shares.ts).
       const box = rectangleBox(s);
       return box

@@ -203,6 +203,23 @@ describe("fill fractions", () => {
     }
   });
 
+  it("a sphere wider than the period, off the cell's centre, wraps round the periodic axis", () => {
+    // Period 1 µm along x; the sphere (r = 0.6 µm at x = 0.4 µm) reaches past x = 0.5 µm, and
+    // that part lies again at x < 0 through its image at x = −0.6 µm.
+    const plan = planGrid(domain(["periodic", "pml", "pml"]), 0.99);
+    const sphere = shapeOf(
+      { type: "sphere", center: [0.4e-6, 0, 0], radius: 0.6e-6, material: "x" },
+      domainFaces(plan),
+    );
+    const h = plan.baseStepM;
+    const n: Vec3 = [0, 0, 0];
+    assert.equal(sphere.fill([-0.45e-6, 0, 0], [h, h, h], n), 1); // 0.85 µm from its centre
+    // On the image's surface at y = 0.4 µm (x = −0.6 + √0.2 µm), 0.68 µm from the sphere's
+    // own centre: about half full.
+    const edge = sphere.fill([(Math.sqrt(0.2) - 0.6) * 1e-6, 0.4e-6, 0], [h, h, h], n);
+    assert.ok(edge > 0.3 && edge < 0.7, `${edge}`);
+  });
+
   it("later structures override earlier ones; structures reaching a pml face continue through it", () => {
     const spec = domain(["pml", "pec", "pec"]);
     const plan = planGrid(spec, 0.99);
