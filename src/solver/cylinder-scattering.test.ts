@@ -14,8 +14,8 @@ import { describe, it } from "node:test";
 import { cylinderScattering } from "./analytic/cylinder.js";
 import { ETA0 } from "./constants.js";
 import { runWithMaterials } from "./run.js";
-import { constantMaterials } from "./testing/index.js";
-import type { SimulationSpec } from "./types.js";
+import { constantMaterials, crossSectionSpec } from "./testing/index.js";
+import type { SimulationSpec, Vec3 } from "./types.js";
 
 const H = 1e-6 / 60;
 const BAND = [0.9e-6, 1e-6, 1.1e-6];
@@ -23,19 +23,11 @@ const THETA = Array.from({ length: 37 }, (_, i) => 5 * i);
 const RADIUS = 0.2e-6;
 
 function spec(polarization: "te" | "tm"): SimulationSpec {
-  const box = {
-    center: [0, 0, 0] as [number, number, number],
-    size: [0.6e-6, H, 0.6e-6] as [number, number, number],
-    wavelengths: BAND,
-  };
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [1.2e-6, H, 1.2e-6],
-      resolution: H,
-      boundary_conditions: ["pml", "periodic", "pml"],
-      pml_layers: 12,
-    },
+  const box = { center: [0, 0, 0] as Vec3, size: [0.6e-6, H, 0.6e-6] as Vec3, wavelengths: BAND };
+  return crossSectionSpec({
+    stepM: H,
+    widthM: 1.2e-6,
+    heightM: 1.2e-6,
     source: {
       source_type: "plane_wave",
       wavelength: 1e-6,
@@ -57,13 +49,8 @@ function spec(polarization: "te" | "tm"): SimulationSpec {
       { name: "box", monitor_type: "flux", ...box },
       { name: "far", monitor_type: "far_field", ...box, theta_deg: THETA, phi_deg: [0, 180] },
     ],
-    fdtd_settings: {
-      time_steps: 100000,
-      courant_factor: 0.99,
-      convergence_threshold: 1e-7,
-      check_every_n: 100,
-    },
-  };
+    threshold: 1e-7,
+  });
 }
 
 describe("a rod under a plane wave in a 2-D cross-section, against the cylinder series", () => {

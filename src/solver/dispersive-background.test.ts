@@ -15,7 +15,7 @@ import { describe, it } from "node:test";
 import { SPEED_OF_LIGHT_M_PER_S } from "./constants.js";
 import { permittivity, type PoleModel } from "./dispersion/model.js";
 import { runWithMaterials } from "./run.js";
-import { poleMaterials } from "./testing/index.js";
+import { crossSectionSpec, poleMaterials } from "./testing/index.js";
 import type { SimulationSpec, StructureSpec } from "./types.js";
 
 const LORENTZ: PoleModel = {
@@ -37,24 +37,13 @@ const BACKGROUND: StructureSpec[] = [
 const epsAt = (wavelength: number) =>
   permittivity(LORENTZ, (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / wavelength).re;
 
-const settings = {
-  time_steps: 40000,
-  courant_factor: 0.99,
-  convergence_threshold: 1e-6,
-  check_every_n: 200,
-};
-
 function beamSpec(): SimulationSpec {
   const [lambda, w0] = [1.55e-6, 1.5e-6];
   const h = lambda / 40;
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [10e-6, h, 6e-6],
-      resolution: h,
-      boundary_conditions: ["pml", "periodic", "pml"],
-      pml_layers: 12,
-    },
+  return crossSectionSpec({
+    stepM: h,
+    widthM: 10e-6,
+    heightM: 6e-6,
     source: {
       source_type: "gaussian_beam",
       wavelength: lambda,
@@ -76,22 +65,17 @@ function beamSpec(): SimulationSpec {
         wavelengths: [lambda],
       },
     ],
-    fdtd_settings: settings,
-  };
+  });
 }
 
 const H = 1e-6 / 30;
 const BAND = [0.95e-6, 1e-6, 1.05e-6];
 
 function lineSpec(x: number): SimulationSpec {
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [1.2e-6, H, 1.2e-6],
-      resolution: H,
-      boundary_conditions: ["pml", "periodic", "pml"],
-      pml_layers: 12,
-    },
+  return crossSectionSpec({
+    stepM: H,
+    widthM: 1.2e-6,
+    heightM: 1.2e-6,
     source: {
       source_type: "point_dipole",
       wavelength: 1e-6,
@@ -111,8 +95,7 @@ function lineSpec(x: number): SimulationSpec {
         phi_deg: [0],
       },
     ],
-    fdtd_settings: settings,
-  };
+  });
 }
 
 describe("a background stepped with its dispersion", () => {

@@ -13,13 +13,13 @@ import { ETA0 } from "./constants.js";
 import { checkSimulation } from "./entry-points.js";
 import { inCrossSectionPlane } from "./far-field-cross-section.js";
 import { runWithMaterials } from "./run.js";
-import { constantMaterials } from "./testing/index.js";
+import { constantMaterials, crossSectionSpec } from "./testing/index.js";
 import type {
   FarFieldMonitorSpec,
   FieldComponent,
-  MonitorSpec,
   SolverResult,
   SimulationSpec,
+  Vec3,
 } from "./types.js";
 
 const H = 1e-6 / 30;
@@ -31,28 +31,11 @@ function spec(
   polarization: FieldComponent,
   far: Partial<FarFieldMonitorSpec> = {},
 ): SimulationSpec {
-  const box = { center: [0, 0, 0], size: [0.6e-6, H, 0.6e-6], wavelengths: BAND } as const;
-  const monitors: MonitorSpec[] = [
-    { name: "box", monitor_type: "flux", ...box, center: [0, 0, 0], size: [0.6e-6, H, 0.6e-6] },
-    {
-      name: "far",
-      monitor_type: "far_field",
-      ...box,
-      center: [0, 0, 0],
-      size: [0.6e-6, H, 0.6e-6],
-      theta_deg: THETA,
-      phi_deg: [0, 180],
-      ...far,
-    },
-  ];
-  return {
-    solver: "fdtd",
-    domain: {
-      size: [1e-6, H, 1e-6],
-      resolution: H,
-      boundary_conditions: ["pml", "periodic", "pml"],
-      pml_layers: 12,
-    },
+  const box = { center: [0, 0, 0] as Vec3, size: [0.6e-6, H, 0.6e-6] as Vec3, wavelengths: BAND };
+  return crossSectionSpec({
+    stepM: H,
+    widthM: 1e-6,
+    heightM: 1e-6,
     source: {
       source_type: "point_dipole",
       wavelength: 1e-6,
@@ -60,15 +43,18 @@ function spec(
       polarization,
       amplitude: MOMENT,
     },
-    structures: [],
-    monitors,
-    fdtd_settings: {
-      time_steps: 100000,
-      courant_factor: 0.99,
-      convergence_threshold: 1e-6,
-      check_every_n: 100,
-    },
-  };
+    monitors: [
+      { name: "box", monitor_type: "flux", ...box },
+      {
+        name: "far",
+        monitor_type: "far_field",
+        ...box,
+        theta_deg: THETA,
+        phi_deg: [0, 180],
+        ...far,
+      },
+    ],
+  });
 }
 
 /** The row's power per period in vacuum: along the row, or across it (half). */

@@ -12,6 +12,7 @@ import type {
   FieldComponent,
   MonitorSpec,
   SimulationSpec,
+  SourceSpec,
   StructureSpec,
   Vec3,
 } from "../types.js";
@@ -145,6 +146,41 @@ export function boxSpec(p: BoxProblem): SimulationSpec {
       courant_factor: 0.99,
       convergence_threshold: p.threshold ?? 0,
       check_every_n: p.checkEvery ?? 100,
+    },
+  };
+}
+
+export interface CrossSectionProblem {
+  /** Grid step, and the cross-section's thickness along y (one cell). */
+  stepM: number;
+  /** Region of interest along x and z (m), inside a 12-cell absorber. */
+  widthM: number;
+  heightM: number;
+  source: SourceSpec;
+  structures?: StructureSpec[];
+  monitors: MonitorSpec[];
+  /** Default 1e-6, checked every 100 steps, up to 100 000 steps. */
+  threshold?: number;
+}
+
+/** A 2-D x–z cross-section: periodic and one cell thick along y, run until it settles. */
+export function crossSectionSpec(p: CrossSectionProblem): SimulationSpec {
+  return {
+    solver: "fdtd",
+    domain: {
+      size: [p.widthM, p.stepM, p.heightM],
+      resolution: p.stepM,
+      boundary_conditions: ["pml", "periodic", "pml"],
+      pml_layers: 12,
+    },
+    source: p.source,
+    structures: p.structures ?? [],
+    monitors: p.monitors,
+    fdtd_settings: {
+      time_steps: 100000,
+      courant_factor: 0.99,
+      convergence_threshold: p.threshold ?? 1e-6,
+      check_every_n: 100,
     },
   };
 }
