@@ -14,6 +14,7 @@ import {
   patternPeak,
   renderPolarPattern,
 } from "./polar.js";
+import { PALETTE } from "./spectrum.js";
 
 /** U = 2·sin²θ at φ = 0°, sin²θ elsewhere; θ 0–180° in 45° steps, φ 0–270° in 90° steps. */
 const PATTERN: FarFieldPattern = {
@@ -74,4 +75,45 @@ test("a pattern without power draws its frame and no curve", () => {
   const dark = { ...PATTERN, radiantIntensity: [PATTERN.thetaDeg.map(() => [0, 0, 0, 0])] };
   const c = renderPolarPattern(dark);
   assert.ok(c.width > 400 && c.height > 400);
+});
+
+test("the x–y plane is drawn with φ = 0° to the right and 90° up (counter-clockwise)", () => {
+  // One narrow lobe at φ = 0° in one picture and at 90° in another: the same layout, so the
+  // polar centre is where each curve starts; the first lobe runs right of it, the second up.
+  const phiDeg = Array.from({ length: 72 }, (_, i) => 5 * i);
+  const lobe = (at: number): FarFieldPattern => ({
+    name: "line",
+    wavelengthsM: [1e-6],
+    unit: "W/rad",
+    thetaDeg: [90],
+    phiDeg,
+    radiantIntensity: [
+      [phiDeg.map((p) => Math.max(0, Math.cos(((p - at) * Math.PI) / 180)) ** 40)],
+    ],
+  });
+  const extent = (pattern: FarFieldPattern) => {
+    const c = renderPolarPattern(pattern);
+    const [r, g, b] = PALETTE[0]!;
+    const points: [number, number][] = [];
+    for (let y = 0; y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        const [pr, pg, pb] = c.getPixel(x, y);
+        if (pr === r && pg === g && pb === b) points.push([x, y]);
+      }
+    }
+    // The legend's swatch lies below the plot, past a gap of rows.
+    const rows = [...new Set(points.map(([, y]) => y))].sort((p, q) => p - q);
+    const gap = rows.findIndex((y, k) => k > 0 && y - rows[k - 1]! > 20);
+    const curve = gap < 0 ? points : points.filter(([, y]) => y < rows[gap]!);
+    const xs = curve.map(([x]) => x);
+    const ys = curve.map(([, y]) => y);
+    return { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) };
+  };
+  const [east, north] = [extent(lobe(0)), extent(lobe(90))];
+  // The east lobe starts at the centre's x and reaches 200 px right; the north one starts at
+  // the centre's y and reaches 200 px up.
+  assert.ok(Math.abs(east.x0 - (north.x0 + north.x1) / 2) < 4, JSON.stringify({ east, north }));
+  assert.ok(east.x1 - east.x0 > 190, JSON.stringify(east));
+  assert.ok(Math.abs(north.y1 - (east.y0 + east.y1) / 2) < 4, JSON.stringify({ east, north }));
+  assert.ok(north.y1 - north.y0 > 190, JSON.stringify(north));
 });

@@ -67,7 +67,7 @@ export function defaultCuts(phiDeg: readonly number[]): number[] {
   return recorded.length > 0 ? recorded : phiDeg.slice(0, 1);
 }
 
-/** The largest finite radiant intensity at wavelength `w`, over every direction (W/sr). */
+/** The largest finite radiant intensity at wavelength `w`, over every direction (pattern.unit). */
 export function patternPeak(pattern: FarFieldPattern, w: number): number {
   let peak = 0;
   for (const row of pattern.radiantIntensity[w] ?? []) {

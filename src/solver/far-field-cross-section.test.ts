@@ -5,7 +5,7 @@
  * it (dipole-vacuum-power.ts). Along the row the line's pattern is isotropic in the x–z
  * plane, U = P/(2π) W/rad; across it (along x) it is U = (P/π)·cos²θ (zero along ±x), so
  * that ∫U dφ over the plane is P either way. The flux box around the same source reads the
- * same power.
+ * same power, and √ρ·E is the line's, phase included.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -93,7 +93,28 @@ describe("the far field of a 2-D cross-section", () => {
       const integral = planePower(far.radiantIntensity, w);
       assert.ok(Math.abs(integral / box - 1) < 0.01, `λ ${wl}: ∫U dφ ${integral} W, box ${box} W`);
     }
-    // √ρ·E at ρ = 1 m: U = L·(|E_θ|² + |E_φ|²)/(2η0) per period L = H.
+    // √ρ·E at ρ = 1 m, phase included: the line current I = m/H radiates
+    // E_y = −(k·η0·I/4)·H₀⁽¹⁾(kρ) → −(k·η0·I/4)·√(2/(πkρ))·e^{i(kρ − π/4)}, which is E_φ at
+    // φ = 0° and −E_φ at 180° (φ̂ = ±ŷ there).
+    for (const [w, wl] of BAND.entries()) {
+      const k = (2 * Math.PI) / wl;
+      const size = ((k * ETA0 * MOMENT) / (4 * H)) * Math.sqrt(2 / (Math.PI * k));
+      for (let d = 0; d < 2 * THETA.length; d++) {
+        const along = d % 2 === 0 ? 1 : -1;
+        const o = 2 * (w * 2 * THETA.length + d);
+        const [re, im] = [along * far.ePhi[o]!, along * far.ePhi[o + 1]!];
+        const turn = Math.atan2(im, re) - Math.atan2(size * Math.SQRT1_2, -size * Math.SQRT1_2);
+        assert.ok(
+          Math.abs(Math.hypot(re, im) / size - 1) < 0.02,
+          `λ ${wl}, ${d}: |E| ${Math.hypot(re, im)}`,
+        );
+        assert.ok(
+          Math.abs(Math.atan2(Math.sin(turn), Math.cos(turn))) < 0.02,
+          `λ ${wl}, ${d}: phase off by ${turn}`,
+        );
+      }
+    }
+    // U = L·(|E_θ|² + |E_φ|²)/(2η0) per period L = H.
     far.radiantIntensity.forEach((u, d) => {
       const e2 =
         far.eTheta[2 * d]! ** 2 +
@@ -168,6 +189,13 @@ describe("the far field of a 2-D cross-section", () => {
     };
     conical.monitors = conical.monitors.slice(1);
     assert.match(paths(conical).join("\n"), /monitors\[0\]\.monitor_type: .*component along y/);
+    // In a metal (gold: Re ε < 0 at 1 µm) or a conductor no wave carries the far field.
+    for (const material of ["Au", "PEC", "SiO2"]) {
+      const inside = spec("Ey");
+      inside.structures = [{ type: "box", center: [0, 0, 0], size: [5, 5, 5], material }];
+      const found = paths(inside).filter((p) => p.startsWith("monitors[1].center"));
+      assert.equal(found.length, material === "SiO2" ? 0 : 1, `${material}: ${found}`);
+    }
   });
 
   it("takes a direction as in the plane by θ = 90° (thin z) or by φ (thin x, y), the poles in both", () => {

@@ -281,12 +281,12 @@ function cylinderShape(
 /**
  * A shape on periodic axes with its images one period either side. Along an axis where the
  * shape is at most one period wide, its images at most abut it, and their fills add up
- * exactly. Along one where it is wider (a rod along a 2-D cross-section's thin axis, a layer
- * across a unit cell) they overlap it, and a cube takes the largest of their fills: the fill of their union
- * where one image holds the others' part of the cube (exact for a rod, whose images are
- * itself, and for a shape centred in the cell) and never more than it, where adding them
- * counted a rod's surface cubes two or three times. The sum is capped at 1; the normal is that
- * of the image whose surface cuts the cube most evenly (of the overlapping ones, the fullest).
+ * exactly. Along one where it is wider (a layer across a unit cell, a sphere larger than the
+ * cell) they overlap it, and a cube takes the largest of their fills: their union's where one
+ * image holds the others' part of the cube, less where two images' surfaces cross it, never
+ * more (adding them counted a rod's surface cubes two or three times). The sum is capped at 1;
+ * the normal is that of the image whose surface cuts the cube most evenly (of overlapping
+ * ones, the fullest's).
  */
 function withImages(shape: Shape, faces: DomainFaces): Shape {
   const periodic = [0, 1, 2].filter((a) => faces.period[a] > 0);
@@ -360,11 +360,14 @@ export function shapeOf(s: StructureSpec, faces: DomainFaces): Shape {
       return boxShape(s.center, s.size, faces);
     case "sphere":
       return withImages(sphereShape(s.center, s.radius, faces), faces);
-    case "cylinder":
-      return withImages(
-        cylinderShape(s.center, s.radius, s.height, AXIS_NUMBER[s.axis], faces),
-        faces,
-      );
+    case "cylinder": {
+      // A rod at least one period long along a periodic axis is, with its images, an infinite
+      // one: its caps (whose corners the fill rounds) are not there.
+      const axis = AXIS_NUMBER[s.axis];
+      const period = faces.period[axis];
+      const height = period > 0 && s.height >= period * (1 - 1e-9) ? Infinity : s.height;
+      return withImages(cylinderShape(s.center, s.radius, height, axis, faces), faces);
+    }
     case "polyslab": {
       const withImagesShape = withImages(polySlabShape(s, faces), faces);
       // A rectangle's part of a cube is a box, as the same box's (cube-shares.ts).

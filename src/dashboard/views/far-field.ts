@@ -84,8 +84,9 @@ export function farFieldSection(
     <p class="muted">
       Each far-field monitor's radiant intensity against θ (from +z, up) in the φ = 0° and 90° cuts
       where recorded, φ on the right and φ + 180° on the left, over its peak in any direction, which
-      the title gives in W/sr. Every direction is in the result file;
-      <code>emsim plot --far-field --phi …</code> draws other cuts.
+      the title gives in W/sr (in W/rad per period for a 2-D cross-section's line pattern; one
+      recorded in the x–y plane alone is drawn against φ, 0° to the right, 90° up). Every direction
+      is in the result file; <code>emsim plot --far-field --phi …</code> draws other cuts.
     </p>
     <div class="far-field-plots">
       ${patterns.map((p) => monitorPatterns(jobId, p, sourceWavelengthM))}

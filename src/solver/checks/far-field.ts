@@ -41,6 +41,7 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
     }
     if ((spec.domain.symmetry?.[a] ?? "none") !== "none") checkMirrorWall(ctx, m, a, path);
   }
+  checkBackground(ctx, m, thin, path);
   spec.structures.forEach((s, i) => {
     const [lo, hi] = boundsOf(s);
     if (crossesSurface(lo, hi, m.center, m.size, thin)) {
@@ -128,6 +129,49 @@ function checkInPlane(ctx: CheckContext, m: FarFieldMonitorSpec, t: number, path
         `line's, in the plane normal to ${AXES[t]}: every direction needs ` +
         `${crossSectionPlaneWords(t)}, and (θ, φ) = (${fmt(th)}°, ${fmt(off)}°) is off it; ` +
         "leave theta_deg and phi_deg out for that plane's default",
+    );
+    return;
+  }
+}
+
+/**
+ * The medium the surface lies in (the last structure around all of it, else vacuum) must carry
+ * light to the far field: Re ε > 0 at every wavelength the monitor records (a metal or a
+ * Drude background above its plasma wavelength has none).
+ */
+function checkBackground(
+  ctx: CheckContext,
+  m: FarFieldMonitorSpec,
+  thin: number | null,
+  path: string,
+): void {
+  const around = ctx.spec.structures.filter((s) => {
+    const [lo, hi] = boundsOf(s);
+    return [0, 1, 2].every(
+      (a) =>
+        a === thin ||
+        (lo[a]! < m.center[a]! - m.size[a]! / 2 && hi[a]! > m.center[a]! + m.size[a]! / 2),
+    );
+  });
+  const material = around.at(-1)?.material;
+  const info = material === undefined ? undefined : ctx.materials.describe(material);
+  if (material === undefined || !info) return;
+  if (info.perfectConductor) {
+    ctx.add(
+      `${path}.center`,
+      `the far-field surface lies inside a perfect conductor (${material})`,
+    );
+    return;
+  }
+  const wavelengths = m.wavelengths ? listOf(m.wavelengths) : ctx.lambdaOk ? [ctx.lambda0] : [];
+  for (const w of wavelengths) {
+    const eps = ctx.materials.permittivity(material, w);
+    if (eps.re > 0) continue;
+    ctx.add(
+      `${path}.center`,
+      `the far-field surface lies in ${material}, whose Re ε is ${fmt(eps.re)} at ${fmt(w)} m: ` +
+        "no wave carries its fields to the far field there; put the surface in a dielectric " +
+        "(or vacuum) around the emitters",
     );
     return;
   }

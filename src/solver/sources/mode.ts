@@ -18,6 +18,7 @@
  * source's mode at every wavelength. Flux monitors report power in watts over 1 W.
  */
 import { SPEED_OF_LIGHT_M_PER_S } from "../constants.js";
+import { entryPermittivity } from "../entry-permittivity.js";
 import { cellStepM, nodeIndexAt, type YeeLayout } from "../grid.js";
 import type { Medium } from "../medium-types.js";
 import { planeWeights, type ModeFields } from "../modes/fields.js";
@@ -218,7 +219,11 @@ function injectedNote(m: SolvedMode, spec: ModeSourceSpec, medium: Medium): stri
     `mode source: mode ${spec.mode_index} of its plane at λ = ${Number((spec.wavelength * 1e6).toPrecision(6))} µm, n_eff ` +
     `${m.n_eff.toPrecision(6)}, k_eff ${m.k_eff.toPrecision(3)}, TE fraction ` +
     `${m.te_fraction.toFixed(3)}`;
-  const lowest = Math.min(...Array.from(medium.epsEff).filter((e) => e >= 1));
+  // Each entry's ε at the source wavelength (epsEff alone is ε∞ where a material is stepped
+  // with its poles: 1.31 for SiO2, whose ε is 2.09 at 1.55 µm).
+  const omega = (2 * Math.PI * SPEED_OF_LIGHT_M_PER_S) / spec.wavelength;
+  const eps = Array.from(medium.epsEff, (_, e) => entryPermittivity(medium, e, omega).re);
+  const lowest = Math.min(...eps.filter((e) => e >= 1));
   return m.n_eff < Math.sqrt(lowest)
     ? `${base}; its n_eff is below every material's index on the grid: it is not a guided ` +
         "mode (check mode_spec.target_neff and the plane's size)"
