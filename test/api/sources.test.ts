@@ -254,3 +254,84 @@ test("a Gaussian beam through the API: estimated, and a plane across its directi
     bad.text,
   );
 });
+
+test("a 2-D cross-section's far field: its plane's directions by default, W/rad in the record, the file and the client", async () => {
+  // An Ey row of dipoles (periodic and one cell thick along y): the x–z plane's pattern.
+  const body = {
+    solver: "fdtd",
+    domain: {
+      size: [1e-6, 0.04e-6, 1e-6],
+      resolution: 0.04e-6,
+      boundary_conditions: ["pml", "periodic", "pml"],
+    },
+    source: {
+      source_type: "point_dipole",
+      wavelength: 1e-6,
+      center: [0, 0, 0],
+      polarization: "Ey",
+    },
+    monitors: [
+      {
+        name: "line",
+        monitor_type: "far_field",
+        center: [0, 0, 0],
+        size: [0.6e-6, 0.04e-6, 0.6e-6],
+      },
+    ],
+    fdtd_settings: { time_steps: 20000, check_every_n: 200, convergence_threshold: 1e-5 },
+  };
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body });
+  assert.equal(sub.status, 202, sub.text);
+  const done = await waitForStatus(svc.baseUrl, key, String(sub.body.job_id), [
+    "COMPLETED",
+    "FAILED",
+  ]);
+  assert.equal(done.status, "COMPLETED", String(done.error_detail));
+  const line = ((done.solver_report as Record<string, unknown>).far_field as Record<string, never>)
+    .line as Record<string, unknown>;
+  assert.deepEqual(line.phi_deg, [0, 180]);
+  assert.equal((line.theta_deg as number[]).length, 37);
+  assert.equal(line.radiant_intensity_unit, "W/rad");
+  assert.equal(line.cross_section_axis, "y");
+  // A line along its own moment radiates the same all round its plane.
+  const u = (line.radiant_intensity as number[][][])[0]!.flat();
+  assert.ok(Math.max(...u) < 1.05 * Math.min(...u), `${Math.min(...u)} … ${Math.max(...u)}`);
+
+  const redirect = await call(
+    svc.baseUrl,
+    "GET",
+    `/v1/simulations/${String(sub.body.job_id)}/results`,
+    { key },
+  );
+  const path = join(tempDir(), "line.h5");
+  writeFileSync(
+    path,
+    Buffer.from(await (await fetch(redirect.headers.get("location")!)).arrayBuffer()),
+  );
+  const client = spawnSync(
+    "/usr/bin/python3",
+    [
+      "-c",
+      [
+        "import json, sys, emsim",
+        "ds = emsim.load(sys.argv[1], 'line')",
+        "print(json.dumps({'unit': ds['radiant_intensity'].attrs['units'],",
+        "  'e': ds['E_phi'].attrs['units'], 'axis': str(ds.attrs['cross_section_axis'])}))",
+      ].join("\n"),
+      path,
+    ],
+    {
+      encoding: "utf8",
+      env: { ...process.env, PYTHONPATH: join(process.cwd(), "clients/python/src") },
+    },
+  );
+  assert.equal(client.status, 0, client.stderr);
+  assert.deepEqual(JSON.parse(client.stdout), { unit: "W/rad", e: "V m-0.5", axis: "y" });
+
+  // Off the plane, a direction is refused with the plane named.
+  const off = structuredClone(body) as Record<string, unknown>;
+  (off.monitors as Record<string, unknown>[])[0]!.phi_deg = [0, 90];
+  const refused = await call(svc.baseUrl, "POST", "/v1/simulations", { key, body: off });
+  assert.equal(refused.status, 422, refused.text);
+  assert.match(refused.text, /monitors\[0\]\.phi_deg.*φ = 0° or 180° \(the x–z plane\)/);
+});
