@@ -64,6 +64,10 @@ export interface FarFieldPattern {
 
 export type FarFieldUnit = "W/sr" | "W/rad";
 
+/** A far-field pattern's unit: a 2-D cross-section's (thin along an axis) is a line's, W/rad. */
+export const farFieldUnit = (crossSectionAxis: unknown): FarFieldUnit =>
+  crossSectionAxis === null || crossSectionAxis === undefined ? "W/sr" : "W/rad";
+
 /** A 2-D map of one component: value[i * ny2 + j] with axes `axes[0]` (rows) × `axes[1]`. */
 export interface FieldMap {
   monitor: string;
@@ -281,13 +285,12 @@ export async function readFarFields(path: string): Promise<FarFieldPattern[]> {
       if (flat.length !== wavelengthsM.length * nt * np) {
         throw new Error(`far-field monitor '${name}': radiant_intensity has the wrong size`);
       }
-      const units = (g.get("radiant_intensity") as Dataset | null)?.attrs.units?.value;
       out.push({
         name,
         wavelengthsM,
         thetaDeg,
         phiDeg,
-        unit: String(units) === "W rad-1" ? "W/rad" : "W/sr",
+        unit: farFieldUnit(g.attrs.cross_section_axis?.value),
         radiantIntensity: wavelengthsM.map((_, w) =>
           thetaDeg.map((_, t) => flat.slice((w * nt + t) * np, (w * nt + t + 1) * np)),
         ),

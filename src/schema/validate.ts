@@ -10,9 +10,9 @@ import {
   domainPeriodicThinAxes,
   estimateRun,
   type AngleRange,
-  type Axis,
   type BackendChoice,
   type DomainSpec,
+  type FarFieldMonitorSpec,
   type FieldComponent,
   type GridPlan,
   type ModeSpecSpec,
@@ -123,7 +123,7 @@ function sourceWithDefaults(
 /** A monitor with its defaults filled in. */
 function monitorWithDefaults(
   m: NonNullable<SimulationRequest["monitors"]>[number],
-  crossSection: Axis | null,
+  farFieldAngles: FarFieldAngles,
 ): MonitorSpec {
   const common = {
     name: m.name,
@@ -140,16 +140,12 @@ function monitorWithDefaults(
     return { ...common, monitor_type: "mode", mode_spec: modeSpecWithDefaults(m.mode_spec) };
   }
   if (m.monitor_type === "far_field") {
-    // In a 2-D cross-section the default directions are those in its plane.
-    const fallback = crossSection
-      ? DEFAULTS.far_field_cross_section[crossSection]
-      : DEFAULTS.far_field_monitor;
     const angles = (v: number[] | AngleRange) => (Array.isArray(v) ? [...v] : { ...v });
     return {
       ...common,
       monitor_type: "far_field",
-      theta_deg: angles(m.theta_deg ?? fallback.theta_deg),
-      phi_deg: angles(m.phi_deg ?? fallback.phi_deg),
+      theta_deg: angles(m.theta_deg ?? farFieldAngles.theta_deg),
+      phi_deg: angles(m.phi_deg ?? farFieldAngles.phi_deg),
     };
   }
   return {
@@ -159,7 +155,17 @@ function monitorWithDefaults(
   };
 }
 
-const AXIS_NAMES: readonly Axis[] = ["x", "y", "z"];
+type FarFieldAngles = Pick<FarFieldMonitorSpec, "theta_deg" | "phi_deg">;
+
+/**
+ * A far-field monitor's default directions: all round, or in a 2-D cross-section (one axis
+ * periodic and one cell thick) the directions in its plane, where a line's pattern lies.
+ */
+function farFieldAnglesFor(domain: DomainSpec): FarFieldAngles {
+  const thin = domainPeriodicThinAxes(domain);
+  if (thin.length !== 1) return DEFAULTS.far_field_monitor;
+  return DEFAULTS.far_field_cross_section[(["x", "y", "z"] as const)[thin[0]!]!];
+}
 
 /** The domain with its defaults filled in (mesh_overrides and symmetry only where they act). */
 function domainWithDefaults(domain: SimulationRequest["domain"]): DomainSpec {
@@ -198,8 +204,7 @@ function domainWithDefaults(domain: SimulationRequest["domain"]): DomainSpec {
 export function applyDefaults(request: SimulationRequest): SimulationSpec {
   const settings = request.fdtd_settings ?? {};
   const domain = domainWithDefaults(request.domain);
-  const thin = domainPeriodicThinAxes(domain);
-  const crossSection = thin.length === 1 ? (AXIS_NAMES[thin[0]!] ?? null) : null;
+  const farFieldAngles = farFieldAnglesFor(domain);
   return {
     solver: "fdtd",
     domain,
@@ -227,7 +232,7 @@ export function applyDefaults(request: SimulationRequest): SimulationSpec {
           })),
         }
       : {}),
-    monitors: (request.monitors ?? []).map((m) => monitorWithDefaults(m, crossSection)),
+    monitors: (request.monitors ?? []).map((m) => monitorWithDefaults(m, farFieldAngles)),
     fdtd_settings: {
       time_steps: settings.time_steps ?? DEFAULTS.fdtd_settings.time_steps,
       courant_factor: settings.courant_factor ?? DEFAULTS.fdtd_settings.courant_factor,

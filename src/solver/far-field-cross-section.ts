@@ -52,13 +52,13 @@ export function inCrossSectionPlane(t: number, thetaDeg: number, phiDeg: number)
  * E scaled by e^{iπ/4}·√(2π/k)/L and the intensity by 2π/(kL), per period L (m).
  */
 export function lineFarField(slice: FarFieldPattern, k: number, periodM: number): FarFieldPattern {
-  const magnitude = Math.sqrt((2 * Math.PI) / k) / periodM;
-  const [cr, ci] = [magnitude * Math.SQRT1_2, magnitude * Math.SQRT1_2];
+  // e^{iπ/4} = (1 + i)/√2: (re + i·im)·c(1 + i) = c(re − im) + i·c(re + im).
+  const c = (Math.sqrt((2 * Math.PI) / k) / periodM) * Math.SQRT1_2;
   const rotate = (e: Float64Array) => {
     const out = new Float64Array(e.length);
     for (let i = 0; i < e.length; i += 2) {
-      out[i] = e[i]! * cr - e[i + 1]! * ci;
-      out[i + 1] = e[i]! * ci + e[i + 1]! * cr;
+      out[i] = c * (e[i]! - e[i + 1]!);
+      out[i + 1] = c * (e[i]! + e[i + 1]!);
     }
     return out;
   };

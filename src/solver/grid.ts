@@ -269,6 +269,8 @@ export function planGrid(domain: DomainSpec, courantFactor: number): GridPlan {
 export function domainPeriodicThinAxes(domain: DomainSpec): number[] {
   return [0, 1, 2].filter((a) => {
     if (domain.boundary_conditions[a] !== "periodic") return false;
+    // An axis of more than one cell is not planned (a long one's nodes would be allocated
+    // before the checks see its size); a periodic axis has no mirror halving its cells.
     if (interiorCellsFor(domain.size[a], domain.resolution) !== 1) return false;
     try {
       return planAxis(domain, a).cells === 1;

@@ -2,6 +2,7 @@
  * The solver's run report as the job record and the API show it (its shape:
  * SolverReportSchema in src/schema/responses.ts): the one place a RunReport is mapped.
  */
+import { farFieldUnit } from "../results/read.js";
 import type { SolverAdapterReport, SolverReport } from "../schema/responses.js";
 import type {
   SMatrixResult,
@@ -64,7 +65,7 @@ function farFieldSummary(monitors: FarFieldMonitorResult[]): Record<string, unkn
           theta_deg: m.thetaDeg,
           phi_deg: m.phiDeg,
           radiant_intensity: intensity,
-          radiant_intensity_unit: m.crossSectionAxis === null ? "W/sr" : "W/rad",
+          radiant_intensity_unit: farFieldUnit(m.crossSectionAxis),
           ...(m.crossSectionAxis === null ? {} : { cross_section_axis: "xyz"[m.crossSectionAxis] }),
         },
       ];

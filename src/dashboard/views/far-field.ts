@@ -4,7 +4,7 @@
  * disclosure; routes/jobs.ts draws the images from the job record with the CLI's plotting code
  * (src/plot/polar.ts).
  */
-import type { FarFieldPattern } from "../../results/read.js";
+import { farFieldUnit, type FarFieldPattern } from "../../results/read.js";
 import type { SolverReport } from "../../schema/responses.js";
 import { isEquatorial } from "../../plot/polar.js";
 import { formatLength } from "../../plot/units.js";
@@ -22,7 +22,7 @@ export function farFieldsOfReport(report: SolverReport | null | undefined): FarF
     wavelengthsM: numbers(m.wavelengths_m),
     thetaDeg: numbers(m.theta_deg),
     phiDeg: numbers(m.phi_deg),
-    unit: m.radiant_intensity_unit === "W/rad" ? "W/rad" : "W/sr",
+    unit: farFieldUnit(m.cross_section_axis),
     radiantIntensity: Array.isArray(m.radiant_intensity)
       ? m.radiant_intensity.map((rows: unknown) =>
           Array.isArray(rows) ? rows.map((row: unknown) => numbers(row)) : [],

@@ -44,7 +44,7 @@ export function checkFarField(ctx: CheckContext, m: FarFieldMonitorSpec, path: s
   checkBackground(ctx, m, thin, path);
   spec.structures.forEach((s, i) => {
     const [lo, hi] = boundsOf(s);
-    if (crossesSurface(lo, hi, m.center, m.size, thin)) {
+    if (surfaceRelation(lo, hi, m.center, m.size, thin) === "crossing") {
       add(
         `${path}.size`,
         `structures[${i}] (${s.type} of ${s.material}) crosses the far-field surface: the ` +
@@ -145,14 +145,9 @@ function checkBackground(
   thin: number | null,
   path: string,
 ): void {
-  const around = ctx.spec.structures.filter((s) => {
-    const [lo, hi] = boundsOf(s);
-    return [0, 1, 2].every(
-      (a) =>
-        a === thin ||
-        (lo[a]! < m.center[a]! - m.size[a]! / 2 && hi[a]! > m.center[a]! + m.size[a]! / 2),
-    );
-  });
+  const around = ctx.spec.structures.filter(
+    (s) => surfaceRelation(...boundsOf(s), m.center, m.size, thin) === "around",
+  );
   const material = around.at(-1)?.material;
   const info = material === undefined ? undefined : ctx.materials.describe(material);
   if (material === undefined || !info) return;
@@ -206,23 +201,24 @@ function checkMirrorWall(ctx: CheckContext, m: FarFieldMonitorSpec, a: number, p
 }
 
 /**
- * Whether a structure's bounding box [lo, hi] meets the surface without holding all of it; in
- * a 2-D cross-section the thin axis (uniform, spanned by the surface) is left out.
+ * Where a structure's bounding box [lo, hi] lies against the surface: clear of it, inside it,
+ * around all of it, or crossing it; in a 2-D cross-section the thin axis (uniform, spanned by
+ * the surface) is left out.
  */
-function crossesSurface(
+function surfaceRelation(
   lo: Vec3,
   hi: Vec3,
   center: Vec3,
   size: Vec3,
   thin: number | null,
-): boolean {
+): "disjoint" | "inside" | "around" | "crossing" {
   const axes = [0, 1, 2].filter((a) => a !== thin);
   const bLo = center.map((c, a) => c - size[a]! / 2);
   const bHi = center.map((c, a) => c + size[a]! / 2);
-  const disjoint = axes.some((a) => hi[a]! <= bLo[a]! || lo[a]! >= bHi[a]!);
-  const inside = axes.every((a) => lo[a]! > bLo[a]! && hi[a]! < bHi[a]!);
-  const around = axes.every((a) => lo[a]! < bLo[a]! && hi[a]! > bHi[a]!);
-  return !(disjoint || inside || around);
+  if (axes.some((a) => hi[a]! <= bLo[a]! || lo[a]! >= bHi[a]!)) return "disjoint";
+  if (axes.every((a) => lo[a]! > bLo[a]! && hi[a]! < bHi[a]!)) return "inside";
+  if (axes.every((a) => lo[a]! < bLo[a]! && hi[a]! > bHi[a]!)) return "around";
+  return "crossing";
 }
 
 /** A structure's axis-aligned bounding box (a polyslab's grown by its sloped walls). */
