@@ -33,15 +33,26 @@ function poisonsPrototypes(value: unknown): boolean {
 /** Parses a request body as JSON, or throws the ApiError that says why it cannot be used. */
 export function parseJsonBody(text: string): unknown {
   if (text.length === 0) throw errors.malformedJson("the body is empty.");
+  return parseJsonText(text);
+}
+
+/**
+ * Parses JSON text from a request (a body, or a form field holding JSON, `where` naming it in
+ * the message), with the API's refusals: 400 `malformed_json`, 400 `forbidden_json_key`.
+ */
+export function parseJsonText(text: string, where = ""): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw errors.malformedJson(`${(err as Error).message}.`);
+    throw errors.malformedJson(`${where}${(err as Error).message}.`);
   }
-  // The walk is needed only when a forbidden key can be spelt: plainly or with \u escapes.
-  if (/__proto__|constructor|\\u/.test(text) && poisonsPrototypes(value)) {
-    throw errors.forbiddenJsonKey();
-  }
+  if (usesForbiddenKey(text, value)) throw errors.forbiddenJsonKey();
   return value;
+}
+
+/** Whether `value`, parsed from `text`, has a `__proto__` key or `constructor.prototype`. */
+export function usesForbiddenKey(text: string, value: unknown): boolean {
+  // The walk is needed only when a forbidden key can be spelt: plainly or with \u escapes.
+  return /__proto__|constructor|\\u/.test(text) && poisonsPrototypes(value);
 }

@@ -705,3 +705,30 @@ test("one-time tokens stay out of the request log", async () => {
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test("the dashboard's JSON fields refuse prototype keys with the API's 400, as POST /v1/simulations does", async () => {
+  await makeAccount("proto@example.com");
+  const client = await signedIn("proto@example.com");
+  const page = await client.get("/dashboard/simulations/new");
+  const csrf = HttpClient.csrfIn(page.text);
+  const json = { accept: "application/json" };
+  const poisoned = [
+    JSON.stringify(smallSimulation({ metadata: { x: 1 } })).replace('"x"', '"__proto__"'),
+    JSON.stringify(smallSimulation({ metadata: { constructor: { prototype: { p: 1 } } } })),
+  ];
+  for (const simulation of poisoned) {
+    for (const path of ["/dashboard/simulations", "/dashboard/api/simulations/preview"]) {
+      const res = await client.post(path, { _csrf: csrf, simulation }, json);
+      assert.equal(res.res.status, 400, `${path}: ${res.text}`);
+      assert.equal(JSON.parse(res.text).error_code, "forbidden_json_key", path);
+    }
+    const planes = await client.post(
+      "/dashboard/api/simulations/preview",
+      { _csrf: csrf, simulation: JSON.stringify(smallSimulation()), planes: `[{"__proto__": 1}]` },
+      json,
+    );
+    assert.equal(planes.res.status, 400, planes.text);
+  }
+  const account = await svc.service.stores.accounts.findAccountByEmail("proto@example.com");
+  assert.equal((await svc.service.jobs.list(account!.id, { limit: 10 })).jobs.length, 0);
+});

@@ -97,6 +97,8 @@ test("mistakes are told beside the form, which keeps what was typed", async () =
     assert.doesNotMatch(res.text, /id="modes-table"/);
   };
   await bad({ request: "{not json" }, 400, /not JSON/);
+  const poisoned = simulation.replace("{", '{"constructor": {"prototype": {}}, ');
+  await bad({ request: poisoned }, 400, /key &quot;__proto__&quot;/);
   await bad({ plane: "y=0,x=0" }, 400, /Plane: y and x are both given one position/);
   await bad({ num_modes: "50" }, 400, /from 1 to 20/);
   await bad({ wavelength_um: "abc" }, 400, /must be a positive number of µm, not &#39;abc&#39;/);

@@ -18,6 +18,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, errors } from "../../errors.js";
 import { hangUpSignal } from "../../http/hang-up.js";
+import { parseJsonText } from "../../http/json-body.js";
 import { createRateLimiter } from "../../http/plugins/rate-limit.js";
 import { setupScene } from "../../preview/scene.js";
 import { previewSimulation } from "../../preview/service.js";
@@ -138,29 +139,20 @@ function pageRoute(app: FastifyInstance, d: Dashboard, page: PageSender): void {
 }
 
 /**
- * The `simulation` field as a request object; the API's 413 past its body limit, and its 400
- * for text that is not JSON.
+ * The `simulation` field as a request object; the API's 413 past its body limit, and its 400s
+ * for text that is not JSON or uses a prototype's key.
  */
 function simulationField(d: Dashboard, body: unknown): unknown {
   const text = field(body, "simulation");
   const limit = d.deps.config.limits.maxBodyBytes;
   if (Buffer.byteLength(text) > limit) throw errors.bodyTooLarge(limit);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw errors.malformedJson((err as Error).message);
-  }
+  return parseJsonText(text);
 }
 
 /** An optional form field holding JSON (the preview's planes). */
 function jsonField(body: unknown, name: string): unknown {
   const text = field(body, name);
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw errors.malformedJson(`${name}: ${(err as Error).message}`);
-  }
+  return text === "" ? undefined : parseJsonText(text, `${name}: `);
 }
 
 function wantsJson(req: FastifyRequest): boolean {

@@ -4,13 +4,14 @@
  * the table and a picture of each mode. Refusals re-render the form with the reasons.
  */
 import type { FastifyInstance } from "fastify";
-import { ApiError } from "../../errors.js";
+import { ApiError, errors } from "../../errors.js";
 import type { ModesResponse } from "../../modes/response.js";
 import { modePlotPng } from "../../plot/mode-plot.js";
 import type { ModesRequest } from "../../schema/modes.js";
 import { parsePlaneSpec, PlaneSpecError } from "../../schema/plane-spec.js";
 import type { StructureSpec } from "../../solver/index.js";
 import { hangUpSignal } from "../../http/hang-up.js";
+import { usesForbiddenKey } from "../../http/json-body.js";
 import { field, type Dashboard } from "../context.js";
 import { EMPTY_MODES_FORM, modesBody, type ModesForm, type ModesView } from "../views/modes.js";
 
@@ -37,6 +38,7 @@ function modesRequestOf(form: ModesForm): ModesRequest {
   } catch (err) {
     throw new FormProblem(`The request is not JSON: ${(err as Error).message}`);
   }
+  if (usesForbiddenKey(form.request, sim)) throw new FormProblem(errors.forbiddenJsonKey().detail);
   if (typeof sim !== "object" || sim === null || !Array.isArray(sim.domain?.size)) {
     throw new FormProblem("The request needs a domain with its size, as a simulation request.");
   }
