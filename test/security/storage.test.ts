@@ -109,6 +109,10 @@ describe("signed addresses", () => {
       ["no name", (u) => u.searchParams.delete("name")],
       ["expires not a number", (u) => u.searchParams.set("expires", "abc")],
       ["a long name", (u) => u.searchParams.set("name", "n".repeat(300))],
+      ...["expires", "name", "signature"].map((part): [string, (u: URL) => void] => [
+        `${part} given twice`,
+        (u) => u.searchParams.append(part, u.searchParams.get(part)!),
+      ]),
     ];
     for (const [what, change] of changes) {
       const u = new URL(good);

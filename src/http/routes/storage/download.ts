@@ -83,6 +83,29 @@ function addressParts(query: {
   return { expires: Number(expires), name, signature };
 }
 
+/**
+ * The address's parts once its signature is checked (`query` null: a query the schema
+ * refused); else the 403 of a bad, malformed or expired address.
+ */
+function signedAddress(
+  storage: LocalFileStorage,
+  key: string,
+  query: Parameters<typeof addressParts>[0] | null,
+): { expires: number; name: string; signature: string } {
+  const parts = query ? addressParts(query) : null;
+  if (!parts) throw errors.forbidden("The download address signature is invalid.");
+  const check = storage.checkSignature(key, parts.expires, parts.name, parts.signature);
+  if (check === "invalid") throw errors.forbidden("The download address signature is invalid.");
+  if (check === "expired") {
+    throw errors.forbidden(
+      key.endsWith(".gds")
+        ? "The download address has expired; the same account may still pass it to /v1/fabrication/drc and /recipe."
+        : "The download address has expired; request GET /v1/simulations/{job_id}/results again.",
+    );
+  }
+  return parts;
+}
+
 const HDF5_BODY: RawBody = {
   mediaType: "application/x-hdf5",
   schema: { type: "string", format: "binary", description: "The HDF5 result file." },
@@ -156,20 +179,11 @@ export function storageDownload(app: App, storage: LocalFileStorage, storageUrl:
       },
       openapi: downloadDoc,
     },
+    // A query the schema refuses (a part given twice) is a malformed address: a 403, below.
+    attachValidation: true,
     handler: async (req, reply) => {
       const key = (req.params as { "*": string })["*"];
-      const parts = addressParts(req.query);
-      if (!parts) throw errors.forbidden("The download address signature is invalid.");
-      const { expires, name, signature } = parts;
-      const check = storage.checkSignature(key, expires, name, signature);
-      if (check === "invalid") throw errors.forbidden("The download address signature is invalid.");
-      if (check === "expired") {
-        throw errors.forbidden(
-          key.endsWith(".gds")
-            ? "The download address has expired; the same account may still pass it to /v1/fabrication/drc and /recipe."
-            : "The download address has expired; request GET /v1/simulations/{job_id}/results again.",
-        );
-      }
+      const { name } = signedAddress(storage, key, req.validationError ? null : req.query);
       const object = await storage.stat(key);
       if (!object)
         throw new ApiError(404, "object_not_found", "The stored result no longer exists.");
