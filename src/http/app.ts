@@ -5,7 +5,6 @@
 import Fastify, { type FastifyServerOptions } from "fastify";
 import swagger from "@fastify/swagger";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { ApiError, errors } from "../errors.js";
 import { compileBounded } from "../schema/bounded.js";
@@ -37,13 +36,11 @@ import { getBatch } from "./routes/batches/status.js";
 import { estimateBatch } from "./routes/batches/estimate.js";
 import { submitBatch } from "./routes/batches/submit.js";
 import { docsRoutes } from "./routes/service/docs.js";
+import { correlationIdOf } from "./correlation.js";
 import { health } from "./routes/service/health.js";
 import { listMaterials } from "./routes/service/materials.js";
 import { metricsRoute } from "./routes/service/metrics.js";
 import type { App, RouteDeps } from "./types.js";
-
-const CORRELATION_HEADER = "x-correlation-id";
-const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Headers a request must carry exactly once: a proxy that reads the last of two would
  * disagree with Node, which keeps the first. */
@@ -109,10 +106,7 @@ function createFastify(deps: RouteDeps, logger: FastifyServerOptions["logger"]) 
     routerOptions: { maxParamLength: 16 * 1024 },
     serverFactory: (handler) => createHttpServer(deps.config, handler),
     clientErrorHandler: handleClientError,
-    genReqId: (req) => {
-      const given = req.headers[CORRELATION_HEADER];
-      return typeof given === "string" && CORRELATION_PATTERN.test(given) ? given : randomUUID();
-    },
+    genReqId: (req) => correlationIdOf(req.headers),
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
     // Bad percent-encoding and over-long path segments: the usual body and correlation id, and
     // nothing of the URL echoed (its query may hold a download signature).

@@ -6,12 +6,13 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { randomUUID } from "node:crypto";
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { ApiError, BusyError, errors } from "../errors.js";
 import { formatAjvErrors } from "../schema/ajv-errors.js";
 import { diskRefusedWrite, storageServiceFailed } from "../storage/errors.js";
 import { storeUnavailability } from "../store/errors.js";
+import { correlationIdOf } from "./correlation.js";
 import { lingerAfterAnswer } from "./linger.js";
 import { notFound, requestPath, trackRouteMethods } from "./route-methods.js";
 
@@ -108,9 +109,7 @@ function clientErrorFor(err: NodeJS.ErrnoException & { reason?: string }): ApiEr
         "The request's headers are too large (the limit is 16 KiB in all).",
       );
     case "HPE_UNEXPECTED_CONTENT_LENGTH":
-      return errors.badRequest(
-        "The request has both Content-Length and Transfer-Encoding; send exactly one.",
-      );
+      return errors.badRequest("The request gives Content-Length more than once; send it once.");
     default: {
       const why = typeof err.reason === "string" && err.reason ? `: ${err.reason}` : "";
       return errors.badRequest(`The request is not valid HTTP/1.1${why}.`);
@@ -131,13 +130,51 @@ export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex): v
     socket.destroy();
     return;
   }
-  const apiError = clientErrorFor(err);
+  answerRaw(socket, clientErrorFor(err), randomUUID());
+}
+
+/**
+ * A CONNECT request (Node hands it over as a bare socket, and without this closes it
+ * unanswered): 405, in the API's form, and the connection closed.
+ */
+export function refuseConnect(req: IncomingMessage, socket: Duplex): void {
+  const apiError = new ApiError(
+    405,
+    "method_not_allowed",
+    "CONNECT is not allowed: this server is not a proxy.",
+  );
+  answerRaw(socket, apiError, correlationIdOf(req.headers));
+}
+
+/**
+ * An `Expect` other than `100-continue` (Node's own answer is a 417 with no body): the 417 in
+ * the API's form, and the connection closed, since the body, if any, was not read.
+ */
+export function refuseExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const apiError = new ApiError(
+    417,
+    "expectation_failed",
+    "The only Expect this server meets is 100-continue; send the request without it.",
+  );
+  const body = JSON.stringify({ detail: apiError.detail, error_code: apiError.code });
+  res.writeHead(apiError.statusCode, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "X-Correlation-ID": correlationIdOf(req.headers),
+    "X-Content-Type-Options": "nosniff",
+    Connection: "close",
+  });
+  res.end(body);
+}
+
+/** An error written straight to a socket that never became a Fastify request; then closed. */
+function answerRaw(socket: Duplex, apiError: ApiError, correlationId: string): void {
   const body = JSON.stringify({ detail: apiError.detail, error_code: apiError.code });
   socket.end(
     `HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode] ?? "Error"}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Correlation-ID: ${randomUUID()}\r\n` +
+      `X-Correlation-ID: ${correlationId}\r\n` +
       "X-Content-Type-Options: nosniff\r\n" +
       "Connection: close\r\n\r\n" +
       body,

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import type { Config } from "../config.js";
+import { refuseConnect, refuseExpectation } from "./error-handler.js";
 import { inFairTurns, type RequestHandler } from "./fair-turns.js";
 
 /** The certificate chain and key as Node's TLS layer takes them. */
@@ -38,6 +39,9 @@ export function createHttpServer(config: Config, app: RequestHandler): http.Serv
   server.headersTimeout = config.headersTimeoutMs;
   // No byte either way for this long (a client that stopped reading a download): close.
   server.setTimeout(config.idleTimeoutMs);
+  // Requests Node answers itself otherwise, with no body (417) or nothing at all (CONNECT).
+  server.on("checkExpectation", refuseExpectation);
+  server.on("connect", refuseConnect);
   return server;
 }
 

@@ -183,6 +183,35 @@ test("malformed framing, huge headers and a missing Host get the API's error bod
   assert.equal(old.status, 200);
 });
 
+test("two Content-Lengths, an Expect other than 100-continue and a CONNECT get the API's error body", async () => {
+  const post =
+    "POST /v1/simulations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
+  for (const lengths of [
+    "Content-Length: 2\r\nContent-Length: 2",
+    "Content-Length: 2\r\nContent-Length: 3",
+  ]) {
+    const twice = await rawRequest(port, { chunks: [`${post}${lengths}\r\n\r\n{}`] });
+    assertApiError(twice, 400, "bad_request");
+    assert.match(String(twice.json!.detail), /Content-Length more than once/);
+  }
+  const expect = await rawRequest(port, {
+    chunks: [
+      "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\n" +
+        "X-Correlation-ID: my-request-7\r\n\r\n",
+    ],
+  });
+  assert.equal(expect.status, 417, expect.body);
+  assert.equal(expect.json?.error_code, "expectation_failed", expect.body);
+  assert.match(String(expect.json?.detail), /100-continue/);
+  assert.equal(expect.headers["x-correlation-id"], "my-request-7");
+  const tunnel = await rawRequest(port, {
+    chunks: ["CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n"],
+  });
+  assertApiError(tunnel, 405, "method_not_allowed");
+  // The server goes on serving.
+  assert.equal((await rawRequest(port, { chunks: ["GET /health HTTP/1.0\r\n\r\n"] })).status, 200);
+});
+
 test("a compressed request body is 415, not 'malformed JSON'", async () => {
   for (const encoding of ["gzip", "deflate", "br", "x-unknown"]) {
     const res = await call(server.baseUrl, "POST", "/v1/simulations/estimate", {
