@@ -270,3 +270,26 @@ test("export: 1 000 structures take well under a second", () => {
   assert.equal(r.polygon_count, 1000);
   assert.ok(ms < 1000, `export took ${ms.toFixed(0)} ms`);
 });
+
+test("export: a layer mapping that maps none of the structures' materials is refused, naming them", () => {
+  const structures = [box(0, 0, 0, 1, 1, 0.2, "Si"), box(2, 0, 0, 1, 1, 0.2, "SiO2")];
+  const run = (layerMapping: Record<string, { layer: number; datatype: number }>) =>
+    exportGds({ structures, layerMapping, gridResolutionNm: 10, cellName: "C" });
+  assert.throws(
+    () => run({ Au: { layer: 1, datatype: 0 } }),
+    (err: unknown) =>
+      err instanceof ExportInputError &&
+      err.path === "layer_mapping" &&
+      /maps none of the job's materials \(Si, SiO2\)/.test(err.message),
+  );
+  // One mapped material is enough (the other is listed as unmapped).
+  assert.deepEqual(run({ silicon: { layer: 1, datatype: 0 } }).unmapped_materials, ["SiO2"]);
+  // A job without structures exports an empty layout, whatever the mapping.
+  const empty = exportGds({
+    structures: [],
+    layerMapping: { Au: { layer: 1, datatype: 0 } },
+    gridResolutionNm: 10,
+    cellName: "C",
+  });
+  assert.equal(empty.polygon_count, 0);
+});

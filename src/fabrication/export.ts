@@ -113,6 +113,16 @@ export function exportGds(options: ExportOptions): ExportResult {
   const sagitta = options.maxSagittaNm ?? Math.max(0.5, grid / 2);
   const mapping = checkedLayerMapping(options.layerMapping);
   const { byLayer, unmapped, skipped, clipped } = cutStructures(options, mapping, grid, sagitta);
+  if (
+    options.structures.length > 0 &&
+    unmapped.size === new Set(options.structures.map((st) => st.material)).size
+  ) {
+    // Every structure left out: a misspelt mapping, not a wish for an empty layout.
+    throw new ExportInputError(
+      "layer_mapping",
+      `maps none of the job's materials (${[...unmapped].sort().join(", ")})`,
+    );
+  }
 
   const keys = [...byLayer.keys()].sort(compareLayerKeys);
   const cuts = keys.map((k) => byLayer.get(k)!);

@@ -3,12 +3,7 @@ import { ExportGdsRequestSchema, ExportGdsResponseSchema } from "../../../schema
 import { errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { fabricationErrors } from "./schemas.js";
-import {
-  JOB_ID_ERRORS,
-  RESULTS_NOT_READY,
-  V1_ERRORS,
-  bodyErrors,
-} from "../../openapi-operation.js";
+import { JOB_ID_ERRORS, V1_ERRORS, bodyErrors } from "../../openapi-operation.js";
 
 export function exportGdsRoute(app: App, { jobs, fabrication, config }: RouteDeps): void {
   app.post(
@@ -18,7 +13,7 @@ export function exportGdsRoute(app: App, { jobs, fabrication, config }: RouteDep
         operationId: "exportGds",
         summary: "Export a job's geometry as GDS II",
         description:
-          "Cuts the job's structures with a horizontal plane (default: each at the centre of its own z extent; `z_um` picks one height for all) in the job's frame, snaps coordinates to `grid_resolution_nm` (database unit 1 nm, user unit 1 µm) and stores the file. Boxes become rectangles, spheres and z-cylinders circles (inscribed polygons within half a grid step), x/y-cylinders rectangles. Materials without a mapping are left out and listed. `bounding_box_um` is [width, height] of everything exported; `bbox_um` is [xmin, ymin, xmax, ymax].",
+          "Cuts the job's structures with a horizontal plane (default: each at the centre of its own z extent; `z_um` picks one height for all) in the job's frame, snaps coordinates to `grid_resolution_nm` (database unit 1 nm, user unit 1 µm) and stores the file. Boxes become rectangles, spheres and z-cylinders circles (inscribed polygons within half a grid step), x/y-cylinders rectangles. Materials without a mapping are left out and listed; a mapping that maps none of the job's materials is a 422. The job need not have run: its request holds the geometry. `bounding_box_um` is [width, height] of everything exported; `bbox_um` is [xmin, ymin, xmax, ymax].",
         tags: ["fabrication"],
         security: [{ bearerAuth: [] }],
         body: ExportGdsRequestSchema,
@@ -30,9 +25,10 @@ export function exportGdsRoute(app: App, { jobs, fabrication, config }: RouteDep
         openapi: () => ({
           errors: [
             ...bodyErrors(config.limits.maxBodyBytes),
-            errors.validation([{ path: "layer_mapping", message: "maps no material of the job" }]),
+            errors.validation([
+              { path: "layer_mapping", message: "maps none of the job's materials (Si, SiO2)" },
+            ]),
             ...JOB_ID_ERRORS,
-            RESULTS_NOT_READY,
             ...V1_ERRORS,
           ],
           success: { 200: { description: "The stored GDS II file and what it holds." } },
