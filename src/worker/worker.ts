@@ -153,6 +153,8 @@ export class JobWorker {
   private wake: (() => void) | null = null;
   private loopDone: Promise<void> | null = null;
   private current: { jobId: string; session: SolverSession } | null = null;
+  /** The job whose run has ended while its result is stored and recorded, and its last beat. */
+  private settling: { jobId: string; beatenAt: number } | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void)[] = [];
   private readonly threads: SolverThreads;
@@ -308,8 +310,10 @@ export class JobWorker {
     // Our own job's heartbeat first where its last one is older than an interval: after a
     // spell in which the database took no writes (a full disk) it is as old as a dead
     // worker's, and the sweep must not take the job from us.
-    const own = this.current;
-    if (own && Date.now() - own.session.beatenAt > this.config.heartbeatIntervalMs) {
+    const own = this.current
+      ? { jobId: this.current.jobId, beatenAt: this.current.session.beatenAt }
+      : this.settling;
+    if (own && Date.now() - own.beatenAt > this.config.heartbeatIntervalMs) {
       await this.store.heartbeat(own.jobId, this.id, new Date().toISOString(), null);
     }
     const out = await this.silentWorkers.sweep();
@@ -594,16 +598,23 @@ export class JobWorker {
   /**
    * Heartbeats for a job whose run has ended while it is settled: its result checksummed,
    * stored (slow storage or a large file takes a while) and recorded. Without them the job
-   * looked like a dead worker's, and the stale-job sweep ran it again.
+   * looked like a dead worker's, and the stale-job sweep ran it again; after a spell in which
+   * they failed (a full disk), sweepStale beats for it before it sweeps, as for a running job.
    */
   private beatWhileSettling(jobId: string): () => void {
+    const settling = { jobId, beatenAt: Date.now() };
+    this.settling = settling;
     const beat = () =>
-      this.store.heartbeat(jobId, this.id, new Date().toISOString(), null).catch((err) => {
-        this.log.warn({ err, jobId }, "a heartbeat while storing the result failed");
-      });
+      this.store
+        .heartbeat(jobId, this.id, new Date().toISOString(), null)
+        .then(() => (settling.beatenAt = Date.now()))
+        .catch((err) => this.outages.error(err, "a heartbeat while storing the result failed"));
     void beat();
     const timer = setInterval(beat, this.config.heartbeatIntervalMs);
-    return () => clearInterval(timer);
+    return () => {
+      clearInterval(timer);
+      if (this.settling === settling) this.settling = null;
+    };
   }
 
   /** Hands the job to a solver thread, heartbeating for it while it runs. */

@@ -272,7 +272,11 @@ test("after a spell without database writes, a server's sweep does not take its 
     const worker = svc.service.worker as unknown as {
       current: { session: { beatenAt: number } };
       sweepStale(): Promise<void>;
+      silentWorkers: { staleCap: number | null; backAt: number | null };
     };
+    // The sweeper past its first stale time (a server just started takes nothing back).
+    worker.silentWorkers.staleCap = null;
+    worker.silentWorkers.backAt = null;
     // … and the worker's session knows its last heartbeat was recorded then.
     worker.current.session.beatenAt = anHourAgo;
     await worker.sweepStale();
@@ -280,6 +284,61 @@ test("after a spell without database writes, a server's sweep does not take its 
     assert.equal(after.body.status, "RUNNING", "the sweep took the server's own job");
     await call(svc.baseUrl, "POST", `/v1/simulations/${id}/cancel`, { key });
   } finally {
+    await svc.close();
+  }
+});
+
+test("after a spell without database writes, a server's sweep does not take its own job while it stores the result", async () => {
+  // Heartbeats every minute: nothing beats or sweeps during the test but the sweep it calls.
+  const svc = await startService({ heartbeatIntervalMs: 60_000 });
+  let release = () => {};
+  try {
+    const key = await svc.newKey("settling@example.com");
+    const worker = svc.service.worker as unknown as {
+      storage: { putFile(key: string, path: string): Promise<unknown> };
+      sweepStale(): Promise<void>;
+      settling: { beatenAt: number } | null;
+      silentWorkers: { staleCap: number | null; backAt: number | null };
+    };
+    // The sweeper past its first stale time (a server just started takes nothing back).
+    worker.silentWorkers.staleCap = null;
+    worker.silentWorkers.backAt = null;
+    // Storing the result waits until the test lets it go (a slow store, a full disk).
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let storing = () => {};
+    const reached = new Promise<void>((resolve) => (storing = resolve));
+    const putFile = worker.storage.putFile.bind(worker.storage);
+    worker.storage.putFile = async (k, path) => {
+      storing();
+      await gate;
+      return putFile(k, path);
+    };
+    const sub = await call(svc.baseUrl, "POST", "/v1/simulations", {
+      key,
+      body: smallSimulation(),
+    });
+    assert.equal(sub.status, 202, sub.text);
+    const id = String(sub.body.job_id);
+    await reached;
+    // Its heartbeats failed for an hour (the disk was full) while it stored the result.
+    const db = (svc.service.stores as unknown as { database: { db: Database.Database } }).database
+      .db;
+    const anHourAgo = Date.now() - 3_600_000;
+    db.prepare("UPDATE jobs SET heartbeat_at = ? WHERE job_id = ?").run(
+      new Date(anHourAgo).toISOString(),
+      id,
+    );
+    assert.ok(worker.settling, "the worker knows the job it is settling");
+    worker.settling.beatenAt = anHourAgo;
+    await worker.sweepStale();
+    const during = await call(svc.baseUrl, "GET", `/v1/simulations/${id}`, { key });
+    assert.equal(during.body.status, "RUNNING", "the sweep took the server's own job");
+    release();
+    const done = await waitForStatus(svc.baseUrl, key, id, ["COMPLETED", "FAILED"], 30_000);
+    assert.equal(done.status, "COMPLETED", String(done.error_detail));
+    assert.equal(done.attempts, 1, "the job ran again");
+  } finally {
+    release();
     await svc.close();
   }
 });
