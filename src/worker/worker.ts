@@ -273,11 +273,14 @@ export class JobWorker {
     // Handed back without using up an attempt: the job was not at fault, and nothing crashed.
     // Only now, with this worker's run settled: the next claim may reuse the attempt's number
     // (and so its result key, resultKey), and nothing of this run may write to it.
-    await this.store.recoverJobsOfWorkers(
+    const out = await this.store.recoverJobsOfWorkers(
       [this.id],
       new Date().toISOString(),
       this.takeBack.handBack(),
     );
+    if (out.requeued.length > 0) {
+      this.log.info(out, "stopping: handed the running job back to the queue");
+    }
   }
 
   /** Whether a solver thread is ready for the next job, once any warm-up under way is over. */

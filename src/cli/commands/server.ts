@@ -69,7 +69,11 @@ export async function runServer(args: string[]): Promise<number> {
       `No administrator account yet. Create one (once) at:\n  ${setupAddress}\n`,
     );
   }
-  onSignals(() => service.close());
+  onSignals(async () => {
+    process.stderr.write("emsim: stopping (a running job goes back to the queue)\n");
+    await service.close();
+    process.stderr.write("emsim: stopped\n");
+  });
   const tls = config.tls;
   if (tls) {
     // SIGHUP: re-read the certificate and key (after a renewal); a bad pair keeps the old one.
