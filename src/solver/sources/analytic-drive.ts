@@ -6,12 +6,17 @@
  * c at H's times (n + ½)·dt, advanced by `hAdvanceSeconds` (for the E terms: a source whose
  * incident H sits upstream of its E can give it the time the wave takes over that distance).
  *
+ * The H terms may also carry a spectral factor κ(ω) (mode-impedance.ts), a polynomial in
+ * δ = (ω − ω0)/ω0: multiplying c's spectrum by ω − ω0 is taking i·e′(t)·e^{−iω0(t−t0)}, so
+ * κ(δ) becomes κ0 + κ1·i·e′/(e·ω0) − κ2·e″/(e·ω0²) times c, in closed form for the Gaussian e.
+ *
  * Normalisation: the spectrum C(ω) = Σ c(n·dt)·e^{iωn·dt} of the signal at E's times is
  * accumulated as the run goes; Re[P·c] carries P·c/2 at positive frequencies, so monitors
  * multiplied by 2/C(ω) read the fields of the profile P itself. Used by the Gaussian beam
  * (gaussian-beam.ts) and the mode source (mode.ts).
  */
 import { DRIVE_VALUES_PER_STEP } from "./injection.js";
+import type { SpectralFactor } from "./mode-impedance.js";
 import type { PulseShape } from "./pulse.js";
 
 export class AnalyticDrive {
@@ -22,6 +27,7 @@ export class AnalyticDrive {
     private readonly omegas: Float64Array,
     private readonly dtSeconds: number,
     private readonly hAdvanceSeconds = 0,
+    private readonly hFactor: SpectralFactor = [[1, 0]],
   ) {
     this.spectrum = new Float64Array(2 * omegas.length);
   }
@@ -33,6 +39,22 @@ export class AnalyticDrive {
     return [envelope * Math.cos(omega0 * (t - t0)), -envelope * Math.sin(omega0 * (t - t0))];
   }
 
+  /** c(t) times κ in the time domain (see above), as [Re, Im]. */
+  private factoredSignal(t: number): [number, number] {
+    const [cr, ci] = this.signal(t);
+    const { omega0, t0, tau } = this.pulse;
+    const u = t - t0;
+    // e′/(e·ω0) and e″/(e·ω0²) of e = exp(−(u/τ)²).
+    const d1 = (-2 * u) / (tau * tau * omega0);
+    const d2 = ((4 * u * u) / tau ** 4 - 2 / (tau * tau)) / (omega0 * omega0);
+    const k = this.hFactor;
+    const [k0, k1, k2] = [k[0] ?? [0, 0], k[1] ?? [0, 0], k[2] ?? [0, 0]];
+    // κ0 + κ1·i·d1 − κ2·d2
+    const qr = k0[0] - k1[1] * d1 - k2[0] * d2;
+    const qi = k0[1] + k1[0] * d1 - k2[1] * d2;
+    return [qr * cr - qi * ci, qr * ci + qi * cr];
+  }
+
   /** The drive values of steps n … n + count − 1 (Source.advance). */
   advance(n: number, count: number, drive: Float64Array): void {
     const dt = this.dtSeconds;
@@ -40,7 +62,7 @@ export class AnalyticDrive {
     for (let l = 0; l < count; l++) {
       const tE = (n + l) * dt;
       const [er, ei] = this.signal(tE);
-      const [hr, hi] = this.signal(tE + dt / 2 + this.hAdvanceSeconds);
+      const [hr, hi] = this.factoredSignal(tE + dt / 2 + this.hAdvanceSeconds);
       const at = DRIVE_VALUES_PER_STEP * l;
       drive.fill(0, at, at + DRIVE_VALUES_PER_STEP);
       drive[at] = er;

@@ -12,8 +12,9 @@
  * travelling along −a is the +a mode with H_t (and E_a) negated.
  *
  * Power: monitors read the injected profile P (the mode at λ0, 1 W) through 2/C(ω)
- * (analytic-drive.ts). At another wavelength P is not quite that wavelength's mode: the run
- * launches a(ω) = ⟨P, m(ω)⟩ of the source's mode there (modes/overlap.ts), so the
+ * (analytic-drive.ts). At another wavelength P is not quite that wavelength's mode: the H
+ * terms carry a spectral factor that keeps P from launching the mode backwards there
+ * (mode-impedance.ts), and the run launches a(ω) of the source's mode forwards, so the
  * normalisation is also divided by a(ω): every monitor reads the fields of exactly 1 W in the
  * source's mode at every wavelength. Flux monitors report power in watts over 1 W.
  */
@@ -29,11 +30,11 @@ import {
   type GridModeWindow,
 } from "../modes/grid-modes.js";
 import { modeNotes } from "../modes/mode-notes.js";
-import { complexOverlap } from "../modes/overlap.js";
 import { bendOf, type SolvedMode } from "../modes/solve.js";
 import { RunRequestError, type ModeSourceSpec } from "../types.js";
 import { AnalyticDrive } from "./analytic-drive.js";
 import type { InjectionConfig } from "./injection.js";
+import { backwardFree, type BackwardFree } from "./mode-impedance.js";
 import { pulseFor, type PulseShape } from "./pulse.js";
 import type { Source, SourceContext } from "./source.js";
 import { tfsfInjection, upstreamHPlane, type TfsfPlane } from "./tfsf-plane.js";
@@ -47,7 +48,7 @@ export class ModeSource implements Source {
   readonly plane: TfsfPlane;
   /** The source's mode at each recorded wavelength (the source wavelength's first). */
   readonly modes: SolvedMode[];
-  /** a(ω) = ⟨P, m(ω)⟩ per recorded wavelength, (re, im) interleaved. */
+  /** a(ω), the mode launched forwards per recorded wavelength, (re, im) interleaved. */
   private readonly launched: Float64Array;
   private readonly window: GridModeWindow;
   private readonly drive: AnalyticDrive;
@@ -65,7 +66,8 @@ export class ModeSource implements Source {
     this.pulse = pulseFor(spec.wavelength, ctx.wavelengthsM);
     this.window = placedModeWindow(ctx.plan, a, planeIndex, spec.center, spec.size);
     this.modes = this.solve();
-    this.launched = this.launchedAmplitudes();
+    const { factor, launched } = this.backwardFree();
+    this.launched = launched;
     this.notes.push(injectedNote(this.modes[0]!, spec, ctx.medium));
     this.notes.push(...this.planeNotes());
     const m0 = this.modes[0]!;
@@ -74,7 +76,7 @@ export class ModeSource implements Source {
     const tau = ((m0.group_index ?? m0.n_eff) * delta) / SPEED_OF_LIGHT_M_PER_S;
     const phase = m0.n_eff * (omega0 / SPEED_OF_LIGHT_M_PER_S) * delta - omega0 * tau;
     this.hPhase = [Math.cos(phase), -Math.sin(phase)];
-    this.drive = new AnalyticDrive(this.pulse, ctx.omegas, ctx.plan.dtSeconds, tau);
+    this.drive = new AnalyticDrive(this.pulse, ctx.omegas, ctx.plan.dtSeconds, tau, factor);
   }
 
   /** What the mode's k_eff cannot say by itself (modes/mode-notes.ts). */
@@ -107,21 +109,19 @@ export class ModeSource implements Source {
   }
 
   /**
-   * ⟨P, m(ω)⟩ for the +a modes, along +a whatever the plane's frame (a y-normal plane's is
-   * left-handed: its overlaps count flux along −y); then, for a source along −a, the modes are
-   * turned round (the overlap of two turned modes is the same up to the sign of the normal).
+   * The H terms' spectral factor and the amplitude a(ω) it launches (mode-impedance.ts), for
+   * the +a modes, along +a whatever the plane's frame (a y-normal plane's is left-handed: its
+   * overlaps count flux along −y); then, for a source along −a, the modes are turned round
+   * (the overlaps of two turned modes are the same up to the sign of the normal).
    */
-  private launchedAmplitudes(): Float64Array {
+  private backwardFree(): BackwardFree {
     const weights = planeWeights(this.window.axes);
     const injected = this.modes[0]!.fields;
     const frame = isLeftHanded(this.window.normal) ? -1 : 1;
-    const out = new Float64Array(2 * this.modes.length);
-    this.modes.forEach((m, w) => {
-      const [re, im] = complexOverlap(injected, m.fields, weights);
-      [out[2 * w], out[2 * w + 1]] = [frame * re, frame * im];
-    });
+    const found = backwardFree(injected, this.modes, weights, this.ctx.omegas, this.pulse.omega0);
+    for (let k = 0; k < found.launched.length; k++) found.launched[k]! *= frame;
     if (this.plane.sign < 0) for (const m of this.modes) backwards(m.fields);
-    return out;
+    return found;
   }
 
   get fieldScaleVPerM(): number {
