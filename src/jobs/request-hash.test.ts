@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { canonicalJson, requestHash } from "./request-hash.js";
+import { RESULT_REVISION, canonicalJson, requestHash } from "./request-hash.js";
 
 test("canonical JSON sorts keys at every level and keeps arrays in order", () => {
   assert.equal(
@@ -22,4 +22,10 @@ test("the hash sees every value and no key order", () => {
   );
   assert.match(requestHash(spec, undefined), /^[0-9a-f]{64}$/);
   assert.equal(requestHash(spec, undefined), requestHash(spec, {}));
+});
+
+test("a result stored under an earlier solver revision answers no new submission", () => {
+  const spec = { domain: { size: [1, 2, 3], resolution: 1e-8 } };
+  assert.notEqual(requestHash(spec, {}, "2026-12-02"), requestHash(spec, {}));
+  assert.equal(requestHash(spec, {}, RESULT_REVISION), requestHash(spec, {}));
 });

@@ -1,8 +1,9 @@
 /**
  * The canonical form of a request (DESIGN §11, "identical work runs once"): the spec the
  * solver runs, every default filled in, with the request's metadata (the result file holds
- * both), written with every object's keys sorted, and hashed. Two submissions with the same
- * hash ask for the same result file, so the second is answered from the first's.
+ * both), written with every object's keys sorted, and hashed with the solver's result
+ * revision. Two submissions with the same hash ask for the same result file, so the second is
+ * answered from the first's.
  */
 import { createHash } from "node:crypto";
 
@@ -18,9 +19,16 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** SHA-256 hex of the canonical spec and metadata. */
-export function requestHash(spec: unknown, metadata: unknown): string {
+/**
+ * Changed with every change to the solver that changes what a request's result holds (a
+ * physics fix): a job stored before it then answers no new submission of the same request,
+ * which runs instead. 2026-12-03: the mode source's backward-free H factor.
+ */
+export const RESULT_REVISION = "2026-12-03";
+
+/** SHA-256 hex of the canonical spec and metadata, under `revision`. */
+export function requestHash(spec: unknown, metadata: unknown, revision = RESULT_REVISION): string {
   return createHash("sha256")
-    .update(canonicalJson({ metadata: metadata ?? {}, spec }))
+    .update(canonicalJson({ metadata: metadata ?? {}, revision, spec }))
     .digest("hex");
 }
