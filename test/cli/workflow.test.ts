@@ -177,6 +177,25 @@ test("download resumes a .part file and a connection cut mid-body, without the A
   assert.ok(readFileSync(cutOut).equals(done.bytes));
 });
 
+test("a download that stops after its retries says how to resume, and the same command resumes", async () => {
+  const id = done.job.job_id;
+  const out = join(dir, "stopped.h5");
+  const half = Math.floor(done.bytes.length / 2);
+  writeFileSync(`${out}.part`, done.bytes.subarray(0, half));
+  proxy.failNext("/storage/", 50, 503); // every try refused: no progress, the retries spent
+  const stopped = await runCli(["download", id, "--out", out], env);
+  proxy.failNext("/storage/", 0, 503);
+  assert.notEqual(stopped.code, 0, stopped.stderr);
+  assert.match(
+    stopped.stderr,
+    new RegExp(`run the same command again to resume from .*stopped\\.h5\\.part`),
+  );
+  const again = await runCli(["download", id, "--out", out], env);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stderr, /resumed at/);
+  assert.ok(readFileSync(out).equals(done.bytes));
+});
+
 test("plot writes a PNG heat map; inspect lists the monitors", async () => {
   const png = join(dir, "r.png");
   const real = join(dir, "real.png");

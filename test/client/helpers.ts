@@ -28,12 +28,15 @@ export interface RecordingProxy {
   requests: ProxiedRequest[];
   /** Cut the next `count` responses whose path starts with `prefix` after `bytes` body bytes. */
   cutNext(prefix: string, count: number, bytes: number): void;
+  /** Answer the next `count` requests whose path starts with `prefix` with `status` itself. */
+  failNext(prefix: string, count: number, status: number): void;
   close(): Promise<void>;
 }
 
 /** A pass-through HTTP proxy on an ephemeral port that records every request. */
 export async function startRecordingProxy(): Promise<RecordingProxy> {
   let cut: { prefix: string; count: number; bytes: number } | null = null;
+  let fail: { prefix: string; count: number; status: number } | null = null;
   const requests: ProxiedRequest[] = [];
   const proxy: RecordingProxy = {
     url: "",
@@ -41,6 +44,9 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
     requests,
     cutNext(prefix, count, bytes) {
       cut = { prefix, count, bytes };
+    },
+    failNext(prefix, count, status) {
+      fail = { prefix, count, status };
     },
     close: () =>
       new Promise((resolve) => {
@@ -55,6 +61,14 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
       headers: req.headers,
     };
     requests.push(record);
+    if (fail && fail.count > 0 && record.url.startsWith(fail.prefix)) {
+      fail.count--;
+      record.status = fail.status;
+      req.resume();
+      res.writeHead(fail.status, { "content-type": "application/json" });
+      res.end(JSON.stringify({ detail: "failed by the test's proxy", error_code: "test" }));
+      return;
+    }
     const target = new URL(record.url, proxy.target);
     const upstream = httpRequest(
       target,

@@ -2,6 +2,7 @@
  * `emsim download <job id> [--out F] [--json]`: the verified result file; an interrupted
  * download resumes from `F.part`, a file that fails its checksum is kept as `F.corrupt`.
  */
+import { stat } from "node:fs/promises";
 import {
   fileJson,
   defaultIo,
@@ -55,7 +56,19 @@ export async function runDownload(args: string[], io: CommandIo = defaultIo()): 
         );
         return EXIT.interrupted;
       }
+      if (await hasBytes(`${path}.part`)) {
+        io.stderr.write(
+          `emsim: the download stopped; run the same command again to resume from ${path}.part\n`,
+        );
+      }
       throw err;
     }
   });
+}
+
+async function hasBytes(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.size > 0,
+    () => false,
+  );
 }
