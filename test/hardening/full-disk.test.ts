@@ -23,6 +23,7 @@ import {
   startService,
   tempDir,
   waitForStatus,
+  type TestService,
 } from "../helpers/service.js";
 
 test("a result that does not fit on the disk is retried, then FAILED, and leaves no file", async () => {
@@ -242,6 +243,17 @@ test("a server starts while its database takes no writes, and takes a dead worke
   }
 });
 
+/** Sets a job's recorded heartbeat an hour back (its beats failed that long); returns when. */
+function heartbeatAnHourAgo(svc: TestService, id: string): number {
+  const db = (svc.service.stores as unknown as { database: { db: Database.Database } }).database.db;
+  const anHourAgo = Date.now() - 3_600_000;
+  db.prepare("UPDATE jobs SET heartbeat_at = ? WHERE job_id = ?").run(
+    new Date(anHourAgo).toISOString(),
+    id,
+  );
+  return anHourAgo;
+}
+
 test("after a spell without database writes, a server's sweep does not take its own running job", async () => {
   // Heartbeats every minute: nothing beats or sweeps during the test but the sweep it calls.
   const svc = await startService({ heartbeatIntervalMs: 60_000 });
@@ -262,13 +274,7 @@ test("after a spell without database writes, a server's sweep does not take its 
     const id = String(sub.body.job_id);
     await waitForStatus(svc.baseUrl, key, id, ["RUNNING"], 30_000);
     // Its heartbeats failed for an hour (the disk was full): the row says so.
-    const db = (svc.service.stores as unknown as { database: { db: Database.Database } }).database
-      .db;
-    const anHourAgo = Date.now() - 3_600_000;
-    db.prepare("UPDATE jobs SET heartbeat_at = ? WHERE job_id = ?").run(
-      new Date(anHourAgo).toISOString(),
-      id,
-    );
+    const anHourAgo = heartbeatAnHourAgo(svc, id);
     const worker = svc.service.worker as unknown as {
       current: { session: { beatenAt: number } };
       sweepStale(): Promise<void>;
@@ -321,13 +327,7 @@ test("after a spell without database writes, a server's sweep does not take its 
     const id = String(sub.body.job_id);
     await reached;
     // Its heartbeats failed for an hour (the disk was full) while it stored the result.
-    const db = (svc.service.stores as unknown as { database: { db: Database.Database } }).database
-      .db;
-    const anHourAgo = Date.now() - 3_600_000;
-    db.prepare("UPDATE jobs SET heartbeat_at = ? WHERE job_id = ?").run(
-      new Date(anHourAgo).toISOString(),
-      id,
-    );
+    const anHourAgo = heartbeatAnHourAgo(svc, id);
     assert.ok(worker.settling, "the worker knows the job it is settling");
     worker.settling.beatenAt = anHourAgo;
     await worker.sweepStale();
