@@ -19,17 +19,23 @@ import { DRIVE_VALUES_PER_STEP } from "./injection.js";
 import type { SpectralFactor } from "./mode-impedance.js";
 import type { PulseShape } from "./pulse.js";
 
+type Pair = readonly [number, number];
+
 export class AnalyticDrive {
   private readonly spectrum: Float64Array;
+  /** κ0, κ1, κ2 of the H terms' spectral factor, [re, im] each (zero past its degree). */
+  private readonly kappa: readonly [Pair, Pair, Pair];
 
   constructor(
     private readonly pulse: PulseShape,
     private readonly omegas: Float64Array,
     private readonly dtSeconds: number,
     private readonly hAdvanceSeconds = 0,
-    private readonly hFactor: SpectralFactor = [[1, 0]],
+    hFactor: SpectralFactor = [[1, 0]],
   ) {
     this.spectrum = new Float64Array(2 * omegas.length);
+    const [k0 = [1, 0], k1 = [0, 0], k2 = [0, 0]] = hFactor;
+    this.kappa = [k0, k1, k2];
   }
 
   /** c(t) as [Re, Im]. */
@@ -47,8 +53,7 @@ export class AnalyticDrive {
     // e′/(e·ω0) and e″/(e·ω0²) of e = exp(−(u/τ)²).
     const d1 = (-2 * u) / (tau * tau * omega0);
     const d2 = ((4 * u * u) / tau ** 4 - 2 / (tau * tau)) / (omega0 * omega0);
-    const k = this.hFactor;
-    const [k0, k1, k2] = [k[0] ?? [0, 0], k[1] ?? [0, 0], k[2] ?? [0, 0]];
+    const [k0, k1, k2] = this.kappa;
     // κ0 + κ1·i·d1 − κ2·d2
     const qr = k0[0] - k1[1] * d1 - k2[0] * d2;
     const qi = k0[1] + k1[0] * d1 - k2[1] * d2;

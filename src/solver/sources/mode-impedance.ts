@@ -18,6 +18,7 @@
  * exact whatever is left of the fit's error.
  */
 import type { PlaneWeights } from "../modes/fields.js";
+import { linearLeastSquares } from "../least-squares.js";
 import { overlapHalves } from "../modes/overlap.js";
 import type { SolvedMode } from "../modes/solve.js";
 
@@ -57,7 +58,7 @@ export function backwardFree(
 }
 
 /** κ(δ) as [re, im]. */
-export function evaluate(factor: SpectralFactor, delta: number): [number, number] {
+function evaluate(factor: SpectralFactor, delta: number): [number, number] {
   let re = 0;
   let im = 0;
   for (let k = factor.length - 1; k >= 0; k--) {
@@ -75,52 +76,21 @@ function divide(a: [number, number], b: [number, number]): [number, number] {
 
 /**
  * Least squares of Σ c_k δ^k through the points (δ, y), of degree 2, or fewer where fewer
- * distinct δ are given; solved in δ scaled to at most 1, for conditioning.
+ * distinct δ are given; fitted in δ scaled to at most 1, for conditioning. The real and
+ * imaginary parts are fitted apart (the powers of δ are real); κ = 1 where the fit is singular.
  */
 function fitPolynomial(deltas: number[], ys: [number, number][]): SpectralFactor {
-  const distinct = new Set(deltas).size;
-  const degree = Math.min(2, distinct - 1);
+  const degree = Math.min(2, new Set(deltas).size - 1);
   const scale = Math.max(...deltas.map(Math.abs)) || 1;
-  const n = degree + 1;
-  const ata = Array.from({ length: n }, () => new Float64Array(n));
-  const aty = Array.from({ length: n }, () => [0, 0]);
-  deltas.forEach((d, p) => {
-    const powers = Array.from({ length: n }, (_, k) => (d / scale) ** k);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) ata[i]![j] += powers[i]! * powers[j]!;
-      aty[i]![0] += powers[i]! * ys[p]![0];
-      aty[i]![1] += powers[i]! * ys[p]![1];
-    }
-  });
-  const re = solveSmall(
-    ata,
-    aty.map((v) => v[0]!),
+  const rows = deltas.map((d) => Array.from({ length: degree + 1 }, (_, k) => (d / scale) ** k));
+  const re = linearLeastSquares(
+    rows,
+    ys.map((y) => y[0]),
   );
-  const im = solveSmall(
-    ata,
-    aty.map((v) => v[1]!),
+  const im = linearLeastSquares(
+    rows,
+    ys.map((y) => y[1]),
   );
+  if (!re || !im) return [[1, 0]];
   return re.map((r, k) => [r / scale ** k, im[k]! / scale ** k] as const);
-}
-
-/** Gaussian elimination with partial pivoting of a small dense system (copies its input). */
-function solveSmall(matrix: Float64Array[], rhs: number[]): number[] {
-  const n = rhs.length;
-  const a = matrix.map((row, i) => [...row, rhs[i]!]);
-  for (let c = 0; c < n; c++) {
-    let pivot = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(a[r]![c]!) > Math.abs(a[pivot]![c]!)) pivot = r;
-    [a[c], a[pivot]] = [a[pivot]!, a[c]!];
-    for (let r = c + 1; r < n; r++) {
-      const f = a[r]![c]! / a[c]![c]!;
-      for (let k = c; k <= n; k++) a[r]![k]! -= f * a[c]![k]!;
-    }
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let sum = a[r]![n]!;
-    for (let k = r + 1; k < n; k++) sum -= a[r]![k]! * x[k]!;
-    x[r] = sum / a[r]![r]!;
-  }
-  return x;
 }
