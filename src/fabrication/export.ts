@@ -115,7 +115,7 @@ export function exportGds(options: ExportOptions): ExportResult {
   const { byLayer, unmapped, skipped, clipped } = cutStructures(options, mapping, grid, sagitta);
   if (
     options.structures.length > 0 &&
-    unmapped.size === new Set(options.structures.map((st) => st.material)).size
+    options.structures.every((st) => unmapped.has(st.material))
   ) {
     // Every structure left out: a misspelt mapping, not a wish for an empty layout.
     throw new ExportInputError(

@@ -156,29 +156,30 @@ export function refuseExpectation(req: IncomingMessage, res: ServerResponse): vo
     "expectation_failed",
     "The only Expect this server meets is 100-continue; send the request without it.",
   );
+  const { body, headers } = closingAnswer(apiError, correlationIdOf(req.headers));
+  res.writeHead(apiError.statusCode, headers);
+  res.end(body);
+}
+
+/** The body and headers of an error answered outside Fastify, the connection then closed. */
+function closingAnswer(apiError: ApiError, correlationId: string) {
   const body = JSON.stringify({ detail: apiError.detail, error_code: apiError.code });
-  res.writeHead(apiError.statusCode, {
+  const headers = {
     "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-    "X-Correlation-ID": correlationIdOf(req.headers),
+    "Content-Length": String(Buffer.byteLength(body)),
+    "X-Correlation-ID": correlationId,
     "X-Content-Type-Options": "nosniff",
     Connection: "close",
-  });
-  res.end(body);
+  };
+  return { body, headers };
 }
 
 /** An error written straight to a socket that never became a Fastify request; then closed. */
 function answerRaw(socket: Duplex, apiError: ApiError, correlationId: string): void {
-  const body = JSON.stringify({ detail: apiError.detail, error_code: apiError.code });
-  socket.end(
-    `HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode] ?? "Error"}\r\n` +
-      "Content-Type: application/json; charset=utf-8\r\n" +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Correlation-ID: ${correlationId}\r\n` +
-      "X-Content-Type-Options: nosniff\r\n" +
-      "Connection: close\r\n\r\n" +
-      body,
-  );
+  const { body, headers } = closingAnswer(apiError, correlationId);
+  const status = `HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode] ?? "Error"}`;
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  socket.end(`${[status, ...lines].join("\r\n")}\r\n\r\n${body}`);
   // Do not wait for a client that stopped reading.
   setTimeout(() => socket.destroy(), 1000).unref();
 }

@@ -611,7 +611,9 @@ export class JobWorker {
       this.store
         .heartbeat(jobId, this.id, new Date().toISOString(), null)
         .then(() => (settling.beatenAt = Date.now()))
-        .catch((err) => this.outages.error(err, "a heartbeat while storing the result failed"));
+        .catch((err) =>
+          this.outages.error(err, "a heartbeat while storing the result failed", { jobId }),
+        );
     void beat();
     const timer = setInterval(beat, this.config.heartbeatIntervalMs);
     return () => {

@@ -70,7 +70,7 @@ export async function runServer(args: string[]): Promise<number> {
     );
   }
   onSignals(async () => {
-    process.stderr.write("emsim: stopping (a running job goes back to the queue)\n");
+    process.stderr.write("emsim: stopping\n");
     await service.close();
     process.stderr.write("emsim: stopped\n");
   });
