@@ -353,6 +353,24 @@ test("an invalid field is named next to its control; a JSON edit the form cannot
   await page.locator("#builder-json").fill(JSON.stringify({ ...request, metadata: { run: 1 } }));
   await previewsAfter(count);
   assert.match(await page.locator("#form-note").innerText(), /^Kept from the JSON.*: metadata\.$/);
+  // So is a field inside a structure's or a monitor's row.
+  const monitor = {
+    name: "line",
+    monitor_type: "field",
+    center: [0, 0, 0],
+    size: [0, 0, 1e-6],
+    components: ["Ey"],
+    wavelengths: [1.5e-6, 1.55e-6],
+  };
+  count = await previews();
+  await page
+    .locator("#builder-json")
+    .fill(JSON.stringify({ ...request, monitors: [monitor], metadata: { run: 1 } }));
+  await previewsAfter(count);
+  assert.match(
+    await page.locator("#form-note").innerText(),
+    /^Kept from the JSON.*: metadata, monitors\[0\]\.wavelengths\.$/,
+  );
   count = await previews();
   await page.locator("#builder-json").fill(
     JSON.stringify(

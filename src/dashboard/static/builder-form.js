@@ -198,18 +198,50 @@ const SHOWN = {
   fdtd_settings: ["time_steps", "convergence_threshold", "check_every_n"],
 };
 
+/** The fields a row of the form edits, per kind of structure, monitor or GDS layer. */
+const SHOWN_IN_ROW = {
+  box: ["type", "center", "size", "material"],
+  gds: ["type", "gds_url", "layers"],
+  layer: ["layer", "datatype", "material", "z_min", "z_max"],
+  field: ["monitor_type", "name", "center", "size", "components"],
+};
+
 /**
- * The request's fields the form does not show (they are kept): "metadata, domain.symmetry".
+ * The request's fields the form does not show (they are kept): "metadata, domain.symmetry,
+ * monitors[0].wavelengths". Call only where formProblem is null (the rows are of the kinds the
+ * form shows).
  * @param {Request} request
  */
 export function keptFields(request) {
-  return Object.entries(SHOWN).flatMap(([at, names]) => {
+  const top = Object.entries(SHOWN).flatMap(([at, names]) => {
     const object = at === "" ? request : request[at];
-    if (!isObject(object)) return [];
-    return Object.keys(object)
-      .filter((k) => !names.includes(k))
-      .map((k) => (at === "" ? k : `${at}.${k}`));
+    return unshown(object, names, at === "" ? "" : `${at}.`);
   });
+  const structures = (request.structures ?? []).flatMap(
+    (/** @type {any} */ s, /** @type {number} */ i) =>
+      s.type === "gds"
+        ? [
+            ...unshown(s, SHOWN_IN_ROW.gds, `structures[${i}].`),
+            ...unshown(s.layers[0], SHOWN_IN_ROW.layer, `structures[${i}].layers[0].`),
+          ]
+        : unshown(s, SHOWN_IN_ROW.box, `structures[${i}].`),
+  );
+  const monitors = (request.monitors ?? []).flatMap(
+    (/** @type {any} */ m, /** @type {number} */ i) =>
+      unshown(m, SHOWN_IN_ROW.field, `monitors[${i}].`),
+  );
+  return [...top, ...structures, ...monitors];
+}
+
+/**
+ * An object's keys that are not among `names`, each after `prefix`.
+ * @param {any} object @param {readonly string[]} names @param {string} prefix
+ */
+function unshown(object, names, prefix) {
+  if (!isObject(object)) return [];
+  return Object.keys(object)
+    .filter((k) => !names.includes(k))
+    .map((k) => `${prefix}${k}`);
 }
 
 // ---------- the structures' and monitors' rows ----------
