@@ -29,9 +29,10 @@ function lies(path: string, at: string): boolean {
 }
 
 /**
- * A variant's problem, its path under `variants[i].`, and, when it lies at or under a swept
- * pointer (or a swept pointer lies under it: a port's centre refused, its x swept), the
- * parameter and the value that put it there.
+ * A variant's problem, its path under `variants[i].`, and the parameter and the value that put
+ * it there: the one whose pointer it lies at or under (or that lies under it: a port's centre
+ * refused, its x swept). Where no swept pointer is on its path (a monitor left outside a domain
+ * made shorter), the variant's values of every parameter, the one at fault among them.
  */
 export function variantError(
   index: number,
@@ -40,12 +41,16 @@ export function variantError(
   values: Record<string, ParameterValue>,
 ): FieldError {
   const at = (p: BatchParameter) => pointerToPath(p.path, "");
+  const named = (k: number) =>
+    `parameters[${k}] "${parameters[k]!.name}" = ${JSON.stringify(values[parameters[k]!.name])}`;
   const under = parameters.findIndex((p) => lies(error.path, at(p)));
   const k =
     under >= 0 ? under : parameters.findIndex((p) => error.path !== "" && lies(at(p), error.path));
   const cause =
-    k < 0
-      ? ""
-      : ` (parameters[${k}] "${parameters[k]!.name}" = ${JSON.stringify(values[parameters[k]!.name])})`;
-  return { path: `variants[${index}].${error.path}`, message: `${error.message}${cause}` };
+    k >= 0
+      ? named(k)
+      : parameters.length === 1
+        ? named(0)
+        : `in the variant where ${parameters.map((_, j) => named(j)).join(" and ")}`;
+  return { path: `variants[${index}].${error.path}`, message: `${error.message} (${cause})` };
 }

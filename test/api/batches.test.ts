@@ -352,6 +352,28 @@ test("bad batches are 422s naming the parameter or the variant, estimated or sub
       /outside the domain along z.*\(parameters\[0\] "height" = 0\.000005\)/,
     ],
     [
+      // The refusal lies on no swept path (the monitor is left reaching past a shorter domain):
+      // the one parameter is named all the same.
+      {
+        simulation: sim,
+        parameters: [{ name: "dz", path: "/domain/size/2", values: [3e-6, 1e-6] }],
+      },
+      "variants[1].monitors[0].size[2]",
+      /\(parameters\[0\] "dz" = 0\.000001\)$/,
+    ],
+    [
+      // With several parameters, the variant's value of each.
+      {
+        simulation: sim,
+        parameters: [
+          { name: "dz", path: "/domain/size/2", values: [3e-6, 1e-6] },
+          { name: "wl", path: "/source/wavelength", values: [1.5e-6, 1.6e-6] },
+        ],
+      },
+      "variants[2].monitors[0].size[2]",
+      /\(in the variant where parameters\[0\] "dz" = 0\.000001 and parameters\[1\] "wl" = 0\.0000015\)$/,
+    ],
+    [
       {
         simulation: sim,
         parameters: [
