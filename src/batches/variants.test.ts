@@ -114,6 +114,22 @@ describe("batch variants", () => {
     assert.equal(checkParameters(base, [wl, { ...width, values: [1, 2, 3] }], "zip").length, 1);
   });
 
+  it("refuses two spellings of one library material (case, aliases), not a request's own names", () => {
+    const material = { name: "m", path: "/structures/0/material", values: ["Si", "SiO2", "si "] };
+    assert.deepEqual(
+      checkParameters(base, [material]).map((e) => [e.path, e.message]),
+      [
+        [
+          "parameters[0].values",
+          'lists one material twice: "Si" (values[0]) and "si " (values[2]): equal values would make identical variants',
+        ],
+      ],
+    );
+    assert.equal(checkParameters(base, [{ ...material, values: ["Si", "silicon"] }]).length, 1);
+    // A name the library does not know is a request's own material: matched exactly.
+    assert.deepEqual(checkParameters(base, [{ ...material, values: ["myGlass", "MYGLASS"] }]), []);
+  });
+
   it("a product is row-major, the first parameter outermost; each variant writes its values", () => {
     const parameters: BatchParameter[] = [
       { name: "width", path: "/structures/1/size/0", values: [1, 2] },
@@ -242,6 +258,8 @@ describe("batch variants", () => {
       ["parameters[0].name"],
     );
     assert.match(errs[0]!.message, /^"__proto__" /);
+    // The name suggested instead is the pointer's (it said "source___proto__" for any path).
+    assert.match(errs[0]!.message, /e\.g\. "source_wavelength"\)$/);
   });
 
   it("keeps every name's value as the variant's own: no name reaches a prototype setter", () => {

@@ -8,7 +8,8 @@
  * is an error naming that parameter instead of a field the schema rejects in every variant.
  */
 import type { FieldError } from "../errors.js";
-import { sweepNameProblem } from "../results/sweep-names.js";
+import { sweepNameFor, sweepNameProblem } from "../results/sweep-names.js";
+import { findMaterial } from "../solver/materials.js";
 import { pointerTokens } from "../schema/json-pointer.js";
 
 export type ParameterValue = number | string | boolean;
@@ -141,7 +142,7 @@ export function checkParameters(
     if (badName) {
       errs.push({
         path: `${at}.name`,
-        message: `"${p.name}" ${badName} (name the dimension otherwise, e.g. "source_${p.name}")`,
+        message: `"${p.name}" ${badName} (name the dimension otherwise, e.g. "${sweepNameFor(p.path, seen.keys())}")`,
       });
     }
     const problem = pointerProblem(base, p.path);
@@ -149,7 +150,7 @@ export function checkParameters(
     const rangeIssue = p.range ? rangeProblem(p.range) : null;
     if (rangeIssue) errs.push({ path: `${at}.range`, message: rangeIssue });
     // A zip's later parameters pair each value with a distinct first one.
-    const repeated = combine === "zip" && k > 0 ? null : repeatedValue(p.values ?? []);
+    const repeated = combine === "zip" && k > 0 ? null : repeatedValue(p.values ?? [], p.path);
     if (repeated) errs.push({ path: `${at}.values`, message: repeated });
     const types = new Set((p.values ?? []).map((v) => typeof v));
     if (types.size > 1) {
@@ -162,15 +163,26 @@ export function checkParameters(
   return errs;
 }
 
-/** Why a list of values names one twice (null: it does not): identical variants. */
-function repeatedValue(values: readonly ParameterValue[]): string | null {
+/**
+ * Why a list of values names one twice (null: it does not): identical variants. Material
+ * names are compared as the library matches them (case, spaces and aliases aside: "Si", "si"
+ * and "silicon" are one material); a request's own materials by their exact names.
+ */
+function repeatedValue(values: readonly ParameterValue[], path: string): string | null {
+  const isMaterial = pointerTokens(path)?.at(-1) === "material";
+  const key = (v: ParameterValue) =>
+    isMaterial && typeof v === "string" ? (findMaterial(v)?.name ?? v) : v;
   const first = new Map<ParameterValue, number>();
   for (const [i, v] of values.entries()) {
-    const j = first.get(v);
+    const j = first.get(key(v));
     if (j !== undefined) {
-      return `lists ${shown(v)} twice (values[${j}] and values[${i}]): equal values would make identical variants`;
+      const twice =
+        values[j] === v
+          ? `lists ${shown(v)} twice (values[${j}] and values[${i}])`
+          : `lists one material twice: ${shown(values[j]!)} (values[${j}]) and ${shown(v)} (values[${i}])`;
+      return `${twice}: equal values would make identical variants`;
     }
-    first.set(v, i);
+    first.set(key(v), i);
   }
   return null;
 }
