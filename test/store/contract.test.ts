@@ -21,6 +21,7 @@ import {
 import { openPostgresStores } from "../../src/store/postgres/index.js";
 import { openSqliteStores } from "../../src/store/sqlite/index.js";
 import type { NewJob, Stores } from "../../src/store/types.js";
+import pg from "pg";
 import { freshPgDatabase } from "../helpers/postgres.js";
 import { solverReportWith } from "../../src/schema/testing/reports.js";
 import { tempDir } from "../helpers/service.js";
@@ -32,6 +33,12 @@ interface Backend {
   cleanup(): Promise<void>;
   /** Whether a job queued by one process wakes listeners in another (LISTEN/NOTIFY). */
   crossProcessWakeups: boolean;
+  /**
+   * Locks a job's row as a statement in flight does (PostgreSQL: a heartbeat's UPDATE on
+   * another pooled connection); the returned function commits. Absent where a writer
+   * holds the whole database (SQLite).
+   */
+  lockJobRow?: (jobId: string) => Promise<() => Promise<void>>;
 }
 
 async function sqliteBackend(): Promise<Backend> {
@@ -57,6 +64,16 @@ async function postgresBackend(): Promise<Backend> {
       }),
     cleanup: () => db.drop(),
     crossProcessWakeups: true,
+    async lockJobRow(jobId) {
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      await c.query("BEGIN");
+      await c.query("SELECT 1 FROM jobs WHERE job_id = $1 FOR UPDATE", [jobId]);
+      return async () => {
+        await c.query("COMMIT");
+        await c.end();
+      };
+    },
   };
 }
 
@@ -555,6 +572,34 @@ for (const make of [sqliteBackend, postgresBackend]) {
       const cancelled = await two.jobs.getJob(c.job.jobId);
       assert.equal(cancelled?.errorDetail, CANCELLED_WHILE_RUNNING);
       assert.equal(cancelled?.attempts, 1, "the attempt that was cancelled ran");
+    });
+
+    test("a worker's own job is handed back or retried though a statement of its own holds the row", async (t) => {
+      if (!backend.lockJobRow) return t.skip("one writer holds the whole database");
+      const a = await account();
+      for (const [worker, recover] of [
+        [
+          "stopping:7:g",
+          (w: string) => two.jobs.recoverJobsOfWorkers([w], iso(), TAKE_BACK_RULES.handBack()),
+        ],
+        ["storing:8:h", (w: string, id: string) => two.jobs.retryJob(id, w, iso(), RULE)],
+      ] as const) {
+        while (await one.jobs.claimNextJob("drain", iso())) {
+          /* claimed */
+        }
+        const r = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+        assert.ok(r.admitted);
+        assert.equal((await one.jobs.claimNextJob(worker, iso()))?.jobId, r.job.jobId);
+        // The worker's last heartbeat, still in flight as it stops (or retries): it holds the
+        // row for a moment. SKIP LOCKED passed the job over and left it RUNNING for a dead
+        // worker until the stale sweep took it, an attempt used up.
+        const commit = await backend.lockJobRow(r.job.jobId);
+        const recovered = recover(worker, r.job.jobId);
+        await new Promise((done) => setTimeout(done, 200));
+        await commit();
+        assert.deepEqual(await recovered, { requeued: [r.job.jobId], failed: [] });
+        assert.equal((await one.jobs.getJob(r.job.jobId))?.status, "QUEUED");
+      }
     });
 
     test("listing: newest first, paged by a cursor, filtered by status, counted", async () => {

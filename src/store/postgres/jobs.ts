@@ -10,7 +10,11 @@
  * - Submissions and requeues `NOTIFY emsim_job_queued` in their transaction, cancellations
  *   `emsim_job_cancel`: idle workers are woken at once, without polling the table.
  * - The reaper (recoverStaleJobs, run by every worker) locks stale rows `SKIP LOCKED`, so
- *   several workers sweeping at once each take different rows.
+ *   several workers sweeping at once each take different rows. A worker's own job (handed
+ *   back as it stops, retried after a failed store) and a dead worker's are waited for
+ *   instead: a heartbeat of its own still in flight holds the row for a moment, and skipping
+ *   it left the job RUNNING for a worker that was gone, until the stale sweep used up an
+ *   attempt on it.
  */
 import type {
   AdmissionResult,
@@ -255,6 +259,7 @@ export class PgJobQueue implements JobQueue {
       [jobId, workerId],
       now,
       rule,
+      "wait",
     );
   }
 
@@ -287,7 +292,13 @@ export class PgJobQueue implements JobQueue {
     staleBefore: string,
     rule: RecoveryRule,
   ): Promise<StaleJobsOutcome> {
-    return this.recoverWhere(`status = 'RUNNING' AND heartbeat_at < $1`, [staleBefore], now, rule);
+    return this.recoverWhere(
+      `status = 'RUNNING' AND heartbeat_at < $1`,
+      [staleBefore],
+      now,
+      rule,
+      "skip",
+    );
   }
 
   async recoverJobsOfWorkers(
@@ -301,20 +312,27 @@ export class PgJobQueue implements JobQueue {
       [workerIds],
       now,
       rule,
+      "wait",
     );
   }
 
-  /** RUNNING jobs matching `where` back to QUEUED, or FAILED (cancelled, out of attempts). */
+  /**
+   * RUNNING jobs matching `where` back to QUEUED, or FAILED (cancelled, out of attempts).
+   * `skip` passes over rows another transaction holds (sweepers racing); `wait` waits for
+   * them, in job_id order so that two waiters cannot deadlock, and takes a row only if it
+   * still matches once free.
+   */
   private async recoverWhere(
     where: string,
     params: unknown[],
     now: string,
     rule: RecoveryRule,
+    locked: "skip" | "wait",
   ): Promise<StaleJobsOutcome> {
+    const lock = locked === "skip" ? "FOR UPDATE SKIP LOCKED" : "ORDER BY job_id FOR UPDATE";
     return this.d.tx(async (c) => {
       const { rows } = await c.query(
-        `SELECT job_id, attempts, cancel_requested FROM jobs WHERE ${where}
-           FOR UPDATE SKIP LOCKED`,
+        `SELECT job_id, attempts, cancel_requested FROM jobs WHERE ${where} ${lock}`,
         params,
       );
       const plan = planRecovery(
