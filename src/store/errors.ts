@@ -32,6 +32,11 @@ const SQLITE_UNAVAILABLE = /^SQLITE_(IOERR|READONLY|CANTOPEN|BUSY|LOCKED|PROTOCO
  */
 const PG_FULL = /^53100$/;
 const PG_UNAVAILABLE = /^(08...|53...|57P0[1-4]|58...)$/;
+/**
+ * 55000 (object_not_in_prerequisite_state) is the refusal of a database closed to connections
+ * for maintenance (ALLOW_CONNECTIONS false); elsewhere it is a statement's own fault.
+ */
+const PG_CLOSED = { code: "55000", message: /is not currently accepting connections/ };
 /** The `pg` driver's socket errors and messages when the server is gone or does not answer. */
 const PG_SOCKET = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN)$/;
 const PG_GONE =
@@ -54,6 +59,10 @@ export function storeUnavailability(err: unknown): StoreUnavailability | null {
   if (code === null) return null;
   if (SQLITE_FULL.test(code) || PG_FULL.test(code)) return "full";
   if (SQLITE_UNAVAILABLE.test(code) || PG_UNAVAILABLE.test(code)) return "unavailable";
+  const message = (err as { message?: unknown }).message;
+  if (code === PG_CLOSED.code && typeof message === "string" && PG_CLOSED.message.test(message)) {
+    return "unavailable";
+  }
   return null;
 }
 
