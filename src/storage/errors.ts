@@ -19,12 +19,27 @@ export class DiskWriteError extends Error {
 /**
  * A storage service (S3) that failed a request: unreachable, stalled past its time-out, or
  * answering with an error. The API answers 503 "try again", as for a database it cannot use.
+ * `outage` where trying again later may pass (no answer, a time-out, a 5xx or 429), not where
+ * the service refused the request (a 403, a missing bucket).
  */
-export class StorageServiceError extends Error {}
+export class StorageServiceError extends Error {
+  constructor(
+    message: string,
+    options?: ErrorOptions,
+    readonly outage = true,
+  ) {
+    super(message, options);
+  }
+}
 
 /** Whether `err` is a failure of the storage service (StorageServiceError). */
 export function storageServiceFailed(err: unknown): boolean {
   return err instanceof StorageServiceError;
+}
+
+/** Whether `err` is a storage service that may take the request again later. */
+export function storageOutage(err: unknown): boolean {
+  return err instanceof StorageServiceError && err.outage;
 }
 
 /** errno codes of a disk that takes no more data: full, or the owner's quota used up. */

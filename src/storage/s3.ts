@@ -59,12 +59,12 @@ const MiB = 1024 * 1024;
 export class S3StorageError extends StorageServiceError {
   constructor(operation: string, key: string, cause: unknown) {
     const e = cause as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
-    const status = e?.$metadata?.httpStatusCode ? ` (HTTP ${e.$metadata.httpStatusCode})` : "";
+    const code = e?.$metadata?.httpStatusCode;
+    const status = code ? ` (HTTP ${code})` : "";
     super(
       `S3 ${operation} of '${key}' failed${status}: ${e?.name ?? "Error"}: ${e?.message ?? cause}`,
-      {
-        cause,
-      },
+      { cause },
+      code === undefined || code >= 500 || code === 429,
     );
     this.name = "S3StorageError";
   }

@@ -14,6 +14,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "../config.js";
 import type { SolverReport } from "../schema/responses.js";
 import { estimateRun, resolvedChoice, StopFlag, type SimulationSpec } from "../solver/index.js";
+import { storageOutage } from "../storage/errors.js";
 import type { StorageBackend, StoredObject } from "../storage/types.js";
 import { storeUnavailability } from "../store/errors.js";
 import type { JobCompletion, JobQueue, JobRow, RecoveryRule } from "../store/types.js";
@@ -84,6 +85,13 @@ export interface WorkerMetrics {
 
 /** The result file could not be stored intact; the run deserves another attempt. */
 class StoringFailed extends Error {}
+
+/**
+ * How long a finished result waits for a storage service that does not answer (S3 restarting)
+ * before its job is run again: a store's outage of seconds no longer cost the run, and one
+ * that lasts (a wrong endpoint) still ends in the job's attempts and a FAILED with its cause.
+ */
+const STORAGE_OUTAGE_PATIENCE_MS = 10 * 60_000;
 
 const HOST = hostname();
 /** The first pause before a completion the database could not take is tried again. */
@@ -383,8 +391,29 @@ export class JobWorker {
     }
   }
 
-  /** Puts the result file into storage, whole; throws StoringFailed where it could not. */
+  /**
+   * Puts the result file into storage, whole; throws StoringFailed where it could not. While
+   * the storage service does not answer, it is tried again (250 ms apart at first, doubling
+   * up to the heartbeat interval, the job's heartbeats going on) for up to
+   * STORAGE_OUTAGE_PATIENCE_MS, or until this worker stops.
+   */
   private async putResultFile(job: JobRow, outPath: string): Promise<StoredObject> {
+    const giveUpAt = Date.now() + STORAGE_OUTAGE_PATIENCE_MS;
+    for (let wait = FIRST_COMPLETION_RETRY_MS; ;) {
+      try {
+        return await this.putResultOnce(job, outPath);
+      } catch (err) {
+        const cause = err instanceof StoringFailed ? err.cause : null;
+        if (!storageOutage(cause) || this.stopping || Date.now() + wait > giveUpAt) throw err;
+        this.outages.error(cause, "storing a result failed; trying again", { jobId: job.jobId });
+        await sleep(wait);
+        wait = Math.min(2 * wait, this.config.heartbeatIntervalMs);
+      }
+    }
+  }
+
+  /** One try of putResultFile. */
+  private async putResultOnce(job: JobRow, outPath: string): Promise<StoredObject> {
     const localBytes = (await stat(outPath)).size;
     const key = resultKey(job.jobId, job.attempts);
     let stored: StoredObject;
@@ -392,7 +421,9 @@ export class JobWorker {
       stored = await this.storage.putFile(key, outPath);
     } catch (err) {
       await this.storage.delete(key).catch(() => undefined);
-      throw new StoringFailed(`putting the result into storage failed: ${(err as Error).message}`);
+      throw new StoringFailed(`putting the result into storage failed: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     if (stored.bytes !== localBytes) {
       await this.storage.delete(key).catch(() => undefined);
@@ -678,7 +709,8 @@ export class JobWorker {
       this.log.error({ err, jobId: job.jobId }, "storing a result failed");
       if (err instanceof StoringFailed) {
         await discardScratch(outPath);
-        await this.retryAfterStorageFailure(job, seconds);
+        // A worker stopping meanwhile hands the job back (stop), using up no attempt.
+        if (!this.stopping) await this.retryAfterStorageFailure(job, seconds);
       }
       // Otherwise the database refused the completion for good, or stayed unusable until
       // this worker stopped: the job stays RUNNING without heartbeats, and the stale-job sweep

@@ -17,20 +17,28 @@ export interface TestS3 {
   bucket: string;
   /** Environment for an emsim process using this store (prefix `results`). */
   env: Record<string, string>;
+  /** Stops answering (connections refused), its objects kept: an outage of the store. */
+  pause(): Promise<void>;
+  /** Answers again on the same port, with the objects it had. */
+  resume(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startS3(bucket = "emsim-test"): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), "emsim-s3-"));
   const port = await freePort();
-  const server = new S3rver({
-    port,
-    address: "127.0.0.1",
-    directory,
-    silent: true,
-    configureBuckets: [{ name: bucket, configs: [] }],
-  });
-  await server.run();
+  const serve = async () => {
+    const s3 = new S3rver({
+      port,
+      address: "127.0.0.1",
+      directory,
+      silent: true,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
+    await s3.run();
+    return s3;
+  };
+  let server: S3rver | null = await serve();
   const endpoint = `http://127.0.0.1:${port}`;
   let closed = false;
   return {
@@ -43,10 +51,17 @@ export async function startS3(bucket = "emsim-test"): Promise<TestS3> {
       AWS_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
     },
+    async pause() {
+      await server?.close();
+      server = null;
+    },
+    async resume() {
+      server ??= await serve();
+    },
     async close() {
       if (closed) return;
       closed = true;
-      await server.close();
+      await server?.close();
       rmSync(directory, { recursive: true, force: true });
     },
   };
