@@ -105,6 +105,11 @@ export interface Config {
   /** Attempts a job gets before a lost worker makes it FAILED instead of QUEUED again. */
   maxAttempts: number;
   /**
+   * How long a finished result waits for an object store that does not answer (S3 down or
+   * restarting) before the job takes its next attempt.
+   */
+  storageOutageWaitMs: number;
+  /**
    * How often an idle worker looks for queued jobs. It is also woken on submission: within its
    * process with SQLite, from any process with PostgreSQL (so there the poll is a safety net).
    */
@@ -280,6 +285,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     heartbeatStaleMs: intVar(env, "EMSIM_HEARTBEAT_STALE_MS", 15000, 50),
     solverStallMs: intVar(env, "EMSIM_SOLVER_STALL_MS", 600_000, 1000),
     maxAttempts: intVar(env, "EMSIM_MAX_ATTEMPTS", 3, 1),
+    storageOutageWaitMs: intVar(env, "EMSIM_STORAGE_OUTAGE_WAIT_MS", 600_000, 0),
     // With PostgreSQL, workers are woken by LISTEN/NOTIFY; the poll is only a safety net.
     pollIntervalMs: intVar(
       env,

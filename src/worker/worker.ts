@@ -86,13 +86,6 @@ export interface WorkerMetrics {
 /** The result file could not be stored intact; the run deserves another attempt. */
 class StoringFailed extends Error {}
 
-/**
- * How long a finished result waits for a storage service that does not answer (S3 restarting)
- * before its job is run again: a store's outage of seconds no longer cost the run, and one
- * that lasts (a wrong endpoint) still ends in the job's attempts and a FAILED with its cause.
- */
-const STORAGE_OUTAGE_PATIENCE_MS = 10 * 60_000;
-
 const HOST = hostname();
 /** The first pause before a completion the database could not take is tried again. */
 const FIRST_COMPLETION_RETRY_MS = 250;
@@ -395,10 +388,11 @@ export class JobWorker {
    * Puts the result file into storage, whole; throws StoringFailed where it could not. While
    * the storage service does not answer, it is tried again (250 ms apart at first, doubling
    * up to the heartbeat interval, the job's heartbeats going on) for up to
-   * STORAGE_OUTAGE_PATIENCE_MS, or until this worker stops.
+   * EMSIM_STORAGE_OUTAGE_WAIT_MS, or until this worker stops: an outage of seconds no longer
+   * costs the run, and one that lasts (a wrong endpoint) still ends in the job's attempts.
    */
   private async putResultFile(job: JobRow, outPath: string): Promise<StoredObject> {
-    const giveUpAt = Date.now() + STORAGE_OUTAGE_PATIENCE_MS;
+    const giveUpAt = Date.now() + this.config.storageOutageWaitMs;
     for (let wait = FIRST_COMPLETION_RETRY_MS; ;) {
       try {
         return await this.putResultOnce(job, outPath);

@@ -47,6 +47,8 @@ before(async () => {
     EMSIM_HEARTBEAT_INTERVAL_MS: "500",
     EMSIM_HEARTBEAT_STALE_MS: "4000",
     EMSIM_MAX_ATTEMPTS: "2",
+    // A result waits this long for an object store that does not answer, then is retried.
+    EMSIM_STORAGE_OUTAGE_WAIT_MS: "1500",
     // Workers are woken by LISTEN/NOTIFY; a long poll shows they do not need to poll.
     EMSIM_POLL_INTERVAL_MS: "60000",
   };
@@ -193,7 +195,7 @@ test("a worker killed with SIGKILL mid-batch: every job of the batch completes e
   assert.equal(createHash("sha256").update(bytes).digest("hex"), after.checksum);
 });
 
-test("an object store that is down at upload time: retried, then FAILED with a clear detail", async () => {
+test("an object store that stays down at upload time: waited for, retried, then FAILED with a clear detail", async () => {
   await s3.close(); // the store goes away; the database is still there
   const key = keys[2]!;
   const res = await call(apis[0]!.baseUrl, "POST", "/v1/simulations", {
