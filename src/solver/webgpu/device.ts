@@ -21,6 +21,9 @@
  * `disable_robustness,skip_validation`) enables those toggles on both tries' instances, and
  * through them on their adapters and devices, to measure what Dawn's safety checks cost.
  */
+// The WebGPU globals (GPUDevice, GPUFeatureName) this module's declarations name, for those
+// who read them without this project's settings: emsim/client's users (test/client/declarations).
+/// <reference types="@webgpu/types" preserve="true" />
 import type { create as createGpu } from "webgpu";
 import type { GpuAdapterReport } from "../adapter-report.js";
 
