@@ -10,7 +10,7 @@ import { BATCH_RESULT_FORMAT, RESULT_FORMAT } from "./hdf5.js";
 
 export interface MonitorInfo {
   name: string;
-  /** The group's `type`: field, flux or far_field. */
+  /** The group's `type`: field, flux, far_field or mode. */
   type: string;
   center: number[];
   size: number[];
@@ -215,7 +215,9 @@ export async function readBatchNotes(path: string): Promise<string[]> {
   });
 }
 
-/** A monitor's summary; a far-field monitor has no sample coordinates (shape 0 × 0 × 0). */
+/**
+ * A monitor's summary; far-field and mode monitors have no sample coordinates (shape 0 × 0 × 0).
+ */
 function monitorInfo(g: Group, name: string): MonitorInfo {
   const axis = (a: string) =>
     ((g.get(a) as Dataset | null)?.value as Float64Array | undefined) ?? new Float64Array(0);
@@ -294,6 +296,46 @@ export async function readFarFields(path: string): Promise<FarFieldPattern[]> {
         radiantIntensity: wavelengthsM.map((_, w) =>
           thetaDeg.map((_, t) => flat.slice((w * nt + t) * np, (w * nt + t + 1) * np)),
         ),
+      });
+    }
+    return out;
+  });
+}
+
+/** A mode monitor's decomposition, per wavelength (rows) and mode (columns). */
+export interface ModeDecomposition {
+  name: string;
+  wavelengthsM: number[];
+  nEff: number[][];
+  /** |amplitude|² along +normal and −normal: the power in the mode (W, of a 1 W source). */
+  forwardPower: number[][];
+  backwardPower: number[][];
+}
+
+/** The mode monitors of a result file (/monitors/<name> with type "mode"). */
+export async function readModeMonitors(path: string): Promise<ModeDecomposition[]> {
+  return withResultFile(path, (file) => {
+    const monitors = file.get("monitors") as Group | null;
+    const out: ModeDecomposition[] = [];
+    for (const name of monitors?.keys() ?? []) {
+      const g = monitors!.get(name) as Group;
+      if (String(g.attrs.type?.value) !== "mode") continue;
+      const wavelengthsM = numbers(g.attrs.wavelengths?.value);
+      const [nw, nm] = [wavelengthsM.length, Number((g.get("mode_index") as Dataset).shape![0])];
+      const byRow = <T>(flat: ArrayLike<T>, offset: number, f: (v: T) => number) =>
+        Array.from({ length: nw }, (_, w) =>
+          Array.from({ length: nm }, (_, k) => f(flat[offset + w * nm + k]!)),
+        );
+      const nEff = (g.get("n_eff") as Dataset).value as Float64Array;
+      // h5wasm returns compound data as rows [r, i]; amps is (direction, nw, nmode), + first.
+      const amps = (g.get("amps") as Dataset).value as unknown as [number, number][];
+      const power = ([r, i]: [number, number]) => r * r + i * i;
+      out.push({
+        name,
+        wavelengthsM,
+        nEff: byRow(nEff, 0, Number),
+        forwardPower: byRow(amps, 0, power),
+        backwardPower: byRow(amps, nw * nm, power),
       });
     }
     return out;

@@ -11,6 +11,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import h5wasm, { type Dataset, type Group } from "h5wasm/node";
+import { runInspect } from "../../src/cli/commands/inspect.js";
+import { defaultIo, type CommandIo } from "../../src/cli/output.js";
 import {
   call,
   startService,
@@ -211,6 +213,28 @@ test("a mode source's job: 1 W in its mode downstream, nothing back, in the reco
   } finally {
     f.close();
   }
+  // `emsim inspect` calls them mode monitors and shows what they hold (it took them for
+  // point monitors, with an empty table of field values).
+  let text = "";
+  const io = { ...defaultIo(), stdout: { write: (t: string) => ((text += t), true) } };
+  assert.equal(await runInspect([path], io as CommandIo), 0);
+  assert.match(text, /\ndown\s+mode\s+—/);
+  assert.doesNotMatch(text, /Point monitor/);
+  assert.match(text, /Mode monitor 'down'/);
+  assert.match(text, /\n1\.55\s+0\s+1\.\d{5}\s+(9\.99|1\.00)\d*e[-+]\d+/);
+  let json = "";
+  const jsonIo = { ...defaultIo(), stdout: { write: (t: string) => ((json += t), true) } };
+  assert.equal(await runInspect([path, "--json"], jsonIo as CommandIo), 0);
+  const down = (JSON.parse(json) as { monitors: Record<string, unknown>[] }).monitors.find(
+    (m) => m.name === "down",
+  )!;
+  assert.equal(down.kind, "mode");
+  assert.equal(down.shape, null);
+  const forward = down.forward_power as number[][];
+  assert.ok(Math.abs(forward[1]![0]! - modes.down!.power["+"][1]![0]!) < 1e-6);
+  // The record's figures are rounded to about seven digits; the file's are not.
+  const nEff = (down.n_eff as number[][])[1]!;
+  nEff.forEach((n, k) => assert.ok(Math.abs(n - modes.down!.n_eff[1]![k]!) < 1e-6));
 });
 
 test("a solve past EMSIM_MODES_TIMEOUT_SECONDS is a 422 plane_too_large, not a 500", async () => {

@@ -11,7 +11,9 @@ import { runReportRows } from "../../plot/run-report.js";
 import { spectrumTable } from "../../plot/spectrum-table.js";
 import {
   readFieldMap,
+  readModeMonitors,
   readSpectra,
+  type ModeDecomposition,
   type MonitorInfo,
   type ResultInfo,
   type Spectrum,
@@ -29,11 +31,16 @@ import {
 import { parse, UsageError } from "../usage.js";
 import { readResult } from "./plot.js";
 
+/** A field monitor by its extent (point … volume); the others by their type. */
 function kind(m: MonitorInfo, spectrum?: Spectrum): string {
   if (spectrum) return `flux (${spectrum.quantity})`;
   if (m.type === "far_field") return "far field";
+  if (m.type !== "field") return m.type;
   return ["point", "line", "plane", "volume"][m.shape.filter((n) => n > 1).length]!;
 }
+
+/** A field monitor's samples along x, y, z; the others have none (null). */
+const sampleShape = (m: MonitorInfo) => (m.type === "field" ? m.shape : null);
 
 const vec = (v: number[]) => `(${v.map((x) => Number((x * 1e6).toPrecision(4))).join(", ")})`;
 const num = (v: unknown) => (typeof v === "number" ? v : Number(v));
@@ -96,6 +103,7 @@ interface Inspection {
   spectra: Map<string, Spectrum>;
   /** Point monitors' |value| per component and wavelength. */
   points: Map<string, Record<string, number[]>>;
+  modes: Map<string, ModeDecomposition>;
 }
 
 async function inspectFile(file: string): Promise<Inspection> {
@@ -104,10 +112,18 @@ async function inspectFile(file: string): Promise<Inspection> {
   const points = new Map<string, Record<string, number[]>>();
   for (const m of info.monitors)
     if (kind(m, spectra.get(m.name)) === "point") points.set(m.name, await pointValues(file, m));
-  return { file, info, spectra, points };
+  const modes = new Map((await readModeMonitors(file)).map((m) => [m.name, m]));
+  return { file, info, spectra, points, modes };
 }
 
-function inspectionJson({ file, info, spectra, points }: Inspection): Record<string, unknown> {
+/** A mode monitor's --json fields: n_eff and the power along ± normal, [wavelength][mode]. */
+function modesJson(m: ModeDecomposition | undefined): Record<string, unknown> {
+  if (!m) return {};
+  return { n_eff: m.nEff, forward_power: m.forwardPower, backward_power: m.backwardPower };
+}
+
+function inspectionJson(inspection: Inspection): Record<string, unknown> {
+  const { file, info, spectra, points, modes } = inspection;
   return {
     file,
     job_id: info.jobId,
@@ -118,13 +134,14 @@ function inspectionJson({ file, info, spectra, points }: Inspection): Record<str
     monitors: info.monitors.map((m) => ({
       name: m.name,
       kind: kind(m, spectra.get(m.name)),
-      shape: m.shape,
+      shape: sampleShape(m),
       components: m.components,
       wavelengths_m: m.wavelengthsM,
       center_m: m.center,
       size_m: m.size,
       ...(points.has(m.name) ? { abs_values: points.get(m.name) } : {}),
       ...spectrumJson(spectra.get(m.name)),
+      ...modesJson(modes.get(m.name)),
     })),
     request: info.request,
   };
@@ -181,7 +198,7 @@ function monitorsTable({ info, spectra }: Inspection): string {
     ...info.monitors.map((m) => [
       m.name,
       kind(m, spectra.get(m.name)),
-      m.type === "far_field" ? "—" : m.shape.join(" × "),
+      sampleShape(m)?.join(" × ") ?? "—",
       m.components.join(" "),
       microns(m.wavelengthsM),
       vec(m.center),
@@ -200,8 +217,25 @@ function pointTable(m: MonitorInfo, byComponent: Record<string, number[]>): stri
   ]);
 }
 
+/** A mode monitor's table: per wavelength and mode, n_eff and the power each way. */
+function modeTable(m: ModeDecomposition): string {
+  const power = (p: number) => (Number.isNaN(p) ? "—" : p.toExponential(4));
+  return table([
+    ["λ (µm)", "MODE", "N_EFF", "POWER +", "POWER −"],
+    ...m.wavelengthsM.flatMap((w, i) =>
+      m.nEff[i]!.map((n, k) => [
+        microns([w]),
+        String(k),
+        n.toFixed(5),
+        power(m.forwardPower[i]![k]!),
+        power(m.backwardPower[i]![k]!),
+      ]),
+    ),
+  ]);
+}
+
 function inspectionText(inspection: Inspection): string {
-  const { file, info, spectra, points } = inspection;
+  const { file, info, spectra, points, modes } = inspection;
   const out = [
     `${file}: emsim result format ${info.formatVersion}, job ${info.jobId}, solver ${info.solverVersion}`,
     "",
@@ -220,6 +254,10 @@ function inspectionText(inspection: Inspection): string {
   for (const spectrum of spectra.values()) {
     out.push("", `Flux monitor '${spectrum.name}' (${spectrum.quantity})`);
     out.push(table(spectrumTable(spectrum)));
+  }
+  for (const m of modes.values()) {
+    out.push("", `Mode monitor '${m.name}' (power in W of a 1 W mode source, each way)`);
+    out.push(modeTable(m));
   }
   return `${out.join("\n")}\n`;
 }
