@@ -114,6 +114,30 @@ class Download(unittest.TestCase):
         with self.assertRaises(FileNotFoundError):
             client.run(small_request(time_steps=10), missing, progress=False)
 
+    def test_a_download_retried_after_a_cut_is_told_to_on_retry(self):
+        retries = []
+        client = emsim.Client(base_url(), env("EMSIM_TEST_DOWNLOAD_KEY"), on_retry=retries.append)
+        # The first request to storage (not to the API) is cut before an answer: the network,
+        # not the server, which is what the client handles.
+        real_open = client._http.open
+        cut = []
+
+        def cut_once(url, **kwargs):
+            if not cut and "/v1/" not in url:
+                cut.append(url)
+                raise ConnectionResetError("cut by the test")
+            return real_open(url, **kwargs)
+
+        client._http.open = cut_once
+        path = client.download(self.job["job_id"], self.target("retried.h5"), progress=False)
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(), self.bytes)
+        self.assertEqual(len(retries), 1, retries)
+        self.assertEqual(retries[0]["method"], "GET")
+        self.assertEqual(retries[0]["url"], "(storage address)")
+        self.assertEqual(retries[0]["retry"], 1)
+        self.assertIn("cut by the test", retries[0]["reason"])
+
     def test_someone_elses_job_is_not_found(self):
         other = emsim.Client(base_url(), api_key(), retries=0)
         with self.assertRaises(emsim.JobNotFoundError):

@@ -855,6 +855,21 @@ class Client:
             raise ChecksumMismatchError(owner_id, expected, actual, str(target), kind)
         raise AssertionError("unreachable")
 
+    def _download_retry(self, retry: int, delay: float, reason: str) -> None:
+        """Tells ``on_retry`` of a download's retry, as the API's are told (the storage
+        address stands for its URL, as in the TypeScript SDK), then waits ``delay``."""
+        if self._http.on_retry:
+            self._http.on_retry(
+                {
+                    "method": "GET",
+                    "url": "(storage address)",
+                    "retry": retry,
+                    "delay": delay,
+                    "reason": reason,
+                }
+            )
+        time.sleep(delay)
+
     def _fetch_part(
         self,
         label: str,
@@ -936,11 +951,9 @@ class Client:
                 if failures > policy.retries:
                     shown.close("failed")
                     raise error from None
-                time.sleep(
-                    policy.delay(
-                        failures, parse_retry_after(body.header("Retry-After")), self._http.rand
-                    )
-                )
+                retry_after = parse_retry_after(body.header("Retry-After"))
+                delay = policy.delay(failures, retry_after, self._http.rand)
+                self._download_retry(failures, delay, f"HTTP {err.code}")
                 continue
             except (urllib.error.URLError, OSError) as err:
                 if offset > before:
@@ -956,7 +969,8 @@ class Client:
                         sent=True,
                         reason=message.reason,
                     ) from None
-                time.sleep(policy.delay(failures, None, self._http.rand))
+                delay = policy.delay(failures, None, self._http.rand)
+                self._download_retry(failures, delay, str(err))
                 continue
         shown.close(describe_download(offset, total)[1], 1.0)
         return digest.hexdigest()
