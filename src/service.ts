@@ -249,7 +249,9 @@ function serviceOf(parts: ServiceParts, app: App, worker: JobWorker | null): Ser
           app.log as WorkerLogger,
         );
       }
-      return address;
+      // Fastify names the address by its own options; a server of ours (serverFactory) may
+      // speak TLS.
+      return config.tls ? address.replace(/^http:/, "https:") : address;
     },
     async close() {
       if (closed) return;

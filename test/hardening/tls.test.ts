@@ -98,6 +98,8 @@ test("HTTPS with TLS 1.3; a TLS 1.2 handshake is refused", async () => {
   const tls12 = sClient("-tls1_2");
   assert.ok(!tls12.ok, `TLS 1.2 was accepted:\n${tls12.output}`);
   assert.match(tls12.output, /alert|handshake failure|no protocols available|wrong version/i);
+  // The address it says it listens on is the one that answers (it said http://).
+  assert.match(server.stderr(), new RegExp(`emsim listening on https://127\\.0\\.0\\.1:${port}`));
 });
 
 test("HSTS on every response, Secure cookies, https result addresses", async () => {
