@@ -403,6 +403,8 @@ describe("API keys", () => {
     assert.equal(created.res.headers.get("cache-control"), "no-store");
     const key = /id="new-key-value"[^>]*value="(emsim_[0-9A-Za-z]{38})"/.exec(created.text)?.[1];
     assert.ok(key, "the key is shown");
+    // Its Copy button is hidden until the page's script shows it (without scripts it did nothing).
+    assert.match(created.text, /<button[^>]*data-copy="#new-key-value"[^>]*\bhidden>Copy</);
     assert.ok(!created.text.includes("<script>alert(1)</script>"), "the name is escaped");
     assert.ok(created.text.includes("&lt;script&gt;alert(1)&lt;/script&gt;"));
 

@@ -304,6 +304,10 @@ function start() {
     const button = target?.closest("[data-copy]");
     if (button instanceof HTMLElement) copyFrom(button);
   });
+  // Copy buttons are hidden in the page as sent: without this script they would do nothing.
+  for (const button of document.querySelectorAll("[data-copy][hidden]")) {
+    button.removeAttribute("hidden");
+  }
   for (const input of document.querySelectorAll("[data-select-on-focus]")) {
     if (input instanceof HTMLInputElement) {
       input.addEventListener("focus", () => input.select());

@@ -120,6 +120,10 @@ export function newPasswordFields(labels: {
  * A value shown once (a new API key, an invitation address) in a read-only field with a Copy
  * button; dashboard.js selects it on focus, copies it and reports in the status line.
  */
+/**
+ * A value to copy, selected on focus, and a Copy button that the page's script shows: without
+ * scripts a button would do nothing.
+ */
 export function copyRow(field: { id: string; value: string; label: string }): SafeHtml {
   return html`<div class="copy-row">
       <input
@@ -133,7 +137,7 @@ export function copyRow(field: { id: string; value: string; label: string }): Sa
         autocomplete="off"
         data-select-on-focus
       />
-      <button type="button" class="btn btn-primary" data-copy="#${field.id}">Copy</button>
+      <button type="button" class="btn btn-primary" data-copy="#${field.id}" hidden>Copy</button>
     </div>
     <p class="hint" aria-live="polite" data-copy-status></p>`;
 }
