@@ -70,14 +70,16 @@ function parseHash(stored: string): ParsedHash | null {
 }
 
 /**
- * A hash nobody's password matches, verified when an account has no password or does not
- * exist, so that the response time does not tell whether an email address has an account.
+ * The salt and cost a password is derived with when an account has no password or does not
+ * exist (the key is never compared: the answer is false), so that the response time does not
+ * tell whether an email address has an account. Made at start: hashing a decoy on the first
+ * such attempt made that one attempt cost two derivations.
  */
-let decoy: Promise<string> | null = null;
-function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(24).toString("base64url"));
-  return decoy;
-}
+const DECOY: ParsedHash = {
+  params: DEFAULT_SCRYPT_PARAMS,
+  salt: randomBytes(SALT_BYTES),
+  key: randomBytes(KEY_BYTES),
+};
 
 /**
  * True when `password` matches `stored` (compared in constant time). With `stored` null or
@@ -86,8 +88,7 @@ function decoyHash(): Promise<string> {
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
   const parsed = stored ? parseHash(stored) : null;
   if (!parsed) {
-    const fallback = parseHash(await decoyHash())!;
-    await derive(password, fallback.salt, fallback.params);
+    await derive(password, DECOY.salt, DECOY.params);
     return false;
   }
   const key = await derive(password, parsed.salt, parsed.params);
