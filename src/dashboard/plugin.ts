@@ -128,7 +128,11 @@ function refuseForeignForms(app: FastifyInstance, d: Dashboard): void {
       throw new DashboardError(415, "Forms must be sent as application/x-www-form-urlencoded.");
     }
     const crossSite = crossSiteReason(req, d.deps.config.baseUrl);
-    const tokenOk = d.csrfValid(req, field(req.body, "_csrf"));
+    // Signing out with no session left (ended in another tab, or by a password change
+    // elsewhere) ends nothing: its form's token died with the session, and a 403 for it left
+    // the stale cookie in place.
+    const nothingToEnd = req.routeOptions.url === "/dashboard/sign-out" && !d.state(req).session;
+    const tokenOk = nothingToEnd || d.csrfValid(req, field(req.body, "_csrf"));
     if (crossSite || !tokenOk) {
       req.log.warn(
         { event: "dashboard_csrf_refused", reason: crossSite ?? "missing or wrong CSRF token" },

@@ -354,6 +354,17 @@ describe("sign-in", () => {
     });
     assert.equal(replay.status, 303);
     assert.match(replay.headers.get("location") ?? "", /^\/dashboard\/sign-in/);
+    // Sign out again from a second tab, with the ended session's cookie and token: signed out,
+    // the cookie cleared (it was a 403 "Form refused" that left the cookie).
+    const second = await fetch(`${svc.baseUrl}/dashboard/sign-out`, {
+      method: "POST",
+      headers: { cookie: stolen, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _csrf: token }).toString(),
+      redirect: "manual",
+    });
+    assert.equal(second.status, 303);
+    assert.equal(second.headers.get("location"), "/dashboard/sign-in?notice=signed-out");
+    assert.match(second.headers.get("set-cookie") ?? "", /Max-Age=0|Expires=Thu, 01 Jan 1970/i);
   });
 
   test("a signed-out visitor is redirected; the JSON endpoints answer 401", async () => {
