@@ -209,3 +209,40 @@ test("our reader flattens a KLayout-written hierarchy to KLayout's geometry", as
   // except at rotated placements: the XOR there is far below a full shape.
   assert.ok(k["1/0"]!.xor < 0.001 * k["1/0"]!.area);
 });
+
+/** Paths of odd widths (a half-width of x.5 nm) on and off the axes, as KLayout writes them. */
+const ODD_PATHS = `
+import pya
+ly = pya.Layout()
+ly.dbu = 0.001
+top = ly.create_cell("TOP")
+l1 = ly.layer(1, 0)
+top.shapes(l1).insert(pya.Path([pya.Point(0, 0), pya.Point(2000, 0)], 59))
+top.shapes(l1).insert(pya.Path([pya.Point(0, 593), pya.Point(2000, 593)], 25))
+top.shapes(l1).insert(pya.Path([pya.Point(1042, 1500), pya.Point(3000, 1500)], 59, 29, 29))
+top.shapes(l1).insert(pya.Path([pya.Point(-3001, -7), pya.Point(-3001, -2007), pya.Point(-1000, -2007)], 45))
+top.shapes(l1).insert(pya.Path([pya.Point(0, 4000), pya.Point(1000, 5000), pya.Point(2000, 4000)], 61))
+ly.write(output)
+`;
+
+test("odd-width paths are read to KLayout's own outlines, to the nanometre", async () => {
+  // KLayout rounds a path's half-width offsets away from its centre line: a 59 nm path is
+  // 60 nm wide there. Rounding the outline's coordinates (.5 up) made it 59 nm, and the
+  // design-rule check flagged a width KLayout does not.
+  const dir = scratchDir();
+  const theirs = join(dir, "paths.gds");
+  await runKlayout(ODD_PATHS, { output: theirs });
+  const layout = readGds(readFileSync(theirs));
+  const ours = join(dir, "ours.gds");
+  writeFileSync(
+    ours,
+    writeGds({
+      cellName: "FLAT",
+      layers: [{ layer: 1, datatype: 0, polygons: layout.layers.get("1/0")! }],
+    }).bytes,
+  );
+  const k = lastJson<Record<string, { xor: number; area: number }>>(
+    await runKlayout(XOR, { theirs, ours }),
+  );
+  assert.equal(k["1/0"]!.xor, 0, `XOR ${k["1/0"]!.xor} nm² of ${k["1/0"]!.area} nm²`);
+});

@@ -8,6 +8,13 @@
  * that point lies within w/2 of the vertex along both edges; otherwise the corner is cut off
  * at w/2 along each edge. A U-turn (antiparallel segments) gets a square cap of w/2.
  *
+ * Each outline point is a centre-line point moved by an offset in whole database units, as
+ * KLayout makes them: the half-width normal rounded away from the centre line (a 59 nm path is
+ * 60 nm wide), a mitre where the offset lines through those rounded normals meet, a type-2
+ * extension of half the width truncated (29 nm for 59). Rounding the outline's coordinates
+ * instead (.5 up) made a 59 nm path 59 nm wide, and a design-rule check flagged a width
+ * KLayout does not.
+ *
  * Round ends are approximated by inscribed polygons whose chords deviate from the true half
  * circle by at most `maxSagitta` (default 1 database unit, at least 8 segments a turn; see
  * geometry/circle.ts). KLayout approximates them differently, so areas agree to within that
@@ -32,8 +39,9 @@ export interface PathSpec {
 }
 
 /**
- * The path's outline as a flat [x0, y0, …] ring in database units (not rounded), or null when
- * the path has no area (zero width, or a single point with flush ends).
+ * The path's outline as a flat [x0, y0, …] ring in database units (each point a centre-line
+ * point plus an offset rounded as KLayout rounds it; round caps not rounded), or null when the
+ * path has no area (zero width, or a single point with flush ends).
  */
 export function pathOutline(spec: PathSpec): Float64Array | null {
   const h = Math.abs(spec.width) / 2;
@@ -41,7 +49,8 @@ export function pathOutline(spec: PathSpec): Float64Array | null {
   const pts = centreLine(spec.points);
   let begin = 0;
   let end = 0;
-  if (spec.pathType === 2) begin = end = h;
+  // Half the width in whole units, as KLayout reads a type-2 path (59 nm: 29).
+  if (spec.pathType === 2) begin = end = Math.trunc(h);
   else if (spec.pathType === 4) {
     begin = spec.beginExtension;
     end = spec.endExtension;
@@ -60,7 +69,8 @@ export function pathOutline(spec: PathSpec): Float64Array | null {
     }
     // A point with extensions: a box along x, as KLayout treats a one-point path.
     if (begin + end <= 0) return null;
-    return Float64Array.of(x - begin, y - h, x + end, y - h, x + end, y + h, x - begin, y + h);
+    const [b, e, hh] = [away(begin), away(end), away(h)];
+    return Float64Array.of(x - b, y - hh, x + e, y - hh, x + e, y + hh, x - b, y + hh);
   }
 
   const left = offsetSide(pts, h, begin, end, round);
@@ -71,7 +81,38 @@ export function pathOutline(spec: PathSpec): Float64Array | null {
   if (round) capPoints(pts[pts.length - 1]!, pts[pts.length - 2]!, h, sagitta, ring);
   for (const [x, y] of right) ring.push(x, y);
   if (round) capPoints(pts[0]!, pts[1]!, h, sagitta, ring);
-  return Float64Array.from(ring);
+  return withoutRepeats(ring);
+}
+
+/**
+ * The ring without a point equal to the one before it (the last compared with the first): a
+ * corner cut at the half-width whose two points round to one, where KLayout has one.
+ */
+function withoutRepeats(ring: number[]): Float64Array {
+  const out: number[] = [];
+  const n = ring.length / 2;
+  for (let i = 0; i < n; i += 1) {
+    const [x, y] = [ring[2 * i]!, ring[2 * i + 1]!];
+    const j = (i + n - 1) % n;
+    if (n > 1 && x === ring[2 * j] && y === ring[2 * j + 1]) continue;
+    out.push(x, y);
+  }
+  return Float64Array.from(out);
+}
+
+/** A length rounded to whole database units, halves away from zero. */
+function away(v: number): number {
+  return Math.sign(v) * Math.round(Math.abs(v));
+}
+
+/** The left normal (−dy, dx) of a unit direction, times h, in whole units as KLayout has it. */
+function normal(d: [number, number], h: number): [number, number] {
+  return [away(-d[1] * h), away(d[0] * h)];
+}
+
+/** The point `p` moved by (ox, oy), the offset rounded as KLayout rounds it (away from p). */
+function at(p: [number, number], ox: number, oy: number): [number, number] {
+  return [p[0] + away(ox), p[1] + away(oy)];
 }
 
 /** Distinct points with collinear pass-through points removed. */
@@ -116,19 +157,20 @@ function offsetSide(
   };
   const d0 = dir(0);
   const b = round ? 0 : begin;
-  out.push([pts[0]![0] - d0[0] * b - d0[1] * h, pts[0]![1] - d0[1] * b + d0[0] * h]);
+  const start = normal(d0, h);
+  out.push(at(pts[0]!, start[0] - d0[0] * b, start[1] - d0[1] * b));
   for (let i = 1; i < n - 1; i += 1) {
     const p = pts[i]!;
     const d1 = dir(i - 1);
     const d2 = dir(i);
-    // Left normals (−dy, dx) times h.
-    const n1: [number, number] = [-d1[1] * h, d1[0] * h];
-    const n2: [number, number] = [-d2[1] * h, d2[0] * h];
+    // The offset lines run through the vertex moved by the (rounded) left normals.
+    const n1 = normal(d1, h);
+    const n2 = normal(d2, h);
     const det = d1[0] * d2[1] - d1[1] * d2[0];
     if (Math.abs(det) < 1e-12) {
       // Antiparallel (a U-turn; parallel pass-through points were removed): square cap.
-      out.push([p[0] + n1[0] + d1[0] * h, p[1] + n1[1] + d1[1] * h]);
-      out.push([p[0] + n2[0] - d2[0] * h, p[1] + n2[1] - d2[1] * h]);
+      out.push(at(p, n1[0] + d1[0] * h, n1[1] + d1[1] * h));
+      out.push(at(p, n2[0] - d2[0] * h, n2[1] - d2[1] * h));
       continue;
     }
     // Offset lines p + n1 + t·d1 and p + n2 − u·d2 meet where t·d1 + u·d2 = n2 − n1.
@@ -140,26 +182,27 @@ function offsetSide(
     const len2 = Math.hypot(pts[i + 1]![0] - p[0], pts[i + 1]![1] - p[1]);
     const eps = 1e-9;
     if (t < -eps !== u < -eps) {
-      out.push([p[0] + n1[0], p[1] + n1[1]]);
-      out.push([p[0] + n2[0], p[1] + n2[1]]);
+      out.push(at(p, n1[0], n1[1]));
+      out.push(at(p, n2[0], n2[1]));
     } else if (t < -len1 - h - eps || u < -len2 - h - eps) {
       // Segments too short for the inner offset lines to meet: go round through the vertex.
-      out.push([p[0] + n1[0], p[1] + n1[1]]);
+      out.push(at(p, n1[0], n1[1]));
       out.push([p[0], p[1]]);
-      out.push([p[0] + n2[0], p[1] + n2[1]]);
+      out.push(at(p, n2[0], n2[1]));
     } else if (t < h + eps && u < h + eps) {
-      out.push([p[0] + n1[0] + d1[0] * t, p[1] + n1[1] + d1[1] * t]);
+      out.push(at(p, n1[0] + d1[0] * t, n1[1] + d1[1] * t));
     } else {
       const tc = Math.min(h, t);
       const uc = Math.min(h, u);
-      out.push([p[0] + n1[0] + d1[0] * tc, p[1] + n1[1] + d1[1] * tc]);
-      out.push([p[0] + n2[0] - d2[0] * uc, p[1] + n2[1] - d2[1] * uc]);
+      out.push(at(p, n1[0] + d1[0] * tc, n1[1] + d1[1] * tc));
+      out.push(at(p, n2[0] - d2[0] * uc, n2[1] - d2[1] * uc));
     }
   }
   const dl = dir(n - 2);
   const e = round ? 0 : end;
   const pl = pts[n - 1]!;
-  out.push([pl[0] + dl[0] * e - dl[1] * h, pl[1] + dl[1] * e + dl[0] * h]);
+  const last = normal(dl, h);
+  out.push(at(pl, last[0] + dl[0] * e, last[1] + dl[1] * e));
   return out;
 }
 
