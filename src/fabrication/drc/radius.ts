@@ -3,7 +3,8 @@
  * the semantics are ours (docs/fabrication.md):
  *
  * - An arc is a run of at least 3 consecutive vertices of one outline where the outline turns
- *   the same way by a small angle (|turn| ≤ 30°), i.e. an arc drawn with at least 4 segments
+ *   the same way by a small angle (|turn| ≤ 30°, plus the grid's rounding noise below), i.e.
+ *   an arc drawn with at least 4 segments
  *   of at most 30° each (a circle with 12 or more vertices), turning 10° or more in all.
  *   Turns smaller than the grid's rounding noise (about 1 nm divided by the edge length) may
  *   have either sign, so a finely segmented arc snapped to 1 nm stays one run. Manhattan
@@ -22,6 +23,8 @@
 import type { MergeResult } from "../geometry/merge.js";
 
 const MAX_TURN_RAD = (30 * Math.PI) / 180;
+/** The most the grid's rounding is taken to add to a 30° turn. */
+const MAX_ROUNDING_RAD = (2 * Math.PI) / 180;
 const MIN_RUN_VERTICES = 3;
 /** An arc turns by at least 10° in all. */
 const MIN_SPAN_RAD = (10 * Math.PI) / 180;
@@ -76,7 +79,11 @@ export function findArcs(merge: MergeResult): Arc[] {
       const lenOut = Math.hypot(loop[2 * q]! - loop[2 * i]!, loop[2 * q + 1]! - loop[2 * i + 1]!);
       noise[i] = 1 / Math.min(lenIn, lenOut);
     }
-    const small = (i: number): boolean => Math.abs(turn[i]!) <= MAX_TURN_RAD;
+    // A turn of 30° is small however the grid rounded it (a 12-gon snapped to 1 nm): each of
+    // the three vertices moved by up to √½ nm turns it by up to about 3 nm / length, never
+    // taken as more than 2° (a 45° chamfer stays a corner).
+    const small = (i: number): boolean =>
+      Math.abs(turn[i]!) <= MAX_TURN_RAD + Math.min(3 * noise[i]!, MAX_ROUNDING_RAD);
     const definite = (i: number): number =>
       Math.abs(turn[i]!) <= noise[i]! ? 0 : turn[i]! > 0 ? 1 : -1;
     // Start scanning where a run cannot continue across the start: at a sharp corner, else at

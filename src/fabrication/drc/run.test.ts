@@ -51,6 +51,22 @@ test("min_radius: a polygonised circle's radius is fitted to within 0.5 %", () =
   }
 });
 
+test("min_radius: a circle of exactly 12 vertices on the 1 nm grid is a curved feature", () => {
+  // Its turns are 30° each until the grid rounds them a little either side; a strict ≤ 30°
+  // broke every run, and no 12-gon was checked at all, as docs/fabrication.md says they are.
+  for (const r of [1000, 1700, 2500, 4000]) {
+    const ring: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const a = (2 * Math.PI * i) / 12 + 0.1;
+      ring.push(Math.round(r * Math.cos(a)), Math.round(r * Math.sin(a)));
+    }
+    const res = runDrc(only([Int32Array.from(ring)]), { "1/0": { min_radius_nm: 5000 } });
+    assert.equal(res.summary.layers[0]!.curved_features, 1, `12-gon of radius ${r}`);
+    assert.equal(res.violations[0]?.rule, "min_radius");
+    assert.ok(Math.abs(res.violations[0]!.actual_nm - r) <= 0.01 * r);
+  }
+});
+
 test("min_radius: a bend is judged by its centre-line radius (mean of inner and outer edge)", () => {
   const layout = only([bend(5000, 500, 90)]);
   const ok = runDrc(layout, { "1/0": { min_radius_nm: 4990 } });
