@@ -181,6 +181,23 @@ test("export-gds: a job's structures as GDS II at a signed address, layers and b
   });
   assert.equal(heater.status, 200, heater.text);
   assert.deepEqual(heater.body.layers_used, ["3/0", "39/0"]);
+  // A mapping of some materials leaves the others to the kit (the TiN was dropped), and a
+  // material on no layer is named in the warnings.
+  const partial = await call(svc.baseUrl, "POST", "/v1/fabrication/recipe", {
+    key,
+    body: {
+      job_id: jobId,
+      pdk: "cornerstone_si220",
+      layer_mapping: { si: { layer: 3, datatype: 0 } },
+    },
+  });
+  assert.equal(partial.status, 200, partial.text);
+  assert.deepEqual(partial.body.layers_used, ["3/0", "39/0"]);
+  const warnings = partial.body.warnings as string[];
+  assert.ok(
+    warnings.some((w) => /^Si3N4 \(structures\[\d\]\) is on no layer/.test(w)),
+    warnings.join("\n"),
+  );
 });
 
 test("upload, check against a kit, override rules, recipe from the stored file", async () => {

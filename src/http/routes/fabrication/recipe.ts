@@ -1,5 +1,6 @@
 import { errors } from "../../../errors.js";
-import { findMaterial, type SimulationSpec } from "../../../solver/index.js";
+import { jobLayers } from "../../../fabrication/job-layers.js";
+import type { SimulationSpec } from "../../../solver/index.js";
 import { errorResponses } from "../../schemas.js";
 import { callerOf, type App, type RouteDeps } from "../../types.js";
 import { RecipeRequestSchema, RecipeResponseSchema } from "../../../schema/fabrication.js";
@@ -53,23 +54,9 @@ export function recipeRoute(app: App, { fabrication, jobs, config }: RouteDeps):
       const job = await jobs.getOwnJob(caller.accountId, job_id!, caller.reads);
       const spec = JSON.parse(job.specJson) as SimulationSpec;
       const kit = fabrication.pdks().find((p) => p.name === pdk.toLowerCase());
-      const layers = new Set<string>();
-      for (const s of spec.structures) {
-        const canonical = findMaterial(s.material)?.name ?? s.material;
-        const mapped = Object.entries(layer_mapping ?? {}).find(
-          ([m]) => (findMaterial(m)?.name ?? m) === canonical,
-        )?.[1];
-        if (mapped) {
-          layers.add(`${mapped.layer}/${mapped.datatype}`);
-        } else if (!layer_mapping && kit) {
-          // Without a mapping: the kit's first layer that patterns this material.
-          const first = Object.entries(kit.process)
-            .filter(([, p]) => kit.stack.find((l) => l.name === p.level)?.material === canonical)
-            .sort((a, b) => a[1].order - b[1].order)[0];
-          if (first) layers.add(first[0]);
-        }
-      }
-      return fabrication.recipe(caller.accountId, { layers: [...layers] }, pdk, options);
+      const placed = jobLayers(spec, layer_mapping, kit);
+      const recipe = await fabrication.recipe(caller.accountId, placed, pdk, options);
+      return { ...recipe, warnings: [...placed.warnings, ...recipe.warnings] };
     },
   );
 }
