@@ -9,7 +9,7 @@
  */
 import type { FieldError } from "../errors.js";
 import { sweepNameFor, sweepNameProblem } from "../results/sweep-names.js";
-import { findMaterial } from "../solver/materials.js";
+import { findMaterial } from "../solver/index.js";
 import { pointerTokens } from "../schema/json-pointer.js";
 
 export type ParameterValue = number | string | boolean;
