@@ -131,6 +131,7 @@ test("sign-in throttle: per account and per address, in a sliding window", async
   assert.ok(await allowed("b@x", "1.1.1.1"), "address not yet at its limit");
   assert.ok(await allowed("c@x", "1.1.1.1"));
   assert.ok("waitSeconds" in (await throttle.begin("d@x", "1.1.1.1")), "address limit reached");
+  assert.deepEqual([...(await throttle.lockedAddresses())], [["1.1.1.1", 57]]);
   assert.ok(await allowed("d@x", "3.3.3.3"));
   now += 60_000;
   assert.ok(await allowed("a@x", "1.1.1.1"), "the window has passed");
@@ -139,9 +140,13 @@ test("sign-in throttle: per account and per address, in a sliding window", async
   await throttle.succeeded(e);
   for (let i = 0; i < 3; i++) assert.ok(await allowed("e@x", "4.4.4.4"));
   assert.ok("waitSeconds" in (await throttle.begin("e@x", "5.5.5.5")));
-  // An administrator lifts the lock.
+  // An administrator lifts the lock, an account's or an address's.
   await throttle.clearAccount("E@X");
   assert.ok(await allowed("e@x", "5.5.5.5"));
+  for (let i = 0; i < 5; i++) await allowed(`f${i}@x`, "6.6.6.6");
+  assert.ok("waitSeconds" in (await throttle.begin("g@x", "6.6.6.6")));
+  await throttle.clearAddress("6.6.6.6");
+  assert.ok(await allowed("g@x", "6.6.6.6"));
   await store.close();
 });
 

@@ -6,8 +6,8 @@
  * no password check at all. A successful sign-in clears the account's count.
  *
  * The counts live in the database, so that every API process sharing it enforces one limit, a
- * restart does not reset it, and an administrator can lift an account's lockout from the
- * Accounts page. Each attempt is checked and counted in one transaction: parallel attempts
+ * restart does not reset it, and an administrator can lift an account's or an address's
+ * lockout from the Accounts page. Each attempt is checked and counted in one transaction: parallel attempts
  * cannot all pass the check while the first ones are still hashing their passwords.
  */
 import type { SessionStore } from "../store/types.js";
@@ -27,6 +27,7 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
 };
 
 const ACCOUNT_PREFIX = "account:";
+const ADDRESS_PREFIX = "address:";
 
 function accountKey(email: string): string {
   return `${ACCOUNT_PREFIX}${email.toLowerCase()}`;
@@ -56,7 +57,7 @@ export class SignInThrottle {
     const outcome = await this.store.beginSignInAttempt({
       keys: [
         { key: accountKey(email), limit: this.policy.perAccount },
-        { key: `address:${address}`, limit: this.policy.perAddress },
+        { key: `${ADDRESS_PREFIX}${address}`, limit: this.policy.perAddress },
       ],
       nowMs: this.clock(),
       windowMs: this.policy.windowMs,
@@ -77,17 +78,34 @@ export class SignInThrottle {
     await this.store.clearSignInFailures(accountKey(email));
   }
 
+  /** Clears a client address's failures (an administrator lifts its lock). */
+  async clearAddress(address: string): Promise<void> {
+    await this.store.clearSignInFailures(`${ADDRESS_PREFIX}${address}`);
+  }
+
   /** Emails (lower-cased) that are locked out now, with the seconds until they are not. */
-  async lockedAccounts(): Promise<Map<string, number>> {
+  lockedAccounts(): Promise<Map<string, number>> {
+    return this.locked(ACCOUNT_PREFIX, this.policy.perAccount);
+  }
+
+  /**
+   * Client addresses locked out now (every email from them refused: behind a proxy, everyone),
+   * with the seconds until they are not.
+   */
+  lockedAddresses(): Promise<Map<string, number>> {
+    return this.locked(ADDRESS_PREFIX, this.policy.perAddress);
+  }
+
+  private async locked(prefix: string, limit: number): Promise<Map<string, number>> {
     const locked = await this.store.lockedSignInKeys({
-      prefix: ACCOUNT_PREFIX,
-      limit: this.policy.perAccount,
+      prefix,
+      limit,
       nowMs: this.clock(),
       windowMs: this.policy.windowMs,
     });
     return new Map(
       locked.map((l) => [
-        l.key.slice(ACCOUNT_PREFIX.length),
+        l.key.slice(prefix.length),
         Math.max(1, Math.ceil(l.retryAfterMs / 1000)),
       ]),
     );

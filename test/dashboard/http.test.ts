@@ -287,6 +287,38 @@ describe("sign-in", () => {
     assert.equal((await attempt(PASSWORD)).res.status, 303, "signs in after the lift");
   });
 
+  test("an address's lock (every email from it refused) is listed and lifted too", async () => {
+    // Thirty failures from one client address (stored as the sign-in route stores them; the
+    // test's own address is left alone): behind a proxy, everyone's.
+    const sessions = svc.service.stores.sessions;
+    for (let i = 0; i < 30; i++) {
+      await sessions.beginSignInAttempt({
+        keys: [{ key: "address:10.9.8.7", limit: 30 }],
+        nowMs: Date.now(),
+        windowMs: 15 * 60_000,
+      });
+    }
+    await makeAccount("admin-address@example.com", true);
+    const admin = await signedIn("admin-address@example.com");
+    const page = await admin.get("/dashboard/accounts");
+    const row = page.text.split("<tr>").find((r) => r.includes("10.9.8.7"));
+    assert.ok(row, "the locked address is listed (an administrator could not lift it)");
+    assert.match(row, /Locked · \d+ min/);
+    const lifted = await admin.post("/dashboard/accounts/address-locks/unlock", {
+      _csrf: HttpClient.csrfIn(page.text),
+      address: "10.9.8.7",
+    });
+    assert.equal(lifted.res.status, 303);
+    assert.equal(lifted.res.headers.get("location"), "/dashboard/accounts?notice=lock-lifted");
+    assert.doesNotMatch((await admin.get("/dashboard/accounts")).text, /10\.9\.8\.7/);
+    const user = await signedIn("throttle@example.com");
+    const notAdmin = await user.post("/dashboard/accounts/address-locks/unlock", {
+      _csrf: HttpClient.csrfIn((await user.get("/dashboard/jobs")).text),
+      address: "10.9.8.7",
+    });
+    assert.equal(notAdmin.res.status, 403);
+  });
+
   test("the lock holds across server processes and restarts (it lives in the database)", async () => {
     const dataDir = tempDir();
     const config = (port: number) =>

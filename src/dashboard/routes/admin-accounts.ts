@@ -24,18 +24,19 @@ async function sendAccountsPage(
   d: Dashboard,
   req: FastifyRequest,
   reply: FastifyReply,
-  view: Omit<AccountsView, "accounts" | "lockouts">,
+  view: Omit<AccountsView, "accounts" | "lockouts" | "addressLockouts">,
   status?: number,
 ) {
-  const [accounts, lockouts] = await Promise.all([
+  const [accounts, lockouts, addressLockouts] = await Promise.all([
     d.deps.stores.accounts.listAccounts(),
     d.throttle.lockedAccounts(),
+    d.throttle.lockedAddresses(),
   ]);
   return d.sendPage(reply, req, {
     title: "Accounts",
     section: "accounts",
     ...(status === undefined ? {} : { status }),
-    body: accountsBody({ accounts, lockouts, ...view }),
+    body: accountsBody({ accounts, lockouts, addressLockouts, ...view }),
   });
 }
 
@@ -96,6 +97,15 @@ function signInAddressRoute(app: FastifyInstance, d: Dashboard): void {
 
 /** Lifts the sign-in lock that failed passwords put on an account. */
 function liftLockRoute(app: FastifyInstance, d: Dashboard): void {
+  // A static path: the router prefers it to /accounts/:id/unlock ("address-locks" is no id).
+  app.post("/accounts/address-locks/unlock", async (req, reply) => {
+    const { account: self } = d.requireAdmin(req);
+    const address = field(req.body, "address");
+    if (!address) throw new DashboardError(400, "Say which address to lift the lock of.");
+    await d.throttle.clearAddress(address);
+    req.log.info({ event: "sign_in_lock_lifted", address, by: self.id }, "lock lifted");
+    return reply.redirect("/dashboard/accounts?notice=lock-lifted", 303);
+  });
   app.post<AccountParams>("/accounts/:id/unlock", async (req, reply) => {
     const { account: self } = d.requireAdmin(req);
     const target = await d.deps.stores.accounts.getAccount(req.params.id);

@@ -17,6 +17,8 @@ export interface AccountsView {
   accounts: AccountSummary[];
   /** Emails (lower-cased) locked out of sign-in now, with the seconds until they are not. */
   lockouts: Map<string, number>;
+  /** Client addresses locked out of sign-in now (every email from them), likewise. */
+  addressLockouts: Map<string, number>;
   csrf: string;
   self: Account;
   invitation?: { email: string; url: string; expiresAt: string; isNew: boolean } | null;
@@ -57,7 +59,54 @@ export function accountsBody(view: AccountsView): SafeHtml {
       </p>
     </div>
     ${view.invitation ? invitationPanel(view.invitation) : ""} ${createAccountCard(view)}
-    ${accountsCard(view)}`;
+    ${accountsCard(view)} ${view.addressLockouts.size > 0 ? addressLocksCard(view) : ""}`;
+}
+
+/**
+ * Client addresses refused sign-in after too many failures from them, whatever the email:
+ * behind a proxy everyone shares one, so the lock is everyone's until lifted here.
+ */
+function addressLocksCard(view: AccountsView): SafeHtml {
+  return html`<section class="card" aria-labelledby="address-locks-title">
+    <h2 id="address-locks-title">Locked client addresses</h2>
+    <p class="hint">
+      Too many failed sign-ins came from these addresses; every sign-in from them is refused until
+      the lock ends or is lifted.
+    </p>
+    <div class="table-wrap">
+      <table class="table responsive" id="address-locks-table">
+        <thead>
+          <tr>
+            <th scope="col">Address</th>
+            <th scope="col">Sign-in</th>
+            <th scope="col"><span class="sr-only">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${[...view.addressLockouts].map(
+            ([address, seconds]) =>
+              html`<tr>
+                <td data-label="Address" class="mono">${address}</td>
+                <td data-label="Sign-in">${lockBadge(seconds)}</td>
+                <td class="actions">
+                  <form
+                    method="post"
+                    action="/dashboard/accounts/address-locks/unlock"
+                    class="inline-form"
+                  >
+                    ${csrfField(view.csrf)}
+                    <input type="hidden" name="address" value="${address}" />
+                    <button type="submit" class="btn btn-quiet btn-small">
+                      Lift lock<span class="sr-only"> for ${address}</span>
+                    </button>
+                  </form>
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
 }
 
 function createAccountCard(view: AccountsView): SafeHtml {
