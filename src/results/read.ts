@@ -237,14 +237,19 @@ function monitorInfo(g: Group, name: string): MonitorInfo {
   };
 }
 
+/** The /monitors groups of one `type` (flux, far_field, mode), with their names. */
+function monitorsOfType(file: H5File, type: string): [string, Group][] {
+  const monitors = file.get("monitors") as Group | null;
+  return (monitors?.keys() ?? [])
+    .map((name): [string, Group] => [name, monitors!.get(name) as Group])
+    .filter(([, g]) => String(g.attrs.type?.value) === type);
+}
+
 /** The flux monitors' spectra of a result file (/monitors/<name> with type "flux"). */
 export async function readSpectra(path: string): Promise<Spectrum[]> {
   return withResultFile(path, (file) => {
-    const monitors = file.get("monitors") as Group | null;
     const out: Spectrum[] = [];
-    for (const name of monitors?.keys() ?? []) {
-      const g = monitors!.get(name) as Group;
-      if (String(g.attrs.type?.value) !== "flux") continue;
+    for (const [name, g] of monitorsOfType(file, "flux")) {
       const values = (key: string) => {
         const ds = g.get(key) as Dataset | null;
         return ds ? Array.from(ds.value as Float64Array, Number) : null;
@@ -270,11 +275,8 @@ export async function readSpectra(path: string): Promise<Spectrum[]> {
  */
 export async function readFarFields(path: string): Promise<FarFieldPattern[]> {
   return withResultFile(path, (file) => {
-    const monitors = file.get("monitors") as Group | null;
     const out: FarFieldPattern[] = [];
-    for (const name of monitors?.keys() ?? []) {
-      const g = monitors!.get(name) as Group;
-      if (String(g.attrs.type?.value) !== "far_field") continue;
+    for (const [name, g] of monitorsOfType(file, "far_field")) {
       const values = (key: string) =>
         Array.from(((g.get(key) as Dataset | null)?.value ?? []) as ArrayLike<number>, Number);
       const [thetaDeg, phiDeg, flat] = [
@@ -315,11 +317,8 @@ export interface ModeDecomposition {
 /** The mode monitors of a result file (/monitors/<name> with type "mode"). */
 export async function readModeMonitors(path: string): Promise<ModeDecomposition[]> {
   return withResultFile(path, (file) => {
-    const monitors = file.get("monitors") as Group | null;
     const out: ModeDecomposition[] = [];
-    for (const name of monitors?.keys() ?? []) {
-      const g = monitors!.get(name) as Group;
-      if (String(g.attrs.type?.value) !== "mode") continue;
+    for (const [name, g] of monitorsOfType(file, "mode")) {
       const wavelengthsM = numbers(g.attrs.wavelengths?.value);
       const [nw, nm] = [wavelengthsM.length, Number((g.get("mode_index") as Dataset).shape![0])];
       const byRow = <T>(flat: ArrayLike<T>, offset: number, f: (v: T) => number) =>
