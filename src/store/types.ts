@@ -299,11 +299,16 @@ export interface JobQueue {
   requestCancel(jobId: string, now: string, queuedDetail: string): Promise<JobRow | null>;
   /** RUNNING jobs whose heartbeat is older than `staleBefore` go back to QUEUED or FAILED. */
   recoverStaleJobs(now: string, staleBefore: string, rule: RecoveryRule): Promise<StaleJobsOutcome>;
-  /** RUNNING jobs held by a worker id, e.g. a crashed process of this host, recovered at once. */
+  /**
+   * RUNNING jobs held by a worker id, e.g. a crashed process of this host, recovered at once.
+   * `waitForRows`: a stopping worker handing its own job back waits for a row another
+   * statement holds (its own last heartbeat) instead of passing it over.
+   */
   recoverJobsOfWorkers(
     workerIds: string[],
     now: string,
     rule: RecoveryRule,
+    options?: { waitForRows?: boolean },
   ): Promise<StaleJobsOutcome>;
   runningWorkerIds(): Promise<string[]>;
   countJobsByStatus(): Promise<Record<JobStatus, number>>;

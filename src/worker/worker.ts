@@ -278,6 +278,7 @@ export class JobWorker {
       [this.id],
       new Date().toISOString(),
       this.takeBack.handBack(),
+      { waitForRows: true },
     );
     if (out.requeued.length > 0) {
       this.log.info(out, "stopping: handed the running job back to the queue");

@@ -580,7 +580,10 @@ for (const make of [sqliteBackend, postgresBackend]) {
       for (const [worker, recover] of [
         [
           "stopping:7:g",
-          (w: string) => two.jobs.recoverJobsOfWorkers([w], iso(), TAKE_BACK_RULES.handBack()),
+          (w: string) =>
+            two.jobs.recoverJobsOfWorkers([w], iso(), TAKE_BACK_RULES.handBack(), {
+              waitForRows: true,
+            }),
         ],
         ["storing:8:h", (w: string, id: string) => two.jobs.retryJob(id, w, iso(), RULE)],
       ] as const) {

@@ -10,11 +10,11 @@
  * - Submissions and requeues `NOTIFY emsim_job_queued` in their transaction, cancellations
  *   `emsim_job_cancel`: idle workers are woken at once, without polling the table.
  * - The reaper (recoverStaleJobs, run by every worker) locks stale rows `SKIP LOCKED`, so
- *   several workers sweeping at once each take different rows. A worker's own job (handed
- *   back as it stops, retried after a failed store) and a dead worker's are waited for
- *   instead: a heartbeat of its own still in flight holds the row for a moment, and skipping
- *   it left the job RUNNING for a worker that was gone, until the stale sweep used up an
- *   attempt on it.
+ *   several workers sweeping at once each take different rows, and so does the take-back of
+ *   a dead worker's jobs. A worker's own job (handed back as it stops, retried after a failed
+ *   store) is waited for instead: a heartbeat of its own still in flight holds the row for a
+ *   moment, and skipping it left the job RUNNING for a worker that was gone, until the stale
+ *   sweep used up an attempt on it.
  */
 import type {
   AdmissionResult,
@@ -305,6 +305,7 @@ export class PgJobQueue implements JobQueue {
     workerIds: string[],
     now: string,
     rule: RecoveryRule,
+    options: { waitForRows?: boolean } = {},
   ): Promise<StaleJobsOutcome> {
     if (workerIds.length === 0) return { requeued: [], failed: [] };
     return this.recoverWhere(
@@ -312,7 +313,7 @@ export class PgJobQueue implements JobQueue {
       [workerIds],
       now,
       rule,
-      "wait",
+      options.waitForRows ? "wait" : "skip",
     );
   }
 
