@@ -59,86 +59,138 @@ export function findArcs(merge: MergeResult): Arc[] {
   merge.loops.forEach((loop, li) => {
     const n = loop.length >> 1;
     if (n < MIN_RUN_VERTICES + 1) return;
-    const turn = new Float64Array(n);
-    for (let i = 0; i < n; i += 1) {
-      const p = (i + n - 1) % n;
-      const q = (i + 1) % n;
-      const ax = loop[2 * i]! - loop[2 * p]!;
-      const ay = loop[2 * i + 1]! - loop[2 * p + 1]!;
-      const bx = loop[2 * q]! - loop[2 * i]!;
-      const by = loop[2 * q + 1]! - loop[2 * i + 1]!;
-      turn[i] = Math.atan2(ax * by - ay * bx, ax * bx + ay * by);
-    }
-    // Turns within rounding noise (a vertex moved by up to ½ nm turns its edges by about
-    // 1 nm / length) carry no sign; a definite turn must agree with the run's sign.
-    const noise = new Float64Array(n);
-    for (let i = 0; i < n; i += 1) {
-      const p = (i + n - 1) % n;
-      const q = (i + 1) % n;
-      const lenIn = Math.hypot(loop[2 * i]! - loop[2 * p]!, loop[2 * i + 1]! - loop[2 * p + 1]!);
-      const lenOut = Math.hypot(loop[2 * q]! - loop[2 * i]!, loop[2 * q + 1]! - loop[2 * i + 1]!);
-      noise[i] = 1 / Math.min(lenIn, lenOut);
-    }
-    // A turn of 30° is small however the grid rounded it (a 12-gon snapped to 1 nm): each of
-    // the three vertices moved by up to √½ nm turns it by up to about 3 nm / length, never
-    // taken as more than 2° (a 45° chamfer stays a corner).
-    const small = (i: number): boolean =>
-      Math.abs(turn[i]!) <= MAX_TURN_RAD + Math.min(3 * noise[i]!, MAX_ROUNDING_RAD);
-    const definite = (i: number): number =>
-      Math.abs(turn[i]!) <= noise[i]! ? 0 : turn[i]! > 0 ? 1 : -1;
-    // Start scanning where a run cannot continue across the start: at a sharp corner, else at
-    // a definite turn opposite to the previous definite one; a loop that is all one arc (a
-    // circle) is one run.
-    let start = -1;
-    for (let i = 0; i < n && start < 0; i += 1) if (!small(i)) start = i;
-    if (start < 0) {
-      let last = 0;
-      for (let k = 0; k < 2 * n && start < 0; k += 1) {
-        const d = definite(k % n);
-        if (d !== 0 && last !== 0 && d !== last && k >= n) start = k % n;
-        if (d !== 0) last = d;
-      }
-    }
-    const runs: number[][] = [];
-    if (start < 0) {
-      runs.push(Array.from({ length: n }, (_, i) => i));
-    } else {
-      let current: number[] = [];
-      let sign = 0;
-      const close = (): void => {
-        if (current.length >= MIN_RUN_VERTICES && sign !== 0) runs.push(current);
-      };
-      for (let k = 0; k < n; k += 1) {
-        const i = (start + k) % n;
-        if (!small(i)) {
-          close();
-          current = [];
-          sign = 0;
-          continue;
-        }
-        const d = definite(i);
-        if (d !== 0 && sign !== 0 && d !== sign) {
-          close();
-          current = [];
-          sign = 0;
-        }
-        current.push(i);
-        if (d !== 0) sign = d;
-      }
-      close();
-    }
+    const turns = loopTurns(loop);
     const edgeLength = (i: number): number => {
       const j = (i + 1) % n;
       return Math.hypot(loop[2 * j]! - loop[2 * i]!, loop[2 * j + 1]! - loop[2 * i + 1]!);
     };
-    for (const run of runs) {
+    for (const run of turnRuns(turns)) {
       for (const part of splitAtLengthJumps(run, edgeLength, run.length === n)) {
-        const arc = fitArc(loop, part, turn, merge.loopPolygon[li]!);
+        const arc = fitArc(loop, part, turns.turn, merge.loopPolygon[li]!);
         if (arc) arcs.push(arc);
       }
     }
   });
   return arcs;
+}
+
+/** A loop's turn at each vertex, and which turns are small and which have a definite sign. */
+interface LoopTurns {
+  n: number;
+  turn: Float64Array;
+  small(i: number): boolean;
+  /** +1 or −1, or 0 for a turn within the grid's rounding noise. */
+  definite(i: number): number;
+}
+
+function loopTurns(loop: ArrayLike<number>): LoopTurns {
+  const n = loop.length >> 1;
+  const turn = new Float64Array(n);
+  // Turns within rounding noise (a vertex moved by up to ½ nm turns its edges by about
+  // 1 nm / length) carry no sign; a definite turn must agree with the run's sign.
+  const noise = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) {
+    const p = (i + n - 1) % n;
+    const q = (i + 1) % n;
+    const ax = loop[2 * i]! - loop[2 * p]!;
+    const ay = loop[2 * i + 1]! - loop[2 * p + 1]!;
+    const bx = loop[2 * q]! - loop[2 * i]!;
+    const by = loop[2 * q + 1]! - loop[2 * i + 1]!;
+    turn[i] = Math.atan2(ax * by - ay * bx, ax * bx + ay * by);
+    noise[i] = 1 / Math.min(Math.hypot(ax, ay), Math.hypot(bx, by));
+  }
+  return {
+    n,
+    turn,
+    // A turn of 30° is small however the grid rounded it (a 12-gon snapped to 1 nm): each of
+    // the three vertices moved by up to √½ nm turns it by up to about 3 nm / length, never
+    // taken as more than 2° (a 45° chamfer stays a corner).
+    small: (i) => Math.abs(turn[i]!) <= MAX_TURN_RAD + Math.min(3 * noise[i]!, MAX_ROUNDING_RAD),
+    definite: (i) => (Math.abs(turn[i]!) <= noise[i]! ? 0 : turn[i]! > 0 ? 1 : -1),
+  };
+}
+
+/**
+ * Runs of small turns of one sign, as vertex indices. The scan starts where a run cannot
+ * continue across the start: at a sharp corner, else at a definite turn opposite to the
+ * previous definite one; a loop that is all one arc (a circle) is one run.
+ */
+function turnRuns({ n, small, definite }: LoopTurns): number[][] {
+  let start = -1;
+  for (let i = 0; i < n && start < 0; i += 1) if (!small(i)) start = i;
+  if (start < 0) {
+    let last = 0;
+    for (let k = 0; k < 2 * n && start < 0; k += 1) {
+      const d = definite(k % n);
+      if (d !== 0 && last !== 0 && d !== last && k >= n) start = k % n;
+      if (d !== 0) last = d;
+    }
+  }
+  if (start < 0) return [Array.from({ length: n }, (_, i) => i)];
+  const runs: number[][] = [];
+  let current: number[] = [];
+  let sign = 0;
+  const close = (): void => {
+    if (current.length >= MIN_RUN_VERTICES && sign !== 0) runs.push(current);
+    current = [];
+    sign = 0;
+  };
+  for (let k = 0; k < n; k += 1) {
+    const i = (start + k) % n;
+    if (!small(i)) {
+      close();
+      continue;
+    }
+    const d = definite(i);
+    if (d !== 0 && sign !== 0 && d !== sign) close();
+    current.push(i);
+    if (d !== 0) sign = d;
+  }
+  close();
+  return runs;
+}
+
+/** Kåsa's algebraic least-squares circle through a run's vertices, or null where none fits. */
+function kasaCircle(
+  loop: Int32Array,
+  run: number[],
+): { cx: number; cy: number; radius: number } | null {
+  // Centre the coordinates for a well-conditioned fit.
+  let mx = 0;
+  let my = 0;
+  for (const i of run) {
+    mx += loop[2 * i]!;
+    my += loop[2 * i + 1]!;
+  }
+  mx /= run.length;
+  my /= run.length;
+  // Minimise Σ (x² + y² + D x + E y + F)² → normal equations.
+  let [sxx, sxy, syy, sx, sy, sz, sxz, syz] = [0, 0, 0, 0, 0, 0, 0, 0];
+  for (const i of run) {
+    const x = loop[2 * i]! - mx;
+    const y = loop[2 * i + 1]! - my;
+    const z = x * x + y * y;
+    sxx += x * x;
+    sxy += x * y;
+    syy += y * y;
+    sx += x;
+    sy += y;
+    sz += z;
+    sxz += x * z;
+    syz += y * z;
+  }
+  const solution = solve3(
+    [
+      [sxx, sxy, sx],
+      [sxy, syy, sy],
+      [sx, sy, run.length],
+    ],
+    [-sxz, -syz, -sz],
+  );
+  if (!solution) return null;
+  const [D, E, F] = solution;
+  const r2 = (D * D + E * E) / 4 - F;
+  return r2 > 0 ? { cx: mx - D / 2, cy: my - E / 2, radius: Math.sqrt(r2) } : null;
 }
 
 /**
@@ -181,58 +233,15 @@ function fitArc(loop: Int32Array, run: number[], turn: Float64Array, polygon: nu
   const n = loop.length >> 1;
   // The run's vertices all lie on the arc, its tangent points included (where a straight side
   // meets the arc the outline turns by a fraction of a segment's angle).
-  const idx = run;
-  // Centre the coordinates for a well-conditioned fit.
-  let mx = 0;
-  let my = 0;
-  for (const i of idx) {
-    mx += loop[2 * i]!;
-    my += loop[2 * i + 1]!;
-  }
-  mx /= idx.length;
-  my /= idx.length;
-  // Kåsa fit: minimise Σ (x² + y² + D x + E y + F)² → normal equations.
-  let sxx = 0;
-  let sxy = 0;
-  let syy = 0;
-  let sx = 0;
-  let sy = 0;
-  let sz = 0;
-  let sxz = 0;
-  let syz = 0;
-  for (const i of idx) {
-    const x = loop[2 * i]! - mx;
-    const y = loop[2 * i + 1]! - my;
-    const z = x * x + y * y;
-    sxx += x * x;
-    sxy += x * y;
-    syy += y * y;
-    sx += x;
-    sy += y;
-    sz += z;
-    sxz += x * z;
-    syz += y * z;
-  }
-  const m = idx.length;
-  const solution = solve3(
-    [
-      [sxx, sxy, sx],
-      [sxy, syy, sy],
-      [sx, sy, m],
-    ],
-    [-sxz, -syz, -sz],
-  );
-  if (!solution) return null;
-  const [D, E, F] = solution;
-  const cx = -D / 2;
-  const cy = -E / 2;
-  const r2 = cx * cx + cy * cy - F;
-  if (!(r2 > 0)) return null;
-  const radius = Math.sqrt(r2);
+  const circle = kasaCircle(loop, run);
+  if (!circle) return null;
+  const { cx, cy, radius } = circle;
   let worst = 0;
-  for (const i of idx) {
-    const d = Math.hypot(loop[2 * i]! - mx - cx, loop[2 * i + 1]! - my - cy) - radius;
-    worst = Math.max(worst, Math.abs(d));
+  for (const i of run) {
+    worst = Math.max(
+      worst,
+      Math.abs(Math.hypot(loop[2 * i]! - cx, loop[2 * i + 1]! - cy) - radius),
+    );
   }
   if (worst > Math.max(1, 0.02 * radius)) return null;
   let span = 0;
@@ -250,7 +259,7 @@ function fitArc(loop: Int32Array, run: number[], turn: Float64Array, polygon: nu
     polygon,
     // Interior to the right: turning right (negative) bends round the interior.
     convex: run.reduce((a, i) => a + turn[i]!, 0) < 0,
-    centre: [cx + mx, cy + my],
+    centre: [cx, cy],
     radiusNm: radius,
     middle: [loop[2 * mid]!, loop[2 * mid + 1]!],
     firstEdge: edge(first),
