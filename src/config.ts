@@ -243,16 +243,6 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       `EMSIM_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed EMSIM_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`,
     );
   }
-  const scope = env.EMSIM_CONCURRENCY_SCOPE ?? "account";
-  if (scope !== "account" && scope !== "global") {
-    throw new Error(`EMSIM_CONCURRENCY_SCOPE must be "account" or "global", got "${scope}"`);
-  }
-  const backend = env.EMSIM_SOLVER_BACKEND || "auto";
-  if (!(BACKEND_CHOICES as readonly string[]).includes(backend)) {
-    throw new Error(
-      `EMSIM_SOLVER_BACKEND must be one of ${BACKEND_CHOICES.join(", ")}, got "${backend}"`,
-    );
-  }
   const config: Config = {
     host,
     port,
@@ -267,10 +257,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     embeddedWorker: boolVar(env, "EMSIM_EMBEDDED_WORKER", true),
     solverThreads: intVar(env, "EMSIM_SOLVER_THREADS", availableParallelism(), 1),
     solverWarmUp: boolVar(env, "EMSIM_SOLVER_WARM_UP", true),
-    solverBackend: backend as BackendChoice,
+    solverBackend: solverBackendOf(env),
     webgpuFieldStorage: fieldStorageFromEnv(env.EMSIM_WEBGPU_FIELD_STORAGE),
     maxActiveJobs: intVar(env, "EMSIM_MAX_ACTIVE_JOBS", 1, 1),
-    concurrencyScope: scope,
+    concurrencyScope: concurrencyScopeOf(env),
     limits: {
       maxCells: intVar(env, "EMSIM_MAX_CELLS", 200_000_000, 1),
       maxTimeSteps: intVar(env, "EMSIM_MAX_TIME_STEPS", 1_000_000, 1),
@@ -303,6 +293,26 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: env.EMSIM_LOG_LEVEL ?? "info",
   };
   return { ...config, ...overrides, limits: { ...config.limits, ...overrides.limits } };
+}
+
+/** EMSIM_CONCURRENCY_SCOPE: whose active jobs the limit counts. */
+function concurrencyScopeOf(env: Env): "account" | "global" {
+  const scope = env.EMSIM_CONCURRENCY_SCOPE ?? "account";
+  if (scope !== "account" && scope !== "global") {
+    throw new Error(`EMSIM_CONCURRENCY_SCOPE must be "account" or "global", got "${scope}"`);
+  }
+  return scope;
+}
+
+/** EMSIM_SOLVER_BACKEND: one of BACKEND_CHOICES (auto by default). */
+function solverBackendOf(env: Env): BackendChoice {
+  const backend = env.EMSIM_SOLVER_BACKEND || "auto";
+  if (!(BACKEND_CHOICES as readonly string[]).includes(backend)) {
+    throw new Error(
+      `EMSIM_SOLVER_BACKEND must be one of ${BACKEND_CHOICES.join(", ")}, got "${backend}"`,
+    );
+  }
+  return backend as BackendChoice;
 }
 
 /** The configuration as printed at start: every value, secrets hidden. */
