@@ -87,7 +87,10 @@ export interface WorkerMetrics {
 class StoringFailed extends Error {}
 
 const HOST = hostname();
-/** The first pause before a completion the database could not take is tried again. */
+/**
+ * The first pause before a completion the database could not take, or a result the storage
+ * could not take, is tried again.
+ */
 const FIRST_COMPLETION_RETRY_MS = 250;
 
 /**
