@@ -162,9 +162,14 @@ export function csrShift(a: ComplexCsr, sigmaRe: number, sigmaIm: number): Compl
 
 /** The largest |a_ij| of a matrix (0 for an empty one). */
 export function csrMaxAbs(a: ComplexCsr): number {
+  // The largest |a|² first, one square root at the end: Math.hypot per entry took 2 ms of
+  // each factorisation of a port plane's 5 890 unknowns.
   let m = 0;
-  for (let k = 0; k < a.re.length; k++) m = Math.max(m, Math.hypot(a.re[k], a.im[k]));
-  return m;
+  for (let k = 0; k < a.re.length; k++) {
+    const s = a.re[k] * a.re[k] + a.im[k] * a.im[k];
+    if (s > m) m = s;
+  }
+  return Math.sqrt(m);
 }
 
 /** The sparsity pattern of A + Aᵀ without the diagonal, as CSR row pointers and columns. */
