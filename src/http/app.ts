@@ -127,7 +127,13 @@ function installParsing(app: TypedApp): void {
   app.setValidatorCompiler(({ schema }) => compileBounded(schema));
   // Only JSON bodies: anything else is a 415.
   app.removeContentTypeParser(["text/plain", "application/json"]);
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    // A route that takes no body (a cancel) takes an empty one with the JSON content type,
+    // which many HTTP sessions send on every request.
+    if (body === "" && !req.routeOptions.schema?.body) {
+      done(null, undefined);
+      return;
+    }
     try {
       done(null, parseJsonBody(body as string));
     } catch (err) {
