@@ -50,6 +50,28 @@ function clip(text: string, max: number): string {
 
 const BEARER_CHALLENGE = { "WWW-Authenticate": 'Bearer realm="emsim"' };
 
+/** active_job_id of a 409 whose active job is another account's (its id is not disclosed). */
+export const OTHER_ACCOUNTS_JOB = "(another account's job)";
+
+/** The detail of errors.activeJobConflict. */
+function activeJobConflictDetail(
+  jobId: string | null,
+  limit: number,
+  batchId: string | null,
+): string {
+  if (batchId) {
+    return `A batch is running (batch ${batchId}, now at job ${jobId}); submit again when it has finished.`;
+  }
+  if (jobId === null) {
+    return limit === 1
+      ? "Another account's simulation is running (one simulation at a time on this service); submit again when it has finished."
+      : `The service's limit of ${limit} active simulations is reached by other accounts' jobs; submit again when one has finished.`;
+  }
+  return limit === 1
+    ? `A simulation is already running (job ${jobId}); submit again when it has finished.`
+    : `The limit of ${limit} active simulations is reached (job ${jobId} is one of them); submit again when one has finished.`;
+}
+
 export const errors = {
   missingApiKey: () =>
     new ApiError(
@@ -130,8 +152,13 @@ export const errors = {
       { errors: fieldErrors.slice(0, MAX_FIELD_ERRORS), error_count: fieldErrors.length },
     );
   },
+  /**
+   * A submission refused while `activeJobId` is active; null when that job is another
+   * account's (a global limit): its id is not disclosed, active_job_id holds
+   * OTHER_ACCOUNTS_JOB and the detail says the service is busy.
+   */
   activeJobConflict: (
-    activeJobId: string,
+    activeJobId: string | null,
     retryAfterSeconds: number,
     limit: number,
     activeBatchId: string | null = null,
@@ -139,13 +166,9 @@ export const errors = {
     new ApiError(
       409,
       "simulation_already_running",
-      activeBatchId
-        ? `A batch is running (batch ${activeBatchId}, now at job ${activeJobId}); submit again when it has finished.`
-        : limit === 1
-          ? `A simulation is already running (job ${activeJobId}); submit again when it has finished.`
-          : `The limit of ${limit} active simulations is reached (job ${activeJobId} is one of them); submit again when one has finished.`,
+      activeJobConflictDetail(activeJobId, limit, activeBatchId),
       {
-        active_job_id: activeJobId,
+        active_job_id: activeJobId ?? OTHER_ACCOUNTS_JOB,
         ...(activeBatchId ? { active_batch_id: activeBatchId } : {}),
         retry_after: retryAfterSeconds,
       },

@@ -128,7 +128,7 @@ export class JobService {
    */
   async conflictWith(accountId: string, active: JobRow): Promise<ApiError> {
     const own = active.accountId === accountId;
-    const visibleId = own ? active.jobId : "(another account's job)";
+    const visibleId = own ? active.jobId : null;
     const batchId = own ? active.batchId : null;
     const retry = batchId ? await this.batchTimeLeft(active, batchId) : this.retryAfter(active);
     return errors.activeJobConflict(visibleId, retry, this.config.maxActiveJobs, batchId);

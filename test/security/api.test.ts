@@ -103,6 +103,9 @@ describe("isolation between accounts", () => {
       });
       assert.equal(refused.status, 409);
       assert.ok(!refused.text.includes(String(first.body.job_id)), refused.text);
+      // The placeholder api.md documents, and a detail that says whose job it is in words.
+      assert.equal(refused.body.active_job_id, "(another account's job)");
+      assert.match(String(refused.body.detail), /^Another account's simulation is running/);
     } finally {
       await global.close();
     }
