@@ -50,6 +50,7 @@ import {
   fieldValueBytes,
   FLOAT16_CHANGE_FLOOR,
   storageScales,
+  energyUnit,
   type StorageScales,
   isPacked,
   type FieldStorage,
@@ -386,6 +387,8 @@ class GpuStepper implements Stepper {
   /** How the fields are stored, and at what scales (field-storage.ts). */
   private readonly storage: FieldStorage;
   private readonly scales: StorageScales;
+  /** The field unit the energy reduction squares in (field-storage.ts energyUnit). */
+  private readonly energyUnit: number;
   /**
    * The fields' buffers, [copy][set][component]: one copy, or two that the fused step reads
    * from and writes to by turns (fused-step.ts); `current` is the copy that holds them now.
@@ -449,6 +452,7 @@ class GpuStepper implements Stepper {
     this.sets = problem.complex ? 2 : 1;
     this.storage = options.fieldStorage ?? "float32";
     this.scales = storageScales(this.storage, problem.amplitudeVPerM);
+    this.energyUnit = energyUnit(problem.amplitudeVPerM);
     this.changeFloor = isPacked(this.storage) ? FLOAT16_CHANGE_FLOOR : undefined;
     this.maxPerDim = device.limits.maxComputeWorkgroupsPerDimension;
     this.bulkShape = options.bulkShape ?? defaultBulkShape(handle.report.software);
@@ -826,7 +830,10 @@ class GpuStepper implements Stepper {
             comp: c,
             out,
             useIndex: c < 3 ? 1 : 0,
-            weight: c < 3 ? this.scales.e ** -2 : (ETA0 / this.scales.h) ** 2,
+            scale:
+              c < 3
+                ? 1 / (this.scales.e * this.energyUnit)
+                : ETA0 / (this.scales.h * this.energyUnit),
           }),
           UNIFORM,
         );
@@ -939,7 +946,7 @@ class GpuStepper implements Stepper {
     const values = new Float32Array(partials);
     let sum = 0;
     for (let i = 0; i < values.length; i++) sum += values[i];
-    return sum;
+    return sum * this.energyUnit ** 2;
   }
 
   async monitorSums(): Promise<Float64Array[][]> {

@@ -79,6 +79,16 @@ export function storageScales(storage: FieldStorage, amplitudeVPerM: number): St
   return { e: powerOfTwo(1 / amplitude), h: powerOfTwo(ETA0 / amplitude) };
 }
 
+/**
+ * The unit in which the energy reduction squares the fields (energyShader): the source's field
+ * scale rounded to a power of two, so that the float32 squares stay in range for every
+ * amplitude the API allows.
+ */
+export function energyUnit(amplitudeVPerM: number): number {
+  const a = Math.abs(amplitudeVPerM);
+  return Number.isFinite(a) && a > 0 ? powerOfTwo(a) : 1;
+}
+
 /** The WGSL element type of the field arrays. */
 export function fieldWgslType(storage: FieldStorage): "f32" | "u32" {
   return isPacked(storage) ? "u32" : "f32";

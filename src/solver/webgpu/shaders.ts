@@ -534,19 +534,21 @@ export const ENERGY_PARAMS = [
   "comp",
   "out",
   "useIndex",
-  "weight",
+  "scale",
   "pad0",
   "pad1",
   "pad2",
 ] as const;
-export const ENERGY_FLOAT_PARAMS: ReadonlySet<string> = new Set(["weight"]);
+export const ENERGY_FLOAT_PARAMS: ReadonlySet<string> = new Set(["scale"]);
 
 /**
- * Σ w·F² over every stored value of one component (yee.ts fieldEnergy): w = ε_r of the
- * value's material for E, η0² for H, each over its storage scale squared (field-storage.ts;
- * `weight` multiplies ε_r for E). Each thread sums ENERGY_VALUES_PER_THREAD values a
+ * Σ ε_r·(s·F)² over every stored value of one component (yee.ts fieldEnergy; ε_r 1 for H):
+ * `scale` s takes a stored value to the field in units of the source's field scale
+ * (field-storage.ts energyScales), so that the float32 squares and sums stay within range
+ * whatever the source's amplitude (a dipole's near field on fine cells, 1e19 V/m and more,
+ * has a square past float32's end). Each thread sums ENERGY_VALUES_PER_THREAD values a
  * workgroup apart (coalesced), the workgroup reduces in shared memory, and one float32
- * partial per workgroup goes to `partials`, summed in float64 on the CPU.
+ * partial per workgroup goes to `partials`, summed in float64 on the CPU and multiplied back.
  */
 export function energyShader(g: ShaderGrid): string {
   const span = WORKGROUP_LINEAR * ENERGY_VALUES_PER_THREAD;
@@ -566,9 +568,9 @@ ${reductionEntry(span)}
   for (var r = 0u; r < ${u32(ENERGY_VALUES_PER_THREAD)}; r = r + 1u) {
     let p = first + r * ${u32(WORKGROUP_LINEAR)} + lid.x;
     if (p < n) {
-      let v = ${loadAtWgsl(g.storage, "f", "p")};
-      var w = P.weight;
-      if (P.useIndex == 1) { w = w * tab[${u32(g.tables.eps)} + materialOf(u32(P.comp), p)]; }
+      let v = ${loadAtWgsl(g.storage, "f", "p")} * P.scale;
+      var w = 1.0;
+      if (P.useIndex == 1) { w = tab[${u32(g.tables.eps)} + materialOf(u32(P.comp), p)]; }
       sum = sum + w * v * v;
     }
   }
