@@ -274,13 +274,17 @@ export interface JobQueue {
    * solver run: reused_result_of names the job that ran. False when it is no longer held.
    */
   completeFromTwin(jobId: string, workerId: string, now: string, twin: JobRow): Promise<boolean>;
-  /** Marks the job FAILED; with a worker id only while that worker still holds it. */
+  /**
+   * Marks the job FAILED; with a worker id only while that worker still holds it. `progress`,
+   * where given, is the run's last (a cancelled run's step), else the record keeps its own.
+   */
   failJob(
     jobId: string,
     workerId: string | null,
     now: string,
     errorDetail: string,
     durationSeconds?: number,
+    progress?: JobProgress,
   ): Promise<boolean>;
   /**
    * A run this worker holds that failed for a reason worth another attempt (its result could

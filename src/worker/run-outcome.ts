@@ -48,7 +48,13 @@ export type RunOutcome =
   | { kind: "resultNotWritten"; cause: string }
   /** The worker is stopping; it hands the job back to the queue. */
   | { kind: "handedBack" }
-  | { kind: "failed"; failure: RunFailure; fault?: LoggedFault };
+  | {
+      kind: "failed";
+      failure: RunFailure;
+      fault?: LoggedFault;
+      /** The progress the run reached, for the job's record (a cancel's step). */
+      reached?: JobProgress;
+    };
 
 /**
  * What a run came to. `stallLimitMs` is the watchdog's limit (config.solverStallMs);
@@ -58,7 +64,13 @@ export function classifyRun(end: SessionEnd, stallLimitMs: number, stopping: boo
   const { answer } = end;
   if (answer.type === "done") return { kind: "completed", report: answer.report };
   if (answer.type === "failed") return answeredFailure(answer, end.progress);
-  if (end.cancelForced) return { kind: "failed", failure: forcedCancel(end.progress) };
+  if (end.cancelForced) {
+    return {
+      kind: "failed",
+      failure: forcedCancel(end.progress),
+      reached: end.progress ?? undefined,
+    };
+  }
   if (end.stalled) return { kind: "failed", failure: { cause: "stalled", stallLimitMs } };
   if (stopping) return { kind: "handedBack" };
   return threadExit(answer);
@@ -80,6 +92,7 @@ function answeredFailure(
       return {
         kind: "failed",
         failure: { cause: "cancelledAtStep", step: answer.step, totalSteps },
+        reached: reached ? atStep(reached, answer.step) : undefined,
       };
     }
     case "diverged":
@@ -95,6 +108,15 @@ function answeredFailure(
         fault: { msg: "solver failed", fields: { cause: answer.message } },
       };
   }
+}
+
+/**
+ * The progress at `step`, the last the thread reached (its last report to the session may be
+ * older: reports are sent at most every half second, heartbeats are rarer still).
+ */
+function atStep(reached: JobProgress, step: number): JobProgress {
+  const fraction = reached.totalSteps > 0 ? Math.min(1, step / reached.totalSteps) : 1;
+  return { ...reached, step, fraction };
 }
 
 /**

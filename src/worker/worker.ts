@@ -729,7 +729,14 @@ export class JobWorker {
     const detail = this.failureWords.detail(outcome.failure, job.jobId);
     await discardScratch(outPath);
     const now = new Date().toISOString();
-    const failed = await this.store.failJob(job.jobId, this.id, now, detail, seconds);
+    const failed = await this.store.failJob(
+      job.jobId,
+      this.id,
+      now,
+      detail,
+      seconds,
+      outcome.reached,
+    );
     if (failed) this.metrics?.jobFinished("FAILED", seconds, null);
     this.log.info({ jobId: job.jobId, detail }, "job failed");
   }

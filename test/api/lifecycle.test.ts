@@ -262,6 +262,32 @@ test("cancel: a running job ends FAILED saying it was cancelled; finished jobs r
   assert.equal(next.status, 202);
 });
 
+test("a job cancelled while stepping keeps the step it stopped at as its last progress", async () => {
+  const k = await svc.newKey("cancel-step@example.com");
+  const sub = await call(svc.baseUrl, "POST", "/v1/simulations", {
+    key: k,
+    body: longSimulation(),
+  });
+  const id = String(sub.body.job_id);
+  const stepping = async () => {
+    const r = await call(svc.baseUrl, "GET", `/v1/simulations/${id}`, { key: k });
+    const p = r.body.progress as { phase?: string; step: number } | null;
+    return p?.phase === "stepping" && p.step > 0;
+  };
+  while (!(await stepping())) await new Promise((r) => setTimeout(r, 50));
+  // Half-way to the next heartbeat (every 2 s): the solver has reported steps since the last.
+  await new Promise((r) => setTimeout(r, 1000));
+  await call(svc.baseUrl, "POST", `/v1/simulations/${id}/cancel`, { key: k });
+  const done = await waitForStatus(svc.baseUrl, k, id, ["FAILED"], 30_000);
+  const said = /at time step (\d+) of (\d+)/.exec(String(done.error_detail));
+  assert.ok(said, String(done.error_detail));
+  const progress = done.progress as { step: number; total_steps: number; fraction: number };
+  // The record's last progress was the last heartbeat's, up to seconds of steps before.
+  assert.equal(progress.step, Number(said[1]), JSON.stringify(progress));
+  assert.equal(progress.total_steps, Number(said[2]));
+  assert.ok(Math.abs(progress.fraction - progress.step / progress.total_steps) < 1e-12);
+});
+
 test("signed download addresses: tampering and expiry give 403", async () => {
   const short = await startService({ downloadUrlTtlSeconds: 1 });
   try {

@@ -454,6 +454,27 @@ for (const make of [sqliteBackend, postgresBackend]) {
       const failed = await one.jobs.getJob(r.job.jobId);
       assert.equal(failed?.errorDetail, "diverged");
       assert.ok(failed!.durationSeconds! >= 1.9, "measured from the start");
+      // A run's last progress (a cancel's step) goes with the failure; without one the
+      // heartbeat's stays.
+      const p = (step: number) => ({
+        phase: "stepping" as const,
+        step,
+        totalSteps: 100,
+        fraction: step / 100,
+        lastRelativeChange: null,
+        mcellsPerSecond: 5,
+      });
+      for (const [last, expected] of [
+        [p(40), p(40)],
+        [undefined, p(20)],
+      ] as const) {
+        const s = await one.jobs.admitJob(job(a.id), { limit: 100, scope: "account" });
+        assert.ok(s.admitted);
+        assert.equal((await one.jobs.claimNextJob("w7", iso()))?.jobId, s.job.jobId);
+        await one.jobs.heartbeat(s.job.jobId, "w7", iso(), p(20));
+        assert.ok(await two.jobs.failJob(s.job.jobId, "w7", iso(), "Cancelled.", 1, last));
+        assert.deepEqual((await one.jobs.getJob(s.job.jobId))?.progress, expected);
+      }
     });
 
     test("recovery: stale or dead workers' jobs go back to QUEUED, then FAILED after the last attempt", async () => {

@@ -235,15 +235,24 @@ export class PgJobQueue implements JobQueue {
     now: string,
     errorDetail: string,
     durationSeconds?: number,
+    progress?: JobProgress,
   ): Promise<boolean> {
     const res = await this.d.query(
       `UPDATE jobs SET status = 'FAILED', updated_at = $1, finished_at = $1, error_detail = $2,
            duration_seconds = coalesce($3,
              CASE WHEN started_at IS NULL THEN NULL
-                  ELSE greatest(0, extract(epoch FROM ($1::timestamptz - started_at))) END)
+                  ELSE greatest(0, extract(epoch FROM ($1::timestamptz - started_at))) END),
+           progress_json = coalesce($6, progress_json)
          WHERE job_id = $4 AND status IN ${ACTIVE}
            AND ($5::text IS NULL OR worker_id = $5)`,
-      [now, errorDetail, durationSeconds ?? null, jobId, workerId],
+      [
+        now,
+        errorDetail,
+        durationSeconds ?? null,
+        jobId,
+        workerId,
+        progress ? JSON.stringify(progress) : null,
+      ],
     );
     return res.rowCount === 1;
   }

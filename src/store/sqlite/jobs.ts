@@ -237,6 +237,7 @@ export class SqliteJobQueue implements JobQueue {
     now: string,
     errorDetail: string,
     durationSeconds?: number,
+    progress?: JobProgress,
   ): Promise<boolean> {
     return this.d.immediate(() => {
       const row = this.d.sql(`SELECT * FROM jobs WHERE job_id = ?`).get(jobId) as Row | undefined;
@@ -246,9 +247,9 @@ export class SqliteJobQueue implements JobQueue {
       this.d
         .sql(
           `UPDATE jobs SET status = 'FAILED', updated_at = ?, finished_at = ?, error_detail = ?,
-               duration_seconds = ? WHERE job_id = ?`,
+               duration_seconds = ?, progress_json = coalesce(?, progress_json) WHERE job_id = ?`,
         )
-        .run(now, now, errorDetail, duration, jobId);
+        .run(now, now, errorDetail, duration, progress ? JSON.stringify(progress) : null, jobId);
       return true;
     });
   }
