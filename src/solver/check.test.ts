@@ -68,6 +68,11 @@ describe("checkSimulation", () => {
     const t = base();
     t.monitors[0].size = [3e-6, 0, 0];
     assert.ok(paths(t).includes("monitors[0].size[0]"));
+    // Just past the edge: the message shows the digits that put it there.
+    const u = base();
+    u.monitors[0].center = [0, 0, 2.0000001e-6];
+    const beyond = checkSimulation(u).find((x) => x.path === "monitors[0].center");
+    assert.match(String(beyond?.message), /2\.0000001e-6 m is beyond ±2e-6 m/);
   });
 
   it("refuses a grid step larger than the domain and too few cells per wavelength", () => {
@@ -80,6 +85,12 @@ describe("checkSimulation", () => {
     t.domain.resolution = 60e-9; // Si: 1.55 µm / 3.48 / 60 nm ≈ 7.4 cells
     const p = checkSimulation(t).find((x) => x.path === "domain.resolution");
     assert.ok(p && /cells per wavelength in Si/.test(p.message), JSON.stringify(p));
+    // A wavelength no allowed step resolves: the advice is the wavelength, not the step.
+    const tiny = base();
+    tiny.source.wavelength = 1e-15;
+    const q = checkSimulation(tiny).find((x) => x.path === "domain.resolution");
+    assert.match(String(q?.message), /below the finest allowed \(1e-12 m\)/);
+    assert.doesNotMatch(String(q?.message), /use a grid step/);
     // Exactly 10 cells per wavelength is enough, whatever the division's round-off says.
     const edge = base();
     edge.structures = [];

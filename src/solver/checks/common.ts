@@ -9,6 +9,16 @@ import type { MonitorSpec, SimulationSpec, SpecProblem, Vec3, WavelengthRange } 
 
 export const AXES = "xyz";
 export const fmt = (v: number) => numberText(v);
+
+/**
+ * The significant digits (6 at least, as fmt) that tell two numbers apart in a message that
+ * sets them side by side: a centre 1.0000001e-6 "beyond ±1e-6" did not read as beyond at six.
+ */
+export function digitsApart(a: number, b: number): number {
+  let digits = 6;
+  while (digits < 17 && Number(a.toPrecision(digits)) === Number(b.toPrecision(digits))) digits++;
+  return digits;
+}
 export const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
 export interface CheckContext {

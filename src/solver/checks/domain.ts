@@ -225,14 +225,29 @@ export function checkResolution(
     (a, b) => (a && a.cells <= b.cells ? a : b),
     null,
   );
-  if (w) {
-    const wanted = lambdaMin / (w.n * MIN_CELLS_PER_WAVELENGTH);
-    add(
-      "domain.resolution",
-      `${fmt(w.cells)} cells per wavelength in ${w.name}${w.where} (n = ${fmt(w.n)}) at ` +
-        `${fmt(lambdaMin)} m; at least ${MIN_CELLS_PER_WAVELENGTH} are needed for an accurate ` +
-        `result: use a grid step of at most ${fmt(wanted)} m` +
-        (w.where ? " there (domain.resolution, or a mesh override over the structure)" : ""),
+  if (w) add("domain.resolution", resolutionAdvice(w, lambdaMin));
+}
+
+/** What a shortfall of cells per wavelength asks for: a finer step, or a longer wavelength. */
+function resolutionAdvice(
+  w: { cells: number; n: number; name: string; where: string },
+  lambdaMin: number,
+): string {
+  const wanted = lambdaMin / (w.n * MIN_CELLS_PER_WAVELENGTH);
+  const found =
+    `${fmt(w.cells)} cells per wavelength in ${w.name}${w.where} (n = ${fmt(w.n)}) at ` +
+    `${fmt(lambdaMin)} m; at least ${MIN_CELLS_PER_WAVELENGTH} are needed for an accurate result`;
+  if (wanted < MIN_GRID_STEP_M) {
+    // No grid step the service allows would do: the wavelength is what to change.
+    const shortest = MIN_GRID_STEP_M * w.n * MIN_CELLS_PER_WAVELENGTH;
+    return (
+      `${found}, which takes a grid step of ${fmt(wanted)} m, below the finest allowed ` +
+      `(${MIN_GRID_STEP_M} m): the shortest wavelength that can be resolved in ${w.name} is ` +
+      `${fmt(shortest)} m`
     );
   }
+  return (
+    `${found}: use a grid step of at most ${fmt(wanted)} m` +
+    (w.where ? " there (domain.resolution, or a mesh override over the structure)" : "")
+  );
 }

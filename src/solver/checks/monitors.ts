@@ -9,11 +9,13 @@ import {
   AXES,
   checkRangeSpan,
   finite,
+  digitsApart,
   fmt,
   wavelengthsToCheck,
   type CheckContext,
 } from "./common.js";
 import { checkBoxHoldsCells } from "./closed-box.js";
+import { numberText } from "../number-text.js";
 import { checkFarField, MAX_FAR_FIELD_WAVELENGTHS } from "./far-field.js";
 import type { PlaneWave } from "./plane-wave.js";
 import type { MonitorSpec } from "../types.js";
@@ -84,15 +86,18 @@ function checkPlacement(ctx: CheckContext, m: MonitorSpec, path: string): void {
     }
     const tol = 1e-9 * size[a];
     if (Math.abs(c) > halfSize[a] + tol) {
+      const d = digitsApart(Math.abs(c), halfSize[a]);
       add(
         `${path}.center`,
-        `outside the domain along ${AXES[a]}: ${fmt(c)} m is beyond ±${fmt(halfSize[a])} m`,
+        `outside the domain along ${AXES[a]}: ${numberText(c, d)} m is beyond ` +
+          `±${numberText(halfSize[a], d)} m`,
       );
     } else if (Math.abs(c) + s / 2 > halfSize[a] + tol) {
+      const d = digitsApart(Math.abs(c) + s / 2, halfSize[a]);
       add(
         `${path}.size[${a}]`,
-        `the monitor extends outside the domain along ${AXES[a]}: [${fmt(c - s / 2)}, ` +
-          `${fmt(c + s / 2)}] m, the domain is ±${fmt(halfSize[a])} m`,
+        `the monitor extends outside the domain along ${AXES[a]}: [${numberText(c - s / 2, d)}, ` +
+          `${numberText(c + s / 2, d)}] m, the domain is ±${numberText(halfSize[a], d)} m`,
       );
     }
   }
