@@ -22,9 +22,10 @@ export function canonicalJson(value: unknown): string {
 /**
  * Changed with every change to the solver that changes what a request's result holds (a
  * physics fix): a job stored before it then answers no new submission of the same request,
- * which runs instead. 2026-12-03: the mode source's backward-free H factor.
+ * which runs instead. 2026-12-03: the mode source's backward-free H factor; then faces on grid
+ * nodes painted as on them (solver/overlap.ts).
  */
-export const RESULT_REVISION = "2026-12-03";
+export const RESULT_REVISION = "2026-12-03b";
 
 /** SHA-256 hex of the canonical spec and metadata, under `revision`. */
 export function requestHash(spec: unknown, metadata: unknown, revision = RESULT_REVISION): string {
