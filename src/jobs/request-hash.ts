@@ -23,7 +23,7 @@ export function canonicalJson(value: unknown): string {
  * Changed with every change to the solver that changes what a request's result holds (a
  * physics fix): a job stored before it then answers no new submission of the same request,
  * which runs instead. 2026-12-03: the mode source's backward-free H factor; then faces on grid
- * nodes painted as on them (solver/overlap.ts).
+ * nodes painted as on them (solver/overlap.ts) and a metal's half-filled cells (medium.ts).
  */
 export const RESULT_REVISION = "2026-12-03b";
 

@@ -120,6 +120,16 @@ const MAX_ENTRIES = 65536;
 const POINT_PROBE = 1e-6;
 
 /**
+ * Whether a structure with this fill of a cube holds the cube's centre, for the cells painted
+ * whole or not at all (a metal's surface across the component). A surface through the centre
+ * fills half the cube up to rounding, which differs between mirror images (a gold cylinder's
+ * cells at ±z were painted on one side and not the other): half counts as holding it.
+ */
+function holdsCentre(fill: number): boolean {
+  return fill >= 0.5 - 1e-9;
+}
+
+/**
  * The staircase where a perfect conductor is painted, or painted over: whether the structure
  * takes the E component sampled at `at` (1) or leaves it (0). A PEC structure takes it where
  * `at` lies inside the structure or on its surface (the closed shape), so that tangential E is
@@ -579,7 +589,7 @@ class Painter {
     }
     if (parts.length < 2) return null;
     if (acrossMetal) {
-      const centre = parts.map((p) => p.fill >= 0.5).lastIndexOf(true);
+      const centre = parts.map((p) => holdsCentre(p.fill)).lastIndexOf(true);
       return ids[centre + 1]!;
     }
     const { shares, moments } = cubeShares(parts);
@@ -630,7 +640,7 @@ class Painter {
       fill < 1 &&
       this.normal[c] * this.normal[c] > 1e-9;
     const hard = !this.smoothing || acrossMetal;
-    return hard ? (fill >= 0.5 ? 1 : 0) : fill;
+    return hard ? (holdsCentre(fill) ? 1 : 0) : fill;
   }
 
   /** The entry of `old` with a share f of `mat` (found, or added); −1 when the table is full. */

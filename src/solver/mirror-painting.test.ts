@@ -5,7 +5,9 @@
  * of a cell got a normal across the face, and a metal's cells along the box's edges were
  * painted on one side of the mirror and not on the other: a dipole between two gold boxes
  * radiated 9 % more in the whole grid than in the half that `domain.symmetry` steps, and one
- * gold box's four mirror images spread 5 % (an outside probe).
+ * gold box's four mirror images spread 5 % (an outside probe). And a metal's cell painted whole
+ * or not at all (its surface across the component) takes a fill of a half, up to rounding, as
+ * holding the cell's centre (medium.ts holdsCentre).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -32,15 +34,19 @@ const goldPair = (material: string): StructureSpec[] =>
     material,
   }));
 
-/** A 2-D (x, z) problem, one 10 nm cell thick, a dipole Ez at the origin. */
-function spec(structures: StructureSpec[], symmetry?: [Symmetry, Symmetry, Symmetry]) {
+/** A 2-D (x, z) problem `width` wide, one 10 nm cell thick, a dipole Ez at the origin. */
+function spec(
+  structures: StructureSpec[],
+  symmetry?: [Symmetry, Symmetry, Symmetry],
+  { width, pml } = { width: 0.8e-6, pml: 12 },
+) {
   return {
     solver: "fdtd",
     domain: {
-      size: [0.8e-6, 1e-8, 0.8e-6],
+      size: [width, 1e-8, width],
       resolution: 1e-8,
       boundary_conditions: ["pml", "periodic", "pml"],
-      pml_layers: 12,
+      pml_layers: pml,
       ...(symmetry ? { symmetry } : {}),
     },
     source: {
@@ -103,6 +109,18 @@ describe("faces on grid nodes are painted as their mirror images", () => {
       material: "lorentz",
     };
     assert.equal(await unlikeImages(spec([centred])), 0);
+    // Cylinders whose surface passes through cells' centres: a gold cell painted whole or not
+    // at all by whether the fill is half, which rounding put either side of it.
+    const rods = [1, -1].map((side): StructureSpec => ({
+      type: "cylinder",
+      center: [0, 0, side * 0.195e-6],
+      radius: 60e-9,
+      height: 1,
+      axis: "y",
+      material: "Au",
+    }));
+    // (Where the nodes fall decides which cells rounding puts either side: this grid has some.)
+    assert.equal(await unlikeImages(spec(rods, undefined, { width: 1.2e-6, pml: 16 })), 0);
   });
 
   it("a dipole between two gold boxes radiates the same in the whole grid and the half", async () => {
