@@ -160,9 +160,11 @@ describe("webgpu fields, reductions and report agree with the reference backend"
   // written once (51 B a node). Its ghost-free cases above run without it.
   // A dipole of 1e4 A·m on 20 nm cells drives some 6e24 V/m near it: float32 holds the
   // fields, not their squares (3.4e38), which the energy once summed as they are, infinite.
-  // On this case's coarser cells the moment is raised past the API's range to get there.
-  it("the energy of fields whose squares pass float32's range", async () => {
-    const s = spec(CASES[0], 60);
+  // On this case's coarser cells the moment is raised past the API's range to get there. The
+  // convergence test's sums of the monitors' running sums squared likewise (they came out NaN:
+  // a run that never converged).
+  it("the energy and the monitors' change of fields whose squares pass float32's range", async () => {
+    const s = spec(CASES[0], 300);
     s.source = {
       source_type: "point_dipole",
       wavelength: WAVELENGTH,
@@ -173,11 +175,19 @@ describe("webgpu fields, reductions and report agree with the reference backend"
     const gpu = new FdtdSimulation(s, materials, { backend: "webgpu", dftEvery: 4 });
     await gpu.prepare();
     try {
-      gpu.step(60);
+      const ones = gpu.monitors.map((m) => new Float64Array(m.frequencyIndex.length).fill(1));
+      assert.equal(await gpu.monitorChange!(ones), null, "the first call records the sums");
+      while (gpu.stepIndex < 300) gpu.step(300);
       const eCpu = fieldEnergy(await gpu.fields(), gpu.model.medium);
       const eGpu = await gpu.energy();
       assert.ok(eCpu > 1e40 && Number.isFinite(eCpu), `${eCpu}`);
       assert.ok(Math.abs(eGpu / eCpu - 1) < 1e-5, `energy ${eGpu} vs ${eCpu}`);
+      const change = await gpu.monitorChange!(ones);
+      assert.ok(
+        change && change.total2 > 0 && Number.isFinite(change.total2),
+        JSON.stringify(change),
+      );
+      assert.ok(Number.isFinite(change.diff2) && change.diff2 <= change.total2 * 4);
     } finally {
       gpu.dispose();
     }

@@ -89,6 +89,7 @@ import {
   adeShader,
   ADE_PARAMS,
   changeShader,
+  CHANGE_FLOAT_PARAMS,
   CHANGE_PARAMS,
   CHANGE_VALUES_PER_THREAD,
   dftShader,
@@ -1205,13 +1206,14 @@ class GpuStepper implements Stepper {
     let out = 0;
     this.streams.forEach((st, i) => {
       const params = this.upload(
-        packParams(CHANGE_PARAMS, new Set(), {
+        packParams(CHANGE_PARAMS, CHANGE_FLOAT_PARAMS, {
           count: values[i],
           sums: st.sums,
           prev: prevAt,
           perWavelength: 2 * st.points,
           weights: weightAt,
           out,
+          scale: 1 / this.energyUnit,
         }),
         UNIFORM,
       );

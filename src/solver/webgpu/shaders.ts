@@ -589,7 +589,21 @@ ${reductionEntry(span)}
 export const CHANGE_VALUES_PER_THREAD = 16;
 
 /** Uniform parameters of one stream's monitor-change reduction. */
-export const CHANGE_PARAMS = ["count", "sums", "prev", "perWavelength", "weights", "out"] as const;
+export const CHANGE_PARAMS = [
+  "count",
+  "sums",
+  "prev",
+  "perWavelength",
+  "weights",
+  "out",
+  "scale",
+] as const;
+/**
+ * `scale` takes the running sums to units of the source's field scale (field-storage.ts
+ * energyUnit): a 1 A·m dipole's sums on 10 nm cells are about 1e19, whose float32 squares
+ * overflowed, and the change came out NaN (a run that never converged).
+ */
+export const CHANGE_FLOAT_PARAMS: ReadonlySet<string> = new Set(["scale"]);
 
 /**
  * The convergence test's two sums over one monitor stream's running DFT (run.ts
@@ -601,7 +615,7 @@ export const CHANGE_PARAMS = ["count", "sums", "prev", "perWavelength", "weights
  */
 export function changeShader(): string {
   const span = WORKGROUP_LINEAR * CHANGE_VALUES_PER_THREAD;
-  return `${structOf("ChangeParams", CHANGE_PARAMS, new Set())}
+  return `${structOf("ChangeParams", CHANGE_PARAMS, CHANGE_FLOAT_PARAMS)}
 @group(0) @binding(0) var<storage, read> sums: array<f32>;
 @group(0) @binding(1) var<storage, read_write> prev: array<f32>;
 @group(0) @binding(2) var<storage, read> weights: array<f32>;
@@ -615,7 +629,7 @@ ${reductionEntry(span)}
   for (var r = 0u; r < ${u32(CHANGE_VALUES_PER_THREAD)}; r = r + 1u) {
     let v = first + r * ${u32(WORKGROUP_LINEAR)} + lid.x;
     if (v < n) {
-      let s = sums[u32(P.sums) + v] - sums[u32(P.sums) + n + v];
+      let s = (sums[u32(P.sums) + v] - sums[u32(P.sums) + n + v]) * P.scale;
       let w = weights[u32(P.weights) + v / u32(P.perWavelength)];
       let at = u32(P.prev) + v;
       let change = s - prev[at];
