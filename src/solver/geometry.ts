@@ -6,18 +6,19 @@
  * - box: the exact overlap volume (product of 1-D overlaps), normal from its gradient.
  * - polyslab: the exact area fraction of the cube's x–y square inside the outline times the z
  *   overlap, normal from the edges crossing the square (polyslab.ts).
- * - sphere, cylinder: the surface taken as its tangent plane at the signed distance d from the
- *   cube's centre along the normal n, and the exact fraction of the cube behind that plane
- *   (cubeFill). It is exact for planar faces of any orientation, errs by O(h²/R) on a surface
- *   of curvature radius R, and is continuous in the geometry, so results change smoothly (not
- *   in staircase jumps) as a structure moves or the grid is refined.
+ * - sphere, cylinder's wall: the surface taken as its tangent plane at the signed distance d
+ *   from the cube's centre along the normal n, and the exact fraction of the cube behind that
+ *   plane (cubeFill). It is exact for planar faces of any orientation, errs by O(h²/R) on a
+ *   surface of curvature radius R, and is continuous in the geometry, so results change
+ *   smoothly (not in staircase jumps) as a structure moves or the grid is refined. A
+ *   cylinder's fill is the wall's times the overlap with its caps along the axis, as a box's.
  * On periodic axes the structures' periodic images count too.
  * Structures that reach a face of the region of interest on a `pml` axis continue through the
  * absorber (DESIGN §1): box faces at or beyond that face move to infinity, and curved shapes
  * are evaluated at the query point projected onto the face (an extrusion).
  */
 import { interiorSpanM, type GridPlan } from "./grid.js";
-import { overlap1d, overlapSlope } from "./overlap.js";
+import { ON_NODE, overlap1d, overlapSlope } from "./overlap.js";
 import { polySlabShape } from "./polyslab.js";
 import type { DomainFaces, Shape } from "./shape.js";
 import type { PolySlabSpec, StructureSpec, Vec3 } from "./types.js";
@@ -152,8 +153,10 @@ export function cubeFill(d: number, hv: Vec3, n: Vec3): number {
   }
   const sum = a0 + a1 + a2;
   const t = -d / h + sum / 2;
-  if (t <= 0) return 0;
-  if (t >= sum) return 1;
+  // A plane within rounding of the box's corner leaves it whole or empty (overlap.ts ON_NODE):
+  // a cylinder's wall on a cell face cut 1e-16 of it on one side of a mirror only.
+  if (t <= ON_NODE * sum) return 0;
+  if (t >= (1 - ON_NODE) * sum) return 1;
   const tiny = 1e-6 * sum;
   if (a1 <= tiny) return Math.min(1, Math.max(0, t / a0));
   if (a2 <= tiny) {
@@ -228,6 +231,7 @@ function cylinderShape(
   faces: DomainFaces,
 ): Shape {
   const q: Vec3 = [0, 0, 0];
+  const radial: Vec3 = [0, 0, 0];
   const lo: Vec3 = [0, 0, 0];
   const hi: Vec3 = [0, 0, 0];
   for (let a = 0; a < 3; a++) {
@@ -246,34 +250,29 @@ function cylinderShape(
       project(p, faces, q);
       const du = q[u] - center[u];
       const dv = q[v] - center[v];
-      const t = q[axis] - center[axis];
       const rho = Math.sqrt(du * du + dv * dv);
-      const dr = rho - radius;
-      const da = Math.abs(t) - height / 2;
-      // Radial and axial unit normals of the side wall and the caps.
-      const ru = rho > 0 ? du / rho : 1;
-      const rv = rho > 0 ? dv / rho : 0;
-      const sa = t >= 0 ? 1 : -1;
-      let d: number;
-      let nr: number;
-      let na: number;
-      if (dr > 0 && da > 0) {
-        d = Math.sqrt(dr * dr + da * da);
-        nr = dr / d;
-        na = da / d;
-      } else if (dr > da) {
-        d = dr;
-        nr = 1;
-        na = 0;
-      } else {
-        d = da;
-        nr = 0;
-        na = 1;
+      // The radial part: the side wall's tangent plane (cubeFill); the axial part: the
+      // overlap of the cube's extent along the axis with the caps' (a box's, overlap.ts).
+      // The fill is their product, exact for the caps' planes and the wall's where the other
+      // leaves the cube whole, and the normal comes from the product's gradient. (The nearer
+      // surface's plane alone, as before, put a cube at the rim's edge half inside, with a
+      // normal that rounding chose: mirror images of one rod were painted apart.)
+      radial[u] = rho > 0 ? du / rho : 1;
+      radial[v] = rho > 0 ? dv / rho : 0;
+      radial[axis] = 0;
+      const fr = cubeFill(rho - radius, h, radial);
+      const fa = overlap1d(q[axis], h[axis], lo[axis], hi[axis]);
+      const f = fr * fa;
+      if (f > 0 && f < 1) {
+        // Outward: the wall's normal where it cuts the cube, −slope along the axis at a cap.
+        const wall = fr < 1 ? fa : 0;
+        const cap = -overlapSlope(q[axis], h[axis], lo[axis], hi[axis]) * fr;
+        const norm = Math.hypot(wall, cap) || 1;
+        normal[u] = (wall * radial[u]) / norm;
+        normal[v] = (wall * radial[v]) / norm;
+        normal[axis] = cap / norm;
       }
-      normal[u] = nr * ru;
-      normal[v] = nr * rv;
-      normal[axis] = na * sa;
-      return cubeFill(d, h, normal);
+      return f;
     },
   };
 }

@@ -11,7 +11,7 @@
  * across the face that put a metal's corner cells on one side of the mirror and not the other
  * (5 % of a dipole's power between mirror images of one gold box).
  */
-const ON_NODE = 1e-9;
+export const ON_NODE = 1e-9;
 
 /** The fraction of the interval [c − h/2, c + h/2] inside [lo, hi]. */
 export function overlap1d(c: number, h: number, lo: number, hi: number): number {

@@ -616,8 +616,10 @@ interface Row {
  */
 function buildRow(e: Edges, rowLo: number, rowHi: number): Row {
   const list: number[] = [];
+  // Edges within rounding of the row count too (a horizontal edge on its boundary: cutRow).
+  const tol = ROW_TOL * (rowHi - rowLo);
   for (let k = 0; k < e.count; k++) {
-    if (e.ylo[k]! <= rowHi && e.yhi[k]! >= rowLo) list.push(k);
+    if (e.ylo[k]! <= rowHi + tol && e.yhi[k]! >= rowLo - tol) list.push(k);
   }
   list.sort((a, b) => e.xlo[a]! - e.xlo[b]!);
   let width = 0;
@@ -835,17 +837,46 @@ export class PolygonArea {
     const by = e.by[k]! + d * e.mby[k]!;
     // An edge lying along a side of the square only touches it; like the box's gradient,
     // it adds no normal (this is also where an outline meets an absorbing face).
+    // (Along an axis up to rounding: a sidewall's offset moves an edge's ends apart by 1e-17.)
     const edgeTol = 1e-9 * h;
+    const vertical = Math.abs(ax - bx) <= edgeTol;
+    const horizontal = Math.abs(ay - by) <= edgeTol;
     const onSide =
-      (ax === bx && (Math.abs(ax - x0) <= edgeTol || Math.abs(ax - x1) <= edgeTol)) ||
-      (ay === by && (Math.abs(ay - y0) <= edgeTol || Math.abs(ay - y1) <= edgeTol));
-    const len = onSide ? 0 : clippedLength(ax, ay, bx, by, x0, x1, ya, yb);
+      (vertical && (Math.abs(ax - x0) <= edgeTol || Math.abs(ax - x1) <= edgeTol)) ||
+      (horizontal && (Math.abs(ay - y0) <= edgeTol || Math.abs(ay - y1) <= edgeTol));
+    const len = onSide
+      ? 0
+      : horizontal
+        ? this.horizontalLength(ax, bx, (ay + by) / 2, e.ny[k]! < 0, ya, yb)
+        : clippedLength(ax, ay, bx, by, x0, x1, ya, yb);
     if (len > 0) {
       out.nx += len * e.nx[k]!;
       out.ny += len * e.ny[k]!;
     }
     if (ay === by) return area;
     return area + signedStrip(ax, ay, bx, by, x0, w, ya, yb);
+  }
+
+  /**
+   * The length inside the square of a horizontal edge at y from ax to bx, counted in the one
+   * band that holds it. One on the boundary between two rows, where rounding put it in both
+   * rows' bands or in neither (an outline's edge on a grid node, through the middle of an E
+   * cell's square), counts in the row on its solid's side (above it when its outward normal
+   * points down), which the cut always visits, on either side of a mirror alike.
+   */
+  private horizontalLength(
+    ax: number,
+    bx: number,
+    y: number,
+    solidAbove: boolean,
+    ya: number,
+    yb: number,
+  ): number {
+    const tol = ROW_TOL * this.rowH;
+    const inBand = solidAbove ? y >= ya - tol && y < yb - tol : y > ya + tol && y <= yb + tol;
+    if (!inBand) return 0;
+    const { x0, x1 } = this.square;
+    return Math.max(0, Math.min(Math.max(ax, bx), x1) - Math.max(Math.min(ax, bx), x0));
   }
 
   /**
@@ -999,13 +1030,17 @@ export function polySlabShape(s: PolySlabSpec, faces: DomainFaces): Shape {
         lastHx = hx;
         lastHy = hy;
       }
-      const a = cut.area / (hx * hy);
+      // An edge within rounding of the square's side leaves it whole or empty, with no wall's
+      // normal: on one side of a mirror it cut a sliver of 1e-16 and tilted the normal.
+      const cutArea = cut.area / (hx * hy);
+      const a = cutArea < PARTIAL ? 0 : cutArea > 1 - PARTIAL ? 1 : cutArea;
       const f = a * oz;
       if (f > 0 && f < 1) {
         // −∇f: the walls' part (Σ ℓ·n over the area, tilted by the sidewall angle) and the
         // faces'.
-        let vx = cut.nx / (hx * hy);
-        let vy = cut.ny / (hx * hy);
+        const walled = a < 1;
+        let vx = walled ? cut.nx / (hx * hy) : 0;
+        let vy = walled ? cut.ny / (hx * hy) : 0;
         if (vx === 0 && vy === 0 && a > PARTIAL && a < 1 - PARTIAL) {
           // Not along an axis the square was held inside the domain on: there the outline is
           // extruded through the face, which is no wall.

@@ -287,6 +287,24 @@ describe("mirror symmetry", () => {
       p.some((q) => q.path === "structures[0]" && /sidewall angle/.test(q.message)),
       JSON.stringify(p),
     );
+    // A whole grid with no node on the mirror plane: an odd number of cells across x, or a
+    // mesh override with an odd number of its cells across x = 0 (the half would be another
+    // grid: a sphere's dipole power 8 % and 1.2 % apart in an outside probe).
+    const nodeless = (edit: (s: SimulationSpec) => void) =>
+      problems(edit).find((q) => q.path === "domain.symmetry[0]")?.message;
+    assert.match(
+      String(
+        nodeless(
+          (s) => (s.domain.size = [s.domain.size[0] + step, ...s.domain.size.slice(1)] as Vec3),
+        ),
+      ),
+      /the whole grid has no node there .* even number of cells/,
+    );
+    const override = { center: [0, 0, 0] as Vec3, size: [3 * step, 10 * step, 10 * step] as Vec3 };
+    assert.match(
+      String(nodeless((s) => (s.domain.mesh_overrides = [{ ...override, resolution: step / 3 }]))),
+      /the mesh overrides leave none there/,
+    );
     // A monitor off the plane reaching into the half not stepped; one wholly at x ≥ 0 is fine.
     p = problems((s) => (s.monitors[0].center = [step, 0, 6 * step]));
     assert.equal(p[0].path, "monitors[0].center");

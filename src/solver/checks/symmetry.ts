@@ -9,6 +9,7 @@
 import type { StructureSpec, Vec3 } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 import { checkSourceParity, type SourceFacts } from "./source.js";
+import { planGrid } from "../grid.js";
 
 /** The problems of `domain.symmetry`, after the source's and the structures' own checks. */
 export function checkSymmetry(ctx: CheckContext, source: SourceFacts): void {
@@ -28,6 +29,7 @@ export function checkSymmetry(ctx: CheckContext, source: SourceFacts): void {
       );
     }
     checkSourceParity(ctx, source, a, path);
+    checkNodeOnPlane(ctx, a, path);
     checkStructuresMirror(ctx, a);
     spec.monitors.forEach((m, i) => {
       const c = m.center[a];
@@ -43,6 +45,42 @@ export function checkSymmetry(ctx: CheckContext, source: SourceFacts): void {
       );
     });
   }
+}
+
+/**
+ * The grid without symmetry must have a node on the mirror plane: the solver steps the half
+ * from a node there, which is half of that grid only then. With an odd number of cells across
+ * (uniform), or mesh overrides that leave no node on the plane, the half is another grid: a
+ * sphere's dipole power came out 8 % apart (an outside probe).
+ */
+function checkNodeOnPlane(ctx: CheckContext, a: number, path: string): void {
+  const { spec, add } = ctx;
+  if (!ctx.grid()) return; // the domain's own problems are reported already
+  const whole = planGrid(
+    { ...spec.domain, symmetry: undefined },
+    spec.fdtd_settings.courant_factor,
+  );
+  const axis = whole.axes[a];
+  const nodes = axis.nodesM;
+  let k = 0;
+  while (k + 1 < nodes.length && nodes[k + 1]! <= 0) k++;
+  const below = nodes[k]!;
+  const above = nodes[Math.min(k + 1, nodes.length - 1)]!;
+  const tol = 1e-9 * axis.minStepM;
+  if (Math.abs(below) <= tol || Math.abs(above) <= tol) return;
+  const name = AXES[a];
+  const cause =
+    axis.uniformStepM !== null
+      ? `${axis.interiorCells} cells of ${fmt(axis.uniformStepM)} m across ${name}: make ` +
+        `domain.size along ${name} an even number of cells`
+      : `the mesh overrides leave none there: centre an override on ${name} = 0 with an ` +
+        `even number of its cells across it`;
+  add(
+    path,
+    `with symmetry along ${name} the solver steps ${name} ≥ 0 from a grid node on ${name} = 0, ` +
+      `but the whole grid has no node there (its nearest are at ${fmt(below)} and ` +
+      `${fmt(above)} m; ${cause}), and the half would be another grid`,
+  );
 }
 
 /** Every structure's mirror image about the plane normal to axis a must be in the list too. */

@@ -54,10 +54,13 @@ async function run(
     waist_distance: -PLANE_Z / direction[2],
     amplitude: 2,
   };
+  // On the mirror plane's runs an even number of cells across x, so that the whole grid has
+  // a node on x = 0 where the half starts (checks/symmetry.ts).
+  const width = mirror === null ? 2 * HALF_X + 2e-6 : 2 * H * Math.ceil((HALF_X + 1e-6) / H);
   const spec: SimulationSpec = {
     solver: "fdtd",
     domain: {
-      size: [2 * HALF_X + 2e-6, H, 2 * (Z_R + 0.6e-6)],
+      size: [width, H, 2 * (Z_R + 0.6e-6)],
       resolution: H,
       boundary_conditions: ["pml", "periodic", "pml"],
       pml_layers: 12,
