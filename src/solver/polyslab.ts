@@ -1046,23 +1046,20 @@ export function polySlabShape(s: PolySlabSpec, faces: DomainFaces): Shape {
           // extruded through the face, which is no wall.
           [vx, vy] = areaSlope(poly, x, y, hx, hy, d, [x === p[0], y === p[1]]);
         }
-        const gx = vx * oz;
-        const gy = vy * oz;
-        const gz = Math.hypot(vx, vy) * tanT * oz - (overlapSlope(p[2], hz, zlo, zhi) / hz) * a;
-        const norm = Math.hypot(gx, gy, gz);
-        if (norm > 0) {
-          normal[0] = gx / norm;
-          normal[1] = gy / norm;
-          normal[2] = gz / norm;
-        } else {
-          normal[0] = 0;
-          normal[1] = 0;
-          normal[2] = 1;
-        }
+        const caps = -(overlapSlope(p[2], hz, zlo, zhi) / hz) * a;
+        setNormal(normal, vx * oz, vy * oz, Math.hypot(vx, vy) * tanT * oz + caps);
       }
       return f;
     },
   };
+}
+
+/** `normal` along (gx, gy, gz), or along z where that vanishes. */
+function setNormal(normal: Vec3, gx: number, gy: number, gz: number): void {
+  const norm = Math.hypot(gx, gy, gz);
+  normal[0] = norm > 0 ? gx / norm : 0;
+  normal[1] = norm > 0 ? gy / norm : 0;
+  normal[2] = norm > 0 ? gz / norm : 1;
 }
 
 /** A cube this far from empty or full is cut by a wall (closer: the area's rounding). */
