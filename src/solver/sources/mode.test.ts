@@ -123,11 +123,6 @@ for (const [direction, modeIndex] of [
     const [along, against] =
       sign > 0 ? [downModes!.forward, upModes!.backward] : [downModes!.backward, upModes!.forward];
     for (let w = 0; w < 5; w++) {
-      console.log(
-        power(along, w, modeIndex),
-        power(along, w, 1 - modeIndex),
-        power(against, w, modeIndex),
-      );
       assert.ok(
         Math.abs(power(along, w, modeIndex) - 1) < 2e-3,
         `|a|² ${power(along, w, modeIndex)}`,
