@@ -55,6 +55,8 @@ test("a cancelled answer says the step the thread reached, of the total it repor
   assert.deepEqual(classifyRun(end, STALL_MS, false), {
     kind: "failed",
     failure: { cause: "cancelledAtStep", step: 130, totalSteps: 4500 },
+    // The record's last progress: the step the answer names, not the last report's.
+    reached: progress("stepping", 130, 4500),
   });
   const unknownTotal = ended(failed("cancelled", 130));
   assert.deepEqual(classifyRun(unknownTotal, STALL_MS, false), {
@@ -74,6 +76,7 @@ test("a thread terminated after its cancel grace is cancelled where its progress
   assert.deepEqual(classifyRun(stepping, STALL_MS, true), {
     kind: "failed",
     failure: { cause: "cancelledAtStep", step: 7, totalSteps: 90 },
+    reached: progress("stepping", 7, 90),
   });
   const silent = ended(exited, { cancelForced: true, stalled: true });
   assert.deepEqual(classifyRun(silent, STALL_MS, false), {

@@ -68,7 +68,7 @@ export function classifyRun(end: SessionEnd, stallLimitMs: number, stopping: boo
     return {
       kind: "failed",
       failure: forcedCancel(end.progress),
-      reached: end.progress ?? undefined,
+      ...(end.progress ? { reached: end.progress } : {}),
     };
   }
   if (end.stalled) return { kind: "failed", failure: { cause: "stalled", stallLimitMs } };
@@ -92,7 +92,7 @@ function answeredFailure(
       return {
         kind: "failed",
         failure: { cause: "cancelledAtStep", step: answer.step, totalSteps },
-        reached: reached ? atStep(reached, answer.step) : undefined,
+        ...(reached ? { reached: atStep(reached, answer.step) } : {}),
       };
     }
     case "diverged":
