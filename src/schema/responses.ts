@@ -57,7 +57,10 @@ export const ConflictBody = Type.Object(
   {
     detail: Type.String(),
     error_code: Type.String(),
-    active_job_id: Type.String({ description: "The active job (the caller's own by default)." }),
+    active_job_id: Type.String({
+      description:
+        "The active job (the caller's own by default). Under EMSIM_CONCURRENCY_SCOPE=global, when the active job is another account's, \"(another account's job)\": its id is not disclosed.",
+    }),
     active_batch_id: Type.Optional(
       Type.String({ description: "The caller's batch the active job belongs to, if it does." }),
     ),

@@ -45,6 +45,7 @@ import {
   type YeeLayout,
 } from "./grid.js";
 import type { Vec3 } from "./types.js";
+import { ON_NODE } from "./overlap.js";
 
 /** A material as the time-domain update uses it. */
 export interface UpdateMaterial {
@@ -126,7 +127,7 @@ const POINT_PROBE = 1e-6;
  * cells at ±z were painted on one side and not the other): half counts as holding it.
  */
 function holdsCentre(fill: number): boolean {
-  return fill >= 0.5 - 1e-9;
+  return fill >= 0.5 - ON_NODE;
 }
 
 /**

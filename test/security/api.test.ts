@@ -103,7 +103,7 @@ describe("isolation between accounts", () => {
       });
       assert.equal(refused.status, 409);
       assert.ok(!refused.text.includes(String(first.body.job_id)), refused.text);
-      // The placeholder api.md documents, and a detail that says whose job it is in words.
+      // The stand-in api.md documents for the id, and a detail that says whose job it is.
       assert.equal(refused.body.active_job_id, "(another account's job)");
       assert.match(String(refused.body.detail), /^Another account's simulation is running/);
     } finally {

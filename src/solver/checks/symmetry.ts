@@ -9,13 +9,19 @@
 import type { StructureSpec, Vec3 } from "../types.js";
 import { AXES, finite, fmt, type CheckContext } from "./common.js";
 import { checkSourceParity, type SourceFacts } from "./source.js";
-import { planGrid } from "../grid.js";
+import { planGrid, type GridPlan } from "../grid.js";
 
 /** The problems of `domain.symmetry`, after the source's and the structures' own checks. */
 export function checkSymmetry(ctx: CheckContext, source: SourceFacts): void {
   const { spec, add } = ctx;
   const symmetry = spec.domain.symmetry;
   if (!symmetry) return;
+  // The grid as it would be without symmetry, planned once for every symmetric axis.
+  let whole: GridPlan | null | undefined;
+  const wholeGrid = () =>
+    (whole ??= ctx.grid()
+      ? planGrid({ ...spec.domain, symmetry: undefined }, spec.fdtd_settings.courant_factor)
+      : null);
   for (let a = 0; a < 3; a++) {
     const s = symmetry[a];
     if (s === "none") continue;
@@ -29,7 +35,7 @@ export function checkSymmetry(ctx: CheckContext, source: SourceFacts): void {
       );
     }
     checkSourceParity(ctx, source, a, path);
-    checkNodeOnPlane(ctx, a, path);
+    checkNodeOnPlane(ctx, wholeGrid(), a, path);
     checkStructuresMirror(ctx, a);
     spec.monitors.forEach((m, i) => {
       const c = m.center[a];
@@ -53,13 +59,13 @@ export function checkSymmetry(ctx: CheckContext, source: SourceFacts): void {
  * (uniform), or mesh overrides that leave no node on the plane, the half is another grid: a
  * sphere's dipole power came out 8 % apart (an outside probe).
  */
-function checkNodeOnPlane(ctx: CheckContext, a: number, path: string): void {
-  const { spec, add } = ctx;
-  if (!ctx.grid()) return; // the domain's own problems are reported already
-  const whole = planGrid(
-    { ...spec.domain, symmetry: undefined },
-    spec.fdtd_settings.courant_factor,
-  );
+function checkNodeOnPlane(
+  ctx: CheckContext,
+  whole: GridPlan | null,
+  a: number,
+  path: string,
+): void {
+  if (!whole) return; // the domain's own problems are reported already
   const axis = whole.axes[a];
   const nodes = axis.nodesM;
   let k = 0;
@@ -75,7 +81,7 @@ function checkNodeOnPlane(ctx: CheckContext, a: number, path: string): void {
         `domain.size along ${name} an even number of cells`
       : `the mesh overrides leave none there: centre an override on ${name} = 0 with an ` +
         `even number of its cells across it`;
-  add(
+  ctx.add(
     path,
     `with symmetry along ${name} the solver steps ${name} ≥ 0 from a grid node on ${name} = 0, ` +
       `but the whole grid has no node there (its nearest are at ${fmt(below)} and ` +
